@@ -1,5 +1,79 @@
-// Package delta owns CAPE's delta format.
+// Package delta owns CAPE's delta format: the byte runs a node wrote in the
+// arena during one parallel region, how they are computed, merged, applied and
+// encoded.
+//
+// # In a nutshell
+//
+// It works as follows:
+//
+//  1. At region exit each node calls [Diff] once per dirty page, in increasing
+//     offset order, with the page as it is now and its twin (the page at
+//     region entry, identical on every node). Diff compares eight bytes at a
+//     time and appends a [Run] for every maximal stretch of bytes that differ,
+//     copying those bytes into the [Delta]'s own buffer. A run never contains
+//     an unchanged byte; runs of consecutive calls that touch are coalesced.
+//     [AppendFull] appends a page wholesale instead (the "complete checkpoint"
+//     baseline).
+//  2. The delta is encoded with [Delta.AppendBinary] (optionally compressed)
+//     and sent to the master, which decodes it with [Decode] under [Limits].
+//  3. The master calls [Merge]: a k-way merge of the nodes' sorted runs into
+//     their union. Two nodes may write the same byte only if they wrote the
+//     same value; otherwise Merge reports a [*ConflictError].
+//  4. Every node calls [Delta.Apply] with the merged delta on its arena. Apply
+//     checks every run against the memory before writing any byte.
+//
+// # Lifecycle and ownership
+//
+// A Delta owns one buffer that holds the data of all its runs, in run order;
+// the Data of each [Run] is a sub-slice of it. [Delta.Reset] keeps the buffer
+// for the next region: the Data slices handed out before it are overwritten
+// by later Diff or AppendFull calls. [Merge] and [Decode] return deltas that
+// share no memory with their inputs.
+//
+// The package is pure and deterministic: it makes no system calls, and the
+// same inputs always give the same outputs, byte for byte.
+//
+// # Binary format, version 1
+//
+// All integers are little-endian. An encoding is a fixed 52-byte header, a
+// body (stored as is or compressed as a whole), and a 4-byte trailer:
+//
+//	offset size field
+//	0      4    magic "CAPD" (0x43 0x41 0x50 0x44)
+//	4      1    version, 1
+//	5      1    compression of the body: 0 none, 1 s2 (block format), 2 zstd
+//	6      2    reserved, must be zero
+//	8      8    region, uint64
+//	16     4    node, int32, -1 (Merged) or a rank >= 0
+//	20     4    run count R, uint32
+//	24     8    table length T, uint64: bytes of the runs table
+//	32     8    payload length P, uint64: bytes of run data (uncompressed)
+//	40     8    stored length S, uint64: bytes of the body as stored
+//	48     4    header checksum: CRC-32C (Castagnoli) of bytes 0..47
+//	52     S    body as stored
+//	52+S   4    checksum: CRC-32C of bytes 0..52+S-1 (header and stored body)
+//
+// The body, once decompressed, is exactly T+P bytes: the runs table followed
+// by the payload. The runs table holds, for each of the R runs in increasing
+// offset order, two unsigned varints (encoding/binary, minimal length): the
+// gap from the end of the previous run (from 0 for the first run) to the
+// run's offset, then the run's length. Every length is at least 1, every gap
+// after the first run is at least 1 (touching runs are stored as one run), no
+// run ends beyond 2^64-1, and the lengths add up to P. The payload is the
+// runs' bytes, concatenated in order.
+//
+// With compression none, S = T+P and the body is stored as is. With s2 the
+// body is one s2 block (github.com/klauspost/compress/s2, at most 4 GiB)
+// whose declared decoded length must be T+P. With zstd the body is zstd
+// data (github.com/klauspost/compress/zstd) that must decode to exactly T+P
+// bytes. The encoder's choice for [Auto] is described there.
+//
+// An encoding is exactly 56+S bytes long: [Decode] rejects trailing bytes.
+// It checks, in this order and before allocating anything whose size comes
+// from the input: the length, the magic, the version (a mismatch wraps
+// [ErrVersion]), the header checksum, the fields (R <= [Limits].MaxRuns and
+// P <= [Limits].MaxBytes, else [ErrTooLarge]; R <= P, 2R <= T <= 20R, S
+// consistent with the length), and the whole-encoding checksum. Only then
+// does it decompress (into a buffer of T+P bytes, never more) and parse the
+// table. Every malformation wraps [ErrCorrupt].
 package delta
-
-// Delta is a placeholder until the package lands.
-type Delta struct{}

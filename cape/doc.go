@@ -1,0 +1,31 @@
+// Package cape is the runtime that CAPE programs call: it joins a job, owns
+// the node's role (master or slave), places shared data in the arena, and
+// runs each parallel region through CAPE's template — start, run my share,
+// create, stop, exchange and inject — together with chunking, reductions and
+// lastprivate values.
+//
+// In a nutshell, it works as follows. Every node runs the same program, so
+// sequential code runs everywhere and computes the same values. A parallel
+// region is entered by all nodes in the same order:
+//
+//	r := cape.Begin("main.go:42:2")
+//	cape.Must(r.Start())           // arm the monitor on the arena
+//	lo, hi := r.Static(n)          // my block of the iterations
+//	for i := lo; i < hi; i++ { ... }
+//	d, err := r.Create()           // what I wrote, byte-exact, against the region's entry state
+//	cape.Must(err)
+//	cape.Must(r.Stop())            // disarm
+//	cape.Must(r.Exchange(d))       // master: gather, merge, inject, send; slave: send, receive, inject
+//
+// When Exchange returns, every node's arena holds what one machine running
+// all the iterations would hold. A region's deltas only cover the arena: data
+// written in a region must live there (Make, New), which the translator
+// arranges for annotated programs.
+//
+// Without a launcher's environment the program runs as a single node, so a
+// program written against this package still runs with plain `go run`.
+//
+// The package keeps one process-wide node; its functions are safe to call
+// from the goroutine that runs the program's sequential code. Region methods
+// must be called from one goroutine; the region's body may use any number.
+package cape

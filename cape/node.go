@@ -1,0 +1,217 @@
+package cape
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/nodeenv"
+	"github.com/cape-go/cape/monitor"
+	"github.com/cape-go/cape/transport"
+)
+
+// Message kinds of the runtime's protocol (transport reserves kinds < 16).
+const (
+	kindDelta    uint8 = 16 + iota // slave → master: the slave's delta and values
+	kindMerged                     // master → slave: the merged delta and values
+	kindChunkReq                   // slave → master: next dynamic chunk please
+	kindChunk                      // master → slave: [lo, hi), empty when done
+	kindDone                       // master → slave: the job is over
+	kindAbort                      // master → slave: the job failed; payload is the reason
+)
+
+// node is the process-wide state of this node.
+type node struct {
+	rank, size int
+	name       string // "node 2" or "master"
+	cfg        *nodeenv.Config
+
+	arena   *arena.Arena
+	tracker monitor.Tracker // nil on a single node
+	comp    delta.Compression
+	stats   bool
+
+	master *transport.Master // rank 0 of a multi-node job
+	slave  *transport.Slave  // rank > 0
+
+	seq      uint64  // number of regions begun
+	cur      *Region // the region between Start and Stop, or nil
+	finished bool
+}
+
+var (
+	initMu  sync.Mutex
+	self    *node
+	initErr error
+)
+
+// the returns the node, initialising a single node if Init was not called.
+func the() *node {
+	if self == nil {
+		if err := Init(); err != nil {
+			fatalf("%v", err)
+		}
+	}
+	return self
+}
+
+// Init joins the job described by the launcher's environment (rank, size,
+// master address, token). Without that environment the program runs as a
+// single node (rank 0 of 1). It is idempotent.
+func Init() error {
+	initMu.Lock()
+	defer initMu.Unlock()
+	if self != nil || initErr != nil {
+		return initErr
+	}
+	n, err := join()
+	if err != nil {
+		initErr = fmt.Errorf("cape: init: %w", err)
+		return initErr
+	}
+	self = n
+	return nil
+}
+
+func join() (*node, error) {
+	cfg, err := nodeenv.Read()
+	if errors.Is(err, nodeenv.ErrNotLaunched) {
+		cfg, err = &nodeenv.Config{Size: 1, ListenFD: -1}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats}
+	n.name = "master"
+	if n.rank > 0 {
+		n.name = fmt.Sprintf("node %d", n.rank)
+	}
+	if n.arena, err = sharedArena(); err != nil {
+		return nil, err
+	}
+	if n.size == 1 {
+		return n, nil
+	}
+	if n.comp, err = delta.ParseCompression(orDefault(cfg.Compress, "auto")); err != nil {
+		return nil, err
+	}
+	backend := orDefault(cfg.Monitor, "auto")
+	n.tracker, err = monitor.New(backend, n.arena.Bytes(), monitor.Options{
+		PageSize: n.arena.PageSize(),
+		Notice: func(s string) {
+			if n.rank == 0 {
+				fmt.Fprintf(os.Stderr, "cape: monitor: %s\n", s)
+			}
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("monitor %q: %w", backend, err)
+	}
+	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size}
+	if cfg.Timeout != "" {
+		d, err := time.ParseDuration(cfg.Timeout)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%q: %w", nodeenv.Timeout, cfg.Timeout, err)
+		}
+		tcfg.PeerTimeout = d
+		tcfg.HandshakeTimeout = 3 * d
+	}
+	if n.rank == 0 {
+		var ln net.Listener
+		if cfg.ListenFD >= 0 {
+			f := os.NewFile(uintptr(cfg.ListenFD), "cape-listener")
+			ln, err = net.FileListener(f)
+			f.Close()
+		} else {
+			ln, err = net.Listen("tcp", cfg.Master)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("master listener: %w", err)
+		}
+		if n.master, err = transport.NewMaster(ln, tcfg); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
+		}
+		return n, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if n.slave, err = transport.Dial(ctx, cfg.Master, n.rank, tcfg); err != nil {
+		return nil, fmt.Errorf("connect to the master at %s: %w", cfg.Master, err)
+	}
+	return n, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Finalize ends the job: the master tells the slaves to stop; a slave closes
+// its connection. It is idempotent.
+func Finalize() error {
+	initMu.Lock()
+	n := self
+	initMu.Unlock()
+	if n == nil || n.finished {
+		return nil
+	}
+	n.finished = true
+	var errs []error
+	if n.master != nil {
+		_ = n.master.Broadcast(transport.Message{Kind: kindDone, Seq: n.seq})
+		errs = append(errs, n.master.Close())
+	}
+	if n.slave != nil {
+		errs = append(errs, n.slave.Close())
+	}
+	if n.tracker != nil {
+		errs = append(errs, n.tracker.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// abort tells the slaves that the job failed, so that they stop at once.
+func (n *node) abort(reason string) {
+	if n.master != nil && !n.finished {
+		n.finished = true
+		_ = n.master.Broadcast(transport.Message{Kind: kindAbort, Seq: n.seq, Payload: []byte(reason)})
+		_ = n.master.Close()
+	}
+}
+
+// Must reports err, naming this node, and ends the node with status 1 when
+// err is not nil. Generated code calls it around runtime calls.
+func Must(err error) {
+	if err != nil {
+		fatalf("%v", err)
+	}
+}
+
+func fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	who := "cape"
+	if self != nil && self.size > 1 {
+		who = "cape: " + self.name
+		self.abort(who + ": " + msg)
+	}
+	fmt.Fprintf(os.Stderr, "%s: %s\n", who, msg)
+	os.Exit(1)
+}
+
+// Master reports whether this node is the master (rank 0).
+func Master() bool { return the().rank == 0 }
+
+// Rank is this node's rank in [0, Size()).
+func Rank() int { return the().rank }
+
+// Size is the number of nodes in the job.
+func Size() int { return the().size }

@@ -1,0 +1,438 @@
+package cape
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/transport"
+)
+
+// Region is one execution of a parallel region. Every node creates its
+// regions in the same order (they run the same sequential code). A Region's
+// methods must be called from one goroutine, in template order.
+type Region struct {
+	n     *node
+	name  string
+	seq   uint64
+	state int
+
+	extent  int // arena bytes tracked in this region
+	pages   int // dirty pages found by Create
+	t0, t1  time.Time
+	created time.Duration
+
+	values []value // reductions and lastprivates, in registration order
+
+	// Dynamic schedules (master): chunk server state and the slaves'
+	// messages it received that belong to Exchange.
+	dyn *chunkServer
+	// Dynamic schedules (slave): no more chunks.
+	dynDone bool
+}
+
+const (
+	stBegun = iota
+	stStarted
+	stCreated
+	stStopped
+	stExchanged
+)
+
+// Begin describes the next parallel region; name identifies it in errors
+// (the translator passes "file.go:line:col"). It does not arm anything.
+func Begin(name string) *Region {
+	n := the()
+	n.seq++
+	return &Region{n: n, name: name, seq: n.seq}
+}
+
+func (r *Region) errorf(format string, args ...any) error {
+	return fmt.Errorf("region %s (#%d): %s", r.name, r.seq, fmt.Sprintf(format, args...))
+}
+
+func (r *Region) wrap(op string, err error) error {
+	return fmt.Errorf("region %s (#%d): %s: %w", r.name, r.seq, op, err)
+}
+
+// Start arms the monitor on the arena: from here until Stop every write to
+// the arena is recorded. Allocation in the arena is refused until Stop.
+func (r *Region) Start() error {
+	if r.state != stBegun {
+		return r.errorf("Start called twice")
+	}
+	n := r.n
+	if n.cur != nil {
+		return r.errorf("nested in region %s: nested parallel regions run inside their enclosing region; start the inner one only outside", n.cur.name)
+	}
+	n.cur = r
+	r.state = stStarted
+	n.arena.Freeze(true)
+	r.extent = n.arena.Used()
+	if n.tracker != nil {
+		if err := n.tracker.Start(r.extent); err != nil {
+			return r.wrap("arm monitor", err)
+		}
+	}
+	r.t0 = time.Now()
+	return nil
+}
+
+// Static returns this node's contiguous block [lo, hi) of the iteration
+// space [0, count) (schedule(static) without a chunk size): the blocks of
+// consecutive ranks are consecutive and differ in length by at most one.
+func (r *Region) Static(count int) (lo, hi int) {
+	return block(count, r.n.rank, r.n.size)
+}
+
+func block(count, rank, size int) (lo, hi int) {
+	if count <= 0 {
+		return 0, 0
+	}
+	q, rem := count/size, count%size
+	lo = rank*q + min(rank, rem)
+	hi = lo + q
+	if rank < rem {
+		hi++
+	}
+	return lo, hi
+}
+
+// Chunks yields this node's chunks [lo, hi) of [0, count) in increasing
+// order: static with chunk > 0 is block-cyclic by rank; dynamic and guided
+// chunks are handed out by the master at run time (chunk ≤ 0 means 1 for
+// dynamic and the minimum size for guided).
+func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
+	n := r.n
+	if sched == Static || n.size == 1 {
+		return func(yield func(int, int) bool) {
+			if chunk <= 0 || n.size == 1 {
+				if lo, hi := r.Static(count); lo < hi {
+					yield(lo, hi)
+				}
+				return
+			}
+			for lo := n.rank * chunk; lo < count; lo += n.size * chunk {
+				if !yield(lo, min(lo+chunk, count)) {
+					return
+				}
+			}
+		}
+	}
+	if chunk <= 0 {
+		chunk = 1
+	}
+	if n.rank == 0 {
+		r.serveChunks(count, sched, chunk)
+		return func(yield func(int, int) bool) {
+			for {
+				lo, hi := r.dyn.next()
+				if lo >= hi || !yield(lo, hi) {
+					return
+				}
+			}
+		}
+	}
+	return func(yield func(int, int) bool) {
+		for !r.dynDone {
+			lo, hi, err := r.requestChunk()
+			if err != nil {
+				fatalf("%v", r.wrap("dynamic schedule", err))
+			}
+			if lo >= hi {
+				r.dynDone = true
+				return
+			}
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Sections yields the indices in [0, n) of the sections this node runs:
+// round-robin by rank for Static, handed out by the master otherwise.
+func (r *Region) Sections(count int, sched Schedule) iter.Seq[int] {
+	chunk := 1
+	return func(yield func(int) bool) {
+		for lo, hi := range r.Chunks(count, sched, chunk) {
+			for s := lo; s < hi; s++ {
+				if !yield(s) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Create returns what this node wrote in the arena since Start, as a delta.
+// It also disarms the monitor; Stop then ends the region.
+func (r *Region) Create() (*delta.Delta, error) {
+	if r.state != stStarted {
+		return nil, r.errorf("Create outside Start/Stop")
+	}
+	r.t1 = time.Now()
+	r.state = stCreated
+	n := r.n
+	d := &delta.Delta{}
+	d.Reset(r.seq, n.rank)
+	if n.tracker == nil {
+		return d, nil
+	}
+	pages, err := n.tracker.Stop()
+	if err != nil {
+		return nil, r.wrap("collect written pages", err)
+	}
+	r.pages = len(pages)
+	mem := n.arena.Bytes()
+	ps := n.tracker.PageSize()
+	full := n.tracker.Name() == "complete" && n.rank != 0
+	for _, p := range pages {
+		off := p * ps
+		if full {
+			delta.AppendFull(d, uint64(off), mem[off:off+ps])
+		} else {
+			delta.Diff(d, uint64(off), mem[off:off+ps], n.tracker.Twin(p))
+		}
+	}
+	r.created = time.Since(r.t1)
+	return d, nil
+}
+
+// Stop ends the region's recording: allocation is allowed again.
+func (r *Region) Stop() error {
+	switch r.state {
+	case stStarted:
+		if _, err := r.Create(); err != nil {
+			return err
+		}
+	case stCreated:
+	default:
+		return r.errorf("Stop outside Start/Create")
+	}
+	r.state = stStopped
+	r.n.cur = nil
+	r.n.arena.Freeze(false)
+	return nil
+}
+
+// Exchange makes every node's arena equal: the master gathers the slaves'
+// deltas, merges them with its own (a conflict is an error naming both
+// nodes), injects the result and sends it to the slaves; a slave sends d and
+// injects the merged delta it receives. Registered reductions and lastprivate
+// values are combined in the same exchange.
+func (r *Region) Exchange(d *delta.Delta) error {
+	if r.state != stStopped {
+		return r.errorf("Exchange before Stop")
+	}
+	r.state = stExchanged
+	n := r.n
+	t := time.Now()
+	var err error
+	var sent, recvd int
+	switch {
+	case n.size == 1:
+		err = r.combineValues(nil)
+	case n.rank == 0:
+		sent, recvd, err = r.exchangeMaster(d)
+	default:
+		sent, recvd, err = r.exchangeSlave(d)
+	}
+	if err != nil {
+		return err
+	}
+	if n.stats {
+		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v (sent %d, received %d bytes)\n",
+			n.name, r.name, r.seq, r.t1.Sub(r.t0).Round(time.Microsecond), r.created.Round(time.Microsecond),
+			r.pages, d.Len(), time.Since(t).Round(time.Microsecond), sent, recvd)
+	}
+	return nil
+}
+
+func (r *Region) limits() delta.Limits {
+	return delta.Limits{MaxBytes: int64(r.extent), MaxRuns: r.extent/2 + 1, ArenaSize: uint64(r.extent)}
+}
+
+func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
+	n := r.n
+	buf, err := r.envelope(d, r.partials())
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := n.slave.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: buf}); err != nil {
+		return 0, 0, r.wrap("send delta to the master", err)
+	}
+	msg, err := r.recvFromMaster(kindMerged)
+	if err != nil {
+		return len(buf), 0, err
+	}
+	vals, md, err := r.open(msg.Payload)
+	if err != nil {
+		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
+	}
+	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
+		return len(buf), len(msg.Payload), r.wrap("inject merged delta", err)
+	}
+	if err := r.setValues(vals); err != nil {
+		return len(buf), len(msg.Payload), err
+	}
+	return len(buf), len(msg.Payload), nil
+}
+
+// recvFromMaster receives the next message of kind want, handling the
+// master's end-of-job and abort messages.
+func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
+	msg, err := r.n.slave.Recv()
+	if err != nil {
+		return msg, r.wrap("receive from the master", err)
+	}
+	switch {
+	case msg.Kind == kindAbort:
+		fmt.Fprintf(os.Stderr, "cape: %s: stopping: the job was aborted (%s)\n", r.n.name, msg.Payload)
+		os.Exit(1)
+	case msg.Kind == kindDone:
+		// The master ended the program while this node was still in a
+		// region: nothing more to do.
+		os.Exit(0)
+	case msg.Kind != want:
+		return msg, r.errorf("master sent message kind %d, want %d", msg.Kind, want)
+	case msg.Seq != r.seq:
+		return msg, r.errorf("master sent a message for region #%d", msg.Seq)
+	}
+	return msg, nil
+}
+
+func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
+	n := r.n
+	msgs, err := r.gather()
+	if err != nil {
+		return 0, 0, err
+	}
+	ds := make([]*delta.Delta, n.size)
+	parts := make([][]byte, n.size)
+	ds[0], parts[0] = own, r.partials()
+	errs := make([]error, n.size)
+	var wg sync.WaitGroup
+	for rank := 1; rank < n.size; rank++ {
+		recvd += len(msgs[rank].Payload)
+		wg.Go(func() {
+			vals, d, err := r.open(msgs[rank].Payload)
+			if err == nil && (d.Region != r.seq || d.Node != rank) {
+				err = fmt.Errorf("delta is labelled region #%d node %d", d.Region, d.Node)
+			}
+			if err == nil && n.tracker.Name() == "complete" {
+				d = r.reduceFull(d)
+			}
+			if err != nil {
+				errs[rank] = fmt.Errorf("node %d: %w", rank, err)
+			}
+			ds[rank], parts[rank] = d, vals
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return 0, recvd, r.wrap("delta from a slave", err)
+	}
+	merged, err := delta.Merge(r.seq, ds...)
+	if err != nil {
+		return 0, recvd, r.wrap("merge", err)
+	}
+	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
+		return 0, recvd, r.wrap("inject merged delta", err)
+	}
+	if err := r.combineValues(parts); err != nil {
+		return 0, recvd, err
+	}
+	if n.tracker.Name() == "complete" {
+		// The paper's complete-checkpoint baseline: every slave receives the
+		// whole (used) arena.
+		merged = &delta.Delta{}
+		merged.Reset(r.seq, delta.Merged)
+		delta.AppendFull(merged, 0, n.arena.Bytes()[:r.extent])
+	}
+	buf, err := r.envelope(merged, r.results())
+	if err != nil {
+		return 0, recvd, err
+	}
+	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
+		return 0, recvd, r.wrap("send merged delta", err)
+	}
+	return len(buf) * (n.size - 1), recvd, nil
+}
+
+// reduceFull turns a slave's complete checkpoint into the delta it stands
+// for, against the master's twins (which equal the slave's entry state).
+func (r *Region) reduceFull(full *delta.Delta) *delta.Delta {
+	tr := r.n.tracker
+	ps := tr.PageSize()
+	d := &delta.Delta{}
+	d.Reset(full.Region, full.Node)
+	for _, run := range full.Runs {
+		for o := 0; o < len(run.Data); o += ps {
+			off := int(run.Off) + o
+			end := min(o+ps, len(run.Data))
+			p := off / ps
+			twin := tr.Twin(p)[off-p*ps:]
+			delta.Diff(d, uint64(off), run.Data[o:end], twin[:end-o])
+		}
+	}
+	return d
+}
+
+// gather returns one kindDelta message from every slave (index = rank).
+func (r *Region) gather() ([]transport.Message, error) {
+	n := r.n
+	if r.dyn != nil {
+		return r.dyn.wait()
+	}
+	msgs, err := n.master.Gather()
+	if err != nil {
+		return nil, r.wrap("gather deltas", err)
+	}
+	for rank := 1; rank < n.size; rank++ {
+		if msgs[rank].Kind != kindDelta || msgs[rank].Seq != r.seq {
+			return nil, r.errorf("node %d sent message kind %d for region #%d, want a delta for #%d", rank, msgs[rank].Kind, msgs[rank].Seq, r.seq)
+		}
+	}
+	return msgs, nil
+}
+
+// envelope encodes values and a delta into one payload:
+// u32 length of the values, the values, the encoded delta.
+func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
+	buf := binary.LittleEndian.AppendUint32(make([]byte, 0, 64+len(vals)+d.Len()), uint32(len(vals)))
+	buf = append(buf, vals...)
+	buf, err := d.AppendBinary(buf, r.n.comp)
+	if err != nil {
+		return nil, r.wrap("encode delta", err)
+	}
+	return buf, nil
+}
+
+func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
+	if len(p) < 4 {
+		return nil, nil, fmt.Errorf("payload of %d bytes is too short", len(p))
+	}
+	nv := binary.LittleEndian.Uint32(p)
+	if uint64(nv) > uint64(len(p)-4) {
+		return nil, nil, fmt.Errorf("values length %d exceeds the payload", nv)
+	}
+	vals = p[4 : 4+nv]
+	d, err = delta.Decode(p[4+nv:], r.limits())
+	return vals, d, err
+}
+
+// EndLast is called after Exchange of a region that is the program's last:
+// on a slave it finalizes and exits with status 0, so that the sequential
+// code after the last region runs on the master only.
+func (r *Region) EndLast() {
+	if r.n.rank != 0 {
+		_ = Finalize()
+		os.Exit(0)
+	}
+}

@@ -1,0 +1,348 @@
+package cape
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"unsafe"
+)
+
+// value is a reduction or lastprivate variable registered with a region.
+type value interface {
+	// partial is this node's contribution.
+	partial() []byte
+	// combine computes the result from every node's contribution, in rank
+	// order, and stores it in the variable (master, or a single node).
+	combine(parts [][]byte) error
+	// set stores the result computed by the master.
+	set(result []byte) error
+	// bytes is the variable's current value.
+	bytes() []byte
+}
+
+func rawBytes[T any](v *T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(v)), unsafe.Sizeof(*v))
+}
+
+type reduction[T Reducible] struct {
+	op   Op
+	v    *T
+	orig T
+}
+
+func (x *reduction[T]) partial() []byte { return rawBytes(x.v) }
+func (x *reduction[T]) bytes() []byte   { return rawBytes(x.v) }
+
+func (x *reduction[T]) set(b []byte) error {
+	if len(b) != len(rawBytes(x.v)) {
+		return fmt.Errorf("reduction result of %d bytes, want %d", len(b), len(rawBytes(x.v)))
+	}
+	copy(rawBytes(x.v), b)
+	return nil
+}
+
+func (x *reduction[T]) combine(parts [][]byte) error {
+	acc := reflect.ValueOf(&x.orig).Elem()
+	for rank, p := range parts {
+		var t T
+		if len(p) != len(rawBytes(&t)) {
+			return fmt.Errorf("node %d sent a reduction partial of %d bytes, want %d", rank, len(p), len(rawBytes(&t)))
+		}
+		copy(rawBytes(&t), p)
+		if err := combine(x.op, acc, reflect.ValueOf(t)); err != nil {
+			return err
+		}
+	}
+	*x.v = x.orig
+	return nil
+}
+
+// Reduction registers *v as a reduction variable of r with operator op. Call
+// it after Start and before the region's work: it records *v and sets it to
+// op's identity; Exchange combines the recorded value with every node's
+// partial result, in rank order, and stores the result in *v on every node.
+func Reduction[T Reducible](r *Region, op Op, v *T) {
+	x := &reduction[T]{op: op, v: v, orig: *v}
+	if err := identity(op, reflect.ValueOf(v).Elem()); err != nil {
+		fatalf("%v", r.wrap("reduction", err))
+	}
+	r.values = append(r.values, x)
+}
+
+var opNames = [...]string{"+", "*", "-", "&", "|", "^", "&&", "||", "min", "max"}
+
+func (op Op) String() string {
+	if int(op) < len(opNames) {
+		return opNames[op]
+	}
+	return fmt.Sprintf("Op(%d)", int(op))
+}
+
+func identity(op Op, v reflect.Value) error {
+	k := v.Kind()
+	switch {
+	case k == reflect.Bool:
+		switch op {
+		case OpLAnd, OpAnd, OpMul, OpMin:
+			v.SetBool(true)
+		case OpLOr, OpOr, OpXor, OpAdd, OpSub, OpMax:
+			v.SetBool(false)
+		default:
+			return fmt.Errorf("operator %v does not apply to bool", op)
+		}
+	case k >= reflect.Int && k <= reflect.Int64:
+		switch op {
+		case OpAdd, OpSub, OpOr, OpXor, OpLOr:
+			v.SetInt(0)
+		case OpMul, OpLAnd:
+			v.SetInt(1)
+		case OpAnd:
+			v.SetInt(-1)
+		case OpMin:
+			v.SetInt(math.MaxInt64 >> (64 - 8*v.Type().Size()))
+		case OpMax:
+			v.SetInt(math.MinInt64 >> (64 - 8*v.Type().Size()))
+		}
+	case k >= reflect.Uint && k <= reflect.Uintptr:
+		switch op {
+		case OpAdd, OpSub, OpOr, OpXor, OpLOr, OpMax:
+			v.SetUint(0)
+		case OpMul, OpLAnd:
+			v.SetUint(1)
+		case OpAnd, OpMin:
+			v.SetUint(math.MaxUint64 >> (64 - 8*v.Type().Size()))
+		}
+	case k == reflect.Float32 || k == reflect.Float64:
+		switch op {
+		case OpAdd, OpSub:
+			v.SetFloat(0)
+		case OpMul:
+			v.SetFloat(1)
+		case OpMin:
+			v.SetFloat(math.Inf(1))
+		case OpMax:
+			v.SetFloat(math.Inf(-1))
+		default:
+			return fmt.Errorf("operator %v does not apply to %s", op, v.Type())
+		}
+	default:
+		return fmt.Errorf("cannot reduce a %s", v.Type())
+	}
+	return nil
+}
+
+// combine sets acc = acc op b.
+func combine(op Op, acc, b reflect.Value) error {
+	k := acc.Kind()
+	switch {
+	case k == reflect.Bool:
+		x, y := acc.Bool(), b.Bool()
+		switch op {
+		case OpLAnd, OpAnd, OpMul, OpMin:
+			acc.SetBool(x && y)
+		case OpLOr, OpOr, OpAdd, OpSub, OpMax:
+			acc.SetBool(x || y)
+		case OpXor:
+			acc.SetBool(x != y)
+		}
+	case k >= reflect.Int && k <= reflect.Int64:
+		x, y := acc.Int(), b.Int()
+		acc.SetInt(intOp(op, x, y))
+	case k >= reflect.Uint && k <= reflect.Uintptr:
+		x, y := acc.Uint(), b.Uint()
+		acc.SetUint(uintOp(op, x, y))
+	case k == reflect.Float32 || k == reflect.Float64:
+		x, y := acc.Float(), b.Float()
+		switch op {
+		case OpAdd, OpSub:
+			acc.SetFloat(x + y)
+		case OpMul:
+			acc.SetFloat(x * y)
+		case OpMin:
+			acc.SetFloat(math.Min(x, y))
+		case OpMax:
+			acc.SetFloat(math.Max(x, y))
+		default:
+			return fmt.Errorf("operator %v does not apply to %s", op, acc.Type())
+		}
+	default:
+		return fmt.Errorf("cannot reduce a %s", acc.Type())
+	}
+	return nil
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func intOp(op Op, x, y int64) int64 {
+	switch op {
+	case OpAdd, OpSub:
+		return x + y
+	case OpMul:
+		return x * y
+	case OpAnd:
+		return x & y
+	case OpOr:
+		return x | y
+	case OpXor:
+		return x ^ y
+	case OpLAnd:
+		return b2i(x != 0 && y != 0)
+	case OpLOr:
+		return b2i(x != 0 || y != 0)
+	case OpMin:
+		return min(x, y)
+	default:
+		return max(x, y)
+	}
+}
+
+func uintOp(op Op, x, y uint64) uint64 {
+	switch op {
+	case OpAdd, OpSub:
+		return x + y
+	case OpMul:
+		return x * y
+	case OpAnd:
+		return x & y
+	case OpOr:
+		return x | y
+	case OpXor:
+		return x ^ y
+	case OpLAnd:
+		return uint64(b2i(x != 0 && y != 0))
+	case OpLOr:
+		return uint64(b2i(x != 0 || y != 0))
+	case OpMin:
+		return min(x, y)
+	default:
+		return max(x, y)
+	}
+}
+
+type lastPrivate[T any] struct {
+	v     *T
+	owner bool
+}
+
+func (x *lastPrivate[T]) bytes() []byte { return rawBytes(x.v) }
+
+func (x *lastPrivate[T]) partial() []byte {
+	flag := byte(0)
+	if x.owner {
+		flag = 1
+	}
+	return append([]byte{flag}, rawBytes(x.v)...)
+}
+
+func (x *lastPrivate[T]) combine(parts [][]byte) error {
+	for rank, p := range parts {
+		if len(p) != 1+len(rawBytes(x.v)) {
+			return fmt.Errorf("node %d sent a lastprivate value of %d bytes, want %d", rank, len(p), 1+len(rawBytes(x.v)))
+		}
+		if p[0] == 1 {
+			copy(rawBytes(x.v), p[1:])
+		}
+	}
+	return nil
+}
+
+func (x *lastPrivate[T]) set(b []byte) error {
+	if len(b) != len(rawBytes(x.v)) {
+		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(x.v)))
+	}
+	copy(rawBytes(x.v), b)
+	return nil
+}
+
+// LastPrivate registers *v as a lastprivate variable of r: at Exchange the
+// value held by the node for which owner is true (the node that ran the
+// sequentially last iteration or section) is stored in *v on every node. T
+// must not contain pointers.
+func LastPrivate[T any](r *Region, v *T, owner bool) {
+	if where := pointerIn(reflect.TypeFor[T]()); where != "" {
+		fatalf("%v", r.errorf("lastprivate variable of type %s: %s", reflect.TypeFor[T](), where))
+	}
+	r.values = append(r.values, &lastPrivate[T]{v: v, owner: owner})
+}
+
+// pack concatenates length-prefixed pieces.
+func pack(pieces func(value) []byte, vals []value) []byte {
+	var out []byte
+	for _, v := range vals {
+		p := pieces(v)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(p)))
+		out = append(out, p...)
+	}
+	return out
+}
+
+// unpack splits what pack produced into exactly n pieces.
+func unpack(b []byte, n int) ([][]byte, error) {
+	out := make([][]byte, 0, n)
+	for len(b) > 0 {
+		if len(b) < 4 {
+			return nil, fmt.Errorf("truncated value list")
+		}
+		l := binary.LittleEndian.Uint32(b)
+		if uint64(l) > uint64(len(b)-4) {
+			return nil, fmt.Errorf("value of %d bytes exceeds the list", l)
+		}
+		out = append(out, b[4:4+l])
+		b = b[4+l:]
+	}
+	if len(out) != n {
+		return nil, fmt.Errorf("%d values received, this node registered %d", len(out), n)
+	}
+	return out, nil
+}
+
+func (r *Region) partials() []byte { return pack(value.partial, r.values) }
+func (r *Region) results() []byte  { return pack(value.bytes, r.values) }
+
+// combineValues computes every registered value from all nodes' partials
+// (nil on a single node: its own).
+func (r *Region) combineValues(parts [][]byte) error {
+	if len(r.values) == 0 {
+		return nil
+	}
+	if parts == nil {
+		parts = [][]byte{r.partials()}
+	}
+	per := make([][][]byte, len(parts))
+	for rank, p := range parts {
+		vs, err := unpack(p, len(r.values))
+		if err != nil {
+			return r.wrap(fmt.Sprintf("values from node %d", rank), err)
+		}
+		per[rank] = vs
+	}
+	for i, v := range r.values {
+		col := make([][]byte, len(parts))
+		for rank := range parts {
+			col[rank] = per[rank][i]
+		}
+		if err := v.combine(col); err != nil {
+			return r.wrap("combine values", err)
+		}
+	}
+	return nil
+}
+
+func (r *Region) setValues(b []byte) error {
+	vs, err := unpack(b, len(r.values))
+	if err != nil {
+		return r.wrap("values from the master", err)
+	}
+	for i, v := range r.values {
+		if err := v.set(vs[i]); err != nil {
+			return r.wrap("values from the master", err)
+		}
+	}
+	return nil
+}

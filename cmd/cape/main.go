@@ -1,0 +1,111 @@
+// Command cape runs OpenMP-style annotated Go programs on a cluster by
+// incremental checkpointing. See `cape help`.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/cape-go/cape/internal/launch"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	if err == nil {
+		return
+	}
+	var ee *launch.ExitError
+	if errors.As(err, &ee) {
+		fmt.Fprintf(os.Stderr, "cape: %v\n", ee.Msg)
+		os.Exit(ee.Code)
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(os.Stderr, "cape: %v\nRun 'cape help' for usage.\n", ue.err)
+		os.Exit(2)
+	}
+	fmt.Fprintf(os.Stderr, "cape: %v\n", err)
+	os.Exit(1)
+}
+
+// usageError is a mistake in the command line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+type command struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"run", "build a package and run it on N nodes", runCmd},
+		{"help", "show help for cape or one of its commands", helpCmd},
+	}
+	commands = append(commands, extraCommands...)
+}
+
+// extraCommands are registered by the other files of this command.
+var extraCommands []command
+
+const overview = `cape runs OpenMP-style annotated Go programs on a cluster by incremental
+checkpointing (CAPE). Every node runs the same program; each parallel region is
+split across the nodes; what each node wrote is exchanged and injected, so all
+nodes leave the region with the same memory.
+
+Usage:
+
+	cape <command> [flags] [arguments]
+
+Commands:
+`
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("no command given")
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" {
+		name = "help"
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	return usagef("unknown command %q", args[0])
+}
+
+func helpCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		for _, c := range commands {
+			if c.name == args[0] && c.name != "help" {
+				return c.run([]string{"--help"}, stdout, stderr)
+			}
+		}
+		return usagef("unknown command %q", args[0])
+	}
+	fmt.Fprint(stdout, overview)
+	for _, c := range commands {
+		fmt.Fprintf(stdout, "\t%-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(stdout, `
+Examples:
+
+	cape run -n 4 ./examples/matmul -- -n 1024    # 4 local nodes
+	cape translate ./examples/matmul -o /tmp/out  # see the generated templates
+
+Use "cape help <command>" for more about a command.
+`)
+	return nil
+}

@@ -1,0 +1,77 @@
+package launch
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// outputs multiplexes the nodes' output onto the job's stdout and stderr.
+type outputs struct {
+	s  Spec
+	mu sync.Mutex // serialises writes to s.Stdout and s.Stderr from prefixed writers
+	ws []*prefixWriter
+}
+
+func newOutputs(s Spec) *outputs { return &outputs{s: s} }
+
+// forRank returns the stdout and stderr writers of a node.
+func (o *outputs) forRank(rank int) (stdout, stderr io.Writer) {
+	if rank == 0 {
+		return o.s.Stdout, o.s.Stderr
+	}
+	prefix := fmt.Sprintf("[node %d] ", rank)
+	errw := &prefixWriter{mu: &o.mu, w: o.s.Stderr, prefix: prefix}
+	o.ws = append(o.ws, errw)
+	if !o.s.SlaveStdout {
+		return io.Discard, errw
+	}
+	outw := &prefixWriter{mu: &o.mu, w: o.s.Stdout, prefix: prefix}
+	o.ws = append(o.ws, outw)
+	return outw, errw
+}
+
+func (o *outputs) flush() {
+	for _, w := range o.ws {
+		w.flush()
+	}
+}
+
+// prefixWriter writes whole lines, each preceded by prefix. It is safe for
+// concurrent use.
+type prefixWriter struct {
+	mu     *sync.Mutex
+	w      io.Writer
+	prefix string
+	part   []byte // an unterminated last line
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			p.part = append(p.part, b...)
+			break
+		}
+		line := append(append([]byte(p.prefix), p.part...), b[:i+1]...)
+		p.part = p.part[:0]
+		if _, err := p.w.Write(line); err != nil {
+			return n - len(b), err
+		}
+		b = b[i+1:]
+	}
+	return n, nil
+}
+
+func (p *prefixWriter) flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.part) > 0 {
+		_, _ = p.w.Write(append(append([]byte(p.prefix), p.part...), '\n'))
+		p.part = nil
+	}
+}

@@ -1,0 +1,172 @@
+// Package nodeenv owns the contract between a launcher and a node: the
+// environment variables through which `cape run`, ssh, srun or mpirun tell a
+// node process its rank, the job's size, where the master listens and how to
+// obtain the job's secret token.
+//
+// In a nutshell: the launcher sets Rank, Size, Job and either ListenFD (the
+// master inherits an already bound listening socket) or Master (a slave's
+// dial address). The token never appears on a command line; it arrives on an
+// inherited pipe (TokenFD), in a file (TokenFile) or, under a scheduler that
+// can only pass variables, in Token (hex).
+package nodeenv
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Variable names.
+const (
+	Rank      = "CAPE_RANK"       // this node's rank, 0 is the master
+	Size      = "CAPE_SIZE"       // number of nodes
+	Job       = "CAPE_JOB"        // job id, hex; not secret
+	Master    = "CAPE_MASTER"     // host:port the slaves dial
+	ListenFD  = "CAPE_LISTEN_FD"  // master: inherited listening socket
+	TokenFD   = "CAPE_TOKEN_FD"   // inherited pipe carrying the token (hex, one line)
+	TokenFile = "CAPE_TOKEN_FILE" // file holding the token (hex)
+	Token     = "CAPE_TOKEN"      // the token itself (hex); for schedulers only
+	Monitor   = "CAPE_MONITOR"    // monitor backend name
+	Compress  = "CAPE_COMPRESS"   // none|s2|zstd|auto
+	Stats     = "CAPE_STATS"      // "1": each node prints per-region statistics on stderr
+	Verify    = "CAPE_VERIFY"     // "1": the master re-runs regions sequentially and compares
+	Timeout   = "CAPE_TIMEOUT"    // peer timeout, Go duration
+)
+
+// Config is what a node learns from its environment.
+type Config struct {
+	Rank, Size int
+	Job        uint64
+	Master     string // slaves: address to dial
+	ListenFD   int    // master: inherited listener, or -1
+	Token      []byte
+	Monitor    string
+	Compress   string
+	Stats      bool
+	Verify     bool
+	Timeout    string
+}
+
+// ErrNotLaunched is returned by Read when the process was not started by a
+// CAPE launcher: it then runs as a single node.
+var ErrNotLaunched = errors.New("not started by a cape launcher")
+
+// Read reads the node configuration from the environment, taking the token
+// from TokenFD, TokenFile or Token, in that order.
+func Read() (*Config, error) {
+	get := os.Getenv
+	if get(Size) == "" && get(Rank) == "" {
+		return nil, ErrNotLaunched
+	}
+	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
+		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Timeout: get(Timeout)}
+	var err error
+	if c.Size, err = atoi(Size, 1); err != nil {
+		return nil, err
+	}
+	if c.Rank, err = atoi(Rank, 0); err != nil {
+		return nil, err
+	}
+	if c.Rank >= c.Size {
+		return nil, fmt.Errorf("%s=%d is not below %s=%d", Rank, c.Rank, Size, c.Size)
+	}
+	if s := get(Job); s != "" {
+		if c.Job, err = strconv.ParseUint(s, 16, 64); err != nil {
+			return nil, fmt.Errorf("%s=%q: want a hexadecimal job id", Job, s)
+		}
+	}
+	c.Master = get(Master)
+	if s := get(ListenFD); s != "" {
+		if c.ListenFD, err = atoi(ListenFD, 3); err != nil {
+			return nil, err
+		}
+	}
+	if c.Size > 1 {
+		if c.Token, err = readToken(); err != nil {
+			return nil, err
+		}
+		if c.Rank > 0 && c.Master == "" {
+			return nil, fmt.Errorf("%s is not set: a slave needs the master's address", Master)
+		}
+		if c.Rank == 0 && c.ListenFD < 0 && c.Master == "" {
+			return nil, fmt.Errorf("neither %s nor %s is set: the master needs an address to listen on", ListenFD, Master)
+		}
+	}
+	return c, nil
+}
+
+func atoi(name string, min int) (int, error) {
+	s := os.Getenv(name)
+	v, err := strconv.Atoi(s)
+	if err != nil || v < min {
+		return 0, fmt.Errorf("%s=%q: want an integer ≥ %d", name, s, min)
+	}
+	return v, nil
+}
+
+func readToken() ([]byte, error) {
+	var text, from string
+	switch {
+	case os.Getenv(TokenFD) != "":
+		fd, err := atoi(TokenFD, 3)
+		if err != nil {
+			return nil, err
+		}
+		f := os.NewFile(uintptr(fd), "cape-token")
+		b, err := io.ReadAll(io.LimitReader(f, 4096))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read token from fd %d: %w", fd, err)
+		}
+		text, from = string(b), TokenFD
+	case os.Getenv(TokenFile) != "":
+		name := os.Getenv(TokenFile)
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("read token: %w", err)
+		}
+		text, from = string(b), name
+	case os.Getenv(Token) != "":
+		text, from = os.Getenv(Token), Token
+	default:
+		return nil, fmt.Errorf("no job token: set %s or %s (a launcher sets %s)", TokenFile, Token, TokenFD)
+	}
+	tok, err := hex.DecodeString(strings.TrimSpace(text))
+	if err != nil || len(tok) < 16 {
+		return nil, fmt.Errorf("token from %s: want at least 32 hexadecimal digits", from)
+	}
+	return tok, nil
+}
+
+// Environ returns the variables that describe rank r of a job, to append to
+// a node's environment. The token is not among them.
+func Environ(c Config) []string {
+	env := []string{
+		Rank + "=" + strconv.Itoa(c.Rank),
+		Size + "=" + strconv.Itoa(c.Size),
+		Job + "=" + strconv.FormatUint(c.Job, 16),
+	}
+	add := func(k, v string) {
+		if v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	add(Master, c.Master)
+	if c.ListenFD >= 0 {
+		add(ListenFD, strconv.Itoa(c.ListenFD))
+	}
+	add(Monitor, c.Monitor)
+	add(Compress, c.Compress)
+	add(Timeout, c.Timeout)
+	if c.Stats {
+		add(Stats, "1")
+	}
+	if c.Verify {
+		add(Verify, "1")
+	}
+	return env
+}

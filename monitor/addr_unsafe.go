@@ -1,0 +1,6 @@
+package monitor
+
+import "unsafe"
+
+// addrOf returns the address of b's first byte. b must not be nil.
+func addrOf(b []byte) Addr { return Addr(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }

@@ -1,0 +1,24 @@
+//go:build unix
+
+package monitor
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// newTwin reserves size bytes of anonymous memory, populated lazily by the
+// kernel as the twin grows.
+func newTwin(size int) (*twin, error) {
+	b, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, twinMapFlags)
+	if err != nil {
+		return nil, fmt.Errorf("reserve %d bytes for twins: %w", size, err)
+	}
+	return &twin{buf: b, release: func() error {
+		if err := unix.Munmap(b); err != nil {
+			return fmt.Errorf("release twins: %w", err)
+		}
+		return nil
+	}}, nil
+}

@@ -1,0 +1,88 @@
+package transport
+
+import (
+	"fmt"
+	"time"
+)
+
+// Defaults used for the zero fields of a [Config].
+const (
+	DefaultMaxFrame          = 1 << 30
+	DefaultHandshakeTimeout  = 30 * time.Second
+	DefaultIOTimeout         = 10 * time.Second
+	DefaultPeerTimeout       = 10 * time.Second
+	DefaultHeartbeatInterval = 500 * time.Millisecond
+)
+
+// MinTokenLen is the shortest job token accepted, in bytes.
+const MinTokenLen = 16
+
+// MinKind is the smallest message kind available to callers; kinds below it
+// (heartbeat, goodbye) belong to the transport.
+const MinKind = 16
+
+// Config is the configuration of one node of a job. Every node of a job
+// should use the same values. A Config is read, never modified, by the
+// package; the Token is copied.
+type Config struct {
+	// Token is the job's secret, at least MinTokenLen random bytes, the
+	// same on every node. Pass it to slaves on stdin or in the
+	// environment, never on a command line.
+	Token []byte
+	// JobID identifies the job; a slave of another job is rejected.
+	JobID uint64
+	// Size is the number of nodes, the master included (ranks 0..Size-1).
+	Size int
+
+	// MaxFrame bounds the payload of one Message, in bytes (default 1 GiB).
+	// On the wire a payload travels in chunks of at most 1 MiB.
+	MaxFrame int
+
+	// HandshakeTimeout bounds joining: NewMaster waits this long overall
+	// for all the slaves; Dial uses it when its context has no deadline
+	// (default 30s).
+	HandshakeTimeout time.Duration
+	// IOTimeout bounds each socket write: a peer that does not drain a
+	// chunk for this long is an ErrPeerTimeout (default 10s).
+	IOTimeout time.Duration
+	// PeerTimeout bounds silence: a connection that received nothing, not
+	// even a heartbeat, for this long fails with ErrPeerTimeout
+	// (default 10s). It must exceed HeartbeatInterval.
+	PeerTimeout time.Duration
+	// HeartbeatInterval is how long a connection may send nothing before
+	// it sends a heartbeat (default 500ms).
+	HeartbeatInterval time.Duration
+}
+
+// normalize returns a copy of c with defaults filled in and the token
+// copied, or an error wrapping ErrConfig.
+func (c Config) normalize() (Config, error) {
+	if len(c.Token) < MinTokenLen {
+		return c, fmt.Errorf("%w: token of %d bytes, want at least %d", ErrConfig, len(c.Token), MinTokenLen)
+	}
+	c.Token = append([]byte(nil), c.Token...)
+	if c.Size < 1 || int64(c.Size) > 1<<31-1 {
+		return c, fmt.Errorf("%w: size %d", ErrConfig, c.Size)
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	if c.MaxFrame == 0 {
+		c.MaxFrame = DefaultMaxFrame
+	}
+	def(&c.HandshakeTimeout, DefaultHandshakeTimeout)
+	def(&c.IOTimeout, DefaultIOTimeout)
+	def(&c.PeerTimeout, DefaultPeerTimeout)
+	def(&c.HeartbeatInterval, DefaultHeartbeatInterval)
+	switch {
+	case c.MaxFrame < 0:
+		return c, fmt.Errorf("%w: MaxFrame %d", ErrConfig, c.MaxFrame)
+	case c.HandshakeTimeout < 0 || c.IOTimeout < 0 || c.PeerTimeout < 0 || c.HeartbeatInterval < 0:
+		return c, fmt.Errorf("%w: negative timeout", ErrConfig)
+	case c.PeerTimeout <= c.HeartbeatInterval:
+		return c, fmt.Errorf("%w: PeerTimeout %v must exceed HeartbeatInterval %v", ErrConfig, c.PeerTimeout, c.HeartbeatInterval)
+	}
+	return c, nil
+}

@@ -1,0 +1,257 @@
+package transport
+
+import (
+	"bufio"
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"time"
+)
+
+// Frame layout; see doc.go. All integers are big-endian.
+const (
+	headerLen   = 24
+	tagLen      = 16
+	maxChunkLen = 1 << 20 // largest chunk a receiver accepts
+
+	kindHeartbeat = 1 // empty; consumed by the reader
+	kindBye       = 2 // empty; the peer closes cleanly
+
+	flagFin = 1 // last chunk of a message
+)
+
+// chunkLen is the chunk size this node sends (≤ maxChunkLen). Small enough
+// for a chunk to stay in cache between its MAC and its copy into the socket,
+// and for sender and receiver to overlap.
+var chunkLen = 256 << 10
+
+// header is one frame header.
+type header struct {
+	kind  uint8
+	flags uint8
+	chunk uint32 // bytes of payload in this frame
+	seq   uint64 // the message's Seq
+	total uint64 // the message's payload length, the same in all its chunks
+}
+
+func (h *header) put(b *[headerLen]byte) {
+	b[0] = h.kind
+	b[1] = h.flags
+	b[2], b[3] = 0, 0
+	binary.BigEndian.PutUint32(b[4:], h.chunk)
+	binary.BigEndian.PutUint64(b[8:], h.seq)
+	binary.BigEndian.PutUint64(b[16:], h.total)
+}
+
+// parseHeader decodes and checks a header on its own: reserved bits zero,
+// chunk ≤ maxChunkLen and ≤ total, total ≤ maxFrame. It never allocates.
+func parseHeader(b []byte, maxFrame int) (header, error) {
+	if len(b) < headerLen {
+		return header{}, fmt.Errorf("%w: header of %d bytes", ErrCorruptFrame, len(b))
+	}
+	h := header{
+		kind:  b[0],
+		flags: b[1],
+		chunk: binary.BigEndian.Uint32(b[4:]),
+		seq:   binary.BigEndian.Uint64(b[8:]),
+		total: binary.BigEndian.Uint64(b[16:]),
+	}
+	switch {
+	case b[2] != 0 || b[3] != 0 || h.flags&^flagFin != 0:
+		return h, fmt.Errorf("%w: reserved header bits set", ErrCorruptFrame)
+	case h.total > uint64(maxFrame):
+		return h, fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, h.total, maxFrame)
+	case h.chunk > maxChunkLen:
+		return h, fmt.Errorf("%w: chunk of %d bytes, limit %d", ErrCorruptFrame, h.chunk, maxChunkLen)
+	case uint64(h.chunk) > h.total:
+		return h, fmt.Errorf("%w: chunk of %d bytes in a message of %d", ErrCorruptFrame, h.chunk, h.total)
+	case h.chunk == 0 && h.flags&flagFin == 0:
+		return h, fmt.Errorf("%w: empty chunk that is not the last", ErrCorruptFrame)
+	case h.kind < MinKind && (h.kind != kindHeartbeat && h.kind != kindBye || h.total != 0):
+		return h, fmt.Errorf("%w: reserved kind %d", ErrCorruptFrame, h.kind)
+	}
+	return h, nil
+}
+
+// macer computes and checks GMAC tags (AES-GCM with an empty plaintext) under
+// one direction's key. The nonce is a 64-bit counter, incremented for every
+// tag, so each (key, nonce) pair is used once and a tag only verifies at its
+// position in the stream. It is not safe for concurrent use.
+type macer struct {
+	aead  cipher.AEAD
+	ctr   uint64
+	nonce [12]byte
+}
+
+func newMacer(key []byte) (*macer, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &macer{aead: aead}, nil
+}
+
+func (m *macer) next() []byte {
+	binary.BigEndian.PutUint64(m.nonce[4:], m.ctr)
+	m.ctr++
+	return m.nonce[:]
+}
+
+// sum writes the tag of data into tag.
+func (m *macer) sum(tag *[tagLen]byte, data []byte) {
+	m.aead.Seal(tag[:0], m.next(), nil, data)
+}
+
+// verify reports whether tag authenticates data at the current position.
+func (m *macer) verify(tag []byte, data []byte) bool {
+	_, err := m.aead.Open(nil, m.next(), tag, data)
+	return err == nil
+}
+
+// deadlineWriter is the part of a net.Conn a frameWriter uses.
+type deadlineWriter interface {
+	io.Writer
+	SetWriteDeadline(time.Time) error
+}
+
+// frameWriter writes messages as authenticated frames. It is not safe for
+// concurrent use.
+type frameWriter struct {
+	w       deadlineWriter
+	timeout time.Duration // per write call
+	mac     *macer
+	hdr     [headerLen]byte
+	htag    [tagLen]byte
+	ctag    [tagLen]byte
+	iov     [4][]byte
+	bufs    net.Buffers
+}
+
+// writeMessage writes p in chunks of at most chunkLen bytes: per chunk, one
+// writev of header, header tag, chunk and chunk tag. p is not modified.
+func (w *frameWriter) writeMessage(kind uint8, seq uint64, p []byte) error {
+	total := len(p)
+	for off := 0; ; {
+		n := min(chunkLen, total-off)
+		h := header{kind: kind, chunk: uint32(n), seq: seq, total: uint64(total)}
+		if off+n == total {
+			h.flags = flagFin
+		}
+		h.put(&w.hdr)
+		w.mac.sum(&w.htag, w.hdr[:])
+		iov := append(w.iov[:0], w.hdr[:], w.htag[:])
+		if n > 0 {
+			chunk := p[off : off+n]
+			w.mac.sum(&w.ctag, chunk)
+			iov = append(iov, chunk, w.ctag[:])
+		}
+		if err := w.w.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
+			return err
+		}
+		w.bufs = iov
+		if _, err := w.bufs.WriteTo(w.w); err != nil {
+			return err
+		}
+		off += n
+		if off == total {
+			return nil
+		}
+	}
+}
+
+// deadlineReader sets a read deadline before every read, so that a peer
+// silent for timeout fails the read while a slow but steady one does not.
+type deadlineReader struct {
+	c       net.Conn
+	timeout time.Duration
+}
+
+func (d *deadlineReader) Read(p []byte) (int, error) {
+	if err := d.c.SetReadDeadline(time.Now().Add(d.timeout)); err != nil {
+		return 0, err
+	}
+	return d.c.Read(p)
+}
+
+// frameReader reads and verifies frames. It is not safe for concurrent use.
+type frameReader struct {
+	r        io.Reader
+	mac      *macer
+	maxFrame int
+	hdr      [headerLen + tagLen]byte
+	tag      [tagLen]byte
+}
+
+func newFrameReader(r io.Reader, mac *macer, maxFrame int) *frameReader {
+	return &frameReader{r: bufio.NewReaderSize(r, 16<<10), mac: mac, maxFrame: maxFrame}
+}
+
+// readMessage reads the chunks of one message and returns it once every
+// chunk's tag verified. A header is verified before it is parsed, and
+// parsed (total ≤ maxFrame) before the payload is allocated. Errors from the
+// reader are returned as they are; protocol violations wrap ErrCorruptFrame
+// or ErrFrameTooLarge.
+func (fr *frameReader) readMessage() (kind uint8, seq uint64, payload []byte, err error) {
+	var first header
+	off := uint64(0)
+	for i := 0; ; i++ {
+		if _, err := io.ReadFull(fr.r, fr.hdr[:]); err != nil {
+			if i > 0 && err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, 0, nil, err
+		}
+		if !fr.mac.verify(fr.hdr[headerLen:], fr.hdr[:headerLen]) {
+			return 0, 0, nil, fmt.Errorf("%w: header tag mismatch (modified, replayed or out of order)", ErrCorruptFrame)
+		}
+		h, err := parseHeader(fr.hdr[:headerLen], fr.maxFrame)
+		if err != nil {
+			return 0, 0, nil, err
+		}
+		if i == 0 {
+			first = h
+			if h.total > 0 {
+				payload = make([]byte, h.total) // h.total ≤ maxFrame, authenticated
+			}
+		} else if h.kind != first.kind || h.seq != first.seq || h.total != first.total {
+			return 0, 0, nil, fmt.Errorf("%w: chunk of another message", ErrCorruptFrame)
+		}
+		if off+uint64(h.chunk) > h.total {
+			return 0, 0, nil, fmt.Errorf("%w: chunks exceed the message length %d", ErrCorruptFrame, h.total)
+		}
+		if h.chunk > 0 {
+			chunk := payload[off : off+uint64(h.chunk)]
+			if _, err := io.ReadFull(fr.r, chunk); err != nil {
+				return 0, 0, nil, unexpected(err)
+			}
+			if _, err := io.ReadFull(fr.r, fr.tag[:]); err != nil {
+				return 0, 0, nil, unexpected(err)
+			}
+			if !fr.mac.verify(fr.tag[:], chunk) {
+				return 0, 0, nil, fmt.Errorf("%w: payload tag mismatch (modified)", ErrCorruptFrame)
+			}
+			off += uint64(h.chunk)
+		}
+		fin := h.flags&flagFin != 0
+		if fin != (off == h.total) {
+			return 0, 0, nil, fmt.Errorf("%w: last-chunk flag at %d of %d bytes", ErrCorruptFrame, off, h.total)
+		}
+		if fin {
+			return first.kind, first.seq, payload, nil
+		}
+	}
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
