@@ -106,7 +106,7 @@ func join() (*node, error) {
 		PageSize: n.arena.PageSize(),
 		Notice: func(s string) {
 			if n.rank == 0 {
-				fmt.Fprintf(os.Stderr, "cape: monitor: %s\n", s)
+				fmt.Fprintf(os.Stderr, "cape: %s\n", s)
 			}
 		},
 	})

@@ -22,8 +22,8 @@ const MinTokenLen = 16
 const MinKind = 16
 
 // Config is the configuration of one node of a job. Every node of a job
-// should use the same values. A Config is read, never modified, by the
-// package; the Token is copied.
+// should use the same values. It is a plain value, safe to share once
+// filled in: the package reads it, never modifies it, and copies the Token.
 type Config struct {
 	// Token is the job's secret, at least MinTokenLen random bytes, the
 	// same on every node. Pass it to slaves on stdin or in the

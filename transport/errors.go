@@ -101,5 +101,5 @@ func netCause(err error) error {
 // lostError is ErrConnLost with its cause; it matches both.
 type lostError struct{ err error }
 
-func (e *lostError) Error() string        { return ErrConnLost.Error() + ": " + e.err.Error() }
-func (e *lostError) Unwrap() []error      { return []error{ErrConnLost, e.err} }
+func (e *lostError) Error() string   { return ErrConnLost.Error() + ": " + e.err.Error() }
+func (e *lostError) Unwrap() []error { return []error{ErrConnLost, e.err} }

@@ -190,7 +190,7 @@ type frameReader struct {
 }
 
 func newFrameReader(r io.Reader, mac *macer, maxFrame int) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 16<<10), mac: mac, maxFrame: maxFrame}
+	return &frameReader{r: bufio.NewReaderSize(r, 4<<10), mac: mac, maxFrame: maxFrame}
 }
 
 // readMessage reads the chunks of one message and returns it once every

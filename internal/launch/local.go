@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -146,6 +147,10 @@ type jobState struct {
 	grace  time.Duration
 	stderr io.Writer
 	once   sync.Once
+
+	mu sync.Mutex
+	// mu protects the following field.
+	stopping bool // terminate was called: later deaths are its doing
 }
 
 // status describes how a node ended and whether that is a failure.
@@ -170,6 +175,11 @@ func nodeName(p *proc) string {
 	return fmt.Sprintf("node %d (pid %d)", p.rank, p.cmd.Process.Pid)
 }
 
+// settle is how long watch waits after a first failure for other nodes to
+// end, so that it blames the node that failed first (a killed slave) rather
+// than the nodes that failed because of it (the master losing it).
+const settle = 300 * time.Millisecond
+
 // watch waits for the job to end and decides its outcome.
 func (j *jobState) watch(ctx context.Context, procs []*proc) error {
 	endc := make(chan *proc, len(procs))
@@ -177,36 +187,44 @@ func (j *jobState) watch(ctx context.Context, procs []*proc) error {
 		go func() { <-p.done; endc <- p }()
 	}
 	remaining := len(procs)
-	var result error
-	masterDone := false
-	var deadline <-chan time.Time
+	var (
+		result   error
+		failures []*proc          // in the order their ends were seen
+		settled  <-chan time.Time // a failure was seen: decide, then stop the job
+		deadline <-chan time.Time // the master ended: the slaves have this long
+	)
+	decide := func() {
+		if result == nil && len(failures) > 0 {
+			result = blame(failures)
+		}
+	}
 	for remaining > 0 {
 		select {
 		case p := <-endc:
 			remaining--
-			desc, code, failed := status(p)
-			switch {
-			case p.rank == 0:
-				masterDone = true
-				if failed && result == nil {
-					result = &ExitError{Code: max(code, 1), Msg: fmt.Sprintf("%s %s", nodeName(p), desc)}
+			_, _, failed := status(p)
+			if failed && !j.terminating() {
+				failures = append(failures, p)
+				if settled == nil && result == nil {
+					settled = time.After(settle)
 				}
-				if remaining > 0 {
-					if failed {
-						j.terminate(procs)
-					}
+			}
+			if p.rank == 0 {
+				if remaining > 0 && !failed {
 					// Slaves end by themselves after the master's last
 					// message; do not wait for a stuck one forever.
 					deadline = time.After(j.grace)
 				}
-			case failed && result == nil && !masterDone:
-				result = &ExitError{Code: max(code, 1), Msg: fmt.Sprintf("%s %s; stopping the job", nodeName(p), desc)}
-				j.terminate(procs)
 			}
+		case <-settled:
+			settled = nil
+			decide()
+			j.terminate(procs)
 		case <-deadline:
 			deadline = nil
 			j.terminate(procs)
 		case <-ctx.Done():
+			decide()
 			if result == nil {
 				result = &ExitError{Code: 130, Msg: "interrupted; stopping every node"}
 			}
@@ -214,13 +232,42 @@ func (j *jobState) watch(ctx context.Context, procs []*proc) error {
 			j.terminate(procs)
 		}
 	}
+	decide()
 	return result
+}
+
+// blame picks the node whose failure stopped the job: one killed by a
+// signal if any (nobody else sends signals to nodes before the job is being
+// stopped), otherwise the first to end.
+func blame(failures []*proc) error {
+	culprit := failures[0]
+	for _, p := range failures {
+		if desc, _, _ := status(p); strings.HasPrefix(desc, "was killed") {
+			culprit = p
+			break
+		}
+	}
+	desc, code, _ := status(culprit)
+	msg := fmt.Sprintf("%s %s", nodeName(culprit), desc)
+	if culprit.rank != 0 {
+		msg += "; the job was stopped"
+	}
+	return &ExitError{Code: max(code, 1), Msg: msg}
+}
+
+func (j *jobState) terminating() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.stopping
 }
 
 // terminate sends SIGTERM to every running node's process group and SIGKILL
 // after the grace period.
 func (j *jobState) terminate(procs []*proc) {
 	j.once.Do(func() {
+		j.mu.Lock()
+		j.stopping = true
+		j.mu.Unlock()
 		for _, p := range procs {
 			signalGroup(p, syscall.SIGTERM)
 		}

@@ -1,0 +1,132 @@
+package cape
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestBlockPartitionCoversOnce(t *testing.T) {
+	for _, count := range []int{0, 1, 2, 3, 7, 300, 1024, 1025} {
+		for size := 1; size <= 9; size++ {
+			next := 0
+			for rank := range size {
+				lo, hi := block(count, rank, size)
+				if count > 0 && lo != next {
+					t.Fatalf("count %d size %d rank %d: block starts at %d, want %d", count, size, rank, lo, next)
+				}
+				if hi-lo > count/size+1 || hi-lo < count/size {
+					t.Fatalf("count %d size %d rank %d: block of %d iterations is unbalanced", count, size, rank, hi-lo)
+				}
+				next = hi
+			}
+			if count > 0 && next != count {
+				t.Fatalf("count %d size %d: blocks end at %d", count, size, next)
+			}
+		}
+	}
+}
+
+func TestChunkServerGuidedAndDynamic(t *testing.T) {
+	for _, guided := range []bool{false, true} {
+		s := &chunkServer{count: 1000, chunk: 7, nodes: 4, guided: guided}
+		next, prevSize := 0, 1<<30
+		for {
+			lo, hi := s.next()
+			if lo >= hi {
+				break
+			}
+			if lo != next {
+				t.Fatalf("guided=%v: chunk starts at %d, want %d", guided, lo, next)
+			}
+			size := hi - lo
+			if !guided && size != 7 && hi != 1000 {
+				t.Fatalf("dynamic chunk of %d, want 7", size)
+			}
+			if guided && (size > prevSize || (size < 7 && hi != 1000)) {
+				t.Fatalf("guided chunk of %d after %d", size, prevSize)
+			}
+			prevSize, next = size, hi
+		}
+		if next != 1000 {
+			t.Fatalf("guided=%v: chunks end at %d", guided, next)
+		}
+	}
+}
+
+func TestAllocRefusesPointers(t *testing.T) {
+	type inner struct {
+		A int
+		P *int
+	}
+	type outer struct {
+		X [2]inner
+	}
+	_, err := Alloc[outer](3)
+	var ae *AllocError
+	if !errors.As(err, &ae) || !errors.Is(err, ErrPointers) {
+		t.Fatalf("Alloc of a type with pointers: %v", err)
+	}
+	if !strings.Contains(err.Error(), "outer") || !strings.Contains(err.Error(), "P") {
+		t.Errorf("error %q does not name the type and the field", err)
+	}
+	for _, f := range []func() error{
+		func() error { _, err := Alloc[string](1); return err },
+		func() error { _, err := Alloc[[]int](1); return err },
+		func() error { _, err := Alloc[map[int]int](1); return err },
+	} {
+		if err := f(); !errors.Is(err, ErrPointers) {
+			t.Errorf("got %v, want ErrPointers", err)
+		}
+	}
+	s := Make[struct{ A, B float64 }](10)
+	s[9].B = 1
+	if len(s) != 10 {
+		t.Fatalf("len %d", len(s))
+	}
+}
+
+func TestSingleNodeRegionReductions(t *testing.T) {
+	x := Make[int64](100)
+	sum, mx, prod := int64(5), math.Inf(-1), uint8(1)
+	ok := true
+	last := 0
+	r := Begin("test")
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	Reduction(r, OpAdd, &sum)
+	Reduction(r, OpMax, &mx)
+	Reduction(r, OpMul, &prod)
+	Reduction(r, OpLAnd, &ok)
+	if sum != 0 || !math.IsInf(mx, -1) || prod != 1 || !ok {
+		t.Fatalf("identities: sum %d max %v prod %d and %v", sum, mx, prod, ok)
+	}
+	if _, err := Alloc[int](1); err == nil {
+		t.Error("allocation inside a region succeeded")
+	}
+	lo, hi := r.Static(len(x))
+	for i := lo; i < hi; i++ {
+		x[i] = int64(i)
+		sum += int64(i)
+		mx = max(mx, float64(i)/2)
+		prod *= 2
+		ok = ok && i < 99
+		last = i
+	}
+	LastPrivate(r, &last, hi == len(x))
+	d, err := r.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Exchange(d); err != nil {
+		t.Fatal(err)
+	}
+	if sum != 5+4950 || mx != 49.5 || prod != 0 || ok || last != 99 {
+		t.Fatalf("after exchange: sum %d max %v prod %d and %v last %d", sum, mx, prod, ok, last)
+	}
+}

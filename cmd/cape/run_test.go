@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cape-go/cape/internal/launch"
+)
+
+var (
+	seqOnce sync.Map // n → checksum line of the sequential reference
+)
+
+// matmulReference runs examples/matmul -seq directly (one node, no region).
+func matmulReference(t *testing.T, n int) string {
+	t.Helper()
+	if v, ok := seqOnce.Load(n); ok {
+		return v.(string)
+	}
+	out, err := exec.Command("go", "run", "../../examples/matmul", "-seq", "-n", strconv.Itoa(n)).Output()
+	if err != nil {
+		t.Fatalf("sequential matmul: %v", err)
+	}
+	line := checksumLine(t, string(out))
+	seqOnce.Store(n, line)
+	return line
+}
+
+func checksumLine(t *testing.T, out string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^matmul n=\d+ checksum=[0-9a-f]{16}$`).FindString(out)
+	if m == "" {
+		t.Fatalf("no checksum line in output %q", out)
+	}
+	return m
+}
+
+func TestRunMatmulMatchesSequential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end runs take a few seconds")
+	}
+	cases := []struct {
+		n, nodes int
+		monitor  string
+	}{
+		{300, 1, "auto"}, {300, 2, "auto"}, {300, 3, "auto"}, {300, 4, "auto"},
+		{1024, 1, "auto"}, {1024, 2, "auto"}, {1024, 3, "auto"}, {1024, 4, "auto"},
+		{300, 3, "compare"}, {300, 3, "complete"}, {257, 4, "compare"},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("n=%d/nodes=%d/%s", c.n, c.nodes, c.monitor), func(t *testing.T) {
+			want := matmulReference(t, c.n)
+			var stdout, stderr bytes.Buffer
+			args := []string{"-n", strconv.Itoa(c.nodes), "--monitor", c.monitor, "../../examples/matmul", "--", "-n", strconv.Itoa(c.n)}
+			if err := run(append([]string{"run"}, args...), &stdout, &stderr); err != nil {
+				t.Fatalf("cape run %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
+			}
+			if got := checksumLine(t, stdout.String()); got != want {
+				t.Fatalf("cape run %s printed %q, sequential run printed %q", strings.Join(args, " "), got, want)
+			}
+			if strings.Count(stdout.String(), "checksum") != 1 {
+				t.Errorf("stdout has more than the master's output:\n%s", stdout.String())
+			}
+		})
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writes and reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestRunSlaveKilledMidRegion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	pr, pw := io.Pipe()
+	var stdout lockedBuffer
+	var stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run([]string{"run", "-n", "3", "./testdata/stall"}, &stdout, io.MultiWriter(pw, &stderr))
+		pw.Close()
+	}()
+	pids := map[string]int{} // "" for the master, "[node N] " for slaves
+	pidRe := regexp.MustCompile(`^(\[node \d+\] )?pid (\d+)$`)
+	sc := bufio.NewScanner(pr)
+	var victim int
+	for sc.Scan() {
+		line := sc.Text()
+		if m := pidRe.FindStringSubmatch(line); m != nil {
+			pid, _ := strconv.Atoi(m[2])
+			pids[m[1]] = pid
+		}
+		if line == "[node 2] in region" {
+			victim = pids["[node 2] "]
+		}
+		if victim != 0 && len(pids) == 3 {
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if victim == 0 {
+		t.Fatalf("node 2 never reported being in the region; stderr:\n%s", stderr.String())
+	}
+	killed := time.Now()
+	if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("cape run still running 10s after node 2 was killed; stderr:\n%s", stderr.String())
+	}
+	took := time.Since(killed)
+	var ee *launch.ExitError
+	if !errors.As(err, &ee) || ee.Code == 0 {
+		t.Fatalf("cape run returned %v, want a non-zero exit", err)
+	}
+	if !strings.Contains(err.Error(), "node 2") {
+		t.Errorf("error %q does not name node 2", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("cape run took %v to end after node 2 died, want < 5s", took)
+	}
+	for who, pid := range pids {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("process %q (pid %d) is still there after cape run returned", who, pid)
+		}
+	}
+	if len(pids) != 3 {
+		t.Errorf("saw %d node pids, want 3; stderr:\n%s", len(pids), stderr.String())
+	}
+	t.Logf("cape run ended %v after the kill: %v", took.Round(time.Millisecond), err)
+}

@@ -1,0 +1,427 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// loc says where the memory written by an access lives.
+type loc int
+
+const (
+	locNone    loc = iota // not memory (a non-addressable value)
+	locOwn                // the variable's own storage
+	locRef                // the memory the variable (a slice or pointer) refers to
+	locUnknown            // memory reached through something else (a field holding a slice, ...)
+	locMap                // a map entry
+)
+
+// An access is how one use of a variable touches memory.
+type access struct {
+	write    bool
+	loc      loc
+	indexed  bool // own storage written through an array index or slice (not the whole variable)
+	appendTo bool // the first argument of append
+	expr     ast.Expr
+}
+
+// pointsOf returns dflt if values of type typ refer to other memory
+// (slices, pointers), locNone otherwise.
+func pointsOf(typ types.Type, dflt loc) loc {
+	if typ == nil {
+		return locNone
+	}
+	switch typ.Underlying().(type) {
+	case *types.Slice, *types.Pointer:
+		return dflt
+	}
+	return locNone
+}
+
+// access classifies the use id of a variable: which memory the enclosing
+// expression reads or writes. Anything that may write (assignment, ++,
+// taking the address, passing a slice or pointer to a call, a pointer
+// method) counts as a write.
+func (t *translator) access(id *ast.Ident) access {
+	var e ast.Expr = id
+	l := locOwn
+	pt := pointsOf(t.info.TypeOf(id), locRef)
+	indexed := false
+	read := access{expr: id}
+	write := func(at loc) access {
+		return access{write: true, loc: at, indexed: indexed, expr: e}
+	}
+walk:
+	for {
+		switch p := t.parent[e].(type) {
+		case *ast.ParenExpr:
+			e = p
+		case *ast.SelectorExpr:
+			if p.X != e {
+				break walk
+			}
+			sel := t.info.Selections[p]
+			if sel == nil {
+				break walk
+			}
+			if sel.Kind() == types.FieldVal {
+				if _, ok := t.info.TypeOf(e).Underlying().(*types.Pointer); ok {
+					l = pt
+				}
+				pt = pointsOf(t.info.TypeOf(p), locUnknown)
+				e = p
+				continue
+			}
+			// A method value or call: a pointer receiver may write.
+			fn, ok := sel.Obj().(*types.Func)
+			if !ok {
+				return read
+			}
+			recv := fn.Type().(*types.Signature).Recv()
+			if recv == nil {
+				return read
+			}
+			if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
+				return read
+			}
+			if _, isPtr := t.info.TypeOf(e).Underlying().(*types.Pointer); isPtr {
+				return write(pt)
+			}
+			indexed = true // a method may write any part
+			return write(l)
+		case *ast.IndexExpr:
+			if p.X != e {
+				break walk
+			}
+			switch t.info.TypeOf(e).Underlying().(type) {
+			case *types.Slice, *types.Pointer:
+				l = pt
+			case *types.Array:
+				indexed = true
+			case *types.Map:
+				l = locMap
+			default:
+				return read
+			}
+			pt = pointsOf(t.info.TypeOf(p), locUnknown)
+			e = p
+		case *ast.StarExpr:
+			l = pt
+			pt = pointsOf(t.info.TypeOf(p), locUnknown)
+			e = p
+		case *ast.SliceExpr:
+			if p.X != e {
+				break walk
+			}
+			switch t.info.TypeOf(e).Underlying().(type) {
+			case *types.Array:
+				pt, indexed = l, true
+			case *types.Slice, *types.Pointer:
+			default:
+				return read
+			}
+			l = locNone
+			e = p
+		default:
+			break walk
+		}
+	}
+	switch p := t.parent[e].(type) {
+	case *ast.AssignStmt:
+		for _, lhs := range p.Lhs {
+			if lhs == e {
+				return write(l)
+			}
+		}
+	case *ast.IncDecStmt:
+		return write(l)
+	case *ast.RangeStmt:
+		if (p.Key == e || p.Value == e) && p.Tok == token.ASSIGN {
+			return write(l)
+		}
+	case *ast.UnaryExpr:
+		if p.Op == token.AND {
+			if e == ast.Expr(id) {
+				// &v escapes: a scalar is written whole, an aggregate
+				// perhaps in parts.
+				_, basic := t.info.TypeOf(id).Underlying().(*types.Basic)
+				indexed = !basic
+			}
+			return write(l)
+		}
+	case *ast.CallExpr:
+		if p.Fun == e {
+			return read
+		}
+		if b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin); ok {
+			switch b.Name() {
+			case "copy", "clear":
+				if p.Args[0] == e {
+					if l == locMap || pt == locNone {
+						return write(locMap)
+					}
+					return write(pt)
+				}
+			case "append":
+				if p.Args[0] == e {
+					a := write(pt)
+					a.appendTo = true
+					return a
+				}
+			case "delete":
+				if p.Args[0] == e {
+					return write(locMap)
+				}
+			}
+			return read
+		}
+		if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
+			return read // a conversion
+		}
+		if pt != locNone {
+			return write(pt) // the callee may write through it
+		}
+	}
+	return read
+}
+
+func calleeIdent(call *ast.CallExpr) *ast.Ident {
+	id, _ := ast.Unparen(call.Fun).(*ast.Ident)
+	return id
+}
+
+// within reports whether pos lies in n.
+func within(pos token.Pos, n ast.Node) bool { return n.Pos() <= pos && pos < n.End() }
+
+// analyzeRegion checks r's control flow and its variables: what must move
+// to the arena, and what breaks Bernstein's conditions.
+func (t *translator) analyzeRegion(r *region) {
+	if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
+		return
+	}
+	t.checkControl(r)
+	secs := map[*types.Var]map[int]bool{}       // sections using each shared variable
+	whole := map[*types.Var]map[int]token.Pos{} // sections assigning it whole
+	visited := map[*types.Func]bool{}
+	var walk func(root ast.Node, local ast.Node, callee bool)
+	walk = func(root ast.Node, local ast.Node, callee bool) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn := t.staticCallee(call); fn != nil && !visited[fn] {
+					visited[fn] = true
+					if d := t.decls[fn]; d != nil && d.Body != nil {
+						walk(d.Body, d, true)
+					}
+				}
+			}
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			v, ok := t.info.Uses[id].(*types.Var)
+			if !ok || v.IsField() {
+				return true
+			}
+			isLocal := within(v.Pos(), local)
+			if callee && !isLocal && v.Parent() != v.Pkg().Scope() {
+				isLocal = true // a callee's parameters are its own
+			}
+			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
+				if a := t.access(id); a.write && v == r.loop.v {
+					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
+				}
+				return true
+			}
+			a := t.access(id)
+			clause := r.clauseOf[v]
+			if clause != "" && !isLocal {
+				if a.write && a.loc == locRef && clause == "firstprivate" {
+					t.need(v, id.Pos())
+				}
+				return true
+			}
+			sec := -1
+			for i, s := range r.sections {
+				if within(id.Pos(), s) {
+					sec = i
+				}
+			}
+			if !isLocal && r.dir.kind == dirSections && !callee {
+				if secs[v] == nil {
+					secs[v] = map[int]bool{}
+				}
+				secs[v][sec] = true
+			}
+			if !a.write {
+				return true
+			}
+			via := ""
+			if callee {
+				via = " (called from the parallel region at " + t.where(r.dir.pos) + ")"
+			}
+			switch a.loc {
+			case locMap:
+				t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
+			case locUnknown:
+				t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+			case locRef:
+				if a.appendTo && !isLocal {
+					t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
+					return true
+				}
+				if clause == "private" {
+					return true
+				}
+				t.need(v, id.Pos())
+			case locOwn:
+				if isLocal {
+					return true
+				}
+				if v.Pkg() != t.p.types {
+					t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
+					return true
+				}
+				if !pointerFree(v.Type()) {
+					t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
+					return true
+				}
+				if !a.indexed && !r.shared[v] {
+					if r.dir.kind == dirFor {
+						t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
+						return true
+					}
+					if whole[v] == nil {
+						whole[v] = map[int]token.Pos{}
+					}
+					if _, ok := whole[v][sec]; !ok {
+						whole[v][sec] = id.Pos()
+					}
+				}
+				t.box(v, id.Pos())
+			}
+			return true
+		})
+	}
+	walk(r.body, r.stmt, false)
+	// Bernstein for sections: a variable assigned whole in one section may
+	// not be used by another.
+	for v, ws := range whole {
+		for ws1, pos := range ws {
+			for s2 := range secs[v] {
+				if s2 != ws1 {
+					t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", v.Name(), ws1, s2)
+					break
+				}
+			}
+		}
+	}
+}
+
+func kindName(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Kind() == types.String {
+			return "string"
+		}
+		return "pointer"
+	case *types.Slice:
+		return "slice header"
+	case *types.Map:
+		return "map"
+	case *types.Pointer:
+		return "pointer"
+	case *types.Chan:
+		return "channel"
+	case *types.Signature:
+		return "function value"
+	case *types.Interface:
+		return "interface value"
+	}
+	return "value containing pointers"
+}
+
+// text returns the source text of n.
+func (t *translator) text(n ast.Node) string {
+	tf := t.fset.File(n.Pos())
+	f := t.fileOf[tf]
+	src := t.p.srcs[f]
+	return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
+}
+
+// checkControl refuses control flow that leaves the region.
+func (t *translator) checkControl(r *region) {
+	labels := map[string]bool{}
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok {
+			labels[l.Label.Name] = true
+		}
+		return true
+	})
+	var stack []ast.Node
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		inFuncLit := func() bool {
+			for _, s := range stack {
+				if _, ok := s.(*ast.FuncLit); ok {
+					return true
+				}
+			}
+			return false
+		}
+		// nearest returns whether an enclosing statement of the given kinds
+		// lies inside the region.
+		nearest := func(loops bool) bool {
+			for i := len(stack) - 2; i >= 0; i-- {
+				switch stack[i].(type) {
+				case *ast.ForStmt, *ast.RangeStmt:
+					return true
+				case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+					if !loops {
+						return true
+					}
+				case *ast.FuncLit:
+					return true
+				}
+			}
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.ReturnStmt:
+			if !inFuncLit() {
+				t.errorf(s.Pos(), "return leaves the parallel region")
+			}
+		case *ast.DeferStmt:
+			if !inFuncLit() {
+				t.errorf(s.Pos(), "defer in a parallel region: the deferred call would run after the region, on one node only")
+			}
+		case *ast.BranchStmt:
+			if inFuncLit() {
+				return true
+			}
+			switch s.Tok {
+			case token.BREAK:
+				if s.Label == nil && !nearest(false) || s.Label != nil && !labels[s.Label.Name] {
+					t.errorf(s.Pos(), "break leaves the parallel region")
+				}
+			case token.CONTINUE:
+				if s.Label != nil && !labels[s.Label.Name] && !(r.label != nil && s.Label.Name == r.label.Label.Name && r.dir.kind == dirFor) {
+					t.errorf(s.Pos(), "continue %s leaves the parallel region", s.Label.Name)
+				}
+				if s.Label == nil && r.dir.kind == dirSections && !nearest(true) {
+					t.errorf(s.Pos(), "continue leaves the parallel region")
+				}
+			case token.GOTO:
+				if !labels[s.Label.Name] {
+					t.errorf(s.Pos(), "goto %s leaves the parallel region", s.Label.Name)
+				}
+			case token.FALLTHROUGH:
+			}
+		}
+		return true
+	})
+}

@@ -1,0 +1,159 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// boxDecl says how to rewrite the declaration of a boxed variable.
+type boxDecl struct {
+	id    *ast.Ident
+	file  *ast.File
+	stmt  ast.Stmt       // the local := or var statement, nil at package level
+	spec  *ast.ValueSpec // the var spec, nil for :=
+	value ast.Expr       // the initial value, nil for the zero value
+	typ   string         // the variable's type, as Go source in file
+}
+
+// checkBoxes validates every variable that moves to the arena and decides
+// how to rewrite its declaration.
+func (t *translator) checkBoxes() {
+	defs := map[types.Object]*ast.Ident{}
+	for id, o := range t.info.Defs {
+		if o != nil {
+			defs[o] = id
+		}
+	}
+	for _, r := range t.regions {
+		for _, v := range r.order {
+			if b := t.boxes[v]; b != nil && (r.clauseOf[v] == "reduction") {
+				t.errorf(r.dir.pos, "reduction variable %s also lives in the arena (written by the parallel region at %s); use a separate variable for the reduction", v.Name(), t.where(b.why))
+			}
+		}
+	}
+	for v, b := range t.boxes {
+		d := t.boxDecl(v, b, defs[v])
+		if d == nil {
+			continue
+		}
+		t.boxDecls[v] = d
+	}
+}
+
+func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
+	name := v.Name()
+	whyText := "the parallel region at " + t.where(b.why) + " writes it"
+	if v.Pkg() != t.p.types || id == nil {
+		t.errorf(b.why, "%s cannot be moved to the arena: it is not declared in this package", name)
+		return nil
+	}
+	if !pointerFree(v.Type()) {
+		t.errorf(id.Pos(), "%s cannot be moved to the arena (%s): its type %s contains pointers", name, whyText, v.Type())
+		return nil
+	}
+	d := &boxDecl{id: id, file: t.fileOf[t.fset.File(id.Pos())]}
+	switch p := t.parent[id].(type) {
+	case *ast.ValueSpec:
+		if len(p.Names) != 1 {
+			t.errorf(id.Pos(), "%s must move to the arena (%s): declare it in a var statement of its own", name, whyText)
+			return nil
+		}
+		d.spec = p
+		if len(p.Values) == 1 {
+			d.value = p.Values[0]
+		}
+		gen, _ := t.parent[p].(*ast.GenDecl)
+		if ds, ok := t.parent[gen].(*ast.DeclStmt); ok {
+			if len(gen.Specs) != 1 {
+				t.errorf(id.Pos(), "%s must move to the arena (%s): declare it in a var statement of its own", name, whyText)
+				return nil
+			}
+			d.stmt = ds
+		}
+		if p.Type != nil {
+			d.typ = t.text(p.Type)
+		}
+	case *ast.AssignStmt:
+		if p.Tok != token.DEFINE || len(p.Lhs) != 1 || len(p.Rhs) != 1 || !t.inList(p) {
+			t.errorf(id.Pos(), "%s must move to the arena (%s): declare it with a statement of its own (x := value or var x T)", name, whyText)
+			return nil
+		}
+		d.stmt, d.value = p, p.Rhs[0]
+	case *ast.Field:
+		t.errorf(id.Pos(), "%s must move to the arena (%s), but it is a parameter: copy it into a local variable before the region", name, whyText)
+		return nil
+	default:
+		t.errorf(id.Pos(), "%s must move to the arena (%s): declare it with a statement of its own (x := value or var x T)", name, whyText)
+		return nil
+	}
+	if d.typ == "" {
+		s, ok := t.typeString(d.file, v.Type())
+		if !ok {
+			t.errorf(id.Pos(), "%s must move to the arena (%s), but its type %s cannot be named in this file; declare it with an explicit type", name, whyText, v.Type())
+			return nil
+		}
+		d.typ = s
+	}
+	if d.value != nil && d.stmt != nil {
+		// x := cape.New[T](); *x = value would read the new x in value.
+		clash := false
+		ast.Inspect(d.value, func(n ast.Node) bool {
+			if i, ok := n.(*ast.Ident); ok && i.Name == name && t.info.Uses[i] != nil && t.info.Uses[i] != v {
+				clash = true
+			}
+			return true
+		})
+		if clash {
+			t.errorf(id.Pos(), "%s must move to the arena (%s), but its initial value refers to another %s: rename one of them", name, whyText, name)
+			return nil
+		}
+	}
+	for _, u := range t.uses[v] {
+		if as, ok := t.parent[u].(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, l := range as.Lhs {
+				if l == u {
+					t.errorf(u.Pos(), "%s must move to the arena (%s): do not redeclare it with :=", name, whyText)
+				}
+			}
+		}
+	}
+	return d
+}
+
+// inList reports whether s is an element of a statement list (not the init
+// statement of an if, for or switch).
+func (t *translator) inList(s ast.Stmt) bool {
+	switch t.parent[s].(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
+}
+
+// typeString prints typ as Go source valid in file f, or reports false if a
+// package it needs is not imported there.
+func (t *translator) typeString(f *ast.File, typ types.Type) (string, bool) {
+	names := map[string]string{}
+	for _, imp := range f.Imports {
+		if pn, ok := t.info.Implicits[imp].(*types.PkgName); ok {
+			names[pn.Imported().Path()] = pn.Name()
+		} else if imp.Name != nil {
+			if pn, ok := t.info.Defs[imp.Name].(*types.PkgName); ok {
+				names[pn.Imported().Path()] = pn.Name()
+			}
+		}
+	}
+	ok := true
+	s := types.TypeString(typ, func(p *types.Package) string {
+		if p == t.p.types {
+			return ""
+		}
+		n, found := names[p.Path()]
+		if !found || n == "_" || n == "." {
+			ok = false
+		}
+		return n
+	})
+	return s, ok
+}

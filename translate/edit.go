@@ -1,0 +1,85 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+)
+
+// An edit replaces src[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+	seq        int
+}
+
+// editor accumulates non-overlapping edits of one source file.
+type editor struct {
+	src   []byte
+	edits []edit
+	seq   int
+	err   error // the first internal error
+}
+
+func (e *editor) replace(start, end int, text string) {
+	e.seq++
+	e.edits = append(e.edits, edit{start: start, end: end, text: text, seq: e.seq})
+}
+
+func (e *editor) insert(at int, text string) { e.replace(at, at, text) }
+
+// inside reports whether ed lies within [start, end); an insertion at end
+// belongs to what follows.
+func inside(ed edit, start, end int) bool {
+	return ed.start >= start && ed.end <= end && (ed.start < end || start == end)
+}
+
+// take returns src[start:end] with the edits inside it applied, and removes
+// those edits: the caller moves the text elsewhere.
+func (e *editor) take(start, end int) string {
+	var in, keep []edit
+	for _, ed := range e.edits {
+		if inside(ed, start, end) {
+			in = append(in, ed)
+		} else {
+			keep = append(keep, ed)
+		}
+	}
+	e.edits = keep
+	out, err := render(e.src, start, end, in)
+	if err != nil && e.err == nil {
+		e.err = err // overlapping edits: a bug in the translator
+	}
+	return string(out)
+}
+
+// drop removes the edits inside [start, end).
+func (e *editor) drop(start, end int) { e.take(start, end) }
+
+// apply returns the edited source.
+func (e *editor) apply() ([]byte, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
+	return render(e.src, 0, len(e.src), e.edits)
+}
+
+func render(src []byte, start, end int, edits []edit) ([]byte, error) {
+	edits = append([]edit(nil), edits...)
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].start != edits[j].start {
+			return edits[i].start < edits[j].start
+		}
+		return edits[i].seq < edits[j].seq
+	})
+	var out []byte
+	at := start
+	for _, ed := range edits {
+		if ed.start < at {
+			return nil, fmt.Errorf("translate: internal error: overlapping edits at offset %d", ed.start)
+		}
+		out = append(out, src[at:ed.start]...)
+		out = append(out, ed.text...)
+		at = ed.end
+	}
+	return append(out, src[at:end]...), nil
+}

@@ -1,0 +1,273 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// A source is one value assigned to a variable somewhere in the package.
+type source struct {
+	pos     token.Pos
+	expr    ast.Expr    // the value, or nil
+	zero    bool        // the zero value (a var declaration without value)
+	unknown string      // a value the analysis cannot follow, described
+	isParam bool        // a parameter: its values come from the call sites
+	param   *types.Func // the function, nil for a function literal
+	index   int         // the parameter's index
+}
+
+// A box is a variable moved to the arena: its declaration becomes
+// cape.New[T]() and its uses dereference the pointer.
+type box struct {
+	v   *types.Var
+	why token.Pos // a write in a region that needs it
+}
+
+func (t *translator) box(v *types.Var, why token.Pos) {
+	if _, ok := t.boxes[v]; !ok {
+		t.boxes[v] = &box{v: v, why: why}
+	}
+}
+
+// need requires the memory that v (a slice or a pointer) refers to to be in
+// the arena, because a region writes it at why.
+func (t *translator) need(v *types.Var, why token.Pos) {
+	if t.seen[v] {
+		return
+	}
+	t.seen[v] = true
+	if v.Pkg() != t.p.types {
+		t.errorf(why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
+		return
+	}
+	for _, s := range t.sources[v] {
+		switch {
+		case s.zero:
+		case s.unknown != "":
+			t.errorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+		case s.isParam:
+			t.needParam(v, s, why)
+		default:
+			t.needExpr(s.expr, v.Name(), why)
+		}
+	}
+}
+
+func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
+	switch {
+	case s.param == nil:
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal: CAPE cannot see its callers; pass the slice by closure instead", v.Name(), t.where(why))
+		return
+	case t.valueUse[s.param]:
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
+		return
+	}
+	sig := s.param.Type().(*types.Signature)
+	if sig.Variadic() && s.index == sig.Params().Len()-1 {
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		return
+	}
+	for _, call := range t.calls[s.param] {
+		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
+			t.errorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			continue
+		}
+		t.needExpr(call.Args[s.index], v.Name(), why)
+	}
+}
+
+// needExpr requires the memory that the value of e refers to to be in the
+// arena.
+func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
+	if t.seen[e] {
+		return
+	}
+	t.seen[e] = true
+	e = ast.Unparen(e)
+	fail := func(what string) {
+		hint := ""
+		if w, h, ok := strings.Cut(what, "; "); ok {
+			what, hint = w, "; "+h
+		}
+		t.errorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		if _, ok := t.info.Uses[x].(*types.Nil); ok {
+			return
+		}
+		if v := t.varOf(x); v != nil {
+			t.need(v, why)
+			return
+		}
+		fail(x.Name)
+	case *ast.CallExpr:
+		if tv := t.info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
+			t.needExpr(x.Args[0], name, why)
+			return
+		}
+		if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); ok {
+			switch b.Name() {
+			case "make", "new":
+				t.arenaAlloc(x, b.Name(), name, why)
+			case "append":
+				fail("append, which may reallocate it on the Go heap; size it with make instead")
+			default:
+				fail(b.Name())
+			}
+			return
+		}
+		if fn := t.capeFunc(x); fn == "Make" || fn == "New" {
+			return
+		}
+		if fn := t.staticCallee(x); fn != nil {
+			t.needResult(fn, x, name, why)
+			return
+		}
+		fail("a call CAPE cannot follow")
+	case *ast.SliceExpr:
+		if _, ok := t.info.TypeOf(x.X).Underlying().(*types.Array); ok {
+			t.needOwn(x.X, name, why)
+			return
+		}
+		t.needExpr(x.X, name, why)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			if _, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
+				fail("a composite literal; allocate it with new instead")
+				return
+			}
+			t.needOwn(x.X, name, why)
+			return
+		}
+		fail("an expression")
+	case *ast.CompositeLit:
+		fail("a composite literal; allocate it with make instead")
+	case *ast.SelectorExpr:
+		fail("field " + x.Sel.Name)
+	case *ast.IndexExpr:
+		fail("an element of " + t.text(x.X))
+	default:
+		fail("an expression")
+	}
+}
+
+// needOwn requires the variable whose storage e denotes to move to the
+// arena.
+func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if v := t.varOf(x); v != nil {
+				t.box(v, why)
+				return
+			}
+		case *ast.SelectorExpr:
+			if sel := t.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+				if _, ok := t.info.TypeOf(x.X).Underlying().(*types.Pointer); ok {
+					t.needExpr(x.X, name, why)
+					return
+				}
+				e = x.X
+				continue
+			}
+		case *ast.IndexExpr:
+			switch t.info.TypeOf(x.X).Underlying().(type) {
+			case *types.Array:
+				e = x.X
+				continue
+			case *types.Slice, *types.Pointer:
+				t.needExpr(x.X, name, why)
+				return
+			}
+		}
+		t.errorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory is %s, which CAPE cannot place in the arena", name, t.where(why), t.text(e))
+		return
+	}
+}
+
+// needResult requires the memory returned by fn to be in the arena.
+func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
+	if t.seen[fn] {
+		return
+	}
+	t.seen[fn] = true
+	d := t.decls[fn]
+	sig := fn.Type().(*types.Signature)
+	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
+		t.errorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
+		return
+	}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 1 {
+				t.needExpr(n.Results[0], name, why)
+			}
+		}
+		return true
+	})
+}
+
+// arenaAlloc records that a make or new call moves to the arena.
+func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why token.Pos) {
+	if t.inRegion(call.Pos()) {
+		return // a private buffer of one iteration or section
+	}
+	typ := t.info.TypeOf(call.Args[0])
+	var elem types.Type
+	switch u := typ.Underlying().(type) {
+	case *types.Slice:
+		if builtin == "make" {
+			elem = u.Elem()
+		}
+	default:
+		if builtin == "new" {
+			elem = typ
+		}
+	}
+	if elem == nil {
+		t.errorf(call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
+		return
+	}
+	if !pointerFree(elem) {
+		t.errorf(call.Pos(), "%s is written in the parallel region at %s, but its element type %s contains pointers, so it cannot live in the arena", name, t.where(why), elem)
+		return
+	}
+	t.makes[call] = name
+}
+
+// inRegion reports whether pos lies in some parallel region.
+func (t *translator) inRegion(pos token.Pos) bool {
+	for _, r := range t.regions {
+		if within(pos, r.stmt) {
+			return true
+		}
+	}
+	return false
+}
+
+// capeFunc returns the name of the cape runtime function that call calls,
+// or "".
+func (t *translator) capeFunc(call *ast.CallExpr) string {
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		fun = ix.X
+	}
+	if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := t.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != capePath {
+		return ""
+	}
+	return fn.Name()
+}

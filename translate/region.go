@@ -1,0 +1,512 @@
+package translate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"go/types"
+)
+
+// A region is one parallel construct: a //cape:parallel for loop or a
+// //cape:parallel sections block.
+type region struct {
+	dir      *directive
+	file     *ast.File
+	stmt     ast.Stmt         // *ast.ForStmt, *ast.RangeStmt or *ast.BlockStmt
+	label    *ast.LabeledStmt // the label of the loop, or nil
+	fn       ast.Node         // innermost enclosing *ast.FuncDecl or *ast.FuncLit
+	body     *ast.BlockStmt   // the loop body, or the sections block
+	sections []*ast.BlockStmt // the section blocks
+
+	clauseOf map[*types.Var]string // private, firstprivate, lastprivate or reduction
+	redOp    map[*types.Var]string // reduction operator
+	order    []*types.Var          // clause variables in clause order
+	shared   map[*types.Var]bool
+	sched    string // cape constant: Static, Dynamic or Guided
+	chunk    string // chunk expression; "" when absent
+	chunkPos token.Pos
+
+	loop *loopInfo
+	last bool // statically the program's last region
+}
+
+// loopInfo describes the header of a parallel for loop.
+type loopInfo struct {
+	v      *types.Var // iteration variable, nil when absent or blank
+	name   string     // its name
+	typ    types.Type // its type
+	define bool       // declared by the loop header (:=)
+
+	// Three-clause loops: for v := lo; v op hi; v += step.
+	lo, hi, step ast.Expr // step nil means 1
+	op           token.Token
+	down         bool // decrementing
+
+	// Range loops: for v := range x / for v, val := range x.
+	rangeX   ast.Expr
+	rangeInt bool // x is an integer
+	value    *ast.Ident
+	valueVar *types.Var
+}
+
+func (t *translator) findRegions() {
+	sectionDirs := map[ast.Stmt]*directive{}
+	for _, f := range t.p.files {
+		var dirs []*directive
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				d, err := parseDirective(c)
+				if err != nil {
+					pos := c.Slash
+					if ce, ok := err.(*clauseError); ok {
+						pos = ce.pos
+					}
+					t.errorf(pos, "%v", err)
+					continue
+				}
+				if d != nil {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+		if len(dirs) == 0 {
+			continue
+		}
+		attached := map[ast.Stmt]*directive{}
+		var order []ast.Stmt
+		ast.Inspect(f, func(n ast.Node) bool {
+			var list []ast.Stmt
+			var from token.Pos
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				list, from = n.List, n.Lbrace+1
+			case *ast.CaseClause:
+				list, from = n.Body, n.Colon+1
+			case *ast.CommClause:
+				list, from = n.Body, n.Colon+1
+			default:
+				return true
+			}
+			for _, s := range list {
+				for _, d := range dirs {
+					if d.pos >= from && d.pos < s.Pos() {
+						if prev := attached[s]; prev != nil {
+							t.errorf(d.pos, "second directive for one statement (the first is %s)", prev.text)
+							d.used = true
+							continue
+						}
+						d.used = true
+						attached[s] = d
+						order = append(order, s)
+					}
+				}
+				from = s.End()
+			}
+			return true
+		})
+		for _, d := range dirs {
+			if !d.used {
+				t.errorf(d.pos, "%s must be on the line before the statement it applies to", d.text)
+			}
+		}
+		for _, s := range order {
+			d := attached[s]
+			inner, label := s, (*ast.LabeledStmt)(nil)
+			if l, ok := s.(*ast.LabeledStmt); ok {
+				inner, label = l.Stmt, l
+			}
+			switch d.kind {
+			case dirSection:
+				sectionDirs[s] = d
+				continue
+			case dirFor:
+				switch inner.(type) {
+				case *ast.ForStmt, *ast.RangeStmt:
+				default:
+					t.errorf(d.pos, "//cape:parallel for must precede a for statement")
+					continue
+				}
+			case dirSections:
+				if _, ok := inner.(*ast.BlockStmt); !ok || label != nil {
+					t.errorf(d.pos, "//cape:parallel sections must precede a block { ... } of //cape:section blocks")
+					continue
+				}
+			}
+			r := &region{dir: d, file: f, stmt: inner, label: label,
+				clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
+				sched: "Static"}
+			t.regions = append(t.regions, r)
+			t.regionAt[inner] = r
+		}
+	}
+	for _, r := range t.regions {
+		t.setupRegion(r, sectionDirs)
+	}
+	for s, d := range sectionDirs {
+		if !d.used {
+			continue
+		}
+		if blk, ok := t.parent[s].(*ast.BlockStmt); ok && t.regionAt[blk] != nil && t.regionAt[blk].dir.kind == dirSections {
+			continue
+		}
+		t.errorf(d.pos, "//cape:section outside a //cape:parallel sections block")
+	}
+}
+
+// setupRegion checks where r is, resolves its clauses and analyzes its
+// loop header or sections.
+func (t *translator) setupRegion(r *region, sectionDirs map[ast.Stmt]*directive) {
+	pos := r.dir.pos
+	for p := t.parent[r.stmt]; p != nil; p = t.parent[p] {
+		if s, ok := p.(ast.Stmt); ok && t.regionAt[s] != nil {
+			t.errorf(pos, "nested parallel region (inside the region at %s) is not supported: remove the inner directive to run the inner loop sequentially within the outer region", t.where(t.regionAt[s].dir.pos))
+			return
+		}
+	}
+	r.fn = t.enclosing(r.stmt, isFunc)
+	outer := r.fn
+	for f := outer; f != nil; f = t.enclosing(f, isFunc) {
+		outer = f
+	}
+	if d, ok := outer.(*ast.FuncDecl); !ok {
+		t.errorf(pos, "parallel region in a package-level initializer: it would run before the CAPE runtime starts; move it into a function")
+		return
+	} else if d.Recv == nil && d.Name.Name == "init" {
+		t.errorf(pos, "parallel region in an init function: it would run before the CAPE runtime starts; move it into main")
+		return
+	}
+	switch s := r.stmt.(type) {
+	case *ast.ForStmt:
+		r.body = s.Body
+		r.loop = t.forHeader(r, s)
+	case *ast.RangeStmt:
+		r.body = s.Body
+		r.loop = t.rangeHeader(r, s)
+	case *ast.BlockStmt:
+		r.body = s
+		for _, st := range s.List {
+			blk, ok := st.(*ast.BlockStmt)
+			if d := sectionDirs[st]; d == nil || !ok {
+				t.errorf(st.Pos(), "a parallel sections block may only contain blocks { ... }, each preceded by //cape:section")
+				continue
+			}
+			r.sections = append(r.sections, blk)
+		}
+		if len(s.List) == 0 {
+			t.errorf(pos, "parallel sections block has no //cape:section")
+		}
+	}
+	t.resolveClauses(r)
+}
+
+func (t *translator) resolveClauses(r *region) {
+	seen := map[*types.Var]string{}
+	haveSched := false
+	for _, c := range r.dir.clauses {
+		switch c.name {
+		case "schedule":
+			if haveSched {
+				t.errorf(c.pos, "second schedule clause")
+				continue
+			}
+			haveSched = true
+			if len(c.args) > 2 {
+				t.errorf(c.pos, "schedule takes a kind and an optional chunk size: schedule(dynamic, 4)")
+				continue
+			}
+			switch c.args[0].text {
+			case "static":
+				r.sched = "Static"
+			case "dynamic":
+				r.sched = "Dynamic"
+			case "guided":
+				r.sched = "Guided"
+			default:
+				t.errorf(c.args[0].pos, "unknown schedule kind %q (want static, dynamic or guided)", c.args[0].text)
+				continue
+			}
+			if len(c.args) == 2 {
+				if r.dir.kind == dirSections {
+					t.errorf(c.args[1].pos, "a sections schedule takes no chunk size")
+					continue
+				}
+				t.checkChunk(r, c.args[1])
+			}
+		default:
+			for _, a := range c.args {
+				v := t.clauseVar(r, c.name, a)
+				if v == nil {
+					continue
+				}
+				if prev, dup := seen[v]; dup {
+					t.errorf(a.pos, "%s appears in both %s and %s", a.text, prev, c.name)
+					continue
+				}
+				seen[v] = c.name
+				if c.name == "shared" {
+					r.shared[v] = true
+					continue
+				}
+				if c.name == "reduction" && !t.reducible(a, v, c.op) {
+					continue
+				}
+				if c.name == "lastprivate" && !pointerFree(v.Type()) {
+					t.errorf(a.pos, "lastprivate variable %s has type %s, which contains pointers", a.text, v.Type())
+					continue
+				}
+				r.clauseOf[v] = c.name
+				r.redOp[v] = c.op
+				r.order = append(r.order, v)
+			}
+		}
+	}
+}
+
+// clauseVar resolves a clause argument to a variable in scope at r.
+func (t *translator) clauseVar(r *region, clause string, a clauseArg) *types.Var {
+	if !token.IsIdentifier(a.text) {
+		t.errorf(a.pos, "%s: want a variable name, got %q", clause, a.text)
+		return nil
+	}
+	at := r.stmt.Pos()
+	scope := t.p.types.Scope().Innermost(at)
+	if scope == nil {
+		scope = t.p.types.Scope()
+	}
+	_, obj := scope.LookupParent(a.text, at)
+	if obj == nil {
+		t.errorf(a.pos, "%s: undefined: %s", clause, a.text)
+		return nil
+	}
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() {
+		t.errorf(a.pos, "%s: %s is not a variable", clause, a.text)
+		return nil
+	}
+	if r.loop != nil && v == r.loop.v {
+		t.errorf(a.pos, "%s: %s is the loop variable, which is private already", clause, a.text)
+		return nil
+	}
+	if v.Pkg() != t.p.types {
+		t.errorf(a.pos, "%s: %s belongs to package %s", clause, a.text, v.Pkg().Name())
+		return nil
+	}
+	return v
+}
+
+func (t *translator) reducible(a clauseArg, v *types.Var, op string) bool {
+	b, ok := v.Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) == 0 {
+		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point or boolean type", a.text, v.Type())
+		return false
+	}
+	isBool := b.Info()&types.IsBoolean != 0
+	switch op {
+	case "&&", "||":
+		if !isBool {
+			t.errorf(a.pos, "reduction(%s:...) needs a boolean variable, %s has type %s", op, a.text, v.Type())
+			return false
+		}
+	case "&", "|", "^":
+		if b.Info()&types.IsInteger == 0 {
+			t.errorf(a.pos, "reduction(%s:...) needs an integer variable, %s has type %s", op, a.text, v.Type())
+			return false
+		}
+	default:
+		if isBool {
+			t.errorf(a.pos, "reduction(%s:...) needs a numeric variable, %s has type %s", op, a.text, v.Type())
+			return false
+		}
+	}
+	return true
+}
+
+func (t *translator) checkChunk(r *region, a clauseArg) {
+	e, err := parser.ParseExpr(a.text)
+	if err != nil {
+		t.errorf(a.pos, "schedule chunk size %q: %v", a.text, err)
+		return
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if err := types.CheckExpr(t.fset, t.p.types, r.stmt.Pos(), e, info); err != nil {
+		t.errorf(a.pos, "schedule chunk size %q: %v", a.text, err)
+		return
+	}
+	tv := info.Types[e]
+	if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		t.errorf(a.pos, "schedule chunk size %q has type %s, want an integer", a.text, tv.Type)
+		return
+	}
+	r.chunk, r.chunkPos = a.text, a.pos
+}
+
+// forHeader analyzes a three-clause loop header.
+func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
+	const canon = "the loop header is not canonical: want for i := lo; i < hi; i++ (or <=, >, >=, i += step, i -= step, i--)"
+	init, ok := s.Init.(*ast.AssignStmt)
+	if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || (init.Tok != token.DEFINE && init.Tok != token.ASSIGN) || s.Cond == nil || s.Post == nil {
+		t.errorf(s.Pos(), "%s", canon)
+		return nil
+	}
+	id, ok := init.Lhs[0].(*ast.Ident)
+	v := t.varOf(init.Lhs[0])
+	if !ok || v == nil {
+		t.errorf(init.Pos(), "%s", canon)
+		return nil
+	}
+	if !isInteger(v.Type()) {
+		t.errorf(id.Pos(), "loop variable %s has type %s, want an integer type", id.Name, v.Type())
+		return nil
+	}
+	li := &loopInfo{v: v, name: id.Name, typ: v.Type(), define: init.Tok == token.DEFINE, lo: init.Rhs[0]}
+	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok {
+		t.errorf(s.Cond.Pos(), "%s", canon)
+		return nil
+	}
+	li.op, li.hi = cond.Op, cond.Y
+	if t.varOf(cond.X) != v {
+		if t.varOf(cond.Y) != v {
+			t.errorf(s.Cond.Pos(), "the loop condition must compare %s with a bound", id.Name)
+			return nil
+		}
+		li.hi = cond.X
+		switch cond.Op { // hi < i  ≡  i > hi
+		case token.LSS:
+			li.op = token.GTR
+		case token.LEQ:
+			li.op = token.GEQ
+		case token.GTR:
+			li.op = token.LSS
+		case token.GEQ:
+			li.op = token.LEQ
+		}
+	}
+	switch li.op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		t.errorf(cond.OpPos, "the loop condition must use <, <=, > or >=, not %s", cond.Op)
+		return nil
+	}
+	switch p := s.Post.(type) {
+	case *ast.IncDecStmt:
+		if t.varOf(p.X) != v {
+			t.errorf(p.Pos(), "the loop increment must update %s", id.Name)
+			return nil
+		}
+		li.down = p.Tok == token.DEC
+	case *ast.AssignStmt:
+		if len(p.Lhs) != 1 || len(p.Rhs) != 1 || t.varOf(p.Lhs[0]) != v {
+			t.errorf(p.Pos(), "the loop increment must update %s", id.Name)
+			return nil
+		}
+		switch p.Tok {
+		case token.ADD_ASSIGN, token.SUB_ASSIGN:
+			li.step, li.down = p.Rhs[0], p.Tok == token.SUB_ASSIGN
+		case token.ASSIGN:
+			b, ok := ast.Unparen(p.Rhs[0]).(*ast.BinaryExpr)
+			switch {
+			case ok && b.Op == token.ADD && t.varOf(b.X) == v:
+				li.step = b.Y
+			case ok && b.Op == token.ADD && t.varOf(b.Y) == v:
+				li.step = b.X
+			case ok && b.Op == token.SUB && t.varOf(b.X) == v:
+				li.step, li.down = b.Y, true
+			default:
+				t.errorf(p.Pos(), "%s", canon)
+				return nil
+			}
+		default:
+			t.errorf(p.Pos(), "%s", canon)
+			return nil
+		}
+	default:
+		t.errorf(s.Post.Pos(), "%s", canon)
+		return nil
+	}
+	if li.step != nil {
+		if tv := t.info.Types[li.step]; tv.Value != nil {
+			if constant.Sign(tv.Value) <= 0 {
+				t.errorf(li.step.Pos(), "the loop step must be positive (count down with -= or --)")
+				return nil
+			}
+			if c, ok := constant.Int64Val(tv.Value); ok && c == 1 {
+				li.step = nil
+			}
+		}
+	}
+	up := li.op == token.LSS || li.op == token.LEQ
+	if up == li.down {
+		t.errorf(s.Post.Pos(), "the loop increment goes the wrong way for %s %s", id.Name, li.op)
+		return nil
+	}
+	return li
+}
+
+// rangeHeader analyzes for i := range n and for i, v := range slice.
+func (t *translator) rangeHeader(r *region, s *ast.RangeStmt) *loopInfo {
+	li := &loopInfo{rangeX: s.X, define: s.Tok == token.DEFINE}
+	xt := t.info.TypeOf(s.X)
+	switch u := xt.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsInteger == 0 {
+			t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+			return nil
+		}
+		li.rangeInt = true
+	case *types.Slice, *types.Array:
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+			return nil
+		}
+	default:
+		t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+		return nil
+	}
+	if s.Key != nil {
+		if _, ok := s.Key.(*ast.Ident); !ok {
+			t.errorf(s.Key.Pos(), "the loop variable must be an identifier")
+			return nil
+		}
+		li.name = s.Key.(*ast.Ident).Name
+		li.v = t.varOf(s.Key)
+	}
+	if li.v != nil {
+		li.typ = li.v.Type()
+	}
+	if s.Value != nil {
+		id, ok := s.Value.(*ast.Ident)
+		if !ok {
+			t.errorf(s.Value.Pos(), "the range value must be an identifier")
+			return nil
+		}
+		li.value, li.valueVar = id, t.varOf(id)
+	}
+	return li
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// pointerFree reports whether values of type t contain no pointers, so they
+// may live in the arena.
+func pointerFree(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.String && u.Kind() != types.UnsafePointer && u.Kind() != types.UntypedNil && u.Kind() != types.UntypedString
+	case *types.Array:
+		return pointerFree(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !pointerFree(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,54 @@
+package main
+
+import "fmt"
+
+func f(a []float64) int {
+	n := len(a)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		if a[i] < 0 {
+			break // want "break leaves the parallel region"
+		}
+		if a[i] > 10 {
+			return i // want "return leaves the parallel region"
+		}
+		defer fmt.Println(i) // want "defer in a parallel region"
+		for j := 0; j < 3; j++ {
+			if j == 1 {
+				break
+			}
+			continue
+		}
+		func() {
+			return
+		}()
+		a[i] = 1
+	}
+outer:
+	for t := 0; t < 2; t++ {
+		//cape:parallel sections
+		{
+			//cape:section
+			{
+				a[0] = 1
+				continue // want "continue leaves the parallel region"
+			}
+			//cape:section
+			{
+				a[1] = 1
+				break outer // want "break leaves the parallel region"
+			}
+			//cape:section
+			{
+				goto done // want "goto done leaves the parallel region"
+			}
+		}
+	}
+done:
+	return 0
+}
+
+func main() {
+	a := make([]float64, 10)
+	fmt.Println(f(a))
+}

@@ -1,0 +1,44 @@
+package main
+
+import "fmt"
+
+func main() {
+	n := 10
+	a := make([]float64, n)
+	m := map[int]int{}
+	//cape:parallel for
+	for i := 0; i != n; i++ { // want "must use <, <=, > or >=, not !="
+		a[i] = 1
+	}
+	//cape:parallel for
+	for i := 0; i < n; i-- { // want "goes the wrong way"
+		a[i] = 1
+	}
+	//cape:parallel for
+	for i := 0; i < n; i += 0 { // want "step must be positive"
+		a[i] = 1
+	}
+	//cape:parallel for
+	for x := 0.0; x < 1; x += 0.1 { // want "loop variable x has type float64"
+		a[0] = x
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		i += 2 // want "loop variable i is modified"
+		a[i] = 1
+	}
+	//cape:parallel for
+	for i := 0; i < n; { // want "not canonical"
+		a[i] = 1
+		i++
+	}
+	//cape:parallel for
+	for k := range m { // want "parallel for over a map\\[int\\]int is not supported"
+		a[k] = 1
+	}
+	//cape:parallel for
+	for i := 0; i*i < n; i++ { // want "must compare i with a bound"
+		a[i] = 1
+	}
+	fmt.Println(a)
+}

@@ -1,0 +1,49 @@
+package main
+
+import "fmt"
+
+type grid struct {
+	data []float64
+}
+
+var names = []string{"a", "b"} // want "names is written through in the parallel region at err_memory.go:33, but its memory comes from a composite literal here"
+
+func apply(g func([]float64), x []float64) { g(x) }
+
+func touch(x []float64) { x[0] = 1 }
+
+func main() {
+	n := 10
+	m := map[int]float64{}
+	lit := []float64{1, 2, 3} // want "lit is written through in the parallel region at err_memory.go:28, but its memory comes from a composite literal"
+	var label string
+	grow := make([]int, 0)
+	g := grid{data: make([]float64, n)}
+	var ptrs [4]*int
+	carried := 0
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		m[i] = 1    // want "map m is written in a parallel region"
+		label = "x" // want "label \\(string\\) is assigned in a parallel region, but a string cannot live in the arena"
+		lit[i%3] = 2
+		grow = append(grow, i) // want "grow \\(\\[\\]int\\) is assigned" "append to shared slice grow"
+		g.data[i] = 1          // want "cannot tell whether the memory written through g.data\\[i\\] is in the arena"
+		ptrs[i%4] = nil        // want "ptrs \\(\\[4\\]\\*int\\) is assigned in a parallel region, but a value containing pointers"
+		carried += i           // want "carried is assigned in every iteration of the parallel loop \\(a loop-carried dependence\\)"
+		names[0] = "c"
+		apply(touch, lit)
+	}
+	shared := 0
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			shared = 1 // want "shared is assigned in section 0 and used in section 1"
+		}
+		//cape:section
+		{
+			fmt.Println(shared)
+		}
+	}
+	fmt.Println(m, label, grow, g, ptrs, carried, shared)
+}

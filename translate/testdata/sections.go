@@ -1,0 +1,58 @@
+package main
+
+import "fmt"
+
+type stats struct {
+	min, max float64
+	n        int
+}
+
+func work(x []float64) {
+	for i := range x {
+		x[i] = float64(i)
+	}
+}
+
+func main() {
+	a := make([]float64, 64)
+	b := make([]float64, 64)
+	var st stats
+	var count int
+	who := 0
+	sum := 0.0
+	//cape:parallel sections lastprivate(who) reduction(+:sum)
+	{
+		//cape:section
+		{
+			work(a)
+			who = 1
+			sum += 1
+		}
+		//cape:section
+		{
+			for i := range b {
+				b[i] = 2 * float64(i)
+			}
+			who = 2
+			sum += 2
+		}
+		//cape:section
+		{
+			st.min, st.max = 0, 63
+			st.n = 64
+		}
+		//cape:section
+		{
+			count = len(a)
+		}
+	}
+	//cape:parallel sections schedule(dynamic) private(who)
+	{
+		//cape:section
+		{
+			who = 3
+			a[0] = float64(who)
+		}
+	}
+	fmt.Println(a[1], b[1], st, count, who, sum)
+}

@@ -1,0 +1,361 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+)
+
+// Config controls a translation. The zero value is ready to use. A Config
+// may be used by several goroutines at once if its Importer may.
+type Config struct {
+	// Importer resolves the package's imports while type checking. Nil means
+	// an ExportImporter for the package's imports, which runs `go list` once
+	// per translation.
+	Importer types.Importer
+}
+
+// Result is the translation of one package.
+type Result struct {
+	// Package is the package name.
+	Package string
+	// Files maps the path of every file that the translation changed to
+	// its translated, gofmt-ed source. Files without changes are absent.
+	Files map[string][]byte
+	// Regions is the number of parallel regions translated.
+	Regions int
+}
+
+// Package translates the package in dir with the zero Config.
+func Package(dir string) (*Result, error) { return (&Config{}).Package(dir) }
+
+// Package translates the package in dir: its non-test Go files for the
+// current build context. Diagnostics come back as an ErrorList; other
+// errors (unreadable files, the go command failing) are returned as they are.
+func (c *Config) Package(dir string) (*Result, error) {
+	paths, err := goFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	return c.Files(dir, paths, nil)
+}
+
+// Files translates the package made of the files at paths (run from dir,
+// which resolves imports). src, if not nil, supplies the contents of some
+// of the files; the others are read from disk. Paths are used as given in
+// diagnostics and //line directives.
+func (c *Config) Files(dir string, paths []string, src map[string][]byte) (*Result, error) {
+	fset := token.NewFileSet()
+	p, diags, err := parseFiles(fset, paths, src)
+	if err != nil {
+		return nil, err
+	}
+	if len(diags) > 0 {
+		diags.sort()
+		return nil, diags
+	}
+	imp := c.Importer
+	if imp == nil {
+		if imp, err = ExportImporter(context.Background(), fset, dir, p.imports()); err != nil {
+			return nil, err
+		}
+	}
+	if diags := p.check(imp); len(diags) > 0 {
+		diags.sort()
+		return nil, diags.dedup()
+	}
+	t := newTranslator(p)
+	res := t.run()
+	if len(t.diags) > 0 {
+		t.diags.sort()
+		return nil, t.diags.dedup()
+	}
+	return res, nil
+}
+
+// translator holds the state of one package's translation.
+type translator struct {
+	p      *pkg
+	fset   *token.FileSet
+	info   *types.Info
+	diags  ErrorList
+	parent map[ast.Node]ast.Node
+	fileOf map[*token.File]*ast.File
+
+	regions  []*region
+	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
+
+	boxes    map[*types.Var]*box // variables moved to the arena
+	boxDecls map[*types.Var]*boxDecl
+	makes    map[*ast.CallExpr]string // make/new calls moved to the arena → why
+	seen     map[any]bool             // origin nodes already required
+
+	// Package-wide facts for the origin analysis.
+	sources  map[*types.Var][]source
+	calls    map[*types.Func][]*ast.CallExpr
+	valueUse map[*types.Func]bool
+	decls    map[*types.Func]*ast.FuncDecl
+	uses     map[*types.Var][]*ast.Ident
+}
+
+func newTranslator(p *pkg) *translator {
+	t := &translator{
+		p: p, fset: p.fset, info: p.info,
+		parent:   map[ast.Node]ast.Node{},
+		fileOf:   map[*token.File]*ast.File{},
+		regionAt: map[ast.Stmt]*region{},
+		boxes:    map[*types.Var]*box{},
+		boxDecls: map[*types.Var]*boxDecl{},
+		makes:    map[*ast.CallExpr]string{},
+		seen:     map[any]bool{},
+		sources:  map[*types.Var][]source{},
+		calls:    map[*types.Func][]*ast.CallExpr{},
+		valueUse: map[*types.Func]bool{},
+		decls:    map[*types.Func]*ast.FuncDecl{},
+		uses:     map[*types.Var][]*ast.Ident{},
+	}
+	for _, f := range p.files {
+		t.fileOf[p.fset.File(f.Pos())] = f
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if len(stack) > 0 {
+				t.parent[n] = stack[len(stack)-1]
+			}
+			stack = append(stack, n)
+			return true
+		})
+	}
+	return t
+}
+
+func (t *translator) errorf(pos token.Pos, format string, args ...any) {
+	t.diags = append(t.diags, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// where formats pos briefly ("main.go:12") for messages that refer to a
+// second place.
+func (t *translator) where(pos token.Pos) string {
+	p := t.fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+func (t *translator) run() *Result {
+	t.collectFacts()
+	t.findRegions()
+	for _, r := range t.regions {
+		t.analyzeRegion(r)
+	}
+	t.checkBoxes()
+	if len(t.diags) > 0 {
+		return nil
+	}
+	t.findLast()
+	return t.emit()
+}
+
+// collectFacts records, package-wide, every assignment to each variable,
+// every static call of each function, and every use of each variable.
+func (t *translator) collectFacts() {
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := t.info.Defs[n.Name].(*types.Func); ok {
+					t.decls[fn] = n
+				}
+				t.paramSources(n.Type, t.info.Defs[n.Name])
+			case *ast.FuncLit:
+				t.paramSources(n.Type, nil)
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					v, ok := t.info.Defs[name].(*types.Var)
+					if !ok {
+						continue
+					}
+					switch {
+					case len(n.Values) == 0:
+						t.sources[v] = append(t.sources[v], source{pos: name.Pos(), zero: true})
+					case len(n.Values) == len(n.Names):
+						t.sources[v] = append(t.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
+					default:
+						t.sources[v] = append(t.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
+					}
+				}
+			case *ast.AssignStmt:
+				if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+					for _, l := range n.Lhs {
+						if v := t.varOf(l); v != nil {
+							t.sources[v] = append(t.sources[v], source{pos: n.Pos(), unknown: "an " + n.Tok.String() + " assignment"})
+						}
+					}
+					break
+				}
+				for i, l := range n.Lhs {
+					v := t.varOf(l)
+					if v == nil {
+						continue
+					}
+					if len(n.Lhs) == len(n.Rhs) {
+						t.sources[v] = append(t.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
+					} else {
+						t.sources[v] = append(t.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if v := t.varOf(e); v != nil {
+						t.sources[v] = append(t.sources[v], source{pos: e.Pos(), unknown: "a range clause"})
+					}
+				}
+			case *ast.TypeSwitchStmt:
+				// Implicit per-clause variables carry interface values: never arena memory.
+			case *ast.CallExpr:
+				if fn := t.staticCallee(n); fn != nil {
+					t.calls[fn] = append(t.calls[fn], n)
+				}
+			case *ast.Ident:
+				switch o := t.info.Uses[n].(type) {
+				case *types.Var:
+					if !o.IsField() {
+						t.uses[o] = append(t.uses[o], n)
+					}
+				case *types.Func:
+					if call, ok := t.parent[n].(*ast.CallExpr); ok && call.Fun == n {
+						break
+					}
+					if sel, ok := t.parent[n].(*ast.SelectorExpr); ok && sel.Sel == n {
+						if call, ok := t.parent[sel].(*ast.CallExpr); ok && call.Fun == sel {
+							break
+						}
+					}
+					t.valueUse[o] = true
+				}
+			}
+			return true
+		})
+	}
+}
+
+// paramSources marks the parameters and results of a function.
+func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
+	fn, _ := obj.(*types.Func)
+	if d, ok := t.parent[ft].(*ast.FuncDecl); ok && d.Recv != nil {
+		for _, fld := range d.Recv.List {
+			for _, name := range fld.Names {
+				if v, ok := t.info.Defs[name].(*types.Var); ok {
+					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), unknown: "a method receiver"})
+				}
+			}
+		}
+	}
+	idx := 0
+	if ft.Params != nil {
+		for _, fld := range ft.Params.List {
+			names := fld.Names
+			if len(names) == 0 {
+				idx++
+				continue
+			}
+			for _, name := range names {
+				if v, ok := t.info.Defs[name].(*types.Var); ok {
+					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, index: idx, isParam: true})
+				}
+				idx++
+			}
+		}
+	}
+	if ft.Results != nil {
+		for _, fld := range ft.Results.List {
+			for _, name := range fld.Names {
+				if v, ok := t.info.Defs[name].(*types.Var); ok {
+					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), unknown: "a named result"})
+				}
+			}
+		}
+	}
+}
+
+// varOf returns the variable that the expression e (an identifier, perhaps
+// parenthesized) denotes, or nil.
+func (t *translator) varOf(e ast.Expr) *types.Var {
+	e = ast.Unparen(e)
+	id, ok := e.(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	o := t.info.Defs[id]
+	if o == nil {
+		o = t.info.Uses[id]
+	}
+	v, _ := o.(*types.Var)
+	if v != nil && v.IsField() {
+		return nil
+	}
+	return v
+}
+
+// staticCallee returns the package-local function or method that call
+// calls statically, or nil.
+func (t *translator) staticCallee(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		if sel := t.info.Selections[f]; sel != nil && sel.Kind() != types.MethodVal {
+			return nil
+		} else if sel != nil {
+			if _, isIface := sel.Recv().Underlying().(*types.Interface); isIface {
+				return nil
+			}
+		}
+		id = f.Sel
+	case *ast.IndexExpr: // generic instantiation
+		if i, ok := f.X.(*ast.Ident); ok {
+			id = i
+		}
+	default:
+		return nil
+	}
+	if id == nil {
+		return nil
+	}
+	fn, ok := t.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() != t.p.types {
+		return nil
+	}
+	return fn.Origin()
+}
+
+// enclosing returns the innermost ancestor of n for which match is true.
+func (t *translator) enclosing(n ast.Node, match func(ast.Node) bool) ast.Node {
+	for p := t.parent[n]; p != nil; p = t.parent[p] {
+		if match(p) {
+			return p
+		}
+	}
+	return nil
+}
+
+func isFunc(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.FuncDecl, *ast.FuncLit:
+		return true
+	}
+	return false
+}
+
+// sortedRegions returns the regions of f in source order.
+func (t *translator) sortedRegions() []*region {
+	out := append([]*region(nil), t.regions...)
+	sort.Slice(out, func(i, j int) bool { return out[i].stmt.Pos() < out[j].stmt.Pos() })
+	return out
+}

@@ -1,0 +1,296 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Message is one message of the runtime's protocol, a plain value. Kind
+// values below MinKind are reserved by the transport. A received Message's Payload is a
+// fresh allocation owned by the caller; a sent one is not retained after
+// Send returns.
+type Message struct {
+	Kind    uint8
+	Seq     uint64
+	Payload []byte
+}
+
+// conn is one authenticated connection between the master and a slave. Its
+// reader goroutine verifies frames and queues messages; its heartbeat
+// goroutine keeps the peer informed that this side is alive. It is safe for
+// concurrent use; whole messages are written under wmu.
+type conn struct {
+	nc     net.Conn
+	rank   int    // remote rank
+	addr   string // remote address
+	cfg    *Config
+	notify chan struct{} // cap 1, signalled on every push and failure; may be nil
+	epoch  time.Time
+
+	// wmu protects fw (one whole message at a time). Lock order: wmu before mu.
+	wmu sync.Mutex
+	fw  frameWriter
+
+	lastSend atomic.Int64 // nanoseconds since epoch of the last write
+
+	fr *frameReader // owned by readLoop
+
+	// mu protects the following fields.
+	mu      sync.Mutex
+	queue   []Message
+	head    int
+	cause   error // why the connection failed; nil while it is alive
+	closing bool  // Close was called
+
+	ready chan struct{} // cap 1, signalled when queue or cause changes
+	dead  chan struct{} // closed when cause is set
+
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+// newConn wraps an authenticated connection and starts its goroutines.
+// sendKey and recvKey are this side's directions of the session keys.
+func newConn(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, notify chan struct{}) (*conn, error) {
+	wm, err := newMacer(sendKey)
+	if err != nil {
+		return nil, err
+	}
+	rm, err := newMacer(recvKey)
+	if err != nil {
+		return nil, err
+	}
+	if err := nc.SetDeadline(time.Time{}); err != nil {
+		return nil, err
+	}
+	c := &conn{
+		nc:     nc,
+		rank:   rank,
+		addr:   nc.RemoteAddr().String(),
+		cfg:    cfg,
+		notify: notify,
+		epoch:  time.Now(),
+		fw:     frameWriter{w: nc, timeout: cfg.IOTimeout, mac: wm},
+		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame),
+		ready:  make(chan struct{}, 1),
+		dead:   make(chan struct{}),
+	}
+	c.wg.Add(2)
+	go c.readLoop()
+	go c.heartbeatLoop()
+	return c, nil
+}
+
+func signal(ch chan struct{}) {
+	if ch == nil {
+		return
+	}
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// readLoop reads messages until the connection fails.
+func (c *conn) readLoop() {
+	defer c.wg.Done()
+	for {
+		kind, seq, p, err := c.fr.readMessage()
+		if err != nil {
+			c.fail(c.readCause(err))
+			return
+		}
+		switch kind {
+		case kindHeartbeat:
+			continue
+		case kindBye:
+			c.fail(ErrPeerClosed)
+			return
+		}
+		c.mu.Lock()
+		if c.head >= 64 && 2*c.head >= len(c.queue) {
+			n := copy(c.queue, c.queue[c.head:])
+			clear(c.queue[n:])
+			c.queue, c.head = c.queue[:n], 0
+		}
+		c.queue = append(c.queue, Message{Kind: kind, Seq: seq, Payload: p})
+		c.mu.Unlock()
+		signal(c.ready)
+		signal(c.notify)
+	}
+}
+
+func (c *conn) readCause(err error) error {
+	c.mu.Lock()
+	closing := c.closing
+	c.mu.Unlock()
+	switch {
+	case closing:
+		return ErrClosed
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w: nothing received for %v", ErrPeerTimeout, c.cfg.PeerTimeout)
+	}
+	return netCause(err)
+}
+
+func (c *conn) writeCause(err error) error {
+	c.mu.Lock()
+	closing := c.closing
+	c.mu.Unlock()
+	switch {
+	case closing:
+		return ErrClosed
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w: a write blocked for %v", ErrPeerTimeout, c.cfg.IOTimeout)
+	}
+	return netCause(err)
+}
+
+// heartbeatLoop sends a heartbeat whenever nothing was sent for
+// HeartbeatInterval. It skips the beat if a message is being written (the
+// peer is receiving bytes then).
+func (c *conn) heartbeatLoop() {
+	defer c.wg.Done()
+	interval := c.cfg.HeartbeatInterval
+	t := time.NewTimer(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.dead:
+			return
+		case <-t.C:
+		}
+		idle := time.Since(c.epoch) - time.Duration(c.lastSend.Load())
+		if idle >= interval {
+			if c.wmu.TryLock() {
+				err := c.fw.writeMessage(kindHeartbeat, 0, nil)
+				c.lastSend.Store(int64(time.Since(c.epoch)))
+				c.wmu.Unlock()
+				if err != nil {
+					c.fail(c.writeCause(err))
+					return
+				}
+			}
+			idle = 0
+		}
+		t.Reset(interval - idle)
+	}
+}
+
+// fail records the first cause, closes the socket (unblocking the reader
+// and writers) and wakes every waiter.
+func (c *conn) fail(cause error) {
+	c.mu.Lock()
+	if c.cause != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.cause = cause
+	close(c.dead)
+	c.mu.Unlock()
+	c.nc.Close()
+	signal(c.ready)
+	signal(c.notify)
+}
+
+// opErr returns the connection's failure as seen by op. c.mu must be held.
+func (c *conn) opErr(op string) error {
+	if c.closing || c.cause == ErrClosed {
+		return ErrClosed
+	}
+	return &NodeError{Rank: c.rank, Addr: c.addr, Op: op, Err: c.cause}
+}
+
+func (c *conn) nodeErr(op string, err error) error {
+	return &NodeError{Rank: c.rank, Addr: c.addr, Op: op, Err: err}
+}
+
+// send writes msg; it returns once the whole message is in the kernel.
+func (c *conn) send(msg Message) error {
+	if msg.Kind < MinKind {
+		return c.nodeErr("send", fmt.Errorf("%w: kind %d", ErrReservedKind, msg.Kind))
+	}
+	if len(msg.Payload) > c.cfg.MaxFrame {
+		return c.nodeErr("send", fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, len(msg.Payload), c.cfg.MaxFrame))
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.mu.Lock()
+	if c.closing || c.cause != nil {
+		err := c.opErr("send")
+		c.mu.Unlock()
+		return err
+	}
+	c.mu.Unlock()
+	err := c.fw.writeMessage(msg.Kind, msg.Seq, msg.Payload)
+	c.lastSend.Store(int64(time.Since(c.epoch)))
+	if err != nil {
+		c.fail(c.writeCause(err))
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.opErr("send")
+	}
+	return nil
+}
+
+// tryRecv pops a message if one is queued. Queued messages are delivered
+// before the failure that followed them, but not after a local Close.
+func (c *conn) tryRecv() (msg Message, ok bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return Message{}, false, ErrClosed
+	}
+	if c.head < len(c.queue) {
+		msg = c.queue[c.head]
+		c.queue[c.head] = Message{}
+		c.head++
+		if c.head == len(c.queue) {
+			c.queue, c.head = c.queue[:0], 0
+		} else {
+			signal(c.ready) // for a concurrent receiver
+		}
+		return msg, true, nil
+	}
+	if c.cause != nil {
+		return Message{}, false, c.opErr("recv")
+	}
+	return Message{}, false, nil
+}
+
+// recv blocks until a message is queued or the connection failed.
+func (c *conn) recv() (Message, error) {
+	for {
+		msg, ok, err := c.tryRecv()
+		if ok || err != nil {
+			return msg, err
+		}
+		select {
+		case <-c.ready:
+		case <-c.dead:
+		}
+	}
+}
+
+// close says goodbye if no write is in progress, closes the socket, and
+// waits for the goroutines. Blocked and later calls return ErrClosed.
+func (c *conn) close() {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closing = true
+		alive := c.cause == nil
+		c.mu.Unlock()
+		if alive && c.wmu.TryLock() {
+			c.fw.timeout = min(c.cfg.IOTimeout, time.Second)
+			_ = c.fw.writeMessage(kindBye, 0, nil)
+			c.wmu.Unlock()
+		}
+		c.fail(ErrClosed)
+		c.wg.Wait()
+	})
+}

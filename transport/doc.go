@@ -1,0 +1,104 @@
+// Package transport owns the TCP connections of a CAPE job: a star of
+// authenticated, framed connections between the master (rank 0) and each
+// slave, with gather, broadcast and point-to-point messages, deadlines and
+// heartbeats. It knows nothing of what a message means.
+//
+// # In a nutshell
+//
+// It works as follows:
+//
+//  1. The master calls [NewMaster] on a listener; every slave calls [Dial]
+//     with its rank, retrying while the master is not listening yet. Each
+//     connection starts with a handshake in which both sides prove, over
+//     fresh random nonces, that they hold the job's secret token
+//     ([Config].Token), and the master checks the slave's job id, rank and
+//     job size. NewMaster returns once Size-1 distinct slaves have joined.
+//  2. Both sides derive two session keys from the token and the nonces, one
+//     per direction. Every frame after the handshake carries AES-GCM tags
+//     (GMAC: the data is authenticated, not encrypted) whose nonce is a
+//     per-direction frame counter, so a modified, replayed, reordered or
+//     injected frame fails its tag and the connection is dropped.
+//  3. Each connection has a reader goroutine that verifies frames and queues
+//     the messages (the queue is unbounded: the runtime's protocol keeps
+//     few messages in flight), and a heartbeat goroutine. A payload reaches
+//     the caller only after all of its tags verified.
+//  4. A connection that sent nothing for HeartbeatInterval sends a
+//     heartbeat; one that received nothing for PeerTimeout fails with
+//     [ErrPeerTimeout]. Every write has a deadline of IOTimeout. EOF or a
+//     reset fails the connection at once ([ErrConnLost]); a peer's Close is
+//     announced by a goodbye frame ([ErrPeerClosed]). Failures are
+//     [*NodeError] values naming the remote rank and address.
+//
+// Messages are delivered in order per connection; queued messages are
+// returned before the failure that followed them. There is no ordering
+// between different slaves.
+//
+// # Handshake
+//
+// Handshake messages are plaintext: magic "CAPE", version 1, a type byte, a
+// big-endian u16 body length (fixed per type, checked before the body is
+// read), and the body:
+//
+//	type  direction       body
+//	1     slave → master  hello: rank u32, size u32, job id u64, slave nonce [32]
+//	2     master → slave  challenge: master nonce [32]
+//	3     slave → master  proof: HMAC-SHA256(token, "cape/transport v1 slave proof" ‖ T) [32]
+//	4     master → slave  result: status u8, HMAC-SHA256(token, "cape/transport v1 master proof" ‖ T) [32]
+//
+// T is the transcript: version u8 ‖ rank u32 ‖ size u32 ‖ job id u64 ‖ slave
+// nonce ‖ master nonce. The master answers a hello with a wrong job id, a
+// rank out of range or another size with a result (status non-zero, MAC
+// zero) instead of a challenge. It checks the slave's proof, then claims the
+// rank (so an unauthenticated peer cannot take one: a duplicate rank is
+// rejected after authentication), then sends the result with its own proof,
+// which the slave checks before it trusts the connection. The labels make
+// each side's proof useless as the other's. Statuses: 0 accepted, 1 wrong
+// job id, 2 rank out of range, 3 size mismatch, 4 the slave's proof failed,
+// 5 duplicate rank, 6 unsupported version.
+//
+// Session keys: HKDF-SHA256 with the token as secret, slave nonce ‖ master
+// nonce as salt, and "cape/transport v1 session keys" ‖ T as info; 64
+// bytes: the AES-256 key of frames sent by the slave, then of frames sent
+// by the master.
+//
+// # Frames
+//
+// A message travels as one or more frames, one per chunk of at most 1 MiB of
+// its payload (256 KiB are sent), so sender and receiver overlap and the
+// payload is never copied to be framed. Integers are big-endian:
+//
+//	offset size
+//	0      1    kind: 1 heartbeat, 2 goodbye, ≥ 16 a caller's message
+//	1      1    flags: bit 0 set on the last chunk of a message
+//	2      2    reserved, zero
+//	4      4    chunk length (≤ 1 MiB)
+//	8      8    the message's Seq
+//	16     8    the message's payload length (≤ MaxFrame), the same in every chunk
+//	24     16   header tag: GMAC of bytes 0..23
+//	40     n    chunk (absent if the length is zero)
+//	40+n   16   chunk tag: GMAC of the chunk (absent if the length is zero)
+//
+// The GMAC is AES-256-GCM's Seal of an empty plaintext with the data as
+// additional data; its 12-byte nonce is four zero bytes and a u64 counter
+// of this direction, incremented for each tag (header, then chunk). The
+// receiver verifies the header tag before it parses the header, and checks
+// the length against MaxFrame before it allocates the payload.
+//
+// # Lifecycle
+//
+// NewMaster or Dial returns a connected [Master] or [Slave]; Send, Recv,
+// Broadcast and Gather may then be called until Close. A failed connection
+// stays failed: every later call about that node returns its *NodeError
+// (there is no reconnection). Close sends a goodbye if no write is in
+// progress, closes the sockets, unblocks every blocked call (they return
+// [ErrClosed]) and waits for the goroutines. NewMaster does not close its
+// listener.
+//
+// # Locks
+//
+// Each connection has two mutexes: wmu serializes whole messages on the
+// socket (the heartbeat goroutine only TryLocks it), and mu protects the
+// receive queue and the failure state. Lock order: wmu before mu; mu is
+// never held across I/O. Master.Gather calls are serialized by their own
+// mutex, taken before any connection's.
+package transport

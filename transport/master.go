@@ -1,0 +1,326 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Master is rank 0's end of a job: one authenticated connection to each
+// slave. It is safe for concurrent use: Send, Recv and Broadcast may run
+// concurrently with each other and with Recv for other ranks; Gather calls
+// are serialized and should not run concurrently with Recv on the same
+// ranks (they would share the messages).
+type Master struct {
+	cfg    Config
+	peers  []*conn       // index rank; peers[0] is nil; fixed after NewMaster
+	notify chan struct{} // cap 1: a message or failure arrived on some peer
+
+	gatherMu sync.Mutex // serializes Gather
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// joiner tracks the ranks taken during NewMaster.
+type joiner struct {
+	mu    sync.Mutex
+	taken map[int]string // rank → address; protected by mu
+}
+
+func (j *joiner) claim(rank int, addr string) (func(), error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if prev, ok := j.taken[rank]; ok {
+		return nil, fmt.Errorf("%w: duplicate rank %d (already joined from %s)", ErrRejected, rank, prev)
+	}
+	j.taken[rank] = addr
+	return func() {
+		j.mu.Lock()
+		delete(j.taken, rank)
+		j.mu.Unlock()
+	}, nil
+}
+
+type joinResult struct {
+	c   *conn
+	err error
+}
+
+// NewMaster accepts connections on ln until Size-1 distinct slaves have
+// authenticated, or HandshakeTimeout has passed. Handshakes run
+// concurrently; a failed one does not stop the others, and is reported
+// (joined to an ErrJoinTimeout) only if not every slave joins in time.
+//
+// NewMaster does not close ln, and does not accept after it returns; it
+// sets and then clears ln's deadline if ln has a SetDeadline method (as
+// *net.TCPListener does). With a listener without one, its accept goroutine
+// only ends when the caller closes ln.
+func NewMaster(ln net.Listener, cfg Config) (*Master, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	m := &Master{
+		cfg:    cfg,
+		peers:  make([]*conn, cfg.Size),
+		notify: make(chan struct{}, 1),
+		closed: make(chan struct{}),
+	}
+	if cfg.Size == 1 {
+		return m, nil
+	}
+	if err := m.join(ln); err != nil {
+		m.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Master) join(ln net.Listener) error {
+	cfg := &m.cfg
+	start := time.Now()
+	deadline := start.Add(cfg.HandshakeTimeout)
+	dl, hasDeadline := ln.(interface{ SetDeadline(time.Time) error })
+	if hasDeadline {
+		if err := dl.SetDeadline(deadline); err != nil {
+			return fmt.Errorf("listener deadline: %w", err)
+		}
+	}
+	j := &joiner{taken: make(map[int]string)}
+	results := make(chan joinResult)
+	acceptErr := make(chan error, 1)
+	stop := make(chan struct{})
+
+	var (
+		mu      sync.Mutex
+		pending = map[net.Conn]struct{}{} // handshakes in progress; protected by mu
+		wg      sync.WaitGroup            // handshakes
+	)
+	acceptDone := make(chan struct{})
+	go func() {
+		defer close(acceptDone)
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				acceptErr <- err
+				return
+			}
+			mu.Lock()
+			select {
+			case <-stop:
+				mu.Unlock()
+				nc.Close()
+				return
+			default:
+			}
+			pending[nc] = struct{}{}
+			wg.Add(1)
+			mu.Unlock()
+			go func() {
+				defer wg.Done()
+				r := m.handshake(nc, j, deadline)
+				mu.Lock()
+				delete(pending, nc)
+				mu.Unlock()
+				select {
+				case results <- r:
+				case <-stop:
+					if r.c != nil {
+						r.c.close()
+					} else {
+						nc.Close()
+					}
+				}
+			}()
+		}
+	}()
+
+	var (
+		joined  int
+		rejects []error
+		failure error
+	)
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for joined < cfg.Size-1 && failure == nil {
+		select {
+		case r := <-results:
+			if r.err != nil {
+				rejects = append(rejects, r.err)
+				continue
+			}
+			m.peers[r.c.rank] = r.c
+			joined++
+		case err := <-acceptErr:
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				failure = ErrJoinTimeout
+			} else {
+				failure = fmt.Errorf("accept: %w", err)
+			}
+		case <-timer.C:
+			failure = ErrJoinTimeout
+		}
+	}
+
+	// Stop accepting and abort the handshakes still running.
+	mu.Lock()
+	close(stop)
+	for nc := range pending {
+		nc.Close()
+	}
+	mu.Unlock()
+	wg.Wait()
+	if hasDeadline {
+		_ = dl.SetDeadline(time.Unix(1, 0))
+		<-acceptDone
+		_ = dl.SetDeadline(time.Time{})
+	}
+	if failure == nil {
+		return nil
+	}
+	var missing []int
+	for rank := 1; rank < cfg.Size; rank++ {
+		if m.peers[rank] == nil {
+			missing = append(missing, rank)
+		}
+	}
+	if failure == ErrJoinTimeout {
+		failure = fmt.Errorf("%w: %d of %d slaves joined within %v, missing ranks %v",
+			ErrJoinTimeout, joined, cfg.Size-1, time.Since(start).Round(time.Millisecond), missing)
+	}
+	return errors.Join(append([]error{failure}, rejects...)...)
+}
+
+// handshake authenticates one accepted connection.
+func (m *Master) handshake(nc net.Conn, j *joiner, deadline time.Time) joinResult {
+	addr := nc.RemoteAddr().String()
+	fail := func(rank int, op string, err error) joinResult {
+		nc.Close()
+		return joinResult{err: &NodeError{Rank: rank, Addr: addr, Op: op, Err: err}}
+	}
+	if err := nc.SetDeadline(deadline); err != nil {
+		return fail(-1, "handshake", err)
+	}
+	rank, keys, err := masterHandshake(nc, &m.cfg, j.claim, addr)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = fmt.Errorf("%w: handshake unfinished at the join deadline", ErrPeerTimeout)
+	}
+	if err != nil {
+		return fail(rank, "handshake", err)
+	}
+	c, err := newConn(nc, rank, &m.cfg, keys.toSlave[:], keys.toMaster[:], m.notify)
+	if err != nil {
+		return fail(rank, "handshake", err)
+	}
+	return joinResult{c: c}
+}
+
+func (m *Master) peer(rank int) (*conn, error) {
+	if rank < 1 || rank >= len(m.peers) {
+		return nil, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrConfig, rank, len(m.peers))
+	}
+	return m.peers[rank], nil
+}
+
+// Send sends msg to the slave of the given rank. It returns once the message
+// is written to the socket; msg.Payload may be reused then. Errors are
+// *NodeError, or ErrClosed.
+func (m *Master) Send(rank int, msg Message) error {
+	c, err := m.peer(rank)
+	if err != nil {
+		return err
+	}
+	return c.send(msg)
+}
+
+// Recv returns the next message from the slave of the given rank, blocking
+// until one arrives, the connection fails (a *NodeError naming the slave),
+// or the Master is closed (ErrClosed). Messages that arrived before a
+// failure are returned first.
+func (m *Master) Recv(rank int) (Message, error) {
+	c, err := m.peer(rank)
+	if err != nil {
+		return Message{}, err
+	}
+	return c.recv()
+}
+
+// Broadcast sends msg to every slave concurrently. It waits for all the
+// sends and returns the first error in time (a *NodeError), if any.
+func (m *Master) Broadcast(msg Message) error {
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+	)
+	for _, c := range m.peers[1:] {
+		wg.Go(func() {
+			if err := c.send(msg); err != nil {
+				once.Do(func() { first = err })
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+// Gather returns one message from each slave, indexed by rank (index 0 is
+// empty). It returns as soon as one slave's connection fails, with that
+// *NodeError and the messages received so far; the others stay queued.
+func (m *Master) Gather() ([]Message, error) {
+	m.gatherMu.Lock()
+	defer m.gatherMu.Unlock()
+	out := make([]Message, len(m.peers))
+	got := make([]bool, len(m.peers))
+	left := len(m.peers) - 1
+	for left > 0 {
+		for rank, c := range m.peers {
+			if rank == 0 || got[rank] {
+				continue
+			}
+			msg, ok, err := c.tryRecv()
+			if err != nil {
+				return out, err
+			}
+			if ok {
+				out[rank], got[rank] = msg, true
+				left--
+			}
+		}
+		if left == 0 {
+			break
+		}
+		select {
+		case <-m.notify:
+		case <-m.closed:
+			return out, ErrClosed
+		}
+	}
+	return out, nil
+}
+
+// Size returns the number of nodes, the master included.
+func (m *Master) Size() int { return len(m.peers) }
+
+// Close says goodbye to every slave, closes the connections, and waits for
+// the connections' goroutines. Blocked and later calls return ErrClosed.
+// Close is idempotent and always returns nil.
+func (m *Master) Close() error {
+	m.closeOnce.Do(func() {
+		close(m.closed)
+		var wg sync.WaitGroup
+		for _, c := range slices.Clip(m.peers) {
+			if c != nil {
+				wg.Go(c.close)
+			}
+		}
+		wg.Wait()
+	})
+	return nil
+}

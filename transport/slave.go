@@ -1,0 +1,111 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+	"time"
+)
+
+// Slave is a slave's end of a job: one authenticated connection to the
+// master. It is safe for concurrent use: Send may run concurrently with Recv
+// and with other Sends (messages are never interleaved).
+type Slave struct {
+	c *conn
+}
+
+// Dial connects to the master at addr as the given rank (1 ≤ rank < Size)
+// and runs the handshake. It retries a refused connection (the master may
+// still be starting) until ctx ends; without a deadline in ctx, it gives up
+// after HandshakeTimeout. Errors are *NodeError naming the master (rank 0),
+// or wrap ErrConfig.
+func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	if rank < 1 || rank >= cfg.Size {
+		return nil, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrConfig, rank, cfg.Size)
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.HandshakeTimeout)
+		defer cancel()
+	}
+	nodeErr := func(op string, err error) error { return &NodeError{Rank: 0, Addr: addr, Op: op, Err: err} }
+
+	nc, err := dialRetry(ctx, addr)
+	if err != nil {
+		return nil, nodeErr("dial", err)
+	}
+	addr = nc.RemoteAddr().String()
+	deadline, _ := ctx.Deadline()
+	if err := nc.SetDeadline(deadline); err != nil {
+		nc.Close()
+		return nil, nodeErr("handshake", err)
+	}
+	// Cancelling ctx aborts the handshake.
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	keys, err := slaveHandshake(nc, rank, &cfg)
+	if !stop() && err == nil {
+		err = ctx.Err() // cancelled as the handshake ended: the deadline may be broken
+	}
+	if err != nil {
+		nc.Close()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = fmt.Errorf("%w: handshake unfinished: %w", ErrPeerTimeout, context.Cause(ctx))
+		}
+		return nil, nodeErr("handshake", err)
+	}
+	c, err := newConn(nc, 0, &cfg, keys.toMaster[:], keys.toSlave[:], nil)
+	if err != nil {
+		nc.Close()
+		return nil, nodeErr("handshake", err)
+	}
+	return &Slave{c: c}, nil
+}
+
+// dialRetry dials addr, retrying ECONNREFUSED with backoff until ctx ends.
+func dialRetry(ctx context.Context, addr string) (net.Conn, error) {
+	var d net.Dialer
+	backoff := 10 * time.Millisecond
+	for {
+		nc, err := d.DialContext(ctx, "tcp", addr)
+		if err == nil {
+			return nc, nil
+		}
+		if !errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, netCause(err)
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%w (gave up: %w)", netCause(err), ctx.Err())
+		case <-t.C:
+		}
+		backoff = min(2*backoff, 250*time.Millisecond)
+	}
+}
+
+// Send sends msg to the master. It returns once the message is written to
+// the socket; msg.Payload may be reused then. Errors are *NodeError naming
+// the master, or ErrClosed.
+func (s *Slave) Send(msg Message) error { return s.c.send(msg) }
+
+// Recv returns the next message from the master, blocking until one
+// arrives, the connection fails (a *NodeError naming the master), or the
+// Slave is closed (ErrClosed). Messages that arrived before a failure are
+// returned first.
+func (s *Slave) Recv() (Message, error) { return s.c.recv() }
+
+// Close says goodbye to the master, closes the connection, and waits for the
+// connection's goroutines. Blocked and later calls return ErrClosed. Close
+// is idempotent and always returns nil.
+func (s *Slave) Close() error {
+	s.c.close()
+	return nil
+}
