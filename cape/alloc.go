@@ -67,6 +67,7 @@ func Alloc[T any](n int) ([]T, error) {
 	if err != nil {
 		return nil, &AllocError{Type: t.String(), N: n, Err: err}
 	}
+	recordAlloc(off, n*size, n, t.String())
 	if n == 0 {
 		return []T{}, nil
 	}

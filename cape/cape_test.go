@@ -130,3 +130,50 @@ func TestSingleNodeRegionReductions(t *testing.T) {
 		t.Fatalf("after exchange: sum %d max %v prod %d and %v last %d", sum, mx, prod, ok, last)
 	}
 }
+
+func TestVerifyReportsDifferenceAndRestores(t *testing.T) {
+	n := the()
+	n.verify = true
+	defer func() { n.verify = false }()
+	x := Make[int32](64)
+	x[7] = 70
+	for _, bad := range []bool{false, true} {
+		r := Begin("verify")
+		if err := r.Start(); err != nil {
+			t.Fatal(err)
+		}
+		x[5] = 1 // the "parallel" run
+		d, err := r.Create()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Exchange(d); err != nil {
+			t.Fatal(err)
+		}
+		if !r.Verifying() {
+			t.Fatal("Verifying() is false with verify on")
+		}
+		r.VerifyBegin()
+		if x[5] != 0 || x[7] != 70 {
+			t.Fatalf("VerifyBegin did not restore the entry state: x[5]=%d x[7]=%d", x[5], x[7])
+		}
+		x[5] = 1 // the sequential re-run
+		if bad {
+			x[5] = 2
+		}
+		err = r.VerifyEnd()
+		if x[5] != 1 {
+			t.Fatalf("VerifyEnd left x[5]=%d, want the merged result 1", x[5])
+		}
+		switch {
+		case !bad && err != nil:
+			t.Fatalf("matching re-run reported %v", err)
+		case bad && (err == nil || !strings.Contains(err.Error(), "element [5] of the []int32") || !strings.Contains(err.Error(), "cape_test.go")):
+			t.Fatalf("differing re-run reported %v, want element [5] of the []int32 allocated in cape_test.go", err)
+		}
+		x[5] = 0
+	}
+}

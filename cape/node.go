@@ -36,6 +36,7 @@ type node struct {
 	tracker monitor.Tracker // nil on a single node
 	comp    delta.Compression
 	stats   bool
+	verify  bool // master under --verify: regions are re-run sequentially
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
@@ -87,7 +88,7 @@ func join() (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats}
+	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0}
 	n.name = "master"
 	if n.rank > 0 {
 		n.name = fmt.Sprintf("node %d", n.rank)

@@ -34,6 +34,10 @@ type Region struct {
 	dyn *chunkServer
 	// Dynamic schedules (slave): no more chunks.
 	dynDone bool
+
+	// --verify (master): the arena at Start, and the merged result while
+	// the sequential re-run runs.
+	entry, merged []byte
 }
 
 const (
@@ -74,6 +78,9 @@ func (r *Region) Start() error {
 	r.state = stStarted
 	n.arena.Freeze(true)
 	r.extent = n.arena.Used()
+	if n.verify {
+		r.entry = append([]byte(nil), n.arena.Bytes()[:r.extent]...)
+	}
 	if n.tracker != nil {
 		if err := n.tracker.Start(r.extent); err != nil {
 			return r.wrap("arm monitor", err)
