@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,7 +29,7 @@ func matmulReference(t *testing.T, n int) string {
 	if v, ok := seqOnce.Load(n); ok {
 		return v.(string)
 	}
-	out, err := exec.Command("go", "run", "../../examples/matmul", "-seq", "-n", strconv.Itoa(n)).Output()
+	out, err := exec.Command("go", "run", "../../examples/template", "-seq", "-n", strconv.Itoa(n)).Output()
 	if err != nil {
 		t.Fatalf("sequential matmul: %v", err)
 	}
@@ -53,16 +54,21 @@ func TestRunMatmulMatchesSequential(t *testing.T) {
 	cases := []struct {
 		n, nodes int
 		monitor  string
+		prog     string // default: the annotated examples/matmul
 	}{
-		{300, 1, "auto"}, {300, 2, "auto"}, {300, 3, "auto"}, {300, 4, "auto"},
-		{1024, 1, "auto"}, {1024, 2, "auto"}, {1024, 3, "auto"}, {1024, 4, "auto"},
-		{300, 3, "compare"}, {300, 3, "complete"}, {257, 4, "compare"},
+		{300, 3, "auto", "../../examples/template"}, {300, 2, "compare", "../../examples/template"},
+		{300, 1, "auto", ""}, {300, 2, "auto", ""}, {300, 3, "auto", ""}, {300, 4, "auto", ""},
+		{1024, 1, "auto", ""}, {1024, 2, "auto", ""}, {1024, 3, "auto", ""}, {1024, 4, "auto", ""},
+		{300, 3, "compare", ""}, {300, 3, "complete", ""}, {257, 4, "compare", ""},
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("n=%d/nodes=%d/%s", c.n, c.nodes, c.monitor), func(t *testing.T) {
+		if c.prog == "" {
+			c.prog = "../../examples/matmul"
+		}
+		t.Run(fmt.Sprintf("%s/n=%d/nodes=%d/%s", filepath.Base(c.prog), c.n, c.nodes, c.monitor), func(t *testing.T) {
 			want := matmulReference(t, c.n)
 			var stdout, stderr bytes.Buffer
-			args := []string{"-n", strconv.Itoa(c.nodes), "--monitor", c.monitor, "../../examples/matmul", "--", "-n", strconv.Itoa(c.n)}
+			args := []string{"-n", strconv.Itoa(c.nodes), "--monitor", c.monitor, c.prog, "--", "-n", strconv.Itoa(c.n)}
 			if err := run(append([]string{"run"}, args...), &stdout, &stderr); err != nil {
 				t.Fatalf("cape run %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
 			}
