@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -198,7 +199,7 @@ func Must(err error) {
 }
 
 func fatalf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	msg := strings.TrimPrefix(fmt.Sprintf(format, args...), "cape: ")
 	who := "cape"
 	if self != nil && self.size > 1 {
 		who = "cape: " + self.name

@@ -10,15 +10,18 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/launch"
 	"github.com/cape-go/cape/internal/nodeenv"
+	"github.com/cape-go/cape/monitor"
 )
 
 const runHelp = `Usage: cape run [flags] PACKAGE|BINARY [--] [program arguments]
@@ -81,6 +84,12 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		if _, err := arena.ParseSize(f.arenaSize); err != nil {
 			return usagef("run: --arena-size: %v", err)
 		}
+	}
+	if !slices.Contains(monitor.Backends(), f.monitor) {
+		return usagef("run: --monitor %q: want one of %s", f.monitor, strings.Join(monitor.Backends(), ", "))
+	}
+	if _, err := delta.ParseCompression(f.compress); err != nil {
+		return usagef("run: --compress: %v", err)
 	}
 	pkg, progArgs := rest[0], rest[1:]
 	if len(progArgs) > 0 && progArgs[0] == "--" {

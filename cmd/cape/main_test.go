@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestHelpAndUsageErrors(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"help"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"run", "translate", "build"} {
+		if !strings.Contains(out.String(), "\t"+c) {
+			t.Errorf("cape help does not list %q:\n%s", c, out.String())
+		}
+	}
+	out.Reset()
+	if err := run([]string{"run", "--help"}, &out, &out); err != nil {
+		t.Fatalf("cape run --help: %v", err)
+	}
+	for _, want := range []string{"--monitor", "--nodes", "Examples:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("cape run --help lacks %q", want)
+		}
+	}
+	for _, args := range [][]string{
+		{},
+		{"frobnicate"},
+		{"run"},
+		{"run", "--bogus", "x"},
+		{"run", "-n", "0", "x"},
+		{"run", "--monitor", "soft-dirty", "x"},
+		{"run", "--compress", "lz4", "x"},
+		{"run", "--arena-size", "lots", "x"},
+	} {
+		err := run(args, &out, &out)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("cape %s: got %v, want a usage error", strings.Join(args, " "), err)
+		}
+	}
+}
+
+func TestRunMissingPackage(t *testing.T) {
+	var out bytes.Buffer
+	err := run([]string{"run", "-n", "2", "./no/such/package"}, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "no/such/package") {
+		t.Fatalf("got %v, want an error naming the package", err)
+	}
+}
