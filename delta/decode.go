@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -22,6 +23,29 @@ import (
 //
 // Decode is safe for concurrent use.
 func Decode(src []byte, lim Limits) (*Delta, error) {
+	d := new(Delta)
+	if err := DecodeInto(d, src, lim); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// DecodeInto is [Decode] into dst, reusing its storage (dst's earlier runs
+// are overwritten). On error dst is left empty. It is safe for concurrent
+// use with calls on other destinations.
+func DecodeInto(dst *Delta, src []byte, lim Limits) error {
+	if dst == nil {
+		return fmt.Errorf("decode delta: nil destination: %w", ErrInvalid)
+	}
+	dst.Reset(0, 0)
+	if err := decode(dst, src, lim); err != nil {
+		dst.Reset(0, 0)
+		return err
+	}
+	return nil
+}
+
+func decode(dst *Delta, src []byte, lim Limits) error {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = DefaultMaxBytes
 	}
@@ -29,17 +53,17 @@ func Decode(src []byte, lim Limits) (*Delta, error) {
 		lim.MaxRuns = DefaultMaxRuns
 	}
 	if len(src) < headerSize+trailSize {
-		return nil, fmt.Errorf("decode delta: %d bytes, shorter than header and checksum: %w", len(src), ErrCorrupt)
+		return fmt.Errorf("decode delta: %d bytes, shorter than header and checksum: %w", len(src), ErrCorrupt)
 	}
 	h := src[:headerSize]
 	if string(h[0:4]) != magic {
-		return nil, fmt.Errorf("decode delta: bad magic %q: %w", h[0:4], ErrCorrupt)
+		return fmt.Errorf("decode delta: bad magic %q: %w", h[0:4], ErrCorrupt)
 	}
 	if h[4] != version {
-		return nil, fmt.Errorf("decode delta: version %d, want %d: %w", h[4], version, ErrVersion)
+		return fmt.Errorf("decode delta: version %d, want %d: %w", h[4], version, ErrVersion)
 	}
 	if got, want := crc32.Checksum(h[:48], castagnoli), binary.LittleEndian.Uint32(h[48:]); got != want {
-		return nil, fmt.Errorf("decode delta: header checksum %#08x, want %#08x: %w", got, want, ErrCorrupt)
+		return fmt.Errorf("decode delta: header checksum %#08x, want %#08x: %w", got, want, ErrCorrupt)
 	}
 	c := Compression(h[5])
 	region := binary.LittleEndian.Uint64(h[8:])
@@ -50,33 +74,33 @@ func Decode(src []byte, lim Limits) (*Delta, error) {
 	stored := binary.LittleEndian.Uint64(h[40:])
 	switch {
 	case c >= Auto:
-		return nil, fmt.Errorf("decode delta: compression %d: %w", h[5], ErrCorrupt)
+		return fmt.Errorf("decode delta: compression %d: %w", h[5], ErrCorrupt)
 	case h[6] != 0 || h[7] != 0:
-		return nil, fmt.Errorf("decode delta: reserved bytes %#x %#x not zero: %w", h[6], h[7], ErrCorrupt)
+		return fmt.Errorf("decode delta: reserved bytes %#x %#x not zero: %w", h[6], h[7], ErrCorrupt)
 	case node < Merged:
-		return nil, fmt.Errorf("decode delta: node %d: %w", node, ErrCorrupt)
+		return fmt.Errorf("decode delta: node %d: %w", node, ErrCorrupt)
 	case runs > uint64(lim.MaxRuns):
-		return nil, fmt.Errorf("decode delta: %d runs, limit %d: %w", runs, lim.MaxRuns, ErrTooLarge)
+		return fmt.Errorf("decode delta: %d runs, limit %d: %w", runs, lim.MaxRuns, ErrTooLarge)
 	case payload > uint64(lim.MaxBytes):
-		return nil, fmt.Errorf("decode delta: %d payload bytes, limit %d: %w", payload, lim.MaxBytes, ErrTooLarge)
+		return fmt.Errorf("decode delta: %d payload bytes, limit %d: %w", payload, lim.MaxBytes, ErrTooLarge)
 	case lim.ArenaSize > 0 && payload > lim.ArenaSize:
-		return nil, fmt.Errorf("decode delta: %d payload bytes, arena %d: %w", payload, lim.ArenaSize, ErrTooLarge)
+		return fmt.Errorf("decode delta: %d payload bytes, arena %d: %w", payload, lim.ArenaSize, ErrTooLarge)
 	case runs > payload || table < 2*runs || table > 2*maxVarint*runs:
-		return nil, fmt.Errorf("decode delta: %d runs in a table of %d bytes for %d payload bytes: %w",
+		return fmt.Errorf("decode delta: %d runs in a table of %d bytes for %d payload bytes: %w",
 			runs, table, payload, ErrCorrupt)
 	case stored != uint64(len(src)-headerSize-trailSize):
-		return nil, fmt.Errorf("decode delta: body of %d bytes in %d bytes of input: %w", stored, len(src), ErrCorrupt)
+		return fmt.Errorf("decode delta: body of %d bytes in %d bytes of input: %w", stored, len(src), ErrCorrupt)
 	case c == None && stored != table+payload:
-		return nil, fmt.Errorf("decode delta: uncompressed body of %d bytes, want %d: %w", stored, table+payload, ErrCorrupt)
+		return fmt.Errorf("decode delta: uncompressed body of %d bytes, want %d: %w", stored, table+payload, ErrCorrupt)
 	}
 	end := len(src) - trailSize
 	if got, want := crc32.Checksum(src[:end], castagnoli), binary.LittleEndian.Uint32(src[end:]); got != want {
-		return nil, fmt.Errorf("decode delta: checksum %#08x, want %#08x: %w", got, want, ErrCorrupt)
+		return fmt.Errorf("decode delta: checksum %#08x, want %#08x: %w", got, want, ErrCorrupt)
 	}
 	// table+payload <= 20*MaxRuns + MaxBytes: bounded by lim, so it fits an
 	// int on 64-bit platforms; check anyway for 32-bit ones.
 	if table+payload > math.MaxInt {
-		return nil, fmt.Errorf("decode delta: body of %d bytes: %w", table+payload, ErrTooLarge)
+		return fmt.Errorf("decode delta: body of %d bytes: %w", table+payload, ErrTooLarge)
 	}
 	size := int(table + payload)
 
@@ -86,16 +110,16 @@ func Decode(src []byte, lim Limits) (*Delta, error) {
 		defer putScratch(scratch)
 		var err error
 		if raw, err = decompress((*scratch)[:0], raw, c, size); err != nil {
-			return nil, fmt.Errorf("decode delta: %v body: %w", c, err)
+			return fmt.Errorf("decode delta: %v body: %w", c, err)
 		}
 		*scratch = raw
 	}
 
-	d := &Delta{Region: region, Node: int(node)}
-	if err := d.parse(raw[:table], raw[table:], int(runs), lim.ArenaSize); err != nil {
-		return nil, fmt.Errorf("decode delta: %w", err)
+	dst.Region, dst.Node = region, int(node)
+	if err := dst.parse(raw[:table], raw[table:], int(runs), lim.ArenaSize); err != nil {
+		return fmt.Errorf("decode delta: %w", err)
 	}
-	return d, nil
+	return nil
 }
 
 // decompress decodes raw, compressed as c, into dst (empty), which it grows
@@ -141,9 +165,8 @@ func decompress(dst, raw []byte, c Compression, size int) ([]byte, error) {
 // parse fills d from a runs table and a payload whose sizes the caller
 // checked against the limits.
 func (d *Delta) parse(table, payload []byte, runs int, arena uint64) error {
-	d.Runs = make([]Run, runs)
-	d.buf = make([]byte, len(payload))
-	copy(d.buf, payload)
+	d.Runs = slices.Grow(d.Runs[:0], runs)[:runs]
+	d.buf = append(d.buf[:0], payload...) // unlike make+copy, does not zero first
 	var prevEnd uint64
 	pos := 0
 	for i := range d.Runs {
@@ -186,6 +209,9 @@ func (d *Delta) parse(table, payload []byte, runs int, arena uint64) error {
 // every delta has exactly one encoding per compression. It returns k == 0
 // for any malformed input.
 func uvarint(b []byte) (v uint64, k int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
 	v, k = binary.Uvarint(b)
 	if k <= 0 || k > 1 && b[k-1] == 0 {
 		return 0, 0

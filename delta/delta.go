@@ -47,7 +47,6 @@ func (d *Delta) Reset(region uint64, node int) {
 		return
 	}
 	d.Region, d.Node = region, node
-	clear(d.Runs) // drop references to any foreign Data a caller installed
 	d.Runs = d.Runs[:0]
 	d.buf = d.buf[:0]
 }
@@ -171,19 +170,20 @@ func checkRuns(runs []Run, size uint64) error {
 }
 
 // checkOrder is checkRuns without a size: runs sorted, disjoint, and not
-// past 2^64-1.
-func checkOrder(runs []Run) error {
+// past 2^64-1. It returns their total length.
+func checkOrder(runs []Run) (total int, err error) {
 	var prevEnd uint64
 	for i, r := range runs {
 		n := uint64(len(r.Data))
 		if n > math.MaxUint64-r.Off {
-			return fmt.Errorf("run %d at offset %#x of length %d passes 2^64-1: %w", i, r.Off, n, ErrInvalid)
+			return 0, fmt.Errorf("run %d at offset %#x of length %d passes 2^64-1: %w", i, r.Off, n, ErrInvalid)
 		}
 		if i > 0 && r.Off < prevEnd && n > 0 {
-			return fmt.Errorf("run %d at offset %#x overlaps the previous run ending at %#x: %w",
+			return 0, fmt.Errorf("run %d at offset %#x overlaps the previous run ending at %#x: %w",
 				i, r.Off, prevEnd, ErrInvalid)
 		}
 		prevEnd = max(prevEnd, r.Off+n)
+		total += len(r.Data)
 	}
-	return nil
+	return total, nil
 }

@@ -263,6 +263,34 @@ func TestMergeConflict(t *testing.T) {
 	}
 }
 
+func TestMergeIntoReusesStorage(t *testing.T) {
+	a := &Delta{Region: 2, Node: 0}
+	b := &Delta{Region: 2, Node: 1}
+	AppendFull(a, 0, []byte{1, 2})
+	AppendFull(b, 4, []byte{3})
+	var m Delta
+	AppendFull(&m, 100, []byte{9, 9, 9})
+	for range 3 {
+		if err := MergeInto(&m, 2, a, b); err != nil {
+			t.Fatal(err)
+		}
+		if !equalRuns(m.Runs, []Run{{0, []byte{1, 2}}, {4, []byte{3}}}) || m.Node != Merged || m.Region != 2 {
+			t.Fatalf("merged %+v", m)
+		}
+	}
+	if err := MergeInto(&m, 2, a, &m); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("dst among inputs: err = %v", err)
+	}
+	if err := MergeInto(nil, 2, a); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("nil dst: err = %v", err)
+	}
+	c := &Delta{Region: 2, Node: 2}
+	AppendFull(c, 1, []byte{7})
+	if err := MergeInto(&m, 2, a, c); !errors.Is(err, ErrConflict) || len(m.Runs) != 0 {
+		t.Fatalf("conflict: err = %v, runs %s", err, dumpRuns(m.Runs))
+	}
+}
+
 func TestMergeRejectsInvalid(t *testing.T) {
 	a := &Delta{Region: 1, Node: 0, Runs: []Run{{10, []byte{1}}, {5, []byte{2}}}}
 	if _, err := Merge(1, a); !errors.Is(err, ErrInvalid) {

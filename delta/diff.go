@@ -37,10 +37,10 @@ func Diff(d *Delta, off uint64, cur, twin []byte) {
 		// differing byte exactly.
 		for i+32 <= n {
 			c, t := cur[i:i+32], twin[i:i+32]
-			x := binary.LittleEndian.Uint64(c[0:]) ^ binary.LittleEndian.Uint64(t[0:]) |
-				binary.LittleEndian.Uint64(c[8:]) ^ binary.LittleEndian.Uint64(t[8:]) |
-				binary.LittleEndian.Uint64(c[16:]) ^ binary.LittleEndian.Uint64(t[16:]) |
-				binary.LittleEndian.Uint64(c[24:]) ^ binary.LittleEndian.Uint64(t[24:])
+			x := (binary.LittleEndian.Uint64(c[0:]) ^ binary.LittleEndian.Uint64(t[0:])) |
+				(binary.LittleEndian.Uint64(c[8:]) ^ binary.LittleEndian.Uint64(t[8:])) |
+				(binary.LittleEndian.Uint64(c[16:]) ^ binary.LittleEndian.Uint64(t[16:])) |
+				(binary.LittleEndian.Uint64(c[24:]) ^ binary.LittleEndian.Uint64(t[24:]))
 			if x != 0 {
 				break
 			}

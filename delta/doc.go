@@ -27,8 +27,10 @@
 // A Delta owns one buffer that holds the data of all its runs, in run order;
 // the Data of each [Run] is a sub-slice of it. [Delta.Reset] keeps the buffer
 // for the next region: the Data slices handed out before it are overwritten
-// by later Diff or AppendFull calls. [Merge] and [Decode] return deltas that
-// share no memory with their inputs.
+// by later Diff or AppendFull calls. [Merge] and [Decode] return new deltas
+// that share no memory with their inputs; [MergeInto] and [DecodeInto] do
+// the same into a delta whose storage they reuse, so that a node handling
+// region after region allocates nothing in the steady state.
 //
 // The package is pure and deterministic: it makes no system calls, and the
 // same inputs always give the same outputs, byte for byte.

@@ -138,7 +138,7 @@ func (d *Delta) AppendBinary(dst []byte, c Compression) ([]byte, error) {
 	if d.Node < Merged || d.Node > math.MaxInt32 {
 		return dst, fmt.Errorf("encode delta: node %d outside [-1, 2^31): %w", d.Node, ErrInvalid)
 	}
-	if err := checkOrder(d.Runs); err != nil {
+	if _, err := checkOrder(d.Runs); err != nil {
 		return dst, fmt.Errorf("encode delta: %w", err)
 	}
 	start := len(dst)

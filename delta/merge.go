@@ -2,91 +2,122 @@ package delta
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 )
 
 // Merge returns the union of the runs of ds, all of which must belong to
 // region instance region, as a new delta with Node [Merged] that shares no
 // memory with ds. Deltas may cover the same byte if they agree on its value;
-// if they do not, Merge returns a [*ConflictError] naming the lowest such
-// offset. Nil deltas are skipped. Runs that touch are coalesced.
+// if they do not, Merge returns a [*ConflictError] naming the first
+// disagreement it meets (it merges in order of run offsets, so that is a low
+// one, though not always the lowest). Nil deltas are skipped. Runs that touch are coalesced.
 //
 // Merge is a k-way merge of the sorted runs: O(total bytes + total runs ×
 // log k). It only reads ds and is safe for concurrent use with other
 // readers of them.
 func Merge(region uint64, ds ...*Delta) (*Delta, error) {
+	out := new(Delta)
+	if err := MergeInto(out, region, ds...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// MergeInto is [Merge] into dst, reusing its storage: dst is reset to
+// region and [Merged] and then holds the union. dst must not be one of ds.
+// On error dst holds no runs.
+func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
+	if dst == nil {
+		return fmt.Errorf("merge region %d: nil destination: %w", region, ErrInvalid)
+	}
+	dst.Reset(region, Merged)
 	var totalBytes, totalRuns int
 	h := make(mergeHeap, 0, len(ds))
 	for i, d := range ds {
 		if d == nil {
 			continue
 		}
+		if d == dst {
+			return fmt.Errorf("merge region %d: destination is input %d: %w", region, i, ErrInvalid)
+		}
 		if d.Region != region {
-			return nil, fmt.Errorf("merge region %d: delta %d (%s) is of region %d: %w",
+			return fmt.Errorf("merge region %d: delta %d (%s) is of region %d: %w",
 				region, i, nodeName(d.Node), d.Region, ErrInvalid)
 		}
-		if err := checkOrder(d.Runs); err != nil {
-			return nil, fmt.Errorf("merge region %d: delta %d (%s): %w", region, i, nodeName(d.Node), err)
+		n, err := checkOrder(d.Runs)
+		if err != nil {
+			return fmt.Errorf("merge region %d: delta %d (%s): %w", region, i, nodeName(d.Node), err)
 		}
-		totalBytes += d.Len()
+		totalBytes += n
 		totalRuns += len(d.Runs)
 		if len(d.Runs) > 0 {
 			h = append(h, mergeCursor{runs: d.Runs, idx: i})
 		}
 	}
-	h.init()
-
-	out := &Delta{Region: region, Node: Merged}
 	if totalRuns == 0 {
-		return out, nil
+		return nil
 	}
-	buf := make([]byte, 0, totalBytes)
-	runs := make([]Run, 0, totalRuns)
+	buf := slices.Grow(dst.buf[:0], totalBytes)
+	runs := slices.Grow(dst.Runs[:0], totalRuns)
+	h.init()
 
 	open := false
 	var curStart, curEnd uint64 // arena range of the open output run
 	bufStart := 0               // where the open run's data starts in buf
-	closeRun := func() {
-		if open {
-			runs = append(runs, Run{Off: curStart, Data: buf[bufStart:len(buf):len(buf)]})
-		}
-	}
 	for len(h) > 0 {
 		c := &h[0]
-		r := c.runs[c.i]
-		if len(r.Data) > 0 {
+		// The top's next run is next in merge order. Take more runs from
+		// the top cursor while they come before every other cursor's next
+		// run: with rows interleaved by node, most runs are
+		// merged without touching the heap.
+		bound := h.childMin()
+		for first := true; c.i < len(c.runs); first = false {
+			r := c.runs[c.i]
+			if !first && r.Off >= bound {
+				break
+			}
+			c.i++
+			if len(r.Data) == 0 {
+				continue
+			}
 			end := r.End()
 			if !open || r.Off > curEnd {
-				closeRun()
+				if open {
+					runs = append(runs, Run{Off: curStart, Data: buf[bufStart:len(buf):len(buf)]})
+				}
 				open = true
 				curStart, curEnd, bufStart = r.Off, end, len(buf)
 				buf = append(buf, r.Data...)
-			} else {
-				// r starts inside or at the end of the open run: the
-				// overlapping bytes must agree.
-				ov := min(end, curEnd) - r.Off
-				have := buf[bufStart+int(r.Off-curStart):][:ov]
-				for j := range have {
-					if have[j] != r.Data[j] {
-						return nil, conflict(region, ds, c.idx, r.Off+uint64(j), r.Data[j])
-					}
-				}
-				if end > curEnd {
-					buf = append(buf, r.Data[ov:]...)
-					curEnd = end
+				continue
+			}
+			// r starts inside or at the end of the open run: the
+			// overlapping bytes must agree.
+			ov := min(end, curEnd) - r.Off
+			have := buf[bufStart+int(r.Off-curStart):][:ov]
+			for j := range have {
+				if have[j] != r.Data[j] {
+					dst.Runs, dst.buf = runs[:0], buf[:0]
+					return conflict(region, ds, c.idx, r.Off+uint64(j), r.Data[j])
 				}
 			}
+			if end > curEnd {
+				buf = append(buf, r.Data[ov:]...)
+				curEnd = end
+			}
 		}
-		c.i++
 		if c.i == len(c.runs) {
 			h.pop()
 		} else {
 			h.fix()
 		}
 	}
-	closeRun()
-	out.Runs, out.buf = runs, buf
-	return out, nil
+	if open {
+		runs = append(runs, Run{Off: curStart, Data: buf[bufStart:len(buf):len(buf)]})
+	}
+	dst.Runs, dst.buf = runs, buf
+	return nil
 }
 
 // conflict builds the error for offset off, where delta ds[b] wrote vb and
@@ -129,6 +160,20 @@ func (h mergeHeap) init() {
 	for i := len(h)/2 - 1; i >= 0; i-- {
 		h.down(i)
 	}
+}
+
+// childMin is the smallest next offset among the top's children, and so
+// among all cursors but the top; a run of the top below it is the next run
+// in merge order. An equal offset is left to the heap, which breaks the tie
+// by input index.
+func (h mergeHeap) childMin() uint64 {
+	m := uint64(math.MaxUint64)
+	for _, k := range [2]int{1, 2} {
+		if k < len(h) {
+			m = min(m, h[k].runs[h[k].i].Off)
+		}
+	}
+	return m
 }
 
 // fix restores the heap after the top's key grew.
