@@ -3,4 +3,4 @@ package monitor
 import "unsafe"
 
 // addrOf returns the address of b's first byte. b must not be nil.
-func addrOf(b []byte) Addr { return Addr(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+func addrOf(b []byte) vaddr { return vaddr(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }

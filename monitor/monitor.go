@@ -159,14 +159,14 @@ func checkExtent(extent, size, pageSize int) error {
 	return nil
 }
 
-// Addr is a virtual address in this process.
-type Addr uintptr
+// vaddr is a virtual address in this process.
+type vaddr uintptr
 
 // IsAligned reports whether a is a multiple of align, a power of two.
-func (a Addr) IsAligned(align int) bool { return uintptr(a)&uintptr(align-1) == 0 }
+func (a vaddr) IsAligned(align int) bool { return uintptr(a)&uintptr(align-1) == 0 }
 
 // Add returns a+n.
-func (a Addr) Add(n int) Addr { return a + Addr(n) }
+func (a vaddr) Add(n int) vaddr { return a + vaddr(n) }
 
 // String formats a in hexadecimal.
-func (a Addr) String() string { return fmt.Sprintf("%#x", uintptr(a)) }
+func (a vaddr) String() string { return fmt.Sprintf("%#x", uintptr(a)) }

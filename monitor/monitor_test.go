@@ -75,8 +75,11 @@ func TestNewErrors(t *testing.T) {
 
 // A compare tracker with a larger page size than the system's works too.
 func TestCompareLargePages(t *testing.T) {
-	mem := mapArena(t, 1<<20)
-	tr, err := New(BackendCompare, mem, Options{PageSize: 64 << 10})
+	const big = 64 << 10
+	mem := mapArena(t, 2<<20)
+	off := int((big - uintptr(addrOf(mem))%big) % big)
+	mem = mem[off : off+1<<20]
+	tr, err := New(BackendCompare, mem, Options{PageSize: big})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +87,13 @@ func TestCompareLargePages(t *testing.T) {
 	if err := tr.Start(len(mem)); err != nil {
 		t.Fatal(err)
 	}
-	mem[(64<<10)*3+5]++
+	mem[big*3+5]++
 	got, err := tr.Stop()
 	if err != nil || !slices.Equal(got, []int{3}) {
 		t.Fatalf("Stop = %v, %v; want [3]", got, err)
 	}
+}
+
+func TestPtraceConformance(t *testing.T) {
+	runConformance(t, func(mem []byte) (Tracker, error) { return New(BackendPtrace, mem, Options{}) })
 }

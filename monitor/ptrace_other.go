@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !(linux && amd64)
 
 package monitor
 
@@ -8,5 +8,5 @@ import (
 )
 
 func newPtrace(mem []byte, pageSize int) (Tracker, error) {
-	return nil, fmt.Errorf("%w: ptrace needs Linux, this is %s", ErrNotSupported, runtime.GOOS)
+	return nil, fmt.Errorf("%w: ptrace needs Linux on amd64, this is %s/%s", ErrNotSupported, runtime.GOOS, runtime.GOARCH)
 }

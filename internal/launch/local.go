@@ -43,9 +43,11 @@ func (e *ExitError) Error() string { return e.Msg }
 
 type proc struct {
 	rank int
+	host string // remote host, "" for a local node
 	cmd  *exec.Cmd
 	done chan struct{}
-	err  error // from Wait
+	err  error  // from Wait
+	stop func() // if set, called before the node is signalled (e.g. closes ssh's stdin)
 }
 
 // NewToken returns a fresh random job token and job id.
@@ -169,6 +171,9 @@ func status(p *proc) (desc string, code int, failed bool) {
 }
 
 func nodeName(p *proc) string {
+	if p.host != "" {
+		return fmt.Sprintf("node %d on %s (ssh pid %d)", p.rank, p.host, p.cmd.Process.Pid)
+	}
 	if p.rank == 0 {
 		return fmt.Sprintf("master (node 0, pid %d)", p.cmd.Process.Pid)
 	}
@@ -269,6 +274,9 @@ func (j *jobState) terminate(procs []*proc) {
 		j.stopping = true
 		j.mu.Unlock()
 		for _, p := range procs {
+			if p.stop != nil {
+				p.stop()
+			}
 			signalGroup(p, syscall.SIGTERM)
 		}
 		go func() {

@@ -18,10 +18,15 @@ func newOutputs(s Spec) *outputs { return &outputs{s: s} }
 
 // forRank returns the stdout and stderr writers of a node.
 func (o *outputs) forRank(rank int) (stdout, stderr io.Writer) {
+	return o.forNode(rank, fmt.Sprintf("[node %d] ", rank))
+}
+
+// forNode returns the stdout and stderr writers of a node whose lines are
+// prefixed with prefix (the master's are not prefixed).
+func (o *outputs) forNode(rank int, prefix string) (stdout, stderr io.Writer) {
 	if rank == 0 {
 		return o.s.Stdout, o.s.Stderr
 	}
-	prefix := fmt.Sprintf("[node %d] ", rank)
 	errw := &prefixWriter{mu: &o.mu, w: o.s.Stderr, prefix: prefix}
 	o.ws = append(o.ws, errw)
 	if !o.s.SlaveStdout {

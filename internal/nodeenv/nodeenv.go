@@ -7,7 +7,17 @@
 // master inherits an already bound listening socket) or Master (a slave's
 // dial address). The token never appears on a command line; it arrives on an
 // inherited pipe (TokenFD), in a file (TokenFile) or, under a scheduler that
-// can only pass variables, in Token (hex).
+// can only pass variables, in Token (hex). The ssh launcher passes the
+// token on stdin and sets Lifeline to 0: the node exits when its stdin
+// closes, so that no remote node outlives its launcher.
+//
+// Under srun or mpirun no cape launcher runs: a task without Rank and Size
+// takes them from the scheduler's variables (SLURM_PROCID and
+// SLURM_STEP_NUM_TASKS, OMPI_COMM_WORLD_RANK and OMPI_COMM_WORLD_SIZE,
+// PMI_RANK and PMI_SIZE), finds the master from SLURM_STEP_NODELIST, from
+// mpirun's address or from a Master the user sets, derives a port shared by
+// every task from the scheduler's job id (or takes Port), and reads the
+// token the user provides in TokenFile or Token.
 package nodeenv
 
 import (
@@ -22,19 +32,20 @@ import (
 
 // Variable names.
 const (
-	Rank      = "CAPE_RANK"       // this node's rank, 0 is the master
-	Size      = "CAPE_SIZE"       // number of nodes
-	Job       = "CAPE_JOB"        // job id, hex; not secret
-	Master    = "CAPE_MASTER"     // host:port the slaves dial
-	ListenFD  = "CAPE_LISTEN_FD"  // master: inherited listening socket
-	TokenFD   = "CAPE_TOKEN_FD"   // inherited pipe carrying the token (hex, one line)
-	TokenFile = "CAPE_TOKEN_FILE" // file holding the token (hex)
-	Token     = "CAPE_TOKEN"      // the token itself (hex); for schedulers only
-	Monitor   = "CAPE_MONITOR"    // monitor backend name
-	Compress  = "CAPE_COMPRESS"   // none|s2|zstd|auto
-	Stats     = "CAPE_STATS"      // "1": each node prints per-region statistics on stderr
-	Verify    = "CAPE_VERIFY"     // "1": the master re-runs regions sequentially and compares
-	Timeout   = "CAPE_TIMEOUT"    // peer timeout, Go duration
+	Rank      = "CAPE_RANK"        // this node's rank, 0 is the master
+	Size      = "CAPE_SIZE"        // number of nodes
+	Job       = "CAPE_JOB"         // job id, hex; not secret
+	Master    = "CAPE_MASTER"      // host:port the slaves dial
+	ListenFD  = "CAPE_LISTEN_FD"   // master: inherited listening socket
+	TokenFD   = "CAPE_TOKEN_FD"    // inherited pipe carrying the token (hex, one line)
+	TokenFile = "CAPE_TOKEN_FILE"  // file holding the token (hex)
+	Token     = "CAPE_TOKEN"       // the token itself (hex); for schedulers only
+	Monitor   = "CAPE_MONITOR"     // monitor backend name
+	Compress  = "CAPE_COMPRESS"    // none|s2|zstd|auto
+	Stats     = "CAPE_STATS"       // "1": each node prints per-region statistics on stderr
+	Verify    = "CAPE_VERIFY"      // "1": the master re-runs regions sequentially and compares
+	Timeout   = "CAPE_TIMEOUT"     // peer timeout, Go duration
+	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
 )
 
 // Config is what a node learns from its environment.
@@ -49,6 +60,7 @@ type Config struct {
 	Stats      bool
 	Verify     bool
 	Timeout    string
+	Scheduler  string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
 }
 
 // ErrNotLaunched is returned by Read when the process was not started by a
@@ -56,11 +68,14 @@ type Config struct {
 var ErrNotLaunched = errors.New("not started by a cape launcher")
 
 // Read reads the node configuration from the environment, taking the token
-// from TokenFD, TokenFile or Token, in that order.
+// from TokenFD, TokenFile or Token, in that order. Without Rank and Size it
+// looks for a scheduler's variables (srun, mpirun: see fromScheduler); a
+// task of a one-task step, or a process no launcher started, gets
+// ErrNotLaunched or a single-node Config.
 func Read() (*Config, error) {
 	get := os.Getenv
 	if get(Size) == "" && get(Rank) == "" {
-		return nil, ErrNotLaunched
+		return readScheduled(get)
 	}
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
 		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Timeout: get(Timeout)}
@@ -89,11 +104,32 @@ func Read() (*Config, error) {
 		if c.Token, err = readToken(); err != nil {
 			return nil, err
 		}
+		if err := watchLifeline(c.Rank); err != nil {
+			return nil, err
+		}
 		if c.Rank > 0 && c.Master == "" {
 			return nil, fmt.Errorf("%s is not set: a slave needs the master's address", Master)
 		}
 		if c.Rank == 0 && c.ListenFD < 0 && c.Master == "" {
 			return nil, fmt.Errorf("neither %s nor %s is set: the master needs an address to listen on", ListenFD, Master)
+		}
+	}
+	return c, nil
+}
+
+// readScheduled reads the configuration of a task started by srun or
+// mpirun (see fromScheduler); the token comes from TokenFile or Token, which
+// the user sets for every task.
+func readScheduled(get func(string) string) (*Config, error) {
+	c, err := fromScheduler(get)
+	if err != nil {
+		return nil, err
+	}
+	c.Monitor, c.Compress, c.Timeout = get(Monitor), get(Compress), get(Timeout)
+	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	if c.Size > 1 {
+		if c.Token, err = readToken(); err != nil {
+			return nil, fmt.Errorf("%s task %d of %d: %w", c.Scheduler, c.Rank, c.Size, err)
 		}
 	}
 	return c, nil
@@ -108,6 +144,30 @@ func atoi(name string, min int) (int, error) {
 	return v, nil
 }
 
+// readLine reads up to the first newline (or EOF) one byte at a time, so
+// that nothing after the line is consumed: under ssh the token arrives on
+// stdin, which then stays open as the node's lifeline.
+func readLine(r io.Reader, limit int) ([]byte, error) {
+	var b []byte
+	var c [1]byte
+	for len(b) < limit {
+		n, err := r.Read(c[:])
+		if n == 1 {
+			if c[0] == '\n' {
+				return b, nil
+			}
+			b = append(b, c[0])
+		}
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, fmt.Errorf("no newline in the first %d bytes", limit)
+}
+
 func readToken() ([]byte, error) {
 	var text, from string
 	switch {
@@ -117,8 +177,10 @@ func readToken() ([]byte, error) {
 			return nil, err
 		}
 		f := os.NewFile(uintptr(fd), "cape-token")
-		b, err := io.ReadAll(io.LimitReader(f, 4096))
-		f.Close()
+		b, err := readLine(f, 4096)
+		if os.Getenv(Lifeline) != strconv.Itoa(fd) {
+			f.Close()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("read token from fd %d: %w", fd, err)
 		}

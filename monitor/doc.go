@@ -1,0 +1,85 @@
+// Package monitor owns one question of CAPE's checkpointer: which pages of
+// the arena did this node write during a parallel region, and what did they
+// hold when the region began (their twins)?
+//
+// In a nutshell, it works as follows. A Tracker watches one memory range,
+// the whole arena mapping, of which a prefix (the extent) is in use. Start
+// marks a region's entry: from then on every page below the extent has a
+// twin, a copy of its content at entry. Stop marks the exit and returns the
+// written pages; the caller diffs each against its twin to build a
+// byte-exact delta. Twins are persistent: a backend that knows which pages
+// changed since the last Start (uffd) refreshes only those, so no region
+// pays a full copy; writes made between regions (sequential code, injected
+// deltas) refresh the twins at the next Start and never appear in a Stop.
+//
+// # Backends
+//
+//   - uffd (Linux 6.7+, the default where it works): the arena is registered
+//     with userfaultfd in asynchronous write-protect mode
+//     (UFFD_FEATURE_WP_ASYNC|WP_UNPOPULATED, UFFD_USER_MODE_ONLY, so no
+//     privilege is needed). The kernel unprotects a page at its first write
+//     without any signal or handler thread; the PAGEMAP_SCAN ioctl on
+//     /proc/self/pagemap lists the written pages and re-protects them in the
+//     same walk. Exact, ~1–2 µs per written page and a few ns per clean one.
+//     When a region writes most of its extent, the next ones are compared
+//     against the twins instead of taking a fault per page (adaptive).
+//   - compare (every OS): Start copies the extent into the twin, Stop
+//     compares memory with it page by page. Reports pages whose content
+//     changed: a page rewritten with its old bytes is not reported, and
+//     contributes nothing to a delta anyway. Costs a copy and a compare of
+//     the whole extent per region.
+//   - complete (every OS): like compare at Start, but Stop reports every page
+//     below the extent: the paper's complete-checkpoint baseline.
+//   - ptrace (Linux amd64; selectable, never picked by auto): the paper's
+//     mechanism. Start makes [0, extent) read-only. A helper process traces
+//     every thread of this one (PTRACE_SEIZE, following new threads); at a
+//     first write (SIGSEGV in the arena) it copies the page into twins
+//     shared through a memfd, makes the page writable by injecting mprotect
+//     into the faulting thread, and retries the write without delivering
+//     the signal; every other signal passes through. 40–55 µs per written
+//     page. When per-page mappings run out (vm.max_map_count) it unprotects
+//     the extent and Stop compares the rest, still exact. Limitations: the
+//     kernel cannot write into the protected arena (read(2) into it fails
+//     with EFAULT), and Twin of a page the region did not write reads the
+//     arena, so call it before writing the arena again.
+//   - auto: uffd when a probe (run once per process) succeeds, else compare;
+//     Options.Notice is told which and why.
+//
+// # Memory
+//
+// The memory handed to New must be page-aligned and a whole number of pages.
+// For uffd it must be one private anonymous mapping (mmap MAP_PRIVATE|
+// MAP_ANONYMOUS, MAP_NORESERVE welcome) mapped for the tracker's lifetime.
+// Registration covers the whole mapping; only [0, extent) is write-protected,
+// so a multi-GiB reservation costs page tables only for the part in use.
+// Transparent huge pages are fine: the kernel splits a huge page at its
+// first tracked write. Writes by the kernel into the arena (read(2) from a
+// socket) are tracked like any other.
+//
+// # The ptrace helper
+//
+// The helper is this same binary re-executed with CAPE_MONITOR_PTRACE_HELPER
+// in its environment: this package's init function sees the variable and
+// runs the helper instead of main. It exits when the tracker is closed or
+// the node dies, which detaches it. Under Yama (kernel.yama.ptrace_scope=1)
+// the node names the helper with PR_SET_PTRACER; scope 2 needs
+// CAP_SYS_PTRACE and scope 3 forbids the backend.
+//
+// # Lifecycle
+//
+//	t, err := monitor.New("auto", arena, monitor.Options{Notice: log})
+//	for each region {
+//		t.Start(extent)           // arena quiescent
+//		... parallel code writes ...
+//		pages, err := t.Stop()    // arena quiescent again
+//		for _, p := range pages { diff(arena page p, t.Twin(p)) }
+//		... inject merged delta, run sequential code ...
+//	}
+//	t.Close()
+//
+// Trackers are not safe for concurrent use; the memory they watch may be
+// written by any number of goroutines and threads between Start and Stop,
+// and by nothing while Start or Stop runs. The slice Stop returns and the
+// twins stay valid until the next Start. Close releases the descriptors and
+// the twins; the tracked memory stays mapped and writable.
+package monitor
