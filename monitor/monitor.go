@@ -81,7 +81,8 @@ type Options struct {
 	// uffd and ptrace backends only accept the system page size.
 	PageSize int
 	// Notice, if not nil, receives a one-line notice when the auto backend
-	// picks a backend or falls back, saying why.
+	// falls back from the default (uffd), saying what it uses and why; the
+	// default choice is silent.
 	Notice func(string)
 }
 
@@ -132,7 +133,6 @@ func newAuto(mem []byte, opts Options) (Tracker, error) {
 		notice(fmt.Sprintf("monitor: using compare: uffd on the arena: %v", err))
 		return newCompare(mem, opts.PageSize, false)
 	}
-	notice("monitor: using uffd (userfaultfd async write-protect read with PAGEMAP_SCAN)")
 	return t, nil
 }
 
