@@ -38,6 +38,7 @@ type node struct {
 	comp    delta.Compression
 	stats   bool
 	verify  bool // master under --verify: regions are re-run sequentially
+	fault   *fault
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
@@ -78,6 +79,7 @@ func Init() error {
 		return initErr
 	}
 	self = n
+	n.inject("init", 0)
 	return nil
 }
 
@@ -90,6 +92,9 @@ func join() (*node, error) {
 		return nil, err
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0}
+	if n.fault, err = parseFault(os.Getenv(FaultEnv)); err != nil {
+		return nil, err
+	}
 	n.name = "master"
 	if n.rank > 0 {
 		n.name = fmt.Sprintf("node %d", n.rank)

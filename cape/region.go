@@ -74,6 +74,7 @@ func (r *Region) Start() error {
 	if n.cur != nil {
 		return r.errorf("nested in region %s: nested parallel regions run inside their enclosing region; start the inner one only outside", n.cur.name)
 	}
+	n.inject("start", r.seq)
 	n.cur = r
 	r.state = stStarted
 	n.arena.Freeze(true)
@@ -186,6 +187,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 	r.t1 = time.Now()
 	r.state = stCreated
 	n := r.n
+	n.inject("create", r.seq)
 	d := &delta.Delta{}
 	d.Reset(r.seq, n.rank)
 	if n.tracker == nil {
@@ -239,6 +241,7 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	}
 	r.state = stExchanged
 	n := r.n
+	n.inject("send", r.seq)
 	t := time.Now()
 	var err error
 	var sent, recvd int
@@ -253,6 +256,7 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	if err != nil {
 		return err
 	}
+	n.inject("exchange", r.seq)
 	if n.stats {
 		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v (sent %d, received %d bytes)\n",
 			n.name, r.name, r.seq, r.t1.Sub(r.t0).Round(time.Microsecond), r.created.Round(time.Microsecond),

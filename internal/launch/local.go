@@ -200,7 +200,7 @@ func (j *jobState) watch(ctx context.Context, procs []*proc) error {
 	)
 	decide := func() {
 		if result == nil && len(failures) > 0 {
-			result = blame(failures)
+			result = blame(failures, procs)
 		}
 	}
 	for remaining > 0 {
@@ -241,10 +241,25 @@ func (j *jobState) watch(ctx context.Context, procs []*proc) error {
 	return result
 }
 
-// blame picks the node whose failure stopped the job: one killed by a
-// signal if any (nobody else sends signals to nodes before the job is being
-// stopped), otherwise the first to end.
-func blame(failures []*proc) error {
+// blame picks the node whose failure stopped the job: a node that is still
+// there but stopped (hung, state T) if any, else one killed by a signal
+// (nobody else sends signals to nodes before the job is being stopped),
+// otherwise the first to end.
+func blame(failures, procs []*proc) error {
+	for _, p := range procs {
+		select {
+		case <-p.done:
+			continue
+		default:
+		}
+		if stopped(p) {
+			msg := fmt.Sprintf("%s is stopped and does not answer (hung)", nodeName(p))
+			if p.rank != 0 {
+				msg += "; the job was stopped"
+			}
+			return &ExitError{Code: 1, Msg: msg}
+		}
+	}
 	culprit := failures[0]
 	for _, p := range failures {
 		if desc, _, _ := status(p); strings.HasPrefix(desc, "was killed") {

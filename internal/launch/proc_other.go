@@ -19,3 +19,5 @@ func signalGroup(p *proc, sig syscall.Signal) {
 	}
 	_ = p.cmd.Process.Signal(os.Interrupt)
 }
+
+func stopped(p *proc) bool { return false }
