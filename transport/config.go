@@ -52,6 +52,13 @@ type Config struct {
 	// HeartbeatInterval is how long a connection may send nothing before
 	// it sends a heartbeat (default 500ms).
 	HeartbeatInterval time.Duration
+
+	// Broadcast is the scheme of Master.Broadcast: BroadcastAuto (the
+	// default, ""), BroadcastStar, BroadcastTree or BroadcastChain. Except
+	// with the star, a job of 3 or more nodes builds slave-to-slave relay
+	// links when it starts, so every slave must be able to reach the
+	// others at the address the master sees it at.
+	Broadcast string
 }
 
 // normalize returns a copy of c with defaults filled in and the token
@@ -76,6 +83,13 @@ func (c Config) normalize() (Config, error) {
 	def(&c.IOTimeout, DefaultIOTimeout)
 	def(&c.PeerTimeout, DefaultPeerTimeout)
 	def(&c.HeartbeatInterval, DefaultHeartbeatInterval)
+	switch c.Broadcast {
+	case "":
+		c.Broadcast = BroadcastAuto
+	case BroadcastAuto, BroadcastStar, BroadcastTree, BroadcastChain:
+	default:
+		return c, fmt.Errorf("%w: Broadcast %q: want auto, star, tree or chain", ErrConfig, c.Broadcast)
+	}
 	switch {
 	case c.MaxFrame < 0:
 		return c, fmt.Errorf("%w: MaxFrame %d", ErrConfig, c.MaxFrame)

@@ -52,11 +52,22 @@ type conn struct {
 
 	closeOnce sync.Once
 	wg        sync.WaitGroup
+
+	// hooks handles the transport's own messages (relay setup and relayed
+	// broadcasts); nil on connections that carry none. Fixed at creation.
+	hooks *connHooks
+	fwd   []*conn // children a relayed message is being forwarded to; owned by readLoop
 }
 
 // newConn wraps an authenticated connection and starts its goroutines.
 // sendKey and recvKey are this side's directions of the session keys.
 func newConn(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, notify chan struct{}) (*conn, error) {
+	return newConnHooks(nc, rank, cfg, sendKey, recvKey, notify, nil)
+}
+
+// newConnHooks is newConn for a connection whose internal messages go to
+// hooks.
+func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, notify chan struct{}, hooks *connHooks) (*conn, error) {
 	wm, err := newMacer(sendKey)
 	if err != nil {
 		return nil, err
@@ -79,6 +90,10 @@ func newConn(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, notify
 		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame),
 		ready:  make(chan struct{}, 1),
 		dead:   make(chan struct{}),
+		hooks:  hooks,
+	}
+	if hooks != nil && hooks.forward != nil {
+		c.fr.onChunk = func(h header, chunk []byte) { hooks.forward(c, h, chunk) }
 	}
 	c.wg.Add(2)
 	go c.readLoop()
@@ -102,6 +117,7 @@ func (c *conn) readLoop() {
 	for {
 		kind, seq, p, err := c.fr.readMessage()
 		if err != nil {
+			c.abortForward()
 			c.fail(c.readCause(err))
 			return
 		}
@@ -109,8 +125,24 @@ func (c *conn) readLoop() {
 		case kindHeartbeat:
 			continue
 		case kindBye:
+			c.abortForward()
 			c.fail(ErrPeerClosed)
 			return
+		}
+		if kind == kindAnnounce && (c.hooks == nil || !c.hooks.announcements) {
+			c.fail(fmt.Errorf("%w: unexpected broadcast announcement", ErrCorruptFrame))
+			return
+		}
+		if internalKind(kind) && kind != kindAnnounce {
+			if c.hooks == nil || c.hooks.internal == nil {
+				c.fail(fmt.Errorf("%w: unexpected transport message kind %d", ErrCorruptFrame, kind))
+				return
+			}
+			if err := c.hooks.internal(c, kind, seq, p); err != nil {
+				c.fail(err)
+				return
+			}
+			continue
 		}
 		c.mu.Lock()
 		if c.head >= 64 && 2*c.head >= len(c.queue) {
@@ -196,6 +228,9 @@ func (c *conn) fail(cause error) {
 	c.nc.Close()
 	signal(c.ready)
 	signal(c.notify)
+	if c.hooks != nil && c.hooks.failed != nil {
+		c.hooks.failed(c, cause)
+	}
 }
 
 // opErr returns the connection's failure as seen by op. c.mu must be held.

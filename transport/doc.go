@@ -84,6 +84,32 @@
 // receiver verifies the header tag before it parses the header, and checks
 // the length against MaxFrame before it allocates the payload.
 //
+// # Scalable broadcast
+//
+// The star costs the master (Size-1) × n bytes per broadcast of n bytes.
+// With Size ≥ 3 (and Config.Broadcast other than "star") each slave, right
+// after joining, listens on an ephemeral port of the address it reached the
+// master from and sends the port (kind 3). The master then tells each slave
+// which slaves to dial (kind 4): its children in a pipelined chain
+// (r → r+1) and in a binary tree (r → 2r+1, 2r+2). A link's handshake is the
+// join handshake with the parent in the slave's role and the child in the
+// master's, accepting only its expected parents. Each slave reports its
+// links up (kind 5, or the reason they are not); NewMaster returns when all
+// did, and keeps the star if any failed (Master.RelayErr).
+//
+// A relayed broadcast #i sends a 9-byte announcement (kind 6: the caller's
+// kind and Seq) to every slave on its own connection, so that the message
+// keeps its place among the master's other messages, and the payload
+// (kind 7 chain, kind 8 tree, Seq i) to the master's children only. A slave
+// forwards each verified frame to its children as it arrives, re-tagged with
+// each link's keys and holding each child's write lock from the first frame
+// to the last; Slave.Recv, reaching the announcement, returns the payload
+// once it is complete. A relay parent that fails makes Recv fail naming it.
+// Broadcast picks the scheme per message: the star below 64 KiB (one hop),
+// the chain when the payload spans at least 2 chunks per hop, the tree in
+// between. Kinds 3..8 are reserved for this; Gather is unchanged (the
+// master must receive every slave's bytes once whatever the topology).
+//
 // # Lifecycle
 //
 // NewMaster or Dial returns a connected [Master] or [Slave]; Send, Recv,

@@ -70,7 +70,7 @@ func parseHeader(b []byte, maxFrame int) (header, error) {
 		return h, fmt.Errorf("%w: chunk of %d bytes in a message of %d", ErrCorruptFrame, h.chunk, h.total)
 	case h.chunk == 0 && h.flags&flagFin == 0:
 		return h, fmt.Errorf("%w: empty chunk that is not the last", ErrCorruptFrame)
-	case h.kind < MinKind && (h.kind != kindHeartbeat && h.kind != kindBye || h.total != 0):
+	case h.kind < MinKind && !internalKind(h.kind) && (h.kind != kindHeartbeat && h.kind != kindBye || h.total != 0):
 		return h, fmt.Errorf("%w: reserved kind %d", ErrCorruptFrame, h.kind)
 	}
 	return h, nil
@@ -144,19 +144,7 @@ func (w *frameWriter) writeMessage(kind uint8, seq uint64, p []byte) error {
 		if off+n == total {
 			h.flags = flagFin
 		}
-		h.put(&w.hdr)
-		w.mac.sum(&w.htag, w.hdr[:])
-		iov := append(w.iov[:0], w.hdr[:], w.htag[:])
-		if n > 0 {
-			chunk := p[off : off+n]
-			w.mac.sum(&w.ctag, chunk)
-			iov = append(iov, chunk, w.ctag[:])
-		}
-		if err := w.w.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
-			return err
-		}
-		w.bufs = iov
-		if _, err := w.bufs.WriteTo(w.w); err != nil {
+		if err := w.writeFrame(h, p[off:off+n]); err != nil {
 			return err
 		}
 		off += n
@@ -164,6 +152,24 @@ func (w *frameWriter) writeMessage(kind uint8, seq uint64, p []byte) error {
 			return nil
 		}
 	}
+}
+
+// writeFrame writes one frame: one writev of header, header tag, chunk and
+// chunk tag. h.chunk must be len(chunk).
+func (w *frameWriter) writeFrame(h header, chunk []byte) error {
+	h.put(&w.hdr)
+	w.mac.sum(&w.htag, w.hdr[:])
+	iov := append(w.iov[:0], w.hdr[:], w.htag[:])
+	if len(chunk) > 0 {
+		w.mac.sum(&w.ctag, chunk)
+		iov = append(iov, chunk, w.ctag[:])
+	}
+	if err := w.w.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
+		return err
+	}
+	w.bufs = iov
+	_, err := w.bufs.WriteTo(w.w)
+	return err
 }
 
 // deadlineReader sets a read deadline before every read, so that a peer
@@ -187,6 +193,11 @@ type frameReader struct {
 	maxFrame int
 	hdr      [headerLen + tagLen]byte
 	tag      [tagLen]byte
+
+	// onChunk, if set, sees every verified frame of a relayed message as
+	// it arrives (chunk aliases the payload being assembled), so that it
+	// can be forwarded before the message is complete.
+	onChunk func(h header, chunk []byte)
 }
 
 func newFrameReader(r io.Reader, mac *macer, maxFrame int) *frameReader {
@@ -242,6 +253,9 @@ func (fr *frameReader) readMessage() (kind uint8, seq uint64, payload []byte, er
 		fin := h.flags&flagFin != 0
 		if fin != (off == h.total) {
 			return 0, 0, nil, fmt.Errorf("%w: last-chunk flag at %d of %d bytes", ErrCorruptFrame, off, h.total)
+		}
+		if fr.onChunk != nil && relayKind(h.kind) {
+			fr.onChunk(h, payload[off-uint64(h.chunk):off])
 		}
 		if fin {
 			return first.kind, first.seq, payload, nil

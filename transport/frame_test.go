@@ -113,7 +113,7 @@ func TestParseHeader(t *testing.T) {
 		"chunk > total":  {h: header{kind: 16, flags: flagFin, chunk: 11, total: 10}, want: ErrCorruptFrame},
 		"chunk too big":  {h: header{kind: 16, chunk: maxChunkLen + 1, total: 1 << 20}, want: ErrCorruptFrame},
 		"empty not last": {h: header{kind: 16, total: 10}, want: ErrCorruptFrame},
-		"reserved kind":  {h: header{kind: 3, flags: flagFin}, want: ErrCorruptFrame},
+		"reserved kind":  {h: header{kind: 15, flags: flagFin}, want: ErrCorruptFrame},
 		"bye payload":    {h: header{kind: kindBye, flags: flagFin, chunk: 1, total: 1}, want: ErrCorruptFrame},
 	} {
 		var b [headerLen]byte

@@ -24,6 +24,8 @@ type Master struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	relay masterRelay
 }
 
 // joiner tracks the ranks taken during NewMaster.
@@ -70,6 +72,7 @@ func NewMaster(ln net.Listener, cfg Config) (*Master, error) {
 		peers:  make([]*conn, cfg.Size),
 		notify: make(chan struct{}, 1),
 		closed: make(chan struct{}),
+		relay:  masterRelay{setup: make(chan relaySetupMsg, 2*cfg.Size)},
 	}
 	if cfg.Size == 1 {
 		return m, nil
@@ -77,6 +80,9 @@ func NewMaster(ln net.Listener, cfg Config) (*Master, error) {
 	if err := m.join(ln); err != nil {
 		m.Close()
 		return nil, err
+	}
+	if relayEnabled(&m.cfg) {
+		m.setupRelay()
 	}
 	return m, nil
 }
@@ -214,7 +220,7 @@ func (m *Master) handshake(nc net.Conn, j *joiner, deadline time.Time) joinResul
 	if err != nil {
 		return fail(rank, "handshake", err)
 	}
-	c, err := newConn(nc, rank, &m.cfg, keys.toSlave[:], keys.toMaster[:], m.notify)
+	c, err := newConnHooks(nc, rank, &m.cfg, keys.toSlave[:], keys.toMaster[:], m.notify, m.hooks())
 	if err != nil {
 		return fail(rank, "handshake", err)
 	}
@@ -251,9 +257,25 @@ func (m *Master) Recv(rank int) (Message, error) {
 	return c.recv()
 }
 
-// Broadcast sends msg to every slave concurrently. It waits for all the
-// sends and returns the first error in time (a *NodeError), if any.
+// Broadcast sends msg to every slave. It waits for the master's own sends
+// and returns the first error in time (a *NodeError), if any. The scheme
+// is Config.Broadcast: with the star the master sends msg to every slave
+// concurrently; with the tree or the chain it sends msg to one or two
+// slaves, which forward it chunk by chunk (a slave whose relay parent
+// fails gets the failure from Recv). Either way each slave receives msg in
+// its place among the master's other messages.
 func (m *Master) Broadcast(msg Message) error {
+	if msg.Kind < MinKind {
+		return fmt.Errorf("%w: kind %d", ErrReservedKind, msg.Kind)
+	}
+	m.relay.mu.Lock()
+	on := m.relay.on
+	m.relay.mu.Unlock()
+	if on {
+		if kind := chooseScheme(m.cfg.Broadcast, len(msg.Payload), len(m.peers)); kind != 0 {
+			return m.broadcastRelayed(kind, msg)
+		}
+	}
 	var (
 		wg    sync.WaitGroup
 		once  sync.Once

@@ -25,6 +25,7 @@ func TestSlaveProcessDies(t *testing.T) {
 		t.Skip("starts a process")
 	}
 	cfg := testConfig(3)
+	cfg.Broadcast = BroadcastStar // the child holds its write lock: no relay setup
 	ln := listen(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSlaveProcessDies$")
 	cmd.Env = append(os.Environ(), childEnv+"="+ln.Addr().String())
@@ -98,7 +99,9 @@ func TestSlaveProcessDies(t *testing.T) {
 // childSlave joins as rank 2, writes part of a message and waits to be
 // killed.
 func childSlave(addr string) {
-	s, err := Dial(context.Background(), addr, 2, testConfig(3))
+	cfg := testConfig(3)
+	cfg.Broadcast = BroadcastStar
+	s, err := Dial(context.Background(), addr, 2, cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(2)

@@ -2,10 +2,12 @@ package transport
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -14,7 +16,9 @@ import (
 // master. It is safe for concurrent use: Send may run concurrently with Recv
 // and with other Sends (messages are never interleaved).
 type Slave struct {
-	c *conn
+	mu    sync.Mutex // protects c while Dial sets it (the relay setup reads it)
+	c     *conn
+	relay *slaveRelay // nil without relayed broadcasts
 }
 
 // Dial connects to the master at addr as the given rank (1 ≤ rank < Size)
@@ -60,12 +64,34 @@ func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error
 		}
 		return nil, nodeErr("handshake", err)
 	}
-	c, err := newConn(nc, 0, &cfg, keys.toMaster[:], keys.toSlave[:], nil)
+	s := &Slave{}
+	var hooks *connHooks
+	if relayEnabled(&cfg) {
+		if s.relay, err = newSlaveRelay(rank, &cfg, nc.LocalAddr()); err != nil {
+			nc.Close()
+			return nil, nodeErr("handshake", err)
+		}
+		hooks = s.relay.masterHooks(func() *conn { s.mu.Lock(); defer s.mu.Unlock(); return s.c })
+	}
+	c, err := newConnHooks(nc, 0, &cfg, keys.toMaster[:], keys.toSlave[:], nil, hooks)
 	if err != nil {
 		nc.Close()
+		if s.relay != nil {
+			s.relay.ln.Close()
+		}
 		return nil, nodeErr("handshake", err)
 	}
-	return &Slave{c: c}, nil
+	s.mu.Lock()
+	s.c = c
+	s.mu.Unlock()
+	if s.relay != nil {
+		if err := c.sendRaw(kindPort, 0, s.relay.port()); err != nil {
+			s.relay.close()
+			c.close()
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // dialRetry dials addr, retrying ECONNREFUSED with backoff until ctx ends.
@@ -100,12 +126,29 @@ func (s *Slave) Send(msg Message) error { return s.c.send(msg) }
 // arrives, the connection fails (a *NodeError naming the master), or the
 // Slave is closed (ErrClosed). Messages that arrived before a failure are
 // returned first.
-func (s *Slave) Recv() (Message, error) { return s.c.recv() }
+func (s *Slave) Recv() (Message, error) {
+	msg, err := s.c.recv()
+	if err != nil || msg.Kind != kindAnnounce {
+		return msg, err
+	}
+	// A relayed broadcast: its payload comes from the relay parent.
+	if len(msg.Payload) != 9 || s.relay == nil {
+		return Message{}, &NodeError{Rank: 0, Addr: s.c.addr, Op: "recv", Err: fmt.Errorf("%w: bad broadcast announcement", ErrCorruptFrame)}
+	}
+	p, err := s.relay.wait(msg.Seq)
+	if err != nil {
+		return Message{}, err
+	}
+	return Message{Kind: msg.Payload[0], Seq: binary.BigEndian.Uint64(msg.Payload[1:]), Payload: p}, nil
+}
 
 // Close says goodbye to the master, closes the connection, and waits for the
 // connection's goroutines. Blocked and later calls return ErrClosed. Close
 // is idempotent and always returns nil.
 func (s *Slave) Close() error {
 	s.c.close()
+	if s.relay != nil {
+		s.relay.close()
+	}
 	return nil
 }

@@ -38,8 +38,6 @@ Examples:
 
 	cape run -n 4 ./examples/matmul -- -n 1024
 	cape run -n 2 --monitor compare --stats ./examples/matmul -- -n 300
-
-Flags:
 `
 
 type runFlags struct {
@@ -58,7 +56,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	fs.SetInterspersed(false)
 	fs.SetOutput(io.Discard)
-	fs.IntVarP(&f.nodes, "nodes", "n", runtime.NumCPU(), "number of nodes to start on this machine")
+	fs.IntVarP(&f.nodes, "nodes", "n", runtime.NumCPU(), "number of nodes: on this machine, or with --hosts/--hostfile the master plus slaves (default there: one per slot)")
 	fs.StringVar(&f.monitor, "monitor", "auto", "dirty-page monitor: auto, uffd, ptrace, compare or complete")
 	fs.StringVar(&f.compress, "compress", "auto", "delta compression: auto, none, s2 or zstd")
 	fs.BoolVar(&f.slaveStdout, "slave-output", false, "also show the slaves' stdout, prefixed with their rank")
@@ -66,9 +64,11 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
+	var cf clusterFlags
+	addClusterFlags(fs, &cf)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, runHelp+fs.FlagUsages())
+			fmt.Fprint(stdout, runHelp+clusterHelp+"Flags:\n"+fs.FlagUsages())
 			return nil
 		}
 		return usagef("run: %v", err)
@@ -90,6 +90,13 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if _, err := delta.ParseCompression(f.compress); err != nil {
 		return usagef("run: --compress: %v", err)
+	}
+	var remote launch.Remote
+	if cf.active() {
+		var err error
+		if remote, err = cf.remote(); err != nil {
+			return err
+		}
 	}
 	pkg, progArgs := rest[0], rest[1:]
 	if len(progArgs) > 0 && progArgs[0] == "--" {
@@ -114,6 +121,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if f.arenaSize != "" {
 		spec.Env = append(spec.Env, arena.SizeEnv+"="+f.arenaSize)
+	}
+	if cf.active() {
+		return runCluster(ctx, spec, remote, fs.Changed("nodes"))
 	}
 	return launch.Local(ctx, spec)
 }

@@ -172,7 +172,7 @@ func readToken() ([]byte, error) {
 	var text, from string
 	switch {
 	case os.Getenv(TokenFD) != "":
-		fd, err := atoi(TokenFD, 3)
+		fd, err := atoi(TokenFD, 0)
 		if err != nil {
 			return nil, err
 		}
