@@ -120,7 +120,7 @@ func join() (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
-	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size}
+	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: os.Getenv(nodeenv.Broadcast)}
 	if cfg.Timeout != "" {
 		d, err := time.ParseDuration(cfg.Timeout)
 		if err != nil {

@@ -46,6 +46,7 @@ const (
 	Verify    = "CAPE_VERIFY"      // "1": the master re-runs regions sequentially and compares
 	Timeout   = "CAPE_TIMEOUT"     // peer timeout, Go duration
 	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
+	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
 )
 
 // Config is what a node learns from its environment.
