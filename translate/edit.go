@@ -52,6 +52,25 @@ func (e *editor) take(start, end int) string {
 	return string(out)
 }
 
+// peek returns src[start:end] with the edits inside it (an insertion at
+// end included) and those of extra inside it applied, leaving the editor
+// unchanged: the caller repeats the text elsewhere.
+func (e *editor) peek(start, end int, extra []edit) string {
+	var in []edit
+	for _, eds := range [][]edit{extra, e.edits} {
+		for _, ed := range eds {
+			if ed.start >= start && ed.end <= end {
+				in = append(in, ed)
+			}
+		}
+	}
+	out, err := render(e.src, start, end, in)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return string(out)
+}
+
 // drop removes the edits inside [start, end).
 func (e *editor) drop(start, end int) { e.take(start, end) }
 

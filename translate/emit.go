@@ -109,7 +109,12 @@ func (t *translator) emit() *Result {
 	for v, d := range t.boxDecls {
 		t.rewriteDecl(fileOfPos(d.id.Pos()), v, d)
 	}
-	// 4. The regions.
+	// 4. main joins the job first and leaves it last. Before the regions:
+	// their --verify re-runs repeat the edits made inside their bodies.
+	if t.p.name == "main" {
+		t.emitMain(outs)
+	}
+	// 5. The regions.
 	for _, r := range t.sortedRegions() {
 		fo := fileOfPos(r.stmt.Pos())
 		if r.dir.kind == dirFor {
@@ -117,10 +122,6 @@ func (t *translator) emit() *Result {
 		} else {
 			t.emitSections(fo, r)
 		}
-	}
-	// 5. main joins the job first and leaves it last.
-	if t.p.name == "main" {
-		t.emitMain(outs)
 	}
 	// 6. Imports, header, format.
 	for f, fo := range outs {
@@ -307,6 +308,7 @@ func (t *translator) usedIn(v *types.Var, n ast.Node) bool {
 type regionNames struct {
 	r, lo, hi, k, count, first, last, step, chunk, xs, owner, d, err, s string
 	lastp                                                               map[*types.Var]string
+	entry                                                               map[*types.Var]string // reductions: the value at entry, for --verify
 }
 
 func (t *translator) names(r *region, fo *fileOut) *regionNames {
@@ -318,20 +320,32 @@ func (t *translator) names(r *region, fo *fileOut) *regionNames {
 	n := newNamer(avoid)
 	rn := &regionNames{r: n.get("r"), lo: n.get("lo"), hi: n.get("hi"), k: n.get("k"), count: n.get("count"),
 		first: n.get("first"), last: n.get("last"), step: n.get("step"), chunk: n.get("chunk"), xs: n.get("xs"),
-		owner: n.get("owner"), d: n.get("d"), err: n.get("err"), s: n.get("s"), lastp: map[*types.Var]string{}}
+		owner: n.get("owner"), d: n.get("d"), err: n.get("err"), s: n.get("s"),
+		lastp: map[*types.Var]string{}, entry: map[*types.Var]string{}}
 	for _, v := range r.order {
-		if r.clauseOf[v] == "lastprivate" {
+		switch r.clauseOf[v] {
+		case "lastprivate":
 			rn.lastp[v] = n.get("last" + strings.ToUpper(v.Name()[:1]) + v.Name()[1:])
+		case "reduction":
+			if t.usedIn(v, r.body) {
+				rn.entry[v] = n.get(v.Name() + "0")
+			}
 		}
 	}
 	return rn
 }
 
-// prologue writes Begin, Start, the reductions and the private copies.
+// prologue writes Begin, Start, the reductions and the lastprivate
+// hand-over pointers.
 func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *regionNames) {
 	c := fo.cape()
 	fmt.Fprintf(b, "%s := %s.Begin(%q)\n", n.r, c, t.regionName(r))
 	fmt.Fprintf(b, "%s.Must(%s.Start())\n", c, n.r)
+	for _, v := range r.order {
+		if e := n.entry[v]; e != "" {
+			fmt.Fprintf(b, "%s := %s // the entry value, for --verify\n", e, t.valueOf(v))
+		}
+	}
 	for _, v := range r.order {
 		if r.clauseOf[v] == "reduction" {
 			fmt.Fprintf(b, "%s.Reduction(%s, %s.%s, &%s)\n", c, n.r, c, reductionOps[r.redOp[v]], v.Name())
@@ -347,35 +361,76 @@ func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *reg
 		}
 	}
 	for _, v := range r.order {
+		if r.clauseOf[v] == "private" && t.usedIn(v, r.body) && t.onlyPrivate(v) {
+			fmt.Fprintf(b, "_ = %s // used only as a private copy\n", v.Name())
+		}
+	}
+}
+
+// valueOf is the expression that reads the variable v outside the regions'
+// private copies.
+func (t *translator) valueOf(v *types.Var) string {
+	if t.boxDecls[v] != nil {
+		return "*" + v.Name()
+	}
+	return v.Name()
+}
+
+// privates returns the declarations of the region's private copies, and
+// their names. With verify, they are the copies of the --verify re-run,
+// which also shadows the reduction variables (starting from their entry
+// values), so that the re-run leaves the region's results alone.
+func (t *translator) privates(fo *fileOut, r *region, n *regionNames, verify bool) (decls, names []string) {
+	for _, v := range r.order {
 		switch r.clauseOf[v] {
 		case "private", "lastprivate":
 			if r.clauseOf[v] == "private" && !t.usedIn(v, r.body) {
 				continue
 			}
-			if r.clauseOf[v] == "private" && t.onlyPrivate(v) {
-				fmt.Fprintf(b, "_ = %s // used only as a private copy\n", v.Name())
-			}
 			typ, ok := t.typeString(fo.f, v.Type())
-			if !ok {
+			if !ok && !verify {
 				t.errorf(r.dir.pos, "cannot name the type %s of %s in this file", v.Type(), v.Name())
 			}
-			fmt.Fprintf(b, "var %s %s\n", v.Name(), typ)
+			decls = append(decls, fmt.Sprintf("var %s %s", v.Name(), typ))
 		case "firstprivate":
 			if !t.usedIn(v, r.body) {
 				continue
 			}
-			if t.boxDecls[v] != nil {
-				fmt.Fprintf(b, "%s := *%s\n", v.Name(), v.Name())
-			} else {
-				fmt.Fprintf(b, "%s := %s\n", v.Name(), v.Name())
+			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), t.valueOf(v)))
+		case "reduction":
+			if !verify || n.entry[v] == "" {
+				continue
 			}
+			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), n.entry[v]))
+		default:
+			continue
 		}
+		names = append(names, v.Name())
 	}
+	return decls, names
 }
 
-// epilogue writes the lastprivate hand-over, Create, Stop, Exchange and,
-// for the last region, EndLast.
-func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *regionNames, owner string) {
+// openPrivates opens the block of the region's private copies, if it has
+// any, and declares them: after the block, the --verify re-run sees the
+// variables they shadow as they were at entry. It reports whether it
+// opened a block.
+func (t *translator) openPrivates(b *strings.Builder, fo *fileOut, r *region, n *regionNames) bool {
+	decls, _ := t.privates(fo, r, n, false)
+	if len(decls) == 0 {
+		return false
+	}
+	b.WriteString("{\n")
+	for _, d := range decls {
+		b.WriteString(d + "\n")
+	}
+	return true
+}
+
+// epilogue writes the lastprivate hand-over, the end of the private copies'
+// block (when inner), Create, Stop, Exchange, the --verify re-run (rerun is
+// the region's code as one node alone would run it: every iteration or
+// section, in order) and, for the last region, EndLast.
+func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *regionNames, owner string, inner bool, rerun string) {
 	c := fo.cape()
 	if len(n.lastp) > 0 {
 		fmt.Fprintf(b, "if %s {\n", owner)
@@ -385,19 +440,85 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 			}
 		}
 		b.WriteString("}\n")
-		for _, v := range r.order {
-			if p := n.lastp[v]; p != "" {
-				fmt.Fprintf(b, "%s.LastPrivate(%s, %s, %s)\n", c, n.r, p, owner)
-			}
+	}
+	if inner {
+		b.WriteString("}\n")
+	}
+	for _, v := range r.order {
+		if p := n.lastp[v]; p != "" {
+			fmt.Fprintf(b, "%s.LastPrivate(%s, %s, %s)\n", c, n.r, p, owner)
 		}
 	}
 	fmt.Fprintf(b, "%s, %s := %s.Create()\n", n.d, n.err, n.r)
 	fmt.Fprintf(b, "%s.Must(%s)\n", c, n.err)
 	fmt.Fprintf(b, "%s.Must(%s.Stop())\n", c, n.r)
 	fmt.Fprintf(b, "%s.Must(%s.Exchange(%s))\n", c, n.r, n.d)
+	// --verify: the master runs the region's code again, sequentially, from
+	// the arena's entry state, and compares. Inline, not in a closure, so
+	// that the parallel code's variables do not escape to the heap.
+	decls, names := t.privates(fo, r, n, true)
+	fmt.Fprintf(b, "if %s.Verifying() { // cape run --verify: re-run sequentially and compare\n", n.r)
+	fmt.Fprintf(b, "%s.VerifyBegin()\n", n.r)
+	if len(decls) > 0 {
+		b.WriteString("{\n")
+		for _, d := range decls {
+			b.WriteString(d + "\n")
+		}
+	}
+	b.WriteString(rerun)
+	for _, v := range r.order {
+		if p := n.lastp[v]; p != "" && t.boxDecls[v] != nil {
+			fmt.Fprintf(b, "*%s = %s // compared with the parallel hand-over\n", p, v.Name())
+		}
+	}
+	if len(decls) > 0 {
+		fmt.Fprintf(b, "%s = %s\n}\n", strings.TrimSuffix(strings.Repeat("_, ", len(names)), ", "), strings.Join(names, ", "))
+	}
+	fmt.Fprintf(b, "%s.Must(%s.VerifyEnd())\n}\n", c, n.r)
 	if r.last {
 		fmt.Fprintf(b, "%s.EndLast() // the program's last parallel region: slaves stop here\n", n.r)
 	}
+}
+
+// labelEdits renames, for a copy of the source range [start, end) in the
+// same function, the labels declared in it and the region's own label
+// (labels are unique in a function), with the branches that name them.
+func (t *translator) labelEdits(fo *fileOut, r *region, start, end token.Pos) (edits []edit, rename map[string]string) {
+	rename = map[string]string{}
+	if t.labelNamers == nil {
+		t.labelNamers = map[ast.Node]namer{}
+	}
+	nm := t.labelNamers[r.fn]
+	if nm == nil {
+		nm = newNamer(t.identsIn(r.fn))
+		t.labelNamers[r.fn] = nm
+	}
+	if r.label != nil {
+		rename[r.label.Label.Name] = nm.get(r.label.Label.Name)
+	}
+	var ids []*ast.Ident
+	ast.Inspect(r.body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.LabeledStmt:
+			if x.Pos() >= start && x.End() <= end {
+				if rename[x.Label.Name] == "" {
+					rename[x.Label.Name] = nm.get(x.Label.Name)
+				}
+				ids = append(ids, x.Label)
+			}
+		case *ast.BranchStmt:
+			if x.Label != nil && x.Pos() >= start && x.End() <= end {
+				ids = append(ids, x.Label)
+			}
+		}
+		return true
+	})
+	for _, id := range ids {
+		if to := rename[id.Name]; to != "" {
+			edits = append(edits, edit{start: fo.off(id.Pos()), end: fo.off(id.End()), text: to})
+		}
+	}
+	return edits, rename
 }
 
 // unsignedOf returns the unsigned type of the size of the integer type t.
@@ -513,29 +634,44 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 		label = r.label.Label.Name + ":\n"
 	}
 	owner := ""
+	if chunked && len(n.lastp) > 0 {
+		owner = n.owner
+		fmt.Fprintf(&b, "%s := false\n", owner)
+	}
+	if !chunked {
+		fmt.Fprintf(&b, "%s, %s := %s.Static(%s)\n", n.lo, n.hi, n.r, n.count)
+	}
+	inner := t.openPrivates(&b, fo, r, n)
 	if chunked {
 		chunk := "0"
 		if r.chunk != "" {
 			chunk = n.chunk
 		}
-		if len(n.lastp) > 0 {
-			owner = n.owner
-			fmt.Fprintf(&b, "%s := false\n", owner)
-		}
 		fmt.Fprintf(&b, "for %s, %s := range %s.Chunks(%s, %s.%s, %s) {\n", n.lo, n.hi, n.r, n.count, c, r.sched, chunk)
-	} else {
-		fmt.Fprintf(&b, "%s, %s := %s.Static(%s)\n", n.lo, n.hi, n.r, n.count)
 	}
 	fmt.Fprintf(&b, "%sfor %s := %s; %s < %s; %s++ {\n", label, n.k, n.lo, n.k, n.hi, n.k)
+	perIter := ""
 	for _, s := range []string{iv, vv} {
 		if s != "" {
-			b.WriteString(s + "\n")
+			perIter += s + "\n"
 		}
 	}
+	b.WriteString(perIter)
 	b.WriteString(t.lineDir(body.Lbrace + 1))
 	headStart, headEnd := fo.off(start), fo.off(body.Lbrace)+1
 	fo.ed.drop(headStart, headEnd)
 	fo.ed.replace(headStart, headEnd, b.String())
+
+	// The --verify re-run: the whole iteration space, in order, with the
+	// body as translated (its labels renamed: they are unique in a function).
+	labels, rename := t.labelEdits(fo, r, body.Lbrace+1, body.Rbrace)
+	var rerun strings.Builder
+	if r.label != nil {
+		rerun.WriteString(rename[r.label.Label.Name] + ":\n")
+	}
+	fmt.Fprintf(&rerun, "for %s := 0; %s < %s; %s++ {\n%s%s", n.k, n.k, n.count, n.k, perIter, t.lineDir(body.Lbrace+1))
+	rerun.WriteString(fo.ed.peek(fo.off(body.Lbrace+1), fo.off(body.Rbrace), labels))
+	rerun.WriteString("}\n")
 
 	var e strings.Builder
 	e.WriteString("}\n")
@@ -547,7 +683,7 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 	} else if len(n.lastp) > 0 {
 		owner = fmt.Sprintf("%s < %s && %s == %s", n.lo, n.hi, n.hi, n.count)
 	}
-	t.epilogue(&e, fo, r, n, owner)
+	t.epilogue(&e, fo, r, n, owner, inner, rerun.String())
 	if li.v != nil && !li.define {
 		// for i = ...: leave i as the sequential loop would.
 		typ, _ := t.typeString(fo.f, li.typ)
@@ -583,6 +719,7 @@ func (t *translator) emitSections(fo *fileOut, r *region) {
 		owner = n.owner
 		fmt.Fprintf(&b, "%s := false\n", owner)
 	}
+	inner := t.openPrivates(&b, fo, r, n)
 	caseText := func(i int) string {
 		s := fmt.Sprintf("case %d:\n", i)
 		if i == len(secs)-1 && owner != "" {
@@ -596,9 +733,18 @@ func (t *translator) emitSections(fo *fileOut, r *region) {
 	for i := 1; i < len(secs); i++ {
 		fo.ed.replace(fo.off(secs[i-1].End()), fo.off(secs[i].Lbrace), "\n"+caseText(i))
 	}
+	// The --verify re-run: every section, in order, as translated (their
+	// labels renamed: they are unique in a function).
+	labels, _ := t.labelEdits(fo, r, blk.Lbrace+1, blk.Rbrace)
+	var rerun strings.Builder
+	for _, sec := range secs {
+		rerun.WriteString(t.lineDir(sec.Lbrace))
+		rerun.WriteString(fo.ed.peek(fo.off(sec.Lbrace), fo.off(sec.End()), labels))
+		rerun.WriteString("\n")
+	}
 	var e strings.Builder
 	e.WriteString("\n}\n}\n")
-	t.epilogue(&e, fo, r, n, owner)
+	t.epilogue(&e, fo, r, n, owner, inner, rerun.String())
 	e.WriteString("}" + t.lineDir(blk.End()))
 	fo.ed.replace(fo.off(secs[len(secs)-1].End()), fo.off(blk.End()), e.String())
 }

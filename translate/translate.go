@@ -100,6 +100,10 @@ type translator struct {
 	valueUse map[*types.Func]bool
 	decls    map[*types.Func]*ast.FuncDecl
 	uses     map[*types.Var][]*ast.Ident
+
+	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
+	// *ast.FuncLit).
+	labelNamers map[ast.Node]namer
 }
 
 func newTranslator(p *pkg) *translator {
