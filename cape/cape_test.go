@@ -177,3 +177,38 @@ func TestVerifyReportsDifferenceAndRestores(t *testing.T) {
 		x[5] = 0
 	}
 }
+
+func TestReducerByValue(t *testing.T) {
+	r := Begin("reducer")
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sum, lo := int64(100), int64(7)
+	sumR := Reduce(r, OpAdd, sum)
+	minR := Reduce(r, OpMin, lo)
+	{
+		sum, lo := sumR.Identity(), minR.Identity()
+		if sum != 0 || lo != math.MaxInt64 {
+			t.Fatalf("identities %d %d", sum, lo)
+		}
+		for i := range int64(10) {
+			sum += i
+			lo = min(lo, i+3)
+		}
+		sumR.Partial(sum)
+		minR.Partial(lo)
+	}
+	d, err := r.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Exchange(d); err != nil {
+		t.Fatal(err)
+	}
+	if sum, lo = sumR.Result(), minR.Result(); sum != 145 || lo != 3 {
+		t.Fatalf("results %d %d, want 145 3", sum, lo)
+	}
+}

@@ -309,6 +309,7 @@ type regionNames struct {
 	r, lo, hi, k, count, first, last, step, chunk, xs, owner, d, err, s string
 	lastp                                                               map[*types.Var]string
 	entry                                                               map[*types.Var]string // reductions: the value at entry, for --verify
+	red                                                                 map[*types.Var]string // reductions: the cape.Reducer
 }
 
 func (t *translator) names(r *region, fo *fileOut) *regionNames {
@@ -321,12 +322,13 @@ func (t *translator) names(r *region, fo *fileOut) *regionNames {
 	rn := &regionNames{r: n.get("r"), lo: n.get("lo"), hi: n.get("hi"), k: n.get("k"), count: n.get("count"),
 		first: n.get("first"), last: n.get("last"), step: n.get("step"), chunk: n.get("chunk"), xs: n.get("xs"),
 		owner: n.get("owner"), d: n.get("d"), err: n.get("err"), s: n.get("s"),
-		lastp: map[*types.Var]string{}, entry: map[*types.Var]string{}}
+		lastp: map[*types.Var]string{}, entry: map[*types.Var]string{}, red: map[*types.Var]string{}}
 	for _, v := range r.order {
 		switch r.clauseOf[v] {
 		case "lastprivate":
 			rn.lastp[v] = n.get("last" + strings.ToUpper(v.Name()[:1]) + v.Name()[1:])
 		case "reduction":
+			rn.red[v] = n.get(v.Name() + "R")
 			if t.usedIn(v, r.body) {
 				rn.entry[v] = n.get(v.Name() + "0")
 			}
@@ -348,7 +350,9 @@ func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	}
 	for _, v := range r.order {
 		if r.clauseOf[v] == "reduction" {
-			fmt.Fprintf(b, "%s.Reduction(%s, %s.%s, &%s)\n", c, n.r, c, reductionOps[r.redOp[v]], v.Name())
+			// By value: the loop's accumulator is a local the compiler
+			// keeps in a register (see cape.Reducer).
+			fmt.Fprintf(b, "%s := %s.Reduce(%s, %s.%s, %s)\n", n.red[v], c, n.r, c, reductionOps[r.redOp[v]], t.valueOf(v))
 		}
 	}
 	for _, v := range r.order {
@@ -398,7 +402,12 @@ func (t *translator) privates(fo *fileOut, r *region, n *regionNames, verify boo
 			}
 			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), t.valueOf(v)))
 		case "reduction":
-			if !verify || n.entry[v] == "" {
+			if !verify {
+				// This node's partial result, a local.
+				decls = append(decls, fmt.Sprintf("%s := %s.Identity()", v.Name(), n.red[v]))
+				break
+			}
+			if n.entry[v] == "" {
 				continue
 			}
 			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), n.entry[v]))
@@ -441,6 +450,11 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 		}
 		b.WriteString("}\n")
 	}
+	for _, v := range r.order {
+		if p := n.red[v]; p != "" {
+			fmt.Fprintf(b, "%s.Partial(%s)\n", p, v.Name())
+		}
+	}
 	if inner {
 		b.WriteString("}\n")
 	}
@@ -453,6 +467,11 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	fmt.Fprintf(b, "%s.Must(%s)\n", c, n.err)
 	fmt.Fprintf(b, "%s.Must(%s.Stop())\n", c, n.r)
 	fmt.Fprintf(b, "%s.Must(%s.Exchange(%s))\n", c, n.r, n.d)
+	for _, v := range r.order {
+		if p := n.red[v]; p != "" {
+			fmt.Fprintf(b, "%s = %s.Result()\n", t.valueOf(v), p)
+		}
+	}
 	// --verify: the master runs the region's code again, sequentially, from
 	// the arena's entry state, and compares. Inline, not in a closure, so
 	// that the parallel code's variables do not escape to the heap.
