@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cape-go/cape/delta"
@@ -46,6 +47,32 @@ type node struct {
 	seq      uint64  // number of regions begun
 	cur      *Region // the region between Start and Stop, or nil
 	finished bool
+
+	closing atomic.Bool // Finalize has begun: the end of the connection is expected
+}
+
+// watchGrace is how long a slave's watchdog leaves the program to notice a
+// lost master by itself (in a receive, with the precise message) before it
+// ends the node.
+const watchGrace = 500 * time.Millisecond
+
+// watchMaster ends a slave whose connection to the master is gone while the
+// program is busy elsewhere (computing its share, or in sequential code), so
+// that a node cut off from the job does not outlive it. An orderly goodbye
+// means the master's program has ended: the slave's remaining work is moot
+// and it exits with status 0.
+func (n *node) watchMaster() {
+	<-n.slave.Dead()
+	time.Sleep(watchGrace)
+	if n.closing.Load() {
+		return
+	}
+	err := n.slave.Err()
+	if errors.Is(err, transport.ErrPeerClosed) {
+		os.Exit(0)
+	}
+	fmt.Fprintf(os.Stderr, "cape: %s: lost the master: %v\n", n.name, err)
+	os.Exit(1)
 }
 
 var (
@@ -120,7 +147,10 @@ func join() (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
-	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: os.Getenv(nodeenv.Broadcast)}
+	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: os.Getenv(nodeenv.Broadcast),
+		// The largest message is a delta of the whole arena: its payload,
+		// a run table that cannot exceed it, and small headers.
+		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20)}
 	if cfg.Timeout != "" {
 		d, err := time.ParseDuration(cfg.Timeout)
 		if err != nil {
@@ -152,6 +182,7 @@ func join() (*node, error) {
 	if n.slave, err = transport.Dial(ctx, cfg.Master, n.rank, tcfg); err != nil {
 		return nil, fmt.Errorf("connect to the master at %s: %w", cfg.Master, err)
 	}
+	go n.watchMaster()
 	return n, nil
 }
 
@@ -172,6 +203,7 @@ func Finalize() error {
 		return nil
 	}
 	n.finished = true
+	n.closing.Store(true)
 	var errs []error
 	if n.master != nil {
 		_ = n.master.Broadcast(transport.Message{Kind: kindDone, Seq: n.seq})

@@ -283,14 +283,19 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return len(buf), 0, err
 	}
 	vals, md, err := r.open(msg.Payload)
+	if err == nil && (md.Region != r.seq || md.Node != delta.Merged) {
+		err = fmt.Errorf("delta is labelled region #%d node %d", md.Region, md.Node)
+	}
 	if err != nil {
 		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
-	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return len(buf), len(msg.Payload), r.wrap("inject merged delta", err)
-	}
+	// Values first: a malformed one is an error before any byte of the
+	// arena is written.
 	if err := r.setValues(vals); err != nil {
 		return len(buf), len(msg.Payload), err
+	}
+	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
+		return len(buf), len(msg.Payload), r.wrap("inject merged delta", err)
 	}
 	return len(buf), len(msg.Payload), nil
 }
@@ -349,15 +354,21 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	if err := errors.Join(errs...); err != nil {
 		return 0, recvd, r.wrap("delta from a slave", err)
 	}
-	merged, err := delta.Merge(r.seq, ds...)
+	// Diff's runs may carry bytes the node did not change: the merge tells
+	// them from writes by the entry state, the master's twins (not yet
+	// refreshed: nothing has been applied).
+	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
+	merged, err := delta.MergeBase(r.seq, base, ds...)
 	if err != nil {
 		return 0, recvd, r.wrap("merge", err)
 	}
-	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return 0, recvd, r.wrap("inject merged delta", err)
-	}
+	// Values first: a malformed one is an error before any byte of the
+	// arena is written.
 	if err := r.combineValues(parts); err != nil {
 		return 0, recvd, err
+	}
+	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
+		return 0, recvd, r.wrap("inject merged delta", err)
 	}
 	if n.tracker.Name() == "complete" {
 		// The paper's complete-checkpoint baseline: every slave receives the

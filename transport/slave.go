@@ -152,3 +152,19 @@ func (s *Slave) Close() error {
 	}
 	return nil
 }
+
+// Dead returns a channel that is closed when the connection to the master
+// has ended, for whatever reason (Err says which). It lets a slave notice a
+// lost master while it is busy elsewhere.
+func (s *Slave) Dead() <-chan struct{} { return s.c.dead }
+
+// Err returns why the connection to the master ended, or nil while it is
+// alive. An orderly goodbye from the master wraps ErrPeerClosed.
+func (s *Slave) Err() error {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	if s.c.cause == nil {
+		return nil
+	}
+	return s.c.opErr("recv")
+}

@@ -80,6 +80,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if f.nodes < 1 {
 		return usagef("run: -n %d: need at least one node", f.nodes)
 	}
+	if err := launch.CheckNodes(f.nodes); err != nil {
+		return usagef("run: -n %d: %v", f.nodes, err)
+	}
 	if f.arenaSize != "" {
 		if _, err := arena.ParseSize(f.arenaSize); err != nil {
 			return usagef("run: --arena-size: %v", err)

@@ -98,6 +98,9 @@ func runCluster(ctx context.Context, spec launch.Spec, r launch.Remote, nodesGiv
 	if spec.Nodes < 2 {
 		return usagef("run: -n %d with hosts: need at least 2 nodes (the master runs here, slaves on the hosts)", spec.Nodes)
 	}
+	if err := launch.CheckNodes(spec.Nodes); err != nil {
+		return usagef("run: %v", err)
+	}
 	if err := launch.SSH(ctx, spec, r); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}

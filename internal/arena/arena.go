@@ -99,8 +99,10 @@ func (a *Arena) Alloc(size, align int) (int, error) {
 	}
 	off := roundUp(a.used, align)
 	if off > len(a.mem) || size > len(a.mem)-off {
+		// Suggest a size that fits this request (twice the arena at least).
+		need := max(2*len(a.mem), a.used+size)
 		return 0, fmt.Errorf("%w: %d bytes requested, %d of %d in use (set %s, e.g. %s=%dG)",
-			ErrExhausted, size, a.used, len(a.mem), SizeEnv, SizeEnv, 2*len(a.mem)>>30+1)
+			ErrExhausted, size, a.used, len(a.mem), SizeEnv, SizeEnv, need>>30+1)
 	}
 	a.used = off + size
 	return off, nil

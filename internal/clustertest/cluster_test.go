@@ -29,7 +29,7 @@ var (
 	buildOnce sync.Once
 	tools     struct {
 		dir, cape, matmul, stall, want string
-		err                              error
+		err                            error
 	}
 )
 

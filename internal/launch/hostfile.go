@@ -6,7 +6,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 )
+
+// MaxSlots bounds the slots of one host and of a whole host list: far more
+// nodes than a job can run, small enough that sums cannot overflow.
+const MaxSlots = 1 << 20
 
 // Host is a machine that runs slaves, with the number of nodes it takes per
 // round of placement.
@@ -43,13 +48,15 @@ func ParseHostfile(r io.Reader, name string) ([]Host, error) {
 			}
 			if k == "slots" {
 				n, err := strconv.Atoi(v)
-				if err != nil || n < 1 {
-					return nil, fmt.Errorf("%s:%d: %q: want slots=N with N ≥ 1", name, line, f)
+				if err != nil || n < 1 || n > MaxSlots {
+					return nil, fmt.Errorf("%s:%d: %q: want slots=N with 1 ≤ N ≤ %d", name, line, f, MaxSlots)
 				}
 				h.Slots = n
 			}
 		}
-		hosts = addHost(hosts, h)
+		if hosts, err = addHost(hosts, h); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
@@ -73,7 +80,9 @@ func ParseHostList(list string) ([]Host, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--hosts: %w", err)
 		}
-		hosts = addHost(hosts, h)
+		if hosts, err = addHost(hosts, h); err != nil {
+			return nil, fmt.Errorf("--hosts: %w", err)
+		}
 	}
 	if len(hosts) == 0 {
 		return nil, fmt.Errorf("--hosts %q: no hosts", list)
@@ -82,33 +91,44 @@ func ParseHostList(list string) ([]Host, error) {
 }
 
 // parseHostSpec parses "host" or "host:N". An IPv6 address must be written
-// in brackets to carry a count: "[::1]:2".
+// in brackets to carry a count: "[::1]:2" ("[::1]" alone is one slot). A
+// name holding list syntax ("[]#,", blanks) or starting with '-' is refused.
 func parseHostSpec(s string) (Host, error) {
-	h := Host{Name: s, Slots: 1}
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 || (strings.Count(s, ":") > 1 && !strings.Contains(s, "]")) {
-		return h, nil
+	name, slots := s, 1
+	if i := strings.LastIndexByte(s, ':'); i >= 0 && (strings.Count(s, ":") == 1 || strings.HasSuffix(s[:i], "]")) {
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil || n < 1 || n > MaxSlots {
+			return Host{}, fmt.Errorf("%q: want host or host:N with 1 ≤ N ≤ %d", s, MaxSlots)
+		}
+		name, slots = s[:i], n
 	}
-	name, count := s[:i], s[i+1:]
-	n, err := strconv.Atoi(count)
-	if err != nil || n < 1 {
-		return h, fmt.Errorf("%q: want host or host:N with N ≥ 1", s)
+	if len(name) >= 2 && name[0] == '[' && name[len(name)-1] == ']' {
+		name = name[1 : len(name)-1]
 	}
-	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
-	if name == "" {
-		return h, fmt.Errorf("%q: empty host name", s)
+	switch {
+	case name == "":
+		return Host{}, fmt.Errorf("%q: empty host name", s)
+	case strings.ContainsAny(name, "[]#,") || strings.IndexFunc(name, unicode.IsSpace) >= 0 || name[0] == '-':
+		return Host{}, fmt.Errorf("%q: %q is not a host name", s, name)
 	}
-	return Host{Name: name, Slots: n}, nil
+	return Host{Name: name, Slots: slots}, nil
 }
 
-func addHost(hosts []Host, h Host) []Host {
+func addHost(hosts []Host, h Host) ([]Host, error) {
+	total := h.Slots
+	for i := range hosts {
+		total += hosts[i].Slots
+	}
+	if total > MaxSlots {
+		return nil, fmt.Errorf("more than %d slots in all", MaxSlots)
+	}
 	for i := range hosts {
 		if hosts[i].Name == h.Name {
 			hosts[i].Slots += h.Slots
-			return hosts
+			return hosts, nil
 		}
 	}
-	return append(hosts, h)
+	return append(hosts, h), nil
 }
 
 // TotalSlots is the number of slots of hosts.

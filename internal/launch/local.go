@@ -68,8 +68,8 @@ func NewToken() (token []byte, job uint64, err error) {
 // and no node failed, an *ExitError otherwise. Cancelling ctx stops every
 // node.
 func Local(ctx context.Context, s Spec) error {
-	if s.Nodes < 1 {
-		return fmt.Errorf("launch: %d nodes: want at least 1", s.Nodes)
+	if err := CheckNodes(s.Nodes); err != nil {
+		return err
 	}
 	if s.Grace == 0 {
 		s.Grace = 2 * time.Second

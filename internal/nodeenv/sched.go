@@ -230,6 +230,9 @@ func expandOne(item string) ([]string, error) {
 	}
 	end += open
 	prefix, ranges, suffix := item[:open], item[open+1:end], item[end+1:]
+	if strings.ContainsRune(prefix, ']') {
+		return nil, fmt.Errorf("unbalanced ']' in %q", item)
+	}
 	tails, err := expandOne(suffix)
 	if err != nil {
 		return nil, err

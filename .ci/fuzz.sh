@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a bounded time, one target per invocation (go
+# test -fuzz accepts one target at a time). FUZZTIME (default 5s) bounds each:
+# 18 targets take about two minutes with the builds. A crasher fails CI; go
+# test writes it under the package's testdata/fuzz, where it becomes a
+# regression input of every later `go test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzztime=${FUZZTIME:-5s}
+targets=(
+	./delta:FuzzDecode ./delta:FuzzDiff ./delta:FuzzMergeBase
+	./transport:FuzzParseHeader ./transport:FuzzDecodeHandshake ./transport:FuzzReadMessage
+	./internal/launch:FuzzParseHostfile ./internal/launch:FuzzParseHostList
+	./internal/nodeenv:FuzzExpandHostlistReference ./internal/nodeenv:FuzzExpandHostlist
+	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine
+	./internal/arena:FuzzParseSize
+	./translate:FuzzParseClauses ./translate:FuzzParseDirective
+	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack
+)
+# Every Fuzz function in the tree must be listed above.
+listed=$(printf '%s\n' "${targets[@]#*:}" | sort)
+found=$(grep -rhoE --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+' . | sed 's/^func //' | sort)
+if [ "$listed" != "$found" ]; then
+	echo "fuzz.sh: the target list differs from the Fuzz functions in the tree:"
+	diff <(echo "$listed") <(echo "$found") || true
+	exit 1
+fi
+start=$SECONDS
+for t in "${targets[@]}"; do
+	pkg=${t%%:*} name=${t#*:}
+	echo "== fuzz $name ($pkg, $fuzztime)"
+	go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tail -n 3
+done
+echo "== fuzz: ${#targets[@]} targets in $((SECONDS - start))s"
