@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"strings"
+	"unicode"
 )
 
 // dirKind is the kind of a //cape: directive.
@@ -195,7 +196,7 @@ func parseClauses(s string, base token.Pos) ([]clause, error) {
 				}
 			}
 			arg := inner[from:j]
-			lead := len(arg) - len(strings.TrimLeft(arg, " \t"))
+			lead := len(arg) - len(strings.TrimLeftFunc(arg, unicode.IsSpace))
 			arg = strings.TrimSpace(arg)
 			if arg == "" {
 				return nil, errAt(innerAt+from, "empty argument in clause %s", name)
