@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Merged is the Node of a delta produced by [Merge].
+// Merged is the Node of a delta produced by [MergeBase] or [Merge].
 const Merged = -1
 
 // Run is Data written at arena offset Off. Runs in a [Delta] are sorted by
@@ -21,10 +21,11 @@ type Run struct {
 func (r Run) End() uint64 { return r.Off + uint64(len(r.Data)) }
 
 // Delta is what one node (or the merge of all nodes) wrote in the arena
-// during one region instance, as byte runs.
+// during one region instance, as byte runs (which may carry bytes that did
+// not change: see [Diff]).
 //
 // A Delta is not safe for concurrent use: calls that read it ([Delta.Len],
-// [Delta.Apply], [Delta.AppendBinary], [Merge]) may run concurrently with
+// [Delta.Apply], [Delta.AppendBinary], [MergeBase]) may run concurrently with
 // each other, but not with calls that modify it ([Delta.Reset], [Diff],
 // [DiffReference], [AppendFull]). The zero value is an empty delta of region
 // 0 and node 0, ready for use.

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -23,9 +24,9 @@ func dumpRuns(rs []Run) string {
 	return sb.String()
 }
 
-// checkCanonical verifies the invariants of a diff of cur against twin at
-// offset base: runs sorted, separated by at least one byte, made only of
-// changed bytes, and covering every changed byte.
+// checkCanonical verifies the invariants of a byte-exact diff of cur
+// against twin at offset base: runs sorted, separated by at least one byte,
+// made only of changed bytes, and covering every changed byte.
 func checkCanonical(t *testing.T, d *Delta, base uint64, cur, twin []byte) {
 	t.Helper()
 	covered := make([]bool, len(cur))
@@ -71,6 +72,68 @@ func pattern(rng *rand.Rand, n int, change func(i int) bool) (cur, twin []byte) 
 	return cur, twin
 }
 
+// diffWords is Diff's rule written byte by byte, the reference that tests
+// and fuzzing compare Diff against: byte k of cur is in a run if some byte
+// of cur in the same 8-byte word (aligned on an arena offset that is a
+// multiple of 8, cut at the ends of cur) differs from twin.
+func diffWords(d *Delta, off uint64, cur, twin []byte) {
+	n := min(len(cur), len(twin))
+	cur = clip(off, cur[:n])
+	n = len(cur)
+	word := func(k int) uint64 { return (off + uint64(k)) / 8 }
+	changed := make(map[uint64]bool)
+	for k := range n {
+		if cur[k] != twin[k] {
+			changed[word(k)] = true
+		}
+	}
+	for k := 0; k < n; {
+		if !changed[word(k)] {
+			k++
+			continue
+		}
+		start := k
+		for k < n && changed[word(k)] {
+			k++
+		}
+		d.appendRun(off+uint64(start), cur[start:k])
+	}
+}
+
+// checkCovers verifies the invariants of any delta of cur against twin at
+// offset base, byte-exact or not: runs sorted, non-empty, separated by at
+// least one byte, holding cur's values, and covering every changed byte, so
+// that applying the delta to twin gives cur.
+func checkCovers(t *testing.T, d *Delta, base uint64, cur, twin []byte) {
+	t.Helper()
+	covered := make([]bool, len(cur))
+	var prevEnd uint64
+	for i, r := range d.Runs {
+		if len(r.Data) == 0 {
+			t.Fatalf("run %d is empty", i)
+		}
+		if i > 0 && r.Off <= prevEnd {
+			t.Fatalf("run %d at %#x not separated from previous end %#x", i, r.Off, prevEnd)
+		}
+		if r.Off < base || r.End()-base > uint64(len(cur)) {
+			t.Fatalf("run %d [%#x, %#x) outside [%#x, %#x)", i, r.Off, r.End(), base, base+uint64(len(cur)))
+		}
+		for j, v := range r.Data {
+			k := int(r.Off-base) + j
+			if v != cur[k] {
+				t.Fatalf("run %d byte %d = %#x, want %#x", i, j, v, cur[k])
+			}
+			covered[k] = true
+		}
+		prevEnd = r.End()
+	}
+	for k := range cur {
+		if cur[k] != twin[k] && !covered[k] {
+			t.Fatalf("changed byte at %#x not covered", base+uint64(k))
+		}
+	}
+}
+
 func TestDiffMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	lengths := []int{0, 1, 7, 8, 9, 15, 16, 31, 32, 33, 63, 64, 65, 100, 4095, 4096, 4097}
@@ -93,13 +156,15 @@ func TestDiffMatchesReference(t *testing.T) {
 			for rep := range 4 {
 				cur, twin := pattern(rng, n, change)
 				off := uint64(rng.IntN(1 << 20))
-				var fast, ref Delta
+				var fast, words, exact Delta
 				Diff(&fast, off, cur, twin)
-				DiffReference(&ref, off, cur, twin)
-				if !equalRuns(fast.Runs, ref.Runs) {
-					t.Fatalf("n=%d %s rep %d:\nDiff         %s\nDiffReference %s", n, name, rep, dumpRuns(fast.Runs), dumpRuns(ref.Runs))
+				diffWords(&words, off, cur, twin)
+				DiffReference(&exact, off, cur, twin)
+				if !equalRuns(fast.Runs, words.Runs) {
+					t.Fatalf("n=%d %s rep %d off %#x:\nDiff      %s\ndiffWords %s", n, name, rep, off, dumpRuns(fast.Runs), dumpRuns(words.Runs))
 				}
-				checkCanonical(t, &fast, off, cur, twin)
+				checkCovers(t, &fast, off, cur, twin)
+				checkCanonical(t, &exact, off, cur, twin)
 			}
 		}
 	}
@@ -118,8 +183,16 @@ func TestDiffCoalescesAcrossCalls(t *testing.T) {
 	for p := range 3 {
 		Diff(&d, uint64(p*page), cur[p*page:(p+1)*page], twin[p*page:(p+1)*page])
 	}
-	if len(d.Runs) != 1 || d.Runs[0].Off != page-3 || len(d.Runs[0].Data) != page+8 {
-		t.Fatalf("runs %s, want one run at %#x of %d bytes", dumpRuns(d.Runs), page-3, page+8)
+	// Diff covers whole words: from page-8 to 2*page+8.
+	if len(d.Runs) != 1 || d.Runs[0].Off != page-8 || len(d.Runs[0].Data) != page+16 {
+		t.Fatalf("runs %s, want one run at %#x of %d bytes", dumpRuns(d.Runs), page-8, page+16)
+	}
+	var x Delta
+	for p := range 3 {
+		DiffReference(&x, uint64(p*page), cur[p*page:(p+1)*page], twin[p*page:(p+1)*page])
+	}
+	if len(x.Runs) != 1 || x.Runs[0].Off != page-3 || len(x.Runs[0].Data) != page+8 {
+		t.Fatalf("exact runs %s, want one run at %#x of %d bytes", dumpRuns(x.Runs), page-3, page+8)
 	}
 	// Non-consecutive pages do not coalesce.
 	var e Delta
@@ -144,7 +217,7 @@ func TestDiffCopiesAndOwnsOneBuffer(t *testing.T) {
 	rng = rand.New(rand.NewPCG(3, 4))
 	for p := range 64 {
 		cur, twin := pattern(rng, 4096, func(int) bool { return rng.IntN(20) == 0 })
-		DiffReference(&ref, uint64(p)*8192, cur, twin)
+		diffWords(&ref, uint64(p)*8192, cur, twin)
 	}
 	if !equalRuns(d.Runs, ref.Runs) {
 		t.Fatal("delta changed when cur changed")
@@ -169,9 +242,12 @@ func TestDiffMismatchedLengthsAndOverflow(t *testing.T) {
 		t.Fatalf("runs %s", dumpRuns(d.Runs))
 	}
 	d.Reset(1, 0)
-	Diff(&d, ^uint64(0)-1, []byte{1, 1, 1, 1}, []byte{0, 0, 0, 0})
-	if len(d.Runs) != 1 || d.Runs[0].Off != ^uint64(0)-1 || len(d.Runs[0].Data) != 1 {
-		t.Fatalf("runs %s", dumpRuns(d.Runs))
+	for _, diff := range []func(*Delta, uint64, []byte, []byte){Diff, DiffReference} {
+		d.Reset(1, 0)
+		diff(&d, ^uint64(0)-1, []byte{1, 1, 1, 1}, []byte{0, 0, 0, 0})
+		if len(d.Runs) != 1 || d.Runs[0].Off != ^uint64(0)-1 || len(d.Runs[0].Data) != 1 {
+			t.Fatalf("runs %s", dumpRuns(d.Runs))
+		}
 	}
 	Diff(nil, 0, []byte{1}, []byte{0}) // no panic
 }
@@ -311,45 +387,259 @@ func TestMergeRejectsInvalid(t *testing.T) {
 }
 
 // TestMergeRandom merges random non-conflicting deltas (every node writes
-// the truth's values) and checks the result against the truth.
+// the truth's values, and sometimes rewrites the entry value) and checks the
+// result against the truth: [Diff]'s deltas with [MergeBase], and the
+// byte-exact deltas of [DiffReference] with [Merge] and MergeBase.
 func TestMergeRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for rep := range 50 {
+	for rep := range 200 {
 		n := 1 + rng.IntN(5000)
 		twin := make([]byte, n)
+		if rep%2 == 1 {
+			for i := range twin {
+				twin[i] = byte(rng.IntN(4)) // entry values that writes often repeat
+			}
+		}
 		truth := slices.Clone(twin)
+		written := make([]bool, n)
 		nodes := 1 + rng.IntN(6)
-		ds := make([]*Delta, nodes)
-		for k := range ds {
+		words := make([]*Delta, nodes)
+		exact := make([]*Delta, nodes)
+		curs := make([][]byte, nodes)
+		for k := range nodes {
 			cur := slices.Clone(twin)
 			for range rng.IntN(40) {
 				lo := rng.IntN(n)
 				hi := min(n, lo+1+rng.IntN(300))
-				for i := lo; i < hi; i++ {
-					if truth[i] == 0 {
-						truth[i] = byte(1 + rng.IntN(255))
+				stride := 1 + rng.IntN(3) // 2 and 3 interleave with other nodes
+				for i := lo; i < hi; i += stride {
+					if !written[i] {
+						written[i] = true
+						truth[i] = byte(rng.IntN(256)) // may equal the entry value
 					}
 					cur[i] = truth[i]
 				}
 			}
-			ds[k] = &Delta{Region: 9, Node: k}
+			curs[k] = cur
+			words[k] = &Delta{Region: 9, Node: k}
+			exact[k] = &Delta{Region: 9, Node: k}
 			for p := 0; p < n; p += 512 {
 				e := min(n, p+512)
-				Diff(ds[k], uint64(p), cur[p:e], twin[p:e])
+				Diff(words[k], uint64(p), cur[p:e], twin[p:e])
+				DiffReference(exact[k], uint64(p), cur[p:e], twin[p:e])
 			}
 		}
-		m, err := Merge(9, ds...)
+		mw, err := MergeBase(9, SliceBase(twin), words...)
 		if err != nil {
-			t.Fatalf("rep %d: %v", rep, err)
+			t.Fatalf("rep %d: MergeBase of Diff deltas: %v", rep, err)
 		}
-		got := slices.Clone(twin)
-		if err := m.Apply(got); err != nil {
-			t.Fatal(err)
+		me, err := Merge(9, exact...)
+		if err != nil {
+			t.Fatalf("rep %d: Merge of exact deltas: %v", rep, err)
 		}
-		if !bytes.Equal(got, truth) {
-			t.Fatalf("rep %d: merged delta does not reproduce the truth", rep)
+		mb, err := MergeBase(9, SliceBase(twin), exact...)
+		if err != nil || !equalRuns(mb.Runs, me.Runs) {
+			t.Fatalf("rep %d: MergeBase of exact deltas = %v, %s\nwant %s", rep, err, dumpRuns(mb.Runs), dumpRuns(me.Runs))
 		}
-		checkCanonical(t, m, 0, truth, twin)
+		checkCanonical(t, me, 0, truth, twin)
+		checkCovers(t, mw, 0, truth, twin)
+		for _, m := range []*Delta{mw, me} {
+			// Every node, from its own state, ends with the truth.
+			for k, cur := range append(curs, twin) {
+				got := slices.Clone(cur)
+				if err := m.Apply(got); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, truth) {
+					t.Fatalf("rep %d: merged delta on node %d does not reproduce the truth", rep, k)
+				}
+			}
+		}
+	}
+}
+
+// TestMergeBaseCarriedVsWrite: a byte that one delta carries along with the
+// entry value and another delta writes takes the written value, in either
+// order, while Merge (no base) calls it a conflict.
+func TestMergeBaseCarriedVsWrite(t *testing.T) {
+	entry := []byte{10, 11, 12, 13, 14, 15, 16, 17}
+	a := &Delta{Region: 1, Node: 0}
+	b := &Delta{Region: 1, Node: 1}
+	AppendFull(a, 0, []byte{1, 2, 12, 13}) // writes 0 and 1, carries 2 and 3
+	AppendFull(b, 2, []byte{12, 3, 4, 15}) // carries 2 and 5, writes 3 and 4
+	want := []Run{{0, []byte{1, 2, 12, 3, 4, 15}}}
+	for _, order := range [][]*Delta{{a, b}, {b, a}} {
+		m, err := MergeBase(1, SliceBase(entry), order...)
+		if err != nil || !equalRuns(m.Runs, want) {
+			t.Fatalf("MergeBase = %v, %s", err, dumpRuns(m.Runs))
+		}
+		if _, err := Merge(1, order...); !errors.Is(err, ErrConflict) {
+			t.Fatalf("Merge without base: err = %v, want a conflict", err)
+		}
+	}
+	// A base that does not hold an overlapping offset is an error.
+	if _, err := MergeBase(1, SliceBase(entry[:3]), a, b); !errors.Is(err, ErrInvalid) || errors.Is(err, ErrConflict) {
+		t.Fatalf("short base: err = %v", err)
+	}
+	// The base is not consulted where runs do not overlap or agree.
+	calls := 0
+	counting := func(off uint64) []byte { calls++; return entry[off:] }
+	c := &Delta{Region: 1, Node: 2}
+	AppendFull(c, 6, []byte{15, 7}) // agrees with b at 5
+	if _, err := MergeBase(1, counting, b, c); err != nil || calls != 0 {
+		t.Fatalf("MergeBase = %v after %d base calls, want none", err, calls)
+	}
+}
+
+// TestMergeBaseConflict: two deltas that write different values (neither
+// the entry value) to one byte conflict, and the error names both.
+func TestMergeBaseConflict(t *testing.T) {
+	entry := make([]byte, 0x2000)
+	a := &Delta{Region: 5, Node: 1}
+	b := &Delta{Region: 5, Node: 2}
+	AppendFull(a, 0x1000, []byte{1, 2, 0, 4, 0}) // carries 0x1002 and 0x1004
+	AppendFull(b, 0x1002, []byte{7, 9, 5})       // writes 0x1002, conflicts at 0x1003
+	for _, order := range [][]*Delta{{a, b}, {b, a}} {
+		_, err := MergeBase(5, SliceBase(entry), order...)
+		var ce *ConflictError
+		if !errors.As(err, &ce) || !errors.Is(err, ErrConflict) {
+			t.Fatalf("err = %v, want a *ConflictError", err)
+		}
+		if ce.Region != 5 || ce.Offset != 0x1003 {
+			t.Fatalf("conflict %+v, want region 5 offset 0x1003", ce)
+		}
+		got := map[int]byte{ce.NodeA: ce.ValueA, ce.NodeB: ce.ValueB}
+		if len(got) != 2 || got[1] != 4 || got[2] != 9 {
+			t.Fatalf("conflict %+v, want node 1 wrote 4 and node 2 wrote 9", ce)
+		}
+		for _, s := range []string{"region 5", "0x1003", "node 1", "node 2"} {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("message %q does not name %q", err, s)
+			}
+		}
+	}
+}
+
+// TestMergeBaseThreeDeltas covers one byte by three deltas in every order.
+func TestMergeBaseThreeDeltas(t *testing.T) {
+	const e = 50 // the entry value of every byte
+	entry := bytes.Repeat([]byte{e}, 16)
+	cases := []struct {
+		name     string
+		values   [3]byte
+		want     byte
+		conflict [2]int // nodes, if a conflict
+	}{
+		{"all carried", [3]byte{e, e, e}, e, [2]int{}},
+		{"one writer", [3]byte{e, 7, e}, 7, [2]int{}},
+		{"two agreeing writers", [3]byte{7, e, 7}, 7, [2]int{}},
+		{"three agreeing writers", [3]byte{7, 7, 7}, 7, [2]int{}},
+		{"two disagreeing writers", [3]byte{7, e, 8}, 0, [2]int{0, 2}},
+		{"agreeing pair and another", [3]byte{7, 7, 8}, 0, [2]int{0, 2}},
+	}
+	perms := [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	for _, tc := range cases {
+		for _, p := range perms {
+			ds := make([]*Delta, 3)
+			for i, k := range p {
+				ds[i] = &Delta{Region: 2, Node: k}
+				// Runs of different extents around offset 8.
+				AppendFull(ds[i], uint64(7-k), append(bytes.Repeat([]byte{e}, 1+k), tc.values[k]))
+			}
+			m, err := MergeBase(2, SliceBase(entry), ds...)
+			if tc.conflict != [2]int{} {
+				var ce *ConflictError
+				if !errors.As(err, &ce) || ce.Offset != 8 {
+					t.Fatalf("%s %v: err = %v, want a conflict at 8", tc.name, p, err)
+				}
+				// Node 1 may be named when it wrote 7 like node 0.
+				a, b := min(ce.NodeA, ce.NodeB), max(ce.NodeA, ce.NodeB)
+				if !(a == 0 && b == 2 || tc.values[1] != e && a == 1 && b == 2) ||
+					ce.ValueA != tc.values[ce.NodeA] || ce.ValueB != tc.values[ce.NodeB] {
+					t.Fatalf("%s %v: conflict %+v", tc.name, p, ce)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s %v: %v", tc.name, p, err)
+			}
+			want := []Run{{5, []byte{e, e, e, tc.want}}}
+			if !equalRuns(m.Runs, want) {
+				t.Fatalf("%s %v: runs %s, want %s", tc.name, p, dumpRuns(m.Runs), dumpRuns(want))
+			}
+		}
+	}
+}
+
+func TestPagedBase(t *testing.T) {
+	const ps = 8
+	arena := make([]byte, 3*ps)
+	for i := range arena {
+		arena[i] = byte(i)
+	}
+	page := func(p int) []byte {
+		if p < 0 || p >= 3 {
+			return nil
+		}
+		return arena[p*ps : (p+1)*ps]
+	}
+	base := PagedBase(ps, page)
+	for off := range uint64(len(arena)) {
+		b := base(off)
+		if len(b) != ps-int(off%ps) || b[0] != byte(off) {
+			t.Fatalf("base(%d) = %v", off, b)
+		}
+	}
+	if b := base(uint64(len(arena))); b != nil {
+		t.Fatalf("base past the arena = %v", b)
+	}
+	if b := base(^uint64(0)); b != nil {
+		t.Fatalf("base(2^64-1) = %v", b)
+	}
+	if b := PagedBase(0, page)(0); b != nil {
+		t.Fatalf("page size 0: %v", b)
+	}
+	// A run overlapping across a page boundary resolves against both pages.
+	a := &Delta{Region: 1, Node: 0}
+	b := &Delta{Region: 1, Node: 1}
+	AppendFull(a, 6, []byte{99, 7, 8, 9})  // writes 6, carries 7..9
+	AppendFull(b, 6, []byte{6, 98, 97, 9}) // carries 6 and 9, writes 7, 8
+	m, err := MergeBase(1, base, a, b)
+	if err != nil || !equalRuns(m.Runs, []Run{{6, []byte{99, 98, 97, 9}}}) {
+		t.Fatalf("MergeBase = %v, %s", err, dumpRuns(m.Runs))
+	}
+	// A page the base does not hold is an error, not a conflict.
+	c := &Delta{Region: 1, Node: 0}
+	e := &Delta{Region: 1, Node: 1}
+	AppendFull(c, 8, bytes.Repeat([]byte{1}, 8))
+	AppendFull(e, 8, bytes.Repeat([]byte{2}, 8))
+	holes := PagedBase(ps, func(p int) []byte { return nil })
+	if _, err := MergeBase(1, holes, c, e); !errors.Is(err, ErrInvalid) || errors.Is(err, ErrConflict) {
+		t.Fatalf("base without the page: err = %v", err)
+	}
+}
+
+// TestDiffInt64 is the matrix product's case: small int64 values over a
+// zero twin give one run per written range, across pages, where the
+// byte-exact diff gives one per element.
+func TestDiffInt64(t *testing.T) {
+	const page = 4096
+	twin := make([]byte, 4*page)
+	cur := slices.Clone(twin)
+	lo, hi := 1000, 3*page+808 // written elements [lo/8, hi/8)
+	for i := lo; i < hi; i += 8 {
+		binary.LittleEndian.PutUint64(cur[i:], uint64(i%1000+1))
+	}
+	var d, x Delta
+	for p := 0; p < len(cur); p += page {
+		Diff(&d, uint64(p), cur[p:p+page], twin[p:p+page])
+		DiffReference(&x, uint64(p), cur[p:p+page], twin[p:p+page])
+	}
+	if len(d.Runs) != 1 || d.Runs[0].Off != uint64(lo) || d.Runs[0].End() != uint64(hi) {
+		t.Fatalf("Diff: %d runs, first %#x, want one run [%#x, %#x)", len(d.Runs), d.Runs[0].Off, lo, hi)
+	}
+	if len(x.Runs) != (hi-lo)/8 {
+		t.Fatalf("DiffReference: %d runs, want %d", len(x.Runs), (hi-lo)/8)
 	}
 }
 

@@ -9,28 +9,55 @@
 //  1. At region exit each node calls [Diff] once per dirty page, in increasing
 //     offset order, with the page as it is now and its twin (the page at
 //     region entry, identical on every node). Diff compares eight bytes at a
-//     time and appends a [Run] for every maximal stretch of bytes that differ,
-//     copying those bytes into the [Delta]'s own buffer. A run never contains
-//     an unchanged byte; runs of consecutive calls that touch are coalesced.
-//     [AppendFull] appends a page wholesale instead (the "complete checkpoint"
-//     baseline).
+//     time and appends a [Run] for every stretch of aligned 8-byte words
+//     that hold a changed byte, copying those words into the [Delta]'s own
+//     buffer; runs of consecutive calls that touch are coalesced. A written
+//     int64 array is thus one run, even where the values' high bytes did not
+//     change. [DiffReference] is the byte-exact diff, whose runs hold only
+//     changed bytes. [AppendFull] appends a page wholesale instead (the
+//     "complete checkpoint" baseline).
 //  2. The delta is encoded with [Delta.AppendBinary] (optionally compressed)
 //     and sent to the master, which decodes it with [Decode] under [Limits].
-//  3. The master calls [Merge]: a k-way merge of the nodes' sorted runs into
-//     their union. Two nodes may write the same byte only if they wrote the
-//     same value; otherwise Merge reports a [*ConflictError].
+//  3. The master calls [MergeBase] with a [Base] that reads its twins (see
+//     [PagedBase]): a k-way merge of the nodes' sorted runs into their union.
+//     Where runs overlap, a byte equal to the entry value was only carried
+//     along and a byte that differs was written; two nodes may write the
+//     same byte only if they wrote the same value, otherwise MergeBase
+//     reports a [*ConflictError]. [Merge] is MergeBase without a base, for
+//     byte-exact deltas.
 //  4. Every node calls [Delta.Apply] with the merged delta on its arena. Apply
 //     checks every run against the memory before writing any byte.
+//
+// # Why runs may carry unchanged bytes
+//
+// Diff's runs cover every changed byte with its new value, and hold the
+// entry value at the bytes they carry along. Call a node's value at a byte a
+// write if it differs from the entry value E (a write of E itself is
+// invisible to every diff, byte-exact or not). For each byte, MergeBase
+// keeps the value of the deltas covering it if they agree, else the one
+// value among them that is a write, and fails if two writes differ: so the
+// merged value is the nodes' common write, or E where no node wrote (a byte
+// no delta covers is E on every node too), and the conflicts are exactly
+// those of a byte-exact merge (with byte-exact inputs, MergeBase returns
+// what Merge does). Applied on any node, whose arena holds E everywhere except its own
+// writes, the merged delta writes every node's writes and E elsewhere, so
+// all nodes end with the same arena as one machine running the region. This
+// needs the entry state to be the same on every node (the CAPE invariant)
+// and the master's Base to return it, that is its twins before it applies
+// the merged delta. With Diff's deltas, runs of two nodes overlap only where
+// both wrote parts of one 8-byte word; elsewhere MergeBase copies each run
+// once and never reads the base.
 //
 // # Lifecycle and ownership
 //
 // A Delta owns one buffer that holds the data of all its runs, in run order;
 // the Data of each [Run] is a sub-slice of it. [Delta.Reset] keeps the buffer
 // for the next region: the Data slices handed out before it are overwritten
-// by later Diff or AppendFull calls. [Merge] and [Decode] return new deltas
-// that share no memory with their inputs; [MergeInto] and [DecodeInto] do
-// the same into a delta whose storage they reuse, so that a node handling
-// region after region allocates nothing in the steady state.
+// by later Diff or AppendFull calls. [Merge], [MergeBase] and [Decode] return
+// new deltas that share no memory with their inputs; [MergeInto],
+// [MergeBaseInto] and [DecodeInto] do the same into a delta whose storage
+// they reuse, so that a node handling region after region allocates nothing
+// in the steady state.
 //
 // The package is pure and deterministic: it makes no system calls, and the
 // same inputs always give the same outputs, byte for byte.

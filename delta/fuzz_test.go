@@ -2,6 +2,8 @@ package delta
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"slices"
 	"testing"
 )
@@ -64,33 +66,165 @@ func checkDecode(t *testing.T, src []byte, lim Limits) {
 	}
 }
 
-// FuzzDiff checks Diff against DiffReference, over one call and over the
-// input cut into pages of a fuzzer-chosen size (coalescing across calls).
+// FuzzDiff checks Diff against diffWords, its byte-by-byte reference, and
+// against the byte-exact DiffReference (Diff covers what it covers, with the
+// same values), over one call and over the input cut into pages of a
+// fuzzer-chosen size (coalescing across calls).
 func FuzzDiff(f *testing.F) {
 	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789"), []byte("abcdefghijkLMNopqrstuvwxyz012345678X"), uint64(0), uint8(8))
 	f.Add(make([]byte, 40), bytes.Repeat([]byte{1}, 40), uint64(4096), uint8(3))
 	f.Add([]byte{1, 2, 3}, []byte{1, 2, 3}, ^uint64(0)-1, uint8(0))
+	f.Add(bytes.Repeat([]byte{0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 9), make([]byte, 99), uint64(5), uint8(16))
 	f.Fuzz(func(t *testing.T, cur, twin []byte, off uint64, page uint8) {
-		var fast, ref Delta
+		var fast, words, exact Delta
 		Diff(&fast, off, cur, twin)
-		DiffReference(&ref, off, cur, twin)
-		if !equalRuns(fast.Runs, ref.Runs) {
-			t.Fatalf("Diff %s\nDiffReference %s", dumpRuns(fast.Runs), dumpRuns(ref.Runs))
+		diffWords(&words, off, cur, twin)
+		DiffReference(&exact, off, cur, twin)
+		if !equalRuns(fast.Runs, words.Runs) {
+			t.Fatalf("Diff %s\ndiffWords %s", dumpRuns(fast.Runs), dumpRuns(words.Runs))
 		}
 		n := min(len(cur), len(twin))
 		if n > 0 && off+uint64(n) >= off { // no overflow: full invariants
-			checkCanonical(t, &fast, off, cur[:n], twin[:n])
+			checkCovers(t, &fast, off, cur[:n], twin[:n])
+			checkCanonical(t, &exact, off, cur[:n], twin[:n])
 		}
-		if page == 0 {
+		if page == 0 || off+uint64(n) < off {
 			return
 		}
-		var paged Delta
+		var paged, pagedExact Delta
 		for p := 0; p < n; p += int(page) {
 			e := min(n, p+int(page))
 			Diff(&paged, off+uint64(p), cur[p:e], twin[p:e])
+			DiffReference(&pagedExact, off+uint64(p), cur[p:e], twin[p:e])
 		}
-		if off+uint64(n) >= off && !equalRuns(paged.Runs, fast.Runs) {
+		if !equalRuns(pagedExact.Runs, exact.Runs) {
+			t.Fatalf("paged DiffReference %s\none call %s", dumpRuns(pagedExact.Runs), dumpRuns(exact.Runs))
+		}
+		if n > 0 {
+			checkCovers(t, &paged, off, cur[:n], twin[:n])
+		}
+		// Pages of whole aligned words give the same runs as one call.
+		if off%8 == 0 && page%8 == 0 && !equalRuns(paged.Runs, fast.Runs) {
 			t.Fatalf("paged Diff %s\none call %s", dumpRuns(paged.Runs), dumpRuns(fast.Runs))
 		}
 	})
+}
+
+// FuzzMergeBase builds the deltas of up to four nodes that write into one
+// entry state (with Diff, paged Diff, DiffReference or whole written ranges
+// with AppendFull: runs that carry unchanged bytes or not) and checks
+// MergeBase against a byte-array reference merge: the same conflicts, and
+// otherwise a delta that takes every node, from its own state, to the
+// reference result. For byte-exact deltas it also checks that Merge agrees.
+//
+// writes is read as records of 5 bytes: node, offset (2 bytes), length,
+// value; a value with its high bit set is replaced by a function of the
+// offset, so that nodes often agree.
+func FuzzMergeBase(f *testing.F) {
+	f.Add(bytes.Repeat([]byte{0}, 64), []byte{0, 0, 0, 20, 1, 1, 20, 0, 20, 2}, uint8(2), uint8(0))
+	f.Add(bytes.Repeat([]byte{3}, 100), []byte{0, 5, 0, 9, 3, 1, 9, 0, 9, 0x80, 2, 12, 0, 3, 0x81}, uint8(3), uint8(0x1b))
+	f.Add([]byte("entry state of a small arena, 48 bytes long...."), []byte{0, 1, 0, 30, 7, 1, 3, 0, 4, 7, 1, 17, 0, 1, 9}, uint8(2), uint8(0xff))
+	f.Fuzz(func(t *testing.T, entry, writes []byte, nodes, mode uint8) {
+		if len(entry) == 0 || len(entry) > 4096 {
+			return
+		}
+		n := len(entry)
+		k := 1 + int(nodes)%4
+		curs := make([][]byte, k)
+		lo, hi := make([]int, k), make([]int, k) // written range per node
+		for i := range curs {
+			curs[i] = slices.Clone(entry)
+			lo[i], hi[i] = n, 0
+		}
+		for ; len(writes) >= 5; writes = writes[5:] {
+			node := int(writes[0]) % k
+			at := int(binary.LittleEndian.Uint16(writes[1:])) % n
+			end := min(n, at+1+int(writes[3])%64)
+			for i := at; i < end; i++ {
+				v := writes[4] + byte(i-at)
+				if writes[4] >= 0x80 {
+					v = byte(i*31) ^ 0x55
+				}
+				curs[node][i] = v
+			}
+			lo[node], hi[node] = min(lo[node], at), max(hi[node], end)
+		}
+		// The reference: per byte, the writers' values.
+		want := slices.Clone(entry)
+		conflicts := make([]bool, n)
+		anyConflict := false
+		for i := range n {
+			for _, cur := range curs {
+				switch {
+				case cur[i] == entry[i]:
+				case want[i] == entry[i]:
+					want[i] = cur[i]
+				case want[i] != cur[i]:
+					conflicts[i], anyConflict = true, true
+				}
+			}
+		}
+		ds := make([]*Delta, k)
+		exactOnly := true
+		for i, cur := range curs {
+			d := &Delta{Region: 3, Node: i}
+			switch m := mode >> (2 * i) & 3; m {
+			case 0:
+				Diff(d, 0, cur, entry)
+				exactOnly = false
+			case 1:
+				for p := 0; p < n; p += 16 {
+					Diff(d, uint64(p), cur[p:min(n, p+16)], entry[p:min(n, p+16)])
+				}
+				exactOnly = false
+			case 2:
+				DiffReference(d, 0, cur, entry)
+			case 3:
+				if lo[i] < hi[i] {
+					AppendFull(d, uint64(lo[i]), cur[lo[i]:hi[i]])
+				}
+				exactOnly = false
+			}
+			checkCovers(t, d, 0, cur, entry)
+			ds[i] = d
+		}
+		m, err := MergeBase(3, SliceBase(entry), ds...)
+		checkMerged(t, "MergeBase", m, err, entry, want, curs, conflicts, anyConflict)
+		if exactOnly {
+			m, err := Merge(3, ds...)
+			checkMerged(t, "Merge", m, err, entry, want, curs, conflicts, anyConflict)
+		}
+	})
+}
+
+// checkMerged checks a merge's result against the reference.
+func checkMerged(t *testing.T, name string, m *Delta, err error, entry, want []byte, curs [][]byte, conflicts []bool, anyConflict bool) {
+	t.Helper()
+	if anyConflict {
+		var ce *ConflictError
+		if !errors.As(err, &ce) {
+			t.Fatalf("%s: err = %v, want a conflict", name, err)
+		}
+		o := ce.Offset
+		if o >= uint64(len(entry)) || !conflicts[o] || ce.Region != 3 || ce.NodeA == ce.NodeB ||
+			ce.NodeA < 0 || ce.NodeA >= len(curs) || ce.NodeB < 0 || ce.NodeB >= len(curs) ||
+			curs[ce.NodeA][o] != ce.ValueA || curs[ce.NodeB][o] != ce.ValueB ||
+			ce.ValueA == entry[o] || ce.ValueB == entry[o] || ce.ValueA == ce.ValueB {
+			t.Fatalf("%s: conflict %+v is not one", name, ce)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	checkCovers(t, m, 0, want, entry)
+	for i, cur := range append(curs, entry) {
+		got := slices.Clone(cur)
+		if err := m.Apply(got); err != nil {
+			t.Fatalf("%s: apply: %v", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: node %d ends with\n%x\nwant\n%x", name, i, got, want)
+		}
+	}
 }

@@ -1,25 +1,93 @@
 package delta
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
 )
 
+// Base gives the content of the arena at region entry (the twin state,
+// identical on every node) to [MergeBase]. Base(off) returns the entry bytes
+// starting at arena offset off: at least one byte, and as many as it has
+// contiguously (typically up to the end of off's page); it returns nil for
+// an offset it does not hold. The returned slice is only read, and only
+// until the next call. MergeBase calls it only where deltas overlap with
+// different values, from the calling goroutine.
+type Base func(off uint64) []byte
+
+// SliceBase returns a [Base] over entry, the whole arena at region entry
+// (entry[0] is arena offset 0).
+func SliceBase(entry []byte) Base {
+	return func(off uint64) []byte {
+		if off >= uint64(len(entry)) {
+			return nil
+		}
+		return entry[off:]
+	}
+}
+
+// PagedBase returns a [Base] over an arena kept page by page: page(p)
+// returns the entry content of page p, which holds arena offsets
+// [p×pageSize, (p+1)×pageSize), or nil if it has none (monitor.Tracker's
+// Twin method fits). pageSize must be positive.
+func PagedBase(pageSize int, page func(p int) []byte) Base {
+	return func(off uint64) []byte {
+		if pageSize <= 0 {
+			return nil
+		}
+		p := off / uint64(pageSize)
+		if p > math.MaxInt {
+			return nil
+		}
+		b := page(int(p))
+		if in := off % uint64(pageSize); in < uint64(len(b)) {
+			return b[in:]
+		}
+		return nil
+	}
+}
+
 // Merge returns the union of the runs of ds, all of which must belong to
 // region instance region, as a new delta with Node [Merged] that shares no
-// memory with ds. Deltas may cover the same byte if they agree on its value;
-// if they do not, Merge returns a [*ConflictError] naming the first
-// disagreement it meets (it merges in order of run offsets, so that is a low
-// one, though not always the lowest). Nil deltas are skipped. Runs that touch are coalesced.
+// memory with ds. It is [MergeBase] without a base: it treats every byte of
+// every run as a write, so deltas may cover the same byte only if they agree
+// on its value. That is right for byte-exact deltas ([DiffReference],
+// disjoint [AppendFull] runs); deltas made by [Diff] carry unchanged bytes
+// and need MergeBase.
 //
-// Merge is a k-way merge of the sorted runs: O(total bytes + total runs ×
-// log k). It only reads ds and is safe for concurrent use with other
-// readers of them.
+// Merge only reads ds and is safe for concurrent use with other readers of
+// them.
 func Merge(region uint64, ds ...*Delta) (*Delta, error) {
+	return MergeBase(region, nil, ds...)
+}
+
+// MergeBase returns the union of the runs of ds, all of which must belong
+// to region instance region, as a new delta with Node [Merged] that shares
+// no memory with ds. Nil deltas are skipped. Runs that touch are coalesced.
+//
+// Where several deltas cover one byte, the byte's value in the result is
+// decided against base, the arena's content at region entry: a delta whose
+// value differs from base wrote the byte; a delta whose value equals base
+// only carried it along (see [Diff]) or wrote the value it already had. If
+// all values agree, that is the result; otherwise the writers' value wins
+// over base, and two writers with different values are a [*ConflictError]
+// naming both nodes and the first such offset met (MergeBase proceeds in
+// order of run offsets, so that is a low one, though not always the
+// lowest). With base nil, every covered byte counts as written: deltas that
+// cover one byte with different values conflict.
+//
+// MergeBase is a k-way merge of the sorted runs: O(total bytes + total runs
+// × log k), and where runs do not overlap (the normal case: nodes write
+// disjoint parts of the arena) it copies each run once and never calls
+// base. It calls base only for overlapping bytes whose values differ; an
+// offset base does not hold is an error wrapping [ErrInvalid]. It only
+// reads ds and is safe for concurrent use with other readers of them.
+func MergeBase(region uint64, base Base, ds ...*Delta) (*Delta, error) {
 	out := new(Delta)
-	if err := MergeInto(out, region, ds...); err != nil {
+	if err := MergeBaseInto(out, region, base, ds...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -29,6 +97,13 @@ func Merge(region uint64, ds ...*Delta) (*Delta, error) {
 // region and [Merged] and then holds the union. dst must not be one of ds.
 // On error dst holds no runs.
 func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
+	return MergeBaseInto(dst, region, nil, ds...)
+}
+
+// MergeBaseInto is [MergeBase] into dst, reusing its storage: dst is reset
+// to region and [Merged] and then holds the union. dst must not be one of
+// ds. On error dst holds no runs.
+func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 	if dst == nil {
 		return fmt.Errorf("merge region %d: nil destination: %w", region, ErrInvalid)
 	}
@@ -53,7 +128,7 @@ func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
 		totalBytes += n
 		totalRuns += len(d.Runs)
 		if len(d.Runs) > 0 {
-			h = append(h, mergeCursor{runs: d.Runs, idx: i})
+			h = append(h, mergeCursor{runs: d.Runs, off: d.Runs[0].Off, idx: i})
 		}
 	}
 	if totalRuns == 0 {
@@ -63,6 +138,7 @@ func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
 	runs := slices.Grow(dst.Runs[:0], totalRuns)
 	h.init()
 
+	bc := baseCache{base: base}
 	open := false
 	var curStart, curEnd uint64 // arena range of the open output run
 	bufStart := 0               // where the open run's data starts in buf
@@ -92,14 +168,17 @@ func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
 				buf = append(buf, r.Data...)
 				continue
 			}
-			// r starts inside or at the end of the open run: the
-			// overlapping bytes must agree.
+			// r starts inside or at the end of the open run: resolve the
+			// overlapping bytes.
 			ov := min(end, curEnd) - r.Off
 			have := buf[bufStart+int(r.Off-curStart):][:ov]
-			for j := range have {
-				if have[j] != r.Data[j] {
+			if !bytes.Equal(have, r.Data[:ov]) {
+				if err := resolve(have, r.Data[:ov], r.Off, &bc); err != nil {
 					dst.Runs, dst.buf = runs[:0], buf[:0]
-					return conflict(region, ds, c.idx, r.Off+uint64(j), r.Data[j])
+					if ce, ok := err.(*ConflictError); ok {
+						return conflict(region, ds, c.idx, ce, base)
+					}
+					return fmt.Errorf("merge region %d: %w", region, err)
 				}
 			}
 			if end > curEnd {
@@ -110,6 +189,7 @@ func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
 		if c.i == len(c.runs) {
 			h.pop()
 		} else {
+			c.off = c.runs[c.i].Off
 			h.fix()
 		}
 	}
@@ -120,10 +200,97 @@ func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
 	return nil
 }
 
-// conflict builds the error for offset off, where delta ds[b] wrote vb and
-// an earlier delta in the merge order wrote something else. It names the
-// first delta of ds that covers off with a value other than vb.
-func conflict(region uint64, ds []*Delta, b int, off uint64, vb byte) error {
+// baseCache holds the last bytes a [Base] returned, so that overlaps on one
+// page cost one call.
+type baseCache struct {
+	base Base
+	b    []byte // entry bytes from arena offset off
+	off  uint64
+}
+
+// fill makes c hold the entry value at arena offset o, at c.b[o-c.off].
+func (c *baseCache) fill(o uint64) error {
+	if o < c.off || o-c.off >= uint64(len(c.b)) {
+		if c.b, c.off = c.base(o), o; len(c.b) == 0 {
+			return fmt.Errorf("base has no entry content for offset %#x: %w", o, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// resolve merges next, one delta's bytes at arena offset off, into have,
+// the merged bytes of the deltas before it at the same offsets, by the rule
+// of [MergeBase]. For the first byte where have and next are different
+// writes it returns a [*ConflictError] with Offset, the value ValueB of
+// next and, if there is a base, the entry value in ValueA.
+//
+// It works eight bytes at a time where the base has them contiguous: per
+// byte, next is a write where it differs from the entry value e, have is
+// one where it differs from e, and they conflict where both are writes and
+// differ from each other; the result takes next where it is a write.
+func resolve(have, next []byte, off uint64, bc *baseCache) error {
+	for j := 0; j < len(have); {
+		if j+8 <= len(have) {
+			h, x := binary.LittleEndian.Uint64(have[j:]), binary.LittleEndian.Uint64(next[j:])
+			if h == x {
+				j += 8
+				continue
+			}
+			if bc.base != nil {
+				o := off + uint64(j)
+				if err := bc.fill(o); err != nil {
+					return err
+				}
+				if b := bc.b[o-bc.off:]; len(b) >= 8 {
+					e := binary.LittleEndian.Uint64(b)
+					xw, hw := nonzero(x^e), nonzero(h^e)
+					if nonzero(h^x)&xw&hw == 0 {
+						binary.LittleEndian.PutUint64(have[j:], x&xw|h&^xw)
+						j += 8
+						continue
+					}
+					// A conflict in this word: the loop below finds it.
+				}
+			}
+		}
+		if have[j] == next[j] {
+			j++
+			continue
+		}
+		o := off + uint64(j)
+		if bc.base == nil {
+			return &ConflictError{Offset: o, ValueB: next[j]}
+		}
+		if err := bc.fill(o); err != nil {
+			return err
+		}
+		switch e := bc.b[o-bc.off]; {
+		case next[j] == e: // carried along: keep have
+		case have[j] == e:
+			have[j] = next[j]
+		default:
+			return &ConflictError{Offset: o, ValueA: e, ValueB: next[j]}
+		}
+		j++
+	}
+	return nil
+}
+
+// nonzero returns a mask with 0xFF in every byte of v that is not zero and
+// 0x00 in the others.
+func nonzero(v uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	m := ((v & low7) + low7 | v) &^ low7 // the high bit of every non-zero byte
+	return (m >> 7) * 0xff
+}
+
+// conflict completes the error ce that resolve reported for delta ds[b],
+// which wrote ce.ValueB at ce.Offset where an earlier delta in the merge
+// order wrote something else. It names the first delta of ds that covers
+// the offset with another value that is a write: with a base, ce.ValueA is
+// the entry value, which is not one.
+func conflict(region uint64, ds []*Delta, b int, ce *ConflictError, base Base) error {
+	off, vb, entry := ce.Offset, ce.ValueB, ce.ValueA
 	e := &ConflictError{Region: region, Offset: off, NodeB: ds[b].Node, ValueB: vb}
 	for i, d := range ds {
 		if d == nil || i == b {
@@ -131,7 +298,7 @@ func conflict(region uint64, ds []*Delta, b int, off uint64, vb byte) error {
 		}
 		k := sort.Search(len(d.Runs), func(k int) bool { return d.Runs[k].End() > off })
 		if k < len(d.Runs) && d.Runs[k].Off <= off {
-			if v := d.Runs[k].Data[off-d.Runs[k].Off]; v != vb {
+			if v := d.Runs[k].Data[off-d.Runs[k].Off]; v != vb && (base == nil || v != entry) {
 				e.NodeA, e.ValueA = d.Node, v
 				break
 			}
@@ -143,8 +310,9 @@ func conflict(region uint64, ds []*Delta, b int, off uint64, vb byte) error {
 // mergeCursor is the next run of one input delta.
 type mergeCursor struct {
 	runs []Run
-	i    int // next run
-	idx  int // index of the delta in Merge's arguments, breaks ties
+	i    int    // next run
+	off  uint64 // runs[i].Off, the cursor's key in the heap
+	idx  int    // index of the delta in Merge's arguments, breaks ties
 }
 
 // mergeHeap is a binary min-heap of cursors ordered by their next run's
@@ -152,7 +320,7 @@ type mergeCursor struct {
 type mergeHeap []mergeCursor
 
 func (h mergeHeap) less(a, b int) bool {
-	oa, ob := h[a].runs[h[a].i].Off, h[b].runs[h[b].i].Off
+	oa, ob := h[a].off, h[b].off
 	return oa < ob || oa == ob && h[a].idx < h[b].idx
 }
 
@@ -170,7 +338,7 @@ func (h mergeHeap) childMin() uint64 {
 	m := uint64(math.MaxUint64)
 	for _, k := range [2]int{1, 2} {
 		if k < len(h) {
-			m = min(m, h[k].runs[h[k].i].Off)
+			m = min(m, h[k].off)
 		}
 	}
 	return m
