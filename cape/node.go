@@ -37,9 +37,12 @@ type node struct {
 	arena   *arena.Arena
 	tracker monitor.Tracker // nil on a single node
 	comp    delta.Compression
-	stats   bool
-	verify  bool // master under --verify: regions are re-run sequentially
-	fault   *fault
+	// loopback: every peer is on this machine, where sending bytes costs
+	// less than compressing them, so auto compression sends them raw.
+	loopback bool
+	stats    bool
+	verify   bool // master under --verify: regions are re-run sequentially
+	fault    *fault
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
@@ -171,6 +174,7 @@ func join() (*node, error) {
 		if err != nil {
 			return nil, fmt.Errorf("master listener: %w", err)
 		}
+		n.loopback = isLoopback(ln.Addr())
 		if n.master, err = transport.NewMaster(ln, tcfg); err != nil {
 			ln.Close()
 			return nil, fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
@@ -181,6 +185,11 @@ func join() (*node, error) {
 	defer cancel()
 	if n.slave, err = transport.Dial(ctx, cfg.Master, n.rank, tcfg); err != nil {
 		return nil, fmt.Errorf("connect to the master at %s: %w", cfg.Master, err)
+	}
+	if host, _, err := net.SplitHostPort(cfg.Master); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+			n.loopback = true
+		}
 	}
 	go n.watchMaster()
 	return n, nil
@@ -254,3 +263,17 @@ func Rank() int { return the().rank }
 
 // Size is the number of nodes in the job.
 func Size() int { return the().size }
+
+func isLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
+}
+
+// compression is the compression to use for a message: auto means none
+// between nodes of one machine, and delta's measured choice otherwise.
+func (n *node) compression() delta.Compression {
+	if n.comp == delta.Auto && n.loopback {
+		return delta.None
+	}
+	return n.comp
+}

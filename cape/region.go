@@ -429,7 +429,7 @@ func (r *Region) gather() ([]transport.Message, error) {
 func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
 	buf := binary.LittleEndian.AppendUint32(make([]byte, 0, 64+len(vals)+d.Len()), uint32(len(vals)))
 	buf = append(buf, vals...)
-	buf, err := d.AppendBinary(buf, r.n.comp)
+	buf, err := d.AppendBinary(buf, r.n.compression())
 	if err != nil {
 		return nil, r.wrap("encode delta", err)
 	}
