@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -96,11 +95,11 @@ func (n *node) inject(at string, region uint64) {
 	fmt.Fprintf(os.Stderr, "cape: %s: injected fault: %s at %s (region #%d)\n", n.name, f.do, at, region)
 	switch f.do {
 	case "crash":
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		killSelf()
 	case "exit":
 		os.Exit(3)
 	case "stall":
-		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		stopSelf()
 	case "drop":
 		if n.master != nil {
 			_ = n.master.Close()

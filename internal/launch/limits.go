@@ -2,7 +2,6 @@ package launch
 
 import (
 	"fmt"
-	"syscall"
 )
 
 // Descriptors a job needs, per node and overall: cape run holds a node's
@@ -22,11 +21,10 @@ func CheckNodes(nodes int) error {
 	if nodes < 1 {
 		return fmt.Errorf("launch: %d nodes: want at least 1", nodes)
 	}
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+	limit, ok := fdLimit()
+	if !ok {
 		return nil // unknown: let the launch tell
 	}
-	limit := max(lim.Cur, lim.Max)
 	if need := uint64(nodes)*fdsPerNode + fdsFixed; need > limit {
 		return fmt.Errorf("launch: %d nodes need about %d file descriptors (%d per node), but the limit is %d "+
 			"(RLIMIT_NOFILE: raise it with `ulimit -n`, or run at most %d nodes)",

@@ -1,0 +1,179 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// strict reports whether a missing prerequisite must fail the test (CI).
+func strict() bool { return os.Getenv("CAPE_TEST_STRICT") == "1" }
+
+func skipOrFail(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if strict() {
+		t.Fatalf("CAPE_TEST_STRICT=1: "+format+" (run .ci/bench-setup.sh)", args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// runTiny runs the harness end to end on n=64 and checks what it writes.
+func runTiny(t *testing.T, cfg Config) []Sample {
+	t.Helper()
+	root, err := ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Root, cfg.Out, cfg.Sizes, cfg.Nodes, cfg.Reps = root, t.TempDir(), []int{64}, []int{1, 2}, 1
+	var log strings.Builder
+	cfg.Log = &log
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	samples, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatalf("Run: %v\nlog: %s", err, log.String())
+	}
+	if err := Report(cfg.Out, samples, 8); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append([]string{"results.csv", "results.md", "machine.md"}, Figures...) {
+		st, err := os.Stat(filepath.Join(cfg.Out, f))
+		if err != nil || st.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	back, err := ReadCSV(filepath.Join(cfg.Out, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(samples) {
+		t.Fatalf("results.csv has %d samples, Run returned %d", len(back), len(samples))
+	}
+	seen := map[Mode]bool{}
+	for _, s := range back {
+		seen[s.Mode] = true
+		if s.Checksum != back[0].Checksum {
+			t.Errorf("%s×%d printed checksum %s, %s printed %s", s.Mode, s.Nodes, s.Checksum, back[0].Mode, back[0].Checksum)
+		}
+		if s.Seconds < 0 || s.Wall <= 0 {
+			t.Errorf("%s×%d: times %g, %g", s.Mode, s.Nodes, s.Seconds, s.Wall)
+		}
+	}
+	for _, m := range cfg.Modes {
+		if !seen[m] {
+			t.Errorf("mode %s did not run (log: %s)", m, log.String())
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(cfg.Out, "results.md"))
+	for _, want := range []string{"Table I", "Fig. 4", "Fig. 5", "Fig. 6", "incremental / mpi-go"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("results.md lacks %q", want)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(cfg.Out, Figures[0]))
+	if !strings.HasPrefix(string(svg), "<svg") || !strings.Contains(string(svg), "incremental") {
+		t.Errorf("%s is not the expected SVG", Figures[0])
+	}
+	return back
+}
+
+func TestQuickEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs every variant")
+	}
+	modes := []Mode{Seq, Goroutines, Complete, Incremental, MPIGo, MPIGoGather}
+	for _, tool := range []string{"gcc", "mpicc", "mpirun"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			skipOrFail(t, "%s not installed: the C references cannot run", tool)
+		}
+	}
+	modes = append(modes, OMPC, MPIC)
+	runTiny(t, Config{Modes: modes})
+}
+
+func TestEmulatedCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs variants")
+	}
+	if os.Geteuid() != 0 {
+		skipOrFail(t, "the emulated cluster needs root")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		skipOrFail(t, "ip (iproute2) not installed")
+	}
+	samples := runTiny(t, Config{Modes: []Mode{Seq, Incremental, MPIGo}, Emulate: true, NodeCPUs: 0.5, Bandwidth: "1gbit"})
+	for _, s := range samples {
+		if !s.Emulated || s.NodeCPUs != 0.5 {
+			t.Errorf("%s×%d not emulated: %+v", s.Mode, s.Nodes, s)
+		}
+	}
+}
+
+func TestParseOutput(t *testing.T) {
+	s := Sample{Size: 512}
+	stderr := "cape: monitor: using uffd\n" +
+		"cape: master: region matmul.go:product #1: compute 1.582436s, create 60.194ms (256 pages, 591623 bytes), exchange 66.768ms (sent 38772, received 38701 bytes)\n" +
+		"matmul: parallel part 1.769s\n" +
+		"[node 1] cape: node 1: region matmul.go:product #1: compute 1.6s, create 72.731ms (256 pages, 592200 bytes), exchange 184.203µs (sent 38701, received 38772 bytes)\n"
+	if err := parseOutput(&s, "matmul n=512 checksum=4470edc3d257c745\n", stderr); err != nil {
+		t.Fatal(err)
+	}
+	if s.Checksum != "4470edc3d257c745" || s.Seconds != 1.769 || s.Sent != 38772 || s.Received != 38701 ||
+		s.DeltaBytes != 591623 || s.MaxCompute != 1.6 || s.Create < 0.06 || s.Exchange < 0.066 {
+		t.Fatalf("parsed %+v", s)
+	}
+	if err := parseOutput(&Sample{Size: 256}, "matmul n=512 checksum=4470edc3d257c745\n", stderr); err == nil {
+		t.Fatal("a checksum for another size was accepted")
+	}
+	if err := parseOutput(&Sample{Size: 512}, "", stderr); err == nil {
+		t.Fatal("missing checksum accepted")
+	}
+}
+
+func TestChecksumErrorMessage(t *testing.T) {
+	var err error = &ChecksumError{Size: 64, Want: "a", Got: "b", First: "n=64 seq", Bad: "n=64 mpi-c×2"}
+	var ce *ChecksumError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "mpi-c×2 printed b") {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestRotateVisitsEveryOrder(t *testing.T) {
+	cells := [][]cell{{{1, 1, Seq}, {1, 1, Goroutines}}, {{1, 2, Incremental}, {1, 2, MPIGo}}}
+	first := map[Mode]bool{}
+	for r := 0; r < 3; r++ {
+		rc := rotate(cells, r)
+		if len(rc) != 4 {
+			t.Fatalf("rotate lost cells: %v", rc)
+		}
+		first[rc[0].mode] = true
+	}
+	if len(first) < 2 {
+		t.Fatalf("the same variant always runs first")
+	}
+}
+
+func TestLSQ(t *testing.T) {
+	b, d, ok := lsq([]float64{1, 2, 3}, []float64{5, 7, 9})
+	if !ok || b < 1.999 || b > 2.001 || d < 2.999 || d > 3.001 {
+		t.Fatalf("lsq = %g, %g, %t", b, d, ok)
+	}
+	if _, _, ok := lsq([]float64{1, 1}, []float64{1, 2}); ok {
+		t.Fatal("constant x fitted")
+	}
+}
+
+func TestParseModes(t *testing.T) {
+	ms, err := ParseModes("seq, incremental,seq")
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("%v %v", ms, err)
+	}
+	if _, err := ParseModes("seq,bogus"); err == nil {
+		t.Fatal("bogus mode accepted")
+	}
+}
