@@ -26,6 +26,9 @@ type Region struct {
 	pages   int // dirty pages found by Create
 	t0, t1  time.Time
 	created time.Duration
+	// Exchange's parts, for --stats: waiting for peers (the slowest node's
+	// compute shows here), decoding + merging + injecting, encoding + sending.
+	waited, merging, sent time.Duration
 
 	values []value // reductions and lastprivates, in registration order
 
@@ -258,9 +261,10 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	}
 	n.inject("exchange", r.seq)
 	if n.stats {
-		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v (sent %d, received %d bytes)\n",
-			n.name, r.name, r.seq, r.t1.Sub(r.t0).Round(time.Microsecond), r.created.Round(time.Microsecond),
-			r.pages, d.Len(), time.Since(t).Round(time.Microsecond), sent, recvd)
+		us := func(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
+		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)\n",
+			n.name, r.name, r.seq, us(r.t1.Sub(r.t0)), us(r.created), r.pages, d.Len(),
+			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd)
 	}
 	return nil
 }
@@ -271,6 +275,7 @@ func (r *Region) limits() delta.Limits {
 
 func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
+	ts := time.Now()
 	buf, err := r.envelope(d, r.partials())
 	if err != nil {
 		return 0, 0, err
@@ -278,7 +283,11 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err := n.slave.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: buf}); err != nil {
 		return 0, 0, r.wrap("send delta to the master", err)
 	}
+	t := time.Now()
+	r.sent = t.Sub(ts)
 	msg, err := r.recvFromMaster(kindMerged)
+	r.waited = time.Since(t)
+	defer func() { r.merging = time.Since(t) - r.waited }()
 	if err != nil {
 		return len(buf), 0, err
 	}
@@ -325,10 +334,13 @@ func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 
 func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
+	t := time.Now()
 	msgs, err := r.gather()
 	if err != nil {
 		return 0, 0, err
 	}
+	r.waited = time.Since(t)
+	t = time.Now()
 	ds := make([]*delta.Delta, n.size)
 	parts := make([][]byte, n.size)
 	ds[0], parts[0] = own, r.partials()
@@ -377,6 +389,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		merged.Reset(r.seq, delta.Merged)
 		delta.AppendFull(merged, 0, n.arena.Bytes()[:r.extent])
 	}
+	r.merging = time.Since(t)
+	t = time.Now()
+	defer func() { r.sent = time.Since(t) }()
 	buf, err := r.envelope(merged, r.results())
 	if err != nil {
 		return 0, recvd, err
