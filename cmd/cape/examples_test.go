@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestExamplesMatchPlainGo runs every annotated example with plain `go run`
+// (directives ignored: sequential) and with `cape run -n 1` to `-n 4`, and
+// requires the same output.
+func TestExamplesMatchPlainGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	for _, ex := range []struct{ name, args string }{
+		{"matmul", "-n 130"},
+		{"reduction", "-n 20000"},
+		{"sections", "-n 20000"},
+		{"stencil", "-n 60 -iters 15"},
+	} {
+		t.Run(ex.name, func(t *testing.T) {
+			dir := "../../examples/" + ex.name
+			args := strings.Fields(ex.args)
+			out, err := exec.Command("go", append([]string{"run", dir}, args...)...).Output()
+			if err != nil {
+				t.Fatalf("go run %s: %v", dir, err)
+			}
+			want := string(out)
+			for nodes := 1; nodes <= 4; nodes++ {
+				var stdout, stderr bytes.Buffer
+				cmd := append([]string{"run", "-n", fmt.Sprint(nodes), dir, "--"}, args...)
+				if err := run(cmd, &stdout, &stderr); err != nil {
+					t.Fatalf("cape %s: %v\n%s", strings.Join(cmd, " "), err, stderr.String())
+				}
+				if stdout.String() != want {
+					t.Errorf("cape run -n %d %s printed\n%s\ngo run printed\n%s", nodes, ex.name, stdout.String(), want)
+				}
+			}
+		})
+	}
+}
