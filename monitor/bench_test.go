@@ -8,19 +8,76 @@ import (
 	"time"
 )
 
-// benchBackends are the backends measured; unsupported ones are skipped.
-var benchBackends = []string{BackendUffd, BackendCompare, BackendComplete, BackendPtrace}
+// A benchConfig is one backend, or one variant of a backend, to measure.
+type benchConfig struct {
+	name    string
+	backend string
+	opts    Options
+	// setup, if set, adjusts the new tracker.
+	setup func(Tracker)
+	// smallTwins turns off huge pages for the twins (the behaviour before
+	// adviseTwin), to measure them.
+	smallTwins bool
+}
+
+// The configurations measured; unsupported ones are skipped. The ptrace
+// blocks are the sizes issue 3 asks about.
+var (
+	benchConfigs = []benchConfig{
+		{name: "uffd", backend: BackendUffd},
+		{name: "uffd-smalltwins", backend: BackendUffd, smallTwins: true},
+		{name: "compare", backend: BackendCompare},
+		{name: "complete", backend: BackendComplete},
+		{name: "ptrace-B1", backend: BackendPtrace, opts: Options{PtraceBlock: 1}},
+		{name: "ptrace-B4", backend: BackendPtrace, opts: Options{PtraceBlock: 4}},
+		{name: "ptrace-B16", backend: BackendPtrace, opts: Options{PtraceBlock: 16}},
+		{name: "ptrace-B64", backend: BackendPtrace, opts: Options{PtraceBlock: 64}},
+	}
+	loopConfigs = append(append([]benchConfig{
+		{name: "uffd", backend: BackendUffd},
+	}, uffdModeConfigs...), []benchConfig{
+		{name: "compare", backend: BackendCompare},
+		{name: "complete", backend: BackendComplete},
+		{name: "ptrace-B1", backend: BackendPtrace, opts: Options{PtraceBlock: 1}},
+		{name: "ptrace-B16", backend: BackendPtrace, opts: Options{PtraceBlock: 16}},
+		{name: "ptrace-B64", backend: BackendPtrace, opts: Options{PtraceBlock: 64}},
+	}...)
+)
+
+// newBench returns a tracker of configuration c watching mem.
+func newBench(b *testing.B, c benchConfig, mem []byte) Tracker {
+	b.Helper()
+	if c.smallTwins {
+		hugeTwins = false
+		b.Cleanup(func() { hugeTwins = true })
+	}
+	tr, err := New(c.backend, mem, c.opts)
+	if err != nil {
+		skipUnsupported(b, "%s: %v", c.name, err)
+	}
+	b.Cleanup(func() {
+		if err := tr.Close(); err != nil {
+			b.Errorf("Close: %v", err)
+		}
+	})
+	if c.setup != nil {
+		c.setup(tr)
+	}
+	return tr
+}
 
 // BenchmarkStartStop measures one region on a 256 MiB extent: Start, one
-// byte written on the given fraction of its pages (evenly spread), Stop.
-// ns/dirty-page divides the region's time by the pages written.
+// byte written on the given fraction of its pages (evenly spread, in
+// increasing order), Stop. ns/dirty-page divides the region's time by the
+// pages written; first-Start-ms is the first Start, which populates the
+// twins (once per tracker, not part of ns/op).
 func BenchmarkStartStop(b *testing.B) {
 	const extent = 256 << 20
-	for _, backend := range benchBackends {
+	for _, c := range benchConfigs {
 		for _, pct := range []int{0, 1, 10, 100} {
-			b.Run(fmt.Sprintf("%s/dirty=%d%%", backend, pct), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/dirty=%d%%", c.name, pct), func(b *testing.B) {
 				mem := mapArena(b, extent)
-				tr := newOrSkip(b, backend, mem)
+				tr := newBench(b, c, mem)
 				ps := tr.PageSize()
 				pages := extent / ps
 				for i := 0; i < len(mem); i += ps {
@@ -32,67 +89,135 @@ func BenchmarkStartStop(b *testing.B) {
 					stride = pages / dirty
 				}
 				// Warm up: the first Start populates the twin.
+				t0 := time.Now()
 				if err := tr.Start(extent); err != nil {
 					b.Fatal(err)
 				}
+				first := time.Since(t0)
 				if _, err := tr.Stop(); err != nil {
 					b.Fatal(err)
 				}
-				b.SetBytes(extent)
 				b.ReportAllocs()
 				for b.Loop() {
 					if err := tr.Start(extent); err != nil {
 						b.Fatal(err)
 					}
-					for p := 0; p < dirty; p++ {
+					for p := range dirty {
 						mem[p*stride*ps+8]++
 					}
-					if _, err := tr.Stop(); err != nil {
+					got, err := tr.Stop()
+					if err != nil {
 						b.Fatal(err)
+					}
+					if len(got) != dirty && c.backend != BackendComplete {
+						b.Fatalf("Stop reported %d pages, want %d", len(got), dirty)
 					}
 				}
 				if dirty > 0 {
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(dirty), "ns/dirty-page")
 				}
+				b.ReportMetric(float64(first.Microseconds())/1e3, "first-Start-ms")
 			})
 		}
 	}
 }
 
-// BenchmarkDenseLoop runs a loop that writes every word of a 64 MiB array,
-// once unmonitored and once inside a region, and reports the ratio of the
-// region's time (Start, loop, Stop) to the plain loop's.
+// The dense loops of BenchmarkDenseLoop. Each writes every int64 of the
+// memory once per run and changes its value from one run to the next.
+var denseLoops = []struct {
+	name string
+	size int
+	// newRun returns a function that runs the loop on w for iteration it.
+	newRun func(size int) func(w []int64, it int)
+}{
+	// Memory-bound: one add per int64 written, as fast as memory goes.
+	{"mem", 64 << 20, func(int) func([]int64, int) {
+		return func(w []int64, it int) {
+			for i := range w {
+				w[i] += int64(i ^ it)
+			}
+		}
+	}},
+	// Realistic: rows of an integer matrix product C = A×B whose inner
+	// dimension is 16 (then 64): 16 (64) multiply-adds per int64 of C
+	// written. The paper's products have an inner dimension of 3000 to
+	// 12000, so this is still the hard end for a monitor.
+	{"matmul-k16", 16 << 20, func(size int) func([]int64, int) { return matmulRows(size, 16) }},
+	{"matmul-k64", 16 << 20, func(size int) func([]int64, int) { return matmulRows(size, 64) }},
+}
+
+// matmulRows returns a loop computing C = A×B + it, for C of size bytes
+// (rows of 512 int64s, one page each) and an inner dimension of k.
+func matmulRows(size, k int) func(c []int64, it int) {
+	const cols = 512
+	rows := size / 8 / cols
+	a := make([]int64, rows*k)
+	bm := make([]int64, k*cols)
+	for i := range a {
+		a[i] = int64(i%7 + 1)
+	}
+	for i := range bm {
+		bm[i] = int64(i%5 + 2)
+	}
+	return func(c []int64, it int) {
+		var acc [cols]int64
+		for i := range rows {
+			for j := range acc {
+				acc[j] = int64(it)
+			}
+			for kk, aik := range a[i*k : (i+1)*k] {
+				bk := bm[kk*cols : (kk+1)*cols : (kk+1)*cols]
+				for j := range acc {
+					acc[j] += aik * bk[j]
+				}
+			}
+			copy(c[i*cols:(i+1)*cols], acc[:])
+		}
+	}
+}
+
+// BenchmarkDenseLoop runs each dense loop on an unmonitored copy of the
+// memory and on the monitored memory inside a region, and reports the
+// ratio of the region's time (Start, loop, Stop) to the plain loop's. Both
+// memories are mapped and populated the same way; ns/op is their sum.
 func BenchmarkDenseLoop(b *testing.B) {
-	const size = 64 << 20
-	for _, backend := range benchBackends {
-		b.Run(backend, func(b *testing.B) {
-			mem := mapArena(b, size)
-			tr := newOrSkip(b, backend, mem)
-			loop := func() {
-				for i := 0; i < len(mem); i += 8 {
-					mem[i] += byte(i)
-					mem[i+1]++
+	for _, l := range denseLoops {
+		for _, c := range loopConfigs {
+			b.Run(l.name+"/"+c.name, func(b *testing.B) {
+				plainMem, mem := mapArena(b, l.size), mapArena(b, l.size)
+				plain, monitored := int64s(plainMem), int64s(mem)
+				run := l.newRun(l.size)
+				run(plain, 0)
+				run(monitored, 0)
+				tr := newBench(b, c, mem)
+				region := func(it int) {
+					if err := tr.Start(l.size); err != nil {
+						b.Fatal(err)
+					}
+					run(monitored, it)
+					if _, err := tr.Stop(); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			loop()
-			var plain, monitored time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				loop()
-				t1 := time.Now()
-				if err := tr.Start(size); err != nil {
-					b.Fatal(err)
+				region(1) // the first Start populates the twins
+				var tPlain, tMonitored time.Duration
+				it := 2
+				for b.Loop() {
+					t0 := time.Now()
+					run(plain, it)
+					t1 := time.Now()
+					region(it)
+					tPlain += t1.Sub(t0)
+					tMonitored += time.Since(t1)
+					it++
 				}
-				loop()
-				if _, err := tr.Stop(); err != nil {
-					b.Fatal(err)
-				}
-				plain += t1.Sub(t0)
-				monitored += time.Since(t1)
-			}
-			b.ReportMetric(float64(plain.Nanoseconds())/float64(b.N), "ns/plain")
-			b.ReportMetric(float64(monitored.Nanoseconds())/float64(b.N), "ns/monitored")
-			b.ReportMetric(float64(monitored)/float64(plain), "ratio")
-		})
+				n := float64(b.N)
+				b.ReportMetric(float64(tPlain.Nanoseconds())/n, "ns/plain")
+				b.ReportMetric(float64(tMonitored.Nanoseconds())/n, "ns/monitored")
+				b.ReportMetric(float64(tMonitored)/float64(tPlain), "ratio")
+				pages := l.size / tr.PageSize()
+				b.ReportMetric(float64((tMonitored-tPlain).Nanoseconds())/n/float64(pages), "ns-extra/page")
+			})
+		}
 	}
 }

@@ -84,7 +84,20 @@ type Options struct {
 	// falls back from the default (uffd), saying what it uses and why; the
 	// default choice is silent.
 	Notice func(string)
+	// PtraceBlock is how many pages the ptrace backend saves and unprotects
+	// per write fault: the aligned block of PtraceBlock pages around the
+	// faulting page, clipped to the extent. 0 means DefaultPtraceBlock;
+	// other backends ignore it. See doc.go for the measurements behind the
+	// default.
+	PtraceBlock int
 }
+
+// DefaultPtraceBlock is the ptrace backend's block size when
+// Options.PtraceBlock is 0, chosen from the measurements in doc.go.
+const DefaultPtraceBlock = 16
+
+// maxPtraceBlock bounds Options.PtraceBlock.
+const maxPtraceBlock = 1 << 12
 
 // Backends returns the names New accepts, "auto" first.
 func Backends() []string {
@@ -111,7 +124,14 @@ func New(backend string, mem []byte, opts Options) (Tracker, error) {
 	case BackendUffd:
 		return newUffd(mem, opts.PageSize)
 	case BackendPtrace:
-		return newPtrace(mem, opts.PageSize)
+		block := opts.PtraceBlock
+		if block == 0 {
+			block = DefaultPtraceBlock
+		}
+		if block < 0 || block > maxPtraceBlock {
+			return nil, fmt.Errorf("monitor: ptrace block of %d pages (want 0 for the default, or 1 to %d)", block, maxPtraceBlock)
+		}
+		return newPtrace(mem, opts.PageSize, block)
 	case BackendAuto:
 		return newAuto(mem, opts)
 	}

@@ -71,6 +71,11 @@ func TestNewErrors(t *testing.T) {
 			t.Errorf("%s: Close: %v", b, err)
 		}
 	}
+	for _, block := range []int{-1, maxPtraceBlock + 1} {
+		if _, err := New(BackendPtrace, mem, Options{PtraceBlock: block}); err == nil {
+			t.Errorf("ptrace block %d: no error", block)
+		}
+	}
 	if !slices.Contains(Backends(), BackendCompare) {
 		t.Errorf("Backends() = %v lacks compare", Backends())
 	}

@@ -14,7 +14,7 @@ import (
 
 // ptraceHelperEnv, when set in the environment, turns the process into the
 // ptrace backend's helper (see runPtraceHelper) before main runs. Its value
-// is "pid base size pagesize gadget overflowAfter" in decimal.
+// is "pid base size pagesize gadget block overflowAfter" in decimal.
 const ptraceHelperEnv = "CAPE_MONITOR_PTRACE_HELPER"
 
 // The helper's inherited descriptors.
@@ -38,6 +38,7 @@ type ptraceHelper struct {
 	size     int
 	pageSize int
 	gadget   uintptr
+	block    int    // pages unprotected per fault: the aligned block around it
 	twin     []byte // the node's twins, shared
 	// overflowAfter, if positive, simulates running out of mappings after
 	// that many pages (a test hook).
@@ -48,22 +49,32 @@ type ptraceHelper struct {
 	active   bool
 	extent   int
 	overflow bool
-	dirty    []uint64 // pages caught this region, in fault order
-	isDirty  []bool   // by page
+	dirty    []uint64    // pages unprotected this region, in order
+	state    []pageState // by page
 }
+
+// pageState is what the helper knows of a page in the current region.
+type pageState uint8
+
+const (
+	pageProtected   pageState = iota // read-only, twin not taken
+	pageSpeculative                  // twin taken, unprotected with a faulting neighbour
+	pageFaulted                      // twin taken, unprotected at a write fault on it
+)
 
 func runPtraceHelper(arg string) int {
 	runtime.LockOSThread()
 	sock := os.NewFile(helperSockFD, "node")
 	h := &ptraceHelper{}
-	if _, err := fmt.Sscan(arg, &h.pid, &h.base, &h.size, &h.pageSize, &h.gadget, &h.overflowAfter); err != nil {
+	if _, err := fmt.Sscan(arg, &h.pid, &h.base, &h.size, &h.pageSize, &h.gadget, &h.block, &h.overflowAfter); err != nil {
 		fmt.Fprintf(os.Stderr, "cape ptrace helper: bad %s=%q: %v\n", ptraceHelperEnv, arg, err)
 		return 2
 	}
 	twin, err := unix.Mmap(helperTwinFD, 0, h.size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
 	if err == nil {
 		h.twin = twin
-		h.isDirty = make([]bool, h.size/h.pageSize)
+		h.state = make([]pageState, h.size/h.pageSize)
+		h.block = max(h.block, 1)
 		err = h.seizeAll()
 	}
 	if err != nil {
@@ -130,7 +141,7 @@ func (h *ptraceHelper) serve(sock *os.File) {
 		case opStart:
 			h.mu.Lock()
 			for _, p := range h.dirty {
-				h.isDirty[p] = false
+				h.state[p] = pageProtected
 			}
 			h.dirty, h.overflow = h.dirty[:0], false
 			h.extent, h.active = int(cmd[1]), true
@@ -143,7 +154,15 @@ func (h *ptraceHelper) serve(sock *os.File) {
 			if h.overflow {
 				code = codeOverflow
 			}
-			err = writeWords(sock, append([]uint64{code, uint64(len(h.dirty))}, h.dirty...)...)
+			words := make([]uint64, 0, 2+len(h.dirty))
+			words = append(words, code, uint64(len(h.dirty)))
+			for _, p := range h.dirty {
+				if h.state[p] == pageSpeculative {
+					p |= flagSpeculative
+				}
+				words = append(words, p)
+			}
+			err = writeWords(sock, words...)
 			h.mu.Unlock()
 		default:
 			err = fmt.Errorf("unknown command %d", cmd[0])
@@ -209,7 +228,11 @@ func (h *ptraceHelper) fault(tid int) error {
 	}
 	p := int(off) / h.pageSize
 	var pending []int
-	if !h.isDirty[p] && !h.overflow {
+	switch {
+	case h.state[p] == pageSpeculative:
+		// Unprotected with a neighbour while this thread was faulting.
+		h.state[p] = pageFaulted
+	case h.state[p] == pageProtected && !h.overflow:
 		if pending, err = h.unprotect(tid, p); err != nil {
 			// The write cannot proceed: let the node die of it, loudly.
 			fmt.Fprintf(os.Stderr, "cape ptrace helper: page %d: %v\n", p, err)
@@ -225,13 +248,18 @@ func (h *ptraceHelper) fault(tid int) error {
 // segvAccErr is SEGV_ACCERR: a write to a mapped page it may not write.
 const segvAccErr = 2
 
-// unprotect saves page p's twin and makes it writable by injecting
-// mprotect into tid. When the kernel refuses for lack of mappings (each
-// writable page splits the arena's mapping, vm.max_map_count), it saves the
-// twins of every page not yet written and unprotects the whole extent; Stop
-// then finds the rest by comparison.
+// unprotect saves the twins of the still protected pages of p's block
+// (the aligned block of h.block pages around p, clipped to the extent) and
+// makes the block writable by injecting mprotect into tid. Every twin is
+// taken while its page is still read-only, so it is the page's content at
+// Start. When the kernel refuses for lack of mappings (each writable block
+// splits the arena's mapping, vm.max_map_count), it saves the twins of
+// every page still protected and unprotects the whole extent; Stop then
+// finds the rest by comparison.
 func (h *ptraceHelper) unprotect(tid, p int) ([]int, error) {
-	if err := h.saveTwins(p, p+1); err != nil {
+	lo := p - p%h.block
+	hi := min(lo+h.block, h.extent/h.pageSize)
+	if err := h.saveProtected(lo, hi); err != nil {
 		return nil, err
 	}
 	var ret int64
@@ -239,30 +267,18 @@ func (h *ptraceHelper) unprotect(tid, p int) ([]int, error) {
 	if h.overflowAfter > 0 && len(h.dirty) >= h.overflowAfter {
 		ret = -int64(unix.ENOMEM)
 	} else {
-		addr := uintptr(h.base) + uintptr(p*h.pageSize)
+		addr := uintptr(h.base) + uintptr(lo*h.pageSize)
 		var err error
-		ret, pending, err = ptrace.InjectSyscall(tid, h.gadget, unix.SYS_MPROTECT, addr, uintptr(h.pageSize), unix.PROT_READ|unix.PROT_WRITE)
+		ret, pending, err = ptrace.InjectSyscall(tid, h.gadget, unix.SYS_MPROTECT, addr, uintptr((hi-lo)*h.pageSize), unix.PROT_READ|unix.PROT_WRITE)
 		if err != nil {
 			return pending, err
 		}
 	}
 	if ret == -int64(unix.ENOMEM) {
-		h.isDirty[p] = true // its twin is saved; exclude it from the sweep
-		n := h.extent / h.pageSize
-		for lo := 0; lo < n; {
-			for lo < n && h.isDirty[lo] {
-				lo++
-			}
-			hi := lo
-			for hi < n && !h.isDirty[hi] {
-				hi++
-			}
-			if lo < hi {
-				if err := h.saveTwins(lo, hi); err != nil {
-					return pending, err
-				}
-			}
-			lo = hi
+		// The block's twins are saved; exclude it from the sweep.
+		h.markBlock(lo, hi, p)
+		if err := h.saveProtected(0, h.extent/h.pageSize); err != nil {
+			return pending, err
 		}
 		more, err := []int(nil), error(nil)
 		ret, more, err = ptrace.InjectSyscall(tid, h.gadget, unix.SYS_MPROTECT, uintptr(h.base), uintptr(h.extent), unix.PROT_READ|unix.PROT_WRITE)
@@ -275,9 +291,41 @@ func (h *ptraceHelper) unprotect(tid, p int) ([]int, error) {
 	if ret < 0 {
 		return pending, fmt.Errorf("mprotect in thread %d: %w", tid, unix.Errno(-ret))
 	}
-	h.isDirty[p] = true
-	h.dirty = append(h.dirty, uint64(p))
+	h.markBlock(lo, hi, p)
 	return pending, nil
+}
+
+// markBlock records pages [lo, hi) as unprotected: p as faulted, the
+// others, if still protected, as speculative.
+func (h *ptraceHelper) markBlock(lo, hi, p int) {
+	for q := lo; q < hi; q++ {
+		if h.state[q] == pageProtected {
+			h.state[q] = pageSpeculative
+			h.dirty = append(h.dirty, uint64(q))
+		}
+	}
+	h.state[p] = pageFaulted
+}
+
+// saveProtected saves the twins of the protected pages in [lo, hi), one
+// process_vm_readv per run of them.
+func (h *ptraceHelper) saveProtected(lo, hi int) error {
+	for lo < hi {
+		for lo < hi && h.state[lo] != pageProtected {
+			lo++
+		}
+		end := lo
+		for end < hi && h.state[end] == pageProtected {
+			end++
+		}
+		if lo < end {
+			if err := h.saveTwins(lo, end); err != nil {
+				return err
+			}
+		}
+		lo = end
+	}
+	return nil
 }
 
 // saveTwins copies pages [lo, hi) from the node into the shared twins.

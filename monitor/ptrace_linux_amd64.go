@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -74,11 +75,15 @@ func (r *ptraceResources) release() error {
 	return errors.Join(errs...)
 }
 
-func newPtrace(mem []byte, pageSize int) (Tracker, error) { return newPtraceHooked(mem, pageSize, 0) }
+// newPtrace returns a ptrace tracker that unprotects the aligned block of
+// block pages around each faulting page.
+func newPtrace(mem []byte, pageSize, block int) (Tracker, error) {
+	return newPtraceHooked(mem, pageSize, block, 0)
+}
 
 // newPtraceHooked is newPtrace with a test hook: if overflowAfter > 0, the
 // helper acts as if mprotect ran out of mappings after that many pages.
-func newPtraceHooked(mem []byte, pageSize, overflowAfter int) (Tracker, error) {
+func newPtraceHooked(mem []byte, pageSize, block, overflowAfter int) (Tracker, error) {
 	if ps := os.Getpagesize(); pageSize != ps {
 		return nil, fmt.Errorf("%w: ptrace tracks system pages (%d bytes), not %d", ErrNotSupported, ps, pageSize)
 	}
@@ -104,7 +109,7 @@ func newPtraceHooked(mem []byte, pageSize, overflowAfter int) (Tracker, error) {
 	if res.twin, err = unix.Mmap(memfd, 0, len(mem), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED); err != nil {
 		return fail(fmt.Errorf("ptrace: twins: %w", err))
 	}
-	if err := startHelper(res, mem, pageSize, overflowAfter, twinFile); err != nil {
+	if err := startHelper(res, mem, pageSize, block, overflowAfter, twinFile); err != nil {
 		return fail(err)
 	}
 	t := &ptraceTracker{mem: mem, pageSize: pageSize, res: res, isDirty: make([]bool, len(mem)/pageSize)}
@@ -114,7 +119,7 @@ func newPtraceHooked(mem []byte, pageSize, overflowAfter int) (Tracker, error) {
 
 // startHelper re-executes this binary as the helper, lets it trace this
 // process and waits until it has attached to every thread.
-func startHelper(res *ptraceResources, mem []byte, pageSize, overflowAfter int, twinFile *os.File) error {
+func startHelper(res *ptraceResources, mem []byte, pageSize, block, overflowAfter int, twinFile *os.File) error {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("ptrace: socketpair: %w", err)
@@ -130,8 +135,8 @@ func startHelper(res *ptraceResources, mem []byte, pageSize, overflowAfter int, 
 
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Args[0] = "cape-ptrace-helper"
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d %d %d %d", ptraceHelperEnv,
-		os.Getpid(), uint64(addrOf(mem)), len(mem), pageSize, uint64(addrOf(res.gadget)), overflowAfter))
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d %d %d %d %d", ptraceHelperEnv,
+		os.Getpid(), uint64(addrOf(mem)), len(mem), pageSize, uint64(addrOf(res.gadget)), block, overflowAfter))
 	cmd.ExtraFiles = []*os.File{child, twinFile} // helperSockFD, helperTwinFD
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -209,22 +214,37 @@ func (t *ptraceTracker) Stop() ([]int, error) {
 			return nil, fmt.Errorf("stop: mprotect: %w", err)
 		}
 	}
-	code, pages, err := t.res.call(opStop, 0, time.Minute)
+	code, words, err := t.res.call(opStop, 0, time.Minute)
 	if err != nil {
 		return nil, fmt.Errorf("stop: %w", err)
 	}
-	for _, p := range pages {
-		t.isDirty[p] = true
+	// Pages written at a fault are dirty; pages unprotected with a
+	// faulting neighbour (its block) are dirty if they changed.
+	pages := words[:0]
+	var spec []int
+	for _, w := range words {
+		if w&flagSpeculative != 0 {
+			spec = append(spec, w&^flagSpeculative)
+			continue
+		}
+		t.isDirty[w] = true
+		pages = append(pages, w)
 	}
 	if code == codeOverflow {
 		// Too many mappings: the helper saved every other twin and
 		// unprotected the extent; compare the pages it did not catch.
+		spec = spec[:0]
 		for p := range t.extent / t.pageSize {
-			off := p * t.pageSize
-			if !t.isDirty[p] && !slices.Equal(t.mem[off:off+t.pageSize], t.res.twin[off:off+t.pageSize]) {
-				t.isDirty[p] = true
-				pages = append(pages, p)
+			if !t.isDirty[p] {
+				spec = append(spec, p)
 			}
+		}
+	}
+	for _, p := range spec {
+		off := p * t.pageSize
+		if !t.isDirty[p] && !bytes.Equal(t.mem[off:off+t.pageSize], t.res.twin[off:off+t.pageSize]) {
+			t.isDirty[p] = true
+			pages = append(pages, p)
 		}
 	}
 	slices.Sort(pages)

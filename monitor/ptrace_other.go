@@ -7,6 +7,6 @@ import (
 	"runtime"
 )
 
-func newPtrace(mem []byte, pageSize int) (Tracker, error) {
+func newPtrace(mem []byte, pageSize, block int) (Tracker, error) {
 	return nil, fmt.Errorf("%w: ptrace needs Linux on amd64, this is %s/%s", ErrNotSupported, runtime.GOOS, runtime.GOARCH)
 }

@@ -12,7 +12,7 @@ import (
 // bytes of message (codeError).
 const (
 	opStart uint64 = 1 + iota // arg: extent in bytes; answer: codeOK
-	opStop                    // answer: the pages written, in fault order
+	opStop                    // answer: the pages unprotected, in fault order, flagSpeculative set on those that did not fault
 )
 
 const (
@@ -20,6 +20,11 @@ const (
 	codeOverflow        // the pages below are only those caught before the per-page protection overflowed
 	codeError           // the payload is a message
 )
+
+// flagSpeculative marks, in a codeOK or codeOverflow answer, a page that
+// was unprotected with its block but did not fault: it may or may not have
+// been written, and the node compares it with its twin.
+const flagSpeculative = 1 << 62
 
 // maxFrameWords bounds the payload of a frame read from the helper.
 const maxFrameWords = 1 << 32

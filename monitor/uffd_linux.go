@@ -193,7 +193,9 @@ func (u *uffdTracker) Start(extent int) error {
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
-	// Pages the last (compared) region changed, re-armed by its Stop.
+	// Pages the last (compared) region changed, re-armed by its Stop. One
+	// copy per page: measured faster here than coalescing them into runs,
+	// which memmove copies with non-temporal stores.
 	for _, p := range u.pending {
 		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 	}

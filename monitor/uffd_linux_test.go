@@ -102,3 +102,10 @@ func TestUffdAdaptiveSwitch(t *testing.T) {
 		t.Errorf("compared regions %v, want %v", modes, want)
 	}
 }
+
+// uffdModeConfigs are the uffd backend with its tracking mode forced, for
+// BenchmarkDenseLoop: always write faults, always comparison.
+var uffdModeConfigs = []benchConfig{
+	{name: "uffd-faults", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeFaults }},
+	{name: "uffd-compare", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeCompare }},
+}
