@@ -216,6 +216,10 @@ func Finalize() error {
 	var errs []error
 	if n.master != nil {
 		_ = n.master.Broadcast(transport.Message{Kind: kindDone, Seq: n.seq})
+		// Keep the job up until every slave has closed: a slave still
+		// receiving (or relaying) the last merged delta would otherwise
+		// see the master's goodbye first and its watchdog would end it.
+		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
 	}
 	if n.slave != nil {

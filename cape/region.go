@@ -319,10 +319,12 @@ func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 	switch {
 	case msg.Kind == kindAbort:
 		fmt.Fprintf(os.Stderr, "cape: %s: stopping: the job was aborted (%s)\n", r.n.name, msg.Payload)
+		_ = Finalize() // closes gracefully: relay children get the message too
 		os.Exit(1)
 	case msg.Kind == kindDone:
 		// The master ended the program while this node was still in a
 		// region: nothing more to do.
+		_ = Finalize()
 		os.Exit(0)
 	case msg.Kind != want:
 		return msg, r.errorf("master sent message kind %d, want %d", msg.Kind, want)

@@ -37,6 +37,8 @@ type conn struct {
 	fw  frameWriter
 
 	lastSend atomic.Int64 // nanoseconds since epoch of the last write
+	sending  atomic.Bool  // a caller's message is being written (under wmu)
+	wclosed  bool         // the goodbye is sent and the write side shut; protected by wmu
 
 	fr *frameReader // owned by readLoop
 
@@ -49,7 +51,9 @@ type conn struct {
 
 	ready chan struct{} // cap 1, signalled when queue or cause changes
 	dead  chan struct{} // closed when cause is set
+	stop  chan struct{} // closed when Close begins (the connection may drain a while)
 
+	shutOnce  sync.Once
 	closeOnce sync.Once
 	wg        sync.WaitGroup
 
@@ -90,6 +94,7 @@ func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, n
 		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame),
 		ready:  make(chan struct{}, 1),
 		dead:   make(chan struct{}),
+		stop:   make(chan struct{}),
 		hooks:  hooks,
 	}
 	if hooks != nil && hooks.forward != nil {
@@ -145,6 +150,10 @@ func (c *conn) readLoop() {
 			continue
 		}
 		c.mu.Lock()
+		if c.closing { // draining after Close: nobody will receive it
+			c.mu.Unlock()
+			continue
+		}
 		if c.head >= 64 && 2*c.head >= len(c.queue) {
 			n := copy(c.queue, c.queue[c.head:])
 			clear(c.queue[n:])
@@ -200,6 +209,10 @@ func (c *conn) heartbeatLoop() {
 		idle := time.Since(c.epoch) - time.Duration(c.lastSend.Load())
 		if idle >= interval {
 			if c.wmu.TryLock() {
+				if c.wclosed { // Close sent the goodbye: nothing may follow it
+					c.wmu.Unlock()
+					return
+				}
 				err := c.fw.writeMessage(kindHeartbeat, 0, nil)
 				c.lastSend.Store(int64(time.Since(c.epoch)))
 				c.wmu.Unlock()
@@ -262,7 +275,9 @@ func (c *conn) send(msg Message) error {
 		return err
 	}
 	c.mu.Unlock()
+	c.sending.Store(true)
 	err := c.fw.writeMessage(msg.Kind, msg.Seq, msg.Payload)
+	c.sending.Store(false)
 	c.lastSend.Store(int64(time.Since(c.epoch)))
 	if err != nil {
 		c.fail(c.writeCause(err))
@@ -308,24 +323,85 @@ func (c *conn) recv() (Message, error) {
 		select {
 		case <-c.ready:
 		case <-c.dead:
+		case <-c.stop:
 		}
 	}
 }
 
-// close says goodbye if no write is in progress, closes the socket, and
-// waits for the goroutines. Blocked and later calls return ErrClosed.
+// maxLinger bounds how long Close drains a connection; the linger is
+// min(PeerTimeout, maxLinger).
+const maxLinger = 2 * time.Second
+
+func (c *conn) linger() time.Duration { return min(c.cfg.PeerTimeout, maxLinger) }
+
+// close ends the connection gracefully, so that the peer loses nothing this
+// side sent: it waits for a relayed message being forwarded on it (or a
+// heartbeat) to be written, sends a goodbye, shuts the write side (FIN), and
+// keeps reading, discarding the peer's messages, until the peer ends its
+// side (its goodbye or EOF) or the linger has passed; only then does it
+// close the socket. Closing a socket with unread data makes the kernel
+// reset it, and a reset peer drops what it had not read yet. A caller's
+// Send in progress is not waited for: it is cut short and returns
+// ErrClosed. Blocked and later calls return ErrClosed at once; close
+// returns after the drain and the goroutines' end.
 func (c *conn) close() {
 	c.closeOnce.Do(func() {
+		c.shut()
 		c.mu.Lock()
-		c.closing = true
 		alive := c.cause == nil
 		c.mu.Unlock()
-		if alive && c.wmu.TryLock() {
-			c.fw.timeout = min(c.cfg.IOTimeout, time.Second)
-			_ = c.fw.writeMessage(kindBye, 0, nil)
-			c.wmu.Unlock()
+		if alive {
+			deadline := time.Now().Add(c.linger())
+			if c.lockWrite(deadline) {
+				c.wclosed = true
+				c.fw.timeout = max(min(c.cfg.IOTimeout, time.Until(deadline)), time.Millisecond)
+				err := c.fw.writeMessage(kindBye, 0, nil)
+				if cw, ok := c.nc.(interface{ CloseWrite() error }); ok && err == nil {
+					err = cw.CloseWrite()
+				}
+				c.wmu.Unlock()
+				if err == nil {
+					t := time.NewTimer(time.Until(deadline))
+					select {
+					case <-c.dead: // the peer's goodbye or EOF: nothing is left unread
+					case <-t.C:
+					}
+					t.Stop()
+				}
+			}
 		}
 		c.fail(ErrClosed)
 		c.wg.Wait()
 	})
+}
+
+// shut is the start of close: blocked and later calls return ErrClosed,
+// and messages still arriving are discarded; the socket stays open.
+func (c *conn) shut() {
+	c.shutOnce.Do(func() {
+		c.mu.Lock()
+		c.closing = true
+		c.mu.Unlock()
+		close(c.stop)
+	})
+}
+
+// lockWrite takes wmu for the goodbye. It waits for a relayed message being
+// forwarded on this connection or a heartbeat, until deadline; it gives up
+// at once if a caller's message is being written (Close cuts it short) or
+// the connection failed.
+func (c *conn) lockWrite(deadline time.Time) bool {
+	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 10*time.Millisecond) {
+		if c.wmu.TryLock() {
+			if c.isDead() {
+				c.wmu.Unlock()
+				return false
+			}
+			return true
+		}
+		if c.sending.Load() || c.isDead() || time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(wait)
+	}
 }

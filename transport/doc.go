@@ -97,14 +97,18 @@
 // links up (kind 5, or the reason they are not); NewMaster returns when all
 // did, and keeps the star if any failed (Master.RelayErr).
 //
-// A relayed broadcast #i sends a 9-byte announcement (kind 6: the caller's
-// kind and Seq) to every slave on its own connection, so that the message
-// keeps its place among the master's other messages, and the payload
-// (kind 7 chain, kind 8 tree, Seq i) to the master's children only. A slave
-// forwards each verified frame to its children as it arrives, re-tagged with
-// each link's keys and holding each child's write lock from the first frame
-// to the last; Slave.Recv, reaching the announcement, returns the payload
-// once it is complete. A relay parent that fails makes Recv fail naming it.
+// A relayed broadcast #i sends a 10-byte announcement (kind 6: the caller's
+// kind and Seq, and the scheme, 7 or 8) to every slave on its own
+// connection, so that the message keeps its place among the master's other
+// messages, and the payload (kind 7 chain, kind 8 tree, Seq i) to the
+// master's children only. A slave forwards each verified frame to its
+// children as it arrives, re-tagged with each link's keys and holding each
+// child's write lock from the first frame to the last; Slave.Recv, reaching
+// the announcement, returns the payload once it is complete. If the slave's
+// parent in that scheme (the master for ranks 1 and 2 of the tree, 1 of the
+// chain) ends without having sent it, Recv fails naming the parent; the end
+// of any other parent, or of the master, does not matter, since a goodbye
+// follows every frame its sender had forwarded.
 // Broadcast picks the scheme per message: the star below 64 KiB (one hop),
 // the chain when the payload spans at least 2 chunks per hop, the tree in
 // between. Kinds 3..8 are reserved for this; Gather is unchanged (the
@@ -115,10 +119,26 @@
 // NewMaster or Dial returns a connected [Master] or [Slave]; Send, Recv,
 // Broadcast and Gather may then be called until Close. A failed connection
 // stays failed: every later call about that node returns its *NodeError
-// (there is no reconnection). Close sends a goodbye if no write is in
-// progress, closes the sockets, unblocks every blocked call (they return
-// [ErrClosed]) and waits for the goroutines. NewMaster does not close its
-// listener.
+// (there is no reconnection). NewMaster does not close its listener.
+//
+// Close unblocks every blocked call at once (they return [ErrClosed]) and
+// ends each connection gracefully, so that the peer loses nothing already
+// sent. Closing a TCP socket with unread data in it, or receiving data once
+// it is closed (a heartbeat, say), makes the kernel reset the connection,
+// and the reset discards whatever the kernel had not yet delivered: the
+// tail of a large message to a slow receiver. So Close waits for the
+// relayed message being forwarded on a connection (or a heartbeat) to be
+// written, but cuts short a caller's Send in progress; it sends the
+// goodbye, shuts the write side (FIN), and keeps reading and discarding
+// until the peer ends its side, then closes the socket. A peer ends its
+// side as soon as its reader sees the goodbye, so this takes a round trip;
+// it is bounded by min(PeerTimeout, 2s), after which the socket is closed
+// anyway. A slave closes its links to its relay children first (each once
+// the message being forwarded is complete, while the parents keep
+// sending), then its parents' links and the connection to the master.
+// [Master.WaitClosed] lets the master wait until every slave has closed
+// before it closes: a slave still receiving or forwarding the last
+// broadcast then finishes it.
 //
 // # Locks
 //

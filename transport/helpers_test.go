@@ -115,6 +115,7 @@ func (*bufConn) SetWriteDeadline(time.Time) error { return nil }
 type rawPeer struct {
 	nc  net.Conn
 	out *macer // this side's sending direction
+	in  *macer // the other direction (set by dialRaw)
 }
 
 // frames encodes a message as this peer would send it, advancing the
@@ -151,7 +152,11 @@ func dialRaw(t testing.TB, addr string, rank int, cfg Config) *rawPeer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rawPeer{nc: nc, out: out}
+	in, err := newMacer(keys.toSlave[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rawPeer{nc: nc, out: out, in: in}
 }
 
 // rawMasterJob starts a master of size 2 whose only slave is driven by

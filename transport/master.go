@@ -330,9 +330,45 @@ func (m *Master) Gather() ([]Message, error) {
 // Size returns the number of nodes, the master included.
 func (m *Master) Size() int { return len(m.peers) }
 
-// Close says goodbye to every slave, closes the connections, and waits for
-// the connections' goroutines. Blocked and later calls return ErrClosed.
-// Close is idempotent and always returns nil.
+// WaitClosed waits until every slave has ended its connection (its
+// goodbye, as Slave.Close sends, or a failure), or timeout has passed
+// (PeerTimeout if timeout ≤ 0), or the Master is closed. A master about to
+// Close calls it so that the job stays up until every slave has received,
+// and forwarded to its relay children, everything it needed: the slaves'
+// watchdogs, which end a slave whose master is gone, do not cut them short.
+// It returns nil, ErrClosed, or an ErrPeerTimeout naming the slaves still
+// connected.
+func (m *Master) WaitClosed(timeout time.Duration) error {
+	if timeout <= 0 {
+		timeout = m.cfg.PeerTimeout
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for rank, c := range m.peers {
+		if c == nil {
+			continue
+		}
+		select {
+		case <-c.dead:
+		case <-m.closed:
+			return ErrClosed
+		case <-t.C:
+			var open []int
+			for r, c := range m.peers[rank:] {
+				if c != nil && !c.isDead() {
+					open = append(open, rank+r)
+				}
+			}
+			return fmt.Errorf("%w: slaves %v still connected after %v", ErrPeerTimeout, open, timeout)
+		}
+	}
+	return nil
+}
+
+// Close says goodbye to every slave and closes the connections gracefully
+// (see Slave.Close), and waits for the connections' goroutines. Blocked and
+// later calls return ErrClosed at once. Close is idempotent and always
+// returns nil.
 func (m *Master) Close() error {
 	m.closeOnce.Do(func() {
 		close(m.closed)

@@ -18,10 +18,13 @@ const (
 	kindPort     = 3 // slave → master: u16 port of the slave's relay listener
 	kindLinks    = 4 // master → slave: the children to dial: n × (u32 rank, u16 len, address)
 	kindReady    = 5 // slave → master: links up (empty) or why not (text)
-	kindAnnounce = 6 // master → slave: broadcast #Seq is next: u8 kind, u64 seq of the message
+	kindAnnounce = 6 // master → slave: broadcast #Seq is next: u8 kind, u64 seq of the message, u8 scheme (kindChain or kindTree)
 	kindChain    = 7 // relayed payload of broadcast #Seq, forwarded along the chain
 	kindTree     = 8 // relayed payload of broadcast #Seq, forwarded down the binary tree
 )
+
+// announceLen is the length of a kindAnnounce payload.
+const announceLen = 10
 
 func internalKind(k uint8) bool { return k >= kindPort && k <= kindTree }
 func relayKind(k uint8) bool    { return k == kindChain || k == kindTree }
@@ -69,6 +72,20 @@ func children(kind uint8, rank, size int) []int {
 		}
 	}
 	return out
+}
+
+// parent returns the rank that forwards a relayed message of kind to rank
+// (0 is the master), or -1 if kind is not a relay scheme.
+func parent(kind uint8, rank int) int {
+	switch {
+	case rank < 1:
+		return -1
+	case kind == kindChain:
+		return rank - 1
+	case kind == kindTree:
+		return (rank - 1) / 2
+	}
+	return -1
 }
 
 // linkChildren returns the slaves that slave rank dials (its children in
@@ -247,9 +264,10 @@ func (m *Master) broadcastRelayed(kind uint8, msg Message) error {
 	idx := r.next
 	r.next++
 	r.mu.Unlock()
-	var ann [9]byte
+	var ann [announceLen]byte
 	ann[0] = msg.Kind
 	binary.BigEndian.PutUint64(ann[1:], msg.Seq)
+	ann[9] = kind
 	var (
 		wg    sync.WaitGroup
 		once  sync.Once
@@ -286,7 +304,9 @@ func (c *conn) sendRaw(kind uint8, seq uint64, p []byte) error {
 		return err
 	}
 	c.mu.Unlock()
+	c.sending.Store(true)
 	err := c.fw.writeMessage(kind, seq, p)
+	c.sending.Store(false)
 	c.lastSend.Store(int64(time.Since(c.epoch)))
 	if err != nil {
 		c.fail(c.writeCause(err))
@@ -312,9 +332,10 @@ type slaveRelay struct {
 	kids    map[int]*conn     // children by rank, fixed once up is closed
 	parents []*conn           // slaves that forward to this one
 	store   map[uint64][]byte // relayed payloads by broadcast index
-	failed  error             // a parent link (or the master) failed, or Close
-	changed chan struct{}     // cap 1: store or failed changed
-	closed  bool
+	ended   map[int]error     // why the connection from a parent (the master is 0) ended
+	changed chan struct{}     // cap 1: store, ended or closed changed
+	closed  bool              // Close was called
+	started func()            // tests: called as a relayed message starts being forwarded
 }
 
 func newSlaveRelay(rank int, cfg *Config, local net.Addr) (*slaveRelay, error) {
@@ -327,7 +348,7 @@ func newSlaveRelay(rank int, cfg *Config, local net.Addr) (*slaveRelay, error) {
 		return nil, fmt.Errorf("relay listener: %w", err)
 	}
 	return &slaveRelay{rank: rank, cfg: cfg, ln: ln, up: make(chan struct{}),
-		kids: map[int]*conn{}, store: map[uint64][]byte{}, changed: make(chan struct{}, 1)}, nil
+		kids: map[int]*conn{}, store: map[uint64][]byte{}, ended: map[int]error{}, changed: make(chan struct{}, 1)}, nil
 }
 
 func (r *slaveRelay) port() []byte {
@@ -504,16 +525,20 @@ func (r *slaveRelay) forward(from *conn, h header, chunk []byte) {
 				from.fwd = append(from.fwd, c)
 			}
 		}
+		started := r.started
 		r.mu.Unlock()
 		for _, c := range from.fwd {
 			c.wmu.Lock()
+		}
+		if started != nil {
+			started()
 		}
 		if from.fwd == nil {
 			from.fwd = []*conn{} // no children: nothing to forward
 		}
 	}
 	for _, c := range from.fwd {
-		if c.isDead() {
+		if c.isDead() || c.wclosed {
 			continue
 		}
 		err := c.fw.writeFrame(h, chunk)
@@ -559,53 +584,95 @@ func (r *slaveRelay) deliver(idx uint64, p []byte) {
 	signal(r.changed)
 }
 
+// parentFailed records that the connection from a parent ended. Only the
+// broadcasts that this parent had yet to forward fail: a parent that said
+// goodbye forwarded everything it accepted before (the goodbye follows the
+// frames on the link), and the others may still come from the other
+// scheme's parent.
 func (r *slaveRelay) parentFailed(c *conn, cause error) {
 	r.mu.Lock()
-	if r.failed == nil {
+	if _, ok := r.ended[c.rank]; !ok {
 		if cause == ErrClosed {
-			r.failed = ErrClosed
+			r.ended[c.rank] = ErrClosed
 		} else {
-			r.failed = &NodeError{Rank: c.rank, Addr: c.addr, Op: "relay", Err: cause}
+			r.ended[c.rank] = &NodeError{Rank: c.rank, Addr: c.addr, Op: "relay", Err: cause}
 		}
 	}
 	r.mu.Unlock()
 	signal(r.changed)
 }
 
-// wait returns relayed broadcast #idx once it has arrived.
-func (r *slaveRelay) wait(idx uint64) ([]byte, error) {
+// wait returns relayed broadcast #idx, sent by scheme, once it has arrived;
+// it fails if this slave's parent in that scheme ended without sending it,
+// if the master failed (a goodbye from the master does not count: the
+// message may still be on its way through the other slaves), or on Close.
+func (r *slaveRelay) wait(idx uint64, scheme uint8) ([]byte, error) {
+	from := parent(scheme, r.rank)
 	for {
 		r.mu.Lock()
 		p, ok := r.store[idx]
 		if ok {
 			delete(r.store, idx)
 		}
-		failed := r.failed
+		closed := r.closed
+		failed, ended := r.ended[from]
+		if lost := r.ended[0]; !ended && lost != nil && !errors.Is(lost, ErrPeerClosed) {
+			failed, ended = lost, true // the master failed: the job is lost
+		}
 		r.mu.Unlock()
-		if ok {
+		switch {
+		case ok:
 			signal(r.changed) // for a concurrent waiter
 			return p, nil
-		}
-		if failed != nil {
+		case closed:
+			signal(r.changed)
+			return nil, ErrClosed
+		case ended:
+			signal(r.changed)
 			return nil, failed
 		}
 		<-r.changed
 	}
 }
 
-func (r *slaveRelay) close() {
+// shut makes waits return ErrClosed; the links keep forwarding until close.
+func (r *slaveRelay) shut() {
 	r.mu.Lock()
 	r.closed = true
-	conns := append([]*conn{}, r.parents...)
+	r.mu.Unlock()
+	signal(r.changed)
+}
+
+// close closes the links and the connection to the master. The links to
+// the children go first, each once the relayed message being forwarded on
+// it is complete (see conn.close): the parents keep sending meanwhile, so a
+// child gets every message this slave had begun to forward. The parents
+// (the master among them) go next.
+func (r *slaveRelay) close(master *conn) {
+	r.shut()
+	r.mu.Lock()
+	parents := append([]*conn{master}, r.parents...)
+	var kids []*conn
 	for _, c := range r.kids {
-		conns = append(conns, c)
+		kids = append(kids, c)
 	}
 	r.mu.Unlock()
+	for _, c := range parents {
+		if c != nil {
+			c.shut() // blocked calls return now; the link keeps forwarding
+		}
+	}
 	r.ln.Close()
+	closeAll(kids)
+	closeAll(parents)
+}
+
+func closeAll(conns []*conn) {
 	var wg sync.WaitGroup
 	for _, c := range conns {
-		wg.Go(c.close)
+		if c != nil {
+			wg.Go(c.close)
+		}
 	}
 	wg.Wait()
-	r.parentFailed(nil, ErrClosed)
 }

@@ -86,8 +86,7 @@ func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error
 	s.mu.Unlock()
 	if s.relay != nil {
 		if err := c.sendRaw(kindPort, 0, s.relay.port()); err != nil {
-			s.relay.close()
-			c.close()
+			s.relay.close(c)
 			return nil, err
 		}
 	}
@@ -132,24 +131,30 @@ func (s *Slave) Recv() (Message, error) {
 		return msg, err
 	}
 	// A relayed broadcast: its payload comes from the relay parent.
-	if len(msg.Payload) != 9 || s.relay == nil {
+	if len(msg.Payload) != announceLen || s.relay == nil || !relayKind(msg.Payload[9]) {
 		return Message{}, &NodeError{Rank: 0, Addr: s.c.addr, Op: "recv", Err: fmt.Errorf("%w: bad broadcast announcement", ErrCorruptFrame)}
 	}
-	p, err := s.relay.wait(msg.Seq)
+	p, err := s.relay.wait(msg.Seq, msg.Payload[9])
 	if err != nil {
 		return Message{}, err
 	}
 	return Message{Kind: msg.Payload[0], Seq: binary.BigEndian.Uint64(msg.Payload[1:]), Payload: p}, nil
 }
 
-// Close says goodbye to the master, closes the connection, and waits for the
-// connection's goroutines. Blocked and later calls return ErrClosed. Close
-// is idempotent and always returns nil.
+// Close says goodbye to the master and on the relay links, closes them
+// gracefully, and waits for the connections' goroutines. Blocked and later
+// calls return ErrClosed at once. The links to relay children close first,
+// each once the relayed message being forwarded on it is complete; then
+// the links from relay parents and the connection to the master. Each
+// connection drains until the peer ends its side (see the package doc,
+// Lifecycle): a round trip, at most min(PeerTimeout, 2s) per step. Close is
+// idempotent and always returns nil.
 func (s *Slave) Close() error {
-	s.c.close()
-	if s.relay != nil {
-		s.relay.close()
+	if s.relay == nil {
+		s.c.close()
+		return nil
 	}
+	s.relay.close(s.c)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 )
 
@@ -25,7 +26,7 @@ func (o *outputs) forRank(rank int) (stdout, stderr io.Writer) {
 // prefixed with prefix (the master's are not prefixed).
 func (o *outputs) forNode(rank int, prefix string) (stdout, stderr io.Writer) {
 	if rank == 0 {
-		return o.s.Stdout, o.s.Stderr
+		return o.locked(o.s.Stdout), o.locked(o.s.Stderr)
 	}
 	errw := &prefixWriter{mu: &o.mu, w: o.s.Stderr, prefix: prefix}
 	o.ws = append(o.ws, errw)
@@ -41,6 +42,29 @@ func (o *outputs) flush() {
 	for _, w := range o.ws {
 		w.flush()
 	}
+}
+
+// locked returns w for the master: as it is if it is a file (the master
+// writes to it directly, each write whole), else behind the lock of the
+// slaves' lines, since exec then copies each node's output to w from a
+// goroutine of its own (a bytes.Buffer would be written concurrently).
+func (o *outputs) locked(w io.Writer) io.Writer {
+	if _, ok := w.(*os.File); ok || w == nil {
+		return w
+	}
+	return &lockedWriter{mu: &o.mu, w: w}
+}
+
+// lockedWriter serialises the master's writes with the slaves' lines.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // prefixWriter writes whole lines, each preceded by prefix. It is safe for
