@@ -10,10 +10,13 @@ import (
 	"unsafe"
 )
 
-// Base is the virtual address at which every node maps the arena. It lies far
-// above the Go heap's hint addresses (0x00c000000000 upwards) and below the
-// area where the kernel places default mmaps and stacks on x86-64 and arm64.
-const Base uintptr = 0x3f0000000000
+// Base is the virtual address at which every node maps the arena: 70 TiB,
+// far above the Go heap's hint addresses (0x00c000000000 upwards), below the
+// area where the kernel places default mmaps, stacks and PIE executables
+// (0x550000000000 upwards on x86-64), and outside the ranges the race
+// detector reserves for its shadow (0x200000000000–0x21c000000000) and meta
+// shadow (0x300000000000–0x400000000000), so `go test -race` works too.
+const Base uintptr = 0x460000000000
 
 // DefaultSize is the arena size when none is configured. Untouched pages
 // cost nothing (MAP_NORESERVE), so this is address space, not memory.
