@@ -29,6 +29,25 @@ start=$SECONDS
 for t in "${targets[@]}"; do
 	pkg=${t%%:*} name=${t#*:}
 	echo "== fuzz $name ($pkg, $fuzztime)"
-	go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tail -n 3
+	ok=
+	for attempt in 1 2; do
+		if out=$(go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1); then
+			echo "$out" | tail -n 2
+			ok=1
+			break
+		fi
+		echo "$out" | tail -n 40
+		# A failing input is written under testdata/fuzz: that is a real
+		# crasher and fails CI at once. Without one, the fuzzing engine
+		# itself failed (a worker killed or starved on a loaded machine):
+		# try once more.
+		if [ -n "$(git status --porcelain -- "$pkg/testdata/fuzz")" ]; then
+			echo "fuzz: $name found a failing input:"
+			git status --porcelain -- "$pkg/testdata/fuzz"
+			exit 1
+		fi
+		echo "fuzz: $name failed without a failing input (attempt $attempt)"
+	done
+	[ -n "$ok" ] || exit 1
 done
 echo "== fuzz: ${#targets[@]} targets in $((SECONDS - start))s"
