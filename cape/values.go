@@ -25,36 +25,31 @@ func rawBytes[T any](v *T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(v)), unsafe.Sizeof(*v))
 }
 
+// reduction is a reduction through a pointer (Reduction): a Reducer whose
+// partial is read from, and whose result is written to, the variable.
 type reduction[T Reducible] struct {
-	op   Op
-	v    *T
-	orig T
+	*Reducer[T]
+	v *T
 }
 
-func (x *reduction[T]) partial() []byte { return rawBytes(x.v) }
-func (x *reduction[T]) bytes() []byte   { return rawBytes(x.v) }
+func (x reduction[T]) partial() []byte {
+	x.Partial(*x.v)
+	return x.Reducer.partial()
+}
 
-func (x *reduction[T]) set(b []byte) error {
-	if len(b) != len(rawBytes(x.v)) {
-		return fmt.Errorf("reduction result of %d bytes, want %d", len(b), len(rawBytes(x.v)))
+func (x reduction[T]) set(b []byte) error {
+	if err := x.Reducer.set(b); err != nil {
+		return err
 	}
-	copy(rawBytes(x.v), b)
+	*x.v = x.Result()
 	return nil
 }
 
-func (x *reduction[T]) combine(parts [][]byte) error {
-	acc := reflect.ValueOf(&x.orig).Elem()
-	for rank, p := range parts {
-		var t T
-		if len(p) != len(rawBytes(&t)) {
-			return fmt.Errorf("node %d sent a reduction partial of %d bytes, want %d", rank, len(p), len(rawBytes(&t)))
-		}
-		copy(rawBytes(&t), p)
-		if err := combine(x.op, acc, reflect.ValueOf(t)); err != nil {
-			return err
-		}
+func (x reduction[T]) combine(parts [][]byte) error {
+	if err := x.Reducer.combine(parts); err != nil {
+		return err
 	}
-	*x.v = x.orig
+	*x.v = x.Result()
 	return nil
 }
 
@@ -62,12 +57,12 @@ func (x *reduction[T]) combine(parts [][]byte) error {
 // it after Start and before the region's work: it records *v and sets it to
 // op's identity; Exchange combines the recorded value with every node's
 // partial result, in rank order, and stores the result in *v on every node.
+// Taking the variable's address makes it live on the heap; generated code
+// uses Reduce, which keeps the loop's accumulator in a register.
 func Reduction[T Reducible](r *Region, op Op, v *T) {
-	x := &reduction[T]{op: op, v: v, orig: *v}
-	if err := identity(op, reflect.ValueOf(v).Elem()); err != nil {
-		fatalf("%v", r.wrap("reduction", err))
-	}
-	r.values = append(r.values, x)
+	x := Reduce(r, op, *v)
+	r.values[len(r.values)-1] = reduction[T]{x, v}
+	*v = x.Identity()
 }
 
 var opNames = [...]string{"+", "*", "-", "&", "|", "^", "&&", "||", "min", "max"}
