@@ -13,13 +13,15 @@ type key struct {
 
 // stat summarizes the repetitions of one cell.
 type stat struct {
-	median, min, max float64
-	count            int
-	sent, received   float64 // medians of the master's bytes (CAPE)
-	create, exchange float64 // medians (CAPE)
-	comm             float64 // median of Sample.Comm
-	emulated         bool
-	cpus             float64
+	median, min, max  float64
+	count             int
+	sent, received    float64 // medians of the master's bytes (CAPE)
+	create, exchange  float64 // medians (CAPE)
+	comm              float64 // median of Sample.Comm
+	compute, maxComp  float64 // medians: the master's and the slowest node's compute
+	wait, merge, send float64 // medians of the master's exchange parts (CAPE)
+	emulated          bool
+	cpus              float64
 }
 
 type table struct {
@@ -66,7 +68,7 @@ func aggregate(samples []Sample) *table {
 	slices.Sort(t.sizes)
 	slices.Sort(t.nodes)
 	for k, g := range group {
-		var secs, sent, recv, cr, ex, cm []float64
+		var secs, sent, recv, cr, ex, cm, cp, mc, wt, mg, sd []float64
 		for _, s := range g {
 			secs = append(secs, s.Seconds)
 			sent = append(sent, float64(s.Sent))
@@ -74,9 +76,15 @@ func aggregate(samples []Sample) *table {
 			cr = append(cr, s.Create)
 			ex = append(ex, s.Exchange)
 			cm = append(cm, s.Comm)
+			cp = append(cp, s.Compute)
+			mc = append(mc, s.MaxCompute)
+			wt = append(wt, s.Wait)
+			mg = append(mg, s.Merge)
+			sd = append(sd, s.Send)
 		}
 		t.cells[k] = stat{median: median(secs), min: slices.Min(secs), max: slices.Max(secs), count: len(g),
 			sent: median(sent), received: median(recv), create: median(cr), exchange: median(ex), comm: median(cm),
+			compute: median(cp), maxComp: median(mc), wait: median(wt), merge: median(mg), send: median(sd),
 			emulated: g[0].Emulated, cpus: g[0].NodeCPUs}
 	}
 	return t

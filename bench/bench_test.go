@@ -133,6 +133,25 @@ func TestParseOutput(t *testing.T) {
 	if err := parseOutput(&Sample{Size: 512}, "", stderr); err == nil {
 		t.Fatal("missing checksum accepted")
 	}
+	// The split exchange of --stats.
+	s = Sample{Size: 512}
+	stderr = "cape: master: region main.go:38:3 #1: compute 1.5s, create 60ms (256 pages, 591623 bytes), exchange 300ms = wait 200ms + merge/inject 70ms + send 30ms (sent 38772, received 38701 bytes)\n" +
+		"matmul: parallel part 1.9s\n" +
+		"[node 1] cape: node 1: region main.go:38:3 #1: compute 1.7s, create 72ms (256 pages, 592200 bytes), exchange 90ms = wait 80ms + merge/inject 5ms + send 5ms (sent 38701, received 38772 bytes)\n"
+	if err := parseOutput(&s, "matmul n=512 checksum=4470edc3d257c745\n", stderr); err != nil {
+		t.Fatal(err)
+	}
+	if s.Compute != 1.5 || s.MaxCompute != 1.7 || s.Exchange != 0.3 || s.Wait != 0.2 || s.Merge != 0.07 || s.Send != 0.03 ||
+		s.Sent != 38772 || s.Received != 38701 || s.DeltaBytes != 591623 {
+		t.Fatalf("parsed %+v", s)
+	}
+	s = Sample{Size: 512}
+	if err := parseOutput(&s, "matmul n=512 checksum=4470edc3d257c745\n", "matmul: parallel part 2.5s on 2 rank(s)\nmpigo: compute 2.000000s, communication 0.500000s\n"); err != nil {
+		t.Fatal(err)
+	}
+	if s.Compute != 2 || s.Comm != 0.5 {
+		t.Fatalf("parsed mpigo %+v", s)
+	}
 }
 
 func TestChecksumErrorMessage(t *testing.T) {

@@ -187,15 +187,25 @@ func writeRatios(b *strings.Builder, t *table) {
 }
 
 func writeBreakdown(b *strings.Builder, t *table) {
-	fmt.Fprintf(b, "## Where CAPE's time goes (master, cape run --stats, medians)\n\n| n | nodes | mode | total | create | exchange | bytes sent | bytes received |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "## Where the time goes (master / rank 0, medians)\n\n"+
+		"CAPE: cape run --stats on the master; compute is the master's own share, slowest the slowest node's; "+
+		"the exchange is wait (for the slaves' deltas: a slower slave shows here) + merge/inject + send. "+
+		"mpi-go: rank 0's compute, and comm = gather + broadcast (it includes waiting for the other ranks).\n\n"+
+		"| n | nodes | mode | total | compute | slowest compute | create | wait | merge/inject | send | comm | bytes sent | bytes received |\n"+
+		"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range t.sizes {
 		for _, k := range t.nodes {
-			for _, m := range []Mode{Complete, Incremental} {
+			for _, m := range []Mode{Complete, Incremental, MPIGo, MPIGoGather} {
 				s, ok := t.get(n, k, m)
 				if !ok {
 					continue
 				}
-				fmt.Fprintf(b, "| %d | %d | %s | %.3f | %.4f | %.4f | %.0f | %.0f |\n", n, k, m, s.median, s.create, s.exchange, s.sent, s.received)
+				if m == MPIGo || m == MPIGoGather {
+					fmt.Fprintf(b, "| %d | %d | %s | %.3f | %.3f | – | – | – | – | – | %.4f | – | – |\n", n, k, m, s.median, s.compute, s.comm)
+					continue
+				}
+				fmt.Fprintf(b, "| %d | %d | %s | %.3f | %.3f | %.3f | %.4f | %.4f | %.4f | %.4f | %.4f | %.0f | %.0f |\n",
+					n, k, m, s.median, s.compute, s.maxComp, s.create, s.wait, s.merge, s.send, s.comm, s.sent, s.received)
 			}
 		}
 	}

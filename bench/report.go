@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +15,12 @@ import (
 )
 
 var csvHeader = []string{"size", "nodes", "mode", "rep", "emulated", "node_cpus", "bandwidth", "seconds", "wall_seconds", "checksum",
-	"create_seconds", "exchange_seconds", "delta_bytes", "sent_bytes", "received_bytes", "max_compute_seconds", "comm_seconds"}
+	"create_seconds", "exchange_seconds", "delta_bytes", "sent_bytes", "received_bytes", "max_compute_seconds", "comm_seconds",
+	"compute_seconds", "wait_seconds", "merge_seconds", "send_seconds"}
+
+// csvColumns are the header lengths ReadCSV accepts: files written before
+// comm_seconds, before the exchange split, and now.
+var csvColumns = []int{16, 17, len(csvHeader)}
 
 // writeCSV writes the samples, one per line, with a header.
 func writeCSV(path string, samples []Sample) error {
@@ -29,7 +35,8 @@ func writeCSV(path string, samples []Sample) error {
 		w.Write([]string{strconv.Itoa(s.Size), strconv.Itoa(s.Nodes), string(s.Mode), strconv.Itoa(s.Rep),
 			strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), s.Checksum,
 			g(s.Create), g(s.Exchange), strconv.FormatInt(s.DeltaBytes, 10), strconv.FormatInt(s.Sent, 10),
-			strconv.FormatInt(s.Received, 10), g(s.MaxCompute), g(s.Comm)})
+			strconv.FormatInt(s.Received, 10), g(s.MaxCompute), g(s.Comm),
+			g(s.Compute), g(s.Wait), g(s.Merge), g(s.Send)})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -53,14 +60,14 @@ func ReadCSV(path string) ([]Sample, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read results %s: %w", path, err)
 	}
-	// Files written before comm_seconds existed lack the last column.
-	if len(rows) == 0 || !(slices.Equal(rows[0], csvHeader) || slices.Equal(rows[0], csvHeader[:len(csvHeader)-1])) {
+	// Older files lack the last columns (csvColumns).
+	if len(rows) == 0 || !slices.ContainsFunc(csvColumns, func(k int) bool { return slices.Equal(rows[0], csvHeader[:k]) }) {
 		return nil, fmt.Errorf("read results %s: not a cape bench results.csv (header %v)", path, rows[0:min(1, len(rows))])
 	}
 	var out []Sample
 	for i, r := range rows[1:] {
 		var s Sample
-		var errs [16]error
+		var errs [18]error
 		s.Size, errs[0] = strconv.Atoi(r[0])
 		s.Nodes, errs[1] = strconv.Atoi(r[1])
 		s.Mode = Mode(r[2])
@@ -81,6 +88,14 @@ func ReadCSV(path string) ([]Sample, error) {
 			s.Comm, errs[13] = strconv.ParseFloat(r[16], 64)
 		} else {
 			s.Comm = s.Create + s.Exchange
+		}
+		if len(r) >= len(csvHeader) {
+			var es [4]error
+			s.Compute, es[0] = strconv.ParseFloat(r[17], 64)
+			s.Wait, es[1] = strconv.ParseFloat(r[18], 64)
+			s.Merge, es[2] = strconv.ParseFloat(r[19], 64)
+			s.Send, es[3] = strconv.ParseFloat(r[20], 64)
+			errs[14] = errors.Join(es[:]...)
 		}
 		for _, e := range errs {
 			if e != nil {

@@ -37,6 +37,12 @@ type Sample struct {
 	DeltaBytes       int64   // the master's own delta
 	Sent, Received   int64   // bytes on the master's sockets
 	MaxCompute       float64 // slowest node's compute time, seconds
+	// The master's (rank 0's) own compute time, and the parts of its
+	// exchange (cape run --stats): waiting for the slaves' deltas (the
+	// slowest node's extra compute shows here), decoding + merging +
+	// injecting, encoding + sending the merged delta. For mpi-go only
+	// Compute is set (rank 0's share of the product).
+	Compute, Wait, Merge, Send float64 // seconds
 
 	// Comm is the master's time after its own share of the product:
 	// create + exchange for CAPE, gather (+ broadcast) for mpi-go.
@@ -440,7 +446,7 @@ var (
 	sumRE   = regexp.MustCompile(`(?m)^matmul n=(\d+) checksum=([0-9a-f]{16})$`)
 	timeRE  = regexp.MustCompile(`matmul: parallel part ([0-9.]+)s`)
 	commRE  = regexp.MustCompile(`mpigo: compute ([0-9.]+)s, communication ([0-9.]+)s`)
-	statsRE = regexp.MustCompile(`cape: (master|node \d+): region .*: compute (\S+), create (\S+) \((\d+) pages, (\d+) bytes\), exchange (\S+) \(sent (\d+), received (\d+) bytes\)`)
+	statsRE = regexp.MustCompile(`cape: (master|node \d+): region .*: compute (\S+), create (\S+) \((\d+) pages, (\d+) bytes\), exchange (\S+)(?: = wait (\S+) \+ merge/inject (\S+) \+ send (\S+))? \(sent (\d+), received (\d+) bytes\)`)
 )
 
 func checksumOf(stdout string) string {
@@ -478,11 +484,20 @@ func parseOutput(s *Sample, stdout, stderr string) error {
 		exch, _ := time.ParseDuration(st[6])
 		s.Create, s.Exchange = create.Seconds(), exch.Seconds()
 		s.DeltaBytes, _ = strconv.ParseInt(st[5], 10, 64)
-		s.Sent, _ = strconv.ParseInt(st[7], 10, 64)
-		s.Received, _ = strconv.ParseInt(st[8], 10, 64)
+		s.Compute = compute.Seconds()
+		if st[7] != "" { // the split of --stats since the exchange has parts
+			w, _ := time.ParseDuration(st[7])
+			mg, _ := time.ParseDuration(st[8])
+			sd, _ := time.ParseDuration(st[9])
+			s.Wait, s.Merge, s.Send = w.Seconds(), mg.Seconds(), sd.Seconds()
+		}
+		s.Sent, _ = strconv.ParseInt(st[10], 10, 64)
+		s.Received, _ = strconv.ParseInt(st[11], 10, 64)
 		s.Comm = s.Create + s.Exchange
 	}
 	if cm := commRE.FindStringSubmatch(stderr); cm != nil {
+		s.Compute, _ = strconv.ParseFloat(cm[1], 64)
+		s.MaxCompute = s.Compute // rank 0's: the others do not report
 		s.Comm, _ = strconv.ParseFloat(cm[2], 64)
 	}
 	return nil
