@@ -113,6 +113,9 @@ func fromScheduler(get func(string) string) (*Config, error) {
 		if err != nil {
 			host, p = strings.Trim(m, "[]"), ""
 		}
+		if host == "" || strings.ContainsAny(host, "[]/@ \t\n") {
+			return nil, fmt.Errorf("%s=%q: want host or host:port", Master, m)
+		}
 		masterHost = host
 		if p != "" {
 			if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
