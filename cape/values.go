@@ -146,7 +146,7 @@ func combine(op Op, acc, b reflect.Value) error {
 		acc.SetInt(intOp(op, x, y))
 	case k >= reflect.Uint && k <= reflect.Uintptr:
 		x, y := acc.Uint(), b.Uint()
-		acc.SetUint(uintOp(op, x, y))
+		acc.SetUint(intOp(op, x, y))
 	case k == reflect.Float32 || k == reflect.Float64:
 		x, y := acc.Float(), b.Float()
 		switch op {
@@ -167,14 +167,15 @@ func combine(op Op, acc, b reflect.Value) error {
 	return nil
 }
 
-func b2i(b bool) int64 {
+func b2i[T int64 | uint64](b bool) T {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-func intOp(op Op, x, y int64) int64 {
+// intOp is op on integers, signed or not (min and max compare in T).
+func intOp[T int64 | uint64](op Op, x, y T) T {
 	switch op {
 	case OpAdd, OpSub:
 		return x + y
@@ -187,32 +188,9 @@ func intOp(op Op, x, y int64) int64 {
 	case OpXor:
 		return x ^ y
 	case OpLAnd:
-		return b2i(x != 0 && y != 0)
+		return b2i[T](x != 0 && y != 0)
 	case OpLOr:
-		return b2i(x != 0 || y != 0)
-	case OpMin:
-		return min(x, y)
-	default:
-		return max(x, y)
-	}
-}
-
-func uintOp(op Op, x, y uint64) uint64 {
-	switch op {
-	case OpAdd, OpSub:
-		return x + y
-	case OpMul:
-		return x * y
-	case OpAnd:
-		return x & y
-	case OpOr:
-		return x | y
-	case OpXor:
-		return x ^ y
-	case OpLAnd:
-		return uint64(b2i(x != 0 && y != 0))
-	case OpLOr:
-		return uint64(b2i(x != 0 || y != 0))
+		return b2i[T](x != 0 || y != 0)
 	case OpMin:
 		return min(x, y)
 	default:
