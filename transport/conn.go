@@ -266,26 +266,7 @@ func (c *conn) send(msg Message) error {
 	if len(msg.Payload) > c.cfg.MaxFrame {
 		return c.nodeErr("send", fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, len(msg.Payload), c.cfg.MaxFrame))
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.mu.Lock()
-	if c.closing || c.cause != nil {
-		err := c.opErr("send")
-		c.mu.Unlock()
-		return err
-	}
-	c.mu.Unlock()
-	c.sending.Store(true)
-	err := c.fw.writeMessage(msg.Kind, msg.Seq, msg.Payload)
-	c.sending.Store(false)
-	c.lastSend.Store(int64(time.Since(c.epoch)))
-	if err != nil {
-		c.fail(c.writeCause(err))
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.opErr("send")
-	}
-	return nil
+	return c.sendRaw(msg.Kind, msg.Seq, msg.Payload)
 }
 
 // tryRecv pops a message if one is queued. Queued messages are delivered
