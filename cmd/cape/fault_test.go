@@ -39,39 +39,52 @@ func TestInjectedFaults(t *testing.T) {
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			t.Setenv("CAPE_FAULT", c.fault)
-			var stdout, stderr lockedBuffer
-			start := time.Now()
-			done := make(chan error, 1)
-			go func() {
-				done <- run([]string{"run", "-n", "3", "--timeout", "2s", "./testdata/tworegions"}, &stdout, &stderr)
-			}()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(30 * time.Second):
-				t.Fatalf("%s: cape run still running after 30s; stderr:\n%s", c.fault, stderr.String())
+			stderr, took, err := runFailingJob(t, c.fault, 30*time.Second, "./testdata/tworegions")
+			if err == nil {
+				t.FailNow()
 			}
-			took := time.Since(start)
-			var ee *launch.ExitError
-			if !errors.As(err, &ee) || ee.Code == 0 {
-				t.Fatalf("%s: cape run returned %v, want a non-zero exit; stderr:\n%s", c.fault, err, stderr.String())
-			}
-			all := err.Error() + "\n" + stderr.String()
+			all := err.Error() + "\n" + stderr
 			if !strings.Contains(all, c.blame) {
 				t.Errorf("%s: nothing names %q:\n%s", c.fault, c.blame, all)
-			}
-			pids := regexp.MustCompile(`(?m)^(?:\[node \d+\] )?pid (\d+)$`).FindAllStringSubmatch(stderr.String(), -1)
-			if len(pids) == 0 {
-				t.Errorf("no node reported its pid:\n%s", stderr.String())
-			}
-			for _, m := range pids {
-				pid, _ := strconv.Atoi(m[1])
-				if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-					t.Errorf("node process %d is still there after cape run returned", pid)
-				}
 			}
 			fmt.Fprintf(&table, "| %s (`%s`) | %s | %.1fs |\n", c.name, c.fault, err, took.Seconds())
 		})
 	}
 	t.Log(table.String())
+}
+
+// runFailingJob runs a three-node job of prog (with args) under the
+// CAPE_FAULT of the caller's t.Setenv, with a 2 s peer timeout, and checks
+// what every injected fault must give: the job ends within limit, with a
+// non-zero exit, and no node process it started (each prints "pid N") is
+// left. It returns the job's stderr, how long it took and cape run's error.
+func runFailingJob(t *testing.T, fault string, limit time.Duration, prog string, args ...string) (stderrText string, took time.Duration, err error) {
+	t.Helper()
+	var stdout, stderr lockedBuffer
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(append([]string{"run", "-n", "3", "--timeout", "2s", prog, "--"}, args...), &stdout, &stderr)
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(limit):
+		t.Fatalf("%s: cape run still running after %v; stderr:\n%s", fault, limit, stderr.String())
+	}
+	took = time.Since(start)
+	var ee *launch.ExitError
+	if !errors.As(err, &ee) || ee.Code == 0 {
+		t.Errorf("%s: cape run returned %v, want a non-zero exit; stderr:\n%s", fault, err, stderr.String())
+	}
+	pids := regexp.MustCompile(`(?m)^(?:\[node \d+\] )?pid (\d+)$`).FindAllStringSubmatch(stderr.String(), -1)
+	if len(pids) == 0 {
+		t.Errorf("%s: no node reported its pid:\n%s", fault, stderr.String())
+	}
+	for _, m := range pids {
+		pid, _ := strconv.Atoi(m[1])
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("%s: node process %d is still there after cape run returned", fault, pid)
+		}
+	}
+	return stderr.String(), took, err
 }

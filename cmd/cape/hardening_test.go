@@ -2,18 +2,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/cape-go/cape/internal/launch"
 )
 
 // TestFaultLeavesNoPartialOutput runs a program that writes its result file
@@ -44,29 +38,7 @@ func TestFaultLeavesNoPartialOutput(t *testing.T) {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			t.Setenv("CAPE_FAULT", c.fault)
 			out := filepath.Join(t.TempDir(), "result.txt")
-			var stdout, stderr lockedBuffer
-			start := time.Now()
-			done := make(chan error, 1)
-			go func() {
-				done <- run([]string{"run", "-n", "3", "--timeout", "2s", "./testdata/writeout", "--", "-o", out}, &stdout, &stderr)
-			}()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(40 * time.Second):
-				t.Fatalf("%s: cape run still running after 40s; stderr:\n%s", c.fault, stderr.String())
-			}
-			took := time.Since(start)
-			var ee *launch.ExitError
-			if !errors.As(err, &ee) || ee.Code == 0 {
-				t.Errorf("%s: cape run returned %v, want a non-zero exit; stderr:\n%s", c.fault, err, stderr.String())
-			}
-			for _, m := range regexp.MustCompile(`(?m)^(?:\[node \d+\] )?pid (\d+)$`).FindAllStringSubmatch(stderr.String(), -1) {
-				pid, _ := strconv.Atoi(m[1])
-				if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-					t.Errorf("node process %d is still there after cape run returned", pid)
-				}
-			}
+			_, took, err := runFailingJob(t, c.fault, 40*time.Second, "./testdata/writeout", "-o", out)
 			state := "absent"
 			b, rerr := os.ReadFile(out)
 			switch {
