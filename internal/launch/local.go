@@ -78,14 +78,9 @@ func Local(ctx context.Context, s Spec) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	lnFile, lnAddr, err := masterListener("127.0.0.1:0")
 	if err != nil {
-		return fmt.Errorf("launch: listen for the master: %w", err)
-	}
-	lnFile, err := ln.(*net.TCPListener).File()
-	ln.Close()
-	if err != nil {
-		return fmt.Errorf("launch: listener file: %w", err)
+		return err
 	}
 	defer lnFile.Close()
 
@@ -99,7 +94,7 @@ func Local(ctx context.Context, s Spec) error {
 		cfg.Rank, cfg.Size, cfg.Job, cfg.ListenFD = rank, s.Nodes, job, -1
 		extra := []*os.File{}
 		if s.Nodes > 1 {
-			cfg.Master = ln.Addr().String()
+			cfg.Master = lnAddr.String()
 			tokR, err := tokenPipe(token)
 			if err != nil {
 				return err
@@ -309,4 +304,20 @@ func (j *jobState) killAll(procs []*proc) {
 			signalGroup(p, syscall.SIGKILL)
 		}
 	}
+}
+
+// masterListener binds the master's listening socket in the launcher, so
+// that its address is known before any node starts, and returns it as a
+// file to hand to rank 0, with its address.
+func masterListener(addr string) (*os.File, *net.TCPAddr, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("launch: listen for the master on %s: %w", addr, err)
+	}
+	defer ln.Close()
+	f, err := ln.(*net.TCPListener).File()
+	if err != nil {
+		return nil, nil, fmt.Errorf("launch: listener file: %w", err)
+	}
+	return f, ln.Addr().(*net.TCPAddr), nil
 }

@@ -82,17 +82,12 @@ func SSH(ctx context.Context, s Spec, r Remote) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(r.MasterPort)))
+	lnFile, lnAddr, err := masterListener(net.JoinHostPort("", strconv.Itoa(r.MasterPort)))
 	if err != nil {
-		return fmt.Errorf("launch: listen for the master on port %d: %w", r.MasterPort, err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	lnFile, err := ln.(*net.TCPListener).File()
-	ln.Close()
-	if err != nil {
-		return fmt.Errorf("launch: listener file: %w", err)
+		return err
 	}
 	defer lnFile.Close()
+	port := lnAddr.Port
 
 	outs := newOutputs(s)
 	defer outs.flush()
