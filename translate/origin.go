@@ -16,6 +16,7 @@ type source struct {
 	isParam bool        // a parameter: its values come from the call sites
 	param   *types.Func // the function, nil for a function literal
 	index   int         // the parameter's index
+	recv    *types.Func // a method's receiver: its values are in translator.recvs
 }
 
 // A box is a variable moved to the arena: its declaration becomes
@@ -49,6 +50,8 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 			t.errorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
 		case s.isParam:
 			t.needParam(v, s, why)
+		case s.recv != nil:
+			t.needRecv(v, s, why)
 		default:
 			t.needExpr(s.expr, v.Name(), why)
 		}

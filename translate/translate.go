@@ -100,6 +100,8 @@ type translator struct {
 	valueUse map[*types.Func]bool
 	decls    map[*types.Func]*ast.FuncDecl
 	uses     map[*types.Var][]*ast.Ident
+	recvs    map[*types.Func][]recvSource // where each method's receiver comes from
+	named    []*types.TypeName            // the package's named types, once listed
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
@@ -121,6 +123,7 @@ func newTranslator(p *pkg) *translator {
 		valueUse: map[*types.Func]bool{},
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		uses:     map[*types.Var][]*ast.Ident{},
+		recvs:    map[*types.Func][]recvSource{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -166,10 +169,12 @@ func (t *translator) run() *Result {
 }
 
 // collectFacts records, package-wide, every assignment to each variable,
-// every static call of each function, and every use of each variable.
+// every static call of each function, every use of each variable, and where
+// the receivers of methods come from.
 func (t *translator) collectFacts() {
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
+			t.recvFacts(n)
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if fn, ok := t.info.Defs[n.Name].(*types.Func); ok {
@@ -254,8 +259,8 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 	if d, ok := t.parent[ft].(*ast.FuncDecl); ok && d.Recv != nil {
 		for _, fld := range d.Recv.List {
 			for _, name := range fld.Names {
-				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), unknown: "a method receiver"})
+				if v, ok := t.info.Defs[name].(*types.Var); ok && fn != nil {
+					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), recv: fn})
 				}
 			}
 		}
