@@ -277,7 +277,7 @@ func (ff *funcFlow) variable(v *types.Var, pos token.Pos, outer bool) {
 		case s.zero:
 		case s.unknown != "":
 			ff.fail(s.pos, "%s, assigned here from %s", v.Name(), s.unknown)
-		case s.recv != nil:
+		case s.recv:
 			ff.fail(s.pos, "the receiver %s", v.Name())
 		case s.isParam:
 			ff.param(v, s, outer)

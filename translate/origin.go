@@ -14,9 +14,9 @@ type source struct {
 	zero    bool        // the zero value (a var declaration without value)
 	unknown string      // a value the analysis cannot follow, described
 	isParam bool        // a parameter: its values come from the call sites
+	recv    bool        // the receiver of method param
 	param   *types.Func // the function, nil for a function literal
 	index   int         // the parameter's index
-	recv    *types.Func // a method's receiver: its values are in translator.recvs
 }
 
 // A box is a variable moved to the arena: its declaration becomes
@@ -48,10 +48,10 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 		case s.zero:
 		case s.unknown != "":
 			t.errorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+		case s.recv:
+			t.needRecv(v, s, why)
 		case s.isParam:
 			t.needParam(v, s, why)
-		case s.recv != nil:
-			t.needRecv(v, s, why)
 		default:
 			t.needExpr(s.expr, v.Name(), why)
 		}

@@ -362,22 +362,29 @@ func (t *translator) literalConversions(lit *ast.CompositeLit) {
 	}
 }
 
-// needRecv requires the memory that the receiver v of method s.recv refers
-// to to be in the arena, because a region writes through it at why.
+// needRecv requires the memory that the receiver v of method s.param
+// refers to to be in the arena, because a region writes through it at why:
+// the receiver of every call, method value and method expression call of
+// the method, and every value converted to an interface of which the
+// method may be called.
 func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
-	srcs := t.recvs[s.recv]
+	fn := s.param
+	if fn == nil {
+		return
+	}
+	srcs := t.recvs[fn]
 	if len(srcs) == 0 {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), s.recv.Name())
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), fn.Name())
 		return
 	}
 	for _, rs := range srcs {
 		switch {
 		case rs.unknown != "":
-			t.errorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.recv.Name(), rs.unknown)
+			t.errorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
 		case rs.addr:
 			t.needOwn(rs.expr, v.Name(), why)
 		case rs.deref:
-			t.errorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), s.recv.Name(), t.text(rs.expr))
+			t.errorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
 		default:
 			t.needExpr(rs.expr, v.Name(), why)
 		}

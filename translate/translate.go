@@ -259,8 +259,8 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 	if d, ok := t.parent[ft].(*ast.FuncDecl); ok && d.Recv != nil {
 		for _, fld := range d.Recv.List {
 			for _, name := range fld.Names {
-				if v, ok := t.info.Defs[name].(*types.Var); ok && fn != nil {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), recv: fn})
+				if v, ok := t.info.Defs[name].(*types.Var); ok {
+					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, recv: true})
 				}
 			}
 		}
