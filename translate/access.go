@@ -110,6 +110,19 @@ walk:
 			l = pt
 			pt = pointsOf(t.info.TypeOf(p), locUnknown)
 			e = p
+		case *ast.CallExpr:
+			// A conversion to a slice, pointer or interface type still
+			// refers to the same memory (sort.Sort(byKey(s)) writes s).
+			tv, ok := t.info.Types[p.Fun]
+			if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != e {
+				break walk
+			}
+			switch tv.Type.Underlying().(type) {
+			case *types.Slice, *types.Pointer, *types.Interface:
+			default:
+				return read
+			}
+			e = p
 		case *ast.SliceExpr:
 			if p.X != e {
 				break walk

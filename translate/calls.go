@@ -440,6 +440,38 @@ var readOnlyArgs = map[string]bool{
 	"strconv": true, "strings": true, "time": true, "unicode": true, "unicode/utf8": true,
 }
 
+// readsInterfaces reports whether fn, of another package, only reads the
+// interface value a passed as its argument i: the printing functions of
+// fmt (writing to os.Stdout or os.Stderr) and package errors.
+func (t *translator) readsInterfaces(fn *types.Func, i int, a ast.Expr) bool {
+	switch fn.Pkg().Path() {
+	case "errors":
+		return true
+	case "fmt":
+	default:
+		return false
+	}
+	switch fn.Name() {
+	case "Print", "Printf", "Println", "Sprint", "Sprintf", "Sprintln", "Errorf":
+		return true
+	case "Fprint", "Fprintf", "Fprintln":
+		if i > 0 {
+			return true
+		}
+		sel, ok := ast.Unparen(a).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		pn, ok := t.info.Uses[pkg].(*types.PkgName)
+		return ok && pn.Imported().Path() == "os" && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr")
+	}
+	return false
+}
+
 // fmtMethods are the methods that package fmt calls on its operands.
 var fmtMethods = map[string]bool{"String": true, "GoString": true, "Error": true, "Format": true}
 
@@ -512,6 +544,13 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		}
 		if pt := paramType(sig, i, call.Ellipsis.IsValid()); pt != nil && types.IsInterface(pt) {
 			w.methodsOf(at, fn.Pkg().Path() == "fmt")
+		}
+		if types.IsInterface(at) {
+			// Its dynamic value may be a slice or pointer of this package's.
+			if !t.readsInterfaces(fn, i, a) {
+				t.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
+			}
+			continue
 		}
 		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) {
 			t.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)

@@ -18,6 +18,12 @@ type counter struct{ hits [4]int64 }
 
 func (c *counter) Set(i int, x float64) { c.hits[i%4]++ }
 
+type byVal []float64
+
+func (b byVal) Len() int           { return len(b) }
+func (b byVal) Less(i, j int) bool { return b[i] < b[j] }
+func (b byVal) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
 func apply(n int, f func(i int)) {
 	//cape:parallel for
 	for i := 0; i < n; i++ {
@@ -81,7 +87,13 @@ func main() {
 		sort.Float64s(sums[2*i : 2*i+2])
 	}
 
+	sorted := make([]float64, n)
+	//cape:parallel for
+	for i := 0; i < n/4; i++ {
+		sort.Sort(byVal(sorted[4*i : 4*i+4]))
+	}
+
 	var c counter
 	_ = setter(&c)
-	fmt.Println(out, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, c)
+	fmt.Println(out, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, c)
 }

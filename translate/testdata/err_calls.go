@@ -3,6 +3,7 @@ package main
 import (
 	"container/heap"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"sort"
@@ -51,7 +52,9 @@ func main() {
 	*p = func(i int) { out[i] = 3 }
 	h := &minHeap{1, 2} // want "h is written through in the parallel region at err_calls.go:[0-9]+, but its memory comes from a composite literal here"
 	v := &vec{}
-	words := strings.Fields("b a")      // want "words is written through in the parallel region at err_calls.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
+	words := strings.Fields("b a") // want "words is written through in the parallel region at err_calls.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
+	var anyOut any = out
+	var stderr io.Writer = os.Stderr
 	byLit := func(f func(int)) { f(0) } // want "cannot tell which function f runs .* f, a parameter of a function literal"
 	//cape:parallel for
 	for i := 0; i < n; i++ {
@@ -63,6 +66,9 @@ func main() {
 		heap.Init(h)      // want "heap.Init may write through the slices or pointers that h holds" "h is written through in the parallel region at err_calls.go:[0-9]+, but Swap receives here a copy of the value h points to"
 		fmt.Fprintln(os.Stderr, i)
 		sort.Strings(words)
+		sort.Slice(anyOut, func(a, b int) bool { return a < b }) // want "sort.Slice may write through the interface value anyOut"
+		fmt.Fprintln(stderr, i)                                  // want "fmt.Fprintln may write through the interface value stderr"
+		fmt.Println(anyOut, i)
 		byLit(func(i int) { out[i] = 5 })
 		v.set(i) // want "v is written through in the parallel region at err_calls.go:[0-9]+, but set receives here a copy of the value v points to"
 	}
