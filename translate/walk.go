@@ -140,6 +140,12 @@ func (w *regionWalk) use(id *ast.Ident, v *types.Var, isLocal, callee bool, via 
 	}
 	a := t.access(id)
 	clause := r.clauseOf[v]
+	if clause != "" && !isLocal && callee {
+		// The region's copy is a new variable in the region's body; a
+		// function called from it still uses the variable itself.
+		t.errorf(id.Pos(), "%s is in the %s clause of the parallel region at %s, but this code, called from the region, uses the variable itself, not the region's copy; pass it as an argument, or do not list it", id.Name, clause, t.where(r.dir.pos))
+		return
+	}
 	if clause != "" && !isLocal {
 		if a.write && a.loc == locRef && clause == "firstprivate" {
 			t.need(v, id.Pos())

@@ -73,7 +73,13 @@ func main() {
 		v.set(i) // want "v is written through in the parallel region at err_calls.go:[0-9]+, but set receives here a copy of the value v points to"
 	}
 	visit(n, func(i int) { out[i] = 4 })
-	fmt.Println(out)
+	total := 0.0
+	add := func(v float64) { total += v } // want "total is in the reduction clause of the parallel region at err_calls.go:[0-9]+, but this code, called from the region, uses the variable itself"
+	//cape:parallel for reduction(+:total)
+	for i := 0; i < n; i++ {
+		add(out[i])
+	}
+	fmt.Println(out, total)
 }
 
 func visitor() func(int) { return nil }
