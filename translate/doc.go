@@ -28,18 +28,29 @@
 //     with export data that one `go list -export -deps` run provides.
 //  2. Find the directives and attach each to the statement that follows it;
 //     resolve the clauses and analyze the loop header.
-//  3. Walk each region's body, and the bodies of the package's functions it
-//     calls, classifying every use of a variable declared outside the region:
-//     read, written whole, written in part (an array element, a field), or
-//     written through (a slice or pointer). Whole writes in a for region
-//     without a clause break Bernstein's conditions and are errors, as are
-//     whole writes in one section of a variable another section uses.
+//  3. Walk each region's body and every body it may run, classifying every
+//     use of a variable declared outside the region: read, written whole,
+//     written in part (an array element, a field), or written through (a
+//     slice or pointer). Whole writes in a for region without a clause
+//     break Bernstein's conditions and are errors, as are whole writes in
+//     one section of a variable another section uses. The bodies a region
+//     may run are found by following calls (calls.go): the package's
+//     functions and methods called statically; function values, followed
+//     through variables, parameters (the arguments of every call), results
+//     and conversions to the function literals, functions and method values
+//     they may hold; interface method calls, to the method of every type of
+//     the package that implements the interface; and the function values
+//     and interface values handed to other packages' functions, which may
+//     call them. A function literal made outside the code the region runs
+//     shares the variables it captures with every iteration.
 //  4. Variables written in place (numbers, arrays, structs of numbers) move
 //     to the arena: var a [N]T becomes a := cape.New[[N]T](), and each use
 //     dereferences the pointer (a[i], a.f and len(a) work unchanged).
 //     Memory written through a slice or pointer is traced back to where it
-//     comes from — assignments, sub-slices, the arguments of every call of a
-//     package function, the results of package functions — and each make
+//     comes from — assignments, sub-slices, conversions, the arguments of
+//     every call of a package function, the receivers of every call, method
+//     value and interface conversion of a method, the results of package
+//     functions — and each make
 //     or new found becomes cape.Make or cape.New. Anything else on the way
 //     (a composite literal, append, a map, a string, a parameter of a
 //     function used as a value) is reported.
@@ -79,11 +90,41 @@
 //
 // # Limits
 //
+// Soundness: every write that code run by a region makes must land in the
+// arena, or the translation is refused with the position of the write or
+// of what cannot be followed. Refused, among others:
+//
+//   - a call whose function value cannot be bounded: one read from a
+//     field, a map or slice element, a channel, another package's variable
+//     or function result, a variable whose address is taken, a parameter of
+//     a function literal or of a function used as a value, or a method
+//     value of another package's type;
+//   - an interface method call when a type of another package implements
+//     the interface (declare the interface with an unexported method, or
+//     call the concrete type);
+//   - a value handed to another package's function that holds slices or
+//     pointers below its top level (the top-level slice or pointer is
+//     counted as written and placed), or an interface value handed to one
+//     (except fmt's printing functions writing to os.Stdout or os.Stderr,
+//     and package errors); functions of errors, fmt, math, slices, sort,
+//     strconv, strings, time and unicode write nothing below the top level;
+//   - a method's receiver written through when it receives a copy of a
+//     pointed-to value, a promoted method's embedded field, or a method
+//     expression used as a value;
+//   - a variable listed in a clause and used by a function the region calls
+//     (the region's copy lives in the region's body only).
+//
+// The analysis is flow-insensitive: every value that may reach a function
+// value, parameter or receiver anywhere in the package is followed, so a
+// region may be refused for a value it never sees at run time. What the
+// analysis does not follow: memory of this package that another package
+// keeps and writes on its own (a handle held in another package's
+// variable), and pointers stored in other memory; cape run --verify is the
+// safety net there.
+//
 // Nested regions are refused (remove the inner directive to run the inner
-// loop sequentially inside the outer region). Writes that the analysis
-// cannot see (through function values, interfaces, or pointers stored in
-// other memory) are not caught here: cape run --verify is the safety net.
-// A make or new moved to the arena inside a sequential loop allocates anew
-// each time around, and the arena does not free. Directives in packages
-// other than the one translated are not seen.
+// loop sequentially inside the outer region). A make or new moved to the
+// arena inside a sequential loop allocates anew each time around, and the
+// arena does not free. Directives in packages other than the one translated
+// are not seen.
 package translate
