@@ -15,6 +15,7 @@ const (
 	locRef                // the memory the variable (a slice or pointer) refers to
 	locUnknown            // memory reached through something else (a field holding a slice, ...)
 	locMap                // a map entry
+	locChan               // a channel's buffer (a send, a receive, a close)
 )
 
 // An access is how one use of a variable touches memory.
@@ -149,11 +150,21 @@ walk:
 		}
 	case *ast.IncDecStmt:
 		return write(l)
+	case *ast.SendStmt:
+		if p.Chan == e {
+			return write(locChan)
+		}
 	case *ast.RangeStmt:
 		if (p.Key == e || p.Value == e) && p.Tok == token.ASSIGN {
 			return write(l)
 		}
+		if p.X == e && isChan(t.info.TypeOf(e)) {
+			return write(locChan)
+		}
 	case *ast.UnaryExpr:
+		if p.Op == token.ARROW {
+			return write(locChan)
+		}
 		if p.Op == token.AND {
 			if e == ast.Expr(id) {
 				// &v escapes: a scalar is written whole, an aggregate
@@ -182,6 +193,8 @@ walk:
 					a.appendTo = true
 					return a
 				}
+			case "close":
+				return write(locChan)
 			case "delete":
 				if p.Args[0] == e {
 					return write(locMap)
@@ -192,11 +205,19 @@ walk:
 		if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
 			return read // a conversion
 		}
+		if isChan(t.info.TypeOf(e)) {
+			return write(locChan) // the callee may send or receive
+		}
 		if pt != locNone {
 			return write(pt) // the callee may write through it
 		}
 	}
 	return read
+}
+
+func isChan(typ types.Type) bool {
+	_, ok := typ.Underlying().(*types.Chan)
+	return ok
 }
 
 func calleeIdent(call *ast.CallExpr) *ast.Ident {

@@ -112,7 +112,10 @@
 //     pointed-to value, a promoted method's embedded field, or a method
 //     expression used as a value;
 //   - a variable listed in a clause and used by a function the region calls
-//     (the region's copy lives in the region's body only).
+//     (the region's copy lives in the region's body only);
+//   - a send, receive, close or range on a channel that the region does not
+//     make itself, or a channel handed to a call (each node would see only
+//     its own share of the operations).
 //
 // The analysis is flow-insensitive: every value that may reach a function
 // value, parameter or receiver anywhere in the package is followed, so a

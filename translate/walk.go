@@ -170,6 +170,10 @@ func (w *regionWalk) use(id *ast.Ident, v *types.Var, isLocal, callee bool, via 
 	switch a.loc {
 	case locMap:
 		t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
+	case locChan:
+		if !isLocal || callee && t.isParam(v) {
+			t.errorf(id.Pos(), "channel %s is sent to, received from or closed in a parallel region%s: each node would see only its own share of the operations; collect the values in a slice indexed by iteration", id.Name, via)
+		}
 	case locUnknown:
 		t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
 	case locRef:
@@ -207,4 +211,14 @@ func (w *regionWalk) use(id *ast.Ident, v *types.Var, isLocal, callee bool, via 
 		}
 		t.box(v, id.Pos())
 	}
+}
+
+// isParam reports whether v is a parameter or a receiver.
+func (t *translator) isParam(v *types.Var) bool {
+	for _, s := range t.sources[v] {
+		if s.isParam || s.recv {
+			return true
+		}
+	}
+	return false
 }

@@ -32,6 +32,8 @@ type vec []float64
 
 func (v vec) set(i int) { v[i] = 1 }
 
+func produce(ch chan int, i int) { ch <- i } // want "channel ch is sent to, received from or closed in a parallel region \\(called from the parallel region at err_calls.go:[0-9]+\\)"
+
 func visit(n int, f func(int)) {
 	//cape:parallel for
 	for i := 0; i < n; i++ {
@@ -73,6 +75,15 @@ func main() {
 		v.set(i) // want "v is written through in the parallel region at err_calls.go:[0-9]+, but set receives here a copy of the value v points to"
 	}
 	visit(n, func(i int) { out[i] = 4 })
+	results := make(chan int, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		results <- i        // want "channel results is sent to, received from or closed in a parallel region: each node would see only its own share"
+		produce(results, i) // want "channel results is sent to"
+		local := make(chan int, 1)
+		local <- i
+		out[i] = float64(<-local)
+	}
 	total := 0.0
 	add := func(v float64) { total += v } // want "total is in the reduction clause of the parallel region at err_calls.go:[0-9]+, but this code, called from the region, uses the variable itself"
 	//cape:parallel for reduction(+:total)
