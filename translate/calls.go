@@ -397,6 +397,23 @@ func (t *translator) externalImpl(iface *types.Interface) string {
 	if iface.NumMethods() == 0 {
 		return "every type"
 	}
+	for _, c := range t.extImpls {
+		if types.Identical(c.iface, iface) {
+			return c.impl
+		}
+	}
+	impl := t.findExternalImpl(iface)
+	t.extImpls = append(t.extImpls, extImpl{iface, impl})
+	return impl
+}
+
+// An extImpl caches externalImpl's answer for one interface.
+type extImpl struct {
+	iface *types.Interface
+	impl  string
+}
+
+func (t *translator) findExternalImpl(iface *types.Interface) string {
 	seen := map[*types.Package]bool{}
 	var visit func(p *types.Package) string
 	visit = func(p *types.Package) string {
@@ -410,7 +427,10 @@ func (t *translator) externalImpl(iface *types.Interface) string {
 			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
 				continue
 			}
-			if _, generic := tn.Type().(*types.Named); generic && tn.Type().(*types.Named).TypeParams().Len() > 0 {
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+				if hasMethodNames(n, iface) { // an instance may implement iface
+					return p.Name() + "." + name
+				}
 				continue
 			}
 			if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
@@ -610,4 +630,19 @@ func innerRefs(typ types.Type, top bool) bool {
 		return false
 	}
 	return true // map, chan, func, interface
+}
+
+// hasMethodNames reports whether the generic type n declares a method of
+// every name of iface's methods.
+func hasMethodNames(n *types.Named, iface *types.Interface) bool {
+	names := map[string]bool{}
+	for i := range n.NumMethods() {
+		names[n.Method(i).Name()] = true
+	}
+	for i := range iface.NumMethods() {
+		if !names[iface.Method(i).Name()] {
+			return false
+		}
+	}
+	return true
 }

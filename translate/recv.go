@@ -55,6 +55,12 @@ func (t *translator) recvFacts(n ast.Node) {
 		if ch, ok := t.info.TypeOf(n.Chan).Underlying().(*types.Chan); ok {
 			t.converted(n.Value, ch.Elem())
 		}
+	case *ast.RangeStmt:
+		if n.Tok == token.ASSIGN && n.Value != nil {
+			if vt := t.info.TypeOf(n.Value); vt != nil && types.IsInterface(vt) {
+				t.allMethodsUnknown(t.info.TypeOf(n.X), n.Value.Pos(), "a range clause converting it to an interface")
+			}
+		}
 	case *ast.IndexExpr:
 		if m, ok := t.info.TypeOf(n.X).Underlying().(*types.Map); ok {
 			t.converted(n.Index, m.Key())

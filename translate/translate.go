@@ -102,6 +102,7 @@ type translator struct {
 	uses     map[*types.Var][]*ast.Ident
 	recvs    map[*types.Func][]recvSource // where each method's receiver comes from
 	named    []*types.TypeName            // the package's named types, once listed
+	extImpls []extImpl                    // externalImpl's answers
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
