@@ -640,7 +640,8 @@ func hasMethodNames(n *types.Named, iface *types.Interface) bool {
 		names[n.Method(i).Name()] = true
 	}
 	for i := range iface.NumMethods() {
-		if !names[iface.Method(i).Name()] {
+		m := iface.Method(i)
+		if !names[m.Name()] || !m.Exported() && m.Pkg() != n.Obj().Pkg() {
 			return false
 		}
 	}
