@@ -254,7 +254,10 @@ func paramType(sig *types.Signature, i int, ellipsis bool) types.Type {
 		return nil
 	}
 	if sig.Variadic() && i >= n-1 && !ellipsis {
-		return sig.Params().At(n - 1).Type().(*types.Slice).Elem()
+		if sl, ok := sig.Params().At(n - 1).Type().Underlying().(*types.Slice); ok {
+			return sl.Elem()
+		}
+		return nil // append(b, s...) with a string s
 	}
 	if i >= n {
 		return nil
