@@ -17,6 +17,7 @@ type regionWalk struct {
 	lits    map[*ast.FuncLit]bool            // function literals walked on their own
 	secs    map[*types.Var]map[int]bool      // sections using each shared variable
 	whole   map[*types.Var]map[int]token.Pos // sections assigning it whole
+	callSec int                              // the section of the region's call being followed
 }
 
 // analyzeRegion checks r's control flow and its variables: what must move
@@ -114,6 +115,9 @@ func (w *regionWalk) walk(root ast.Node, isLocal func(*types.Var) bool, callee b
 	}
 	ast.Inspect(root, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
+			if !callee {
+				w.callSec = w.section(call.Pos())
+			}
 			w.call(call, via)
 		}
 		id, ok := n.(*ast.Ident)
@@ -127,6 +131,17 @@ func (w *regionWalk) walk(root ast.Node, isLocal func(*types.Var) bool, callee b
 		w.use(id, v, isLocal(v), callee, via)
 		return true
 	})
+}
+
+// section returns the index of the section of the region that holds pos,
+// or -1.
+func (w *regionWalk) section(pos token.Pos) int {
+	for i, s := range w.r.sections {
+		if within(pos, s) {
+			return i
+		}
+	}
+	return -1
 }
 
 // use classifies one use of v.
@@ -152,13 +167,11 @@ func (w *regionWalk) use(id *ast.Ident, v *types.Var, isLocal, callee bool, via 
 		}
 		return
 	}
-	sec := -1
-	for i, s := range r.sections {
-		if within(id.Pos(), s) {
-			sec = i
-		}
+	sec := w.section(id.Pos())
+	if callee {
+		sec = w.callSec // code called from that section
 	}
-	if !isLocal && r.dir.kind == dirSections && !callee {
+	if !isLocal && r.dir.kind == dirSections && sec >= 0 {
 		if w.secs[v] == nil {
 			w.secs[v] = map[int]bool{}
 		}

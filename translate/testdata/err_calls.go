@@ -90,6 +90,19 @@ func main() {
 	for i := 0; i < n; i++ {
 		add(out[i])
 	}
+	flag := 0
+	setFlag := func() { flag = 1 } // want "flag is assigned in section 0 and used in section 1"
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			setFlag()
+		}
+		//cape:section
+		{
+			fmt.Println(flag)
+		}
+	}
 	fmt.Println(out, total)
 }
 
