@@ -43,183 +43,161 @@ func pointsOf(typ types.Type, dflt loc) loc {
 // access classifies the use id of a variable: which memory the enclosing
 // expression reads or writes. Anything that may write (assignment, ++,
 // taking the address, passing a slice or pointer to a call, a pointer
-// method, a channel operation) counts as a write.
+// method) counts as a write.
 func (t *translator) access(id *ast.Ident) access {
-	a := &accessPath{e: id, l: locOwn, pt: pointsOf(t.info.TypeOf(id), locRef)}
-	if res, done := t.climb(id, a); done {
-		return res
-	}
-	return t.accessIn(id, a)
-}
-
-// An accessPath is the expression a use of a variable is part of, climbed
-// from the identifier through selectors, indexing, dereferences, slicing
-// and conversions.
-type accessPath struct {
-	e       ast.Expr // the expression reached
-	l       loc      // the memory that e denotes
-	pt      loc      // the memory that e's value refers to
-	indexed bool     // own storage reached through an array index or slice
-}
-
-func (a *accessPath) write(at loc) access {
-	return access{write: true, loc: at, indexed: a.indexed, expr: a.e}
-}
-
-// climb walks a up from id to the largest expression denoting memory
-// that id's use reaches; done reports that the access is already decided
-// (a method value or call).
-func (t *translator) climb(id *ast.Ident, a *accessPath) (res access, done bool) {
+	var e ast.Expr = id
+	l := locOwn
+	pt := pointsOf(t.info.TypeOf(id), locRef)
+	indexed := false
 	read := access{expr: id}
+	write := func(at loc) access {
+		return access{write: true, loc: at, indexed: indexed, expr: e}
+	}
+walk:
 	for {
-		switch p := t.parent[a.e].(type) {
+		switch p := t.parent[e].(type) {
 		case *ast.ParenExpr:
-			a.e = p
+			e = p
 		case *ast.SelectorExpr:
-			if p.X != a.e {
-				return read, false
+			if p.X != e {
+				break walk
 			}
 			sel := t.info.Selections[p]
 			if sel == nil {
-				return read, false
+				break walk
 			}
 			if sel.Kind() == types.FieldVal {
-				if _, ok := t.info.TypeOf(a.e).Underlying().(*types.Pointer); ok {
-					a.l = a.pt
+				if _, ok := t.info.TypeOf(e).Underlying().(*types.Pointer); ok {
+					l = pt
 				}
-				a.pt = pointsOf(t.info.TypeOf(p), locUnknown)
-				a.e = p
+				pt = pointsOf(t.info.TypeOf(p), locUnknown)
+				e = p
 				continue
 			}
 			// A method value or call: a pointer receiver may write.
 			fn, ok := sel.Obj().(*types.Func)
 			if !ok {
-				return read, true
+				return read
 			}
 			recv := fn.Type().(*types.Signature).Recv()
 			if recv == nil {
-				return read, true
+				return read
 			}
 			if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
-				return read, true
+				return read
 			}
-			if _, isPtr := t.info.TypeOf(a.e).Underlying().(*types.Pointer); isPtr {
-				return a.write(a.pt), true
+			if _, isPtr := t.info.TypeOf(e).Underlying().(*types.Pointer); isPtr {
+				return write(pt)
 			}
-			a.indexed = true // a method may write any part
-			return a.write(a.l), true
+			indexed = true // a method may write any part
+			return write(l)
 		case *ast.IndexExpr:
-			if p.X != a.e {
-				return read, false
+			if p.X != e {
+				break walk
 			}
-			switch t.info.TypeOf(a.e).Underlying().(type) {
+			switch t.info.TypeOf(e).Underlying().(type) {
 			case *types.Slice, *types.Pointer:
-				a.l = a.pt
+				l = pt
 			case *types.Array:
-				a.indexed = true
+				indexed = true
 			case *types.Map:
-				a.l = locMap
+				l = locMap
 			default:
-				return read, true
+				return read
 			}
-			a.pt = pointsOf(t.info.TypeOf(p), locUnknown)
-			a.e = p
+			pt = pointsOf(t.info.TypeOf(p), locUnknown)
+			e = p
 		case *ast.StarExpr:
-			a.l = a.pt
-			a.pt = pointsOf(t.info.TypeOf(p), locUnknown)
-			a.e = p
+			l = pt
+			pt = pointsOf(t.info.TypeOf(p), locUnknown)
+			e = p
 		case *ast.CallExpr:
 			// A conversion to a slice, pointer or interface type still
 			// refers to the same memory (sort.Sort(byKey(s)) writes s).
 			tv, ok := t.info.Types[p.Fun]
-			if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != a.e {
-				return read, false
+			if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != e {
+				break walk
 			}
 			switch tv.Type.Underlying().(type) {
 			case *types.Slice, *types.Pointer, *types.Interface:
 			default:
-				return read, true
+				return read
 			}
-			a.e = p
+			e = p
 		case *ast.SliceExpr:
-			if p.X != a.e {
-				return read, false
+			if p.X != e {
+				break walk
 			}
-			switch t.info.TypeOf(a.e).Underlying().(type) {
+			switch t.info.TypeOf(e).Underlying().(type) {
 			case *types.Array:
-				a.pt, a.indexed = a.l, true
+				pt, indexed = l, true
 			case *types.Slice, *types.Pointer:
 			default:
-				return read, true
+				return read
 			}
-			a.l = locNone
-			a.e = p
+			l = locNone
+			e = p
 		default:
-			return read, false
+			break walk
 		}
 	}
-}
-
-// accessIn classifies the access from the context of the expression a.e.
-func (t *translator) accessIn(id *ast.Ident, a *accessPath) access {
-	read := access{expr: id}
-	switch p := t.parent[a.e].(type) {
+	switch p := t.parent[e].(type) {
 	case *ast.AssignStmt:
 		for _, lhs := range p.Lhs {
-			if lhs == a.e {
-				return a.write(a.l)
+			if lhs == e {
+				return write(l)
 			}
 		}
 	case *ast.IncDecStmt:
-		return a.write(a.l)
+		return write(l)
 	case *ast.SendStmt:
-		if p.Chan == a.e {
-			return a.write(locChan)
+		if p.Chan == e {
+			return write(locChan)
 		}
 	case *ast.RangeStmt:
-		if (p.Key == a.e || p.Value == a.e) && p.Tok == token.ASSIGN {
-			return a.write(a.l)
+		if (p.Key == e || p.Value == e) && p.Tok == token.ASSIGN {
+			return write(l)
 		}
-		if p.X == a.e && isChan(t.info.TypeOf(a.e)) {
-			return a.write(locChan)
+		if p.X == e && isChan(t.info.TypeOf(e)) {
+			return write(locChan)
 		}
 	case *ast.UnaryExpr:
 		if p.Op == token.ARROW {
-			return a.write(locChan)
+			return write(locChan)
 		}
 		if p.Op == token.AND {
-			if a.e == ast.Expr(id) {
+			if e == ast.Expr(id) {
 				// &v escapes: a scalar is written whole, an aggregate
 				// perhaps in parts.
 				_, basic := t.info.TypeOf(id).Underlying().(*types.Basic)
-				a.indexed = !basic
+				indexed = !basic
 			}
-			return a.write(a.l)
+			return write(l)
 		}
 	case *ast.CallExpr:
-		if p.Fun == a.e {
+		if p.Fun == e {
 			return read
 		}
 		if b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin); ok {
 			switch b.Name() {
 			case "copy", "clear":
-				if p.Args[0] == a.e {
-					if a.l == locMap || a.pt == locNone {
-						return a.write(locMap)
+				if p.Args[0] == e {
+					if l == locMap || pt == locNone {
+						return write(locMap)
 					}
-					return a.write(a.pt)
+					return write(pt)
 				}
 			case "append":
-				if p.Args[0] == a.e {
-					w := a.write(a.pt)
-					w.appendTo = true
-					return w
+				if p.Args[0] == e {
+					a := write(pt)
+					a.appendTo = true
+					return a
 				}
 			case "close":
-				return a.write(locChan)
+				return write(locChan)
 			case "delete":
-				if p.Args[0] == a.e {
-					return a.write(locMap)
+				if p.Args[0] == e {
+					return write(locMap)
 				}
 			}
 			return read
@@ -227,11 +205,11 @@ func (t *translator) accessIn(id *ast.Ident, a *accessPath) access {
 		if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
 			return read // a conversion
 		}
-		if isChan(t.info.TypeOf(a.e)) {
-			return a.write(locChan) // the callee may send or receive
+		if isChan(t.info.TypeOf(e)) {
+			return write(locChan) // the callee may send or receive
 		}
-		if a.pt != locNone {
-			return a.write(a.pt) // the callee may write through it
+		if pt != locNone {
+			return write(pt) // the callee may write through it
 		}
 	}
 	return read
