@@ -228,6 +228,136 @@ func calleeIdent(call *ast.CallExpr) *ast.Ident {
 // within reports whether pos lies in n.
 func within(pos token.Pos, n ast.Node) bool { return n.Pos() <= pos && pos < n.End() }
 
+// analyzeRegion checks r's control flow and its variables: what must move
+// to the arena, and what breaks Bernstein's conditions.
+func (t *translator) analyzeRegion(r *region) {
+	if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
+		return
+	}
+	t.checkControl(r)
+	secs := map[*types.Var]map[int]bool{}       // sections using each shared variable
+	whole := map[*types.Var]map[int]token.Pos{} // sections assigning it whole
+	w := t.newRegionWalk(r)
+	var walk func(root ast.Node, local func(*types.Var) bool, callee bool)
+	walk = func(root ast.Node, local func(*types.Var) bool, callee bool) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				w.call(call, callee) // walks what it may run
+			}
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			v, ok := t.info.Uses[id].(*types.Var)
+			if !ok || v.IsField() {
+				return true
+			}
+			isLocal := local(v)
+			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
+				if a := t.access(id); a.write && v == r.loop.v {
+					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
+				}
+				return true
+			}
+			a := t.access(id)
+			clause := r.clauseOf[v]
+			if clause != "" && !isLocal && callee {
+				// The region's copy is a new variable in the region's body;
+				// a function called from it uses the variable itself.
+				t.errorf(id.Pos(), "%s is in the %s clause of the parallel region at %s, but this code, called from the region, uses the variable itself, not the region's copy; pass it as an argument, or do not list it", id.Name, clause, t.where(r.dir.pos))
+				return true
+			}
+			if clause != "" && !isLocal {
+				if a.write && a.loc == locRef && clause == "firstprivate" {
+					t.need(v, id.Pos())
+				}
+				return true
+			}
+			sec := -1
+			for i, s := range r.sections {
+				if within(id.Pos(), s) {
+					sec = i
+				}
+			}
+			if callee {
+				sec = w.callSec // code called from that section
+			}
+			if !isLocal && r.dir.kind == dirSections && sec >= 0 {
+				if secs[v] == nil {
+					secs[v] = map[int]bool{}
+				}
+				secs[v][sec] = true
+			}
+			if !a.write {
+				return true
+			}
+			via := ""
+			if callee {
+				via = " (called from the parallel region at " + t.where(r.dir.pos) + ")"
+			}
+			switch a.loc {
+			case locMap:
+				t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
+			case locChan:
+				if !isLocal || callee && t.isParam(v) {
+					t.errorf(id.Pos(), "channel %s is sent to, received from or closed in a parallel region%s: each node would see only its own share of the operations; collect the values in a slice indexed by iteration", id.Name, via)
+				}
+			case locUnknown:
+				t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+			case locRef:
+				if a.appendTo && !isLocal {
+					t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
+					return true
+				}
+				if clause == "private" {
+					return true
+				}
+				t.need(v, id.Pos())
+			case locOwn:
+				if isLocal {
+					return true
+				}
+				if v.Pkg() != t.p.types {
+					t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
+					return true
+				}
+				if !pointerFree(v.Type()) {
+					t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
+					return true
+				}
+				if !a.indexed && !r.shared[v] {
+					if r.dir.kind == dirFor {
+						t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
+						return true
+					}
+					if whole[v] == nil {
+						whole[v] = map[int]token.Pos{}
+					}
+					if _, ok := whole[v][sec]; !ok {
+						whole[v][sec] = id.Pos()
+					}
+				}
+				t.box(v, id.Pos())
+			}
+			return true
+		})
+	}
+	w.walk = walk
+	walk(r.body, func(v *types.Var) bool { return within(v.Pos(), r.stmt) }, false)
+	// Bernstein for sections: a variable assigned whole in one section may
+	// not be used by another.
+	for v, ws := range whole {
+		for ws1, pos := range ws {
+			for s2 := range secs[v] {
+				if s2 != ws1 {
+					t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", v.Name(), ws1, s2)
+					break
+				}
+			}
+		}
+	}
+}
+
 func kindName(t types.Type) string {
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
