@@ -292,7 +292,23 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 	t := ff.t
 	switch {
 	case s.param == nil:
-		ff.fail(s.pos, "%s, a parameter of a function literal (CAPE does not follow the literal's callers)", v.Name())
+		lit := t.litOf[v]
+		if lit == nil {
+			ff.fail(s.pos, "%s, a parameter of a function literal", v.Name())
+			return
+		}
+		calls, where := t.litCalls(lit)
+		if where != "" {
+			ff.fail(s.pos, "%s, a parameter of a function literal that is %s", v.Name(), where)
+			return
+		}
+		for _, call := range calls {
+			if len(call.Args) <= s.index || call.Ellipsis.IsValid() {
+				ff.fail(call.Pos(), "%s, an argument of a call CAPE cannot follow", v.Name())
+				continue
+			}
+			ff.expr(call.Args[s.index], outer)
+		}
 		return
 	case t.valueUse[s.param]:
 		ff.fail(s.pos, "%s, a parameter of %s, which is used as a function value (CAPE cannot see every caller)", v.Name(), s.param.Name())
@@ -646,4 +662,74 @@ func hasMethodNames(n *types.Named, iface *types.Interface) bool {
 		}
 	}
 	return true
+}
+
+// litCalls returns every call of the function literal lit, when they are
+// all known: lit is called where it stands, or is the only value of a local
+// variable that is only ever called. Otherwise it says where lit's value
+// goes instead.
+func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
+	if call, ok := t.parent[lit].(*ast.CallExpr); ok && call.Fun == ast.Expr(lit) {
+		return []*ast.CallExpr{call}, ""
+	}
+	var v *types.Var
+	switch p := t.parent[lit].(type) {
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r == ast.Expr(lit) && len(p.Lhs) == len(p.Rhs) {
+				v = t.varOf(p.Lhs[i])
+			}
+		}
+	case *ast.ValueSpec:
+		for i, r := range p.Values {
+			if r == ast.Expr(lit) && len(p.Names) == len(p.Values) {
+				v = t.varOf(p.Names[i])
+			}
+		}
+	}
+	if v == nil || v.Parent() == t.p.types.Scope() {
+		return nil, "a value CAPE does not follow to its calls"
+	}
+	for _, s := range t.sources[v] {
+		if !s.zero && s.expr != ast.Expr(lit) {
+			return nil, fmt.Sprintf("%s, which is also given another value at %s", v.Name(), t.where(s.pos))
+		}
+	}
+	var calls []*ast.CallExpr
+	for _, u := range t.uses[v] {
+		call, ok := t.parent[u].(*ast.CallExpr)
+		if !ok || call.Fun != ast.Expr(u) {
+			return nil, fmt.Sprintf("%s, which is used at %s other than by calling it", v.Name(), t.where(u.Pos()))
+		}
+		calls = append(calls, call)
+	}
+	return calls, ""
+}
+
+// needLitParam requires the memory that v, parameter number s.index of a
+// function literal, refers to to be in the arena: the arguments of every
+// call of the literal.
+func (t *translator) needLitParam(v *types.Var, s source, why token.Pos) {
+	lit := t.litOf[v]
+	var calls []*ast.CallExpr
+	where := "a value CAPE does not follow to its calls"
+	if lit != nil {
+		calls, where = t.litCalls(lit)
+	}
+	sig, _ := t.info.TypeOf(lit).(*types.Signature)
+	if where != "" || sig == nil {
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
+		return
+	}
+	if sig.Variadic() && s.index == sig.Params().Len()-1 {
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		return
+	}
+	for _, call := range calls {
+		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
+			t.errorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			continue
+		}
+		t.needExpr(call.Args[s.index], v.Name(), why)
+	}
 }

@@ -48,7 +48,8 @@
 //     dereferences the pointer (a[i], a.f and len(a) work unchanged).
 //     Memory written through a slice or pointer is traced back to where it
 //     comes from — assignments, sub-slices, conversions, the arguments of
-//     every call of a package function, the receivers of every call, method
+//     every call of a package function or of a function literal called
+//     through a local variable, the receivers of every call, method
 //     value and interface conversion of a method, the results of package
 //     functions — and each make
 //     or new found becomes cape.Make or cape.New. Anything else on the way
@@ -97,8 +98,9 @@
 //   - a call whose function value cannot be bounded: one read from a
 //     field, a map or slice element, a channel, another package's variable
 //     or function result, a variable whose address is taken, a parameter of
-//     a function literal or of a function used as a value, or a method
-//     value of another package's type;
+//     a function used as a value or of a function literal that is not only
+//     called where it stands or through a local variable, or a method value
+//     of another package's type;
 //   - an interface method call when a type of another package implements
 //     the interface (declare the interface with an unexported method, or
 //     call the concrete type);

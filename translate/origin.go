@@ -61,7 +61,7 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
 	switch {
 	case s.param == nil:
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal: CAPE cannot see its callers; pass the slice by closure instead", v.Name(), t.where(why))
+		t.needLitParam(v, s, why)
 		return
 	case t.valueUse[s.param]:
 		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())

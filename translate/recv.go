@@ -22,6 +22,16 @@ type recvSource struct {
 // It runs on every node of the package, after the other facts.
 func (t *translator) recvFacts(n ast.Node) {
 	switch n := n.(type) {
+	case *ast.FuncLit:
+		if n.Type.Params != nil {
+			for _, f := range n.Type.Params.List {
+				for _, name := range f.Names {
+					if v, ok := t.info.Defs[name].(*types.Var); ok {
+						t.litOf[v] = n
+					}
+				}
+			}
+		}
 	case *ast.SelectorExpr:
 		t.methodOperand(n)
 	case *ast.AssignStmt:

@@ -103,6 +103,7 @@ type translator struct {
 	recvs    map[*types.Func][]recvSource // where each method's receiver comes from
 	named    []*types.TypeName            // the package's named types, once listed
 	extImpls []extImpl                    // externalImpl's answers
+	litOf    map[*types.Var]*ast.FuncLit  // the function literal of each of its parameters
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
@@ -125,6 +126,7 @@ func newTranslator(p *pkg) *translator {
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		uses:     map[*types.Var][]*ast.Ident{},
 		recvs:    map[*types.Func][]recvSource{},
+		litOf:    map[*types.Var]*ast.FuncLit{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f

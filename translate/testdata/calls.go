@@ -51,6 +51,13 @@ func main() {
 		put(i, float64(i*i))
 	}
 
+	viaParam := make([]float64, n)
+	kernel := func(dst []float64, i int) { dst[i] = float64(i) }
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		kernel(viaParam, i)
+	}
+
 	viaHelper := make([]float64, n)
 	apply(n, func(i int) { viaHelper[i] = float64(i) })
 
@@ -95,5 +102,5 @@ func main() {
 
 	var c counter
 	_ = setter(&c)
-	fmt.Println(out, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, c)
+	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, c)
 }

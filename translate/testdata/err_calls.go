@@ -57,7 +57,9 @@ func main() {
 	words := strings.Fields("b a") // want "words is written through in the parallel region at err_calls.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
 	var anyOut any = out
 	var stderr io.Writer = os.Stderr
-	byLit := func(f func(int)) { f(0) } // want "cannot tell which function f runs .* f, a parameter of a function literal"
+	byLit := func(f func(int)) { f(0) } // want "cannot tell which function f runs .* f, a parameter of a function literal that is byLit, which is used at err_calls.go:[0-9]+ other than by calling it"
+	hooks := []func(func(int)){byLit}
+	escaped := func(dst []float64, i int) { dst[i] = 6 } // want "dst is written through in the parallel region at err_calls.go:[0-9]+, but it is a parameter of a function literal that is escaped, which is used at err_calls.go:[0-9]+ other than by calling it"
 	//cape:parallel for
 	for i := 0; i < n; i++ {
 		j.run(i)          // want "cannot tell which function j.run runs in the parallel region: its function value comes from field j.run"
@@ -72,6 +74,7 @@ func main() {
 		fmt.Fprintln(stderr, i)                                  // want "fmt.Fprintln may write through the interface value stderr"
 		fmt.Println(anyOut, i)
 		byLit(func(i int) { out[i] = 5 })
+		escaped(out, i)
 		v.set(i) // want "v is written through in the parallel region at err_calls.go:[0-9]+, but set receives here a copy of the value v points to"
 	}
 	visit(n, func(i int) { out[i] = 4 })
@@ -103,7 +106,7 @@ func main() {
 			fmt.Println(flag)
 		}
 	}
-	fmt.Println(out, total)
+	fmt.Println(out, total, len(hooks), escaped)
 }
 
 func visitor() func(int) { return nil }

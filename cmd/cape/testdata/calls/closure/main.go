@@ -1,6 +1,6 @@
 // Command closure writes shared slices through closures called from
-// parallel loops: a local closure, and y += a*x, which a --verify re-run
-// must not apply twice.
+// parallel loops: a local closure, y += a*x (which a --verify re-run must
+// not apply twice), and a closure given the slice as an argument.
 package main
 
 import "fmt"
@@ -31,4 +31,13 @@ func main() {
 		axpy(i)
 	}
 	fmt.Println(y)
+
+	// A closure given the slice it writes as an argument.
+	z := make([]int64, n)
+	scaleInto := func(dst []int64, i int, k int64) { dst[i] = k * int64(i) }
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		scaleInto(z, i, 3)
+	}
+	fmt.Println(z)
 }
