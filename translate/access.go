@@ -200,7 +200,7 @@ func (t *translator) analyzeRegion(r *region) {
 	if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 		return
 	}
-	t.checkControl(r)
+	exits := t.checkControl(r)
 	secs := map[*types.Var]map[int]bool{}       // sections using each shared variable
 	whole := map[*types.Var]map[int]token.Pos{} // sections assigning it whole
 	visited := map[*types.Func]bool{}
@@ -288,6 +288,9 @@ func (t *translator) analyzeRegion(r *region) {
 				}
 				if !a.indexed && !r.shared[v] {
 					if r.dir.kind == dirFor {
+						if t.beside(id, exits, r.body) {
+							return true // follows from the exit reported there
+						}
 						t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
 						return true
 					}
@@ -349,8 +352,26 @@ func (t *translator) text(n ast.Node) string {
 	return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
 }
 
-// checkControl refuses control flow that leaves the region.
-func (t *translator) checkControl(r *region) {
+// beside reports whether n lies in one of the statement lists in blocks,
+// below stop.
+func (t *translator) beside(n ast.Node, blocks map[ast.Node]bool, stop ast.Node) bool {
+	for p := t.parent[n]; p != nil && p != stop; p = t.parent[p] {
+		if blocks[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// checkControl refuses control flow that leaves the region. It returns the
+// blocks holding such a statement: the assignments beside it hand a result
+// out of the region, and are not reported again as loop-carried.
+func (t *translator) checkControl(r *region) map[ast.Node]bool {
+	exits := map[ast.Node]bool{}
+	leave := func(s ast.Stmt, format string, args ...any) {
+		t.errorf(s.Pos(), format, args...)
+		exits[t.parent[s]] = true
+	}
 	labels := map[string]bool{}
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		if l, ok := n.(*ast.LabeledStmt); ok {
@@ -393,7 +414,7 @@ func (t *translator) checkControl(r *region) {
 		switch s := n.(type) {
 		case *ast.ReturnStmt:
 			if !inFuncLit() {
-				t.errorf(s.Pos(), "return leaves the parallel region")
+				leave(s, "return leaves the parallel region")
 			}
 		case *ast.DeferStmt:
 			if !inFuncLit() {
@@ -406,22 +427,23 @@ func (t *translator) checkControl(r *region) {
 			switch s.Tok {
 			case token.BREAK:
 				if s.Label == nil && !nearest(false) || s.Label != nil && !labels[s.Label.Name] {
-					t.errorf(s.Pos(), "break leaves the parallel region")
+					leave(s, "break leaves the parallel region")
 				}
 			case token.CONTINUE:
 				if s.Label != nil && !labels[s.Label.Name] && !(r.label != nil && s.Label.Name == r.label.Label.Name && r.dir.kind == dirFor) {
-					t.errorf(s.Pos(), "continue %s leaves the parallel region", s.Label.Name)
+					leave(s, "continue %s leaves the parallel region", s.Label.Name)
 				}
 				if s.Label == nil && r.dir.kind == dirSections && !nearest(true) {
-					t.errorf(s.Pos(), "continue leaves the parallel region")
+					leave(s, "continue leaves the parallel region")
 				}
 			case token.GOTO:
 				if !labels[s.Label.Name] {
-					t.errorf(s.Pos(), "goto %s leaves the parallel region", s.Label.Name)
+					leave(s, "goto %s leaves the parallel region", s.Label.Name)
 				}
 			case token.FALLTHROUGH:
 			}
 		}
 		return true
 	})
+	return exits
 }

@@ -215,11 +215,10 @@ func (t *translator) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 		}
 		elem, conv = s, t.text(c.Args[0])
 	}
-	n := fo.ed.take(fo.off(c.Args[1].Pos()), fo.off(c.Args[1].End()))
+	n := t.intArg(fo, c.Args[1])
 	var alloc string
 	if len(c.Args) == 3 {
-		capText := fo.ed.take(fo.off(c.Args[2].Pos()), fo.off(c.Args[2].End()))
-		alloc = fmt.Sprintf("%s.Make[%s](%s)[:%s]", fo.cape(), elem, capText, n)
+		alloc = fmt.Sprintf("%s.Make[%s](%s)[:%s]", fo.cape(), elem, t.intArg(fo, c.Args[2]), n)
 	} else {
 		alloc = fmt.Sprintf("%s.Make[%s](%s)", fo.cape(), elem, n)
 	}
@@ -228,6 +227,19 @@ func (t *translator) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 	}
 	fo.ed.drop(start, end)
 	fo.ed.replace(start, end, alloc)
+}
+
+// intArg returns the text of the length or capacity argument e of make as
+// an int, which cape.Make takes: make accepts any integer type (and untyped
+// constants), so an argument of another type is converted. A value out of
+// int's range cannot be a valid length, and cape.Make refuses a negative one.
+func (t *translator) intArg(fo *fileOut, e ast.Expr) string {
+	text := fo.ed.take(fo.off(e.Pos()), fo.off(e.End()))
+	tv := t.info.Types[e]
+	if b, ok := tv.Type.(*types.Basic); ok && (b.Kind() == types.Int || b.Info()&types.IsUntyped != 0) {
+		return text
+	}
+	return "int(" + text + ")"
 }
 
 // rewriteDecl moves the declaration of v to the arena.

@@ -338,6 +338,10 @@ func (t *translator) checkChunk(r *region, a clauseArg) {
 		t.errorf(a.pos, "schedule chunk size %q has type %s, want an integer", a.text, tv.Type)
 		return
 	}
+	if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+		t.errorf(a.pos, "schedule chunk size %s is %s; it must be positive", a.text, tv.Value)
+		return
+	}
 	r.chunk, r.chunkPos = a.text, a.pos
 }
 

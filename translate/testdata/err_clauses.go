@@ -48,6 +48,14 @@ func main() {
 	for i := 0; i < n; i++ {
 		a[i] = 1
 	}
+	//cape:parallel for schedule(dynamic, 0) // want "schedule chunk size 0 is 0; it must be positive"
+	for i := 0; i < n; i++ {
+		a[i] = 1
+	}
+	//cape:parallel for schedule(static, 2-3) // want "schedule chunk size 2-3 is -1; it must be positive"
+	for i := 0; i < n; i++ {
+		a[i] = 1
+	}
 	//cape:parallel for private(fmt) // want "fmt is not a variable"
 	for i := 0; i < n; i++ {
 		a[i] = 1
