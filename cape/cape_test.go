@@ -73,7 +73,7 @@ func TestAllocRefusesPointers(t *testing.T) {
 	}
 	for _, f := range []func() error{
 		func() error { _, err := Alloc[string](1); return err },
-		func() error { _, err := Alloc[[]int](1); return err },
+		func() error { _, err := Alloc[*int](1); return err },
 		func() error { _, err := Alloc[map[int]int](1); return err },
 	} {
 		if err := f(); !errors.Is(err, ErrPointers) {
