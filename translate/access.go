@@ -24,6 +24,9 @@ type access struct {
 	indexed  bool // own storage written through an array index or slice (not the whole variable)
 	appendTo bool // the first argument of append
 	expr     ast.Expr
+	// ref is the expression whose value (a slice or pointer) refers to the
+	// memory written, when loc is locRef or locUnknown: a[i] for a[i][j] = v.
+	ref ast.Expr
 }
 
 // pointsOf returns dflt if values of type typ refer to other memory
@@ -48,9 +51,13 @@ func (t *translator) access(id *ast.Ident) access {
 	l := locOwn
 	pt := pointsOf(t.info.TypeOf(id), locRef)
 	indexed := false
+	var lref ast.Expr // the ref of l, when l is locRef or locUnknown
 	read := access{expr: id}
 	write := func(at loc) access {
-		return access{write: true, loc: at, indexed: indexed, expr: e}
+		return access{write: true, loc: at, indexed: indexed, expr: e, ref: lref}
+	}
+	writePt := func() access { // through the value of e itself
+		return access{write: true, loc: pt, indexed: indexed, expr: e, ref: e}
 	}
 walk:
 	for {
@@ -67,7 +74,7 @@ walk:
 			}
 			if sel.Kind() == types.FieldVal {
 				if _, ok := t.info.TypeOf(e).Underlying().(*types.Pointer); ok {
-					l = pt
+					l, lref = pt, e
 				}
 				pt = pointsOf(t.info.TypeOf(p), locUnknown)
 				e = p
@@ -86,7 +93,7 @@ walk:
 				return read
 			}
 			if _, isPtr := t.info.TypeOf(e).Underlying().(*types.Pointer); isPtr {
-				return write(pt)
+				return writePt()
 			}
 			indexed = true // a method may write any part
 			return write(l)
@@ -96,7 +103,7 @@ walk:
 			}
 			switch t.info.TypeOf(e).Underlying().(type) {
 			case *types.Slice, *types.Pointer:
-				l = pt
+				l, lref = pt, e
 			case *types.Array:
 				indexed = true
 			case *types.Map:
@@ -107,7 +114,7 @@ walk:
 			pt = pointsOf(t.info.TypeOf(p), locUnknown)
 			e = p
 		case *ast.StarExpr:
-			l = pt
+			l, lref = pt, e
 			pt = pointsOf(t.info.TypeOf(p), locUnknown)
 			e = p
 		case *ast.SliceExpr:
@@ -161,11 +168,11 @@ walk:
 					if l == locMap || pt == locNone {
 						return write(locMap)
 					}
-					return write(pt)
+					return writePt()
 				}
 			case "append":
 				if p.Args[0] == e {
-					a := write(pt)
+					a := writePt()
 					a.appendTo = true
 					return a
 				}
@@ -180,7 +187,7 @@ walk:
 			return read // a conversion
 		}
 		if pt != locNone {
-			return write(pt) // the callee may write through it
+			return writePt() // the callee may write through it
 		}
 	}
 	return read
@@ -264,7 +271,11 @@ func (t *translator) analyzeRegion(r *region) {
 			case locMap:
 				t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
 			case locUnknown:
-				t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+				if a.ref == nil {
+					t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+					return true
+				}
+				t.needExpr(a.ref, t.text(a.ref), id.Pos())
 			case locRef:
 				if a.appendTo && !isLocal {
 					t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)

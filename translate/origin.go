@@ -34,10 +34,10 @@ func (t *translator) box(v *types.Var, why token.Pos) {
 // need requires the memory that v (a slice or a pointer) refers to to be in
 // the arena, because a region writes it at why.
 func (t *translator) need(v *types.Var, why token.Pos) {
-	if t.seen[v] {
+	if t.seen[t.seenKey(v)] {
 		return
 	}
-	t.seen[v] = true
+	t.seen[t.seenKey(v)] = true
 	if v.Pkg() != t.p.types {
 		t.errorf(why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
 		return
@@ -81,10 +81,10 @@ func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
 // needExpr requires the memory that the value of e refers to to be in the
 // arena.
 func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
-	if t.seen[e] {
+	if t.seen[t.seenKey(e)] {
 		return
 	}
-	t.seen[e] = true
+	t.seen[t.seenKey(e)] = true
 	e = ast.Unparen(e)
 	fail := func(what string) {
 		hint := ""
@@ -146,12 +146,39 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 	case *ast.CompositeLit:
 		fail("a composite literal; allocate it with make instead")
 	case *ast.SelectorExpr:
-		fail("field " + x.Sel.Name)
+		sel := t.info.Selections[x]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			fail(t.text(x))
+			return
+		}
+		t.needField(sel.Obj().(*types.Var), name, why)
 	case *ast.IndexExpr:
-		fail("an element of " + t.text(x.X))
+		t.needElem(x, name, why, fail)
 	default:
 		fail("an expression")
 	}
+}
+
+// needElem requires the memory of the element x (a slice or pointer held by
+// a slice or array) to be in the arena: the container itself, and every
+// value of the element's type stored in an element.
+func (t *translator) needElem(x *ast.IndexExpr, name string, why token.Pos, fail func(string)) {
+	switch u := t.info.TypeOf(x.X).Underlying().(type) {
+	case *types.Slice:
+		t.needExpr(x.X, name, why)
+	case *types.Array:
+		t.needOwn(x.X, name, why)
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			fail("an element of " + t.text(x.X))
+			return
+		}
+		t.needExpr(x.X, name, why)
+	default:
+		fail("an element of " + t.text(x.X))
+		return
+	}
+	t.needElems(t.info.TypeOf(x), name, why)
 }
 
 // needOwn requires the variable whose storage e denotes to move to the
@@ -190,10 +217,10 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 
 // needResult requires the memory returned by fn to be in the arena.
 func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
-	if t.seen[fn] {
+	if t.seen[t.seenKey(fn)] {
 		return
 	}
-	t.seen[fn] = true
+	t.seen[t.seenKey(fn)] = true
 	d := t.decls[fn]
 	sig := fn.Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
@@ -216,6 +243,9 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 // arenaAlloc records that a make or new call moves to the arena.
 func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why token.Pos) {
 	if t.inRegion(call.Pos()) {
+		if t.storing > 0 {
+			t.errorf(call.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+		}
 		return // a private buffer of one iteration or section
 	}
 	typ := t.info.TypeOf(call.Args[0])
@@ -234,11 +264,9 @@ func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why to
 		t.errorf(call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
 		return
 	}
-	if !pointerFree(elem) {
-		t.errorf(call.Pos(), "%s is written in the parallel region at %s, but its element type %s contains pointers, so it cannot live in the arena", name, t.where(why), elem)
-		return
+	if t.needContents(elem, name, why, call.Pos()) {
+		t.makes[call] = name
 	}
-	t.makes[call] = name
 }
 
 // inRegion reports whether pos lies in some parallel region.

@@ -101,6 +101,11 @@ type translator struct {
 	decls    map[*types.Func]*ast.FuncDecl
 	uses     map[*types.Var][]*ast.Ident
 
+	// References stored in elements and fields (contents.go).
+	elemStores  []*elemStores
+	fieldStores map[*types.Var][]store
+	storing     int // > 0 while tracing a value stored in arena memory
+
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
 	labelNamers map[ast.Node]namer
@@ -121,6 +126,8 @@ func newTranslator(p *pkg) *translator {
 		valueUse: map[*types.Func]bool{},
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		uses:     map[*types.Var][]*ast.Ident{},
+
+		fieldStores: map[*types.Var][]store{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -153,6 +160,7 @@ func (t *translator) where(pos token.Pos) string {
 
 func (t *translator) run() *Result {
 	t.collectFacts()
+	t.collectStores()
 	t.findRegions()
 	for _, r := range t.regions {
 		t.analyzeRegion(r)

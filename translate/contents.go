@@ -1,0 +1,255 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Memory in the arena may hold slices and pointers (the rows of a
+// [][]float64, the slice fields of a struct), but only into the arena: the
+// Go collector does not scan the arena, and every node must see the same
+// addresses. So when an allocation whose elements hold references moves to
+// the arena, every value that the package stores into such an element or
+// field is traced back to its origin too, and placed in the arena or
+// refused. Stores are found by type for elements (every a[i] = v, composite
+// literal element and append argument of that element type, whatever the
+// container) and by field for fields (every x.F = v and composite literal
+// key F).
+
+// A store is one value stored into an element or a field somewhere in the
+// package.
+type store struct {
+	pos     token.Pos
+	expr    ast.Expr // the value stored
+	unknown string   // a store the analysis cannot follow, described
+}
+
+// elemStores are the stores of values of one element type.
+type elemStores struct {
+	typ    types.Type
+	stores []store
+}
+
+// stored wraps the keys of t.seen while tracing a value that is stored in
+// arena memory: an allocation made in a region is refused then.
+type stored struct{ key any }
+
+// seenKey is the t.seen key of x in the current tracing mode.
+func (t *translator) seenKey(x any) any {
+	if t.storing > 0 {
+		return stored{x}
+	}
+	return x
+}
+
+// collectStores records every store of a reference (slice, pointer, or
+// anything holding one) into an element or a field.
+func (t *translator) collectStores() {
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok != token.ASSIGN {
+					break
+				}
+				for i, l := range n.Lhs {
+					s := store{pos: l.Pos(), unknown: "a multi-value expression"}
+					if len(n.Lhs) == len(n.Rhs) {
+						s = store{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]}
+					}
+					t.addStore(l, s)
+				}
+			case *ast.RangeStmt:
+				if n.Tok == token.ASSIGN {
+					for _, e := range []ast.Expr{n.Key, n.Value} {
+						if e != nil {
+							t.addStore(e, store{pos: e.Pos(), unknown: "a range clause"})
+						}
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					t.addStore(n.X, store{pos: n.Pos(), unknown: "a pointer to it, taken here"})
+				}
+			case *ast.CompositeLit:
+				t.literalStores(n)
+			case *ast.CallExpr:
+				if b, ok := t.info.Uses[calleeIdent(n)].(*types.Builtin); ok && b.Name() == "append" && len(n.Args) > 1 && !n.Ellipsis.IsValid() {
+					if sl, ok := t.info.TypeOf(n.Args[0]).Underlying().(*types.Slice); ok && !pointerFree(sl.Elem()) {
+						for _, a := range n.Args[1:] {
+							t.addElemStore(sl.Elem(), store{pos: a.Pos(), expr: a})
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// literalStores records the elements and fields of a composite literal.
+func (t *translator) literalStores(lit *ast.CompositeLit) {
+	typ := t.info.TypeOf(lit)
+	if typ == nil {
+		return
+	}
+	if p, ok := typ.Underlying().(*types.Pointer); ok { // &T{} elided in a literal
+		typ = p.Elem()
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Slice, *types.Array:
+		elem := u.(interface{ Elem() types.Type }).Elem()
+		if pointerFree(elem) {
+			return
+		}
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			t.addElemStore(elem, store{pos: e.Pos(), expr: e})
+		}
+	case *types.Struct:
+		for i, e := range lit.Elts {
+			var fld *types.Var
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					fld, _ = t.info.Uses[id].(*types.Var)
+				}
+				e = kv.Value
+			} else if i < u.NumFields() {
+				fld = u.Field(i)
+			}
+			if fld != nil && !pointerFree(fld.Type()) {
+				t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], store{pos: e.Pos(), expr: e})
+			}
+		}
+	}
+}
+
+// addStore records s if lhs is an element or a field holding references.
+func (t *translator) addStore(lhs ast.Expr, s store) {
+	switch x := ast.Unparen(lhs).(type) {
+	case *ast.IndexExpr:
+		typ := t.info.TypeOf(x)
+		if typ == nil || pointerFree(typ) {
+			return
+		}
+		switch u := t.info.TypeOf(x.X).Underlying().(type) {
+		case *types.Slice, *types.Array:
+			t.addElemStore(typ, s)
+		case *types.Pointer:
+			if _, ok := u.Elem().Underlying().(*types.Array); ok {
+				t.addElemStore(typ, s)
+			}
+		}
+	case *ast.SelectorExpr:
+		sel := t.info.Selections[x]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return
+		}
+		fld := sel.Obj().(*types.Var)
+		if !pointerFree(fld.Type()) {
+			t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], s)
+		}
+	}
+}
+
+func (t *translator) addElemStore(typ types.Type, s store) {
+	for _, es := range t.elemStores {
+		if types.Identical(es.typ, typ) {
+			es.stores = append(es.stores, s)
+			return
+		}
+	}
+	t.elemStores = append(t.elemStores, &elemStores{typ: typ, stores: []store{s}})
+}
+
+// needContents requires every reference that memory of type typ, placed in
+// the arena, may hold to point into the arena. It reports at why (the write
+// in a region that needs the memory; site is where the memory is made)
+// what cannot live there, and returns false then.
+func (t *translator) needContents(typ types.Type, name string, why, site token.Pos) bool {
+	refuse := func(what string) bool {
+		t.errorf(why, "%s is written in the parallel region, but its memory (made at %s) holds %s, which cannot live in the arena", name, t.where(site), what)
+		return false
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		switch u.Kind() {
+		case types.String, types.UntypedString:
+			return refuse("strings")
+		case types.UnsafePointer:
+			return refuse("unsafe.Pointer values")
+		}
+		return true
+	case *types.Array:
+		return t.needContents(u.Elem(), name, why, site)
+	case *types.Struct:
+		ok := true
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			switch f.Type().Underlying().(type) {
+			case *types.Slice, *types.Pointer:
+				t.needField(f, name, why)
+			default:
+				ok = t.needContents(f.Type(), name, why, site) && ok
+			}
+		}
+		return ok
+	case *types.Slice, *types.Pointer:
+		t.needElems(typ, name, why)
+		return true
+	case *types.Map:
+		return refuse("maps")
+	case *types.Chan:
+		return refuse("channels")
+	case *types.Signature:
+		return refuse("function values")
+	case *types.Interface:
+		return refuse("interface values")
+	}
+	return refuse(typ.String() + " values")
+}
+
+// needElems requires every value of type typ stored into an element of a
+// slice or array to be arena memory.
+func (t *translator) needElems(typ types.Type, name string, why token.Pos) {
+	var es *elemStores
+	for _, x := range t.elemStores {
+		if types.Identical(x.typ, typ) {
+			es = x
+		}
+	}
+	if es == nil || t.seen[t.seenKey(es)] {
+		return
+	}
+	t.seen[t.seenKey(es)] = true
+	t.traceStores(es.stores, name, "an element of type "+typ.String(), why)
+}
+
+// needField requires every value stored into field f to be arena memory.
+func (t *translator) needField(f *types.Var, name string, why token.Pos) {
+	f = f.Origin()
+	if t.seen[t.seenKey(f)] {
+		return
+	}
+	t.seen[t.seenKey(f)] = true
+	if f.Pkg() != t.p.types {
+		t.errorf(why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
+		return
+	}
+	t.traceStores(t.fieldStores[f], name, "field "+f.Name(), why)
+}
+
+func (t *translator) traceStores(stores []store, name, what string, why token.Pos) {
+	for _, s := range stores {
+		if s.unknown != "" {
+			t.errorf(s.pos, "%s is written through in the parallel region at %s; %s is set from %s here, which CAPE cannot place in the arena", name, t.where(why), what, s.unknown)
+			continue
+		}
+		t.storing++
+		t.needExpr(s.expr, name, why)
+		t.storing--
+	}
+}

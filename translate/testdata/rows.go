@@ -1,0 +1,70 @@
+package main
+
+import "fmt"
+
+type Grid struct {
+	N    int
+	V    []float64
+	Rows [][]float64
+	Acc  [4]int64
+}
+
+func NewGrid(n int) *Grid {
+	g := &Grid{N: n, V: make([]float64, n*n)}
+	g.Rows = make([][]float64, n)
+	for i := range g.Rows {
+		g.Rows[i] = g.V[i*n : (i+1)*n]
+	}
+	return g
+}
+
+// Step writes the grid's slices in a method.
+func (g *Grid) Step() {
+	//cape:parallel for
+	for i := 0; i < g.N; i++ {
+		g.V[i*g.N] = float64(i)
+		scale(g.Rows[i], 2)
+	}
+}
+
+func sum(r []float64) float64 {
+	s := 0.0
+	for _, x := range r {
+		s += x
+	}
+	return s
+}
+
+func scale(r []float64, f float64) {
+	for j := range r {
+		r[j] *= f
+	}
+}
+
+func main() {
+	n, m := 4, 3
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = make([]float64, m)
+	}
+	back := make([]float64, n*m)
+	b := make([][]float64, n)
+	for i := range b {
+		b[i] = back[i*m : (i+1)*m]
+	}
+	var g [8][8]float64
+	out := make([]float64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			a[i][j] = float64(i + j)
+			b[i][j] = 2 * a[i][j]
+		}
+		g[i][i] = 1
+		scale(b[i], 0.5)
+		out[i] = sum(a[i])
+	}
+	grid := NewGrid(n)
+	grid.Step()
+	fmt.Println(a, b, g[1][1], out, grid.V[n], grid.Rows[1])
+}
