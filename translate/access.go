@@ -293,7 +293,7 @@ func (t *translator) analyzeRegion(r *region) {
 					t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
 					return true
 				}
-				if !pointerFree(v.Type()) {
+				if !pointerFree(v.Type()) && !a.indexed {
 					t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
 					return true
 				}

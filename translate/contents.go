@@ -70,7 +70,7 @@ func (t *translator) collectStores() {
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND {
-					t.addStore(n.X, store{pos: n.Pos(), unknown: "a pointer to it, taken here"})
+					t.addStore(n.X, store{pos: n.Pos(), unknown: "a pointer to it"})
 				}
 			case *ast.CompositeLit:
 				t.literalStores(n)
@@ -221,20 +221,20 @@ func (t *translator) needElems(typ types.Type, name string, why token.Pos) {
 			es = x
 		}
 	}
-	if es == nil || t.seen[t.seenKey(es)] {
+	if es == nil || t.seen[es] { // its stores are traced as stored, whatever the mode
 		return
 	}
-	t.seen[t.seenKey(es)] = true
+	t.seen[es] = true
 	t.traceStores(es.stores, name, "an element of type "+typ.String(), why)
 }
 
 // needField requires every value stored into field f to be arena memory.
 func (t *translator) needField(f *types.Var, name string, why token.Pos) {
 	f = f.Origin()
-	if t.seen[t.seenKey(f)] {
+	if t.seen[f] {
 		return
 	}
-	t.seen[t.seenKey(f)] = true
+	t.seen[f] = true
 	if f.Pkg() != t.p.types {
 		t.errorf(why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
 		return

@@ -97,13 +97,21 @@ func (t *translator) emit() *Result {
 		}
 	}
 	// 2. make and new that feed shared memory allocate in the arena.
-	calls := make([]*ast.CallExpr, 0, len(t.makes))
+	allocs := make([]ast.Expr, 0, len(t.makes)+len(t.lits))
 	for c := range t.makes {
-		calls = append(calls, c)
+		allocs = append(allocs, c)
 	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos() > calls[j].Pos() }) // inner before outer
-	for _, c := range calls {
-		t.rewriteAlloc(fileOfPos(c.Pos()), c)
+	for x := range t.lits {
+		allocs = append(allocs, x)
+	}
+	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
+	for _, a := range allocs {
+		switch a := a.(type) {
+		case *ast.CallExpr:
+			t.rewriteAlloc(fileOfPos(a.Pos()), a)
+		case *ast.UnaryExpr:
+			t.rewriteLit(fileOfPos(a.Pos()), a)
+		}
 	}
 	// 3. Declarations of variables moved to the arena.
 	for v, d := range t.boxDecls {
@@ -227,6 +235,18 @@ func (t *translator) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 	}
 	fo.ed.drop(start, end)
 	fo.ed.replace(start, end, alloc)
+}
+
+// rewriteLit turns &T{...} into a function literal that allocates the T
+// in the arena and stores the literal's value there.
+func (t *translator) rewriteLit(fo *fileOut, x *ast.UnaryExpr) {
+	lit := ast.Unparen(x.X).(*ast.CompositeLit)
+	typ := t.text(lit.Type)
+	p := newNamer(t.identsIn(lit)).get("p")
+	start, end := fo.off(x.Pos()), fo.off(x.End())
+	value := fo.ed.take(fo.off(lit.Pos()), fo.off(lit.End()))
+	fo.ed.drop(start, end)
+	fo.ed.replace(start, end, fmt.Sprintf("func() *%s { %s := %s.New[%s](); *%s = %s; return %s }()", typ, p, fo.cape(), typ, p, value, p))
 }
 
 // intArg returns the text of the length or capacity argument e of make as

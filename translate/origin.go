@@ -14,6 +14,7 @@ type source struct {
 	zero    bool        // the zero value (a var declaration without value)
 	unknown string      // a value the analysis cannot follow, described
 	isParam bool        // a parameter: its values come from the call sites
+	recv    bool        // the receiver of method param
 	param   *types.Func // the function, nil for a function literal
 	index   int         // the parameter's index
 }
@@ -21,13 +22,17 @@ type source struct {
 // A box is a variable moved to the arena: its declaration becomes
 // cape.New[T]() and its uses dereference the pointer.
 type box struct {
-	v   *types.Var
-	why token.Pos // a write in a region that needs it
+	v       *types.Var
+	why     token.Pos // a write in a region that needs it
+	refused bool      // its type cannot live in the arena (reported)
 }
 
 func (t *translator) box(v *types.Var, why token.Pos) {
 	if _, ok := t.boxes[v]; !ok {
 		t.boxes[v] = &box{v: v, why: why}
+		if !pointerFree(v.Type()) && !t.needContents(v.Type(), v.Name(), why, v.Pos()) {
+			t.boxes[v].refused = true
+		}
 	}
 }
 
@@ -47,6 +52,8 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 		case s.zero:
 		case s.unknown != "":
 			t.errorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+		case s.recv:
+			t.needRecv(v, s, why)
 		case s.isParam:
 			t.needParam(v, s, why)
 		default:
@@ -76,6 +83,101 @@ func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
 		}
 		t.needExpr(call.Args[s.index], v.Name(), why)
 	}
+}
+
+// needRecv requires the memory that the receiver v of a method refers to
+// to be in the arena: the receiver of every call of the method.
+func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
+	fn := s.param
+	if fn == nil {
+		return
+	}
+	if t.valueUse[fn] {
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used as a method value: CAPE cannot see every call", v.Name(), t.where(why), fn.Name())
+		return
+	}
+	if at, iface := t.dynamicCall(fn); iface != "" {
+		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which %s may call through interface %s: CAPE cannot see every call", v.Name(), t.where(why), fn.Name(), t.where(at), iface)
+		return
+	}
+	for _, call := range t.calls[fn] {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		selection := t.info.Selections[sel]
+		if !ok || selection == nil || len(selection.Index()) != 1 {
+			t.errorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow the receiver of this call (call the method on the struct itself, not through an embedding one)", v.Name(), t.where(why))
+			continue
+		}
+		if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr {
+			t.needExpr(sel.X, v.Name(), why)
+		} else {
+			t.needOwn(sel.X, v.Name(), why) // x.M() with x addressable: (&x).M()
+		}
+	}
+}
+
+// dynamicCall reports where fn may be called through an interface: a
+// value of its receiver type converted to an interface type that has a
+// method of fn's name, in this package's code or at a call of another
+// package's function. It returns the interface's name, or "".
+func (t *translator) dynamicCall(fn *types.Func) (token.Pos, string) {
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	check := func(at token.Pos, it types.Type) (token.Pos, string) {
+		iface, ok := it.Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			return token.NoPos, ""
+		}
+		for i := range iface.NumMethods() {
+			if iface.Method(i).Name() == fn.Name() && (types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)) {
+				return at, it.String()
+			}
+		}
+		return token.NoPos, ""
+	}
+	first, firstName := token.NoPos, ""
+	for e, tv := range t.info.Types {
+		if tv.Type != nil && !tv.IsType() {
+			if at, name := check(e.Pos(), tv.Type); name != "" && (first == token.NoPos || at < first) {
+				first, firstName = at, name
+			}
+		}
+	}
+	if firstName != "" {
+		return first, firstName
+	}
+	for _, f := range t.p.files {
+		var at token.Pos
+		var name string
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || name != "" {
+				return name == ""
+			}
+			sig, ok := t.info.TypeOf(call.Fun).(*types.Signature)
+			if !ok {
+				return true
+			}
+			for i := range call.Args {
+				j := min(i, sig.Params().Len()-1)
+				if j < 0 {
+					break
+				}
+				pt := sig.Params().At(j).Type()
+				if sig.Variadic() && j == sig.Params().Len()-1 {
+					if sl, ok := pt.(*types.Slice); ok && !call.Ellipsis.IsValid() {
+						pt = sl.Elem()
+					}
+				}
+				if at, name = check(call.Args[i].Pos(), pt); name != "" {
+					return false
+				}
+			}
+			return true
+		})
+		if name != "" {
+			return at, name
+		}
+	}
+	return token.NoPos, ""
 }
 
 // needExpr requires the memory that the value of e refers to to be in the
@@ -135,8 +237,8 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 		t.needExpr(x.X, name, why)
 	case *ast.UnaryExpr:
 		if x.Op == token.AND {
-			if _, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
-				fail("a composite literal; allocate it with new instead")
+			if lit, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
+				t.arenaLit(x, lit, name, why, fail)
 				return
 			}
 			t.needOwn(x.X, name, why)
@@ -266,6 +368,23 @@ func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why to
 	}
 	if t.needContents(elem, name, why, call.Pos()) {
 		t.makes[call] = name
+	}
+}
+
+// arenaLit records that &T{...} moves to the arena.
+func (t *translator) arenaLit(x *ast.UnaryExpr, lit *ast.CompositeLit, name string, why token.Pos, fail func(string)) {
+	if lit.Type == nil {
+		fail("a composite literal whose type is not written; allocate it with new instead")
+		return
+	}
+	if t.inRegion(x.Pos()) {
+		if t.storing > 0 {
+			t.errorf(x.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+		}
+		return
+	}
+	if t.needContents(t.info.TypeOf(lit), name, why, x.Pos()) {
+		t.lits[x] = name
 	}
 }
 

@@ -92,6 +92,7 @@ type translator struct {
 	boxes    map[*types.Var]*box // variables moved to the arena
 	boxDecls map[*types.Var]*boxDecl
 	makes    map[*ast.CallExpr]string // make/new calls moved to the arena → why
+	lits     map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
 	seen     map[any]bool             // origin nodes already required
 
 	// Package-wide facts for the origin analysis.
@@ -120,6 +121,7 @@ func newTranslator(p *pkg) *translator {
 		boxes:    map[*types.Var]*box{},
 		boxDecls: map[*types.Var]*boxDecl{},
 		makes:    map[*ast.CallExpr]string{},
+		lits:     map[*ast.UnaryExpr]string{},
 		seen:     map[any]bool{},
 		sources:  map[*types.Var][]source{},
 		calls:    map[*types.Func][]*ast.CallExpr{},
@@ -263,7 +265,7 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 		for _, fld := range d.Recv.List {
 			for _, name := range fld.Names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), unknown: "a method receiver"})
+					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, recv: true})
 				}
 			}
 		}

@@ -29,8 +29,8 @@ func main() {
 		lit[i%3] = 2
 		grow = append(grow, i) // want "grow \\(\\[\\]int\\) is assigned" "append to shared slice grow"
 		g.data[i] = 1
-		ptrs[i%4] = nil // want "ptrs \\(\\[4\\]\\*int\\) is assigned in a parallel region, but a value containing pointers"
-		carried += i    // want "carried is assigned in every iteration of the parallel loop \\(a loop-carried dependence\\)"
+		ptrs[i%4] = new(int) // want "ptrs is written through in the parallel region at err_memory.go:32 and is stored in shared memory, but it is made inside a parallel region"
+		carried += i         // want "carried is assigned in every iteration of the parallel loop \\(a loop-carried dependence\\)"
 		names[0] = "c"
 		apply(touch, lit)
 	}
