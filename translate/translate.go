@@ -91,9 +91,9 @@ type translator struct {
 
 	boxes    map[*types.Var]*box // variables moved to the arena
 	boxDecls map[*types.Var]*boxDecl
-	makes    map[*ast.CallExpr]string // make/new calls moved to the arena → why
+	makes    map[*ast.CallExpr]string  // make/new calls moved to the arena → why
 	lits     map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
-	seen     map[any]bool             // origin nodes already required
+	seen     map[any]bool              // origin nodes already required
 
 	// Package-wide facts for the origin analysis.
 	sources  map[*types.Var][]source
