@@ -27,8 +27,9 @@ type region struct {
 	chunk    string // chunk expression; "" when absent
 	chunkPos token.Pos
 
-	loop *loopInfo
-	last bool // statically the program's last region
+	loop  *loopInfo
+	last  bool    // statically the program's last region
+	outer *region // the region r is nested in, or nil
 }
 
 // loopInfo describes the header of a parallel for loop.
@@ -158,10 +159,11 @@ func (t *translator) findRegions() {
 // loop header or sections.
 func (t *translator) setupRegion(r *region, sectionDirs map[ast.Stmt]*directive) {
 	pos := r.dir.pos
-	for p := t.parent[r.stmt]; p != nil; p = t.parent[p] {
+	for p := t.parent[r.stmt]; p != nil && r.outer == nil; p = t.parent[p] {
 		if s, ok := p.(ast.Stmt); ok && t.regionAt[s] != nil {
-			t.errorf(pos, "nested parallel region (inside the region at %s) is not supported: remove the inner directive to run the inner loop sequentially within the outer region", t.where(t.regionAt[s].dir.pos))
-			return
+			// Nested: the runtime runs it whole on the node that reaches
+			// it, as OpenMP does with nested parallelism off.
+			r.outer = t.regionAt[s]
 		}
 	}
 	r.fn = t.enclosing(r.stmt, isFunc)
