@@ -377,11 +377,17 @@ func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	fmt.Fprintf(b, "%s.Must(%s.Start())\n", c, n.r)
 	for _, v := range r.order {
 		if e := n.entry[v]; e != "" {
-			fmt.Fprintf(b, "%s := %s // the entry value, for --verify\n", e, t.valueOf(v))
+			value := t.valueOf(v)
+			if reductionKind(v.Type()) == "slice" {
+				value = fmt.Sprintf("append(%s[:0:0], %s...)", value, value)
+			}
+			fmt.Fprintf(b, "%s := %s // the entry value, for --verify\n", e, value)
 		}
 	}
 	for _, v := range r.order {
-		if r.clauseOf[v] == "reduction" {
+		if r.clauseOf[v] == "reduction" && reductionKind(v.Type()) != "" {
+			fmt.Fprintf(b, "%s := %s.ReduceArray(%s, %s.%s, %s)\n", n.red[v], c, n.r, c, reductionOps[r.redOp[v]], elems(v))
+		} else if r.clauseOf[v] == "reduction" {
 			// By value: the loop's accumulator is a local the compiler
 			// keeps in a register (see cape.Reducer).
 			fmt.Fprintf(b, "%s := %s.Reduce(%s, %s.%s, %s)\n", n.red[v], c, n.r, c, reductionOps[r.redOp[v]], t.valueOf(v))
@@ -434,7 +440,16 @@ func (t *translator) privates(fo *fileOut, r *region, n *regionNames, verify boo
 			}
 			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), t.valueOf(v)))
 		case "reduction":
-			if !verify {
+			switch {
+			case !verify && reductionKind(v.Type()) == "array":
+				// This node's partial result, a local.
+				typ, _ := t.typeString(fo.f, v.Type())
+				decls = append(decls, fmt.Sprintf("var %s %s\n%s.Init(%s)", v.Name(), typ, n.red[v], elems(v)))
+				continue
+			case !verify && reductionKind(v.Type()) == "slice":
+				decls = append(decls, fmt.Sprintf("%s := make(%s, len(%s))\n%s.Init(%s)", v.Name(), t.sliceType(fo, v), v.Name(), n.red[v], v.Name()))
+				continue
+			case !verify:
 				// This node's partial result, a local.
 				decls = append(decls, fmt.Sprintf("%s := %s.Identity()", v.Name(), n.red[v]))
 				break
@@ -449,6 +464,27 @@ func (t *translator) privates(fo *fileOut, r *region, n *regionNames, verify boo
 		names = append(names, v.Name())
 	}
 	return decls, names
+}
+
+// elems is the text of the reduction variable v as a slice.
+func elems(v *types.Var) string {
+	if reductionKind(v.Type()) == "array" {
+		return v.Name() + "[:]"
+	}
+	return v.Name()
+}
+
+// sliceType is the type of the slice reduction variable v as Go source in
+// fo's file, or []T when the type cannot be named there.
+func (t *translator) sliceType(fo *fileOut, v *types.Var) string {
+	if s, ok := t.typeString(fo.f, v.Type()); ok {
+		return s
+	}
+	s, ok := t.typeString(fo.f, v.Type().Underlying())
+	if !ok {
+		t.errorf(v.Pos(), "cannot name the type %s of %s in this file", v.Type(), v.Name())
+	}
+	return s
 }
 
 // openPrivates opens the block of the region's private copies, if it has
@@ -484,7 +520,7 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	}
 	for _, v := range r.order {
 		if p := n.red[v]; p != "" {
-			fmt.Fprintf(b, "%s.Partial(%s)\n", p, v.Name())
+			fmt.Fprintf(b, "%s.Partial(%s)\n", p, elems(v))
 		}
 	}
 	if inner {
@@ -500,7 +536,9 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	fmt.Fprintf(b, "%s.Must(%s.Stop())\n", c, n.r)
 	fmt.Fprintf(b, "%s.Must(%s.Exchange(%s))\n", c, n.r, n.d)
 	for _, v := range r.order {
-		if p := n.red[v]; p != "" {
+		if p := n.red[v]; p != "" && reductionKind(v.Type()) != "" {
+			fmt.Fprintf(b, "%s.Result(%s)\n", p, elems(v))
+		} else if p != "" {
 			fmt.Fprintf(b, "%s = %s.Result()\n", t.valueOf(v), p)
 		}
 	}

@@ -298,9 +298,13 @@ func (t *translator) clauseVar(r *region, clause string, a clauseArg) *types.Var
 }
 
 func (t *translator) reducible(a clauseArg, v *types.Var, op string) bool {
-	b, ok := v.Type().Underlying().(*types.Basic)
+	typ := v.Type()
+	if k := reductionKind(typ); k != "" {
+		typ = typ.Underlying().(interface{ Elem() types.Type }).Elem()
+	}
+	b, ok := typ.Underlying().(*types.Basic)
 	if !ok || b.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) == 0 {
-		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point or boolean type", a.text, v.Type())
+		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point or boolean type, or an array or slice of one", a.text, v.Type())
 		return false
 	}
 	isBool := b.Info()&types.IsBoolean != 0
@@ -491,6 +495,18 @@ func (t *translator) rangeHeader(r *region, s *ast.RangeStmt) *loopInfo {
 		li.value, li.valueVar = id, t.varOf(id)
 	}
 	return li
+}
+
+// reductionKind is "array" or "slice" for a reduction variable of that
+// kind (reduced element by element), "" otherwise.
+func reductionKind(t types.Type) string {
+	switch t.Underlying().(type) {
+	case *types.Array:
+		return "array"
+	case *types.Slice:
+		return "slice"
+	}
+	return ""
 }
 
 func isInteger(t types.Type) bool {
