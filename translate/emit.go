@@ -441,23 +441,18 @@ func (t *translator) privates(fo *fileOut, r *region, n *regionNames, verify boo
 			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), t.valueOf(v)))
 		case "reduction":
 			switch {
-			case !verify && reductionKind(v.Type()) == "array":
-				// This node's partial result, a local.
+			case verify && n.entry[v] == "":
+				continue
+			case verify:
+				decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), n.entry[v]))
+			case reductionKind(v.Type()) == "array": // this node's partial result, a local
 				typ, _ := t.typeString(fo.f, v.Type())
 				decls = append(decls, fmt.Sprintf("var %s %s\n%s.Init(%s)", v.Name(), typ, n.red[v], elems(v)))
-				continue
-			case !verify && reductionKind(v.Type()) == "slice":
+			case reductionKind(v.Type()) == "slice":
 				decls = append(decls, fmt.Sprintf("%s := make(%s, len(%s))\n%s.Init(%s)", v.Name(), t.sliceType(fo, v), v.Name(), n.red[v], v.Name()))
-				continue
-			case !verify:
-				// This node's partial result, a local.
+			default:
 				decls = append(decls, fmt.Sprintf("%s := %s.Identity()", v.Name(), n.red[v]))
-				break
 			}
-			if n.entry[v] == "" {
-				continue
-			}
-			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), n.entry[v]))
 		default:
 			continue
 		}
