@@ -23,6 +23,7 @@ type store struct {
 	pos     token.Pos
 	expr    ast.Expr // the value stored
 	unknown string   // a store the analysis cannot follow, described
+	into    ast.Expr // the slice or array stored into, for elements
 }
 
 // elemStores are the stores of values of one element type.
@@ -135,6 +136,7 @@ func (t *translator) addStore(lhs ast.Expr, s store) {
 		if typ == nil || pointerFree(typ) {
 			return
 		}
+		s.into = x.X
 		switch u := t.info.TypeOf(x.X).Underlying().(type) {
 		case *types.Slice, *types.Array:
 			t.addElemStore(typ, s)
@@ -244,6 +246,9 @@ func (t *translator) needField(f *types.Var, name string, why token.Pos) {
 
 func (t *translator) traceStores(stores []store, name, what string, why token.Pos) {
 	for _, s := range stores {
+		if t.privateMemory(s.into) {
+			continue
+		}
 		if s.unknown != "" {
 			t.errorf(s.pos, "%s is written through in the parallel region at %s; %s is set from %s here, which CAPE cannot place in the arena", name, t.where(why), what, s.unknown)
 			continue
@@ -252,4 +257,43 @@ func (t *translator) traceStores(stores []store, name, what string, why token.Po
 		t.needExpr(s.expr, name, why)
 		t.storing--
 	}
+}
+
+// privateMemory reports whether e is a variable declared in a parallel
+// region whose every value is memory made in that region: a private buffer
+// of one iteration or section, which may hold references to memory made in
+// the region. (Were it stored in shared memory, the stored value would be
+// traced to the same allocations, and refused there.)
+func (t *translator) privateMemory(e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	v := t.varOf(e)
+	if v == nil {
+		return false
+	}
+	for _, r := range t.regions {
+		if r.body == nil || !within(v.Pos(), r.body) {
+			continue
+		}
+		for _, s := range t.sources[v] {
+			if s.zero {
+				continue
+			}
+			if s.expr == nil || !within(s.expr.Pos(), r.body) {
+				return false
+			}
+			switch x := ast.Unparen(s.expr).(type) {
+			case *ast.CallExpr:
+				if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); !ok || b.Name() != "make" && b.Name() != "new" {
+					return false
+				}
+			case *ast.CompositeLit:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
