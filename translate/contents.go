@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // Memory in the arena may hold slices and pointers (the rows of a
@@ -22,7 +23,7 @@ import (
 type store struct {
 	pos     token.Pos
 	expr    ast.Expr // the value stored
-	unknown string   // a store the analysis cannot follow, described
+	unknown string   // a store the analysis cannot follow: "is set here by ..."
 	into    ast.Expr // the slice or array stored into, for elements
 }
 
@@ -55,7 +56,7 @@ func (t *translator) collectStores() {
 					break
 				}
 				for i, l := range n.Lhs {
-					s := store{pos: l.Pos(), unknown: "a multi-value expression"}
+					s := store{pos: l.Pos(), unknown: "is set here from a multi-value expression"}
 					if len(n.Lhs) == len(n.Rhs) {
 						s = store{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]}
 					}
@@ -65,17 +66,18 @@ func (t *translator) collectStores() {
 				if n.Tok == token.ASSIGN {
 					for _, e := range []ast.Expr{n.Key, n.Value} {
 						if e != nil {
-							t.addStore(e, store{pos: e.Pos(), unknown: "a range clause"})
+							t.addStore(e, store{pos: e.Pos(), unknown: "is set here by a range clause"})
 						}
 					}
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND {
-					t.addStore(n.X, store{pos: n.Pos(), unknown: "a pointer to it"})
+					t.addStore(n.X, store{pos: n.Pos(), unknown: "may be set through a pointer to it taken here"})
 				}
 			case *ast.CompositeLit:
 				t.literalStores(n)
 			case *ast.CallExpr:
+				t.externalStores(n)
 				if b, ok := t.info.Uses[calleeIdent(n)].(*types.Builtin); ok && b.Name() == "append" && len(n.Args) > 1 && !n.Ellipsis.IsValid() {
 					if sl, ok := t.info.TypeOf(n.Args[0]).Underlying().(*types.Slice); ok && !pointerFree(sl.Elem()) {
 						for _, a := range n.Args[1:] {
@@ -250,7 +252,7 @@ func (t *translator) traceStores(stores []store, name, what string, why token.Po
 			continue
 		}
 		if s.unknown != "" {
-			t.errorf(s.pos, "%s is written through in the parallel region at %s; %s is set from %s here, which CAPE cannot place in the arena", name, t.where(why), what, s.unknown)
+			t.errorf(s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
 			continue
 		}
 		t.storing++
@@ -296,4 +298,79 @@ func (t *translator) privateMemory(e ast.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// externalStores records, for a call of a function of another package, that
+// it may store anything into the elements and fields reachable from its
+// slice and pointer arguments (json.Unmarshal(b, &cfg) sets cfg's slice
+// fields to memory on the Go heap). fmt's and log's printing functions only
+// read their arguments.
+func (t *translator) externalStores(call *ast.CallExpr) {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	fn, ok := t.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg() == t.p.types {
+		return
+	}
+	if p := fn.Pkg().Path(); (p == "fmt" || p == "log") && (strings.Contains(fn.Name(), "rint") || fn.Name() == "Errorf" || strings.HasPrefix(fn.Name(), "Fatal") || strings.HasPrefix(fn.Name(), "Panic")) {
+		return
+	}
+	var seen []types.Type
+	for _, a := range call.Args {
+		s := store{pos: a.Pos(), unknown: "may be set here by " + fn.Pkg().Name() + "." + fn.Name()}
+		t.escape(t.info.TypeOf(a), s, &seen)
+	}
+}
+
+// escape records s as a store into the memory that a value of type typ
+// refers to, and into what that memory refers to in turn.
+func (t *translator) escape(typ types.Type, s store, seen *[]types.Type) {
+	if typ == nil {
+		return
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Pointer:
+		t.escapeInto(u.Elem(), s, seen)
+	case *types.Slice:
+		t.escapeInto(u.Elem(), s, seen)
+	}
+}
+
+// escapeInto records s as a store into memory of type typ.
+func (t *translator) escapeInto(typ types.Type, s store, seen *[]types.Type) {
+	if pointerFree(typ) {
+		return
+	}
+	for _, x := range *seen {
+		if types.Identical(x, typ) {
+			return
+		}
+	}
+	*seen = append(*seen, typ)
+	switch u := typ.Underlying().(type) {
+	case *types.Struct:
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			if pointerFree(f.Type()) {
+				continue
+			}
+			switch f.Type().Underlying().(type) {
+			case *types.Slice, *types.Pointer:
+				t.fieldStores[f.Origin()] = append(t.fieldStores[f.Origin()], s)
+				t.escape(f.Type(), s, seen)
+			default:
+				t.escapeInto(f.Type(), s, seen)
+			}
+		}
+	case *types.Array:
+		t.escapeInto(u.Elem(), s, seen)
+	case *types.Slice, *types.Pointer:
+		t.addElemStore(typ, s)
+		t.escape(typ, s, seen)
+	}
 }

@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 type Counter struct {
 	Hits [4]int64
@@ -11,7 +14,7 @@ type counter interface{ Count(n int) }
 
 // Count writes the counter's own array in a region: its receiver must be
 // in the arena, but it may be called through an interface.
-func (c *Counter) Count(n int) { // want "c is written through in the parallel region at err_layout.go:17, but it is the receiver of Count, which err_layout.go:49 may call through interface main.counter"
+func (c *Counter) Count(n int) { // want "c is written through in the parallel region at err_layout.go:20, but it is the receiver of Count, which err_layout.go:52 may call through interface main.counter"
 	//cape:parallel for
 	for i := 0; i < 4; i++ {
 		c.Hits[i] += int64(n)
@@ -27,17 +30,17 @@ func main() {
 	words := make([]string, n)
 	rows := make([][]float64, n)
 	for i := range rows {
-		rows[i] = append([]float64(nil), 1, 2) // want "rows is written through in the parallel region at err_layout.go:39, but its memory comes from append"
+		rows[i] = append([]float64(nil), 1, 2) // want "rows is written through in the parallel region at err_layout.go:42, but its memory comes from append"
 	}
 	fresh := make([][]float64, n)
 	t := &Table{Cols: make([][]float64, 2)}
 	t.Cols[0] = make([]float64, n)
-	p := &t.Cols[1] // want "rows is written through in the parallel region at err_layout.go:39; an element of type \\[\\]float64 is set from a pointer to it here"
+	p := &t.Cols[1] // want "rows is written through in the parallel region at err_layout.go:42, but an element of type \\[\\]float64 may be set through a pointer to it taken here"
 	//cape:parallel for
 	for i := 0; i < n; i++ {
-		words[i] = "w" // want "words is written in the parallel region, but its memory \\(made at err_layout.go:27\\) holds strings"
+		words[i] = "w" // want "words is written in the parallel region, but its memory \\(made at err_layout.go:30\\) holds strings"
 		rows[i][0] = 1
-		fresh[i] = make([]float64, 2) // want "rows is written through in the parallel region at err_layout.go:39 and is stored in shared memory, but it is made inside a parallel region"
+		fresh[i] = make([]float64, 2) // want "rows is written through in the parallel region at err_layout.go:42 and is stored in shared memory, but it is made inside a parallel region"
 		fresh[i][1] = 1
 		for j := range t.Cols {
 			t.Cols[j][i] = 1
@@ -48,4 +51,18 @@ func main() {
 	var x counter = c
 	x.Count(1)
 	fmt.Println(words, rows, fresh, *p, c.Hits)
+}
+
+type Config struct {
+	Weights []float64
+}
+
+func load(b []byte) {
+	var cfg Config
+	json.Unmarshal(b, &cfg) // want "cfg.Weights is written through in the parallel region at err_layout.go:65, but field Weights may be set here by json.Unmarshal"
+	//cape:parallel for
+	for i := range cfg.Weights {
+		cfg.Weights[i] *= 2
+	}
+	fmt.Println(cfg)
 }
