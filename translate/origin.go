@@ -96,6 +96,11 @@ func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
 		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used as a method value: CAPE cannot see every call", v.Name(), t.where(why), fn.Name())
 		return
 	}
+	for sel, x := range t.info.Selections {
+		if x.Kind() == types.MethodExpr && x.Obj() == types.Object(fn) {
+			t.errorf(sel.Pos(), "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used here as a method expression: call it as x.%s()", v.Name(), t.where(why), fn.Name(), fn.Name())
+		}
+	}
 	if at, iface := t.dynamicCall(fn); iface != "" {
 		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which %s may call through interface %s: CAPE cannot see every call", v.Name(), t.where(why), fn.Name(), t.where(at), iface)
 		return

@@ -66,3 +66,25 @@ func load(b []byte) {
 	}
 	fmt.Println(cfg)
 }
+
+type Tally struct{ N [2]int }
+
+func (t *Tally) Add() {
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			t.N[0]++
+		}
+		//cape:section
+		{
+			t.N[1]++
+		}
+	}
+}
+
+func useTally() {
+	var t Tally
+	(*Tally).Add(&t) // want "t is written through in the parallel region at err_layout.go:77, but it is the receiver of Add, which is used here as a method expression"
+	fmt.Println(t)
+}
