@@ -235,8 +235,16 @@ func (t *translator) analyzeRegion(r *region) {
 				isLocal = true // a callee's parameters are its own
 			}
 			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
-				if a := t.access(id); a.write && v == r.loop.v {
+				a := t.access(id)
+				switch {
+				case a.write && v == r.loop.v:
 					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
+				case a.write && a.loc == locRef: // through an element of the ranged slice
+					t.needElemOf(r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
+						t.errorf(id.Pos(), "%s is written through in the parallel region, but its memory comes from %s, which CAPE cannot place in the arena", id.Name, what)
+					})
+				case a.write && a.loc == locUnknown && a.ref != nil:
+					t.needExpr(a.ref, t.text(a.ref), id.Pos())
 				}
 				return true
 			}

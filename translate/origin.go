@@ -270,22 +270,28 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 // a slice or array) to be in the arena: the container itself, and every
 // value of the element's type stored in an element.
 func (t *translator) needElem(x *ast.IndexExpr, name string, why token.Pos, fail func(string)) {
-	switch u := t.info.TypeOf(x.X).Underlying().(type) {
+	t.needElemOf(x.X, t.info.TypeOf(x), name, why, fail)
+}
+
+// needElemOf requires the memory that the elements (of type elem) of the
+// slice or array container refer to to be in the arena.
+func (t *translator) needElemOf(container ast.Expr, elem types.Type, name string, why token.Pos, fail func(string)) {
+	switch u := t.info.TypeOf(container).Underlying().(type) {
 	case *types.Slice:
-		t.needExpr(x.X, name, why)
+		t.needExpr(container, name, why)
 	case *types.Array:
-		t.needOwn(x.X, name, why)
+		t.needOwn(container, name, why)
 	case *types.Pointer:
 		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
-			fail("an element of " + t.text(x.X))
+			fail("an element of " + t.text(container))
 			return
 		}
-		t.needExpr(x.X, name, why)
+		t.needExpr(container, name, why)
 	default:
-		fail("an element of " + t.text(x.X))
+		fail("an element of " + t.text(container))
 		return
 	}
-	t.needElems(t.info.TypeOf(x), name, why)
+	t.needElems(elem, name, why)
 }
 
 // needOwn requires the variable whose storage e denotes to move to the

@@ -88,3 +88,15 @@ func useTally() {
 	(*Tally).Add(&t) // want "t is written through in the parallel region at err_layout.go:77, but it is the receiver of Add, which is used here as a method expression"
 	fmt.Println(t)
 }
+
+func ranged() {
+	var rows [][]float64
+	for i := 0; i < 4; i++ {
+		rows = append(rows, make([]float64, 4)) // want "rows is written through in the parallel region at err_layout.go:99, but its memory comes from append"
+	}
+	//cape:parallel for
+	for _, row := range rows {
+		row[0] = 1
+	}
+	fmt.Println(rows)
+}

@@ -67,6 +67,7 @@ func main() {
 	grid := NewGrid(n)
 	grid.Step()
 	private(a)
+	byValue(b)
 	fmt.Println(a, b, g[1][1], out, grid.V[n], grid.Rows[1])
 }
 
@@ -79,5 +80,16 @@ func private(a [][]float64) {
 		tmp[0] = make([]float64, len(a[i]))
 		tmp[0][0] = 1
 		a[i][0] = tmp[0][0]
+	}
+}
+
+// byValue ranges over the rows: writes through the range value are writes
+// to the rows.
+func byValue(a [][]float64) {
+	//cape:parallel for
+	for i, row := range a {
+		for j := range row {
+			row[j] += float64(i)
+		}
 	}
 }
