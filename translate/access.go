@@ -251,8 +251,13 @@ func (t *translator) analyzeRegion(r *region) {
 			a := t.access(id)
 			clause := r.clauseOf[v]
 			if clause != "" && !isLocal {
-				if a.write && a.loc == locRef && clause == "firstprivate" {
+				// A private copy of a slice or pointer still refers to
+				// shared memory: the values it is given are traced.
+				switch {
+				case a.write && a.loc == locRef && clause != "reduction":
 					t.need(v, id.Pos())
+				case a.write && a.loc == locUnknown && a.ref != nil:
+					t.needExpr(a.ref, t.text(a.ref), id.Pos())
 				}
 				return true
 			}

@@ -178,6 +178,9 @@ func (t *translator) needContents(typ types.Type, name string, why, site token.P
 		t.errorf(why, "%s is written in the parallel region, but its memory (made at %s) holds %s, which cannot live in the arena", name, t.where(site), what)
 		return false
 	}
+	if tp, ok := typ.(*types.TypeParam); ok {
+		return refuse("values of type parameter " + tp.Obj().Name() + " (instantiate the function or type with a concrete type)")
+	}
 	switch u := typ.Underlying().(type) {
 	case *types.Basic:
 		switch u.Kind() {

@@ -100,3 +100,14 @@ func ranged() {
 	}
 	fmt.Println(rows)
 }
+
+func privateRef() {
+	heap := [][]float64{{1}, {2}} // want "heap is written through in the parallel region at err_layout.go:110, but its memory comes from a composite literal" "rows is written through .* composite literal" "rows is written through .* composite literal"
+	var row []float64
+	//cape:parallel for private(row)
+	for i := 0; i < 2; i++ {
+		row = heap[i]
+		row[0] = 3
+	}
+	fmt.Println(heap)
+}

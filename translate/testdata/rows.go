@@ -68,6 +68,7 @@ func main() {
 	grid.Step()
 	private(a)
 	byValue(b)
+	privateRow(a)
 	fmt.Println(a, b, g[1][1], out, grid.V[n], grid.Rows[1])
 }
 
@@ -91,5 +92,15 @@ func byValue(a [][]float64) {
 		for j := range row {
 			row[j] += float64(i)
 		}
+	}
+}
+
+// privateRow writes the rows through a private slice variable.
+func privateRow(a [][]float64) {
+	var row []float64
+	//cape:parallel for private(row)
+	for i := 0; i < len(a); i++ {
+		row = a[i]
+		row[0] = 3
 	}
 }
