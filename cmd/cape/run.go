@@ -161,4 +161,3 @@ func progName(pkg string) string {
 	}
 	return name
 }
-
