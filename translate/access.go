@@ -235,30 +235,17 @@ func (t *translator) analyzeRegion(r *region) {
 				isLocal = true // a callee's parameters are its own
 			}
 			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
-				a := t.access(id)
-				switch {
-				case a.write && v == r.loop.v:
+				if a := t.access(id); a.write && v == r.loop.v {
 					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
-				case a.write && a.loc == locRef: // through an element of the ranged slice
-					t.needElemOf(r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
-						t.errorf(id.Pos(), "%s is written through in the parallel region, but its memory comes from %s, which CAPE cannot place in the arena", id.Name, what)
-					})
-				case a.write && a.loc == locUnknown && a.ref != nil:
-					t.needExpr(a.ref, t.text(a.ref), id.Pos())
+				} else {
+					t.writeThroughCopy(r, v, id, a)
 				}
 				return true
 			}
 			a := t.access(id)
 			clause := r.clauseOf[v]
 			if clause != "" && !isLocal {
-				// A private copy of a slice or pointer still refers to
-				// shared memory: the values it is given are traced.
-				switch {
-				case a.write && a.loc == locRef && clause != "reduction":
-					t.need(v, id.Pos())
-				case a.write && a.loc == locUnknown && a.ref != nil:
-					t.needExpr(a.ref, t.text(a.ref), id.Pos())
-				}
+				t.writeThroughCopy(r, v, id, a)
 				return true
 			}
 			sec := -1
@@ -342,6 +329,26 @@ func (t *translator) analyzeRegion(r *region) {
 				}
 			}
 		}
+	}
+}
+
+// writeThroughCopy handles the access a, by id, of a variable v of which
+// the region has a copy of its own (the range value, a variable of a
+// clause): a copy of a slice or pointer still refers to shared memory, so
+// the memory written through it is traced (the ranged elements, or the
+// values the variable is given).
+func (t *translator) writeThroughCopy(r *region, v *types.Var, id *ast.Ident, a access) {
+	switch {
+	case !a.write:
+	case a.loc == locUnknown && a.ref != nil:
+		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+	case a.loc != locRef || r.clauseOf[v] == "reduction":
+	case r.loop != nil && v == r.loop.valueVar && v != nil:
+		t.needElemOf(r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
+			t.errorf(id.Pos(), "%s is written through in the parallel region, but its memory comes from %s, which CAPE cannot place in the arena", id.Name, what)
+		})
+	default:
+		t.need(v, id.Pos())
 	}
 }
 
