@@ -243,7 +243,7 @@ func (t *translator) needField(f *types.Var, name string, why token.Pos) {
 	}
 	t.seen[f] = true
 	if f.Pkg() != t.p.types {
-		t.errorf(why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
+		t.originErrorf(why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
 		return
 	}
 	t.traceStores(t.fieldStores[f], name, "field "+f.Name(), why)
@@ -255,7 +255,7 @@ func (t *translator) traceStores(stores []store, name, what string, why token.Po
 			continue
 		}
 		if s.unknown != "" {
-			t.errorf(s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
+			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
 			continue
 		}
 		t.storing++

@@ -44,14 +44,14 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 	}
 	t.seen[t.seenKey(v)] = true
 	if v.Pkg() != t.p.types {
-		t.errorf(why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
+		t.originErrorf(why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
 		return
 	}
 	for _, s := range t.sources[v] {
 		switch {
 		case s.zero:
 		case s.unknown != "":
-			t.errorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
 		case s.recv:
 			t.needRecv(v, s, why)
 		case s.isParam:
@@ -65,20 +65,20 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
 	switch {
 	case s.param == nil:
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal: CAPE cannot see its callers; pass the slice by closure instead", v.Name(), t.where(why))
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal: CAPE cannot see its callers; pass the slice by closure instead", v.Name(), t.where(why))
 		return
 	case t.valueUse[s.param]:
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
 		return
 	}
 	sig := s.param.Type().(*types.Signature)
 	if sig.Variadic() && s.index == sig.Params().Len()-1 {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
 		return
 	}
 	for _, call := range t.calls[s.param] {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
-			t.errorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
 			continue
 		}
 		t.needExpr(call.Args[s.index], v.Name(), why)
@@ -93,23 +93,23 @@ func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
 		return
 	}
 	if t.valueUse[fn] {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used as a method value: CAPE cannot see every call", v.Name(), t.where(why), fn.Name())
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used as a method value: CAPE cannot see every call", v.Name(), t.where(why), fn.Name())
 		return
 	}
 	for sel, x := range t.info.Selections {
 		if x.Kind() == types.MethodExpr && x.Obj() == types.Object(fn) {
-			t.errorf(sel.Pos(), "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used here as a method expression: call it as x.%s()", v.Name(), t.where(why), fn.Name(), fn.Name())
+			t.originErrorf(sel.Pos(), "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used here as a method expression: call it as x.%s()", v.Name(), t.where(why), fn.Name(), fn.Name())
 		}
 	}
 	if at, iface := t.dynamicCall(fn); iface != "" {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which %s may call through interface %s: CAPE cannot see every call", v.Name(), t.where(why), fn.Name(), t.where(at), iface)
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which %s may call through interface %s: CAPE cannot see every call", v.Name(), t.where(why), fn.Name(), t.where(at), iface)
 		return
 	}
 	for _, call := range t.calls[fn] {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		selection := t.info.Selections[sel]
 		if !ok || selection == nil || len(selection.Index()) != 1 {
-			t.errorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow the receiver of this call (call the method on the struct itself, not through an embedding one)", v.Name(), t.where(why))
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow the receiver of this call (call the method on the struct itself, not through an embedding one)", v.Name(), t.where(why))
 			continue
 		}
 		if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr {
@@ -198,7 +198,7 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 		if w, h, ok := strings.Cut(what, "; "); ok {
 			what, hint = w, "; "+h
 		}
-		t.errorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
+		t.originErrorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
 	}
 	switch x := e.(type) {
 	case *ast.Ident:
@@ -323,7 +323,7 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 				return
 			}
 		}
-		t.errorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory is %s, which CAPE cannot place in the arena", name, t.where(why), t.text(e))
+		t.originErrorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory is %s, which CAPE cannot place in the arena", name, t.where(why), t.text(e))
 		return
 	}
 }
@@ -337,7 +337,7 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 	d := t.decls[fn]
 	sig := fn.Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
-		t.errorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
+		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
 		return
 	}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
@@ -357,7 +357,7 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why token.Pos) {
 	if t.inRegion(call.Pos()) {
 		if t.storing > 0 {
-			t.errorf(call.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
 		}
 		return // a private buffer of one iteration or section
 	}
@@ -374,7 +374,7 @@ func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why to
 		}
 	}
 	if elem == nil {
-		t.errorf(call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
+		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
 		return
 	}
 	if t.needContents(elem, name, why, call.Pos()) {
@@ -390,7 +390,7 @@ func (t *translator) arenaLit(x *ast.UnaryExpr, lit *ast.CompositeLit, name stri
 	}
 	if t.inRegion(x.Pos()) {
 		if t.storing > 0 {
-			t.errorf(x.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+			t.originErrorf(x.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
 		}
 		return
 	}

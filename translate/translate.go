@@ -106,6 +106,7 @@ type translator struct {
 	elemStores  []*elemStores
 	fieldStores map[*types.Var][]store
 	storing     int // > 0 while tracing a value stored in arena memory
+	originErrs  map[token.Pos]bool
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
@@ -130,6 +131,7 @@ func newTranslator(p *pkg) *translator {
 		uses:     map[*types.Var][]*ast.Ident{},
 
 		fieldStores: map[*types.Var][]store{},
+		originErrs:  map[token.Pos]bool{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -151,6 +153,17 @@ func newTranslator(p *pkg) *translator {
 
 func (t *translator) errorf(pos token.Pos, format string, args ...any) {
 	t.diags = append(t.diags, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// originErrorf reports a place that the origin analysis cannot put in the
+// arena, once: a place reached again, for another write or variable, is
+// not reported a second time.
+func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
+	if t.originErrs[pos] {
+		return
+	}
+	t.originErrs[pos] = true
+	t.errorf(pos, format, args...)
 }
 
 // where formats pos briefly ("main.go:12") for messages that refer to a
