@@ -33,16 +33,48 @@ type elemStores struct {
 	stores []store
 }
 
-// stored wraps the keys of t.seen while tracing a value that is stored in
-// arena memory: an allocation made in a region is refused then.
-type stored struct{ key any }
+// modeKey wraps the keys of t.seen in the tracing modes other than the
+// plain one: while tracing a value that is stored in arena memory (stored:
+// an allocation made in a region is refused then), and while tracing memory
+// that is only read, to place it in the arena if it can be (soft: nothing is
+// reported).
+type modeKey struct {
+	key          any
+	stored, soft bool
+}
 
 // seenKey is the t.seen key of x in the current tracing mode.
 func (t *translator) seenKey(x any) any {
-	if t.storing > 0 {
-		return stored{x}
+	if t.storing == 0 && t.soft == 0 {
+		return x
 	}
-	return x
+	return modeKey{x, t.storing > 0, t.soft > 0}
+}
+
+// softKey is the t.seen key of x for the traces of stores, which are the
+// same whether the values are stored or not.
+func (t *translator) softKey(x any) any {
+	if t.soft == 0 {
+		return x
+	}
+	return modeKey{key: x, soft: true}
+}
+
+// softly traces, with do, memory that the regions only read: it goes to
+// the arena if it can, and stays where it is otherwise.
+func (t *translator) softly(do func()) {
+	t.soft++
+	do()
+	t.soft--
+}
+
+// strictly traces, with do, memory that must be in the arena, even within
+// a soft trace.
+func (t *translator) strictly(do func()) {
+	soft := t.soft
+	t.soft = 0
+	do()
+	t.soft = soft
 }
 
 // collectStores records every store of a reference (slice, pointer, or
@@ -173,7 +205,12 @@ func (t *translator) addElemStore(typ types.Type, s store) {
 // the arena, may hold to point into the arena. It reports at why (the write
 // in a region that needs the memory; site is where the memory is made)
 // what cannot live there, and returns false then.
-func (t *translator) needContents(typ types.Type, name string, why, site token.Pos) bool {
+func (t *translator) needContents(typ types.Type, name string, why, site token.Pos) (ok bool) {
+	t.strictly(func() { ok = t.contents(typ, name, why, site) })
+	return ok
+}
+
+func (t *translator) contents(typ types.Type, name string, why, site token.Pos) bool {
 	refuse := func(what string) bool {
 		t.errorf(why, "%s is written in the parallel region, but its memory (made at %s) holds %s, which cannot live in the arena", name, t.where(site), what)
 		return false
@@ -191,7 +228,7 @@ func (t *translator) needContents(typ types.Type, name string, why, site token.P
 		}
 		return true
 	case *types.Array:
-		return t.needContents(u.Elem(), name, why, site)
+		return t.contents(u.Elem(), name, why, site)
 	case *types.Struct:
 		ok := true
 		for i := range u.NumFields() {
@@ -200,7 +237,7 @@ func (t *translator) needContents(typ types.Type, name string, why, site token.P
 			case *types.Slice, *types.Pointer:
 				t.needField(f, name, why)
 			default:
-				ok = t.needContents(f.Type(), name, why, site) && ok
+				ok = t.contents(f.Type(), name, why, site) && ok
 			}
 		}
 		return ok
@@ -228,20 +265,20 @@ func (t *translator) needElems(typ types.Type, name string, why token.Pos) {
 			es = x
 		}
 	}
-	if es == nil || t.seen[es] { // its stores are traced as stored, whatever the mode
+	if es == nil || t.seen[t.softKey(es)] {
 		return
 	}
-	t.seen[es] = true
+	t.seen[t.softKey(es)] = true
 	t.traceStores(es.stores, name, "an element of type "+typ.String(), why)
 }
 
 // needField requires every value stored into field f to be arena memory.
 func (t *translator) needField(f *types.Var, name string, why token.Pos) {
 	f = f.Origin()
-	if t.seen[f] {
+	if t.seen[t.softKey(f)] {
 		return
 	}
-	t.seen[f] = true
+	t.seen[t.softKey(f)] = true
 	if f.Pkg() != t.p.types {
 		t.originErrorf(why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
 		return

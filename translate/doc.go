@@ -48,8 +48,12 @@
 //     a [][]float64) or a field (g.V) is traced through every value the
 //     package stores into an element of that type (a[i] = v, composite
 //     literal elements, append arguments) or into that field (x.V = v,
-//     T{V: v}); the outer slice goes to the arena too, so its row headers
-//     hold the same arena addresses on every node. Memory in the arena that
+//     T{V: v}). The outer slice goes to the arena too when it can (a make);
+//     when it cannot (built by append) it stays on the Go heap, which is
+//     sound as long as the regions only read it: every node's sequential
+//     code builds the same row headers, holding the same arena addresses,
+//     and a region that writes a row header writes through the outer slice,
+//     which must then be in the arena. Memory in the arena that
 //     holds references (rows, slice fields, a struct written through its
 //     pointer) has its references traced the same way: the Go collector does
 //     not scan the arena. Anything else on the way (a composite literal

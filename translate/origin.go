@@ -276,17 +276,20 @@ func (t *translator) needElem(x *ast.IndexExpr, name string, why token.Pos, fail
 // needElemOf requires the memory that the elements (of type elem) of the
 // slice or array container refer to to be in the arena.
 func (t *translator) needElemOf(container ast.Expr, elem types.Type, name string, why token.Pos, fail func(string)) {
+	// The container is only read: its elements hold the same values on
+	// every node, made by the same sequential code. It goes to the arena if
+	// it can (a write of an element is a write through the container,
+	// traced strictly where it happens).
 	switch u := t.info.TypeOf(container).Underlying().(type) {
 	case *types.Slice:
-		t.needExpr(container, name, why)
+		t.softly(func() { t.needExpr(container, name, why) })
 	case *types.Array:
-		t.needOwn(container, name, why)
 	case *types.Pointer:
 		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
 			fail("an element of " + t.text(container))
 			return
 		}
-		t.needExpr(container, name, why)
+		t.softly(func() { t.needExpr(container, name, why) })
 	default:
 		fail("an element of " + t.text(container))
 		return
@@ -297,6 +300,9 @@ func (t *translator) needElemOf(container ast.Expr, elem types.Type, name string
 // needOwn requires the variable whose storage e denotes to move to the
 // arena.
 func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
+	if t.soft > 0 {
+		return // variables move to the arena only when written
+	}
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:

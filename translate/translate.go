@@ -106,6 +106,7 @@ type translator struct {
 	elemStores  []*elemStores
 	fieldStores map[*types.Var][]store
 	storing     int // > 0 while tracing a value stored in arena memory
+	soft        int // > 0 while tracing memory that is only read (contents.go)
 	originErrs  map[token.Pos]bool
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
@@ -152,6 +153,9 @@ func newTranslator(p *pkg) *translator {
 }
 
 func (t *translator) errorf(pos token.Pos, format string, args ...any) {
+	if t.soft > 0 {
+		return // memory that stays where it is
+	}
 	t.diags = append(t.diags, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -159,7 +163,7 @@ func (t *translator) errorf(pos token.Pos, format string, args ...any) {
 // arena, once: a place reached again, for another write or variable, is
 // not reported a second time.
 func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
-	if t.originErrs[pos] {
+	if t.originErrs[pos] || t.soft > 0 {
 		return
 	}
 	t.originErrs[pos] = true

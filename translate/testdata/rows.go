@@ -69,6 +69,7 @@ func main() {
 	private(a)
 	byValue(b)
 	privateRow(a)
+	fmt.Println(appended(n))
 	fmt.Println(a, b, g[1][1], out, grid.V[n], grid.Rows[1])
 }
 
@@ -103,4 +104,18 @@ func privateRow(a [][]float64) {
 		row = a[i]
 		row[0] = 3
 	}
+}
+
+// appended builds its rows with append: the rows go to the arena, the
+// outer slice, which the region only reads, stays on the Go heap.
+func appended(n int) [][]float64 {
+	var rows [][]float64
+	for i := 0; i < n; i++ {
+		rows = append(rows, make([]float64, 4))
+	}
+	//cape:parallel for
+	for _, row := range rows {
+		row[0] = 1
+	}
+	return rows
 }
