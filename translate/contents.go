@@ -288,11 +288,17 @@ func (t *translator) needField(f *types.Var, name string, why token.Pos) {
 
 func (t *translator) traceStores(stores []store, name, what string, why token.Pos) {
 	for _, s := range stores {
-		if t.privateMemory(s.into) {
-			continue
-		}
 		if s.unknown != "" {
 			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
+			continue
+		}
+		if t.privateMemory(s.into) {
+			// Stored in a region's private buffer: the value may be
+			// memory made in the region too.
+			storing := t.storing
+			t.storing = 0
+			t.needExpr(s.expr, name, why)
+			t.storing = storing
 			continue
 		}
 		t.storing++
@@ -305,7 +311,8 @@ func (t *translator) traceStores(stores []store, name, what string, why token.Po
 // region whose every value is memory made in that region: a private buffer
 // of one iteration or section, which may hold references to memory made in
 // the region. (Were it stored in shared memory, the stored value would be
-// traced to the same allocations, and refused there.)
+// traced to the same allocations, and refused there.) What it holds is
+// still traced: it may be shared memory, written through the buffer.
 func (t *translator) privateMemory(e ast.Expr) bool {
 	if e == nil {
 		return false
