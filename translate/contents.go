@@ -258,18 +258,37 @@ func (t *translator) contents(typ types.Type, name string, why, site token.Pos) 
 
 // needElems requires every value of type typ stored into an element of a
 // slice or array to be arena memory.
+// Stores in generic code (s[i] = v with v of a type parameter's type) may
+// store a value of typ too, and are traced as well.
 func (t *translator) needElems(typ types.Type, name string, why token.Pos) {
-	var es *elemStores
-	for _, x := range t.elemStores {
-		if types.Identical(x.typ, typ) {
-			es = x
+	for _, es := range t.elemStores {
+		if !types.Identical(es.typ, typ) && !hasTypeParam(es.typ) || t.seen[t.softKey(es)] {
+			continue
+		}
+		t.seen[t.softKey(es)] = true
+		t.traceStores(es.stores, name, "an element of type "+es.typ.String(), why)
+	}
+}
+
+// hasTypeParam reports whether typ is or holds a type parameter.
+func hasTypeParam(typ types.Type) bool {
+	switch u := typ.(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Slice:
+		return hasTypeParam(u.Elem())
+	case *types.Array:
+		return hasTypeParam(u.Elem())
+	case *types.Pointer:
+		return hasTypeParam(u.Elem())
+	case *types.Named:
+		for i := range u.TypeArgs().Len() {
+			if hasTypeParam(u.TypeArgs().At(i)) {
+				return true
+			}
 		}
 	}
-	if es == nil || t.seen[t.softKey(es)] {
-		return
-	}
-	t.seen[t.softKey(es)] = true
-	t.traceStores(es.stores, name, "an element of type "+typ.String(), why)
+	return false
 }
 
 // needField requires every value stored into field f to be arena memory.

@@ -16,3 +16,18 @@ func main() {
 	}
 	fmt.Println(heap)
 }
+
+func set[T any](s []T, i int, v T) { s[i] = v }
+
+// generic stores a heap row through a generic helper.
+func generic() {
+	rows := make([][]float64, 2)
+	for i := range rows {
+		rows[i] = make([]float64, 2)
+	}
+	set(rows, 1, append([]float64(nil), 1)) // want "v is written through in the parallel region at err_private.go:15, but its memory comes from append"
+	//cape:parallel for
+	for i := range rows {
+		rows[i][0] = 1
+	}
+}
