@@ -227,7 +227,7 @@ func (t *translator) analyzeRegion(r *region) {
 				return true
 			}
 			v, ok := t.info.Uses[id].(*types.Var)
-			if !ok || v.IsField() {
+			if !ok || v.IsField() || r.refused[v] {
 				return true
 			}
 			isLocal := within(v.Pos(), local)

@@ -23,8 +23,9 @@ type region struct {
 	redOp    map[*types.Var]string // reduction operator
 	order    []*types.Var          // clause variables in clause order
 	shared   map[*types.Var]bool
-	sched    string // cape constant: Static, Dynamic or Guided
-	chunk    string // chunk expression; "" when absent
+	refused  map[*types.Var]bool // named by a clause that was refused: not analyzed again
+	sched    string              // cape constant: Static, Dynamic or Guided
+	chunk    string              // chunk expression; "" when absent
 	chunkPos token.Pos
 
 	loop  *loopInfo
@@ -136,7 +137,8 @@ func (t *translator) findRegions() {
 			}
 			r := &region{dir: d, file: f, stmt: inner, label: label,
 				clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
-				sched: "Static"}
+				refused: map[*types.Var]bool{},
+				sched:   "Static"}
 			t.regions = append(t.regions, r)
 			t.regionAt[inner] = r
 		}
@@ -251,10 +253,12 @@ func (t *translator) resolveClauses(r *region) {
 					continue
 				}
 				if c.name == "reduction" && !t.reducible(a, v, c.op) {
+					r.refused[v] = true
 					continue
 				}
 				if c.name == "lastprivate" && !pointerFree(v.Type()) {
 					t.errorf(a.pos, "lastprivate variable %s has type %s, which contains pointers", a.text, v.Type())
+					r.refused[v] = true
 					continue
 				}
 				r.clauseOf[v] = c.name

@@ -22,7 +22,7 @@ func main() {
 	}
 	//cape:parallel for reduction(+:s) // want "reduction variable s has type string"
 	for i := 0; i < n; i++ {
-		a[i] = 1
+		s += "x" // no follow-on error for the refused clause's variable
 	}
 	//cape:parallel for reduction(&:y) // want "needs an integer variable"
 	for i := 0; i < n; i++ {
