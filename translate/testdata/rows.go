@@ -66,6 +66,7 @@ func main() {
 	}
 	grid := NewGrid(n)
 	grid.Step()
+	grid.Count()
 	private(a)
 	byValue(b)
 	privateRow(a)
@@ -118,4 +119,20 @@ func appended(n int) [][]float64 {
 		row[0] = 1
 	}
 	return rows
+}
+
+// Count writes the grid's own array: the grid itself moves to the arena
+// (&Grid{...} in NewGrid becomes cape.New).
+func (g *Grid) Count() {
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			g.Acc[0] = int64(len(g.V))
+		}
+		//cape:section
+		{
+			g.Acc[1] = int64(len(g.Rows))
+		}
+	}
 }
