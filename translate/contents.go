@@ -311,17 +311,19 @@ func (t *translator) traceStores(stores []store, name, what string, why token.Po
 			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
 			continue
 		}
+		// The value stored may be in code far from the write: name both.
+		valueName := what + " (as in " + name + ")"
 		if t.privateMemory(s.into) {
 			// Stored in a region's private buffer: the value may be
 			// memory made in the region too.
 			storing := t.storing
 			t.storing = 0
-			t.needExpr(s.expr, name, why)
+			t.needExpr(s.expr, valueName, why)
 			t.storing = storing
 			continue
 		}
 		t.storing++
-		t.needExpr(s.expr, name, why)
+		t.needExpr(s.expr, valueName, why)
 		t.storing--
 	}
 }

@@ -30,7 +30,7 @@ func main() {
 	words := make([]string, n)
 	rows := make([][]float64, n)
 	for i := range rows {
-		rows[i] = append([]float64(nil), 1, 2) // want "rows is written through in the parallel region at err_layout.go:42, but its memory comes from append"
+		rows[i] = append([]float64(nil), 1, 2) // want "an element of type \\[\\]float64 \\(as in rows\\) is written through in the parallel region at err_layout.go:42, but its memory comes from append"
 	}
 	fresh := make([][]float64, n)
 	t := &Table{Cols: make([][]float64, 2)}
@@ -40,7 +40,7 @@ func main() {
 	for i := 0; i < n; i++ {
 		words[i] = "w" // want "words is written in the parallel region, but its memory \\(made at err_layout.go:30\\) holds strings"
 		rows[i][0] = 1
-		fresh[i] = make([]float64, 2) // want "rows is written through in the parallel region at err_layout.go:42 and is stored in shared memory, but it is made inside a parallel region"
+		fresh[i] = make([]float64, 2) // want "an element of type \\[\\]float64 \\(as in rows\\) is written through in the parallel region at err_layout.go:42 and is stored in shared memory, but it is made inside a parallel region"
 		fresh[i][1] = 1
 		for j := range t.Cols {
 			t.Cols[j][i] = 1
@@ -90,7 +90,7 @@ func useTally() {
 }
 
 func privateRef() {
-	heap := [][]float64{{1}, {2}} // want "rows is written through .* composite literal" "rows is written through .* composite literal"
+	heap := [][]float64{{1}, {2}} // want "\\(as in rows\\) is written through .* composite literal" "\\(as in rows\\) is written through .* composite literal"
 	var row []float64
 	//cape:parallel for private(row)
 	for i := 0; i < 2; i++ {

@@ -19,7 +19,7 @@ func main() {
 	var label string
 	grow := make([]int, 0)
 	g := grid{data: make([]float64, n)}
-	g.data = append(g.data, 0) // want "g.data is written through in the parallel region at err_memory.go:31, but its memory comes from append"
+	g.data = append(g.data, 0) // want "field data \\(as in g.data\\) is written through in the parallel region at err_memory.go:31, but its memory comes from append"
 	var ptrs [4]*int
 	carried := 0
 	//cape:parallel for
@@ -29,7 +29,7 @@ func main() {
 		lit[i%3] = 2
 		grow = append(grow, i) // want "grow \\(\\[\\]int\\) is assigned" "append to shared slice grow"
 		g.data[i] = 1
-		ptrs[i%4] = new(int) // want "ptrs is written through in the parallel region at err_memory.go:32 and is stored in shared memory, but it is made inside a parallel region"
+		ptrs[i%4] = new(int) // want "an element of type \\*int \\(as in ptrs\\) is written through in the parallel region at err_memory.go:32 and is stored in shared memory, but it is made inside a parallel region"
 		carried += i         // want "carried is assigned in every iteration of the parallel loop \\(a loop-carried dependence\\)"
 		names[0] = "c"
 		apply(touch, lit)

@@ -6,7 +6,7 @@ import "fmt"
 // what it holds is traced: here a row on the Go heap, written through it.
 func main() {
 	var heap [][]float64
-	heap = append(heap, append([]float64(nil), 1)) // want "tmp\\[0\\] is written through in the parallel region at err_private.go:15, but its memory comes from append"
+	heap = append(heap, append([]float64(nil), 1)) // want "an element of type \\[\\]float64 \\(as in tmp\\[0\\]\\) is written through in the parallel region at err_private.go:15, but its memory comes from append"
 	//cape:parallel for
 	for i := 0; i < 1; i++ {
 		tmp := make([][]float64, 2)
