@@ -104,8 +104,11 @@
 // or unsafe) are not caught here: cape run --verify is the safety net.
 // Element stores are matched by type, so a [][]float64 that a region never
 // writes is placed in the arena too when another one is, and refused when
-// its rows cannot be traced. A non-constant chunk size is not checked: at
-// run time a chunk ≤ 0 means the default.
+// its rows cannot be traced. Generic allocations (make([]T, n) with T a
+// type parameter) are refused. A non-constant chunk size is not checked: at
+// run time a chunk ≤ 0 means the default. A pointer converted to an
+// interface and handed to another package (not through a call's argument
+// list) is not seen as a store into what it points to.
 // A make or new moved to the arena inside a sequential loop allocates anew
 // each time around, and the arena does not free. Directives in packages
 // other than the one translated are not seen.
