@@ -106,9 +106,9 @@
 // writes is placed in the arena too when another one is, and refused when
 // its rows cannot be traced. Generic allocations (make([]T, n) with T a
 // type parameter) are refused. A non-constant chunk size is not checked: at
-// run time a chunk ≤ 0 means the default. A pointer converted to an
-// interface and handed to another package (not through a call's argument
-// list) is not seen as a store into what it points to.
+// run time a chunk ≤ 0 means the default. A pointer kept in an interface
+// variable and then passed to another package's function (var x any = &cfg;
+// json.Unmarshal(b, x)) is not seen as a store into what it points to.
 // A make or new moved to the arena inside a sequential loop allocates anew
 // each time around, and the arena does not free. Directives in packages
 // other than the one translated are not seen.
