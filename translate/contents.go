@@ -16,7 +16,10 @@ import (
 // refused. Stores are found by type for elements (every a[i] = v, composite
 // literal element and append argument of that element type, whatever the
 // container) and by field for fields (every x.F = v and composite literal
-// key F).
+// key F). The container of an element that a region only reads (the outer
+// slice of a [][]float64 whose rows are written) is traced softly: it goes
+// to the arena if it can, and stays on the Go heap otherwise, where every
+// node's sequential code built the same row headers.
 
 // A store is one value stored into an element or a field somewhere in the
 // package.
