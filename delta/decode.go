@@ -30,7 +30,10 @@ func Decode(src []byte, lim Limits) (*Delta, error) {
 }
 
 // DecodeInto is [Decode] into dst, reusing its storage (dst's earlier runs
-// are overwritten). On error dst is left empty. It is safe for concurrent
+// are overwritten). On error dst is left empty. Once dst has grown to the
+// size of the deltas it decodes, it allocates nothing for an encoding
+// stored without compression; a compressed body is decompressed into a
+// pooled buffer, which a garbage collection may drop. It is safe for concurrent
 // use with calls on other destinations.
 func DecodeInto(dst *Delta, src []byte, lim Limits) error {
 	if dst == nil {
