@@ -103,7 +103,7 @@ func fitModel(t *table) *model {
 		}
 	}
 	if len(rates) == 0 {
-		for k, s := range t.cells {
+		for k, s := range t.sorted() {
 			if k.mode != MPIC && k.mode.distributed() && s.compute > 0 {
 				rates = append(rates, s.compute*float64(k.nodes)/math.Pow(float64(k.size), 3))
 			}
@@ -119,7 +119,7 @@ func fitModel(t *table) *model {
 	// BW from the message-passing baseline: comm = V/BW + d.
 	for _, base := range []Mode{MPIGo, MPIGoGather, Incremental} {
 		var xs, ys []float64
-		for k, s := range t.cells {
+		for k, s := range t.sorted() {
 			if k.mode == base && k.nodes > 1 && s.comm > 0 {
 				xs = append(xs, volume(base, float64(k.size), float64(k.nodes)))
 				ys = append(ys, s.comm)
@@ -153,7 +153,7 @@ func fitModel(t *table) *model {
 		}
 		f := modelFit{vScale: 1}
 		var scales, xs, ys []float64
-		for k, s := range t.cells {
+		for k, s := range t.sorted() {
 			if k.mode == m && k.nodes > 1 && s.sent+s.received > 0 {
 				scales = append(scales, (s.sent+s.received)/volume(m, float64(k.size), float64(k.nodes)))
 			}
@@ -161,7 +161,7 @@ func fitModel(t *table) *model {
 		if len(scales) > 0 {
 			f.vScale = median(scales)
 		}
-		for k, s := range t.cells {
+		for k, s := range t.sorted() {
 			if k.mode != m || k.nodes < 2 || s.comm <= 0 {
 				continue
 			}

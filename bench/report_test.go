@@ -104,3 +104,33 @@ func TestTickLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestCommittedResultsAreRedrawn checks that every snapshot under results/
+// is what cape bench report draws from its results.csv: the committed
+// tables and figures are never hand-edited or left stale.
+func TestCommittedResultsAreRedrawn(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("results", "*", "results.csv"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no committed results: %v", err)
+	}
+	for _, csv := range dirs {
+		dir := filepath.Dir(csv)
+		samples, err := ReadCSV(csv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		if err := Report(out, samples, 32); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range append([]string{"results.md"}, Figures...) {
+			want, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := os.ReadFile(filepath.Join(dir, f)); err != nil || string(got) != string(want) {
+				t.Errorf("%s differs from what cape bench report draws from its results.csv (%v): run go run ./cmd/cape bench report %s", filepath.Join(dir, f), err, dir)
+			}
+		}
+	}
+}
