@@ -95,26 +95,9 @@ func merged(m Mode, n, nodes float64) float64 {
 // product does not drown.
 func fitModel(t *table) *model {
 	md := &model{t1: map[int]float64{}, fits: map[Mode]modelFit{}}
-	var rates []float64
-	for _, n := range t.sizes {
-		if s, ok := t.get(n, 1, Seq); ok {
-			md.t1[n] = s.median
-			rates = append(rates, s.median/math.Pow(float64(n), 3))
-		}
+	if !md.fitCompute(t) {
+		return md
 	}
-	if len(rates) == 0 {
-		for k, s := range t.sorted() {
-			if k.mode != MPIC && k.mode.distributed() && s.compute > 0 {
-				rates = append(rates, s.compute*float64(k.nodes)/math.Pow(float64(k.size), 3))
-			}
-		}
-		if len(rates) == 0 {
-			md.notes = append(md.notes, "no sequential run and no per-node compute time to fit the compute rate on")
-			return md
-		}
-		md.notes = append(md.notes, fmt.Sprintf("no sequential run: T1(n) = a·n³ with a fitted on the per-node compute time of the distributed runs (%d cells)", len(rates)))
-	}
-	md.a = median(rates)
 
 	// BW from the message-passing baseline: comm = V/BW + d.
 	for _, base := range []Mode{MPIGo, MPIGoGather, Incremental} {
@@ -191,6 +174,33 @@ func fitModel(t *table) *model {
 		md.fits[m] = f
 	}
 	return md
+}
+
+// fitCompute sets T1(n) from the sequential runs and the rate a from them,
+// or from the distributed runs' per-node compute when there is no
+// sequential run; it returns false when there is nothing to fit a on.
+func (md *model) fitCompute(t *table) bool {
+	var rates []float64
+	for _, n := range t.sizes {
+		if s, ok := t.get(n, 1, Seq); ok {
+			md.t1[n] = s.median
+			rates = append(rates, s.median/math.Pow(float64(n), 3))
+		}
+	}
+	if len(rates) == 0 {
+		for k, s := range t.sorted() {
+			if k.mode != MPIC && k.mode.distributed() && s.compute > 0 {
+				rates = append(rates, s.compute*float64(k.nodes)/math.Pow(float64(k.size), 3))
+			}
+		}
+		if len(rates) == 0 {
+			md.notes = append(md.notes, "no sequential run and no per-node compute time to fit the compute rate on")
+			return false
+		}
+		md.notes = append(md.notes, fmt.Sprintf("no sequential run: T1(n) = a·n³ with a fitted on the per-node compute time of the distributed runs (%d cells)", len(rates)))
+	}
+	md.a = median(rates)
+	return true
 }
 
 // seqTime is T1(n), the model's sequential time at size n.
