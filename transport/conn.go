@@ -386,3 +386,56 @@ func (c *conn) lockWrite(deadline time.Time) bool {
 		time.Sleep(wait)
 	}
 }
+
+// connHooks routes a connection's internal messages.
+type connHooks struct {
+	announcements bool                                                  // kindAnnounce is queued (a slave's master connection)
+	internal      func(c *conn, kind uint8, seq uint64, p []byte) error // setup messages and completed relayed payloads
+	forward       func(c *conn, h header, chunk []byte)                 // each verified frame of a relayed payload
+	failed        func(c *conn, cause error)                            // the connection failed
+}
+
+// sendRaw is send without the check of the caller's kind range.
+func (c *conn) sendRaw(kind uint8, seq uint64, p []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.mu.Lock()
+	if c.closing || c.cause != nil {
+		err := c.opErr("send")
+		c.mu.Unlock()
+		return err
+	}
+	c.mu.Unlock()
+	c.sending.Store(true)
+	err := c.fw.writeMessage(kind, seq, p)
+	c.sending.Store(false)
+	c.lastSend.Store(int64(time.Since(c.epoch)))
+	if err != nil {
+		c.fail(c.writeCause(err))
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.opErr("send")
+	}
+	return nil
+}
+
+// children got part of a message and cannot continue.
+func (c *conn) abortForward() {
+	if c.fwd == nil {
+		return
+	}
+	for _, k := range c.fwd {
+		k.fail(fmt.Errorf("%w: relay parent %d failed mid-message", ErrConnLost, c.rank))
+		k.wmu.Unlock()
+	}
+	c.fwd = nil
+}
+
+func (c *conn) isDead() bool {
+	select {
+	case <-c.dead:
+		return true
+	default:
+		return false
+	}
+}
