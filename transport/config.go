@@ -59,6 +59,12 @@ type Config struct {
 	// links when it starts, so every slave must be able to reach the
 	// others at the address the master sees it at.
 	Broadcast string
+
+	// Notice, if set, receives what the transport wants the user to know
+	// but is not an error of any call: that the relay links failed and
+	// broadcasts fall back to the star, naming the nodes (Master.RelayErr
+	// returns the same). It must not block.
+	Notice func(msg string)
 }
 
 // normalize returns a copy of c with defaults filled in and the token

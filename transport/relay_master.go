@@ -48,6 +48,9 @@ func (m *Master) hooks() *connHooks {
 func (m *Master) setupRelay() {
 	r := &m.relay
 	err := m.buildLinks()
+	if err != nil && m.cfg.Notice != nil {
+		m.cfg.Notice(fmt.Sprintf("relay links not up, broadcasts use the star: %v", err))
+	}
 	r.mu.Lock()
 	r.on, r.err = err == nil, err
 	r.mu.Unlock()
@@ -55,7 +58,10 @@ func (m *Master) setupRelay() {
 
 func (m *Master) buildLinks() error {
 	size := m.cfg.Size
-	timeout := time.NewTimer(min(relaySetupTimeout, m.cfg.HandshakeTimeout))
+	// The slaves give up on their links after setupTimeout and report why;
+	// the master waits longer, to hear it. A slave that hangs meanwhile is
+	// found by its connection's PeerTimeout (deadPeer).
+	timeout := time.NewTimer(2 * setupTimeout(&m.cfg))
 	defer timeout.Stop()
 	addrs := make([]string, size)
 	readies := 0
@@ -76,6 +82,10 @@ func (m *Master) buildLinks() error {
 				if len(s.p) > 0 {
 					errs = append(errs, fmt.Errorf("slave %d: %s", s.rank, s.p))
 				}
+			}
+		case <-m.notify:
+			if err := m.deadPeer(); err != nil {
+				return err
 			}
 		case <-timeout.C:
 			return fmt.Errorf("slaves' relay ports: %w", ErrJoinTimeout)
@@ -101,11 +111,29 @@ func (m *Master) buildLinks() error {
 					errs = append(errs, fmt.Errorf("slave %d: %s", s.rank, s.p))
 				}
 			}
+		case <-m.notify:
+			if err := m.deadPeer(); err != nil {
+				return err
+			}
 		case <-timeout.C:
 			return fmt.Errorf("slaves' relay links: %w", ErrJoinTimeout)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// deadPeer returns the failure of a slave whose connection failed, if one
+// did: the relay set-up cannot complete without it. m.notify is signalled
+// on every failure (and on every message; Gather does not depend on it).
+func (m *Master) deadPeer() error {
+	for _, c := range m.peers[1:] {
+		if c.isDead() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return c.opErr("relay setup")
+		}
+	}
+	return nil
 }
 
 // RelayErr reports why broadcasts use the star only: nil when the relay

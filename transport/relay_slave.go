@@ -29,6 +29,10 @@ type slaveRelay struct {
 	started func()            // tests: called as a relayed message starts being forwarded
 }
 
+// testHookRelayListen, set by tests only, sees each relay listener as it
+// opens.
+var testHookRelayListen func(rank int, ln net.Listener)
+
 func newSlaveRelay(rank int, cfg *Config, local net.Addr) (*slaveRelay, error) {
 	ip := ""
 	if a, ok := local.(*net.TCPAddr); ok {
@@ -37,6 +41,9 @@ func newSlaveRelay(rank int, cfg *Config, local net.Addr) (*slaveRelay, error) {
 	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
 	if err != nil {
 		return nil, fmt.Errorf("relay listener: %w", err)
+	}
+	if testHookRelayListen != nil {
+		testHookRelayListen(rank, ln)
 	}
 	return &slaveRelay{rank: rank, cfg: cfg, ln: ln, up: make(chan struct{}),
 		kids: map[int]*conn{}, store: map[uint64][]byte{}, ended: map[int]error{}, changed: make(chan struct{}, 1)}, nil
@@ -96,27 +103,39 @@ func (r *slaveRelay) connect(master func() *conn, p []byte) {
 }
 
 func (r *slaveRelay) link(p []byte) error {
-	ctx, cancel := context.WithTimeout(context.Background(), min(relaySetupTimeout, r.cfg.HandshakeTimeout))
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout(r.cfg))
 	defer cancel()
 	parents := linkParents(r.rank, r.cfg.Size)
 	accepted := make(chan error, 1)
 	go func() { accepted <- r.acceptParents(ctx, parents) }()
-	var errs []error
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	note := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
 	for len(p) > 0 {
 		if len(p) < 6 || len(p) < 6+int(binary.BigEndian.Uint16(p[4:])) {
-			errs = append(errs, fmt.Errorf("%w: bad links message", ErrCorruptFrame))
+			note(fmt.Errorf("%w: bad links message", ErrCorruptFrame))
 			break
 		}
 		child := int(binary.BigEndian.Uint32(p))
 		n := int(binary.BigEndian.Uint16(p[4:]))
 		addr := string(p[6 : 6+n])
 		p = p[6+n:]
-		if err := r.dialChild(ctx, child, addr); err != nil {
-			errs = append(errs, fmt.Errorf("link to slave %d at %s: %w", child, addr, err))
-		}
+		wg.Go(func() {
+			if err := r.dialChild(ctx, child, addr); err != nil {
+				note(fmt.Errorf("link: %w", err))
+			}
+		})
 	}
+	wg.Wait()
 	if err := <-accepted; err != nil {
-		errs = append(errs, err)
+		note(err)
 	}
 	return errors.Join(errs...)
 }
@@ -125,20 +144,10 @@ func (r *slaveRelay) dialChild(ctx context.Context, child int, addr string) erro
 	if !contains(linkChildren(r.rank, r.cfg.Size), child) {
 		return fmt.Errorf("%w: slave %d is not a child of %d", ErrCorruptFrame, child, r.rank)
 	}
-	nc, err := dialRetry(ctx, addr)
-	if err != nil {
-		return err
-	}
-	deadline, _ := ctx.Deadline()
-	if err := nc.SetDeadline(deadline); err != nil {
-		nc.Close()
-		return err
-	}
 	// This side proves its rank to the child as a slave proves it to the
 	// master; the child checks that it expects this parent.
-	keys, err := slaveHandshake(nc, r.rank, r.cfg)
+	nc, keys, err := dialHandshake(ctx, addr, child, r.rank, r.cfg)
 	if err != nil {
-		nc.Close()
 		return err
 	}
 	c, err := newConnHooks(nc, child, r.cfg, keys.toMaster[:], keys.toSlave[:], nil, r.linkHooks(false))
@@ -157,15 +166,17 @@ func (r *slaveRelay) dialChild(ctx context.Context, child int, addr string) erro
 	return nil
 }
 
+// acceptParents accepts the links from this slave's relay parents, each
+// handshake in its own goroutine (see acceptor), until every parent is
+// linked or ctx ends.
 func (r *slaveRelay) acceptParents(ctx context.Context, parents []int) error {
 	defer r.ln.Close()
 	if len(parents) == 0 {
 		return nil
 	}
-	stop := context.AfterFunc(ctx, func() { r.ln.Close() })
-	defer stop()
 	var mu sync.Mutex
 	taken := map[int]bool{}
+	var last error // the last failed handshake
 	claim := func(rank int, addr string) (func(), error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -176,31 +187,86 @@ func (r *slaveRelay) acceptParents(ctx context.Context, parents []int) error {
 		return func() {}, nil
 	}
 	deadline, _ := ctx.Deadline()
-	for joined := 0; joined < len(parents); {
-		nc, err := r.ln.Accept()
+	joined := make(chan *conn)
+	stop := make(chan struct{})
+	var a *acceptor
+	a = newAcceptor(r.ln, pendingBase+len(parents), func(p *pending) {
+		c, err := r.acceptParent(p, a, claim, deadline)
 		if err != nil {
-			return fmt.Errorf("accept relay parents %v: %w", parents, context.Cause(ctx))
+			mu.Lock()
+			last = err
+			mu.Unlock()
+			return
 		}
-		if err := nc.SetDeadline(deadline); err != nil {
-			nc.Close()
-			continue
+		select {
+		case joined <- c:
+		case <-stop:
+			c.close()
 		}
-		rank, keys, err := masterHandshake(nc, r.cfg, claim, nc.RemoteAddr().String())
-		if err != nil {
-			nc.Close()
-			continue
+	})
+	acceptErr := make(chan error, 1)
+	go func() { acceptErr <- a.run(stop) }()
+	var failure error
+	for n := 0; n < len(parents) && failure == nil; {
+		select {
+		case c := <-joined:
+			r.mu.Lock()
+			r.parents = append(r.parents, c)
+			r.mu.Unlock()
+			n++
+		case err := <-acceptErr:
+			failure = fmt.Errorf("accept: %w", err)
+			acceptErr <- nil
+		case <-ctx.Done():
+			failure = context.Cause(ctx)
 		}
-		c, err := newConnHooks(nc, rank, r.cfg, keys.toSlave[:], keys.toMaster[:], nil, r.linkHooks(true))
-		if err != nil {
-			nc.Close()
-			continue
-		}
-		r.mu.Lock()
-		r.parents = append(r.parents, c)
-		r.mu.Unlock()
-		joined++
 	}
-	return nil
+	close(stop)
+	r.ln.Close()
+	a.shutdown()
+	<-acceptErr
+	if failure == nil {
+		return nil
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var missing []int
+	for _, p := range parents {
+		if !taken[p] {
+			missing = append(missing, p)
+		}
+	}
+	if last != nil {
+		failure = fmt.Errorf("%w (last failed handshake: %w)", failure, last)
+	}
+	return fmt.Errorf("links from relay parents %v not up: %w", missing, failure)
+}
+
+// acceptParent authenticates one connection to the relay listener.
+func (r *slaveRelay) acceptParent(p *pending, a *acceptor, claim claimFunc, deadline time.Time) (*conn, error) {
+	defer a.done(p)
+	if err := p.SetDeadline(earliest(deadline, time.Now().Add(handshakeTimeout(r.cfg)))); err != nil {
+		p.Conn.Close()
+		return nil, err
+	}
+	addr := p.RemoteAddr().String()
+	guarded := func(rank int, addr string) (func(), error) {
+		if !a.done(p) {
+			return nil, fmt.Errorf("%w: dropped: too many connections in handshake at once", ErrConnLost)
+		}
+		return claim(rank, addr)
+	}
+	rank, keys, err := masterHandshake(p, r.cfg, guarded, addr)
+	if err != nil {
+		p.Conn.Close()
+		return nil, &NodeError{Rank: rank, Addr: addr, Op: "handshake", Err: err}
+	}
+	c, err := newConnHooks(p.Conn, rank, r.cfg, keys.toSlave[:], keys.toMaster[:], nil, r.linkHooks(true))
+	if err != nil {
+		p.Conn.Close()
+		return nil, err
+	}
+	return c, nil
 }
 
 // forward sends one verified frame of a relayed message on to this slave's

@@ -38,6 +38,14 @@ const (
 // not up in time the job uses the star (and Master.RelayErr says why).
 const relaySetupTimeout = 10 * time.Second
 
+// setupTimeout is how long the relay set-up may take: at most
+// relaySetupTimeout, HandshakeTimeout and PeerTimeout (but not below
+// minHandshake). The master waits twice as long for the slaves' reports; a
+// node that hangs meanwhile is found by its connection's PeerTimeout.
+func setupTimeout(cfg *Config) time.Duration {
+	return min(relaySetupTimeout, cfg.HandshakeTimeout, max(cfg.PeerTimeout, minHandshake))
+}
+
 // children returns the ranks that rank forwards a relayed message of kind
 // to: rank+1 on the chain; 2·rank+1 and 2·rank+2 in the binary tree.
 func children(kind uint8, rank, size int) []int {
