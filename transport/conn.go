@@ -91,7 +91,7 @@ func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, n
 		notify: notify,
 		epoch:  time.Now(),
 		fw:     frameWriter{w: nc, timeout: cfg.IOTimeout, mac: wm},
-		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame),
+		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame, cfg.KindLimits),
 		ready:  make(chan struct{}, 1),
 		dead:   make(chan struct{}),
 		stop:   make(chan struct{}),
@@ -265,6 +265,9 @@ func (c *conn) send(msg Message) error {
 	}
 	if len(msg.Payload) > c.cfg.MaxFrame {
 		return c.nodeErr("send", fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, len(msg.Payload), c.cfg.MaxFrame))
+	}
+	if n, ok := c.cfg.KindLimits[msg.Kind]; ok && len(msg.Payload) > n {
+		return c.nodeErr("send", fmt.Errorf("%w: message of kind %d of %d bytes, limit %d", ErrFrameTooLarge, msg.Kind, len(msg.Payload), n))
 	}
 	return c.sendRaw(msg.Kind, msg.Seq, msg.Payload)
 }

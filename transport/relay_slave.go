@@ -94,6 +94,9 @@ func (r *slaveRelay) connect(master func() *conn, p []byte) {
 	var msg []byte
 	if err != nil {
 		msg = []byte(err.Error())
+		if len(msg) > maxControlLen { // the master refuses longer ones
+			msg = append(msg[:maxControlLen-3], "..."...)
+		}
 	} else {
 		close(r.up)
 	}
