@@ -17,7 +17,14 @@
 // PMI_RANK and PMI_SIZE), finds the master from SLURM_STEP_NODELIST, from
 // mpirun's address or from a Master the user sets, derives a port shared by
 // every task from the scheduler's job id (or takes Port), and reads the
-// token the user provides in TokenFile or Token.
+// token the user provides in TokenFile or Token. Rank 0 listens on loopback
+// when every task is on its host; [Listen] opens the master's listener and
+// names the port and Port when another program holds it.
+//
+// The token is a secret: a token file that group or others may access is
+// refused (as ssh refuses such a private key), and Token is removed from
+// the process's environment once read, so that the program's children do
+// not inherit it.
 package nodeenv
 
 import (

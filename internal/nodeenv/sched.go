@@ -107,10 +107,21 @@ func fromScheduler(get func(string) string) (*Config, error) {
 		return c, nil
 	}
 
+	if err := c.setMaster(get, masterHost, jobKey); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// setMaster sets the job id (a hash of jobKey, or of the master's address)
+// and the master's address: the one rank 0 listens on, or the one the
+// others dial. masterHost is rank 0's host as the scheduler tells it, or "".
+func (c *Config) setMaster(get func(string) string, masterHost, jobKey string) error {
+	var err error
 	port := -1
 	if s := get(Port); s != "" {
 		if port, err = atoiVar(get, Port, 1); err != nil || port > 65535 {
-			return nil, fmt.Errorf("%s=%q: want a TCP port", Port, s)
+			return fmt.Errorf("%s=%q: want a TCP port", Port, s)
 		}
 		c.PortFrom = Port
 	}
@@ -120,12 +131,12 @@ func fromScheduler(get func(string) string) (*Config, error) {
 			host, p = strings.Trim(m, "[]"), ""
 		}
 		if host == "" || strings.ContainsAny(host, "[]/@ \t\n") {
-			return nil, fmt.Errorf("%s=%q: want host or host:port", Master, m)
+			return fmt.Errorf("%s=%q: want host or host:port", Master, m)
 		}
 		masterHost = host
 		if p != "" {
 			if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
-				return nil, fmt.Errorf("%s=%q: want host:port", Master, m)
+				return fmt.Errorf("%s=%q: want host:port", Master, m)
 			}
 			c.PortFrom = Master
 		}
@@ -134,7 +145,7 @@ func fromScheduler(get func(string) string) (*Config, error) {
 		}
 	}
 	if masterHost == "" {
-		return nil, fmt.Errorf("under %s across hosts, set %s=host:port (rank 0's host) in every task's environment", c.Scheduler, Master)
+		return fmt.Errorf("under %s across hosts, set %s=host:port (rank 0's host) in every task's environment", c.Scheduler, Master)
 	}
 	if jobKey == "" {
 		jobKey = "master/" + masterHost
@@ -155,7 +166,7 @@ func fromScheduler(get func(string) string) (*Config, error) {
 	} else {
 		c.Master = net.JoinHostPort(masterHost, strconv.Itoa(port))
 	}
-	return c, nil
+	return nil
 }
 
 // loopback is the master's address when every task runs on one host.
