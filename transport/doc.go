@@ -96,9 +96,9 @@
 // the length against the kind's limit before it allocates anything: none
 // for heartbeats and goodbyes, 10 bytes for an announcement, 16 KiB for the
 // relay set-up messages, Config.KindLimits for a caller's kind that has
-// one, else MaxFrame. The payload is then allocated as its chunks arrive
-// (at most 4 MiB ahead, growing by doubling), so a header declaring a large
-// message costs the receiver only the bytes actually sent.
+// one, else MaxFrame. The payload is then allocated as its chunks arrive:
+// 4 MiB at first, then growing fourfold, so that a header declaring a large
+// message costs the receiver at most 4 MiB or four times the bytes sent.
 //
 // # Scalable broadcast
 //

@@ -191,7 +191,7 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 const maxControlLen = 16 << 10
 
 // firstAlloc is the most a receiver allocates for a message before its
-// bytes arrive; beyond it the buffer grows as chunks arrive (doubling), so
+// bytes arrive; beyond it the buffer grows as chunks arrive (by four), so
 // that a header declaring a large message costs only what is sent.
 const firstAlloc = 4 << 20
 
@@ -235,12 +235,14 @@ func (fr *frameReader) limit(kind uint8) uint64 {
 }
 
 // grow returns payload extended to n bytes (n ≤ total), reallocating at
-// most to total: twice the capacity, at least n.
+// most to total: four times the capacity, at least n. A message of n bytes
+// then costs at most about 4n/3 bytes of allocation and n/3 of copying,
+// against 2n and n when doubling.
 func grow(payload []byte, n, total uint64) []byte {
 	if n <= uint64(cap(payload)) {
 		return payload[:n]
 	}
-	np := make([]byte, n, min(total, max(n, 2*uint64(cap(payload)))))
+	np := make([]byte, n, min(total, max(n, 4*uint64(cap(payload)))))
 	copy(np, payload)
 	return np
 }
