@@ -335,8 +335,8 @@ func (c *conn) close() {
 		alive := c.cause == nil
 		c.mu.Unlock()
 		if alive {
-			deadline := time.Now().Add(c.linger())
-			if c.lockWrite(deadline) {
+			if c.lockWrite() {
+				deadline := time.Now().Add(c.linger())
 				c.wclosed = true
 				c.fw.timeout = max(min(c.cfg.IOTimeout, time.Until(deadline)), time.Millisecond)
 				err := c.fw.writeMessage(kindBye, 0, nil)
@@ -371,10 +371,11 @@ func (c *conn) shut() {
 }
 
 // lockWrite takes wmu for the goodbye. It waits for a relayed message being
-// forwarded on this connection or a heartbeat, until deadline; it gives up
-// at once if a caller's message is being written (Close cuts it short) or
-// the connection failed.
-func (c *conn) lockWrite(deadline time.Time) bool {
+// forwarded on this connection, or a heartbeat, as long as it progresses:
+// it gives up once nothing was written for the linger (a relay parent that
+// stalled), and at once if a caller's message is being written (Close cuts
+// it short) or the connection failed.
+func (c *conn) lockWrite() bool {
 	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 10*time.Millisecond) {
 		if c.wmu.TryLock() {
 			if c.isDead() {
@@ -383,7 +384,8 @@ func (c *conn) lockWrite(deadline time.Time) bool {
 			}
 			return true
 		}
-		if c.sending.Load() || c.isDead() || time.Now().After(deadline) {
+		idle := time.Since(c.epoch) - time.Duration(c.lastSend.Load())
+		if c.sending.Load() || c.isDead() || idle > c.linger() {
 			return false
 		}
 		time.Sleep(wait)

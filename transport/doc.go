@@ -157,7 +157,8 @@
 // until the peer ends its side, then closes the socket. A peer ends its
 // side as soon as its reader sees the goodbye, so this takes a round trip;
 // it is bounded by min(PeerTimeout, 2s), after which the socket is closed
-// anyway. A slave closes its links to its relay children first (each once
+// anyway. The wait for a relayed message being forwarded lasts as long as
+// the forward progresses: it ends once nothing was written for that long. A slave closes its links to its relay children first (each once
 // the message being forwarded is complete, while the parents keep
 // sending), then its parents' links and the connection to the master.
 // [Master.WaitClosed] lets the master wait until every slave has closed
