@@ -142,3 +142,23 @@ func TestHangDuringRelaySetup(t *testing.T) {
 		t.Errorf("Recv(2): %v, want node 2's failure", err)
 	}
 }
+
+// failingListener's Accept fails at once with a permanent error; it has a
+// SetDeadline, as a *net.TCPListener does.
+type failingListener struct{ net.Listener }
+
+func (failingListener) Accept() (net.Conn, error)   { return nil, errors.New("accept broke") }
+func (failingListener) SetDeadline(time.Time) error { return nil }
+
+// TestAcceptErrorEndsJoin: a permanent accept error ends NewMaster at once
+// with that error (it used to wait for the accept loop a second time).
+func TestAcceptErrorEndsJoin(t *testing.T) {
+	cfg := testConfig(2)
+	_, err := await(t, 5*time.Second, "NewMaster", func() recvResult2 {
+		_, err := NewMaster(failingListener{listen(t)}, cfg)
+		return recvResult2{nil, err}
+	}).unpack()
+	if err == nil || !strings.Contains(err.Error(), "accept: accept broke") {
+		t.Fatalf("NewMaster: %v", err)
+	}
+}

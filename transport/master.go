@@ -112,7 +112,11 @@ func (m *Master) join(ln net.Listener) error {
 		}
 	})
 	acceptErr := make(chan error, 1)
-	go func() { acceptErr <- a.run(stop) }()
+	acceptDone := make(chan struct{})
+	go func() {
+		defer close(acceptDone)
+		acceptErr <- a.run(stop)
+	}()
 
 	jr := m.collect(results, acceptErr, deadline)
 
@@ -121,7 +125,7 @@ func (m *Master) join(ln net.Listener) error {
 	dropped := a.shutdown()
 	if hasDeadline {
 		_ = dl.SetDeadline(time.Unix(1, 0))
-		<-acceptErr
+		<-acceptDone
 		_ = dl.SetDeadline(time.Time{})
 	}
 	if jr.failure == nil {

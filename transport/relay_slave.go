@@ -210,6 +210,7 @@ func (r *slaveRelay) acceptParents(ctx context.Context, parents []int) error {
 	acceptErr := make(chan error, 1)
 	go func() { acceptErr <- a.run(stop) }()
 	var failure error
+	running := true // the accept loop
 	for n := 0; n < len(parents) && failure == nil; {
 		select {
 		case c := <-joined:
@@ -218,8 +219,7 @@ func (r *slaveRelay) acceptParents(ctx context.Context, parents []int) error {
 			r.mu.Unlock()
 			n++
 		case err := <-acceptErr:
-			failure = fmt.Errorf("accept: %w", err)
-			acceptErr <- nil
+			failure, running = fmt.Errorf("accept: %w", err), false
 		case <-ctx.Done():
 			failure = context.Cause(ctx)
 		}
@@ -227,7 +227,9 @@ func (r *slaveRelay) acceptParents(ctx context.Context, parents []int) error {
 	close(stop)
 	r.ln.Close()
 	a.shutdown()
-	<-acceptErr
+	if running {
+		<-acceptErr
+	}
 	if failure == nil {
 		return nil
 	}
