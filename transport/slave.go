@@ -23,7 +23,8 @@ type Slave struct {
 
 // Dial connects to the master at addr as the given rank (1 ≤ rank < Size)
 // and runs the handshake. It retries a refused connection (the master may
-// still be starting) until ctx ends; without a deadline in ctx, it gives up
+// still be starting) and a handshake the master cut short (it drops
+// connections beyond its limit of handshakes in progress) until ctx ends; without a deadline in ctx, it gives up
 // after HandshakeTimeout. Errors are *NodeError naming the master (rank 0),
 // or wrap ErrConfig.
 func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error) {
