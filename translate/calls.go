@@ -718,16 +718,16 @@ func (t *translator) needLitParam(v *types.Var, s source, why token.Pos) {
 	}
 	sig, _ := t.info.TypeOf(lit).(*types.Signature)
 	if where != "" || sig == nil {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
 		return
 	}
 	if sig.Variadic() && s.index == sig.Params().Len()-1 {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
 		return
 	}
 	for _, call := range calls {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
-			t.errorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
 			continue
 		}
 		t.needExpr(call.Args[s.index], v.Name(), why)

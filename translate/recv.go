@@ -393,17 +393,17 @@ func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
 	}
 	srcs := t.recvs[fn]
 	if len(srcs) == 0 {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), fn.Name())
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), fn.Name())
 		return
 	}
 	for _, rs := range srcs {
 		switch {
 		case rs.unknown != "":
-			t.errorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
+			t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
 		case rs.addr:
 			t.needOwn(rs.expr, v.Name(), why)
 		case rs.deref:
-			t.errorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
+			t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
 		default:
 			t.needExpr(rs.expr, v.Name(), why)
 		}

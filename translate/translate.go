@@ -91,8 +91,9 @@ type translator struct {
 
 	boxes    map[*types.Var]*box // variables moved to the arena
 	boxDecls map[*types.Var]*boxDecl
-	makes    map[*ast.CallExpr]string // make/new calls moved to the arena → why
-	seen     map[any]bool             // origin nodes already required
+	makes    map[*ast.CallExpr]string  // make/new calls moved to the arena → why
+	lits     map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
+	seen     map[any]bool              // origin nodes already required
 
 	// Package-wide facts for the origin analysis.
 	sources  map[*types.Var][]source
@@ -104,6 +105,13 @@ type translator struct {
 	named    []*types.TypeName            // the package's named types, once listed
 	extImpls []extImpl                    // externalImpl's answers
 	litOf    map[*types.Var]*ast.FuncLit  // the function literal of each of its parameters
+
+	// References stored in elements and fields (contents.go).
+	elemStores  []*elemStores
+	fieldStores map[*types.Var][]store
+	storing     int // > 0 while tracing a value stored in arena memory
+	soft        int // > 0 while tracing memory that is only read (contents.go)
+	originErrs  map[token.Pos]bool
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
@@ -119,6 +127,7 @@ func newTranslator(p *pkg) *translator {
 		boxes:    map[*types.Var]*box{},
 		boxDecls: map[*types.Var]*boxDecl{},
 		makes:    map[*ast.CallExpr]string{},
+		lits:     map[*ast.UnaryExpr]string{},
 		seen:     map[any]bool{},
 		sources:  map[*types.Var][]source{},
 		calls:    map[*types.Func][]*ast.CallExpr{},
@@ -127,6 +136,9 @@ func newTranslator(p *pkg) *translator {
 		uses:     map[*types.Var][]*ast.Ident{},
 		recvs:    map[*types.Func][]recvSource{},
 		litOf:    map[*types.Var]*ast.FuncLit{},
+
+		fieldStores: map[*types.Var][]store{},
+		originErrs:  map[token.Pos]bool{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -147,7 +159,21 @@ func newTranslator(p *pkg) *translator {
 }
 
 func (t *translator) errorf(pos token.Pos, format string, args ...any) {
+	if t.soft > 0 {
+		return // memory that stays where it is
+	}
 	t.diags = append(t.diags, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// originErrorf reports a place that the origin analysis cannot put in the
+// arena, once: a place reached again, for another write or variable, is
+// not reported a second time.
+func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
+	if t.originErrs[pos] || t.soft > 0 {
+		return
+	}
+	t.originErrs[pos] = true
+	t.errorf(pos, format, args...)
 }
 
 // where formats pos briefly ("main.go:12") for messages that refer to a
@@ -159,6 +185,7 @@ func (t *translator) where(pos token.Pos) string {
 
 func (t *translator) run() *Result {
 	t.collectFacts()
+	t.collectStores()
 	t.findRegions()
 	for _, r := range t.regions {
 		t.analyzeRegion(r)
