@@ -12,9 +12,8 @@ type Counter struct {
 
 type counter interface{ Count(n int) }
 
-// Count writes the counter's own array in a region: its receiver must be
-// in the arena, and is, whether Count is called directly or through an
-// interface (the receivers of both are traced).
+// Count writes the counter's own array in a region: its receiver, called
+// directly or through an interface, is traced to &Counter{...}.
 func (c *Counter) Count(n int) {
 	//cape:parallel for
 	for i := 0; i < 4; i++ {
