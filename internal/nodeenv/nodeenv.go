@@ -62,6 +62,8 @@ type Config struct {
 	Verify     bool
 	Timeout    string
 	Scheduler  string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
+
+	status *os.File // the launcher's status pipe (StatusFD), or nil
 }
 
 // ErrNotLaunched is returned by Read when the process was not started by a
@@ -100,6 +102,9 @@ func Read() (*Config, error) {
 		if c.ListenFD, err = atoi(ListenFD, 3); err != nil {
 			return nil, err
 		}
+	}
+	if c.status, err = openStatus(); err != nil {
+		return nil, err
 	}
 	if c.Size > 1 {
 		if c.Token, err = readToken(); err != nil {
