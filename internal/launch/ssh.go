@@ -104,7 +104,7 @@ func (j *supervisor) startSSH(s Spec, r Remote, placement []string, copies progr
 	}
 	defer ln.file.Close()
 	cfg := s.Node
-	cfg.Size, cfg.Job = s.Nodes, job
+	cfg.Size, cfg.Job, cfg.ListenFD = s.Nodes, job, -1
 	if err := j.startMaster(s, cfg, token, ln.file); err != nil {
 		return err
 	}
