@@ -81,17 +81,8 @@ func TestSSHCopyRace(t *testing.T) {
 	for _, variant := range []string{"need", "have"} {
 		t.Run(variant, func(t *testing.T) {
 			_ = os.Remove(filepath.Join(attack, "STOP"))
-			// The program, at a path that is missing on the hosts.
-			var rnd [6]byte
-			_, _ = rand.Read(rnd[:])
-			dir := filepath.Join(c.Private, "job-"+hex.EncodeToString(rnd[:]))
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			prog := filepath.Join(dir, "matmul")
-			if err := os.WriteFile(prog, real, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			prog := privateProgram(t, c, real)
+			dir := filepath.Dir(prog)
 			for _, h := range c.Hosts {
 				startAttacker(t, c, h, setpriv, fmt.Sprintf(attackLoop, dir, attack, variant), attack)
 			}
@@ -113,6 +104,24 @@ func TestSSHCopyRace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// privateProgram writes the program here at a new path below c.Private,
+// which is missing on every host, and returns the path.
+func privateProgram(t *testing.T, c *clustertest.Cluster, data []byte) string {
+	t.Helper()
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	dir := filepath.Join(c.Private, "job-"+hex.EncodeToString(rnd[:]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	prog := filepath.Join(dir, "matmul")
+	if err := os.WriteFile(prog, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return prog
 }
 
 // startAttacker runs script as uid nobody on host h and waits until it has
@@ -162,7 +171,12 @@ func TestSSHHostAliases(t *testing.T) {
 	if len(c.Netns) == 0 {
 		clustertest.Skip(t, "the program is copied only to hosts that lack it (network and mount namespaces)")
 	}
-	capeBin, _, _, want := build(t)
+	capeBin, matmul, _, want := build(t)
+	data, err := os.ReadFile(matmul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := privateProgram(t, c, data)
 	cfg, err := os.ReadFile(c.SSHConfig)
 	if err != nil {
 		t.Fatal(err)
@@ -175,9 +189,7 @@ func TestSSHHostAliases(t *testing.T) {
 	for i := range 3 {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		cmd := exec.CommandContext(ctx, capeBin, "run", "-n", "3", "--hosts", "h1,h1-alias", "--ssh-config", aliasConf,
-			"./examples/matmul", "--", "-n", matmulN)
-		cmd.Dir = "../.."
-		cmd.Env = append(os.Environ(), "TMPDIR="+c.Private) // the build: missing on the host
+			prog, "--", "-n", matmulN)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()
