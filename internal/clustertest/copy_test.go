@@ -81,6 +81,7 @@ func TestSSHCopyRace(t *testing.T) {
 	for _, variant := range []string{"need", "have"} {
 		t.Run(variant, func(t *testing.T) {
 			_ = os.Remove(filepath.Join(attack, "STOP"))
+			_ = os.Remove(filepath.Join(attack, "MARK"))
 			prog := privateProgram(t, c, real)
 			dir := filepath.Dir(prog)
 			for _, h := range c.Hosts {
