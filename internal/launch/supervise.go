@@ -335,6 +335,7 @@ func (j *supervisor) terminate() {
 				p.stop()
 			}
 			signalGroup(p, syscall.SIGTERM)
+			resumeGroup(p)
 		}
 		go func() {
 			time.Sleep(j.grace)
