@@ -55,7 +55,9 @@ func TestInjectedFaults(t *testing.T) {
 			if !strings.Contains(all, c.blame) {
 				t.Errorf("%s: nothing names %q:\n%s", c.fault, c.blame, all)
 			}
-			if !strings.HasPrefix(err.Error(), c.final) {
+			// cape run's last line is "cape: " and the ExitError's message.
+			var ee *launch.ExitError
+			if !errors.As(err, &ee) || !strings.HasPrefix(ee.Msg, c.final) {
 				t.Errorf("%s: cape run ended with %q, want it to name %q", c.fault, err, strings.TrimSuffix(c.final, " ("))
 			}
 			fmt.Fprintf(&table, "| %s (`%s`) | %s | %.1fs |\n", c.name, c.fault, err, took.Seconds())
