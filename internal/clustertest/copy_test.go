@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/internal/clustertest"
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // attackLoop is the other user's script on a host: it makes the directory
@@ -58,7 +59,7 @@ func TestSSHCopyRace(t *testing.T) {
 	setpriv := clustertest.NeedCommand(t, "setpriv", "util-linux")
 	c := clustertest.New(t, clustertest.Options{Hosts: 2})
 	if len(c.Netns) == 0 {
-		clustertest.Skip(t, "the copy race needs hosts of their own filesystem view (network and mount namespaces)")
+		testenv.Skip(t, "the copy race needs hosts of their own filesystem view (network and mount namespaces)")
 	}
 	capeBin, matmul, _, want := build(t)
 	// The attacker's files: readable by nobody, the mark writable only by
@@ -170,7 +171,7 @@ func TestSSHHostAliases(t *testing.T) {
 	}
 	c := clustertest.New(t, clustertest.Options{Hosts: 1})
 	if len(c.Netns) == 0 {
-		clustertest.Skip(t, "the program is copied only to hosts that lack it (network and mount namespaces)")
+		testenv.Skip(t, "the program is copied only to hosts that lack it (network and mount namespaces)")
 	}
 	capeBin, matmul, _, want := build(t)
 	data, err := os.ReadFile(matmul)
