@@ -194,16 +194,24 @@ func writeStencilRatios(b *strings.Builder, t *stencilTable) {
 	b.WriteString("\n")
 }
 
-// haloBytes is what an interior node of a halo exchange receives per
-// iteration: the two rows of its neighbours that the next iteration reads.
-func haloBytes(n int) float64 { return float64(2 * n * 8) }
+// haloBytes is what the non-master nodes of a halo exchange over k nodes
+// read from others per iteration, on average: the rows of their neighbours
+// that the next iteration reads (two for an interior node, one for the last).
+func haloBytes(n, k int) float64 {
+	if k < 2 {
+		return 0
+	}
+	rows := float64(2*(k-2)+1) / float64(k-1)
+	return rows * float64(n*8)
+}
 
 func writeStencilBytes(b *strings.Builder, t *stencilTable) {
 	fmt.Fprintf(b, "## Bytes moved per iteration per node\n\n"+
 		"Medians of bytes per iteration: the master (rank 0) and the mean over the other nodes, sent and received "+
 		"(CAPE: the --stats byte counts of every node's region exchange; halo-go and halo-c: halo rows and the "+
-		"reduction, counted by the program, the final gather excluded). The reference is what the next iteration "+
-		"of an interior node reads from others: two rows of n float64s, 16·n bytes.\n\n"+
+		"reduction, counted by the program, the final gather excluded). The last column divides what the other nodes "+
+		"receive by what their next iteration reads from other nodes: the neighbours' boundary rows of n float64s, "+
+		"two for an interior node and one for the last node (mean over the non-master nodes).\n\n"+
 		"| n | nodes | mode | master sent | master received | others sent | others received | others received / halo rows |\n"+
 		"|---|---|---|---|---|---|---|---|\n")
 	for _, n := range t.sizes {
@@ -221,7 +229,7 @@ func writeStencilBytes(b *strings.Builder, t *stencilTable) {
 					sizeText(med(g, func(s StencilSample) float64 { return s.MasterSent })),
 					sizeText(med(g, func(s StencilSample) float64 { return s.MasterRecv })),
 					sizeText(med(g, func(s StencilSample) float64 { return s.OtherSent })),
-					sizeText(recv), recv/haloBytes(n))
+					sizeText(recv), recv/haloBytes(n, k))
 			}
 		}
 	}
@@ -310,11 +318,11 @@ func stencilTimeChart(t *stencilTable) *chart {
 func stencilBytesChart(t *stencilTable) *chart {
 	n := t.sizes[len(t.sizes)-1]
 	c := &chart{title: fmt.Sprintf("Bytes a non-master node receives per iteration (n = %d)", n), xlabel: "nodes", ylabel: "KiB per iteration", log2x: true,
-		note: "medians; grey: the two halo rows an interior node reads (16·n bytes)"}
+		note: "medians, mean over the non-master nodes; grey: the halo rows they read"}
 	halo := series{name: "halo rows", color: "#999999", dashed: true}
 	for _, k := range t.nodes {
 		if k >= 2 {
-			y := haloBytes(n) / 1024
+			y := haloBytes(n, k) / 1024
 			halo.points = append(halo.points, point{float64(k), y, y, y})
 		}
 	}

@@ -78,18 +78,12 @@ func (l *links) connectRoot(addr string) error {
 	}
 	defer halo.Close()
 	deadline := time.Now().Add(setupTimeout)
-	ln.(*net.TCPListener).SetDeadline(deadline)
 	haloAddr := make([]string, l.size)
 	haloAddr[0] = halo.Addr().String()
 	for k := 1; k < l.size; k++ {
-		conn, err := ln.Accept()
+		conn, hdr, err := acceptIntro(ln, 8, deadline)
 		if err != nil {
 			return fmt.Errorf("accept a rank: %w", err)
-		}
-		var hdr [8]byte
-		if _, err := io.ReadFull(conn, hdr[:]); err != nil {
-			conn.Close()
-			return fmt.Errorf("read a rank's introduction: %w", err)
 		}
 		r := int(binary.LittleEndian.Uint32(hdr[:4]))
 		port := int(binary.LittleEndian.Uint32(hdr[4:]))
@@ -151,13 +145,18 @@ func (l *links) connectSlave(addr string) error {
 	return err
 }
 
+// magic starts every introduction, so that a stranger's connection to a
+// listener (another program that dials a port it used to know) is told apart
+// and dropped.
+const magic = "HALO"
+
 // dialRank connects to addr, retrying while nothing listens there yet, and
-// introduces itself with its rank (4 bytes, little-endian).
+// introduces itself with magic and its rank (4 bytes, little-endian).
 func dialRank(addr string, rank int, deadline time.Time) (net.Conn, error) {
 	for {
 		conn, err := net.Dial("tcp", addr)
 		if err == nil {
-			if _, err := conn.Write(binary.LittleEndian.AppendUint32(nil, uint32(rank))); err != nil {
+			if _, err := conn.Write(binary.LittleEndian.AppendUint32([]byte(magic), uint32(rank))); err != nil {
 				conn.Close()
 				return nil, fmt.Errorf("send rank: %w", err)
 			}
@@ -172,21 +171,36 @@ func dialRank(addr string, rank int, deadline time.Time) (net.Conn, error) {
 
 // acceptRank accepts the connection of rank want on ln.
 func acceptRank(ln net.Listener, want int, deadline time.Time) (net.Conn, error) {
-	ln.(*net.TCPListener).SetDeadline(deadline)
-	conn, err := ln.Accept()
+	conn, hdr, err := acceptIntro(ln, 4, deadline)
 	if err != nil {
 		return nil, fmt.Errorf("accept rank %d: %w", want, err)
 	}
-	var hdr [4]byte
-	if _, err := io.ReadFull(conn, hdr[:]); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("read rank %d's introduction: %w", want, err)
-	}
-	if r := int(binary.LittleEndian.Uint32(hdr[:])); r != want {
+	if r := int(binary.LittleEndian.Uint32(hdr)); r != want {
 		conn.Close()
 		return nil, fmt.Errorf("rank %d connected where rank %d was expected", r, want)
 	}
 	return conn, nil
+}
+
+// acceptIntro accepts connections on ln until one introduces itself with
+// magic followed by n bytes, which it returns; connections that do not, in
+// a second, are closed and ignored.
+func acceptIntro(ln net.Listener, n int, deadline time.Time) (net.Conn, []byte, error) {
+	ln.(*net.TCPListener).SetDeadline(deadline)
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return nil, nil, err
+		}
+		buf := make([]byte, len(magic)+n)
+		conn.SetReadDeadline(time.Now().Add(time.Second))
+		if _, err := io.ReadFull(conn, buf); err != nil || string(buf[:len(magic)]) != magic {
+			conn.Close()
+			continue
+		}
+		conn.SetReadDeadline(time.Time{})
+		return conn, buf[len(magic):], nil
+	}
 }
 
 // exchange sends the first and last rows this rank owns in v, [lo, hi), to
