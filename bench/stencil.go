@@ -240,12 +240,7 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 		if err == nil {
 			s.Rep = countStencilRep(samples, c)
 			samples = append(samples, s)
-			if f, ok := first[c.size]; !ok {
-				first[c.size] = s
-			} else if f.Line != s.Line {
-				err = &ChecksumError{Size: c.size, Want: f.Line, Got: s.Line,
-					First: cell{f.Size, f.Nodes, f.Mode}.String(), Bad: c.String()}
-			}
+			err = sameLine(first, s)
 		} else {
 			err = fmt.Errorf("bench stencil: %s: %w", c, err)
 		}
@@ -322,6 +317,21 @@ func (c *cluster) closeLogged(log io.Writer) {
 	if err := c.Close(); err != nil {
 		fmt.Fprintf(log, "bench: tearing down the emulated cluster: %v\n", err)
 	}
+}
+
+// sameLine checks that s printed the line of the first sample of its size
+// in first, recording s there if it is the first.
+func sameLine(first map[int]StencilSample, s StencilSample) error {
+	f, ok := first[s.Size]
+	if !ok {
+		first[s.Size] = s
+		return nil
+	}
+	if f.Line != s.Line {
+		return &ChecksumError{Size: s.Size, Want: f.Line, Got: s.Line,
+			First: cell{f.Size, f.Nodes, f.Mode}.String(), Bad: cell{s.Size, s.Nodes, s.Mode}.String()}
+	}
+	return nil
 }
 
 func countStencilRep(samples []StencilSample, c cell) int {
