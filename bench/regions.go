@@ -92,6 +92,9 @@ func RunRegions(ctx context.Context, cfg RegionsConfig) ([]RegionsSample, error)
 	if err := writeMachine(&cfg.Config, &binaries{}); err != nil {
 		return nil, fmt.Errorf("bench regions: %w", err)
 	}
+	if err := appendMachine(cfg.Out, fmt.Sprintf("Regions: %d per run, monitor %s.\n", cfg.K, cfg.Monitor)); err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
+	}
 	bar := newProgress(cfg.Progress, float64(cfg.Reps*len(cfg.Nodes)))
 	defer bar.finish()
 	var samples []RegionsSample

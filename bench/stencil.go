@@ -218,6 +218,9 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 	if err := writeMachine(&cfg.Config, &binaries{mpirun: bins.mpirun}); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
+	if err := appendMachine(cfg.Out, fmt.Sprintf("Stencil: %d Jacobi iterations per run; monitor of the incremental mode: %s.\n", cfg.Iters, cfg.Monitor)); err != nil {
+		return nil, fmt.Errorf("bench stencil: %w", err)
+	}
 	var all []cell
 	total := 0.0
 	for _, n := range cfg.Sizes {
@@ -317,6 +320,19 @@ func (c *cluster) closeLogged(log io.Writer) {
 	if err := c.Close(); err != nil {
 		fmt.Fprintf(log, "bench: tearing down the emulated cluster: %v\n", err)
 	}
+}
+
+// appendMachine adds text to the machine.md of dir.
+func appendMachine(dir, text string) error {
+	f, err := os.OpenFile(filepath.Join(dir, "machine.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("write machine.md: %w", err)
+	}
+	_, err = f.WriteString("\n" + text)
+	if err := errors.Join(err, f.Close()); err != nil {
+		return fmt.Errorf("write machine.md: %w", err)
+	}
+	return nil
 }
 
 // sameLine checks that s printed the line of the first sample of its size
