@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // runTinyStencil runs the stencil harness end to end on a 40×40 grid, 5
@@ -105,7 +107,7 @@ func TestStencilQuickEndToEnd(t *testing.T) {
 	modes := []Mode{Seq, Goroutines, Incremental, Complete, HaloGo}
 	for _, tool := range []string{"mpicc", "mpirun"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			skipOrFail(t, "%s not installed: halo-c cannot run", tool)
+			testenv.Skip(t, "%s not installed: halo-c cannot run (run .ci/bench-setup.sh)", tool)
 		}
 	}
 	modes = append(modes, HaloC)
@@ -117,10 +119,10 @@ func TestStencilEmulated(t *testing.T) {
 		t.Skip("builds and runs variants")
 	}
 	if os.Geteuid() != 0 {
-		skipOrFail(t, "the emulated cluster needs root")
+		testenv.Skip(t, "the emulated cluster needs root")
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
-		skipOrFail(t, "ip (iproute2) not installed")
+		testenv.Skip(t, "ip (iproute2) not installed (run .ci/bench-setup.sh)")
 	}
 	samples := runTinyStencil(t, StencilConfig{Config: Config{Modes: []Mode{Seq, Incremental, HaloGo}, Emulate: true, NodeCPUs: 0.5}})
 	for _, s := range samples {
