@@ -55,8 +55,25 @@ func tabulateStencil(samples []StencilSample) *stencilTable {
 }
 
 // get returns the repetitions of a cell (one-node modes ignore nodes).
+//
+// Seq runs once per node count, beside the distributed variants (its
+// sample's Nodes is the group's): get(size, k, Seq) is the runs of group k,
+// or every run of the size when there are none (a results.csv written
+// before seq ran in every group); get(size, 0, Seq) is every run.
 func (t *stencilTable) get(size, nodes int, m Mode) []StencilSample {
-	if !m.distributed() {
+	switch {
+	case m == Seq:
+		if g := t.groups[key{size, nodes, m}]; len(g) > 0 {
+			return g
+		}
+		var all []StencilSample
+		for _, s := range t.samples {
+			if s.Size == size && s.Mode == Seq {
+				all = append(all, s)
+			}
+		}
+		return all
+	case !m.distributed():
 		nodes = 1
 	}
 	return t.groups[key{size, nodes, m}]
@@ -152,9 +169,10 @@ func (t *stencilTable) distModes() []Mode {
 }
 
 func writeStencilTimes(b *strings.Builder, t *stencilTable) {
-	fmt.Fprintf(b, "## One node\n\n| n | seq (plain go build) | goroutines (every core) | speedup |\n|---|---|---|---|\n")
+	fmt.Fprintf(b, "## One node\n\nseq runs beside the distributed variants of every node count (for paired ratios); this column has all its runs.\n\n"+
+		"| n | seq (plain go build) | goroutines (every core) | speedup |\n|---|---|---|---|\n")
 	for _, n := range t.sizes {
-		seq, gor := t.get(n, 1, Seq), t.get(n, 1, Goroutines)
+		seq, gor := t.get(n, 0, Seq), t.get(n, 1, Goroutines)
 		sp := "–"
 		if len(seq) > 0 && len(gor) > 0 {
 			sp = fmt.Sprintf("%.2f", med(seq, secondsOf)/med(gor, secondsOf))
@@ -162,6 +180,9 @@ func writeStencilTimes(b *strings.Builder, t *stencilTable) {
 		fmt.Fprintf(b, "| %d | %s | %s | %s |\n", n, timeText(seq), timeText(gor), sp)
 	}
 	cols := t.distModes()
+	if slices.Contains(t.modes, Seq) {
+		cols = append([]Mode{Seq}, cols...) // seq: its runs beside that node count's
+	}
 	for _, n := range t.sizes {
 		fmt.Fprintf(b, "\n## Time vs nodes, n = %d\n\n| nodes |", n)
 		for _, m := range cols {
@@ -286,7 +307,7 @@ func stencilTimeChart(t *stencilTable) *chart {
 	c := &chart{title: fmt.Sprintf("Jacobi stencil: time of %d iterations vs nodes (n = %d)", t.iters, n), xlabel: "nodes", ylabel: "seconds", log2x: true,
 		note: "points: medians with min–max; seq and goroutines (one node) drawn flat across the node counts"}
 	for _, m := range []Mode{Seq, Goroutines} {
-		g := t.get(n, 1, m)
+		g := t.get(n, 0, m)
 		if len(g) == 0 || len(t.nodes) == 0 {
 			continue
 		}
