@@ -253,6 +253,12 @@ func fatalf(format string, args ...any) {
 	who := "cape"
 	if self != nil && self.size > 1 {
 		who = "cape: " + self.name
+		for _, a := range args {
+			if err, ok := a.(error); ok {
+				self.cfg.ReportFailure(err) // tells the launcher which node the error points to
+				break
+			}
+		}
 		self.abort(who + ": " + msg)
 	}
 	fmt.Fprintf(os.Stderr, "%s: %s\n", who, msg)

@@ -71,6 +71,8 @@ type Config struct {
 	Timeout    string
 	Scheduler  string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
 	PortFrom   string // under a scheduler: where Master's port came from: Port, Master or "derived"
+
+	status *os.File // the launcher's status pipe (StatusFD), or nil
 }
 
 // ErrNotLaunched is returned by Read when the process was not started by a
@@ -109,6 +111,9 @@ func Read() (*Config, error) {
 		if c.ListenFD, err = atoi(ListenFD, 3); err != nil {
 			return nil, err
 		}
+	}
+	if c.status, err = openStatus(); err != nil {
+		return nil, err
 	}
 	if c.Size > 1 {
 		if c.Token, err = readToken(); err != nil {
