@@ -22,6 +22,13 @@
 // written in a region must live there (Make, New), which the translator
 // arranges for annotated programs.
 //
+// A region begun while another one runs on this node (a function with its
+// own region called from a parallel loop) is nested: as in OpenMP with
+// nested parallelism off, the node that reaches it runs all of its
+// iterations and sections itself, in order, without communication or a
+// monitor of its own; its writes belong to the enclosing region, and its
+// reductions and lastprivate values take their sequential values.
+//
 // Without a launcher's environment the program runs as a single node, so a
 // program written against this package still runs with plain `go run`.
 //

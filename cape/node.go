@@ -48,7 +48,7 @@ type node struct {
 	slave  *transport.Slave  // rank > 0
 
 	seq      uint64  // number of regions begun
-	cur      *Region // the region between Start and Stop, or nil
+	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected

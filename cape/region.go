@@ -21,6 +21,16 @@ type Region struct {
 	name  string
 	seq   uint64
 	state int
+	// rank and size split the region's work: the node's, or 0 and 1 for
+	// a nested region, which this node runs whole.
+	rank, size int
+	// nested is set when the region began while another one was running
+	// on this node (a function with its own region called from a parallel
+	// loop): as in OpenMP without nested parallelism, the node that
+	// reaches it runs all its iterations and sections itself, sequentially,
+	// with no communication and no monitor of its own. Its writes are
+	// writes of the enclosing region, recorded by that region's monitor.
+	nested *Region
 
 	extent  int // arena bytes tracked in this region
 	pages   int // dirty pages found by Create
@@ -53,18 +63,34 @@ const (
 
 // Begin describes the next parallel region; name identifies it in errors
 // (the translator passes "file.go:line:col"). It does not arm anything.
+//
+// Called while another region runs on this node (between its Start and
+// Stop, or in its --verify re-run), Begin returns a nested region: see
+// Region. Nested regions do not count in the job's numbering, since nodes
+// reach different numbers of them.
 func Begin(name string) *Region {
 	n := the()
+	if outer := n.cur; outer != nil {
+		return &Region{n: n, name: name, seq: outer.seq, size: 1, nested: outer}
+	}
 	n.seq++
-	return &Region{n: n, name: name, seq: n.seq}
+	return &Region{n: n, name: name, seq: n.seq, rank: n.rank, size: n.size}
+}
+
+// label names the region in errors.
+func (r *Region) label() string {
+	if r.nested != nil {
+		return fmt.Sprintf("region %s (nested in %s)", r.name, r.nested.label())
+	}
+	return fmt.Sprintf("region %s (#%d)", r.name, r.seq)
 }
 
 func (r *Region) errorf(format string, args ...any) error {
-	return fmt.Errorf("region %s (#%d): %s", r.name, r.seq, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s: %s", r.label(), fmt.Sprintf(format, args...))
 }
 
 func (r *Region) wrap(op string, err error) error {
-	return fmt.Errorf("region %s (#%d): %s: %w", r.name, r.seq, op, err)
+	return fmt.Errorf("%s: %s: %w", r.label(), op, err)
 }
 
 // Start arms the monitor on the arena: from here until Stop every write to
@@ -74,8 +100,13 @@ func (r *Region) Start() error {
 		return r.errorf("Start called twice")
 	}
 	n := r.n
+	if r.nested != nil {
+		r.state = stStarted
+		return nil
+	}
 	if n.cur != nil {
-		return r.errorf("nested in region %s: nested parallel regions run inside their enclosing region; start the inner one only outside", n.cur.name)
+		// Begin was called before the enclosing region started.
+		return r.errorf("started inside region %s, which began after it", n.cur.label())
 	}
 	n.inject("start", r.seq)
 	n.cur = r
@@ -98,7 +129,7 @@ func (r *Region) Start() error {
 // space [0, count) (schedule(static) without a chunk size): the blocks of
 // consecutive ranks are consecutive and differ in length by at most one.
 func (r *Region) Static(count int) (lo, hi int) {
-	return block(count, r.n.rank, r.n.size)
+	return block(count, r.rank, r.size)
 }
 
 func block(count, rank, size int) (lo, hi int) {
@@ -120,15 +151,15 @@ func block(count, rank, size int) (lo, hi int) {
 // dynamic and the minimum size for guided).
 func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
 	n := r.n
-	if sched == Static || n.size == 1 {
+	if sched == Static || r.size == 1 {
 		return func(yield func(int, int) bool) {
-			if chunk <= 0 || n.size == 1 {
+			if chunk <= 0 || r.size == 1 {
 				if lo, hi := r.Static(count); lo < hi {
 					yield(lo, hi)
 				}
 				return
 			}
-			for lo := n.rank * chunk; lo < count; lo += n.size * chunk {
+			for lo := r.rank * chunk; lo < count; lo += r.size * chunk {
 				if !yield(lo, min(lo+chunk, count)) {
 					return
 				}
@@ -190,8 +221,11 @@ func (r *Region) Create() (*delta.Delta, error) {
 	r.t1 = time.Now()
 	r.state = stCreated
 	n := r.n
-	n.inject("create", r.seq)
 	d := &delta.Delta{}
+	if r.nested != nil {
+		return d, nil
+	}
+	n.inject("create", r.seq)
 	d.Reset(r.seq, n.rank)
 	if n.tracker == nil {
 		return d, nil
@@ -228,8 +262,10 @@ func (r *Region) Stop() error {
 		return r.errorf("Stop outside Start/Create")
 	}
 	r.state = stStopped
-	r.n.cur = nil
-	r.n.arena.Freeze(false)
+	if r.nested == nil {
+		r.n.cur = nil
+		r.n.arena.Freeze(false)
+	}
 	return nil
 }
 
@@ -244,6 +280,9 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	}
 	r.state = stExchanged
 	n := r.n
+	if r.nested != nil {
+		return r.combineValues(nil)
+	}
 	n.inject("send", r.seq)
 	t := time.Now()
 	var err error
@@ -470,7 +509,7 @@ func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
 // on a slave it finalizes and exits with status 0, so that the sequential
 // code after the last region runs on the master only.
 func (r *Region) EndLast() {
-	if r.n.rank != 0 {
+	if r.nested == nil && r.n.rank != 0 {
 		_ = Finalize()
 		os.Exit(0)
 	}

@@ -65,21 +65,29 @@ func describe(off int) string {
 // check the parallel result (the master under `cape run --verify`).
 // Generated code runs the region's original loop between VerifyBegin and
 // VerifyEnd when it is true.
-func (r *Region) Verifying() bool { return r.n.verify && r.state == stExchanged }
+//
+// A nested region is never re-run on its own: the enclosing region's re-run
+// runs it again.
+func (r *Region) Verifying() bool { return r.nested == nil && r.n.verify && r.state == stExchanged }
 
 // VerifyBegin keeps the region's merged result aside and puts the arena back
 // in the state it had when the region started, so that the original,
 // sequential code can run again from the same state.
+//
+// Until VerifyEnd, regions begun by the re-run are nested in r: they run
+// whole on the master, as they did inside r on the nodes.
 func (r *Region) VerifyBegin() {
 	mem := r.n.arena.Bytes()[:r.extent]
 	r.merged = append(r.merged[:0], mem...)
 	copy(mem, r.entry)
+	r.n.cur = r
 }
 
 // VerifyEnd compares the arena written by the sequential re-run with the
 // merged parallel result, restores the merged result, and reports the first
 // difference, naming the variable that holds it.
 func (r *Region) VerifyEnd() error {
+	r.n.cur = nil
 	mem := r.n.arena.Bytes()[:r.extent]
 	first, count := -1, 0
 	for i := range mem {
