@@ -89,6 +89,11 @@ func (r *Region) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s: %s", r.label(), fmt.Sprintf(format, args...))
 }
 
+// fail adds the region's name to err.
+func (r *Region) fail(err error) error {
+	return fmt.Errorf("%s: %w", r.label(), err)
+}
+
 func (r *Region) wrap(op string, err error) error {
 	return fmt.Errorf("%s: %s: %w", r.label(), op, err)
 }
@@ -107,6 +112,11 @@ func (r *Region) Start() error {
 	if n.cur != nil {
 		// Begin was called before the enclosing region started.
 		return r.errorf("started inside region %s, which began after it", n.cur.label())
+	}
+	// Sequential code since the last region may have stored pointers in
+	// the arena.
+	if err := checkPointers(n.arena.Bytes()); err != nil {
+		return r.fail(err)
 	}
 	n.inject("start", r.seq)
 	n.cur = r
@@ -289,7 +299,9 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	var sent, recvd int
 	switch {
 	case n.size == 1:
-		err = r.combineValues(nil)
+		if err = r.combineValues(nil); err == nil {
+			err = r.checkPointers()
+		}
 	case n.rank == 0:
 		sent, recvd, err = r.exchangeMaster(d)
 	default:
@@ -304,6 +316,16 @@ func (r *Region) Exchange(d *delta.Delta) error {
 		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)\n",
 			n.name, r.name, r.seq, us(r.t1.Sub(r.t0)), us(r.created), r.pages, d.Len(),
 			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd)
+	}
+	return nil
+}
+
+// checkPointers checks, on the master after the merge, the pointers the
+// region's writes stored in the arena, before any slave receives them.
+// Slaves need not check: their arenas then equal the master's.
+func (r *Region) checkPointers() error {
+	if err := checkPointers(r.n.arena.Bytes()); err != nil {
+		return r.fail(err)
 	}
 	return nil
 }
@@ -422,6 +444,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	}
 	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
 		return 0, recvd, r.wrap("inject merged delta", err)
+	}
+	if err := r.checkPointers(); err != nil {
+		return 0, recvd, err
 	}
 	if n.tracker.Name() == "complete" {
 		// The paper's complete-checkpoint baseline: every slave receives the

@@ -238,8 +238,8 @@ func (x *lastPrivate[T]) set(b []byte) error {
 // sequentially last iteration or section) is stored in *v on every node. T
 // must not contain pointers.
 func LastPrivate[T any](r *Region, v *T, owner bool) {
-	if where := pointerIn(reflect.TypeFor[T]()); where != "" {
-		fatalf("%v", r.errorf("lastprivate variable of type %s: %s", reflect.TypeFor[T](), where))
+	if err := pointerFree(reflect.TypeFor[T]()); err != nil {
+		fatalf("%v", r.wrap("lastprivate variable", err))
 	}
 	r.values = append(r.values, &lastPrivate[T]{v: v, owner: owner})
 }
