@@ -1,6 +1,5 @@
 package cape
 
-
 // Verifying reports whether this node re-runs the region sequentially to
 // check the parallel result (the master under `cape run --verify`).
 // Generated code runs the region's original loop between VerifyBegin and
