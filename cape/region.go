@@ -435,7 +435,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
 	merged, err := delta.MergeBase(r.seq, base, ds...)
 	if err != nil {
-		return 0, recvd, r.wrap("merge", err)
+		return 0, recvd, r.mergeError(err)
 	}
 	// Values first: a malformed one is an error before any byte of the
 	// arena is written.
@@ -466,6 +466,24 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return 0, recvd, r.wrap("send merged delta", err)
 	}
 	return len(buf) * (n.size - 1), recvd, nil
+}
+
+// mergeError says what a failed merge means for the user: for a conflict,
+// which nodes wrote different values to which element of which variable.
+func (r *Region) mergeError(err error) error {
+	var ce *delta.ConflictError
+	if !errors.As(err, &ce) {
+		return r.fail(err)
+	}
+	a, b, va, vb := ce.NodeA, ce.NodeB, ce.ValueA, ce.ValueB
+	if a > b {
+		a, b, va, vb = b, a, vb, va
+	}
+	in := describe(int(ce.Offset))
+	if in == "" {
+		in = fmt.Sprintf("arena offset %#x (no live allocation)", ce.Offset)
+	}
+	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", a, b, in, va, vb)
 }
 
 // reduceFull turns a slave's complete checkpoint into the delta it stands
