@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -105,7 +104,7 @@ func Init() error {
 	}
 	n, err := join()
 	if err != nil {
-		initErr = fmt.Errorf("cape: init: %w", err)
+		initErr = fmt.Errorf("init: %w", err)
 		return initErr
 	}
 	self = n
@@ -184,7 +183,7 @@ func join() (*node, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if n.slave, err = transport.Dial(ctx, cfg.Master, n.rank, tcfg); err != nil {
-		return nil, fmt.Errorf("connect to the master at %s: %w", cfg.Master, err)
+		return nil, fmt.Errorf("connect to the master: %w", err)
 	}
 	if host, _, err := net.SplitHostPort(cfg.Master); err == nil {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
@@ -249,7 +248,7 @@ func Must(err error) {
 }
 
 func fatalf(format string, args ...any) {
-	msg := strings.TrimPrefix(fmt.Sprintf(format, args...), "cape: ")
+	msg := fmt.Sprintf(format, args...)
 	who := "cape"
 	if self != nil && self.size > 1 {
 		who = "cape: " + self.name

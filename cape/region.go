@@ -194,7 +194,7 @@ func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int
 		for !r.dynDone {
 			lo, hi, err := r.requestChunk()
 			if err != nil {
-				fatalf("%v", r.wrap("dynamic schedule", err))
+				fatalf("%v", r.wrap("next chunk", err))
 			}
 			if lo >= hi {
 				r.dynDone = true
@@ -342,7 +342,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return 0, 0, err
 	}
 	if err := n.slave.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: buf}); err != nil {
-		return 0, 0, r.wrap("send delta to the master", err)
+		return 0, 0, r.fail(err)
 	}
 	t := time.Now()
 	r.sent = t.Sub(ts)
@@ -350,7 +350,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	r.waited = time.Since(t)
 	defer func() { r.merging = time.Since(t) - r.waited }()
 	if err != nil {
-		return len(buf), 0, err
+		return len(buf), 0, r.fail(err)
 	}
 	vals, md, err := r.open(msg.Payload)
 	if err == nil && (md.Region != r.seq || md.Node != delta.Merged) {
@@ -365,7 +365,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return len(buf), len(msg.Payload), err
 	}
 	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return len(buf), len(msg.Payload), r.wrap("inject merged delta", err)
+		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
 	return len(buf), len(msg.Payload), nil
 }
@@ -375,7 +375,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 	msg, err := r.n.slave.Recv()
 	if err != nil {
-		return msg, r.wrap("receive from the master", err)
+		return msg, err
 	}
 	switch {
 	case msg.Kind == kindAbort:
@@ -388,9 +388,9 @@ func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 		_ = Finalize()
 		os.Exit(0)
 	case msg.Kind != want:
-		return msg, r.errorf("master sent message kind %d, want %d", msg.Kind, want)
+		return msg, fmt.Errorf("the master sent message kind %d, want %d", msg.Kind, want)
 	case msg.Seq != r.seq:
-		return msg, r.errorf("master sent a message for region #%d", msg.Seq)
+		return msg, fmt.Errorf("the master sent a message for region #%d", msg.Seq)
 	}
 	return msg, nil
 }
@@ -443,7 +443,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return 0, recvd, err
 	}
 	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return 0, recvd, r.wrap("inject merged delta", err)
+		return 0, recvd, r.wrap("merged delta", err)
 	}
 	if err := r.checkPointers(); err != nil {
 		return 0, recvd, err
@@ -463,7 +463,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return 0, recvd, err
 	}
 	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
-		return 0, recvd, r.wrap("send merged delta", err)
+		return 0, recvd, r.fail(err)
 	}
 	return len(buf) * (n.size - 1), recvd, nil
 }
@@ -509,11 +509,15 @@ func (r *Region) reduceFull(full *delta.Delta) *delta.Delta {
 func (r *Region) gather() ([]transport.Message, error) {
 	n := r.n
 	if r.dyn != nil {
-		return r.dyn.wait()
+		msgs, err := r.dyn.wait()
+		if err != nil {
+			return nil, r.fail(err)
+		}
+		return msgs, nil
 	}
 	msgs, err := n.master.Gather()
 	if err != nil {
-		return nil, r.wrap("gather deltas", err)
+		return nil, r.fail(err)
 	}
 	for rank := 1; rank < n.size; rank++ {
 		if msgs[rank].Kind != kindDelta || msgs[rank].Seq != r.seq {
@@ -530,7 +534,7 @@ func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
 	buf = append(buf, vals...)
 	buf, err := d.AppendBinary(buf, r.n.compression())
 	if err != nil {
-		return nil, r.wrap("encode delta", err)
+		return nil, r.fail(err)
 	}
 	return buf, nil
 }
