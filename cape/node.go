@@ -35,6 +35,7 @@ type node struct {
 
 	arena   *arena.Arena
 	tracker monitor.Tracker // nil on a single node
+	ckpt    checkpointer    // with tracker: the checkpoint mode
 	comp    delta.Compression
 	// loopback: every peer is on this machine, where sending bytes costs
 	// less than compressing them, so auto compression sends them raw.
@@ -149,6 +150,7 @@ func join() (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
+	n.ckpt = newCheckpointer(backend, n.rank)
 	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: os.Getenv(nodeenv.Broadcast),
 		// The largest message is a delta of the whole arena: its payload,
 		// a run table that cannot exceed it, and small headers.

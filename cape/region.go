@@ -245,17 +245,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 		return nil, r.wrap("collect written pages", err)
 	}
 	r.pages = len(pages)
-	mem := n.arena.Bytes()
-	ps := n.tracker.PageSize()
-	full := n.tracker.Name() == "complete" && n.rank != 0
-	for _, p := range pages {
-		off := p * ps
-		if full {
-			delta.AppendFull(d, uint64(off), mem[off:off+ps])
-		} else {
-			delta.Diff(d, uint64(off), mem[off:off+ps], n.tracker.Twin(p))
-		}
-	}
+	n.ckpt.create(d, n.arena.Bytes(), pages, n.tracker)
 	r.created = time.Since(r.t1)
 	return d, nil
 }
@@ -416,9 +406,6 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 			if err == nil && (d.Region != r.seq || d.Node != rank) {
 				err = fmt.Errorf("delta is labelled region #%d node %d", d.Region, d.Node)
 			}
-			if err == nil && n.tracker.Name() == "complete" {
-				d = r.reduceFull(d)
-			}
 			if err != nil {
 				errs[rank] = fmt.Errorf("node %d: %w", rank, err)
 			}
@@ -428,6 +415,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return 0, recvd, r.wrap("delta from a slave", err)
+	}
+	for rank := 1; rank < n.size; rank++ {
+		ds[rank] = n.ckpt.received(ds[rank], n.tracker)
 	}
 	// Diff's runs may carry bytes the node did not change: the merge tells
 	// them from writes by the entry state, the master's twins (not yet
@@ -448,13 +438,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	if err := r.checkPointers(); err != nil {
 		return 0, recvd, err
 	}
-	if n.tracker.Name() == "complete" {
-		// The paper's complete-checkpoint baseline: every slave receives the
-		// whole (used) arena.
-		merged = &delta.Delta{}
-		merged.Reset(r.seq, delta.Merged)
-		delta.AppendFull(merged, 0, n.arena.Bytes()[:r.extent])
-	}
+	merged = n.ckpt.outgoing(merged, n.arena.Bytes()[:r.extent])
 	r.merging = time.Since(t)
 	t = time.Now()
 	defer func() { r.sent = time.Since(t) }()
@@ -484,25 +468,6 @@ func (r *Region) mergeError(err error) error {
 		in = fmt.Sprintf("arena offset %#x (no live allocation)", ce.Offset)
 	}
 	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", a, b, in, va, vb)
-}
-
-// reduceFull turns a slave's complete checkpoint into the delta it stands
-// for, against the master's twins (which equal the slave's entry state).
-func (r *Region) reduceFull(full *delta.Delta) *delta.Delta {
-	tr := r.n.tracker
-	ps := tr.PageSize()
-	d := &delta.Delta{}
-	d.Reset(full.Region, full.Node)
-	for _, run := range full.Runs {
-		for o := 0; o < len(run.Data); o += ps {
-			off := int(run.Off) + o
-			end := min(o+ps, len(run.Data))
-			p := off / ps
-			twin := tr.Twin(p)[off-p*ps:]
-			delta.Diff(d, uint64(off), run.Data[o:end], twin[:end-o])
-		}
-	}
-	return d
 }
 
 // gather returns one kindDelta message from every slave (index = rank).
