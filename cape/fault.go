@@ -97,7 +97,7 @@ func (n *node) inject(at string, region uint64) {
 	case "crash":
 		killSelf()
 	case "exit":
-		os.Exit(3)
+		exit(3, "")
 	case "stall":
 		stopSelf()
 	case "drop":

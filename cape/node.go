@@ -59,25 +59,6 @@ type node struct {
 // ends the node.
 const watchGrace = 500 * time.Millisecond
 
-// watchMaster ends a slave whose connection to the master is gone while the
-// program is busy elsewhere (computing its share, or in sequential code), so
-// that a node cut off from the job does not outlive it. An orderly goodbye
-// means the master's program has ended: the slave's remaining work is moot
-// and it exits with status 0.
-func (n *node) watchMaster() {
-	<-n.slave.Dead()
-	time.Sleep(watchGrace)
-	if n.closing.Load() {
-		return
-	}
-	err := n.slave.Err()
-	if errors.Is(err, transport.ErrPeerClosed) {
-		os.Exit(0)
-	}
-	fmt.Fprintf(os.Stderr, "cape: %s: lost the master: %v\n", n.name, err)
-	os.Exit(1)
-}
-
 var (
 	initMu  sync.Mutex
 	self    *node
@@ -88,7 +69,7 @@ var (
 func the() *node {
 	if self == nil {
 		if err := Init(); err != nil {
-			fatalf("%v", err)
+			fail(err)
 		}
 	}
 	return self
@@ -134,6 +115,9 @@ func join() (*node, error) {
 	}
 	if n.size == 1 {
 		return n, nil
+	}
+	if cfg.Lifeline != nil {
+		go watchLifeline(cfg.Lifeline)
 	}
 	if n.comp, err = delta.ParseCompression(orDefault(cfg.Compress, "auto")); err != nil {
 		return nil, err
@@ -241,23 +225,14 @@ func (n *node) abort(reason string) {
 	}
 }
 
-// Must reports err, naming this node, and ends the node with status 1 when
-// err is not nil. Generated code calls it around runtime calls.
+// Must ends the node when err is not nil: with status 0 for ErrJobDone,
+// and otherwise with status 1, reporting err on stderr naming this node (the
+// master also tells the slaves that the job failed). Generated code calls it
+// around runtime calls.
 func Must(err error) {
 	if err != nil {
-		fatalf("%v", err)
+		fail(err)
 	}
-}
-
-func fatalf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	who := "cape"
-	if self != nil && self.size > 1 {
-		who = "cape: " + self.name
-		self.abort(who + ": " + msg)
-	}
-	fmt.Fprintf(os.Stderr, "%s: %s\n", who, msg)
-	os.Exit(1)
 }
 
 // Master reports whether this node is the master (rank 0).

@@ -194,7 +194,7 @@ func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int
 		for !r.dynDone {
 			lo, hi, err := r.requestChunk()
 			if err != nil {
-				fatalf("%v", r.wrap("next chunk", err))
+				fail(r.wrap("next chunk", err))
 			}
 			if lo >= hi {
 				r.dynDone = true
@@ -369,14 +369,9 @@ func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 	}
 	switch {
 	case msg.Kind == kindAbort:
-		fmt.Fprintf(os.Stderr, "cape: %s: stopping: the job was aborted (%s)\n", r.n.name, msg.Payload)
-		_ = Finalize() // closes gracefully: relay children get the message too
-		os.Exit(1)
+		return msg, fmt.Errorf("%w (%s)", ErrJobAborted, msg.Payload)
 	case msg.Kind == kindDone:
-		// The master ended the program while this node was still in a
-		// region: nothing more to do.
-		_ = Finalize()
-		os.Exit(0)
+		return msg, ErrJobDone
 	case msg.Kind != want:
 		return msg, fmt.Errorf("the master sent message kind %d, want %d", msg.Kind, want)
 	case msg.Seq != r.seq:
@@ -522,7 +517,6 @@ func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
 // code after the last region runs on the master only.
 func (r *Region) EndLast() {
 	if r.nested == nil && r.n.rank != 0 {
-		_ = Finalize()
-		os.Exit(0)
+		fail(ErrJobDone)
 	}
 }

@@ -44,7 +44,7 @@ func (s *chunkServer) next() (lo, hi int) {
 func (r *Region) serveChunks(count int, sched Schedule, chunk int) {
 	n := r.n
 	if r.dyn != nil {
-		fatalf("%v", r.errorf("more than one dynamically scheduled construct in one region"))
+		fail(r.errorf("more than one dynamically scheduled construct in one region"))
 	}
 	s := &chunkServer{count: count, chunk: chunk, nodes: n.size, guided: sched == Guided,
 		msgs: make([]transport.Message, n.size), errs: make([]error, n.size)}

@@ -239,7 +239,7 @@ func (x *lastPrivate[T]) set(b []byte) error {
 // must not contain pointers.
 func LastPrivate[T any](r *Region, v *T, owner bool) {
 	if err := pointerFree(reflect.TypeFor[T]()); err != nil {
-		fatalf("%v", r.wrap("lastprivate variable", err))
+		fail(r.wrap("lastprivate variable", err))
 	}
 	r.values = append(r.values, &lastPrivate[T]{v: v, owner: owner})
 }
@@ -344,7 +344,7 @@ type Reducer[T Reducible] struct {
 func Reduce[T Reducible](r *Region, op Op, v T) *Reducer[T] {
 	x := &Reducer[T]{op: op, orig: v}
 	if err := identity(op, reflect.ValueOf(&x.id).Elem()); err != nil {
-		fatalf("%v", r.wrap("reduction", err))
+		fail(r.wrap("reduction", err))
 	}
 	x.part, x.result = x.id, v
 	r.values = append(r.values, x)

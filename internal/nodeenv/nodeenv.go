@@ -8,8 +8,9 @@
 // dial address). The token never appears on a command line; it arrives on an
 // inherited pipe (TokenFD), in a file (TokenFile) or, under a scheduler that
 // can only pass variables, in Token (hex). The ssh launcher passes the
-// token on stdin and sets Lifeline to 0: the node exits when its stdin
-// closes, so that no remote node outlives its launcher.
+// token on stdin and sets Lifeline to 0: the node (package cape, which owns
+// the node's exit) exits when its stdin closes, so that no remote node
+// outlives its launcher.
 //
 // Under srun or mpirun no cape launcher runs: a task without Rank and Size
 // takes them from the scheduler's variables (SLURM_PROCID and
@@ -62,6 +63,9 @@ type Config struct {
 	Verify     bool
 	Timeout    string
 	Scheduler  string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
+	// Lifeline, if not nil, is held open by the launcher: the node must
+	// read it and end (with status LifelineExit) when it reaches EOF.
+	Lifeline *os.File
 }
 
 // ErrNotLaunched is returned by Read when the process was not started by a
@@ -105,7 +109,7 @@ func Read() (*Config, error) {
 		if c.Token, err = readToken(); err != nil {
 			return nil, err
 		}
-		if err := watchLifeline(c.Rank); err != nil {
+		if c.Lifeline, err = lifeline(); err != nil {
 			return nil, err
 		}
 		if c.Rank > 0 && c.Master == "" {
