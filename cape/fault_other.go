@@ -2,7 +2,6 @@
 
 package cape
 
-
 // killSelf ends the node at once.
 func killSelf() { exit(137, "") }
 
