@@ -17,16 +17,6 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// Message kinds of the runtime's protocol (transport reserves kinds < 16).
-const (
-	kindDelta    uint8 = 16 + iota // slave → master: the slave's delta and values
-	kindMerged                     // master → slave: the merged delta and values
-	kindChunkReq                   // slave → master: next dynamic chunk please
-	kindChunk                      // master → slave: [lo, hi), empty when done
-	kindDone                       // master → slave: the job is over
-	kindAbort                      // master → slave: the job failed; payload is the reason
-)
-
 // node is the process-wide state of this node.
 type node struct {
 	rank, size int

@@ -1,7 +1,6 @@
 package cape
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"iter"
@@ -192,7 +191,7 @@ func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int
 	}
 	return func(yield func(int, int) bool) {
 		for !r.dynDone {
-			lo, hi, err := r.requestChunk()
+			lo, hi, err := r.requestChunk(count)
 			if err != nil {
 				fail(r.wrap("next chunk", err))
 			}
@@ -343,8 +342,8 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return len(buf), 0, r.fail(err)
 	}
 	vals, md, err := r.open(msg.Payload)
-	if err == nil && (md.Region != r.seq || md.Node != delta.Merged) {
-		err = fmt.Errorf("delta is labelled region #%d node %d", md.Region, md.Node)
+	if err == nil {
+		err = checkLabel(md, r.seq, delta.Merged)
 	}
 	if err != nil {
 		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
@@ -367,17 +366,7 @@ func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 	if err != nil {
 		return msg, err
 	}
-	switch {
-	case msg.Kind == kindAbort:
-		return msg, fmt.Errorf("%w (%s)", ErrJobAborted, msg.Payload)
-	case msg.Kind == kindDone:
-		return msg, ErrJobDone
-	case msg.Kind != want:
-		return msg, fmt.Errorf("the master sent message kind %d, want %d", msg.Kind, want)
-	case msg.Seq != r.seq:
-		return msg, fmt.Errorf("the master sent a message for region #%d", msg.Seq)
-	}
-	return msg, nil
+	return msg, fromMaster(msg, want, r.seq)
 }
 
 func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
@@ -398,8 +387,8 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		recvd += len(msgs[rank].Payload)
 		wg.Go(func() {
 			vals, d, err := r.open(msgs[rank].Payload)
-			if err == nil && (d.Region != r.seq || d.Node != rank) {
-				err = fmt.Errorf("delta is labelled region #%d node %d", d.Region, d.Node)
+			if err == nil {
+				err = checkLabel(d, r.seq, rank)
 			}
 			if err != nil {
 				errs[rank] = fmt.Errorf("node %d: %w", rank, err)
@@ -480,36 +469,25 @@ func (r *Region) gather() ([]transport.Message, error) {
 		return nil, r.fail(err)
 	}
 	for rank := 1; rank < n.size; rank++ {
-		if msgs[rank].Kind != kindDelta || msgs[rank].Seq != r.seq {
-			return nil, r.errorf("node %d sent message kind %d for region #%d, want a delta for #%d", rank, msgs[rank].Kind, msgs[rank].Seq, r.seq)
+		if err := fromSlave(msgs[rank], rank, r.seq, false); err != nil {
+			return nil, r.fail(err)
 		}
 	}
 	return msgs, nil
 }
 
-// envelope encodes values and a delta into one payload:
-// u32 length of the values, the values, the encoded delta.
+// envelope encodes values and a delta into one payload.
 func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
-	buf := binary.LittleEndian.AppendUint32(make([]byte, 0, 64+len(vals)+d.Len()), uint32(len(vals)))
-	buf = append(buf, vals...)
-	buf, err := d.AppendBinary(buf, r.n.compression())
+	buf, err := appendEnvelope(make([]byte, 0, 64+len(vals)+d.Len()), d, vals, r.n.compression())
 	if err != nil {
 		return nil, r.fail(err)
 	}
 	return buf, nil
 }
 
+// open reads an envelope received in this region.
 func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
-	if len(p) < 4 {
-		return nil, nil, fmt.Errorf("payload of %d bytes is too short", len(p))
-	}
-	nv := binary.LittleEndian.Uint32(p)
-	if uint64(nv) > uint64(len(p)-4) {
-		return nil, nil, fmt.Errorf("values length %d exceeds the payload", nv)
-	}
-	vals = p[4 : 4+nv]
-	d, err = delta.Decode(p[4+nv:], r.limits())
-	return vals, d, err
+	return openEnvelope(p, r.limits())
 }
 
 // EndLast is called after Exchange of a region that is the program's last:

@@ -1,7 +1,6 @@
 package cape
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"reflect"
@@ -242,37 +241,6 @@ func LastPrivate[T any](r *Region, v *T, owner bool) {
 		fail(r.wrap("lastprivate variable", err))
 	}
 	r.values = append(r.values, &lastPrivate[T]{v: v, owner: owner})
-}
-
-// pack concatenates length-prefixed pieces.
-func pack(pieces func(value) []byte, vals []value) []byte {
-	var out []byte
-	for _, v := range vals {
-		p := pieces(v)
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(p)))
-		out = append(out, p...)
-	}
-	return out
-}
-
-// unpack splits what pack produced into exactly n pieces.
-func unpack(b []byte, n int) ([][]byte, error) {
-	out := make([][]byte, 0, n)
-	for len(b) > 0 {
-		if len(b) < 4 {
-			return nil, fmt.Errorf("truncated value list")
-		}
-		l := binary.LittleEndian.Uint32(b)
-		if uint64(l) > uint64(len(b)-4) {
-			return nil, fmt.Errorf("value of %d bytes exceeds the list", l)
-		}
-		out = append(out, b[4:4+l])
-		b = b[4+l:]
-	}
-	if len(out) != n {
-		return nil, fmt.Errorf("%d values received, this node registered %d", len(out), n)
-	}
-	return out, nil
 }
 
 func (r *Region) partials() []byte { return pack(value.partial, r.values) }
