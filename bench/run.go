@@ -343,7 +343,7 @@ func runCAPE(ctx context.Context, cfg *Config, bins *binaries, cl *cluster, c ce
 	spec := launch.Spec{
 		Binary: bins.matmul, Args: []string{"-n", strconv.Itoa(c.size)}, Nodes: c.nodes,
 		Stdout: stdout, Stderr: stderr,
-		Node: nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s"},
+		Node: nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, PeerTimeout: 60 * time.Second},
 	}
 	if emulated {
 		w := cl.wrap(true, -1, true)

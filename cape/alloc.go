@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/nodeenv"
 )
 
 // AllocError reports an arena allocation that could not be made.
@@ -40,7 +41,7 @@ var (
 // level variables can be allocated in it before main (and before Init) runs.
 func sharedArena() (*arena.Arena, error) {
 	arenaOnce.Do(func() {
-		size, err := arena.SizeFromEnv()
+		size, err := nodeenv.ArenaSize()
 		if err != nil {
 			arenaErr = err
 			return

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cape-go/cape/internal/nodeenv"
 )
 
 // FaultEnv names the environment variable that makes a chosen node fail on
@@ -23,7 +25,7 @@ import (
 //
 // For example CAPE_FAULT=node=2,at=create,do=crash kills node 2 in the middle
 // of the first region.
-const FaultEnv = "CAPE_FAULT"
+const FaultEnv = nodeenv.Fault
 
 type fault struct {
 	node   int

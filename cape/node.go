@@ -93,7 +93,7 @@ func join() (*node, error) {
 		return nil, err
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0}
-	if n.fault, err = parseFault(os.Getenv(FaultEnv)); err != nil {
+	if n.fault, err = parseFault(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
 	n.name = "master"
@@ -125,15 +125,11 @@ func join() (*node, error) {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
 	n.ckpt = newCheckpointer(backend, n.rank)
-	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: os.Getenv(nodeenv.Broadcast),
+	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
 		// The largest message is a delta of the whole arena: its payload,
 		// a run table that cannot exceed it, and small headers.
 		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20)}
-	if cfg.Timeout != "" {
-		d, err := time.ParseDuration(cfg.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("%s=%q: %w", nodeenv.Timeout, cfg.Timeout, err)
-		}
+	if d := cfg.PeerTimeout; d > 0 {
 		tcfg.PeerTimeout = d
 		tcfg.HandshakeTimeout = 3 * d
 	}

@@ -120,7 +120,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify},
 	}
 	if f.timeout > 0 {
-		spec.Node.Timeout = f.timeout.String()
+		spec.Node.PeerTimeout = f.timeout
 	}
 	if f.arenaSize != "" {
 		spec.Env = append(spec.Env, arena.SizeEnv+"="+f.arenaSize)

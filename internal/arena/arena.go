@@ -3,7 +3,6 @@ package arena
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -25,7 +24,8 @@ const Base uintptr = 0x460000000000
 const DefaultSize = 8 << 30
 
 // SizeEnv names the environment variable that overrides the arena size
-// (bytes, or with a K, M, G or T suffix, e.g. "16G").
+// (bytes, or with a K, M, G or T suffix, e.g. "16G"). Package nodeenv
+// reads it; the arena's errors name it.
 const SizeEnv = "CAPE_ARENA_SIZE"
 
 // Sentinel errors.
@@ -277,19 +277,6 @@ func ParseSize(s string) (int, error) {
 		return 0, fmt.Errorf("arena size %q is larger than the address space", s)
 	}
 	return int(v) * mult, nil
-}
-
-// SizeFromEnv returns the size configured in SizeEnv, or DefaultSize.
-func SizeFromEnv() (int, error) {
-	s := os.Getenv(SizeEnv)
-	if s == "" {
-		return DefaultSize, nil
-	}
-	n, err := ParseSize(s)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", SizeEnv, err)
-	}
-	return n, nil
 }
 
 func roundUp(n, to int) int { return (n + to - 1) &^ (to - 1) }

@@ -29,6 +29,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Variable names.
@@ -61,8 +62,11 @@ type Config struct {
 	Compress   string
 	Stats      bool
 	Verify     bool
-	Timeout    string
-	Scheduler  string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
+	// PeerTimeout is how long a silent peer is waited for (Timeout); 0
+	// means the transport's default.
+	PeerTimeout time.Duration
+	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
+	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
 	// Lifeline, if not nil, is held open by the launcher: the node must
 	// read it and end (with status LifelineExit) when it reaches EOF.
 	Lifeline *os.File
@@ -83,8 +87,11 @@ func Read() (*Config, error) {
 		return readScheduled(get)
 	}
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
-		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Timeout: get(Timeout)}
+		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast)}
 	var err error
+	if c.PeerTimeout, err = peerTimeout(get); err != nil {
+		return nil, err
+	}
 	if c.Size, err = atoi(Size, 1); err != nil {
 		return nil, err
 	}
@@ -130,8 +137,11 @@ func readScheduled(get func(string) string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Monitor, c.Compress, c.Timeout = get(Monitor), get(Compress), get(Timeout)
+	c.Monitor, c.Compress, c.Broadcast = get(Monitor), get(Compress), get(Broadcast)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	if c.PeerTimeout, err = peerTimeout(get); err != nil {
+		return nil, err
+	}
 	if c.Size > 1 {
 		if c.Token, err = readToken(); err != nil {
 			return nil, fmt.Errorf("%s task %d of %d: %w", c.Scheduler, c.Rank, c.Size, err)
@@ -228,7 +238,9 @@ func Environ(c Config) []string {
 	}
 	add(Monitor, c.Monitor)
 	add(Compress, c.Compress)
-	add(Timeout, c.Timeout)
+	if c.PeerTimeout > 0 {
+		add(Timeout, c.PeerTimeout.String())
+	}
 	if c.Stats {
 		add(Stats, "1")
 	}
