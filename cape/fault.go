@@ -27,7 +27,8 @@ import (
 // of the first region.
 const FaultEnv = nodeenv.Fault
 
-type fault struct {
+// faultSpec is a parsed CAPE_FAULT: where and how this job fails on purpose.
+type faultSpec struct {
 	node   int
 	at     string
 	do     string
@@ -36,11 +37,11 @@ type fault struct {
 
 var faultPoints = []string{"init", "start", "create", "send", "exchange"}
 
-func parseFault(s string) (*fault, error) {
+func parseFault(s string) (*faultSpec, error) {
 	if s == "" {
 		return nil, nil
 	}
-	f := &fault{node: -1}
+	f := &faultSpec{node: -1}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok {
@@ -88,9 +89,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// inject fails on purpose if the configured fault matches this point.
-func (n *node) inject(at string, region uint64) {
-	f := n.fault
+// fault fails on purpose if the configured fault matches this point.
+func (n *node) fault(at string, region uint64) {
+	f := n.faults
 	if f == nil || f.node != n.rank || f.at != at || (f.region != 0 && region != f.region) {
 		return
 	}

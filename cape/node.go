@@ -31,8 +31,8 @@ type node struct {
 	// less than compressing them, so auto compression sends them raw.
 	loopback bool
 	stats    bool
-	verify   bool // master under --verify: regions are re-run sequentially
-	fault    *fault
+	verify   bool       // master under --verify: regions are re-run sequentially
+	faults   *faultSpec // CAPE_FAULT, or nil
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
@@ -80,7 +80,7 @@ func Init() error {
 		return initErr
 	}
 	self = n
-	n.inject("init", 0)
+	n.fault("init", 0)
 	return nil
 }
 
@@ -93,7 +93,7 @@ func join() (*node, error) {
 		return nil, err
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0}
-	if n.fault, err = parseFault(nodeenv.FaultSpec()); err != nil {
+	if n.faults, err = parseFault(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
 	n.name = "master"

@@ -97,8 +97,9 @@ func (r *Region) wrap(op string, err error) error {
 	return fmt.Errorf("%s: %s: %w", r.label(), op, err)
 }
 
-// Start arms the monitor on the arena: from here until Stop every write to
-// the arena is recorded. Allocation in the arena is refused until Stop.
+// Start arms the monitor on the arena: from here until Create every write
+// to the arena is recorded. Allocation in the arena is refused until End
+// (Stop).
 func (r *Region) Start() error {
 	if r.state != stBegun {
 		return r.errorf("Start called twice")
@@ -117,7 +118,7 @@ func (r *Region) Start() error {
 	if err := checkPointers(n.arena.Bytes()); err != nil {
 		return r.fail(err)
 	}
-	n.inject("start", r.seq)
+	n.fault("start", r.seq)
 	n.cur = r
 	r.state = stStarted
 	n.arena.Freeze(true)
@@ -221,8 +222,8 @@ func (r *Region) Sections(count int, sched Schedule) iter.Seq[int] {
 	}
 }
 
-// Create returns what this node wrote in the arena since Start, as a delta.
-// It also disarms the monitor; Stop then ends the region.
+// Create disarms the monitor and returns what this node wrote in the arena
+// since Start, as a delta; End (Stop) then leaves the region.
 func (r *Region) Create() (*delta.Delta, error) {
 	if r.state != stStarted {
 		return nil, r.errorf("Create outside Start/Stop")
@@ -234,7 +235,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 	if r.nested != nil {
 		return d, nil
 	}
-	n.inject("create", r.seq)
+	n.fault("create", r.seq)
 	d.Reset(r.seq, n.rank)
 	if n.tracker == nil {
 		return d, nil
@@ -249,8 +250,12 @@ func (r *Region) Create() (*delta.Delta, error) {
 	return d, nil
 }
 
-// Stop ends the region's recording: allocation is allowed again.
-func (r *Region) Stop() error {
+// End leaves the region's parallel part on this node: allocation and
+// freeing in the arena are allowed again, and regions begun from here on
+// are no longer nested in it. It disarms nothing: Create did (collecting the
+// written pages ends the recording); called without Create, End calls it
+// and drops the delta.
+func (r *Region) End() error {
 	switch r.state {
 	case stStarted:
 		if _, err := r.Create(); err != nil {
@@ -258,7 +263,7 @@ func (r *Region) Stop() error {
 		}
 	case stCreated:
 	default:
-		return r.errorf("Stop outside Start/Create")
+		return r.errorf("End (Stop) outside Start/Create")
 	}
 	r.state = stStopped
 	if r.nested == nil {
@@ -268,6 +273,10 @@ func (r *Region) Stop() error {
 	return nil
 }
 
+// Stop is End under the name of the template in DESIGN (start, create,
+// stop), which generated code uses.
+func (r *Region) Stop() error { return r.End() }
+
 // Exchange makes every node's arena equal: the master gathers the slaves'
 // deltas, merges them with its own (a conflict is an error naming both
 // nodes), injects the result and sends it to the slaves; a slave sends d and
@@ -275,14 +284,14 @@ func (r *Region) Stop() error {
 // values are combined in the same exchange.
 func (r *Region) Exchange(d *delta.Delta) error {
 	if r.state != stStopped {
-		return r.errorf("Exchange before Stop")
+		return r.errorf("Exchange before End (Stop)")
 	}
 	r.state = stExchanged
 	n := r.n
 	if r.nested != nil {
 		return r.combineValues(nil)
 	}
-	n.inject("send", r.seq)
+	n.fault("send", r.seq)
 	t := time.Now()
 	var err error
 	var sent, recvd int
@@ -299,7 +308,7 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	if err != nil {
 		return err
 	}
-	n.inject("exchange", r.seq)
+	n.fault("exchange", r.seq)
 	if n.stats {
 		us := func(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
 		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)\n",
