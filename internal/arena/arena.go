@@ -94,21 +94,21 @@ func (a *Arena) Freeze(frozen bool) {
 	a.mu.Unlock()
 }
 
-// Alloc reserves size bytes aligned to align (a power of two) and returns
-// their offset from the start of the arena. The memory is zero. Allocations
-// of a page or more (and those aligned to more than 16 bytes) take whole
-// pages, so that large arrays do not share pages with their neighbours;
-// smaller ones take a block of their size class. Freed blocks are reused:
-// a small one by the next allocation of its class, pages by the first free
-// range that fits (lowest offset first). The choice depends only on the
-// sequence of Alloc and Free calls, so every node that makes the same calls
-// gets the same offsets.
+// Alloc reserves size bytes aligned to align (a power of two, at most a
+// page) and returns their offset from the start of the arena. The memory is
+// zero. Allocations of a page or more (and those aligned to more than 16
+// bytes) take whole pages, so that large arrays do not share pages with
+// their neighbours; smaller ones take a block of their size class. Freed
+// blocks are reused: a small one by the next allocation of its class, pages
+// by the first free range that fits (lowest offset first). The choice
+// depends only on the sequence of Alloc and Free calls, so every node that
+// makes the same calls gets the same offsets.
 func (a *Arena) Alloc(size, align int) (int, error) {
 	if size < 0 {
 		return 0, fmt.Errorf("negative allocation size %d", size)
 	}
-	if align <= 0 || align&(align-1) != 0 {
-		return 0, fmt.Errorf("alignment %d is not a power of two", align)
+	if align <= 0 || align&(align-1) != 0 || align > a.pageSize {
+		return 0, fmt.Errorf("alignment %d is not a power of two up to the page size %d", align, a.pageSize)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
