@@ -5,7 +5,8 @@
 // With -rows the state is also reached through a [][]float64 of row headers
 // kept in the arena; -heaprow stores a Go heap slice there instead, which
 // the runtime must refuse. -plain runs the same computation in plain Go
-// (the sequential baseline); -rss prints each node's peak resident memory.
+// (the sequential baseline); -rss prints each node's peak resident memory;
+// -nofree keeps every state (to compare).
 package main
 
 import (
@@ -30,8 +31,10 @@ func main() {
 	steps := flag.Int("steps", 100, "time steps")
 	rows := flag.Int("rows", 0, "keep row headers of the state in the arena, this many rows")
 	heapRow := flag.Bool("heaprow", false, "store a Go heap slice among the row headers (must be refused)")
+	heapRowIn := flag.Bool("heaprowin", false, "the last node stores a Go heap slice among the row headers inside a region (must be refused)")
 	plain := flag.Bool("plain", false, "plain Go, no CAPE")
 	rss := flag.Bool("rss", false, "print this process's peak RSS on stderr")
+	noFree := flag.Bool("nofree", false, "do not free the old state (to compare)")
 	flag.Parse()
 	var sum float64
 	if *plain {
@@ -45,7 +48,7 @@ func main() {
 			sum += v
 		}
 	} else {
-		sum = withCape(*n, *steps, *rows, *heapRow)
+		sum = withCape(*n, *steps, *rows, *heapRow, *heapRowIn, !*noFree)
 	}
 	fmt.Printf("sum %.6f\n", sum)
 	if *rss {
@@ -55,7 +58,7 @@ func main() {
 	}
 }
 
-func withCape(n, steps, rows int, heapRow bool) float64 {
+func withCape(n, steps, rows int, heapRow, heapRowIn, free bool) float64 {
 	cape.Must(cape.Init())
 	defer cape.Finalize()
 	u := cape.Make[float64](n)
@@ -75,11 +78,16 @@ func withCape(n, steps, rows int, heapRow bool) float64 {
 		cape.Must(r.Start())
 		lo, hi := r.Static(n)
 		step(next, u, lo, hi)
+		if heapRowIn && s == steps/2 && hi == n {
+			hdr[rows-1] = make([]float64, 1)
+		}
 		d, err := r.Create()
 		cape.Must(err)
 		cape.Must(r.Stop())
 		cape.Must(r.Exchange(d))
-		cape.Must(cape.Free(u))
+		if free {
+			cape.Must(cape.Free(u))
+		}
 		u = next
 	}
 	var sum float64
