@@ -43,27 +43,44 @@ func Overlay(dir, tmp string) (overlayJSON string, err error) {
 
 // Overlay is the package-level Overlay with c's settings.
 func (c *Config) Overlay(dir, tmp string) (string, error) {
+	replace, err := c.translateInto(dir, tmp)
+	if err != nil {
+		return "", err
+	}
+	return writeOverlay(tmp, replace)
+}
+
+// translateInto translates the package in dir into files in tmp and
+// returns the overlay's replacements: each original file's path mapped to
+// its translation's.
+func (c *Config) translateInto(dir, tmp string) (map[string]string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", fmt.Errorf("translate: %w", err)
+		return nil, fmt.Errorf("translate: %w", err)
 	}
 	if ok, err := HasDirectives(abs); err != nil {
-		return "", err
+		return nil, err
 	} else if !ok {
-		return "", ErrNoDirectives
+		return nil, ErrNoDirectives
 	}
 	res, err := c.Package(abs)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	replace := map[string]string{}
 	for orig, src := range res.Files {
 		dst := filepath.Join(tmp, filepath.Base(orig))
 		if err := os.WriteFile(dst, src, 0o644); err != nil {
-			return "", fmt.Errorf("translate: %w", err)
+			return nil, fmt.Errorf("translate: %w", err)
 		}
 		replace[orig] = dst
 	}
+	return replace, nil
+}
+
+// writeOverlay writes tmp/overlay.json, the -overlay file of the
+// replacements, and returns its path.
+func writeOverlay(tmp string, replace map[string]string) (string, error) {
 	b, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
 	if err != nil {
 		return "", fmt.Errorf("translate: %w", err)
@@ -93,22 +110,45 @@ func (c *Config) Build(ctx context.Context, dir, out string, stderr io.Writer) e
 	if out, err = filepath.Abs(out); err != nil {
 		return fmt.Errorf("translate: %w", err)
 	}
-	args := []string{"build", "-o", out}
 	tmp, err := os.MkdirTemp("", "cape-translate-")
+	if err != nil {
+		return fmt.Errorf("translate: temporary directory (TMPDIR=%q): %w", os.Getenv("TMPDIR"), err)
+	}
+	defer os.RemoveAll(tmp)
+	replace, err := c.translateInto(abs, tmp)
+	switch {
+	case errors.Is(err, ErrNoDirectives):
+		replace = map[string]string{}
+	case err != nil:
+		return err
+	}
+	mods, err := os.MkdirTemp(tmp, "mod-")
 	if err != nil {
 		return fmt.Errorf("translate: %w", err)
 	}
-	defer os.RemoveAll(tmp)
-	overlay, err := c.Overlay(abs, tmp)
-	switch {
-	case errors.Is(err, ErrNoDirectives):
-	case err != nil:
-		return err
-	default:
+	env, err := newGoEnv(ctx, abs, mods)
+	if err != nil {
+		return fmt.Errorf("translate: prepare the module for %s: %w", dir, err)
+	}
+	if env.notice != "" {
+		fmt.Fprintln(stderr, env.notice)
+	}
+	for orig, dst := range env.overlay {
+		replace[orig] = dst
+	}
+	args := append([]string{"build", "-o", out}, env.flags...)
+	if len(replace) > 0 {
+		overlay, err := writeOverlay(tmp, replace)
+		if err != nil {
+			return err
+		}
 		args = append(args, "-overlay", overlay)
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
 	cmd.Dir = abs
+	if len(env.env) > 0 {
+		cmd.Env = append(os.Environ(), env.env...)
+	}
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("translate: go build %s: %w", dir, err)

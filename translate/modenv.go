@@ -1,0 +1,336 @@
+package translate
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	capesrc "github.com/cape-go/cape"
+)
+
+// runtimeVersion is the version the temporary modfile requires of the
+// runtime module; a replace directive points it at the extracted source,
+// so the version is never fetched.
+const runtimeVersion = "v0.0.0-00010101000000-000000000000"
+
+// A goEnv says how the go command builds a user's package so that the
+// package's module provides the CAPE runtime that the generated code
+// imports, whatever module the package is in, without touching the user's
+// go.mod or go.sum:
+//
+//   - in this repository's own module, nothing is added;
+//   - in any other module, a temporary copy of its go.mod requires the
+//     runtime and replaces it by the source this program carries (package
+//     capesrc, extracted once per user into a private cache directory), and
+//     the copy's go.sum adds the runtime's own go.sum lines, so that nothing
+//     is looked up that the runtime needs beyond its dependencies' modules;
+//   - in a directory outside any module, an overlaid go.mod makes the
+//     directory a module of its own.
+//
+// The go command reads and writes only the temporary files (-modfile).
+type goEnv struct {
+	flags   []string          // extra flags for go build
+	overlay map[string]string // extra -overlay entries
+	env     []string          // extra environment entries
+	notice  string            // what the user should know, or ""
+}
+
+// modInfo is the part of `go mod edit -json` that newGoEnv reads.
+type modInfo struct {
+	Module  struct{ Path string }
+	Go      string
+	Replace []struct{ Old struct{ Path string } }
+}
+
+// newGoEnv prepares, in the directory tmp, the temporary module files for
+// building the package in dir.
+func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
+	var genv struct{ GOMOD, GOWORK string }
+	if err := goJSON(ctx, dir, &genv, "env", "-json", "GOMOD", "GOWORK"); err != nil {
+		return nil, err
+	}
+	e := &goEnv{overlay: map[string]string{}}
+	modfile := filepath.Join(tmp, "go.mod")
+	var userSum []byte
+	replaced := false
+	if genv.GOMOD == "" || genv.GOMOD == os.DevNull {
+		// A directory of .go files outside any module: make it one.
+		content := []byte("module capeprogram\n\ngo " + runtimeGo() + "\n")
+		root := filepath.Join(tmp, "root.mod")
+		if err := writeFiles(map[string][]byte{modfile: content, root: content}); err != nil {
+			return nil, err
+		}
+		e.overlay[filepath.Join(dir, "go.mod")] = root
+	} else {
+		var mi modInfo
+		if err := goJSON(ctx, dir, &mi, "mod", "edit", "-json", genv.GOMOD); err != nil {
+			return nil, err
+		}
+		if mi.Module.Path == capesrc.ModulePath {
+			return e, nil // this repository: the runtime is the module itself
+		}
+		for _, r := range mi.Replace {
+			replaced = replaced || r.Old.Path == capesrc.ModulePath
+		}
+		content, err := os.ReadFile(genv.GOMOD)
+		if err != nil {
+			return nil, fmt.Errorf("read the module file: %w", err)
+		}
+		userSum, err = os.ReadFile(strings.TrimSuffix(genv.GOMOD, ".mod") + ".sum")
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read the module's checksums: %w", err)
+		}
+		if err := writeFiles(map[string][]byte{modfile: content}); err != nil {
+			return nil, err
+		}
+	}
+	if genv.GOWORK != "" && genv.GOWORK != "off" {
+		// -modfile cannot be used with a workspace; the package's own
+		// module is used alone.
+		e.env = append(e.env, "GOWORK=off")
+	}
+	userGo := modGo(ctx, dir, modfile)
+	if err := addRuntime(ctx, dir, tmp, modfile, userSum, replaced); err != nil {
+		return nil, err
+	}
+	if goVersionLess(userGo, "1.22") && genv.GOMOD != "" && genv.GOMOD != os.DevNull {
+		e.notice = fmt.Sprintf("cape: %s declares go %s; the program is built with the language version of go %s, which the runtime needs (since go 1.22 each loop iteration has its own loop variable)", genv.GOMOD, userGo, runtimeGo())
+	}
+	e.flags = []string{"-modfile=" + modfile, "-mod=mod"}
+	return e, nil
+}
+
+// addRuntime makes the temporary modfile require the runtime, replaced by
+// its extracted source unless the user's go.mod replaces it already, and
+// writes the matching go.sum beside it.
+func addRuntime(ctx context.Context, dir, tmp, modfile string, userSum []byte, replaced bool) error {
+	sum, err := capesrc.Files.ReadFile("go.sum")
+	if err != nil {
+		return fmt.Errorf("read the runtime's checksums: %w", err)
+	}
+	if len(userSum) > 0 && !bytes.HasSuffix(userSum, []byte("\n")) {
+		userSum = append(userSum, '\n')
+	}
+	sumfile := filepath.Join(tmp, "go.sum")
+	if err := writeFiles(map[string][]byte{sumfile: append(userSum, sum...)}); err != nil {
+		return err
+	}
+	args := []string{"mod", "edit", "-require=" + capesrc.ModulePath + "@" + runtimeVersion}
+	if !replaced {
+		rt, err := runtimeDir(tmp)
+		if err != nil {
+			return err
+		}
+		args = append(args, "-replace="+capesrc.ModulePath+"="+rt)
+	}
+	if v := runtimeGo(); goVersionLess(modGo(ctx, dir, modfile), v) {
+		// The runtime needs this language version; a module declaring an
+		// older one could not build it.
+		args = append(args, "-go="+v)
+	}
+	return runGo(ctx, dir, nil, append(args, modfile)...)
+}
+
+// modGo returns the go line of the modfile, or "" if it cannot be read.
+func modGo(ctx context.Context, dir, modfile string) string {
+	var mi modInfo
+	if goJSON(ctx, dir, &mi, "mod", "edit", "-json", modfile) != nil {
+		return ""
+	}
+	return mi.Go
+}
+
+// runtimeGo returns the go line of the runtime's go.mod.
+func runtimeGo() string {
+	b, err := capesrc.Files.ReadFile("go.mod")
+	if err != nil {
+		return "1.26"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "1.26"
+}
+
+// goVersionLess reports whether the go version a is older than b; an
+// empty a (no go line) counts as older.
+func goVersionLess(a, b string) bool {
+	if a == "" {
+		return true
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y int
+		if i < len(pa) {
+			fmt.Sscan(pa[i], &x)
+		}
+		if i < len(pb) {
+			fmt.Sscan(pb[i], &y)
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+var runtimeCache struct {
+	sync.Mutex
+	dir string
+}
+
+// runtimeDir returns a directory holding the runtime module's source,
+// extracted from capesrc.Files: a per-user cache directory named by the
+// content's hash when one can be had safely, else a directory in tmp.
+func runtimeDir(tmp string) (string, error) {
+	runtimeCache.Lock()
+	defer runtimeCache.Unlock()
+	if runtimeCache.dir != "" {
+		return runtimeCache.dir, nil
+	}
+	files, sum, err := runtimeFiles()
+	if err != nil {
+		return "", err
+	}
+	if base, err := privateCacheDir(); err == nil {
+		final := filepath.Join(base, "runtime-"+sum[:24])
+		if err := extractOnce(base, final, files); err == nil {
+			runtimeCache.dir = final
+			return final, nil
+		}
+	}
+	dir := filepath.Join(tmp, "runtime")
+	if err := writeTree(dir, files); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// runtimeFiles returns the runtime's files (tests left out) by their
+// slash-separated paths, and the SHA-256 of them all in hex.
+func runtimeFiles() (map[string][]byte, string, error) {
+	files := map[string][]byte{}
+	err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		b, err := capesrc.Files.ReadFile(p)
+		files[p] = b
+		return err
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("read the runtime's source: %w", err)
+	}
+	names := make([]string, 0, len(files))
+	for p := range files {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, p := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(files[p]))
+		h.Write(files[p])
+	}
+	return files, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// extractOnce writes files into final unless a complete copy is there: it
+// writes into a fresh directory beside it and renames that into place, so
+// that concurrent builds never see a partial tree.
+func extractOnce(base, final string, files map[string][]byte) error {
+	done := filepath.Join(final, ".complete")
+	if _, err := os.Stat(done); err == nil {
+		return nil
+	}
+	stage, err := os.MkdirTemp(base, "extract-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(stage)
+	if err := writeTree(stage, files); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(stage, ".complete"), nil, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(stage, final); err != nil {
+		if _, serr := os.Stat(done); serr == nil {
+			return nil // another build put it there first
+		}
+		return err
+	}
+	return nil
+}
+
+// writeTree writes files (slash-separated paths) below dir.
+func writeTree(dir string, files map[string][]byte) error {
+	for p, b := range files {
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return fmt.Errorf("write the runtime's source: %w", err)
+		}
+		if err := os.WriteFile(dst, b, 0o600); err != nil {
+			return fmt.Errorf("write the runtime's source: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeFiles writes each file with mode 0600.
+func writeFiles(files map[string][]byte) error {
+	for p, b := range files {
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// goJSON runs the go command in dir and decodes its JSON output into v.
+func goJSON(ctx context.Context, dir string, v any, args ...string) error {
+	var out bytes.Buffer
+	if err := runGoOut(ctx, dir, nil, &out, args...); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(out.Bytes(), v); err != nil {
+		return fmt.Errorf("go %s: %w", strings.Join(args[:2], " "), err)
+	}
+	return nil
+}
+
+// runGo runs the go command in dir with env added, for its effects.
+func runGo(ctx context.Context, dir string, env []string, args ...string) error {
+	return runGoOut(ctx, dir, env, nil, args...)
+}
+
+func runGoOut(ctx context.Context, dir string, env []string, stdout io.Writer, args ...string) error {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		name := "go " + strings.Join(args[:min(2, len(args))], " ")
+		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
+			return fmt.Errorf("%s: %w: %s", name, err, msg)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
