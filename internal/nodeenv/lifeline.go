@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 )
 
 // LifelineExit is the status of a node stopped because its launcher went
@@ -25,5 +26,26 @@ func lifeline() (*os.File, error) {
 	if err != nil || fd < 0 {
 		return nil, fmt.Errorf("%s=%q: want a file descriptor number", Lifeline, s)
 	}
-	return os.NewFile(uintptr(fd), "cape-lifeline"), nil
+	return inherited(fd), nil
+}
+
+var (
+	filesMu sync.Mutex
+	// filesMu protects the following field.
+	files = map[int]*os.File{}
+)
+
+// inherited returns the one *os.File of an inherited descriptor. Under ssh
+// the token and the lifeline share descriptor 0: two Files for it would
+// not do, since a File closes its descriptor when the collector frees it,
+// and the lifeline would then read a closed (or reused) descriptor.
+func inherited(fd int) *os.File {
+	filesMu.Lock()
+	defer filesMu.Unlock()
+	f, ok := files[fd]
+	if !ok {
+		f = os.NewFile(uintptr(fd), "cape-fd-"+strconv.Itoa(fd))
+		files[fd] = f
+	}
+	return f
 }

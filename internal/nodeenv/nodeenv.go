@@ -191,7 +191,7 @@ func readToken() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := os.NewFile(uintptr(fd), "cape-token")
+		f := inherited(fd)
 		b, err := readLine(f, 4096)
 		if os.Getenv(Lifeline) != strconv.Itoa(fd) {
 			f.Close()

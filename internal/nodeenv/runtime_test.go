@@ -42,3 +42,17 @@ func TestTypedRuntimeSettings(t *testing.T) {
 		t.Errorf("FaultSpec = %q", FaultSpec())
 	}
 }
+
+// TestInheritedFileIsShared checks that the token and the lifeline, which
+// share descriptor 0 under ssh, get one *os.File: a second one would close
+// the descriptor under the other when the collector frees it.
+func TestInheritedFileIsShared(t *testing.T) {
+	t.Setenv(Lifeline, "0")
+	f, err := lifeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := inherited(0); f != g {
+		t.Fatalf("two *os.File for descriptor 0: %p and %p", f, g)
+	}
+}
