@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -21,17 +22,22 @@ func TestStepsFreeAndArenaPointers(t *testing.T) {
 	}
 	const dir = "./testdata/steps"
 	args := []string{"-n", "6000", "-steps", "30", "-rows", "5"}
-	out, err := exec.Command("go", append([]string{"run", dir, "-plain"}, args...)...).Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	for _, nodes := range []string{"1", "2", "3"} {
-		var stdout, stderr bytes.Buffer
-		if err := run(append([]string{"run", "-n", nodes, dir, "--"}, args...), &stdout, &stderr); err != nil {
-			t.Fatalf("cape run -n %s: %v\n%s", nodes, err, stderr.String())
+	for _, sparse := range []bool{false, true} {
+		// Sparse steps leave two thirds of each new state as allocated:
+		// reused memory must read as zero on every node.
+		args := append([]string{fmt.Sprintf("-sparse=%v", sparse)}, args...)
+		out, err := exec.Command("go", append([]string{"run", dir, "-plain"}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("go run %s: %v", dir, err)
 		}
-		if stdout.String() != string(out) {
-			t.Errorf("cape run -n %s printed %q, plain Go %q", nodes, stdout.String(), out)
+		for _, nodes := range []string{"1", "2", "3"} {
+			var stdout, stderr bytes.Buffer
+			if err := run(append([]string{"run", "-n", nodes, dir, "--"}, args...), &stdout, &stderr); err != nil {
+				t.Fatalf("cape run -n %s %v: %v\n%s", nodes, args, err, stderr.String())
+			}
+			if stdout.String() != string(out) {
+				t.Errorf("cape run -n %s %v printed %q, plain Go %q", nodes, args, stdout.String(), out)
+			}
 		}
 	}
 	abs, err := filepath.Abs(filepath.Join(dir, "main.go"))

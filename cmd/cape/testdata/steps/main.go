@@ -18,9 +18,17 @@ import (
 	"github.com/cape-go/cape/cape"
 )
 
-func step(next, u []float64, lo, hi int) {
+// sparse makes step s write only every third element, shifted by s, so that
+// the others must read as the zero a fresh allocation holds: reused memory
+// held other values there.
+var sparse = flag.Bool("sparse", false, "write every third element only")
+
+func step(next, u []float64, lo, hi, s int) {
 	n := len(u)
 	for i := lo; i < hi; i++ {
+		if *sparse && (i+s)%3 != 0 {
+			continue
+		}
 		l, r := u[(i+n-1)%n], u[(i+1)%n]
 		next[i] = (l+u[i]+r)/3 + float64(i%7)
 	}
@@ -39,9 +47,9 @@ func main() {
 	var sum float64
 	if *plain {
 		u := make([]float64, *n)
-		for range *steps {
+		for s := range *steps {
 			next := make([]float64, *n)
-			step(next, u, 0, *n)
+			step(next, u, 0, *n, s)
 			u = next
 		}
 		for _, v := range u {
@@ -77,7 +85,7 @@ func withCape(n, steps, rows int, heapRow, heapRowIn, free bool) float64 {
 		r := cape.Begin(fmt.Sprintf("step %d", s))
 		cape.Must(r.Start())
 		lo, hi := r.Static(n)
-		step(next, u, lo, hi)
+		step(next, u, lo, hi, s)
 		if heapRowIn && s == steps/2 && hi == n {
 			hdr[rows-1] = make([]float64, 1)
 		}
