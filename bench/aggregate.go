@@ -1,6 +1,9 @@
 package bench
 
 import (
+	"cmp"
+	"iter"
+	"maps"
 	"math"
 	"slices"
 )
@@ -88,6 +91,22 @@ func aggregate(samples []Sample) *table {
 			emulated: g[0].Emulated, cpus: g[0].NodeCPUs}
 	}
 	return t
+}
+
+// sorted returns the cells in a fixed order (size, nodes, mode), so that
+// the model's sums, and so the report, do not depend on map order.
+func (t *table) sorted() iter.Seq2[key, stat] {
+	keys := slices.Collect(maps.Keys(t.cells))
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.size, b.size), cmp.Compare(a.nodes, b.nodes), cmp.Compare(a.mode, b.mode))
+	})
+	return func(yield func(key, stat) bool) {
+		for _, k := range keys {
+			if !yield(k, t.cells[k]) {
+				return
+			}
+		}
+	}
 }
 
 func (t *table) get(size, nodes int, m Mode) (stat, bool) {

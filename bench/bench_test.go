@@ -9,18 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
-
-// strict reports whether a missing prerequisite must fail the test (CI).
-func strict() bool { return os.Getenv("CAPE_TEST_STRICT") == "1" }
-
-func skipOrFail(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if strict() {
-		t.Fatalf("CAPE_TEST_STRICT=1: "+format+" (run .ci/bench-setup.sh)", args...)
-	}
-	t.Skipf(format, args...)
-}
 
 // runTiny runs the harness end to end on n=64 and checks what it writes.
 func runTiny(t *testing.T, cfg Config) []Sample {
@@ -89,7 +80,7 @@ func TestQuickEndToEnd(t *testing.T) {
 	modes := []Mode{Seq, Goroutines, Complete, Incremental, MPIGo, MPIGoGather}
 	for _, tool := range []string{"gcc", "mpicc", "mpirun"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			skipOrFail(t, "%s not installed: the C references cannot run", tool)
+			testenv.Skip(t, "%s not installed: the C references cannot run (run .ci/bench-setup.sh)", tool)
 		}
 	}
 	modes = append(modes, OMPC, MPIC)
@@ -101,10 +92,10 @@ func TestEmulatedCluster(t *testing.T) {
 		t.Skip("builds and runs variants")
 	}
 	if os.Geteuid() != 0 {
-		skipOrFail(t, "the emulated cluster needs root")
+		testenv.Skip(t, "the emulated cluster needs root")
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
-		skipOrFail(t, "ip (iproute2) not installed")
+		testenv.Skip(t, "ip (iproute2) not installed (run .ci/bench-setup.sh)")
 	}
 	samples := runTiny(t, Config{Modes: []Mode{Seq, Incremental, MPIGo}, Emulate: true, NodeCPUs: 0.5, Bandwidth: "1gbit"})
 	for _, s := range samples {

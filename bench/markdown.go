@@ -213,10 +213,21 @@ func writeBreakdown(b *strings.Builder, t *table) {
 }
 
 func writeModel(b *strings.Builder, t *table, md *model, upTo int) {
-	fmt.Fprintf(b, "## Performance model\n\nT(n, N) = a·n³/N + s·V(n, N)/BW + m·M(n, N) + d (bench/model.go explains V and M).\n\n")
+	fmt.Fprintf(b, "## Performance model\n\nT(n, N) = T1(n)/N + s·V(n, N)/BW + m·M(n, N) + d, where T1(n) is the measured sequential time at size n "+
+		"(a·n³ for a size without one); BW > 0 and s, m, d ≥ 0, so T(n, N) ≥ T1(n)/N: the model's efficiency never exceeds 1 "+
+		"(bench/model.go explains V and M).\n\n")
 	if md.a == 0 {
 		b.WriteString("Not fitted: " + strings.Join(md.notes, "; ") + "\n\n")
 		return
+	}
+	var t1 []string
+	for _, n := range t.sizes {
+		if v, ok := md.t1[n]; ok {
+			t1 = append(t1, fmt.Sprintf("T1(%d) = %.3f s", n, v))
+		}
+	}
+	if len(t1) > 0 {
+		fmt.Fprintf(b, "%s (the sequential medians). ", strings.Join(t1, ", "))
 	}
 	fmt.Fprintf(b, "a = %.3g s per multiply-add (%.2f ns); BW = %.3g MB/s. %s.\n\n| mode | s (bytes measured / formula) | m (ns per byte) | d (s) | points |\n|---|---|---|---|---|\n",
 		md.a, md.a*1e9, md.bw/1e6, strings.Join(md.notes, "; "))
@@ -258,8 +269,7 @@ func modelNodes(measured []int, upTo int) []int {
 
 func fig4Chart(t *table, md *model, upTo int) *chart {
 	n := t.sizes[len(t.sizes)-1]
-	c := &chart{title: fmt.Sprintf("Fig. 4 — execution time vs number of nodes (n = %d)", n), xlabel: "nodes", ylabel: "seconds", log2x: true,
-		note: fmt.Sprintf("points: measured medians with min–max; dashed: model, extrapolated to %d nodes", upTo)}
+	c := &chart{title: fmt.Sprintf("Fig. 4 — execution time vs number of nodes (n = %d)", n), xlabel: "nodes", ylabel: "seconds", log2x: true}
 	for _, m := range distModes {
 		var pts []point
 		for _, k := range t.nodes {
@@ -280,13 +290,13 @@ func fig4Chart(t *table, md *model, upTo int) *chart {
 			c.series = append(c.series, series{name: "model " + string(m), color: modeColor[m], dashed: true, points: mp})
 		}
 	}
+	c.modelNote("points: measured medians with min–max", fmt.Sprintf("model, extrapolated to %d nodes", upTo), md)
 	return c
 }
 
 func fig5Chart(t *table, md *model) *chart {
 	k := t.nodes[len(t.nodes)-1]
-	c := &chart{title: fmt.Sprintf("Fig. 5 — execution time vs matrix size (%d nodes)", k), xlabel: "n (matrix n×n)", ylabel: "seconds",
-		note: "points: measured medians with min–max; dashed: model"}
+	c := &chart{title: fmt.Sprintf("Fig. 5 — execution time vs matrix size (%d nodes)", k), xlabel: "n (matrix n×n)", ylabel: "seconds"}
 	for _, m := range append([]Mode{Seq}, distModes...) {
 		var pts []point
 		for _, n := range t.sizes {
@@ -305,9 +315,12 @@ func fig5Chart(t *table, md *model) *chart {
 					mp = append(mp, point{float64(n), p, p, p})
 				}
 			}
-			c.series = append(c.series, series{name: "model " + string(m), color: modeColor[m], dashed: true, points: mp})
+			if len(mp) > 0 {
+				c.series = append(c.series, series{name: "model " + string(m), color: modeColor[m], dashed: true, points: mp})
+			}
 		}
 	}
+	c.modelNote("points: measured medians with min–max", "model", md)
 	return c
 }
 
@@ -318,8 +331,7 @@ func fig6Chart(t *table, md *model, upTo int, efficiency bool) *chart {
 	if efficiency {
 		title, ylabel = "Fig. 6 — efficiency of CAPE-incremental vs number of nodes", "efficiency (speedup / nodes)"
 	}
-	c := &chart{title: title, xlabel: "nodes", ylabel: ylabel, log2x: true,
-		note: fmt.Sprintf("points: measured; dashed: model to %d nodes; grey: ideal", upTo)}
+	c := &chart{title: title, xlabel: "nodes", ylabel: ylabel, log2x: true}
 	ideal := series{name: "ideal", color: "#999999"}
 	for _, k := range modelNodes(nil, upTo) {
 		y := float64(k)
@@ -361,7 +373,13 @@ func fig6Chart(t *table, md *model, upTo int, efficiency bool) *chart {
 			}
 			mp = append(mp, point{float64(k), y, y, y})
 		}
-		c.series = append(c.series, series{name: fmt.Sprintf("model n=%d", n), color: col, dashed: true, points: mp})
+		if len(mp) > 0 {
+			c.series = append(c.series, series{name: fmt.Sprintf("model n=%d", n), color: col, dashed: true, points: mp})
+		}
+	}
+	c.modelNote("points: measured; grey: ideal", fmt.Sprintf("model to %d nodes", upTo), md)
+	if len(c.series) == 1 {
+		c.note = "no sequential run: speedup and efficiency need seq(n)"
 	}
 	return c
 }

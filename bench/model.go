@@ -9,18 +9,29 @@ import (
 // N·T_sz/BW) but with the terms added, since CAPE does not overlap its
 // exchange with the product:
 //
-//	T(n, N) = a·n³/N + V(n, N)/BW + m·M(n, N) + d
+//	T(n, N) = T1(n)/N + s·V(n, N)/BW + m·M(n, N) + d
 //
-// a·n³/N is one node's share of the product (a, seconds per multiply-add,
-// is fitted on the sequential runs, under the same per-node CPU quota when
-// emulated); V is the number of bytes through the master's link, the
-// bottleneck of a gather and broadcast (formulas below); BW, the effective
-// bandwidth of that link, is fitted on the message-passing baseline, which
-// does nothing but compute and move V; M is the number of bytes the CAPE
-// runtime diffs, merges and injects on the master, and m its cost per byte;
-// d is a fixed cost (connection set-up lies outside the timed span, so d is
-// small). m and d are fitted per CAPE variant by least squares on the
+// T1(n)/N is one node's share of the product: T1(n) is the measured
+// sequential time at size n (under the same per-node CPU quota when
+// emulated), or a·n³ for a size without a sequential run (a, seconds per
+// multiply-add, is the median rate of the sequential runs, or of the
+// distributed runs' per-node compute when there is no sequential run). V is
+// the number of bytes through the master's link, the bottleneck of a gather
+// and broadcast (formulas below); BW, the effective bandwidth of that link,
+// is fitted on the message-passing baseline, which does nothing but compute
+// and move V; s scales V to the bytes measured; M is the number of bytes the
+// CAPE runtime diffs, merges and injects on the master, and m its cost per
+// byte; d is a fixed cost (connection set-up lies outside the timed span, so
+// d is small). m and d are fitted per variant by least squares on the
 // master's measured communication time.
+//
+// The fit is constrained: BW > 0 and s, m, d ≥ 0 (a fit that breaks a
+// constraint falls back to a median ratio through the origin), so
+// T(n, N) ≥ T1(n)/N: the modelled speedup T1(n)/T(n, N) never exceeds N
+// and the modelled efficiency never exceeds 1. (Fitting one rate a on every
+// size instead of anchoring the compute term to T1(n) predicted an
+// efficiency of 1.18 on one node, because the product is slower per
+// multiply-add at the larger size.)
 //
 // Bytes, with e = 8 bytes per element:
 //
@@ -32,11 +43,12 @@ import (
 //	M, incremental:  e·n² (C's pages, diffed, merged, injected once)
 //	M, complete:     N·e·n² (every node's whole arena, reduced and merged on the master)
 //
-// For the CAPE variants V is scaled by the ratio of the bytes the master
-// really sent and received (cape run --stats) to the formula, which accounts
-// for the delta encoding and for compression.
+// For the CAPE variants s is the ratio of the bytes the master really sent
+// and received (cape run --stats) to the formula, which accounts for the
+// delta encoding and for compression.
 type model struct {
-	a     float64           // seconds per multiply-add on one node
+	t1    map[int]float64   // measured sequential time per size (median)
+	a     float64           // seconds per multiply-add on one node, for sizes without t1
 	bw    float64           // bytes per second through the master's link
 	fits  map[Mode]modelFit // per mode
 	notes []string          // how the fit went
@@ -75,29 +87,22 @@ func merged(m Mode, n, nodes float64) float64 {
 	return 0
 }
 
-// fitModel fits the model on the aggregated results. The compute rate a
-// comes from the sequential runs; the communication terms are fitted on the
-// master's measured communication time (Sample.Comm: create + exchange for
-// CAPE, gather + broadcast for mpi-go), which a shared machine's noise on
-// the product does not drown.
+// fitModel fits the model on the aggregated results. The compute term comes
+// from the sequential runs (or, without any, from the distributed runs'
+// per-node compute); the communication terms are fitted on the master's
+// measured communication time (Sample.Comm: create + exchange for CAPE,
+// gather + broadcast for mpi-go), which a shared machine's noise on the
+// product does not drown.
 func fitModel(t *table) *model {
-	md := &model{fits: map[Mode]modelFit{}}
-	var rates []float64
-	for _, n := range t.sizes {
-		if s, ok := t.get(n, 1, Seq); ok {
-			rates = append(rates, s.median/math.Pow(float64(n), 3))
-		}
-	}
-	if len(rates) == 0 {
-		md.notes = append(md.notes, "no sequential run to fit the compute rate on")
+	md := &model{t1: map[int]float64{}, fits: map[Mode]modelFit{}}
+	if !md.fitCompute(t) {
 		return md
 	}
-	md.a = median(rates)
 
 	// BW from the message-passing baseline: comm = V/BW + d.
 	for _, base := range []Mode{MPIGo, MPIGoGather, Incremental} {
 		var xs, ys []float64
-		for k, s := range t.cells {
+		for k, s := range t.sorted() {
 			if k.mode == base && k.nodes > 1 && s.comm > 0 {
 				xs = append(xs, volume(base, float64(k.size), float64(k.nodes)))
 				ys = append(ys, s.comm)
@@ -131,7 +136,7 @@ func fitModel(t *table) *model {
 		}
 		f := modelFit{vScale: 1}
 		var scales, xs, ys []float64
-		for k, s := range t.cells {
+		for k, s := range t.sorted() {
 			if k.mode == m && k.nodes > 1 && s.sent+s.received > 0 {
 				scales = append(scales, (s.sent+s.received)/volume(m, float64(k.size), float64(k.nodes)))
 			}
@@ -139,7 +144,7 @@ func fitModel(t *table) *model {
 		if len(scales) > 0 {
 			f.vScale = median(scales)
 		}
-		for k, s := range t.cells {
+		for k, s := range t.sorted() {
 			if k.mode != m || k.nodes < 2 || s.comm <= 0 {
 				continue
 			}
@@ -171,12 +176,48 @@ func fitModel(t *table) *model {
 	return md
 }
 
-// predict returns the model's time for m at size n on nodes nodes.
+// fitCompute sets T1(n) from the sequential runs and the rate a from them,
+// or from the distributed runs' per-node compute when there is no
+// sequential run; it returns false when there is nothing to fit a on.
+func (md *model) fitCompute(t *table) bool {
+	var rates []float64
+	for _, n := range t.sizes {
+		if s, ok := t.get(n, 1, Seq); ok {
+			md.t1[n] = s.median
+			rates = append(rates, s.median/math.Pow(float64(n), 3))
+		}
+	}
+	if len(rates) == 0 {
+		for k, s := range t.sorted() {
+			if k.mode != MPIC && k.mode.distributed() && s.compute > 0 {
+				rates = append(rates, s.compute*float64(k.nodes)/math.Pow(float64(k.size), 3))
+			}
+		}
+		if len(rates) == 0 {
+			md.notes = append(md.notes, "no sequential run and no per-node compute time to fit the compute rate on")
+			return false
+		}
+		md.notes = append(md.notes, fmt.Sprintf("no sequential run: T1(n) = a·n³ with a fitted on the per-node compute time of the distributed runs (%d cells)", len(rates)))
+	}
+	md.a = median(rates)
+	return true
+}
+
+// seqTime is T1(n), the model's sequential time at size n.
+func (md *model) seqTime(n int) float64 {
+	if t, ok := md.t1[n]; ok {
+		return t
+	}
+	return md.a * math.Pow(float64(n), 3)
+}
+
+// predict returns the model's time for m at size n on nodes nodes; it is
+// never below seqTime(n)/nodes.
 func (md *model) predict(m Mode, n, nodes int) (float64, bool) {
 	if md.a == 0 {
 		return 0, false
 	}
-	c := md.a * math.Pow(float64(n), 3)
+	c := md.seqTime(n)
 	switch m {
 	case Seq:
 		return c, true

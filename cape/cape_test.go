@@ -222,3 +222,44 @@ func TestReducerByValue(t *testing.T) {
 		t.Fatalf("results %d %d, want 145 3", sum, lo)
 	}
 }
+
+func TestArrayReducer(t *testing.T) {
+	r := Begin("array reducer")
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hist := [4]int64{100, 0, 0, 1}
+	hi := []float64{-1, 5}
+	histR := ReduceArray(r, OpAdd, hist[:])
+	hiR := ReduceArray(r, OpMax, hi)
+	{
+		var hist [4]int64
+		histR.Init(hist[:])
+		hi := make([]float64, len(hi))
+		hiR.Init(hi)
+		if hist != [4]int64{} || hi[0] != math.Inf(-1) || hi[1] != math.Inf(-1) {
+			t.Fatalf("identities %v %v", hist, hi)
+		}
+		for i := range 10 {
+			hist[i%4]++
+			hi[i%2] = max(hi[i%2], float64(i))
+		}
+		histR.Partial(hist[:])
+		hiR.Partial(hi)
+	}
+	d, err := r.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Exchange(d); err != nil {
+		t.Fatal(err)
+	}
+	histR.Result(hist[:])
+	hiR.Result(hi)
+	if hist != [4]int64{103, 3, 2, 3} || hi[0] != 8 || hi[1] != 9 {
+		t.Fatalf("results %v %v, want [103 3 2 3] [8 9]", hist, hi)
+	}
+}

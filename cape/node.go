@@ -134,16 +134,9 @@ func join() (*node, error) {
 		tcfg.HandshakeTimeout = 3 * d
 	}
 	if n.rank == 0 {
-		var ln net.Listener
-		if cfg.ListenFD >= 0 {
-			f := os.NewFile(uintptr(cfg.ListenFD), "cape-listener")
-			ln, err = net.FileListener(f)
-			f.Close()
-		} else {
-			ln, err = net.Listen("tcp", cfg.Master)
-		}
+		ln, err := nodeenv.Listen(cfg)
 		if err != nil {
-			return nil, fmt.Errorf("master listener: %w", err)
+			return nil, err
 		}
 		n.loopback = isLoopback(ln.Addr())
 		if n.master, err = transport.NewMaster(ln, tcfg); err != nil {

@@ -45,7 +45,7 @@ func BenchmarkDiff(b *testing.B) {
 		for _, impl := range []struct {
 			name string
 			diff func(*Delta, uint64, []byte, []byte)
-		}{{"fast", Diff}, {"reference", DiffReference}} {
+		}{{"fast", Diff}, {"reference", diffReference}} {
 			if impl.name == "reference" && percent != 10 {
 				continue
 			}
@@ -62,7 +62,7 @@ func BenchmarkDiff(b *testing.B) {
 		binary.LittleEndian.PutUint64(cur[i:], uint64(rng.IntN(1<<24))|1)
 	}
 	b.Run("int64/fast", func(b *testing.B) { benchDiff(b, cur, twin, Diff) })
-	b.Run("int64/reference", func(b *testing.B) { benchDiff(b, cur, twin, DiffReference) })
+	b.Run("int64/reference", func(b *testing.B) { benchDiff(b, cur, twin, diffReference) })
 }
 
 func benchDiff(b *testing.B, cur, twin []byte, diff func(*Delta, uint64, []byte, []byte)) {
@@ -83,7 +83,7 @@ func benchDiff(b *testing.B, cur, twin []byte, diff func(*Delta, uint64, []byte,
 //     int64 values that fill all 8 bytes, over a zero twin;
 //   - int64: the same rows with small values (< 2^24), as in the matrix
 //     product, diffed with Diff: one run per row;
-//   - int64-exact: the same, diffed with DiffReference (which is what Diff
+//   - int64-exact: the same, diffed with diffReference (which is what Diff
 //     gave before it worked by words): each int64 is a run of up to 3
 //     bytes, the fragmented case;
 //   - int32-cyclic: node k writes every int32 element i with i%benchNodes
@@ -125,7 +125,7 @@ var benchNodeDeltas = sync.OnceValues(func() (map[string][]*Delta, []byte) {
 			}
 			ds[k] = &Delta{Region: 1, Node: k}
 			if kind == "int64-exact" {
-				diffPages(ds[k], cur, twin, DiffReference)
+				diffPages(ds[k], cur, twin, diffReference)
 			} else {
 				diffPages(ds[k], cur, twin, Diff)
 			}
@@ -137,7 +137,7 @@ var benchNodeDeltas = sync.OnceValues(func() (map[string][]*Delta, []byte) {
 
 func benchMerged(b *testing.B, kind string) *Delta {
 	all, twin := benchNodeDeltas()
-	m, err := MergeBase(1, SliceBase(twin), all[kind]...)
+	m, err := MergeBase(1, sliceBase(twin), all[kind]...)
 	if err != nil {
 		b.Fatal(err)
 	}

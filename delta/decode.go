@@ -3,7 +3,6 @@ package delta
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"slices"
 
@@ -31,7 +30,10 @@ func Decode(src []byte, lim Limits) (*Delta, error) {
 }
 
 // DecodeInto is [Decode] into dst, reusing its storage (dst's earlier runs
-// are overwritten). On error dst is left empty. It is safe for concurrent
+// are overwritten). On error dst is left empty. Once dst has grown to the
+// size of the deltas it decodes, it allocates nothing for an encoding
+// stored without compression; a compressed body is decompressed into a
+// pooled buffer, which a garbage collection may drop. It is safe for concurrent
 // use with calls on other destinations.
 func DecodeInto(dst *Delta, src []byte, lim Limits) error {
 	if dst == nil {
@@ -62,7 +64,7 @@ func decode(dst *Delta, src []byte, lim Limits) error {
 	if h[4] != version {
 		return fmt.Errorf("decode delta: version %d, want %d: %w", h[4], version, ErrVersion)
 	}
-	if got, want := crc32.Checksum(h[:48], castagnoli), binary.LittleEndian.Uint32(h[48:]); got != want {
+	if got, want := checksum(h[:48]), binary.LittleEndian.Uint32(h[48:]); got != want {
 		return fmt.Errorf("decode delta: header checksum %#08x, want %#08x: %w", got, want, ErrCorrupt)
 	}
 	c := Compression(h[5])
@@ -94,7 +96,7 @@ func decode(dst *Delta, src []byte, lim Limits) error {
 		return fmt.Errorf("decode delta: uncompressed body of %d bytes, want %d: %w", stored, table+payload, ErrCorrupt)
 	}
 	end := len(src) - trailSize
-	if got, want := crc32.Checksum(src[:end], castagnoli), binary.LittleEndian.Uint32(src[end:]); got != want {
+	if got, want := checksum(src[:end]), binary.LittleEndian.Uint32(src[end:]); got != want {
 		return fmt.Errorf("decode delta: checksum %#08x, want %#08x: %w", got, want, ErrCorrupt)
 	}
 	// table+payload <= 20*MaxRuns + MaxBytes: bounded by lim, so it fits an

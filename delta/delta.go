@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Merged is the Node of a delta produced by [MergeBase] or [Merge].
+// Merged is the Node of a delta produced by [MergeBase] or [MergeBaseInto].
 const Merged = -1
 
 // Run is Data written at arena offset Off. Runs in a [Delta] are sorted by
@@ -27,8 +27,8 @@ func (r Run) End() uint64 { return r.Off + uint64(len(r.Data)) }
 // A Delta is not safe for concurrent use: calls that read it ([Delta.Len],
 // [Delta.Apply], [Delta.AppendBinary], [MergeBase]) may run concurrently with
 // each other, but not with calls that modify it ([Delta.Reset], [Diff],
-// [DiffReference], [AppendFull]). The zero value is an empty delta of region
-// 0 and node 0, ready for use.
+// [AppendFull], [DecodeInto], [MergeBaseInto] into it). The zero value is
+// an empty delta of region 0 and node 0, ready for use.
 type Delta struct {
 	Region uint64 // sequence number of the region instance (1, 2, ...)
 	Node   int    // rank that produced the delta, or Merged
@@ -38,6 +38,10 @@ type Delta struct {
 	// Runs[i].Data is a sub-slice of buf with its capacity clipped to its
 	// length. Only appendRun and grow modify it.
 	buf []byte
+
+	// cursors is the storage of MergeBaseInto's heap when d is its
+	// destination, kept for the next merge into d; empty between calls.
+	cursors []mergeCursor
 }
 
 // Reset empties d for region instance region and node node, keeping its

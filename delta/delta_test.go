@@ -159,7 +159,7 @@ func TestDiffMatchesReference(t *testing.T) {
 				var fast, words, exact Delta
 				Diff(&fast, off, cur, twin)
 				diffWords(&words, off, cur, twin)
-				DiffReference(&exact, off, cur, twin)
+				diffReference(&exact, off, cur, twin)
 				if !equalRuns(fast.Runs, words.Runs) {
 					t.Fatalf("n=%d %s rep %d off %#x:\nDiff      %s\ndiffWords %s", n, name, rep, off, dumpRuns(fast.Runs), dumpRuns(words.Runs))
 				}
@@ -189,7 +189,7 @@ func TestDiffCoalescesAcrossCalls(t *testing.T) {
 	}
 	var x Delta
 	for p := range 3 {
-		DiffReference(&x, uint64(p*page), cur[p*page:(p+1)*page], twin[p*page:(p+1)*page])
+		diffReference(&x, uint64(p*page), cur[p*page:(p+1)*page], twin[p*page:(p+1)*page])
 	}
 	if len(x.Runs) != 1 || x.Runs[0].Off != page-3 || len(x.Runs[0].Data) != page+8 {
 		t.Fatalf("exact runs %s, want one run at %#x of %d bytes", dumpRuns(x.Runs), page-3, page+8)
@@ -242,7 +242,7 @@ func TestDiffMismatchedLengthsAndOverflow(t *testing.T) {
 		t.Fatalf("runs %s", dumpRuns(d.Runs))
 	}
 	d.Reset(1, 0)
-	for _, diff := range []func(*Delta, uint64, []byte, []byte){Diff, DiffReference} {
+	for _, diff := range []func(*Delta, uint64, []byte, []byte){Diff, diffReference} {
 		d.Reset(1, 0)
 		diff(&d, ^uint64(0)-1, []byte{1, 1, 1, 1}, []byte{0, 0, 0, 0})
 		if len(d.Runs) != 1 || d.Runs[0].Off != ^uint64(0)-1 || len(d.Runs[0].Data) != 1 {
@@ -295,7 +295,7 @@ func TestMergeDisjointAndEqualOverlap(t *testing.T) {
 	AppendFull(b, 10, []byte{9})
 	AppendFull(c, 1, []byte{2, 3, 4}) // overlaps a and b with equal values
 	AppendFull(c, 30, []byte{8})
-	m, err := Merge(3, a, nil, b, c)
+	m, err := MergeBase(3, nil, a, nil, b, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,8 +307,8 @@ func TestMergeDisjointAndEqualOverlap(t *testing.T) {
 	if m.Runs[0].Data[0] != 1 {
 		t.Fatal("merge result aliases its input")
 	}
-	if m, err := Merge(3); err != nil || len(m.Runs) != 0 || m.Node != Merged {
-		t.Fatalf("Merge() = %+v, %v", m, err)
+	if m, err := MergeBase(3, nil); err != nil || len(m.Runs) != 0 || m.Node != Merged {
+		t.Fatalf("MergeBase(3, nil) = %+v, %v", m, err)
 	}
 }
 
@@ -318,7 +318,7 @@ func TestMergeConflict(t *testing.T) {
 	AppendFull(a, 0x1000, []byte{1, 2, 3, 4})
 	AppendFull(b, 0x1002, []byte{3, 9}) // 0x1002 agrees, 0x1003 conflicts
 	for _, order := range [][]*Delta{{a, b}, {b, a}} {
-		_, err := Merge(5, order...)
+		_, err := MergeBase(5, nil, order...)
 		var ce *ConflictError
 		if !errors.As(err, &ce) || !errors.Is(err, ErrConflict) {
 			t.Fatalf("err = %v, want a *ConflictError", err)
@@ -343,7 +343,7 @@ func TestMergeConflict(t *testing.T) {
 	}
 }
 
-func TestMergeIntoReusesStorage(t *testing.T) {
+func TestMergeBaseIntoReusesStorage(t *testing.T) {
 	a := &Delta{Region: 2, Node: 0}
 	b := &Delta{Region: 2, Node: 1}
 	AppendFull(a, 0, []byte{1, 2})
@@ -351,41 +351,41 @@ func TestMergeIntoReusesStorage(t *testing.T) {
 	var m Delta
 	AppendFull(&m, 100, []byte{9, 9, 9})
 	for range 3 {
-		if err := MergeInto(&m, 2, a, b); err != nil {
+		if err := MergeBaseInto(&m, 2, nil, a, b); err != nil {
 			t.Fatal(err)
 		}
 		if !equalRuns(m.Runs, []Run{{0, []byte{1, 2}}, {4, []byte{3}}}) || m.Node != Merged || m.Region != 2 {
 			t.Fatalf("merged %+v", m)
 		}
 	}
-	if err := MergeInto(&m, 2, a, &m); !errors.Is(err, ErrInvalid) {
+	if err := MergeBaseInto(&m, 2, nil, a, &m); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("dst among inputs: err = %v", err)
 	}
-	if err := MergeInto(nil, 2, a); !errors.Is(err, ErrInvalid) {
+	if err := MergeBaseInto(nil, 2, nil, a); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("nil dst: err = %v", err)
 	}
 	c := &Delta{Region: 2, Node: 2}
 	AppendFull(c, 1, []byte{7})
-	if err := MergeInto(&m, 2, a, c); !errors.Is(err, ErrConflict) || len(m.Runs) != 0 {
+	if err := MergeBaseInto(&m, 2, nil, a, c); !errors.Is(err, ErrConflict) || len(m.Runs) != 0 {
 		t.Fatalf("conflict: err = %v, runs %s", err, dumpRuns(m.Runs))
 	}
 }
 
 func TestMergeRejectsInvalid(t *testing.T) {
 	a := &Delta{Region: 1, Node: 0, Runs: []Run{{10, []byte{1}}, {5, []byte{2}}}}
-	if _, err := Merge(1, a); !errors.Is(err, ErrInvalid) {
+	if _, err := MergeBase(1, nil, a); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("unsorted: err = %v", err)
 	}
 	b := &Delta{Region: 1, Node: 0, Runs: []Run{{0, []byte{1, 2}}, {1, []byte{2}}}}
-	if _, err := Merge(1, b); !errors.Is(err, ErrInvalid) {
+	if _, err := MergeBase(1, nil, b); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("overlapping: err = %v", err)
 	}
 	c := &Delta{Region: 2, Node: 0}
-	if _, err := Merge(1, c); !errors.Is(err, ErrInvalid) {
+	if _, err := MergeBase(1, nil, c); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("other region: err = %v", err)
 	}
 	d := &Delta{Region: 1, Runs: []Run{{^uint64(0), []byte{1, 2}}}}
-	if _, err := Merge(1, d); !errors.Is(err, ErrInvalid) {
+	if _, err := MergeBase(1, nil, d); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("overflow: err = %v", err)
 	}
 }
@@ -393,7 +393,7 @@ func TestMergeRejectsInvalid(t *testing.T) {
 // TestMergeRandom merges random non-conflicting deltas (every node writes
 // the truth's values, and sometimes rewrites the entry value) and checks the
 // result against the truth: [Diff]'s deltas with [MergeBase], and the
-// byte-exact deltas of [DiffReference] with [Merge] and MergeBase.
+// byte-exact deltas of diffReference with MergeBase without and with a base.
 func TestMergeRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for rep := range 200 {
@@ -430,18 +430,18 @@ func TestMergeRandom(t *testing.T) {
 			for p := 0; p < n; p += 512 {
 				e := min(n, p+512)
 				Diff(words[k], uint64(p), cur[p:e], twin[p:e])
-				DiffReference(exact[k], uint64(p), cur[p:e], twin[p:e])
+				diffReference(exact[k], uint64(p), cur[p:e], twin[p:e])
 			}
 		}
-		mw, err := MergeBase(9, SliceBase(twin), words...)
+		mw, err := MergeBase(9, sliceBase(twin), words...)
 		if err != nil {
 			t.Fatalf("rep %d: MergeBase of Diff deltas: %v", rep, err)
 		}
-		me, err := Merge(9, exact...)
+		me, err := MergeBase(9, nil, exact...)
 		if err != nil {
-			t.Fatalf("rep %d: Merge of exact deltas: %v", rep, err)
+			t.Fatalf("rep %d: MergeBase without base of exact deltas: %v", rep, err)
 		}
-		mb, err := MergeBase(9, SliceBase(twin), exact...)
+		mb, err := MergeBase(9, sliceBase(twin), exact...)
 		if err != nil || !equalRuns(mb.Runs, me.Runs) {
 			t.Fatalf("rep %d: MergeBase of exact deltas = %v, %s\nwant %s", rep, err, dumpRuns(mb.Runs), dumpRuns(me.Runs))
 		}
@@ -464,7 +464,7 @@ func TestMergeRandom(t *testing.T) {
 
 // TestMergeBaseCarriedVsWrite: a byte that one delta carries along with the
 // entry value and another delta writes takes the written value, in either
-// order, while Merge (no base) calls it a conflict.
+// order, while MergeBase without a base calls it a conflict.
 func TestMergeBaseCarriedVsWrite(t *testing.T) {
 	entry := []byte{10, 11, 12, 13, 14, 15, 16, 17}
 	a := &Delta{Region: 1, Node: 0}
@@ -473,16 +473,16 @@ func TestMergeBaseCarriedVsWrite(t *testing.T) {
 	AppendFull(b, 2, []byte{12, 3, 4, 15}) // carries 2 and 5, writes 3 and 4
 	want := []Run{{0, []byte{1, 2, 12, 3, 4, 15}}}
 	for _, order := range [][]*Delta{{a, b}, {b, a}} {
-		m, err := MergeBase(1, SliceBase(entry), order...)
+		m, err := MergeBase(1, sliceBase(entry), order...)
 		if err != nil || !equalRuns(m.Runs, want) {
 			t.Fatalf("MergeBase = %v, %s", err, dumpRuns(m.Runs))
 		}
-		if _, err := Merge(1, order...); !errors.Is(err, ErrConflict) {
-			t.Fatalf("Merge without base: err = %v, want a conflict", err)
+		if _, err := MergeBase(1, nil, order...); !errors.Is(err, ErrConflict) {
+			t.Fatalf("MergeBase without base: err = %v, want a conflict", err)
 		}
 	}
 	// A base that does not hold an overlapping offset is an error.
-	if _, err := MergeBase(1, SliceBase(entry[:3]), a, b); !errors.Is(err, ErrInvalid) || errors.Is(err, ErrConflict) {
+	if _, err := MergeBase(1, sliceBase(entry[:3]), a, b); !errors.Is(err, ErrInvalid) || errors.Is(err, ErrConflict) {
 		t.Fatalf("short base: err = %v", err)
 	}
 	// The base is not consulted where runs do not overlap or agree.
@@ -504,7 +504,7 @@ func TestMergeBaseConflict(t *testing.T) {
 	AppendFull(a, 0x1000, []byte{1, 2, 0, 4, 0}) // carries 0x1002 and 0x1004
 	AppendFull(b, 0x1002, []byte{7, 9, 5})       // writes 0x1002, conflicts at 0x1003
 	for _, order := range [][]*Delta{{a, b}, {b, a}} {
-		_, err := MergeBase(5, SliceBase(entry), order...)
+		_, err := MergeBase(5, sliceBase(entry), order...)
 		var ce *ConflictError
 		if !errors.As(err, &ce) || !errors.Is(err, ErrConflict) {
 			t.Fatalf("err = %v, want a *ConflictError", err)
@@ -554,7 +554,7 @@ func TestMergeBaseThreeDeltas(t *testing.T) {
 				// Runs of different extents around offset 8.
 				AppendFull(ds[i], uint64(7-k), append(bytes.Repeat([]byte{e}, 1+k), tc.values[k]))
 			}
-			m, err := MergeBase(2, SliceBase(entry), ds...)
+			m, err := MergeBase(2, sliceBase(entry), ds...)
 			if tc.conflict != [2]int{} {
 				var ce *ConflictError
 				if !errors.As(err, &ce) || ce.Offset != 8 {
@@ -641,13 +641,13 @@ func TestDiffInt64(t *testing.T) {
 	var d, x Delta
 	for p := 0; p < len(cur); p += page {
 		Diff(&d, uint64(p), cur[p:p+page], twin[p:p+page])
-		DiffReference(&x, uint64(p), cur[p:p+page], twin[p:p+page])
+		diffReference(&x, uint64(p), cur[p:p+page], twin[p:p+page])
 	}
 	if len(d.Runs) != 1 || d.Runs[0].Off != uint64(lo) || d.Runs[0].End() != uint64(hi) {
 		t.Fatalf("Diff: %d runs, first %#x, want one run [%#x, %#x)", len(d.Runs), d.Runs[0].Off, lo, hi)
 	}
 	if len(x.Runs) != (hi-lo)/8 {
-		t.Fatalf("DiffReference: %d runs, want %d", len(x.Runs), (hi-lo)/8)
+		t.Fatalf("diffReference: %d runs, want %d", len(x.Runs), (hi-lo)/8)
 	}
 }
 

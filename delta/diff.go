@@ -18,7 +18,7 @@ import (
 // and twin differ is in a run, so applying the delta to twin gives cur. But
 // since a run's unchanged bytes look like writes of the entry value, deltas
 // of several nodes made by Diff must be merged with [MergeBase], which tells
-// them apart from real writes; [DiffReference] gives byte-exact runs.
+// them apart from real writes.
 //
 // For an int64 array this gives one run per written range instead of one
 // per element whose high bytes did not change. When off and len(cur) are
@@ -26,7 +26,7 @@ import (
 // one call over the whole range.
 //
 // Calls must come in increasing offset order (typically one per dirty page);
-// [Merge], [Delta.Apply] and [Delta.AppendBinary] reject deltas whose runs
+// [MergeBase], [Delta.Apply] and [Delta.AppendBinary] reject deltas whose runs
 // are not sorted. len(cur) should equal len(twin); only the first
 // min(len(cur), len(twin)) bytes are compared, cut further so that no run
 // would pass offset 2^64-1.
@@ -100,31 +100,5 @@ func Diff(d *Delta, off uint64, cur, twin []byte) {
 	}
 	if start >= 0 {
 		d.appendRun(off+uint64(start), cur[start:end])
-	}
-}
-
-// DiffReference is the byte-exact diff, written byte by byte: it appends a
-// run for every maximal stretch of bytes where cur and twin differ, so that
-// a run never holds an unchanged byte. It takes the same arguments and
-// coalesces across calls like [Diff], whose runs cover a superset of its
-// runs with the same values; tests and fuzzing compare the two. Deltas made
-// by DiffReference may be merged with [Merge].
-func DiffReference(d *Delta, off uint64, cur, twin []byte) {
-	if d == nil {
-		return
-	}
-	n := min(len(cur), len(twin))
-	cur = clip(off, cur[:n])
-	n = len(cur)
-	for i := 0; i < n; {
-		if cur[i] == twin[i] {
-			i++
-			continue
-		}
-		start := i
-		for i < n && cur[i] != twin[i] {
-			i++
-		}
-		d.appendRun(off+uint64(start), cur[start:i])
 	}
 }

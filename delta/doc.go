@@ -13,8 +13,7 @@
 //     that hold a changed byte, copying those words into the [Delta]'s own
 //     buffer; runs of consecutive calls that touch are coalesced. A written
 //     int64 array is thus one run, even where the values' high bytes did not
-//     change. [DiffReference] is the byte-exact diff, whose runs hold only
-//     changed bytes. [AppendFull] appends a page wholesale instead (the
+//     change. [AppendFull] appends a page wholesale instead (the
 //     "complete checkpoint" baseline).
 //  2. The delta is encoded with [Delta.AppendBinary] (optionally compressed)
 //     and sent to the master, which decodes it with [Decode] under [Limits].
@@ -23,8 +22,8 @@
 //     Where runs overlap, a byte equal to the entry value was only carried
 //     along and a byte that differs was written; two nodes may write the
 //     same byte only if they wrote the same value, otherwise MergeBase
-//     reports a [*ConflictError]. [Merge] is MergeBase without a base, for
-//     byte-exact deltas.
+//     reports a [*ConflictError]. Without a base every covered byte counts
+//     as written, which is right for byte-exact deltas.
 //  4. Every node calls [Delta.Apply] with the merged delta on its arena. Apply
 //     checks every run against the memory before writing any byte.
 //
@@ -39,7 +38,7 @@
 // merged value is the nodes' common write, or E where no node wrote (a byte
 // no delta covers is E on every node too), and the conflicts are exactly
 // those of a byte-exact merge (with byte-exact inputs, MergeBase returns
-// what Merge does). Applied on any node, whose arena holds E everywhere except its own
+// what it returns without a base). Applied on any node, whose arena holds E everywhere except its own
 // writes, the merged delta writes every node's writes and E elsewhere, so
 // all nodes end with the same arena as one machine running the region. This
 // needs the entry state to be the same on every node (the CAPE invariant)
@@ -53,11 +52,14 @@
 // A Delta owns one buffer that holds the data of all its runs, in run order;
 // the Data of each [Run] is a sub-slice of it. [Delta.Reset] keeps the buffer
 // for the next region: the Data slices handed out before it are overwritten
-// by later Diff or AppendFull calls. [Merge], [MergeBase] and [Decode] return
-// new deltas that share no memory with their inputs; [MergeInto],
-// [MergeBaseInto] and [DecodeInto] do the same into a delta whose storage
-// they reuse, so that a node handling region after region allocates nothing
-// in the steady state.
+// by later Diff or AppendFull calls. [MergeBase] and [Decode] return new
+// deltas that share no memory with their inputs; [MergeBaseInto] and
+// [DecodeInto] do the same into a delta whose storage they reuse. A caller
+// that keeps its deltas and its encoding buffer from one region to the
+// next (Reset, Diff, AppendBinary into buf[:0], DecodeInto, MergeBaseInto)
+// allocates nothing once they have grown to the region's size, when the
+// encodings are not compressed (a test checks it); compression goes through
+// pooled buffers, which a garbage collection may drop.
 //
 // The package is pure and deterministic: it makes no system calls, and the
 // same inputs always give the same outputs, byte for byte.

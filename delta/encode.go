@@ -118,6 +118,10 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// checksum is the format's checksum of b, CRC-32C (Castagnoli): of the
+// header's first 48 bytes, and of everything before the trailer.
+func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
 // AppendBinary appends the encoding of d (see the package documentation) to
 // dst, compressed as c asks, and returns the extended slice. It copies the
 // runs; touching runs are stored as one and empty runs are dropped. It
@@ -171,8 +175,8 @@ func (d *Delta) AppendBinary(dst []byte, c Compression) ([]byte, error) {
 	binary.LittleEndian.PutUint64(h[24:], uint64(b.table))
 	binary.LittleEndian.PutUint64(h[32:], uint64(b.payload))
 	binary.LittleEndian.PutUint64(h[40:], uint64(len(dst)-start-headerSize))
-	binary.LittleEndian.PutUint32(h[48:], crc32.Checksum(h[:48], castagnoli))
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli)), nil
+	binary.LittleEndian.PutUint32(h[48:], checksum(h[:48]))
+	return binary.LittleEndian.AppendUint32(dst, checksum(dst[start:])), nil
 }
 
 // body counts what body.append wrote.

@@ -3,7 +3,6 @@ package delta
 import (
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -150,9 +149,9 @@ func TestCorruptionRejected(t *testing.T) {
 
 // reseal recomputes both checksums of a forged encoding.
 func reseal(b []byte) []byte {
-	binary.LittleEndian.PutUint32(b[48:], crc32.Checksum(b[:48], castagnoli))
+	binary.LittleEndian.PutUint32(b[48:], checksum(b[:48]))
 	n := len(b) - trailSize
-	binary.LittleEndian.PutUint32(b[n:], crc32.Checksum(b[:n], castagnoli))
+	binary.LittleEndian.PutUint32(b[n:], checksum(b[:n]))
 	return b
 }
 

@@ -67,7 +67,7 @@ func checkDecode(t *testing.T, src []byte, lim Limits) {
 }
 
 // FuzzDiff checks Diff against diffWords, its byte-by-byte reference, and
-// against the byte-exact DiffReference (Diff covers what it covers, with the
+// against the byte-exact diffReference (Diff covers what it covers, with the
 // same values), over one call and over the input cut into pages of a
 // fuzzer-chosen size (coalescing across calls).
 func FuzzDiff(f *testing.F) {
@@ -79,7 +79,7 @@ func FuzzDiff(f *testing.F) {
 		var fast, words, exact Delta
 		Diff(&fast, off, cur, twin)
 		diffWords(&words, off, cur, twin)
-		DiffReference(&exact, off, cur, twin)
+		diffReference(&exact, off, cur, twin)
 		if !equalRuns(fast.Runs, words.Runs) {
 			t.Fatalf("Diff %s\ndiffWords %s", dumpRuns(fast.Runs), dumpRuns(words.Runs))
 		}
@@ -95,10 +95,10 @@ func FuzzDiff(f *testing.F) {
 		for p := 0; p < n; p += int(page) {
 			e := min(n, p+int(page))
 			Diff(&paged, off+uint64(p), cur[p:e], twin[p:e])
-			DiffReference(&pagedExact, off+uint64(p), cur[p:e], twin[p:e])
+			diffReference(&pagedExact, off+uint64(p), cur[p:e], twin[p:e])
 		}
 		if !equalRuns(pagedExact.Runs, exact.Runs) {
-			t.Fatalf("paged DiffReference %s\none call %s", dumpRuns(pagedExact.Runs), dumpRuns(exact.Runs))
+			t.Fatalf("paged diffReference %s\none call %s", dumpRuns(pagedExact.Runs), dumpRuns(exact.Runs))
 		}
 		if n > 0 {
 			checkCovers(t, &paged, off, cur[:n], twin[:n])
@@ -111,11 +111,11 @@ func FuzzDiff(f *testing.F) {
 }
 
 // FuzzMergeBase builds the deltas of up to four nodes that write into one
-// entry state (with Diff, paged Diff, DiffReference or whole written ranges
+// entry state (with Diff, paged Diff, diffReference or whole written ranges
 // with AppendFull: runs that carry unchanged bytes or not) and checks
 // MergeBase against a byte-array reference merge: the same conflicts, and
 // otherwise a delta that takes every node, from its own state, to the
-// reference result. For byte-exact deltas it also checks that Merge agrees.
+// reference result. For byte-exact deltas it also checks that MergeBase without a base agrees.
 //
 // writes is read as records of 5 bytes: node, offset (2 bytes), length,
 // value; a value with its high bit set is replaced by a function of the
@@ -178,7 +178,7 @@ func FuzzMergeBase(f *testing.F) {
 				}
 				exactOnly = false
 			case 2:
-				DiffReference(d, 0, cur, entry)
+				diffReference(d, 0, cur, entry)
 			case 3:
 				if lo[i] < hi[i] {
 					AppendFull(d, uint64(lo[i]), cur[lo[i]:hi[i]])
@@ -188,11 +188,11 @@ func FuzzMergeBase(f *testing.F) {
 			checkCovers(t, d, 0, cur, entry)
 			ds[i] = d
 		}
-		m, err := MergeBase(3, SliceBase(entry), ds...)
+		m, err := MergeBase(3, sliceBase(entry), ds...)
 		checkMerged(t, "MergeBase", m, err, entry, want, curs, conflicts, anyConflict)
 		if exactOnly {
-			m, err := Merge(3, ds...)
-			checkMerged(t, "Merge", m, err, entry, want, curs, conflicts, anyConflict)
+			m, err := MergeBase(3, nil, ds...)
+			checkMerged(t, "MergeBase without base", m, err, entry, want, curs, conflicts, anyConflict)
 		}
 	})
 }

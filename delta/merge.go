@@ -18,17 +18,6 @@ import (
 // different values, from the calling goroutine.
 type Base func(off uint64) []byte
 
-// SliceBase returns a [Base] over entry, the whole arena at region entry
-// (entry[0] is arena offset 0).
-func SliceBase(entry []byte) Base {
-	return func(off uint64) []byte {
-		if off >= uint64(len(entry)) {
-			return nil
-		}
-		return entry[off:]
-	}
-}
-
 // PagedBase returns a [Base] over an arena kept page by page: page(p)
 // returns the entry content of page p, which holds arena offsets
 // [p×pageSize, (p+1)×pageSize), or nil if it has none (monitor.Tracker's
@@ -50,20 +39,6 @@ func PagedBase(pageSize int, page func(p int) []byte) Base {
 	}
 }
 
-// Merge returns the union of the runs of ds, all of which must belong to
-// region instance region, as a new delta with Node [Merged] that shares no
-// memory with ds. It is [MergeBase] without a base: it treats every byte of
-// every run as a write, so deltas may cover the same byte only if they agree
-// on its value. That is right for byte-exact deltas ([DiffReference],
-// disjoint [AppendFull] runs); deltas made by [Diff] carry unchanged bytes
-// and need MergeBase.
-//
-// Merge only reads ds and is safe for concurrent use with other readers of
-// them.
-func Merge(region uint64, ds ...*Delta) (*Delta, error) {
-	return MergeBase(region, nil, ds...)
-}
-
 // MergeBase returns the union of the runs of ds, all of which must belong
 // to region instance region, as a new delta with Node [Merged] that shares
 // no memory with ds. Nil deltas are skipped. Runs that touch are coalesced.
@@ -77,7 +52,9 @@ func Merge(region uint64, ds ...*Delta) (*Delta, error) {
 // naming both nodes and the first such offset met (MergeBase proceeds in
 // order of run offsets, so that is a low one, though not always the
 // lowest). With base nil, every covered byte counts as written: deltas that
-// cover one byte with different values conflict.
+// cover one byte with different values conflict. That is right for
+// byte-exact deltas (disjoint [AppendFull] runs); deltas made by [Diff]
+// carry unchanged bytes and need a base.
 //
 // MergeBase is a k-way merge of the sorted runs: O(total bytes + total runs
 // × log k), and where runs do not overlap (the normal case: nodes write
@@ -93,23 +70,18 @@ func MergeBase(region uint64, base Base, ds ...*Delta) (*Delta, error) {
 	return out, nil
 }
 
-// MergeInto is [Merge] into dst, reusing its storage: dst is reset to
-// region and [Merged] and then holds the union. dst must not be one of ds.
-// On error dst holds no runs.
-func MergeInto(dst *Delta, region uint64, ds ...*Delta) error {
-	return MergeBaseInto(dst, region, nil, ds...)
-}
-
 // MergeBaseInto is [MergeBase] into dst, reusing its storage: dst is reset
 // to region and [Merged] and then holds the union. dst must not be one of
-// ds. On error dst holds no runs.
+// ds. On error dst holds no runs. Once dst has grown to the size of the
+// union and to the number of deltas, it allocates nothing.
 func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 	if dst == nil {
 		return fmt.Errorf("merge: nil destination: %w", ErrInvalid)
 	}
 	dst.Reset(region, Merged)
 	var totalBytes, totalRuns int
-	h := make(mergeHeap, 0, len(ds))
+	h := mergeHeap(dst.cursors[:0]) // kept in dst for the next merge, cleared so as not to pin ds
+	defer func() { clear(h[:cap(h)]); dst.cursors = h[:0] }()
 	for i, d := range ds {
 		if d == nil {
 			continue
@@ -312,11 +284,11 @@ type mergeCursor struct {
 	runs []Run
 	i    int    // next run
 	off  uint64 // runs[i].Off, the cursor's key in the heap
-	idx  int    // index of the delta in Merge's arguments, breaks ties
+	idx  int    // index of the delta in MergeBase's arguments, breaks ties
 }
 
 // mergeHeap is a binary min-heap of cursors ordered by their next run's
-// offset, then by input index, so that Merge is deterministic.
+// offset, then by input index, so that MergeBase is deterministic.
 type mergeHeap []mergeCursor
 
 func (h mergeHeap) less(a, b int) bool {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // A benchConfig is one backend, or one variant of a backend, to measure.
@@ -53,7 +55,7 @@ func newBench(b *testing.B, c benchConfig, mem []byte) Tracker {
 	}
 	tr, err := New(c.backend, mem, c.opts)
 	if err != nil {
-		skipUnsupported(b, "%s: %v", c.name, err)
+		testenv.Skip(b, "%s: %v", c.name, err)
 	}
 	b.Cleanup(func() {
 		if err := tr.Close(); err != nil {

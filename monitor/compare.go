@@ -11,19 +11,15 @@ import (
 // Start copies [0, extent) into the twin; Stop compares memory with the twin
 // page by page (compare) or reports every page below extent (complete).
 type compareTracker struct {
-	mem      []byte
-	pageSize int
+	trackerState
 	complete bool
 
-	twin    *twin // nil until the first Start
-	extent  int   // extent of the last Start
-	started bool  // between Start and Stop
-	closed  bool
-	dirty   []int // result of the last Stop, reused
+	twin  *twin // nil until the first Start
+	dirty []int // result of the last Stop, reused
 }
 
 func newCompare(mem []byte, pageSize int, complete bool) (*compareTracker, error) {
-	return &compareTracker{mem: mem, pageSize: pageSize, complete: complete}, nil
+	return &compareTracker{trackerState: trackerState{mem: mem, pageSize: pageSize}, complete: complete}, nil
 }
 
 func (c *compareTracker) Name() string {
@@ -33,17 +29,9 @@ func (c *compareTracker) Name() string {
 	return BackendCompare
 }
 
-func (c *compareTracker) PageSize() int { return c.pageSize }
-
 func (c *compareTracker) Start(extent int) error {
-	switch {
-	case c.closed:
-		return fmt.Errorf("start: %w", ErrClosed)
-	case c.started:
-		return fmt.Errorf("start: %w: region already started", ErrState)
-	}
-	if err := checkExtent(extent, len(c.mem), c.pageSize); err != nil {
-		return fmt.Errorf("start: %w", err)
+	if err := c.checkStart(extent); err != nil {
+		return err
 	}
 	if c.twin == nil {
 		tw, err := newTwin(len(c.mem))
@@ -53,19 +41,14 @@ func (c *compareTracker) Start(extent int) error {
 		c.twin = tw
 	}
 	copyParallel(c.twin.buf[:extent], c.mem[:extent])
-	c.extent = extent
-	c.started = true
+	c.enter(extent)
 	return nil
 }
 
 func (c *compareTracker) Stop() ([]int, error) {
-	switch {
-	case c.closed:
-		return nil, fmt.Errorf("stop: %w", ErrClosed)
-	case !c.started:
-		return nil, fmt.Errorf("stop: %w: no region started", ErrState)
+	if err := c.leave(); err != nil {
+		return nil, err
 	}
-	c.started = false
 	n := c.extent / c.pageSize
 	c.dirty = c.dirty[:0]
 	if c.complete {
@@ -79,18 +62,17 @@ func (c *compareTracker) Stop() ([]int, error) {
 }
 
 func (c *compareTracker) Twin(p int) []byte {
-	if c.closed || c.twin == nil || p < 0 || p >= c.extent/c.pageSize {
+	off, ok := c.twinOffset(p)
+	if !ok || c.twin == nil {
 		return nil
 	}
-	off := p * c.pageSize
 	return c.twin.buf[off : off+c.pageSize : off+c.pageSize]
 }
 
 func (c *compareTracker) Close() error {
-	if c.closed {
+	if !c.close() {
 		return nil
 	}
-	c.closed = true
 	var errs []error
 	if c.twin != nil {
 		errs = append(errs, c.twin.release())

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // confArenaSize is the size of the arena each conformance case maps.
@@ -42,7 +44,7 @@ func runConformance(t *testing.T, newTracker func(mem []byte) (Tracker, error)) 
 			mem := mapArena(t, confArenaSize)
 			tr, err := newTracker(mem)
 			if errors.Is(err, ErrNotSupported) {
-				skipUnsupported(t, "%v", err)
+				testenv.Skip(t, "%v", err)
 			}
 			if err != nil {
 				t.Fatalf("new tracker: %v", err)

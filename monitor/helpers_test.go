@@ -4,25 +4,11 @@ package monitor
 
 import (
 	"errors"
-	"os"
 	"testing"
 
+	"github.com/cape-go/cape/internal/testenv"
 	"golang.org/x/sys/unix"
 )
-
-// strictEnv names the environment variable that turns skips for a missing
-// kernel feature or privilege into failures.
-const strictEnv = "CAPE_TEST_STRICT"
-
-// skipUnsupported skips t, or fails it when CAPE_TEST_STRICT=1, saying what
-// is missing.
-func skipUnsupported(t testing.TB, format string, args ...any) {
-	t.Helper()
-	if os.Getenv(strictEnv) == "1" {
-		t.Fatalf(format+" ("+strictEnv+"=1)", args...)
-	}
-	t.Skipf(format, args...)
-}
 
 // newOrSkip calls New and skips (or fails under CAPE_TEST_STRICT=1) when
 // the backend is not supported here.
@@ -30,7 +16,7 @@ func newOrSkip(t testing.TB, backend string, mem []byte) Tracker {
 	t.Helper()
 	tr, err := New(backend, mem, Options{})
 	if errors.Is(err, ErrNotSupported) {
-		skipUnsupported(t, "%s backend: %v", backend, err)
+		testenv.Skip(t, "%s backend: %v", backend, err)
 	}
 	if err != nil {
 		t.Fatalf("New(%q): %v", backend, err)

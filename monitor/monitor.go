@@ -87,13 +87,14 @@ type Options struct {
 	// PtraceBlock is how many pages the ptrace backend saves and unprotects
 	// per write fault: the aligned block of PtraceBlock pages around the
 	// faulting page, clipped to the extent. 0 means DefaultPtraceBlock;
-	// other backends ignore it. See doc.go for the measurements behind the
-	// default.
+	// other backends ignore it. RESULTS.md ("Monitors") has the measurements
+	// behind the default.
 	PtraceBlock int
 }
 
 // DefaultPtraceBlock is the ptrace backend's block size when
-// Options.PtraceBlock is 0, chosen from the measurements in doc.go.
+// Options.PtraceBlock is 0, chosen from the measurements in RESULTS.md
+// ("Monitors").
 const DefaultPtraceBlock = 16
 
 // maxPtraceBlock bounds Options.PtraceBlock.

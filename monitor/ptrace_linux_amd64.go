@@ -30,13 +30,9 @@ import (
 // page the region did not write reads the arena, so call it before the
 // arena is written again.
 type ptraceTracker struct {
-	mem      []byte
-	pageSize int
-	res      *ptraceResources
+	trackerState
+	res *ptraceResources
 
-	extent  int
-	started bool
-	closed  bool
 	dirty   []int  // result of the last Stop, reused
 	isDirty []bool // by page, for the last Stop
 }
@@ -112,7 +108,7 @@ func newPtraceHooked(mem []byte, pageSize, block, overflowAfter int) (Tracker, e
 	if err := startHelper(res, mem, pageSize, block, overflowAfter, twinFile); err != nil {
 		return fail(err)
 	}
-	t := &ptraceTracker{mem: mem, pageSize: pageSize, res: res, isDirty: make([]bool, len(mem)/pageSize)}
+	t := &ptraceTracker{trackerState: trackerState{mem: mem, pageSize: pageSize}, res: res, isDirty: make([]bool, len(mem)/pageSize)}
 	runtime.AddCleanup(t, func(r *ptraceResources) { _ = r.release() }, res)
 	return t, nil
 }
@@ -172,18 +168,11 @@ func (r *ptraceResources) call(op, arg uint64, timeout time.Duration) (uint64, [
 	return code, pages, nil
 }
 
-func (t *ptraceTracker) Name() string  { return BackendPtrace }
-func (t *ptraceTracker) PageSize() int { return t.pageSize }
+func (t *ptraceTracker) Name() string { return BackendPtrace }
 
 func (t *ptraceTracker) Start(extent int) error {
-	switch {
-	case t.closed:
-		return fmt.Errorf("start: %w", ErrClosed)
-	case t.started:
-		return fmt.Errorf("start: %w: region already started", ErrState)
-	}
-	if err := checkExtent(extent, len(t.mem), t.pageSize); err != nil {
-		return fmt.Errorf("start: %w", err)
+	if err := t.checkStart(extent); err != nil {
+		return err
 	}
 	for _, p := range t.dirty {
 		t.isDirty[p] = false
@@ -197,18 +186,14 @@ func (t *ptraceTracker) Start(extent int) error {
 			return fmt.Errorf("start: mprotect: %w", err)
 		}
 	}
-	t.extent, t.started = extent, true
+	t.enter(extent)
 	return nil
 }
 
 func (t *ptraceTracker) Stop() ([]int, error) {
-	switch {
-	case t.closed:
-		return nil, fmt.Errorf("stop: %w", ErrClosed)
-	case !t.started:
-		return nil, fmt.Errorf("stop: %w: no region started", ErrState)
+	if err := t.leave(); err != nil {
+		return nil, err
 	}
-	t.started = false
 	if t.extent > 0 {
 		if err := unix.Mprotect(t.mem[:t.extent], unix.PROT_READ|unix.PROT_WRITE); err != nil {
 			return nil, fmt.Errorf("stop: mprotect: %w", err)
@@ -253,10 +238,10 @@ func (t *ptraceTracker) Stop() ([]int, error) {
 }
 
 func (t *ptraceTracker) Twin(p int) []byte {
-	if t.closed || p < 0 || p >= t.extent/t.pageSize {
+	off, ok := t.twinOffset(p)
+	if !ok {
 		return nil
 	}
-	off := p * t.pageSize
 	tw := t.res.twin[off : off+t.pageSize : off+t.pageSize]
 	if !t.isDirty[p] {
 		copy(tw, t.mem[off:off+t.pageSize]) // not written: the arena holds it
@@ -265,10 +250,9 @@ func (t *ptraceTracker) Twin(p int) []byte {
 }
 
 func (t *ptraceTracker) Close() error {
-	if t.closed {
+	if !t.close() {
 		return nil
 	}
-	t.closed = true
 	if t.started && t.extent > 0 {
 		_ = unix.Mprotect(t.mem[:t.extent], unix.PROT_READ|unix.PROT_WRITE)
 	}

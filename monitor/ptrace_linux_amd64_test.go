@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // Running out of mappings (vm.max_map_count) part way through a region
@@ -44,7 +46,7 @@ func TestPtraceBlockUnchanged(t *testing.T) {
 	ps := os.Getpagesize()
 	tr, err := New(BackendPtrace, mem, Options{PtraceBlock: 8})
 	if errors.Is(err, ErrNotSupported) {
-		skipUnsupported(t, "%v", err)
+		testenv.Skip(t, "%v", err)
 	}
 	if err != nil {
 		t.Fatal(err)

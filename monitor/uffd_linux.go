@@ -29,19 +29,15 @@ import (
 // compares it with the twins, re-arms it and leaves the changed pages for
 // the next Start to refresh. The twins stay persistent either way.
 type uffdTracker struct {
-	mem      []byte
-	base     vaddr
-	pageSize int
-	res      *uffdResources
+	trackerState
+	base vaddr
+	res  *uffdResources
 
 	// armed: outside regions, every page in [0, armed) is either
 	// write-protected or reported written by PAGEMAP_SCAN.
-	armed   int
-	extent  int  // extent of the last Start
-	started bool // between Start and Stop
-	closed  bool
-	vec     []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
-	dirty   []int             // result of the last Stop, reused
+	armed int
+	vec   []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
+	dirty []int             // result of the last Stop, reused
 
 	// Adaptive comparison (see chooseCompare).
 	mode         uffdMode
@@ -147,11 +143,10 @@ func newUffd(mem []byte, pageSize int) (Tracker, error) {
 	res.pmfd = int(pm.Fd())
 
 	u := &uffdTracker{
-		mem:      mem,
-		base:     res.base,
-		pageSize: pageSize,
-		res:      res,
-		vec:      make([]uffd.PageRegion, 512),
+		trackerState: trackerState{mem: mem, pageSize: pageSize},
+		base:         res.base,
+		res:          res,
+		vec:          make([]uffd.PageRegion, 512),
 	}
 	// PAGEMAP_SCAN arrived with WP_ASYNC in 6.7; check it anyway, on one
 	// page, so that a kernel without it fails here and not at Stop.
@@ -162,18 +157,11 @@ func newUffd(mem []byte, pageSize int) (Tracker, error) {
 	return u, nil
 }
 
-func (u *uffdTracker) Name() string  { return BackendUffd }
-func (u *uffdTracker) PageSize() int { return u.pageSize }
+func (u *uffdTracker) Name() string { return BackendUffd }
 
 func (u *uffdTracker) Start(extent int) error {
-	switch {
-	case u.closed:
-		return fmt.Errorf("start: %w", ErrClosed)
-	case u.started:
-		return fmt.Errorf("start: %w: region already started", ErrState)
-	}
-	if err := checkExtent(extent, len(u.mem), u.pageSize); err != nil {
-		return fmt.Errorf("start: %w", err)
+	if err := u.checkStart(extent); err != nil {
+		return err
 	}
 	if u.res.twin == nil {
 		tw, err := newTwin(len(u.mem))
@@ -216,19 +204,14 @@ func (u *uffdTracker) Start(extent int) error {
 		}
 	}
 	u.compare = compare
-	u.extent = extent
-	u.started = true
+	u.enter(extent)
 	return nil
 }
 
 func (u *uffdTracker) Stop() ([]int, error) {
-	switch {
-	case u.closed:
-		return nil, fmt.Errorf("stop: %w", ErrClosed)
-	case !u.started:
-		return nil, fmt.Errorf("stop: %w: no region started", ErrState)
+	if err := u.leave(); err != nil {
+		return nil, err
 	}
-	u.started = false
 	u.dirty = u.dirty[:0]
 	if u.compare {
 		u.dirty = diffParallel(u.dirty, u.mem, u.res.twin.buf, u.pageSize, 0, u.extent/u.pageSize)
@@ -288,18 +271,17 @@ func (u *uffdTracker) writeProtect(from, to int, wp bool) error {
 }
 
 func (u *uffdTracker) Twin(p int) []byte {
-	if u.closed || u.res.twin == nil || p < 0 || p >= u.extent/u.pageSize {
+	off, ok := u.twinOffset(p)
+	if !ok || u.res.twin == nil {
 		return nil
 	}
-	off := p * u.pageSize
 	return u.res.twin.buf[off : off+u.pageSize : off+u.pageSize]
 }
 
 func (u *uffdTracker) Close() error {
-	if u.closed {
+	if !u.close() {
 		return nil
 	}
-	u.closed = true
 	return u.res.release()
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cape-go/cape/internal/testenv"
 	"github.com/cape-go/cape/internal/uffd"
 	"golang.org/x/sys/unix"
 )
@@ -26,7 +27,7 @@ func TestUffdConformanceSmallVector(t *testing.T) {
 func TestUffdConformanceHugePages(t *testing.T) {
 	runConformance(t, func(mem []byte) (Tracker, error) {
 		if err := unix.Madvise(mem, unix.MADV_HUGEPAGE); err != nil {
-			skipUnsupported(t, "madvise(MADV_HUGEPAGE): %v (CONFIG_TRANSPARENT_HUGEPAGE)", err)
+			testenv.Skip(t, "madvise(MADV_HUGEPAGE): %v (CONFIG_TRANSPARENT_HUGEPAGE)", err)
 		}
 		for i := 0; i < len(mem); i += 4096 {
 			mem[i] = 1 // populate, with huge pages where the kernel can

@@ -24,6 +24,9 @@ type access struct {
 	indexed  bool // own storage written through an array index or slice (not the whole variable)
 	appendTo bool // the first argument of append
 	expr     ast.Expr
+	// ref is the expression whose value (a slice or pointer) refers to the
+	// memory written, when loc is locRef or locUnknown: a[i] for a[i][j] = v.
+	ref ast.Expr
 }
 
 // pointsOf returns dflt if values of type typ refer to other memory
@@ -48,9 +51,13 @@ func (t *translator) access(id *ast.Ident) access {
 	l := locOwn
 	pt := pointsOf(t.info.TypeOf(id), locRef)
 	indexed := false
+	var lref ast.Expr // the ref of l, when l is locRef or locUnknown
 	read := access{expr: id}
 	write := func(at loc) access {
-		return access{write: true, loc: at, indexed: indexed, expr: e}
+		return access{write: true, loc: at, indexed: indexed, expr: e, ref: lref}
+	}
+	writePt := func() access { // through the value of e itself
+		return access{write: true, loc: pt, indexed: indexed, expr: e, ref: e}
 	}
 walk:
 	for {
@@ -67,7 +74,7 @@ walk:
 			}
 			if sel.Kind() == types.FieldVal {
 				if _, ok := t.info.TypeOf(e).Underlying().(*types.Pointer); ok {
-					l = pt
+					l, lref = pt, e
 				}
 				pt = pointsOf(t.info.TypeOf(p), locUnknown)
 				e = p
@@ -86,7 +93,7 @@ walk:
 				return read
 			}
 			if _, isPtr := t.info.TypeOf(e).Underlying().(*types.Pointer); isPtr {
-				return write(pt)
+				return writePt()
 			}
 			indexed = true // a method may write any part
 			return write(l)
@@ -96,7 +103,7 @@ walk:
 			}
 			switch t.info.TypeOf(e).Underlying().(type) {
 			case *types.Slice, *types.Pointer:
-				l = pt
+				l, lref = pt, e
 			case *types.Array:
 				indexed = true
 			case *types.Map:
@@ -107,7 +114,7 @@ walk:
 			pt = pointsOf(t.info.TypeOf(p), locUnknown)
 			e = p
 		case *ast.StarExpr:
-			l = pt
+			l, lref = pt, e
 			pt = pointsOf(t.info.TypeOf(p), locUnknown)
 			e = p
 		case *ast.SliceExpr:
@@ -161,11 +168,11 @@ walk:
 					if l == locMap || pt == locNone {
 						return write(locMap)
 					}
-					return write(pt)
+					return writePt()
 				}
 			case "append":
 				if p.Args[0] == e {
-					a := write(pt)
+					a := writePt()
 					a.appendTo = true
 					return a
 				}
@@ -180,7 +187,7 @@ walk:
 			return read // a conversion
 		}
 		if pt != locNone {
-			return write(pt) // the callee may write through it
+			return writePt() // the callee may write through it
 		}
 	}
 	return read
@@ -200,7 +207,7 @@ func (t *translator) analyzeRegion(r *region) {
 	if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 		return
 	}
-	t.checkControl(r)
+	exits := t.checkControl(r)
 	secs := map[*types.Var]map[int]bool{}       // sections using each shared variable
 	whole := map[*types.Var]map[int]token.Pos{} // sections assigning it whole
 	visited := map[*types.Func]bool{}
@@ -220,7 +227,7 @@ func (t *translator) analyzeRegion(r *region) {
 				return true
 			}
 			v, ok := t.info.Uses[id].(*types.Var)
-			if !ok || v.IsField() {
+			if !ok || v.IsField() || r.refused[v] {
 				return true
 			}
 			isLocal := within(v.Pos(), local)
@@ -230,15 +237,15 @@ func (t *translator) analyzeRegion(r *region) {
 			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
 				if a := t.access(id); a.write && v == r.loop.v {
 					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
+				} else {
+					t.writeThroughCopy(r, v, id, a)
 				}
 				return true
 			}
 			a := t.access(id)
 			clause := r.clauseOf[v]
 			if clause != "" && !isLocal {
-				if a.write && a.loc == locRef && clause == "firstprivate" {
-					t.need(v, id.Pos())
-				}
+				t.writeThroughCopy(r, v, id, a)
 				return true
 			}
 			sec := -1
@@ -264,7 +271,11 @@ func (t *translator) analyzeRegion(r *region) {
 			case locMap:
 				t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
 			case locUnknown:
-				t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+				if a.ref == nil {
+					t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+					return true
+				}
+				t.needExpr(a.ref, t.text(a.ref), id.Pos())
 			case locRef:
 				if a.appendTo && !isLocal {
 					t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
@@ -282,12 +293,15 @@ func (t *translator) analyzeRegion(r *region) {
 					t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
 					return true
 				}
-				if !pointerFree(v.Type()) {
+				if !pointerFree(v.Type()) && !a.indexed {
 					t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
 					return true
 				}
 				if !a.indexed && !r.shared[v] {
 					if r.dir.kind == dirFor {
+						if t.beside(id, exits, r.body) {
+							return true // follows from the exit reported there
+						}
 						t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
 						return true
 					}
@@ -315,6 +329,26 @@ func (t *translator) analyzeRegion(r *region) {
 				}
 			}
 		}
+	}
+}
+
+// writeThroughCopy handles the access a, by id, of a variable v of which
+// the region has a copy of its own (the range value, a variable of a
+// clause): a copy of a slice or pointer still refers to shared memory, so
+// the memory written through it is traced (the ranged elements, or the
+// values the variable is given).
+func (t *translator) writeThroughCopy(r *region, v *types.Var, id *ast.Ident, a access) {
+	switch {
+	case !a.write:
+	case a.loc == locUnknown && a.ref != nil:
+		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+	case a.loc != locRef || r.clauseOf[v] == "reduction":
+	case r.loop != nil && v == r.loop.valueVar && v != nil:
+		t.needElemOf(r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
+			t.errorf(id.Pos(), "%s is written through in the parallel region, but its memory comes from %s, which CAPE cannot place in the arena", id.Name, what)
+		})
+	default:
+		t.need(v, id.Pos())
 	}
 }
 
@@ -349,8 +383,26 @@ func (t *translator) text(n ast.Node) string {
 	return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
 }
 
-// checkControl refuses control flow that leaves the region.
-func (t *translator) checkControl(r *region) {
+// beside reports whether n lies in one of the statement lists in blocks,
+// below stop.
+func (t *translator) beside(n ast.Node, blocks map[ast.Node]bool, stop ast.Node) bool {
+	for p := t.parent[n]; p != nil && p != stop; p = t.parent[p] {
+		if blocks[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// checkControl refuses control flow that leaves the region. It returns the
+// blocks holding such a statement: the assignments beside it hand a result
+// out of the region, and are not reported again as loop-carried.
+func (t *translator) checkControl(r *region) map[ast.Node]bool {
+	exits := map[ast.Node]bool{}
+	leave := func(s ast.Stmt, format string, args ...any) {
+		t.errorf(s.Pos(), format, args...)
+		exits[t.parent[s]] = true
+	}
 	labels := map[string]bool{}
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		if l, ok := n.(*ast.LabeledStmt); ok {
@@ -393,7 +445,7 @@ func (t *translator) checkControl(r *region) {
 		switch s := n.(type) {
 		case *ast.ReturnStmt:
 			if !inFuncLit() {
-				t.errorf(s.Pos(), "return leaves the parallel region")
+				leave(s, "return leaves the parallel region")
 			}
 		case *ast.DeferStmt:
 			if !inFuncLit() {
@@ -406,22 +458,23 @@ func (t *translator) checkControl(r *region) {
 			switch s.Tok {
 			case token.BREAK:
 				if s.Label == nil && !nearest(false) || s.Label != nil && !labels[s.Label.Name] {
-					t.errorf(s.Pos(), "break leaves the parallel region")
+					leave(s, "break leaves the parallel region")
 				}
 			case token.CONTINUE:
 				if s.Label != nil && !labels[s.Label.Name] && !(r.label != nil && s.Label.Name == r.label.Label.Name && r.dir.kind == dirFor) {
-					t.errorf(s.Pos(), "continue %s leaves the parallel region", s.Label.Name)
+					leave(s, "continue %s leaves the parallel region", s.Label.Name)
 				}
 				if s.Label == nil && r.dir.kind == dirSections && !nearest(true) {
-					t.errorf(s.Pos(), "continue leaves the parallel region")
+					leave(s, "continue leaves the parallel region")
 				}
 			case token.GOTO:
 				if !labels[s.Label.Name] {
-					t.errorf(s.Pos(), "goto %s leaves the parallel region", s.Label.Name)
+					leave(s, "goto %s leaves the parallel region", s.Label.Name)
 				}
 			case token.FALLTHROUGH:
 			}
 		}
 		return true
 	})
+	return exits
 }

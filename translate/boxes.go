@@ -48,8 +48,7 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 		t.errorf(b.why, "%s cannot be moved to the arena: it is not declared in this package", name)
 		return nil
 	}
-	if !pointerFree(v.Type()) {
-		t.errorf(id.Pos(), "%s cannot be moved to the arena (%s): its type %s contains pointers", name, whyText, v.Type())
+	if b.refused {
 		return nil
 	}
 	d := &boxDecl{id: id, file: t.fileOf[t.fset.File(id.Pos())]}

@@ -16,9 +16,11 @@
 // Loop headers: for i := lo; i < hi; i++ (also <=, >, >=, i += s, i -= s,
 // i--, i = i + s, bound on the left), for i := range n, for i, v := range
 // slice or array. Clauses: shared(vars), private(vars), firstprivate(vars),
-// lastprivate(vars), reduction(op:vars) with op in + * - & | ^ && || min max,
-// schedule(static|dynamic|guided[, chunk]) (sections accept static and
-// dynamic). A trailing // comment after a directive is ignored.
+// lastprivate(vars), reduction(op:vars) with op in + * - & | ^ && || min max
+// (on numbers and booleans, and element by element on arrays and slices of
+// them, as in OpenMP 4.5), schedule(static|dynamic|guided[, chunk]) with a
+// positive chunk (sections accept static and dynamic). A trailing //
+// comment after a directive is ignored.
 //
 // # In a nutshell
 //
@@ -39,10 +41,26 @@
 //     dereferences the pointer (a[i], a.f and len(a) work unchanged).
 //     Memory written through a slice or pointer is traced back to where it
 //     comes from — assignments, sub-slices, the arguments of every call of a
-//     package function, the results of package functions — and each make
-//     or new found becomes cape.Make or cape.New. Anything else on the way
-//     (a composite literal, append, a map, a string, a parameter of a
-//     function used as a value) is reported.
+//     package function, the results of package functions, the receivers of
+//     every call of a method — and each make, new or &T{...} found becomes
+//     cape.Make or cape.New (a length or capacity of any integer type is
+//     converted to int). Memory reached through an element (the row a[i] of
+//     a [][]float64) or a field (g.V) is traced through every value the
+//     package stores into an element of that type (a[i] = v, composite
+//     literal elements, append arguments) or into that field (x.V = v,
+//     T{V: v}). The outer slice goes to the arena too when it can (a make);
+//     when it cannot (built by append) it stays on the Go heap, which is
+//     sound as long as the regions only read it: every node's sequential
+//     code builds the same row headers, holding the same arena addresses,
+//     and a region that writes a row header writes through the outer slice,
+//     which must then be in the arena. Memory in the arena that
+//     holds references (rows, slice fields, a struct written through its
+//     pointer) has its references traced the same way: the Go collector does
+//     not scan the arena. Anything else on the way (a composite literal
+//     other than &T{...}, append, a map, a string, a parameter of a function
+//     used as a value, a method that may be called through an interface, a
+//     pointer taken to an element or field that holds references, memory
+//     made in a region and stored in shared memory) is reported.
 //  5. Edit the source text, not the syntax tree: the user's code stays as
 //     written, the template is inserted around it, and /*line*/ directives
 //     map the user's statements back to their original lines (so panics,
@@ -79,10 +97,18 @@
 //
 // # Limits
 //
-// Nested regions are refused (remove the inner directive to run the inner
-// loop sequentially inside the outer region). Writes that the analysis
-// cannot see (through function values, interfaces, or pointers stored in
-// other memory) are not caught here: cape run --verify is the safety net.
+// A region nested in another (directly, or in a function called from it)
+// is translated like any other; the runtime runs it whole on the node that
+// reaches it, as OpenMP does with nested parallelism off. Writes that the
+// analysis cannot see (through function values, interfaces, reflection,
+// or unsafe) are not caught here: cape run --verify is the safety net.
+// Element stores are matched by type, so a [][]float64 that a region never
+// writes is placed in the arena too when another one is, and refused when
+// its rows cannot be traced. Generic allocations (make([]T, n) with T a
+// type parameter) are refused. A non-constant chunk size is not checked: at
+// run time a chunk ≤ 0 means the default. A pointer kept in an interface
+// variable and then passed to another package's function (var x any = &cfg;
+// json.Unmarshal(b, x)) is not seen as a store into what it points to.
 // A make or new moved to the arena inside a sequential loop allocates anew
 // each time around, and the arena does not free. Directives in packages
 // other than the one translated are not seen.

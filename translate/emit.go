@@ -97,13 +97,21 @@ func (t *translator) emit() *Result {
 		}
 	}
 	// 2. make and new that feed shared memory allocate in the arena.
-	calls := make([]*ast.CallExpr, 0, len(t.makes))
+	allocs := make([]ast.Expr, 0, len(t.makes)+len(t.lits))
 	for c := range t.makes {
-		calls = append(calls, c)
+		allocs = append(allocs, c)
 	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos() > calls[j].Pos() }) // inner before outer
-	for _, c := range calls {
-		t.rewriteAlloc(fileOfPos(c.Pos()), c)
+	for x := range t.lits {
+		allocs = append(allocs, x)
+	}
+	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
+	for _, a := range allocs {
+		switch a := a.(type) {
+		case *ast.CallExpr:
+			t.rewriteAlloc(fileOfPos(a.Pos()), a)
+		case *ast.UnaryExpr:
+			t.rewriteLit(fileOfPos(a.Pos()), a)
+		}
 	}
 	// 3. Declarations of variables moved to the arena.
 	for v, d := range t.boxDecls {
@@ -215,11 +223,10 @@ func (t *translator) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 		}
 		elem, conv = s, t.text(c.Args[0])
 	}
-	n := fo.ed.take(fo.off(c.Args[1].Pos()), fo.off(c.Args[1].End()))
+	n := t.intArg(fo, c.Args[1])
 	var alloc string
 	if len(c.Args) == 3 {
-		capText := fo.ed.take(fo.off(c.Args[2].Pos()), fo.off(c.Args[2].End()))
-		alloc = fmt.Sprintf("%s.Make[%s](%s)[:%s]", fo.cape(), elem, capText, n)
+		alloc = fmt.Sprintf("%s.Make[%s](%s)[:%s]", fo.cape(), elem, t.intArg(fo, c.Args[2]), n)
 	} else {
 		alloc = fmt.Sprintf("%s.Make[%s](%s)", fo.cape(), elem, n)
 	}
@@ -228,6 +235,31 @@ func (t *translator) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 	}
 	fo.ed.drop(start, end)
 	fo.ed.replace(start, end, alloc)
+}
+
+// rewriteLit turns &T{...} into a function literal that allocates the T
+// in the arena and stores the literal's value there.
+func (t *translator) rewriteLit(fo *fileOut, x *ast.UnaryExpr) {
+	lit := ast.Unparen(x.X).(*ast.CompositeLit)
+	typ := t.text(lit.Type)
+	p := newNamer(t.identsIn(lit)).get("p")
+	start, end := fo.off(x.Pos()), fo.off(x.End())
+	value := fo.ed.take(fo.off(lit.Pos()), fo.off(lit.End()))
+	fo.ed.drop(start, end)
+	fo.ed.replace(start, end, fmt.Sprintf("func() *%s { %s := %s.New[%s](); *%s = %s; return %s }()", typ, p, fo.cape(), typ, p, value, p))
+}
+
+// intArg returns the text of the length or capacity argument e of make as
+// an int, which cape.Make takes: make accepts any integer type (and untyped
+// constants), so an argument of another type is converted. A value out of
+// int's range cannot be a valid length, and cape.Make refuses a negative one.
+func (t *translator) intArg(fo *fileOut, e ast.Expr) string {
+	text := fo.ed.take(fo.off(e.Pos()), fo.off(e.End()))
+	tv := t.info.Types[e]
+	if b, ok := tv.Type.(*types.Basic); ok && (b.Kind() == types.Int || b.Info()&types.IsUntyped != 0) {
+		return text
+	}
+	return "int(" + text + ")"
 }
 
 // rewriteDecl moves the declaration of v to the arena.
@@ -345,11 +377,17 @@ func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	fmt.Fprintf(b, "%s.Must(%s.Start())\n", c, n.r)
 	for _, v := range r.order {
 		if e := n.entry[v]; e != "" {
-			fmt.Fprintf(b, "%s := %s // the entry value, for --verify\n", e, t.valueOf(v))
+			value := t.valueOf(v)
+			if reductionKind(v.Type()) == "slice" {
+				value = fmt.Sprintf("append(%s[:0:0], %s...)", value, value)
+			}
+			fmt.Fprintf(b, "%s := %s // the entry value, for --verify\n", e, value)
 		}
 	}
 	for _, v := range r.order {
-		if r.clauseOf[v] == "reduction" {
+		if r.clauseOf[v] == "reduction" && reductionKind(v.Type()) != "" {
+			fmt.Fprintf(b, "%s := %s.ReduceArray(%s, %s.%s, %s)\n", n.red[v], c, n.r, c, reductionOps[r.redOp[v]], elems(v))
+		} else if r.clauseOf[v] == "reduction" {
 			// By value: the loop's accumulator is a local the compiler
 			// keeps in a register (see cape.Reducer).
 			fmt.Fprintf(b, "%s := %s.Reduce(%s, %s.%s, %s)\n", n.red[v], c, n.r, c, reductionOps[r.redOp[v]], t.valueOf(v))
@@ -402,21 +440,46 @@ func (t *translator) privates(fo *fileOut, r *region, n *regionNames, verify boo
 			}
 			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), t.valueOf(v)))
 		case "reduction":
-			if !verify {
-				// This node's partial result, a local.
-				decls = append(decls, fmt.Sprintf("%s := %s.Identity()", v.Name(), n.red[v]))
-				break
-			}
-			if n.entry[v] == "" {
+			switch {
+			case verify && n.entry[v] == "":
 				continue
+			case verify:
+				decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), n.entry[v]))
+			case reductionKind(v.Type()) == "array": // this node's partial result, a local
+				typ, _ := t.typeString(fo.f, v.Type())
+				decls = append(decls, fmt.Sprintf("var %s %s\n%s.Init(%s)", v.Name(), typ, n.red[v], elems(v)))
+			case reductionKind(v.Type()) == "slice":
+				decls = append(decls, fmt.Sprintf("%s := make(%s, len(%s))\n%s.Init(%s)", v.Name(), t.sliceType(fo, v), v.Name(), n.red[v], v.Name()))
+			default:
+				decls = append(decls, fmt.Sprintf("%s := %s.Identity()", v.Name(), n.red[v]))
 			}
-			decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), n.entry[v]))
 		default:
 			continue
 		}
 		names = append(names, v.Name())
 	}
 	return decls, names
+}
+
+// elems is the text of the reduction variable v as a slice.
+func elems(v *types.Var) string {
+	if reductionKind(v.Type()) == "array" {
+		return v.Name() + "[:]"
+	}
+	return v.Name()
+}
+
+// sliceType is the type of the slice reduction variable v as Go source in
+// fo's file, or []T when the type cannot be named there.
+func (t *translator) sliceType(fo *fileOut, v *types.Var) string {
+	if s, ok := t.typeString(fo.f, v.Type()); ok {
+		return s
+	}
+	s, ok := t.typeString(fo.f, v.Type().Underlying())
+	if !ok {
+		t.errorf(v.Pos(), "cannot name the type %s of %s in this file", v.Type(), v.Name())
+	}
+	return s
 }
 
 // openPrivates opens the block of the region's private copies, if it has
@@ -452,7 +515,7 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	}
 	for _, v := range r.order {
 		if p := n.red[v]; p != "" {
-			fmt.Fprintf(b, "%s.Partial(%s)\n", p, v.Name())
+			fmt.Fprintf(b, "%s.Partial(%s)\n", p, elems(v))
 		}
 	}
 	if inner {
@@ -468,7 +531,9 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	fmt.Fprintf(b, "%s.Must(%s.Stop())\n", c, n.r)
 	fmt.Fprintf(b, "%s.Must(%s.Exchange(%s))\n", c, n.r, n.d)
 	for _, v := range r.order {
-		if p := n.red[v]; p != "" {
+		if p := n.red[v]; p != "" && reductionKind(v.Type()) != "" {
+			fmt.Fprintf(b, "%s.Result(%s)\n", p, elems(v))
+		} else if p != "" {
 			fmt.Fprintf(b, "%s = %s.Result()\n", t.valueOf(v), p)
 		}
 	}

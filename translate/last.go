@@ -95,7 +95,7 @@ func (t *translator) findLast() {
 		return
 	}
 	for _, r := range t.regions {
-		if r.fn != ast.Node(mainDecl) {
+		if r.fn != ast.Node(mainDecl) || r.outer != nil {
 			continue
 		}
 		last := true

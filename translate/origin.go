@@ -14,6 +14,7 @@ type source struct {
 	zero    bool        // the zero value (a var declaration without value)
 	unknown string      // a value the analysis cannot follow, described
 	isParam bool        // a parameter: its values come from the call sites
+	recv    bool        // the receiver of method param
 	param   *types.Func // the function, nil for a function literal
 	index   int         // the parameter's index
 }
@@ -21,32 +22,38 @@ type source struct {
 // A box is a variable moved to the arena: its declaration becomes
 // cape.New[T]() and its uses dereference the pointer.
 type box struct {
-	v   *types.Var
-	why token.Pos // a write in a region that needs it
+	v       *types.Var
+	why     token.Pos // a write in a region that needs it
+	refused bool      // its type cannot live in the arena (reported)
 }
 
 func (t *translator) box(v *types.Var, why token.Pos) {
 	if _, ok := t.boxes[v]; !ok {
 		t.boxes[v] = &box{v: v, why: why}
+		if !pointerFree(v.Type()) && !t.needContents(v.Type(), v.Name(), why, v.Pos()) {
+			t.boxes[v].refused = true
+		}
 	}
 }
 
 // need requires the memory that v (a slice or a pointer) refers to to be in
 // the arena, because a region writes it at why.
 func (t *translator) need(v *types.Var, why token.Pos) {
-	if t.seen[v] {
+	if t.seen[t.seenKey(v)] {
 		return
 	}
-	t.seen[v] = true
+	t.seen[t.seenKey(v)] = true
 	if v.Pkg() != t.p.types {
-		t.errorf(why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
+		t.originErrorf(why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
 		return
 	}
 	for _, s := range t.sources[v] {
 		switch {
 		case s.zero:
 		case s.unknown != "":
-			t.errorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+		case s.recv:
+			t.needRecv(v, s, why)
 		case s.isParam:
 			t.needParam(v, s, why)
 		default:
@@ -58,40 +65,140 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
 	switch {
 	case s.param == nil:
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal: CAPE cannot see its callers; pass the slice by closure instead", v.Name(), t.where(why))
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal: CAPE cannot see its callers; pass the slice by closure instead", v.Name(), t.where(why))
 		return
 	case t.valueUse[s.param]:
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
 		return
 	}
 	sig := s.param.Type().(*types.Signature)
 	if sig.Variadic() && s.index == sig.Params().Len()-1 {
-		t.errorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
 		return
 	}
 	for _, call := range t.calls[s.param] {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
-			t.errorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
 			continue
 		}
 		t.needExpr(call.Args[s.index], v.Name(), why)
 	}
 }
 
+// needRecv requires the memory that the receiver v of a method refers to
+// to be in the arena: the receiver of every call of the method.
+func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
+	fn := s.param
+	if fn == nil {
+		return
+	}
+	if t.valueUse[fn] {
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used as a method value: CAPE cannot see every call", v.Name(), t.where(why), fn.Name())
+		return
+	}
+	for sel, x := range t.info.Selections {
+		if x.Kind() == types.MethodExpr && x.Obj() == types.Object(fn) {
+			t.originErrorf(sel.Pos(), "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used here as a method expression: call it as x.%s()", v.Name(), t.where(why), fn.Name(), fn.Name())
+		}
+	}
+	if at, iface := t.dynamicCall(fn); iface != "" {
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which %s may call through interface %s: CAPE cannot see every call", v.Name(), t.where(why), fn.Name(), t.where(at), iface)
+		return
+	}
+	for _, call := range t.calls[fn] {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		selection := t.info.Selections[sel]
+		if !ok || selection == nil || len(selection.Index()) != 1 {
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow the receiver of this call (call the method on the struct itself, not through an embedding one)", v.Name(), t.where(why))
+			continue
+		}
+		if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr {
+			t.needExpr(sel.X, v.Name(), why)
+		} else {
+			t.needOwn(sel.X, v.Name(), why) // x.M() with x addressable: (&x).M()
+		}
+	}
+}
+
+// dynamicCall reports where fn may be called through an interface: a
+// value of its receiver type converted to an interface type that has a
+// method of fn's name, in this package's code or at a call of another
+// package's function. It returns the interface's name, or "".
+func (t *translator) dynamicCall(fn *types.Func) (token.Pos, string) {
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	check := func(at token.Pos, it types.Type) (token.Pos, string) {
+		iface, ok := it.Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			return token.NoPos, ""
+		}
+		for i := range iface.NumMethods() {
+			if iface.Method(i).Name() == fn.Name() && (types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)) {
+				return at, it.String()
+			}
+		}
+		return token.NoPos, ""
+	}
+	first, firstName := token.NoPos, ""
+	for e, tv := range t.info.Types {
+		if tv.Type != nil && !tv.IsType() {
+			if at, name := check(e.Pos(), tv.Type); name != "" && (first == token.NoPos || at < first) {
+				first, firstName = at, name
+			}
+		}
+	}
+	if firstName != "" {
+		return first, firstName
+	}
+	for _, f := range t.p.files {
+		var at token.Pos
+		var name string
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || name != "" {
+				return name == ""
+			}
+			sig, ok := t.info.TypeOf(call.Fun).(*types.Signature)
+			if !ok {
+				return true
+			}
+			for i := range call.Args {
+				j := min(i, sig.Params().Len()-1)
+				if j < 0 {
+					break
+				}
+				pt := sig.Params().At(j).Type()
+				if sig.Variadic() && j == sig.Params().Len()-1 {
+					if sl, ok := pt.(*types.Slice); ok && !call.Ellipsis.IsValid() {
+						pt = sl.Elem()
+					}
+				}
+				if at, name = check(call.Args[i].Pos(), pt); name != "" {
+					return false
+				}
+			}
+			return true
+		})
+		if name != "" {
+			return at, name
+		}
+	}
+	return token.NoPos, ""
+}
+
 // needExpr requires the memory that the value of e refers to to be in the
 // arena.
 func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
-	if t.seen[e] {
+	if t.seen[t.seenKey(e)] {
 		return
 	}
-	t.seen[e] = true
+	t.seen[t.seenKey(e)] = true
 	e = ast.Unparen(e)
 	fail := func(what string) {
 		hint := ""
 		if w, h, ok := strings.Cut(what, "; "); ok {
 			what, hint = w, "; "+h
 		}
-		t.errorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
+		t.originErrorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
 	}
 	switch x := e.(type) {
 	case *ast.Ident:
@@ -135,8 +242,8 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 		t.needExpr(x.X, name, why)
 	case *ast.UnaryExpr:
 		if x.Op == token.AND {
-			if _, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
-				fail("a composite literal; allocate it with new instead")
+			if lit, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
+				t.arenaLit(x, lit, name, why, fail)
 				return
 			}
 			t.needOwn(x.X, name, why)
@@ -146,17 +253,56 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 	case *ast.CompositeLit:
 		fail("a composite literal; allocate it with make instead")
 	case *ast.SelectorExpr:
-		fail("field " + x.Sel.Name)
+		sel := t.info.Selections[x]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			fail(t.text(x))
+			return
+		}
+		t.needField(sel.Obj().(*types.Var), name, why)
 	case *ast.IndexExpr:
-		fail("an element of " + t.text(x.X))
+		t.needElem(x, name, why, fail)
 	default:
 		fail("an expression")
 	}
 }
 
+// needElem requires the memory of the element x (a slice or pointer held by
+// a slice or array) to be in the arena: the container itself, and every
+// value of the element's type stored in an element.
+func (t *translator) needElem(x *ast.IndexExpr, name string, why token.Pos, fail func(string)) {
+	t.needElemOf(x.X, t.info.TypeOf(x), name, why, fail)
+}
+
+// needElemOf requires the memory that the elements (of type elem) of the
+// slice or array container refer to to be in the arena.
+func (t *translator) needElemOf(container ast.Expr, elem types.Type, name string, why token.Pos, fail func(string)) {
+	// The container is only read: its elements hold the same values on
+	// every node, made by the same sequential code. It goes to the arena if
+	// it can (a write of an element is a write through the container,
+	// traced strictly where it happens).
+	switch u := t.info.TypeOf(container).Underlying().(type) {
+	case *types.Slice:
+		t.softly(func() { t.needExpr(container, name, why) })
+	case *types.Array:
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			fail("an element of " + t.text(container))
+			return
+		}
+		t.softly(func() { t.needExpr(container, name, why) })
+	default:
+		fail("an element of " + t.text(container))
+		return
+	}
+	t.needElems(elem, name, why)
+}
+
 // needOwn requires the variable whose storage e denotes to move to the
 // arena.
 func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
+	if t.soft > 0 {
+		return // variables move to the arena only when written
+	}
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
@@ -183,21 +329,21 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 				return
 			}
 		}
-		t.errorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory is %s, which CAPE cannot place in the arena", name, t.where(why), t.text(e))
+		t.originErrorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory is %s, which CAPE cannot place in the arena", name, t.where(why), t.text(e))
 		return
 	}
 }
 
 // needResult requires the memory returned by fn to be in the arena.
 func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
-	if t.seen[fn] {
+	if t.seen[t.seenKey(fn)] {
 		return
 	}
-	t.seen[fn] = true
+	t.seen[t.seenKey(fn)] = true
 	d := t.decls[fn]
 	sig := fn.Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
-		t.errorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
+		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
 		return
 	}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
@@ -216,6 +362,9 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 // arenaAlloc records that a make or new call moves to the arena.
 func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why token.Pos) {
 	if t.inRegion(call.Pos()) {
+		if t.storing > 0 {
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+		}
 		return // a private buffer of one iteration or section
 	}
 	typ := t.info.TypeOf(call.Args[0])
@@ -231,14 +380,29 @@ func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why to
 		}
 	}
 	if elem == nil {
-		t.errorf(call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
+		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
 		return
 	}
-	if !pointerFree(elem) {
-		t.errorf(call.Pos(), "%s is written in the parallel region at %s, but its element type %s contains pointers, so it cannot live in the arena", name, t.where(why), elem)
+	if t.needContents(elem, name, why, call.Pos()) {
+		t.makes[call] = name
+	}
+}
+
+// arenaLit records that &T{...} moves to the arena.
+func (t *translator) arenaLit(x *ast.UnaryExpr, lit *ast.CompositeLit, name string, why token.Pos, fail func(string)) {
+	if lit.Type == nil {
+		fail("a composite literal whose type is not written; allocate it with new instead")
 		return
 	}
-	t.makes[call] = name
+	if t.inRegion(x.Pos()) {
+		if t.storing > 0 {
+			t.originErrorf(x.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+		}
+		return
+	}
+	if t.needContents(t.info.TypeOf(lit), name, why, x.Pos()) {
+		t.lits[x] = name
+	}
 }
 
 // inRegion reports whether pos lies in some parallel region.

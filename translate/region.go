@@ -23,12 +23,14 @@ type region struct {
 	redOp    map[*types.Var]string // reduction operator
 	order    []*types.Var          // clause variables in clause order
 	shared   map[*types.Var]bool
-	sched    string // cape constant: Static, Dynamic or Guided
-	chunk    string // chunk expression; "" when absent
+	refused  map[*types.Var]bool // named by a clause that was refused: not analyzed again
+	sched    string              // cape constant: Static, Dynamic or Guided
+	chunk    string              // chunk expression; "" when absent
 	chunkPos token.Pos
 
-	loop *loopInfo
-	last bool // statically the program's last region
+	loop  *loopInfo
+	last  bool    // statically the program's last region
+	outer *region // the region r is nested in, or nil
 }
 
 // loopInfo describes the header of a parallel for loop.
@@ -135,7 +137,8 @@ func (t *translator) findRegions() {
 			}
 			r := &region{dir: d, file: f, stmt: inner, label: label,
 				clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
-				sched: "Static"}
+				refused: map[*types.Var]bool{},
+				sched:   "Static"}
 			t.regions = append(t.regions, r)
 			t.regionAt[inner] = r
 		}
@@ -158,10 +161,11 @@ func (t *translator) findRegions() {
 // loop header or sections.
 func (t *translator) setupRegion(r *region, sectionDirs map[ast.Stmt]*directive) {
 	pos := r.dir.pos
-	for p := t.parent[r.stmt]; p != nil; p = t.parent[p] {
+	for p := t.parent[r.stmt]; p != nil && r.outer == nil; p = t.parent[p] {
 		if s, ok := p.(ast.Stmt); ok && t.regionAt[s] != nil {
-			t.errorf(pos, "nested parallel region (inside the region at %s) is not supported: remove the inner directive to run the inner loop sequentially within the outer region", t.where(t.regionAt[s].dir.pos))
-			return
+			// Nested: the runtime runs it whole on the node that reaches
+			// it, as OpenMP does with nested parallelism off.
+			r.outer = t.regionAt[s]
 		}
 	}
 	r.fn = t.enclosing(r.stmt, isFunc)
@@ -249,10 +253,12 @@ func (t *translator) resolveClauses(r *region) {
 					continue
 				}
 				if c.name == "reduction" && !t.reducible(a, v, c.op) {
+					r.refused[v] = true
 					continue
 				}
 				if c.name == "lastprivate" && !pointerFree(v.Type()) {
 					t.errorf(a.pos, "lastprivate variable %s has type %s, which contains pointers", a.text, v.Type())
+					r.refused[v] = true
 					continue
 				}
 				r.clauseOf[v] = c.name
@@ -296,9 +302,13 @@ func (t *translator) clauseVar(r *region, clause string, a clauseArg) *types.Var
 }
 
 func (t *translator) reducible(a clauseArg, v *types.Var, op string) bool {
-	b, ok := v.Type().Underlying().(*types.Basic)
+	typ := v.Type()
+	if k := reductionKind(typ); k != "" {
+		typ = typ.Underlying().(interface{ Elem() types.Type }).Elem()
+	}
+	b, ok := typ.Underlying().(*types.Basic)
 	if !ok || b.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) == 0 {
-		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point or boolean type", a.text, v.Type())
+		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point or boolean type, or an array or slice of one", a.text, v.Type())
 		return false
 	}
 	isBool := b.Info()&types.IsBoolean != 0
@@ -336,6 +346,10 @@ func (t *translator) checkChunk(r *region, a clauseArg) {
 	tv := info.Types[e]
 	if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 		t.errorf(a.pos, "schedule chunk size %q has type %s, want an integer", a.text, tv.Type)
+		return
+	}
+	if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
+		t.errorf(a.pos, "schedule chunk size %s is %s; it must be positive", a.text, tv.Value)
 		return
 	}
 	r.chunk, r.chunkPos = a.text, a.pos
@@ -485,6 +499,18 @@ func (t *translator) rangeHeader(r *region, s *ast.RangeStmt) *loopInfo {
 		li.value, li.valueVar = id, t.varOf(id)
 	}
 	return li
+}
+
+// reductionKind is "array" or "slice" for a reduction variable of that
+// kind (reduced element by element), "" otherwise.
+func reductionKind(t types.Type) string {
+	switch t.Underlying().(type) {
+	case *types.Array:
+		return "array"
+	case *types.Slice:
+		return "slice"
+	}
+	return ""
 }
 
 func isInteger(t types.Type) bool {

@@ -91,8 +91,9 @@ type translator struct {
 
 	boxes    map[*types.Var]*box // variables moved to the arena
 	boxDecls map[*types.Var]*boxDecl
-	makes    map[*ast.CallExpr]string // make/new calls moved to the arena → why
-	seen     map[any]bool             // origin nodes already required
+	makes    map[*ast.CallExpr]string  // make/new calls moved to the arena → why
+	lits     map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
+	seen     map[any]bool              // origin nodes already required
 
 	// Package-wide facts for the origin analysis.
 	sources  map[*types.Var][]source
@@ -100,6 +101,13 @@ type translator struct {
 	valueUse map[*types.Func]bool
 	decls    map[*types.Func]*ast.FuncDecl
 	uses     map[*types.Var][]*ast.Ident
+
+	// References stored in elements and fields (contents.go).
+	elemStores  []*elemStores
+	fieldStores map[*types.Var][]store
+	storing     int // > 0 while tracing a value stored in arena memory
+	soft        int // > 0 while tracing memory that is only read (contents.go)
+	originErrs  map[token.Pos]bool
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
@@ -115,12 +123,16 @@ func newTranslator(p *pkg) *translator {
 		boxes:    map[*types.Var]*box{},
 		boxDecls: map[*types.Var]*boxDecl{},
 		makes:    map[*ast.CallExpr]string{},
+		lits:     map[*ast.UnaryExpr]string{},
 		seen:     map[any]bool{},
 		sources:  map[*types.Var][]source{},
 		calls:    map[*types.Func][]*ast.CallExpr{},
 		valueUse: map[*types.Func]bool{},
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		uses:     map[*types.Var][]*ast.Ident{},
+
+		fieldStores: map[*types.Var][]store{},
+		originErrs:  map[token.Pos]bool{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -141,7 +153,21 @@ func newTranslator(p *pkg) *translator {
 }
 
 func (t *translator) errorf(pos token.Pos, format string, args ...any) {
+	if t.soft > 0 {
+		return // memory that stays where it is
+	}
 	t.diags = append(t.diags, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// originErrorf reports a place that the origin analysis cannot put in the
+// arena, once: a place reached again, for another write or variable, is
+// not reported a second time.
+func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
+	if t.originErrs[pos] || t.soft > 0 {
+		return
+	}
+	t.originErrs[pos] = true
+	t.errorf(pos, format, args...)
 }
 
 // where formats pos briefly ("main.go:12") for messages that refer to a
@@ -153,6 +179,7 @@ func (t *translator) where(pos token.Pos) string {
 
 func (t *translator) run() *Result {
 	t.collectFacts()
+	t.collectStores()
 	t.findRegions()
 	for _, r := range t.regions {
 		t.analyzeRegion(r)
@@ -255,7 +282,7 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 		for _, fld := range d.Recv.List {
 			for _, name := range fld.Names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), unknown: "a method receiver"})
+					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, recv: true})
 				}
 			}
 		}

@@ -63,7 +63,7 @@ func TestCloseLosesNothing(t *testing.T) {
 		closed <- time.Now()
 	}()
 
-	fr := newFrameReader(&slowReader{r: p.nc, n: 64 << 10, pause: 5 * time.Millisecond}, p.in, m.cfg.MaxFrame)
+	fr := newFrameReader(&slowReader{r: p.nc, n: 64 << 10, pause: 5 * time.Millisecond}, p.in, m.cfg.MaxFrame, nil)
 	var got []Message
 	var end error
 	for end == nil {

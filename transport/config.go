@@ -37,6 +37,12 @@ type Config struct {
 	// MaxFrame bounds the payload of one Message, in bytes (default 1 GiB).
 	// On the wire a payload travels in chunks of at most 1 MiB.
 	MaxFrame int
+	// KindLimits bounds the payload of the messages of some kinds (each
+	// ≥ MinKind) more tightly than MaxFrame: a receiver refuses a larger
+	// one from its header, before it allocates anything, and a send of
+	// one fails. A receiver allocates a payload as its bytes arrive in any
+	// case, so a header alone never costs more than a few MiB.
+	KindLimits map[uint8]int
 
 	// HandshakeTimeout bounds joining: NewMaster waits this long overall
 	// for all the slaves; Dial uses it when its context has no deadline
@@ -59,6 +65,12 @@ type Config struct {
 	// links when it starts, so every slave must be able to reach the
 	// others at the address the master sees it at.
 	Broadcast string
+
+	// Notice, if set, receives what the transport wants the user to know
+	// but is not an error of any call: that the relay links failed and
+	// broadcasts fall back to the star, naming the nodes (Master.RelayErr
+	// returns the same). It must not block.
+	Notice func(msg string)
 }
 
 // normalize returns a copy of c with defaults filled in and the token
@@ -68,6 +80,16 @@ func (c Config) normalize() (Config, error) {
 		return c, fmt.Errorf("%w: token of %d bytes, want at least %d", ErrConfig, len(c.Token), MinTokenLen)
 	}
 	c.Token = append([]byte(nil), c.Token...)
+	if c.KindLimits != nil {
+		limits := make(map[uint8]int, len(c.KindLimits))
+		for k, n := range c.KindLimits {
+			if k < MinKind || n < 0 {
+				return c, fmt.Errorf("%w: KindLimits[%d] = %d", ErrConfig, k, n)
+			}
+			limits[k] = n
+		}
+		c.KindLimits = limits
+	}
 	if c.Size < 1 || int64(c.Size) > 1<<31-1 {
 		return c, fmt.Errorf("%w: size %d", ErrConfig, c.Size)
 	}

@@ -91,7 +91,7 @@ func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, n
 		notify: notify,
 		epoch:  time.Now(),
 		fw:     frameWriter{w: nc, timeout: cfg.IOTimeout, mac: wm},
-		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame),
+		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame, cfg.KindLimits),
 		ready:  make(chan struct{}, 1),
 		dead:   make(chan struct{}),
 		stop:   make(chan struct{}),
@@ -266,6 +266,9 @@ func (c *conn) send(msg Message) error {
 	if len(msg.Payload) > c.cfg.MaxFrame {
 		return c.nodeErr("send", fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, len(msg.Payload), c.cfg.MaxFrame))
 	}
+	if n, ok := c.cfg.KindLimits[msg.Kind]; ok && len(msg.Payload) > n {
+		return c.nodeErr("send", fmt.Errorf("%w: message of kind %d of %d bytes, limit %d", ErrFrameTooLarge, msg.Kind, len(msg.Payload), n))
+	}
 	return c.sendRaw(msg.Kind, msg.Seq, msg.Payload)
 }
 
@@ -332,8 +335,8 @@ func (c *conn) close() {
 		alive := c.cause == nil
 		c.mu.Unlock()
 		if alive {
-			deadline := time.Now().Add(c.linger())
-			if c.lockWrite(deadline) {
+			if c.lockWrite() {
+				deadline := time.Now().Add(c.linger())
 				c.wclosed = true
 				c.fw.timeout = max(min(c.cfg.IOTimeout, time.Until(deadline)), time.Millisecond)
 				err := c.fw.writeMessage(kindBye, 0, nil)
@@ -368,10 +371,11 @@ func (c *conn) shut() {
 }
 
 // lockWrite takes wmu for the goodbye. It waits for a relayed message being
-// forwarded on this connection or a heartbeat, until deadline; it gives up
-// at once if a caller's message is being written (Close cuts it short) or
-// the connection failed.
-func (c *conn) lockWrite(deadline time.Time) bool {
+// forwarded on this connection, or a heartbeat, as long as it progresses:
+// it gives up once nothing was written for the linger (a relay parent that
+// stalled), and at once if a caller's message is being written (Close cuts
+// it short) or the connection failed.
+func (c *conn) lockWrite() bool {
 	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 10*time.Millisecond) {
 		if c.wmu.TryLock() {
 			if c.isDead() {
@@ -380,9 +384,63 @@ func (c *conn) lockWrite(deadline time.Time) bool {
 			}
 			return true
 		}
-		if c.sending.Load() || c.isDead() || time.Now().After(deadline) {
+		idle := time.Since(c.epoch) - time.Duration(c.lastSend.Load())
+		if c.sending.Load() || c.isDead() || idle > c.linger() {
 			return false
 		}
 		time.Sleep(wait)
+	}
+}
+
+// connHooks routes a connection's internal messages.
+type connHooks struct {
+	announcements bool                                                  // kindAnnounce is queued (a slave's master connection)
+	internal      func(c *conn, kind uint8, seq uint64, p []byte) error // setup messages and completed relayed payloads
+	forward       func(c *conn, h header, chunk []byte)                 // each verified frame of a relayed payload
+	failed        func(c *conn, cause error)                            // the connection failed
+}
+
+// sendRaw is send without the check of the caller's kind range.
+func (c *conn) sendRaw(kind uint8, seq uint64, p []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.mu.Lock()
+	if c.closing || c.cause != nil {
+		err := c.opErr("send")
+		c.mu.Unlock()
+		return err
+	}
+	c.mu.Unlock()
+	c.sending.Store(true)
+	err := c.fw.writeMessage(kind, seq, p)
+	c.sending.Store(false)
+	c.lastSend.Store(int64(time.Since(c.epoch)))
+	if err != nil {
+		c.fail(c.writeCause(err))
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.opErr("send")
+	}
+	return nil
+}
+
+// children got part of a message and cannot continue.
+func (c *conn) abortForward() {
+	if c.fwd == nil {
+		return
+	}
+	for _, k := range c.fwd {
+		k.fail(fmt.Errorf("%w: relay parent %d failed mid-message", ErrConnLost, c.rank))
+		k.wmu.Unlock()
+	}
+	c.fwd = nil
+}
+
+func (c *conn) isDead() bool {
+	select {
+	case <-c.dead:
+		return true
+	default:
+		return false
 	}
 }

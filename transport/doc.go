@@ -56,6 +56,17 @@
 // job id, 2 rank out of range, 3 size mismatch, 4 the slave's proof failed,
 // 5 duplicate rank, 6 unsupported version.
 //
+// Accepting (NewMaster, and each slave's relay listener) survives a flood of
+// connections that never authenticate: every handshake runs in its own
+// goroutine with its own deadline (min(5s, PeerTimeout), at least 1s); at
+// most 64+Size are in progress at once, and a new connection beyond that
+// closes the oldest one that has sent nothing (else the oldest). An accept
+// that fails for want of descriptors (EMFILE, ENFILE) closes the oldest
+// handshake and retries; other transient accept errors (ECONNABORTED,
+// ENOBUFS, ENOMEM) back off up to 500ms. A slave whose handshake the master
+// cut short (EOF or reset before the result) dials again until its context
+// ends. A join error lists at most 16 failed handshakes and counts the rest.
+//
 // Session keys: HKDF-SHA256 with the token as secret, slave nonce ‖ master
 // nonce as salt, and "cape/transport v1 session keys" ‖ T as info; 64
 // bytes: the AES-256 key of frames sent by the slave, then of frames sent
@@ -82,7 +93,12 @@
 // additional data; its 12-byte nonce is four zero bytes and a u64 counter
 // of this direction, incremented for each tag (header, then chunk). The
 // receiver verifies the header tag before it parses the header, and checks
-// the length against MaxFrame before it allocates the payload.
+// the length against the kind's limit before it allocates anything: none
+// for heartbeats and goodbyes, 10 bytes for an announcement, 16 KiB for the
+// relay set-up messages, Config.KindLimits for a caller's kind that has
+// one, else MaxFrame. The payload is then allocated as its chunks arrive:
+// 4 MiB at first, then growing fourfold, so that a header declaring a large
+// message costs the receiver at most 4 MiB or four times the bytes sent.
 //
 // # Scalable broadcast
 //
@@ -95,7 +111,15 @@
 // join handshake with the parent in the slave's role and the child in the
 // master's, accepting only its expected parents. Each slave reports its
 // links up (kind 5, or the reason they are not); NewMaster returns when all
-// did, and keeps the star if any failed (Master.RelayErr).
+// did, and keeps the star if any failed (Master.RelayErr, and
+// Config.Notice, name the slaves and links). A slave dials its children
+// concurrently and accepts its parents as the master accepts slaves (see
+// Handshake), so a silent connection to a relay listener delays nothing.
+// The set-up is bounded: each slave gives up on its links after
+// min(10s, HandshakeTimeout, PeerTimeout) (at least 1s) and the master
+// waits twice that for the reports, but stops at once when a slave's
+// connection fails, so that a node hanging during the set-up is found
+// within PeerTimeout, as later.
 //
 // A relayed broadcast #i sends a 10-byte announcement (kind 6: the caller's
 // kind and Seq, and the scheme, 7 or 8) to every slave on its own
@@ -133,12 +157,51 @@
 // until the peer ends its side, then closes the socket. A peer ends its
 // side as soon as its reader sees the goodbye, so this takes a round trip;
 // it is bounded by min(PeerTimeout, 2s), after which the socket is closed
-// anyway. A slave closes its links to its relay children first (each once
+// anyway. The wait for a relayed message being forwarded lasts as long as
+// the forward progresses: it ends once nothing was written for that long. A slave closes its links to its relay children first (each once
 // the message being forwarded is complete, while the parents keep
 // sending), then its parents' links and the connection to the master.
 // [Master.WaitClosed] lets the master wait until every slave has closed
 // before it closes: a slave still receiving or forwarding the last
 // broadcast then finishes it.
+//
+// # Threat model
+//
+// Trusted: the user who runs the job, the launch host (where cape run, or
+// rank 0 under a scheduler, runs) and the processes of the job, and anyone
+// holding the job's token, which is as good as the user's account for this
+// job: a token holder can join as any free rank, send any message the
+// runtime accepts and so run code in the job as the user. The token never
+// appears on a command line; it reaches nodes on a pipe, ssh's stdin, a
+// file of mode 0600 or a variable that internal/nodeenv removes once read.
+//
+// An attacker on the network, without the token, can connect to the
+// master's port and to every relay listener, and can read the traffic (the
+// payloads are authenticated, not encrypted: a job's data is not secret
+// from the network). They cannot join, take a rank, inject, modify, replay
+// or reorder a frame (every frame carries a GMAC under per-connection
+// keys), nor make a node allocate more than a few KiB per connection
+// before authentication, nor stop a join or the relay set-up by flooding
+// connections (see Handshake: bounded, each with a deadline, the oldest
+// silent one dropped first). They can slow a join by keeping the accept
+// queue full, and can cut a connection (a reset): the job then fails
+// naming the node, it never continues with wrong data. With the token they
+// are trusted (above); an authenticated peer still cannot make a receiver
+// allocate more than the kind's limit or the bytes it sent.
+//
+// Another user on a slave host sees the process list and can connect to
+// that host's relay listener: the same as a network attacker. They cannot
+// read a node's environment (/proc/PID/environ is the user's only) nor a
+// token file of mode 0600. What runs on the slave host is the launcher's
+// business (internal/launch checks the copied program).
+//
+// Another user on the launch host can do the same, and bind a port first:
+// under a scheduler the master's port is derived from the job id, so they
+// can make the job fail (the error names the port and CAPE_PORT), not join
+// it. With every rank on one host the master listens on loopback only, out
+// of other hosts' reach; the host's other users can still connect, with a
+// network attacker's powers. A user who can read the token file, or is
+// root, is trusted by definition.
 //
 // # Locks
 //

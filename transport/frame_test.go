@@ -40,7 +40,7 @@ func TestFrameRoundTrip(t *testing.T) {
 		{Kind: 255, Seq: 1<<64 - 1},
 		{Kind: 17, Seq: 2, Payload: payload(1000, 2)}, // exactly one chunk
 	}
-	fr := newFrameReader(bytes.NewReader(encodeFrames(t, msgs...)), testMacer(t), 1<<20)
+	fr := newFrameReader(bytes.NewReader(encodeFrames(t, msgs...)), testMacer(t), 1<<20, nil)
 	for i, want := range msgs {
 		kind, seq, p, err := fr.readMessage()
 		if err != nil || kind != want.Kind || seq != want.Seq || !bytes.Equal(p, want.Payload) {
@@ -52,7 +52,7 @@ func TestFrameRoundTrip(t *testing.T) {
 	}
 	// Truncated in the middle of a message: unexpected EOF.
 	f := encodeFrames(t, msgs[0])
-	fr = newFrameReader(bytes.NewReader(f[:len(f)-1200]), testMacer(t), 1<<20)
+	fr = newFrameReader(bytes.NewReader(f[:len(f)-1200]), testMacer(t), 1<<20, nil)
 	if _, _, _, err := fr.readMessage(); err != io.ErrUnexpectedEOF {
 		t.Fatalf("truncated: %v", err)
 	}
@@ -83,7 +83,7 @@ func TestFrameTooLargeNoAllocation(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var before, after runtime.MemStats
-			fr := newFrameReader(bytes.NewReader(tc.in), testMacer(t), maxFrame)
+			fr := newFrameReader(bytes.NewReader(tc.in), testMacer(t), maxFrame, nil)
 			runtime.ReadMemStats(&before)
 			_, _, p, err := fr.readMessage()
 			runtime.ReadMemStats(&after)
@@ -165,5 +165,76 @@ func TestHandshakeCodec(t *testing.T) {
 	b[4] = 2
 	if _, err := decodeHandshake(b); !errors.Is(err, ErrRejected) {
 		t.Errorf("version: %v, want ErrRejected", err)
+	}
+}
+
+// authenticHeader returns a header frame (header and tag) of a message of
+// kind declaring total bytes, under testMacer's key.
+func authenticHeader(t testing.TB, kind uint8, total uint64) []byte {
+	var hdr [headerLen]byte
+	h := header{kind: kind, chunk: uint32(min(total, maxChunkLen)), total: total}
+	h.put(&hdr)
+	var tag [tagLen]byte
+	testMacer(t).sum(&tag, hdr[:])
+	return append(hdr[:], tag[:]...)
+}
+
+// TestHeaderAloneAllocatesLittle: an authenticated header declaring a
+// message of 1 GiB (within MaxFrame) followed by nothing makes the receiver
+// allocate at most firstAlloc, not the declared length.
+func TestHeaderAloneAllocatesLittle(t *testing.T) {
+	in := append(authenticHeader(t, 16, 1<<30), make([]byte, 4096)...)
+	fr := newFrameReader(bytes.NewReader(in), testMacer(t), 1<<30, nil)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _, p, err := fr.readMessage()
+	runtime.ReadMemStats(&after)
+	if err == nil || p != nil {
+		t.Fatalf("readMessage of a truncated message: %v", err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > firstAlloc+64<<10 {
+		t.Errorf("a 1 GiB header allocated %d bytes, want ≤ %d", d, firstAlloc)
+	}
+}
+
+// TestKindLimits: each kind's payload is bounded by what it may hold: the
+// transport's control messages by a few KiB, a caller's kind by
+// Config.KindLimits; the check comes before any allocation.
+func TestKindLimits(t *testing.T) {
+	for _, tc := range []struct {
+		kind  uint8
+		total uint64
+		ok    bool
+	}{
+		{kindPort, maxControlLen + 1, false},
+		{kindReady, maxControlLen, true},
+		{kindAnnounce, announceLen + 1, false},
+		{kindChain, 1 << 20, true},
+		{17, 4096, true},
+		{17, 4097, false},
+		{18, 1 << 20, true},
+	} {
+		fr := newFrameReader(bytes.NewReader(authenticHeader(t, tc.kind, tc.total)), testMacer(t), 1<<20, map[uint8]int{17: 4096})
+		_, _, _, err := fr.readMessage()
+		if tooLarge := errors.Is(err, ErrFrameTooLarge); tooLarge == tc.ok {
+			t.Errorf("kind %d of %d bytes: %v", tc.kind, tc.total, err)
+		}
+	}
+	cfg := testConfig(2)
+	cfg.KindLimits = map[uint8]int{17: 100}
+	m, slaves := startJob(t, cfg, nil)
+	if err := slaves[1].Send(Message{Kind: 17, Payload: make([]byte, 101)}); !errors.Is(err, ErrFrameTooLarge) {
+		t.Errorf("send over the kind's limit: %v", err)
+	}
+	if err := m.Send(1, Message{Kind: 17, Payload: make([]byte, 100)}); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := slaves[1].Recv(); err != nil || len(msg.Payload) != 100 {
+		t.Fatal(msg, err)
+	}
+	bad := testConfig(2)
+	bad.KindLimits = map[uint8]int{kindPort: 1}
+	if _, err := NewMaster(listen(t), bad); !errors.Is(err, ErrConfig) {
+		t.Errorf("a limit on a transport kind: %v", err)
 	}
 }

@@ -57,16 +57,17 @@ func FuzzDecodeHandshake(f *testing.F) {
 func FuzzReadMessage(f *testing.F) {
 	f.Add(encodeFrames(f, Message{Kind: 16, Seq: 1, Payload: []byte("hello")}, Message{Kind: kindHeartbeat}))
 	f.Add(encodeFrames(f, Message{Kind: 16, Seq: 2, Payload: payload(3000, 1)}))
+	f.Add(encodeFrames(f, Message{Kind: 17, Seq: 3, Payload: payload(65, 2)}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		const maxFrame = 1 << 16
-		fr := newFrameReader(bytes.NewReader(b), testMacer(t), maxFrame)
+		fr := newFrameReader(bytes.NewReader(b), testMacer(t), maxFrame, map[uint8]int{17: 64})
 		for range 8 {
-			_, _, p, err := fr.readMessage()
+			kind, _, p, err := fr.readMessage()
 			if err != nil {
 				return
 			}
-			if len(p) > maxFrame {
-				t.Fatalf("payload of %d bytes", len(p))
+			if len(p) > maxFrame || uint64(len(p)) > fr.limit(kind) {
+				t.Fatalf("payload of kind %d of %d bytes", kind, len(p))
 			}
 		}
 	})

@@ -99,132 +99,144 @@ func (m *Master) join(ln net.Listener) error {
 	}
 	j := &joiner{taken: make(map[int]string)}
 	results := make(chan joinResult)
-	acceptErr := make(chan error, 1)
 	stop := make(chan struct{})
-
-	var (
-		mu      sync.Mutex
-		pending = map[net.Conn]struct{}{} // handshakes in progress; protected by mu
-		wg      sync.WaitGroup            // handshakes
-	)
+	var a *acceptor
+	a = newAcceptor(ln, pendingBase+cfg.Size, func(p *pending) {
+		r := m.handshake(p, a, j, deadline)
+		select {
+		case results <- r:
+		case <-stop:
+			if r.c != nil {
+				r.c.close()
+			}
+		}
+	})
+	acceptErr := make(chan error, 1)
 	acceptDone := make(chan struct{})
 	go func() {
 		defer close(acceptDone)
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				acceptErr <- err
-				return
-			}
-			mu.Lock()
-			select {
-			case <-stop:
-				mu.Unlock()
-				nc.Close()
-				return
-			default:
-			}
-			pending[nc] = struct{}{}
-			wg.Add(1)
-			mu.Unlock()
-			go func() {
-				defer wg.Done()
-				r := m.handshake(nc, j, deadline)
-				mu.Lock()
-				delete(pending, nc)
-				mu.Unlock()
-				select {
-				case results <- r:
-				case <-stop:
-					if r.c != nil {
-						r.c.close()
-					} else {
-						nc.Close()
-					}
-				}
-			}()
-		}
+		acceptErr <- a.run(stop)
 	}()
 
-	var (
-		joined  int
-		rejects []error
-		failure error
-	)
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
-	for joined < cfg.Size-1 && failure == nil {
-		select {
-		case r := <-results:
-			if r.err != nil {
-				rejects = append(rejects, r.err)
-				continue
-			}
-			m.peers[r.c.rank] = r.c
-			joined++
-		case err := <-acceptErr:
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				failure = ErrJoinTimeout
-			} else {
-				failure = fmt.Errorf("accept: %w", err)
-			}
-		case <-timer.C:
-			failure = ErrJoinTimeout
-		}
-	}
+	jr := m.collect(results, acceptErr, deadline)
 
 	// Stop accepting and abort the handshakes still running.
-	mu.Lock()
 	close(stop)
-	for nc := range pending {
-		nc.Close()
-	}
-	mu.Unlock()
-	wg.Wait()
+	dropped := a.shutdown()
 	if hasDeadline {
 		_ = dl.SetDeadline(time.Unix(1, 0))
 		<-acceptDone
 		_ = dl.SetDeadline(time.Time{})
 	}
-	if failure == nil {
+	if jr.failure == nil {
 		return nil
 	}
+	return m.joinError(jr, dropped, time.Since(start))
+}
+
+// joinState is what collect saw of the handshakes.
+type joinState struct {
+	joined  int
+	rejects []error // failed handshakes, at most maxRejects
+	more    int     // failed handshakes beyond those
+	failure error   // ErrJoinTimeout or an accept error; nil once all joined
+}
+
+// maxRejects bounds the failed handshakes a join error lists.
+const maxRejects = 16
+
+// collect gathers the slaves' connections until every slave joined, the
+// deadline passed or accepting failed.
+func (m *Master) collect(results <-chan joinResult, acceptErr <-chan error, deadline time.Time) joinState {
+	var st joinState
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for st.joined < m.cfg.Size-1 && st.failure == nil {
+		select {
+		case r := <-results:
+			if r.err == nil {
+				m.peers[r.c.rank] = r.c
+				st.joined++
+			} else if len(st.rejects) < maxRejects {
+				st.rejects = append(st.rejects, r.err)
+			} else {
+				st.more++
+			}
+		case err := <-acceptErr:
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				st.failure = ErrJoinTimeout
+			} else {
+				st.failure = fmt.Errorf("accept: %w", err)
+			}
+		case <-timer.C:
+			st.failure = ErrJoinTimeout
+		}
+	}
+	return st
+}
+
+// joinError describes a join that failed: the missing ranks, then the
+// failed handshakes.
+func (m *Master) joinError(st joinState, dropped int, took time.Duration) error {
 	var missing []int
-	for rank := 1; rank < cfg.Size; rank++ {
+	for rank := 1; rank < m.cfg.Size; rank++ {
 		if m.peers[rank] == nil {
 			missing = append(missing, rank)
 		}
 	}
+	failure := st.failure
 	if failure == ErrJoinTimeout {
 		failure = fmt.Errorf("%w: %d of %d slaves joined within %v, missing ranks %v",
-			ErrJoinTimeout, joined, cfg.Size-1, time.Since(start).Round(time.Millisecond), missing)
+			ErrJoinTimeout, st.joined, m.cfg.Size-1, took.Round(time.Millisecond), missing)
 	}
-	return errors.Join(append([]error{failure}, rejects...)...)
+	errs := append([]error{failure}, st.rejects...)
+	if st.more > 0 || dropped > 0 {
+		errs = append(errs, fmt.Errorf("and %d more failed handshakes, %d connections dropped beyond %d in handshake at once",
+			st.more, dropped, pendingBase+m.cfg.Size))
+	}
+	return errors.Join(errs...)
 }
 
 // handshake authenticates one accepted connection.
-func (m *Master) handshake(nc net.Conn, j *joiner, deadline time.Time) joinResult {
-	addr := nc.RemoteAddr().String()
+func (m *Master) handshake(p *pending, a *acceptor, j *joiner, deadline time.Time) joinResult {
+	addr := p.RemoteAddr().String()
 	fail := func(rank int, op string, err error) joinResult {
-		nc.Close()
+		a.done(p)
+		p.Conn.Close()
 		return joinResult{err: &NodeError{Rank: rank, Addr: addr, Op: op, Err: err}}
 	}
-	if err := nc.SetDeadline(deadline); err != nil {
+	if err := p.SetDeadline(earliest(deadline, time.Now().Add(handshakeTimeout(&m.cfg)))); err != nil {
 		return fail(-1, "handshake", err)
 	}
-	rank, keys, err := masterHandshake(nc, &m.cfg, j.claim, addr)
+	// Once authenticated, the connection is no longer one the acceptor
+	// may drop: it leaves the pending set before it claims its rank.
+	claim := func(rank int, addr string) (func(), error) {
+		if !a.done(p) {
+			return nil, fmt.Errorf("%w: dropped: too many connections in handshake at once", ErrConnLost)
+		}
+		return j.claim(rank, addr)
+	}
+	rank, keys, err := masterHandshake(p, &m.cfg, claim, addr)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		err = fmt.Errorf("%w: handshake unfinished at the join deadline", ErrPeerTimeout)
+		err = fmt.Errorf("%w: handshake unfinished after %v", ErrPeerTimeout, handshakeTimeout(&m.cfg))
 	}
 	if err != nil {
 		return fail(rank, "handshake", err)
 	}
-	c, err := newConnHooks(nc, rank, &m.cfg, keys.toSlave[:], keys.toMaster[:], m.notify, m.hooks())
+	a.done(p)
+	c, err := newConnHooks(p.Conn, rank, &m.cfg, keys.toSlave[:], keys.toMaster[:], m.notify, m.hooks())
 	if err != nil {
 		return fail(rank, "handshake", err)
 	}
 	return joinResult{c: c}
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 func (m *Master) peer(rank int) (*conn, error) {

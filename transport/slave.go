@@ -23,7 +23,8 @@ type Slave struct {
 
 // Dial connects to the master at addr as the given rank (1 ≤ rank < Size)
 // and runs the handshake. It retries a refused connection (the master may
-// still be starting) until ctx ends; without a deadline in ctx, it gives up
+// still be starting) and a handshake the master cut short (it drops
+// connections beyond its limit of handshakes in progress) until ctx ends; without a deadline in ctx, it gives up
 // after HandshakeTimeout. Errors are *NodeError naming the master (rank 0),
 // or wrap ErrConfig.
 func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error) {
@@ -41,29 +42,11 @@ func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error
 	}
 	nodeErr := func(op string, err error) error { return &NodeError{Rank: 0, Addr: addr, Op: op, Err: err} }
 
-	nc, err := dialRetry(ctx, addr)
+	nc, keys, err := dialHandshake(ctx, addr, 0, rank, &cfg)
 	if err != nil {
-		return nil, nodeErr("dial", err)
+		return nil, err
 	}
 	addr = nc.RemoteAddr().String()
-	deadline, _ := ctx.Deadline()
-	if err := nc.SetDeadline(deadline); err != nil {
-		nc.Close()
-		return nil, nodeErr("handshake", err)
-	}
-	// Cancelling ctx aborts the handshake.
-	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
-	keys, err := slaveHandshake(nc, rank, &cfg)
-	if !stop() && err == nil {
-		err = ctx.Err() // cancelled as the handshake ended: the deadline may be broken
-	}
-	if err != nil {
-		nc.Close()
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			err = fmt.Errorf("%w: handshake unfinished: %w", ErrPeerTimeout, context.Cause(ctx))
-		}
-		return nil, nodeErr("handshake", err)
-	}
 	s := &Slave{}
 	var hooks *connHooks
 	if relayEnabled(&cfg) {
@@ -91,6 +74,53 @@ func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error
 		}
 	}
 	return s, nil
+}
+
+// dialHandshake dials the master (peer 0), or a relay child, and runs the
+// handshake as rank. A connection the peer closes before the handshake ends (it drops the oldest of too many
+// connections in handshake, as under a flood) is retried until ctx ends.
+// Errors are *NodeError naming the master.
+func dialHandshake(ctx context.Context, addr string, peer, rank int, cfg *Config) (net.Conn, sessionKeys, error) {
+	nodeErr := func(op string, err error) error { return &NodeError{Rank: peer, Addr: addr, Op: op, Err: err} }
+	for backoff := 10 * time.Millisecond; ; backoff = min(2*backoff, 250*time.Millisecond) {
+		nc, err := dialRetry(ctx, addr)
+		if err != nil {
+			return nil, sessionKeys{}, nodeErr("dial", err)
+		}
+		keys, err := handshakeCtx(ctx, nc, rank, cfg)
+		if err == nil {
+			return nc, keys, nil
+		}
+		nc.Close()
+		if !errors.Is(err, ErrConnLost) || ctx.Err() != nil {
+			return nil, sessionKeys{}, &NodeError{Rank: peer, Addr: nc.RemoteAddr().String(), Op: "handshake", Err: err}
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, sessionKeys{}, &NodeError{Rank: peer, Addr: nc.RemoteAddr().String(), Op: "handshake", Err: err}
+		case <-t.C:
+		}
+	}
+}
+
+// handshakeCtx runs the slave's handshake on nc within ctx.
+func handshakeCtx(ctx context.Context, nc net.Conn, rank int, cfg *Config) (sessionKeys, error) {
+	deadline, _ := ctx.Deadline()
+	if err := nc.SetDeadline(deadline); err != nil {
+		return sessionKeys{}, err
+	}
+	// Cancelling ctx aborts the handshake.
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	keys, err := slaveHandshake(nc, rank, cfg)
+	if !stop() && err == nil {
+		err = ctx.Err() // cancelled as the handshake ended: the deadline may be broken
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = fmt.Errorf("%w: handshake unfinished: %w", ErrPeerTimeout, context.Cause(ctx))
+	}
+	return keys, err
 }
 
 // dialRetry dials addr, retrying ECONNREFUSED with backoff until ctx ends.

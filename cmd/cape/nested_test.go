@@ -7,15 +7,22 @@ import (
 	"testing"
 )
 
-// TestNestedRegionMatchesPlainGo runs a program whose parallel loop calls
-// a function with its own region: the inner region runs whole on the node
-// that reaches it (OpenMP semantics), with or without --verify, and the
-// output equals plain `go run`'s.
+// TestNestedRegionMatchesPlainGo runs programs whose parallel loops call
+// functions with their own regions (nestedcall: with a reduction and a
+// lastprivate, and the same function outside any region), and nest loops in
+// loops and sections (nested): the inner regions run whole on the node that
+// reaches them (OpenMP semantics), with or without --verify, and the output
+// equals plain `go run`'s.
 func TestNestedRegionMatchesPlainGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	const dir = "./testdata/nested"
+	for _, dir := range []string{"./testdata/nestedcall", "./testdata/nested"} {
+		t.Run(dir, func(t *testing.T) { nestedMatchesPlainGo(t, dir) })
+	}
+}
+
+func nestedMatchesPlainGo(t *testing.T, dir string) {
 	out, err := exec.Command("go", "run", dir).Output()
 	if err != nil {
 		t.Fatalf("go run %s: %v", dir, err)

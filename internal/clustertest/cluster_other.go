@@ -5,12 +5,14 @@ package clustertest
 import (
 	"os/exec"
 	"testing"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // New skips t: the harness needs Linux network namespaces and root.
 func New(t testing.TB, o Options) *Cluster {
 	t.Helper()
-	Skip(t, "the multi-host harness needs Linux")
+	testenv.Skip(t, "the multi-host harness needs Linux")
 	return nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/internal/clustertest"
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 const matmulN = "300"
@@ -308,7 +309,7 @@ func TestSrunMatmul(t *testing.T) {
 	srun := clustertest.NeedCommand(t, "srun", "slurm-client (and slurmctld, slurmd, munge: bash .ci/cluster-setup.sh)")
 	if out, err := exec.Command("sinfo", "-h", "-o", "%a %t").CombinedOutput(); err != nil ||
 		!regexp.MustCompile(`up (idle|mix|alloc)`).Match(out) {
-		clustertest.Skip(t, "no usable Slurm partition (sinfo: %q, %v; bash .ci/cluster-setup.sh starts one)", out, err)
+		testenv.Skip(t, "no usable Slurm partition (sinfo: %q, %v; bash .ci/cluster-setup.sh starts one)", out, err)
 	}
 	_, matmul, _, want := build(t)
 	name := fmt.Sprintf("cape-test-%d", os.Getpid())

@@ -7,26 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
-
-// StrictEnv names the variable that turns skips into failures (CI sets it).
-const StrictEnv = "CAPE_TEST_STRICT"
-
-// Skip skips t saying what is missing, or fails it when CAPE_TEST_STRICT=1.
-func Skip(t testing.TB, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv(StrictEnv) == "1" {
-		t.Fatalf("%s (%s=1: a missing requirement is a failure)", msg, StrictEnv)
-	}
-	t.Skip(msg)
-}
 
 // NeedRoot skips t unless it runs as root.
 func NeedRoot(t testing.TB, what string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		Skip(t, "%s needs root (run the tests as root, as CI does)", what)
+		testenv.Skip(t, "%s needs root (run the tests as root, as CI does)", what)
 	}
 }
 
@@ -43,7 +32,7 @@ func NeedCommand(t testing.TB, cmd, pkg string) string {
 			return p
 		}
 	}
-	Skip(t, "%s not found (install %s; bash .ci/cluster-setup.sh does)", cmd, pkg)
+	testenv.Skip(t, "%s not found (install %s; bash .ci/cluster-setup.sh does)", cmd, pkg)
 	return ""
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/internal/clustertest"
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // TestSSHNodeCutOff runs a job over ssh on two hosts and, while every node
@@ -28,7 +29,7 @@ func TestSSHNodeCutOff(t *testing.T) {
 	}
 	c := clustertest.New(t, clustertest.Options{Hosts: 2})
 	if len(c.Netns) == 0 {
-		clustertest.Skip(t, "cutting a host off needs network namespaces (ip netns add failed)")
+		testenv.Skip(t, "cutting a host off needs network namespaces (ip netns add failed)")
 	}
 	capeBin, _, stall, _ := build(t)
 	cmd := exec.Command(capeBin, "run", "-n", "3", "--timeout", "3s", "--hostfile", c.Hostfile(t, 1),

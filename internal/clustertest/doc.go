@@ -15,5 +15,5 @@
 // t.Cleanup.
 //
 // Skips name what is missing; with CAPE_TEST_STRICT=1 a skip is a failure
-// ([Skip]).
+// (internal/testenv).
 package clustertest

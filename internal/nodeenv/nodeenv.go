@@ -18,7 +18,14 @@
 // PMI_RANK and PMI_SIZE), finds the master from SLURM_STEP_NODELIST, from
 // mpirun's address or from a Master the user sets, derives a port shared by
 // every task from the scheduler's job id (or takes Port), and reads the
-// token the user provides in TokenFile or Token.
+// token the user provides in TokenFile or Token. Rank 0 listens on loopback
+// when every task is on its host; [Listen] opens the master's listener and
+// names the port and Port when another program holds it.
+//
+// The token is a secret: a token file that group or others may access is
+// refused (as ssh refuses such a private key), and Token is removed from
+// the process's environment once read, so that the program's children do
+// not inherit it.
 package nodeenv
 
 import (
@@ -27,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -67,6 +75,7 @@ type Config struct {
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
 	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
+	PortFrom    string // under a scheduler: where Master's port came from: Port, Master or "derived"
 	// Lifeline, if not nil, is held open by the launcher: the node must
 	// read it and end (with status LifelineExit) when it reaches EOF.
 	Lifeline *os.File
@@ -183,7 +192,11 @@ func readLine(r io.Reader, limit int) ([]byte, error) {
 	return b, fmt.Errorf("no newline in the first %d bytes", limit)
 }
 
+// readToken reads the job's token from TokenFD, TokenFile or Token, in that
+// order. It removes Token from the process's environment whichever it used,
+// so that the processes the program starts do not inherit the secret.
 func readToken() ([]byte, error) {
+	defer os.Unsetenv(Token)
 	var text, from string
 	switch {
 	case os.Getenv(TokenFD) != "":
@@ -202,9 +215,9 @@ func readToken() ([]byte, error) {
 		text, from = string(b), TokenFD
 	case os.Getenv(TokenFile) != "":
 		name := os.Getenv(TokenFile)
-		b, err := os.ReadFile(name)
+		b, err := readTokenFile(name)
 		if err != nil {
-			return nil, fmt.Errorf("read token: %w", err)
+			return nil, err
 		}
 		text, from = string(b), name
 	case os.Getenv(Token) != "":
@@ -217,6 +230,36 @@ func readToken() ([]byte, error) {
 		return nil, fmt.Errorf("token from %s: want at least 32 hexadecimal digits", from)
 	}
 	return tok, nil
+}
+
+// maxTokenFile bounds the size of a token file.
+const maxTokenFile = 4096
+
+// readTokenFile reads a token file. Like ssh with a private key, it refuses
+// a file that its group or others may access: anyone who can read the token
+// can join the job and run code in it.
+func readTokenFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("read token: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read token: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
+		return nil, fmt.Errorf("%s=%s: the token file has mode %04o: group and others must have no access (chmod 600 %s)",
+			TokenFile, name, perm, name)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("read token: %w", err)
+	}
+	if len(b) > maxTokenFile {
+		return nil, fmt.Errorf("%s=%s: the token file is over %d bytes", TokenFile, name, maxTokenFile)
+	}
+	return b, nil
 }
 
 // Environ returns the variables that describe rank r of a job, to append to

@@ -42,7 +42,9 @@ const (
 // Open MPI across hosts, mpirun's own host (the first of its hostfile, where
 // rank 0 runs by default). The port is CAPE_PORT, or derived from the
 // scheduler's job id so that every task computes the same one. Rank 0
-// listens on that port on every interface.
+// listens on that port on loopback when every task is on its host (srun's
+// node list names one host, or mpirun's local size is the job's size), else
+// on every interface.
 func fromScheduler(get func(string) string) (*Config, error) {
 	if get(Sched) == "none" {
 		return nil, ErrNotLaunched
@@ -60,7 +62,7 @@ func fromScheduler(get func(string) string) (*Config, error) {
 		c.Scheduler, rankV, sizeV = SchedOpenMPI, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"
 		jobKey = "ompi/" + get("OMPI_MCA_ess_base_jobid") + "/" + get("PMIX_NAMESPACE")
 		if get("OMPI_COMM_WORLD_LOCAL_SIZE") == get(sizeV) {
-			masterHost = "127.0.0.1"
+			masterHost = loopback
 		} else {
 			masterHost = hnpHost(get("OMPI_MCA_orte_hnp_uri"))
 		}
@@ -78,12 +80,15 @@ func fromScheduler(get func(string) string) (*Config, error) {
 				return nil, fmt.Errorf("SLURM_STEP_NODELIST: %w", err)
 			}
 			masterHost = hosts[0]
+			if allSame(hosts) {
+				masterHost = loopback // every task on this host
+			}
 		}
 	case get("PMI_RANK") != "" && get("PMI_SIZE") != "":
 		c.Scheduler, rankV, sizeV = SchedPMI, "PMI_RANK", "PMI_SIZE"
 		if get("MPI_LOCALNRANKS") == get(sizeV) {
 			// Every rank on this host, children of one hydra proxy.
-			masterHost = "127.0.0.1"
+			masterHost = loopback
 			jobKey = "pmi/" + strconv.Itoa(os.Getppid())
 		}
 	default:
@@ -102,11 +107,23 @@ func fromScheduler(get func(string) string) (*Config, error) {
 		return c, nil
 	}
 
+	if err := c.setMaster(get, masterHost, jobKey); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// setMaster sets the job id (a hash of jobKey, or of the master's address)
+// and the master's address: the one rank 0 listens on, or the one the
+// others dial. masterHost is rank 0's host as the scheduler tells it, or "".
+func (c *Config) setMaster(get func(string) string, masterHost, jobKey string) error {
+	var err error
 	port := -1
 	if s := get(Port); s != "" {
 		if port, err = atoiVar(get, Port, 1); err != nil || port > 65535 {
-			return nil, fmt.Errorf("%s=%q: want a TCP port", Port, s)
+			return fmt.Errorf("%s=%q: want a TCP port", Port, s)
 		}
+		c.PortFrom = Port
 	}
 	if m := get(Master); m != "" {
 		host, p, err := net.SplitHostPort(m)
@@ -114,20 +131,21 @@ func fromScheduler(get func(string) string) (*Config, error) {
 			host, p = strings.Trim(m, "[]"), ""
 		}
 		if host == "" || strings.ContainsAny(host, "[]/@ \t\n") {
-			return nil, fmt.Errorf("%s=%q: want host or host:port", Master, m)
+			return fmt.Errorf("%s=%q: want host or host:port", Master, m)
 		}
 		masterHost = host
 		if p != "" {
 			if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
-				return nil, fmt.Errorf("%s=%q: want host:port", Master, m)
+				return fmt.Errorf("%s=%q: want host:port", Master, m)
 			}
+			c.PortFrom = Master
 		}
 		if jobKey == "" {
 			jobKey = "master/" + m
 		}
 	}
 	if masterHost == "" {
-		return nil, fmt.Errorf("under %s across hosts, set %s=host:port (rank 0's host) in every task's environment", c.Scheduler, Master)
+		return fmt.Errorf("under %s across hosts, set %s=host:port (rank 0's host) in every task's environment", c.Scheduler, Master)
 	}
 	if jobKey == "" {
 		jobKey = "master/" + masterHost
@@ -137,13 +155,38 @@ func fromScheduler(get func(string) string) (*Config, error) {
 	c.Job = h.Sum64()
 	if port < 0 {
 		port = portBase + int(c.Job%portSpan)
+		c.PortFrom = "derived"
 	}
 	if c.Rank == 0 {
-		c.Master = net.JoinHostPort("", strconv.Itoa(port)) // every interface
+		bind := "" // every interface
+		if isLoopback(masterHost) {
+			bind = masterHost // every task is on this host: nobody else may reach the port
+		}
+		c.Master = net.JoinHostPort(bind, strconv.Itoa(port))
 	} else {
 		c.Master = net.JoinHostPort(masterHost, strconv.Itoa(port))
 	}
-	return c, nil
+	return nil
+}
+
+// loopback is the master's address when every task runs on one host.
+const loopback = "127.0.0.1"
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func allSame(hosts []string) bool {
+	for _, h := range hosts[1:] {
+		if h != hosts[0] {
+			return false
+		}
+	}
+	return true
 }
 
 func atoiVar(get func(string) string, name string, min int) (int, error) {

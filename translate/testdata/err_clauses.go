@@ -22,7 +22,7 @@ func main() {
 	}
 	//cape:parallel for reduction(+:s) // want "reduction variable s has type string"
 	for i := 0; i < n; i++ {
-		a[i] = 1
+		s += "x" // no follow-on error for the refused clause's variable
 	}
 	//cape:parallel for reduction(&:y) // want "needs an integer variable"
 	for i := 0; i < n; i++ {
@@ -45,6 +45,14 @@ func main() {
 		a[i] = 1
 	}
 	//cape:parallel for schedule(dynamic, 1.5) // want "want an integer"
+	for i := 0; i < n; i++ {
+		a[i] = 1
+	}
+	//cape:parallel for schedule(dynamic, 0) // want "schedule chunk size 0 is 0; it must be positive"
+	for i := 0; i < n; i++ {
+		a[i] = 1
+	}
+	//cape:parallel for schedule(static, 2-3) // want "schedule chunk size 2-3 is -1; it must be positive"
 	for i := 0; i < n; i++ {
 		a[i] = 1
 	}

@@ -48,7 +48,23 @@ done:
 	return 0
 }
 
+// search breaks out with its result: only the break is reported, not the
+// assignments that go with it.
+func search(a []float64) (int, bool) {
+	first, found := -1, false
+	//cape:parallel for
+	for i := range a {
+		if a[i] == 3 {
+			first = i
+			found = true
+			break // want "break leaves the parallel region"
+		}
+	}
+	return first, found
+}
+
 func main() {
 	a := make([]float64, 10)
 	fmt.Println(f(a))
+	fmt.Println(search(a))
 }

@@ -23,13 +23,6 @@ func main() {
 	//cape:serial // want "unknown directive //cape:serial"
 	//cape:parallel for // want "must precede a for statement"
 	fmt.Println(a)
-	//cape:parallel for
-	for i := range 10 {
-		//cape:parallel for // want "nested parallel region"
-		for j := range 10 {
-			a[j] = i
-		}
-	}
 	//cape:parallel sections
 	{
 		//cape:section

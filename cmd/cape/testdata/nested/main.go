@@ -1,47 +1,48 @@
-// Command nested is a test program: a function with its own parallel
-// region (rowStats) is called from inside another parallel loop. As in
-// OpenMP without nested parallelism, the inner region runs whole on the
-// node that reaches it; the output must equal plain `go run`'s.
+// Command nested calls a function with a parallel region of its own from a
+// parallel loop, and nests a parallel loop in a section: the inner regions
+// run whole on the node that reaches them (OpenMP with nested parallelism
+// off). It needs the runtime's support for nested regions; once that is in,
+// move it to testdata/idioms, where TestIdiomsMatchPlainGo runs it.
 package main
 
-import (
-	"flag"
-	"fmt"
-)
+import "fmt"
 
-// rowStats fills row i of grid and returns its sum (a reduction) and the
-// last column written (lastprivate).
-func rowStats(grid []int64, i, cols int) (int64, int) {
-	var sum int64
-	last := -1
-	//cape:parallel for reduction(+:sum) lastprivate(last)
-	for j := 0; j < cols; j++ {
-		v := int64((i*131+j*17)%1009) - 500
-		grid[i*cols+j] = v
-		sum += v
-		last = j
+// norm is the sum of squares of row, with a region of its own.
+func norm(row []float64) float64 {
+	s := 0.0
+	//cape:parallel for reduction(+:s)
+	for j := 0; j < len(row); j++ {
+		s += row[j] * row[j]
 	}
-	return sum, last
+	return s
 }
 
 func main() {
-	rows := flag.Int("rows", 37, "rows")
-	cols := flag.Int("cols", 53, "columns")
-	flag.Parse()
-	grid := make([]int64, *rows**cols)
-	sums := make([]int64, *rows)
-	lasts := make([]int64, *rows)
-	//cape:parallel for schedule(dynamic, 2)
-	for i := 0; i < *rows; i++ {
-		s, l := rowStats(grid, i, *cols)
-		sums[i] = s
-		lasts[i] = int64(l)
+	const n, m = 40, 30
+	a := make([]float64, n*m)
+	norms := make([]float64, n)
+	//cape:parallel for schedule(dynamic, 3)
+	for i := 0; i < n; i++ {
+		//cape:parallel for
+		for j := 0; j < m; j++ {
+			a[i*m+j] = float64((i*7+j*3)%11) / 4
+		}
+		norms[i] = norm(a[i*m : (i+1)*m])
 	}
-	// Outside any region, the same function splits its loop across nodes.
-	s, l := rowStats(grid, 3, *cols)
-	var check int64
-	for _, v := range grid {
-		check = check*31 + v
+	head := make([]float64, m)
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			//cape:parallel for
+			for j := 0; j < m; j++ {
+				head[j] = a[j] * 2
+			}
+		}
+		//cape:section
+		{
+			norms[0] = norm(a)
+		}
 	}
-	fmt.Println(sums[:5], lasts[*rows-1], s, l, check)
+	fmt.Println(norms, head, norm(head))
 }

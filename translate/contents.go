@@ -1,0 +1,447 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Memory in the arena may hold slices and pointers (the rows of a
+// [][]float64, the slice fields of a struct), but only into the arena: the
+// Go collector does not scan the arena, and every node must see the same
+// addresses. So when an allocation whose elements hold references moves to
+// the arena, every value that the package stores into such an element or
+// field is traced back to its origin too, and placed in the arena or
+// refused. Stores are found by type for elements (every a[i] = v, composite
+// literal element and append argument of that element type, whatever the
+// container) and by field for fields (every x.F = v and composite literal
+// key F). The container of an element that a region only reads (the outer
+// slice of a [][]float64 whose rows are written) is traced softly: it goes
+// to the arena if it can, and stays on the Go heap otherwise, where every
+// node's sequential code built the same row headers.
+
+// A store is one value stored into an element or a field somewhere in the
+// package.
+type store struct {
+	pos     token.Pos
+	expr    ast.Expr // the value stored
+	unknown string   // a store the analysis cannot follow: "is set here by ..."
+	into    ast.Expr // the slice or array stored into, for elements
+}
+
+// elemStores are the stores of values of one element type.
+type elemStores struct {
+	typ    types.Type
+	stores []store
+}
+
+// modeKey wraps the keys of t.seen in the tracing modes other than the
+// plain one: while tracing a value that is stored in arena memory (stored:
+// an allocation made in a region is refused then), and while tracing memory
+// that is only read, to place it in the arena if it can be (soft: nothing is
+// reported).
+type modeKey struct {
+	key          any
+	stored, soft bool
+}
+
+// seenKey is the t.seen key of x in the current tracing mode.
+func (t *translator) seenKey(x any) any {
+	if t.storing == 0 && t.soft == 0 {
+		return x
+	}
+	return modeKey{x, t.storing > 0, t.soft > 0}
+}
+
+// softKey is the t.seen key of x for the traces of stores, which are the
+// same whether the values are stored or not.
+func (t *translator) softKey(x any) any {
+	if t.soft == 0 {
+		return x
+	}
+	return modeKey{key: x, soft: true}
+}
+
+// softly traces, with do, memory that the regions only read: it goes to
+// the arena if it can, and stays where it is otherwise.
+func (t *translator) softly(do func()) {
+	t.soft++
+	do()
+	t.soft--
+}
+
+// strictly traces, with do, memory that must be in the arena, even within
+// a soft trace.
+func (t *translator) strictly(do func()) {
+	soft := t.soft
+	t.soft = 0
+	do()
+	t.soft = soft
+}
+
+// collectStores records every store of a reference (slice, pointer, or
+// anything holding one) into an element or a field.
+func (t *translator) collectStores() {
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok != token.ASSIGN {
+					break
+				}
+				for i, l := range n.Lhs {
+					s := store{pos: l.Pos(), unknown: "is set here from a multi-value expression"}
+					if len(n.Lhs) == len(n.Rhs) {
+						s = store{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]}
+					}
+					t.addStore(l, s)
+				}
+			case *ast.RangeStmt:
+				if n.Tok == token.ASSIGN {
+					for _, e := range []ast.Expr{n.Key, n.Value} {
+						if e != nil {
+							t.addStore(e, store{pos: e.Pos(), unknown: "is set here by a range clause"})
+						}
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					t.addStore(n.X, store{pos: n.Pos(), unknown: "may be set through a pointer to it taken here"})
+				}
+			case *ast.CompositeLit:
+				t.literalStores(n)
+			case *ast.CallExpr:
+				t.externalStores(n)
+				if b, ok := t.info.Uses[calleeIdent(n)].(*types.Builtin); ok && b.Name() == "append" && len(n.Args) > 1 && !n.Ellipsis.IsValid() {
+					if sl, ok := t.info.TypeOf(n.Args[0]).Underlying().(*types.Slice); ok && !pointerFree(sl.Elem()) {
+						for _, a := range n.Args[1:] {
+							t.addElemStore(sl.Elem(), store{pos: a.Pos(), expr: a})
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// literalStores records the elements and fields of a composite literal.
+func (t *translator) literalStores(lit *ast.CompositeLit) {
+	typ := t.info.TypeOf(lit)
+	if typ == nil {
+		return
+	}
+	if p, ok := typ.Underlying().(*types.Pointer); ok { // &T{} elided in a literal
+		typ = p.Elem()
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Slice, *types.Array:
+		elem := u.(interface{ Elem() types.Type }).Elem()
+		if pointerFree(elem) {
+			return
+		}
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			t.addElemStore(elem, store{pos: e.Pos(), expr: e})
+		}
+	case *types.Struct:
+		for i, e := range lit.Elts {
+			var fld *types.Var
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					fld, _ = t.info.Uses[id].(*types.Var)
+				}
+				e = kv.Value
+			} else if i < u.NumFields() {
+				fld = u.Field(i)
+			}
+			if fld != nil && !pointerFree(fld.Type()) {
+				t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], store{pos: e.Pos(), expr: e})
+			}
+		}
+	}
+}
+
+// addStore records s if lhs is an element or a field holding references.
+func (t *translator) addStore(lhs ast.Expr, s store) {
+	switch x := ast.Unparen(lhs).(type) {
+	case *ast.IndexExpr:
+		typ := t.info.TypeOf(x)
+		if typ == nil || pointerFree(typ) {
+			return
+		}
+		s.into = x.X
+		switch u := t.info.TypeOf(x.X).Underlying().(type) {
+		case *types.Slice, *types.Array:
+			t.addElemStore(typ, s)
+		case *types.Pointer:
+			if _, ok := u.Elem().Underlying().(*types.Array); ok {
+				t.addElemStore(typ, s)
+			}
+		}
+	case *ast.SelectorExpr:
+		sel := t.info.Selections[x]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return
+		}
+		fld := sel.Obj().(*types.Var)
+		if !pointerFree(fld.Type()) {
+			t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], s)
+		}
+	}
+}
+
+func (t *translator) addElemStore(typ types.Type, s store) {
+	for _, es := range t.elemStores {
+		if types.Identical(es.typ, typ) {
+			es.stores = append(es.stores, s)
+			return
+		}
+	}
+	t.elemStores = append(t.elemStores, &elemStores{typ: typ, stores: []store{s}})
+}
+
+// needContents requires every reference that memory of type typ, placed in
+// the arena, may hold to point into the arena. It reports at why (the write
+// in a region that needs the memory; site is where the memory is made)
+// what cannot live there, and returns false then.
+func (t *translator) needContents(typ types.Type, name string, why, site token.Pos) (ok bool) {
+	t.strictly(func() { ok = t.contents(typ, name, why, site) })
+	return ok
+}
+
+func (t *translator) contents(typ types.Type, name string, why, site token.Pos) bool {
+	refuse := func(what string) bool {
+		t.errorf(why, "%s is written in the parallel region, but its memory (made at %s) holds %s, which cannot live in the arena", name, t.where(site), what)
+		return false
+	}
+	if tp, ok := typ.(*types.TypeParam); ok {
+		return refuse("values of type parameter " + tp.Obj().Name() + " (instantiate the function or type with a concrete type)")
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		switch u.Kind() {
+		case types.String, types.UntypedString:
+			return refuse("strings")
+		case types.UnsafePointer:
+			return refuse("unsafe.Pointer values")
+		}
+		return true
+	case *types.Array:
+		return t.contents(u.Elem(), name, why, site)
+	case *types.Struct:
+		ok := true
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			switch f.Type().Underlying().(type) {
+			case *types.Slice, *types.Pointer:
+				t.needField(f, name, why)
+			default:
+				ok = t.contents(f.Type(), name, why, site) && ok
+			}
+		}
+		return ok
+	case *types.Slice, *types.Pointer:
+		t.needElems(typ, name, why)
+		return true
+	case *types.Map:
+		return refuse("maps")
+	case *types.Chan:
+		return refuse("channels")
+	case *types.Signature:
+		return refuse("function values")
+	case *types.Interface:
+		return refuse("interface values")
+	}
+	return refuse(typ.String() + " values")
+}
+
+// needElems requires every value of type typ stored into an element of a
+// slice or array to be arena memory.
+// Stores in generic code (s[i] = v with v of a type parameter's type) may
+// store a value of typ too, and are traced as well.
+func (t *translator) needElems(typ types.Type, name string, why token.Pos) {
+	for _, es := range t.elemStores {
+		if !types.Identical(es.typ, typ) && !hasTypeParam(es.typ) || t.seen[t.softKey(es)] {
+			continue
+		}
+		t.seen[t.softKey(es)] = true
+		t.traceStores(es.stores, name, "an element of type "+es.typ.String(), why)
+	}
+}
+
+// hasTypeParam reports whether typ is or holds a type parameter.
+func hasTypeParam(typ types.Type) bool {
+	switch u := typ.(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Slice:
+		return hasTypeParam(u.Elem())
+	case *types.Array:
+		return hasTypeParam(u.Elem())
+	case *types.Pointer:
+		return hasTypeParam(u.Elem())
+	case *types.Named:
+		for i := range u.TypeArgs().Len() {
+			if hasTypeParam(u.TypeArgs().At(i)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// needField requires every value stored into field f to be arena memory.
+func (t *translator) needField(f *types.Var, name string, why token.Pos) {
+	f = f.Origin()
+	if t.seen[t.softKey(f)] {
+		return
+	}
+	t.seen[t.softKey(f)] = true
+	if f.Pkg() != t.p.types {
+		t.originErrorf(why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
+		return
+	}
+	t.traceStores(t.fieldStores[f], name, "field "+f.Name(), why)
+}
+
+func (t *translator) traceStores(stores []store, name, what string, why token.Pos) {
+	for _, s := range stores {
+		if s.unknown != "" {
+			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
+			continue
+		}
+		// The value stored may be in code far from the write: name both.
+		valueName := what + " (as in " + name + ")"
+		if t.privateMemory(s.into) {
+			// Stored in a region's private buffer: the value may be
+			// memory made in the region too.
+			storing := t.storing
+			t.storing = 0
+			t.needExpr(s.expr, valueName, why)
+			t.storing = storing
+			continue
+		}
+		t.storing++
+		t.needExpr(s.expr, valueName, why)
+		t.storing--
+	}
+}
+
+// privateMemory reports whether e is a variable declared in a parallel
+// region whose every value is memory made in that region: a private buffer
+// of one iteration or section, which may hold references to memory made in
+// the region. (Were it stored in shared memory, the stored value would be
+// traced to the same allocations, and refused there.) What it holds is
+// still traced: it may be shared memory, written through the buffer.
+func (t *translator) privateMemory(e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	v := t.varOf(e)
+	if v == nil {
+		return false
+	}
+	for _, r := range t.regions {
+		if r.body == nil || !within(v.Pos(), r.body) {
+			continue
+		}
+		for _, s := range t.sources[v] {
+			if s.zero {
+				continue
+			}
+			if s.expr == nil || !within(s.expr.Pos(), r.body) {
+				return false
+			}
+			switch x := ast.Unparen(s.expr).(type) {
+			case *ast.CallExpr:
+				if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); !ok || b.Name() != "make" && b.Name() != "new" {
+					return false
+				}
+			case *ast.CompositeLit:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// externalStores records, for a call of a function of another package, that
+// it may store anything into the elements and fields reachable from its
+// slice and pointer arguments (json.Unmarshal(b, &cfg) sets cfg's slice
+// fields to memory on the Go heap). fmt's and log's printing functions only
+// read their arguments.
+func (t *translator) externalStores(call *ast.CallExpr) {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	fn, ok := t.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg() == t.p.types {
+		return
+	}
+	if p := fn.Pkg().Path(); (p == "fmt" || p == "log") && (strings.Contains(fn.Name(), "rint") || fn.Name() == "Errorf" || strings.HasPrefix(fn.Name(), "Fatal") || strings.HasPrefix(fn.Name(), "Panic")) {
+		return
+	}
+	var seen []types.Type
+	for _, a := range call.Args {
+		s := store{pos: a.Pos(), unknown: "may be set here by " + fn.Pkg().Name() + "." + fn.Name()}
+		t.escape(t.info.TypeOf(a), s, &seen)
+	}
+}
+
+// escape records s as a store into the memory that a value of type typ
+// refers to, and into what that memory refers to in turn.
+func (t *translator) escape(typ types.Type, s store, seen *[]types.Type) {
+	if typ == nil {
+		return
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Pointer:
+		t.escapeInto(u.Elem(), s, seen)
+	case *types.Slice:
+		t.escapeInto(u.Elem(), s, seen)
+	}
+}
+
+// escapeInto records s as a store into memory of type typ.
+func (t *translator) escapeInto(typ types.Type, s store, seen *[]types.Type) {
+	if pointerFree(typ) {
+		return
+	}
+	for _, x := range *seen {
+		if types.Identical(x, typ) {
+			return
+		}
+	}
+	*seen = append(*seen, typ)
+	switch u := typ.Underlying().(type) {
+	case *types.Struct:
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			if pointerFree(f.Type()) {
+				continue
+			}
+			switch f.Type().Underlying().(type) {
+			case *types.Slice, *types.Pointer:
+				t.fieldStores[f.Origin()] = append(t.fieldStores[f.Origin()], s)
+				t.escape(f.Type(), s, seen)
+			default:
+				t.escapeInto(f.Type(), s, seen)
+			}
+		}
+	case *types.Array:
+		t.escapeInto(u.Elem(), s, seen)
+	case *types.Slice, *types.Pointer:
+		t.addElemStore(typ, s)
+		t.escape(typ, s, seen)
+	}
+}

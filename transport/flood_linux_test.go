@@ -1,0 +1,134 @@
+package transport
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const floodEnv = "CAPE_TRANSPORT_TEST_FLOOD"
+
+// floodLimit is the child master's RLIMIT_NOFILE: below the handshake cap
+// (pendingBase + Size), so the flood makes accept fail with EMFILE.
+const floodLimit = 48
+
+// TestFloodDoesNotStopJoin floods a master whose descriptors are limited to
+// floodLimit (a child process: this test binary re-run) with silent
+// connections, 8 times its limit, reconnecting as soon as the master drops
+// them; two real slaves must still join.
+func TestFloodDoesNotStopJoin(t *testing.T) {
+	if os.Getenv(floodEnv) == "1" {
+		floodChild()
+		return
+	}
+	if testing.Short() {
+		t.Skip("starts a process and opens hundreds of connections")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFloodDoesNotStopJoin$")
+	cmd.Env = append(os.Environ(), floodEnv+"=1")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() {
+		t.Fatal("child printed no address")
+	}
+	addr := lines.Text()
+
+	// The flood: 8×floodLimit silent connections, each re-opened when
+	// the master closes it.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	opened := 0
+	for range 8 * floodLimit {
+		wg.Go(func() {
+			for !closed(stop) {
+				nc, err := net.Dial("tcp", addr)
+				if err != nil {
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
+				mu.Lock()
+				opened++
+				mu.Unlock()
+				go func() { <-stop; nc.Close() }()
+				nc.Read(make([]byte, 1)) // until the master drops it
+				nc.Close()
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	time.Sleep(500 * time.Millisecond) // the flood is on
+
+	cfg := testConfig(3)
+	start := time.Now()
+	var dials sync.WaitGroup
+	for rank := 1; rank < 3; rank++ {
+		dials.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			s, err := Dial(ctx, addr, rank, cfg)
+			if err != nil {
+				t.Errorf("slave %d: %v", rank, err)
+				return
+			}
+			t.Cleanup(func() { s.Close() })
+		})
+	}
+	dials.Wait()
+	joined := time.Since(start)
+	if !lines.Scan() {
+		t.Fatalf("child: no result: %v", lines.Err())
+	}
+	mu.Lock()
+	n := opened
+	mu.Unlock()
+	if got := lines.Text(); got != "joined" {
+		t.Fatalf("master under a flood of %d connections with RLIMIT_NOFILE %d: %s", n, floodLimit, got)
+	}
+	t.Logf("slaves joined in %v through %d flood connections (RLIMIT_NOFILE %d)", joined.Round(time.Millisecond), n, floodLimit)
+	if joined > 10*time.Second {
+		t.Errorf("joining took %v under the flood", joined)
+	}
+}
+
+// floodChild is the master of TestFloodDoesNotStopJoin: it prints its
+// address, then "joined" or the error of NewMaster.
+func floodChild() {
+	lim := syscall.Rlimit{Cur: floodLimit, Max: floodLimit}
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		fmt.Println("setrlimit:", err)
+		os.Exit(2)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println("listen:", err)
+		os.Exit(2)
+	}
+	fmt.Println(ln.Addr())
+	cfg := testConfig(3)
+	cfg.HandshakeTimeout = 30 * time.Second
+	m, err := NewMaster(ln, cfg)
+	if err != nil {
+		fmt.Println(strings.ReplaceAll(err.Error(), "\n", "; "))
+		os.Exit(1)
+	}
+	fmt.Println("joined")
+	m.Close()
+	os.Exit(0)
+}
