@@ -36,6 +36,7 @@ func fail(err error) {
 		exit(1, "stopping: "+err.Error())
 	}
 	if self != nil && self.size > 1 {
+		self.cfg.ReportFailure(err) // tells the launcher which node the error points to
 		self.abort(fmt.Sprintf("cape: %s: %v", self.name, err))
 	}
 	exit(1, err.Error())

@@ -70,8 +70,14 @@ type Config struct {
 	Compress   string
 	Stats      bool
 	Verify     bool
-	// PeerTimeout is how long a silent peer is waited for (Timeout); 0
-	// means the transport's default.
+	// Timeout is, on the launcher's side, the peer timeout to pass to the
+	// nodes as Go duration text (cape run --timeout); "" means the
+	// transport's default. Read leaves it as found and parses it into
+	// PeerTimeout. (internal/launch reads it; once it reads PeerTimeout,
+	// this field can go.)
+	Timeout string
+	// PeerTimeout is how long a silent peer is waited for: Timeout, parsed
+	// and validated by Read; 0 means the transport's default.
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
 	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
@@ -79,6 +85,8 @@ type Config struct {
 	// Lifeline, if not nil, is held open by the launcher: the node must
 	// read it and end (with status LifelineExit) when it reaches EOF.
 	Lifeline *os.File
+
+	status *os.File // the launcher's status pipe (StatusFD), or nil
 }
 
 // ErrNotLaunched is returned by Read when the process was not started by a
@@ -98,7 +106,7 @@ func Read() (*Config, error) {
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
 		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast)}
 	var err error
-	if c.PeerTimeout, err = peerTimeout(get); err != nil {
+	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
 	if c.Size, err = atoi(Size, 1); err != nil {
@@ -120,6 +128,9 @@ func Read() (*Config, error) {
 		if c.ListenFD, err = atoi(ListenFD, 3); err != nil {
 			return nil, err
 		}
+	}
+	if c.status, err = openStatus(); err != nil {
+		return nil, err
 	}
 	if c.Size > 1 {
 		if c.Token, err = readToken(); err != nil {
@@ -148,7 +159,7 @@ func readScheduled(get func(string) string) (*Config, error) {
 	}
 	c.Monitor, c.Compress, c.Broadcast = get(Monitor), get(Compress), get(Broadcast)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
-	if c.PeerTimeout, err = peerTimeout(get); err != nil {
+	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
 	if c.Size > 1 {
@@ -283,6 +294,8 @@ func Environ(c Config) []string {
 	add(Compress, c.Compress)
 	if c.PeerTimeout > 0 {
 		add(Timeout, c.PeerTimeout.String())
+	} else {
+		add(Timeout, c.Timeout)
 	}
 	if c.Stats {
 		add(Stats, "1")

@@ -32,14 +32,14 @@ func ArenaSize() (int, error) {
 }
 
 // peerTimeout reads Timeout: a positive Go duration, or unset.
-func peerTimeout(get func(string) string) (time.Duration, error) {
+func peerTimeout(get func(string) string) (string, time.Duration, error) {
 	s := get(Timeout)
 	if s == "" {
-		return 0, nil
+		return "", 0, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s=%q: want a positive duration such as 10s", Timeout, s)
+		return "", 0, fmt.Errorf("%s=%q: want a positive duration such as 10s", Timeout, s)
 	}
-	return d, nil
+	return s, d, nil
 }
