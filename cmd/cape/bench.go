@@ -18,14 +18,6 @@ import (
 	"github.com/cape-go/cape/bench"
 )
 
-// benchRegistered adds bench to the commands (a variable initializer, so it
-// runs before main.go's init reads extraCommands).
-var benchRegistered = func() bool {
-	extraCommands = append(extraCommands,
-		command{"bench", "reproduce the paper's Table I and Figs. 4-6 against baselines", benchCmd})
-	return true
-}()
-
 const benchHelp = `Usage: cape bench matmul [flags]
        cape bench report [--model-nodes N] DIR
 

@@ -45,18 +45,17 @@ type command struct {
 	run           func(args []string, stdout, stderr io.Writer) error
 }
 
-var commands []command
-
-func init() {
-	commands = []command{
+// commands is the command table, in the order cape help lists it. It is a
+// function so that help, which lists the table, can be part of it.
+func commands() []command {
+	return []command{
 		{"run", "build a package and run it on N nodes", runCmd},
+		{"build", "translate a package and build it into an executable", buildCmd},
+		{"translate", "show the Go code that CAPE generates for a package", translateCmd},
+		{"bench", "reproduce the paper's Table I and Figs. 4-6 against baselines", benchCmd},
 		{"help", "show help for cape or one of its commands", helpCmd},
 	}
-	commands = append(commands, extraCommands...)
 }
-
-// extraCommands are registered by the other files of this command.
-var extraCommands []command
 
 const overview = `cape runs OpenMP-style annotated Go programs on a cluster by incremental
 checkpointing (CAPE). Every node runs the same program; each parallel region is
@@ -78,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if name == "-h" || name == "--help" {
 		name = "help"
 	}
-	for _, c := range commands {
+	for _, c := range commands() {
 		if c.name == name {
 			return c.run(args[1:], stdout, stderr)
 		}
@@ -88,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 func helpCmd(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
-		for _, c := range commands {
+		for _, c := range commands() {
 			if c.name == args[0] && c.name != "help" {
 				return c.run([]string{"--help"}, stdout, stderr)
 			}
@@ -96,7 +95,7 @@ func helpCmd(args []string, stdout, stderr io.Writer) error {
 		return usagef("unknown command %q", args[0])
 	}
 	fmt.Fprint(stdout, overview)
-	for _, c := range commands {
+	for _, c := range commands() {
 		fmt.Fprintf(stdout, "\t%-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(stdout, `

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -22,6 +21,7 @@ import (
 	"github.com/cape-go/cape/internal/launch"
 	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/monitor"
+	"github.com/cape-go/cape/translate"
 )
 
 const runHelp = `Usage: cape run [flags] PACKAGE|BINARY [--] [program arguments]
@@ -147,7 +147,7 @@ func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	bin = filepath.Join(dir, progName(pkg))
-	if err := buildPackage(ctx, pkg, bin, stderr); err != nil {
+	if err := translate.Build(ctx, pkg, bin, stderr); err != nil {
 		cleanup()
 		return "", nil, err
 	}
@@ -160,15 +160,4 @@ func progName(pkg string) string {
 		name = "prog"
 	}
 	return name
-}
-
-// buildPackage builds pkg into out. It is replaced by the translator's build
-// once annotated packages are supported.
-var buildPackage = func(ctx context.Context, pkg, out string, stderr io.Writer) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
-	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("build %s: %w", pkg, err)
-	}
-	return nil
 }

@@ -14,18 +14,6 @@ import (
 	"github.com/cape-go/cape/translate"
 )
 
-// registered adds translate and build to the commands. It is a variable
-// initializer, not an init function, so that it runs before main.go's init
-// reads extraCommands; it also makes cape run build through the translator.
-var registered = func() bool {
-	extraCommands = append(extraCommands,
-		command{"translate", "show the Go code that CAPE generates for a package", translateCmd},
-		command{"build", "translate a package and build it into an executable", buildCmd},
-	)
-	buildPackage = translate.Build
-	return true
-}()
-
 // directiveHelp summarizes the directive grammar for --help.
 const directiveHelp = `Directives (Go comments, no space after //, on the line before the statement):
 
