@@ -121,13 +121,13 @@ func (t *translator) emit() *Result {
 	// 2b. Arena memory that the program drops is freed (free.go).
 	for st, v := range t.frees {
 		fo := fileOfPos(st.Pos())
-		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%s.Free(%s)%s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
+		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%[1]s.Must(%[1]s.Free(%[2]s))%[3]s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
 	}
 	for blk, vs := range t.endFrees {
 		fo := fileOfPos(blk.Pos())
 		var b strings.Builder
 		for _, v := range vs {
-			fmt.Fprintf(&b, "; %s.Free(%s)", fo.cape(), v.Name())
+			fmt.Fprintf(&b, "; %[1]s.Must(%[1]s.Free(%[2]s))", fo.cape(), v.Name())
 		}
 		fo.ed.insert(fo.off(blk.Rbrace), b.String()[2:]+t.lineDirBefore(fo, blk.Rbrace)+"\n")
 	}
