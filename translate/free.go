@@ -415,10 +415,29 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 		if t.inRegion(call.Pos()) || !t.inLoop(call) {
 			continue
 		}
-		if st, ok := t.parent[call].(*ast.AssignStmt); ok && len(st.Lhs) == 1 {
-			if v := t.varOf(st.Lhs[0]); v != nil && owners[v] && (t.frees[st] != nil || moved[v] || freedAtEnd[v]) {
+		// Only a make held by a variable is dropped when the variable is
+		// overwritten or goes out of scope; one stored into an element or
+		// a field (the rows of a [][]T) stays reachable.
+		var v *types.Var
+		switch st := t.parent[call].(type) {
+		case *ast.AssignStmt:
+			for i, r := range st.Rhs {
+				if r == call && i < len(st.Lhs) {
+					v = t.varOf(st.Lhs[i])
+				}
+			}
+			if v != nil && owners[v] && (t.frees[st] != nil || moved[v] || freedAtEnd[v]) {
 				continue
 			}
+		case *ast.ValueSpec:
+			for i, r := range st.Values {
+				if r == call && i < len(st.Names) {
+					v = t.varOf(st.Names[i])
+				}
+			}
+		}
+		if v == nil {
+			continue
 		}
 		t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
 			"(the arena is not garbage collected): allocate it once before the loop, or drop it only by "+
