@@ -28,6 +28,9 @@ type Result struct {
 	Files map[string][]byte
 	// Regions is the number of parallel regions translated.
 	Regions int
+	// Warnings are positioned remarks that do not stop the translation,
+	// such as arena memory that is never reclaimed.
+	Warnings ErrorList
 }
 
 // Package translates the package in dir with the zero Config.
@@ -113,6 +116,14 @@ type translator struct {
 	soft        int // > 0 while tracing memory that is only read (contents.go)
 	originErrs  map[token.Pos]bool
 
+	// Arena reclamation (free.go): the assignments before which the
+	// overwritten variable's memory is freed, the warnings, and each
+	// object's defining identifier.
+	frees    map[*ast.AssignStmt]*types.Var
+	endFrees map[*ast.BlockStmt][]*types.Var
+	warnings ErrorList
+	defIdent map[types.Object]*ast.Ident
+
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
 	labelNamers map[ast.Node]namer
@@ -176,6 +187,11 @@ func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
 	t.errorf(pos, format, args...)
 }
 
+// warnf records a warning at pos.
+func (t *translator) warnf(pos token.Pos, format string, args ...any) {
+	t.warnings = append(t.warnings, Diagnostic{Pos: t.fset.Position(pos), Msg: "warning: " + fmt.Sprintf(format, args...)})
+}
+
 // where formats pos briefly ("main.go:12") for messages that refer to a
 // second place.
 func (t *translator) where(pos token.Pos) string {
@@ -194,6 +210,7 @@ func (t *translator) run() *Result {
 	if len(t.diags) > 0 {
 		return nil
 	}
+	t.planFrees()
 	t.findLast()
 	return t.emit()
 }
