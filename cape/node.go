@@ -128,7 +128,10 @@ func join() (*node, error) {
 	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
 		// The largest message is a delta of the whole arena: its payload,
 		// a run table that cannot exceed it, and small headers.
-		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20)}
+		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20),
+		// Relay links that could not be built are reported, naming the
+		// nodes; the job goes on with the star broadcast.
+		Notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s) }}
 	if d := cfg.PeerTimeout; d > 0 {
 		tcfg.PeerTimeout = d
 		tcfg.HandshakeTimeout = 3 * d
