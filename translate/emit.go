@@ -652,114 +652,23 @@ func unsignedOf(t types.Type) string {
 	return "uint64"
 }
 
-// emitFor writes the template of a parallel for loop.
+// emitFor writes the template of a parallel for loop: the head (iteration
+// count, schedule, private copies, the loop over this node's share) in place
+// of the loop's header, and the tail (lastprivate owner, epilogue with the
+// --verify re-run, the loop variable's value after the loop) in place of the
+// body's closing brace.
 func (t *translator) emitFor(fo *fileOut, r *region) {
-	li := r.loop
 	n := t.names(r, fo)
-	c := fo.cape()
+	body := r.body
 	start := r.stmt.Pos()
 	if r.label != nil {
 		start = r.label.Pos()
 	}
-	body := r.body
-	take := func(e ast.Expr) string { return fo.ed.take(fo.off(e.Pos()), fo.off(e.End())) }
 	var b strings.Builder
 	b.WriteString("{\n")
-	// The iteration count, computed once.
-	var iv, vv string // declarations of the loop variable and range value
-	switch {
-	case li.lo != nil:
-		typ, ok := t.typeString(fo.f, li.typ)
-		if !ok {
-			t.errorf(r.stmt.Pos(), "cannot name the type %s of the loop variable in this file", li.typ)
-		}
-		u := unsignedOf(li.typ)
-		lo, hi := take(li.lo), take(li.hi)
-		dist := fmt.Sprintf("%s(%s-%s)", u, n.last, n.first)
-		if li.down {
-			dist = fmt.Sprintf("%s(%s-%s)", u, n.first, n.last)
-		}
-		if li.step != nil {
-			fmt.Fprintf(&b, "var %s, %s, %s %s = %s, %s, %s\n", n.first, n.last, n.step, typ, lo, hi, take(li.step))
-		} else {
-			fmt.Fprintf(&b, "var %s, %s %s = %s, %s\n", n.first, n.last, typ, lo, hi)
-		}
-		var count string
-		switch {
-		case li.step == nil && (li.op == token.LSS || li.op == token.GTR):
-			count = fmt.Sprintf("int(%s)", dist)
-		case li.step == nil:
-			count = fmt.Sprintf("int(%s) + 1", dist)
-		case li.op == token.LSS || li.op == token.GTR:
-			count = fmt.Sprintf("int((%s-1)/%s(%s) + 1)", dist, u, n.step)
-		default:
-			count = fmt.Sprintf("int(%s/%s(%s) + 1)", dist, u, n.step)
-		}
-		fmt.Fprintf(&b, "%s := 0\nif %s %s %s {\n%s = %s\n}\n", n.count, n.first, li.op, n.last, n.count, count)
-		if li.v != nil && t.usedIn(li.v, body) {
-			k := n.k
-			if !types.Identical(li.typ, types.Typ[types.Int]) {
-				k = typ + "(" + n.k + ")"
-			}
-			sign := "+"
-			if li.down {
-				sign = "-"
-			}
-			switch {
-			case li.step != nil:
-				iv = fmt.Sprintf("%s := %s %s %s*%s", li.name, n.first, sign, k, n.step)
-			default:
-				iv = fmt.Sprintf("%s := %s %s %s", li.name, n.first, sign, k)
-			}
-		}
-	case li.rangeInt:
-		fmt.Fprintf(&b, "%s := %s\n%s := 0\nif %s > 0 {\n%s = int(%s)\n}\n", n.last, take(li.rangeX), n.count, n.last, n.count, n.last)
-		if li.v != nil && t.usedIn(li.v, body) {
-			if types.Identical(li.typ, types.Typ[types.Int]) {
-				iv = fmt.Sprintf("%s := %s", li.name, n.k)
-			} else {
-				typ, _ := t.typeString(fo.f, li.typ)
-				iv = fmt.Sprintf("%s := %s(%s)", li.name, typ, n.k)
-			}
-		}
-	default:
-		x := take(li.rangeX)
-		if li.valueVar != nil && t.usedIn(li.valueVar, body) {
-			fmt.Fprintf(&b, "%s := %s\n%s := len(%s)\n", n.xs, x, n.count, n.xs)
-			vv = fmt.Sprintf("%s := %s[%s]", li.value.Name, n.xs, n.k)
-		} else {
-			fmt.Fprintf(&b, "%s := len(%s)\n", n.count, x)
-		}
-		if li.v != nil && t.usedIn(li.v, body) {
-			iv = fmt.Sprintf("%s := %s", li.name, n.k)
-		}
-	}
+	iv, vv := t.forCount(&b, fo, r, n)
 	chunked := r.sched != "Static" || r.chunk != ""
-	if r.chunk != "" {
-		fmt.Fprintf(&b, "%s := %s\n", n.chunk, r.chunk)
-	}
-	t.prologue(&b, fo, r, n)
-	label := ""
-	if r.label != nil {
-		label = r.label.Label.Name + ":\n"
-	}
-	owner := ""
-	if chunked && len(n.lastp) > 0 {
-		owner = n.owner
-		fmt.Fprintf(&b, "%s := false\n", owner)
-	}
-	if !chunked {
-		fmt.Fprintf(&b, "%s, %s := %s.Static(%s)\n", n.lo, n.hi, n.r, n.count)
-	}
-	inner := t.openPrivates(&b, fo, r, n)
-	if chunked {
-		chunk := "0"
-		if r.chunk != "" {
-			chunk = n.chunk
-		}
-		fmt.Fprintf(&b, "for %s, %s := range %s.Chunks(%s, %s.%s, %s) {\n", n.lo, n.hi, n.r, n.count, c, r.sched, chunk)
-	}
-	fmt.Fprintf(&b, "%sfor %s := %s; %s < %s; %s++ {\n", label, n.k, n.lo, n.k, n.hi, n.k)
+	owner, inner := t.forSchedule(&b, fo, r, n, chunked)
 	perIter := ""
 	for _, s := range []string{iv, vv} {
 		if s != "" {
@@ -772,17 +681,7 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 	fo.ed.drop(headStart, headEnd)
 	fo.ed.replace(headStart, headEnd, b.String())
 
-	// The --verify re-run: the whole iteration space, in order, with the
-	// body as translated (its labels renamed: they are unique in a function).
-	labels, rename := t.labelEdits(fo, r, body.Lbrace+1, body.Rbrace)
-	var rerun strings.Builder
-	if r.label != nil {
-		rerun.WriteString(rename[r.label.Label.Name] + ":\n")
-	}
-	fmt.Fprintf(&rerun, "for %s := 0; %s < %s; %s++ {\n%s%s", n.k, n.k, n.count, n.k, perIter, t.lineDir(body.Lbrace+1))
-	rerun.WriteString(fo.ed.peek(fo.off(body.Lbrace+1), fo.off(body.Rbrace), labels))
-	rerun.WriteString("}\n")
-
+	rerun := t.forRerun(fo, r, n, perIter)
 	var e strings.Builder
 	e.WriteString("}\n")
 	if chunked {
@@ -793,26 +692,170 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 	} else if len(n.lastp) > 0 {
 		owner = fmt.Sprintf("%s < %s && %s == %s", n.lo, n.hi, n.hi, n.count)
 	}
-	t.epilogue(&e, fo, r, n, owner, inner, rerun.String())
-	if li.v != nil && !li.define {
-		// for i = ...: leave i as the sequential loop would.
-		typ, _ := t.typeString(fo.f, li.typ)
-		switch {
-		case li.lo != nil:
-			sign, step := "+", ""
-			if li.down {
-				sign = "-"
-			}
-			if li.step != nil {
-				step = "*" + n.step
-			}
-			fmt.Fprintf(&e, "%s = %s %s %s(%s)%s\n", li.name, n.first, sign, typ, n.count, step)
-		default:
-			fmt.Fprintf(&e, "if %s > 0 {\n%s = %s(%s - 1)\n}\n", n.count, li.name, typ, n.count)
-		}
-	}
+	t.epilogue(&e, fo, r, n, owner, inner, rerun)
+	t.forAfter(&e, fo, r, n)
 	e.WriteString("}" + t.lineDir(body.Rbrace+1))
 	fo.ed.replace(fo.off(body.Rbrace), fo.off(body.Rbrace)+1, e.String())
+}
+
+// takeExpr takes the translated text of e out of the file's editor.
+func (fo *fileOut) takeExpr(e ast.Expr) string {
+	return fo.ed.take(fo.off(e.Pos()), fo.off(e.End()))
+}
+
+// forCount writes the loop's iteration count, computed once, to b, and
+// returns the per-iteration declarations of the loop variable (iv) and of
+// the range value (vv), empty where the body does not use them.
+func (t *translator) forCount(b *strings.Builder, fo *fileOut, r *region, n *regionNames) (iv, vv string) {
+	li, body := r.loop, r.body
+	switch {
+	case li.lo != nil:
+		return t.forCountBounds(b, fo, r, n), ""
+	case li.rangeInt:
+		fmt.Fprintf(b, "%s := %s\n%s := 0\nif %s > 0 {\n%s = int(%s)\n}\n", n.last, fo.takeExpr(li.rangeX), n.count, n.last, n.count, n.last)
+		if li.v != nil && t.usedIn(li.v, body) {
+			if types.Identical(li.typ, types.Typ[types.Int]) {
+				iv = fmt.Sprintf("%s := %s", li.name, n.k)
+			} else {
+				typ, _ := t.typeString(fo.f, li.typ)
+				iv = fmt.Sprintf("%s := %s(%s)", li.name, typ, n.k)
+			}
+		}
+	default:
+		x := fo.takeExpr(li.rangeX)
+		if li.valueVar != nil && t.usedIn(li.valueVar, body) {
+			fmt.Fprintf(b, "%s := %s\n%s := len(%s)\n", n.xs, x, n.count, n.xs)
+			vv = fmt.Sprintf("%s := %s[%s]", li.value.Name, n.xs, n.k)
+		} else {
+			fmt.Fprintf(b, "%s := len(%s)\n", n.count, x)
+		}
+		if li.v != nil && t.usedIn(li.v, body) {
+			iv = fmt.Sprintf("%s := %s", li.name, n.k)
+		}
+	}
+	return iv, vv
+}
+
+// forCountBounds writes the bounds, step and iteration count of a
+// three-clause loop (for i := lo; i < hi; i += step) to b, and returns the
+// per-iteration declaration of the loop variable, empty where the body does
+// not use it.
+func (t *translator) forCountBounds(b *strings.Builder, fo *fileOut, r *region, n *regionNames) string {
+	li := r.loop
+	typ, ok := t.typeString(fo.f, li.typ)
+	if !ok {
+		t.errorf(r.stmt.Pos(), "cannot name the type %s of the loop variable in this file", li.typ)
+	}
+	u := unsignedOf(li.typ)
+	lo, hi := fo.takeExpr(li.lo), fo.takeExpr(li.hi)
+	dist := fmt.Sprintf("%s(%s-%s)", u, n.last, n.first)
+	if li.down {
+		dist = fmt.Sprintf("%s(%s-%s)", u, n.first, n.last)
+	}
+	if li.step != nil {
+		fmt.Fprintf(b, "var %s, %s, %s %s = %s, %s, %s\n", n.first, n.last, n.step, typ, lo, hi, fo.takeExpr(li.step))
+	} else {
+		fmt.Fprintf(b, "var %s, %s %s = %s, %s\n", n.first, n.last, typ, lo, hi)
+	}
+	var count string
+	switch {
+	case li.step == nil && (li.op == token.LSS || li.op == token.GTR):
+		count = fmt.Sprintf("int(%s)", dist)
+	case li.step == nil:
+		count = fmt.Sprintf("int(%s) + 1", dist)
+	case li.op == token.LSS || li.op == token.GTR:
+		count = fmt.Sprintf("int((%s-1)/%s(%s) + 1)", dist, u, n.step)
+	default:
+		count = fmt.Sprintf("int(%s/%s(%s) + 1)", dist, u, n.step)
+	}
+	fmt.Fprintf(b, "%s := 0\nif %s %s %s {\n%s = %s\n}\n", n.count, n.first, li.op, n.last, n.count, count)
+	if li.v == nil || !t.usedIn(li.v, r.body) {
+		return ""
+	}
+	k := n.k
+	if !types.Identical(li.typ, types.Typ[types.Int]) {
+		k = typ + "(" + n.k + ")"
+	}
+	sign := "+"
+	if li.down {
+		sign = "-"
+	}
+	if li.step != nil {
+		return fmt.Sprintf("%s := %s %s %s*%s", li.name, n.first, sign, k, n.step)
+	}
+	return fmt.Sprintf("%s := %s %s %s", li.name, n.first, sign, k)
+}
+
+// forSchedule writes to b the schedule of the loop: the chunk size, the
+// prologue, the lastprivate owner flag of a chunked loop, this node's static
+// share or the loop over its chunks, the private copies, and the header of
+// the loop over the iterations. It returns the owner flag's name (empty when
+// there is none yet) and whether openPrivates opened an inner block.
+func (t *translator) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *regionNames, chunked bool) (owner string, inner bool) {
+	c := fo.cape()
+	if r.chunk != "" {
+		fmt.Fprintf(b, "%s := %s\n", n.chunk, r.chunk)
+	}
+	t.prologue(b, fo, r, n)
+	label := ""
+	if r.label != nil {
+		label = r.label.Label.Name + ":\n"
+	}
+	if chunked && len(n.lastp) > 0 {
+		owner = n.owner
+		fmt.Fprintf(b, "%s := false\n", owner)
+	}
+	if !chunked {
+		fmt.Fprintf(b, "%s, %s := %s.Static(%s)\n", n.lo, n.hi, n.r, n.count)
+	}
+	inner = t.openPrivates(b, fo, r, n)
+	if chunked {
+		chunk := "0"
+		if r.chunk != "" {
+			chunk = n.chunk
+		}
+		fmt.Fprintf(b, "for %s, %s := range %s.Chunks(%s, %s.%s, %s) {\n", n.lo, n.hi, n.r, n.count, c, r.sched, chunk)
+	}
+	fmt.Fprintf(b, "%sfor %s := %s; %s < %s; %s++ {\n", label, n.k, n.lo, n.k, n.hi, n.k)
+	return owner, inner
+}
+
+// forRerun returns the --verify re-run of the loop: the whole iteration
+// space, in order, with the body as translated (its labels renamed: they are
+// unique in a function).
+func (t *translator) forRerun(fo *fileOut, r *region, n *regionNames, perIter string) string {
+	body := r.body
+	labels, rename := t.labelEdits(fo, r, body.Lbrace+1, body.Rbrace)
+	var rerun strings.Builder
+	if r.label != nil {
+		rerun.WriteString(rename[r.label.Label.Name] + ":\n")
+	}
+	fmt.Fprintf(&rerun, "for %s := 0; %s < %s; %s++ {\n%s%s", n.k, n.k, n.count, n.k, perIter, t.lineDir(body.Lbrace+1))
+	rerun.WriteString(fo.ed.peek(fo.off(body.Lbrace+1), fo.off(body.Rbrace), labels))
+	rerun.WriteString("}\n")
+	return rerun.String()
+}
+
+// forAfter writes to e the assignment that leaves a loop variable declared
+// outside the loop (for i = ...) as the sequential loop would leave it.
+func (t *translator) forAfter(e *strings.Builder, fo *fileOut, r *region, n *regionNames) {
+	li := r.loop
+	if li.v == nil || li.define {
+		return
+	}
+	typ, _ := t.typeString(fo.f, li.typ)
+	if li.lo == nil {
+		fmt.Fprintf(e, "if %s > 0 {\n%s = %s(%s - 1)\n}\n", n.count, li.name, typ, n.count)
+		return
+	}
+	sign, step := "+", ""
+	if li.down {
+		sign = "-"
+	}
+	if li.step != nil {
+		step = "*" + n.step
+	}
+	fmt.Fprintf(e, "%s = %s %s %s(%s)%s\n", li.name, n.first, sign, typ, n.count, step)
 }
 
 // emitSections writes the template of a parallel sections block.
