@@ -48,178 +48,233 @@ func pointsOf(typ types.Type, dflt loc) loc {
 // taking the address, passing a slice or pointer to a call, a pointer
 // method) counts as a write.
 func (t *translator) access(id *ast.Ident) access {
-	var e ast.Expr = id
-	l := locOwn
-	pt := pointsOf(t.info.TypeOf(id), locRef)
-	indexed := false
-	var lref ast.Expr // the ref of l, when l is locRef or locUnknown
-	read := access{expr: id}
-	write := func(at loc) access {
-		return access{write: true, loc: at, indexed: indexed, expr: e, ref: lref}
-	}
-	writePt := func() access { // through the value of e itself
-		return access{write: true, loc: pt, indexed: indexed, expr: e, ref: e}
-	}
-walk:
+	w := &accessWalk{id: id, e: id, l: locOwn, pt: pointsOf(t.info.TypeOf(id), locRef)}
 	for {
-		switch p := t.parent[e].(type) {
-		case *ast.ParenExpr:
-			e = p
-		case *ast.SelectorExpr:
-			if p.X != e {
-				break walk
-			}
-			sel := t.info.Selections[p]
-			if sel == nil {
-				break walk
-			}
-			if sel.Kind() == types.FieldVal {
-				if _, ok := t.info.TypeOf(e).Underlying().(*types.Pointer); ok {
-					l, lref = pt, e
-				}
-				pt = pointsOf(t.info.TypeOf(p), locUnknown)
-				e = p
-				continue
-			}
-			// A method value or call: a pointer receiver may write.
-			fn, ok := sel.Obj().(*types.Func)
-			if !ok {
-				return read
-			}
-			recv := fn.Type().(*types.Signature).Recv()
-			if recv == nil {
-				return read
-			}
-			if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
-				return read
-			}
-			if _, isPtr := t.info.TypeOf(e).Underlying().(*types.Pointer); isPtr {
-				return writePt()
-			}
-			indexed = true // a method may write any part
-			return write(l)
-		case *ast.IndexExpr:
-			if p.X != e {
-				break walk
-			}
-			switch t.info.TypeOf(e).Underlying().(type) {
-			case *types.Slice, *types.Pointer:
-				l, lref = pt, e
-			case *types.Array:
-				indexed = true
-			case *types.Map:
-				l = locMap
-			default:
-				return read
-			}
-			pt = pointsOf(t.info.TypeOf(p), locUnknown)
-			e = p
-		case *ast.StarExpr:
-			l, lref = pt, e
-			pt = pointsOf(t.info.TypeOf(p), locUnknown)
-			e = p
-		case *ast.CallExpr:
-			// A conversion to a slice, pointer or interface type still
-			// refers to the same memory (sort.Sort(byKey(s)) writes s).
-			tv, ok := t.info.Types[p.Fun]
-			if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != e {
-				break walk
-			}
-			switch tv.Type.Underlying().(type) {
-			case *types.Slice, *types.Pointer, *types.Interface:
-			default:
-				return read
-			}
-			e = p
-		case *ast.SliceExpr:
-			if p.X != e {
-				break walk
-			}
-			switch t.info.TypeOf(e).Underlying().(type) {
-			case *types.Array:
-				pt, indexed = l, true
-			case *types.Slice, *types.Pointer:
-			default:
-				return read
-			}
-			l = locNone
-			e = p
-		default:
-			break walk
+		a, up := t.climb(w)
+		if a != nil {
+			return *a
+		}
+		if !up {
+			return t.useOf(w)
 		}
 	}
-	switch p := t.parent[e].(type) {
+}
+
+// accessWalk is the state of access's climb from a use of a variable up
+// through the expressions that select, index, dereference, convert or
+// slice it.
+type accessWalk struct {
+	id      *ast.Ident // the use
+	e       ast.Expr   // the expression reached so far
+	l       loc        // where the memory of e lives
+	pt      loc        // where the memory e's value refers to lives, locNone if nowhere
+	indexed bool       // e is part of the variable's own storage, not all of it
+	lref    ast.Expr   // the ref of l, when l is locRef or locUnknown
+}
+
+// read is the access of a use that writes nothing.
+func (w *accessWalk) read() access { return access{expr: w.id} }
+
+// write is the access of a use that writes the memory at.
+func (w *accessWalk) write(at loc) access {
+	return access{write: true, loc: at, indexed: w.indexed, expr: w.e, ref: w.lref}
+}
+
+// writePt is the access of a use that writes through the value of e itself.
+func (w *accessWalk) writePt() access {
+	return access{write: true, loc: w.pt, indexed: w.indexed, expr: w.e, ref: w.e}
+}
+
+// decided ends the climb with the access a.
+func decided(a access) (*access, bool) { return &a, false }
+
+// climb moves w up one expression. It returns the access when the parent
+// decides it, up when w moved, and neither when the parent is not part of
+// the selection (useOf then classifies it).
+func (t *translator) climb(w *accessWalk) (a *access, up bool) {
+	switch p := t.parent[w.e].(type) {
+	case *ast.ParenExpr:
+		w.e = p
+		return nil, true
+	case *ast.SelectorExpr:
+		return t.climbSelector(w, p)
+	case *ast.IndexExpr:
+		if p.X != w.e {
+			return nil, false
+		}
+		switch t.info.TypeOf(w.e).Underlying().(type) {
+		case *types.Slice, *types.Pointer:
+			w.l, w.lref = w.pt, w.e
+		case *types.Array:
+			w.indexed = true
+		case *types.Map:
+			w.l = locMap
+		default:
+			return decided(w.read())
+		}
+		w.pt = pointsOf(t.info.TypeOf(p), locUnknown)
+		w.e = p
+		return nil, true
+	case *ast.StarExpr:
+		w.l, w.lref = w.pt, w.e
+		w.pt = pointsOf(t.info.TypeOf(p), locUnknown)
+		w.e = p
+		return nil, true
+	case *ast.CallExpr:
+		// A conversion to a slice, pointer or interface type still
+		// refers to the same memory (sort.Sort(byKey(s)) writes s).
+		tv, ok := t.info.Types[p.Fun]
+		if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != w.e {
+			return nil, false
+		}
+		switch tv.Type.Underlying().(type) {
+		case *types.Slice, *types.Pointer, *types.Interface:
+		default:
+			return decided(w.read())
+		}
+		w.e = p
+		return nil, true
+	case *ast.SliceExpr:
+		if p.X != w.e {
+			return nil, false
+		}
+		switch t.info.TypeOf(w.e).Underlying().(type) {
+		case *types.Array:
+			w.pt, w.indexed = w.l, true
+		case *types.Slice, *types.Pointer:
+		default:
+			return decided(w.read())
+		}
+		w.l = locNone
+		w.e = p
+		return nil, true
+	}
+	return nil, false
+}
+
+// climbSelector moves w up through the selector p: a field moves on, a
+// method value or call ends the climb (a pointer receiver may write).
+func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access, bool) {
+	if p.X != w.e {
+		return nil, false
+	}
+	sel := t.info.Selections[p]
+	if sel == nil {
+		return nil, false
+	}
+	if sel.Kind() == types.FieldVal {
+		if _, ok := t.info.TypeOf(w.e).Underlying().(*types.Pointer); ok {
+			w.l, w.lref = w.pt, w.e
+		}
+		w.pt = pointsOf(t.info.TypeOf(p), locUnknown)
+		w.e = p
+		return nil, true
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok {
+		return decided(w.read())
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return decided(w.read())
+	}
+	if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
+		return decided(w.read())
+	}
+	if _, isPtr := t.info.TypeOf(w.e).Underlying().(*types.Pointer); isPtr {
+		return decided(w.writePt())
+	}
+	w.indexed = true // a method may write any part
+	return decided(w.write(w.l))
+}
+
+// useOf classifies the use of w.e by its parent, the statement or
+// expression that reads or writes it.
+func (t *translator) useOf(w *accessWalk) access {
+	switch p := t.parent[w.e].(type) {
 	case *ast.AssignStmt:
 		for _, lhs := range p.Lhs {
-			if lhs == e {
-				return write(l)
+			if lhs == w.e {
+				return w.write(w.l)
 			}
 		}
 	case *ast.IncDecStmt:
-		return write(l)
+		return w.write(w.l)
 	case *ast.SendStmt:
-		if p.Chan == e {
-			return write(locChan)
+		if p.Chan == w.e {
+			return w.write(locChan)
 		}
 	case *ast.RangeStmt:
-		if (p.Key == e || p.Value == e) && p.Tok == token.ASSIGN {
-			return write(l)
+		if (p.Key == w.e || p.Value == w.e) && p.Tok == token.ASSIGN {
+			return w.write(w.l)
 		}
-		if p.X == e && isChan(t.info.TypeOf(e)) {
-			return write(locChan)
+		if p.X == w.e && isChan(t.info.TypeOf(w.e)) {
+			return w.write(locChan)
 		}
 	case *ast.UnaryExpr:
 		if p.Op == token.ARROW {
-			return write(locChan)
+			return w.write(locChan)
 		}
 		if p.Op == token.AND {
-			if e == ast.Expr(id) {
+			if w.e == ast.Expr(w.id) {
 				// &v escapes: a scalar is written whole, an aggregate
 				// perhaps in parts.
-				_, basic := t.info.TypeOf(id).Underlying().(*types.Basic)
-				indexed = !basic
+				_, basic := t.info.TypeOf(w.id).Underlying().(*types.Basic)
+				w.indexed = !basic
 			}
-			return write(l)
+			return w.write(w.l)
 		}
 	case *ast.CallExpr:
-		if p.Fun == e {
-			return read
-		}
-		if b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin); ok {
-			switch b.Name() {
-			case "copy", "clear":
-				if p.Args[0] == e {
-					if l == locMap || pt == locNone {
-						return write(locMap)
-					}
-					return writePt()
-				}
-			case "append":
-				if p.Args[0] == e {
-					a := writePt()
-					a.appendTo = true
-					return a
-				}
-			case "close":
-				return write(locChan)
-			case "delete":
-				if p.Args[0] == e {
-					return write(locMap)
-				}
+		return t.callUse(w, p)
+	}
+	return w.read()
+}
+
+// callUse classifies w.e used in the call p: as an argument of a builtin,
+// of a conversion, or of a function that may write through it.
+func (t *translator) callUse(w *accessWalk, p *ast.CallExpr) access {
+	if p.Fun == w.e {
+		return w.read()
+	}
+	if b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin); ok {
+		return builtinUse(w, b, p)
+	}
+	if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
+		return w.read() // a conversion
+	}
+	if isChan(t.info.TypeOf(w.e)) {
+		return w.write(locChan) // the callee may send or receive
+	}
+	if w.pt != locNone {
+		return w.writePt() // the callee may write through it
+	}
+	return w.read()
+}
+
+// builtinUse classifies w.e used in the call p of the builtin b.
+func builtinUse(w *accessWalk, b *types.Builtin, p *ast.CallExpr) access {
+	switch b.Name() {
+	case "copy", "clear":
+		if p.Args[0] == w.e {
+			if w.l == locMap || w.pt == locNone {
+				return w.write(locMap)
 			}
-			return read
+			return w.writePt()
 		}
-		if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
-			return read // a conversion
+	case "append":
+		if p.Args[0] == w.e {
+			a := w.writePt()
+			a.appendTo = true
+			return a
 		}
-		if isChan(t.info.TypeOf(e)) {
-			return write(locChan) // the callee may send or receive
-		}
-		if pt != locNone {
-			return writePt() // the callee may write through it
+	case "close":
+		return w.write(locChan)
+	case "delete":
+		if p.Args[0] == w.e {
+			return w.write(locMap)
 		}
 	}
-	return read
+	return w.read()
 }
 
 func isChan(typ types.Type) bool {
