@@ -296,128 +296,173 @@ func (t *translator) analyzeRegion(r *region) {
 	if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 		return
 	}
-	exits := t.checkControl(r)
-	secs := map[*types.Var]map[int]bool{}       // sections using each shared variable
-	whole := map[*types.Var]map[int]token.Pos{} // sections assigning it whole
-	w := t.newRegionWalk(r)
+	u := &regionUses{r: r, exits: t.checkControl(r),
+		secs: map[*types.Var]map[int]bool{}, whole: map[*types.Var]map[int]token.Pos{}}
+	u.w = t.newRegionWalk(r)
 	var walk func(root ast.Node, local func(*types.Var) bool, callee bool)
 	walk = func(root ast.Node, local func(*types.Var) bool, callee bool) {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
-				w.call(call, callee) // walks what it may run
+				u.w.call(call, callee) // walks what it may run
 			}
-			id, ok := n.(*ast.Ident)
-			if !ok {
-				return true
-			}
-			v, ok := t.info.Uses[id].(*types.Var)
-			if !ok || v.IsField() || r.refused[v] {
-				return true
-			}
-			isLocal := local(v)
-			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
-				if a := t.access(id); a.write && v == r.loop.v {
-					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
-				} else {
-					t.writeThroughCopy(r, v, id, a)
-				}
-				return true
-			}
-			a := t.access(id)
-			clause := r.clauseOf[v]
-			if clause != "" && !isLocal && callee {
-				// The region's copy is a new variable in the region's body;
-				// a function called from it uses the variable itself.
-				t.errorf(id.Pos(), "%s is in the %s clause of the parallel region at %s, but this code, called from the region, uses the variable itself, not the region's copy; pass it as an argument, or do not list it", id.Name, clause, t.where(r.dir.pos))
-				return true
-			}
-			if clause != "" && !isLocal {
-				t.writeThroughCopy(r, v, id, a)
-				return true
-			}
-			sec := -1
-			for i, s := range r.sections {
-				if within(id.Pos(), s) {
-					sec = i
-				}
-			}
-			if callee {
-				sec = w.callSec // code called from that section
-			}
-			if !isLocal && r.dir.kind == dirSections && sec >= 0 {
-				if secs[v] == nil {
-					secs[v] = map[int]bool{}
-				}
-				secs[v][sec] = true
-			}
-			if !a.write {
-				return true
-			}
-			via := ""
-			if callee {
-				via = " (called from the parallel region at " + t.where(r.dir.pos) + ")"
-			}
-			switch a.loc {
-			case locMap:
-				t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
-			case locChan:
-				if !isLocal || callee && t.isParam(v) {
-					t.errorf(id.Pos(), "channel %s is sent to, received from or closed in a parallel region%s: each node would see only its own share of the operations; collect the values in a slice indexed by iteration", id.Name, via)
-				}
-			case locUnknown:
-				if a.ref == nil {
-					t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
-					return true
-				}
-				t.needExpr(a.ref, t.text(a.ref), id.Pos())
-			case locRef:
-				if a.appendTo && !isLocal {
-					t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
-					return true
-				}
-				if clause == "private" {
-					return true
-				}
-				t.need(v, id.Pos())
-			case locOwn:
-				if isLocal {
-					return true
-				}
-				if v.Pkg() != t.p.types {
-					t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
-					return true
-				}
-				if !pointerFree(v.Type()) && !a.indexed {
-					t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
-					return true
-				}
-				if !a.indexed && !r.shared[v] {
-					if r.dir.kind == dirFor {
-						if t.beside(id, exits, r.body) {
-							return true // follows from the exit reported there
-						}
-						t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
-						return true
-					}
-					if whole[v] == nil {
-						whole[v] = map[int]token.Pos{}
-					}
-					if _, ok := whole[v][sec]; !ok {
-						whole[v][sec] = id.Pos()
-					}
-				}
-				t.box(v, id.Pos())
+			if id, ok := n.(*ast.Ident); ok {
+				t.classifyUse(u, id, local, callee)
 			}
 			return true
 		})
 	}
-	w.walk = walk
+	u.w.walk = walk
 	walk(r.body, func(v *types.Var) bool { return within(v.Pos(), r.stmt) }, false)
-	// Bernstein for sections: a variable assigned whole in one section may
-	// not be used by another.
-	for v, ws := range whole {
+	t.bernstein(u)
+}
+
+// regionUses is what analyzeRegion gathers about one region's uses of
+// variables.
+type regionUses struct {
+	r     *region
+	w     *regionWalk
+	exits map[ast.Node]bool                // the region's exits, from checkControl
+	secs  map[*types.Var]map[int]bool      // sections using each shared variable
+	whole map[*types.Var]map[int]token.Pos // sections assigning it whole
+}
+
+// varUse is one use of a variable that analyzeRegion checks.
+type varUse struct {
+	id     *ast.Ident
+	v      *types.Var
+	a      access
+	local  bool   // each run of the code has v for itself
+	callee bool   // the use is in code called from the region
+	clause string // v's clause in the region, if any
+	sec    int    // the section using v, or -1
+}
+
+// classifyUse checks the use id of a variable in the region, or in code
+// called from it (callee); local tells the variables each run of that code
+// has for itself.
+func (t *translator) classifyUse(u *regionUses, id *ast.Ident, local func(*types.Var) bool, callee bool) {
+	r := u.r
+	v, ok := t.info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || r.refused[v] {
+		return
+	}
+	isLocal := local(v)
+	if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
+		if a := t.access(id); a.write && v == r.loop.v {
+			t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
+		} else {
+			t.writeThroughCopy(r, v, id, a)
+		}
+		return
+	}
+	a := t.access(id)
+	clause := r.clauseOf[v]
+	if clause != "" && !isLocal && callee {
+		// The region's copy is a new variable in the region's body;
+		// a function called from it uses the variable itself.
+		t.errorf(id.Pos(), "%s is in the %s clause of the parallel region at %s, but this code, called from the region, uses the variable itself, not the region's copy; pass it as an argument, or do not list it", id.Name, clause, t.where(r.dir.pos))
+		return
+	}
+	if clause != "" && !isLocal {
+		t.writeThroughCopy(r, v, id, a)
+		return
+	}
+	sec := -1
+	for i, s := range r.sections {
+		if within(id.Pos(), s) {
+			sec = i
+		}
+	}
+	if callee {
+		sec = u.w.callSec // code called from that section
+	}
+	if !isLocal && r.dir.kind == dirSections && sec >= 0 {
+		if u.secs[v] == nil {
+			u.secs[v] = map[int]bool{}
+		}
+		u.secs[v][sec] = true
+	}
+	if a.write {
+		t.checkWrite(u, &varUse{id: id, v: v, a: a, local: isLocal, callee: callee, clause: clause, sec: sec})
+	}
+}
+
+// checkWrite checks a write to shared memory in the region by where that
+// memory lives: it refuses what cannot be shared, and moves to the arena
+// (box, need) what can.
+func (t *translator) checkWrite(u *regionUses, x *varUse) {
+	id, v, a := x.id, x.v, x.a
+	via := ""
+	if x.callee {
+		via = " (called from the parallel region at " + t.where(u.r.dir.pos) + ")"
+	}
+	switch a.loc {
+	case locMap:
+		t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
+	case locChan:
+		if !x.local || x.callee && t.isParam(v) {
+			t.errorf(id.Pos(), "channel %s is sent to, received from or closed in a parallel region%s: each node would see only its own share of the operations; collect the values in a slice indexed by iteration", id.Name, via)
+		}
+	case locUnknown:
+		if a.ref == nil {
+			t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+			return
+		}
+		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+	case locRef:
+		if a.appendTo && !x.local {
+			t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
+			return
+		}
+		if x.clause == "private" {
+			return
+		}
+		t.need(v, id.Pos())
+	case locOwn:
+		if !x.local {
+			t.checkOwnWrite(u, x, via)
+		}
+	}
+}
+
+// checkOwnWrite checks an assignment to a shared variable's own storage
+// (via names the region when the code is called from it): it must be a
+// variable of this package that can live in the arena, and, assigned whole,
+// listed in shared (loops) or used by its section alone (sections).
+func (t *translator) checkOwnWrite(u *regionUses, x *varUse, via string) {
+	id, v, r := x.id, x.v, u.r
+	if v.Pkg() != t.p.types {
+		t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
+		return
+	}
+	if !pointerFree(v.Type()) && !x.a.indexed {
+		t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
+		return
+	}
+	if !x.a.indexed && !r.shared[v] {
+		if r.dir.kind == dirFor {
+			if t.beside(id, u.exits, r.body) {
+				return // follows from the exit reported there
+			}
+			t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
+			return
+		}
+		if u.whole[v] == nil {
+			u.whole[v] = map[int]token.Pos{}
+		}
+		if _, ok := u.whole[v][x.sec]; !ok {
+			u.whole[v][x.sec] = id.Pos()
+		}
+	}
+	t.box(v, id.Pos())
+}
+
+// bernstein checks Bernstein's conditions for sections: a variable assigned
+// whole in one section may not be used by another.
+func (t *translator) bernstein(u *regionUses) {
+	for v, ws := range u.whole {
 		for ws1, pos := range ws {
-			for s2 := range secs[v] {
+			for s2 := range u.secs[v] {
 				if s2 != ws1 {
 					t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", v.Name(), ws1, s2)
 					break
