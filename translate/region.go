@@ -52,95 +52,24 @@ type loopInfo struct {
 	valueVar *types.Var
 }
 
+// findRegions finds the directives of every file, attaches each to the
+// statement that follows it, and makes and sets up a region for each
+// parallel construct.
 func (t *translator) findRegions() {
 	sectionDirs := map[ast.Stmt]*directive{}
 	for _, f := range t.p.files {
-		var dirs []*directive
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				d, err := parseDirective(c)
-				if err != nil {
-					pos := c.Slash
-					if ce, ok := err.(*clauseError); ok {
-						pos = ce.pos
-					}
-					t.errorf(pos, "%v", err)
-					continue
-				}
-				if d != nil {
-					dirs = append(dirs, d)
-				}
-			}
-		}
+		dirs := t.fileDirectives(f)
 		if len(dirs) == 0 {
 			continue
 		}
-		attached := map[ast.Stmt]*directive{}
-		var order []ast.Stmt
-		ast.Inspect(f, func(n ast.Node) bool {
-			var list []ast.Stmt
-			var from token.Pos
-			switch n := n.(type) {
-			case *ast.BlockStmt:
-				list, from = n.List, n.Lbrace+1
-			case *ast.CaseClause:
-				list, from = n.Body, n.Colon+1
-			case *ast.CommClause:
-				list, from = n.Body, n.Colon+1
-			default:
-				return true
-			}
-			for _, s := range list {
-				for _, d := range dirs {
-					if d.pos >= from && d.pos < s.Pos() {
-						if prev := attached[s]; prev != nil {
-							t.errorf(d.pos, "second directive for one statement (the first is %s)", prev.text)
-							d.used = true
-							continue
-						}
-						d.used = true
-						attached[s] = d
-						order = append(order, s)
-					}
-				}
-				from = s.End()
-			}
-			return true
-		})
+		attached, order := t.attachDirectives(f, dirs)
 		for _, d := range dirs {
 			if !d.used {
 				t.errorf(d.pos, "%s must be on the line before the statement it applies to", d.text)
 			}
 		}
 		for _, s := range order {
-			d := attached[s]
-			inner, label := s, (*ast.LabeledStmt)(nil)
-			if l, ok := s.(*ast.LabeledStmt); ok {
-				inner, label = l.Stmt, l
-			}
-			switch d.kind {
-			case dirSection:
-				sectionDirs[s] = d
-				continue
-			case dirFor:
-				switch inner.(type) {
-				case *ast.ForStmt, *ast.RangeStmt:
-				default:
-					t.errorf(d.pos, "//cape:parallel for must precede a for statement")
-					continue
-				}
-			case dirSections:
-				if _, ok := inner.(*ast.BlockStmt); !ok || label != nil {
-					t.errorf(d.pos, "//cape:parallel sections must precede a block { ... } of //cape:section blocks")
-					continue
-				}
-			}
-			r := &region{dir: d, file: f, stmt: inner, label: label,
-				clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
-				refused: map[*types.Var]bool{},
-				sched:   "Static"}
-			t.regions = append(t.regions, r)
-			t.regionAt[inner] = r
+			t.newRegion(f, s, attached[s], sectionDirs)
 		}
 	}
 	for _, r := range t.regions {
@@ -155,6 +84,101 @@ func (t *translator) findRegions() {
 		}
 		t.errorf(d.pos, "//cape:section outside a //cape:parallel sections block")
 	}
+}
+
+// fileDirectives parses the directives in f's comments, reporting those
+// that are malformed.
+func (t *translator) fileDirectives(f *ast.File) []*directive {
+	var dirs []*directive
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			d, err := parseDirective(c)
+			if err != nil {
+				pos := c.Slash
+				if ce, ok := err.(*clauseError); ok {
+					pos = ce.pos
+				}
+				t.errorf(pos, "%v", err)
+				continue
+			}
+			if d != nil {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
+}
+
+// attachDirectives attaches each of f's directives to the statement that
+// follows it in its statement list, marking it used, and returns the
+// statements with a directive in the order found. A second directive for
+// one statement is reported.
+func (t *translator) attachDirectives(f *ast.File, dirs []*directive) (attached map[ast.Stmt]*directive, order []ast.Stmt) {
+	attached = map[ast.Stmt]*directive{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		var list []ast.Stmt
+		var from token.Pos
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list, from = n.List, n.Lbrace+1
+		case *ast.CaseClause:
+			list, from = n.Body, n.Colon+1
+		case *ast.CommClause:
+			list, from = n.Body, n.Colon+1
+		default:
+			return true
+		}
+		for _, s := range list {
+			for _, d := range dirs {
+				if d.pos >= from && d.pos < s.Pos() {
+					if prev := attached[s]; prev != nil {
+						t.errorf(d.pos, "second directive for one statement (the first is %s)", prev.text)
+						d.used = true
+						continue
+					}
+					d.used = true
+					attached[s] = d
+					order = append(order, s)
+				}
+			}
+			from = s.End()
+		}
+		return true
+	})
+	return attached, order
+}
+
+// newRegion makes the region of the directive d on the statement s of f,
+// after checking that d fits s; a //cape:section directive is recorded in
+// sectionDirs instead.
+func (t *translator) newRegion(f *ast.File, s ast.Stmt, d *directive, sectionDirs map[ast.Stmt]*directive) {
+	inner, label := s, (*ast.LabeledStmt)(nil)
+	if l, ok := s.(*ast.LabeledStmt); ok {
+		inner, label = l.Stmt, l
+	}
+	switch d.kind {
+	case dirSection:
+		sectionDirs[s] = d
+		return
+	case dirFor:
+		switch inner.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			t.errorf(d.pos, "//cape:parallel for must precede a for statement")
+			return
+		}
+	case dirSections:
+		if _, ok := inner.(*ast.BlockStmt); !ok || label != nil {
+			t.errorf(d.pos, "//cape:parallel sections must precede a block { ... } of //cape:section blocks")
+			return
+		}
+	}
+	r := &region{dir: d, file: f, stmt: inner, label: label,
+		clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
+		refused: map[*types.Var]bool{},
+		sched:   "Static"}
+	t.regions = append(t.regions, r)
+	t.regionAt[inner] = r
 }
 
 // setupRegion checks where r is, resolves its clauses and analyzes its
