@@ -380,17 +380,22 @@ func (t *translator) checkChunk(r *region, a clauseArg) {
 }
 
 // forHeader analyzes a three-clause loop header.
+// canonFor is the error for a loop header that is not canonical.
+const canonFor = "the loop header is not canonical: want for i := lo; i < hi; i++ (or <=, >, >=, i += step, i -= step, i--)"
+
+// forHeader analyzes the header of the three-clause loop s of r: the loop
+// variable, its bounds, the comparison and the step. It reports a header
+// that is not canonical and returns nil then.
 func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
-	const canon = "the loop header is not canonical: want for i := lo; i < hi; i++ (or <=, >, >=, i += step, i -= step, i--)"
 	init, ok := s.Init.(*ast.AssignStmt)
 	if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || (init.Tok != token.DEFINE && init.Tok != token.ASSIGN) || s.Cond == nil || s.Post == nil {
-		t.errorf(s.Pos(), "%s", canon)
+		t.errorf(s.Pos(), "%s", canonFor)
 		return nil
 	}
 	id, ok := init.Lhs[0].(*ast.Ident)
 	v := t.varOf(init.Lhs[0])
 	if !ok || v == nil {
-		t.errorf(init.Pos(), "%s", canon)
+		t.errorf(init.Pos(), "%s", canonFor)
 		return nil
 	}
 	if !isInteger(v.Type()) {
@@ -398,16 +403,31 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 		return nil
 	}
 	li := &loopInfo{v: v, name: id.Name, typ: v.Type(), define: init.Tok == token.DEFINE, lo: init.Rhs[0]}
-	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
-	if !ok {
-		t.errorf(s.Cond.Pos(), "%s", canon)
+	if !t.forCond(li, s) || !t.forPost(li, s) || !t.forStep(li) {
 		return nil
 	}
+	up := li.op == token.LSS || li.op == token.LEQ
+	if up == li.down {
+		t.errorf(s.Post.Pos(), "the loop increment goes the wrong way for %s %s", id.Name, li.op)
+		return nil
+	}
+	return li
+}
+
+// forCond sets li's bound and comparison from the condition of s, written
+// with the loop variable on the left (hi > i becomes i < hi). It reports a
+// condition that is not canonical and returns false then.
+func (t *translator) forCond(li *loopInfo, s *ast.ForStmt) bool {
+	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok {
+		t.errorf(s.Cond.Pos(), "%s", canonFor)
+		return false
+	}
 	li.op, li.hi = cond.Op, cond.Y
-	if t.varOf(cond.X) != v {
-		if t.varOf(cond.Y) != v {
-			t.errorf(s.Cond.Pos(), "the loop condition must compare %s with a bound", id.Name)
-			return nil
+	if t.varOf(cond.X) != li.v {
+		if t.varOf(cond.Y) != li.v {
+			t.errorf(s.Cond.Pos(), "the loop condition must compare %s with a bound", li.name)
+			return false
 		}
 		li.hi = cond.X
 		switch cond.Op { // hi < i  ≡  i > hi
@@ -423,21 +443,28 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 	}
 	switch li.op {
 	case token.LSS, token.LEQ, token.GTR, token.GEQ:
-	default:
-		t.errorf(cond.OpPos, "the loop condition must use <, <=, > or >=, not %s", cond.Op)
-		return nil
+		return true
 	}
+	t.errorf(cond.OpPos, "the loop condition must use <, <=, > or >=, not %s", cond.Op)
+	return false
+}
+
+// forPost sets li's step and direction from the post statement of s
+// (i++, i--, i += step, i -= step, i = i + step, ...). It reports a post
+// statement that is not canonical and returns false then.
+func (t *translator) forPost(li *loopInfo, s *ast.ForStmt) bool {
+	v := li.v
 	switch p := s.Post.(type) {
 	case *ast.IncDecStmt:
 		if t.varOf(p.X) != v {
-			t.errorf(p.Pos(), "the loop increment must update %s", id.Name)
-			return nil
+			t.errorf(p.Pos(), "the loop increment must update %s", li.name)
+			return false
 		}
 		li.down = p.Tok == token.DEC
 	case *ast.AssignStmt:
 		if len(p.Lhs) != 1 || len(p.Rhs) != 1 || t.varOf(p.Lhs[0]) != v {
-			t.errorf(p.Pos(), "the loop increment must update %s", id.Name)
-			return nil
+			t.errorf(p.Pos(), "the loop increment must update %s", li.name)
+			return false
 		}
 		switch p.Tok {
 		case token.ADD_ASSIGN, token.SUB_ASSIGN:
@@ -452,34 +479,37 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 			case ok && b.Op == token.SUB && t.varOf(b.X) == v:
 				li.step, li.down = b.Y, true
 			default:
-				t.errorf(p.Pos(), "%s", canon)
-				return nil
+				t.errorf(p.Pos(), "%s", canonFor)
+				return false
 			}
 		default:
-			t.errorf(p.Pos(), "%s", canon)
-			return nil
+			t.errorf(p.Pos(), "%s", canonFor)
+			return false
 		}
 	default:
-		t.errorf(s.Post.Pos(), "%s", canon)
-		return nil
+		t.errorf(s.Post.Pos(), "%s", canonFor)
+		return false
 	}
-	if li.step != nil {
-		if tv := t.info.Types[li.step]; tv.Value != nil {
-			if constant.Sign(tv.Value) <= 0 {
-				t.errorf(li.step.Pos(), "the loop step must be positive (count down with -= or --)")
-				return nil
-			}
-			if c, ok := constant.Int64Val(tv.Value); ok && c == 1 {
-				li.step = nil
-			}
+	return true
+}
+
+// forStep checks a constant step: it must be positive, and a step of 1 is
+// dropped (li.step nil means 1). It reports a step that is not positive and
+// returns false then.
+func (t *translator) forStep(li *loopInfo) bool {
+	if li.step == nil {
+		return true
+	}
+	if tv := t.info.Types[li.step]; tv.Value != nil {
+		if constant.Sign(tv.Value) <= 0 {
+			t.errorf(li.step.Pos(), "the loop step must be positive (count down with -= or --)")
+			return false
+		}
+		if c, ok := constant.Int64Val(tv.Value); ok && c == 1 {
+			li.step = nil
 		}
 	}
-	up := li.op == token.LSS || li.op == token.LEQ
-	if up == li.down {
-		t.errorf(s.Post.Pos(), "the loop increment goes the wrong way for %s %s", id.Name, li.op)
-		return nil
-	}
-	return li
+	return true
 }
 
 // rangeHeader analyzes for i := range n and for i, v := range slice.
