@@ -379,7 +379,6 @@ func (t *translator) checkChunk(r *region, a clauseArg) {
 	r.chunk, r.chunkPos = a.text, a.pos
 }
 
-// forHeader analyzes a three-clause loop header.
 // canonFor is the error for a loop header that is not canonical.
 const canonFor = "the loop header is not canonical: want for i := lo; i < hi; i++ (or <=, >, >=, i += step, i -= step, i--)"
 
