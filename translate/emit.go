@@ -93,6 +93,10 @@ func absPath(name string) string {
 	return name
 }
 
+// emit writes the translation: it rewrites the uses, allocations and
+// declarations of the variables moved to the arena, frees the arena memory
+// the program drops, makes main join and leave the job, writes the regions'
+// templates, and formats every changed file.
 func (t *translator) emit() *Result {
 	res := &Result{Package: t.p.name, Files: map[string][]byte{}, Regions: len(t.regions)}
 	t.warnings.sort()
@@ -101,47 +105,20 @@ func (t *translator) emit() *Result {
 		return res
 	}
 	outs := map[*ast.File]*fileOut{}
-	fileOfPos := func(pos token.Pos) *fileOut { return t.out(outs, t.fileOf[t.fset.File(pos)]) }
 
 	// 1. Uses of variables moved to the arena dereference them.
 	for v := range t.boxDecls {
 		for _, u := range t.uses[v] {
-			t.rewriteUse(fileOfPos(u.Pos()), v, u)
+			t.rewriteUse(t.outAt(outs, u.Pos()), v, u)
 		}
 	}
 	// 2. make and new that feed shared memory allocate in the arena.
-	allocs := make([]ast.Expr, 0, len(t.makes)+len(t.lits))
-	for c := range t.makes {
-		allocs = append(allocs, c)
-	}
-	for x := range t.lits {
-		allocs = append(allocs, x)
-	}
-	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
-	for _, a := range allocs {
-		switch a := a.(type) {
-		case *ast.CallExpr:
-			t.rewriteAlloc(fileOfPos(a.Pos()), a)
-		case *ast.UnaryExpr:
-			t.rewriteLit(fileOfPos(a.Pos()), a)
-		}
-	}
+	t.emitAllocs(outs)
 	// 2b. Arena memory that the program drops is freed (free.go).
-	for st, v := range t.frees {
-		fo := fileOfPos(st.Pos())
-		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%[1]s.Must(%[1]s.Free(%[2]s))%[3]s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
-	}
-	for blk, vs := range t.endFrees {
-		fo := fileOfPos(blk.Pos())
-		var b strings.Builder
-		for _, v := range vs {
-			fmt.Fprintf(&b, "; %[1]s.Must(%[1]s.Free(%[2]s))", fo.cape(), v.Name())
-		}
-		fo.ed.insert(fo.off(blk.Rbrace), b.String()[2:]+t.lineDirBefore(fo, blk.Rbrace)+"\n")
-	}
+	t.emitFrees(outs)
 	// 3. Declarations of variables moved to the arena.
 	for v, d := range t.boxDecls {
-		t.rewriteDecl(fileOfPos(d.id.Pos()), v, d)
+		t.rewriteDecl(t.outAt(outs, d.id.Pos()), v, d)
 	}
 	// 4. main joins the job first and leaves it last. Before the regions:
 	// their --verify re-runs repeat the edits made inside their bodies.
@@ -150,7 +127,7 @@ func (t *translator) emit() *Result {
 	}
 	// 5. The regions.
 	for _, r := range t.sortedRegions() {
-		fo := fileOfPos(r.stmt.Pos())
+		fo := t.outAt(outs, r.stmt.Pos())
 		if r.dir.kind == dirFor {
 			t.emitFor(fo, r)
 		} else {
@@ -162,31 +139,84 @@ func (t *translator) emit() *Result {
 		if len(fo.ed.edits) == 0 {
 			continue
 		}
-		path := t.p.paths[f]
-		if fo.usesCape && !fo.imported {
-			name := ""
-			if fo.capeName != "cape" {
-				name = fo.capeName + " "
-			}
-			fo.ed.insert(fo.off(f.Name.End()), fmt.Sprintf("\n\nimport %s%q\n%s", name, capePath, t.lineDir(f.Name.End())))
+		if src, ok := t.finishFile(f, fo); ok {
+			res.Files[t.p.paths[f]] = src
 		}
-		body, err := fo.ed.apply()
-		if err != nil {
-			t.errorf(f.Pos(), "%v", err)
-			continue
-		}
-		var buf bytes.Buffer
-		buf.WriteString(header)
-		fmt.Fprintf(&buf, "//line %s:1:1\n", absPath(t.fset.Position(f.Pos()).Filename))
-		buf.Write(body)
-		src, err := format.Source(buf.Bytes())
-		if err != nil {
-			t.errorf(f.Pos(), "internal error: the translation does not parse: %v\n%s", err, buf.Bytes())
-			continue
-		}
-		res.Files[path] = src
 	}
 	return res
+}
+
+// outAt returns the translation in progress of the file holding pos.
+func (t *translator) outAt(outs map[*ast.File]*fileOut, pos token.Pos) *fileOut {
+	return t.out(outs, t.fileOf[t.fset.File(pos)])
+}
+
+// emitAllocs rewrites the make and new calls and the composite literals
+// whose memory is shared, so that they allocate in the arena; inner ones
+// are rewritten before outer ones.
+func (t *translator) emitAllocs(outs map[*ast.File]*fileOut) {
+	allocs := make([]ast.Expr, 0, len(t.makes)+len(t.lits))
+	for c := range t.makes {
+		allocs = append(allocs, c)
+	}
+	for x := range t.lits {
+		allocs = append(allocs, x)
+	}
+	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
+	for _, a := range allocs {
+		switch a := a.(type) {
+		case *ast.CallExpr:
+			t.rewriteAlloc(t.outAt(outs, a.Pos()), a)
+		case *ast.UnaryExpr:
+			t.rewriteLit(t.outAt(outs, a.Pos()), a)
+		}
+	}
+}
+
+// emitFrees inserts the frees of the arena memory the program drops: before
+// the statements that drop it, and at the end of the blocks it goes out of
+// scope in.
+func (t *translator) emitFrees(outs map[*ast.File]*fileOut) {
+	for st, v := range t.frees {
+		fo := t.outAt(outs, st.Pos())
+		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%[1]s.Must(%[1]s.Free(%[2]s))%[3]s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
+	}
+	for blk, vs := range t.endFrees {
+		fo := t.outAt(outs, blk.Pos())
+		var b strings.Builder
+		for _, v := range vs {
+			fmt.Fprintf(&b, "; %[1]s.Must(%[1]s.Free(%[2]s))", fo.cape(), v.Name())
+		}
+		fo.ed.insert(fo.off(blk.Rbrace), b.String()[2:]+t.lineDirBefore(fo, blk.Rbrace)+"\n")
+	}
+}
+
+// finishFile applies the edits of the file f, adds the cape import if
+// needed and the generated-code header, and formats the result. It reports
+// a failure and returns false then.
+func (t *translator) finishFile(f *ast.File, fo *fileOut) ([]byte, bool) {
+	if fo.usesCape && !fo.imported {
+		name := ""
+		if fo.capeName != "cape" {
+			name = fo.capeName + " "
+		}
+		fo.ed.insert(fo.off(f.Name.End()), fmt.Sprintf("\n\nimport %s%q\n%s", name, capePath, t.lineDir(f.Name.End())))
+	}
+	body, err := fo.ed.apply()
+	if err != nil {
+		t.errorf(f.Pos(), "%v", err)
+		return nil, false
+	}
+	var buf bytes.Buffer
+	buf.WriteString(header)
+	fmt.Fprintf(&buf, "//line %s:1:1\n", absPath(t.fset.Position(f.Pos()).Filename))
+	buf.Write(body)
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		t.errorf(f.Pos(), "internal error: the translation does not parse: %v\n%s", err, buf.Bytes())
+		return nil, false
+	}
+	return src, true
 }
 
 // rewriteUse makes the use u of the boxed variable v dereference it.
