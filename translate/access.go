@@ -538,18 +538,7 @@ func (t *translator) beside(n ast.Node, blocks map[ast.Node]bool, stop ast.Node)
 // blocks holding such a statement: the assignments beside it hand a result
 // out of the region, and are not reported again as loop-carried.
 func (t *translator) checkControl(r *region) map[ast.Node]bool {
-	exits := map[ast.Node]bool{}
-	leave := func(s ast.Stmt, format string, args ...any) {
-		t.errorf(s.Pos(), format, args...)
-		exits[t.parent[s]] = true
-	}
-	labels := map[string]bool{}
-	ast.Inspect(r.body, func(n ast.Node) bool {
-		if l, ok := n.(*ast.LabeledStmt); ok {
-			labels[l.Label.Name] = true
-		}
-		return true
-	})
+	c := &controlCheck{t: t, r: r, exits: map[ast.Node]bool{}, labels: labelsIn(r.body)}
 	var stack []ast.Node
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		if n == nil {
@@ -557,64 +546,102 @@ func (t *translator) checkControl(r *region) map[ast.Node]bool {
 			return true
 		}
 		stack = append(stack, n)
-		inFuncLit := func() bool {
-			for _, s := range stack {
-				if _, ok := s.(*ast.FuncLit); ok {
-					return true
-				}
-			}
-			return false
-		}
-		// nearest returns whether an enclosing statement of the given kinds
-		// lies inside the region.
-		nearest := func(loops bool) bool {
-			for i := len(stack) - 2; i >= 0; i-- {
-				switch stack[i].(type) {
-				case *ast.ForStmt, *ast.RangeStmt:
-					return true
-				case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-					if !loops {
-						return true
-					}
-				case *ast.FuncLit:
-					return true
-				}
-			}
-			return false
-		}
 		switch s := n.(type) {
 		case *ast.ReturnStmt:
-			if !inFuncLit() {
-				leave(s, "return leaves the parallel region")
+			if !inFuncLit(stack) {
+				c.leave(s, "return leaves the parallel region")
 			}
 		case *ast.DeferStmt:
-			if !inFuncLit() {
+			if !inFuncLit(stack) {
 				t.errorf(s.Pos(), "defer in a parallel region: the deferred call would run after the region, on one node only")
 			}
 		case *ast.BranchStmt:
-			if inFuncLit() {
-				return true
-			}
-			switch s.Tok {
-			case token.BREAK:
-				if s.Label == nil && !nearest(false) || s.Label != nil && !labels[s.Label.Name] {
-					leave(s, "break leaves the parallel region")
-				}
-			case token.CONTINUE:
-				if s.Label != nil && !labels[s.Label.Name] && !(r.label != nil && s.Label.Name == r.label.Label.Name && r.dir.kind == dirFor) {
-					leave(s, "continue %s leaves the parallel region", s.Label.Name)
-				}
-				if s.Label == nil && r.dir.kind == dirSections && !nearest(true) {
-					leave(s, "continue leaves the parallel region")
-				}
-			case token.GOTO:
-				if !labels[s.Label.Name] {
-					leave(s, "goto %s leaves the parallel region", s.Label.Name)
-				}
-			case token.FALLTHROUGH:
+			if !inFuncLit(stack) {
+				c.branch(s, stack)
 			}
 		}
 		return true
 	})
-	return exits
+	return c.exits
+}
+
+// controlCheck is the state of checkControl.
+type controlCheck struct {
+	t      *translator
+	r      *region
+	exits  map[ast.Node]bool // the blocks holding a statement that leaves the region
+	labels map[string]bool   // the labels declared in the region
+}
+
+// leave reports the statement s that leaves the region and records its
+// block.
+func (c *controlCheck) leave(s ast.Stmt, format string, args ...any) {
+	c.t.errorf(s.Pos(), format, args...)
+	c.exits[c.t.parent[s]] = true
+}
+
+// branch checks the break, continue or goto s, the last node of stack: it
+// must not leave the region.
+func (c *controlCheck) branch(s *ast.BranchStmt, stack []ast.Node) {
+	r := c.r
+	switch s.Tok {
+	case token.BREAK:
+		if s.Label == nil && !nearest(stack, false) || s.Label != nil && !c.labels[s.Label.Name] {
+			c.leave(s, "break leaves the parallel region")
+		}
+	case token.CONTINUE:
+		if s.Label != nil && !c.labels[s.Label.Name] && !(r.label != nil && s.Label.Name == r.label.Label.Name && r.dir.kind == dirFor) {
+			c.leave(s, "continue %s leaves the parallel region", s.Label.Name)
+		}
+		if s.Label == nil && r.dir.kind == dirSections && !nearest(stack, true) {
+			c.leave(s, "continue leaves the parallel region")
+		}
+	case token.GOTO:
+		if !c.labels[s.Label.Name] {
+			c.leave(s, "goto %s leaves the parallel region", s.Label.Name)
+		}
+	case token.FALLTHROUGH:
+	}
+}
+
+// labelsIn returns the labels declared in body.
+func labelsIn(body ast.Node) map[string]bool {
+	labels := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok {
+			labels[l.Label.Name] = true
+		}
+		return true
+	})
+	return labels
+}
+
+// inFuncLit reports whether stack holds a function literal.
+func inFuncLit(stack []ast.Node) bool {
+	for _, s := range stack {
+		if _, ok := s.(*ast.FuncLit); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// nearest reports whether a statement enclosing the last node of stack
+// inside the region is one that a plain break (loops false: a loop, switch
+// or select) or continue (loops true: a loop) applies to, or a function
+// literal.
+func nearest(stack []ast.Node, loops bool) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if !loops {
+				return true
+			}
+		case *ast.FuncLit:
+			return true
+		}
+	}
+	return false
 }
