@@ -14,15 +14,16 @@ import (
 // listens (its bridge address in the emulated cluster's namespaces, else a
 // free loopback port). It waits for every rank, kills them all on the first
 // failure or when ctx ends, and writes rank 0's stdout to stdout and every
-// rank's stderr, in rank order, to stderr.
-func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin string, args func(rank int, addr string) []string, stdout, stderr *bytes.Buffer) error {
+// rank's stderr, in rank order, to stderr. It returns every rank's stdout,
+// in rank order, for callers that check the ranks agree.
+func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin string, args func(rank int, addr string) []string, stdout, stderr *bytes.Buffer) ([]string, error) {
 	addr := ""
 	if emulated && cl.netns {
 		addr = net.JoinHostPort(cl.masterIP(), strconv.Itoa(cl.port()))
 	} else {
 		port, err := freePort()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	}
@@ -45,7 +46,7 @@ func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin st
 			for range cmds {
 				<-done
 			}
-			return fmt.Errorf("start rank %d: %w", r, err)
+			return nil, fmt.Errorf("start rank %d: %w", r, err)
 		}
 		cmds = append(cmds, cmd)
 		go func() { done <- result{r, cmd.Wait()} }()
@@ -71,5 +72,9 @@ func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin st
 	for r := range errs {
 		stderr.Write(errs[r].Bytes())
 	}
-	return first
+	rankOuts := make([]string, nodes)
+	for r := range outs {
+		rankOuts[r] = outs[r].String()
+	}
+	return rankOuts, first
 }

@@ -320,7 +320,7 @@ func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, 
 		err = capeJob(ctx, &cfg.Config, cl, emulated, bins.cape, args, c.nodes,
 			nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s"}, &stdout, &stderr)
 	case HaloGo:
-		err = runRanks(ctx, cl, emulated, c.nodes, bins.halogo, func(rank int, addr string) []string {
+		_, err = runRanks(ctx, cl, emulated, c.nodes, bins.halogo, func(rank int, addr string) []string {
 			return append(slices.Clone(args), "-rank", strconv.Itoa(rank), "-size", strconv.Itoa(c.nodes), "-addr", addr)
 		}, &stdout, &stderr)
 	case HaloC:
