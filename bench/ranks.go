@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 )
@@ -77,4 +78,15 @@ func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin st
 		rankOuts[r] = outs[r].String()
 	}
 	return rankOuts, first
+}
+
+// runMPIRun runs the MPI program bin with args on nodes ranks through
+// mpirun, each rank wrapped for its node of the emulated cluster.
+func runMPIRun(ctx context.Context, mpirun string, cl *cluster, emulated bool, nodes int, bin string, args []string, stdout, stderr *bytes.Buffer) error {
+	mpiArgs := []string{"--bind-to", "none", "--oversubscribe", "-np", strconv.Itoa(nodes)}
+	if os.Geteuid() == 0 {
+		mpiArgs = append([]string{"--allow-run-as-root"}, mpiArgs...)
+	}
+	prog := append(cl.wrap(emulated, -1, false), bin)
+	return runProc(ctx, nil, mpirun, append(append(mpiArgs, prog...), args...), nil, stdout, stderr)
 }

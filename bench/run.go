@@ -282,12 +282,7 @@ func runCell(ctx context.Context, cfg *Config, bins *binaries, cl *cluster, c ce
 	case MPIGo, MPIGoGather:
 		err = runMPIGo(ctx, bins, cl, c, emulated, &stdout, &stderr)
 	case MPIC:
-		args := []string{"--bind-to", "none", "--oversubscribe", "-np", strconv.Itoa(c.nodes)}
-		if os.Geteuid() == 0 {
-			args = append([]string{"--allow-run-as-root"}, args...)
-		}
-		prog := append(cl.wrap(emulated, -1, false), bins.mpic)
-		err = runProc(ctx, nil, bins.mpirun, append(append(args, prog...), nflag...), nil, &stdout, &stderr)
+		err = runMPIRun(ctx, bins.mpirun, cl, emulated, c.nodes, bins.mpic, nflag, &stdout, &stderr)
 	default:
 		err = fmt.Errorf("mode %s not runnable", c.mode)
 	}
