@@ -22,13 +22,7 @@ func runTiny(t *testing.T, cfg Config) []Sample {
 		t.Fatal(err)
 	}
 	checkWritten(t, cfg.Out, append([]string{"results.csv", "results.md", "machine.md"}, Figures...))
-	back, err := ReadCSV(filepath.Join(cfg.Out, "results.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != len(samples) {
-		t.Fatalf("results.csv has %d samples, Run returned %d", len(back), len(samples))
-	}
+	back := readBack(t, ReadCSV, cfg.Out, len(samples), "Run")
 	seen := map[Mode]bool{}
 	for _, s := range back {
 		seen[s.Mode] = true

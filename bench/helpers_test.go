@@ -81,3 +81,17 @@ func checkMarkdown(t *testing.T, dir string, wants []string) {
 		}
 	}
 }
+
+// readBack reads dir/results.csv with read and checks that it holds the n
+// samples that run returned.
+func readBack[S any](t *testing.T, read func(path string) ([]S, error), dir string, n int, run string) []S {
+	t.Helper()
+	back, err := read(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != n {
+		t.Fatalf("results.csv has %d samples, %s returned %d", len(back), run, n)
+	}
+	return back
+}

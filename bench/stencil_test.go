@@ -23,13 +23,7 @@ func runTinyStencil(t *testing.T, cfg StencilConfig) []StencilSample {
 		t.Fatal(err)
 	}
 	checkWritten(t, cfg.Out, append([]string{"results.csv", "results.md", "machine.md"}, StencilFigures...))
-	back, err := ReadStencilCSV(filepath.Join(cfg.Out, "results.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != len(samples) {
-		t.Fatalf("results.csv has %d samples, RunStencil returned %d", len(back), len(samples))
-	}
+	back := readBack(t, ReadStencilCSV, cfg.Out, len(samples), "RunStencil")
 	var seq *StencilSample
 	for i, s := range back {
 		if s.Mode == Seq {
