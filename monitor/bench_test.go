@@ -3,6 +3,7 @@
 package monitor
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 	"time"
@@ -221,5 +222,108 @@ func BenchmarkDenseLoop(b *testing.B) {
 				b.ReportMetric(float64((tMonitored-tPlain).Nanoseconds())/n/float64(pages), "ns-extra/page")
 			})
 		}
+	}
+}
+
+// stencilConfigs are the monitors BenchmarkStencil compares: the uffd
+// default (adaptive), uffd with its mode forced, and compare.
+var stencilConfigs = append(append([]benchConfig{
+	{name: "uffd", backend: BackendUffd},
+}, uffdModeConfigs...), benchConfig{name: "compare", backend: BackendCompare})
+
+// stencilGrid is n×n float64s, the grid of examples/stencil at n = 1024.
+const stencilN = 1024
+
+// stencilHalf runs one Jacobi sweep of the rows [lo, hi) of the grid: v
+// from u, as examples/stencil does.
+func stencilHalf(u, v []float64, n, lo, hi int) {
+	for i := max(lo, 1); i < min(hi, n-1); i++ {
+		for j := 1; j < n-1; j++ {
+			k := i*n + j
+			v[k] = 0.25 * (u[k-n] + u[k+n] + u[k-1] + u[k+1])
+		}
+	}
+}
+
+// BenchmarkStencil is the pattern of examples/stencil on node 0 of 2: two
+// grids u and v in the arena, one region per iteration in which this node
+// computes the first half of v's rows from u; after Stop, every written
+// page is diffed against its twin (as cape's Create does) and the other
+// half of v is written as the injected delta of the other node would be
+// (here computed in place, outside the region); then u and v swap. Each
+// region therefore writes a contiguous quarter of the extent, and the
+// injection writes another quarter between regions. The same iterations
+// run on unmonitored memory in the same loop: ratio is the monitored
+// iteration's time over the plain one's, ns-extra/dirty-page the
+// difference per page the region wrote.
+func BenchmarkStencil(b *testing.B) {
+	const n = stencilN
+	size := 2 * n * n * 8
+	for _, c := range stencilConfigs {
+		b.Run(c.name, func(b *testing.B) {
+			plainMem, mem := mapArena(b, size), mapArena(b, size)
+			tr := newBench(b, c, mem)
+			ps := tr.PageSize()
+			grids := func(m []byte) (u, v []float64) {
+				f := float64s(m)
+				return f[:n*n], f[n*n:]
+			}
+			pu, pv := grids(plainMem)
+			mu, mv := grids(mem)
+			for _, g := range [][]float64{pu, pv, mu, mv} {
+				for j := range n {
+					g[j] = 1
+				}
+				for k := n; k < len(g); k++ {
+					g[k] = float64(k%7) / 7 // a warm grid: every page changes
+				}
+			}
+			plainIter := func() {
+				stencilHalf(pu, pv, n, 0, n/2)
+				stencilHalf(pu, pv, n, n/2, n)
+				pu, pv = pv, pu
+			}
+			dirty := 0
+			iter := func() {
+				if err := tr.Start(size); err != nil {
+					b.Fatal(err)
+				}
+				stencilHalf(mu, mv, n, 0, n/2)
+				pages, err := tr.Stop()
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, p := range pages {
+					if bytes.Equal(mem[p*ps:(p+1)*ps], tr.Twin(p)) {
+						b.Fatalf("page %d reported written, unchanged", p)
+					}
+				}
+				dirty += len(pages)
+				stencilHalf(mu, mv, n, n/2, n) // the injected half
+				mu, mv = mv, mu
+			}
+			for range 4 { // the first Start populates the twins; let the mode settle
+				plainIter()
+				iter()
+			}
+			dirty = 0
+			var tPlain, tMonitored time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				plainIter()
+				t1 := time.Now()
+				iter()
+				tPlain += t1.Sub(t0)
+				tMonitored += time.Since(t1)
+			}
+			nf := float64(b.N)
+			b.ReportMetric(float64(tPlain.Nanoseconds())/nf, "ns/plain")
+			b.ReportMetric(float64(tMonitored.Nanoseconds())/nf, "ns/monitored")
+			b.ReportMetric(float64(tMonitored)/float64(tPlain), "ratio")
+			b.ReportMetric(float64(dirty)/nf, "dirty-pages/region")
+			if dirty > 0 {
+				b.ReportMetric(float64((tMonitored-tPlain).Nanoseconds())/float64(dirty), "ns-extra/dirty-page")
+			}
+		})
 	}
 }

@@ -69,38 +69,116 @@ func TestUffdConformanceFaults(t *testing.T)    { runConformance(t, uffdWithMode
 func TestUffdConformanceCompare(t *testing.T)   { runConformance(t, uffdWithMode(uffdModeCompare)) }
 func TestUffdConformanceAlternate(t *testing.T) { runConformance(t, uffdWithMode(uffdModeAlternate)) }
 
-// The adaptive policy moves to comparison after a region that wrote most
-// pages, and back after one that wrote few.
-func TestUffdAdaptiveSwitch(t *testing.T) {
+func TestUffdConformancePlain(t *testing.T) { runConformance(t, uffdWithMode(uffdModePlain)) }
+
+// frozenCosts sets the tracker's cost figures (ns per fault, per page
+// copied, per page compared) and keeps them from being measured.
+func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
+	u.costs.frozen = true
+	u.costs.fault = window{}
+	u.costs.fault.add(fault)
+	u.costs.copyNS, u.costs.cmpNS = copyNS, cmpNS
+}
+
+// adaptiveRun runs one region per entry of pattern on a fresh tracker with
+// the given cost figures: the region writes every every-th page of the
+// memory but its last between pages, which are then written outside the
+// region. It checks every Stop and twin and
+// returns the kind each region was tracked with.
+func adaptiveRun(t *testing.T, fault float64, pattern []struct{ every, between int }) []regionKind {
+	t.Helper()
 	mem := mapArena(t, 1<<20)
 	tr := newOrSkip(t, BackendUffd, mem)
 	u := tr.(*uffdTracker)
+	frozenCosts(u, fault, 500, 500)
 	ps := tr.PageSize()
-	region := func(every int) []int {
-		t.Helper()
+	var kinds []regionKind
+	for i, r := range pattern {
 		if err := tr.Start(len(mem)); err != nil {
 			t.Fatal(err)
 		}
-		for i := 0; i < len(mem); i += every * ps {
-			mem[i]++
+		entry := append([]byte(nil), mem...)
+		var want []int
+		half := len(mem) - r.between*ps
+		for off := 0; off < half; off += r.every * ps {
+			mem[off+8*i]++
+			want = append(want, off/ps)
 		}
 		d, err := tr.Stop()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d
-	}
-	var modes []bool
-	for _, every := range []int{1, 1, 1, 16, 16, 1} {
-		d := region(every)
-		if want := len(mem) / ps / every; len(d) != want {
-			t.Fatalf("region writing every %d pages: %d pages reported, want %d", every, len(d), want)
+		if !slices.Equal(d, want) {
+			t.Fatalf("region %d (%v): Stop = %v, want %v", i, u.kind, d, want)
 		}
-		modes = append(modes, u.compare)
+		for _, p := range d {
+			if !slices.Equal(tr.Twin(p), entry[p*ps:(p+1)*ps]) {
+				t.Fatalf("region %d (%v): twin of page %d is not its content at Start", i, u.kind, p)
+			}
+		}
+		kinds = append(kinds, u.kind)
+		for off := half; off < half+r.between*ps; off += ps {
+			mem[off+8*i+1]++
+		}
 	}
-	want := []bool{false, true, true, true, false, false}
-	if !slices.Equal(modes, want) {
-		t.Errorf("compared regions %v, want %v", modes, want)
+	return kinds
+}
+
+// The adaptive policy moves to comparison after a region that wrote most
+// pages, and back after one that wrote few, when a fault costs about what
+// copying a page does.
+func TestUffdAdaptiveSwitch(t *testing.T) {
+	got := adaptiveRun(t, 1000, []struct{ every, between int }{{1, 0}, {1, 0}, {1, 0}, {16, 0}, {16, 0}, {1, 0}})
+	want := []regionKind{kindFaults, kindCompare, kindCompare, kindCompare, kindFaults, kindFaults}
+	if !slices.Equal(got, want) {
+		t.Errorf("regions tracked as %v, want %v", got, want)
+	}
+}
+
+// When faults are expensive (a paravirtualized machine) and pages are also
+// written between regions (an injected delta), nothing stays armed; when
+// the regions become sparse, write faults come back.
+func TestUffdAdaptivePlain(t *testing.T) {
+	const between = 64 // a quarter of the memory
+	got := adaptiveRun(t, 20000, []struct{ every, between int }{
+		{1, between}, {1, between}, {1, between}, {128, 0}, {128, 0}, {128, 0}, {128, 0},
+	})
+	// A region's kind follows from the writes of the one before it and
+	// those made before that one began; the first dense region cannot know
+	// about the writes between regions yet.
+	want := []regionKind{kindFaults, kindCompare, kindPlain, kindPlain, kindPlain, kindFaults, kindFaults}
+	if !slices.Equal(got, want) {
+		t.Errorf("regions tracked as %v, want %v", got, want)
+	}
+}
+
+// The fault probe measures a fault without changing the memory or what
+// Stop reports.
+func TestUffdFaultProbe(t *testing.T) {
+	mem := mapArena(t, 1<<20)
+	tr := newOrSkip(t, BackendUffd, mem)
+	u := tr.(*uffdTracker)
+	ps := tr.PageSize()
+	for i := range 12 {
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		snap := append([]byte(nil), mem...)
+		mem[3*ps+i]++
+		d, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d, []int{3}) {
+			t.Fatalf("region %d (%v): Stop = %v, want [3]", i, u.kind, d)
+		}
+		snap[3*ps+i]++
+		if !slices.Equal(snap, mem) {
+			t.Fatalf("region %d: the probe changed the memory", i)
+		}
+	}
+	if u.costs.fault.n == 0 || u.costs.fault.median() <= 0 {
+		t.Errorf("no fault measured after 12 regions (%d samples, median %v ns)", u.costs.fault.n, u.costs.fault.median())
 	}
 }
 
@@ -109,4 +187,5 @@ func TestUffdAdaptiveSwitch(t *testing.T) {
 var uffdModeConfigs = []benchConfig{
 	{name: "uffd-faults", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeFaults }},
 	{name: "uffd-compare", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeCompare }},
+	{name: "uffd-plain", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModePlain }},
 }

@@ -1,0 +1,141 @@
+package monitor
+
+import (
+	"slices"
+	"time"
+)
+
+// regionKind is how the uffd backend tracks one region.
+type regionKind int
+
+const (
+	// kindFaults: the extent is write-protected; each page written (in the
+	// region or between regions) costs a write fault and a twin refresh.
+	kindFaults regionKind = iota
+	// kindCompare: the extent is unprotected during the region and
+	// compared with the twins at Stop, then re-protected, so writes
+	// between regions still fault and only changed twins are refreshed.
+	kindCompare
+	// kindPlain: nothing is protected; Start copies the extent into the
+	// twins and Stop compares it, the compare backend's work. No fault at
+	// all, in or between regions.
+	kindPlain
+	numKinds
+)
+
+func (k regionKind) String() string {
+	return [...]string{"faults", "compare", "plain"}[k]
+}
+
+// regionCosts chooses how the next region is tracked from what the
+// tracker measured on its own recent regions: the cost of a write fault
+// (timed by probing one page at each Start), of copying a page and of
+// comparing one (timed on the copies and comparisons the tracker does
+// anyway), and the pages the last region wrote and the pages written
+// between the last two regions. A write fault costs 0.8 µs on one machine
+// and 12–30 µs on a paravirtualized one (RESULTS.md, "Monitors"), so no
+// fixed fraction of dirty pages is right everywhere.
+type regionCosts struct {
+	frozen  bool    // tests: keep the figures they set
+	fault   window  // ns per write fault, recent probes
+	copyNS  float64 // ns per page copied, moving average; 0 = unknown
+	cmpNS   float64 // ns per page compared, moving average; 0 = unknown
+	written int     // pages the last region wrote
+	between int     // pages written between the last two regions
+}
+
+// window keeps the last len(w.s) samples; its estimate is their median,
+// which a probe preempted on a loaded machine does not move.
+type window struct {
+	s [9]float64
+	n int // samples taken
+}
+
+func (w *window) add(v float64) { w.s[w.n%len(w.s)] = v; w.n++ }
+
+func (w *window) median() float64 {
+	k := min(w.n, len(w.s))
+	if k == 0 {
+		return 0
+	}
+	var buf [len(w.s)]float64
+	s := buf[:k]
+	copy(s, w.s[:k])
+	slices.Sort(s)
+	return s[k/2]
+}
+
+// Measurements below minTimedPages are too short for the clock.
+const minTimedPages = 32
+
+// observeFault records a probed write fault that took d.
+func (c *regionCosts) observeFault(d time.Duration) {
+	if !c.frozen {
+		c.fault.add(float64(d.Nanoseconds()))
+	}
+}
+
+// observeCopy records d spent copying pages pages into the twins.
+func (c *regionCosts) observeCopy(d time.Duration, pages int) { c.observe(&c.copyNS, d, pages) }
+
+// observeCompare records d spent comparing pages pages with their twins.
+func (c *regionCosts) observeCompare(d time.Duration, pages int) { c.observe(&c.cmpNS, d, pages) }
+
+// observe folds d spent on pages pages into the average *avg.
+func (c *regionCosts) observe(avg *float64, d time.Duration, pages int) {
+	if c.frozen || pages < minTimedPages {
+		return
+	}
+	v := float64(d.Nanoseconds()) / float64(pages)
+	if *avg == 0 {
+		*avg = v
+		return
+	}
+	*avg += (v - *avg) / 4
+}
+
+// estimate returns the predicted cost in ns of a region of kind k over an
+// extent of e pages (its Start, its Stop, and the faults taken in it and
+// before the next Start), if the next region and the writes after it
+// repeat the last ones. ok is false while a figure it needs is unknown.
+func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
+	f, cp, cm := c.fault.median(), c.copyNS, c.cmpNS
+	if cm == 0 {
+		cm = cp // comparing a clean page reads two, copying reads and writes one
+	}
+	if c.fault.n == 0 || cp == 0 {
+		return 0, false
+	}
+	w, b, ef := float64(c.written), float64(c.between), float64(e)
+	switch k {
+	case kindFaults:
+		return (f + cp) * (w + b), true
+	case kindCompare:
+		return cm*ef + f*b + cp*(w+b), true
+	default:
+		// Start compares the extent and refreshes what changed; Stop
+		// compares it again.
+		return 2*cm*ef + cp*(w+b), true
+	}
+}
+
+// switchGain is how much cheaper another kind must be estimated than the
+// current one before the next region switches to it, so that an iterative
+// program does not flap between two kinds of similar cost.
+const switchGain = 0.8
+
+// choose returns the kind of the next region over e pages, given the
+// kind cur of the last one.
+func (c *regionCosts) choose(cur regionKind, e int) regionKind {
+	now, ok := c.estimate(cur, e)
+	if !ok {
+		return cur
+	}
+	best, bestNS := cur, now*switchGain
+	for k := range numKinds {
+		if ns, _ := c.estimate(k, e); k != cur && ns < bestNS {
+			best, bestNS = k, ns
+		}
+	}
+	return best
+}
