@@ -231,12 +231,13 @@ var stencilConfigs = append(append([]benchConfig{
 	{name: "uffd", backend: BackendUffd},
 }, uffdModeConfigs...), benchConfig{name: "compare", backend: BackendCompare})
 
-// stencilGrid is n×n float64s, the grid of examples/stencil at n = 1024.
+// stencilN is the grid size of the stencil benchmark: examples/stencil at
+// n = 1024, two grids of 8 MiB.
 const stencilN = 1024
 
-// stencilHalf runs one Jacobi sweep of the rows [lo, hi) of the grid: v
-// from u, as examples/stencil does.
-func stencilHalf(u, v []float64, n, lo, hi int) {
+// stencilRows runs one Jacobi sweep of the rows [lo, hi) of the n×n grid:
+// v from u, as examples/stencil does.
+func stencilRows(u, v []float64, n, lo, hi int) {
 	for i := max(lo, 1); i < min(hi, n-1); i++ {
 		for j := 1; j < n-1; j++ {
 			k := i*n + j
@@ -245,85 +246,121 @@ func stencilHalf(u, v []float64, n, lo, hi int) {
 	}
 }
 
-// BenchmarkStencil is the pattern of examples/stencil on node 0 of 2: two
-// grids u and v in the arena, one region per iteration in which this node
-// computes the first half of v's rows from u; after Stop, every written
-// page is diffed against its twin (as cape's Create does) and the other
-// half of v is written as the injected delta of the other node would be
-// (here computed in place, outside the region); then u and v swap. Each
-// region therefore writes a contiguous quarter of the extent, and the
-// injection writes another quarter between regions. The same iterations
-// run on unmonitored memory in the same loop: ratio is the monitored
-// iteration's time over the plain one's, ns-extra/dirty-page the
-// difference per page the region wrote.
-func BenchmarkStencil(b *testing.B) {
+// A stencilNode is node 0 of 2 running examples/stencil on its own arena,
+// monitored by tr (nil: unmonitored).
+type stencilNode struct {
+	mem   []byte
+	u, v  []float64
+	tr    Tracker
+	dirty int // pages reported by Stop so far
+}
+
+func newStencilNode(b *testing.B, tr Tracker, mem []byte) *stencilNode {
 	const n = stencilN
-	size := 2 * n * n * 8
+	f := float64s(mem)
+	s := &stencilNode{mem: mem, u: f[:n*n], v: f[n*n : 2*n*n], tr: tr}
+	for _, g := range [][]float64{s.u, s.v} {
+		for j := range n {
+			g[j] = 1 // the hot top edge
+		}
+		for k := n; k < len(g); k++ {
+			g[k] = float64(k%7) / 7 // a warm grid: every page changes
+		}
+	}
+	return s
+}
+
+// iter is one iteration: a region in which this node computes the first
+// half of v's rows from u; every page Stop reports is checked against its
+// twin, as cape's Create diffs it; then the other half of v is written
+// outside the region, as the other node's merged delta would be injected,
+// and u and v swap. A region writes a contiguous quarter of the extent and
+// the injection another quarter.
+func (s *stencilNode) iter(b *testing.B) {
+	const n = stencilN
+	if s.tr != nil {
+		if err := s.tr.Start(len(s.mem)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	stencilRows(s.u, s.v, n, 0, n/2)
+	if s.tr != nil {
+		pages, err := s.tr.Stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps := s.tr.PageSize()
+		for _, p := range pages {
+			if bytes.Equal(s.mem[p*ps:(p+1)*ps], s.tr.Twin(p)) {
+				b.Fatalf("page %d reported written, unchanged", p)
+			}
+		}
+		s.dirty += len(pages)
+	}
+	stencilRows(s.u, s.v, n, n/2, n) // the injected half
+	s.u, s.v = s.v, s.u
+}
+
+// BenchmarkStencil runs the pattern of examples/stencil on 2 nodes (see
+// stencilNode.iter) under every configuration and unmonitored, all in the
+// same loop: each b.Loop iteration runs one stencil iteration of each, in
+// turn, so that the ratios compare runs that shared the machine's load.
+// ns/<config> is a monitored iteration, <config>/plain and <config>/compare
+// its time over the unmonitored and the compare backend's, and
+// <config>-ns-extra/dirty-page its time over the unmonitored one per page
+// the region wrote.
+func BenchmarkStencil(b *testing.B) {
+	size := 2 * stencilN * stencilN * 8
+	plain := newStencilNode(b, nil, mapArena(b, size))
+	var nodes []*stencilNode
+	var names []string
 	for _, c := range stencilConfigs {
-		b.Run(c.name, func(b *testing.B) {
-			plainMem, mem := mapArena(b, size), mapArena(b, size)
-			tr := newBench(b, c, mem)
-			ps := tr.PageSize()
-			grids := func(m []byte) (u, v []float64) {
-				f := float64s(m)
-				return f[:n*n], f[n*n:]
-			}
-			pu, pv := grids(plainMem)
-			mu, mv := grids(mem)
-			for _, g := range [][]float64{pu, pv, mu, mv} {
-				for j := range n {
-					g[j] = 1
-				}
-				for k := n; k < len(g); k++ {
-					g[k] = float64(k%7) / 7 // a warm grid: every page changes
-				}
-			}
-			plainIter := func() {
-				stencilHalf(pu, pv, n, 0, n/2)
-				stencilHalf(pu, pv, n, n/2, n)
-				pu, pv = pv, pu
-			}
-			dirty := 0
-			iter := func() {
-				if err := tr.Start(size); err != nil {
-					b.Fatal(err)
-				}
-				stencilHalf(mu, mv, n, 0, n/2)
-				pages, err := tr.Stop()
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, p := range pages {
-					if bytes.Equal(mem[p*ps:(p+1)*ps], tr.Twin(p)) {
-						b.Fatalf("page %d reported written, unchanged", p)
-					}
-				}
-				dirty += len(pages)
-				stencilHalf(mu, mv, n, n/2, n) // the injected half
-				mu, mv = mv, mu
-			}
-			for range 4 { // the first Start populates the twins; let the mode settle
-				plainIter()
-				iter()
-			}
-			dirty = 0
-			var tPlain, tMonitored time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				plainIter()
-				t1 := time.Now()
-				iter()
-				tPlain += t1.Sub(t0)
-				tMonitored += time.Since(t1)
-			}
-			nf := float64(b.N)
-			b.ReportMetric(float64(tPlain.Nanoseconds())/nf, "ns/plain")
-			b.ReportMetric(float64(tMonitored.Nanoseconds())/nf, "ns/monitored")
-			b.ReportMetric(float64(tMonitored)/float64(tPlain), "ratio")
-			b.ReportMetric(float64(dirty)/nf, "dirty-pages/region")
-			if dirty > 0 {
-				b.ReportMetric(float64((tMonitored-tPlain).Nanoseconds())/float64(dirty), "ns-extra/dirty-page")
+		mem := mapArena(b, size)
+		tr, err := New(c.backend, mem, c.opts)
+		if err != nil {
+			testenv.Skip(b, "%s: %v", c.name, err)
+		}
+		b.Cleanup(func() {
+			if err := tr.Close(); err != nil {
+				b.Errorf("Close: %v", err)
 			}
 		})
+		if c.setup != nil {
+			c.setup(tr)
+		}
+		nodes = append(nodes, newStencilNode(b, tr, mem))
+		names = append(names, c.name)
+	}
+	// The first Start populates the twins; let the adaptive mode settle.
+	for range 4 {
+		plain.iter(b)
+		for _, s := range nodes {
+			s.iter(b)
+			s.dirty = 0
+		}
+	}
+	times := make([]time.Duration, len(nodes))
+	var tPlain time.Duration
+	for b.Loop() {
+		t := time.Now()
+		plain.iter(b)
+		tPlain += time.Since(t)
+		for i, s := range nodes {
+			t := time.Now()
+			s.iter(b)
+			times[i] += time.Since(t)
+		}
+	}
+	nf := float64(b.N)
+	b.ReportMetric(float64(tPlain.Nanoseconds())/nf, "ns/plain")
+	tCompare := times[len(times)-1]
+	for i, name := range names {
+		b.ReportMetric(float64(times[i].Nanoseconds())/nf, "ns/"+name)
+		b.ReportMetric(float64(times[i])/float64(tPlain), name+"/plain")
+		b.ReportMetric(float64(times[i])/float64(tCompare), name+"/compare")
+		reportCosts(b, nodes[i].tr)
+		if d := nodes[i].dirty; d > 0 {
+			b.ReportMetric(float64((times[i]-tPlain).Nanoseconds())/float64(d), name+"-ns-extra/dirty-page")
+		}
 	}
 }

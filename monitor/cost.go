@@ -29,9 +29,9 @@ func (k regionKind) String() string {
 
 // regionCosts chooses how the next region is tracked from what the
 // tracker measured on its own recent regions: the cost of a write fault
-// (timed by probing one page at each Start), of copying a page and of
-// comparing one (timed on the copies and comparisons the tracker does
-// anyway), and the pages the last region wrote and the pages written
+// (timed by probing one page at each Start), of copying a page, of
+// comparing one and of changing a page's protection (timed on the copies,
+// comparisons and UFFDIO_WRITEPROTECT calls the tracker does anyway), and the pages the last region wrote and the pages written
 // between the last two regions. A write fault costs 0.8 µs on one machine
 // and 12–30 µs on a paravirtualized one (RESULTS.md, "Monitors"), so no
 // fixed fraction of dirty pages is right everywhere.
@@ -40,6 +40,7 @@ type regionCosts struct {
 	fault   window  // ns per write fault, recent probes
 	copyNS  float64 // ns per page copied, moving average; 0 = unknown
 	cmpNS   float64 // ns per page compared, moving average; 0 = unknown
+	wpNS    float64 // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
 	written int     // pages the last region wrote
 	between int     // pages written between the last two regions
 }
@@ -81,6 +82,9 @@ func (c *regionCosts) observeCopy(d time.Duration, pages int) { c.observe(&c.cop
 // observeCompare records d spent comparing pages pages with their twins.
 func (c *regionCosts) observeCompare(d time.Duration, pages int) { c.observe(&c.cmpNS, d, pages) }
 
+// observeProtect records d spent changing the protection of pages pages.
+func (c *regionCosts) observeProtect(d time.Duration, pages int) { c.observe(&c.wpNS, d, pages) }
+
 // observe folds d spent on pages pages into the average *avg.
 func (c *regionCosts) observe(avg *float64, d time.Duration, pages int) {
 	if c.frozen || pages < minTimedPages {
@@ -99,7 +103,7 @@ func (c *regionCosts) observe(avg *float64, d time.Duration, pages int) {
 // before the next Start), if the next region and the writes after it
 // repeat the last ones. ok is false while a figure it needs is unknown.
 func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
-	f, cp, cm := c.fault.median(), c.copyNS, c.cmpNS
+	f, cp, cm, wp := c.fault.median(), c.copyNS, c.cmpNS, c.wpNS
 	if cm == 0 {
 		cm = cp // comparing a clean page reads two, copying reads and writes one
 	}
@@ -109,9 +113,11 @@ func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
 	w, b, ef := float64(c.written), float64(c.between), float64(e)
 	switch k {
 	case kindFaults:
-		return (f + cp) * (w + b), true
+		// A written page faults, is refreshed and re-armed.
+		return (f + cp + wp) * (w + b), true
 	case kindCompare:
-		return cm*ef + f*b + cp*(w+b), true
+		// The extent is unprotected, compared and protected again.
+		return (cm+2*wp)*ef + f*b + cp*(w+b), true
 	default:
 		// Start compares the extent and refreshes what changed; Stop
 		// compares it again.

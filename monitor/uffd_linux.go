@@ -170,15 +170,15 @@ func (u *uffdTracker) Start(extent int) error {
 		}
 		u.res.twin = tw
 	}
+	if err := u.probeFault(extent); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
 	kind := u.chooseKind(extent / u.pageSize)
 	var err error
 	if kind == kindPlain {
 		err = u.startPlain(extent)
 	} else {
 		err = u.startArmed(extent, kind)
-	}
-	if err == nil {
-		err = u.probeFault(extent, kind)
 	}
 	if err == nil && kind == kindCompare {
 		// No faults in this region: Stop compares instead.
@@ -268,23 +268,27 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 }
 
 // probeFault times one write fault, every Start until the estimate has
-// its samples and then every probeEvery Starts: it write-protects a page
-// known to be populated, rewrites one word of it with its own value, and
-// re-arms it unless this region is plain. The memory does not change.
-func (u *uffdTracker) probeFault(extent int, kind regionKind) error {
+// its samples and then every probeEvery Starts, before the kind of the
+// region is chosen. It refreshes the twin of a page known to be populated
+// (the page may have been written since the last Start, and is armed
+// below, so that Start's scan would no longer see it), write-protects it,
+// rewrites one word of it with its own value, and re-arms it if it is
+// below armed. The memory does not change.
+func (u *uffdTracker) probeFault(extent int) error {
 	p := u.probe
 	if p < 0 || p >= extent/u.pageSize || u.mode != uffdModeAdaptive ||
 		(u.costs.fault.n >= len(u.costs.fault.s) && u.starts%probeEvery != 0) {
 		return nil
 	}
 	off := p * u.pageSize
+	copy(u.res.twin.buf[off:off+u.pageSize], u.mem[off:off+u.pageSize])
 	if err := u.writeProtect(off, off+u.pageSize, true); err != nil {
 		return err
 	}
 	t := time.Now()
 	rewriteWord(u.mem, off)
 	u.costs.observeFault(time.Since(t))
-	if kind == kindPlain {
+	if off >= u.armed {
 		return nil
 	}
 	return u.writeProtect(off, off+u.pageSize, true)
@@ -341,7 +345,8 @@ func (u *uffdTracker) chooseKind(e int) regionKind {
 	return u.costs.choose(u.kind, e)
 }
 
-// writeProtect arms (wp) or disarms the byte range [from, to).
+// writeProtect arms (wp) or disarms the byte range [from, to), and times
+// it for the cost estimates.
 func (u *uffdTracker) writeProtect(from, to int, wp bool) error {
 	if from >= to {
 		return nil
@@ -350,7 +355,10 @@ func (u *uffdTracker) writeProtect(from, to int, wp bool) error {
 	if wp {
 		w.Mode = uffd.WriteProtectModeWP
 	}
-	return uffd.SetWriteProtect(u.res.fd, &w)
+	t := time.Now()
+	err := uffd.SetWriteProtect(u.res.fd, &w)
+	u.costs.observeProtect(time.Since(t), (to-from)/u.pageSize)
+	return err
 }
 
 func (u *uffdTracker) Twin(p int) []byte {

@@ -77,7 +77,7 @@ func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
 	u.costs.frozen = true
 	u.costs.fault = window{}
 	u.costs.fault.add(fault)
-	u.costs.copyNS, u.costs.cmpNS = copyNS, cmpNS
+	u.costs.copyNS, u.costs.cmpNS, u.costs.wpNS = copyNS, cmpNS, 0
 }
 
 // adaptiveRun runs one region per entry of pattern on a fresh tracker with
@@ -188,4 +188,17 @@ var uffdModeConfigs = []benchConfig{
 	{name: "uffd-faults", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeFaults }},
 	{name: "uffd-compare", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeCompare }},
 	{name: "uffd-plain", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModePlain }},
+}
+
+// reportCosts reports the cost figures an adaptive uffd tracker measured.
+func reportCosts(b *testing.B, tr Tracker) {
+	u, ok := tr.(*uffdTracker)
+	if !ok || u.mode != uffdModeAdaptive {
+		return
+	}
+	c := &u.costs
+	b.ReportMetric(c.fault.median(), "uffd-fault-ns")
+	b.ReportMetric(c.copyNS, "uffd-copy-ns/page")
+	b.ReportMetric(c.cmpNS, "uffd-compare-ns/page")
+	b.ReportMetric(c.wpNS, "uffd-protect-ns/page")
 }
