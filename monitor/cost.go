@@ -41,9 +41,23 @@ type regionCosts struct {
 	copyNS  float64 // ns per page copied, moving average; 0 = unknown
 	cmpNS   float64 // ns per page compared, moving average; 0 = unknown
 	wpNS    float64 // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
-	written int     // pages the last region wrote
+	written int     // pages the last region wrote (faults) or changed (compared)
 	between int     // pages written between the last two regions
+
+	// A compared region sees the pages it changed, not those it rewrote
+	// with their own bytes, which fault all the same: a stencil on a grid
+	// still mostly zero writes 1022 pages and changes 4. So the faults
+	// estimate of a compared region uses the pages the last tracked one
+	// wrote, and tries write faults again after explore compared regions
+	// (doubling each time the try goes back to comparing).
+	writtenFaults int  // pages the last kindFaults region wrote
+	compared      int  // regions compared since the last kindFaults one
+	explore       int  // compared regions before faults are tried again
+	exploring     bool // the current kindFaults region is such a try
 }
+
+// exploreFirst is the first value of regionCosts.explore.
+const exploreFirst = 4
 
 // window keeps the last len(w.s) samples; its estimate is their median,
 // which a probe preempted on a loaded machine does not move.
@@ -103,6 +117,11 @@ func (c *regionCosts) observe(avg *float64, d time.Duration, pages int) {
 // before the next Start), if the next region and the writes after it
 // repeat the last ones. ok is false while a figure it needs is unknown.
 func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
+	return c.estimateW(k, e, c.written)
+}
+
+// estimateW is estimate with wf pages written by a kindFaults region.
+func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 	f, cp, cm, wp := c.fault.median(), c.copyNS, c.cmpNS, c.wpNS
 	if cm == 0 {
 		cm = cp // comparing a clean page reads two, copying reads and writes one
@@ -114,7 +133,7 @@ func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
 	switch k {
 	case kindFaults:
 		// A written page faults, is refreshed and re-armed.
-		return (f + cp + wp) * (w + b), true
+		return (f + cp + wp) * (float64(wf) + b), true
 	case kindCompare:
 		// The extent is unprotected, compared and protected again.
 		return (cm+2*wp)*ef + f*b + cp*(w+b), true
@@ -133,13 +152,40 @@ const switchGain = 0.8
 // choose returns the kind of the next region over e pages, given the
 // kind cur of the last one.
 func (c *regionCosts) choose(cur regionKind, e int) regionKind {
-	now, ok := c.estimate(cur, e)
+	if c.explore == 0 {
+		c.explore = exploreFirst
+	}
+	if cur == kindFaults {
+		c.writtenFaults, c.compared = c.written, 0
+	} else {
+		c.compared++
+	}
+	wf := c.written
+	try := cur != kindFaults && c.compared >= c.explore
+	if cur != kindFaults && !try {
+		wf = max(wf, c.writtenFaults)
+	}
+	next := c.cheapest(cur, e, wf)
+	switch {
+	case cur == kindFaults && c.exploring && next != kindFaults:
+		c.explore *= 2 // the try confirmed comparing
+	case cur == kindFaults && next == kindFaults:
+		c.explore = exploreFirst
+	}
+	c.exploring = try && next == kindFaults
+	return next
+}
+
+// cheapest returns the kind of least estimated cost, staying with cur
+// unless another is cheaper by switchGain.
+func (c *regionCosts) cheapest(cur regionKind, e, wf int) regionKind {
+	now, ok := c.estimateW(cur, e, wf)
 	if !ok {
 		return cur
 	}
 	best, bestNS := cur, now*switchGain
 	for k := range numKinds {
-		if ns, _ := c.estimate(k, e); k != cur && ns < bestNS {
+		if ns, _ := c.estimateW(k, e, wf); k != cur && ns < bestNS {
 			best, bestNS = k, ns
 		}
 	}

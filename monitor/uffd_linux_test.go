@@ -125,11 +125,12 @@ func adaptiveRun(t *testing.T, fault float64, pattern []struct{ every, between i
 }
 
 // The adaptive policy moves to comparison after a region that wrote most
-// pages, and back after one that wrote few, when a fault costs about what
-// copying a page does.
+// pages, when a fault costs about what copying a page does. A compared
+// region sees only the pages it changed, so write faults are tried again
+// after exploreFirst compared regions, and kept when the region wrote few.
 func TestUffdAdaptiveSwitch(t *testing.T) {
-	got := adaptiveRun(t, 1000, []struct{ every, between int }{{1, 0}, {1, 0}, {1, 0}, {16, 0}, {16, 0}, {1, 0}})
-	want := []regionKind{kindFaults, kindCompare, kindCompare, kindCompare, kindFaults, kindFaults}
+	got := adaptiveRun(t, 1000, []struct{ every, between int }{{1, 0}, {1, 0}, {1, 0}, {16, 0}, {16, 0}, {16, 0}, {16, 0}})
+	want := []regionKind{kindFaults, kindCompare, kindCompare, kindCompare, kindCompare, kindFaults, kindFaults}
 	if !slices.Equal(got, want) {
 		t.Errorf("regions tracked as %v, want %v", got, want)
 	}
@@ -149,6 +150,46 @@ func TestUffdAdaptivePlain(t *testing.T) {
 	want := []regionKind{kindFaults, kindCompare, kindPlain, kindPlain, kindPlain, kindFaults, kindFaults}
 	if !slices.Equal(got, want) {
 		t.Errorf("regions tracked as %v, want %v", got, want)
+	}
+}
+
+// A compared region that rewrites every page but changes few looks cheap
+// to track by faults; a try of write faults that finds it dear goes back to
+// comparing, and the next try waits twice as long.
+func TestUffdAdaptiveExploreBackoff(t *testing.T) {
+	mem := mapArena(t, 1<<20)
+	tr := newOrSkip(t, BackendUffd, mem)
+	u := tr.(*uffdTracker)
+	frozenCosts(u, 1000, 500, 500)
+	ps := tr.PageSize()
+	var tries []int
+	for i := range 24 {
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		for off := 0; off < len(mem); off += ps {
+			sameStore(mem, off) // written, unchanged
+		}
+		for off := 0; off < len(mem); off += 16 * ps {
+			mem[off+8]++
+		}
+		d, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(mem) / ps / 16 // changed
+		if u.kind == kindFaults {
+			want = len(mem) / ps // written
+			if i > 0 {
+				tries = append(tries, i)
+			}
+		}
+		if len(d) != want {
+			t.Fatalf("region %d (%v): Stop reported %d pages, want %d", i, u.kind, len(d), want)
+		}
+	}
+	if want := []int{5, 14}; !slices.Equal(tries, want) {
+		t.Errorf("faults tried in regions %v, want %v", tries, want)
 	}
 }
 
