@@ -48,13 +48,24 @@ type regionCosts struct {
 	// with their own bytes, which fault all the same: a stencil on a grid
 	// still mostly zero writes 1022 pages and changes 4. So the faults
 	// estimate of a compared region uses the pages the last tracked one
-	// wrote, and tries write faults again after explore compared regions
-	// (doubling each time the try goes back to comparing).
-	writtenFaults int  // pages the last kindFaults region wrote
-	compared      int  // regions compared since the last kindFaults one
-	explore       int  // compared regions before faults are tried again
-	exploring     bool // the current kindFaults region is such a try
+	// wrote; when the pages it changes say faults would be cheaper, after
+	// explore compared regions (doubling each time), one region write-
+	// protects a sample of sampleSize pages spread over the extent and
+	// counts those written.
+	writtenFaults int  // pages the last kindFaults region wrote, or the sample's estimate
+	compared      int  // compared regions since the last sample or kindFaults one
+	explore       int  // compared regions before the next sample
+	sample        bool // the next region samples its writes
+	samples       int  // samples taken, to vary their pages
 }
+
+// sampleSize is the number of pages a sampling region write-protects: at
+// most that many faults, against one per page written for a region tracked
+// by faults.
+const sampleSize = 64
+
+// maxExplore bounds regionCosts.explore.
+const maxExplore = 1 << 12
 
 // exploreFirst is the first value of regionCosts.explore.
 const exploreFirst = 4
@@ -79,6 +90,10 @@ func (w *window) median() float64 {
 	slices.Sort(s)
 	return s[k/2]
 }
+
+// copyPrior is the cost in ns of copying a page before the tracker has
+// timed one: 4 KiB at 4 GB/s, the slow end of RESULTS.md's machines.
+const copyPrior = 1000
 
 // Measurements below minTimedPages are too short for the clock.
 const minTimedPages = 32
@@ -123,10 +138,13 @@ func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
 // estimateW is estimate with wf pages written by a kindFaults region.
 func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 	f, cp, cm, wp := c.fault.median(), c.copyNS, c.cmpNS, c.wpNS
+	if cp == 0 {
+		cp = copyPrior
+	}
 	if cm == 0 {
 		cm = cp // comparing a clean page reads two, copying reads and writes one
 	}
-	if c.fault.n == 0 || cp == 0 {
+	if c.fault.n == 0 {
 		return 0, false
 	}
 	w, b, ef := float64(c.written), float64(c.between), float64(e)
@@ -150,30 +168,47 @@ func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 const switchGain = 0.8
 
 // choose returns the kind of the next region over e pages, given the
-// kind cur of the last one.
+// kind cur of the last one, and sets c.sample when that region, compared,
+// should sample the pages it writes.
 func (c *regionCosts) choose(cur regionKind, e int) regionKind {
+	c.sample = false
+	if cur == kindFaults {
+		c.writtenFaults, c.compared, c.explore = c.written, 0, exploreFirst
+		return c.cheapest(cur, e, c.written)
+	}
 	if c.explore == 0 {
 		c.explore = exploreFirst
 	}
-	if cur == kindFaults {
-		c.writtenFaults, c.compared = c.written, 0
-	} else {
-		c.compared++
+	c.compared++
+	next := c.cheapest(cur, e, max(c.written, c.writtenFaults))
+	if next != kindFaults && c.compared >= c.explore && c.cheapest(cur, e, c.written) == kindFaults {
+		c.sample, c.compared = true, 0
+		c.explore = min(2*c.explore, maxExplore)
 	}
-	wf := c.written
-	try := cur != kindFaults && c.compared >= c.explore
-	if cur != kindFaults && !try {
-		wf = max(wf, c.writtenFaults)
-	}
-	next := c.cheapest(cur, e, wf)
-	switch {
-	case cur == kindFaults && c.exploring && next != kindFaults:
-		c.explore *= 2 // the try confirmed comparing
-	case cur == kindFaults && next == kindFaults:
-		c.explore = exploreFirst
-	}
-	c.exploring = try && next == kindFaults
 	return next
+}
+
+// samplePages appends to dst the pages of a sample over e pages.
+func (c *regionCosts) samplePages(dst []int, e int) []int {
+	n := min(sampleSize, e)
+	stride := e / n
+	rot := c.samples * 37 % stride
+	c.samples++
+	for i := range n {
+		dst = append(dst, i*stride+rot)
+	}
+	return dst
+}
+
+// observeSample records that a region over e pages changed changed pages
+// and wrote rewritten of the clean pages of its sample without changing
+// them: the pages it wrote are estimated as those it changed and the same
+// share of the others.
+func (c *regionCosts) observeSample(changed, rewritten, clean, e int) {
+	c.writtenFaults = changed
+	if clean > 0 {
+		c.writtenFaults += (rewritten*(e-changed) + clean - 1) / clean
+	}
 }
 
 // cheapest returns the kind of least estimated cost, staying with cur

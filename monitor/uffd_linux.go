@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,6 +49,7 @@ type uffdTracker struct {
 	costs   regionCosts
 	probe   int   // a page known to be populated, for the fault probe; -1 none
 	pending []int // pages whose twins the next Start must refresh
+	sample  []int // pages write-protected to sample a compared region's writes
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
@@ -184,6 +186,9 @@ func (u *uffdTracker) Start(extent int) error {
 		// No faults in this region: Stop compares instead.
 		err = u.writeProtect(0, extent, false)
 	}
+	if err == nil && kind != kindFaults && u.costs.sample {
+		err = u.armSample(extent)
+	}
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
@@ -312,6 +317,9 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		t := time.Now()
 		u.dirty = diffParallel(u.dirty, u.mem, u.res.twin.buf, u.pageSize, 0, n)
 		u.costs.observeCompare(time.Since(t), n)
+		if err := u.readSample(); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
 	}
 	if u.kind == kindCompare {
 		// Re-arm, so that writes made before the next Start are seen by it,
@@ -326,6 +334,60 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		u.probe = u.dirty[len(u.dirty)/2]
 	}
 	return u.dirty, nil
+}
+
+// armSample write-protects the pages of a sample of the extent, in a
+// region that is compared: their faults tell readSample how many pages the
+// region writes, rewrites of unchanged bytes included.
+func (u *uffdTracker) armSample(extent int) error {
+	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
+	for _, p := range u.sample {
+		if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readSample counts the sampled pages the region wrote without changing
+// them, among those it did not change (u.dirty holds those it changed) and, in a plain region, unprotects
+// those it did not write (a compared one re-arms them all).
+func (u *uffdTracker) readSample() error {
+	if len(u.sample) == 0 {
+		return nil
+	}
+	written := make(map[int]bool, len(u.sample))
+	err := u.scan(0, u.extent, false, func(lo, hi int) {
+		i, _ := slices.BinarySearch(u.sample, lo)
+		for ; i < len(u.sample) && u.sample[i] < hi; i++ {
+			written[u.sample[i]] = true
+		}
+	})
+	if err != nil {
+		return err
+	}
+	clean, rewritten := 0, 0 // sampled pages not changed; of those, written
+	for _, p := range u.sample {
+		if _, changed := slices.BinarySearch(u.dirty, p); !changed {
+			clean++
+			if written[p] {
+				rewritten++
+			}
+		}
+	}
+	u.costs.observeSample(len(u.dirty), rewritten, clean, u.extent/u.pageSize)
+	if u.kind == kindPlain {
+		for _, p := range u.sample {
+			if written[p] {
+				continue
+			}
+			if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, false); err != nil {
+				return err
+			}
+		}
+	}
+	u.sample = u.sample[:0]
+	return nil
 }
 
 // chooseKind decides how the next region over e pages is tracked: by the

@@ -126,11 +126,14 @@ func adaptiveRun(t *testing.T, fault float64, pattern []struct{ every, between i
 
 // The adaptive policy moves to comparison after a region that wrote most
 // pages, when a fault costs about what copying a page does. A compared
-// region sees only the pages it changed, so write faults are tried again
-// after exploreFirst compared regions, and kept when the region wrote few.
+// region sees only the pages it changed, so after exploreFirst compared
+// regions one samples the pages it writes, and write faults come back when
+// the sample says the region writes few.
 func TestUffdAdaptiveSwitch(t *testing.T) {
-	got := adaptiveRun(t, 1000, []struct{ every, between int }{{1, 0}, {1, 0}, {1, 0}, {16, 0}, {16, 0}, {16, 0}, {16, 0}})
-	want := []regionKind{kindFaults, kindCompare, kindCompare, kindCompare, kindCompare, kindFaults, kindFaults}
+	got := adaptiveRun(t, 1000, []struct{ every, between int }{
+		{1, 0}, {1, 0}, {1, 0}, {16, 0}, {16, 0}, {16, 0}, {16, 0}, {16, 0},
+	})
+	want := []regionKind{kindFaults, kindCompare, kindCompare, kindCompare, kindCompare, kindCompare, kindFaults, kindFaults}
 	if !slices.Equal(got, want) {
 		t.Errorf("regions tracked as %v, want %v", got, want)
 	}
@@ -142,30 +145,36 @@ func TestUffdAdaptiveSwitch(t *testing.T) {
 func TestUffdAdaptivePlain(t *testing.T) {
 	const between = 64 // a quarter of the memory
 	got := adaptiveRun(t, 20000, []struct{ every, between int }{
-		{1, between}, {1, between}, {1, between}, {128, 0}, {128, 0}, {128, 0}, {128, 0},
+		{1, between}, {1, between}, {1, between}, {128, 0}, {128, 0}, {128, 0}, {128, 0}, {128, 0}, {128, 0},
 	})
 	// A region's kind follows from the writes of the one before it and
 	// those made before that one began; the first dense region cannot know
 	// about the writes between regions yet.
-	want := []regionKind{kindFaults, kindCompare, kindPlain, kindPlain, kindPlain, kindFaults, kindFaults}
+	// Without writes between regions, compared regions keep their twins
+	// and cost less than plain ones; the sample taken in the fourth
+	// compared one brings write faults back.
+	want := []regionKind{kindFaults, kindCompare, kindPlain, kindPlain, kindPlain, kindCompare, kindFaults, kindFaults, kindFaults}
 	if !slices.Equal(got, want) {
 		t.Errorf("regions tracked as %v, want %v", got, want)
 	}
 }
 
 // A compared region that rewrites every page but changes few looks cheap
-// to track by faults; a try of write faults that finds it dear goes back to
-// comparing, and the next try waits twice as long.
-func TestUffdAdaptiveExploreBackoff(t *testing.T) {
+// to track by faults; a sample of its writes finds it dear, so it stays
+// compared, and the next sample waits twice as long.
+func TestUffdAdaptiveSampleBackoff(t *testing.T) {
 	mem := mapArena(t, 1<<20)
 	tr := newOrSkip(t, BackendUffd, mem)
 	u := tr.(*uffdTracker)
 	frozenCosts(u, 1000, 500, 500)
 	ps := tr.PageSize()
-	var tries []int
+	var sampled []int
 	for i := range 24 {
 		if err := tr.Start(len(mem)); err != nil {
 			t.Fatal(err)
+		}
+		if len(u.sample) > 0 {
+			sampled = append(sampled, i)
 		}
 		for off := 0; off < len(mem); off += ps {
 			sameStore(mem, off) // written, unchanged
@@ -181,15 +190,18 @@ func TestUffdAdaptiveExploreBackoff(t *testing.T) {
 		if u.kind == kindFaults {
 			want = len(mem) / ps // written
 			if i > 0 {
-				tries = append(tries, i)
+				t.Errorf("region %d tracked by faults", i)
 			}
 		}
 		if len(d) != want {
 			t.Fatalf("region %d (%v): Stop reported %d pages, want %d", i, u.kind, len(d), want)
 		}
 	}
-	if want := []int{5, 14}; !slices.Equal(tries, want) {
-		t.Errorf("faults tried in regions %v, want %v", tries, want)
+	if want := []int{5, 13}; !slices.Equal(sampled, want) {
+		t.Errorf("regions %v sampled, want %v", sampled, want)
+	}
+	if want := len(mem) / ps; u.costs.writtenFaults != want {
+		t.Errorf("sample estimates %d pages written, want %d", u.costs.writtenFaults, want)
 	}
 }
 
