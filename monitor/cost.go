@@ -41,6 +41,7 @@ type regionCosts struct {
 	copyNS  float64 // ns per page copied, moving average; 0 = unknown
 	cmpNS   float64 // ns per page compared, moving average; 0 = unknown
 	wpNS    float64 // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
+	bulkNS  float64 // ns per page of a whole-extent copy (on every core), moving average
 	written int     // pages the last region wrote (faults) or changed (compared)
 	between int     // pages written between the last two regions
 
@@ -48,14 +49,17 @@ type regionCosts struct {
 	// with their own bytes, which fault all the same: a stencil on a grid
 	// still mostly zero writes 1022 pages and changes 4. So the faults
 	// estimate of a compared region uses the pages the last tracked one
-	// wrote; when the pages it changes say faults would be cheaper, after
-	// explore compared regions (doubling each time), one region write-
-	// protects a sample of sampleSize pages spread over the extent and
-	// counts those written.
+	// wrote. After explore compared regions (doubling each time), one
+	// region measures: if plain, it counts the pages written between
+	// regions (a plain region copies the whole extent and cannot tell
+	// otherwise), and when the pages it changes say faults would be
+	// cheaper, it write-protects a sample of sampleSize pages spread over
+	// the extent and counts those written.
 	writtenFaults int  // pages the last kindFaults region wrote, or the sample's estimate
 	compared      int  // compared regions since the last sample or kindFaults one
 	explore       int  // compared regions before the next sample
 	sample        bool // the next region samples its writes
+	measure       bool // the next region, if plain, counts the pages written between regions
 	samples       int  // samples taken, to vary their pages
 }
 
@@ -108,6 +112,9 @@ func (c *regionCosts) observeFault(d time.Duration) {
 // observeCopy records d spent copying pages pages into the twins.
 func (c *regionCosts) observeCopy(d time.Duration, pages int) { c.observe(&c.copyNS, d, pages) }
 
+// observeBulk records d spent copying a whole extent of pages pages.
+func (c *regionCosts) observeBulk(d time.Duration, pages int) { c.observe(&c.bulkNS, d, pages) }
+
 // observeCompare records d spent comparing pages pages with their twins.
 func (c *regionCosts) observeCompare(d time.Duration, pages int) { c.observe(&c.cmpNS, d, pages) }
 
@@ -137,9 +144,12 @@ func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
 
 // estimateW is estimate with wf pages written by a kindFaults region.
 func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
-	f, cp, cm, wp := c.fault.median(), c.copyNS, c.cmpNS, c.wpNS
+	f, cp, cm, wp, bulk := c.fault.median(), c.copyNS, c.cmpNS, c.wpNS, c.bulkNS
 	if cp == 0 {
 		cp = copyPrior
+	}
+	if bulk == 0 {
+		bulk = cp
 	}
 	if cm == 0 {
 		cm = cp // comparing a clean page reads two, copying reads and writes one
@@ -156,9 +166,8 @@ func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 		// The extent is unprotected, compared and protected again.
 		return (cm+2*wp)*ef + f*b + cp*(w+b), true
 	default:
-		// Start compares the extent and refreshes what changed; Stop
-		// compares it again.
-		return 2*cm*ef + cp*(w+b), true
+		// Start copies the extent, Stop compares it.
+		return (bulk + cm) * ef, true
 	}
 }
 
@@ -171,7 +180,7 @@ const switchGain = 0.8
 // kind cur of the last one, and sets c.sample when that region, compared,
 // should sample the pages it writes.
 func (c *regionCosts) choose(cur regionKind, e int) regionKind {
-	c.sample = false
+	c.sample, c.measure = false, false
 	if cur == kindFaults {
 		c.writtenFaults, c.compared, c.explore = c.written, 0, exploreFirst
 		return c.cheapest(cur, e, c.written)
@@ -181,9 +190,10 @@ func (c *regionCosts) choose(cur regionKind, e int) regionKind {
 	}
 	c.compared++
 	next := c.cheapest(cur, e, max(c.written, c.writtenFaults))
-	if next != kindFaults && c.compared >= c.explore && c.cheapest(cur, e, c.written) == kindFaults {
-		c.sample, c.compared = true, 0
+	if c.compared >= c.explore {
+		c.measure, c.compared = true, 0
 		c.explore = min(2*c.explore, maxExplore)
+		c.sample = next != kindFaults && c.cheapest(cur, e, c.written) == kindFaults
 	}
 	return next
 }

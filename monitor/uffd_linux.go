@@ -198,10 +198,11 @@ func (u *uffdTracker) Start(extent int) error {
 	return nil
 }
 
-// startPlain releases whatever is armed and brings the twins up to date
-// by comparing the extent with them and copying the pages that differ:
-// those the last region wrote and those written since, whatever kind the
-// last region was. Their count measures the writes between regions.
+// startPlain releases whatever is armed and copies the extent into the
+// twins. When the costs ask for a measurement, it compares the extent
+// with the twins instead and copies the pages that differ: those the last
+// region wrote and those written since, whatever kind the last region was,
+// which measures the writes between regions.
 func (u *uffdTracker) startPlain(extent int) error {
 	if u.armed > 0 {
 		if err := u.writeProtect(0, u.armed, false); err != nil {
@@ -211,8 +212,14 @@ func (u *uffdTracker) startPlain(extent int) error {
 	}
 	ps := u.pageSize
 	tw := u.res.twin.buf
+	u.pending = u.pending[:0]
 	t := time.Now()
-	changed := diffParallel(u.pending[:0], u.mem, tw, ps, 0, extent/ps)
+	if !u.costs.measure && u.kind == kindPlain {
+		copyParallel(tw[:extent], u.mem[:extent])
+		u.costs.observeBulk(time.Since(t), extent/ps)
+		return nil
+	}
+	changed := diffParallel(u.pending, u.mem, tw, ps, 0, extent/ps)
 	t1 := time.Now()
 	u.costs.observeCompare(t1.Sub(t), extent/ps)
 	for _, p := range changed {

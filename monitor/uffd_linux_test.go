@@ -141,21 +141,30 @@ func TestUffdAdaptiveSwitch(t *testing.T) {
 
 // When faults are expensive (a paravirtualized machine) and pages are also
 // written between regions (an injected delta), nothing stays armed; when
-// the regions become sparse, write faults come back.
+// the writes between regions stop, and then the regions become sparse,
+// the tracker follows.
 func TestUffdAdaptivePlain(t *testing.T) {
-	const between = 64 // a quarter of the memory
-	got := adaptiveRun(t, 20000, []struct{ every, between int }{
-		{1, between}, {1, between}, {1, between}, {128, 0}, {128, 0}, {128, 0}, {128, 0}, {128, 0}, {128, 0},
-	})
+	dense := struct{ every, between int }{1, 64} // a quarter of the memory between regions
+	sparse := struct{ every, between int }{128, 0}
+	pattern := []struct{ every, between int }{dense, dense, dense}
+	for range 13 {
+		pattern = append(pattern, sparse)
+	}
+	got := adaptiveRun(t, 20000, pattern)
 	// A region's kind follows from the writes of the one before it and
 	// those made before that one began; the first dense region cannot know
-	// about the writes between regions yet.
-	// Without writes between regions, compared regions keep their twins
-	// and cost less than plain ones; the sample taken in the fourth
-	// compared one brings write faults back.
-	want := []regionKind{kindFaults, kindCompare, kindPlain, kindPlain, kindPlain, kindCompare, kindFaults, kindFaults, kindFaults}
+	// about the writes between regions yet. A plain region copies the
+	// extent: the fourth compared one (index 5) measures the writes
+	// between regions, finds none, and the persistent twins of compared
+	// regions win; the sample of the eighth compared region after that
+	// (index 13) brings write faults back.
+	want := []regionKind{kindFaults, kindCompare, kindPlain, kindPlain, kindPlain, kindPlain}
+	for range 8 {
+		want = append(want, kindCompare)
+	}
+	want = append(want, kindFaults, kindFaults)
 	if !slices.Equal(got, want) {
-		t.Errorf("regions tracked as %v, want %v", got, want)
+		t.Errorf("regions tracked as %v,\nwant %v", got, want)
 	}
 }
 
