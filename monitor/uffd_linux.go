@@ -172,15 +172,18 @@ func (u *uffdTracker) Start(extent int) error {
 		}
 		u.res.twin = tw
 	}
-	if err := u.probeFault(extent); err != nil {
+	probed, err := u.probeFault(extent)
+	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
 	kind := u.chooseKind(extent / u.pageSize)
-	var err error
 	if kind == kindPlain {
 		err = u.startPlain(extent)
 	} else {
 		err = u.startArmed(extent, kind)
+	}
+	if err == nil && probed && kind == kindFaults {
+		u.calibrate(extent)
 	}
 	if err == nil && kind == kindCompare {
 		// No faults in this region: Stop compares instead.
@@ -285,24 +288,47 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 // below, so that Start's scan would no longer see it), write-protects it,
 // rewrites one word of it with its own value, and re-arms it if it is
 // below armed. The memory does not change.
-func (u *uffdTracker) probeFault(extent int) error {
+func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	p := u.probe
 	if p < 0 || p >= extent/u.pageSize || u.mode != uffdModeAdaptive ||
 		(u.costs.fault.n >= len(u.costs.fault.s) && u.starts%probeEvery != 0) {
-		return nil
+		return false, nil
 	}
 	off := p * u.pageSize
 	copy(u.res.twin.buf[off:off+u.pageSize], u.mem[off:off+u.pageSize])
 	if err := u.writeProtect(off, off+u.pageSize, true); err != nil {
-		return err
+		return false, err
 	}
 	t := time.Now()
 	rewriteWord(u.mem, off)
 	u.costs.observeFault(time.Since(t))
 	if off >= u.armed {
-		return nil
+		return true, nil
 	}
-	return u.writeProtect(off, off+u.pageSize, true)
+	return true, u.writeProtect(off, off+u.pageSize, true)
+}
+
+// calibrateSize is the most bytes calibrate copies and compares.
+const calibrateSize = 1 << 20
+
+// calibrate times a copy and a comparison of a window of the extent with
+// its twins, so that a tracker that has only taken faults can tell what
+// comparing would cost. After a faults Start the twins of [0, extent)
+// equal the memory, so the copy changes nothing and the comparison reads
+// every byte, as a comparison of unchanged pages does. One thread: the
+// whole-extent copies and comparisons use every core, so the figures err
+// toward faults.
+func (u *uffdTracker) calibrate(extent int) {
+	n := min(extent, calibrateSize)
+	lo := (u.starts * calibrateSize) % (extent - n + 1)
+	lo -= lo % u.pageSize
+	mem, tw := u.mem[lo:lo+n], u.res.twin.buf[lo:lo+n]
+	t := time.Now()
+	copy(tw, mem)
+	t1 := time.Now()
+	diffPages(nil, mem, tw, u.pageSize, 0, n/u.pageSize)
+	u.costs.observeBulk(t1.Sub(t), n/u.pageSize)
+	u.costs.observeCompare(time.Since(t1), n/u.pageSize)
 }
 
 func (u *uffdTracker) Stop() ([]int, error) {
