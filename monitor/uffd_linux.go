@@ -285,12 +285,16 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 // its samples and then every probeEvery Starts, before the kind of the
 // region is chosen. It refreshes the twin of a page known to be populated
 // (the page may have been written since the last Start, and is armed
-// below, so that Start's scan would no longer see it), write-protects it,
+// below, so that Start's scan would no longer see it; else the first page
+// of the extent), write-protects it,
 // rewrites one word of it with its own value, and re-arms it if it is
 // below armed. The memory does not change.
 func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	p := u.probe
-	if p < 0 || p >= extent/u.pageSize || u.mode != uffdModeAdaptive ||
+	if p < 0 || p >= extent/u.pageSize {
+		p = 0 // the arena's first page is in use, or costs one page
+	}
+	if extent == 0 || u.mode != uffdModeAdaptive ||
 		(u.costs.fault.n >= len(u.costs.fault.s) && u.starts%probeEvery != 0) {
 		return false, nil
 	}
