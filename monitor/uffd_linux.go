@@ -182,7 +182,8 @@ func (u *uffdTracker) Start(extent int) error {
 	} else {
 		err = u.startArmed(extent, kind)
 	}
-	if err == nil && probed && kind == kindFaults {
+	c := &u.costs
+	if err == nil && probed && kind == kindFaults && (c.cmpNS == 0 || c.bulkNS == 0 || u.starts%calibrateEvery == 0) {
 		u.calibrate(extent)
 	}
 	if err == nil && kind == kindCompare {
@@ -312,8 +313,12 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	return true, u.writeProtect(off, off+u.pageSize, true)
 }
 
-// calibrateSize is the most bytes calibrate copies and compares.
-const calibrateSize = 1 << 20
+// calibrateSize is the most bytes calibrate copies and compares; after
+// the first time, it runs one Start in calibrateEvery.
+const (
+	calibrateSize  = 1 << 20
+	calibrateEvery = 64
+)
 
 // calibrate times a copy and a comparison of a window of the extent with
 // its twins, so that a tracker that has only taken faults can tell what
