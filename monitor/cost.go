@@ -36,14 +36,14 @@ func (k regionKind) String() string {
 // and 12–30 µs on a paravirtualized one (RESULTS.md, "Monitors"), so no
 // fixed fraction of dirty pages is right everywhere.
 type regionCosts struct {
-	frozen  bool    // tests: keep the figures they set
-	fault   window  // ns per write fault, recent probes
-	copyNS  float64 // ns per page copied, moving average; 0 = unknown
-	cmpNS   float64 // ns per page compared, moving average; 0 = unknown
-	wpNS    float64 // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
-	bulkNS  float64 // ns per page of a whole-extent copy (on every core), moving average
-	written int     // pages the last region wrote (faults) or changed (compared)
-	between int     // pages written between the last two regions
+	frozen  bool   // tests: keep the figures they set
+	fault   window // ns per write fault, recent probes
+	copyNS  window // ns per page copied into the twins
+	cmpNS   window // ns per page compared with the twins
+	wpNS    window // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
+	bulkNS  window // ns per page of a whole-extent copy (on every core)
+	written int    // pages the last region wrote (faults) or changed (compared)
+	between int    // pages written between the last two regions
 
 	// A compared region sees the pages it changed, not those it rewrote
 	// with their own bytes, which fault all the same: a stencil on a grid
@@ -75,7 +75,8 @@ const maxExplore = 1 << 12
 const exploreFirst = 4
 
 // window keeps the last len(w.s) samples; its estimate is their median,
-// which a probe preempted on a loaded machine does not move.
+// which a measurement preempted on a loaded machine does not move (a
+// preempted copy of a megabyte is more likely than a preempted fault).
 type window struct {
 	s [9]float64
 	n int // samples taken
@@ -121,17 +122,12 @@ func (c *regionCosts) observeCompare(d time.Duration, pages int) { c.observe(&c.
 // observeProtect records d spent changing the protection of pages pages.
 func (c *regionCosts) observeProtect(d time.Duration, pages int) { c.observe(&c.wpNS, d, pages) }
 
-// observe folds d spent on pages pages into the average *avg.
-func (c *regionCosts) observe(avg *float64, d time.Duration, pages int) {
+// observe records d spent on pages pages in w.
+func (c *regionCosts) observe(w *window, d time.Duration, pages int) {
 	if c.frozen || pages < minTimedPages {
 		return
 	}
-	v := float64(d.Nanoseconds()) / float64(pages)
-	if *avg == 0 {
-		*avg = v
-		return
-	}
-	*avg += (v - *avg) / 4
+	w.add(float64(d.Nanoseconds()) / float64(pages))
 }
 
 // estimate returns the predicted cost in ns of a region of kind k over an
@@ -144,7 +140,7 @@ func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
 
 // estimateW is estimate with wf pages written by a kindFaults region.
 func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
-	f, cp, cm, wp, bulk := c.fault.median(), c.copyNS, c.cmpNS, c.wpNS, c.bulkNS
+	f, cp, cm, wp, bulk := c.fault.median(), c.copyNS.median(), c.cmpNS.median(), c.wpNS.median(), c.bulkNS.median()
 	if cp == 0 {
 		cp = copyPrior
 	}

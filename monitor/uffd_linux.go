@@ -183,7 +183,7 @@ func (u *uffdTracker) Start(extent int) error {
 		err = u.startArmed(extent, kind)
 	}
 	c := &u.costs
-	if err == nil && probed && kind == kindFaults && (c.cmpNS == 0 || c.bulkNS == 0 || u.starts%calibrateEvery == 0) {
+	if err == nil && probed && kind == kindFaults && (c.cmpNS.n == 0 || c.bulkNS.n == 0 || u.starts%calibrateEvery == 0) {
 		u.calibrate(extent)
 	}
 	if err == nil && kind == kindCompare {
