@@ -50,6 +50,8 @@ type uffdTracker struct {
 	probe   int   // a page known to be populated, for the fault probe; -1 none
 	pending []int // pages whose twins the next Start must refresh
 	sample  []int // pages write-protected to sample a compared region's writes
+	// sampleWritten[i]: sample[i] was written; reused by readSample.
+	sampleWritten []bool
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
@@ -398,29 +400,33 @@ func (u *uffdTracker) readSample() error {
 	if len(u.sample) == 0 {
 		return nil
 	}
-	written := make(map[int]bool, len(u.sample))
+	written := u.sampleWritten[:0]
+	for range u.sample {
+		written = append(written, false)
+	}
+	u.sampleWritten = written
 	err := u.scan(0, u.extent, false, func(lo, hi int) {
 		i, _ := slices.BinarySearch(u.sample, lo)
 		for ; i < len(u.sample) && u.sample[i] < hi; i++ {
-			written[u.sample[i]] = true
+			written[i] = true
 		}
 	})
 	if err != nil {
 		return err
 	}
 	clean, rewritten := 0, 0 // sampled pages not changed; of those, written
-	for _, p := range u.sample {
+	for i, p := range u.sample {
 		if _, changed := slices.BinarySearch(u.dirty, p); !changed {
 			clean++
-			if written[p] {
+			if written[i] {
 				rewritten++
 			}
 		}
 	}
 	u.costs.observeSample(len(u.dirty), rewritten, clean, u.extent/u.pageSize)
 	if u.kind == kindPlain {
-		for _, p := range u.sample {
-			if written[p] {
+		for i, p := range u.sample {
+			if written[i] {
 				continue
 			}
 			if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, false); err != nil {
