@@ -39,6 +39,9 @@ type uffdTracker struct {
 	base vaddr
 	res  *uffdResources
 
+	// armed: outside regions, every page in [0, armed) is either
+	// write-protected or reported written by PAGEMAP_SCAN; 0 in plain
+	// regions and after them.
 	armed int
 	vec   []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
 	dirty []int             // result of the last Stop, reused
