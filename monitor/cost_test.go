@@ -49,7 +49,7 @@ func TestChooseByCost(t *testing.T) {
 		{"quarter written, dear faults", 25000, 1022, 0, kindFaults, kindPlain},
 		{"stencil with injection, dear faults", 25000, 1022, 1022, kindFaults, kindPlain},
 		{"all written, cheap faults", 800, e, 0, kindFaults, kindPlain}, // protecting costs more than copying
-		{"one page, dear faults", 25000, 1, 0, kindPlain, kindPlain}, // needs a sample first
+		{"one page, dear faults", 25000, 1, 0, kindPlain, kindPlain},    // needs a sample first
 	} {
 		c := costsWith(tc.fault, 300, 150, 400, tc.written, tc.between)
 		c.writtenFaults = tc.written
