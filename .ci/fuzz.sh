@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for a bounded time, one target per invocation (go
 # test -fuzz accepts one target at a time). FUZZTIME (default 5s) bounds each:
-# 18 targets take about two minutes with the builds. A crasher fails CI; go
+# 22 targets take about two and a half minutes with the builds. A crasher fails CI; go
 # test writes it under the package's testdata/fuzz, where it becomes a
 # regression input of every later `go test`.
 set -euo pipefail
@@ -12,10 +12,10 @@ targets=(
 	./transport:FuzzParseHeader ./transport:FuzzDecodeHandshake ./transport:FuzzReadMessage
 	./internal/launch:FuzzParseHostfile ./internal/launch:FuzzParseHostList
 	./internal/nodeenv:FuzzExpandHostlistReference ./internal/nodeenv:FuzzExpandHostlist
-	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine
-	./internal/arena:FuzzParseSize
+	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
+	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
-	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack
+	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol
 )
 # Every Fuzz function in the tree must be listed above.
 listed=$(printf '%s\n' "${targets[@]#*:}" | sort)

@@ -24,6 +24,18 @@
 // nodes than the machine has cores. It needs root; without it Run says so and
 // stops, and nothing else needs it.
 //
+// RunStencil (`cape bench stencil`) does the same for the communication-bound
+// case, the Jacobi iterations of examples/stencil: the untranslated example
+// (seq), bench/baselines/stencilgo (goroutines), the translated example under
+// cape run (incremental, complete), and two halo exchanges written by hand,
+// bench/baselines/halogo (Go over TCP) and bench/c/stencil_mpi.c (MPI). They
+// share bench/stencilkernel's point update, so every run must print the same
+// line, whose hash covers every bit of the final grid. ReportStencil writes
+// the times, paired ratios, bytes per iteration and the --stats breakdown.
+// RunRegions (`cape bench regions`) times bench/regions, thousands of tiny
+// regions in a row, to report the fixed cost of a region. Each benchmark has
+// its own results.csv header; ReportDir tells them apart.
+//
 // Nothing in this package is safe for concurrent use; Run executes one
 // variant at a time, by design.
 package bench

@@ -340,14 +340,17 @@ func runCAPE(ctx context.Context, cfg *Config, bins *binaries, cl *cluster, c ce
 	if c.mode == Complete {
 		monitor = "complete"
 	}
-	spec := launch.Spec{
-		Binary: bins.matmul, Args: []string{"-n", strconv.Itoa(c.size)}, Nodes: c.nodes,
-		Stdout: stdout, Stderr: stderr,
-		Node: nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s"},
-	}
+	return capeJob(ctx, cfg, cl, emulated, bins.matmul, []string{"-n", strconv.Itoa(c.size)}, c.nodes,
+		nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s"}, stdout, stderr)
+}
+
+// capeJob runs bin with args on nodes nodes through the launcher of cape
+// run, every node in the emulated cluster when emulated.
+func capeJob(ctx context.Context, cfg *Config, cl *cluster, emulated bool, bin string, args []string, nodes int, node nodeenv.Config, stdout, stderr *bytes.Buffer) error {
+	spec := launch.Spec{Binary: bin, Args: args, Nodes: nodes, Stdout: stdout, Stderr: stderr, Node: node}
 	if emulated {
 		w := cl.wrap(true, -1, true)
-		spec.Binary, spec.Args = w[0], append(append(w[1:], bins.matmul), spec.Args...)
+		spec.Binary, spec.Args = w[0], append(append(w[1:], bin), spec.Args...)
 		spec.Env = append(spec.Env, "BENCH_PORT="+strconv.Itoa(cl.port()))
 	}
 	err := launch.Local(ctx, spec)

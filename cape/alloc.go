@@ -1,12 +1,14 @@
 package cape
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
 	"unsafe"
 
 	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/nodeenv"
 )
 
 // AllocError reports an arena allocation that could not be made.
@@ -17,14 +19,17 @@ type AllocError struct {
 }
 
 func (e *AllocError) Error() string {
-	return fmt.Sprintf("cape: allocate %d × %s in the arena: %v", e.N, e.Type, e.Err)
+	return fmt.Sprintf("allocate %d × %s in the arena: %v", e.N, e.Type, e.Err)
 }
 
 func (e *AllocError) Unwrap() error { return e.Err }
 
-// ErrPointers is wrapped by AllocError when the element type contains
-// pointers, which the arena cannot hold.
-var ErrPointers = fmt.Errorf("type contains pointers (the arena holds only pointer-free data: numbers, bools, arrays and structs of them)")
+// ErrPointers is wrapped by AllocError when the element type holds memory
+// the arena cannot hold.
+var ErrPointers = errors.New("the arena holds numbers, bools, pointers and slices (into the arena), and arrays and structs of them; not strings, maps, channels, functions or interfaces")
+
+// ErrFree is wrapped by the errors of Free.
+var ErrFree = errors.New("cannot free")
 
 var (
 	arenaOnce sync.Once
@@ -36,7 +41,7 @@ var (
 // level variables can be allocated in it before main (and before Init) runs.
 func sharedArena() (*arena.Arena, error) {
 	arenaOnce.Do(func() {
-		size, err := arena.SizeFromEnv()
+		size, err := nodeenv.ArenaSize()
 		if err != nil {
 			arenaErr = err
 			return
@@ -50,10 +55,11 @@ func sharedArena() (*arena.Arena, error) {
 func Alloc[T any](n int) ([]T, error) {
 	t := reflect.TypeFor[T]()
 	if n < 0 {
-		return nil, &AllocError{Type: t.String(), N: n, Err: fmt.Errorf("negative length")}
+		return nil, &AllocError{Type: t.String(), N: n, Err: errors.New("negative length")}
 	}
-	if where := pointerIn(t); where != "" {
-		return nil, &AllocError{Type: t.String(), N: n, Err: fmt.Errorf("%w: %s", ErrPointers, where)}
+	words, err := pointerWords(t)
+	if err != nil {
+		return nil, &AllocError{Type: t.String(), N: n, Err: fmt.Errorf("%w: %w", ErrPointers, err)}
 	}
 	a, err := sharedArena()
 	if err != nil {
@@ -63,21 +69,25 @@ func Alloc[T any](n int) ([]T, error) {
 	if size != 0 && n > (1<<62)/size {
 		return nil, &AllocError{Type: t.String(), N: n, Err: arena.ErrExhausted}
 	}
+	if n == 0 || size == 0 {
+		// Nothing to hold: a slice of the right length into the arena (so
+		// that storing it in the arena is storing an arena pointer).
+		return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(a.Bytes()))), n), nil
+	}
 	off, err := a.Alloc(n*size, t.Align())
 	if err != nil {
 		return nil, &AllocError{Type: t.String(), N: n, Err: err}
 	}
-	recordAlloc(off, n*size, n, t.String())
-	if n == 0 {
-		return []T{}, nil
-	}
+	recordAlloc(&allocation{off: off, size: n * size, n: n, typ: t.String(), ptrs: words, where: caller()})
 	mem := a.Bytes()[off : off+n*size]
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(mem))), n), nil
 }
 
-// Make allocates n zeroed elements of T in the arena. T must not contain
-// pointers. Like the built-in make, it panics (with an *AllocError) when it
-// cannot allocate; Alloc returns the error instead.
+// Make allocates n zeroed elements of T in the arena. T may hold pointers
+// and slices only if they point into the arena (rows of a [][]T made with
+// Make, for example): the Go collector does not scan the arena, and each
+// region's Start checks it. Like the built-in make, Make panics (with an
+// *AllocError) when it cannot allocate; Alloc returns the error instead.
 func Make[T any](n int) []T {
 	s, err := Alloc[T](n)
 	if err != nil {
@@ -92,33 +102,48 @@ func New[T any]() *T {
 	if err != nil {
 		panic(err)
 	}
-	if len(s) == 0 {
-		return new(T)
-	}
 	return &s[0]
 }
 
-// pointerIn returns a description of where t holds a pointer, or "".
-func pointerIn(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Slice:
-		// Slices may live in the arena, pointing into it (the rows of a
-		// [][]float64): the translator places what they point to there.
-		// Temporary, for branch idioms: the runtime branch checks it.
-	case reflect.Pointer, reflect.UnsafePointer, reflect.Map,
-		reflect.String, reflect.Chan, reflect.Func, reflect.Interface:
-		return t.String() + " is a " + t.Kind().String()
-	case reflect.Array:
-		if w := pointerIn(t.Elem()); w != "" {
-			return w
-		}
-	case reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if w := pointerIn(f.Type); w != "" {
-				return "field " + t.String() + "." + f.Name + ": " + w
-			}
-		}
+// Free returns the memory of v, a slice from Make or Alloc or a pointer
+// from New, to the arena, which hands it out again (zeroed) to a later
+// allocation. Every node must free the same allocations at the same points
+// of the sequential code, as they allocate them; v must not be used
+// afterwards. A nil or empty v is nothing to free. Free refuses, with an
+// error wrapping ErrFree, memory outside the arena, a slice or pointer that
+// does not start an allocation (a sub-slice, or an allocation freed
+// already), and freeing inside a parallel region.
+func Free(v any) error {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Kind() != reflect.Slice && rv.Kind() != reflect.Pointer {
+		return fmt.Errorf("%w a %T: want a slice from cape.Make or a pointer from cape.New", ErrFree, v)
 	}
-	return ""
+	what := rv.Type().String()
+	if rv.IsNil() || rv.Kind() == reflect.Slice && rv.Cap() == 0 || rv.Type().Elem().Size() == 0 {
+		return nil
+	}
+	a, err := sharedArena()
+	if err != nil {
+		return err
+	}
+	p := rv.Pointer()
+	if p < a.Addr() || p-a.Addr() >= uintptr(a.Size()) {
+		return fmt.Errorf("%w the %s at %#x: it is not in the CAPE arena (Go heap memory); only memory from cape.Make or cape.New can be freed", ErrFree, what, p)
+	}
+	off := int(p - a.Addr())
+	if self != nil && self.cur != nil {
+		return fmt.Errorf("%w %s inside %s: free it after the region", ErrFree, describe(off), self.cur.label())
+	}
+	al := forgetAlloc(off)
+	if al == nil {
+		if in := describe(off); in != "" {
+			return fmt.Errorf("%w a %s starting at %s: it does not start its allocation (free what cape.Make or cape.New returned)", ErrFree, what, in)
+		}
+		return fmt.Errorf("%w the %s at arena offset %#x: no live allocation starts there (freed already)", ErrFree, what, off)
+	}
+	if err := a.Free(off); err != nil {
+		recordAlloc(al)
+		return fmt.Errorf("%w the %s allocated at %s: %w", ErrFree, al.typ, al.where, err)
+	}
+	return nil
 }

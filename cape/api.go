@@ -1,8 +1,8 @@
 package cape
 
 // The runtime's API is spread over this package's files: node.go (Init,
-// Finalize, Must, Master, Rank, Size), alloc.go (Make, New, Alloc),
-// region.go (Begin, Region.Start/Static/Chunks/Sections/Create/Stop/
+// Finalize, Must, Master, Rank, Size), alloc.go (Make, New, Alloc, Free),
+// region.go (Begin, Region.Start/Static/Chunks/Sections/Create/End(Stop)/
 // Exchange/EndLast), values.go (Reduction, LastPrivate).
 
 // Schedule is an OpenMP loop schedule kind.

@@ -12,15 +12,38 @@
 //	cape.Must(r.Start())           // arm the monitor on the arena
 //	lo, hi := r.Static(n)          // my block of the iterations
 //	for i := lo; i < hi; i++ { ... }
-//	d, err := r.Create()           // what I wrote, byte-exact, against the region's entry state
+//	d, err := r.Create()           // disarm; what I wrote, byte-exact, against the region's entry state
 //	cape.Must(err)
-//	cape.Must(r.Stop())            // disarm
+//	cape.Must(r.Stop())            // leave the region: allocation allowed again (Stop is End)
 //	cape.Must(r.Exchange(d))       // master: gather, merge, inject, send; slave: send, receive, inject
+//
+// DESIGN's template maps onto these calls as start() = Start, create() =
+// Create, which also disarms (the monitor returns the written pages as it
+// stops recording), and stop() = Stop (or End), which only leaves the
+// region.
 //
 // When Exchange returns, every node's arena holds what one machine running
 // all the iterations would hold. A region's deltas only cover the arena: data
 // written in a region must live there (Make, New), which the translator
 // arranges for annotated programs.
+//
+// A region begun while another one runs on this node (a function with its
+// own region called from a parallel loop) is nested: as in OpenMP with
+// nested parallelism off, the node that reaches it runs all of its
+// iterations and sections itself, in order, without communication or a
+// monitor of its own; its writes belong to the enclosing region, and its
+// reductions and lastprivate values take their sequential values.
+//
+// Arena memory is given back with Free and handed out again,
+// deterministically, by later allocations. Types with pointers or slices may
+// live in the arena when they point into it: each region's Start, and the
+// master after each merge, check it.
+//
+// The runtime ends the process in one place (exit): Must turns an error
+// into the node's exit (a slave whose master ended or aborted the job gets
+// ErrJobDone or ErrJobAborted from a receive), and the watchdogs and fault
+// injection end there too. The launcher's environment is read by package
+// nodeenv only.
 //
 // Without a launcher's environment the program runs as a single node, so a
 // program written against this package still runs with plain `go run`.

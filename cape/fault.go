@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cape-go/cape/internal/nodeenv"
 )
 
 // FaultEnv names the environment variable that makes a chosen node fail on
@@ -23,9 +25,10 @@ import (
 //
 // For example CAPE_FAULT=node=2,at=create,do=crash kills node 2 in the middle
 // of the first region.
-const FaultEnv = "CAPE_FAULT"
+const FaultEnv = nodeenv.Fault
 
-type fault struct {
+// faultSpec is a parsed CAPE_FAULT: where and how this job fails on purpose.
+type faultSpec struct {
 	node   int
 	at     string
 	do     string
@@ -34,11 +37,11 @@ type fault struct {
 
 var faultPoints = []string{"init", "start", "create", "send", "exchange"}
 
-func parseFault(s string) (*fault, error) {
+func parseFault(s string) (*faultSpec, error) {
 	if s == "" {
 		return nil, nil
 	}
-	f := &fault{node: -1}
+	f := &faultSpec{node: -1}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok {
@@ -86,9 +89,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// inject fails on purpose if the configured fault matches this point.
-func (n *node) inject(at string, region uint64) {
-	f := n.fault
+// fault fails on purpose if the configured fault matches this point.
+func (n *node) fault(at string, region uint64) {
+	f := n.faults
 	if f == nil || f.node != n.rank || f.at != at || (f.region != 0 && region != f.region) {
 		return
 	}
@@ -97,7 +100,7 @@ func (n *node) inject(at string, region uint64) {
 	case "crash":
 		killSelf()
 	case "exit":
-		os.Exit(3)
+		exit(3, "")
 	case "stall":
 		stopSelf()
 	case "drop":

@@ -77,7 +77,7 @@ func installNode(t *testing.T, n *node) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.arena, n.tracker, n.comp = a, tr, delta.None
+	n.arena, n.tracker, n.ckpt, n.comp = a, tr, incremental{}, delta.None
 	initMu.Lock()
 	old := self
 	self = n

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,16 +17,6 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// Message kinds of the runtime's protocol (transport reserves kinds < 16).
-const (
-	kindDelta    uint8 = 16 + iota // slave → master: the slave's delta and values
-	kindMerged                     // master → slave: the merged delta and values
-	kindChunkReq                   // slave → master: next dynamic chunk please
-	kindChunk                      // master → slave: [lo, hi), empty when done
-	kindDone                       // master → slave: the job is over
-	kindAbort                      // master → slave: the job failed; payload is the reason
-)
-
 // node is the process-wide state of this node.
 type node struct {
 	rank, size int
@@ -36,19 +25,20 @@ type node struct {
 
 	arena   *arena.Arena
 	tracker monitor.Tracker // nil on a single node
+	ckpt    checkpointer    // with tracker: the checkpoint mode
 	comp    delta.Compression
 	// loopback: every peer is on this machine, where sending bytes costs
 	// less than compressing them, so auto compression sends them raw.
 	loopback bool
 	stats    bool
-	verify   bool // master under --verify: regions are re-run sequentially
-	fault    *fault
+	verify   bool       // master under --verify: regions are re-run sequentially
+	faults   *faultSpec // CAPE_FAULT, or nil
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
 	seq      uint64  // number of regions begun
-	cur      *Region // the region between Start and Stop, or nil
+	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
@@ -58,25 +48,6 @@ type node struct {
 // lost master by itself (in a receive, with the precise message) before it
 // ends the node.
 const watchGrace = 500 * time.Millisecond
-
-// watchMaster ends a slave whose connection to the master is gone while the
-// program is busy elsewhere (computing its share, or in sequential code), so
-// that a node cut off from the job does not outlive it. An orderly goodbye
-// means the master's program has ended: the slave's remaining work is moot
-// and it exits with status 0.
-func (n *node) watchMaster() {
-	<-n.slave.Dead()
-	time.Sleep(watchGrace)
-	if n.closing.Load() {
-		return
-	}
-	err := n.slave.Err()
-	if errors.Is(err, transport.ErrPeerClosed) {
-		os.Exit(0)
-	}
-	fmt.Fprintf(os.Stderr, "cape: %s: lost the master: %v\n", n.name, err)
-	os.Exit(1)
-}
 
 var (
 	initMu  sync.Mutex
@@ -88,7 +59,7 @@ var (
 func the() *node {
 	if self == nil {
 		if err := Init(); err != nil {
-			fatalf("%v", err)
+			fail(err)
 		}
 	}
 	return self
@@ -105,11 +76,11 @@ func Init() error {
 	}
 	n, err := join()
 	if err != nil {
-		initErr = fmt.Errorf("cape: init: %w", err)
+		initErr = fmt.Errorf("init: %w", err)
 		return initErr
 	}
 	self = n
-	n.inject("init", 0)
+	n.fault("init", 0)
 	return nil
 }
 
@@ -122,7 +93,7 @@ func join() (*node, error) {
 		return nil, err
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0}
-	if n.fault, err = parseFault(os.Getenv(FaultEnv)); err != nil {
+	if n.faults, err = parseFault(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
 	n.name = "master"
@@ -134,6 +105,9 @@ func join() (*node, error) {
 	}
 	if n.size == 1 {
 		return n, nil
+	}
+	if cfg.Lifeline != nil {
+		go watchLifeline(cfg.Lifeline)
 	}
 	if n.comp, err = delta.ParseCompression(orDefault(cfg.Compress, "auto")); err != nil {
 		return nil, err
@@ -150,29 +124,22 @@ func join() (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
-	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: os.Getenv(nodeenv.Broadcast),
+	n.ckpt = newCheckpointer(backend, n.rank)
+	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
 		// The largest message is a delta of the whole arena: its payload,
 		// a run table that cannot exceed it, and small headers.
-		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20)}
-	if cfg.Timeout != "" {
-		d, err := time.ParseDuration(cfg.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("%s=%q: %w", nodeenv.Timeout, cfg.Timeout, err)
-		}
+		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20),
+		// Relay links that could not be built are reported, naming the
+		// nodes; the job goes on with the star broadcast.
+		Notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s) }}
+	if d := cfg.PeerTimeout; d > 0 {
 		tcfg.PeerTimeout = d
 		tcfg.HandshakeTimeout = 3 * d
 	}
 	if n.rank == 0 {
-		var ln net.Listener
-		if cfg.ListenFD >= 0 {
-			f := os.NewFile(uintptr(cfg.ListenFD), "cape-listener")
-			ln, err = net.FileListener(f)
-			f.Close()
-		} else {
-			ln, err = net.Listen("tcp", cfg.Master)
-		}
+		ln, err := nodeenv.Listen(cfg)
 		if err != nil {
-			return nil, fmt.Errorf("master listener: %w", err)
+			return nil, err
 		}
 		n.loopback = isLoopback(ln.Addr())
 		if n.master, err = transport.NewMaster(ln, tcfg); err != nil {
@@ -184,7 +151,7 @@ func join() (*node, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if n.slave, err = transport.Dial(ctx, cfg.Master, n.rank, tcfg); err != nil {
-		return nil, fmt.Errorf("connect to the master at %s: %w", cfg.Master, err)
+		return nil, fmt.Errorf("connect to the master: %w", err)
 	}
 	if host, _, err := net.SplitHostPort(cfg.Master); err == nil {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
@@ -240,23 +207,14 @@ func (n *node) abort(reason string) {
 	}
 }
 
-// Must reports err, naming this node, and ends the node with status 1 when
-// err is not nil. Generated code calls it around runtime calls.
+// Must ends the node when err is not nil: with status 0 for ErrJobDone,
+// and otherwise with status 1, reporting err on stderr naming this node (the
+// master also tells the slaves that the job failed). Generated code calls it
+// around runtime calls.
 func Must(err error) {
 	if err != nil {
-		fatalf("%v", err)
+		fail(err)
 	}
-}
-
-func fatalf(format string, args ...any) {
-	msg := strings.TrimPrefix(fmt.Sprintf(format, args...), "cape: ")
-	who := "cape"
-	if self != nil && self.size > 1 {
-		who = "cape: " + self.name
-		self.abort(who + ": " + msg)
-	}
-	fmt.Fprintf(os.Stderr, "%s: %s\n", who, msg)
-	os.Exit(1)
 }
 
 // Master reports whether this node is the master (rank 0).

@@ -34,7 +34,7 @@ type ArrayReducer[T Reducible] struct {
 func ReduceArray[T Reducible](r *Region, op Op, v []T) *ArrayReducer[T] {
 	x := &ArrayReducer[T]{op: op, orig: append([]T(nil), v...)}
 	if err := identity(op, reflect.ValueOf(&x.id).Elem()); err != nil {
-		fatalf("%v", r.wrap("reduction", err))
+		fail(r.wrap("reduction", err))
 	}
 	x.part = make([]T, len(v))
 	x.Init(x.part)

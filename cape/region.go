@@ -1,7 +1,6 @@
 package cape
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"iter"
@@ -21,6 +20,16 @@ type Region struct {
 	name  string
 	seq   uint64
 	state int
+	// rank and size split the region's work: the node's, or 0 and 1 for
+	// a nested region, which this node runs whole.
+	rank, size int
+	// nested is set when the region began while another one was running
+	// on this node (a function with its own region called from a parallel
+	// loop): as in OpenMP without nested parallelism, the node that
+	// reaches it runs all its iterations and sections itself, sequentially,
+	// with no communication and no monitor of its own. Its writes are
+	// writes of the enclosing region, recorded by that region's monitor.
+	nested *Region
 
 	extent  int // arena bytes tracked in this region
 	pages   int // dirty pages found by Create
@@ -53,31 +62,63 @@ const (
 
 // Begin describes the next parallel region; name identifies it in errors
 // (the translator passes "file.go:line:col"). It does not arm anything.
+//
+// Called while another region runs on this node (between its Start and
+// Stop, or in its --verify re-run), Begin returns a nested region: see
+// Region. Nested regions do not count in the job's numbering, since nodes
+// reach different numbers of them.
 func Begin(name string) *Region {
 	n := the()
+	if outer := n.cur; outer != nil {
+		return &Region{n: n, name: name, seq: outer.seq, size: 1, nested: outer}
+	}
 	n.seq++
-	return &Region{n: n, name: name, seq: n.seq}
+	return &Region{n: n, name: name, seq: n.seq, rank: n.rank, size: n.size}
+}
+
+// label names the region in errors.
+func (r *Region) label() string {
+	if r.nested != nil {
+		return fmt.Sprintf("region %s (nested in %s)", r.name, r.nested.label())
+	}
+	return fmt.Sprintf("region %s (#%d)", r.name, r.seq)
 }
 
 func (r *Region) errorf(format string, args ...any) error {
-	return fmt.Errorf("region %s (#%d): %s", r.name, r.seq, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s: %s", r.label(), fmt.Sprintf(format, args...))
+}
+
+// fail adds the region's name to err.
+func (r *Region) fail(err error) error {
+	return fmt.Errorf("%s: %w", r.label(), err)
 }
 
 func (r *Region) wrap(op string, err error) error {
-	return fmt.Errorf("region %s (#%d): %s: %w", r.name, r.seq, op, err)
+	return fmt.Errorf("%s: %s: %w", r.label(), op, err)
 }
 
-// Start arms the monitor on the arena: from here until Stop every write to
-// the arena is recorded. Allocation in the arena is refused until Stop.
+// Start arms the monitor on the arena: from here until Create every write
+// to the arena is recorded. Allocation in the arena is refused until End
+// (Stop).
 func (r *Region) Start() error {
 	if r.state != stBegun {
 		return r.errorf("Start called twice")
 	}
 	n := r.n
-	if n.cur != nil {
-		return r.errorf("nested in region %s: nested parallel regions run inside their enclosing region; start the inner one only outside", n.cur.name)
+	if r.nested != nil {
+		r.state = stStarted
+		return nil
 	}
-	n.inject("start", r.seq)
+	if n.cur != nil {
+		// Begin was called before the enclosing region started.
+		return r.errorf("started inside region %s, which began after it", n.cur.label())
+	}
+	// Sequential code since the last region may have stored pointers in
+	// the arena.
+	if err := checkPointers(n.arena.Bytes()); err != nil {
+		return r.fail(err)
+	}
+	n.fault("start", r.seq)
 	n.cur = r
 	r.state = stStarted
 	n.arena.Freeze(true)
@@ -98,7 +139,7 @@ func (r *Region) Start() error {
 // space [0, count) (schedule(static) without a chunk size): the blocks of
 // consecutive ranks are consecutive and differ in length by at most one.
 func (r *Region) Static(count int) (lo, hi int) {
-	return block(count, r.n.rank, r.n.size)
+	return block(count, r.rank, r.size)
 }
 
 func block(count, rank, size int) (lo, hi int) {
@@ -120,15 +161,15 @@ func block(count, rank, size int) (lo, hi int) {
 // dynamic and the minimum size for guided).
 func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
 	n := r.n
-	if sched == Static || n.size == 1 {
+	if sched == Static || r.size == 1 {
 		return func(yield func(int, int) bool) {
-			if chunk <= 0 || n.size == 1 {
+			if chunk <= 0 || r.size == 1 {
 				if lo, hi := r.Static(count); lo < hi {
 					yield(lo, hi)
 				}
 				return
 			}
-			for lo := n.rank * chunk; lo < count; lo += n.size * chunk {
+			for lo := r.rank * chunk; lo < count; lo += r.size * chunk {
 				if !yield(lo, min(lo+chunk, count)) {
 					return
 				}
@@ -151,9 +192,9 @@ func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int
 	}
 	return func(yield func(int, int) bool) {
 		for !r.dynDone {
-			lo, hi, err := r.requestChunk()
+			lo, hi, err := r.requestChunk(count)
 			if err != nil {
-				fatalf("%v", r.wrap("dynamic schedule", err))
+				fail(r.wrap("next chunk", err))
 			}
 			if lo >= hi {
 				r.dynDone = true
@@ -181,8 +222,8 @@ func (r *Region) Sections(count int, sched Schedule) iter.Seq[int] {
 	}
 }
 
-// Create returns what this node wrote in the arena since Start, as a delta.
-// It also disarms the monitor; Stop then ends the region.
+// Create disarms the monitor and returns what this node wrote in the arena
+// since Start, as a delta; End (Stop) then leaves the region.
 func (r *Region) Create() (*delta.Delta, error) {
 	if r.state != stStarted {
 		return nil, r.errorf("Create outside Start/Stop")
@@ -190,8 +231,11 @@ func (r *Region) Create() (*delta.Delta, error) {
 	r.t1 = time.Now()
 	r.state = stCreated
 	n := r.n
-	n.inject("create", r.seq)
 	d := &delta.Delta{}
+	if r.nested != nil {
+		return d, nil
+	}
+	n.fault("create", r.seq)
 	d.Reset(r.seq, n.rank)
 	if n.tracker == nil {
 		return d, nil
@@ -201,23 +245,17 @@ func (r *Region) Create() (*delta.Delta, error) {
 		return nil, r.wrap("collect written pages", err)
 	}
 	r.pages = len(pages)
-	mem := n.arena.Bytes()
-	ps := n.tracker.PageSize()
-	full := n.tracker.Name() == "complete" && n.rank != 0
-	for _, p := range pages {
-		off := p * ps
-		if full {
-			delta.AppendFull(d, uint64(off), mem[off:off+ps])
-		} else {
-			delta.Diff(d, uint64(off), mem[off:off+ps], n.tracker.Twin(p))
-		}
-	}
+	n.ckpt.create(d, n.arena.Bytes(), pages, n.tracker)
 	r.created = time.Since(r.t1)
 	return d, nil
 }
 
-// Stop ends the region's recording: allocation is allowed again.
-func (r *Region) Stop() error {
+// End leaves the region's parallel part on this node: allocation and
+// freeing in the arena are allowed again, and regions begun from here on
+// are no longer nested in it. It disarms nothing: Create did (collecting the
+// written pages ends the recording); called without Create, End calls it
+// and drops the delta.
+func (r *Region) End() error {
 	switch r.state {
 	case stStarted:
 		if _, err := r.Create(); err != nil {
@@ -225,13 +263,19 @@ func (r *Region) Stop() error {
 		}
 	case stCreated:
 	default:
-		return r.errorf("Stop outside Start/Create")
+		return r.errorf("End (Stop) outside Start/Create")
 	}
 	r.state = stStopped
-	r.n.cur = nil
-	r.n.arena.Freeze(false)
+	if r.nested == nil {
+		r.n.cur = nil
+		r.n.arena.Freeze(false)
+	}
 	return nil
 }
+
+// Stop is End under the name of the template in DESIGN (start, create,
+// stop), which generated code uses.
+func (r *Region) Stop() error { return r.End() }
 
 // Exchange makes every node's arena equal: the master gathers the slaves'
 // deltas, merges them with its own (a conflict is an error naming both
@@ -240,17 +284,22 @@ func (r *Region) Stop() error {
 // values are combined in the same exchange.
 func (r *Region) Exchange(d *delta.Delta) error {
 	if r.state != stStopped {
-		return r.errorf("Exchange before Stop")
+		return r.errorf("Exchange before End (Stop)")
 	}
 	r.state = stExchanged
 	n := r.n
-	n.inject("send", r.seq)
+	if r.nested != nil {
+		return r.combineValues(nil)
+	}
+	n.fault("send", r.seq)
 	t := time.Now()
 	var err error
 	var sent, recvd int
 	switch {
 	case n.size == 1:
-		err = r.combineValues(nil)
+		if err = r.combineValues(nil); err == nil {
+			err = r.checkPointers()
+		}
 	case n.rank == 0:
 		sent, recvd, err = r.exchangeMaster(d)
 	default:
@@ -259,12 +308,22 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	if err != nil {
 		return err
 	}
-	n.inject("exchange", r.seq)
+	n.fault("exchange", r.seq)
 	if n.stats {
 		us := func(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
 		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)\n",
 			n.name, r.name, r.seq, us(r.t1.Sub(r.t0)), us(r.created), r.pages, d.Len(),
 			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd)
+	}
+	return nil
+}
+
+// checkPointers checks, on the master after the merge, the pointers the
+// region's writes stored in the arena, before any slave receives them.
+// Slaves need not check: their arenas then equal the master's.
+func (r *Region) checkPointers() error {
+	if err := checkPointers(r.n.arena.Bytes()); err != nil {
+		return r.fail(err)
 	}
 	return nil
 }
@@ -281,7 +340,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return 0, 0, err
 	}
 	if err := n.slave.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: buf}); err != nil {
-		return 0, 0, r.wrap("send delta to the master", err)
+		return 0, 0, r.fail(err)
 	}
 	t := time.Now()
 	r.sent = t.Sub(ts)
@@ -289,11 +348,11 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	r.waited = time.Since(t)
 	defer func() { r.merging = time.Since(t) - r.waited }()
 	if err != nil {
-		return len(buf), 0, err
+		return len(buf), 0, r.fail(err)
 	}
 	vals, md, err := r.open(msg.Payload)
-	if err == nil && (md.Region != r.seq || md.Node != delta.Merged) {
-		err = fmt.Errorf("delta is labelled region #%d node %d", md.Region, md.Node)
+	if err == nil {
+		err = checkLabel(md, r.seq, delta.Merged)
 	}
 	if err != nil {
 		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
@@ -304,7 +363,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return len(buf), len(msg.Payload), err
 	}
 	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return len(buf), len(msg.Payload), r.wrap("inject merged delta", err)
+		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
 	return len(buf), len(msg.Payload), nil
 }
@@ -314,24 +373,9 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 	msg, err := r.n.slave.Recv()
 	if err != nil {
-		return msg, r.wrap("receive from the master", err)
+		return msg, err
 	}
-	switch {
-	case msg.Kind == kindAbort:
-		fmt.Fprintf(os.Stderr, "cape: %s: stopping: the job was aborted (%s)\n", r.n.name, msg.Payload)
-		_ = Finalize() // closes gracefully: relay children get the message too
-		os.Exit(1)
-	case msg.Kind == kindDone:
-		// The master ended the program while this node was still in a
-		// region: nothing more to do.
-		_ = Finalize()
-		os.Exit(0)
-	case msg.Kind != want:
-		return msg, r.errorf("master sent message kind %d, want %d", msg.Kind, want)
-	case msg.Seq != r.seq:
-		return msg, r.errorf("master sent a message for region #%d", msg.Seq)
-	}
-	return msg, nil
+	return msg, fromMaster(msg, want, r.seq)
 }
 
 func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
@@ -352,11 +396,8 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		recvd += len(msgs[rank].Payload)
 		wg.Go(func() {
 			vals, d, err := r.open(msgs[rank].Payload)
-			if err == nil && (d.Region != r.seq || d.Node != rank) {
-				err = fmt.Errorf("delta is labelled region #%d node %d", d.Region, d.Node)
-			}
-			if err == nil && n.tracker.Name() == "complete" {
-				d = r.reduceFull(d)
+			if err == nil {
+				err = checkLabel(d, r.seq, rank)
 			}
 			if err != nil {
 				errs[rank] = fmt.Errorf("node %d: %w", rank, err)
@@ -368,13 +409,16 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	if err := errors.Join(errs...); err != nil {
 		return 0, recvd, r.wrap("delta from a slave", err)
 	}
+	for rank := 1; rank < n.size; rank++ {
+		ds[rank] = n.ckpt.received(ds[rank], n.tracker)
+	}
 	// Diff's runs may carry bytes the node did not change: the merge tells
 	// them from writes by the entry state, the master's twins (not yet
 	// refreshed: nothing has been applied).
 	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
 	merged, err := delta.MergeBase(r.seq, base, ds...)
 	if err != nil {
-		return 0, recvd, r.wrap("merge", err)
+		return 0, recvd, r.mergeError(err)
 	}
 	// Values first: a malformed one is an error before any byte of the
 	// arena is written.
@@ -382,15 +426,12 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return 0, recvd, err
 	}
 	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return 0, recvd, r.wrap("inject merged delta", err)
+		return 0, recvd, r.wrap("merged delta", err)
 	}
-	if n.tracker.Name() == "complete" {
-		// The paper's complete-checkpoint baseline: every slave receives the
-		// whole (used) arena.
-		merged = &delta.Delta{}
-		merged.Reset(r.seq, delta.Merged)
-		delta.AppendFull(merged, 0, n.arena.Bytes()[:r.extent])
+	if err := r.checkPointers(); err != nil {
+		return 0, recvd, err
 	}
+	merged = n.ckpt.outgoing(merged, n.arena.Bytes()[:r.extent])
 	r.merging = time.Since(t)
 	t = time.Now()
 	defer func() { r.sent = time.Since(t) }()
@@ -399,79 +440,70 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return 0, recvd, err
 	}
 	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
-		return 0, recvd, r.wrap("send merged delta", err)
+		return 0, recvd, r.fail(err)
 	}
 	return len(buf) * (n.size - 1), recvd, nil
 }
 
-// reduceFull turns a slave's complete checkpoint into the delta it stands
-// for, against the master's twins (which equal the slave's entry state).
-func (r *Region) reduceFull(full *delta.Delta) *delta.Delta {
-	tr := r.n.tracker
-	ps := tr.PageSize()
-	d := &delta.Delta{}
-	d.Reset(full.Region, full.Node)
-	for _, run := range full.Runs {
-		for o := 0; o < len(run.Data); o += ps {
-			off := int(run.Off) + o
-			end := min(o+ps, len(run.Data))
-			p := off / ps
-			twin := tr.Twin(p)[off-p*ps:]
-			delta.Diff(d, uint64(off), run.Data[o:end], twin[:end-o])
-		}
+// mergeError says what a failed merge means for the user: for a conflict,
+// which nodes wrote different values to which element of which variable.
+func (r *Region) mergeError(err error) error {
+	var ce *delta.ConflictError
+	if !errors.As(err, &ce) {
+		return r.fail(err)
 	}
-	return d
+	a, b, va, vb := ce.NodeA, ce.NodeB, ce.ValueA, ce.ValueB
+	if a > b {
+		a, b, va, vb = b, a, vb, va
+	}
+	in := describe(int(ce.Offset))
+	if in == "" {
+		in = fmt.Sprintf("arena offset %#x (no live allocation)", ce.Offset)
+	}
+	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", a, b, in, va, vb)
 }
 
 // gather returns one kindDelta message from every slave (index = rank).
 func (r *Region) gather() ([]transport.Message, error) {
 	n := r.n
 	if r.dyn != nil {
-		return r.dyn.wait()
+		msgs, err := r.dyn.wait()
+		if err != nil {
+			return nil, r.fail(err)
+		}
+		return msgs, nil
 	}
 	msgs, err := n.master.Gather()
 	if err != nil {
-		return nil, r.wrap("gather deltas", err)
+		return nil, r.fail(err)
 	}
 	for rank := 1; rank < n.size; rank++ {
-		if msgs[rank].Kind != kindDelta || msgs[rank].Seq != r.seq {
-			return nil, r.errorf("node %d sent message kind %d for region #%d, want a delta for #%d", rank, msgs[rank].Kind, msgs[rank].Seq, r.seq)
+		if err := fromSlave(msgs[rank], rank, r.seq, false); err != nil {
+			return nil, r.fail(err)
 		}
 	}
 	return msgs, nil
 }
 
-// envelope encodes values and a delta into one payload:
-// u32 length of the values, the values, the encoded delta.
+// envelope encodes values and a delta into one payload.
 func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
-	buf := binary.LittleEndian.AppendUint32(make([]byte, 0, 64+len(vals)+d.Len()), uint32(len(vals)))
-	buf = append(buf, vals...)
-	buf, err := d.AppendBinary(buf, r.n.compression())
+	buf, err := appendEnvelope(make([]byte, 0, 64+len(vals)+d.Len()), d, vals, r.n.compression())
 	if err != nil {
-		return nil, r.wrap("encode delta", err)
+		return nil, r.fail(err)
 	}
 	return buf, nil
 }
 
+// open reads an envelope received in this region.
 func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
-	if len(p) < 4 {
-		return nil, nil, fmt.Errorf("payload of %d bytes is too short", len(p))
-	}
-	nv := binary.LittleEndian.Uint32(p)
-	if uint64(nv) > uint64(len(p)-4) {
-		return nil, nil, fmt.Errorf("values length %d exceeds the payload", nv)
-	}
-	vals = p[4 : 4+nv]
-	d, err = delta.Decode(p[4+nv:], r.limits())
-	return vals, d, err
+	return openEnvelope(p, r.limits())
 }
 
 // EndLast is called after Exchange of a region that is the program's last:
 // on a slave it finalizes and exits with status 0, so that the sequential
 // code after the last region runs on the master only.
 func (r *Region) EndLast() {
-	if r.n.rank != 0 {
-		_ = Finalize()
-		os.Exit(0)
+	if r.nested == nil && r.n.rank != 0 {
+		fail(ErrJobDone)
 	}
 }

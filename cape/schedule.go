@@ -1,7 +1,6 @@
 package cape
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -44,7 +43,7 @@ func (s *chunkServer) next() (lo, hi int) {
 func (r *Region) serveChunks(count int, sched Schedule, chunk int) {
 	n := r.n
 	if r.dyn != nil {
-		fatalf("%v", r.errorf("more than one dynamically scheduled construct in one region"))
+		fail(r.errorf("more than one dynamically scheduled construct in one region"))
 	}
 	s := &chunkServer{count: count, chunk: chunk, nodes: n.size, guided: sched == Guided,
 		msgs: make([]transport.Message, n.size), errs: make([]error, n.size)}
@@ -57,24 +56,17 @@ func (r *Region) serveChunks(count int, sched Schedule, chunk int) {
 					s.errs[rank] = err
 					return
 				}
-				switch {
-				case msg.Seq != r.seq:
-					s.errs[rank] = fmt.Errorf("node %d sent a message for region #%d", rank, msg.Seq)
+				if err := fromSlave(msg, rank, r.seq, true); err != nil {
+					s.errs[rank] = err
 					return
-				case msg.Kind == kindChunkReq:
-					lo, hi := s.next()
-					var p [16]byte
-					binary.LittleEndian.PutUint64(p[:8], uint64(lo))
-					binary.LittleEndian.PutUint64(p[8:], uint64(hi))
-					if err := n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: r.seq, Payload: p[:]}); err != nil {
-						s.errs[rank] = err
-						return
-					}
-				case msg.Kind == kindDelta:
+				}
+				if msg.Kind == kindDelta {
 					s.msgs[rank] = msg
 					return
-				default:
-					s.errs[rank] = fmt.Errorf("node %d sent message kind %d during a dynamic loop", rank, msg.Kind)
+				}
+				lo, hi := s.next()
+				if err := n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: r.seq, Payload: chunkPayload(lo, hi)}); err != nil {
+					s.errs[rank] = err
 					return
 				}
 			}
@@ -90,7 +82,7 @@ func (s *chunkServer) wait() ([]transport.Message, error) {
 	return s.msgs, nil
 }
 
-func (r *Region) requestChunk() (lo, hi int, err error) {
+func (r *Region) requestChunk(count int) (lo, hi int, err error) {
 	if err := r.n.slave.Send(transport.Message{Kind: kindChunkReq, Seq: r.seq}); err != nil {
 		return 0, 0, err
 	}
@@ -98,10 +90,5 @@ func (r *Region) requestChunk() (lo, hi int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	if len(msg.Payload) != 16 {
-		return 0, 0, fmt.Errorf("chunk message of %d bytes, want 16", len(msg.Payload))
-	}
-	lo = int(binary.LittleEndian.Uint64(msg.Payload[:8]))
-	hi = int(binary.LittleEndian.Uint64(msg.Payload[8:]))
-	return lo, hi, nil
+	return parseChunk(msg.Payload, count)
 }

@@ -1,7 +1,6 @@
 package cape
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"reflect"
@@ -238,41 +237,10 @@ func (x *lastPrivate[T]) set(b []byte) error {
 // sequentially last iteration or section) is stored in *v on every node. T
 // must not contain pointers.
 func LastPrivate[T any](r *Region, v *T, owner bool) {
-	if where := pointerIn(reflect.TypeFor[T]()); where != "" {
-		fatalf("%v", r.errorf("lastprivate variable of type %s: %s", reflect.TypeFor[T](), where))
+	if err := pointerFree(reflect.TypeFor[T]()); err != nil {
+		fail(r.wrap("lastprivate variable", err))
 	}
 	r.values = append(r.values, &lastPrivate[T]{v: v, owner: owner})
-}
-
-// pack concatenates length-prefixed pieces.
-func pack(pieces func(value) []byte, vals []value) []byte {
-	var out []byte
-	for _, v := range vals {
-		p := pieces(v)
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(p)))
-		out = append(out, p...)
-	}
-	return out
-}
-
-// unpack splits what pack produced into exactly n pieces.
-func unpack(b []byte, n int) ([][]byte, error) {
-	out := make([][]byte, 0, n)
-	for len(b) > 0 {
-		if len(b) < 4 {
-			return nil, fmt.Errorf("truncated value list")
-		}
-		l := binary.LittleEndian.Uint32(b)
-		if uint64(l) > uint64(len(b)-4) {
-			return nil, fmt.Errorf("value of %d bytes exceeds the list", l)
-		}
-		out = append(out, b[4:4+l])
-		b = b[4+l:]
-	}
-	if len(out) != n {
-		return nil, fmt.Errorf("%d values received, this node registered %d", len(out), n)
-	}
-	return out, nil
 }
 
 func (r *Region) partials() []byte { return pack(value.partial, r.values) }
@@ -344,7 +312,7 @@ type Reducer[T Reducible] struct {
 func Reduce[T Reducible](r *Region, op Op, v T) *Reducer[T] {
 	x := &Reducer[T]{op: op, orig: v}
 	if err := identity(op, reflect.ValueOf(&x.id).Elem()); err != nil {
-		fatalf("%v", r.wrap("reduction", err))
+		fail(r.wrap("reduction", err))
 	}
 	x.part, x.result = x.id, v
 	r.values = append(r.values, x)

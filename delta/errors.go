@@ -44,9 +44,11 @@ type ConflictError struct {
 	ValueB byte
 }
 
+// Error names both writers, the offset and both values. The region is the
+// caller's context: it is not repeated here.
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("region %d: conflicting writes at offset %#x: %s wrote %#02x, %s wrote %#02x",
-		e.Region, e.Offset, nodeName(e.NodeA), e.ValueA, nodeName(e.NodeB), e.ValueB)
+	return fmt.Sprintf("%s and %s wrote different values to arena offset %#x (%#02x vs %#02x)",
+		nodeName(e.NodeA), nodeName(e.NodeB), e.Offset, e.ValueA, e.ValueB)
 }
 
 // Is reports whether target is [ErrConflict].

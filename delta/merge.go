@@ -76,7 +76,7 @@ func MergeBase(region uint64, base Base, ds ...*Delta) (*Delta, error) {
 // union and to the number of deltas, it allocates nothing.
 func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 	if dst == nil {
-		return fmt.Errorf("merge region %d: nil destination: %w", region, ErrInvalid)
+		return fmt.Errorf("merge: nil destination: %w", ErrInvalid)
 	}
 	dst.Reset(region, Merged)
 	var totalBytes, totalRuns int
@@ -87,15 +87,15 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 			continue
 		}
 		if d == dst {
-			return fmt.Errorf("merge region %d: destination is input %d: %w", region, i, ErrInvalid)
+			return fmt.Errorf("merge: destination is input %d: %w", i, ErrInvalid)
 		}
 		if d.Region != region {
-			return fmt.Errorf("merge region %d: delta %d (%s) is of region %d: %w",
-				region, i, nodeName(d.Node), d.Region, ErrInvalid)
+			return fmt.Errorf("merge: delta %d (%s) is of region %d, want %d: %w",
+				i, nodeName(d.Node), d.Region, region, ErrInvalid)
 		}
 		n, err := checkOrder(d.Runs)
 		if err != nil {
-			return fmt.Errorf("merge region %d: delta %d (%s): %w", region, i, nodeName(d.Node), err)
+			return fmt.Errorf("merge: delta %d (%s): %w", i, nodeName(d.Node), err)
 		}
 		totalBytes += n
 		totalRuns += len(d.Runs)
@@ -150,7 +150,7 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 					if ce, ok := err.(*ConflictError); ok {
 						return conflict(region, ds, c.idx, ce, base)
 					}
-					return fmt.Errorf("merge region %d: %w", region, err)
+					return fmt.Errorf("merge: %w", err)
 				}
 			}
 			if end > curEnd {
@@ -276,7 +276,7 @@ func conflict(region uint64, ds []*Delta, b int, ce *ConflictError, base Base) e
 			}
 		}
 	}
-	return fmt.Errorf("merge: %w", e)
+	return e
 }
 
 // mergeCursor is the next run of one input delta.

@@ -15,6 +15,7 @@ const (
 	locRef                // the memory the variable (a slice or pointer) refers to
 	locUnknown            // memory reached through something else (a field holding a slice, ...)
 	locMap                // a map entry
+	locChan               // a channel's buffer (a send, a receive, a close)
 )
 
 // An access is how one use of a variable touches memory.
@@ -117,6 +118,19 @@ walk:
 			l, lref = pt, e
 			pt = pointsOf(t.info.TypeOf(p), locUnknown)
 			e = p
+		case *ast.CallExpr:
+			// A conversion to a slice, pointer or interface type still
+			// refers to the same memory (sort.Sort(byKey(s)) writes s).
+			tv, ok := t.info.Types[p.Fun]
+			if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != e {
+				break walk
+			}
+			switch tv.Type.Underlying().(type) {
+			case *types.Slice, *types.Pointer, *types.Interface:
+			default:
+				return read
+			}
+			e = p
 		case *ast.SliceExpr:
 			if p.X != e {
 				break walk
@@ -143,11 +157,21 @@ walk:
 		}
 	case *ast.IncDecStmt:
 		return write(l)
+	case *ast.SendStmt:
+		if p.Chan == e {
+			return write(locChan)
+		}
 	case *ast.RangeStmt:
 		if (p.Key == e || p.Value == e) && p.Tok == token.ASSIGN {
 			return write(l)
 		}
+		if p.X == e && isChan(t.info.TypeOf(e)) {
+			return write(locChan)
+		}
 	case *ast.UnaryExpr:
+		if p.Op == token.ARROW {
+			return write(locChan)
+		}
 		if p.Op == token.AND {
 			if e == ast.Expr(id) {
 				// &v escapes: a scalar is written whole, an aggregate
@@ -176,6 +200,8 @@ walk:
 					a.appendTo = true
 					return a
 				}
+			case "close":
+				return write(locChan)
 			case "delete":
 				if p.Args[0] == e {
 					return write(locMap)
@@ -186,11 +212,19 @@ walk:
 		if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
 			return read // a conversion
 		}
+		if isChan(t.info.TypeOf(e)) {
+			return write(locChan) // the callee may send or receive
+		}
 		if pt != locNone {
 			return writePt() // the callee may write through it
 		}
 	}
 	return read
+}
+
+func isChan(typ types.Type) bool {
+	_, ok := typ.Underlying().(*types.Chan)
+	return ok
 }
 
 func calleeIdent(call *ast.CallExpr) *ast.Ident {
@@ -210,17 +244,12 @@ func (t *translator) analyzeRegion(r *region) {
 	exits := t.checkControl(r)
 	secs := map[*types.Var]map[int]bool{}       // sections using each shared variable
 	whole := map[*types.Var]map[int]token.Pos{} // sections assigning it whole
-	visited := map[*types.Func]bool{}
-	var walk func(root ast.Node, local ast.Node, callee bool)
-	walk = func(root ast.Node, local ast.Node, callee bool) {
+	w := t.newRegionWalk(r)
+	var walk func(root ast.Node, local func(*types.Var) bool, callee bool)
+	walk = func(root ast.Node, local func(*types.Var) bool, callee bool) {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
-				if fn := t.staticCallee(call); fn != nil && !visited[fn] {
-					visited[fn] = true
-					if d := t.decls[fn]; d != nil && d.Body != nil {
-						walk(d.Body, d, true)
-					}
-				}
+				w.call(call, callee) // walks what it may run
 			}
 			id, ok := n.(*ast.Ident)
 			if !ok {
@@ -230,10 +259,7 @@ func (t *translator) analyzeRegion(r *region) {
 			if !ok || v.IsField() || r.refused[v] {
 				return true
 			}
-			isLocal := within(v.Pos(), local)
-			if callee && !isLocal && v.Parent() != v.Pkg().Scope() {
-				isLocal = true // a callee's parameters are its own
-			}
+			isLocal := local(v)
 			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
 				if a := t.access(id); a.write && v == r.loop.v {
 					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
@@ -244,6 +270,12 @@ func (t *translator) analyzeRegion(r *region) {
 			}
 			a := t.access(id)
 			clause := r.clauseOf[v]
+			if clause != "" && !isLocal && callee {
+				// The region's copy is a new variable in the region's body;
+				// a function called from it uses the variable itself.
+				t.errorf(id.Pos(), "%s is in the %s clause of the parallel region at %s, but this code, called from the region, uses the variable itself, not the region's copy; pass it as an argument, or do not list it", id.Name, clause, t.where(r.dir.pos))
+				return true
+			}
 			if clause != "" && !isLocal {
 				t.writeThroughCopy(r, v, id, a)
 				return true
@@ -254,7 +286,10 @@ func (t *translator) analyzeRegion(r *region) {
 					sec = i
 				}
 			}
-			if !isLocal && r.dir.kind == dirSections && !callee {
+			if callee {
+				sec = w.callSec // code called from that section
+			}
+			if !isLocal && r.dir.kind == dirSections && sec >= 0 {
 				if secs[v] == nil {
 					secs[v] = map[int]bool{}
 				}
@@ -270,6 +305,10 @@ func (t *translator) analyzeRegion(r *region) {
 			switch a.loc {
 			case locMap:
 				t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
+			case locChan:
+				if !isLocal || callee && t.isParam(v) {
+					t.errorf(id.Pos(), "channel %s is sent to, received from or closed in a parallel region%s: each node would see only its own share of the operations; collect the values in a slice indexed by iteration", id.Name, via)
+				}
 			case locUnknown:
 				if a.ref == nil {
 					t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
@@ -317,7 +356,8 @@ func (t *translator) analyzeRegion(r *region) {
 			return true
 		})
 	}
-	walk(r.body, r.stmt, false)
+	w.walk = walk
+	walk(r.body, func(v *types.Var) bool { return within(v.Pos(), r.stmt) }, false)
 	// Bernstein for sections: a variable assigned whole in one section may
 	// not be used by another.
 	for v, ws := range whole {

@@ -43,7 +43,7 @@ func Overlay(dir, tmp string) (overlayJSON string, err error) {
 
 // Overlay is the package-level Overlay with c's settings.
 func (c *Config) Overlay(dir, tmp string) (string, error) {
-	replace, err := c.translateInto(dir, tmp)
+	replace, _, err := c.translateInto(dir, tmp)
 	if err != nil {
 		return "", err
 	}
@@ -51,31 +51,31 @@ func (c *Config) Overlay(dir, tmp string) (string, error) {
 }
 
 // translateInto translates the package in dir into files in tmp and
-// returns the overlay's replacements: each original file's path mapped to
-// its translation's.
-func (c *Config) translateInto(dir, tmp string) (map[string]string, error) {
+// returns the overlay's replacements (each original file's path mapped to
+// its translation's) and the translation's warnings.
+func (c *Config) translateInto(dir, tmp string) (map[string]string, ErrorList, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("translate: %w", err)
+		return nil, nil, fmt.Errorf("translate: %w", err)
 	}
 	if ok, err := HasDirectives(abs); err != nil {
-		return nil, err
+		return nil, nil, err
 	} else if !ok {
-		return nil, ErrNoDirectives
+		return nil, nil, ErrNoDirectives
 	}
 	res, err := c.Package(abs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	replace := map[string]string{}
 	for orig, src := range res.Files {
 		dst := filepath.Join(tmp, filepath.Base(orig))
 		if err := os.WriteFile(dst, src, 0o644); err != nil {
-			return nil, fmt.Errorf("translate: %w", err)
+			return nil, nil, fmt.Errorf("translate: %w", err)
 		}
 		replace[orig] = dst
 	}
-	return replace, nil
+	return replace, res.Warnings, nil
 }
 
 // writeOverlay writes tmp/overlay.json, the -overlay file of the
@@ -115,7 +115,10 @@ func (c *Config) Build(ctx context.Context, dir, out string, stderr io.Writer) e
 		return fmt.Errorf("translate: temporary directory (TMPDIR=%q): %w", os.Getenv("TMPDIR"), err)
 	}
 	defer os.RemoveAll(tmp)
-	replace, err := c.translateInto(abs, tmp)
+	replace, warnings, err := c.translateInto(abs, tmp)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, w)
+	}
 	switch {
 	case errors.Is(err, ErrNoDirectives):
 		replace = map[string]string{}

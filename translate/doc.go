@@ -30,19 +30,31 @@
 //     with export data that one `go list -export -deps` run provides.
 //  2. Find the directives and attach each to the statement that follows it;
 //     resolve the clauses and analyze the loop header.
-//  3. Walk each region's body, and the bodies of the package's functions it
-//     calls, classifying every use of a variable declared outside the region:
-//     read, written whole, written in part (an array element, a field), or
-//     written through (a slice or pointer). Whole writes in a for region
-//     without a clause break Bernstein's conditions and are errors, as are
-//     whole writes in one section of a variable another section uses.
+//  3. Walk each region's body and every body it may run, classifying every
+//     use of a variable declared outside the region: read, written whole,
+//     written in part (an array element, a field), or written through (a
+//     slice or pointer). Whole writes in a for region without a clause
+//     break Bernstein's conditions and are errors, as are whole writes in
+//     one section of a variable another section uses. The bodies a region
+//     may run are found by following calls (calls.go): the package's
+//     functions and methods called statically; function values, followed
+//     through variables, parameters (the arguments of every call), results
+//     and conversions to the function literals, functions and method values
+//     they may hold; interface method calls, to the method of every type of
+//     the package that implements the interface; and the function values
+//     and interface values handed to other packages' functions, which may
+//     call them. A function literal made outside the code the region runs
+//     shares the variables it captures with every iteration.
 //  4. Variables written in place (numbers, arrays, structs of numbers) move
 //     to the arena: var a [N]T becomes a := cape.New[[N]T](), and each use
 //     dereferences the pointer (a[i], a.f and len(a) work unchanged).
 //     Memory written through a slice or pointer is traced back to where it
-//     comes from — assignments, sub-slices, the arguments of every call of a
-//     package function, the results of package functions, the receivers of
-//     every call of a method — and each make, new or &T{...} found becomes
+//     comes from — assignments, sub-slices, conversions, the arguments of
+//     every call of a package function or of a function literal called
+//     through a local variable, the results of package functions, the
+//     receivers of every call, method value, method expression call and
+//     interface conversion of a method — and each make, new or &T{...}
+//     found becomes
 //     cape.Make or cape.New (a length or capacity of any integer type is
 //     converted to int). Memory reached through an element (the row a[i] of
 //     a [][]float64) or a field (g.V) is traced through every value the
@@ -58,8 +70,7 @@
 //     pointer) has its references traced the same way: the Go collector does
 //     not scan the arena. Anything else on the way (a composite literal
 //     other than &T{...}, append, a map, a string, a parameter of a function
-//     used as a value, a method that may be called through an interface, a
-//     pointer taken to an element or field that holds references, memory
+//     used as a value, a receiver CAPE cannot follow, a pointer taken to an element or field that holds references, memory
 //     made in a region and stored in shared memory) is reported.
 //  5. Edit the source text, not the syntax tree: the user's code stays as
 //     written, the template is inserted around it, and /*line*/ directives
@@ -97,19 +108,54 @@
 //
 // # Limits
 //
+// Soundness: every write that code run by a region makes must land in the
+// arena, or the translation is refused with the position of the write or
+// of what cannot be followed. Refused, among others:
+//
+//   - a call whose function value cannot be bounded: one read from a
+//     field, a map or slice element, a channel, another package's variable
+//     or function result, a variable whose address is taken, a parameter of
+//     a function used as a value or of a function literal that is not only
+//     called where it stands or through a local variable, or a method value
+//     of another package's type;
+//   - an interface method call when a type of another package implements
+//     the interface (declare the interface with an unexported method, or
+//     call the concrete type);
+//   - a value handed to another package's function that holds slices or
+//     pointers below its top level (the top-level slice or pointer is
+//     counted as written and placed), or an interface value handed to one
+//     (except fmt's printing functions writing to os.Stdout or os.Stderr,
+//     and package errors); functions of errors, fmt, math, slices, sort,
+//     strconv, strings, time and unicode write nothing below the top level;
+//   - a method's receiver written through when it receives a copy of a
+//     pointed-to value, a promoted method's embedded field, or a method
+//     expression used as a value;
+//   - a variable listed in a clause and used by a function the region calls
+//     (the region's copy lives in the region's body only);
+//   - a send, receive, close or range on a channel that the region does not
+//     make itself, or a channel handed to a call (each node would see only
+//     its own share of the operations).
+//
+// The analysis is flow-insensitive: every value that may reach a function
+// value, parameter or receiver anywhere in the package is followed, so a
+// region may be refused for a value it never sees at run time. What the
+// analysis does not follow: memory of this package that another package
+// keeps and writes on its own (a handle held in another package's
+// variable), and pointers stored in other memory; cape run --verify is the
+// safety net there.
+//
 // A region nested in another (directly, or in a function called from it)
 // is translated like any other; the runtime runs it whole on the node that
-// reaches it, as OpenMP does with nested parallelism off. Writes that the
-// analysis cannot see (through function values, interfaces, reflection,
-// or unsafe) are not caught here: cape run --verify is the safety net.
-// Element stores are matched by type, so a [][]float64 that a region never
-// writes is placed in the arena too when another one is, and refused when
-// its rows cannot be traced. Generic allocations (make([]T, n) with T a
-// type parameter) are refused. A non-constant chunk size is not checked: at
-// run time a chunk ≤ 0 means the default. A pointer kept in an interface
-// variable and then passed to another package's function (var x any = &cfg;
-// json.Unmarshal(b, x)) is not seen as a store into what it points to.
-// A make or new moved to the arena inside a sequential loop allocates anew
-// each time around, and the arena does not free. Directives in packages
-// other than the one translated are not seen.
+// reaches it, as OpenMP does with nested parallelism off. Reflection and
+// unsafe are not followed. Element stores are matched by type, so a
+// [][]float64 that a region never writes is placed in the arena too when
+// another one is, and refused when its rows cannot be traced. Generic
+// allocations (make([]T, n) with T a type parameter) are refused. A
+// non-constant chunk size is not checked: at run time a chunk ≤ 0 means the
+// default. A pointer kept in an interface variable and then passed to
+// another package's function (var x any = &cfg; json.Unmarshal(b, x)) is
+// refused when the call is in code a region runs, and not seen as a store
+// into what it points to elsewhere. A make or new moved to the arena inside
+// a sequential loop allocates anew each time around, and the arena does not
+// free. Directives in packages other than the one translated are not seen.
 package translate

@@ -73,6 +73,17 @@ func (t *translator) lineDir(pos token.Pos) string {
 	return fmt.Sprintf("/*line %s:%d:%d*/", absPath(p.Filename), p.Line, p.Column)
 }
 
+// lineDirBefore returns a /*line*/ directive for the newline that ends
+// the line before pos's: written just before a newline inserted in front
+// of pos, it keeps the lines that follow at their original numbers.
+func (t *translator) lineDirBefore(fo *fileOut, pos token.Pos) string {
+	line := fo.tf.Line(pos)
+	if line <= 1 {
+		return ""
+	}
+	return t.lineDir(fo.tf.LineStart(line) - 1)
+}
+
 // absPath makes a file name absolute: the compiler reads a relative name
 // in a line directive relative to the generated file's directory.
 func absPath(name string) string {
@@ -84,6 +95,8 @@ func absPath(name string) string {
 
 func (t *translator) emit() *Result {
 	res := &Result{Package: t.p.name, Files: map[string][]byte{}, Regions: len(t.regions)}
+	t.warnings.sort()
+	res.Warnings = t.warnings
 	if len(t.regions) == 0 {
 		return res
 	}
@@ -112,6 +125,19 @@ func (t *translator) emit() *Result {
 		case *ast.UnaryExpr:
 			t.rewriteLit(fileOfPos(a.Pos()), a)
 		}
+	}
+	// 2b. Arena memory that the program drops is freed (free.go).
+	for st, v := range t.frees {
+		fo := fileOfPos(st.Pos())
+		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%[1]s.Must(%[1]s.Free(%[2]s))%[3]s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
+	}
+	for blk, vs := range t.endFrees {
+		fo := fileOfPos(blk.Pos())
+		var b strings.Builder
+		for _, v := range vs {
+			fmt.Fprintf(&b, "; %[1]s.Must(%[1]s.Free(%[2]s))", fo.cape(), v.Name())
+		}
+		fo.ed.insert(fo.off(blk.Rbrace), b.String()[2:]+t.lineDirBefore(fo, blk.Rbrace)+"\n")
 	}
 	// 3. Declarations of variables moved to the arena.
 	for v, d := range t.boxDecls {

@@ -65,7 +65,7 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
 	switch {
 	case s.param == nil:
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal: CAPE cannot see its callers; pass the slice by closure instead", v.Name(), t.where(why))
+		t.needLitParam(v, s, why)
 		return
 	case t.valueUse[s.param]:
 		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
@@ -83,106 +83,6 @@ func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
 		}
 		t.needExpr(call.Args[s.index], v.Name(), why)
 	}
-}
-
-// needRecv requires the memory that the receiver v of a method refers to
-// to be in the arena: the receiver of every call of the method.
-func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
-	fn := s.param
-	if fn == nil {
-		return
-	}
-	if t.valueUse[fn] {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used as a method value: CAPE cannot see every call", v.Name(), t.where(why), fn.Name())
-		return
-	}
-	for sel, x := range t.info.Selections {
-		if x.Kind() == types.MethodExpr && x.Obj() == types.Object(fn) {
-			t.originErrorf(sel.Pos(), "%s is written through in the parallel region at %s, but it is the receiver of %s, which is used here as a method expression: call it as x.%s()", v.Name(), t.where(why), fn.Name(), fn.Name())
-		}
-	}
-	if at, iface := t.dynamicCall(fn); iface != "" {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which %s may call through interface %s: CAPE cannot see every call", v.Name(), t.where(why), fn.Name(), t.where(at), iface)
-		return
-	}
-	for _, call := range t.calls[fn] {
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		selection := t.info.Selections[sel]
-		if !ok || selection == nil || len(selection.Index()) != 1 {
-			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow the receiver of this call (call the method on the struct itself, not through an embedding one)", v.Name(), t.where(why))
-			continue
-		}
-		if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr {
-			t.needExpr(sel.X, v.Name(), why)
-		} else {
-			t.needOwn(sel.X, v.Name(), why) // x.M() with x addressable: (&x).M()
-		}
-	}
-}
-
-// dynamicCall reports where fn may be called through an interface: a
-// value of its receiver type converted to an interface type that has a
-// method of fn's name, in this package's code or at a call of another
-// package's function. It returns the interface's name, or "".
-func (t *translator) dynamicCall(fn *types.Func) (token.Pos, string) {
-	recv := fn.Type().(*types.Signature).Recv().Type()
-	check := func(at token.Pos, it types.Type) (token.Pos, string) {
-		iface, ok := it.Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
-			return token.NoPos, ""
-		}
-		for i := range iface.NumMethods() {
-			if iface.Method(i).Name() == fn.Name() && (types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)) {
-				return at, it.String()
-			}
-		}
-		return token.NoPos, ""
-	}
-	first, firstName := token.NoPos, ""
-	for e, tv := range t.info.Types {
-		if tv.Type != nil && !tv.IsType() {
-			if at, name := check(e.Pos(), tv.Type); name != "" && (first == token.NoPos || at < first) {
-				first, firstName = at, name
-			}
-		}
-	}
-	if firstName != "" {
-		return first, firstName
-	}
-	for _, f := range t.p.files {
-		var at token.Pos
-		var name string
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || name != "" {
-				return name == ""
-			}
-			sig, ok := t.info.TypeOf(call.Fun).(*types.Signature)
-			if !ok {
-				return true
-			}
-			for i := range call.Args {
-				j := min(i, sig.Params().Len()-1)
-				if j < 0 {
-					break
-				}
-				pt := sig.Params().At(j).Type()
-				if sig.Variadic() && j == sig.Params().Len()-1 {
-					if sl, ok := pt.(*types.Slice); ok && !call.Ellipsis.IsValid() {
-						pt = sl.Elem()
-					}
-				}
-				if at, name = check(call.Args[i].Pos(), pt); name != "" {
-					return false
-				}
-			}
-			return true
-		})
-		if name != "" {
-			return at, name
-		}
-	}
-	return token.NoPos, ""
 }
 
 // needExpr requires the memory that the value of e refers to to be in the

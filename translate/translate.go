@@ -28,6 +28,9 @@ type Result struct {
 	Files map[string][]byte
 	// Regions is the number of parallel regions translated.
 	Regions int
+	// Warnings are positioned remarks that do not stop the translation,
+	// such as arena memory that is never reclaimed.
+	Warnings ErrorList
 }
 
 // Package translates the package in dir with the zero Config.
@@ -101,6 +104,10 @@ type translator struct {
 	valueUse map[*types.Func]bool
 	decls    map[*types.Func]*ast.FuncDecl
 	uses     map[*types.Var][]*ast.Ident
+	recvs    map[*types.Func][]recvSource // where each method's receiver comes from
+	named    []*types.TypeName            // the package's named types, once listed
+	extImpls []extImpl                    // externalImpl's answers
+	litOf    map[*types.Var]*ast.FuncLit  // the function literal of each of its parameters
 
 	// References stored in elements and fields (contents.go).
 	elemStores  []*elemStores
@@ -108,6 +115,14 @@ type translator struct {
 	storing     int // > 0 while tracing a value stored in arena memory
 	soft        int // > 0 while tracing memory that is only read (contents.go)
 	originErrs  map[token.Pos]bool
+
+	// Arena reclamation (free.go): the assignments before which the
+	// overwritten variable's memory is freed, the warnings, and each
+	// object's defining identifier.
+	frees    map[*ast.AssignStmt]*types.Var
+	endFrees map[*ast.BlockStmt][]*types.Var
+	warnings ErrorList
+	defIdent map[types.Object]*ast.Ident
 
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
 	// *ast.FuncLit).
@@ -130,6 +145,8 @@ func newTranslator(p *pkg) *translator {
 		valueUse: map[*types.Func]bool{},
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		uses:     map[*types.Var][]*ast.Ident{},
+		recvs:    map[*types.Func][]recvSource{},
+		litOf:    map[*types.Var]*ast.FuncLit{},
 
 		fieldStores: map[*types.Var][]store{},
 		originErrs:  map[token.Pos]bool{},
@@ -170,6 +187,11 @@ func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
 	t.errorf(pos, format, args...)
 }
 
+// warnf records a warning at pos.
+func (t *translator) warnf(pos token.Pos, format string, args ...any) {
+	t.warnings = append(t.warnings, Diagnostic{Pos: t.fset.Position(pos), Msg: "warning: " + fmt.Sprintf(format, args...)})
+}
+
 // where formats pos briefly ("main.go:12") for messages that refer to a
 // second place.
 func (t *translator) where(pos token.Pos) string {
@@ -188,15 +210,18 @@ func (t *translator) run() *Result {
 	if len(t.diags) > 0 {
 		return nil
 	}
+	t.planFrees()
 	t.findLast()
 	return t.emit()
 }
 
 // collectFacts records, package-wide, every assignment to each variable,
-// every static call of each function, and every use of each variable.
+// every static call of each function, every use of each variable, and where
+// the receivers of methods come from.
 func (t *translator) collectFacts() {
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
+			t.recvFacts(n)
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if fn, ok := t.info.Defs[n.Name].(*types.Func); ok {

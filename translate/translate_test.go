@@ -62,14 +62,21 @@ func testImporter(t testing.TB) types.Importer {
 
 var (
 	wantRE   = regexp.MustCompile(`// want((?: +"(?:[^"\\]|\\.)*")+)`)
+	warnRE   = regexp.MustCompile(`// warn((?: +"(?:[^"\\]|\\.)*")+)`)
 	quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 )
 
 // wants returns the expected diagnostics of a test input: line → regexps.
 func wants(t *testing.T, src []byte) map[int][]*regexp.Regexp {
+	return expectations(t, src, wantRE)
+}
+
+// expectations returns the regexps of the comments re matches: line →
+// regexps.
+func expectations(t *testing.T, src []byte, re *regexp.Regexp) map[int][]*regexp.Regexp {
 	out := map[int][]*regexp.Regexp{}
 	for i, line := range strings.Split(string(src), "\n") {
-		for _, m := range wantRE.FindAllStringSubmatch(line, -1) {
+		for _, m := range re.FindAllStringSubmatch(line, -1) {
 			for _, q := range quotedRE.FindAllString(m[1], -1) {
 				pat, err := strconv.Unquote(q)
 				if err != nil {
@@ -108,6 +115,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("translate: %v", err)
 			}
+			checkDiagnostics(t, file, res.Warnings, expectations(t, src, warnRE))
 			out := res.Files[file]
 			if out == nil {
 				t.Fatalf("no translation for %s", file)

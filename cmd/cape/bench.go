@@ -19,14 +19,16 @@ import (
 )
 
 const benchHelp = `Usage: cape bench matmul [flags]
-       cape bench report [--model-nodes N] DIR
+       cape bench stencil [flags]
+       cape bench regions [flags]
+       cape bench report DIR
 
-Bench reproduces the evaluation of the CAPE paper (Table I, Figs. 4-6): the
+matmul reproduces the evaluation of the CAPE paper (Table I, Figs. 4-6): the
 int64 naive matrix product of examples/matmul, run by every variant on the
 same matrices. Every variant must print the same checksum of C; a mismatch
 stops the run with an error.
 
-Modes (--modes, comma-separated, or "all"):
+Modes of matmul (--modes, comma-separated, or "all"):
 
 	seq            examples/matmul -seq: one core, no parallel region
 	goroutines     the same kernel on goroutines, one node, every core (Table I)
@@ -44,118 +46,250 @@ every node. Repetitions interleave the variants, in an order that changes
 from one repetition to the next, so a noisy machine weighs on all alike;
 compare variants through the ratios of results.md, taken per repetition.
 
-DIR (--out) receives results.csv (every sample), results.md (Table I,
-Figs. 4-6 as tables, the CAPE/MPI ratios, where CAPE's time goes, the fitted
-performance model), machine.md and the SVG figures fig4_time_vs_nodes.svg,
-fig5_time_vs_size.svg, fig6_speedup.svg and fig6_efficiency.svg.
+stencil runs the 2-D Jacobi iterations of examples/stencil (--iters, 100 by
+default; sizes 1024,2048 and nodes 1,2,4 by default), the communication-bound
+case. Every variant must print the example's line, whose hash covers the bits
+of every point of the final grid: a single differing bit stops the run.
+
+Modes of stencil (default: all but complete):
+
+	seq            examples/stencil built by plain go build (directives ignored)
+	goroutines     bench/baselines/stencilgo: the rows of each iteration split
+	               over goroutines, one node, every core
+	incremental    CAPE: cape run of the translated examples/stencil (--monitor)
+	complete       the same with --monitor complete (the whole arena every region)
+	halo-go        bench/baselines/halogo: hand-written Go over TCP, block rows,
+	               each iteration exchanging only the boundary rows with the
+	               neighbours, a max-reduction of the change to rank 0, the grid
+	               gathered on rank 0 at the end
+	halo-c         bench/c/stencil_mpi.c: the same in C with MPI_Sendrecv,
+	               MPI_Reduce and MPI_Gatherv (mpicc, mpirun)
+
+The timed span is the iterations (for halo-go and halo-c including the final
+gather, so that the root holds the grid as CAPE's master does). results.md
+has the times, the paired ratios (incremental / seq, incremental / halo-go,
+...), the bytes each node sends and receives per iteration (CAPE's from
+--stats, the halo baselines' counted by them) against the two halo rows an
+interior node needs, and the --stats breakdown of the CAPE runs per
+iteration; figures stencil_time_vs_nodes.svg, stencil_bytes_per_iteration.svg.
+
+regions measures the fixed cost of a region: bench/regions runs --k regions
+(3000 by default) in a row, each writing 64 int64s, under cape run -n N for
+every --nodes (1,2,4 by default), and reports microseconds per region
+(results.md, regions_us_per_region.svg).
+
+DIR (--out) receives results.csv (every sample), results.md, machine.md and
+the SVG figures; for matmul: Table I, Figs. 4-6 as tables, the CAPE/MPI
+ratios, where CAPE's time goes, the fitted performance model, and
+fig4_time_vs_nodes.svg, fig5_time_vs_size.svg, fig6_speedup.svg,
+fig6_efficiency.svg. cape bench report DIR redraws any of them from
+results.csv.
 
 --emulate runs every node in its own cgroup with a CPU quota (--node-cpus)
 and its own network namespace, linked to a bridge by a veth shaped with tc
 to --bandwidth: an emulated cluster with more nodes than cores. It needs
 root and a cgroup cpu controller (v1 or v2); the sequential reference runs
-under the same quota. C variants, mpi-c aside (quota only), are not emulated.
-The C variants are skipped with a notice when gcc or Open MPI is missing
-(.ci/bench-setup.sh installs them).
+under the same quota. C variants, mpi-c and halo-c aside (quota only), and
+goroutines are not emulated. The C variants are skipped with a notice when
+gcc or Open MPI is missing (.ci/bench-setup.sh installs them).
 
 Run it from the cape module (or give --root). Examples:
 
 	cape bench matmul --quick --out /tmp/bench               # < 2 minutes on 2 cores
 	cape bench matmul --sizes 512,1024,1536 --nodes 1,2 --reps 3 --out bench/results/local
 	cape bench matmul --emulate --nodes 1,2,4 --bandwidth 1gbit --sizes 512,1024 --out /tmp/emu
+	cape bench stencil --quick --out /tmp/stencil            # sizes 256,512, nodes 1,2,4, 2 reps
+	cape bench stencil --sizes 1024,2048 --nodes 1,2,4 --reps 5 --out /tmp/stencil
+	cape bench stencil --emulate --nodes 1,2,4 --out /tmp/stencil-emu
+	cape bench regions --nodes 2,4 --reps 5 --out /tmp/regions
 	cape bench report bench/results/local                     # redo tables and plots from results.csv
 
 Flags:
 `
 
-func benchCmd(args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+// benchFlags are the values of cape bench's flags.
+type benchFlags struct {
+	fs                                                    *pflag.FlagSet
+	sizes, nodes, modes, out, bw, compress, root, monitor string
+	reps, modelNodes, iters, k                            int
+	quick, emulate, noProgress, noNetns                   bool
+	cpus                                                  float64
+	timeout                                               time.Duration
+}
+
+func newBenchFlags() *benchFlags {
+	f := &benchFlags{fs: pflag.NewFlagSet("bench", pflag.ContinueOnError)}
+	fs := f.fs
 	fs.SetOutput(io.Discard)
-	var (
-		sizes, nodes, modes, out, bw, compress, root string
-		reps, modelNodes                             int
-		quick, emulate, noProgress, noNetns          bool
-		cpus                                         float64
-		timeout                                      time.Duration
-	)
-	fs.StringVar(&sizes, "sizes", "512,1024", "matrix sizes n, comma-separated")
-	fs.StringVar(&nodes, "nodes", "1,2", "node counts for the distributed modes, comma-separated")
-	fs.StringVar(&modes, "modes", "seq,goroutines,complete,incremental,mpi-go,mpi-c,omp-c", "variants to run, comma-separated, or all")
-	fs.IntVar(&reps, "reps", 3, "repetitions of every variant")
-	fs.StringVarP(&out, "out", "o", "bench-results", "output directory")
-	fs.BoolVar(&quick, "quick", false, "small sizes (192,384), nodes 1,2, 2 repetitions: a check in under 2 minutes")
-	fs.BoolVar(&emulate, "emulate", false, "run every node in its own cgroup and network namespace (root)")
-	fs.Float64Var(&cpus, "node-cpus", 0, "CPU quota of an emulated node (default: cores / largest node count)")
-	fs.StringVar(&bw, "bandwidth", "", "link rate of an emulated node, a tc rate such as 100mbit or 1gbit (default: unlimited)")
-	fs.BoolVar(&noNetns, "no-netns", false, "emulate CPU quotas only; nodes share the host's loopback")
-	fs.StringVar(&compress, "compress", "none", "cape run --compress for the CAPE modes: none, auto, s2 or zstd")
-	fs.StringVar(&root, "root", "", "the cape module's directory (default: found from the working directory)")
-	fs.IntVar(&modelNodes, "model-nodes", 32, "extrapolate the performance model to this many nodes")
-	fs.DurationVar(&timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
-	fs.BoolVar(&noProgress, "no-progress", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
+	fs.StringVar(&f.sizes, "sizes", "512,1024", "matrix sizes n (matmul), grid sizes n (stencil: default 1024,2048), comma-separated")
+	fs.StringVar(&f.nodes, "nodes", "1,2", "node counts for the distributed modes, comma-separated (stencil, regions: default 1,2,4)")
+	fs.StringVar(&f.modes, "modes", "seq,goroutines,complete,incremental,mpi-go,mpi-c,omp-c", "variants to run, comma-separated, or all (stencil: default seq,goroutines,incremental,halo-go,halo-c)")
+	fs.IntVar(&f.reps, "reps", 3, "repetitions of every variant")
+	fs.StringVarP(&f.out, "out", "o", "bench-results", "output directory")
+	fs.BoolVar(&f.quick, "quick", false, "a check in minutes: matmul sizes 192,384, nodes 1,2; stencil sizes 256,512; regions --k 500; 2 repetitions")
+	fs.BoolVar(&f.emulate, "emulate", false, "run every node in its own cgroup and network namespace (root)")
+	fs.Float64Var(&f.cpus, "node-cpus", 0, "CPU quota of an emulated node (default: cores / largest node count)")
+	fs.StringVar(&f.bw, "bandwidth", "", "link rate of an emulated node, a tc rate such as 100mbit or 1gbit (default: unlimited)")
+	fs.BoolVar(&f.noNetns, "no-netns", false, "emulate CPU quotas only; nodes share the host's loopback")
+	fs.StringVar(&f.compress, "compress", "none", "cape run --compress for the CAPE modes: none, auto, s2 or zstd")
+	fs.StringVar(&f.root, "root", "", "the cape module's directory (default: found from the working directory)")
+	fs.IntVar(&f.modelNodes, "model-nodes", 32, "extrapolate the performance model to this many nodes (matmul)")
+	fs.IntVar(&f.iters, "iters", 100, "Jacobi iterations of every stencil run")
+	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
+	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar")
+	return f
+}
+
+// config is the part of bench.Config common to every benchmark.
+func (f *benchFlags) config(args []string, stderr io.Writer) bench.Config {
+	cfg := bench.Config{Reps: f.reps, Out: f.out, Root: f.root, Compress: f.compress, Emulate: f.emulate,
+		NodeCPUs: f.cpus, Bandwidth: f.bw, NoNetns: f.noNetns, ModelNodes: f.modelNodes, Timeout: f.timeout, Log: stderr,
+		Note: "cape bench " + strings.Join(args, " ")}
+	if f.quick && !f.fs.Changed("reps") {
+		cfg.Reps = 2
+	}
+	if file, ok := stderr.(*os.File); ok && !f.noProgress {
+		if st, err := file.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			cfg.Progress = stderr
+		}
+	}
+	return cfg
+}
+
+// defaults sets the flags the user did not give to the benchmark's own
+// defaults.
+func (f *benchFlags) defaults(sizes, quickSizes, nodes, modes string) {
+	set := func(name string, v *string, def string) {
+		if !f.fs.Changed(name) && def != "" {
+			*v = def
+		}
+	}
+	set("sizes", &f.sizes, sizes)
+	if f.quick {
+		set("sizes", &f.sizes, quickSizes)
+	}
+	set("nodes", &f.nodes, nodes)
+	set("modes", &f.modes, modes)
+}
+
+func benchCmd(args []string, stdout, stderr io.Writer) error {
+	f := newBenchFlags()
+	if err := f.fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, benchHelp+fs.FlagUsages())
+			fmt.Fprint(stdout, benchHelp+f.fs.FlagUsages())
 			return nil
 		}
 		return usagef("bench: %v", err)
 	}
-	rest := fs.Args()
+	rest := f.fs.Args()
 	if len(rest) == 0 {
-		return usagef("bench: say what to run: cape bench matmul [flags] (see cape bench --help)")
+		return usagef("bench: say what to run: cape bench matmul|stencil|regions [flags] (see cape bench --help)")
 	}
 	switch rest[0] {
 	case "report":
 		if len(rest) != 2 {
 			return usagef("bench report: want one results directory")
 		}
-		samples, err := bench.ReadCSV(filepath.Join(rest[1], "results.csv"))
-		if err != nil {
-			return err
-		}
-		return bench.Report(rest[1], samples, modelNodes)
-	case "matmul":
+		return bench.ReportDir(rest[1], f.modelNodes)
+	case "matmul", "stencil", "regions":
 	default:
-		return usagef("bench: unknown benchmark %q (only matmul, or report DIR)", rest[0])
+		return usagef("bench: unknown benchmark %q (matmul, stencil, regions, or report DIR)", rest[0])
 	}
 	if len(rest) > 1 {
-		return usagef("bench matmul: unexpected argument %q", rest[1])
-	}
-	cfg := bench.Config{Reps: reps, Out: out, Root: root, Compress: compress, Emulate: emulate,
-		NodeCPUs: cpus, Bandwidth: bw, NoNetns: noNetns, ModelNodes: modelNodes, Timeout: timeout, Log: stderr,
-		Note: "cape bench " + strings.Join(args, " ")}
-	if quick {
-		if !fs.Changed("sizes") {
-			sizes = "192,384"
-		}
-		if !fs.Changed("reps") {
-			cfg.Reps = 2
-		}
-	}
-	var err error
-	if cfg.Sizes, err = intList(sizes); err != nil {
-		return usagef("bench: --sizes: %v", err)
-	}
-	if cfg.Nodes, err = intList(nodes); err != nil {
-		return usagef("bench: --nodes: %v", err)
-	}
-	if cfg.Modes, err = bench.ParseModes(modes); err != nil {
-		return usagef("bench: --modes: %v", err)
-	}
-	if f, ok := stderr.(*os.File); ok && !noProgress {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			cfg.Progress = stderr
-		}
+		return usagef("bench %s: unexpected argument %q", rest[0], rest[1])
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	switch rest[0] {
+	case "stencil":
+		return benchStencil(ctx, f, args, stdout, stderr)
+	case "regions":
+		return benchRegions(ctx, f, args, stdout, stderr)
+	}
+	return benchMatmul(ctx, f, args, stdout, stderr)
+}
+
+func benchMatmul(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {
+	f.defaults("", "192,384", "", "")
+	cfg := f.config(args, stderr)
+	var err error
+	if cfg.Sizes, err = intList(f.sizes); err != nil {
+		return usagef("bench: --sizes: %v", err)
+	}
+	if cfg.Nodes, err = intList(f.nodes); err != nil {
+		return usagef("bench: --nodes: %v", err)
+	}
+	if cfg.Modes, err = bench.ParseModes(f.modes); err != nil {
+		return usagef("bench: --modes: %v", err)
+	}
 	samples, err := bench.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if err := bench.Report(out, samples, modelNodes); err != nil {
+	if err := bench.Report(f.out, samples, f.modelNodes); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "cape bench: %d samples; wrote %s\n", len(samples), filepath.Join(out, "results.md"))
+	fmt.Fprintf(stdout, "cape bench: %d samples; wrote %s\n", len(samples), filepath.Join(f.out, "results.md"))
+	return nil
+}
+
+func benchStencil(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {
+	modes := make([]string, len(bench.DefaultStencilModes))
+	for i, m := range bench.DefaultStencilModes {
+		modes[i] = string(m)
+	}
+	f.defaults("1024,2048", "256,512", "1,2,4", strings.Join(modes, ","))
+	cfg := bench.StencilConfig{Config: f.config(args, stderr), Iters: f.iters, Monitor: f.monitor}
+	if f.iters < 1 {
+		return usagef("bench stencil: --iters %d: want ≥ 1", f.iters)
+	}
+	var err error
+	if cfg.Sizes, err = intList(f.sizes); err != nil {
+		return usagef("bench stencil: --sizes: %v", err)
+	}
+	if cfg.Nodes, err = intList(f.nodes); err != nil {
+		return usagef("bench stencil: --nodes: %v", err)
+	}
+	if cfg.Modes, err = bench.ParseStencilModes(f.modes); err != nil {
+		return usagef("bench stencil: --modes: %v", err)
+	}
+	samples, err := bench.RunStencil(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := bench.ReportStencil(f.out, samples); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "cape bench stencil: %d samples; wrote %s\n", len(samples), filepath.Join(f.out, "results.md"))
+	return nil
+}
+
+func benchRegions(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {
+	f.defaults("", "", "1,2,4", "")
+	if f.fs.Changed("sizes") || f.fs.Changed("modes") {
+		return usagef("bench regions: no --sizes or --modes (it runs --k regions under cape run on each of --nodes)")
+	}
+	cfg := bench.RegionsConfig{Config: f.config(args, stderr), K: f.k, Monitor: f.monitor}
+	if f.quick && !f.fs.Changed("k") {
+		cfg.K = 500
+	}
+	if cfg.K < 1 {
+		return usagef("bench regions: --k %d: want ≥ 1", cfg.K)
+	}
+	var err error
+	if cfg.Nodes, err = intList(f.nodes); err != nil {
+		return usagef("bench regions: --nodes: %v", err)
+	}
+	samples, err := bench.RunRegions(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := bench.ReportRegions(f.out, samples); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "cape bench regions: %d samples; wrote %s\n", len(samples), filepath.Join(f.out, "results.md"))
 	return nil
 }
 

@@ -16,6 +16,7 @@ func TestExamplesMatchPlainGo(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	for _, ex := range []struct{ name, args string }{
+		{"closure", "-w 96 -h 40"},
 		{"matmul", "-n 130"},
 		{"reduction", "-n 20000"},
 		{"sections", "-n 20000"},

@@ -24,15 +24,23 @@ func TestInjectedFaults(t *testing.T) {
 	cases := []struct {
 		name, fault string
 		blame       string // who the error or a node's message must name
+		final       string // how cape run's own last line must begin: the failed node, not a victim
 	}{
-		{"slave crashes before the region", "node=2,at=init,do=crash", "node 2"},
-		{"slave crashes mid-region", "node=2,at=create,do=crash", "node 2"},
-		{"slave crashes after a region", "node=1,at=exchange,do=crash,region=1", "node 1"},
-		{"slave hangs before sending", "node=1,at=send,do=stall", "node 1"},
-		{"slave drops its connection", "node=2,at=start,do=drop,region=2", "node 2"},
-		{"master crashes mid-region", "node=0,at=create,do=crash", "master"},
-		{"master hangs mid-region", "node=0,at=create,do=stall", "node 0"},
-		{"master drops its connections", "node=0,at=send,do=drop", "node 0"},
+		{"slave crashes before the region", "node=2,at=init,do=crash", "node 2", "node 2 ("},
+		{"slave crashes mid-region", "node=2,at=create,do=crash", "node 2", "node 2 ("},
+		{"slave crashes after a region", "node=1,at=exchange,do=crash,region=1", "node 1", "node 1 ("},
+		{"slave hangs before sending", "node=1,at=send,do=stall", "node 1", "node 1 ("},
+		{"slave drops its connection", "node=2,at=start,do=drop,region=2", "node 2", "node 2 ("},
+		{"master crashes mid-region", "node=0,at=create,do=crash", "master", "master ("},
+		{"master hangs mid-region", "node=0,at=create,do=stall", "node 0", "master ("},
+		{"master drops its connections", "node=0,at=send,do=drop", "node 0", "master ("},
+		// The victims end first in these (reported: "node 2 exited with
+		// status 1" for a fault of node 1's; the master blamed for node 2's).
+		{"slave drops its connection at send", "node=1,at=send,do=drop", "node 1", "node 1 ("},
+		{"slave drops its connection at the first start", "node=2,at=start,do=drop", "node 2", "node 2 ("},
+		{"slave exits before sending", "node=1,at=send,do=exit", "node 1", "node 1 ("},
+		{"slave exits after the exchange", "node=2,at=exchange,do=exit,region=1", "node 2", "node 2 ("},
+		{"master exits mid-region", "node=0,at=create,do=exit", "master", "master ("},
 	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n| case | outcome | time to end |\n| --- | --- | --- |\n")
@@ -46,6 +54,11 @@ func TestInjectedFaults(t *testing.T) {
 			all := err.Error() + "\n" + stderr
 			if !strings.Contains(all, c.blame) {
 				t.Errorf("%s: nothing names %q:\n%s", c.fault, c.blame, all)
+			}
+			// cape run's last line is "cape: " and the ExitError's message.
+			var ee *launch.ExitError
+			if !errors.As(err, &ee) || !strings.HasPrefix(ee.Msg, c.final) {
+				t.Errorf("%s: cape run ended with %q, want it to name %q", c.fault, err, strings.TrimSuffix(c.final, " ("))
 			}
 			fmt.Fprintf(&table, "| %s (`%s`) | %s | %.1fs |\n", c.name, c.fault, err, took.Seconds())
 		})

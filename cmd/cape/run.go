@@ -128,7 +128,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if cf.active() {
 		return runCluster(ctx, spec, remote, fs.Changed("nodes"))
 	}
-	return launch.Local(ctx, spec)
+	if err := launch.Local(ctx, spec); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	return nil
 }
 
 // buildProgram returns an executable for pkg: pkg itself when it is an
@@ -143,7 +146,7 @@ func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string
 	}
 	dir, err := os.MkdirTemp("", "cape-run-")
 	if err != nil {
-		return "", nil, err
+		return "", nil, tempDirError(err)
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	bin = filepath.Join(dir, progName(pkg))
@@ -152,6 +155,15 @@ func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string
 		return "", nil, err
 	}
 	return bin, cleanup, nil
+}
+
+// tempDirError names the temporary directory, and TMPDIR when it is set,
+// in an error creating a directory in it.
+func tempDirError(err error) error {
+	if tmp, ok := os.LookupEnv("TMPDIR"); ok {
+		return fmt.Errorf("run: build directory in TMPDIR=%s: %w", tmp, err)
+	}
+	return fmt.Errorf("run: build directory in %s: %w", os.TempDir(), err)
 }
 
 func progName(pkg string) string {

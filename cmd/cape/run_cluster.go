@@ -15,8 +15,10 @@ import (
 const clusterHelp = `
 On a cluster over ssh, the master runs here and the slaves start through the
 system OpenSSH client (BatchMode: keys or an agent, never a password prompt;
-~/.ssh/config applies, ProxyJump included). The program is copied to each
-host that lacks it at the same path. Without -n, there is one slave per slot.
+~/.ssh/config applies, ProxyJump included). The program is copied to a new
+private directory on each host (mode 0700, checked by SHA-256 before it runs;
+a host needs sha256sum, shasum or openssl) and removed after the job. Without
+-n, there is one slave per slot.
 
 	cape run --hostfile hosts ./examples/matmul -- -n 2048
 	cape run --hosts node1,node2:2 -n 4 ./examples/matmul
@@ -46,7 +48,7 @@ func addClusterFlags(fs *pflag.FlagSet, c *clusterFlags) {
 	fs.StringVar(&c.hosts, "hosts", "", "run the slaves over ssh on `HOSTS`, comma-separated, each optionally host:N for N slots")
 	fs.StringVar(&c.masterAddr, "master-addr", "", "address the slaves dial to reach this machine (default: as their sshd sees it)")
 	fs.IntVar(&c.masterPort, "master-port", 0, "TCP port the master listens on, on every interface (default: any free port)")
-	fs.BoolVar(&c.noCopy, "no-copy", false, "do not copy the program to hosts that lack it; it must exist there at the same path")
+	fs.BoolVar(&c.noCopy, "no-copy", false, "do not copy the program to the hosts; it must exist there at the same path, and is run there unchecked")
 	fs.StringVar(&c.ssh, "ssh", "ssh", "the ssh client to run")
 	fs.StringVar(&c.sshConfig, "ssh-config", "", "ssh configuration file to use instead of ~/.ssh/config (ssh -F)")
 	fs.StringArrayVar(&c.sshOptions, "ssh-option", nil, "extra ssh option `KEY=VALUE` (ssh -o), repeatable")

@@ -164,3 +164,41 @@ func TestRunSlaveKilledMidRegion(t *testing.T) {
 	}
 	t.Logf("cape run ended %v after the kill: %v", took.Round(time.Millisecond), err)
 }
+
+// TestRunTMPDIRMissing: a TMPDIR that does not exist is named as such,
+// not as a bare "stat /nonexistent".
+func TestRunTMPDIRMissing(t *testing.T) {
+	t.Setenv("TMPDIR", "/nonexistent-cape-test")
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"run", "-n", "1", "./testdata/tworegions"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "TMPDIR=/nonexistent-cape-test") {
+		t.Fatalf("cape run with a missing TMPDIR: %v, want an error naming TMPDIR", err)
+	}
+	t.Logf("cape run with TMPDIR=/nonexistent-cape-test: %v", err)
+}
+
+// TestRunHangInSetUp stops node 2 of a 4-node job right after it joined,
+// while the relay links are being built (CAPE_FAULT at=init): cape run must
+// end within about --timeout, naming node 2 (it took 12 s with --timeout 3s
+// when only the relay set-up's deadline noticed).
+func TestRunHangInSetUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := filepath.Join(t.TempDir(), "stall")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/stall").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	t.Setenv("CAPE_FAULT", "node=2,at=init,do=stall")
+	var stdout, stderr lockedBuffer
+	start := time.Now()
+	err := run([]string{"run", "-n", "4", "--timeout", "3s", bin}, &stdout, &stderr)
+	took := time.Since(start)
+	t.Logf("node 2 hung in set-up: cape run ended after %v: %v", took.Round(100*time.Millisecond), err)
+	if err == nil || !strings.HasPrefix(strings.TrimPrefix(err.Error(), "run: "), "node 2 (") {
+		t.Errorf("cape run returned %v, want an error naming node 2; stderr:\n%s", err, stderr.String())
+	}
+	if took > 8*time.Second {
+		t.Errorf("took %v to notice a node hung in set-up, want about --timeout (3s)", took)
+	}
+}

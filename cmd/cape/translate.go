@@ -87,6 +87,9 @@ func translateCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return diagnostics(err, stderr)
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, w)
+	}
 	if len(res.Files) == 0 {
 		fmt.Fprintf(stderr, "cape: %s has no //cape: directives; nothing to translate\n", fs.Arg(0))
 		return nil

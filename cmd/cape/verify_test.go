@@ -16,6 +16,7 @@ import (
 // verifyArgs are small sizes for the examples; an example not listed runs
 // with its defaults.
 var verifyArgs = map[string][]string{
+	"closure":   {"-w", "96", "-h", "40"},
 	"matmul":    {"-n", "96"},
 	"reduction": {"-n", "20000"},
 	"sections":  {"-n", "20000"},

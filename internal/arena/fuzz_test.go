@@ -48,3 +48,23 @@ func FuzzParseSize(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAllocFree runs the sequence of allocations and frees the input
+// describes twice: live blocks never overlap, handed-out memory is zero,
+// Free refuses what is not a live block, and both runs give the same
+// offsets.
+func FuzzAllocFree(f *testing.F) {
+	f.Add([]byte{1, 200, 0, 0, 6, 3, 1, 255, 3, 1, 4, 4})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 2000 {
+			return
+		}
+		first := allocFreeTrace(t, Base+6<<40, ops)
+		second := allocFreeTrace(t, Base+6<<40, ops)
+		for i := range first {
+			if first[i] != second[i] {
+				t.Fatalf("step %d: offset %#x then %#x", i, first[i], second[i])
+			}
+		}
+	})
+}

@@ -36,7 +36,7 @@ func Map(base uintptr, size int) (*Arena, error) {
 		_ = unix.MunmapPtr(p, uintptr(size))
 		return nil, fmt.Errorf("%w: the kernel placed the arena at %#x instead of %#x (MAP_FIXED_NOREPLACE needs Linux 4.17)", ErrAddressTaken, uintptr(p), base)
 	}
-	return &Arena{mem: unsafe.Slice((*byte)(p), size), pageSize: ps}, nil
+	return newArena(unsafe.Slice((*byte)(p), size), ps), nil
 }
 
 // Close unmaps the arena. No slice into it may be used afterwards.

@@ -16,7 +16,7 @@ func Map(base uintptr, size int) (*Arena, error) {
 	size = roundUp(size, ps)
 	buf := make([]byte, size+ps)
 	off := roundUp(int(uintptr(unsafe.Pointer(unsafe.SliceData(buf)))), ps) - int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))))
-	return &Arena{mem: buf[off : off+size : off+size], pageSize: ps}, nil
+	return newArena(buf[off:off+size:off+size], ps), nil
 }
 
 // Close releases the arena.

@@ -28,6 +28,11 @@ func New(t testing.TB, o Options) *Cluster {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	// Traversable by other users (tests that play one need to reach
+	// Private); the keys in it stay mode 0600.
+	if err := os.Chmod(dir, 0o711); err != nil {
+		t.Fatal(err)
+	}
 	c := &Cluster{Dir: dir}
 	run(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(dir, "id"))
 	run(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(dir, "hostkey"))
@@ -52,6 +57,7 @@ func New(t testing.TB, o Options) *Cluster {
 	var ports []int
 	if netns {
 		c.Private = filepath.Join(dir, "private")
+		c.TmpDir = filepath.Join(c.Private, "tmp")
 		if err := os.MkdirAll(c.Private, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +154,8 @@ func (c *Cluster) makeNetns(t testing.TB, o Options) {
 }
 
 // startSSHD starts host i's sshd, in its namespace and with Private
-// hidden under an empty tmpfs, and kills it by PID in t.Cleanup.
+// hidden under an empty tmpfs holding only TmpDir (its sessions' TMPDIR), and
+// kills it by PID in t.Cleanup.
 func (c *Cluster) startSSHD(t testing.TB, sshd string, i, port int) {
 	dir := c.Dir
 	conf := filepath.Join(dir, fmt.Sprintf("sshd_config.h%d", i+1))
@@ -166,13 +173,17 @@ MaxStartups 200
 MaxSessions 200
 LogLevel INFO
 `, c.Addrs[i], port, filepath.Join(dir, "hostkey"), filepath.Join(dir, "authorized_keys"))
+	if c.TmpDir != "" {
+		text += "SetEnv TMPDIR=" + c.TmpDir + "\n"
+	}
 	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	logf := filepath.Join(dir, fmt.Sprintf("sshd.h%d.log", i+1))
 	var cmd *exec.Cmd
 	if len(c.Netns) > 0 {
-		script := fmt.Sprintf("mount -t tmpfs cape-private %s && exec %s -D -f %s -E %s", c.Private, sshd, conf, logf)
+		script := fmt.Sprintf("mount -t tmpfs -o mode=1777 cape-private %s && mkdir -m 1777 %s && exec %s -D -f %s -E %s",
+			c.Private, c.TmpDir, sshd, conf, logf)
 		cmd = exec.Command("ip", "netns", "exec", c.Netns[i], "unshare", "--mount", "--propagation", "private", "sh", "-c", script)
 	} else {
 		cmd = exec.Command(sshd, "-D", "-f", conf, "-E", logf)

@@ -68,6 +68,9 @@ func build(t *testing.T) (capeBin, matmul, stall, want string) {
 		}
 		tools.want = checksum(string(out))
 		tools.cape, tools.matmul, tools.stall = filepath.Join(dir, "cape"), filepath.Join(dir, "matmul"), filepath.Join(dir, "stall")
+		if other := os.Getenv("CAPE_CLUSTERTEST_CAPE"); other != "" {
+			tools.cape = other // run the tests against another build of cape, e.g. an older one
+		}
 	})
 	if tools.err != nil {
 		t.Fatal(tools.err)
@@ -118,11 +121,12 @@ func TestSSHMatmul(t *testing.T) {
 		t.Errorf("%d checksum lines, want the master's only:\n%s", n, stdout.String())
 	}
 	if c.Private != "" {
-		// The copies were removed with the directory cape created.
+		// The copies were removed with the private directories cape
+		// created in each host's TMPDIR, and nothing else was written.
 		for _, h := range c.Hosts {
-			out, err := exec.Command("ssh", "-F", c.SSHConfig, "-o", "BatchMode=yes", h, "ls -A "+c.Private).CombinedOutput()
-			if err != nil || strings.TrimSpace(string(out)) != "" {
-				t.Errorf("%s: %s still holds %q (%v)", h, c.Private, out, err)
+			out, err := exec.Command("ssh", "-F", c.SSHConfig, "-o", "BatchMode=yes", h, "ls -A "+c.Private+" "+c.TmpDir).CombinedOutput()
+			if want := c.Private + ":\ntmp\n\n" + c.TmpDir + ":\n"; err != nil || string(out) != want {
+				t.Errorf("%s: %s holds %q, want only an empty tmp (%v)", h, c.Private, out, err)
 			}
 		}
 	}

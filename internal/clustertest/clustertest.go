@@ -54,6 +54,7 @@ type Cluster struct {
 	Addrs     []string // their IP addresses
 	SSHConfig string   // ssh client configuration file (ssh -F)
 	Private   string   // a directory that is empty on every host (netns mode), "" otherwise
+	TmpDir    string   // Private/tmp, mode 1777: the TMPDIR of ssh sessions on every host (netns mode), "" otherwise
 	Netns     []string // namespace names, empty in loopback mode
 	SSHDPids  []int    // the sshd processes
 	Dir       string   // the cluster's files

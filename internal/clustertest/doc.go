@@ -8,7 +8,8 @@
 // pairs (optionally shaped with tc), and starts an sshd in each namespace,
 // in a private mount namespace in which the directory [Cluster].Private is
 // an empty tmpfs, so that a program built there by the test is missing on
-// every host and must be copied. It writes an ssh client configuration
+// every host and must be copied; the tmpfs holds only [Cluster].TmpDir, each
+// host's own TMPDIR for ssh sessions (sshd's SetEnv), as on separate machines. It writes an ssh client configuration
 // naming the hosts h1..hK. When network namespaces are unavailable it
 // falls back to K sshds on loopback ports (the hosts then share the
 // filesystem). Every namespace, link and sshd is removed, by PID, in

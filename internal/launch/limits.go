@@ -19,14 +19,14 @@ const (
 // nodes were started. The error names the limit and the knob.
 func CheckNodes(nodes int) error {
 	if nodes < 1 {
-		return fmt.Errorf("launch: %d nodes: want at least 1", nodes)
+		return fmt.Errorf("%d nodes: want at least 1", nodes)
 	}
 	limit, ok := fdLimit()
 	if !ok {
 		return nil // unknown: let the launch tell
 	}
 	if need := uint64(nodes)*fdsPerNode + fdsFixed; need > limit {
-		return fmt.Errorf("launch: %d nodes need about %d file descriptors (%d per node), but the limit is %d "+
+		return fmt.Errorf("%d nodes need about %d file descriptors (%d per node), but the limit is %d "+
 			"(RLIMIT_NOFILE: raise it with `ulimit -n`, or run at most %d nodes)",
 			nodes, need, fdsPerNode, limit, (limit-fdsFixed)/fdsPerNode)
 	}

@@ -5,15 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
-	"strings"
-	"sync"
-	"syscall"
+	"strconv"
 	"time"
 
 	"github.com/cape-go/cape/internal/nodeenv"
@@ -41,15 +38,6 @@ type ExitError struct {
 
 func (e *ExitError) Error() string { return e.Msg }
 
-type proc struct {
-	rank int
-	host string // remote host, "" for a local node
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error  // from Wait
-	stop func() // if set, called before the node is signalled (e.g. closes ssh's stdin)
-}
-
 // NewToken returns a fresh random job token and job id.
 func NewToken() (token []byte, job uint64, err error) {
 	token = make([]byte, 32)
@@ -71,253 +59,143 @@ func Local(ctx context.Context, s Spec) error {
 	if err := CheckNodes(s.Nodes); err != nil {
 		return err
 	}
-	if s.Grace == 0 {
-		s.Grace = 2 * time.Second
+	sup, err := newSupervisor(s)
+	if err != nil {
+		return err
 	}
+	defer sup.close()
 	token, job, err := NewToken()
 	if err != nil {
 		return err
 	}
-	lnFile, lnAddr, err := masterListener("127.0.0.1:0")
+	cfg := s.Node
+	cfg.Size, cfg.Job = s.Nodes, job
+	if s.Nodes == 1 {
+		if err := sup.startLocal(0, s, cfg, inherited{}); err != nil {
+			return err
+		}
+		return sup.watch(ctx)
+	}
+	ln, err := masterListener("127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	defer lnFile.Close()
-
-	outs := newOutputs(s)
-	defer outs.flush()
-	procs := make([]*proc, 0, s.Nodes)
-	j := &jobState{grace: s.Grace, stderr: s.Stderr}
-	defer func() { j.killAll(procs) }()
-	for rank := 0; rank < s.Nodes; rank++ {
-		cfg := s.Node
-		cfg.Rank, cfg.Size, cfg.Job, cfg.ListenFD = rank, s.Nodes, job, -1
-		extra := []*os.File{}
-		if s.Nodes > 1 {
-			cfg.Master = lnAddr.String()
-			tokR, err := tokenPipe(token)
-			if err != nil {
-				return err
-			}
-			defer tokR.Close()
-			extra = append(extra, tokR) // fd 3
-			if rank == 0 {
-				cfg.Master = ""
-				cfg.ListenFD = 4
-				extra = append(extra, lnFile) // fd 4
-			}
-		}
-		cmd := exec.Command(s.Binary, s.Args...)
-		cmd.Env = append(append(os.Environ(), s.Env...), nodeenv.Environ(cfg)...)
-		if s.Nodes > 1 {
-			cmd.Env = append(cmd.Env, nodeenv.TokenFD+"=3")
-		}
-		cmd.ExtraFiles = extra
-		cmd.Stdin = nil
-		cmd.Stdout, cmd.Stderr = outs.forRank(rank)
-		cmd.SysProcAttr = sysProcAttr()
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("launch: start node %d (%s): %w", rank, s.Binary, err)
-		}
-		p := &proc{rank: rank, cmd: cmd, done: make(chan struct{})}
-		procs = append(procs, p)
-		go func() { p.err = cmd.Wait(); close(p.done) }()
+	defer ln.file.Close()
+	if err := sup.startMaster(s, cfg, token, ln.file); err != nil {
+		return err
 	}
-	return j.watch(ctx, procs)
+	cfg.Master = ln.addr.String()
+	for rank := 1; rank < s.Nodes; rank++ {
+		cfg.Rank = rank
+		var files inherited
+		if err := files.token(token); err != nil {
+			return err
+		}
+		files.add(sup.status.writer(), nodeenv.StatusFD)
+		err := sup.startLocal(rank, s, cfg, files)
+		files.close()
+		if err != nil {
+			return err
+		}
+	}
+	sup.started()
+	return sup.watch(ctx)
 }
 
-func tokenPipe(token []byte) (*os.File, error) {
+// startMaster starts rank 0 here, for a local or an ssh job: it inherits the
+// token pipe, the bound listener and the status pipe.
+func (j *supervisor) startMaster(s Spec, cfg nodeenv.Config, token []byte, ln *os.File) error {
+	cfg.Rank, cfg.Master = 0, ""
+	var files inherited
+	defer files.close()
+	if err := files.token(token); err != nil {
+		return err
+	}
+	files.add(ln, nodeenv.ListenFD)
+	files.add(j.status.writer(), nodeenv.StatusFD)
+	return j.startLocal(0, s, cfg, files)
+}
+
+// startLocal starts the node of the given rank as a process of this machine.
+func (j *supervisor) startLocal(rank int, s Spec, cfg nodeenv.Config, files inherited) error {
+	cfg.Rank, cfg.ListenFD = rank, -1
+	cmd := exec.Command(s.Binary, s.Args...)
+	cmd.Env = append(append(append(os.Environ(), s.Env...), nodeenv.Environ(cfg)...), files.env...)
+	cmd.ExtraFiles = files.files
+	cmd.Stdout, cmd.Stderr = j.outs.forRank(rank)
+	cmd.SysProcAttr = sysProcAttr()
+	if err := cmd.Start(); err != nil {
+		if rank == 0 {
+			return fmt.Errorf("start the master (%s): %w", s.Binary, err)
+		}
+		return fmt.Errorf("start node %d (%s): %w", rank, s.Binary, err)
+	}
+	j.add(&proc{rank: rank, cmd: cmd})
+	return nil
+}
+
+// inherited lays out the files a node inherits besides stdin, stdout and
+// stderr, and the variables that tell the node their descriptor numbers:
+// the i-th file added is descriptor 3+i in the node (exec.Cmd.ExtraFiles).
+// This is the only place that numbers them.
+type inherited struct {
+	files []*os.File
+	env   []string
+	owned []*os.File // files to close in the launcher once the node started
+}
+
+// add passes f as the descriptor named by variable (nodeenv.TokenFD,
+// ListenFD, StatusFD); a nil f is skipped.
+func (in *inherited) add(f *os.File, variable string) {
+	if f == nil {
+		return
+	}
+	in.env = append(in.env, variable+"="+strconv.Itoa(3+len(in.files)))
+	in.files = append(in.files, f)
+}
+
+// token passes the token on a pipe holding it (hex, one line).
+func (in *inherited) token(token []byte) error {
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("launch: token pipe: %w", err)
+		return fmt.Errorf("token pipe: %w", err)
 	}
 	_, err = w.WriteString(hex.EncodeToString(token) + "\n")
 	w.Close()
 	if err != nil {
 		r.Close()
-		return nil, fmt.Errorf("launch: write token: %w", err)
+		return fmt.Errorf("write the token pipe: %w", err)
 	}
-	return r, nil
+	in.owned = append(in.owned, r)
+	in.add(r, nodeenv.TokenFD)
+	return nil
 }
 
-type jobState struct {
-	grace  time.Duration
-	stderr io.Writer
-	once   sync.Once
-
-	mu sync.Mutex
-	// mu protects the following field.
-	stopping bool // terminate was called: later deaths are its doing
+func (in *inherited) close() {
+	for _, f := range in.owned {
+		f.Close()
+	}
+	in.owned = nil
 }
 
-// status describes how a node ended and whether that is a failure.
-func status(p *proc) (desc string, code int, failed bool) {
-	if p.err == nil {
-		return "exited with status 0", 0, false
-	}
-	var ee *exec.ExitError
-	if errors.As(p.err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return fmt.Sprintf("was killed by signal %d (%v)", int(ws.Signal()), ws.Signal()), 128 + int(ws.Signal()), true
-		}
-		return fmt.Sprintf("exited with status %d", ee.ExitCode()), ee.ExitCode(), true
-	}
-	return p.err.Error(), 1, true
-}
-
-func nodeName(p *proc) string {
-	if p.host != "" {
-		return fmt.Sprintf("node %d on %s (ssh pid %d)", p.rank, p.host, p.cmd.Process.Pid)
-	}
-	if p.rank == 0 {
-		return fmt.Sprintf("master (node 0, pid %d)", p.cmd.Process.Pid)
-	}
-	return fmt.Sprintf("node %d (pid %d)", p.rank, p.cmd.Process.Pid)
-}
-
-// settle is how long watch waits after a first failure for other nodes to
-// end, so that it blames the node that failed first (a killed slave) rather
-// than the nodes that failed because of it (the master losing it).
-const settle = 300 * time.Millisecond
-
-// watch waits for the job to end and decides its outcome.
-func (j *jobState) watch(ctx context.Context, procs []*proc) error {
-	endc := make(chan *proc, len(procs))
-	for _, p := range procs {
-		go func() { <-p.done; endc <- p }()
-	}
-	remaining := len(procs)
-	var (
-		result   error
-		failures []*proc          // in the order their ends were seen
-		settled  <-chan time.Time // a failure was seen: decide, then stop the job
-		deadline <-chan time.Time // the master ended: the slaves have this long
-	)
-	decide := func() {
-		if result == nil && len(failures) > 0 {
-			result = blame(failures, procs)
-		}
-	}
-	for remaining > 0 {
-		select {
-		case p := <-endc:
-			remaining--
-			_, _, failed := status(p)
-			if failed && !j.terminating() {
-				failures = append(failures, p)
-				if settled == nil && result == nil {
-					settled = time.After(settle)
-				}
-			}
-			if p.rank == 0 {
-				if remaining > 0 && !failed {
-					// Slaves end by themselves after the master's last
-					// message; do not wait for a stuck one forever.
-					deadline = time.After(j.grace)
-				}
-			}
-		case <-settled:
-			settled = nil
-			decide()
-			j.terminate(procs)
-		case <-deadline:
-			deadline = nil
-			j.terminate(procs)
-		case <-ctx.Done():
-			decide()
-			if result == nil {
-				result = &ExitError{Code: 130, Msg: "interrupted; stopping every node"}
-			}
-			ctx = context.Background()
-			j.terminate(procs)
-		}
-	}
-	decide()
-	return result
-}
-
-// blame picks the node whose failure stopped the job: a node that is still
-// there but stopped (hung, state T) if any, else one killed by a signal
-// (nobody else sends signals to nodes before the job is being stopped),
-// otherwise the first to end.
-func blame(failures, procs []*proc) error {
-	for _, p := range procs {
-		select {
-		case <-p.done:
-			continue
-		default:
-		}
-		if stopped(p) {
-			msg := fmt.Sprintf("%s is stopped and does not answer (hung)", nodeName(p))
-			if p.rank != 0 {
-				msg += "; the job was stopped"
-			}
-			return &ExitError{Code: 1, Msg: msg}
-		}
-	}
-	culprit := failures[0]
-	for _, p := range failures {
-		if desc, _, _ := status(p); strings.HasPrefix(desc, "was killed") {
-			culprit = p
-			break
-		}
-	}
-	desc, code, _ := status(culprit)
-	msg := fmt.Sprintf("%s %s", nodeName(culprit), desc)
-	if culprit.rank != 0 {
-		msg += "; the job was stopped"
-	}
-	return &ExitError{Code: max(code, 1), Msg: msg}
-}
-
-func (j *jobState) terminating() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.stopping
-}
-
-// terminate sends SIGTERM to every running node's process group and SIGKILL
-// after the grace period.
-func (j *jobState) terminate(procs []*proc) {
-	j.once.Do(func() {
-		j.mu.Lock()
-		j.stopping = true
-		j.mu.Unlock()
-		for _, p := range procs {
-			if p.stop != nil {
-				p.stop()
-			}
-			signalGroup(p, syscall.SIGTERM)
-		}
-		go func() {
-			time.Sleep(j.grace)
-			j.killAll(procs)
-		}()
-	})
-}
-
-func (j *jobState) killAll(procs []*proc) {
-	for _, p := range procs {
-		select {
-		case <-p.done:
-		default:
-			signalGroup(p, syscall.SIGKILL)
-		}
-	}
+// listener is the master's listening socket as bound by the launcher.
+type listener struct {
+	file *os.File
+	addr *net.TCPAddr
 }
 
 // masterListener binds the master's listening socket in the launcher, so
 // that its address is known before any node starts, and returns it as a
 // file to hand to rank 0, with its address.
-func masterListener(addr string) (*os.File, *net.TCPAddr, error) {
+func masterListener(addr string) (listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("launch: listen for the master on %s: %w", addr, err)
+		return listener{}, fmt.Errorf("listen for the master on %s: %w", addr, err)
 	}
 	defer ln.Close()
 	f, err := ln.(*net.TCPListener).File()
 	if err != nil {
-		return nil, nil, fmt.Errorf("launch: listener file: %w", err)
+		return listener{}, fmt.Errorf("listener file: %w", err)
 	}
-	return f, ln.Addr().(*net.TCPAddr), nil
+	return listener{f, ln.Addr().(*net.TCPAddr)}, nil
 }

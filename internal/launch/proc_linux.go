@@ -22,6 +22,10 @@ func signalGroup(p *proc, sig syscall.Signal) {
 	_ = p.cmd.Process.Signal(sig)
 }
 
+// resumeGroup continues the node's process group: a stopped (hung) node
+// acts on SIGTERM only once continued.
+func resumeGroup(p *proc) { signalGroup(p, syscall.SIGCONT) }
+
 // stopped reports whether the node's process is in the stopped state (T),
 // e.g. by SIGSTOP or a debugger: alive but unable to answer its peers.
 func stopped(p *proc) bool {

@@ -20,4 +20,6 @@ func signalGroup(p *proc, sig syscall.Signal) {
 	_ = p.cmd.Process.Signal(os.Interrupt)
 }
 
+func resumeGroup(p *proc) {}
+
 func stopped(p *proc) bool { return false }

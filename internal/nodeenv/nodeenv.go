@@ -8,8 +8,9 @@
 // dial address). The token never appears on a command line; it arrives on an
 // inherited pipe (TokenFD), in a file (TokenFile) or, under a scheduler that
 // can only pass variables, in Token (hex). The ssh launcher passes the
-// token on stdin and sets Lifeline to 0: the node exits when its stdin
-// closes, so that no remote node outlives its launcher.
+// token on stdin and sets Lifeline to 0: the node (package cape, which owns
+// the node's exit) exits when its stdin closes, so that no remote node
+// outlives its launcher.
 //
 // Under srun or mpirun no cape launcher runs: a task without Rank and Size
 // takes them from the scheduler's variables (SLURM_PROCID and
@@ -36,6 +37,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Variable names.
@@ -68,9 +70,23 @@ type Config struct {
 	Compress   string
 	Stats      bool
 	Verify     bool
-	Timeout    string
-	Scheduler  string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
-	PortFrom   string // under a scheduler: where Master's port came from: Port, Master or "derived"
+	// Timeout is, on the launcher's side, the peer timeout to pass to the
+	// nodes as Go duration text (cape run --timeout); "" means the
+	// transport's default. Read leaves it as found and parses it into
+	// PeerTimeout. (internal/launch reads it; once it reads PeerTimeout,
+	// this field can go.)
+	Timeout string
+	// PeerTimeout is how long a silent peer is waited for: Timeout, parsed
+	// and validated by Read; 0 means the transport's default.
+	PeerTimeout time.Duration
+	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
+	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
+	PortFrom    string // under a scheduler: where Master's port came from: Port, Master or "derived"
+	// Lifeline, if not nil, is held open by the launcher: the node must
+	// read it and end (with status LifelineExit) when it reaches EOF.
+	Lifeline *os.File
+
+	status *os.File // the launcher's status pipe (StatusFD), or nil
 }
 
 // ErrNotLaunched is returned by Read when the process was not started by a
@@ -88,8 +104,11 @@ func Read() (*Config, error) {
 		return readScheduled(get)
 	}
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
-		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Timeout: get(Timeout)}
+		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast)}
 	var err error
+	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
+		return nil, err
+	}
 	if c.Size, err = atoi(Size, 1); err != nil {
 		return nil, err
 	}
@@ -110,11 +129,14 @@ func Read() (*Config, error) {
 			return nil, err
 		}
 	}
+	if c.status, err = openStatus(); err != nil {
+		return nil, err
+	}
 	if c.Size > 1 {
 		if c.Token, err = readToken(); err != nil {
 			return nil, err
 		}
-		if err := watchLifeline(c.Rank); err != nil {
+		if c.Lifeline, err = lifeline(); err != nil {
 			return nil, err
 		}
 		if c.Rank > 0 && c.Master == "" {
@@ -135,8 +157,11 @@ func readScheduled(get func(string) string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Monitor, c.Compress, c.Timeout = get(Monitor), get(Compress), get(Timeout)
+	c.Monitor, c.Compress, c.Broadcast = get(Monitor), get(Compress), get(Broadcast)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
+		return nil, err
+	}
 	if c.Size > 1 {
 		if c.Token, err = readToken(); err != nil {
 			return nil, fmt.Errorf("%s task %d of %d: %w", c.Scheduler, c.Rank, c.Size, err)
@@ -190,7 +215,7 @@ func readToken() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := os.NewFile(uintptr(fd), "cape-token")
+		f := inherited(fd)
 		b, err := readLine(f, 4096)
 		if os.Getenv(Lifeline) != strconv.Itoa(fd) {
 			f.Close()
@@ -267,7 +292,11 @@ func Environ(c Config) []string {
 	}
 	add(Monitor, c.Monitor)
 	add(Compress, c.Compress)
-	add(Timeout, c.Timeout)
+	if c.PeerTimeout > 0 {
+		add(Timeout, c.PeerTimeout.String())
+	} else {
+		add(Timeout, c.Timeout)
+	}
 	if c.Stats {
 		add(Stats, "1")
 	}

@@ -10,7 +10,7 @@ var names = []string{"a", "b"} // want "names is written through in the parallel
 
 func apply(g func([]float64), x []float64) { g(x) }
 
-func touch(x []float64) { x[0] = 1 }
+func touch(x []float64) { x[0] = 1 } // want "x is written through in the parallel region at err_memory.go:13, but it is a parameter of touch, which is used as a function value"
 
 func main() {
 	n := 10

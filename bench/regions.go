@@ -1,0 +1,229 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cape-go/cape/internal/nodeenv"
+	"github.com/cape-go/cape/translate"
+)
+
+// RegionsConfig describes a run of the region-overhead benchmark (`cape
+// bench regions`): bench/regions, K tiny regions in a row, under cape run
+// on each node count. Of Config it uses Nodes, Reps, Out, Root, Compress,
+// the emulation, Timeout, Note, Progress and Log.
+type RegionsConfig struct {
+	Config
+	K       int    // regions per run; 0 means 3000
+	Monitor string // cape run --monitor; "" means auto
+}
+
+// RegionsSample is one run of the region-overhead benchmark.
+type RegionsSample struct {
+	K, Nodes, Rep int
+	Monitor       string
+	Emulated      bool
+	NodeCPUs      float64
+	Bandwidth     string
+	Seconds       float64 // the K regions, as the master times them
+	Wall          float64 // the whole job as the harness sees it
+	PerRegion     float64 // Seconds / K, in µs
+	Line          string  // the output line
+}
+
+var (
+	regionsHeader = []string{"k", "nodes", "monitor", "rep", "emulated", "node_cpus", "bandwidth", "seconds", "wall_seconds", "us_per_region", "line"}
+	regionsLineRE = regexp.MustCompile(`(?m)^(regions k=(\d+) sum=-?\d+)$`)
+	regionsTimeRE = regexp.MustCompile(`(?m)^regions: (\d+) regions in ([0-9.]+)s`)
+)
+
+// RunRegions builds bench/regions, runs it on every node count of cfg for
+// every repetition (the order of the node counts rotating), checks that
+// every run printed the same line, writes results.csv into cfg.Out and
+// returns the samples.
+func RunRegions(ctx context.Context, cfg RegionsConfig) ([]RegionsSample, error) {
+	if cfg.K == 0 {
+		cfg.K = 3000
+	}
+	if cfg.K < 0 {
+		return nil, fmt.Errorf("bench regions: %d regions: want ≥ 1", cfg.K)
+	}
+	if cfg.Monitor == "" {
+		cfg.Monitor = "auto"
+	}
+	cfg.Sizes, cfg.Modes = []int{cfg.K}, []Mode{Incremental}
+	if err := cfg.fill(); err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
+	}
+	if cfg.Root == "" {
+		root, err := ModuleRoot(".")
+		if err != nil {
+			return nil, fmt.Errorf("bench regions: %w", err)
+		}
+		cfg.Root = root
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
+	}
+	cl, err := cfg.emulatedCluster(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
+	}
+	defer cl.closeLogged(cfg.Log)
+	dir, err := os.MkdirTemp("", "cape-bench-regions-")
+	if err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "regions")
+	var out bytes.Buffer
+	if err := translate.Build(ctx, filepath.Join(cfg.Root, "bench", "regions"), bin, &out); err != nil {
+		return nil, fmt.Errorf("bench regions: build bench/regions: %w\n%s", err, out.String())
+	}
+	if err := writeMachine(&cfg.Config, &binaries{}); err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
+	}
+	if err := appendMachine(cfg.Out, fmt.Sprintf("Regions: %d per run, monitor %s.\n", cfg.K, cfg.Monitor)); err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
+	}
+	bar := newProgress(cfg.Progress, float64(cfg.Reps*len(cfg.Nodes)))
+	defer bar.finish()
+	var samples []RegionsSample
+	csvPath := filepath.Join(cfg.Out, "results.csv")
+	for r := 0; r < cfg.Reps; r++ {
+		// The node counts rotated left by r: each runs early and late.
+		nodes := append(slices.Clone(cfg.Nodes[r%len(cfg.Nodes):]), cfg.Nodes[:r%len(cfg.Nodes)]...)
+		for _, k := range nodes {
+			bar.start(fmt.Sprintf("%d regions ×%d", cfg.K, k))
+			s, err := runRegionsJob(ctx, &cfg, cl, bin, k)
+			s.Rep = r
+			if err == nil {
+				samples = append(samples, s)
+				if s.Line != samples[0].Line {
+					err = &ChecksumError{Size: cfg.K, Want: samples[0].Line, Got: s.Line,
+						First: fmt.Sprintf("regions×%d", samples[0].Nodes), Bad: fmt.Sprintf("regions×%d", k)}
+				}
+			} else {
+				err = fmt.Errorf("bench regions: %d nodes: %w", k, err)
+			}
+			if werr := writeRegionsCSV(csvPath, samples); werr != nil {
+				return samples, errors.Join(err, fmt.Errorf("bench regions: %w", werr))
+			}
+			if err != nil {
+				return samples, err
+			}
+			bar.done(1, s.Seconds)
+		}
+	}
+	return samples, nil
+}
+
+func runRegionsJob(ctx context.Context, cfg *RegionsConfig, cl *cluster, bin string, nodes int) (RegionsSample, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	s := RegionsSample{K: cfg.K, Nodes: nodes, Monitor: cfg.Monitor}
+	if cl != nil {
+		s.Emulated, s.NodeCPUs, s.Bandwidth = true, cfg.NodeCPUs, cfg.Bandwidth
+	}
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	err := capeJob(ctx, &cfg.Config, cl, cl != nil, bin, []string{"-k", strconv.Itoa(cfg.K)}, nodes,
+		nodeenv.Config{Monitor: cfg.Monitor, Compress: cfg.Compress, Timeout: "60s"}, &stdout, &stderr)
+	s.Wall = time.Since(start).Seconds()
+	if err != nil {
+		return s, fmt.Errorf("%w\n%s", err, tail(stderr.String(), 2000))
+	}
+	m := regionsLineRE.FindStringSubmatch(stdout.String())
+	t := regionsTimeRE.FindStringSubmatch(stderr.String())
+	if m == nil || t == nil || m[2] != strconv.Itoa(cfg.K) || t[1] != m[2] {
+		return s, fmt.Errorf("no `regions k=%d sum=…` line on stdout or no `regions: %d regions in Xs` on stderr\nstdout: %s\nstderr: %s",
+			cfg.K, cfg.K, tail(stdout.String(), 500), tail(stderr.String(), 2000))
+	}
+	s.Line = m[1]
+	s.Seconds, _ = strconv.ParseFloat(t[2], 64)
+	s.PerRegion = 1e6 * s.Seconds / float64(cfg.K)
+	return s, nil
+}
+
+func writeRegionsCSV(path string, samples []RegionsSample) error {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	rows := [][]string{regionsHeader}
+	for _, s := range samples {
+		rows = append(rows, []string{strconv.Itoa(s.K), strconv.Itoa(s.Nodes), s.Monitor, strconv.Itoa(s.Rep),
+			strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), g(s.PerRegion), s.Line})
+	}
+	return writeRows(path, rows)
+}
+
+// ReadRegionsCSV reads a results.csv written by RunRegions.
+func ReadRegionsCSV(path string) ([]RegionsSample, error) {
+	rows, err := readRows(path, regionsHeader)
+	if err != nil {
+		return nil, err
+	}
+	var out []RegionsSample
+	for i, r := range rows {
+		p := parser{row: r}
+		s := RegionsSample{K: p.int(0), Nodes: p.int(1), Monitor: r[2], Rep: p.int(3), Emulated: r[4] == "true",
+			NodeCPUs: p.float(5), Bandwidth: r[6], Seconds: p.float(7), Wall: p.float(8), PerRegion: p.float(9), Line: r[10]}
+		if p.err != nil {
+			return nil, fmt.Errorf("read results %s line %d: %w", path, i+2, p.err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// RegionsFigure is the file ReportRegions writes besides results.md.
+const RegionsFigure = "regions_us_per_region.svg"
+
+// regionGoal is issue 13's goal for the time of an empty region, in µs.
+var regionGoal = map[int]string{2: "≤ 100", 4: "≤ 250"}
+
+// ReportRegions writes results.md and the figure of a regions run into dir.
+func ReportRegions(dir string, samples []RegionsSample) error {
+	if len(samples) == 0 {
+		return errors.New("report: no samples")
+	}
+	byNodes := map[int][]float64{}
+	var nodes []int
+	for _, s := range samples {
+		if _, ok := byNodes[s.Nodes]; !ok {
+			nodes = append(nodes, s.Nodes)
+		}
+		byNodes[s.Nodes] = append(byNodes[s.Nodes], s.PerRegion)
+	}
+	slices.Sort(nodes)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# cape bench regions results\n\nThe fixed cost of a parallel region: bench/regions runs %d regions in a row, "+
+		"each a parallel for writing 64 int64s (one page), under cape run -n N (monitor %s); "+
+		"µs per region = the master's time of the regions / %d. Median [min–max] over the repetitions.\n\n"+
+		"| nodes | µs per region | regions per second | goal (issue 13) |\n|---|---|---|---|\n",
+		samples[0].K, samples[0].Monitor, samples[0].K)
+	c := &chart{title: fmt.Sprintf("Time per empty region (%d regions per run)", samples[0].K), xlabel: "nodes", ylabel: "µs per region", log2x: true,
+		note: "points: medians with min–max"}
+	var pts []point
+	for _, k := range nodes {
+		v := byNodes[k]
+		m := median(v)
+		fmt.Fprintf(&b, "| %d | %.1f [%.1f–%.1f] | %.0f | %s |\n", k, m, slices.Min(v), slices.Max(v), 1e6/m, orDefault(regionGoal[k], "–"))
+		pts = append(pts, point{float64(k), m, slices.Min(v), slices.Max(v)})
+	}
+	c.series = append(c.series, series{name: "cape " + samples[0].Monitor, color: modeColor[Incremental], points: pts})
+	if err := os.WriteFile(filepath.Join(dir, RegionsFigure), []byte(c.svg()), 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+var (
+	stencilLineRE = regexp.MustCompile(`(?m)^(n=(\d+) iters=(\d+) sum=\S+ weighted=\S+ last-diff=\S+ hash=[0-9a-f]{16})$`)
+	stencilTimeRE = regexp.MustCompile(`(?m)^stencil: iterations ([0-9.]+)s`)
+	haloStatsRE   = regexp.MustCompile(`(?m)^(?:halogo|halo-c): rank (\d+): compute ([0-9.]+)s, communication ([0-9.]+)s; per iteration sent (\d+), received (\d+) bytes`)
+
+	// One region of cape run --stats, from any node (a slave's line is
+	// prefixed "[node N] " by the launcher); its fields are read one by
+	// one below, so that fields added to the line later do not break it.
+	regionStatsRE = regexp.MustCompile(`(?m)cape: (master|node \d+): region .*$`)
+	statFieldREs  = map[string]*regexp.Regexp{
+		"compute":  regexp.MustCompile(`: compute (\S+?),`),
+		"create":   regexp.MustCompile(`, create (\S+) \((\d+) pages`),
+		"wait":     regexp.MustCompile(`= wait (\S+) \+`),
+		"merge":    regexp.MustCompile(`merge/inject (\S+) \+`),
+		"send":     regexp.MustCompile(`\+ send (\S+) \(`),
+		"exchange": regexp.MustCompile(`exchange (\S+)`),
+		"bytes":    regexp.MustCompile(`sent (\d+), received (\d+) bytes`),
+	}
+)
+
+// nodeStats are one node's totals over the regions of a CAPE run.
+type nodeStats struct {
+	regions                                      int
+	compute, create, wait, merge, send, exchange float64
+	pages, sent, received                        int64
+}
+
+// parseRegionStats sums the --stats lines of every node; the master is "master".
+func parseRegionStats(stderr string) (map[string]*nodeStats, error) {
+	out := map[string]*nodeStats{}
+	for _, m := range regionStatsRE.FindAllStringSubmatch(stderr, -1) {
+		line := m[0]
+		ns := out[m[1]]
+		if ns == nil {
+			ns = &nodeStats{}
+			out[m[1]] = ns
+		}
+		ns.regions++
+		dur := func(field string, dst *float64) error {
+			f := statFieldREs[field].FindStringSubmatch(line)
+			if f == nil {
+				return nil // an older or newer --stats without it
+			}
+			d, err := time.ParseDuration(f[1])
+			if err != nil {
+				return fmt.Errorf("%s of %q: %w", field, line, err)
+			}
+			*dst += d.Seconds()
+			return nil
+		}
+		err := errors.Join(dur("compute", &ns.compute), dur("create", &ns.create), dur("wait", &ns.wait),
+			dur("merge", &ns.merge), dur("send", &ns.send), dur("exchange", &ns.exchange))
+		if err != nil {
+			return nil, err
+		}
+		if f := statFieldREs["create"].FindStringSubmatch(line); f != nil {
+			p, _ := strconv.ParseInt(f[2], 10, 64)
+			ns.pages += p
+		}
+		f := statFieldREs["bytes"].FindStringSubmatch(line)
+		if f == nil {
+			return nil, fmt.Errorf("no byte counts in --stats line %q", line)
+		}
+		s, _ := strconv.ParseInt(f[1], 10, 64)
+		r, _ := strconv.ParseInt(f[2], 10, 64)
+		ns.sent += s
+		ns.received += r
+	}
+	return out, nil
+}
+
+// parseStencil fills the output line, the time and the statistics of s
+// from a variant's output.
+func parseStencil(s *StencilSample, stdout, stderr string) error {
+	m := stencilLineRE.FindStringSubmatch(stdout)
+	if m == nil {
+		return errors.New("no `n=N iters=I sum=… hash=…` line on stdout")
+	}
+	if m[2] != strconv.Itoa(s.Size) || m[3] != strconv.Itoa(s.Iters) {
+		return fmt.Errorf("output is for n=%s iters=%s, want n=%d iters=%d", m[2], m[3], s.Size, s.Iters)
+	}
+	s.Line = m[1]
+	t := stencilTimeRE.FindStringSubmatch(stderr)
+	if t == nil {
+		return errors.New("no `stencil: iterations Xs` line on stderr")
+	}
+	var err error
+	if s.Seconds, err = strconv.ParseFloat(t[1], 64); err != nil {
+		return fmt.Errorf("iterations time %q: %w", t[1], err)
+	}
+	switch s.Mode {
+	case Incremental, Complete:
+		return s.capeStats(stderr)
+	case HaloGo, HaloC:
+		return s.haloStats(stderr)
+	}
+	return nil
+}
+
+func (s *StencilSample) capeStats(stderr string) error {
+	nodes, err := parseRegionStats(stderr)
+	if err != nil {
+		return err
+	}
+	if s.Nodes > 1 && s.Iters > 0 && len(nodes) != s.Nodes {
+		return fmt.Errorf("cape run --stats lines from %d node(s), want %d", len(nodes), s.Nodes)
+	}
+	var others int
+	for name, ns := range nodes {
+		if ns.regions != s.Iters {
+			return fmt.Errorf("%s reported %d regions, want %d (one per iteration)", name, ns.regions, s.Iters)
+		}
+		s.MaxCompute = max(s.MaxCompute, ns.compute)
+		per := func(b int64) float64 { return float64(b) / float64(ns.regions) }
+		if name == "master" {
+			s.Compute, s.Create, s.Wait, s.Merge, s.Send = ns.compute, ns.create, ns.wait, ns.merge, ns.send
+			s.Comm = ns.create + ns.exchange
+			s.Pages = float64(ns.pages) / float64(ns.regions)
+			s.MasterSent, s.MasterRecv = per(ns.sent), per(ns.received)
+			continue
+		}
+		others++
+		s.OtherSent += per(ns.sent)
+		s.OtherRecv += per(ns.received)
+	}
+	if others > 0 {
+		s.OtherSent /= float64(others)
+		s.OtherRecv /= float64(others)
+	}
+	return nil
+}
+
+func (s *StencilSample) haloStats(stderr string) error {
+	ranks := haloStatsRE.FindAllStringSubmatch(stderr, -1)
+	if len(ranks) != s.Nodes {
+		return fmt.Errorf("statistics from %d rank(s), want %d", len(ranks), s.Nodes)
+	}
+	var others int
+	for _, r := range ranks {
+		compute, _ := strconv.ParseFloat(r[2], 64)
+		comm, _ := strconv.ParseFloat(r[3], 64)
+		sent, _ := strconv.ParseFloat(r[4], 64)
+		recv, _ := strconv.ParseFloat(r[5], 64)
+		s.MaxCompute = max(s.MaxCompute, compute)
+		if r[1] == "0" {
+			s.Compute, s.Comm, s.MasterSent, s.MasterRecv = compute, comm, sent, recv
+			continue
+		}
+		others++
+		s.OtherSent += sent
+		s.OtherRecv += recv
+	}
+	if others > 0 {
+		s.OtherSent /= float64(others)
+		s.OtherRecv /= float64(others)
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package cape
+
+// The runtime's protocol: the kinds of the messages nodes exchange over the
+// transport, their payloads, and the checks every received message passes
+// before anything in it is used. Every message carries the region it
+// belongs to in transport.Message.Seq (the job's count of regions begun).
+//
+//	kind       from → to        payload
+//	delta      slave → master   envelope: the slave's delta and its values' partials
+//	merged     master → slave   envelope: the merged delta and the values' results
+//	chunkReq   slave → master   none: the next chunk of a dynamic loop, please
+//	chunk      master → slave   u64 lo, u64 hi (little-endian): [lo, hi), lo = hi when done
+//	done       master → slave   none: the master's program ended
+//	abort      master → slave   the reason, text: the job failed
+//
+// An envelope is a u32 length of the values list, the values list, and the
+// encoded delta (delta.Decode's format). A values list is a sequence of
+// u32-length-prefixed pieces, one per registered reduction or lastprivate
+// value, in registration order.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/transport"
+)
+
+// Message kinds (transport reserves kinds < 16).
+const (
+	kindDelta    uint8 = 16 + iota // slave → master: the slave's delta and values
+	kindMerged                     // master → slave: the merged delta and values
+	kindChunkReq                   // slave → master: next dynamic chunk please
+	kindChunk                      // master → slave: [lo, hi), empty when done
+	kindDone                       // master → slave: the job is over
+	kindAbort                      // master → slave: the job failed; payload is the reason
+)
+
+// appendEnvelope appends the envelope of vals and d to dst.
+func appendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression) ([]byte, error) {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(vals)))
+	dst = append(dst, vals...)
+	return d.AppendBinary(dst, c)
+}
+
+// openEnvelope splits an envelope into its values list (aliasing p) and its
+// delta, decoded under lim.
+func openEnvelope(p []byte, lim delta.Limits) (vals []byte, d *delta.Delta, err error) {
+	if len(p) < 4 {
+		return nil, nil, fmt.Errorf("payload of %d bytes is too short", len(p))
+	}
+	nv := binary.LittleEndian.Uint32(p)
+	if uint64(nv) > uint64(len(p)-4) {
+		return nil, nil, fmt.Errorf("values length %d exceeds the payload", nv)
+	}
+	vals = p[4 : 4+nv]
+	d, err = delta.Decode(p[4+nv:], lim)
+	return vals, d, err
+}
+
+// checkLabel checks that a decoded delta is labelled with the region and
+// node it came for.
+func checkLabel(d *delta.Delta, seq uint64, node int) error {
+	if d.Region != seq || d.Node != node {
+		return fmt.Errorf("delta is labelled region #%d node %d", d.Region, d.Node)
+	}
+	return nil
+}
+
+// pack concatenates length-prefixed pieces.
+func pack(pieces func(value) []byte, vals []value) []byte {
+	var out []byte
+	for _, v := range vals {
+		p := pieces(v)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(p)))
+		out = append(out, p...)
+	}
+	return out
+}
+
+// unpack splits what pack produced into exactly n pieces.
+func unpack(b []byte, n int) ([][]byte, error) {
+	out := make([][]byte, 0, n)
+	for len(b) > 0 {
+		if len(b) < 4 {
+			return nil, errors.New("truncated value list")
+		}
+		l := binary.LittleEndian.Uint32(b)
+		if uint64(l) > uint64(len(b)-4) {
+			return nil, fmt.Errorf("value of %d bytes exceeds the list", l)
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("more than the %d values this node registered", n)
+		}
+		out = append(out, b[4:4+l])
+		b = b[4+l:]
+	}
+	if len(out) != n {
+		return nil, fmt.Errorf("%d values received, this node registered %d", len(out), n)
+	}
+	return out, nil
+}
+
+// chunkPayload is the payload of a chunk message.
+func chunkPayload(lo, hi int) []byte {
+	p := binary.LittleEndian.AppendUint64(make([]byte, 0, 16), uint64(lo))
+	return binary.LittleEndian.AppendUint64(p, uint64(hi))
+}
+
+// parseChunk reads a chunk message's payload for a loop of count
+// iterations: 0 ≤ lo ≤ hi ≤ count.
+func parseChunk(p []byte, count int) (lo, hi int, err error) {
+	if len(p) != 16 {
+		return 0, 0, fmt.Errorf("chunk message of %d bytes, want 16", len(p))
+	}
+	l, h := binary.LittleEndian.Uint64(p[:8]), binary.LittleEndian.Uint64(p[8:])
+	if l > h || h > uint64(max(count, 0)) {
+		return 0, 0, fmt.Errorf("chunk [%d, %d) outside the loop's %d iterations", l, h, count)
+	}
+	return int(l), int(h), nil
+}
+
+// fromMaster checks a message a slave received in region seq when it
+// expects kind want. The master's end of the program and its abort come back
+// as ErrJobDone and ErrJobAborted.
+func fromMaster(msg transport.Message, want uint8, seq uint64) error {
+	switch {
+	case msg.Kind == kindAbort:
+		return fmt.Errorf("%w (%s)", ErrJobAborted, msg.Payload)
+	case msg.Kind == kindDone:
+		return ErrJobDone
+	case msg.Kind != want:
+		return fmt.Errorf("the master sent message kind %d, want %d", msg.Kind, want)
+	case msg.Seq != seq:
+		return fmt.Errorf("the master sent a message for region #%d", msg.Seq)
+	}
+	return nil
+}
+
+// fromSlave checks a message the master received from rank in region seq:
+// a delta, or (dynamic is true: during a dynamic loop) a chunk request.
+func fromSlave(msg transport.Message, rank int, seq uint64, dynamic bool) error {
+	switch {
+	case msg.Seq != seq:
+		return fmt.Errorf("node %d sent message kind %d for region #%d, want #%d", rank, msg.Kind, msg.Seq, seq)
+	case msg.Kind == kindDelta, dynamic && msg.Kind == kindChunkReq:
+		return nil
+	case dynamic:
+		return fmt.Errorf("node %d sent message kind %d during a dynamic loop", rank, msg.Kind)
+	}
+	return fmt.Errorf("node %d sent message kind %d, want a delta", rank, msg.Kind)
+}

@@ -1,0 +1,351 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/cape-go/cape/internal/nodeenv"
+)
+
+// proc is one node as the supervisor sees it: a local node process, or the
+// ssh client that runs a remote one.
+type proc struct {
+	rank int
+	host string // remote host, "" for a local node
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error  // from Wait, set before done is closed
+	stop func() // if set, called before the node is signalled (e.g. closes ssh's stdin)
+}
+
+// supervisor watches a job's nodes and decides the job's outcome: it stops
+// every node when one fails, when the master ends and a slave lingers, when
+// a local node stays stopped (hung) for the peer timeout, or when the user
+// interrupts, and it names the node the evidence points to. Its methods are
+// called from the launching goroutine, except terminate and killAll, which
+// are safe for concurrent use.
+type supervisor struct {
+	grace   time.Duration // between SIGTERM and SIGKILL
+	timeout time.Duration // the peer timeout: a node stopped this long is hung
+	outs    *outputs
+	status  *statusPipe
+	procs   []*proc
+	once    sync.Once
+
+	mu sync.Mutex
+	// mu protects the following field.
+	stopping bool // terminate was called: later deaths are its doing
+}
+
+// defaultPeerTimeout is the transport's default peer timeout, used when the
+// job does not set one (cape run --timeout).
+const defaultPeerTimeout = 10 * time.Second
+
+func newSupervisor(s Spec) (*supervisor, error) {
+	j := &supervisor{grace: s.Grace, timeout: defaultPeerTimeout, outs: newOutputs(s)}
+	if j.grace == 0 {
+		j.grace = 2 * time.Second
+	}
+	if s.Node.Timeout != "" {
+		d, err := time.ParseDuration(s.Node.Timeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("peer timeout %q: want a positive duration", s.Node.Timeout)
+		}
+		j.timeout = d
+	}
+	if s.Nodes > 1 {
+		var err error
+		if j.status, err = newStatusPipe(); err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
+}
+
+// add records a started node and waits for it in the background.
+func (j *supervisor) add(p *proc) {
+	p.done = make(chan struct{})
+	j.procs = append(j.procs, p)
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+}
+
+// started is called once every node is started: the launcher's copy of the
+// status pipe's write end is closed, so that the pipe ends with the nodes.
+func (j *supervisor) started() { j.status.closeWriter() }
+
+// close kills whatever is left (a launch that failed half-way) and flushes
+// the nodes' output.
+func (j *supervisor) close() {
+	j.killAll()
+	j.status.closeWriter()
+	j.outs.flush()
+}
+
+// status describes how a node ended and whether that is a failure.
+func status(p *proc) (desc string, code int, failed bool) {
+	if p.err == nil {
+		return "exited with status 0", 0, false
+	}
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fmt.Sprintf("was killed by signal %d (%v)", int(ws.Signal()), ws.Signal()), 128 + int(ws.Signal()), true
+		}
+		return fmt.Sprintf("exited with status %d", ee.ExitCode()), ee.ExitCode(), true
+	}
+	return p.err.Error(), 1, true
+}
+
+func ended(p *proc) bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func nodeName(p *proc) string {
+	if p.host != "" {
+		return fmt.Sprintf("node %d on %s (ssh pid %d)", p.rank, p.host, p.cmd.Process.Pid)
+	}
+	if p.rank == 0 {
+		return fmt.Sprintf("master (node 0, pid %d)", p.cmd.Process.Pid)
+	}
+	return fmt.Sprintf("node %d (pid %d)", p.rank, p.cmd.Process.Pid)
+}
+
+// settle is how long watch waits after a first failure for other nodes to
+// end and report, so that it blames the node that failed first (a killed
+// slave) rather than the nodes that failed because of it (the master losing
+// it).
+const settle = 300 * time.Millisecond
+
+// watch waits for the job to end and decides its outcome.
+func (j *supervisor) watch(ctx context.Context) error {
+	endc := make(chan *proc, len(j.procs))
+	for _, p := range j.procs {
+		go func() { <-p.done; endc <- p }()
+	}
+	poll := time.NewTicker(min(max(j.timeout/8, 50*time.Millisecond), 500*time.Millisecond))
+	defer poll.Stop()
+	hung := hungWatch{}
+	remaining := len(j.procs)
+	var (
+		result   error
+		failures []*proc          // in the order their ends were seen
+		settled  <-chan time.Time // a failure was seen: decide, then stop the job
+		deadline <-chan time.Time // the master ended: the slaves have this long
+	)
+	decide := func() {
+		if result == nil && len(failures) > 0 {
+			result = j.blame(failures)
+		}
+	}
+	for remaining > 0 {
+		select {
+		case p := <-endc:
+			remaining--
+			_, _, failed := status(p)
+			if failed && !j.terminating() {
+				failures = append(failures, p)
+				if settled == nil && result == nil {
+					settled = time.After(settle)
+				}
+			}
+			if p.rank == 0 && remaining > 0 && !failed {
+				// Slaves end by themselves after the master's last
+				// message; do not wait for a stuck one forever.
+				deadline = time.After(j.grace)
+			}
+		case <-settled:
+			settled = nil
+			decide()
+			j.terminate()
+		case <-deadline:
+			deadline = nil
+			j.terminate()
+		case now := <-poll.C:
+			if result != nil || j.terminating() {
+				continue
+			}
+			if p := hung.check(now, j.procs, j.timeout); p != nil {
+				result = hungError(p, j.timeout)
+				j.terminate()
+			}
+		case <-ctx.Done():
+			decide()
+			if result == nil {
+				result = &ExitError{Code: 130, Msg: "interrupted; stopping every node"}
+			}
+			ctx = context.Background()
+			j.terminate()
+		}
+	}
+	decide()
+	return result
+}
+
+// hungWatch notices a local node that stays stopped (state T, e.g. SIGSTOP)
+// for the peer timeout, wherever the job is: while the master waits for the
+// slaves to join or the relay links are built, a hung node is otherwise
+// noticed only after the handshake timeout (three peer timeouts).
+type hungWatch map[*proc]time.Time // node → when it was first seen stopped
+
+// check returns a node seen stopped at every poll for at least timeout.
+func (h hungWatch) check(now time.Time, procs []*proc, timeout time.Duration) *proc {
+	for _, p := range procs {
+		if p.host != "" || ended(p) || !stopped(p) {
+			delete(h, p)
+			continue
+		}
+		since, ok := h[p]
+		if !ok {
+			h[p] = now
+		} else if now.Sub(since) >= timeout {
+			return p
+		}
+	}
+	return nil
+}
+
+func hungError(p *proc, timeout time.Duration) error {
+	msg := fmt.Sprintf("%s is stopped and does not answer (hung for %v, the peer timeout)", nodeName(p), timeout)
+	if p.rank != 0 {
+		msg += "; the job was stopped"
+	}
+	return &ExitError{Code: 1, Msg: msg}
+}
+
+// blame picks the node whose failure stopped the job, from the evidence in
+// this order: a node that is still there but stopped (hung, state T); a node
+// killed by a signal (nobody else sends signals to nodes before the job is
+// being stopped); the node the master's report names, else a slave's
+// report; the one node still running when every other has ended; otherwise
+// the first to end.
+func (j *supervisor) blame(failures []*proc) error {
+	for _, p := range j.procs {
+		if !ended(p) && stopped(p) {
+			msg := fmt.Sprintf("%s is stopped and does not answer (hung)", nodeName(p))
+			if p.rank != 0 {
+				msg += "; the job was stopped"
+			}
+			return &ExitError{Code: 1, Msg: msg}
+		}
+	}
+	for _, p := range failures {
+		if desc, _, _ := status(p); strings.HasPrefix(desc, "was killed") {
+			return failed(p, failures, "")
+		}
+	}
+	wait := 20 * time.Millisecond
+	var running []*proc
+	for _, p := range j.procs {
+		if !ended(p) {
+			running = append(running, p)
+		}
+	}
+	if len(running) == 0 {
+		wait = 200 * time.Millisecond // every writer is gone: wait for the end of the pipe
+	}
+	if r, ok := pickReport(j.status.reports(wait), len(j.procs)); ok {
+		var how string
+		if r.Blame != r.Rank {
+			who := "the master"
+			if r.Rank != 0 {
+				who = fmt.Sprintf("node %d", r.Rank)
+			}
+			how = fmt.Sprintf("seen by %s: %s", who, r.Reason)
+		}
+		for _, p := range j.procs {
+			if p.rank == r.Blame {
+				return failed(p, failures, how)
+			}
+		}
+	}
+	if len(running) == 1 && len(j.procs) > 1 {
+		return failed(running[0], failures, "still running when every other node had ended")
+	}
+	return failed(failures[0], failures, "")
+}
+
+// pickReport chooses the report to believe: the master's, which sees every
+// slave, else the first slave's; only reports naming a node of the job.
+func pickReport(reps []nodeenv.Report, size int) (nodeenv.Report, bool) {
+	var first *nodeenv.Report
+	for i, r := range reps {
+		if r.Rank >= size || r.Blame >= size {
+			continue
+		}
+		if r.Rank == 0 {
+			return r, true
+		}
+		if first == nil {
+			first = &reps[i]
+		}
+	}
+	if first == nil {
+		return nodeenv.Report{}, false
+	}
+	return *first, true
+}
+
+// failed is the job's error blaming p: how p ended if it ended by itself
+// (it is among failures), and the evidence, how, if not empty.
+func failed(p *proc, failures []*proc, how string) error {
+	desc, code := "failed", 1
+	for _, f := range failures {
+		if f == p {
+			desc, code, _ = status(p)
+		}
+	}
+	msg := nodeName(p) + " " + desc
+	if how != "" {
+		msg += " (" + how + ")"
+	}
+	if p.rank != 0 {
+		msg += "; the job was stopped"
+	}
+	return &ExitError{Code: max(code, 1), Msg: msg}
+}
+
+func (j *supervisor) terminating() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.stopping
+}
+
+// terminate sends SIGTERM to every running node's process group and SIGKILL
+// after the grace period.
+func (j *supervisor) terminate() {
+	j.once.Do(func() {
+		j.mu.Lock()
+		j.stopping = true
+		j.mu.Unlock()
+		for _, p := range j.procs {
+			if p.stop != nil {
+				p.stop()
+			}
+			signalGroup(p, syscall.SIGTERM)
+			resumeGroup(p)
+		}
+		go func() {
+			time.Sleep(j.grace)
+			j.killAll()
+		}()
+	})
+}
+
+func (j *supervisor) killAll() {
+	for _, p := range j.procs {
+		if !ended(p) {
+			signalGroup(p, syscall.SIGKILL)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+//go:build linux
+
+package launch
+
+import (
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cape-go/cape/internal/nodeenv"
+)
+
+// startProc starts a stand-in node running a shell command.
+func startProc(t *testing.T, rank int, script string) *proc {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.SysProcAttr = sysProcAttr()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{rank: rank, cmd: cmd, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() { signalGroup(p, syscall.SIGKILL); <-p.done })
+	return p
+}
+
+// TestHungWatch: a node is hung once seen stopped at every poll for the
+// timeout; a shorter stop is forgotten when the node runs again.
+func TestHungWatch(t *testing.T) {
+	p := startProc(t, 1, "exec sleep 60")
+	procs := []*proc{p}
+	const timeout = 3 * time.Second
+	h := hungWatch{}
+	t0 := time.Now()
+	if got := h.check(t0, procs, timeout); got != nil {
+		t.Fatal("running node reported hung")
+	}
+	if err := syscall.Kill(p.cmd.Process.Pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !stopped(p) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got := h.check(t0, procs, timeout); got != nil {
+		t.Fatal("hung at first sight")
+	}
+	if got := h.check(t0.Add(timeout-time.Millisecond), procs, timeout); got != nil {
+		t.Fatal("hung before the timeout")
+	}
+	if got := h.check(t0.Add(timeout), procs, timeout); got != p {
+		t.Fatal("not hung after the timeout")
+	}
+	// Continued: a later stop starts from zero.
+	_ = syscall.Kill(p.cmd.Process.Pid, syscall.SIGCONT)
+	for stopped(p) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got := h.check(t0.Add(2*timeout), procs, timeout); got != nil || len(h) != 0 {
+		t.Fatalf("continued node: %v, %v", got, h)
+	}
+	_ = syscall.Kill(p.cmd.Process.Pid, syscall.SIGSTOP)
+	for !stopped(p) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got := h.check(t0.Add(3*timeout), procs, timeout); got != nil {
+		t.Fatal("a second stop counted the first one's time")
+	}
+}
+
+// TestBlameEvidence: the master's report beats the order of the ends, a
+// slave's report is used without the master's, and without reports the one
+// node still running is blamed rather than the first to end.
+func TestBlameEvidence(t *testing.T) {
+	report := func(rs ...nodeenv.Report) *statusPipe {
+		s, err := newStatusPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if _, err := s.w.WriteString(r.String()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.closeWriter()
+		return s
+	}
+	cases := []struct {
+		name   string
+		status *statusPipe
+		want   string
+	}{
+		{"master's report", report(nodeenv.Report{Rank: 2, Blame: 0, Reason: "r"}, nodeenv.Report{Rank: 0, Blame: 1, Reason: "recv: peer closed the connection"}),
+			"node 1 (pid N) failed (seen by the master: recv: peer closed the connection); the job was stopped"},
+		{"a slave's report", report(nodeenv.Report{Rank: 2, Blame: 0, Reason: "send: peer closed the connection"}),
+			"master (node 0, pid N) exited with status 1 (seen by node 2: send: peer closed the connection)"},
+		{"a report naming no node of the job", report(nodeenv.Report{Rank: 0, Blame: 7, Reason: "r"}),
+			"node 1 (pid N) failed (still running when every other node had ended); the job was stopped"},
+		{"no report", nil,
+			"node 1 (pid N) failed (still running when every other node had ended); the job was stopped"},
+	}
+	for _, c := range cases {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			p0 := startProc(t, 0, "exit 1")
+			p1 := startProc(t, 1, "exec sleep 60")
+			p2 := startProc(t, 2, "exit 1")
+			<-p2.done
+			<-p0.done
+			j := &supervisor{status: c.status, procs: []*proc{p0, p1, p2}}
+			err := j.blame([]*proc{p2, p0})
+			got := err.Error()
+			for _, p := range j.procs {
+				got = strings.ReplaceAll(got, "pid "+strconv.Itoa(p.cmd.Process.Pid), "pid N")
+			}
+			if got != c.want {
+				t.Errorf("blame: %q\nwant   %q", got, c.want)
+			}
+		})
+	}
+}

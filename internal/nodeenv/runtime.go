@@ -1,0 +1,45 @@
+package nodeenv
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/cape-go/cape/internal/arena"
+)
+
+// Fault names the variable that makes a chosen node fail on purpose (see
+// package cape, which parses it).
+const Fault = "CAPE_FAULT"
+
+// FaultSpec returns the fault injection spec of Fault, or "". Package cape
+// parses it; it is read for single-node runs too.
+func FaultSpec() string { return os.Getenv(Fault) }
+
+// ArenaSize returns the arena size configured in arena.SizeEnv, or
+// arena.DefaultSize. It is read before Init (package-level variables may be
+// allocated in the arena), for single-node runs too.
+func ArenaSize() (int, error) {
+	s := os.Getenv(arena.SizeEnv)
+	if s == "" {
+		return arena.DefaultSize, nil
+	}
+	n, err := arena.ParseSize(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", arena.SizeEnv, err)
+	}
+	return n, nil
+}
+
+// peerTimeout reads Timeout: a positive Go duration, or unset.
+func peerTimeout(get func(string) string) (string, time.Duration, error) {
+	s := get(Timeout)
+	if s == "" {
+		return "", 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return "", 0, fmt.Errorf("%s=%q: want a positive duration such as 10s", Timeout, s)
+	}
+	return s, d, nil
+}

@@ -1,0 +1,58 @@
+package nodeenv
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cape-go/cape/internal/arena"
+)
+
+// TestTypedRuntimeSettings checks that the settings the runtime needs come
+// back parsed and validated: the peer timeout as a duration, the arena size
+// in bytes; bad values are errors naming the variable.
+func TestTypedRuntimeSettings(t *testing.T) {
+	t.Setenv(Rank, "0")
+	t.Setenv(Size, "1")
+	t.Setenv(Timeout, "3s")
+	t.Setenv(Broadcast, "chain")
+	c, err := Read()
+	if err != nil || c.PeerTimeout != 3*time.Second || c.Broadcast != "chain" {
+		t.Fatalf("Read = %+v, %v; want PeerTimeout 3s, Broadcast chain", c, err)
+	}
+	if env := strings.Join(Environ(*c), " "); !strings.Contains(env, Timeout+"=3s") {
+		t.Errorf("Environ %q does not pass the timeout on", env)
+	}
+	for _, bad := range []string{"soon", "-1s", "0"} {
+		t.Setenv(Timeout, bad)
+		if _, err := Read(); err == nil || !strings.Contains(err.Error(), Timeout) {
+			t.Errorf("%s=%q: %v, want an error naming %s", Timeout, bad, err, Timeout)
+		}
+	}
+	t.Setenv(arena.SizeEnv, "2G")
+	if n, err := ArenaSize(); err != nil || n != 2<<30 {
+		t.Errorf("ArenaSize = %d, %v; want 2 GiB", n, err)
+	}
+	t.Setenv(arena.SizeEnv, "lots")
+	if _, err := ArenaSize(); err == nil || !strings.Contains(err.Error(), arena.SizeEnv) {
+		t.Errorf("ArenaSize of %q: %v, want an error naming %s", "lots", err, arena.SizeEnv)
+	}
+	t.Setenv(Fault, "node=1,at=start,do=exit")
+	if FaultSpec() != "node=1,at=start,do=exit" {
+		t.Errorf("FaultSpec = %q", FaultSpec())
+	}
+}
+
+// TestInheritedFileIsShared checks that the token and the lifeline, which
+// share descriptor 0 under ssh, get one *os.File: a second one would close
+// the descriptor under the other when the collector frees it.
+func TestInheritedFileIsShared(t *testing.T) {
+	t.Setenv(Lifeline, "0")
+	f, err := lifeline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := inherited(0); f != g {
+		t.Fatalf("two *os.File for descriptor 0: %p and %p", f, g)
+	}
+}

@@ -1,0 +1,735 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// This file decides which code a call in a parallel region may run, so that
+// the region's analysis sees every write: the package's functions and
+// methods called statically, function literals and declared functions
+// reached through function values (variables, parameters, results, method
+// values), and the methods of every type of the package that may be the
+// dynamic type of an interface. A call whose code cannot be bounded is an
+// error; functions of other packages are not walked (what they may write is
+// what they are handed: see access and externalArgs).
+
+// A callTarget is a body that a call may run.
+type callTarget struct {
+	decl *ast.FuncDecl // a function or method of the package
+	lit  *ast.FuncLit  // a function literal of the package
+	// outer is true when lit's value may have been made outside the code
+	// the region runs (it was reached through a package-level variable, a
+	// function result, or a variable the region's code does not declare):
+	// then the variables it captures are shared, whoever declared them.
+	outer bool
+}
+
+// An unbounded call: its code cannot be known. pos and what say where the
+// function value comes from.
+type unbounded struct {
+	pos  token.Pos
+	what string
+}
+
+// funcFlow resolves the function values that an expression may hold.
+type funcFlow struct {
+	t      *translator
+	runsIn func(*types.Var) bool // v is declared in code the region runs
+	seen   map[any]bool
+	out    []callTarget
+	bad    *unbounded
+}
+
+// callees returns the bodies that call may run, beyond those of other
+// packages, or the reason they cannot be known. runsIn reports whether a
+// variable is declared in code the region runs (the region itself or a
+// function it calls).
+func (t *translator) callees(call *ast.CallExpr, runsIn func(*types.Var) bool) ([]callTarget, *unbounded) {
+	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+		return nil, nil // a conversion
+	}
+	if _, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok {
+		return nil, nil
+	}
+	if fn := t.staticCallee(call); fn != nil {
+		if d := t.decls[fn]; d != nil {
+			return []callTarget{{decl: d}}, nil
+		}
+		return nil, nil
+	}
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok && t.isFuncName(ix.X) {
+		fun = ix.X
+	}
+	if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	switch f := fun.(type) {
+	case *ast.FuncLit:
+		return nil, nil // walked where it stands, inside the calling code
+	case *ast.SelectorExpr:
+		sel := t.info.Selections[f]
+		if sel == nil {
+			if fn, ok := t.info.Uses[f.Sel].(*types.Func); ok && fn.Pkg() != t.p.types {
+				return nil, nil // a function of another package
+			}
+			break
+		}
+		if sel.Kind() == types.MethodVal && types.IsInterface(sel.Recv()) {
+			return t.ifaceTargets(sel.Recv(), f.Sel.Name, f.Sel.Pos())
+		}
+		if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() != t.p.types {
+			return nil, nil // a method of another package's type: see externalArgs
+		}
+	case *ast.Ident:
+		if fn, ok := t.info.Uses[f].(*types.Func); ok && fn.Pkg() != t.p.types {
+			return nil, nil // dot-imported
+		}
+	}
+	ff := &funcFlow{t: t, runsIn: runsIn, seen: map[any]bool{}}
+	ff.expr(call.Fun, false)
+	return ff.out, ff.bad
+}
+
+// funcValues returns the bodies that the function value e may hold.
+func (t *translator) funcValues(e ast.Expr, runsIn func(*types.Var) bool) ([]callTarget, *unbounded) {
+	ff := &funcFlow{t: t, runsIn: runsIn, seen: map[any]bool{}}
+	ff.expr(e, false)
+	return ff.out, ff.bad
+}
+
+func (t *translator) isFuncName(e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	}
+	_, ok := t.info.Uses[id].(*types.Func)
+	return id != nil && ok
+}
+
+func (ff *funcFlow) fail(pos token.Pos, format string, args ...any) {
+	if ff.bad == nil {
+		ff.bad = &unbounded{pos: pos, what: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (ff *funcFlow) add(c callTarget) { ff.out = append(ff.out, c) }
+
+// fn adds the declared function fn, of this package or another.
+func (ff *funcFlow) fn(fn *types.Func, pos token.Pos) {
+	if fn.Pkg() != ff.t.p.types {
+		return // it reaches this package's memory only through its arguments
+	}
+	d := ff.t.decls[fn.Origin()]
+	if d == nil || d.Body == nil {
+		ff.fail(pos, "%s, a function without a body", fn.Name())
+		return
+	}
+	ff.add(callTarget{decl: d})
+}
+
+// expr adds the function values that e may evaluate to.
+func (ff *funcFlow) expr(e ast.Expr, outer bool) {
+	t := ff.t
+	if ff.seen[e] {
+		return
+	}
+	ff.seen[e] = true
+	e = ast.Unparen(e)
+	switch x := e.(type) {
+	case *ast.FuncLit:
+		ff.add(callTarget{lit: x, outer: outer})
+	case *ast.Ident:
+		switch o := t.info.Uses[x].(type) {
+		case *types.Nil:
+		case *types.Func:
+			ff.fn(o, x.Pos())
+		case *types.Var:
+			ff.variable(o, x.Pos(), outer)
+		default:
+			ff.fail(x.Pos(), "%s", x.Name)
+		}
+	case *ast.SelectorExpr:
+		ff.selector(x, outer)
+	case *ast.IndexExpr:
+		if t.isFuncName(x.X) {
+			ff.expr(x.X, outer)
+			return
+		}
+		ff.fail(x.Pos(), "an element of %s", t.text(x.X))
+	case *ast.IndexListExpr:
+		ff.expr(x.X, outer)
+	case *ast.CallExpr:
+		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			ff.expr(x.Args[0], outer)
+			return
+		}
+		fn := t.staticCallee(x)
+		if fn == nil {
+			ff.fail(x.Pos(), "the result of a call CAPE cannot follow")
+			return
+		}
+		ff.results(fn, x)
+	default:
+		ff.fail(x.Pos(), "%s", t.text(x))
+	}
+}
+
+func (ff *funcFlow) selector(x *ast.SelectorExpr, outer bool) {
+	t := ff.t
+	sel := t.info.Selections[x]
+	if sel == nil { // a qualified identifier
+		switch o := t.info.Uses[x.Sel].(type) {
+		case *types.Func:
+			ff.fn(o, x.Pos())
+		default:
+			ff.fail(x.Pos(), "%s, a variable of another package", t.text(x))
+		}
+		return
+	}
+	switch sel.Kind() {
+	case types.MethodVal:
+		if types.IsInterface(sel.Recv()) {
+			out, bad := t.ifaceTargets(sel.Recv(), x.Sel.Name, x.Sel.Pos())
+			ff.out = append(ff.out, out...)
+			if bad != nil && ff.bad == nil {
+				ff.bad = bad
+			}
+			return
+		}
+		fn := sel.Obj().(*types.Func)
+		if fn.Pkg() != t.p.types {
+			ff.fail(x.Pos(), "method value %s of another package's type, which may hold this package's memory", t.text(x))
+			return
+		}
+		ff.fn(fn, x.Pos())
+	case types.MethodExpr:
+		if fn := sel.Obj().(*types.Func); fn.Pkg() == t.p.types {
+			ff.fn(fn, x.Pos())
+			return
+		}
+		ff.fail(x.Pos(), "method expression %s of another package's type", t.text(x))
+	default:
+		ff.fail(x.Pos(), "field %s", t.text(x))
+	}
+}
+
+// results adds the function values that fn returns.
+func (ff *funcFlow) results(fn *types.Func, call *ast.CallExpr) {
+	t := ff.t
+	d := t.decls[fn]
+	sig := fn.Type().(*types.Signature)
+	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
+		ff.fail(call.Pos(), "a call of %s, which CAPE cannot follow (it needs one unnamed result)", fn.Name())
+		return
+	}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 1 {
+				ff.expr(n.Results[0], true)
+			}
+		}
+		return true
+	})
+}
+
+// variable adds the function values that v may hold: every value assigned
+// to it in the package, and for a parameter the arguments of every call.
+func (ff *funcFlow) variable(v *types.Var, pos token.Pos, outer bool) {
+	t := ff.t
+	if ff.seen[v] {
+		return
+	}
+	ff.seen[v] = true
+	if v.Pkg() != t.p.types {
+		ff.fail(pos, "%s, a variable of package %s", v.Name(), v.Pkg().Name())
+		return
+	}
+	if v.IsField() {
+		ff.fail(pos, "field %s", v.Name())
+		return
+	}
+	if !ff.runsIn(v) {
+		outer = true
+	}
+	pkgLevel := v.Parent() == t.p.types.Scope()
+	if pkgLevel && v.Exported() && t.p.name != "main" {
+		ff.fail(pos, "exported variable %s, which other packages may assign", v.Name())
+		return
+	}
+	for _, u := range t.uses[v] {
+		if p, ok := t.parent[u].(*ast.UnaryExpr); ok && p.Op == token.AND {
+			ff.fail(u.Pos(), "%s, whose address is taken here (it may be assigned through the pointer)", v.Name())
+			return
+		}
+	}
+	for _, s := range t.sources[v] {
+		switch {
+		case s.zero:
+		case s.unknown != "":
+			ff.fail(s.pos, "%s, assigned here from %s", v.Name(), s.unknown)
+		case s.recv:
+			ff.fail(s.pos, "the receiver %s", v.Name())
+		case s.isParam:
+			ff.param(v, s, outer)
+		default:
+			ff.expr(s.expr, outer)
+		}
+	}
+}
+
+// param adds the arguments passed for the parameter v, described by s.
+func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
+	t := ff.t
+	switch {
+	case s.param == nil:
+		lit := t.litOf[v]
+		if lit == nil {
+			ff.fail(s.pos, "%s, a parameter of a function literal", v.Name())
+			return
+		}
+		calls, where := t.litCalls(lit)
+		if where != "" {
+			ff.fail(s.pos, "%s, a parameter of a function literal that is %s", v.Name(), where)
+			return
+		}
+		for _, call := range calls {
+			if len(call.Args) <= s.index || call.Ellipsis.IsValid() {
+				ff.fail(call.Pos(), "%s, an argument of a call CAPE cannot follow", v.Name())
+				continue
+			}
+			ff.expr(call.Args[s.index], outer)
+		}
+		return
+	case t.valueUse[s.param]:
+		ff.fail(s.pos, "%s, a parameter of %s, which is used as a function value (CAPE cannot see every caller)", v.Name(), s.param.Name())
+		return
+	case s.param.Exported() && t.p.name != "main":
+		ff.fail(s.pos, "%s, a parameter of the exported %s, which other packages may call", v.Name(), s.param.Name())
+		return
+	}
+	sig := s.param.Type().(*types.Signature)
+	if sig.Variadic() && s.index == sig.Params().Len()-1 {
+		ff.fail(s.pos, "%s, a variadic parameter", v.Name())
+		return
+	}
+	for _, call := range t.calls[s.param] {
+		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
+			ff.fail(call.Pos(), "%s, an argument of a call CAPE cannot follow", v.Name())
+			continue
+		}
+		ff.expr(call.Args[s.index], outer)
+	}
+}
+
+// ifaceTargets returns the methods named name of every type of the package
+// that implements the interface (or type parameter) recv, or why they
+// cannot be bounded: a type of another package may implement it too.
+func (t *translator) ifaceTargets(recv types.Type, name string, pos token.Pos) ([]callTarget, *unbounded) {
+	iface, _ := recv.Underlying().(*types.Interface)
+	if iface == nil {
+		return nil, &unbounded{pos: pos, what: "a method of " + recv.String()}
+	}
+	if ext := t.externalImpl(iface); ext != "" {
+		return nil, &unbounded{pos: pos, what: fmt.Sprintf("a method of %s, which %s implements too (CAPE follows only this package's types)", types.TypeString(recv, t.qualifier), ext)}
+	}
+	var out []callTarget
+	for _, ct := range t.implementations(iface) {
+		obj, _, _ := types.LookupFieldOrMethod(ct, true, t.p.types, name)
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if fn.Pkg() != t.p.types {
+			return nil, &unbounded{pos: pos, what: fmt.Sprintf("method %s of %s, promoted from another package's type", name, types.TypeString(ct, t.qualifier))}
+		}
+		if d := t.decls[fn.Origin()]; d != nil && d.Body != nil {
+			out = append(out, callTarget{decl: d})
+		}
+	}
+	return out, nil
+}
+
+// qualifier names other packages by name and this one not at all.
+func (t *translator) qualifier(p *types.Package) string {
+	if p == t.p.types {
+		return ""
+	}
+	return p.Name()
+}
+
+// implementations returns the concrete types of the package (T and *T for
+// every named type T, wherever it is declared) that implement iface.
+func (t *translator) implementations(iface *types.Interface) []types.Type {
+	var out []types.Type
+	for _, tn := range t.typeNames() {
+		T := tn.Type()
+		if types.IsInterface(T) {
+			continue
+		}
+		if _, isPtr := T.Underlying().(*types.Pointer); isPtr {
+			continue
+		}
+		if types.Implements(T, iface) {
+			out = append(out, T)
+		} else if types.Implements(types.NewPointer(T), iface) {
+			out = append(out, types.NewPointer(T))
+		}
+	}
+	return out
+}
+
+// typeNames returns the package's named types, in source order.
+func (t *translator) typeNames() []*types.TypeName {
+	if t.named != nil {
+		return t.named
+	}
+	t.named = []*types.TypeName{}
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if tn, ok := t.info.Defs[ts.Name].(*types.TypeName); ok && !tn.IsAlias() && ts.TypeParams == nil {
+					t.named = append(t.named, tn)
+				}
+			}
+			return true
+		})
+	}
+	return t.named
+}
+
+// externalImpl names a type of another package (among those this package
+// imports, directly or not) that implements iface, or returns "".
+func (t *translator) externalImpl(iface *types.Interface) string {
+	if iface.NumMethods() == 0 {
+		return "every type"
+	}
+	for _, c := range t.extImpls {
+		if types.Identical(c.iface, iface) {
+			return c.impl
+		}
+	}
+	impl := t.findExternalImpl(iface)
+	t.extImpls = append(t.extImpls, extImpl{iface, impl})
+	return impl
+}
+
+// An extImpl caches externalImpl's answer for one interface.
+type extImpl struct {
+	iface *types.Interface
+	impl  string
+}
+
+func (t *translator) findExternalImpl(iface *types.Interface) string {
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package) string
+	visit = func(p *types.Package) string {
+		if seen[p] {
+			return ""
+		}
+		seen[p] = true
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+				if hasMethodNames(n, iface) { // an instance may implement iface
+					return p.Name() + "." + name
+				}
+				continue
+			}
+			if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
+				return p.Name() + "." + name
+			}
+		}
+		for _, imp := range p.Imports() {
+			if s := visit(imp); s != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	for _, imp := range t.p.types.Imports() {
+		if s := visit(imp); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// readOnlyArgs lists the packages whose functions write, of what they are
+// handed, at most the slices and pointers passed as arguments themselves
+// (which access counts as written), never memory reached through them.
+var readOnlyArgs = map[string]bool{
+	"errors": true, "fmt": true, "math": true, "math/bits": true, "slices": true, "sort": true,
+	"strconv": true, "strings": true, "time": true, "unicode": true, "unicode/utf8": true,
+}
+
+// readsInterfaces reports whether fn, of another package, only reads the
+// interface value a passed as its argument i: the printing functions of
+// fmt (writing to os.Stdout or os.Stderr) and package errors.
+func (t *translator) readsInterfaces(fn *types.Func, i int, a ast.Expr) bool {
+	switch fn.Pkg().Path() {
+	case "errors":
+		return true
+	case "fmt":
+	default:
+		return false
+	}
+	switch fn.Name() {
+	case "Print", "Printf", "Println", "Sprint", "Sprintf", "Sprintln", "Errorf":
+		return true
+	case "Fprint", "Fprintf", "Fprintln":
+		if i > 0 {
+			return true
+		}
+		sel, ok := ast.Unparen(a).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		pn, ok := t.info.Uses[pkg].(*types.PkgName)
+		return ok && pn.Imported().Path() == "os" && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr")
+	}
+	return false
+}
+
+// fmtMethods are the methods that package fmt calls on its operands.
+var fmtMethods = map[string]bool{"String": true, "GoString": true, "Error": true, "Format": true}
+
+// externalCallee returns the package and name of the function or method of
+// another package that call calls statically, and the receiver's operand of
+// a method.
+func (t *translator) externalCallee(call *ast.CallExpr) (fn *types.Func, recv ast.Expr) {
+	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+		return nil, nil
+	}
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	switch f := fun.(type) {
+	case *ast.Ident:
+		fn, _ = t.info.Uses[f].(*types.Func)
+	case *ast.SelectorExpr:
+		fn, _ = t.info.Uses[f.Sel].(*types.Func)
+		if sel := t.info.Selections[f]; sel != nil {
+			if sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
+				return nil, nil
+			}
+			recv = f.X
+		}
+	}
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == t.p.types {
+		return nil, nil
+	}
+	return fn, recv
+}
+
+// externalArgs handles a call of another package's function or method,
+// which CAPE does not walk: it may call the function values it is handed
+// (walked here), call the methods of the interface values (walked too), and
+// write through the slices and pointers it receives: those passed directly
+// are counted as written by access; those held inside its arguments cannot
+// be placed, so they are refused.
+func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
+	t := w.t
+	fn, recv := t.externalCallee(call)
+	if fn == nil {
+		return
+	}
+	name := fn.Pkg().Name() + "." + fn.Name()
+	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) {
+		t.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
+	}
+	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
+	if sig == nil {
+		return
+	}
+	for i, a := range call.Args {
+		at := t.info.TypeOf(a)
+		if at == nil {
+			continue
+		}
+		if _, isFunc := at.Underlying().(*types.Signature); isFunc {
+			targets, bad := t.funcValues(a, w.runsIn)
+			if bad != nil {
+				t.errorf(a.Pos(), "%s may call the function value %s%s, but CAPE cannot tell which function it is: it comes from %s at %s", name, t.text(a), via, bad.what, t.where(bad.pos))
+			}
+			for _, c := range targets {
+				w.enter(c)
+			}
+			continue
+		}
+		if pt := paramType(sig, i, call.Ellipsis.IsValid()); pt != nil && types.IsInterface(pt) {
+			w.methodsOf(at, fn.Pkg().Path() == "fmt")
+		}
+		if types.IsInterface(at) {
+			// Its dynamic value may be a slice or pointer of this package's.
+			if !t.readsInterfaces(fn, i, a) {
+				t.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
+			}
+			continue
+		}
+		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) {
+			t.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
+		}
+	}
+}
+
+// methodsOf walks every method that a value of type typ, handed to another
+// package as an interface, may have called on it (only fmt's formatting
+// methods when onlyFmt).
+func (w *regionWalk) methodsOf(typ types.Type, onlyFmt bool) {
+	t := w.t
+	dyn := []types.Type{typ}
+	if iface, ok := typ.Underlying().(*types.Interface); ok {
+		dyn = t.implementations(iface)
+	}
+	for _, d := range dyn {
+		ms := types.NewMethodSet(d)
+		for i := range ms.Len() {
+			fn, ok := ms.At(i).Obj().(*types.Func)
+			if !ok || fn.Pkg() != t.p.types || onlyFmt && !fmtMethods[fn.Name()] {
+				continue
+			}
+			if decl := t.decls[fn.Origin()]; decl != nil {
+				w.enter(callTarget{decl: decl})
+			}
+		}
+	}
+}
+
+// innerRefs reports whether a value of type typ holds references through
+// which a callee could write memory: slices, pointers, maps, channels,
+// functions or interfaces, below its top level when top (the top-level
+// slice or pointer being what access already counts as written).
+func innerRefs(typ types.Type, top bool) bool {
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Slice:
+		if top {
+			return innerRefs(u.Elem(), false)
+		}
+		return true
+	case *types.Pointer:
+		if top {
+			return innerRefs(u.Elem(), false)
+		}
+		return true
+	case *types.Array:
+		return innerRefs(u.Elem(), false)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if innerRefs(u.Field(i).Type(), false) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // map, chan, func, interface
+}
+
+// hasMethodNames reports whether the generic type n declares a method of
+// every name of iface's methods.
+func hasMethodNames(n *types.Named, iface *types.Interface) bool {
+	names := map[string]bool{}
+	for i := range n.NumMethods() {
+		names[n.Method(i).Name()] = true
+	}
+	for i := range iface.NumMethods() {
+		m := iface.Method(i)
+		if !names[m.Name()] || !m.Exported() && m.Pkg() != n.Obj().Pkg() {
+			return false
+		}
+	}
+	return true
+}
+
+// litCalls returns every call of the function literal lit, when they are
+// all known: lit is called where it stands, or is the only value of a local
+// variable that is only ever called. Otherwise it says where lit's value
+// goes instead.
+func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
+	if call, ok := t.parent[lit].(*ast.CallExpr); ok && call.Fun == ast.Expr(lit) {
+		return []*ast.CallExpr{call}, ""
+	}
+	var v *types.Var
+	switch p := t.parent[lit].(type) {
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r == ast.Expr(lit) && len(p.Lhs) == len(p.Rhs) {
+				v = t.varOf(p.Lhs[i])
+			}
+		}
+	case *ast.ValueSpec:
+		for i, r := range p.Values {
+			if r == ast.Expr(lit) && len(p.Names) == len(p.Values) {
+				v = t.varOf(p.Names[i])
+			}
+		}
+	}
+	if v == nil || v.Parent() == t.p.types.Scope() {
+		return nil, "a value CAPE does not follow to its calls"
+	}
+	for _, s := range t.sources[v] {
+		if !s.zero && s.expr != ast.Expr(lit) {
+			return nil, fmt.Sprintf("%s, which is also given another value at %s", v.Name(), t.where(s.pos))
+		}
+	}
+	var calls []*ast.CallExpr
+	for _, u := range t.uses[v] {
+		call, ok := t.parent[u].(*ast.CallExpr)
+		if !ok || call.Fun != ast.Expr(u) {
+			return nil, fmt.Sprintf("%s, which is used at %s other than by calling it", v.Name(), t.where(u.Pos()))
+		}
+		calls = append(calls, call)
+	}
+	return calls, ""
+}
+
+// needLitParam requires the memory that v, parameter number s.index of a
+// function literal, refers to to be in the arena: the arguments of every
+// call of the literal.
+func (t *translator) needLitParam(v *types.Var, s source, why token.Pos) {
+	lit := t.litOf[v]
+	var calls []*ast.CallExpr
+	where := "a value CAPE does not follow to its calls"
+	if lit != nil {
+		calls, where = t.litCalls(lit)
+	}
+	sig, _ := t.info.TypeOf(lit).(*types.Signature)
+	if where != "" || sig == nil {
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
+		return
+	}
+	if sig.Variadic() && s.index == sig.Params().Len()-1 {
+		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		return
+	}
+	for _, call := range calls {
+		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
+			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			continue
+		}
+		t.needExpr(call.Args[s.index], v.Name(), why)
+	}
+}

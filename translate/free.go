@@ -1,0 +1,458 @@
+package translate
+
+import (
+	"sort"
+
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Reclaiming arena memory.
+//
+// The Go collector does not see the arena, so memory moved there is
+// released only by cape.Free, at the same program point on every node (the
+// allocator is deterministic: the same allocations and frees give the same
+// addresses everywhere). The translator inserts a free where the program
+// provably drops the only reference to an arena allocation: before an
+// assignment that overwrites an *owning* variable.
+//
+// A local slice variable owns its memory when nothing else can refer to
+// it: every value it receives is a make, the zero value, or the value of
+// another owning variable that dies at that assignment (a move: `u = next`
+// where next was declared in the same block and is not used afterwards) or
+// that it swaps with (`u, next = next, u`); and every use of it indexes it,
+// takes its length or capacity, ranges over it, copies to or from it,
+// compares it with nil, or passes it to a parameter of a function of the
+// package that itself only does these things. A sub-slice, an address of
+// an element, a capture by a function literal, a store into other memory
+// or a call of another package's function makes the variable a non-owner.
+// The owners form groups linked by moves; a group with any arena
+// allocation has all its makes moved to the arena, so that every value an
+// owner drops is arena memory (or nil), and a free is inserted before each
+// plain assignment to an owner that is not a swap, and at the end of the
+// body of a loop for an owner declared there whose value does not move
+// (each iteration's variable dies there).
+//
+// A make moved to the arena inside a sequential loop that no owner
+// reclaims is reported as a warning: each time around the loop it takes
+// new arena memory for good.
+
+// planFrees finds the owners, moves their groups' makes to the arena and
+// records the frees and the warnings.
+func (t *translator) planFrees() {
+	owners := t.owners()
+	groups := t.ownerGroups(owners)
+	arenaGroup := map[int]bool{}
+	for v, g := range groups {
+		for _, s := range t.sources[v] {
+			if call, ok := s.expr.(*ast.CallExpr); ok && t.makes[call] != "" {
+				arenaGroup[g] = true
+			}
+		}
+	}
+	for v, g := range groups {
+		if !arenaGroup[g] {
+			delete(owners, v)
+			continue
+		}
+		for _, s := range t.sources[v] {
+			if call, ok := s.expr.(*ast.CallExpr); ok && t.isMake(call) && t.makes[call] == "" {
+				t.makes[call] = v.Name()
+			}
+		}
+	}
+	t.frees = map[*ast.AssignStmt]*types.Var{}
+	for v := range owners {
+		for _, s := range t.sources[v] {
+			if st, ok := t.parent[s.expr].(*ast.AssignStmt); ok && st.Tok == token.ASSIGN && len(st.Lhs) == 1 && t.inList(st) {
+				t.frees[st] = v
+			}
+		}
+	}
+	t.endFrees = map[*ast.BlockStmt][]*types.Var{}
+	moved := t.movedOwners(owners)
+	for v := range owners {
+		if blk := t.loopBodyOf(v); blk != nil && !moved[v] {
+			t.endFrees[blk] = append(t.endFrees[blk], v)
+		}
+	}
+	for _, vs := range t.endFrees {
+		sort.Slice(vs, func(i, j int) bool { return vs[i].Pos() < vs[j].Pos() })
+	}
+	t.warnUnreclaimed(owners, moved)
+}
+
+// movedOwners returns the owners whose value moves to another owner.
+func (t *translator) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool {
+	moved := map[*types.Var]bool{}
+	for v := range owners {
+		for _, s := range t.sources[v] {
+			if w := t.varOf(s.expr); w != nil && owners[w] {
+				moved[w] = true
+			}
+		}
+	}
+	return moved
+}
+
+// loopBodyOf returns the body of the for or range statement that declares
+// v directly (each iteration has its own v), or nil.
+func (t *translator) loopBodyOf(v *types.Var) *ast.BlockStmt {
+	id := t.defIdentOf(v)
+	if id == nil {
+		return nil
+	}
+	st, ok := t.parent[id].(*ast.AssignStmt)
+	if !ok || st.Tok != token.DEFINE {
+		return nil
+	}
+	blk, ok := t.parent[st].(*ast.BlockStmt)
+	if !ok {
+		return nil
+	}
+	switch l := t.parent[blk].(type) {
+	case *ast.ForStmt:
+		if l.Body == blk {
+			return blk
+		}
+	case *ast.RangeStmt:
+		if l.Body == blk {
+			return blk
+		}
+	}
+	return nil
+}
+
+// owners returns the local slice variables that own their memory.
+func (t *translator) owners() map[*types.Var]bool {
+	cands := map[*types.Var]bool{}
+	for v := range t.sources {
+		if _, ok := v.Type().Underlying().(*types.Slice); !ok || v.IsField() || v.Parent() == nil ||
+			v.Parent() == v.Pkg().Scope() || t.inRegion(v.Pos()) {
+			continue
+		}
+		cands[v] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for v := range cands {
+			if !t.owns(v, cands) {
+				delete(cands, v)
+				changed = true
+			}
+		}
+	}
+	return cands
+}
+
+// owns reports whether v satisfies the owner conditions, given the other
+// candidates.
+func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
+	for _, s := range t.sources[v] {
+		switch {
+		case s.unknown != "" || s.isParam:
+			return false
+		case s.zero:
+		case s.expr == nil:
+			return false
+		default:
+			if !t.ownedValue(v, s.expr, cands) {
+				return false
+			}
+		}
+	}
+	for _, u := range t.uses[v] {
+		if t.funcOf(u) != t.funcOf(v) || !t.ownerUse(u, cands, map[*types.Var]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownedValue reports whether the value e, assigned to v, keeps v an owner:
+// a make outside any region, or a move or swap from another candidate.
+func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]bool) bool {
+	if call, ok := e.(*ast.CallExpr); ok {
+		return t.isMake(call) && !t.inRegion(call.Pos())
+	}
+	w := t.varOf(e)
+	if w == nil || !cands[w] || t.inRegion(e.Pos()) {
+		return false
+	}
+	st, ok := t.parent[e].(*ast.AssignStmt)
+	if !ok {
+		return false // a var declaration from another variable
+	}
+	if t.isSwap(st, cands) {
+		return true
+	}
+	if len(st.Lhs) != 1 || st.Tok != token.ASSIGN {
+		return false
+	}
+	// A move: w must be declared in the block of st and not used after it.
+	blk, ok := t.parent[st].(*ast.BlockStmt)
+	if !ok || !t.declaredIn(w, blk) {
+		return false
+	}
+	for _, u := range t.uses[w] {
+		if u.Pos() > st.End() {
+			return false
+		}
+	}
+	return true
+}
+
+// isSwap reports whether st assigns candidates to each other, every
+// variable on the left appearing once on the right.
+func (t *translator) isSwap(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
+	if st.Tok != token.ASSIGN || len(st.Lhs) < 2 || len(st.Lhs) != len(st.Rhs) {
+		return false
+	}
+	left := map[*types.Var]int{}
+	for _, l := range st.Lhs {
+		v := t.varOf(l)
+		if v == nil || !cands[v] {
+			return false
+		}
+		left[v]++
+	}
+	for _, r := range st.Rhs {
+		v := t.varOf(r)
+		if v == nil || left[v] != 1 {
+			return false
+		}
+		left[v]--
+	}
+	return true
+}
+
+// declaredIn reports whether v is declared by a statement of blk itself.
+func (t *translator) declaredIn(v *types.Var, blk *ast.BlockStmt) bool {
+	for _, s := range blk.List {
+		if s.Pos() <= v.Pos() && v.Pos() < s.End() {
+			switch s := s.(type) {
+			case *ast.AssignStmt:
+				return s.Tok == token.DEFINE
+			case *ast.DeclStmt:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownerUse reports whether the use u of a slice variable keeps it an
+// owner. params holds the parameters being checked, against recursion.
+func (t *translator) ownerUse(u *ast.Ident, cands, params map[*types.Var]bool) bool {
+	switch p := t.parent[u].(type) {
+	case *ast.IndexExpr:
+		if p.X != u {
+			return true // an index value
+		}
+		un, ok := t.parent[p].(*ast.UnaryExpr)
+		return !ok || un.Op != token.AND
+	case *ast.RangeStmt:
+		return p.X == u
+	case *ast.BinaryExpr:
+		return t.isNil(p.X) || t.isNil(p.Y)
+	case *ast.AssignStmt:
+		for i, l := range p.Lhs {
+			if l == u {
+				return true // an assignment to it: a source, checked there
+			}
+			if i < len(p.Rhs) && p.Rhs[i] == u && len(p.Lhs) == len(p.Rhs) {
+				w := t.varOf(l)
+				return w != nil && cands[w]
+			}
+		}
+		return false
+	case *ast.CallExpr:
+		return t.ownerArg(p, u, cands, params)
+	}
+	return false
+}
+
+// ownerArg reports whether passing u as an argument of call keeps it an
+// owner: len, cap, copy, or a parameter that only does owner uses.
+func (t *translator) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params map[*types.Var]bool) bool {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := t.info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "len", "cap", "copy":
+				return true
+			}
+			return false
+		}
+	}
+	fn := t.staticCallee(call)
+	decl := t.decls[fn]
+	if fn == nil || decl == nil || call.Ellipsis.IsValid() {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	for i, a := range call.Args {
+		if a != u {
+			continue
+		}
+		if sig.Variadic() && i >= sig.Params().Len()-1 {
+			return false
+		}
+		pv := sig.Params().At(i)
+		if params[pv] {
+			return true
+		}
+		params[pv] = true
+		for _, s := range t.sources[pv] {
+			if !s.isParam {
+				return false // the parameter is reassigned
+			}
+		}
+		for _, pu := range t.uses[pv] {
+			if t.funcOf(pu) != t.funcOf(pv) || !t.ownerUse(pu, nil, params) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (t *translator) isNil(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := t.info.Uses[id].(*types.Nil)
+	return isNil
+}
+
+// isMake reports whether call is the builtin make.
+func (t *translator) isMake(call *ast.CallExpr) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := t.info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == "make"
+}
+
+// funcOf returns the innermost function (declaration or literal) around
+// a node, or around the declaration of a variable.
+func (t *translator) funcOf(x any) ast.Node {
+	var n ast.Node
+	switch x := x.(type) {
+	case ast.Node:
+		n = x
+	case *types.Var:
+		if id := t.defIdentOf(x); id != nil {
+			n = id
+		}
+	}
+	if n == nil {
+		return nil
+	}
+	return t.enclosing(n, isFunc)
+}
+
+// defIdentOf returns the identifier that declares o, or nil.
+func (t *translator) defIdentOf(o types.Object) *ast.Ident {
+	if t.defIdent == nil {
+		t.defIdent = map[types.Object]*ast.Ident{}
+		for id, d := range t.info.Defs {
+			if d != nil {
+				t.defIdent[d] = id
+			}
+		}
+	}
+	return t.defIdent[o]
+}
+
+// ownerGroups numbers the groups of owners linked by moves and swaps.
+func (t *translator) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int {
+	group := map[*types.Var]int{}
+	var mark func(v *types.Var, g int)
+	mark = func(v *types.Var, g int) {
+		if _, ok := group[v]; ok || !owners[v] {
+			return
+		}
+		group[v] = g
+		for _, s := range t.sources[v] {
+			if w := t.varOf(s.expr); w != nil {
+				mark(w, g)
+			}
+		}
+		for _, u := range t.uses[v] {
+			if st, ok := t.parent[u].(*ast.AssignStmt); ok {
+				for _, l := range st.Lhs {
+					if w := t.varOf(l); w != nil {
+						mark(w, g)
+					}
+				}
+			}
+		}
+	}
+	n := 0
+	for v := range owners {
+		if _, ok := group[v]; !ok {
+			mark(v, n)
+			n++
+		}
+	}
+	return group
+}
+
+// warnUnreclaimed warns about arena allocations in sequential loops that
+// no owner reclaims.
+func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
+	freedAtEnd := map[*types.Var]bool{}
+	for _, vs := range t.endFrees {
+		for _, v := range vs {
+			freedAtEnd[v] = true
+		}
+	}
+	for call, name := range t.makes {
+		if t.inRegion(call.Pos()) || !t.inLoop(call) {
+			continue
+		}
+		// Only a make held by a variable is dropped when the variable is
+		// overwritten or goes out of scope; one stored into an element or
+		// a field (the rows of a [][]T) stays reachable.
+		var v *types.Var
+		switch st := t.parent[call].(type) {
+		case *ast.AssignStmt:
+			for i, r := range st.Rhs {
+				if r == call && i < len(st.Lhs) {
+					v = t.varOf(st.Lhs[i])
+				}
+			}
+			if v != nil && owners[v] && (t.frees[st] != nil || moved[v] || freedAtEnd[v]) {
+				continue
+			}
+		case *ast.ValueSpec:
+			for i, r := range st.Values {
+				if r == call && i < len(st.Names) {
+					v = t.varOf(st.Names[i])
+				}
+			}
+		}
+		if v == nil {
+			continue
+		}
+		t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
+			"(the arena is not garbage collected): allocate it once before the loop, or drop it only by "+
+			"assigning a new make to the variable that holds it", name)
+	}
+}
+
+// inLoop reports whether n lies in the body of a for or range statement of
+// its function.
+func (t *translator) inLoop(n ast.Node) bool {
+	for p := t.parent[n]; p != nil && !isFunc(p); p = t.parent[p] {
+		switch p.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
+}

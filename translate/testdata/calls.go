@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Writes that a region makes through code it calls indirectly: every slice
+// written here moves to the arena.
+
+type setter interface{ Set(i int, v float64) }
+
+type vec []float64
+
+func (v vec) Set(i int, x float64) { v[i] = x }
+
+type counter struct{ hits [4]int64 }
+
+func (c *counter) Set(i int, x float64) { c.hits[i%4]++ }
+
+type byVal []float64
+
+func (b byVal) Len() int           { return len(b) }
+func (b byVal) Less(i, j int) bool { return b[i] < b[j] }
+func (b byVal) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
+func apply(n int, f func(i int)) {
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		f(i)
+	}
+}
+
+func adder(dst []float64) func(int, float64) {
+	return func(i int, v float64) { dst[i] += v }
+}
+
+func each[S setter](s S, n int) {
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		s.Set(i, 1)
+	}
+}
+
+func main() {
+	n := 16
+	out := make([]float64, n)
+	put := func(i int, v float64) { out[i] = v }
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		put(i, float64(i*i))
+	}
+
+	viaParam := make([]float64, n)
+	kernel := func(dst []float64, i int) { dst[i] = float64(i) }
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		kernel(viaParam, i)
+	}
+
+	viaHelper := make([]float64, n)
+	apply(n, func(i int) { viaHelper[i] = float64(i) })
+
+	byMethod := make(vec, n)
+	apply(n, func(i int) { byMethod.Set(i, 2) })
+	set := byMethod.Set
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		set(i, 3)
+	}
+
+	viaIface := make([]float64, n)
+	var s setter = vec(viaIface)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		s.Set(i, 4)
+	}
+
+	viaGeneric := make([]float64, n)
+	each(vec(viaGeneric), n)
+
+	sums := make([]float64, n)
+	add := adder(sums)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		add(i, 5)
+	}
+
+	compared := make([]int, n)
+	less := func(i, j int) bool { compared[i] = 1; return i > j }
+	//cape:parallel for
+	for i := 0; i < n/2; i++ {
+		sort.Slice(out[2*i:2*i+2], less)
+		sort.Float64s(sums[2*i : 2*i+2])
+	}
+
+	sorted := make([]float64, n)
+	//cape:parallel for
+	for i := 0; i < n/4; i++ {
+		sort.Sort(byVal(sorted[4*i : 4*i+4]))
+	}
+
+	var c counter
+	_ = setter(&c)
+	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, c)
+}
