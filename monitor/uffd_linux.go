@@ -289,12 +289,11 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 
 // probeFault times one write fault, every Start until the estimate has
 // its samples and then every probeEvery Starts, before the kind of the
-// region is chosen. It refreshes the twin of a page known to be populated
-// (the page may have been written since the last Start, and is armed
-// below, so that Start's scan would no longer see it; else the first page
-// of the extent), write-protects it,
-// rewrites one word of it with its own value, and re-arms it if it is
-// below armed. The memory does not change.
+// region is chosen. It takes a page known to be populated (else the first
+// page of the extent), refreshes its twin (the page may have been written
+// since the last Start, and once armed below Start's scan no longer sees
+// it), write-protects it, rewrites one word of it with its own value, and
+// re-arms it if it is below armed. The memory does not change.
 func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	p := u.probe
 	if p < 0 || p >= extent/u.pageSize {
@@ -396,9 +395,10 @@ func (u *uffdTracker) armSample(extent int) error {
 	return nil
 }
 
-// readSample counts the sampled pages the region wrote without changing
-// them, among those it did not change (u.dirty holds those it changed) and, in a plain region, unprotects
-// those it did not write (a compared one re-arms them all).
+// readSample counts, among the sampled pages the region did not change
+// (u.dirty holds those it changed), those it wrote all the same; in a
+// plain region it then unprotects those it did not write (a compared
+// one's Stop re-arms them all).
 func (u *uffdTracker) readSample() error {
 	if len(u.sample) == 0 {
 		return nil
