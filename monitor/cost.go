@@ -56,6 +56,8 @@ type regionCosts struct {
 	// cheaper, it write-protects a sample of sampleSize pages spread over
 	// the extent and counts those written.
 	writtenFaults int  // pages the last kindFaults region wrote, or the sample's estimate
+	wfKnown       bool // writtenFaults was measured
+	regions       int  // regions ended
 	compared      int  // compared regions since the last sample or kindFaults one
 	explore       int  // compared regions before the next sample
 	sample        bool // the next region samples its writes
@@ -140,19 +142,10 @@ func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
 
 // estimateW is estimate with wf pages written by a kindFaults region.
 func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
-	f, cp, cm, wp, bulk := c.fault.median(), c.copyNS.median(), c.cmpNS.median(), c.wpNS.median(), c.bulkNS.median()
-	if cp == 0 {
-		cp = copyPrior
-	}
-	if bulk == 0 {
-		bulk = cp
-	}
-	if cm == 0 {
-		cm = cp // comparing a clean page reads two, copying reads and writes one
-	}
 	if c.fault.n == 0 {
 		return 0, false
 	}
+	f, cp, cm, wp, bulk := c.figures()
 	w, b, ef := float64(c.written), float64(c.between), float64(e)
 	switch k {
 	case kindFaults:
@@ -167,6 +160,27 @@ func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 	}
 }
 
+// figures returns the current estimates in ns: a fault, a page copied, a
+// page compared, a page protected, a page of a whole-extent copy. Copy,
+// compare and bulk copy not measured yet are copyPrior.
+func (c *regionCosts) figures() (f, cp, cm, wp, bulk float64) {
+	f, cp, cm, wp, bulk = c.fault.median(), c.copyNS.median(), c.cmpNS.median(), c.wpNS.median(), c.bulkNS.median()
+	if cp == 0 {
+		cp = copyPrior
+	}
+	if bulk == 0 {
+		bulk = cp
+	}
+	if cm == 0 {
+		cm = cp // comparing a clean page reads two, copying reads and writes one
+	}
+	return f, cp, cm, wp, bulk
+}
+
+// endRegion records that a region wrote (faults) or changed (compared)
+// written pages.
+func (c *regionCosts) endRegion(written int) { c.written, c.regions = written, c.regions+1 }
+
 // switchGain is how much cheaper another kind must be estimated than the
 // current one before the next region switches to it, so that an iterative
 // program does not flap between two kinds of similar cost.
@@ -177,21 +191,46 @@ const switchGain = 0.8
 // should sample the pages it writes.
 func (c *regionCosts) choose(cur regionKind, e int) regionKind {
 	c.sample, c.measure = false, false
+	if c.regions == 0 {
+		return c.first(cur)
+	}
 	if cur == kindFaults {
-		c.writtenFaults, c.compared, c.explore = c.written, 0, exploreFirst
+		c.writtenFaults, c.wfKnown, c.compared, c.explore = c.written, true, 0, exploreFirst
 		return c.cheapest(cur, e, c.written)
 	}
 	if c.explore == 0 {
 		c.explore = exploreFirst
 	}
 	c.compared++
-	next := c.cheapest(cur, e, max(c.written, c.writtenFaults))
+	wf := e // nothing tracked yet: any page may be written
+	if c.wfKnown {
+		wf = max(c.written, c.writtenFaults)
+	}
+	next := c.cheapest(cur, e, wf)
 	if c.compared >= c.explore {
 		c.measure, c.compared = true, 0
 		c.explore = min(2*c.explore, maxExplore)
 		c.sample = next != kindFaults && c.cheapest(cur, e, c.written) == kindFaults
 	}
 	return next
+}
+
+// first returns the kind of the first region, of which nothing is known:
+// the kind whose worst case is the least bad. Faults cost at worst a fault
+// per page of the extent, and at best nothing; a plain region a copy and a
+// compare per page, whatever it writes. So faults are chosen when a fault
+// costs at most two copies and compares (the regret of either choice is
+// then at most the cost of plain), else plain; before any fault was
+// probed, cur.
+func (c *regionCosts) first(cur regionKind) regionKind {
+	if c.fault.n == 0 {
+		return cur
+	}
+	f, _, cm, _, bulk := c.figures()
+	if f <= 2*(bulk+cm) {
+		return kindFaults
+	}
+	return kindPlain
 }
 
 // samplePages appends to dst the pages of a sample over e pages.
@@ -211,7 +250,7 @@ func (c *regionCosts) samplePages(dst []int, e int) []int {
 // them: the pages it wrote are estimated as those it changed and the same
 // share of the others.
 func (c *regionCosts) observeSample(changed, rewritten, clean, e int) {
-	c.writtenFaults = changed
+	c.writtenFaults, c.wfKnown = changed, true
 	if clean > 0 {
 		c.writtenFaults += (rewritten*(e-changed) + clean - 1) / clean
 	}

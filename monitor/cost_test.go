@@ -26,7 +26,7 @@ func TestWindowMedian(t *testing.T) {
 }
 
 func costsWith(fault, copyNS, cmpNS, wp float64, written, between int) *regionCosts {
-	c := &regionCosts{written: written, between: between}
+	c := &regionCosts{written: written, between: between, regions: 1, wfKnown: true}
 	c.fault.add(fault)
 	c.copyNS.add(copyNS)
 	c.cmpNS.add(cmpNS)
@@ -99,5 +99,25 @@ func TestObserve(t *testing.T) {
 	c.observeFault(time.Second)
 	if c.copyNS.n != 1 || c.fault.n != 0 {
 		t.Errorf("frozen costs recorded measurements")
+	}
+}
+
+// The first region, of which nothing is known, is tracked by faults where a
+// fault costs little against copying and comparing a page, else plain.
+func TestChooseFirst(t *testing.T) {
+	for _, tc := range []struct {
+		fault float64
+		want  regionKind
+	}{{800, kindFaults}, {25000, kindPlain}} {
+		c := &regionCosts{}
+		if got := c.choose(kindFaults, 4096); got != kindFaults {
+			t.Errorf("no fault probed yet: chose %v, want faults", got)
+		}
+		c.fault.add(tc.fault)
+		c.copyNS.add(300)
+		c.cmpNS.add(150)
+		if got := c.choose(kindFaults, 4096); got != tc.want {
+			t.Errorf("fault %v ns: chose %v, want %v", tc.fault, got, tc.want)
+		}
 	}
 }

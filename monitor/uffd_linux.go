@@ -375,7 +375,7 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		}
 		u.pending = append(u.pending, u.dirty...)
 	}
-	u.costs.written = len(u.dirty)
+	u.costs.endRegion(len(u.dirty))
 	if len(u.dirty) > 0 {
 		u.probe = u.dirty[len(u.dirty)/2]
 	}
