@@ -42,9 +42,10 @@ type uffdTracker struct {
 	// armed: outside regions, every page in [0, armed) is either
 	// write-protected or reported written by PAGEMAP_SCAN; 0 in plain
 	// regions and after them.
-	armed int
-	vec   []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
-	dirty []int             // result of the last Stop, reused
+	armed   int
+	twinned int               // twin pages below twinned have been written once
+	vec     []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
+	dirty   []int             // result of the last Stop, reused
 
 	mode    uffdMode
 	kind    regionKind // of the current or last region
@@ -222,19 +223,27 @@ func (u *uffdTracker) startPlain(extent int) error {
 	ps := u.pageSize
 	tw := u.res.twin.buf
 	u.pending = u.pending[:0]
+	// Twin pages past twinned are touched for the first time, which costs
+	// more than the copy or comparison: those are not timed.
+	timed := extent / ps
+	if extent > u.twinned {
+		timed, u.twinned = 0, extent
+	}
 	t := time.Now()
 	if !u.costs.measure && u.kind == kindPlain {
 		copyParallel(tw[:extent], u.mem[:extent])
-		u.costs.observeBulk(time.Since(t), extent/ps)
+		u.costs.observeBulk(time.Since(t), timed)
 		return nil
 	}
 	changed := diffParallel(u.pending, u.mem, tw, ps, 0, extent/ps)
 	t1 := time.Now()
-	u.costs.observeCompare(t1.Sub(t), extent/ps)
+	u.costs.observeCompare(t1.Sub(t), timed)
 	for _, p := range changed {
 		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 	}
-	u.costs.observeCopy(time.Since(t1), len(changed))
+	if timed > 0 {
+		u.costs.observeCopy(time.Since(t1), len(changed))
+	}
 	u.costs.between = max(len(changed)-u.costs.written, 0)
 	u.pending = changed[:0]
 	return nil
@@ -283,6 +292,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 		// Not timed: the first copy into the twin also populates it.
 		copyParallel(tw[u.armed:extent], u.mem[u.armed:extent])
 		u.armed = extent
+		u.twinned = max(u.twinned, extent)
 	}
 	return nil
 }
@@ -582,6 +592,7 @@ func runUffdProbe() (err error) {
 	if err != nil {
 		return err
 	}
+	t.(*uffdTracker).mode = uffdModeFaults // the probe is of write-protection
 	defer func() { err = errors.Join(err, t.Close()) }()
 	if err := t.Start(2 * ps); err != nil {
 		return err
