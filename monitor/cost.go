@@ -207,10 +207,15 @@ func (c *regionCosts) choose(cur regionKind, e int) regionKind {
 		wf = max(c.written, c.writtenFaults)
 	}
 	next := c.cheapest(cur, e, wf)
-	if c.compared >= c.explore {
+	hopeful := next != kindFaults && c.cheapest(cur, e, c.written) == kindFaults
+	switch {
+	case !c.wfKnown && hopeful:
+		// Nothing was ever tracked: sample now, not after explore regions.
+		c.measure, c.sample, c.compared = true, true, 0
+	case c.compared >= c.explore:
 		c.measure, c.compared = true, 0
 		c.explore = min(2*c.explore, maxExplore)
-		c.sample = next != kindFaults && c.cheapest(cur, e, c.written) == kindFaults
+		c.sample = hopeful
 	}
 	return next
 }
