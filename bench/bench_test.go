@@ -1,30 +1,19 @@
 package bench
 
 import (
-	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/cape-go/cape/internal/testenv"
 )
 
 // runTiny runs the harness end to end on n=64 and checks what it writes.
 func runTiny(t *testing.T, cfg Config) []Sample {
 	t.Helper()
-	root, err := ModuleRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Root, cfg.Out, cfg.Sizes, cfg.Nodes, cfg.Reps = root, t.TempDir(), []int{64}, []int{1, 2}, 1
-	var log strings.Builder
-	cfg.Log = &log
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	log, ctx := tinySetup(t, &cfg, 2*time.Minute)
+	cfg.Sizes, cfg.Nodes, cfg.Reps = []int{64}, []int{1, 2}, 1
 	samples, err := Run(ctx, cfg)
 	if err != nil {
 		t.Fatalf("Run: %v\nlog: %s", err, log.String())
@@ -32,19 +21,8 @@ func runTiny(t *testing.T, cfg Config) []Sample {
 	if err := Report(cfg.Out, samples, 8); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range append([]string{"results.csv", "results.md", "machine.md"}, Figures...) {
-		st, err := os.Stat(filepath.Join(cfg.Out, f))
-		if err != nil || st.Size() == 0 {
-			t.Errorf("%s not written: %v", f, err)
-		}
-	}
-	back, err := ReadCSV(filepath.Join(cfg.Out, "results.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != len(samples) {
-		t.Fatalf("results.csv has %d samples, Run returned %d", len(back), len(samples))
-	}
+	checkWritten(t, cfg.Out, append([]string{"results.csv", "results.md", "machine.md"}, Figures...))
+	back := readBack(t, ReadCSV, cfg.Out, len(samples), "Run")
 	seen := map[Mode]bool{}
 	for _, s := range back {
 		seen[s.Mode] = true
@@ -55,17 +33,8 @@ func runTiny(t *testing.T, cfg Config) []Sample {
 			t.Errorf("%s×%d: times %g, %g", s.Mode, s.Nodes, s.Seconds, s.Wall)
 		}
 	}
-	for _, m := range cfg.Modes {
-		if !seen[m] {
-			t.Errorf("mode %s did not run (log: %s)", m, log.String())
-		}
-	}
-	md, _ := os.ReadFile(filepath.Join(cfg.Out, "results.md"))
-	for _, want := range []string{"Table I", "Fig. 4", "Fig. 5", "Fig. 6", "incremental / mpi-go"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("results.md lacks %q", want)
-		}
-	}
+	checkRan(t, cfg.Modes, seen, log.String())
+	checkMarkdown(t, cfg.Out, []string{"Table I", "Fig. 4", "Fig. 5", "Fig. 6", "incremental / mpi-go"})
 	svg, _ := os.ReadFile(filepath.Join(cfg.Out, Figures[0]))
 	if !strings.HasPrefix(string(svg), "<svg") || !strings.Contains(string(svg), "incremental") {
 		t.Errorf("%s is not the expected SVG", Figures[0])
@@ -78,11 +47,7 @@ func TestQuickEndToEnd(t *testing.T) {
 		t.Skip("builds and runs every variant")
 	}
 	modes := []Mode{Seq, Goroutines, Complete, Incremental, MPIGo, MPIGoGather}
-	for _, tool := range []string{"gcc", "mpicc", "mpirun"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			testenv.Skip(t, "%s not installed: the C references cannot run (run .ci/bench-setup.sh)", tool)
-		}
-	}
+	needTools(t, "the C references", "gcc", "mpicc", "mpirun")
 	modes = append(modes, OMPC, MPIC)
 	runTiny(t, Config{Modes: modes})
 }
@@ -91,12 +56,7 @@ func TestEmulatedCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs variants")
 	}
-	if os.Geteuid() != 0 {
-		testenv.Skip(t, "the emulated cluster needs root")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		testenv.Skip(t, "ip (iproute2) not installed (run .ci/bench-setup.sh)")
-	}
+	needEmulation(t)
 	samples := runTiny(t, Config{Modes: []Mode{Seq, Incremental, MPIGo}, Emulate: true, NodeCPUs: 0.5, Bandwidth: "1gbit"})
 	for _, s := range samples {
 		if !s.Emulated || s.NodeCPUs != 0.5 {

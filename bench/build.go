@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,21 +88,29 @@ func build(ctx context.Context, cfg *Config) (*binaries, error) {
 		}
 	}
 	if want[MPIC] {
-		b.mpic, err = cBuild(ctx, "mpicc", []string{"-O2"}, filepath.Join(src, "matmul_mpi.c"), filepath.Join(dir, "matmul_mpi"))
-		if err == nil {
-			if b.mpirun, err = exec.LookPath("mpirun"); err != nil {
-				b.mpic, err = "", errors.New("mpirun not found")
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(cfg.Log, "bench: skipping mpi-c: %v\n", err)
-		}
+		b.mpic, b.mpirun = buildMPI(ctx, cfg.Log, MPIC, []string{"-O2"}, filepath.Join(src, "matmul_mpi.c"), filepath.Join(dir, "matmul_mpi"))
 	}
 	return b, nil
 }
 
 // errNoToolchain is returned by cBuild when the compiler is not installed.
 var errNoToolchain = errors.New("compiler not installed (run .ci/bench-setup.sh, or apt-get install gcc libopenmpi-dev openmpi-bin)")
+
+// buildMPI compiles the MPI C reference src into out with mpicc and finds
+// mpirun. Either one missing is a notice on log that mode is skipped, and
+// then both returned paths are empty.
+func buildMPI(ctx context.Context, log io.Writer, mode Mode, flags []string, src, out string) (bin, mpirun string) {
+	bin, err := cBuild(ctx, "mpicc", flags, src, out)
+	if err == nil {
+		if mpirun, err = exec.LookPath("mpirun"); err != nil {
+			bin, err = "", errors.New("mpirun not found")
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(log, "bench: skipping %s: %v\n", mode, err)
+	}
+	return bin, mpirun
+}
 
 func cBuild(ctx context.Context, cc string, flags []string, src, out string) (string, error) {
 	path, err := exec.LookPath(cc)

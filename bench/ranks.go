@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 )
@@ -14,15 +15,16 @@ import (
 // listens (its bridge address in the emulated cluster's namespaces, else a
 // free loopback port). It waits for every rank, kills them all on the first
 // failure or when ctx ends, and writes rank 0's stdout to stdout and every
-// rank's stderr, in rank order, to stderr.
-func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin string, args func(rank int, addr string) []string, stdout, stderr *bytes.Buffer) error {
+// rank's stderr, in rank order, to stderr. It returns every rank's stdout,
+// in rank order, for callers that check the ranks agree.
+func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin string, args func(rank int, addr string) []string, stdout, stderr *bytes.Buffer) ([]string, error) {
 	addr := ""
 	if emulated && cl.netns {
 		addr = net.JoinHostPort(cl.masterIP(), strconv.Itoa(cl.port()))
 	} else {
 		port, err := freePort()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	}
@@ -45,7 +47,7 @@ func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin st
 			for range cmds {
 				<-done
 			}
-			return fmt.Errorf("start rank %d: %w", r, err)
+			return nil, fmt.Errorf("start rank %d: %w", r, err)
 		}
 		cmds = append(cmds, cmd)
 		go func() { done <- result{r, cmd.Wait()} }()
@@ -71,5 +73,20 @@ func runRanks(ctx context.Context, cl *cluster, emulated bool, nodes int, bin st
 	for r := range errs {
 		stderr.Write(errs[r].Bytes())
 	}
-	return first
+	rankOuts := make([]string, nodes)
+	for r := range outs {
+		rankOuts[r] = outs[r].String()
+	}
+	return rankOuts, first
+}
+
+// runMPIRun runs the MPI program bin with args on nodes ranks through
+// mpirun, each rank wrapped for its node of the emulated cluster.
+func runMPIRun(ctx context.Context, mpirun string, cl *cluster, emulated bool, nodes int, bin string, args []string, stdout, stderr *bytes.Buffer) error {
+	mpiArgs := []string{"--bind-to", "none", "--oversubscribe", "-np", strconv.Itoa(nodes)}
+	if os.Geteuid() == 0 {
+		mpiArgs = append([]string{"--allow-run-as-root"}, mpiArgs...)
+	}
+	prog := append(cl.wrap(emulated, -1, false), bin)
+	return runProc(ctx, nil, mpirun, append(append(mpiArgs, prog...), args...), nil, stdout, stderr)
 }

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
@@ -24,41 +23,23 @@ var csvColumns = []int{16, 17, len(csvHeader)}
 
 // writeCSV writes the samples, one per line, with a header.
 func writeCSV(path string, samples []Sample) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write results: %w", err)
-	}
-	w := csv.NewWriter(f)
-	w.Write(csvHeader)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	rows := [][]string{csvHeader}
 	for _, s := range samples {
-		w.Write([]string{strconv.Itoa(s.Size), strconv.Itoa(s.Nodes), string(s.Mode), strconv.Itoa(s.Rep),
+		rows = append(rows, []string{strconv.Itoa(s.Size), strconv.Itoa(s.Nodes), string(s.Mode), strconv.Itoa(s.Rep),
 			strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), s.Checksum,
 			g(s.Create), g(s.Exchange), strconv.FormatInt(s.DeltaBytes, 10), strconv.FormatInt(s.Sent, 10),
 			strconv.FormatInt(s.Received, 10), g(s.MaxCompute), g(s.Comm),
 			g(s.Compute), g(s.Wait), g(s.Merge), g(s.Send)})
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return fmt.Errorf("write results: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write results: %w", err)
-	}
-	return nil
+	return writeRows(path, rows)
 }
 
 // ReadCSV reads a results.csv written by Run.
 func ReadCSV(path string) ([]Sample, error) {
-	f, err := os.Open(path)
+	rows, err := readCSVFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read results: %w", err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("read results %s: %w", path, err)
+		return nil, err
 	}
 	// Older files lack the last columns (csvColumns).
 	if len(rows) == 0 || !slices.ContainsFunc(csvColumns, func(k int) bool { return slices.Equal(rows[0], csvHeader[:k]) }) {

@@ -282,12 +282,7 @@ func runCell(ctx context.Context, cfg *Config, bins *binaries, cl *cluster, c ce
 	case MPIGo, MPIGoGather:
 		err = runMPIGo(ctx, bins, cl, c, emulated, &stdout, &stderr)
 	case MPIC:
-		args := []string{"--bind-to", "none", "--oversubscribe", "-np", strconv.Itoa(c.nodes)}
-		if os.Geteuid() == 0 {
-			args = append([]string{"--allow-run-as-root"}, args...)
-		}
-		prog := append(cl.wrap(emulated, -1, false), bins.mpic)
-		err = runProc(ctx, nil, bins.mpirun, append(append(args, prog...), nflag...), nil, &stdout, &stderr)
+		err = runMPIRun(ctx, bins.mpirun, cl, emulated, c.nodes, bins.mpic, nflag, &stdout, &stderr)
 	default:
 		err = fmt.Errorf("mode %s not runnable", c.mode)
 	}
@@ -368,68 +363,19 @@ func capeJob(ctx context.Context, cfg *Config, cl *cluster, emulated bool, bin s
 
 // runMPIGo runs the Go message-passing baseline on c.nodes ranks.
 func runMPIGo(ctx context.Context, bins *binaries, cl *cluster, c cell, emulated bool, stdout, stderr *bytes.Buffer) error {
-	addr := ""
-	if emulated && cl.netns {
-		addr = net.JoinHostPort(cl.masterIP(), strconv.Itoa(cl.port()))
-	} else {
-		port, err := freePort()
-		if err != nil {
-			return err
-		}
-		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	}
-	type result struct {
-		rank int
-		err  error
-	}
-	done := make(chan result, c.nodes)
-	var cmds []*exec.Cmd
-	outs := make([]bytes.Buffer, c.nodes)
-	errs := make([]bytes.Buffer, c.nodes)
-	for r := 0; r < c.nodes; r++ {
-		args := []string{"-n", strconv.Itoa(c.size), "-rank", strconv.Itoa(r), "-size", strconv.Itoa(c.nodes), "-addr", addr}
+	outs, err := runRanks(ctx, cl, emulated, c.nodes, bins.mpigo, func(rank int, addr string) []string {
+		args := []string{"-n", strconv.Itoa(c.size), "-rank", strconv.Itoa(rank), "-size", strconv.Itoa(c.nodes), "-addr", addr}
 		if c.mode == MPIGoGather {
 			args = append(args, "-gather-only")
 		}
-		argv := append(append(cl.wrap(emulated, r, true), bins.mpigo), args...)
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = append(cleanEnv(), "BENCH_RANK="+strconv.Itoa(r))
-		cmd.Stdout, cmd.Stderr = &outs[r], &errs[r]
-		setGroup(cmd)
-		if err := cmd.Start(); err != nil {
-			killAll(cmds)
-			return fmt.Errorf("start rank %d: %w", r, err)
-		}
-		cmds = append(cmds, cmd)
-		go func() { done <- result{r, cmd.Wait()} }()
-	}
-	var first error
-	for k := 0; k < c.nodes; k++ {
-		select {
-		case res := <-done:
-			if res.err != nil && first == nil {
-				first = fmt.Errorf("rank %d: %w", res.rank, res.err)
-				killAll(cmds)
-			}
-		case <-ctx.Done():
-			killAll(cmds)
-			if first == nil {
-				first = ctx.Err()
-			}
-			k-- // still wait for the process to be reaped
-			ctx = context.Background()
-		}
-	}
-	stdout.Write(outs[0].Bytes())
-	for r := range errs {
-		stderr.Write(errs[r].Bytes())
-	}
-	if first != nil {
-		return first
+		return args
+	}, stdout, stderr)
+	if err != nil {
+		return err
 	}
 	// Every rank of the gather+broadcast variant must hold the same C.
 	for r := 1; r < c.nodes && c.mode == MPIGo; r++ {
-		if got, want := checksumOf(outs[r].String()), checksumOf(outs[0].String()); got != want {
+		if got, want := checksumOf(outs[r]), checksumOf(outs[0]); got != want {
 			return fmt.Errorf("rank %d ended with C checksum %q, rank 0 with %q", r, got, want)
 		}
 	}

@@ -320,16 +320,11 @@ func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, 
 		err = capeJob(ctx, &cfg.Config, cl, emulated, bins.cape, args, c.nodes,
 			nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s"}, &stdout, &stderr)
 	case HaloGo:
-		err = runRanks(ctx, cl, emulated, c.nodes, bins.halogo, func(rank int, addr string) []string {
+		_, err = runRanks(ctx, cl, emulated, c.nodes, bins.halogo, func(rank int, addr string) []string {
 			return append(slices.Clone(args), "-rank", strconv.Itoa(rank), "-size", strconv.Itoa(c.nodes), "-addr", addr)
 		}, &stdout, &stderr)
 	case HaloC:
-		mpiArgs := []string{"--bind-to", "none", "--oversubscribe", "-np", strconv.Itoa(c.nodes)}
-		if os.Geteuid() == 0 {
-			mpiArgs = append([]string{"--allow-run-as-root"}, mpiArgs...)
-		}
-		prog := append(cl.wrap(emulated, -1, false), bins.haloc)
-		err = runProc(ctx, nil, bins.mpirun, append(append(mpiArgs, prog...), args...), nil, &stdout, &stderr)
+		err = runMPIRun(ctx, bins.mpirun, cl, emulated, c.nodes, bins.haloc, args, &stdout, &stderr)
 	default:
 		err = fmt.Errorf("mode %s not runnable", c.mode)
 	}

@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -88,15 +87,7 @@ func buildStencil(ctx context.Context, cfg *StencilConfig) (*stencilBins, error)
 	}
 	if want(HaloC) {
 		src := filepath.Join(cfg.Root, "bench", "c", "stencil_mpi.c")
-		b.haloc, err = cBuild(ctx, "mpicc", []string{"-O2", "-ffp-contract=off"}, src, filepath.Join(dir, "stencil_mpi"))
-		if err == nil {
-			if b.mpirun, err = exec.LookPath("mpirun"); err != nil {
-				b.haloc, err = "", errors.New("mpirun not found")
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(cfg.Log, "bench: skipping halo-c: %v\n", err)
-		}
+		b.haloc, b.mpirun = buildMPI(ctx, cfg.Log, HaloC, []string{"-O2", "-ffp-contract=off"}, src, filepath.Join(dir, "stencil_mpi"))
 	}
 	return b, nil
 }

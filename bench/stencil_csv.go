@@ -29,6 +29,7 @@ func writeStencilCSV(path string, samples []StencilSample) error {
 	return writeRows(path, rows)
 }
 
+// writeRows writes rows to a new CSV file at path.
 func writeRows(path string, rows [][]string) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -42,8 +43,8 @@ func writeRows(path string, rows [][]string) error {
 	return nil
 }
 
-// readRows reads a CSV file whose header must be want.
-func readRows(path string, want []string) ([][]string, error) {
+// readCSVFile reads every row of the CSV file at path, its header included.
+func readCSVFile(path string) ([][]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
@@ -52,6 +53,15 @@ func readRows(path string, want []string) ([][]string, error) {
 	rows, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("read results %s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// readRows reads a CSV file whose header must be want.
+func readRows(path string, want []string) ([][]string, error) {
+	rows, err := readCSVFile(path)
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 || !slices.Equal(rows[0], want) {
 		return nil, fmt.Errorf("read results %s: header %v, want %v", path, rows[0:min(1, len(rows))], want)

@@ -156,6 +156,23 @@ func ReportStencil(dir string, samples []StencilSample) error {
 	return nil
 }
 
+// eachDist calls f, in table order, with the samples of every size, node
+// count of at least minNodes and distributed mode that has any.
+func (t *stencilTable) eachDist(minNodes int, f func(n, k int, m Mode, g []StencilSample)) {
+	for _, n := range t.sizes {
+		for _, k := range t.nodes {
+			if k < minNodes {
+				continue
+			}
+			for _, m := range t.distModes() {
+				if g := t.get(n, k, m); len(g) > 0 {
+					f(n, k, m, g)
+				}
+			}
+		}
+	}
+}
+
 var stencilDist = []Mode{Incremental, Complete, HaloGo, HaloC}
 
 func (t *stencilTable) distModes() []Mode {
@@ -235,25 +252,14 @@ func writeStencilBytes(b *strings.Builder, t *stencilTable) {
 		"two for an interior node and one for the last node (mean over the non-master nodes).\n\n"+
 		"| n | nodes | mode | master sent | master received | others sent | others received | others received / halo rows |\n"+
 		"|---|---|---|---|---|---|---|---|\n")
-	for _, n := range t.sizes {
-		for _, k := range t.nodes {
-			if k < 2 {
-				continue
-			}
-			for _, m := range t.distModes() {
-				g := t.get(n, k, m)
-				if len(g) == 0 {
-					continue
-				}
-				recv := med(g, func(s StencilSample) float64 { return s.OtherRecv })
-				fmt.Fprintf(b, "| %d | %d | %s | %s | %s | %s | %s | %.1f× |\n", n, k, m,
-					sizeText(med(g, func(s StencilSample) float64 { return s.MasterSent })),
-					sizeText(med(g, func(s StencilSample) float64 { return s.MasterRecv })),
-					sizeText(med(g, func(s StencilSample) float64 { return s.OtherSent })),
-					sizeText(recv), recv/haloBytes(n, k))
-			}
-		}
-	}
+	t.eachDist(2, func(n, k int, m Mode, g []StencilSample) {
+		recv := med(g, func(s StencilSample) float64 { return s.OtherRecv })
+		fmt.Fprintf(b, "| %d | %d | %s | %s | %s | %s | %s | %.1f× |\n", n, k, m,
+			sizeText(med(g, func(s StencilSample) float64 { return s.MasterSent })),
+			sizeText(med(g, func(s StencilSample) float64 { return s.MasterRecv })),
+			sizeText(med(g, func(s StencilSample) float64 { return s.OtherSent })),
+			sizeText(recv), recv/haloBytes(n, k))
+	})
 	b.WriteString("\n")
 }
 
@@ -277,28 +283,20 @@ func writeStencilBreakdown(b *strings.Builder, t *stencilTable) {
 		"span minus compute (halo exchange, reduction, waiting for neighbours, final gather).\n\n"+
 		"| n | nodes | mode | span | compute | slowest compute | create | wait | merge/inject | send | comm | other | pages per region |\n"+
 		"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, n := range t.sizes {
-		for _, k := range t.nodes {
-			for _, m := range t.distModes() {
-				g := t.get(n, k, m)
-				if len(g) == 0 {
-					continue
-				}
-				it := float64(g[0].Iters)
-				ms := func(f func(StencilSample) float64) float64 { return 1000 * med(g, f) / it }
-				span, comp, comm := ms(secondsOf), ms(func(s StencilSample) float64 { return s.Compute }), ms(func(s StencilSample) float64 { return s.Comm })
-				fmt.Fprintf(b, "| %d | %d | %s | %.3f | %.3f | %.3f |", n, k, m, span, comp, ms(func(s StencilSample) float64 { return s.MaxCompute }))
-				if m == HaloGo || m == HaloC {
-					fmt.Fprintf(b, " – | – | – | – | %.3f | – | – |\n", comm)
-					continue
-				}
-				fmt.Fprintf(b, " %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
-					ms(func(s StencilSample) float64 { return s.Create }), ms(func(s StencilSample) float64 { return s.Wait }),
-					ms(func(s StencilSample) float64 { return s.Merge }), ms(func(s StencilSample) float64 { return s.Send }),
-					comm, span-comp-comm, med(g, func(s StencilSample) float64 { return s.Pages }))
-			}
+	t.eachDist(0, func(n, k int, m Mode, g []StencilSample) {
+		it := float64(g[0].Iters)
+		ms := func(f func(StencilSample) float64) float64 { return 1000 * med(g, f) / it }
+		span, comp, comm := ms(secondsOf), ms(func(s StencilSample) float64 { return s.Compute }), ms(func(s StencilSample) float64 { return s.Comm })
+		fmt.Fprintf(b, "| %d | %d | %s | %.3f | %.3f | %.3f |", n, k, m, span, comp, ms(func(s StencilSample) float64 { return s.MaxCompute }))
+		if m == HaloGo || m == HaloC {
+			fmt.Fprintf(b, " – | – | – | – | %.3f | – | – |\n", comm)
+			return
 		}
-	}
+		fmt.Fprintf(b, " %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
+			ms(func(s StencilSample) float64 { return s.Create }), ms(func(s StencilSample) float64 { return s.Wait }),
+			ms(func(s StencilSample) float64 { return s.Merge }), ms(func(s StencilSample) float64 { return s.Send }),
+			comm, span-comp-comm, med(g, func(s StencilSample) float64 { return s.Pages }))
+	})
 	b.WriteString("\n")
 }
 

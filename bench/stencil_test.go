@@ -1,31 +1,20 @@
 package bench
 
 import (
-	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/cape-go/cape/internal/testenv"
 )
 
 // runTinyStencil runs the stencil harness end to end on a 40×40 grid, 5
 // iterations, 1 and 2 nodes, and checks what it writes.
 func runTinyStencil(t *testing.T, cfg StencilConfig) []StencilSample {
 	t.Helper()
-	root, err := ModuleRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Root, cfg.Out, cfg.Sizes, cfg.Nodes, cfg.Reps, cfg.Iters = root, t.TempDir(), []int{40}, []int{1, 2}, 1, 5
-	var log strings.Builder
-	cfg.Log = &log
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	log, ctx := tinySetup(t, &cfg.Config, 3*time.Minute)
+	cfg.Sizes, cfg.Nodes, cfg.Reps, cfg.Iters = []int{40}, []int{1, 2}, 1, 5
 	samples, err := RunStencil(ctx, cfg)
 	if err != nil {
 		t.Fatalf("RunStencil: %v\nlog: %s", err, log.String())
@@ -33,18 +22,8 @@ func runTinyStencil(t *testing.T, cfg StencilConfig) []StencilSample {
 	if err := ReportDir(cfg.Out, 0); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range append([]string{"results.csv", "results.md", "machine.md"}, StencilFigures...) {
-		if st, err := os.Stat(filepath.Join(cfg.Out, f)); err != nil || st.Size() == 0 {
-			t.Errorf("%s not written: %v", f, err)
-		}
-	}
-	back, err := ReadStencilCSV(filepath.Join(cfg.Out, "results.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != len(samples) {
-		t.Fatalf("results.csv has %d samples, RunStencil returned %d", len(back), len(samples))
-	}
+	checkWritten(t, cfg.Out, append([]string{"results.csv", "results.md", "machine.md"}, StencilFigures...))
+	back := readBack(t, ReadStencilCSV, cfg.Out, len(samples), "RunStencil")
 	var seq *StencilSample
 	for i, s := range back {
 		if s.Mode == Seq {
@@ -64,17 +43,8 @@ func runTinyStencil(t *testing.T, cfg StencilConfig) []StencilSample {
 			t.Errorf("%s×%d: times %g, %g", s.Mode, s.Nodes, s.Seconds, s.Wall)
 		}
 	}
-	for _, m := range cfg.Modes {
-		if !seen[m] {
-			t.Errorf("mode %s did not run (log: %s)", m, log.String())
-		}
-	}
-	md, _ := os.ReadFile(filepath.Join(cfg.Out, "results.md"))
-	for _, want := range []string{"Time vs nodes, n = 40", "incremental / halo-go", "Bytes moved per iteration", "Where the time goes"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("results.md lacks %q", want)
-		}
-	}
+	checkRan(t, cfg.Modes, seen, log.String())
+	checkMarkdown(t, cfg.Out, []string{"Time vs nodes, n = 40", "incremental / halo-go", "Bytes moved per iteration", "Where the time goes"})
 	return back
 }
 
@@ -105,11 +75,7 @@ func TestStencilQuickEndToEnd(t *testing.T) {
 		t.Skip("builds and runs every variant")
 	}
 	modes := []Mode{Seq, Goroutines, Incremental, Complete, HaloGo}
-	for _, tool := range []string{"mpicc", "mpirun"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			testenv.Skip(t, "%s not installed: halo-c cannot run (run .ci/bench-setup.sh)", tool)
-		}
-	}
+	needTools(t, "halo-c", "mpicc", "mpirun")
 	modes = append(modes, HaloC)
 	checkBytes(t, runTinyStencil(t, StencilConfig{Config: Config{Modes: modes}}))
 }
@@ -118,12 +84,7 @@ func TestStencilEmulated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs variants")
 	}
-	if os.Geteuid() != 0 {
-		testenv.Skip(t, "the emulated cluster needs root")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		testenv.Skip(t, "ip (iproute2) not installed (run .ci/bench-setup.sh)")
-	}
+	needEmulation(t)
 	samples := runTinyStencil(t, StencilConfig{Config: Config{Modes: []Mode{Seq, Incremental, HaloGo}, Emulate: true, NodeCPUs: 0.5}})
 	for _, s := range samples {
 		if !s.Emulated || s.NodeCPUs != 0.5 {
@@ -137,15 +98,10 @@ func TestRegionsEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs cape jobs")
 	}
-	root, err := ModuleRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	var log strings.Builder
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	samples, err := RunRegions(ctx, RegionsConfig{Config: Config{Root: root, Out: out, Nodes: []int{1, 2}, Reps: 1, Log: &log}, K: 20})
+	cfg := RegionsConfig{Config: Config{Nodes: []int{1, 2}, Reps: 1}, K: 20}
+	log, ctx := tinySetup(t, &cfg.Config, 2*time.Minute)
+	out := cfg.Out
+	samples, err := RunRegions(ctx, cfg)
 	if err != nil {
 		t.Fatalf("RunRegions: %v\nlog: %s", err, log.String())
 	}

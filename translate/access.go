@@ -48,178 +48,233 @@ func pointsOf(typ types.Type, dflt loc) loc {
 // taking the address, passing a slice or pointer to a call, a pointer
 // method) counts as a write.
 func (t *translator) access(id *ast.Ident) access {
-	var e ast.Expr = id
-	l := locOwn
-	pt := pointsOf(t.info.TypeOf(id), locRef)
-	indexed := false
-	var lref ast.Expr // the ref of l, when l is locRef or locUnknown
-	read := access{expr: id}
-	write := func(at loc) access {
-		return access{write: true, loc: at, indexed: indexed, expr: e, ref: lref}
-	}
-	writePt := func() access { // through the value of e itself
-		return access{write: true, loc: pt, indexed: indexed, expr: e, ref: e}
-	}
-walk:
+	w := &accessWalk{id: id, e: id, l: locOwn, pt: pointsOf(t.info.TypeOf(id), locRef)}
 	for {
-		switch p := t.parent[e].(type) {
-		case *ast.ParenExpr:
-			e = p
-		case *ast.SelectorExpr:
-			if p.X != e {
-				break walk
-			}
-			sel := t.info.Selections[p]
-			if sel == nil {
-				break walk
-			}
-			if sel.Kind() == types.FieldVal {
-				if _, ok := t.info.TypeOf(e).Underlying().(*types.Pointer); ok {
-					l, lref = pt, e
-				}
-				pt = pointsOf(t.info.TypeOf(p), locUnknown)
-				e = p
-				continue
-			}
-			// A method value or call: a pointer receiver may write.
-			fn, ok := sel.Obj().(*types.Func)
-			if !ok {
-				return read
-			}
-			recv := fn.Type().(*types.Signature).Recv()
-			if recv == nil {
-				return read
-			}
-			if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
-				return read
-			}
-			if _, isPtr := t.info.TypeOf(e).Underlying().(*types.Pointer); isPtr {
-				return writePt()
-			}
-			indexed = true // a method may write any part
-			return write(l)
-		case *ast.IndexExpr:
-			if p.X != e {
-				break walk
-			}
-			switch t.info.TypeOf(e).Underlying().(type) {
-			case *types.Slice, *types.Pointer:
-				l, lref = pt, e
-			case *types.Array:
-				indexed = true
-			case *types.Map:
-				l = locMap
-			default:
-				return read
-			}
-			pt = pointsOf(t.info.TypeOf(p), locUnknown)
-			e = p
-		case *ast.StarExpr:
-			l, lref = pt, e
-			pt = pointsOf(t.info.TypeOf(p), locUnknown)
-			e = p
-		case *ast.CallExpr:
-			// A conversion to a slice, pointer or interface type still
-			// refers to the same memory (sort.Sort(byKey(s)) writes s).
-			tv, ok := t.info.Types[p.Fun]
-			if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != e {
-				break walk
-			}
-			switch tv.Type.Underlying().(type) {
-			case *types.Slice, *types.Pointer, *types.Interface:
-			default:
-				return read
-			}
-			e = p
-		case *ast.SliceExpr:
-			if p.X != e {
-				break walk
-			}
-			switch t.info.TypeOf(e).Underlying().(type) {
-			case *types.Array:
-				pt, indexed = l, true
-			case *types.Slice, *types.Pointer:
-			default:
-				return read
-			}
-			l = locNone
-			e = p
-		default:
-			break walk
+		a, up := t.climb(w)
+		if a != nil {
+			return *a
+		}
+		if !up {
+			return t.useOf(w)
 		}
 	}
-	switch p := t.parent[e].(type) {
+}
+
+// accessWalk is the state of access's climb from a use of a variable up
+// through the expressions that select, index, dereference, convert or
+// slice it.
+type accessWalk struct {
+	id      *ast.Ident // the use
+	e       ast.Expr   // the expression reached so far
+	l       loc        // where the memory of e lives
+	pt      loc        // where the memory e's value refers to lives, locNone if nowhere
+	indexed bool       // e is part of the variable's own storage, not all of it
+	lref    ast.Expr   // the ref of l, when l is locRef or locUnknown
+}
+
+// read is the access of a use that writes nothing.
+func (w *accessWalk) read() access { return access{expr: w.id} }
+
+// write is the access of a use that writes the memory at.
+func (w *accessWalk) write(at loc) access {
+	return access{write: true, loc: at, indexed: w.indexed, expr: w.e, ref: w.lref}
+}
+
+// writePt is the access of a use that writes through the value of e itself.
+func (w *accessWalk) writePt() access {
+	return access{write: true, loc: w.pt, indexed: w.indexed, expr: w.e, ref: w.e}
+}
+
+// decided ends the climb with the access a.
+func decided(a access) (*access, bool) { return &a, false }
+
+// climb moves w up one expression. It returns the access when the parent
+// decides it, up when w moved, and neither when the parent is not part of
+// the selection (useOf then classifies it).
+func (t *translator) climb(w *accessWalk) (a *access, up bool) {
+	switch p := t.parent[w.e].(type) {
+	case *ast.ParenExpr:
+		w.e = p
+		return nil, true
+	case *ast.SelectorExpr:
+		return t.climbSelector(w, p)
+	case *ast.IndexExpr:
+		if p.X != w.e {
+			return nil, false
+		}
+		switch t.info.TypeOf(w.e).Underlying().(type) {
+		case *types.Slice, *types.Pointer:
+			w.l, w.lref = w.pt, w.e
+		case *types.Array:
+			w.indexed = true
+		case *types.Map:
+			w.l = locMap
+		default:
+			return decided(w.read())
+		}
+		w.pt = pointsOf(t.info.TypeOf(p), locUnknown)
+		w.e = p
+		return nil, true
+	case *ast.StarExpr:
+		w.l, w.lref = w.pt, w.e
+		w.pt = pointsOf(t.info.TypeOf(p), locUnknown)
+		w.e = p
+		return nil, true
+	case *ast.CallExpr:
+		// A conversion to a slice, pointer or interface type still
+		// refers to the same memory (sort.Sort(byKey(s)) writes s).
+		tv, ok := t.info.Types[p.Fun]
+		if !ok || !tv.IsType() || len(p.Args) != 1 || p.Args[0] != w.e {
+			return nil, false
+		}
+		switch tv.Type.Underlying().(type) {
+		case *types.Slice, *types.Pointer, *types.Interface:
+		default:
+			return decided(w.read())
+		}
+		w.e = p
+		return nil, true
+	case *ast.SliceExpr:
+		if p.X != w.e {
+			return nil, false
+		}
+		switch t.info.TypeOf(w.e).Underlying().(type) {
+		case *types.Array:
+			w.pt, w.indexed = w.l, true
+		case *types.Slice, *types.Pointer:
+		default:
+			return decided(w.read())
+		}
+		w.l = locNone
+		w.e = p
+		return nil, true
+	}
+	return nil, false
+}
+
+// climbSelector moves w up through the selector p: a field moves on, a
+// method value or call ends the climb (a pointer receiver may write).
+func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access, bool) {
+	if p.X != w.e {
+		return nil, false
+	}
+	sel := t.info.Selections[p]
+	if sel == nil {
+		return nil, false
+	}
+	if sel.Kind() == types.FieldVal {
+		if _, ok := t.info.TypeOf(w.e).Underlying().(*types.Pointer); ok {
+			w.l, w.lref = w.pt, w.e
+		}
+		w.pt = pointsOf(t.info.TypeOf(p), locUnknown)
+		w.e = p
+		return nil, true
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok {
+		return decided(w.read())
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return decided(w.read())
+	}
+	if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
+		return decided(w.read())
+	}
+	if _, isPtr := t.info.TypeOf(w.e).Underlying().(*types.Pointer); isPtr {
+		return decided(w.writePt())
+	}
+	w.indexed = true // a method may write any part
+	return decided(w.write(w.l))
+}
+
+// useOf classifies the use of w.e by its parent, the statement or
+// expression that reads or writes it.
+func (t *translator) useOf(w *accessWalk) access {
+	switch p := t.parent[w.e].(type) {
 	case *ast.AssignStmt:
 		for _, lhs := range p.Lhs {
-			if lhs == e {
-				return write(l)
+			if lhs == w.e {
+				return w.write(w.l)
 			}
 		}
 	case *ast.IncDecStmt:
-		return write(l)
+		return w.write(w.l)
 	case *ast.SendStmt:
-		if p.Chan == e {
-			return write(locChan)
+		if p.Chan == w.e {
+			return w.write(locChan)
 		}
 	case *ast.RangeStmt:
-		if (p.Key == e || p.Value == e) && p.Tok == token.ASSIGN {
-			return write(l)
+		if (p.Key == w.e || p.Value == w.e) && p.Tok == token.ASSIGN {
+			return w.write(w.l)
 		}
-		if p.X == e && isChan(t.info.TypeOf(e)) {
-			return write(locChan)
+		if p.X == w.e && isChan(t.info.TypeOf(w.e)) {
+			return w.write(locChan)
 		}
 	case *ast.UnaryExpr:
 		if p.Op == token.ARROW {
-			return write(locChan)
+			return w.write(locChan)
 		}
 		if p.Op == token.AND {
-			if e == ast.Expr(id) {
+			if w.e == ast.Expr(w.id) {
 				// &v escapes: a scalar is written whole, an aggregate
 				// perhaps in parts.
-				_, basic := t.info.TypeOf(id).Underlying().(*types.Basic)
-				indexed = !basic
+				_, basic := t.info.TypeOf(w.id).Underlying().(*types.Basic)
+				w.indexed = !basic
 			}
-			return write(l)
+			return w.write(w.l)
 		}
 	case *ast.CallExpr:
-		if p.Fun == e {
-			return read
-		}
-		if b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin); ok {
-			switch b.Name() {
-			case "copy", "clear":
-				if p.Args[0] == e {
-					if l == locMap || pt == locNone {
-						return write(locMap)
-					}
-					return writePt()
-				}
-			case "append":
-				if p.Args[0] == e {
-					a := writePt()
-					a.appendTo = true
-					return a
-				}
-			case "close":
-				return write(locChan)
-			case "delete":
-				if p.Args[0] == e {
-					return write(locMap)
-				}
+		return t.callUse(w, p)
+	}
+	return w.read()
+}
+
+// callUse classifies w.e used in the call p: as an argument of a builtin,
+// of a conversion, or of a function that may write through it.
+func (t *translator) callUse(w *accessWalk, p *ast.CallExpr) access {
+	if p.Fun == w.e {
+		return w.read()
+	}
+	if b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin); ok {
+		return builtinUse(w, b, p)
+	}
+	if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
+		return w.read() // a conversion
+	}
+	if isChan(t.info.TypeOf(w.e)) {
+		return w.write(locChan) // the callee may send or receive
+	}
+	if w.pt != locNone {
+		return w.writePt() // the callee may write through it
+	}
+	return w.read()
+}
+
+// builtinUse classifies w.e used in the call p of the builtin b.
+func builtinUse(w *accessWalk, b *types.Builtin, p *ast.CallExpr) access {
+	switch b.Name() {
+	case "copy", "clear":
+		if p.Args[0] == w.e {
+			if w.l == locMap || w.pt == locNone {
+				return w.write(locMap)
 			}
-			return read
+			return w.writePt()
 		}
-		if tv, ok := t.info.Types[p.Fun]; ok && tv.IsType() {
-			return read // a conversion
+	case "append":
+		if p.Args[0] == w.e {
+			a := w.writePt()
+			a.appendTo = true
+			return a
 		}
-		if isChan(t.info.TypeOf(e)) {
-			return write(locChan) // the callee may send or receive
-		}
-		if pt != locNone {
-			return writePt() // the callee may write through it
+	case "close":
+		return w.write(locChan)
+	case "delete":
+		if p.Args[0] == w.e {
+			return w.write(locMap)
 		}
 	}
-	return read
+	return w.read()
 }
 
 func isChan(typ types.Type) bool {
@@ -241,128 +296,173 @@ func (t *translator) analyzeRegion(r *region) {
 	if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 		return
 	}
-	exits := t.checkControl(r)
-	secs := map[*types.Var]map[int]bool{}       // sections using each shared variable
-	whole := map[*types.Var]map[int]token.Pos{} // sections assigning it whole
-	w := t.newRegionWalk(r)
+	u := &regionUses{r: r, exits: t.checkControl(r),
+		secs: map[*types.Var]map[int]bool{}, whole: map[*types.Var]map[int]token.Pos{}}
+	u.w = t.newRegionWalk(r)
 	var walk func(root ast.Node, local func(*types.Var) bool, callee bool)
 	walk = func(root ast.Node, local func(*types.Var) bool, callee bool) {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
-				w.call(call, callee) // walks what it may run
+				u.w.call(call, callee) // walks what it may run
 			}
-			id, ok := n.(*ast.Ident)
-			if !ok {
-				return true
-			}
-			v, ok := t.info.Uses[id].(*types.Var)
-			if !ok || v.IsField() || r.refused[v] {
-				return true
-			}
-			isLocal := local(v)
-			if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
-				if a := t.access(id); a.write && v == r.loop.v {
-					t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
-				} else {
-					t.writeThroughCopy(r, v, id, a)
-				}
-				return true
-			}
-			a := t.access(id)
-			clause := r.clauseOf[v]
-			if clause != "" && !isLocal && callee {
-				// The region's copy is a new variable in the region's body;
-				// a function called from it uses the variable itself.
-				t.errorf(id.Pos(), "%s is in the %s clause of the parallel region at %s, but this code, called from the region, uses the variable itself, not the region's copy; pass it as an argument, or do not list it", id.Name, clause, t.where(r.dir.pos))
-				return true
-			}
-			if clause != "" && !isLocal {
-				t.writeThroughCopy(r, v, id, a)
-				return true
-			}
-			sec := -1
-			for i, s := range r.sections {
-				if within(id.Pos(), s) {
-					sec = i
-				}
-			}
-			if callee {
-				sec = w.callSec // code called from that section
-			}
-			if !isLocal && r.dir.kind == dirSections && sec >= 0 {
-				if secs[v] == nil {
-					secs[v] = map[int]bool{}
-				}
-				secs[v][sec] = true
-			}
-			if !a.write {
-				return true
-			}
-			via := ""
-			if callee {
-				via = " (called from the parallel region at " + t.where(r.dir.pos) + ")"
-			}
-			switch a.loc {
-			case locMap:
-				t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
-			case locChan:
-				if !isLocal || callee && t.isParam(v) {
-					t.errorf(id.Pos(), "channel %s is sent to, received from or closed in a parallel region%s: each node would see only its own share of the operations; collect the values in a slice indexed by iteration", id.Name, via)
-				}
-			case locUnknown:
-				if a.ref == nil {
-					t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
-					return true
-				}
-				t.needExpr(a.ref, t.text(a.ref), id.Pos())
-			case locRef:
-				if a.appendTo && !isLocal {
-					t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
-					return true
-				}
-				if clause == "private" {
-					return true
-				}
-				t.need(v, id.Pos())
-			case locOwn:
-				if isLocal {
-					return true
-				}
-				if v.Pkg() != t.p.types {
-					t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
-					return true
-				}
-				if !pointerFree(v.Type()) && !a.indexed {
-					t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
-					return true
-				}
-				if !a.indexed && !r.shared[v] {
-					if r.dir.kind == dirFor {
-						if t.beside(id, exits, r.body) {
-							return true // follows from the exit reported there
-						}
-						t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
-						return true
-					}
-					if whole[v] == nil {
-						whole[v] = map[int]token.Pos{}
-					}
-					if _, ok := whole[v][sec]; !ok {
-						whole[v][sec] = id.Pos()
-					}
-				}
-				t.box(v, id.Pos())
+			if id, ok := n.(*ast.Ident); ok {
+				t.classifyUse(u, id, local, callee)
 			}
 			return true
 		})
 	}
-	w.walk = walk
+	u.w.walk = walk
 	walk(r.body, func(v *types.Var) bool { return within(v.Pos(), r.stmt) }, false)
-	// Bernstein for sections: a variable assigned whole in one section may
-	// not be used by another.
-	for v, ws := range whole {
+	t.bernstein(u)
+}
+
+// regionUses is what analyzeRegion gathers about one region's uses of
+// variables.
+type regionUses struct {
+	r     *region
+	w     *regionWalk
+	exits map[ast.Node]bool                // the region's exits, from checkControl
+	secs  map[*types.Var]map[int]bool      // sections using each shared variable
+	whole map[*types.Var]map[int]token.Pos // sections assigning it whole
+}
+
+// varUse is one use of a variable that analyzeRegion checks.
+type varUse struct {
+	id     *ast.Ident
+	v      *types.Var
+	a      access
+	local  bool   // each run of the code has v for itself
+	callee bool   // the use is in code called from the region
+	clause string // v's clause in the region, if any
+	sec    int    // the section using v, or -1
+}
+
+// classifyUse checks the use id of a variable in the region, or in code
+// called from it (callee); local tells the variables each run of that code
+// has for itself.
+func (t *translator) classifyUse(u *regionUses, id *ast.Ident, local func(*types.Var) bool, callee bool) {
+	r := u.r
+	v, ok := t.info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || r.refused[v] {
+		return
+	}
+	isLocal := local(v)
+	if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
+		if a := t.access(id); a.write && v == r.loop.v {
+			t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
+		} else {
+			t.writeThroughCopy(r, v, id, a)
+		}
+		return
+	}
+	a := t.access(id)
+	clause := r.clauseOf[v]
+	if clause != "" && !isLocal && callee {
+		// The region's copy is a new variable in the region's body;
+		// a function called from it uses the variable itself.
+		t.errorf(id.Pos(), "%s is in the %s clause of the parallel region at %s, but this code, called from the region, uses the variable itself, not the region's copy; pass it as an argument, or do not list it", id.Name, clause, t.where(r.dir.pos))
+		return
+	}
+	if clause != "" && !isLocal {
+		t.writeThroughCopy(r, v, id, a)
+		return
+	}
+	sec := -1
+	for i, s := range r.sections {
+		if within(id.Pos(), s) {
+			sec = i
+		}
+	}
+	if callee {
+		sec = u.w.callSec // code called from that section
+	}
+	if !isLocal && r.dir.kind == dirSections && sec >= 0 {
+		if u.secs[v] == nil {
+			u.secs[v] = map[int]bool{}
+		}
+		u.secs[v][sec] = true
+	}
+	if a.write {
+		t.checkWrite(u, &varUse{id: id, v: v, a: a, local: isLocal, callee: callee, clause: clause, sec: sec})
+	}
+}
+
+// checkWrite checks a write to shared memory in the region by where that
+// memory lives: it refuses what cannot be shared, and moves to the arena
+// (box, need) what can.
+func (t *translator) checkWrite(u *regionUses, x *varUse) {
+	id, v, a := x.id, x.v, x.a
+	via := ""
+	if x.callee {
+		via = " (called from the parallel region at " + t.where(u.r.dir.pos) + ")"
+	}
+	switch a.loc {
+	case locMap:
+		t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
+	case locChan:
+		if !x.local || x.callee && t.isParam(v) {
+			t.errorf(id.Pos(), "channel %s is sent to, received from or closed in a parallel region%s: each node would see only its own share of the operations; collect the values in a slice indexed by iteration", id.Name, via)
+		}
+	case locUnknown:
+		if a.ref == nil {
+			t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
+			return
+		}
+		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+	case locRef:
+		if a.appendTo && !x.local {
+			t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
+			return
+		}
+		if x.clause == "private" {
+			return
+		}
+		t.need(v, id.Pos())
+	case locOwn:
+		if !x.local {
+			t.checkOwnWrite(u, x, via)
+		}
+	}
+}
+
+// checkOwnWrite checks an assignment to a shared variable's own storage
+// (via names the region when the code is called from it): it must be a
+// variable of this package that can live in the arena, and, assigned whole,
+// listed in shared (loops) or used by its section alone (sections).
+func (t *translator) checkOwnWrite(u *regionUses, x *varUse, via string) {
+	id, v, r := x.id, x.v, u.r
+	if v.Pkg() != t.p.types {
+		t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
+		return
+	}
+	if !pointerFree(v.Type()) && !x.a.indexed {
+		t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
+		return
+	}
+	if !x.a.indexed && !r.shared[v] {
+		if r.dir.kind == dirFor {
+			if t.beside(id, u.exits, r.body) {
+				return // follows from the exit reported there
+			}
+			t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
+			return
+		}
+		if u.whole[v] == nil {
+			u.whole[v] = map[int]token.Pos{}
+		}
+		if _, ok := u.whole[v][x.sec]; !ok {
+			u.whole[v][x.sec] = id.Pos()
+		}
+	}
+	t.box(v, id.Pos())
+}
+
+// bernstein checks Bernstein's conditions for sections: a variable assigned
+// whole in one section may not be used by another.
+func (t *translator) bernstein(u *regionUses) {
+	for v, ws := range u.whole {
 		for ws1, pos := range ws {
-			for s2 := range secs[v] {
+			for s2 := range u.secs[v] {
 				if s2 != ws1 {
 					t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", v.Name(), ws1, s2)
 					break
@@ -438,18 +538,7 @@ func (t *translator) beside(n ast.Node, blocks map[ast.Node]bool, stop ast.Node)
 // blocks holding such a statement: the assignments beside it hand a result
 // out of the region, and are not reported again as loop-carried.
 func (t *translator) checkControl(r *region) map[ast.Node]bool {
-	exits := map[ast.Node]bool{}
-	leave := func(s ast.Stmt, format string, args ...any) {
-		t.errorf(s.Pos(), format, args...)
-		exits[t.parent[s]] = true
-	}
-	labels := map[string]bool{}
-	ast.Inspect(r.body, func(n ast.Node) bool {
-		if l, ok := n.(*ast.LabeledStmt); ok {
-			labels[l.Label.Name] = true
-		}
-		return true
-	})
+	c := &controlCheck{t: t, r: r, exits: map[ast.Node]bool{}, labels: labelsIn(r.body)}
 	var stack []ast.Node
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		if n == nil {
@@ -457,64 +546,102 @@ func (t *translator) checkControl(r *region) map[ast.Node]bool {
 			return true
 		}
 		stack = append(stack, n)
-		inFuncLit := func() bool {
-			for _, s := range stack {
-				if _, ok := s.(*ast.FuncLit); ok {
-					return true
-				}
-			}
-			return false
-		}
-		// nearest returns whether an enclosing statement of the given kinds
-		// lies inside the region.
-		nearest := func(loops bool) bool {
-			for i := len(stack) - 2; i >= 0; i-- {
-				switch stack[i].(type) {
-				case *ast.ForStmt, *ast.RangeStmt:
-					return true
-				case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-					if !loops {
-						return true
-					}
-				case *ast.FuncLit:
-					return true
-				}
-			}
-			return false
-		}
 		switch s := n.(type) {
 		case *ast.ReturnStmt:
-			if !inFuncLit() {
-				leave(s, "return leaves the parallel region")
+			if !inFuncLit(stack) {
+				c.leave(s, "return leaves the parallel region")
 			}
 		case *ast.DeferStmt:
-			if !inFuncLit() {
+			if !inFuncLit(stack) {
 				t.errorf(s.Pos(), "defer in a parallel region: the deferred call would run after the region, on one node only")
 			}
 		case *ast.BranchStmt:
-			if inFuncLit() {
-				return true
-			}
-			switch s.Tok {
-			case token.BREAK:
-				if s.Label == nil && !nearest(false) || s.Label != nil && !labels[s.Label.Name] {
-					leave(s, "break leaves the parallel region")
-				}
-			case token.CONTINUE:
-				if s.Label != nil && !labels[s.Label.Name] && !(r.label != nil && s.Label.Name == r.label.Label.Name && r.dir.kind == dirFor) {
-					leave(s, "continue %s leaves the parallel region", s.Label.Name)
-				}
-				if s.Label == nil && r.dir.kind == dirSections && !nearest(true) {
-					leave(s, "continue leaves the parallel region")
-				}
-			case token.GOTO:
-				if !labels[s.Label.Name] {
-					leave(s, "goto %s leaves the parallel region", s.Label.Name)
-				}
-			case token.FALLTHROUGH:
+			if !inFuncLit(stack) {
+				c.branch(s, stack)
 			}
 		}
 		return true
 	})
-	return exits
+	return c.exits
+}
+
+// controlCheck is the state of checkControl.
+type controlCheck struct {
+	t      *translator
+	r      *region
+	exits  map[ast.Node]bool // the blocks holding a statement that leaves the region
+	labels map[string]bool   // the labels declared in the region
+}
+
+// leave reports the statement s that leaves the region and records its
+// block.
+func (c *controlCheck) leave(s ast.Stmt, format string, args ...any) {
+	c.t.errorf(s.Pos(), format, args...)
+	c.exits[c.t.parent[s]] = true
+}
+
+// branch checks the break, continue or goto s, the last node of stack: it
+// must not leave the region.
+func (c *controlCheck) branch(s *ast.BranchStmt, stack []ast.Node) {
+	r := c.r
+	switch s.Tok {
+	case token.BREAK:
+		if s.Label == nil && !nearest(stack, false) || s.Label != nil && !c.labels[s.Label.Name] {
+			c.leave(s, "break leaves the parallel region")
+		}
+	case token.CONTINUE:
+		if s.Label != nil && !c.labels[s.Label.Name] && !(r.label != nil && s.Label.Name == r.label.Label.Name && r.dir.kind == dirFor) {
+			c.leave(s, "continue %s leaves the parallel region", s.Label.Name)
+		}
+		if s.Label == nil && r.dir.kind == dirSections && !nearest(stack, true) {
+			c.leave(s, "continue leaves the parallel region")
+		}
+	case token.GOTO:
+		if !c.labels[s.Label.Name] {
+			c.leave(s, "goto %s leaves the parallel region", s.Label.Name)
+		}
+	case token.FALLTHROUGH:
+	}
+}
+
+// labelsIn returns the labels declared in body.
+func labelsIn(body ast.Node) map[string]bool {
+	labels := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok {
+			labels[l.Label.Name] = true
+		}
+		return true
+	})
+	return labels
+}
+
+// inFuncLit reports whether stack holds a function literal.
+func inFuncLit(stack []ast.Node) bool {
+	for _, s := range stack {
+		if _, ok := s.(*ast.FuncLit); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// nearest reports whether a statement enclosing the last node of stack
+// inside the region is one that a plain break (loops false: a loop, switch
+// or select) or continue (loops true: a loop) applies to, or a function
+// literal.
+func nearest(stack []ast.Node, loops bool) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if !loops {
+				return true
+			}
+		case *ast.FuncLit:
+			return true
+		}
+	}
+	return false
 }

@@ -118,94 +118,123 @@ func (e *clauseError) Error() string { return e.msg }
 // parseClauses parses "name(args) name(args) ...", separated by blanks or
 // commas. base is the position of s[0].
 func parseClauses(s string, base token.Pos) ([]clause, error) {
+	p := &clauseParser{s: s, base: base}
 	var out []clause
-	i := 0
-	errAt := func(at int, format string, a ...any) error {
-		return &clauseError{pos: base + token.Pos(at), msg: fmt.Sprintf(format, a...)}
-	}
 	for {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == ',') {
-			i++
+		for p.i < len(s) && (s[p.i] == ' ' || s[p.i] == '\t' || s[p.i] == ',') {
+			p.i++
 		}
-		if i == len(s) {
+		if p.i == len(s) {
 			return out, nil
 		}
-		start := i
-		for i < len(s) && (isLetter(s[i]) || s[i] >= '0' && s[i] <= '9') {
-			i++
-		}
-		name := s[start:i]
-		if name == "" {
-			return nil, errAt(start, "unexpected %q in directive, want a clause", s[start:start+1])
-		}
-		if !knownClauses[name] {
-			return nil, errAt(start, "unknown clause %q (want shared, private, firstprivate, lastprivate, reduction or schedule)", name)
-		}
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-			i++
-		}
-		if i == len(s) || s[i] != '(' {
-			return nil, errAt(start, "clause %s needs a parenthesized list", name)
-		}
-		open := i
-		depth := 0
-		for ; i < len(s); i++ {
-			if s[i] == '(' {
-				depth++
-			} else if s[i] == ')' {
-				depth--
-				if depth == 0 {
-					break
-				}
-			}
-		}
-		if i == len(s) {
-			return nil, errAt(open, "unclosed ( in clause %s", name)
-		}
-		inner, innerAt := s[open+1:i], open+1
-		i++
-		c := clause{name: name, pos: base + token.Pos(start)}
-		if name == "reduction" {
-			colon := strings.LastIndex(inner, ":")
-			if colon < 0 {
-				return nil, errAt(innerAt, "reduction clause needs op:vars, e.g. reduction(+:sum)")
-			}
-			c.op = strings.TrimSpace(inner[:colon])
-			if _, ok := reductionOps[c.op]; !ok {
-				return nil, errAt(innerAt, "unknown reduction operator %q (want + * - & | ^ && || min max)", c.op)
-			}
-			inner, innerAt = inner[colon+1:], innerAt+colon+1
-		}
-		// Split at top-level commas.
-		depth, from := 0, 0
-		for j := 0; j <= len(inner); j++ {
-			if j < len(inner) {
-				switch inner[j] {
-				case '(', '[', '{':
-					depth++
-					continue
-				case ')', ']', '}':
-					depth--
-					continue
-				case ',':
-					if depth > 0 {
-						continue
-					}
-				default:
-					continue
-				}
-			}
-			arg := inner[from:j]
-			lead := len(arg) - len(strings.TrimLeftFunc(arg, unicode.IsSpace))
-			arg = strings.TrimSpace(arg)
-			if arg == "" {
-				return nil, errAt(innerAt+from, "empty argument in clause %s", name)
-			}
-			c.args = append(c.args, clauseArg{text: arg, pos: base + token.Pos(innerAt+from+lead)})
-			from = j + 1
+		c, err := p.clause()
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, c)
 	}
+}
+
+// clauseParser is the state of parseClauses: the text, its position in the
+// file, and the offset reached.
+type clauseParser struct {
+	s    string
+	base token.Pos
+	i    int
+}
+
+// errAt returns the error of the offset at in the clauses.
+func (p *clauseParser) errAt(at int, format string, a ...any) error {
+	return &clauseError{pos: p.base + token.Pos(at), msg: fmt.Sprintf(format, a...)}
+}
+
+// clause parses the clause at p.i: its name, its parenthesized list, and
+// a reduction's operator.
+func (p *clauseParser) clause() (clause, error) {
+	s := p.s
+	start := p.i
+	for p.i < len(s) && (isLetter(s[p.i]) || s[p.i] >= '0' && s[p.i] <= '9') {
+		p.i++
+	}
+	name := s[start:p.i]
+	if name == "" {
+		return clause{}, p.errAt(start, "unexpected %q in directive, want a clause", s[start:start+1])
+	}
+	if !knownClauses[name] {
+		return clause{}, p.errAt(start, "unknown clause %q (want shared, private, firstprivate, lastprivate, reduction or schedule)", name)
+	}
+	for p.i < len(s) && (s[p.i] == ' ' || s[p.i] == '\t') {
+		p.i++
+	}
+	if p.i == len(s) || s[p.i] != '(' {
+		return clause{}, p.errAt(start, "clause %s needs a parenthesized list", name)
+	}
+	open := p.i
+	depth := 0
+	for ; p.i < len(s); p.i++ {
+		if s[p.i] == '(' {
+			depth++
+		} else if s[p.i] == ')' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	if p.i == len(s) {
+		return clause{}, p.errAt(open, "unclosed ( in clause %s", name)
+	}
+	inner, innerAt := s[open+1:p.i], open+1
+	p.i++
+	c := clause{name: name, pos: p.base + token.Pos(start)}
+	if name == "reduction" {
+		colon := strings.LastIndex(inner, ":")
+		if colon < 0 {
+			return clause{}, p.errAt(innerAt, "reduction clause needs op:vars, e.g. reduction(+:sum)")
+		}
+		c.op = strings.TrimSpace(inner[:colon])
+		if _, ok := reductionOps[c.op]; !ok {
+			return clause{}, p.errAt(innerAt, "unknown reduction operator %q (want + * - & | ^ && || min max)", c.op)
+		}
+		inner, innerAt = inner[colon+1:], innerAt+colon+1
+	}
+	if err := p.args(&c, inner, innerAt); err != nil {
+		return clause{}, err
+	}
+	return c, nil
+}
+
+// args splits the list inner of the clause c, at offset innerAt, at its
+// top-level commas into c.args.
+func (p *clauseParser) args(c *clause, inner string, innerAt int) error {
+	depth, from := 0, 0
+	for j := 0; j <= len(inner); j++ {
+		if j < len(inner) {
+			switch inner[j] {
+			case '(', '[', '{':
+				depth++
+				continue
+			case ')', ']', '}':
+				depth--
+				continue
+			case ',':
+				if depth > 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		arg := inner[from:j]
+		lead := len(arg) - len(strings.TrimLeftFunc(arg, unicode.IsSpace))
+		arg = strings.TrimSpace(arg)
+		if arg == "" {
+			return p.errAt(innerAt+from, "empty argument in clause %s", c.name)
+		}
+		c.args = append(c.args, clauseArg{text: arg, pos: p.base + token.Pos(innerAt+from+lead)})
+		from = j + 1
+	}
+	return nil
 }
 
 func isLetter(b byte) bool {

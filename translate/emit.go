@@ -93,6 +93,10 @@ func absPath(name string) string {
 	return name
 }
 
+// emit writes the translation: it rewrites the uses, allocations and
+// declarations of the variables moved to the arena, frees the arena memory
+// the program drops, makes main join and leave the job, writes the regions'
+// templates, and formats every changed file.
 func (t *translator) emit() *Result {
 	res := &Result{Package: t.p.name, Files: map[string][]byte{}, Regions: len(t.regions)}
 	t.warnings.sort()
@@ -101,47 +105,20 @@ func (t *translator) emit() *Result {
 		return res
 	}
 	outs := map[*ast.File]*fileOut{}
-	fileOfPos := func(pos token.Pos) *fileOut { return t.out(outs, t.fileOf[t.fset.File(pos)]) }
 
 	// 1. Uses of variables moved to the arena dereference them.
 	for v := range t.boxDecls {
 		for _, u := range t.uses[v] {
-			t.rewriteUse(fileOfPos(u.Pos()), v, u)
+			t.rewriteUse(t.outAt(outs, u.Pos()), v, u)
 		}
 	}
 	// 2. make and new that feed shared memory allocate in the arena.
-	allocs := make([]ast.Expr, 0, len(t.makes)+len(t.lits))
-	for c := range t.makes {
-		allocs = append(allocs, c)
-	}
-	for x := range t.lits {
-		allocs = append(allocs, x)
-	}
-	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
-	for _, a := range allocs {
-		switch a := a.(type) {
-		case *ast.CallExpr:
-			t.rewriteAlloc(fileOfPos(a.Pos()), a)
-		case *ast.UnaryExpr:
-			t.rewriteLit(fileOfPos(a.Pos()), a)
-		}
-	}
+	t.emitAllocs(outs)
 	// 2b. Arena memory that the program drops is freed (free.go).
-	for st, v := range t.frees {
-		fo := fileOfPos(st.Pos())
-		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%[1]s.Must(%[1]s.Free(%[2]s))%[3]s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
-	}
-	for blk, vs := range t.endFrees {
-		fo := fileOfPos(blk.Pos())
-		var b strings.Builder
-		for _, v := range vs {
-			fmt.Fprintf(&b, "; %[1]s.Must(%[1]s.Free(%[2]s))", fo.cape(), v.Name())
-		}
-		fo.ed.insert(fo.off(blk.Rbrace), b.String()[2:]+t.lineDirBefore(fo, blk.Rbrace)+"\n")
-	}
+	t.emitFrees(outs)
 	// 3. Declarations of variables moved to the arena.
 	for v, d := range t.boxDecls {
-		t.rewriteDecl(fileOfPos(d.id.Pos()), v, d)
+		t.rewriteDecl(t.outAt(outs, d.id.Pos()), v, d)
 	}
 	// 4. main joins the job first and leaves it last. Before the regions:
 	// their --verify re-runs repeat the edits made inside their bodies.
@@ -150,7 +127,7 @@ func (t *translator) emit() *Result {
 	}
 	// 5. The regions.
 	for _, r := range t.sortedRegions() {
-		fo := fileOfPos(r.stmt.Pos())
+		fo := t.outAt(outs, r.stmt.Pos())
 		if r.dir.kind == dirFor {
 			t.emitFor(fo, r)
 		} else {
@@ -162,31 +139,84 @@ func (t *translator) emit() *Result {
 		if len(fo.ed.edits) == 0 {
 			continue
 		}
-		path := t.p.paths[f]
-		if fo.usesCape && !fo.imported {
-			name := ""
-			if fo.capeName != "cape" {
-				name = fo.capeName + " "
-			}
-			fo.ed.insert(fo.off(f.Name.End()), fmt.Sprintf("\n\nimport %s%q\n%s", name, capePath, t.lineDir(f.Name.End())))
+		if src, ok := t.finishFile(f, fo); ok {
+			res.Files[t.p.paths[f]] = src
 		}
-		body, err := fo.ed.apply()
-		if err != nil {
-			t.errorf(f.Pos(), "%v", err)
-			continue
-		}
-		var buf bytes.Buffer
-		buf.WriteString(header)
-		fmt.Fprintf(&buf, "//line %s:1:1\n", absPath(t.fset.Position(f.Pos()).Filename))
-		buf.Write(body)
-		src, err := format.Source(buf.Bytes())
-		if err != nil {
-			t.errorf(f.Pos(), "internal error: the translation does not parse: %v\n%s", err, buf.Bytes())
-			continue
-		}
-		res.Files[path] = src
 	}
 	return res
+}
+
+// outAt returns the translation in progress of the file holding pos.
+func (t *translator) outAt(outs map[*ast.File]*fileOut, pos token.Pos) *fileOut {
+	return t.out(outs, t.fileOf[t.fset.File(pos)])
+}
+
+// emitAllocs rewrites the make and new calls and the composite literals
+// whose memory is shared, so that they allocate in the arena; inner ones
+// are rewritten before outer ones.
+func (t *translator) emitAllocs(outs map[*ast.File]*fileOut) {
+	allocs := make([]ast.Expr, 0, len(t.makes)+len(t.lits))
+	for c := range t.makes {
+		allocs = append(allocs, c)
+	}
+	for x := range t.lits {
+		allocs = append(allocs, x)
+	}
+	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
+	for _, a := range allocs {
+		switch a := a.(type) {
+		case *ast.CallExpr:
+			t.rewriteAlloc(t.outAt(outs, a.Pos()), a)
+		case *ast.UnaryExpr:
+			t.rewriteLit(t.outAt(outs, a.Pos()), a)
+		}
+	}
+}
+
+// emitFrees inserts the frees of the arena memory the program drops: before
+// the statements that drop it, and at the end of the blocks it goes out of
+// scope in.
+func (t *translator) emitFrees(outs map[*ast.File]*fileOut) {
+	for st, v := range t.frees {
+		fo := t.outAt(outs, st.Pos())
+		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%[1]s.Must(%[1]s.Free(%[2]s))%[3]s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
+	}
+	for blk, vs := range t.endFrees {
+		fo := t.outAt(outs, blk.Pos())
+		var b strings.Builder
+		for _, v := range vs {
+			fmt.Fprintf(&b, "; %[1]s.Must(%[1]s.Free(%[2]s))", fo.cape(), v.Name())
+		}
+		fo.ed.insert(fo.off(blk.Rbrace), b.String()[2:]+t.lineDirBefore(fo, blk.Rbrace)+"\n")
+	}
+}
+
+// finishFile applies the edits of the file f, adds the cape import if
+// needed and the generated-code header, and formats the result. It reports
+// a failure and returns false then.
+func (t *translator) finishFile(f *ast.File, fo *fileOut) ([]byte, bool) {
+	if fo.usesCape && !fo.imported {
+		name := ""
+		if fo.capeName != "cape" {
+			name = fo.capeName + " "
+		}
+		fo.ed.insert(fo.off(f.Name.End()), fmt.Sprintf("\n\nimport %s%q\n%s", name, capePath, t.lineDir(f.Name.End())))
+	}
+	body, err := fo.ed.apply()
+	if err != nil {
+		t.errorf(f.Pos(), "%v", err)
+		return nil, false
+	}
+	var buf bytes.Buffer
+	buf.WriteString(header)
+	fmt.Fprintf(&buf, "//line %s:1:1\n", absPath(t.fset.Position(f.Pos()).Filename))
+	buf.Write(body)
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		t.errorf(f.Pos(), "internal error: the translation does not parse: %v\n%s", err, buf.Bytes())
+		return nil, false
+	}
+	return src, true
 }
 
 // rewriteUse makes the use u of the boxed variable v dereference it.
@@ -652,114 +682,23 @@ func unsignedOf(t types.Type) string {
 	return "uint64"
 }
 
-// emitFor writes the template of a parallel for loop.
+// emitFor writes the template of a parallel for loop: the head (iteration
+// count, schedule, private copies, the loop over this node's share) in place
+// of the loop's header, and the tail (lastprivate owner, epilogue with the
+// --verify re-run, the loop variable's value after the loop) in place of the
+// body's closing brace.
 func (t *translator) emitFor(fo *fileOut, r *region) {
-	li := r.loop
 	n := t.names(r, fo)
-	c := fo.cape()
+	body := r.body
 	start := r.stmt.Pos()
 	if r.label != nil {
 		start = r.label.Pos()
 	}
-	body := r.body
-	take := func(e ast.Expr) string { return fo.ed.take(fo.off(e.Pos()), fo.off(e.End())) }
 	var b strings.Builder
 	b.WriteString("{\n")
-	// The iteration count, computed once.
-	var iv, vv string // declarations of the loop variable and range value
-	switch {
-	case li.lo != nil:
-		typ, ok := t.typeString(fo.f, li.typ)
-		if !ok {
-			t.errorf(r.stmt.Pos(), "cannot name the type %s of the loop variable in this file", li.typ)
-		}
-		u := unsignedOf(li.typ)
-		lo, hi := take(li.lo), take(li.hi)
-		dist := fmt.Sprintf("%s(%s-%s)", u, n.last, n.first)
-		if li.down {
-			dist = fmt.Sprintf("%s(%s-%s)", u, n.first, n.last)
-		}
-		if li.step != nil {
-			fmt.Fprintf(&b, "var %s, %s, %s %s = %s, %s, %s\n", n.first, n.last, n.step, typ, lo, hi, take(li.step))
-		} else {
-			fmt.Fprintf(&b, "var %s, %s %s = %s, %s\n", n.first, n.last, typ, lo, hi)
-		}
-		var count string
-		switch {
-		case li.step == nil && (li.op == token.LSS || li.op == token.GTR):
-			count = fmt.Sprintf("int(%s)", dist)
-		case li.step == nil:
-			count = fmt.Sprintf("int(%s) + 1", dist)
-		case li.op == token.LSS || li.op == token.GTR:
-			count = fmt.Sprintf("int((%s-1)/%s(%s) + 1)", dist, u, n.step)
-		default:
-			count = fmt.Sprintf("int(%s/%s(%s) + 1)", dist, u, n.step)
-		}
-		fmt.Fprintf(&b, "%s := 0\nif %s %s %s {\n%s = %s\n}\n", n.count, n.first, li.op, n.last, n.count, count)
-		if li.v != nil && t.usedIn(li.v, body) {
-			k := n.k
-			if !types.Identical(li.typ, types.Typ[types.Int]) {
-				k = typ + "(" + n.k + ")"
-			}
-			sign := "+"
-			if li.down {
-				sign = "-"
-			}
-			switch {
-			case li.step != nil:
-				iv = fmt.Sprintf("%s := %s %s %s*%s", li.name, n.first, sign, k, n.step)
-			default:
-				iv = fmt.Sprintf("%s := %s %s %s", li.name, n.first, sign, k)
-			}
-		}
-	case li.rangeInt:
-		fmt.Fprintf(&b, "%s := %s\n%s := 0\nif %s > 0 {\n%s = int(%s)\n}\n", n.last, take(li.rangeX), n.count, n.last, n.count, n.last)
-		if li.v != nil && t.usedIn(li.v, body) {
-			if types.Identical(li.typ, types.Typ[types.Int]) {
-				iv = fmt.Sprintf("%s := %s", li.name, n.k)
-			} else {
-				typ, _ := t.typeString(fo.f, li.typ)
-				iv = fmt.Sprintf("%s := %s(%s)", li.name, typ, n.k)
-			}
-		}
-	default:
-		x := take(li.rangeX)
-		if li.valueVar != nil && t.usedIn(li.valueVar, body) {
-			fmt.Fprintf(&b, "%s := %s\n%s := len(%s)\n", n.xs, x, n.count, n.xs)
-			vv = fmt.Sprintf("%s := %s[%s]", li.value.Name, n.xs, n.k)
-		} else {
-			fmt.Fprintf(&b, "%s := len(%s)\n", n.count, x)
-		}
-		if li.v != nil && t.usedIn(li.v, body) {
-			iv = fmt.Sprintf("%s := %s", li.name, n.k)
-		}
-	}
+	iv, vv := t.forCount(&b, fo, r, n)
 	chunked := r.sched != "Static" || r.chunk != ""
-	if r.chunk != "" {
-		fmt.Fprintf(&b, "%s := %s\n", n.chunk, r.chunk)
-	}
-	t.prologue(&b, fo, r, n)
-	label := ""
-	if r.label != nil {
-		label = r.label.Label.Name + ":\n"
-	}
-	owner := ""
-	if chunked && len(n.lastp) > 0 {
-		owner = n.owner
-		fmt.Fprintf(&b, "%s := false\n", owner)
-	}
-	if !chunked {
-		fmt.Fprintf(&b, "%s, %s := %s.Static(%s)\n", n.lo, n.hi, n.r, n.count)
-	}
-	inner := t.openPrivates(&b, fo, r, n)
-	if chunked {
-		chunk := "0"
-		if r.chunk != "" {
-			chunk = n.chunk
-		}
-		fmt.Fprintf(&b, "for %s, %s := range %s.Chunks(%s, %s.%s, %s) {\n", n.lo, n.hi, n.r, n.count, c, r.sched, chunk)
-	}
-	fmt.Fprintf(&b, "%sfor %s := %s; %s < %s; %s++ {\n", label, n.k, n.lo, n.k, n.hi, n.k)
+	owner, inner := t.forSchedule(&b, fo, r, n, chunked)
 	perIter := ""
 	for _, s := range []string{iv, vv} {
 		if s != "" {
@@ -772,17 +711,7 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 	fo.ed.drop(headStart, headEnd)
 	fo.ed.replace(headStart, headEnd, b.String())
 
-	// The --verify re-run: the whole iteration space, in order, with the
-	// body as translated (its labels renamed: they are unique in a function).
-	labels, rename := t.labelEdits(fo, r, body.Lbrace+1, body.Rbrace)
-	var rerun strings.Builder
-	if r.label != nil {
-		rerun.WriteString(rename[r.label.Label.Name] + ":\n")
-	}
-	fmt.Fprintf(&rerun, "for %s := 0; %s < %s; %s++ {\n%s%s", n.k, n.k, n.count, n.k, perIter, t.lineDir(body.Lbrace+1))
-	rerun.WriteString(fo.ed.peek(fo.off(body.Lbrace+1), fo.off(body.Rbrace), labels))
-	rerun.WriteString("}\n")
-
+	rerun := t.forRerun(fo, r, n, perIter)
 	var e strings.Builder
 	e.WriteString("}\n")
 	if chunked {
@@ -793,26 +722,170 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 	} else if len(n.lastp) > 0 {
 		owner = fmt.Sprintf("%s < %s && %s == %s", n.lo, n.hi, n.hi, n.count)
 	}
-	t.epilogue(&e, fo, r, n, owner, inner, rerun.String())
-	if li.v != nil && !li.define {
-		// for i = ...: leave i as the sequential loop would.
-		typ, _ := t.typeString(fo.f, li.typ)
-		switch {
-		case li.lo != nil:
-			sign, step := "+", ""
-			if li.down {
-				sign = "-"
-			}
-			if li.step != nil {
-				step = "*" + n.step
-			}
-			fmt.Fprintf(&e, "%s = %s %s %s(%s)%s\n", li.name, n.first, sign, typ, n.count, step)
-		default:
-			fmt.Fprintf(&e, "if %s > 0 {\n%s = %s(%s - 1)\n}\n", n.count, li.name, typ, n.count)
-		}
-	}
+	t.epilogue(&e, fo, r, n, owner, inner, rerun)
+	t.forAfter(&e, fo, r, n)
 	e.WriteString("}" + t.lineDir(body.Rbrace+1))
 	fo.ed.replace(fo.off(body.Rbrace), fo.off(body.Rbrace)+1, e.String())
+}
+
+// takeExpr takes the translated text of e out of the file's editor.
+func (fo *fileOut) takeExpr(e ast.Expr) string {
+	return fo.ed.take(fo.off(e.Pos()), fo.off(e.End()))
+}
+
+// forCount writes the loop's iteration count, computed once, to b, and
+// returns the per-iteration declarations of the loop variable (iv) and of
+// the range value (vv), empty where the body does not use them.
+func (t *translator) forCount(b *strings.Builder, fo *fileOut, r *region, n *regionNames) (iv, vv string) {
+	li, body := r.loop, r.body
+	switch {
+	case li.lo != nil:
+		return t.forCountBounds(b, fo, r, n), ""
+	case li.rangeInt:
+		fmt.Fprintf(b, "%s := %s\n%s := 0\nif %s > 0 {\n%s = int(%s)\n}\n", n.last, fo.takeExpr(li.rangeX), n.count, n.last, n.count, n.last)
+		if li.v != nil && t.usedIn(li.v, body) {
+			if types.Identical(li.typ, types.Typ[types.Int]) {
+				iv = fmt.Sprintf("%s := %s", li.name, n.k)
+			} else {
+				typ, _ := t.typeString(fo.f, li.typ)
+				iv = fmt.Sprintf("%s := %s(%s)", li.name, typ, n.k)
+			}
+		}
+	default:
+		x := fo.takeExpr(li.rangeX)
+		if li.valueVar != nil && t.usedIn(li.valueVar, body) {
+			fmt.Fprintf(b, "%s := %s\n%s := len(%s)\n", n.xs, x, n.count, n.xs)
+			vv = fmt.Sprintf("%s := %s[%s]", li.value.Name, n.xs, n.k)
+		} else {
+			fmt.Fprintf(b, "%s := len(%s)\n", n.count, x)
+		}
+		if li.v != nil && t.usedIn(li.v, body) {
+			iv = fmt.Sprintf("%s := %s", li.name, n.k)
+		}
+	}
+	return iv, vv
+}
+
+// forCountBounds writes the bounds, step and iteration count of a
+// three-clause loop (for i := lo; i < hi; i += step) to b, and returns the
+// per-iteration declaration of the loop variable, empty where the body does
+// not use it.
+func (t *translator) forCountBounds(b *strings.Builder, fo *fileOut, r *region, n *regionNames) string {
+	li := r.loop
+	typ, ok := t.typeString(fo.f, li.typ)
+	if !ok {
+		t.errorf(r.stmt.Pos(), "cannot name the type %s of the loop variable in this file", li.typ)
+	}
+	u := unsignedOf(li.typ)
+	lo, hi := fo.takeExpr(li.lo), fo.takeExpr(li.hi)
+	dist := fmt.Sprintf("%s(%s-%s)", u, n.last, n.first)
+	if li.down {
+		dist = fmt.Sprintf("%s(%s-%s)", u, n.first, n.last)
+	}
+	if li.step != nil {
+		fmt.Fprintf(b, "var %s, %s, %s %s = %s, %s, %s\n", n.first, n.last, n.step, typ, lo, hi, fo.takeExpr(li.step))
+	} else {
+		fmt.Fprintf(b, "var %s, %s %s = %s, %s\n", n.first, n.last, typ, lo, hi)
+	}
+	var count string
+	switch {
+	case li.step == nil && (li.op == token.LSS || li.op == token.GTR):
+		count = fmt.Sprintf("int(%s)", dist)
+	case li.step == nil:
+		count = fmt.Sprintf("int(%s) + 1", dist)
+	case li.op == token.LSS || li.op == token.GTR:
+		count = fmt.Sprintf("int((%s-1)/%s(%s) + 1)", dist, u, n.step)
+	default:
+		count = fmt.Sprintf("int(%s/%s(%s) + 1)", dist, u, n.step)
+	}
+	fmt.Fprintf(b, "%s := 0\nif %s %s %s {\n%s = %s\n}\n", n.count, n.first, li.op, n.last, n.count, count)
+	if li.v == nil || !t.usedIn(li.v, r.body) {
+		return ""
+	}
+	k := n.k
+	if !types.Identical(li.typ, types.Typ[types.Int]) {
+		k = typ + "(" + n.k + ")"
+	}
+	sign := "+"
+	if li.down {
+		sign = "-"
+	}
+	if li.step != nil {
+		return fmt.Sprintf("%s := %s %s %s*%s", li.name, n.first, sign, k, n.step)
+	}
+	return fmt.Sprintf("%s := %s %s %s", li.name, n.first, sign, k)
+}
+
+// forSchedule writes to b the schedule of the loop: the chunk size, the
+// prologue, the lastprivate owner flag of a chunked loop, this node's static
+// share or the loop over its chunks, the private copies, and the header of
+// the loop over the iterations. It returns the owner flag's name (empty when
+// there is none yet) and whether openPrivates opened an inner block.
+func (t *translator) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *regionNames, chunked bool) (owner string, inner bool) {
+	c := fo.cape()
+	if r.chunk != "" {
+		fmt.Fprintf(b, "%s := %s\n", n.chunk, r.chunk)
+	}
+	t.prologue(b, fo, r, n)
+	label := ""
+	if r.label != nil {
+		label = r.label.Label.Name + ":\n"
+	}
+	if chunked && len(n.lastp) > 0 {
+		owner = n.owner
+		fmt.Fprintf(b, "%s := false\n", owner)
+	}
+	if !chunked {
+		fmt.Fprintf(b, "%s, %s := %s.Static(%s)\n", n.lo, n.hi, n.r, n.count)
+	}
+	inner = t.openPrivates(b, fo, r, n)
+	if chunked {
+		chunk := "0"
+		if r.chunk != "" {
+			chunk = n.chunk
+		}
+		fmt.Fprintf(b, "for %s, %s := range %s.Chunks(%s, %s.%s, %s) {\n", n.lo, n.hi, n.r, n.count, c, r.sched, chunk)
+	}
+	fmt.Fprintf(b, "%sfor %s := %s; %s < %s; %s++ {\n", label, n.k, n.lo, n.k, n.hi, n.k)
+	return owner, inner
+}
+
+// forRerun returns the --verify re-run of the loop: the whole iteration
+// space, in order, with the body as translated (its labels renamed: they are
+// unique in a function).
+func (t *translator) forRerun(fo *fileOut, r *region, n *regionNames, perIter string) string {
+	body := r.body
+	labels, rename := t.labelEdits(fo, r, body.Lbrace+1, body.Rbrace)
+	var rerun strings.Builder
+	if r.label != nil {
+		rerun.WriteString(rename[r.label.Label.Name] + ":\n")
+	}
+	fmt.Fprintf(&rerun, "for %s := 0; %s < %s; %s++ {\n%s%s", n.k, n.k, n.count, n.k, perIter, t.lineDir(body.Lbrace+1))
+	rerun.WriteString(fo.ed.peek(fo.off(body.Lbrace+1), fo.off(body.Rbrace), labels))
+	rerun.WriteString("}\n")
+	return rerun.String()
+}
+
+// forAfter writes to e the assignment that leaves a loop variable declared
+// outside the loop (for i = ...) as the sequential loop would leave it.
+func (t *translator) forAfter(e *strings.Builder, fo *fileOut, r *region, n *regionNames) {
+	li := r.loop
+	if li.v == nil || li.define {
+		return
+	}
+	typ, _ := t.typeString(fo.f, li.typ)
+	if li.lo == nil {
+		fmt.Fprintf(e, "if %s > 0 {\n%s = %s(%s - 1)\n}\n", n.count, li.name, typ, n.count)
+		return
+	}
+	sign, step := "+", ""
+	if li.down {
+		sign = "-"
+	}
+	if li.step != nil {
+		step = "*" + n.step
+	}
+	fmt.Fprintf(e, "%s = %s %s %s(%s)%s\n", li.name, n.first, sign, typ, n.count, step)
 }
 
 // emitSections writes the template of a parallel sections block.

@@ -18,19 +18,61 @@ func (t *translator) findLast() {
 	if mainDecl == nil || mainDecl.Body == nil {
 		return
 	}
-	// Functions that may run a region, transitively through static calls.
-	has := map[*types.Func]bool{}
-	dynamic := false // a region may be reached through a function value or interface
+	rc := t.regionReach()
+	if hasLabeledBranch(mainDecl.Body) {
+		return
+	}
+	for _, r := range t.regions {
+		if r.fn != ast.Node(mainDecl) || r.outer != nil {
+			continue
+		}
+		r.last = t.isLast(r, mainDecl, rc)
+	}
+}
+
+// A reach tells which calls may run a region.
+type reach struct {
+	has     map[*types.Func]bool // functions that may run a region, transitively through static calls
+	dynamic bool                 // a region may be reached through a function value or interface
+}
+
+// regionReach finds the functions that may run a region, transitively
+// through static calls, and whether a region may be reached through a
+// function value or an interface.
+func (t *translator) regionReach() reach {
+	rc := reach{has: map[*types.Func]bool{}}
 	for _, r := range t.regions {
 		fd, _ := r.fn.(*ast.FuncDecl)
 		if fd == nil {
-			dynamic = true
+			rc.dynamic = true
 			fd, _ = t.enclosing(r.stmt, func(n ast.Node) bool { _, ok := n.(*ast.FuncDecl); return ok }).(*ast.FuncDecl)
 		}
 		if fn, ok := t.info.Defs[fd.Name].(*types.Func); ok {
-			has[fn] = true
+			rc.has[fn] = true
 		}
 	}
+	callees := t.staticCallees()
+	for changed := true; changed; {
+		changed = false
+		for fn, cs := range callees {
+			for _, c := range cs {
+				if rc.has[c] && !rc.has[fn] {
+					rc.has[fn], changed = true, true
+				}
+			}
+		}
+	}
+	for fn := range rc.has {
+		if t.valueUse[fn] || fn.Type().(*types.Signature).Recv() != nil {
+			rc.dynamic = true
+		}
+	}
+	return rc
+}
+
+// staticCallees returns the functions each function of the package calls
+// statically.
+func (t *translator) staticCallees() map[*types.Func][]*types.Func {
 	callees := map[*types.Func][]*types.Func{}
 	for fn, d := range t.decls {
 		if d.Body == nil {
@@ -45,83 +87,78 @@ func (t *translator) findLast() {
 			return true
 		})
 	}
-	for changed := true; changed; {
-		changed = false
-		for fn, cs := range callees {
-			for _, c := range cs {
-				if has[c] && !has[fn] {
-					has[fn], changed = true, true
-				}
-			}
-		}
+	return callees
+}
+
+// mayRunRegion reports whether call may run a region: a static call of a
+// function in rc.has, or, when a region is reachable dynamically, any call
+// that is not a conversion, a builtin, a known function or a function of
+// another package.
+func (t *translator) mayRunRegion(rc reach, call *ast.CallExpr) bool {
+	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+		return false
 	}
-	for fn := range has {
-		if t.valueUse[fn] || fn.Type().(*types.Signature).Recv() != nil {
-			dynamic = true
-		}
+	if c := t.staticCallee(call); c != nil {
+		return rc.has[c]
 	}
-	mayRunRegion := func(call *ast.CallExpr) bool {
-		if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		switch t.info.Uses[f].(type) {
+		case *types.Builtin, *types.Func:
 			return false
 		}
-		if c := t.staticCallee(call); c != nil {
-			return has[c]
-		}
-		switch f := ast.Unparen(call.Fun).(type) {
-		case *ast.Ident:
-			switch t.info.Uses[f].(type) {
-			case *types.Builtin, *types.Func:
+	case *ast.SelectorExpr:
+		if fn, ok := t.info.Uses[f.Sel].(*types.Func); ok && fn.Pkg() != t.p.types {
+			if sel := t.info.Selections[f]; sel == nil {
+				return false // a package-level function of another package
+			} else if _, iface := sel.Recv().Underlying().(*types.Interface); !iface {
 				return false
 			}
-		case *ast.SelectorExpr:
-			if fn, ok := t.info.Uses[f.Sel].(*types.Func); ok && fn.Pkg() != t.p.types {
-				if sel := t.info.Selections[f]; sel == nil {
-					return false // a package-level function of another package
-				} else if _, iface := sel.Recv().Underlying().(*types.Interface); !iface {
-					return false
-				}
-			}
 		}
-		return dynamic
 	}
-	hasGoto := false
-	ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
+	return rc.dynamic
+}
+
+// hasLabeledBranch reports whether body has a goto, or a break or continue
+// with a label.
+func hasLabeledBranch(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
 		if b, ok := n.(*ast.BranchStmt); ok && b.Label != nil {
-			hasGoto = true
+			found = true
 		}
 		return true
 	})
-	if hasGoto {
-		return
-	}
-	for _, r := range t.regions {
-		if r.fn != ast.Node(mainDecl) || r.outer != nil {
-			continue
+	return found
+}
+
+// isLast reports whether the region r, directly in main, is the program's
+// last: not in a loop, and followed by no call or region (and preceded by
+// no deferred call) that may run another.
+func (t *translator) isLast(r *region, mainDecl *ast.FuncDecl, rc reach) bool {
+	last := true
+	for p := t.parent[r.stmt]; p != nil && p != ast.Node(mainDecl); p = t.parent[p] {
+		switch p.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			last = false
 		}
-		last := true
-		for p := t.parent[r.stmt]; p != nil && p != ast.Node(mainDecl); p = t.parent[p] {
-			switch p.(type) {
-			case *ast.ForStmt, *ast.RangeStmt:
+	}
+	ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			if t.mayRunRegion(rc, n.Call) {
+				last = false
+			}
+		case *ast.CallExpr:
+			if n.Pos() >= r.stmt.End() && t.mayRunRegion(rc, n) {
+				last = false
+			}
+		case ast.Stmt:
+			if n.Pos() >= r.stmt.End() && t.regionAt[n] != nil {
 				last = false
 			}
 		}
-		ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.DeferStmt:
-				if mayRunRegion(n.Call) {
-					last = false
-				}
-			case *ast.CallExpr:
-				if n.Pos() >= r.stmt.End() && mayRunRegion(n) {
-					last = false
-				}
-			case ast.Stmt:
-				if n.Pos() >= r.stmt.End() && t.regionAt[n] != nil {
-					last = false
-				}
-			}
-			return last
-		})
-		r.last = last
-	}
+		return last
+	})
+	return last
 }

@@ -52,95 +52,24 @@ type loopInfo struct {
 	valueVar *types.Var
 }
 
+// findRegions finds the directives of every file, attaches each to the
+// statement that follows it, and makes and sets up a region for each
+// parallel construct.
 func (t *translator) findRegions() {
 	sectionDirs := map[ast.Stmt]*directive{}
 	for _, f := range t.p.files {
-		var dirs []*directive
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				d, err := parseDirective(c)
-				if err != nil {
-					pos := c.Slash
-					if ce, ok := err.(*clauseError); ok {
-						pos = ce.pos
-					}
-					t.errorf(pos, "%v", err)
-					continue
-				}
-				if d != nil {
-					dirs = append(dirs, d)
-				}
-			}
-		}
+		dirs := t.fileDirectives(f)
 		if len(dirs) == 0 {
 			continue
 		}
-		attached := map[ast.Stmt]*directive{}
-		var order []ast.Stmt
-		ast.Inspect(f, func(n ast.Node) bool {
-			var list []ast.Stmt
-			var from token.Pos
-			switch n := n.(type) {
-			case *ast.BlockStmt:
-				list, from = n.List, n.Lbrace+1
-			case *ast.CaseClause:
-				list, from = n.Body, n.Colon+1
-			case *ast.CommClause:
-				list, from = n.Body, n.Colon+1
-			default:
-				return true
-			}
-			for _, s := range list {
-				for _, d := range dirs {
-					if d.pos >= from && d.pos < s.Pos() {
-						if prev := attached[s]; prev != nil {
-							t.errorf(d.pos, "second directive for one statement (the first is %s)", prev.text)
-							d.used = true
-							continue
-						}
-						d.used = true
-						attached[s] = d
-						order = append(order, s)
-					}
-				}
-				from = s.End()
-			}
-			return true
-		})
+		attached, order := t.attachDirectives(f, dirs)
 		for _, d := range dirs {
 			if !d.used {
 				t.errorf(d.pos, "%s must be on the line before the statement it applies to", d.text)
 			}
 		}
 		for _, s := range order {
-			d := attached[s]
-			inner, label := s, (*ast.LabeledStmt)(nil)
-			if l, ok := s.(*ast.LabeledStmt); ok {
-				inner, label = l.Stmt, l
-			}
-			switch d.kind {
-			case dirSection:
-				sectionDirs[s] = d
-				continue
-			case dirFor:
-				switch inner.(type) {
-				case *ast.ForStmt, *ast.RangeStmt:
-				default:
-					t.errorf(d.pos, "//cape:parallel for must precede a for statement")
-					continue
-				}
-			case dirSections:
-				if _, ok := inner.(*ast.BlockStmt); !ok || label != nil {
-					t.errorf(d.pos, "//cape:parallel sections must precede a block { ... } of //cape:section blocks")
-					continue
-				}
-			}
-			r := &region{dir: d, file: f, stmt: inner, label: label,
-				clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
-				refused: map[*types.Var]bool{},
-				sched:   "Static"}
-			t.regions = append(t.regions, r)
-			t.regionAt[inner] = r
+			t.newRegion(f, s, attached[s], sectionDirs)
 		}
 	}
 	for _, r := range t.regions {
@@ -155,6 +84,101 @@ func (t *translator) findRegions() {
 		}
 		t.errorf(d.pos, "//cape:section outside a //cape:parallel sections block")
 	}
+}
+
+// fileDirectives parses the directives in f's comments, reporting those
+// that are malformed.
+func (t *translator) fileDirectives(f *ast.File) []*directive {
+	var dirs []*directive
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			d, err := parseDirective(c)
+			if err != nil {
+				pos := c.Slash
+				if ce, ok := err.(*clauseError); ok {
+					pos = ce.pos
+				}
+				t.errorf(pos, "%v", err)
+				continue
+			}
+			if d != nil {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
+}
+
+// attachDirectives attaches each of f's directives to the statement that
+// follows it in its statement list, marking it used, and returns the
+// statements with a directive in the order found. A second directive for
+// one statement is reported.
+func (t *translator) attachDirectives(f *ast.File, dirs []*directive) (attached map[ast.Stmt]*directive, order []ast.Stmt) {
+	attached = map[ast.Stmt]*directive{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		var list []ast.Stmt
+		var from token.Pos
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list, from = n.List, n.Lbrace+1
+		case *ast.CaseClause:
+			list, from = n.Body, n.Colon+1
+		case *ast.CommClause:
+			list, from = n.Body, n.Colon+1
+		default:
+			return true
+		}
+		for _, s := range list {
+			for _, d := range dirs {
+				if d.pos >= from && d.pos < s.Pos() {
+					if prev := attached[s]; prev != nil {
+						t.errorf(d.pos, "second directive for one statement (the first is %s)", prev.text)
+						d.used = true
+						continue
+					}
+					d.used = true
+					attached[s] = d
+					order = append(order, s)
+				}
+			}
+			from = s.End()
+		}
+		return true
+	})
+	return attached, order
+}
+
+// newRegion makes the region of the directive d on the statement s of f,
+// after checking that d fits s; a //cape:section directive is recorded in
+// sectionDirs instead.
+func (t *translator) newRegion(f *ast.File, s ast.Stmt, d *directive, sectionDirs map[ast.Stmt]*directive) {
+	inner, label := s, (*ast.LabeledStmt)(nil)
+	if l, ok := s.(*ast.LabeledStmt); ok {
+		inner, label = l.Stmt, l
+	}
+	switch d.kind {
+	case dirSection:
+		sectionDirs[s] = d
+		return
+	case dirFor:
+		switch inner.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			t.errorf(d.pos, "//cape:parallel for must precede a for statement")
+			return
+		}
+	case dirSections:
+		if _, ok := inner.(*ast.BlockStmt); !ok || label != nil {
+			t.errorf(d.pos, "//cape:parallel sections must precede a block { ... } of //cape:section blocks")
+			return
+		}
+	}
+	r := &region{dir: d, file: f, stmt: inner, label: label,
+		clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
+		refused: map[*types.Var]bool{},
+		sched:   "Static"}
+	t.regions = append(t.regions, r)
+	t.regionAt[inner] = r
 }
 
 // setupRegion checks where r is, resolves its clauses and analyzes its
@@ -355,18 +379,22 @@ func (t *translator) checkChunk(r *region, a clauseArg) {
 	r.chunk, r.chunkPos = a.text, a.pos
 }
 
-// forHeader analyzes a three-clause loop header.
+// canonFor is the error for a loop header that is not canonical.
+const canonFor = "the loop header is not canonical: want for i := lo; i < hi; i++ (or <=, >, >=, i += step, i -= step, i--)"
+
+// forHeader analyzes the header of the three-clause loop s of r: the loop
+// variable, its bounds, the comparison and the step. It reports a header
+// that is not canonical and returns nil then.
 func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
-	const canon = "the loop header is not canonical: want for i := lo; i < hi; i++ (or <=, >, >=, i += step, i -= step, i--)"
 	init, ok := s.Init.(*ast.AssignStmt)
 	if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || (init.Tok != token.DEFINE && init.Tok != token.ASSIGN) || s.Cond == nil || s.Post == nil {
-		t.errorf(s.Pos(), "%s", canon)
+		t.errorf(s.Pos(), "%s", canonFor)
 		return nil
 	}
 	id, ok := init.Lhs[0].(*ast.Ident)
 	v := t.varOf(init.Lhs[0])
 	if !ok || v == nil {
-		t.errorf(init.Pos(), "%s", canon)
+		t.errorf(init.Pos(), "%s", canonFor)
 		return nil
 	}
 	if !isInteger(v.Type()) {
@@ -374,16 +402,31 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 		return nil
 	}
 	li := &loopInfo{v: v, name: id.Name, typ: v.Type(), define: init.Tok == token.DEFINE, lo: init.Rhs[0]}
-	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
-	if !ok {
-		t.errorf(s.Cond.Pos(), "%s", canon)
+	if !t.forCond(li, s) || !t.forPost(li, s) || !t.forStep(li) {
 		return nil
 	}
+	up := li.op == token.LSS || li.op == token.LEQ
+	if up == li.down {
+		t.errorf(s.Post.Pos(), "the loop increment goes the wrong way for %s %s", id.Name, li.op)
+		return nil
+	}
+	return li
+}
+
+// forCond sets li's bound and comparison from the condition of s, written
+// with the loop variable on the left (hi > i becomes i < hi). It reports a
+// condition that is not canonical and returns false then.
+func (t *translator) forCond(li *loopInfo, s *ast.ForStmt) bool {
+	cond, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if !ok {
+		t.errorf(s.Cond.Pos(), "%s", canonFor)
+		return false
+	}
 	li.op, li.hi = cond.Op, cond.Y
-	if t.varOf(cond.X) != v {
-		if t.varOf(cond.Y) != v {
-			t.errorf(s.Cond.Pos(), "the loop condition must compare %s with a bound", id.Name)
-			return nil
+	if t.varOf(cond.X) != li.v {
+		if t.varOf(cond.Y) != li.v {
+			t.errorf(s.Cond.Pos(), "the loop condition must compare %s with a bound", li.name)
+			return false
 		}
 		li.hi = cond.X
 		switch cond.Op { // hi < i  ≡  i > hi
@@ -399,21 +442,28 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 	}
 	switch li.op {
 	case token.LSS, token.LEQ, token.GTR, token.GEQ:
-	default:
-		t.errorf(cond.OpPos, "the loop condition must use <, <=, > or >=, not %s", cond.Op)
-		return nil
+		return true
 	}
+	t.errorf(cond.OpPos, "the loop condition must use <, <=, > or >=, not %s", cond.Op)
+	return false
+}
+
+// forPost sets li's step and direction from the post statement of s
+// (i++, i--, i += step, i -= step, i = i + step, ...). It reports a post
+// statement that is not canonical and returns false then.
+func (t *translator) forPost(li *loopInfo, s *ast.ForStmt) bool {
+	v := li.v
 	switch p := s.Post.(type) {
 	case *ast.IncDecStmt:
 		if t.varOf(p.X) != v {
-			t.errorf(p.Pos(), "the loop increment must update %s", id.Name)
-			return nil
+			t.errorf(p.Pos(), "the loop increment must update %s", li.name)
+			return false
 		}
 		li.down = p.Tok == token.DEC
 	case *ast.AssignStmt:
 		if len(p.Lhs) != 1 || len(p.Rhs) != 1 || t.varOf(p.Lhs[0]) != v {
-			t.errorf(p.Pos(), "the loop increment must update %s", id.Name)
-			return nil
+			t.errorf(p.Pos(), "the loop increment must update %s", li.name)
+			return false
 		}
 		switch p.Tok {
 		case token.ADD_ASSIGN, token.SUB_ASSIGN:
@@ -428,34 +478,37 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 			case ok && b.Op == token.SUB && t.varOf(b.X) == v:
 				li.step, li.down = b.Y, true
 			default:
-				t.errorf(p.Pos(), "%s", canon)
-				return nil
+				t.errorf(p.Pos(), "%s", canonFor)
+				return false
 			}
 		default:
-			t.errorf(p.Pos(), "%s", canon)
-			return nil
+			t.errorf(p.Pos(), "%s", canonFor)
+			return false
 		}
 	default:
-		t.errorf(s.Post.Pos(), "%s", canon)
-		return nil
+		t.errorf(s.Post.Pos(), "%s", canonFor)
+		return false
 	}
-	if li.step != nil {
-		if tv := t.info.Types[li.step]; tv.Value != nil {
-			if constant.Sign(tv.Value) <= 0 {
-				t.errorf(li.step.Pos(), "the loop step must be positive (count down with -= or --)")
-				return nil
-			}
-			if c, ok := constant.Int64Val(tv.Value); ok && c == 1 {
-				li.step = nil
-			}
+	return true
+}
+
+// forStep checks a constant step: it must be positive, and a step of 1 is
+// dropped (li.step nil means 1). It reports a step that is not positive and
+// returns false then.
+func (t *translator) forStep(li *loopInfo) bool {
+	if li.step == nil {
+		return true
+	}
+	if tv := t.info.Types[li.step]; tv.Value != nil {
+		if constant.Sign(tv.Value) <= 0 {
+			t.errorf(li.step.Pos(), "the loop step must be positive (count down with -= or --)")
+			return false
+		}
+		if c, ok := constant.Int64Val(tv.Value); ok && c == 1 {
+			li.step = nil
 		}
 	}
-	up := li.op == token.LSS || li.op == token.LEQ
-	if up == li.down {
-		t.errorf(s.Post.Pos(), "the loop increment goes the wrong way for %s %s", id.Name, li.op)
-		return nil
-	}
-	return li
+	return true
 }
 
 // rangeHeader analyzes for i := range n and for i, v := range slice.

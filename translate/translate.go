@@ -231,40 +231,9 @@ func (t *translator) collectFacts() {
 			case *ast.FuncLit:
 				t.paramSources(n.Type, nil)
 			case *ast.ValueSpec:
-				for i, name := range n.Names {
-					v, ok := t.info.Defs[name].(*types.Var)
-					if !ok {
-						continue
-					}
-					switch {
-					case len(n.Values) == 0:
-						t.sources[v] = append(t.sources[v], source{pos: name.Pos(), zero: true})
-					case len(n.Values) == len(n.Names):
-						t.sources[v] = append(t.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
-					default:
-						t.sources[v] = append(t.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
-					}
-				}
+				t.specSources(n)
 			case *ast.AssignStmt:
-				if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
-					for _, l := range n.Lhs {
-						if v := t.varOf(l); v != nil {
-							t.sources[v] = append(t.sources[v], source{pos: n.Pos(), unknown: "an " + n.Tok.String() + " assignment"})
-						}
-					}
-					break
-				}
-				for i, l := range n.Lhs {
-					v := t.varOf(l)
-					if v == nil {
-						continue
-					}
-					if len(n.Lhs) == len(n.Rhs) {
-						t.sources[v] = append(t.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
-					} else {
-						t.sources[v] = append(t.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
-					}
-				}
+				t.assignSources(n)
 			case *ast.RangeStmt:
 				for _, e := range []ast.Expr{n.Key, n.Value} {
 					if v := t.varOf(e); v != nil {
@@ -278,25 +247,73 @@ func (t *translator) collectFacts() {
 					t.calls[fn] = append(t.calls[fn], n)
 				}
 			case *ast.Ident:
-				switch o := t.info.Uses[n].(type) {
-				case *types.Var:
-					if !o.IsField() {
-						t.uses[o] = append(t.uses[o], n)
-					}
-				case *types.Func:
-					if call, ok := t.parent[n].(*ast.CallExpr); ok && call.Fun == n {
-						break
-					}
-					if sel, ok := t.parent[n].(*ast.SelectorExpr); ok && sel.Sel == n {
-						if call, ok := t.parent[sel].(*ast.CallExpr); ok && call.Fun == sel {
-							break
-						}
-					}
-					t.valueUse[o] = true
-				}
+				t.identFacts(n)
 			}
 			return true
 		})
+	}
+}
+
+// specSources records the values the variables of the declaration n are
+// given.
+func (t *translator) specSources(n *ast.ValueSpec) {
+	for i, name := range n.Names {
+		v, ok := t.info.Defs[name].(*types.Var)
+		if !ok {
+			continue
+		}
+		switch {
+		case len(n.Values) == 0:
+			t.sources[v] = append(t.sources[v], source{pos: name.Pos(), zero: true})
+		case len(n.Values) == len(n.Names):
+			t.sources[v] = append(t.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
+		default:
+			t.sources[v] = append(t.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
+		}
+	}
+}
+
+// assignSources records the values the variables assigned by n are given.
+func (t *translator) assignSources(n *ast.AssignStmt) {
+	if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+		for _, l := range n.Lhs {
+			if v := t.varOf(l); v != nil {
+				t.sources[v] = append(t.sources[v], source{pos: n.Pos(), unknown: "an " + n.Tok.String() + " assignment"})
+			}
+		}
+		return
+	}
+	for i, l := range n.Lhs {
+		v := t.varOf(l)
+		if v == nil {
+			continue
+		}
+		if len(n.Lhs) == len(n.Rhs) {
+			t.sources[v] = append(t.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
+		} else {
+			t.sources[v] = append(t.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
+		}
+	}
+}
+
+// identFacts records the use n of a variable, or of a function as a value
+// (not called).
+func (t *translator) identFacts(n *ast.Ident) {
+	switch o := t.info.Uses[n].(type) {
+	case *types.Var:
+		if !o.IsField() {
+			t.uses[o] = append(t.uses[o], n)
+		}
+	case *types.Func:
+		if call, ok := t.parent[n].(*ast.CallExpr); ok && call.Fun == n {
+			return
+		}
+		if sel, ok := t.parent[n].(*ast.SelectorExpr); ok && sel.Sel == n {
+			if call, ok := t.parent[sel].(*ast.CallExpr); ok && call.Fun == sel {
+				return
+			}
+		}
+		t.valueUse[o] = true
 	}
 }
 

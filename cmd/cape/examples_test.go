@@ -21,6 +21,7 @@ func TestExamplesMatchPlainGo(t *testing.T) {
 		{"reduction", "-n 20000"},
 		{"sections", "-n 20000"},
 		{"stencil", "-n 60 -iters 15"},
+		{"timestep", "-n 20000 -steps 30"},
 		{"rows", "-n 60 -m 50 -steps 3"},
 		{"grid", "-n 40 -m 30 -steps 5"},
 	} {
