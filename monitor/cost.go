@@ -29,12 +29,13 @@ func (k regionKind) String() string {
 
 // regionCosts chooses how the next region is tracked from what the
 // tracker measured on its own recent regions: the cost of a write fault
-// (timed by probing one page at each Start), of copying a page, of
-// comparing one and of changing a page's protection (timed on the copies,
-// comparisons and UFFDIO_WRITEPROTECT calls the tracker does anyway), and the pages the last region wrote and the pages written
-// between the last two regions. A write fault costs 0.8 µs on one machine
-// and 12–30 µs on a paravirtualized one (RESULTS.md, "Monitors"), so no
-// fixed fraction of dirty pages is right everywhere.
+// (timed by probing one page at some Starts), of copying a page, of
+// comparing one and of changing a page's protection (timed on the
+// copies, comparisons and UFFDIO_WRITEPROTECT calls the tracker does
+// anyway), the pages the last region wrote and the pages written between
+// the last two regions. A write fault costs under a microsecond on one
+// machine and twenty on a paravirtualized one (RESULTS.md, "Monitors"),
+// so no fixed fraction of dirty pages is right everywhere.
 type regionCosts struct {
 	frozen  bool   // tests: keep the figures they set
 	fault   window // ns per write fault, recent probes
