@@ -3,6 +3,7 @@
 package monitor
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 	"time"
@@ -72,7 +73,9 @@ func newBench(b *testing.B, c benchConfig, mem []byte) Tracker {
 // byte written on the given fraction of its pages (evenly spread, in
 // increasing order), Stop. ns/dirty-page divides the region's time by the
 // pages written; first-Start-ms is the first Start, which populates the
-// twins (once per tracker, not part of ns/op).
+// twins (once per tracker, not part of ns/op). Three regions like the
+// measured ones run first, not measured, so that the uffd backend has
+// chosen how to track them.
 func BenchmarkStartStop(b *testing.B) {
 	const extent = 256 << 20
 	for _, c := range benchConfigs {
@@ -90,7 +93,8 @@ func BenchmarkStartStop(b *testing.B) {
 				if dirty > 0 {
 					stride = pages / dirty
 				}
-				// Warm up: the first Start populates the twin.
+				// Warm up: the first Start populates the twin; regions like
+				// those measured let the uffd backend choose how to track them.
 				t0 := time.Now()
 				if err := tr.Start(extent); err != nil {
 					b.Fatal(err)
@@ -98,6 +102,17 @@ func BenchmarkStartStop(b *testing.B) {
 				first := time.Since(t0)
 				if _, err := tr.Stop(); err != nil {
 					b.Fatal(err)
+				}
+				for range 3 {
+					if err := tr.Start(extent); err != nil {
+						b.Fatal(err)
+					}
+					for p := range dirty {
+						mem[p*stride*ps+8]++
+					}
+					if _, err := tr.Stop(); err != nil {
+						b.Fatal(err)
+					}
 				}
 				b.ReportAllocs()
 				for b.Loop() {
@@ -220,6 +235,146 @@ func BenchmarkDenseLoop(b *testing.B) {
 				pages := l.size / tr.PageSize()
 				b.ReportMetric(float64((tMonitored-tPlain).Nanoseconds())/n/float64(pages), "ns-extra/page")
 			})
+		}
+	}
+}
+
+// stencilConfigs are the monitors BenchmarkStencil compares: the uffd
+// default (adaptive), uffd with its mode forced, and compare.
+var stencilConfigs = append(append([]benchConfig{
+	{name: "uffd", backend: BackendUffd},
+}, uffdModeConfigs...), benchConfig{name: "compare", backend: BackendCompare})
+
+// stencilN is the grid size of the stencil benchmark: examples/stencil at
+// n = 1024, two grids of 8 MiB.
+const stencilN = 1024
+
+// stencilRows runs one Jacobi sweep of the rows [lo, hi) of the n×n grid:
+// v from u, as examples/stencil does.
+func stencilRows(u, v []float64, n, lo, hi int) {
+	for i := max(lo, 1); i < min(hi, n-1); i++ {
+		for j := 1; j < n-1; j++ {
+			k := i*n + j
+			v[k] = 0.25 * (u[k-n] + u[k+n] + u[k-1] + u[k+1])
+		}
+	}
+}
+
+// A stencilNode is node 0 of 2 running examples/stencil on its own arena,
+// monitored by tr (nil: unmonitored).
+type stencilNode struct {
+	mem   []byte
+	u, v  []float64
+	tr    Tracker
+	dirty int // pages reported by Stop so far
+}
+
+func newStencilNode(b *testing.B, tr Tracker, mem []byte) *stencilNode {
+	const n = stencilN
+	f := float64s(mem)
+	s := &stencilNode{mem: mem, u: f[:n*n], v: f[n*n : 2*n*n], tr: tr}
+	for _, g := range [][]float64{s.u, s.v} {
+		for j := range n {
+			g[j] = 1 // the hot top edge
+		}
+		for k := n; k < len(g); k++ {
+			g[k] = float64(k%7) / 7 // a warm grid: every page changes
+		}
+	}
+	return s
+}
+
+// iter is one iteration: a region in which this node computes the first
+// half of v's rows from u; every page Stop reports is checked against its
+// twin, as cape's Create diffs it; then the other half of v is written
+// outside the region, as the other node's merged delta would be injected,
+// and u and v swap. A region writes a contiguous quarter of the extent and
+// the injection another quarter.
+func (s *stencilNode) iter(b *testing.B) {
+	const n = stencilN
+	if s.tr != nil {
+		if err := s.tr.Start(len(s.mem)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	stencilRows(s.u, s.v, n, 0, n/2)
+	if s.tr != nil {
+		pages, err := s.tr.Stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps := s.tr.PageSize()
+		for _, p := range pages {
+			if bytes.Equal(s.mem[p*ps:(p+1)*ps], s.tr.Twin(p)) {
+				b.Fatalf("page %d reported written, unchanged", p)
+			}
+		}
+		s.dirty += len(pages)
+	}
+	stencilRows(s.u, s.v, n, n/2, n) // the injected half
+	s.u, s.v = s.v, s.u
+}
+
+// BenchmarkStencil runs the pattern of examples/stencil on 2 nodes (see
+// stencilNode.iter) under every configuration and unmonitored, all in the
+// same loop: each b.Loop iteration runs one stencil iteration of each, in
+// turn, so that the ratios compare runs that shared the machine's load.
+// ns/<config> is a monitored iteration, <config>/plain and <config>/compare
+// its time over the unmonitored and the compare backend's, and
+// <config>-ns-extra/dirty-page its time over the unmonitored one per page
+// the region wrote.
+func BenchmarkStencil(b *testing.B) {
+	size := 2 * stencilN * stencilN * 8
+	plain := newStencilNode(b, nil, mapArena(b, size))
+	var nodes []*stencilNode
+	var names []string
+	for _, c := range stencilConfigs {
+		mem := mapArena(b, size)
+		tr, err := New(c.backend, mem, c.opts)
+		if err != nil {
+			testenv.Skip(b, "%s: %v", c.name, err)
+		}
+		b.Cleanup(func() {
+			if err := tr.Close(); err != nil {
+				b.Errorf("Close: %v", err)
+			}
+		})
+		if c.setup != nil {
+			c.setup(tr)
+		}
+		nodes = append(nodes, newStencilNode(b, tr, mem))
+		names = append(names, c.name)
+	}
+	// The first Start populates the twins; let the adaptive mode settle.
+	for range 4 {
+		plain.iter(b)
+		for _, s := range nodes {
+			s.iter(b)
+			s.dirty = 0
+		}
+	}
+	times := make([]time.Duration, len(nodes))
+	var tPlain time.Duration
+	for b.Loop() {
+		t := time.Now()
+		plain.iter(b)
+		tPlain += time.Since(t)
+		for i, s := range nodes {
+			t := time.Now()
+			s.iter(b)
+			times[i] += time.Since(t)
+		}
+	}
+	nf := float64(b.N)
+	b.ReportMetric(float64(tPlain.Nanoseconds())/nf, "ns/plain")
+	tCompare := times[len(times)-1]
+	for i, name := range names {
+		b.ReportMetric(float64(times[i].Nanoseconds())/nf, "ns/"+name)
+		b.ReportMetric(float64(times[i])/float64(tPlain), name+"/plain")
+		b.ReportMetric(float64(times[i])/float64(tCompare), name+"/compare")
+		reportCosts(b, nodes[i].tr)
+		if d := nodes[i].dirty; d > 0 {
+			b.ReportMetric(float64((times[i]-tPlain).Nanoseconds())/float64(d), name+"-ns-extra/dirty-page")
 		}
 	}
 }

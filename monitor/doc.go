@@ -22,9 +22,20 @@
 //     /proc/self/pagemap lists the written pages and re-protects them in the
 //     same walk. Exact; a written page costs a write fault
 //     and the refresh of its twin at the next Start, a clean page a few
-//     nanoseconds per scan. When a region writes most of its extent (60 %),
-//     the next ones are compared against the twins instead of taking a
-//     fault per page, until one writes less than 40 % (adaptive).
+//     nanoseconds per scan. A write fault costs from under a microsecond
+//     to tens of microseconds depending on the machine (a paravirtualized
+//     guest pays a trip through the hypervisor), so each region is tracked
+//     the way the backend predicts cheapest from its own measurements:
+//     the cost of a fault (one page probed at Start, every few regions),
+//     of copying, comparing and write-protecting a page (timed on the work
+//     it does), and the pages the last region wrote and those written
+//     between regions. Besides write faults, a region can be compared
+//     with the twins, the extent re-armed at Stop so that only changed
+//     twins are refreshed (writes between regions still fault), or
+//     plain: nothing armed, the compare backend's work, no fault at all.
+//     A compared region sees only the pages it changed, not those it
+//     rewrote with their own bytes, so from time to time (backing off) one
+//     write-protects a sample of 64 pages to count the pages it writes.
 //   - compare (every OS): Start copies the extent into the twin, Stop
 //     compares memory with it page by page. Reports pages whose content
 //     changed: a page rewritten with its old bytes is not reported, and
@@ -52,9 +63,9 @@
 //   - auto: uffd when a probe (run once per process) succeeds, else compare;
 //     Options.Notice is told which and why.
 //
-// The costs of each backend, and the measurements behind the adaptive
-// thresholds and the ptrace block size, are in RESULTS.md ("Monitors"),
-// with the benchmark command that produced them.
+// The costs of each backend, the measurements behind the uffd backend's
+// choice and the ptrace block size, are in RESULTS.md ("Monitors"), with
+// the benchmark commands that produced them.
 //
 // # Memory
 //

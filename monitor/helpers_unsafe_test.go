@@ -15,3 +15,8 @@ func sameStore(b []byte, i int) { atomic.AddUint64((*uint64)(unsafe.Pointer(&b[i
 func int64s(b []byte) []int64 {
 	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/8)
 }
+
+// float64s views b, 8-byte aligned, as float64s.
+func float64s(b []byte) []float64 {
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/8)
+}

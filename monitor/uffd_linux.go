@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/cape-go/cape/internal/uffd"
 	"golang.org/x/sys/unix"
@@ -15,56 +17,61 @@ import (
 // over the arena, read and re-armed with PAGEMAP_SCAN. It is not safe for
 // concurrent use.
 //
-// Pages in [0, armed) are registered and write-protected; the kernel clears
-// a page's protection at its first write without telling anyone (WP_ASYNC),
-// and PAGEMAP_SCAN reports the unprotected ("written") pages. Start scans
-// and re-arms everything written since the previous Start (the last region
-// and whatever ran between regions), refreshes those twins, and arms and
-// copies pages newly covered by a grown extent. Stop scans [0, extent)
-// without re-arming, so writes made between regions to pages the region
-// already dirtied cost no fault; the next Start re-arms them.
+// Outside regions, pages in [0, armed) are registered and write-protected;
+// the kernel clears a page's protection at its first write without telling
+// anyone (WP_ASYNC), and PAGEMAP_SCAN reports the unprotected ("written")
+// pages. Start scans and re-arms everything written since the previous
+// Start (the last region and whatever ran between regions), refreshes those
+// twins, and arms and copies pages newly covered by a grown extent. Stop
+// scans [0, extent) without re-arming, so writes made between regions to
+// pages the region already dirtied cost no fault; the next Start re-arms
+// them.
 //
-// When the previous region wrote most of its extent, the next one is
-// compared instead (see chooseCompare): Start disarms [0, extent), Stop
+// Each region is tracked one of three ways (regionKind), chosen at Start by
+// the costs the tracker measured on its own recent regions (regionCosts):
+// by write faults as above; compared (Start disarms [0, extent), Stop
 // compares it with the twins, re-arms it and leaves the changed pages for
-// the next Start to refresh. The twins stay persistent either way.
+// the next Start to refresh); or plain (nothing armed at all, armed = 0:
+// Start compares the extent with the twins and refreshes the pages that
+// differ, Stop compares it, no fault in or between regions). The twins stay persistent in the first two.
 type uffdTracker struct {
 	trackerState
 	base vaddr
 	res  *uffdResources
 
 	// armed: outside regions, every page in [0, armed) is either
-	// write-protected or reported written by PAGEMAP_SCAN.
-	armed int
-	vec   []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
-	dirty []int             // result of the last Stop, reused
+	// write-protected or reported written by PAGEMAP_SCAN; 0 in plain
+	// regions and after them.
+	armed   int
+	twinned int               // twin pages below twinned have been written once
+	vec     []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
+	dirty   []int             // result of the last Stop, reused
 
-	// Adaptive comparison (see chooseCompare).
-	mode         uffdMode
-	compare      bool    // the current or last region is compared, not tracked
-	alternate    bool    // state of uffdModeAlternate
-	lastFraction float64 // fraction of the extent the last region wrote
-	pending      []int   // pages whose twins the next Start must refresh
+	mode    uffdMode
+	kind    regionKind // of the current or last region
+	starts  int        // Starts so far, to pace the fault probes
+	costs   regionCosts
+	probe   int   // a page known to be populated, for the fault probe; -1 none
+	pending []int // pages whose twins the next Start must refresh
+	sample  []int // pages write-protected to sample a compared region's writes
+	// sampleWritten[i]: sample[i] was written; reused by readSample.
+	sampleWritten []bool
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
 type uffdMode int
 
 const (
-	uffdModeAdaptive  uffdMode = iota // faults, or compare when most pages are written
-	uffdModeFaults                    // always write faults
-	uffdModeCompare                   // always compare
-	uffdModeAlternate                 // alternate, to test the transitions
+	uffdModeAdaptive  uffdMode = iota // the cheapest kind by measured costs
+	uffdModeFaults                    // always kindFaults
+	uffdModeCompare                   // always kindCompare
+	uffdModePlain                     // always kindPlain
+	uffdModeAlternate                 // cycle through the kinds, to test the transitions
 )
 
-// The dirty fractions at which regions switch from write faults to
-// comparison and back. On the 2-vCPU VM of DESIGN.md a fault costs 1.0–1.6
-// µs and comparing a clean page 0.2–0.75 µs: comparison wins above about
-// 20–60 % of the extent written, and costs little more just below.
-const (
-	compareEnterFraction = 0.6
-	compareLeaveFraction = 0.4
-)
+// probeEvery paces the fault probe once its window is full: one Start in
+// probeEvery times a fault, so a region pays for it rarely.
+const probeEvery = 8
 
 // uffdResources is what Close releases; it is kept apart from the tracker
 // so that a cleanup can release it if the tracker is dropped unclosed.
@@ -147,6 +154,7 @@ func newUffd(mem []byte, pageSize int) (Tracker, error) {
 		base:         res.base,
 		res:          res,
 		vec:          make([]uffd.PageRegion, 512),
+		probe:        -1,
 	}
 	// PAGEMAP_SCAN arrived with WP_ASYNC in 6.7; check it anyway, on one
 	// page, so that a kernel without it fails here and not at Stop.
@@ -170,16 +178,93 @@ func (u *uffdTracker) Start(extent int) error {
 		}
 		u.res.twin = tw
 	}
-	tw := u.res.twin.buf
-	ps := u.pageSize
-	compare := u.chooseCompare()
-	// Everything written since the last re-arm: refresh its twin and, unless
-	// this region is compared, re-arm it in the same walk.
-	err := u.scan(0, u.armed, !compare, func(lo, hi int) {
-		copy(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
-	})
+	probed, err := u.probeFault(extent)
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
+	}
+	kind := u.chooseKind(extent / u.pageSize)
+	if kind == kindPlain {
+		err = u.startPlain(extent)
+	} else {
+		err = u.startArmed(extent, kind)
+	}
+	c := &u.costs
+	if err == nil && probed && kind == kindFaults && (c.cmpNS.n == 0 || c.bulkNS.n == 0 || u.starts%calibrateEvery == 0) {
+		u.calibrate(extent)
+	}
+	if err == nil && kind == kindCompare {
+		// No faults in this region: Stop compares instead.
+		err = u.writeProtect(0, extent, false)
+	}
+	if err == nil && kind != kindFaults && u.costs.sample {
+		err = u.armSample(extent)
+	}
+	if err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	u.kind = kind
+	u.starts++
+	u.enter(extent)
+	return nil
+}
+
+// startPlain releases whatever is armed and copies the extent into the
+// twins. When the costs ask for a measurement, it compares the extent
+// with the twins instead and copies the pages that differ: those the last
+// region wrote and those written since, whatever kind the last region was,
+// which measures the writes between regions.
+func (u *uffdTracker) startPlain(extent int) error {
+	if u.armed > 0 {
+		if err := u.writeProtect(0, u.armed, false); err != nil {
+			return err
+		}
+		u.armed = 0
+	}
+	ps := u.pageSize
+	tw := u.res.twin.buf
+	u.pending = u.pending[:0]
+	// Twin pages past twinned are touched for the first time, which costs
+	// more than the copy or comparison: those are not timed.
+	timed := extent / ps
+	if extent > u.twinned {
+		timed, u.twinned = 0, extent
+	}
+	t := time.Now()
+	if !u.costs.measure && u.kind == kindPlain {
+		copyParallel(tw[:extent], u.mem[:extent])
+		u.costs.observeBulk(time.Since(t), timed)
+		return nil
+	}
+	changed := diffParallel(u.pending, u.mem, tw, ps, 0, extent/ps)
+	t1 := time.Now()
+	u.costs.observeCompare(t1.Sub(t), timed)
+	for _, p := range changed {
+		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
+	}
+	if timed > 0 {
+		u.costs.observeCopy(time.Since(t1), len(changed))
+	}
+	u.costs.between = max(len(changed)-u.costs.written, 0)
+	u.pending = changed[:0]
+	return nil
+}
+
+// startArmed refreshes the twins of everything written since the last
+// re-arm and, for kindFaults, re-arms it in the same walk; it arms (for
+// kindFaults) and copies the pages a grown extent adds. It counts the
+// pages written between the last region and this one.
+func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
+	tw := u.res.twin.buf
+	ps := u.pageSize
+	t := time.Now()
+	scanned := 0
+	err := u.scan(0, u.armed, kind == kindFaults, func(lo, hi int) {
+		copy(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
+		scanned += hi - lo
+		u.probe = lo
+	})
+	if err != nil {
+		return err
 	}
 	// Pages the last (compared) region changed, re-armed by its Stop. One
 	// copy per page: measured faster here than coalescing them into runs,
@@ -187,25 +272,86 @@ func (u *uffdTracker) Start(extent int) error {
 	for _, p := range u.pending {
 		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 	}
+	u.costs.observeCopy(time.Since(t), scanned+len(u.pending))
+	switch {
+	case u.armed == 0:
+		// Nothing was armed (first region, or after plain ones).
+	case u.kind == kindFaults:
+		// The scan found the last region's pages and those written since.
+		u.costs.between = max(scanned-u.costs.written, 0)
+	case u.kind == kindCompare:
+		u.costs.between = scanned // Stop re-armed the region's pages
+	}
 	u.pending = u.pending[:0]
 	if extent > u.armed {
-		if !compare {
+		if kind == kindFaults {
 			if err := u.writeProtect(u.armed, extent, true); err != nil {
-				return fmt.Errorf("start: %w", err)
+				return err
 			}
 		}
+		// Not timed: the first copy into the twin also populates it.
 		copyParallel(tw[u.armed:extent], u.mem[u.armed:extent])
 		u.armed = extent
+		u.twinned = max(u.twinned, extent)
 	}
-	if compare {
-		// No faults in this region: Stop compares instead.
-		if err := u.writeProtect(0, extent, false); err != nil {
-			return fmt.Errorf("start: %w", err)
-		}
-	}
-	u.compare = compare
-	u.enter(extent)
 	return nil
+}
+
+// probeFault times one write fault, every Start until the estimate has
+// its samples and then every probeEvery Starts, before the kind of the
+// region is chosen. It takes a page known to be populated (else the first
+// page of the extent), refreshes its twin (the page may have been written
+// since the last Start, and once armed below Start's scan no longer sees
+// it), write-protects it, rewrites one word of it with its own value, and
+// re-arms it if it is below armed. The memory does not change.
+func (u *uffdTracker) probeFault(extent int) (bool, error) {
+	p := u.probe
+	if p < 0 || p >= extent/u.pageSize {
+		p = 0 // the arena's first page is in use, or costs one page
+	}
+	if extent == 0 || u.mode != uffdModeAdaptive ||
+		(u.costs.fault.n >= len(u.costs.fault.s) && u.starts%probeEvery != 0) {
+		return false, nil
+	}
+	off := p * u.pageSize
+	copy(u.res.twin.buf[off:off+u.pageSize], u.mem[off:off+u.pageSize])
+	if err := u.writeProtect(off, off+u.pageSize, true); err != nil {
+		return false, err
+	}
+	t := time.Now()
+	rewriteWord(u.mem, off)
+	u.costs.observeFault(time.Since(t))
+	if off >= u.armed {
+		return true, nil
+	}
+	return true, u.writeProtect(off, off+u.pageSize, true)
+}
+
+// calibrateSize is the most bytes calibrate copies and compares; after
+// the first time, it runs one Start in calibrateEvery.
+const (
+	calibrateSize  = 1 << 20
+	calibrateEvery = 64
+)
+
+// calibrate times a copy and a comparison of a window of the extent with
+// its twins, so that a tracker that has only taken faults can tell what
+// comparing would cost. After a faults Start the twins of [0, extent)
+// equal the memory, so the copy changes nothing and the comparison reads
+// every byte, as a comparison of unchanged pages does. One thread: the
+// whole-extent copies and comparisons use every core, so the figures err
+// toward faults.
+func (u *uffdTracker) calibrate(extent int) {
+	n := min(extent, calibrateSize)
+	lo := (u.starts * calibrateSize) % (extent - n + 1)
+	lo -= lo % u.pageSize
+	mem, tw := u.mem[lo:lo+n], u.res.twin.buf[lo:lo+n]
+	t := time.Now()
+	copy(tw, mem)
+	t1 := time.Now()
+	diffPages(nil, mem, tw, u.pageSize, 0, n/u.pageSize)
+	u.costs.observeBulk(t1.Sub(t), n/u.pageSize)
+	u.costs.observeCompare(time.Since(t1), n/u.pageSize)
 }
 
 func (u *uffdTracker) Stop() ([]int, error) {
@@ -213,15 +359,8 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		return nil, err
 	}
 	u.dirty = u.dirty[:0]
-	if u.compare {
-		u.dirty = diffParallel(u.dirty, u.mem, u.res.twin.buf, u.pageSize, 0, u.extent/u.pageSize)
-		// Re-arm, so that writes made before the next Start are seen by it,
-		// and remember what changed: its twins are refreshed by that Start.
-		if err := u.writeProtect(0, u.extent, true); err != nil {
-			return nil, fmt.Errorf("stop: %w", err)
-		}
-		u.pending = append(u.pending, u.dirty...)
-	} else {
+	n := u.extent / u.pageSize
+	if u.kind == kindFaults {
 		err := u.scan(0, u.extent, false, func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				u.dirty = append(u.dirty, p)
@@ -230,35 +369,106 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("stop: %w", err)
 		}
+	} else {
+		t := time.Now()
+		u.dirty = diffParallel(u.dirty, u.mem, u.res.twin.buf, u.pageSize, 0, n)
+		u.costs.observeCompare(time.Since(t), n)
+		if err := u.readSample(); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
 	}
-	if n := u.extent / u.pageSize; n > 0 {
-		u.lastFraction = float64(len(u.dirty)) / float64(n)
+	if u.kind == kindCompare {
+		// Re-arm, so that writes made before the next Start are seen by it,
+		// and remember what changed: its twins are refreshed by that Start.
+		if err := u.writeProtect(0, u.extent, true); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
+		u.pending = append(u.pending, u.dirty...)
+	}
+	u.costs.endRegion(len(u.dirty))
+	if len(u.dirty) > 0 {
+		u.probe = u.dirty[len(u.dirty)/2]
 	}
 	return u.dirty, nil
 }
 
-// chooseCompare decides whether the next region is compared with the twins
-// instead of tracked by write faults: a fault costs about as much as
-// comparing a few clean pages, so when most of the extent was written last
-// time, comparing all of it is cheaper. Hysteresis keeps an iterative
-// program from flapping around the threshold.
-func (u *uffdTracker) chooseCompare() bool {
-	switch u.mode {
-	case uffdModeFaults:
-		return false
-	case uffdModeCompare:
-		return true
-	case uffdModeAlternate:
-		u.alternate = !u.alternate
-		return u.alternate
+// armSample write-protects the pages of a sample of the extent, in a
+// region that is compared: their faults tell readSample how many pages the
+// region writes, rewrites of unchanged bytes included.
+func (u *uffdTracker) armSample(extent int) error {
+	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
+	for _, p := range u.sample {
+		if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true); err != nil {
+			return err
+		}
 	}
-	if u.compare {
-		return u.lastFraction >= compareLeaveFraction
-	}
-	return u.lastFraction >= compareEnterFraction
+	return nil
 }
 
-// writeProtect arms (wp) or disarms the byte range [from, to).
+// readSample counts, among the sampled pages the region did not change
+// (u.dirty holds those it changed), those it wrote all the same; in a
+// plain region it then unprotects those it did not write (a compared
+// one's Stop re-arms them all).
+func (u *uffdTracker) readSample() error {
+	if len(u.sample) == 0 {
+		return nil
+	}
+	written := u.sampleWritten[:0]
+	for range u.sample {
+		written = append(written, false)
+	}
+	u.sampleWritten = written
+	err := u.scan(0, u.extent, false, func(lo, hi int) {
+		i, _ := slices.BinarySearch(u.sample, lo)
+		for ; i < len(u.sample) && u.sample[i] < hi; i++ {
+			written[i] = true
+		}
+	})
+	if err != nil {
+		return err
+	}
+	clean, rewritten := 0, 0 // sampled pages not changed; of those, written
+	for i, p := range u.sample {
+		if _, changed := slices.BinarySearch(u.dirty, p); !changed {
+			clean++
+			if written[i] {
+				rewritten++
+			}
+		}
+	}
+	u.costs.observeSample(len(u.dirty), rewritten, clean, u.extent/u.pageSize)
+	if u.kind == kindPlain {
+		for i, p := range u.sample {
+			if written[i] {
+				continue
+			}
+			if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, false); err != nil {
+				return err
+			}
+		}
+	}
+	u.sample = u.sample[:0]
+	return nil
+}
+
+// chooseKind decides how the next region over e pages is tracked: by the
+// forced mode, or by the kind the measured costs predict cheapest.
+func (u *uffdTracker) chooseKind(e int) regionKind {
+	switch u.mode {
+	case uffdModeFaults:
+		return kindFaults
+	case uffdModeCompare:
+		return kindCompare
+	case uffdModePlain:
+		return kindPlain
+	case uffdModeAlternate:
+		return regionKind(u.starts % int(numKinds))
+	}
+	return u.costs.choose(u.kind, e)
+}
+
+// writeProtect arms (wp) or disarms the byte range [from, to), and times
+// it for the cost estimates.
 func (u *uffdTracker) writeProtect(from, to int, wp bool) error {
 	if from >= to {
 		return nil
@@ -267,7 +477,10 @@ func (u *uffdTracker) writeProtect(from, to int, wp bool) error {
 	if wp {
 		w.Mode = uffd.WriteProtectModeWP
 	}
-	return uffd.SetWriteProtect(u.res.fd, &w)
+	t := time.Now()
+	err := uffd.SetWriteProtect(u.res.fd, &w)
+	u.costs.observeProtect(time.Since(t), (to-from)/u.pageSize)
+	return err
 }
 
 func (u *uffdTracker) Twin(p int) []byte {
@@ -379,6 +592,7 @@ func runUffdProbe() (err error) {
 	if err != nil {
 		return err
 	}
+	t.(*uffdTracker).mode = uffdModeFaults // the probe is of write-protection
 	defer func() { err = errors.Join(err, t.Close()) }()
 	if err := t.Start(2 * ps); err != nil {
 		return err

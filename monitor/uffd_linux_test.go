@@ -69,38 +69,178 @@ func TestUffdConformanceFaults(t *testing.T)    { runConformance(t, uffdWithMode
 func TestUffdConformanceCompare(t *testing.T)   { runConformance(t, uffdWithMode(uffdModeCompare)) }
 func TestUffdConformanceAlternate(t *testing.T) { runConformance(t, uffdWithMode(uffdModeAlternate)) }
 
-// The adaptive policy moves to comparison after a region that wrote most
-// pages, and back after one that wrote few.
-func TestUffdAdaptiveSwitch(t *testing.T) {
+func TestUffdConformancePlain(t *testing.T) { runConformance(t, uffdWithMode(uffdModePlain)) }
+
+// frozenCosts sets the tracker's cost figures (ns per fault, per page
+// copied, per page compared) and keeps them from being measured.
+func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
+	u.costs.frozen = true
+	c := &u.costs
+	c.fault, c.copyNS, c.cmpNS, c.wpNS, c.bulkNS = window{}, window{}, window{}, window{}, window{}
+	c.fault.add(fault)
+	c.copyNS.add(copyNS)
+	c.cmpNS.add(cmpNS)
+}
+
+// adaptiveRun runs one region per entry of pattern on a fresh tracker with
+// the given cost figures: the region writes every every-th page of the
+// memory but its last between pages, which are then written outside the
+// region. It checks every Stop and twin and
+// returns the kind each region was tracked with.
+func adaptiveRun(t *testing.T, fault float64, pattern []struct{ every, between int }) []regionKind {
+	t.Helper()
 	mem := mapArena(t, 1<<20)
 	tr := newOrSkip(t, BackendUffd, mem)
 	u := tr.(*uffdTracker)
+	frozenCosts(u, fault, 500, 500)
 	ps := tr.PageSize()
-	region := func(every int) []int {
-		t.Helper()
+	var kinds []regionKind
+	for i, r := range pattern {
 		if err := tr.Start(len(mem)); err != nil {
 			t.Fatal(err)
 		}
-		for i := 0; i < len(mem); i += every * ps {
-			mem[i]++
+		entry := append([]byte(nil), mem...)
+		var want []int
+		half := len(mem) - r.between*ps
+		for off := 0; off < half; off += r.every * ps {
+			mem[off+8*i]++
+			want = append(want, off/ps)
 		}
 		d, err := tr.Stop()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d
-	}
-	var modes []bool
-	for _, every := range []int{1, 1, 1, 16, 16, 1} {
-		d := region(every)
-		if want := len(mem) / ps / every; len(d) != want {
-			t.Fatalf("region writing every %d pages: %d pages reported, want %d", every, len(d), want)
+		if !slices.Equal(d, want) {
+			t.Fatalf("region %d (%v): Stop = %v, want %v", i, u.kind, d, want)
 		}
-		modes = append(modes, u.compare)
+		for _, p := range d {
+			if !slices.Equal(tr.Twin(p), entry[p*ps:(p+1)*ps]) {
+				t.Fatalf("region %d (%v): twin of page %d is not its content at Start", i, u.kind, p)
+			}
+		}
+		kinds = append(kinds, u.kind)
+		for off := half; off < half+r.between*ps; off += ps {
+			mem[off+8*i+1]++
+		}
 	}
-	want := []bool{false, true, true, true, false, false}
-	if !slices.Equal(modes, want) {
-		t.Errorf("compared regions %v, want %v", modes, want)
+	return kinds
+}
+
+// The adaptive policy moves to comparison after a region that wrote most
+// pages, when a fault costs about what copying a page does. A compared
+// region sees only the pages it changed, so after exploreFirst compared
+// regions one samples the pages it writes, and write faults come back when
+// the sample says the region writes few.
+func TestUffdAdaptiveSwitch(t *testing.T) {
+	got := adaptiveRun(t, 1000, []struct{ every, between int }{
+		{1, 0}, {1, 0}, {1, 0}, {16, 0}, {16, 0}, {16, 0}, {16, 0}, {16, 0},
+	})
+	want := []regionKind{kindFaults, kindCompare, kindCompare, kindCompare, kindCompare, kindCompare, kindFaults, kindFaults}
+	if !slices.Equal(got, want) {
+		t.Errorf("regions tracked as %v, want %v", got, want)
+	}
+}
+
+// When faults are expensive (a paravirtualized machine) and pages are also
+// written between regions (an injected delta), nothing stays armed; when
+// the writes between regions stop, and then the regions become sparse,
+// the tracker follows.
+func TestUffdAdaptivePlain(t *testing.T) {
+	dense := struct{ every, between int }{1, 64} // a quarter of the memory between regions
+	sparse := struct{ every, between int }{128, 0}
+	pattern := []struct{ every, between int }{dense, dense, dense}
+	for range 13 {
+		pattern = append(pattern, sparse)
+	}
+	got := adaptiveRun(t, 20000, pattern)
+	// The first region is plain: a fault costs more than two copies and
+	// compares of a page. Compared regions see 192 pages changed, then 2;
+	// nothing tells them how many are written until the fourth one (index
+	// 4) samples its writes, and with none between regions comparing
+	// against persistent twins is cheaper than plain; the sample brings
+	// write faults back.
+	want := []regionKind{kindPlain, kindPlain, kindPlain, kindPlain, kindCompare}
+	for len(want) < len(pattern) {
+		want = append(want, kindFaults)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("regions tracked as %v,\nwant %v", got, want)
+	}
+}
+
+// A compared region that rewrites every page but changes few looks cheap
+// to track by faults; a sample of its writes finds it dear, so it stays
+// compared, and the next sample waits twice as long.
+func TestUffdAdaptiveSampleBackoff(t *testing.T) {
+	mem := mapArena(t, 1<<20)
+	tr := newOrSkip(t, BackendUffd, mem)
+	u := tr.(*uffdTracker)
+	frozenCosts(u, 1000, 500, 500)
+	ps := tr.PageSize()
+	var sampled []int
+	for i := range 24 {
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		if len(u.sample) > 0 {
+			sampled = append(sampled, i)
+		}
+		for off := 0; off < len(mem); off += ps {
+			sameStore(mem, off) // written, unchanged
+		}
+		for off := 0; off < len(mem); off += 16 * ps {
+			mem[off+8]++
+		}
+		d, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(mem) / ps / 16 // changed
+		if u.kind == kindFaults {
+			want = len(mem) / ps // written
+			if i > 0 {
+				t.Errorf("region %d tracked by faults", i)
+			}
+		}
+		if len(d) != want {
+			t.Fatalf("region %d (%v): Stop reported %d pages, want %d", i, u.kind, len(d), want)
+		}
+	}
+	if want := []int{5, 13}; !slices.Equal(sampled, want) {
+		t.Errorf("regions %v sampled, want %v", sampled, want)
+	}
+	if want := len(mem) / ps; u.costs.writtenFaults != want {
+		t.Errorf("sample estimates %d pages written, want %d", u.costs.writtenFaults, want)
+	}
+}
+
+// The fault probe measures a fault without changing the memory or what
+// Stop reports.
+func TestUffdFaultProbe(t *testing.T) {
+	mem := mapArena(t, 1<<20)
+	tr := newOrSkip(t, BackendUffd, mem)
+	u := tr.(*uffdTracker)
+	ps := tr.PageSize()
+	for i := range 12 {
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		snap := append([]byte(nil), mem...)
+		mem[3*ps+i]++
+		d, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d, []int{3}) {
+			t.Fatalf("region %d (%v): Stop = %v, want [3]", i, u.kind, d)
+		}
+		snap[3*ps+i]++
+		if !slices.Equal(snap, mem) {
+			t.Fatalf("region %d: the probe changed the memory", i)
+		}
+	}
+	if u.costs.fault.n == 0 || u.costs.fault.median() <= 0 {
+		t.Errorf("no fault measured after 12 regions (%d samples, median %v ns)", u.costs.fault.n, u.costs.fault.median())
 	}
 }
 
@@ -109,4 +249,19 @@ func TestUffdAdaptiveSwitch(t *testing.T) {
 var uffdModeConfigs = []benchConfig{
 	{name: "uffd-faults", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeFaults }},
 	{name: "uffd-compare", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModeCompare }},
+	{name: "uffd-plain", backend: BackendUffd, setup: func(tr Tracker) { tr.(*uffdTracker).mode = uffdModePlain }},
+}
+
+// reportCosts reports the cost figures an adaptive uffd tracker measured.
+func reportCosts(b *testing.B, tr Tracker) {
+	u, ok := tr.(*uffdTracker)
+	if !ok || u.mode != uffdModeAdaptive {
+		return
+	}
+	c := &u.costs
+	b.ReportMetric(c.fault.median(), "uffd-fault-ns")
+	b.ReportMetric(c.copyNS.median(), "uffd-copy-ns/page")
+	b.ReportMetric(c.cmpNS.median(), "uffd-compare-ns/page")
+	b.ReportMetric(c.bulkNS.median(), "uffd-bulk-copy-ns/page")
+	b.ReportMetric(c.wpNS.median(), "uffd-protect-ns/page")
 }

@@ -1,0 +1,279 @@
+package monitor
+
+import (
+	"slices"
+	"time"
+)
+
+// regionKind is how the uffd backend tracks one region.
+type regionKind int
+
+const (
+	// kindFaults: the extent is write-protected; each page written (in the
+	// region or between regions) costs a write fault and a twin refresh.
+	kindFaults regionKind = iota
+	// kindCompare: the extent is unprotected during the region and
+	// compared with the twins at Stop, then re-protected, so writes
+	// between regions still fault and only changed twins are refreshed.
+	kindCompare
+	// kindPlain: nothing is protected; Start copies the extent into the
+	// twins and Stop compares it, the compare backend's work. No fault at
+	// all, in or between regions.
+	kindPlain
+	numKinds
+)
+
+func (k regionKind) String() string {
+	return [...]string{"faults", "compare", "plain"}[k]
+}
+
+// regionCosts chooses how the next region is tracked from what the
+// tracker measured on its own recent regions: the cost of a write fault
+// (timed by probing one page at some Starts), of copying a page, of
+// comparing one and of changing a page's protection (timed on the
+// copies, comparisons and UFFDIO_WRITEPROTECT calls the tracker does
+// anyway), the pages the last region wrote and the pages written between
+// the last two regions. A write fault costs under a microsecond on one
+// machine and twenty on a paravirtualized one (RESULTS.md, "Monitors"),
+// so no fixed fraction of dirty pages is right everywhere.
+type regionCosts struct {
+	frozen  bool   // tests: keep the figures they set
+	fault   window // ns per write fault, recent probes
+	copyNS  window // ns per page copied into the twins
+	cmpNS   window // ns per page compared with the twins
+	wpNS    window // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
+	bulkNS  window // ns per page of a whole-extent copy (on every core)
+	written int    // pages the last region wrote (faults) or changed (compared)
+	between int    // pages written between the last two regions
+
+	// A compared region sees the pages it changed, not those it rewrote
+	// with their own bytes, which fault all the same: a stencil on a grid
+	// still mostly zero writes 1022 pages and changes 4. So the faults
+	// estimate of a compared region uses the pages the last tracked one
+	// wrote. After explore compared regions (doubling each time), one
+	// region measures: if plain, it counts the pages written between
+	// regions (a plain region copies the whole extent and cannot tell
+	// otherwise), and when the pages it changes say faults would be
+	// cheaper, it write-protects a sample of sampleSize pages spread over
+	// the extent and counts those written.
+	writtenFaults int  // pages the last kindFaults region wrote, or the sample's estimate
+	wfKnown       bool // writtenFaults was measured
+	regions       int  // regions ended
+	compared      int  // compared regions since the last sample or kindFaults one
+	explore       int  // compared regions before the next sample
+	sample        bool // the next region samples its writes
+	measure       bool // the next region, if plain, counts the pages written between regions
+	samples       int  // samples taken, to vary their pages
+}
+
+// sampleSize is the number of pages a sampling region write-protects: at
+// most that many faults, against one per page written for a region tracked
+// by faults.
+const sampleSize = 64
+
+// maxExplore bounds regionCosts.explore.
+const maxExplore = 1 << 12
+
+// exploreFirst is the first value of regionCosts.explore.
+const exploreFirst = 4
+
+// window keeps the last len(w.s) samples; its estimate is their median,
+// which a measurement preempted on a loaded machine does not move (a
+// preempted copy of a megabyte is more likely than a preempted fault).
+type window struct {
+	s [9]float64
+	n int // samples taken
+}
+
+func (w *window) add(v float64) { w.s[w.n%len(w.s)] = v; w.n++ }
+
+func (w *window) median() float64 {
+	k := min(w.n, len(w.s))
+	if k == 0 {
+		return 0
+	}
+	var buf [len(w.s)]float64
+	s := buf[:k]
+	copy(s, w.s[:k])
+	slices.Sort(s)
+	return s[k/2]
+}
+
+// copyPrior is the cost in ns of copying a page before the tracker has
+// timed one: 4 KiB at 4 GB/s, the slow end of RESULTS.md's machines.
+const copyPrior = 1000
+
+// Measurements below minTimedPages are too short for the clock.
+const minTimedPages = 32
+
+// observeFault records a probed write fault that took d.
+func (c *regionCosts) observeFault(d time.Duration) {
+	if !c.frozen {
+		c.fault.add(float64(d.Nanoseconds()))
+	}
+}
+
+// observeCopy records d spent copying pages pages into the twins.
+func (c *regionCosts) observeCopy(d time.Duration, pages int) { c.observe(&c.copyNS, d, pages) }
+
+// observeBulk records d spent copying a whole extent of pages pages.
+func (c *regionCosts) observeBulk(d time.Duration, pages int) { c.observe(&c.bulkNS, d, pages) }
+
+// observeCompare records d spent comparing pages pages with their twins.
+func (c *regionCosts) observeCompare(d time.Duration, pages int) { c.observe(&c.cmpNS, d, pages) }
+
+// observeProtect records d spent changing the protection of pages pages.
+func (c *regionCosts) observeProtect(d time.Duration, pages int) { c.observe(&c.wpNS, d, pages) }
+
+// observe records d spent on pages pages in w.
+func (c *regionCosts) observe(w *window, d time.Duration, pages int) {
+	if c.frozen || pages < minTimedPages {
+		return
+	}
+	w.add(float64(d.Nanoseconds()) / float64(pages))
+}
+
+// estimate returns the predicted cost in ns of a region of kind k over an
+// extent of e pages (its Start, its Stop, and the faults taken in it and
+// before the next Start), if the next region and the writes after it
+// repeat the last ones. ok is false while a figure it needs is unknown.
+func (c *regionCosts) estimate(k regionKind, e int) (ns float64, ok bool) {
+	return c.estimateW(k, e, c.written)
+}
+
+// estimateW is estimate with wf pages written by a kindFaults region.
+func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
+	if c.fault.n == 0 {
+		return 0, false
+	}
+	f, cp, cm, wp, bulk := c.figures()
+	w, b, ef := float64(c.written), float64(c.between), float64(e)
+	switch k {
+	case kindFaults:
+		// A written page faults, is refreshed and re-armed.
+		return (f + cp + wp) * (float64(wf) + b), true
+	case kindCompare:
+		// The extent is unprotected, compared and protected again.
+		return (cm+2*wp)*ef + f*b + cp*(w+b), true
+	default:
+		// Start copies the extent, Stop compares it.
+		return (bulk + cm) * ef, true
+	}
+}
+
+// figures returns the current estimates in ns: a fault, a page copied, a
+// page compared, a page protected, a page of a whole-extent copy. Copy,
+// compare and bulk copy not measured yet are copyPrior.
+func (c *regionCosts) figures() (f, cp, cm, wp, bulk float64) {
+	f, cp, cm, wp, bulk = c.fault.median(), c.copyNS.median(), c.cmpNS.median(), c.wpNS.median(), c.bulkNS.median()
+	if cp == 0 {
+		cp = copyPrior
+	}
+	if bulk == 0 {
+		bulk = cp
+	}
+	if cm == 0 {
+		cm = cp // comparing a clean page reads two, copying reads and writes one
+	}
+	return f, cp, cm, wp, bulk
+}
+
+// endRegion records that a region wrote (faults) or changed (compared)
+// written pages.
+func (c *regionCosts) endRegion(written int) { c.written, c.regions = written, c.regions+1 }
+
+// switchGain is how much cheaper another kind must be estimated than the
+// current one before the next region switches to it, so that an iterative
+// program does not flap between two kinds of similar cost.
+const switchGain = 0.8
+
+// choose returns the kind of the next region over e pages, given the
+// kind cur of the last one, and sets c.sample when that region, compared,
+// should sample the pages it writes.
+func (c *regionCosts) choose(cur regionKind, e int) regionKind {
+	c.sample, c.measure = false, false
+	if c.regions == 0 {
+		return c.first(cur)
+	}
+	if cur == kindFaults {
+		c.writtenFaults, c.wfKnown, c.compared, c.explore = c.written, true, 0, exploreFirst
+		return c.cheapest(cur, e, c.written)
+	}
+	if c.explore == 0 {
+		c.explore = exploreFirst
+	}
+	c.compared++
+	wf := e // nothing tracked yet: any page may be written
+	if c.wfKnown {
+		wf = max(c.written, c.writtenFaults)
+	}
+	next := c.cheapest(cur, e, wf)
+	hopeful := next != kindFaults && c.cheapest(cur, e, c.written) == kindFaults
+	switch {
+	case !c.wfKnown && hopeful:
+		// Nothing was ever tracked: sample now, not after explore regions.
+		c.measure, c.sample, c.compared = true, true, 0
+	case c.compared >= c.explore:
+		c.measure, c.compared = true, 0
+		c.explore = min(2*c.explore, maxExplore)
+		c.sample = hopeful
+	}
+	return next
+}
+
+// first returns the kind of the first region, of which nothing is known:
+// the kind whose worst case is the least bad. Faults cost at worst a fault
+// per page of the extent, and at best nothing; a plain region a copy and a
+// compare per page, whatever it writes. So faults are chosen when a fault
+// costs at most two copies and compares (the regret of either choice is
+// then at most the cost of plain), else plain; before any fault was
+// probed, cur.
+func (c *regionCosts) first(cur regionKind) regionKind {
+	if c.fault.n == 0 {
+		return cur
+	}
+	f, _, cm, _, bulk := c.figures()
+	if f <= 2*(bulk+cm) {
+		return kindFaults
+	}
+	return kindPlain
+}
+
+// samplePages appends to dst the pages of a sample over e pages.
+func (c *regionCosts) samplePages(dst []int, e int) []int {
+	n := min(sampleSize, e)
+	stride := e / n
+	rot := c.samples * 37 % stride
+	c.samples++
+	for i := range n {
+		dst = append(dst, i*stride+rot)
+	}
+	return dst
+}
+
+// observeSample records that a region over e pages changed changed pages
+// and wrote rewritten of the clean pages of its sample without changing
+// them: the pages it wrote are estimated as those it changed and the same
+// share of the others.
+func (c *regionCosts) observeSample(changed, rewritten, clean, e int) {
+	c.writtenFaults, c.wfKnown = changed, true
+	if clean > 0 {
+		c.writtenFaults += (rewritten*(e-changed) + clean - 1) / clean
+	}
+}
+
+// cheapest returns the kind of least estimated cost, staying with cur
+// unless another is cheaper by switchGain.
+func (c *regionCosts) cheapest(cur regionKind, e, wf int) regionKind {
+	now, ok := c.estimateW(cur, e, wf)
+	if !ok {
+		return cur
+	}
+	best, bestNS := cur, now*switchGain
+	for k := range numKinds {
+		if ns, _ := c.estimateW(k, e, wf); k != cur && ns < bestNS {
+			best, bestNS = k, ns
+		}
+	}
+	return best
+}

@@ -1,0 +1,123 @@
+package monitor
+
+import (
+	"testing"
+	"time"
+)
+
+// A measurement preempted for a millisecond does not move the median.
+func TestWindowMedian(t *testing.T) {
+	var w window
+	if got := w.median(); got != 0 {
+		t.Fatalf("empty window: median %v, want 0", got)
+	}
+	for _, v := range []float64{300, 310, 290, 1e6, 305} {
+		w.add(v)
+	}
+	if got := w.median(); got != 305 {
+		t.Errorf("median %v, want 305", got)
+	}
+	for range 20 {
+		w.add(7)
+	}
+	if got := w.median(); got != 7 {
+		t.Errorf("after the window turned over: median %v, want 7", got)
+	}
+}
+
+func costsWith(fault, copyNS, cmpNS, wp float64, written, between int) *regionCosts {
+	c := &regionCosts{written: written, between: between, regions: 1, wfKnown: true}
+	c.fault.add(fault)
+	c.copyNS.add(copyNS)
+	c.cmpNS.add(cmpNS)
+	c.wpNS.add(wp)
+	return c
+}
+
+// The choice follows the costs, not a fraction of dirty pages: the same
+// regions are tracked by faults where a fault is cheap and compared where
+// it is dear.
+func TestChooseByCost(t *testing.T) {
+	const e = 4096
+	for _, tc := range []struct {
+		name             string
+		fault            float64
+		written, between int
+		cur, want        regionKind
+	}{
+		{"quarter written, cheap faults", 800, 1022, 0, kindFaults, kindFaults},
+		{"quarter written, dear faults", 25000, 1022, 0, kindFaults, kindPlain},
+		{"stencil with injection, dear faults", 25000, 1022, 1022, kindFaults, kindPlain},
+		{"all written, cheap faults", 800, e, 0, kindFaults, kindPlain}, // protecting costs more than copying
+		{"one page, dear faults", 25000, 1, 0, kindPlain, kindPlain},    // needs a sample first
+	} {
+		c := costsWith(tc.fault, 300, 150, 400, tc.written, tc.between)
+		c.writtenFaults = tc.written
+		if tc.cur == kindPlain {
+			c.writtenFaults = e // as last tracked
+		}
+		if got := c.choose(tc.cur, e); got != tc.want {
+			t.Errorf("%s: chose %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A kind less than 20 % cheaper than the current one is not worth a switch.
+func TestChooseHysteresis(t *testing.T) {
+	const e = 1000
+	// faults: (1000+500+0)×100 = 150 000; plain: (500+500)×1000 = 1e6.
+	c := costsWith(1000, 500, 500, 0, 100, 0)
+	c.writtenFaults = 100
+	if got := c.choose(kindFaults, e); got != kindFaults {
+		t.Fatalf("chose %v, want faults", got)
+	}
+	// faults now 1500×600 = 900 000: plain is 10 % dearer, compare
+	// ((500)×1000 + 500×600 = 800 000) 11 % cheaper: stay.
+	c.written = 600
+	if got := c.choose(kindFaults, e); got != kindFaults {
+		t.Errorf("chose %v at an 11 %% gain, want faults", got)
+	}
+	c.written = 900 // faults 1 350 000, compare 950 000: 30 % cheaper
+	if got := c.choose(kindFaults, e); got != kindCompare {
+		t.Errorf("chose %v at a 30 %% gain, want compare", got)
+	}
+}
+
+// Frozen costs ignore measurements; short ones are ignored anyway.
+func TestObserve(t *testing.T) {
+	var c regionCosts
+	c.observeCopy(time.Millisecond, minTimedPages-1)
+	if c.copyNS.n != 0 {
+		t.Errorf("a copy of %d pages was recorded", minTimedPages-1)
+	}
+	c.observeCopy(time.Millisecond, 1000)
+	if got := c.copyNS.median(); got != 1000 {
+		t.Errorf("copy of 1000 pages in 1 ms: %v ns a page, want 1000", got)
+	}
+	c.frozen = true
+	c.observeCopy(time.Second, 1000)
+	c.observeFault(time.Second)
+	if c.copyNS.n != 1 || c.fault.n != 0 {
+		t.Errorf("frozen costs recorded measurements")
+	}
+}
+
+// The first region, of which nothing is known, is tracked by faults where a
+// fault costs little against copying and comparing a page, else plain.
+func TestChooseFirst(t *testing.T) {
+	for _, tc := range []struct {
+		fault float64
+		want  regionKind
+	}{{800, kindFaults}, {25000, kindPlain}} {
+		c := &regionCosts{}
+		if got := c.choose(kindFaults, 4096); got != kindFaults {
+			t.Errorf("no fault probed yet: chose %v, want faults", got)
+		}
+		c.fault.add(tc.fault)
+		c.copyNS.add(300)
+		c.cmpNS.add(150)
+		if got := c.choose(kindFaults, 4096); got != tc.want {
+			t.Errorf("fault %v ns: chose %v, want %v", tc.fault, got, tc.want)
+		}
+	}
+}
