@@ -462,11 +462,16 @@ func (t *translator) checkOwnWrite(u *regionUses, x *varUse, via string) {
 func (t *translator) bernstein(u *regionUses) {
 	for v, ws := range u.whole {
 		for ws1, pos := range ws {
+			// The lowest other section, so that the message is the same
+			// on every run.
+			other := -1
 			for s2 := range u.secs[v] {
-				if s2 != ws1 {
-					t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", v.Name(), ws1, s2)
-					break
+				if s2 != ws1 && (other < 0 || s2 < other) {
+					other = s2
 				}
+			}
+			if other >= 0 {
+				t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", v.Name(), ws1, other)
 			}
 		}
 	}
