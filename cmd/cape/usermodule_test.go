@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // heatProgram is a user's annotated program: a 1-D heat equation with one
@@ -210,11 +212,11 @@ func TestUserModuleOtherUser(t *testing.T) {
 		t.Skip("builds programs")
 	}
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		skipOrFail(t, "switching to another user needs root on Linux")
+		testenv.Skip(t, "switching to another user needs root on Linux")
 	}
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
-		skipOrFail(t, "setpriv (util-linux) is not installed")
+		testenv.Skip(t, "setpriv (util-linux) is not installed")
 	}
 	const uid = "65534"
 	top, err := os.MkdirTemp("", "cape-otheruser-")
@@ -289,12 +291,3 @@ func copyModuleDownloads(t *testing.T, dir string, mods ...string) {
 	}
 }
 
-// skipOrFail skips t saying what is missing, or fails it under
-// CAPE_TEST_STRICT=1, where every feature the tests need must be there.
-func skipOrFail(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("CAPE_TEST_STRICT") == "1" {
-		t.Fatalf("CAPE_TEST_STRICT=1: %s", what)
-	}
-	t.Skip(what)
-}
