@@ -290,4 +290,3 @@ func copyModuleDownloads(t *testing.T, dir string, mods ...string) {
 		t.Fatalf("chmod: %v\n%s", err, out)
 	}
 }
-
