@@ -65,6 +65,7 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 	modfile := filepath.Join(tmp, "go.mod")
 	var userSum []byte
 	replaced := false
+	userGo := runtimeGo() // the language version the module declares
 	if genv.GOMOD == "" || genv.GOMOD == os.DevNull {
 		// A directory of .go files outside any module: make it one.
 		content := []byte("module capeprogram\n\ngo " + runtimeGo() + "\n")
@@ -80,6 +81,10 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 		}
 		if mi.Module.Path == capesrc.ModulePath {
 			return e, nil // this repository: the runtime is the module itself
+		}
+		userGo = mi.Go
+		if userGo == "" {
+			userGo = "1.16" // what the go command assumes without a go line
 		}
 		for _, r := range mi.Replace {
 			replaced = replaced || r.Old.Path == capesrc.ModulePath
@@ -101,11 +106,10 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 		// module is used alone.
 		e.env = append(e.env, "GOWORK=off")
 	}
-	userGo := modGo(ctx, dir, modfile)
-	if err := addRuntime(ctx, dir, tmp, modfile, userSum, replaced); err != nil {
+	if err := addRuntime(ctx, dir, tmp, modfile, userGo, userSum, replaced); err != nil {
 		return nil, err
 	}
-	if goVersionLess(userGo, "1.22") && genv.GOMOD != "" && genv.GOMOD != os.DevNull {
+	if goVersionLess(userGo, "1.22") {
 		e.notice = fmt.Sprintf("cape: %s declares go %s; the program is built with the language version of go %s, which the runtime needs (since go 1.22 each loop iteration has its own loop variable)", genv.GOMOD, userGo, runtimeGo())
 	}
 	e.flags = []string{"-modfile=" + modfile, "-mod=mod"}
@@ -115,7 +119,7 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 // addRuntime makes the temporary modfile require the runtime, replaced by
 // its extracted source unless the user's go.mod replaces it already, and
 // writes the matching go.sum beside it.
-func addRuntime(ctx context.Context, dir, tmp, modfile string, userSum []byte, replaced bool) error {
+func addRuntime(ctx context.Context, dir, tmp, modfile, userGo string, userSum []byte, replaced bool) error {
 	sum, err := capesrc.Files.ReadFile("go.sum")
 	if err != nil {
 		return fmt.Errorf("read the runtime's checksums: %w", err)
@@ -135,21 +139,12 @@ func addRuntime(ctx context.Context, dir, tmp, modfile string, userSum []byte, r
 		}
 		args = append(args, "-replace="+capesrc.ModulePath+"="+rt)
 	}
-	if v := runtimeGo(); goVersionLess(modGo(ctx, dir, modfile), v) {
+	if v := runtimeGo(); goVersionLess(userGo, v) {
 		// The runtime needs this language version; a module declaring an
 		// older one could not build it.
 		args = append(args, "-go="+v)
 	}
 	return runGo(ctx, dir, nil, append(args, modfile)...)
-}
-
-// modGo returns the go line of the modfile, or "" if it cannot be read.
-func modGo(ctx context.Context, dir, modfile string) string {
-	var mi modInfo
-	if goJSON(ctx, dir, &mi, "mod", "edit", "-json", modfile) != nil {
-		return ""
-	}
-	return mi.Go
 }
 
 // runtimeGo returns the go line of the runtime's go.mod.
