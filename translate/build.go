@@ -169,12 +169,9 @@ func packageDir(ctx context.Context, dir string) (string, error) {
 		}
 		return abs, nil
 	}
-	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}", dir)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("translate: %s is not a directory, and go list cannot find it: %w: %s", dir, err, bytes.TrimSpace(stderr.Bytes()))
+	var out bytes.Buffer
+	if err := runGoOut(ctx, "", nil, &out, "list", "-f", "{{.Dir}}", dir); err != nil {
+		return "", fmt.Errorf("translate: %s is not a directory, and go list cannot find it: %w", dir, err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(out.String()), nil
 }

@@ -15,7 +15,6 @@ import (
 	"go/types"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -143,15 +142,11 @@ func ExportImporter(ctx context.Context, fset *token.FileSet, dir string, paths 
 	exports := map[string]string{}
 	if len(paths) > 0 {
 		args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}"}, paths...)
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = dir
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return nil, fmt.Errorf("translate: go list: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
+		var out bytes.Buffer
+		if err := runGoOut(ctx, dir, nil, &out, args...); err != nil {
+			return nil, fmt.Errorf("translate: %w", err)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(out))
+		sc := bufio.NewScanner(&out)
 		for sc.Scan() {
 			if path, file, ok := strings.Cut(sc.Text(), "\t"); ok {
 				exports[path] = file
