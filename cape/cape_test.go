@@ -126,16 +126,7 @@ func TestSingleNodeRegionReductions(t *testing.T) {
 		last = i
 	}
 	LastPrivate(r, &last, hi == len(x))
-	d, err := r.Create()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Exchange(d); err != nil {
-		t.Fatal(err)
-	}
+	finishRegion(t, r)
 	if sum != 5+4950 || mx != 49.5 || prod != 0 || ok || last != 99 {
 		t.Fatalf("after exchange: sum %d max %v prod %d and %v last %d", sum, mx, prod, ok, last)
 	}
@@ -153,16 +144,7 @@ func TestVerifyReportsDifferenceAndRestores(t *testing.T) {
 			t.Fatal(err)
 		}
 		x[5] = 1 // the "parallel" run
-		d, err := r.Create()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Exchange(d); err != nil {
-			t.Fatal(err)
-		}
+		finishRegion(t, r)
 		if !r.Verifying() {
 			t.Fatal("Verifying() is false with verify on")
 		}
@@ -174,7 +156,7 @@ func TestVerifyReportsDifferenceAndRestores(t *testing.T) {
 		if bad {
 			x[5] = 2
 		}
-		err = r.VerifyEnd()
+		err := r.VerifyEnd()
 		if x[5] != 1 {
 			t.Fatalf("VerifyEnd left x[5]=%d, want the merged result 1", x[5])
 		}
@@ -208,16 +190,7 @@ func TestReducerByValue(t *testing.T) {
 		sumR.Partial(sum)
 		minR.Partial(lo)
 	}
-	d, err := r.Create()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Exchange(d); err != nil {
-		t.Fatal(err)
-	}
+	finishRegion(t, r)
 	if sum, lo = sumR.Result(), minR.Result(); sum != 145 || lo != 3 {
 		t.Fatalf("results %d %d, want 145 3", sum, lo)
 	}
@@ -247,6 +220,18 @@ func TestArrayReducer(t *testing.T) {
 		histR.Partial(hist[:])
 		hiR.Partial(hi)
 	}
+	finishRegion(t, r)
+	histR.Result(hist[:])
+	hiR.Result(hi)
+	if hist != [4]int64{103, 3, 2, 3} || hi[0] != 8 || hi[1] != 9 {
+		t.Fatalf("results %v %v, want [103 3 2 3] [8 9]", hist, hi)
+	}
+}
+
+// finishRegion ends the region r the way the template does: Create, Stop,
+// Exchange, failing t on any error.
+func finishRegion(t *testing.T, r *Region) {
+	t.Helper()
 	d, err := r.Create()
 	if err != nil {
 		t.Fatal(err)
@@ -256,10 +241,5 @@ func TestArrayReducer(t *testing.T) {
 	}
 	if err := r.Exchange(d); err != nil {
 		t.Fatal(err)
-	}
-	histR.Result(hist[:])
-	hiR.Result(hi)
-	if hist != [4]int64{103, 3, 2, 3} || hi[0] != 8 || hi[1] != 9 {
-		t.Fatalf("results %v %v, want [103 3 2 3] [8 9]", hist, hi)
 	}
 }

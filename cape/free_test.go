@@ -71,16 +71,7 @@ func TestFreeReusesAndRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("in a region", Free(x), "inside region free.go:1:1", "the []int64 allocated at", "after the region")
-	d, err := r.Create()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Exchange(d); err != nil {
-		t.Fatal(err)
-	}
+	finishRegion(t, r)
 	if err := Free(x); err != nil {
 		t.Fatalf("Free after the region: %v", err)
 	}
