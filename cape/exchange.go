@@ -88,6 +88,9 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err != nil {
 		return len(buf), 0, r.fail(err)
 	}
+	if n.lazyS != nil {
+		return len(buf), len(msg.Payload), r.applyLazy(msg.Payload)
+	}
 	vals, md, err := r.open(msg.Payload)
 	if err == nil {
 		err = checkLabel(md, r.seq, delta.Merged)
@@ -173,6 +176,10 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	r.merging = time.Since(t)
 	t = time.Now()
 	defer func() { r.sent = time.Since(t) }()
+	if n.lazyM != nil {
+		sent, err := r.sendLazy(merged, ds)
+		return sent, recvd, err
+	}
 	buf, err := r.envelope(merged, r.results())
 	if err != nil {
 		return 0, recvd, err

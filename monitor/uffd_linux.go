@@ -111,13 +111,22 @@ func (r *uffdResources) release() error {
 }
 
 func newUffd(mem []byte, pageSize int) (Tracker, error) {
+	t, err := newUffdWith(mem, pageSize, uffdConfig{})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// newUffdWith is newUffd with the lazy-page settings of cfg (lazy_linux.go).
+func newUffdWith(mem []byte, pageSize int, cfg uffdConfig) (*uffdTracker, error) {
 	if ps := os.Getpagesize(); pageSize != ps {
 		return nil, fmt.Errorf("%w: uffd tracks system pages (%d bytes), not %d", ErrNotSupported, ps, pageSize)
 	}
 	res := &uffdResources{fd: -1, base: addrOf(mem), size: len(mem)}
-	fail := func(err error) (Tracker, error) { return nil, errors.Join(err, res.release()) }
+	fail := func(err error) (*uffdTracker, error) { return nil, errors.Join(err, res.release()) }
 
-	fd, err := uffd.Open(uffd.UserModeOnly | unix.O_CLOEXEC | unix.O_NONBLOCK)
+	fd, err := uffd.Open(cfg.openFlags() | unix.O_CLOEXEC | unix.O_NONBLOCK)
 	if err != nil {
 		return fail(uffdAdvice(err))
 	}
@@ -131,7 +140,7 @@ func newUffd(mem []byte, pageSize int) (Tracker, error) {
 		return fail(fmt.Errorf("%w: uffd: kernel %s lacks UFFD_FEATURE_WP_ASYNC|WP_UNPOPULATED (features %#x); Linux 6.7 or later is needed",
 			ErrNotSupported, kernelRelease(), api.Features))
 	}
-	reg := uffd.Register{Range: uffd.Range{Start: uint64(res.base), Len: uint64(len(mem))}, Mode: uffd.RegisterModeWP}
+	reg := uffd.Register{Range: uffd.Range{Start: uint64(res.base), Len: uint64(len(mem))}, Mode: cfg.registerMode()}
 	if err := uffd.RegisterRange(fd, &reg); err != nil {
 		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOMEM) {
 			return fail(fmt.Errorf("%w: uffd: the memory must be mapped without holes, as one private anonymous mapping (MAP_PRIVATE|MAP_ANONYMOUS): %w",
@@ -141,6 +150,9 @@ func newUffd(mem []byte, pageSize int) (Tracker, error) {
 	}
 	if reg.Ioctls&(1<<uffd.IoctlBitWriteProtect) == 0 {
 		return fail(fmt.Errorf("%w: uffd: the memory does not support UFFDIO_WRITEPROTECT (ioctls %#x)", ErrNotSupported, reg.Ioctls))
+	}
+	if err := cfg.checkIoctls(reg.Ioctls); err != nil {
+		return fail(err)
 	}
 	pm, err := os.Open("/proc/self/pagemap")
 	if err != nil {

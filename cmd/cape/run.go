@@ -49,6 +49,7 @@ type runFlags struct {
 	verify      bool
 	arenaSize   string
 	timeout     time.Duration
+	transfer    string
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
@@ -64,6 +65,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
+	fs.StringVar(&f.transfer, "transfer", "eager", "how region results reach the slaves: eager (every changed byte, every region), "+
+		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
+		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), or auto (lazy where possible, silently)")
 	var cf clusterFlags
 	addClusterFlags(fs, &cf)
 	if err := fs.Parse(args); err != nil {
@@ -91,6 +95,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(monitor.Backends(), f.monitor) {
 		return usagef("run: --monitor %q: want one of %s", f.monitor, strings.Join(monitor.Backends(), ", "))
 	}
+	if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
+		return usagef("run: --transfer %q: want eager, lazy or auto", f.transfer)
+	}
 	if _, err := delta.ParseCompression(f.compress); err != nil {
 		return usagef("run: --compress: %v", err)
 	}
@@ -117,7 +124,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	spec := launch.Spec{
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
 		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout,
-		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify},
+		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer},
 	}
 	if f.timeout > 0 {
 		spec.Node.Timeout = f.timeout.String()

@@ -1,0 +1,373 @@
+package cape
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/pager"
+	"github.com/cape-go/cape/monitor"
+	"github.com/cape-go/cape/transport"
+)
+
+// lazyMaster is the master's side of lazy transfer: what each slave lacks,
+// what it fetched, and the page server. The page server's goroutines (one
+// per slave) and the region's goroutine share it under mu.
+type lazyMaster struct {
+	tr     monitor.Lazy
+	pm     *transport.Master
+	ln     net.Listener
+	ps     int
+	npages int
+	stats  bool
+	wg     sync.WaitGroup
+
+	mu sync.Mutex
+	// mu protects the following fields, and the tracker's twins while the
+	// page server reads them (Settle and beforeStart write them).
+	version uint64               // the last exchange: pages are served as of its end
+	saved   map[int][]byte       // pages written since that exchange, as of its end
+	lacks   []map[int]struct{}   // by rank: the pages the slave invalidated and did not fetch
+	nlack   int                  // total of lacks' entries
+	fetched [][]int              // by rank: the pages served since the last exchange
+	learned map[string][]pageSet // by region name, by rank: pages fetched after an instance of it
+	last    string               // the region of the last exchange
+	served  []int                // by rank: bytes of pages served since the last exchange
+}
+
+// pageSet is a set of page indices.
+type pageSet map[int]struct{}
+
+func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
+	lz := n.tracker.(monitor.Lazy)
+	m := &lazyMaster{tr: lz, ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
+		stats: n.stats, saved: map[int][]byte{}, lacks: make([]map[int]struct{}, n.size),
+		fetched: make([][]int, n.size), learned: map[string][]pageSet{}, served: make([]int, n.size)}
+	for rank := range m.lacks {
+		m.lacks[rank] = map[int]struct{}{}
+	}
+	tcfg := transport.Config{Token: n.cfg.Token, JobID: pager.JobID(n.cfg.Job), Size: n.size,
+		Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20, PeerTimeout: n.cfg.PeerTimeout}
+	if d := n.cfg.PeerTimeout; d > 0 {
+		tcfg.HandshakeTimeout = 3 * d
+	}
+	pm, err := transport.NewMaster(ln, tcfg)
+	if err != nil {
+		return nil, fmt.Errorf("lazy transfer: wait for the slaves' page helpers: %w", err)
+	}
+	m.pm = pm
+	for rank := 1; rank < n.size; rank++ {
+		m.wg.Add(1)
+		go m.serve(rank)
+	}
+	return m, nil
+}
+
+// close stops the page server once the slaves are done (Finalize).
+func (m *lazyMaster) close() error {
+	err := errors.Join(m.pm.Close(), m.ln.Close())
+	m.wg.Wait()
+	return err
+}
+
+// serve answers the page requests of one slave's helper until its
+// connection ends. A refused request is answered with the reason (the
+// helper then stops its node, naming it); the end of a connection is not an
+// error here: the slave's own connection tells the job.
+func (m *lazyMaster) serve(rank int) {
+	defer m.wg.Done()
+	for {
+		msg, err := m.pm.Recv(rank)
+		if err != nil {
+			return
+		}
+		out, err := m.answer(rank, msg)
+		reply := transport.Message{Kind: pager.KindPages, Seq: msg.Seq, Payload: out}
+		if err != nil {
+			reply = transport.Message{Kind: pager.KindPageErr, Seq: msg.Seq, Payload: []byte(err.Error())}
+		}
+		if err := m.pm.Send(rank, reply); err != nil {
+			return
+		}
+	}
+}
+
+// answer returns the pages for a request of rank's helper: the page asked
+// for and the pages after it that the slave lacks too (read ahead).
+func (m *lazyMaster) answer(rank int, msg transport.Message) ([]byte, error) {
+	if msg.Kind != pager.KindPageReq {
+		return nil, fmt.Errorf("message kind %d, want a page request", msg.Kind)
+	}
+	p, err := pager.ParseRequest(msg.Payload, m.npages)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if msg.Seq != m.version {
+		return nil, fmt.Errorf("node %d asked for page %d as of region #%d; the master is at #%d", rank, p, msg.Seq, m.version)
+	}
+	lacks := m.lacks[rank]
+	if _, ok := lacks[p]; !ok {
+		return nil, fmt.Errorf("node %d asked for page %d, which it holds", rank, p)
+	}
+	out := make([]byte, 0, 2*(8+m.ps))
+	for q := p; q < m.npages && q < p+pager.MaxPages; q++ {
+		if _, ok := lacks[q]; !ok {
+			break
+		}
+		c := m.committed(q)
+		if c == nil {
+			return nil, fmt.Errorf("page %d is past the tracked memory", q)
+		}
+		out = pager.AppendPage(out, q, c)
+		delete(lacks, q)
+		m.nlack--
+		m.fetched[rank] = append(m.fetched[rank], q)
+	}
+	m.served[rank] += len(out)
+	return out, nil
+}
+
+// committed is page q as of the last exchange. Callers hold mu.
+func (m *lazyMaster) committed(q int) []byte {
+	if b, ok := m.saved[q]; ok {
+		return b
+	}
+	return m.tr.Committed(q)
+}
+
+// beforeStart saves, before a region's Start refreshes the twins, the
+// pages that sequential code wrote since the last exchange and that a
+// slave lacks: the page server keeps serving them as of that exchange.
+func (m *lazyMaster) beforeStart() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.nlack == 0 {
+		return nil
+	}
+	pages, err := m.tr.Written()
+	if err != nil {
+		return fmt.Errorf("lazy pages: %w", err)
+	}
+	for _, p := range pages {
+		if _, done := m.saved[p]; done || !m.lacked(p) {
+			continue
+		}
+		if c := m.tr.Committed(p); c != nil {
+			m.saved[p] = append([]byte(nil), c...)
+		}
+	}
+	return nil
+}
+
+// lacked reports whether a slave lacks page p. Callers hold mu.
+func (m *lazyMaster) lacked(p int) bool {
+	for _, l := range m.lacks[1:] {
+		if _, ok := l[p]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Page actions of a lazy plan.
+const (
+	actRuns  = 1 + iota // push the merged runs on the page
+	actWhole            // push the whole page: the slave lacks it
+)
+
+// lazyPlan is what one slave gets at the end of a region.
+type lazyPlan struct {
+	act     map[int]uint8 // pushed pages
+	notices []int
+	eager   bool // the slave read most of what changed last time: everything is pushed
+}
+
+// learn files the pages fetched since the last exchange under that
+// exchange's region, and makes region name the last. Callers hold mu.
+func (m *lazyMaster) learn(name string) {
+	if m.last != "" {
+		sets := m.learned[m.last]
+		if sets == nil {
+			sets = make([]pageSet, len(m.lacks))
+			m.learned[m.last] = sets
+		}
+		for rank := 1; rank < len(sets); rank++ {
+			if sets[rank] == nil {
+				sets[rank] = pageSet{}
+			}
+			for _, p := range m.fetched[rank] {
+				sets[rank][p] = struct{}{}
+			}
+		}
+	}
+	for rank := range m.fetched {
+		m.fetched[rank] = m.fetched[rank][:0]
+		m.served[rank] = 0
+	}
+	m.last = name
+}
+
+// plan decides, for slave s at the end of region name, which changed pages
+// it gets pushed and which it gets notices of. writer[p] is the only rank
+// whose delta touched p, or -1. Callers hold mu.
+func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int) lazyPlan {
+	var learned pageSet
+	if sets := m.learned[name]; sets != nil {
+		learned = sets[s]
+	}
+	hits := 0
+	for _, p := range changed {
+		if _, ok := learned[p]; ok {
+			hits++
+		}
+	}
+	// Where the slave read most of what changed, the notices and faults
+	// cannot pay: push everything, as the eager transfer does.
+	pl := lazyPlan{act: map[int]uint8{}, eager: len(changed) > 0 && 2*hits >= len(changed)}
+	lacks := m.lacks[s]
+	for _, p := range changed {
+		if writer[p] == s {
+			continue // its own writes: it has the page as merged
+		}
+		_, lacking := lacks[p]
+		_, wanted := learned[p]
+		switch {
+		case (pl.eager || wanted) && lacking:
+			pl.act[p] = actWhole
+			delete(lacks, p)
+			m.nlack--
+		case pl.eager || wanted:
+			pl.act[p] = actRuns
+		case !lacking:
+			pl.notices = append(pl.notices, p)
+			lacks[p] = struct{}{}
+			m.nlack++
+		}
+	}
+	return pl
+}
+
+// sendLazy is the master's end of a lazy exchange, once merged is injected:
+// it plans each slave's notices and pushes, settles the twins (so that the
+// page server serves this region's result) and sends each slave its part.
+// ds are the deltas merged, by rank. It returns the bytes sent.
+func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
+	n := r.n
+	m := n.lazyM
+	changed := pagesOf(merged, m.ps)
+	writer := writers(ds, m.ps)
+	plans := make([]lazyPlan, n.size)
+	fetched := make([]int, n.size)
+	m.mu.Lock()
+	copy(fetched, m.served)
+	m.learn(r.name)
+	for s := 1; s < n.size; s++ {
+		plans[s] = m.plan(s, r.name, changed, writer)
+	}
+	err := m.tr.Settle()
+	m.version = r.seq
+	clear(m.saved)
+	m.mu.Unlock()
+	if err != nil {
+		return 0, r.wrap("lazy pages", err)
+	}
+	vals := r.results()
+	mem := n.arena.Bytes()[:r.extent]
+	sizes := make([]int, n.size)
+	errs := make([]error, n.size)
+	var wg sync.WaitGroup
+	for s := 1; s < n.size; s++ {
+		wg.Go(func() {
+			push := pushDelta(r.seq, merged, plans[s].act, mem, m.ps)
+			env, err := appendEnvelope(nil, push, vals, n.compression())
+			if err != nil {
+				errs[s] = err
+				return
+			}
+			p := appendLazyMerged(make([]byte, 0, 4+4*len(plans[s].notices)+len(env)), plans[s].notices, env)
+			sizes[s] = len(p)
+			errs[s] = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: p})
+		})
+	}
+	wg.Wait()
+	sent := 0
+	for s := 1; s < n.size; s++ {
+		sent += sizes[s]
+		if m.stats {
+			fmt.Fprintf(os.Stderr, "cape: master: region %s #%d: lazy: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange\n",
+				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s])
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return sent, r.fail(err)
+	}
+	return sent, nil
+}
+
+// pagesOf returns the pages d's runs touch, in increasing order.
+func pagesOf(d *delta.Delta, ps int) []int {
+	var out []int
+	for _, run := range d.Runs {
+		if len(run.Data) == 0 {
+			continue
+		}
+		lo, hi := int(run.Off)/ps, int(run.End()-1)/ps
+		for p := lo; p <= hi; p++ {
+			if len(out) == 0 || out[len(out)-1] < p {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// writers maps every page the deltas touch to the one rank that touched
+// it, or -1 when several did.
+func writers(ds []*delta.Delta, ps int) map[int]int {
+	w := map[int]int{}
+	for rank, d := range ds {
+		for _, p := range pagesOf(d, ps) {
+			if prev, ok := w[p]; ok && prev != rank {
+				w[p] = -1
+			} else {
+				w[p] = rank
+			}
+		}
+	}
+	return w
+}
+
+// pushDelta is the part of merged that act pushes: the runs on actRuns
+// pages, and the whole of actWhole pages from mem (the injected arena).
+func pushDelta(seq uint64, merged *delta.Delta, act map[int]uint8, mem []byte, ps int) *delta.Delta {
+	d := &delta.Delta{}
+	d.Reset(seq, delta.Merged)
+	if len(act) == 0 {
+		return d
+	}
+	whole := -1
+	for _, run := range merged.Runs {
+		off := int(run.Off)
+		data := run.Data
+		for len(data) > 0 {
+			p := off / ps
+			k := min(len(data), (p+1)*ps-off)
+			switch act[p] {
+			case actRuns:
+				delta.AppendFull(d, uint64(off), data[:k])
+			case actWhole:
+				if whole != p {
+					delta.AppendFull(d, uint64(p*ps), mem[p*ps:(p+1)*ps])
+					whole = p
+				}
+			}
+			off, data = off+k, data[k:]
+		}
+	}
+	return d
+}
