@@ -9,12 +9,11 @@ package cape
 // userfaultfd, fetches a page from the master's page server on first
 // access. The master is the home of every page: it injects every region's
 // merged delta, so it always holds the committed state, and it serves a
-// page as of the last exchange from its twins (monitor.Lazy.Committed),
-// which it settles at each exchange; a page its sequential code then writes
-// before the next region is saved first (beforeStart).
+// page as of the last exchange from a snapshot it takes then of the pages
+// slaves lack.
 //
 // Set-up, when the nodes join: a slave whose tracker is monitor.Lazy says
-// so (lazyHello); if every slave and the master can, the master opens its
+// so (lazyHello); if every slave can, the master opens its
 // page server and tells the slaves (lazyInfo), each slave starts its
 // helper, and the master waits for the helpers to connect. Otherwise every
 // node goes on with a plain tracker and eager transfer.
@@ -60,7 +59,7 @@ func (n *node) newTracker(backend string, opts monitor.Options) (monitor.Tracker
 	if err != nil {
 		return nil, err
 	}
-	if want && (backend == monitor.BackendAuto || backend == monitor.BackendUffd) {
+	if want && n.rank > 0 && (backend == monitor.BackendAuto || backend == monitor.BackendUffd) {
 		t, err := monitor.NewLazy(n.arena.Bytes(), opts, monitor.LazyOptions{Missing: n.rank > 0})
 		if err == nil {
 			return t, nil
@@ -74,20 +73,21 @@ func (n *node) newTracker(backend string, opts monitor.Options) (monitor.Tracker
 
 // setUpLazy agrees on lazy transfer with the other nodes, once the
 // transport is up, and starts the page server (master, on the host of ln)
-// or the pager helper (slave). When the job does not use it, a node that
+// or the pager helper (slave). When the job does not use it, a slave that
 // created a monitor.Lazy replaces it with the backend's plain tracker.
 func (n *node) setUpLazy(backend string, opts monitor.Options, ln net.Listener) error {
 	want, err := wantLazy(n)
 	if err != nil || !want {
 		return err
 	}
-	lz, capable := n.tracker.(monitor.Lazy)
-	var on bool
 	if n.rank == 0 {
-		on, err = n.agreeLazyMaster(capable, ln)
-	} else {
-		on, err = n.agreeLazySlave(capable, lz)
+		// The master keeps its plain tracker: it serves pages from
+		// snapshots, not from its twins.
+		_, err := n.agreeLazyMaster(ln)
+		return err
 	}
+	lz, capable := n.tracker.(monitor.Lazy)
+	on, err := n.agreeLazySlave(capable, lz)
 	if err != nil || on || !capable {
 		return err
 	}
@@ -104,8 +104,8 @@ func (n *node) setUpLazy(backend string, opts monitor.Options, ln net.Listener) 
 
 // agreeLazyMaster collects the slaves' answers, decides, tells them and,
 // if on, opens the page server and waits for every helper.
-func (n *node) agreeLazyMaster(capable bool, ln net.Listener) (bool, error) {
-	on := capable
+func (n *node) agreeLazyMaster(ln net.Listener) (bool, error) {
+	on := true
 	var unable []int
 	for rank := 1; rank < n.size; rank++ {
 		msg, err := n.master.Recv(rank)
@@ -194,6 +194,7 @@ func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("lazy transfer: %w", err)
 	}
+	lz.SetAbsent(h.Invalid)
 	n.lazyS = &lazySlave{tr: lz, h: h, ps: n.arena.PageSize()}
 	go n.watchPager(h)
 	return true, nil

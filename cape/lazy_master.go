@@ -1,23 +1,31 @@
 package cape
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/pager"
-	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
 )
 
 // lazyMaster is the master's side of lazy transfer: what each slave lacks,
 // what it fetched, and the page server. The page server's goroutines (one
 // per slave) and the region's goroutine share it under mu.
+//
+// The page server serves a page as of the last exchange from a snapshot
+// that the exchange takes of every page some slave lacks (the master's
+// memory changes afterwards: its sequential code, its share of the next
+// region). A slave cannot lack a page past the next exchange's gather
+// without asking for it then, since it sends its delta only after its
+// share is done.
 type lazyMaster struct {
-	tr     monitor.Lazy
+	mem    []byte // the arena
 	pm     *transport.Master
 	ln     net.Listener
 	ps     int
@@ -26,12 +34,11 @@ type lazyMaster struct {
 	wg     sync.WaitGroup
 
 	mu sync.Mutex
-	// mu protects the following fields, and the tracker's twins while the
-	// page server reads them (Settle and beforeStart write them).
+	// mu protects the following fields.
 	version uint64               // the last exchange: pages are served as of its end
-	saved   map[int][]byte       // pages written since that exchange, as of its end
+	snap    map[int][]byte       // every page some slave lacks, as of that exchange
 	lacks   []map[int]struct{}   // by rank: the pages the slave invalidated and did not fetch
-	nlack   int                  // total of lacks' entries
+	nlack   map[int]int          // by page: how many slaves lack it
 	fetched [][]int              // by rank: the pages served since the last exchange
 	learned map[string][]pageSet // by region name, by rank: pages fetched after an instance of it
 	last    string               // the region of the last exchange
@@ -42,9 +49,8 @@ type lazyMaster struct {
 type pageSet map[int]struct{}
 
 func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
-	lz := n.tracker.(monitor.Lazy)
-	m := &lazyMaster{tr: lz, ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
-		stats: n.stats, saved: map[int][]byte{}, lacks: make([]map[int]struct{}, n.size),
+	m := &lazyMaster{mem: n.arena.Bytes(), ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
+		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]struct{}, n.size),
 		fetched: make([][]int, n.size), learned: map[string][]pageSet{}, served: make([]int, n.size)}
 	for rank := range m.lacks {
 		m.lacks[rank] = map[int]struct{}{}
@@ -119,59 +125,41 @@ func (m *lazyMaster) answer(rank int, msg transport.Message) ([]byte, error) {
 		if _, ok := lacks[q]; !ok {
 			break
 		}
-		c := m.committed(q)
-		if c == nil {
-			return nil, fmt.Errorf("page %d is past the tracked memory", q)
-		}
-		out = pager.AppendPage(out, q, c)
-		delete(lacks, q)
-		m.nlack--
+		out = pager.AppendPage(out, q, m.snap[q])
+		m.unlack(rank, q)
 		m.fetched[rank] = append(m.fetched[rank], q)
 	}
 	m.served[rank] += len(out)
 	return out, nil
 }
 
-// committed is page q as of the last exchange. Callers hold mu.
-func (m *lazyMaster) committed(q int) []byte {
-	if b, ok := m.saved[q]; ok {
-		return b
-	}
-	return m.tr.Committed(q)
+// lack records that slave s lacks page p. Callers hold mu.
+func (m *lazyMaster) lack(s, p int) {
+	m.lacks[s][p] = struct{}{}
+	m.nlack[p]++
 }
 
-// beforeStart saves, before a region's Start refreshes the twins, the
-// pages that sequential code wrote since the last exchange and that a
-// slave lacks: the page server keeps serving them as of that exchange.
-func (m *lazyMaster) beforeStart() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.nlack == 0 {
-		return nil
+// unlack records that slave s holds page p again. Callers hold mu.
+func (m *lazyMaster) unlack(s, p int) {
+	delete(m.lacks[s], p)
+	if m.nlack[p]--; m.nlack[p] <= 0 {
+		delete(m.nlack, p)
+		delete(m.snap, p)
 	}
-	pages, err := m.tr.Written()
-	if err != nil {
-		return fmt.Errorf("lazy pages: %w", err)
-	}
-	for _, p := range pages {
-		if _, done := m.saved[p]; done || !m.lacked(p) {
-			continue
-		}
-		if c := m.tr.Committed(p); c != nil {
-			m.saved[p] = append([]byte(nil), c...)
-		}
-	}
-	return nil
 }
 
-// lacked reports whether a slave lacks page p. Callers hold mu.
-func (m *lazyMaster) lacked(p int) bool {
-	for _, l := range m.lacks[1:] {
-		if _, ok := l[p]; ok {
-			return true
+// snapshot takes the pages some slave lacks from the arena, after the
+// exchange injected the region's result. Callers hold mu.
+func (m *lazyMaster) snapshot() {
+	ps := m.ps
+	for p := range m.nlack {
+		cur := m.mem[p*ps : (p+1)*ps]
+		if b, ok := m.snap[p]; !ok {
+			m.snap[p] = append(make([]byte, 0, ps), cur...)
+		} else if !bytes.Equal(b, cur) {
+			copy(b, cur)
 		}
 	}
-	return false
 }
 
 // Page actions of a lazy plan.
@@ -239,22 +227,21 @@ func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int)
 		switch {
 		case (pl.eager || wanted) && lacking:
 			pl.act[p] = actWhole
-			delete(lacks, p)
-			m.nlack--
+			m.unlack(s, p)
 		case pl.eager || wanted:
 			pl.act[p] = actRuns
 		case !lacking:
 			pl.notices = append(pl.notices, p)
-			lacks[p] = struct{}{}
-			m.nlack++
+			m.lack(s, p)
 		}
 	}
 	return pl
 }
 
 // sendLazy is the master's end of a lazy exchange, once merged is injected:
-// it plans each slave's notices and pushes, settles the twins (so that the
-// page server serves this region's result) and sends each slave its part.
+// it plans each slave's notices and pushes, snapshots the pages slaves lack
+// (so that the page server serves this region's result) and sends each
+// slave its part.
 // ds are the deltas merged, by rank. It returns the bytes sent.
 func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	n := r.n
@@ -263,26 +250,25 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	writer := writers(ds, m.ps)
 	plans := make([]lazyPlan, n.size)
 	fetched := make([]int, n.size)
+	t0 := time.Now()
 	m.mu.Lock()
 	copy(fetched, m.served)
 	m.learn(r.name)
 	for s := 1; s < n.size; s++ {
 		plans[s] = m.plan(s, r.name, changed, writer)
 	}
-	err := m.tr.Settle()
+	t1 := time.Now()
+	m.snapshot()
 	m.version = r.seq
-	clear(m.saved)
 	m.mu.Unlock()
-	if err != nil {
-		return 0, r.wrap("lazy pages", err)
-	}
+	t2 := time.Now()
 	vals := r.results()
 	mem := n.arena.Bytes()[:r.extent]
 	sizes := make([]int, n.size)
 	errs := make([]error, n.size)
 	var wg sync.WaitGroup
 	for s := 1; s < n.size; s++ {
-		wg.Go(func() {
+		send := func() {
 			push := pushDelta(r.seq, merged, plans[s].act, mem, m.ps)
 			env, err := appendEnvelope(nil, push, vals, n.compression())
 			if err != nil {
@@ -292,15 +278,22 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 			p := appendLazyMerged(make([]byte, 0, 4+4*len(plans[s].notices)+len(env)), plans[s].notices, env)
 			sizes[s] = len(p)
 			errs[s] = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: p})
-		})
+		}
+		if n.size == 2 {
+			send()
+		} else {
+			wg.Go(send)
+		}
 	}
 	wg.Wait()
+	t3 := time.Now()
 	sent := 0
 	for s := 1; s < n.size; s++ {
 		sent += sizes[s]
 		if m.stats {
-			fmt.Fprintf(os.Stderr, "cape: master: region %s #%d: lazy: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange\n",
-				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s])
+			fmt.Fprintf(os.Stderr, "cape: master: region %s #%d: lazy: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages), send %v\n",
+				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s],
+				t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), t3.Sub(t2).Round(time.Microsecond))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -122,11 +122,6 @@ func (r *Region) Start() error {
 	if n.verify {
 		r.entry = append([]byte(nil), n.arena.Bytes()[:r.extent]...)
 	}
-	if n.lazyM != nil {
-		if err := n.lazyM.beforeStart(); err != nil {
-			return r.fail(err)
-		}
-	}
 	if n.tracker != nil {
 		if err := n.tracker.Start(r.extent); err != nil {
 			return r.wrap("arm monitor", err)

@@ -60,7 +60,6 @@ func NewLazy(mem []byte, opts Options, lo LazyOptions) (Lazy, error) {
 		return nil, err
 	}
 	fail := func(err error) (Lazy, error) { return nil, errors.Join(err, u.res.release()) }
-	u.mode = uffdModeFaults
 	tw, fd, err := newSharedTwin(len(mem))
 	if err != nil {
 		return fail(err)
@@ -73,7 +72,6 @@ func NewLazy(mem []byte, opts Options, lo LazyOptions) (Lazy, error) {
 type lazyTracker struct {
 	*uffdTracker
 	twinFD int
-	pages  []int // Written's result, reused
 }
 
 // newSharedTwin reserves size bytes of twins in a memory file, and returns
@@ -101,43 +99,8 @@ func (l *lazyTracker) UffdFD() int { return l.res.fd }
 
 func (l *lazyTracker) TwinFD() int { return l.twinFD }
 
-func (l *lazyTracker) Settle() error {
-	if err := l.check(); err != nil {
-		return err
-	}
-	tw, ps := l.res.twin.buf, l.pageSize
-	err := l.scan(0, l.armed, true, func(lo, hi int) {
-		copy(tw[lo*ps:hi*ps], l.mem[lo*ps:hi*ps])
-	})
-	if err != nil {
-		return fmt.Errorf("settle: %w", err)
-	}
-	return nil
-}
 
-func (l *lazyTracker) Written() ([]int, error) {
-	if err := l.check(); err != nil {
-		return nil, err
-	}
-	l.pages = l.pages[:0]
-	err := l.scan(0, l.armed, false, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			l.pages = append(l.pages, p)
-		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("written pages: %w", err)
-	}
-	return l.pages, nil
-}
 
-func (l *lazyTracker) Committed(p int) []byte {
-	ps := l.pageSize
-	if p < 0 || p >= l.armed/ps {
-		return nil
-	}
-	return l.res.twin.buf[p*ps : (p+1)*ps : (p+1)*ps]
-}
 
 func (l *lazyTracker) Invalidate(pages []int) error {
 	if err := l.check(); err != nil {
@@ -150,8 +113,8 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 			j++
 		}
 		lo, hi := pages[i], pages[j-1]+1
-		if lo < 0 || hi > l.armed/ps || (i > 0 && lo <= pages[i-1]) {
-			return fmt.Errorf("invalidate pages [%d, %d): outside the %d armed pages or out of order", lo, hi, l.armed/ps)
+		if lo < 0 || hi > len(l.mem)/ps || (i > 0 && lo <= pages[i-1]) {
+			return fmt.Errorf("invalidate pages [%d, %d): outside the %d pages or out of order", lo, hi, len(l.mem)/ps)
 		}
 		if err := unix.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
 			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
@@ -191,4 +154,49 @@ func (l *lazyTracker) check() error {
 		return fmt.Errorf("%w: lazy page operation inside a region", ErrState)
 	}
 	return nil
+}
+
+func (l *lazyTracker) SetAbsent(absent func(p int) bool) { l.absent = absent }
+
+// copyPresent copies the bytes [from, to) of the memory (page-aligned) into
+// the twins, skipping absent pages.
+func (u *uffdTracker) copyPresent(from, to int) {
+	tw := u.res.twin.buf
+	if u.absent == nil {
+		copyParallel(tw[from:to], u.mem[from:to])
+		return
+	}
+	ps := u.pageSize
+	u.presentRuns(from/ps, to/ps, func(lo, hi int) {
+		copyParallel(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
+	})
+}
+
+// diffPresent is diffParallel over the pages [from, to), skipping absent
+// pages: they are not in memory, so they did not change.
+func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
+	if u.absent == nil {
+		return diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, from, to)
+	}
+	u.presentRuns(from, to, func(lo, hi int) {
+		dst = diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, lo, hi)
+	})
+	return dst
+}
+
+// presentRuns calls fn for each maximal run [lo, hi) of pages in [from, to)
+// that are not absent, in increasing order.
+func (u *uffdTracker) presentRuns(from, to int, fn func(lo, hi int)) {
+	for p := from; p < to; {
+		for p < to && u.absent(p) {
+			p++
+		}
+		lo := p
+		for p < to && !u.absent(p) {
+			p++
+		}
+		if lo < p {
+			fn(lo, p)
+		}
+	}
 }

@@ -56,6 +56,10 @@ type uffdTracker struct {
 	sample  []int // pages write-protected to sample a compared region's writes
 	// sampleWritten[i]: sample[i] was written; reused by readSample.
 	sampleWritten []bool
+	// absent, if not nil, tells pages that are not in memory and cannot
+	// have changed since their twin was right (lazy_linux.go): copies and
+	// comparisons skip them, since reading one would fetch it.
+	absent func(p int) bool
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
@@ -243,11 +247,11 @@ func (u *uffdTracker) startPlain(extent int) error {
 	}
 	t := time.Now()
 	if !u.costs.measure && u.kind == kindPlain {
-		copyParallel(tw[:extent], u.mem[:extent])
+		u.copyPresent(0, extent)
 		u.costs.observeBulk(time.Since(t), timed)
 		return nil
 	}
-	changed := diffParallel(u.pending, u.mem, tw, ps, 0, extent/ps)
+	changed := u.diffPresent(u.pending, 0, extent/ps)
 	t1 := time.Now()
 	u.costs.observeCompare(t1.Sub(t), timed)
 	for _, p := range changed {
@@ -271,7 +275,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	t := time.Now()
 	scanned := 0
 	err := u.scan(0, u.armed, kind == kindFaults, func(lo, hi int) {
-		copy(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
+		u.copyPresent(lo*ps, hi*ps)
 		scanned += hi - lo
 		u.probe = lo
 	})
@@ -282,7 +286,9 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	// copy per page: measured faster here than coalescing them into runs,
 	// which memmove copies with non-temporal stores.
 	for _, p := range u.pending {
-		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
+		if u.absent == nil || !u.absent(p) {
+			copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
+		}
 	}
 	u.costs.observeCopy(time.Since(t), scanned+len(u.pending))
 	switch {
@@ -302,7 +308,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 			}
 		}
 		// Not timed: the first copy into the twin also populates it.
-		copyParallel(tw[u.armed:extent], u.mem[u.armed:extent])
+		u.copyPresent(u.armed, extent)
 		u.armed = extent
 		u.twinned = max(u.twinned, extent)
 	}
@@ -321,7 +327,7 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	if p < 0 || p >= extent/u.pageSize {
 		p = 0 // the arena's first page is in use, or costs one page
 	}
-	if extent == 0 || u.mode != uffdModeAdaptive ||
+	if extent == 0 || u.mode != uffdModeAdaptive || (u.absent != nil && u.absent(p)) ||
 		(u.costs.fault.n >= len(u.costs.fault.s) && u.starts%probeEvery != 0) {
 		return false, nil
 	}
@@ -354,6 +360,9 @@ const (
 // whole-extent copies and comparisons use every core, so the figures err
 // toward faults.
 func (u *uffdTracker) calibrate(extent int) {
+	if u.absent != nil {
+		return // reading a window would fetch its absent pages
+	}
 	n := min(extent, calibrateSize)
 	lo := (u.starts * calibrateSize) % (extent - n + 1)
 	lo -= lo % u.pageSize
@@ -383,7 +392,7 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		}
 	} else {
 		t := time.Now()
-		u.dirty = diffParallel(u.dirty, u.mem, u.res.twin.buf, u.pageSize, 0, n)
+		u.dirty = u.diffPresent(u.dirty, 0, n)
 		u.costs.observeCompare(time.Since(t), n)
 		if err := u.readSample(); err != nil {
 			return nil, fmt.Errorf("stop: %w", err)
