@@ -99,9 +99,6 @@ func (l *lazyTracker) UffdFD() int { return l.res.fd }
 
 func (l *lazyTracker) TwinFD() int { return l.twinFD }
 
-
-
-
 func (l *lazyTracker) Invalidate(pages []int) error {
 	if err := l.check(); err != nil {
 		return err
