@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/cape-go/cape/internal/uffd"
@@ -60,7 +61,11 @@ func runHelper() int {
 	if _, err := fmt.Fprintf(sock, "ok\n"); err != nil {
 		return 1
 	}
-	if err := h.loop(); err != nil {
+	err := h.loop()
+	// The socket's descriptor is polled raw: the File must not be
+	// collected (its finalizer would close it) before the loop ends.
+	runtime.KeepAlive(sock)
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: %v; stopping the node\n", h.cfg.Rank, err)
 		// The node's threads may be waiting for a page that will never
 		// come: only a kill ends them.
