@@ -26,6 +26,7 @@ import (
 	"strconv"
 
 	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/internal/pager"
 	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
@@ -47,7 +48,7 @@ func wantLazy(n *node) (bool, error) {
 	case transferLazy, transferAuto:
 		return n.size > 1 && !n.cfg.Verify, nil
 	default:
-		return false, fmt.Errorf("%s=%q: want eager, lazy or auto", "CAPE_TRANSFER", t)
+		return false, fmt.Errorf("%s=%q: want eager, lazy or auto", nodeenv.Transfer, t)
 	}
 }
 

@@ -37,12 +37,11 @@ type lazyMaster struct {
 	// mu protects the following fields.
 	version uint64               // the last exchange: pages are served as of its end
 	snap    map[int][]byte       // every page some slave lacks, as of that exchange
-	lacks   []map[int]struct{}   // by rank: the pages the slave invalidated and did not fetch
+	lacks   []map[int]string     // by rank: the pages the slave invalidated and did not fetch, and the region whose notice invalidated each
 	nlack   map[int]int          // by page: how many slaves lack it
-	fetched [][]int              // by rank: the pages served since the last exchange
-	learned map[string][]pageSet // by region name, by rank: pages fetched after an instance of it
-	last    string               // the region of the last exchange
+	learned map[string][]pageSet // by region name, by rank: pages the slave fetched after that region's notice
 	served  []int                // by rank: bytes of pages served since the last exchange
+	next    []int                // by rank: the page after the last one served (a streaming reader asks for it next)
 }
 
 // pageSet is a set of page indices.
@@ -50,10 +49,10 @@ type pageSet map[int]struct{}
 
 func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
 	m := &lazyMaster{mem: n.arena.Bytes(), ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
-		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]struct{}, n.size),
-		fetched: make([][]int, n.size), learned: map[string][]pageSet{}, served: make([]int, n.size)}
+		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]string, n.size),
+		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size)}
 	for rank := range m.lacks {
-		m.lacks[rank] = map[int]struct{}{}
+		m.lacks[rank] = map[int]string{}
 	}
 	tcfg := transport.Config{Token: n.cfg.Token, JobID: pager.JobID(n.cfg.Job), Size: n.size,
 		Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20, PeerTimeout: n.cfg.PeerTimeout}
@@ -102,7 +101,10 @@ func (m *lazyMaster) serve(rank int) {
 }
 
 // answer returns the pages for a request of rank's helper: the page asked
-// for and the pages after it that the slave lacks too (read ahead).
+// for and, when the slave reads pages in order (it asks for the page after
+// the last one served), the pages after it that it lacks too (read ahead).
+// A single page otherwise: a page read ahead counts as read, and would be
+// pushed at every instance of its region.
 func (m *lazyMaster) answer(rank int, msg transport.Message) ([]byte, error) {
 	if msg.Kind != pager.KindPageReq {
 		return nil, fmt.Errorf("message kind %d, want a page request", msg.Kind)
@@ -121,21 +123,29 @@ func (m *lazyMaster) answer(rank int, msg transport.Message) ([]byte, error) {
 		return nil, fmt.Errorf("node %d asked for page %d, which it holds", rank, p)
 	}
 	out := make([]byte, 0, 2*(8+m.ps))
-	for q := p; q < m.npages && q < p+pager.MaxPages; q++ {
-		if _, ok := lacks[q]; !ok {
+	ahead := 1
+	if p == m.next[rank] {
+		ahead = pager.MaxPages
+	}
+	q := p
+	for ; q < m.npages && q < p+ahead; q++ {
+		region, ok := lacks[q]
+		if !ok {
 			break
 		}
 		out = pager.AppendPage(out, q, m.snap[q])
 		m.unlack(rank, q)
-		m.fetched[rank] = append(m.fetched[rank], q)
+		m.learnedSet(region, rank)[q] = struct{}{}
 	}
+	m.next[rank] = q
 	m.served[rank] += len(out)
 	return out, nil
 }
 
-// lack records that slave s lacks page p. Callers hold mu.
-func (m *lazyMaster) lack(s, p int) {
-	m.lacks[s][p] = struct{}{}
+// lack records that slave s lacks page p since region's notice. Callers
+// hold mu.
+func (m *lazyMaster) lack(s, p int, region string) {
+	m.lacks[s][p] = region
 	m.nlack[p]++
 }
 
@@ -175,29 +185,19 @@ type lazyPlan struct {
 	eager   bool // the slave read most of what changed last time: everything is pushed
 }
 
-// learn files the pages fetched since the last exchange under that
-// exchange's region, and makes region name the last. Callers hold mu.
-func (m *lazyMaster) learn(name string) {
-	if m.last != "" {
-		sets := m.learned[m.last]
-		if sets == nil {
-			sets = make([]pageSet, len(m.lacks))
-			m.learned[m.last] = sets
-		}
-		for rank := 1; rank < len(sets); rank++ {
-			if sets[rank] == nil {
-				sets[rank] = pageSet{}
-			}
-			for _, p := range m.fetched[rank] {
-				sets[rank][p] = struct{}{}
-			}
-		}
+// learnedSet returns the set of pages slave s fetched after the notices
+// of region name, which that region's next instance pushes to it. Callers
+// hold mu.
+func (m *lazyMaster) learnedSet(name string, s int) pageSet {
+	sets := m.learned[name]
+	if sets == nil {
+		sets = make([]pageSet, len(m.lacks))
+		m.learned[name] = sets
 	}
-	for rank := range m.fetched {
-		m.fetched[rank] = m.fetched[rank][:0]
-		m.served[rank] = 0
+	if sets[s] == nil {
+		sets[s] = pageSet{}
 	}
-	m.last = name
+	return sets[s]
 }
 
 // plan decides, for slave s at the end of region name, which changed pages
@@ -232,7 +232,7 @@ func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int)
 			pl.act[p] = actRuns
 		case !lacking:
 			pl.notices = append(pl.notices, p)
-			m.lack(s, p)
+			m.lack(s, p, name)
 		}
 	}
 	return pl
@@ -253,7 +253,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	t0 := time.Now()
 	m.mu.Lock()
 	copy(fetched, m.served)
-	m.learn(r.name)
+	clear(m.served)
 	for s := 1; s < n.size; s++ {
 		plans[s] = m.plan(s, r.name, changed, writer)
 	}

@@ -35,6 +35,6 @@
 // error on stderr, naming the node and the master, and kills the node.
 //
 // Lifecycle: Start → (SetVersion, MarkInvalid, ClearInvalid)* → Close.
-// Close ends the helper; the node's exit ends it too (it has the parent-
-// death signal, and it ends when its socket to the node closes).
+// Close ends the helper; the node's exit ends it too (it ends when its
+// socket to the node closes).
 package pager

@@ -48,6 +48,7 @@ type helper struct {
 }
 
 func runHelper() int {
+	node := os.Getppid()
 	sock := os.NewFile(helperSockFD, "node")
 	h := &helper{}
 	if err := json.NewDecoder(sock).Decode(&h.cfg); err != nil {
@@ -68,8 +69,11 @@ func runHelper() int {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: %v; stopping the node\n", h.cfg.Rank, err)
 		// The node's threads may be waiting for a page that will never
-		// come: only a kill ends them.
-		_ = unix.Kill(os.Getppid(), unix.SIGKILL)
+		// come: only a kill ends them. (If the node is gone already, the
+		// helper has another parent, which it must leave alone.)
+		if os.Getppid() == node {
+			_ = unix.Kill(node, unix.SIGKILL)
+		}
 		return 1
 	}
 	return 0

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -93,7 +92,9 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 	cmd.Env = append(helperEnv(), HelperEnv+"=1")
 	cmd.Stderr = os.Stderr
 	cmd.ExtraFiles = files
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// No parent-death signal: it follows the thread that started the
+	// helper, which may end before the node. The helper ends when the
+	// node's end of the socket closes.
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the helper: %w", err)
 	}
