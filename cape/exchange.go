@@ -89,7 +89,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return len(buf), 0, r.fail(err)
 	}
 	if n.lazyS != nil {
-		return len(buf), len(msg.Payload), r.applyLazy(msg.Payload)
+		return len(buf), len(msg.Payload) + n.lazyS.h.TakeFetched(), r.applyLazy(msg.Payload)
 	}
 	vals, md, err := r.open(msg.Payload)
 	if err == nil {

@@ -20,8 +20,9 @@
 //
 // The node and the helper share a small memory file (the state): the
 // version (the sequence number of the last region whose exchange the node
-// completed; the master serves pages as of that exchange) and a bitmap of
-// the invalidated pages. The node sets a page's bit before it invalidates
+// completed; the master serves pages as of that exchange), the bytes the
+// helper received (the node's --stats count them with its exchange), and a
+// bitmap of the invalidated pages. The node sets a page's bit before it invalidates
 // the page and clears it when it installs a pushed page itself; the helper
 // clears it once it installed the fetched page. A fault on a page whose bit
 // is clear is a first touch of memory never populated, which reads as zero:

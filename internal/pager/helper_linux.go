@@ -181,6 +181,7 @@ func (h *helper) fetch(p int) error {
 	case msg.Kind != KindPages || msg.Seq != v:
 		return fmt.Errorf("fetch page %d: the master answered kind %d for version %d, want kind %d for %d", p, msg.Kind, msg.Seq, KindPages, v)
 	}
+	h.state.addFetched(len(msg.Payload))
 	return ParseAnswer(msg.Payload, p, h.npages, h.cfg.PageSize, h.install)
 }
 

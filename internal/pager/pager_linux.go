@@ -148,6 +148,10 @@ func (h *Helper) ClearInvalid(p int) { h.state.clear(p) }
 // Invalid reports whether page p is invalidated and not yet fetched.
 func (h *Helper) Invalid(p int) bool { return h.state.invalid(p) }
 
+// TakeFetched returns the bytes of pages the helper received from the
+// master since the last call.
+func (h *Helper) TakeFetched() int { return int(h.state.takeFetched()) }
+
 // Done is closed when the helper process has ended; Err then says why.
 func (h *Helper) Done() <-chan struct{} { return h.done }
 

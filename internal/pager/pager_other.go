@@ -25,6 +25,9 @@ func (*Helper) ClearInvalid(int) {}
 // Invalid reports false.
 func (*Helper) Invalid(int) bool { return false }
 
+// TakeFetched returns 0.
+func (*Helper) TakeFetched() int { return 0 }
+
 // Done returns nil.
 func (*Helper) Done() <-chan struct{} { return nil }
 

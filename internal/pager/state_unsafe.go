@@ -11,11 +11,13 @@ import (
 )
 
 // state is the memory the node and its helper share: the version word,
-// then one bit per arena page, set while the page is invalidated. Words
-// are read and written atomically.
+// the count of bytes the helper received from the master, then one bit per
+// arena page, set while the page is invalidated. Words are read and
+// written atomically.
 type state struct {
 	mem     []byte
 	version *uint64
+	fetched *uint64
 	bits    []uint64
 }
 
@@ -45,6 +47,7 @@ func mapState(fd, npages int) (*state, error) {
 	return &state{
 		mem:     mem,
 		version: (*uint64)(unsafe.Pointer(&mem[0])),
+		fetched: (*uint64)(unsafe.Pointer(&mem[8])),
 		bits:    unsafe.Slice((*uint64)(unsafe.Pointer(&mem[16])), words),
 	}, nil
 }
@@ -54,6 +57,10 @@ func (s *state) unmap() error { return unix.Munmap(s.mem) }
 func (s *state) loadVersion() uint64 { return atomic.LoadUint64(s.version) }
 
 func (s *state) storeVersion(v uint64) { atomic.StoreUint64(s.version, v) }
+
+func (s *state) addFetched(n int) { atomic.AddUint64(s.fetched, uint64(n)) }
+
+func (s *state) takeFetched() uint64 { return atomic.SwapUint64(s.fetched, 0) }
 
 func (s *state) invalid(p int) bool {
 	return atomic.LoadUint64(&s.bits[p/64])&(1<<(p%64)) != 0
