@@ -291,7 +291,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	for s := 1; s < n.size; s++ {
 		sent += sizes[s]
 		if m.stats {
-			fmt.Fprintf(os.Stderr, "cape: master: region %s #%d: lazy: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages), send %v\n",
+			fmt.Fprintf(os.Stderr, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages), send %v\n",
 				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s],
 				t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), t3.Sub(t2).Round(time.Microsecond))
 		}

@@ -17,7 +17,7 @@ import (
 )
 
 // lazyStatsRE matches the master's per-slave line of a lazy exchange.
-var lazyStatsRE = regexp.MustCompile(`#(\d+): lazy: node \d+: \d+ bytes sent \((\d+) pages pushed, (\d+) write notices, eager \w+\), (\d+) bytes of pages fetched`)
+var lazyStatsRE = regexp.MustCompile(`lazy transfer after region \S+ #(\d+): node \d+: \d+ bytes sent \((\d+) pages pushed, (\d+) write notices, eager \w+\), (\d+) bytes of pages fetched`)
 
 // TestLazyTransfer runs a program whose regions read what other nodes
 // wrote, with sequential code updating pages slaves lack in between, with
