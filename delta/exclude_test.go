@@ -1,0 +1,154 @@
+package delta
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestAppendBinaryVecMatchesAppendBinary checks that the pieces of the
+// by-reference encoding, written one after the other, are AppendBinary's
+// uncompressed encoding, and that the data pieces alias the runs.
+func TestAppendBinaryVecMatchesAppendBinary(t *testing.T) {
+	for i, d := range sampleDeltas() {
+		want, err := d.AppendBinary(nil, None)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, data, trailer, err := d.AppendBinaryVec([]byte("env"), [][]byte{[]byte("x")})
+		if err != nil {
+			t.Fatalf("delta %d: %v", i, err)
+		}
+		if string(head[:3]) != "env" || string(data[0]) != "x" {
+			t.Fatalf("delta %d: AppendBinaryVec overwrote what it appends to", i)
+		}
+		got := slices.Concat(append([][]byte{head[3:]}, append(data[1:], trailer[:])...)...)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("delta %d: vectored encoding differs:\n got %x\nwant %x", i, got, want)
+		}
+		k := 1
+		for _, r := range d.Runs {
+			if len(r.Data) == 0 {
+				continue
+			}
+			if &data[k][0] != &r.Data[0] {
+				t.Fatalf("delta %d: piece %d is a copy, not the run's data", i, k)
+			}
+			k++
+		}
+	}
+	bad := &Delta{Runs: []Run{{Off: 10, Data: []byte{1}}, {Off: 5, Data: []byte{2}}}}
+	head, data, _, err := bad.AppendBinaryVec([]byte("h"), nil)
+	if err == nil || string(head) != "h" || len(data) != 0 {
+		t.Fatalf("unsorted runs: err %v, head %q, %d pieces", err, head, len(data))
+	}
+}
+
+// TestDecodeRefAliasesSource checks that DecodeRef gives DecodeInto's delta,
+// with runs pointing into the source when it is not compressed.
+func TestDecodeRefAliasesSource(t *testing.T) {
+	var got Delta
+	for i, d := range sampleDeltas() {
+		for _, c := range []Compression{None, S2, Zstd} {
+			enc, err := d.AppendBinary(nil, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := DecodeRef(&got, enc, Limits{}); err != nil {
+				t.Fatalf("delta %d %v: %v", i, c, err)
+			}
+			if !equalDelta(&got, d) {
+				t.Fatalf("delta %d %v: DecodeRef differs from the encoded delta", i, c)
+			}
+			for _, r := range got.Runs {
+				p, lo := uintptr(unsafeAddr(r.Data)), uintptr(unsafeAddr(enc))
+				if aliased := p >= lo && p < lo+uintptr(len(enc)); aliased != (c == None) {
+					t.Fatalf("delta %d %v: run at %#x aliases the source: %v", i, c, r.Off, aliased)
+				}
+			}
+		}
+	}
+	enc, _ := sampleDeltas()[3].AppendBinary(nil, None)
+	enc[len(enc)-1] ^= 1
+	if err := DecodeRef(&got, enc, Limits{}); err == nil || len(got.Runs) != 0 {
+		t.Fatalf("corrupt encoding: err %v, %d runs left", err, len(got.Runs))
+	}
+}
+
+// excludeReference is Exclude byte by byte: every byte of merged that own
+// does not cover with the same value.
+func excludeReference(merged, own []Run, size int) (vals []byte, keep []bool) {
+	vals, keep = make([]byte, size), make([]bool, size)
+	for _, r := range merged {
+		for i, b := range r.Data {
+			vals[int(r.Off)+i], keep[int(r.Off)+i] = b, true
+		}
+	}
+	for _, r := range own {
+		for i, b := range r.Data {
+			if o := int(r.Off) + i; keep[o] && vals[o] == b {
+				keep[o] = false
+			}
+		}
+	}
+	return vals, keep
+}
+
+// TestExcludeMatchesReference checks Exclude on random runs against its
+// byte-by-byte reference: the same bytes, sorted disjoint runs, data
+// aliasing merged.
+func TestExcludeMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const size = 512
+	randomRuns := func(src []byte, p int) []Run {
+		var rs []Run
+		for off := rng.IntN(16); off < size; {
+			n := 1 + rng.IntN(40)
+			if off+n > size {
+				n = size - off
+			}
+			if rng.IntN(100) < p {
+				rs = append(rs, Run{Off: uint64(off), Data: src[off : off+n : off+n]})
+			}
+			off += n + rng.IntN(3)
+		}
+		return rs
+	}
+	var dst []Run
+	for iter := 0; iter < 2000; iter++ {
+		mvals, ovals := make([]byte, size), make([]byte, size)
+		for i := range mvals {
+			mvals[i] = byte(rng.IntN(3))
+			ovals[i] = mvals[i]
+			if rng.IntN(4) == 0 {
+				ovals[i] = byte(rng.IntN(3))
+			}
+		}
+		merged, own := randomRuns(mvals, 70), randomRuns(ovals, 50)
+		dst = Exclude(dst[:0], merged, own)
+		if _, err := checkOrder(dst); err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+		vals, keep := excludeReference(merged, own, size)
+		got := make([]bool, size)
+		for _, r := range dst {
+			if len(r.Data) == 0 {
+				t.Fatalf("iteration %d: empty run at %#x", iter, r.Off)
+			}
+			for i, b := range r.Data {
+				o := int(r.Off) + i
+				if &r.Data[i] != &mvals[o] {
+					t.Fatalf("iteration %d: byte %#x does not alias merged", iter, o)
+				}
+				got[o] = true
+				if b != vals[o] {
+					t.Fatalf("iteration %d: byte %#x is %d, want %d", iter, o, b, vals[o])
+				}
+			}
+		}
+		if !slices.Equal(got, keep) {
+			t.Fatalf("iteration %d: Exclude kept %v\nwant %v", iter, got, keep)
+		}
+	}
+}
