@@ -132,6 +132,7 @@ type frameWriter struct {
 	ctag    [tagLen]byte
 	iov     [4][]byte
 	bufs    net.Buffers
+	vec     vecState // writeVec's buffers
 }
 
 // writeMessage writes p in chunks of at most chunkLen bytes: per chunk, one

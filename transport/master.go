@@ -288,6 +288,17 @@ func (m *Master) Broadcast(msg Message) error {
 			return m.broadcastRelayed(kind, msg)
 		}
 	}
+	if len(msg.Payload) < inlineBroadcast {
+		// Small: each write returns as soon as the bytes are in the
+		// socket buffer, so one goroutine costs less than one per slave.
+		var first error
+		for _, c := range m.peers[1:] {
+			if err := c.send(msg); err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
 	var (
 		wg    sync.WaitGroup
 		once  sync.Once
@@ -303,6 +314,10 @@ func (m *Master) Broadcast(msg Message) error {
 	wg.Wait()
 	return first
 }
+
+// inlineBroadcast is the payload size below which the star's Broadcast
+// writes to the slaves one after the other from the caller's goroutine.
+const inlineBroadcast = 64 << 10
 
 // Gather returns one message from each slave, indexed by rank (index 0 is
 // empty). It returns as soon as one slave's connection fails, with that
