@@ -37,6 +37,8 @@ type node struct {
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
+	xch exchangeState // the exchange's buffers, kept from one region to the next
+
 	seq      uint64  // number of regions begun
 	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool

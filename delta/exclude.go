@@ -62,3 +62,18 @@ func appendDiffering(dst []Run, off uint64, have, own []byte) []Run {
 	}
 	return dst
 }
+
+// Overlap returns the number of arena bytes that both a and b cover; both
+// must be sorted and disjoint.
+func Overlap(a, b []Run) int {
+	n, k := 0, 0
+	for _, r := range a {
+		for k < len(b) && b[k].End() <= r.Off {
+			k++
+		}
+		for j := k; j < len(b) && b[j].Off < r.End(); j++ {
+			n += int(min(r.End(), b[j].End()) - max(r.Off, b[j].Off))
+		}
+	}
+	return n
+}

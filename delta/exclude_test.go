@@ -147,6 +147,23 @@ func TestExcludeMatchesReference(t *testing.T) {
 				}
 			}
 		}
+		inOwn := 0
+		for o := range size {
+			in := func(rs []Run) bool {
+				for _, r := range rs {
+					if uint64(o) >= r.Off && uint64(o) < r.End() {
+						return true
+					}
+				}
+				return false
+			}
+			if in(merged) && in(own) {
+				inOwn++
+			}
+		}
+		if n := Overlap(merged, own); n != inOwn {
+			t.Fatalf("iteration %d: Overlap %d, want %d", iter, n, inOwn)
+		}
 		if !slices.Equal(got, keep) {
 			t.Fatalf("iteration %d: Exclude kept %v\nwant %v", iter, got, keep)
 		}
