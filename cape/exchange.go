@@ -212,6 +212,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	} else {
 		sent, err = r.sendMergedLessOwn(merged)
 	}
+	for rank := 1; rank < n.size; rank++ {
+		release(&x.in[rank])
+	}
 	return sent, recvd, err
 }
 
@@ -224,27 +227,12 @@ func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 	for rank := 1; rank < n.size; rank++ {
 		recvd += len(msgs[rank].Payload)
 	}
-	open := func(rank int) {
-		vals, err := openEnvelopeRef(msgs[rank].Payload, &x.in[rank], r.limits())
-		if err == nil {
-			err = checkLabel(&x.in[rank], r.seq, rank)
-		}
-		x.errs[rank] = nil
-		if err != nil {
-			x.errs[rank] = fmt.Errorf("node %d: %w", rank, err)
-		}
-		x.parts[rank] = vals
-	}
 	if recvd < parallelDecodeBytes || n.size == 2 {
 		for rank := 1; rank < n.size; rank++ {
-			open(rank)
+			r.openSlave(msgs, rank)
 		}
 	} else {
-		var wg sync.WaitGroup
-		for rank := 1; rank < n.size; rank++ {
-			wg.Go(func() { open(rank) })
-		}
-		wg.Wait()
+		r.eachSlave(func(rank int) { r.openSlave(msgs, rank) })
 	}
 	if err := errors.Join(x.errs...); err != nil {
 		return recvd, r.wrap("delta from a slave", err)
@@ -253,6 +241,32 @@ func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 		x.ds[rank] = n.ckpt.received(&x.in[rank], n.tracker)
 	}
 	return recvd, nil
+}
+
+// openSlave decodes rank's envelope in msgs into x.in[rank] and
+// x.parts[rank], or sets x.errs[rank].
+func (r *Region) openSlave(msgs []transport.Message, rank int) {
+	x := &r.n.xch
+	vals, err := openEnvelopeRef(msgs[rank].Payload, &x.in[rank], r.limits())
+	if err == nil {
+		err = checkLabel(&x.in[rank], r.seq, rank)
+	}
+	x.errs[rank] = nil
+	if err != nil {
+		x.errs[rank] = fmt.Errorf("node %d: %w", rank, err)
+	}
+	x.parts[rank] = vals
+}
+
+// eachSlave runs f for every slave's rank concurrently, the first in the
+// calling goroutine, and waits for them.
+func (r *Region) eachSlave(f func(rank int)) {
+	var wg sync.WaitGroup
+	for rank := 2; rank < r.n.size; rank++ {
+		wg.Go(func() { f(rank) })
+	}
+	f(1)
+	wg.Wait()
 }
 
 // broadcastMerged sends every slave the same delta, what the checkpoint
@@ -279,7 +293,6 @@ func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
 	n := r.n
 	x := &n.xch
 	vals := r.results()
-	comp := n.compression()
 	total := 0
 	for rank := 1; rank < n.size; rank++ {
 		o := &x.out[rank]
@@ -287,32 +300,17 @@ func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
 		o.Runs = delta.Exclude(o.Runs, merged.Runs, x.ds[rank].Runs)
 		total += o.Len()
 	}
-	send := func(rank int) error {
-		x.sent[rank] = 0
-		bufs, err := x.env[rank].build(&x.out[rank], vals, comp)
-		if err != nil {
-			return err
-		}
-		x.sent[rank] = payloadLen(bufs)
-		return n.master.SendBuffers(rank, kindMerged, r.seq, bufs)
-	}
 	clear(x.errs)
 	if total < parallelSendBytes || n.size == 2 {
 		for rank := 1; rank < n.size; rank++ {
-			x.errs[rank] = send(rank)
+			r.sendLessOwn(rank, vals)
 		}
 	} else {
-		var wg sync.WaitGroup
-		for rank := 2; rank < n.size; rank++ {
-			wg.Go(func() { x.errs[rank] = send(rank) })
-		}
-		x.errs[1] = send(1)
-		wg.Wait()
+		r.eachSlave(func(rank int) { r.sendLessOwn(rank, vals) })
 	}
 	for rank := 1; rank < n.size; rank++ {
 		sent += x.sent[rank]
 		release(&x.out[rank])
-		release(&x.in[rank])
 	}
 	for _, err := range x.errs {
 		if err != nil {
@@ -322,10 +320,25 @@ func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
 	return sent, nil
 }
 
+// sendLessOwn sends x.out[rank] and vals to rank, setting x.sent[rank]
+// and x.errs[rank].
+func (r *Region) sendLessOwn(rank int, vals []byte) {
+	x := &r.n.xch
+	x.sent[rank] = 0
+	bufs, err := x.env[rank].build(&x.out[rank], vals, r.n.compression())
+	if err == nil {
+		x.sent[rank] = payloadLen(bufs)
+		err = r.n.master.SendBuffers(rank, kindMerged, r.seq, bufs)
+	}
+	x.errs[rank] = err
+}
+
 // release empties d, whose runs alias memory it does not own, and drops
-// those references so that the memory can be collected.
+// those references so that the memory can be collected. (Every delta whose
+// runs alias is released after use, so the table holds no reference past
+// its length.)
 func release(d *delta.Delta) {
-	clear(d.Runs[:cap(d.Runs)])
+	clear(d.Runs)
 	d.Reset(0, 0)
 }
 
