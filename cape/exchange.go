@@ -88,7 +88,8 @@ type exchangeState struct {
 	ds     []*delta.Delta
 	parts  [][]byte
 	errs   []error
-	sent   []int // per slave, bytes sent
+	sent   []int               // per slave, bytes sent
+	msgs   []transport.Message // master: Gather's table
 }
 
 // grow sizes the per-rank storage for a job of size nodes.
@@ -149,6 +150,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		r.mergedIn, r.ownIn = md.Len(), delta.Overlap(md.Runs, d.Runs)
 	}
 	release(md)
+	n.slave.Release(msg.Payload)
 	return sent, len(msg.Payload), nil
 }
 
@@ -214,6 +216,8 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	}
 	for rank := 1; rank < n.size; rank++ {
 		release(&x.in[rank])
+		x.parts[rank] = nil
+		n.master.Release(rank, msgs[rank].Payload)
 	}
 	return sent, recvd, err
 }
@@ -370,7 +374,8 @@ func (r *Region) gather() ([]transport.Message, error) {
 		}
 		return msgs, nil
 	}
-	msgs, err := n.master.Gather()
+	msgs, err := n.master.GatherInto(n.xch.msgs)
+	n.xch.msgs = msgs
 	if err != nil {
 		return nil, r.fail(err)
 	}

@@ -113,3 +113,46 @@ func TestSendBuffers(t *testing.T) {
 		t.Error("SendBuffers to a rank out of range succeeded")
 	}
 }
+
+// TestReleaseReusesPayloads checks that a payload given back is the memory
+// of a later message that fits it, on both sides, and that GatherInto
+// fills the table it is given.
+func TestReleaseReusesPayloads(t *testing.T) {
+	m, slaves := startJob(t, testConfig(2), nil)
+	s := slaves[1]
+	if err := m.Send(1, Message{Kind: 16, Payload: payload(5000, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Release(first.Payload)
+	for i, n := range []int{4000, 5000} {
+		if err := m.Send(1, Message{Kind: 16, Payload: payload(n, byte(i))}); err != nil {
+			t.Fatal(err)
+		}
+		msg, err := s.Recv()
+		if err != nil || !bytes.Equal(msg.Payload, payload(n, byte(i))) {
+			t.Fatalf("message %d: %d bytes, err %v", i, len(msg.Payload), err)
+		}
+		if reused := &msg.Payload[0] == &first.Payload[:1][0]; reused != (i == 0) {
+			t.Fatalf("message %d of %d bytes: released memory reused: %v", i, n, reused)
+		}
+	}
+	var table []Message
+	for i := range 2 {
+		if err := s.Send(Message{Kind: 17, Seq: uint64(i), Payload: payload(100, 3)}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.GatherInto(table)
+		if err != nil || len(got) != 2 || got[1].Kind != 17 || got[1].Seq != uint64(i) {
+			t.Fatalf("gather %d: %v, %v", i, got, err)
+		}
+		if i == 1 && &got[0] != &table[0] {
+			t.Fatal("GatherInto did not fill the table it was given")
+		}
+		m.Release(1, got[1].Payload)
+		table = got
+	}
+}
