@@ -191,8 +191,10 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	// refreshed: nothing has been applied).
 	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
 	x.ds[0], x.parts[0] = own, r.partials()
+	// By reference: the merged runs alias the nodes' deltas (and so the
+	// received payloads) except where they overlap.
 	merged := &x.merged
-	if err := delta.MergeBaseInto(merged, r.seq, base, x.ds...); err != nil {
+	if err := delta.MergeBaseRef(merged, r.seq, base, x.ds...); err != nil {
 		return 0, recvd, r.mergeError(err)
 	}
 	// Values first: a malformed one is an error before any byte of the
@@ -214,6 +216,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	} else {
 		sent, err = r.sendMergedLessOwn(merged)
 	}
+	release(merged)
 	for rank := 1; rank < n.size; rank++ {
 		release(&x.in[rank])
 		x.parts[rank] = nil

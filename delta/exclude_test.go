@@ -169,3 +169,37 @@ func TestExcludeMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeBaseRefAliases checks that MergeBaseRef keeps runs nothing
+// overlaps as they are (touching ones included), builds overlaps in its own
+// storage, and reports a conflict as MergeBaseInto does.
+func TestMergeBaseRefAliases(t *testing.T) {
+	entry := make([]byte, 64)
+	base := func(off uint64) []byte { return entry[off:] }
+	a := &Delta{Region: 1, Node: 0}
+	AppendFull(a, 0, []byte("aaaaaaaa"))
+	AppendFull(a, 32, []byte{0, 0, 0, 0, 'a', 'a', 'a', 'a'}) // shares a word with b
+	b := &Delta{Region: 1, Node: 1}
+	AppendFull(b, 8, []byte("bbbbbbbb")) // touches a's first run
+	AppendFull(b, 32, []byte{'b', 'b', 'b', 'b', 0, 0, 0, 0})
+	var got Delta
+	if err := MergeBaseRef(&got, 1, base, a, b); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 3 || &got.Runs[0].Data[0] != &a.Runs[0].Data[0] || &got.Runs[1].Data[0] != &b.Runs[0].Data[0] {
+		t.Fatalf("runs not kept by reference: %s", dumpRuns(got.Runs))
+	}
+	if r := got.Runs[2]; r.Off != 32 || string(r.Data) != "bbbbaaaa" || &r.Data[0] == &a.Runs[1].Data[0] || &r.Data[0] == &b.Runs[1].Data[0] {
+		t.Fatalf("overlap merged as %q at %#x, or in an input's memory", r.Data, r.Off)
+	}
+	if string(a.Runs[1].Data[:4]) != "\x00\x00\x00\x00" {
+		t.Fatal("MergeBaseRef wrote into an input")
+	}
+	c := &Delta{Region: 1, Node: 2}
+	AppendFull(c, 4, []byte("cccc"))
+	want := MergeBaseInto(new(Delta), 1, base, a, b, c)
+	err := MergeBaseRef(&got, 1, base, a, b, c)
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Fatalf("conflict: MergeBaseRef %v, MergeBaseInto %v", err, want)
+	}
+}
