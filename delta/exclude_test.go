@@ -126,48 +126,95 @@ func TestExcludeMatchesReference(t *testing.T) {
 			}
 		}
 		merged, own := randomRuns(mvals, 70), randomRuns(ovals, 50)
-		dst = Exclude(dst[:0], merged, own)
-		if _, err := checkOrder(dst); err != nil {
-			t.Fatalf("iteration %d: %v", iter, err)
+		dst = checkExclude(t, dst, merged, own, mvals, size)
+	}
+}
+
+// checkExclude checks Exclude(dst[:0], merged, own) against its reference;
+// merged's runs alias mvals (size bytes). It returns the runs for reuse.
+func checkExclude(t *testing.T, dst, merged, own []Run, mvals []byte, size int) []Run {
+	t.Helper()
+	dst = Exclude(dst[:0], merged, own)
+	if _, err := checkOrder(dst); err != nil {
+		t.Fatal(err)
+	}
+	vals, keep := excludeReference(merged, own, size)
+	got := make([]bool, size)
+	for _, r := range dst {
+		if len(r.Data) == 0 {
+			t.Fatalf("empty run at %#x", r.Off)
 		}
-		vals, keep := excludeReference(merged, own, size)
-		got := make([]bool, size)
-		for _, r := range dst {
-			if len(r.Data) == 0 {
-				t.Fatalf("iteration %d: empty run at %#x", iter, r.Off)
+		for i, b := range r.Data {
+			o := int(r.Off) + i
+			if &r.Data[i] != &mvals[o] {
+				t.Fatalf("byte %#x does not alias merged", o)
 			}
-			for i, b := range r.Data {
-				o := int(r.Off) + i
-				if &r.Data[i] != &mvals[o] {
-					t.Fatalf("iteration %d: byte %#x does not alias merged", iter, o)
-				}
-				got[o] = true
-				if b != vals[o] {
-					t.Fatalf("iteration %d: byte %#x is %d, want %d", iter, o, b, vals[o])
-				}
+			got[o] = true
+			if b != vals[o] {
+				t.Fatalf("byte %#x is %d, want %d", o, b, vals[o])
 			}
-		}
-		inOwn := 0
-		for o := range size {
-			in := func(rs []Run) bool {
-				for _, r := range rs {
-					if uint64(o) >= r.Off && uint64(o) < r.End() {
-						return true
-					}
-				}
-				return false
-			}
-			if in(merged) && in(own) {
-				inOwn++
-			}
-		}
-		if n := Overlap(merged, own); n != inOwn {
-			t.Fatalf("iteration %d: Overlap %d, want %d", iter, n, inOwn)
-		}
-		if !slices.Equal(got, keep) {
-			t.Fatalf("iteration %d: Exclude kept %v\nwant %v", iter, got, keep)
 		}
 	}
+	inOwn := 0
+	for o := range size {
+		in := func(rs []Run) bool {
+			for _, r := range rs {
+				if uint64(o) >= r.Off && uint64(o) < r.End() {
+					return true
+				}
+			}
+			return false
+		}
+		if in(merged) && in(own) {
+			inOwn++
+		}
+	}
+	if n := Overlap(merged, own); n != inOwn {
+		t.Fatalf("Overlap %d, want %d", n, inOwn)
+	}
+	if !slices.Equal(got, keep) {
+		t.Fatalf("Exclude kept %v\nwant %v", got, keep)
+	}
+	return dst
+}
+
+// FuzzExclude checks Exclude and Overlap against their byte-by-byte
+// references on runs drawn from the input: each run is a (gap, length,
+// fill) triple, merged's runs first, then own's after a zero byte.
+func FuzzExclude(f *testing.F) {
+	f.Add([]byte{0, 8, 1, 2, 8, 2, 0, 4, 6, 1, 3, 3, 2})
+	f.Add([]byte{1, 40, 7, 0, 1, 20, 7, 1, 30, 9})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		const size = 1024
+		mvals, ovals := make([]byte, size), make([]byte, size)
+		runs := func(in []byte, vals []byte) ([]Run, []byte) {
+			var rs []Run
+			pos := 0
+			for len(in) >= 3 && in[0] != 0 || len(in) >= 3 && len(rs) == 0 {
+				gap, n, fill := int(in[0]), 1+int(in[1]), in[2]
+				in = in[3:]
+				if len(rs) > 0 {
+					gap++ // sorted and disjoint
+				}
+				off := pos + gap
+				if off+n > size {
+					break
+				}
+				for i := off; i < off+n; i++ {
+					vals[i] = fill + byte(i%3)
+				}
+				rs = append(rs, Run{Off: uint64(off), Data: vals[off : off+n : off+n]})
+				pos = off + n
+			}
+			return rs, in
+		}
+		merged, rest := runs(in, mvals)
+		if len(rest) > 0 {
+			rest = rest[1:]
+		}
+		own, _ := runs(rest, ovals)
+		checkExclude(t, nil, merged, own, mvals, size)
+	})
 }
 
 // TestMergeBaseRefAliases checks that MergeBaseRef keeps runs nothing
