@@ -76,7 +76,9 @@ func (r *Region) limits() delta.Limits {
 
 // exchangeState is the storage of the end-of-region exchange, kept by the
 // node from one region to the next so that, once it has grown to the
-// job's deltas, a region allocates little beyond the received payloads. It
+// job's deltas, the exchange allocates nothing (received payloads are given
+// back to the transport, which reuses them). Decoded and merged deltas
+// alias the payloads and the node's own delta until the exchange ends. It
 // is used by the goroutine that runs the regions only (and, while it waits
 // for them, by the goroutines Exchange starts).
 type exchangeState struct {

@@ -64,10 +64,12 @@
 // encodings are not compressed (a test checks it); compression goes through
 // pooled buffers, which a garbage collection may drop.
 //
-// Two calls avoid copying run data: [Delta.AppendBinaryVec] encodes a
+// Four calls avoid copying run data: [Delta.AppendBinaryVec] encodes a
 // delta without compression as a header and runs table followed by the
-// runs' own Data (for a vectored write), and [DecodeRef] decodes an
-// uncompressed encoding into runs that alias its source. Their pieces and
+// runs' own Data (for a vectored write), [DecodeRef] decodes an
+// uncompressed encoding into runs that alias its source, [MergeBaseRef]
+// merges into runs that alias the inputs wherever they do not overlap, and
+// [Exclude] selects runs of a merged delta by reference. Their pieces and
 // runs are valid only as long as the memory they alias.
 //
 // The package is pure and deterministic: it makes no system calls, and the
