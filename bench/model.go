@@ -35,8 +35,7 @@ import (
 //
 // Bytes, with e = 8 bytes per element:
 //
-//	gather + broadcast (mpi-go):               V = (N−1)·e·n²·(1/N + 1)
-//	gather + each slave the others' rows (incremental):  V = (N−1)·e·n²
+//	gather + broadcast (mpi-go, incremental):  V = (N−1)·e·n²·(1/N + 1)
 //	gather only (mpi-go-gather):               V = (N−1)·e·n²/N
 //	allgather, ring (mpi-c):                   V = 2·(N−1)/N·e·n²
 //	complete (the whole arena, which holds C:
@@ -66,10 +65,8 @@ const elem = 8.0
 func volume(m Mode, n, nodes float64) float64 {
 	k := nodes - 1
 	switch m {
-	case MPIGo:
+	case MPIGo, Incremental:
 		return k * elem * n * n * (1/nodes + 1)
-	case Incremental:
-		return k * elem * n * n
 	case MPIGoGather:
 		return k * elem * n * n / nodes
 	case MPIC:
