@@ -7,65 +7,74 @@ import (
 	"unsafe"
 
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/transport"
 )
 
-// TestExchangeAllocations runs regions on the master against a slave played
-// by the test and counts the allocations of a whole region (the master's
-// template and exchange, the transport on both sides, the test's slave):
-// once the buffers have grown they must not depend on the size of the
-// deltas, and stay few.
+// regionDriver runs regions on this process as the master of a 2-node job
+// against a slave played by the test (peer): the master writes its static
+// block of xs, the slave every other int64 of its own block.
+type regionDriver struct {
+	tb    testing.TB
+	peer  *transport.Slave
+	xs    []int64
+	base  uint64
+	env   outEnvelope
+	peerD delta.Delta
+}
+
+// region runs one region: the master's template and exchange, the slave's
+// delta sent and the merged delta received.
+func (g *regionDriver) region() {
+	r := Begin("allocs")
+	if err := r.Start(); err != nil {
+		g.tb.Fatal(err)
+	}
+	lo, hi := r.Static(len(g.xs))
+	for i := lo; i < hi; i++ {
+		g.xs[i]++
+	}
+	d, err := r.Create()
+	if err != nil {
+		g.tb.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		g.tb.Fatal(err)
+	}
+	g.peerD.Reset(r.seq, 1)
+	lo, hi = block(len(g.xs), 1, 2)
+	for i := lo; i < hi; i += 2 {
+		g.xs[i]++
+		delta.AppendFull(&g.peerD, g.base+uint64(i)*8, unsafe.Slice((*byte)(unsafe.Pointer(&g.xs[i])), 8))
+	}
+	bufs, err := g.env.build(&g.peerD, nil, delta.None)
+	if err != nil {
+		g.tb.Fatal(err)
+	}
+	if err := g.peer.SendBuffers(kindDelta, r.seq, bufs); err != nil {
+		g.tb.Fatal(err)
+	}
+	if err := r.Exchange(d); err != nil {
+		g.tb.Fatal(err)
+	}
+	msg, err := g.peer.Recv()
+	if err != nil {
+		g.tb.Fatal(err)
+	}
+	g.peer.Release(msg.Payload)
+}
+
+// TestExchangeAllocations counts the allocations of a whole region (the
+// master's template and exchange, the transport on both sides, the test's
+// slave): once the buffers have grown they must not depend on the size of
+// the deltas, and stay few.
 func TestExchangeAllocations(t *testing.T) {
 	peer := masterWithPeer(t, nil)
 	const small, large = 64, 64 << 10
 	x := Make[int64](large)
-	var (
-		env   outEnvelope
-		peerD delta.Delta
-	)
 	perRegion := func(count int) float64 {
-		xs := x[:count]
-		base := uint64(arenaOffset(xs))
-		region := func() {
-			r := Begin("allocs")
-			if err := r.Start(); err != nil {
-				t.Fatal(err)
-			}
-			lo, hi := r.Static(len(xs))
-			for i := lo; i < hi; i++ {
-				xs[i]++
-			}
-			d, err := r.Create()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := r.Stop(); err != nil {
-				t.Fatal(err)
-			}
-			// The slave's delta: every other int64 of its block.
-			peerD.Reset(r.seq, 1)
-			lo, hi = block(len(xs), 1, 2)
-			for i := lo; i < hi; i += 2 {
-				xs[i]++
-				delta.AppendFull(&peerD, base+uint64(i)*8, unsafe.Slice((*byte)(unsafe.Pointer(&xs[i])), 8))
-			}
-			bufs, err := env.build(&peerD, nil, delta.None)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := peer.SendBuffers(kindDelta, r.seq, bufs); err != nil {
-				t.Fatal(err)
-			}
-			if err := r.Exchange(d); err != nil {
-				t.Fatal(err)
-			}
-			msg, err := peer.Recv()
-			if err != nil {
-				t.Fatal(err)
-			}
-			peer.Release(msg.Payload)
-		}
-		region()
-		return testing.AllocsPerRun(20, region)
+		g := &regionDriver{tb: t, peer: peer, xs: x[:count], base: uint64(arenaOffset(x))}
+		g.region()
+		return testing.AllocsPerRun(20, g.region)
 	}
 	a, b := perRegion(small), perRegion(large)
 	t.Logf("allocations per region: %v with %d int64, %v with %d", a, small, b, large)
@@ -81,3 +90,23 @@ func TestExchangeAllocations(t *testing.T) {
 // TestExchangeAllocations): the Region that Begin returns. Deltas,
 // envelopes, Gather's table and received payloads are reused.
 const maxRegionAllocs = 1
+
+// BenchmarkRegion times a region on the master of a 2-node job in this
+// process (the slave played by the benchmark, over loopback TCP), with 64
+// int64 written (the fixed cost) and with 64 Ki int64, the slave writing
+// every other int64 of its half.
+func BenchmarkRegion(b *testing.B) {
+	for _, count := range []int{64, 64 << 10} {
+		b.Run(map[int]string{64: "64int64", 64 << 10: "64Kint64"}[count], func(b *testing.B) {
+			peer := masterWithPeer(b, nil)
+			x := Make[int64](count)
+			g := &regionDriver{tb: b, peer: peer, xs: x, base: uint64(arenaOffset(x))}
+			g.region()
+			b.ReportAllocs()
+			b.SetBytes(int64(count * 8))
+			for b.Loop() {
+				g.region()
+			}
+		})
+	}
+}
