@@ -269,7 +269,8 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	var wg sync.WaitGroup
 	for s := 1; s < n.size; s++ {
 		send := func() {
-			push := pushDelta(r.seq, merged, plans[s].act, mem, m.ps)
+			// No node receives its own bytes back.
+			push := pushDelta(r.seq, delta.Exclude(nil, merged.Runs, ds[s].Runs), plans[s].act, mem, m.ps)
 			env, err := appendEnvelope(nil, push, vals, n.compression())
 			if err != nil {
 				errs[s] = err
@@ -335,16 +336,17 @@ func writers(ds []*delta.Delta, ps int) map[int]int {
 	return w
 }
 
-// pushDelta is the part of merged that act pushes: the runs on actRuns
-// pages, and the whole of actWhole pages from mem (the injected arena).
-func pushDelta(seq uint64, merged *delta.Delta, act map[int]uint8, mem []byte, ps int) *delta.Delta {
+// pushDelta is the part of runs (the merged delta) that act pushes: the
+// runs on actRuns pages, and the whole of actWhole pages from mem (the
+// injected arena).
+func pushDelta(seq uint64, runs []delta.Run, act map[int]uint8, mem []byte, ps int) *delta.Delta {
 	d := &delta.Delta{}
 	d.Reset(seq, delta.Merged)
 	if len(act) == 0 {
 		return d
 	}
 	whole := -1
-	for _, run := range merged.Runs {
+	for _, run := range runs {
 		off := int(run.Off)
 		data := run.Data
 		for len(data) > 0 {

@@ -19,8 +19,9 @@ type lazySlave struct {
 
 // applyLazy is a slave's end of a lazy exchange: it applies the values and
 // the pushed bytes of a lazy merged payload, invalidates the noticed pages,
-// and moves the helper's fetches to this region's result.
-func (r *Region) applyLazy(payload []byte) error {
+// and moves the helper's fetches to this region's result. own is the
+// node's delta of the region, for --stats.
+func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	n := r.n
 	ls := n.lazyS
 	notices, env, err := openLazyMerged(payload, r.extent/ls.ps, ls.notices)
@@ -42,6 +43,9 @@ func (r *Region) applyLazy(payload []byte) error {
 	}
 	if err := ls.apply(md, n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("merged delta from the master", err)
+	}
+	if n.stats {
+		r.mergedIn, r.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
 	}
 	for _, p := range notices {
 		ls.h.MarkInvalid(p)

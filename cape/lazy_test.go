@@ -79,7 +79,7 @@ func TestLazyPlan(t *testing.T) {
 	delta.AppendFull(merged, uint64(2*ps+1), []byte{0xB1})       // page 2
 	delta.AppendFull(merged, uint64(3*ps+4), []byte{0xC1})       // page 3: not pushed
 	delta.AppendFull(merged, uint64(5*ps-1), []byte{0xD1, 0xD2}) // pages 4 and 5
-	push := pushDelta(3, merged, pl.act, mem, ps)
+	push := pushDelta(3, merged.Runs, pl.act, mem, ps)
 	want := []delta.Run{{Off: ps, Data: mem[ps : 2*ps]}, {Off: 2*ps + 1, Data: []byte{0xB1}}, {Off: 5 * ps, Data: mem[5*ps : 6*ps]}}
 	if len(push.Runs) != len(want) {
 		t.Fatalf("pushed runs %v, want %v", push.Runs, want)

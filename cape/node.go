@@ -37,6 +37,8 @@ type node struct {
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
+	xch exchangeState // the exchange's buffers, kept from one region to the next
+
 	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
 	lazyS *lazySlave  // slave with lazy transfer on
 
