@@ -65,9 +65,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
-	fs.StringVar(&f.transfer, "transfer", "eager", "how region results reach the slaves: eager (every changed byte, every region), "+
+	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
 		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
-		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), or auto (lazy where possible, silently)")
+		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), or auto (lazy where possible, silently, else eager)")
 	var cf clusterFlags
 	addClusterFlags(fs, &cf)
 	if err := fs.Parse(args); err != nil {
