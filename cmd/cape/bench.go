@@ -139,7 +139,7 @@ func newBenchFlags() *benchFlags {
 	fs.IntVar(&f.iters, "iters", 100, "Jacobi iterations of every stencil run")
 	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
 	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
-	fs.StringVar(&f.transfer, "transfer", "eager", "cape run --transfer of stencil's incremental mode: eager, lazy or auto")
+	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of stencil's incremental mode: eager, lazy or auto (the default of cape run)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar")
 	return f
