@@ -37,14 +37,18 @@ func (k regionKind) String() string {
 // machine and twenty on a paravirtualized one (RESULTS.md, "Monitors"),
 // so no fixed fraction of dirty pages is right everywhere.
 type regionCosts struct {
-	frozen  bool   // tests: keep the figures they set
-	fault   window // ns per write fault, recent probes
-	copyNS  window // ns per page copied into the twins
-	cmpNS   window // ns per page compared with the twins
-	wpNS    window // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
-	bulkNS  window // ns per page of a whole-extent copy (on every core)
-	written int    // pages the last region wrote (faults) or changed (compared)
-	between int    // pages written between the last two regions
+	frozen bool   // tests: keep the figures they set
+	fault  window // ns per write fault, recent probes
+	copyNS window // ns per page copied into the twins
+	cmpNS  window // ns per page compared with the twins
+	wpNS   window // ns per page write-protected or unprotected by UFFDIO_WRITEPROTECT
+	bulkNS window // ns per page of a whole-extent copy (on every core)
+	// callNS: ns per call of a small PAGEMAP_SCAN or UFFDIO_WRITEPROTECT,
+	// the fixed cost of an armed region (tens of microseconds on a
+	// paravirtualized guest, where changing a protection flushes TLBs).
+	callNS  window
+	written int // pages the last region wrote (faults) or changed (compared)
+	between int // pages written between the last two regions
 
 	// A compared region sees the pages it changed, not those it rewrote
 	// with their own bytes, which fault all the same: a stencil on a grid
@@ -125,6 +129,35 @@ func (c *regionCosts) observeCompare(d time.Duration, pages int) { c.observe(&c.
 // observeProtect records d spent changing the protection of pages pages.
 func (c *regionCosts) observeProtect(d time.Duration, pages int) { c.observe(&c.wpNS, d, pages) }
 
+// observeCall records d spent in one PAGEMAP_SCAN or UFFDIO_WRITEPROTECT
+// call over pages pages: only calls over fewer than minTimedPages pages,
+// whose time is mostly the call's own.
+func (c *regionCosts) observeCall(d time.Duration, pages int) {
+	if !c.frozen && pages < minTimedPages {
+		c.callNS.add(float64(d.Nanoseconds()))
+	}
+}
+
+// Calls an armed region makes at least, besides its faults: kindFaults
+// scans and re-arms at Start and scans at Stop; kindCompare also disarms
+// at Start and re-arms at Stop. A plain region makes none.
+const (
+	faultsCalls  = 2
+	compareCalls = 3
+)
+
+// plainOnly reports whether a region over e pages is cheaper plain than
+// armed whatever it writes and whatever a fault costs: copying and
+// comparing the extent costs less than the calls of a faults region. Such
+// a region needs no fault probe.
+func (c *regionCosts) plainOnly(e int) bool {
+	if c.callNS.n == 0 {
+		return false
+	}
+	_, _, cm, _, bulk := c.figures()
+	return (bulk+cm)*float64(e) < faultsCalls*c.callNS.median()
+}
+
 // observe records d spent on pages pages in w.
 func (c *regionCosts) observe(w *window, d time.Duration, pages int) {
 	if c.frozen || pages < minTimedPages {
@@ -148,13 +181,14 @@ func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 	}
 	f, cp, cm, wp, bulk := c.figures()
 	w, b, ef := float64(c.written), float64(c.between), float64(e)
+	call := c.callNS.median()
 	switch k {
 	case kindFaults:
 		// A written page faults, is refreshed and re-armed.
-		return (f + cp + wp) * (float64(wf) + b), true
+		return (f+cp+wp)*(float64(wf)+b) + faultsCalls*call, true
 	case kindCompare:
 		// The extent is unprotected, compared and protected again.
-		return (cm+2*wp)*ef + f*b + cp*(w+b), true
+		return (cm+2*wp)*ef + f*b + cp*(w+b) + compareCalls*call, true
 	default:
 		// Start copies the extent, Stop compares it.
 		return (bulk + cm) * ef, true
@@ -192,6 +226,9 @@ const switchGain = 0.8
 // should sample the pages it writes.
 func (c *regionCosts) choose(cur regionKind, e int) regionKind {
 	c.sample, c.measure = false, false
+	if c.plainOnly(e) {
+		return kindPlain
+	}
 	if c.regions == 0 {
 		return c.first(cur)
 	}

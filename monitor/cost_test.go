@@ -121,3 +121,36 @@ func TestChooseFirst(t *testing.T) {
 		}
 	}
 }
+
+// A region over an extent whose copy and comparison cost less than the
+// calls of an armed region is plain, whatever a fault costs, even before
+// a fault was probed; a larger extent is chosen by the estimates, in
+// which the calls count.
+func TestChoosePlainOnly(t *testing.T) {
+	c := &regionCosts{}
+	if c.plainOnly(1) {
+		t.Errorf("plainOnly with no call timed")
+	}
+	c.callNS.add(30000) // a paravirtualized guest's ioctl
+	c.copyNS.add(100)
+	c.cmpNS.add(100)
+	for _, cur := range []regionKind{kindFaults, kindCompare, kindPlain} {
+		if got := c.choose(cur, 8); got != kindPlain {
+			t.Errorf("8 pages after %v, nothing measured: chose %v, want plain", cur, got)
+		}
+	}
+	if c.plainOnly(400) {
+		t.Errorf("400 pages at 200 ns are not cheaper than two calls of 30 µs")
+	}
+	// Cheap faults, one page written, 400 pages: faults, unless the calls
+	// cost more than copying and comparing the extent.
+	d := costsWith(800, 100, 100, 400, 1, 0)
+	d.writtenFaults = 1
+	if got := d.choose(kindFaults, 400); got != kindFaults {
+		t.Errorf("400 pages, no call cost: chose %v, want faults", got)
+	}
+	d.callNS.add(60000)
+	if got := d.choose(kindFaults, 400); got != kindPlain {
+		t.Errorf("400 pages, 60 µs calls: chose %v, want plain", got)
+	}
+}

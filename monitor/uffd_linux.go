@@ -327,7 +327,7 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	if p < 0 || p >= extent/u.pageSize {
 		p = 0 // the arena's first page is in use, or costs one page
 	}
-	if extent == 0 || u.mode != uffdModeAdaptive || (u.absent != nil && u.absent(p)) ||
+	if extent == 0 || u.mode != uffdModeAdaptive || (u.absent != nil && u.absent(p)) || u.costs.plainOnly(extent/u.pageSize) ||
 		(u.costs.fault.n >= len(u.costs.fault.s) && u.starts%probeEvery != 0) {
 		return false, nil
 	}
@@ -500,7 +500,9 @@ func (u *uffdTracker) writeProtect(from, to int, wp bool) error {
 	}
 	t := time.Now()
 	err := uffd.SetWriteProtect(u.res.fd, &w)
-	u.costs.observeProtect(time.Since(t), (to-from)/u.pageSize)
+	d := time.Since(t)
+	u.costs.observeProtect(d, (to-from)/u.pageSize)
+	u.costs.observeCall(d, (to-from)/u.pageSize)
 	return err
 }
 
@@ -536,7 +538,9 @@ func (u *uffdTracker) scan(from, to int, rearm bool, fn func(lo, hi int)) error 
 	start, end := uint64(u.base.Add(from)), uint64(u.base.Add(to))
 	for start < end {
 		arg.Start, arg.End = start, end
+		t := time.Now()
 		n, err := uffd.Scan(u.res.pmfd, &arg, u.vec)
+		u.costs.observeCall(time.Since(t), int(end-start)/u.pageSize)
 		if err != nil {
 			return err
 		}

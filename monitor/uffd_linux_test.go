@@ -76,7 +76,7 @@ func TestUffdConformancePlain(t *testing.T) { runConformance(t, uffdWithMode(uff
 func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
 	u.costs.frozen = true
 	c := &u.costs
-	c.fault, c.copyNS, c.cmpNS, c.wpNS, c.bulkNS = window{}, window{}, window{}, window{}, window{}
+	c.fault, c.copyNS, c.cmpNS, c.wpNS, c.bulkNS, c.callNS = window{}, window{}, window{}, window{}, window{}, window{}
 	c.fault.add(fault)
 	c.copyNS.add(copyNS)
 	c.cmpNS.add(cmpNS)
@@ -264,4 +264,42 @@ func reportCosts(b *testing.B, tr Tracker) {
 	b.ReportMetric(c.cmpNS.median(), "uffd-compare-ns/page")
 	b.ReportMetric(c.bulkNS.median(), "uffd-bulk-copy-ns/page")
 	b.ReportMetric(c.wpNS.median(), "uffd-protect-ns/page")
+}
+
+// On a small extent whose calls cost more than copying and comparing it,
+// the adaptive tracker tracks plain regions without a fault probe or any
+// write-protection left armed, and still reports exactly what each region
+// wrote.
+func TestUffdSmallExtentPlain(t *testing.T) {
+	mem := mapArena(t, 1<<20)
+	tr := newOrSkip(t, BackendUffd, mem)
+	u := tr.(*uffdTracker)
+	frozenCosts(u, 50000, 100, 100)
+	u.costs.callNS.add(30000)
+	u.costs.frozen = false // a probe would add a fault figure
+	ps := tr.PageSize()
+	for i := range 20 {
+		if err := tr.Start(4 * ps); err != nil {
+			t.Fatal(err)
+		}
+		entry := append([]byte(nil), mem[:4*ps]...)
+		mem[(i%4)*ps+i]++
+		d, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d, []int{i % 4}) {
+			t.Fatalf("region %d (%v): Stop = %v, want [%d]", i, u.kind, d, i%4)
+		}
+		if !slices.Equal(tr.Twin(i%4), entry[(i%4)*ps:(i%4+1)*ps]) {
+			t.Fatalf("region %d: twin of page %d is not its content at Start", i, i%4)
+		}
+		if u.kind != kindPlain || u.armed != 0 {
+			t.Fatalf("region %d: kind %v with %d bytes armed, want plain with none", i, u.kind, u.armed)
+		}
+		mem[((i+1)%4)*ps]++ // between regions
+	}
+	if u.costs.fault.n != 1 {
+		t.Errorf("%d fault figures, want only the one set: the small regions probed faults", u.costs.fault.n)
+	}
 }
