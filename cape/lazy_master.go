@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/pager"
+	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -42,6 +44,15 @@ type lazyMaster struct {
 	learned map[string][]pageSet // by region name, by rank: pages the slave fetched after that region's notice
 	served  []int                // by rank: bytes of pages served since the last exchange
 	next    []int                // by rank: the page after the last one served (a streaming reader asks for it next)
+
+	// watch, if not nil, is the master's tracker, which tells the pages
+	// written between regions: a snapshot refreshes only the pages that
+	// may have changed since the last one. watched is its Starts when the
+	// last snapshot asked it to watch the lacked pages, or -1.
+	watch   monitor.Watcher
+	watched int
+	runs    [][2]int // reused by snapshot
+	order   []int    // reused by snapshot
 }
 
 // pageSet is a set of page indices.
@@ -50,7 +61,8 @@ type pageSet map[int]struct{}
 func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
 	m := &lazyMaster{mem: n.arena.Bytes(), ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
 		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]string, n.size),
-		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size)}
+		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size), watched: -1}
+	m.watch, _ = n.tracker.(monitor.Watcher)
 	for rank := range m.lacks {
 		m.lacks[rank] = map[int]string{}
 	}
@@ -159,17 +171,59 @@ func (m *lazyMaster) unlack(s, p int) {
 }
 
 // snapshot takes the pages some slave lacks from the arena, after the
-// exchange injected the region's result. Callers hold mu.
-func (m *lazyMaster) snapshot() {
+// exchange injected the region's result; touched holds every page a delta
+// of the region touched. Callers hold mu.
+//
+// A page already in the snapshot is refreshed only if it may have changed
+// since the last snapshot: the region's deltas touched it, or the master's
+// tracker, which watched the lacked pages since the last snapshot, says it
+// was written before this region's Start. Without a tracker that can tell,
+// or if the last snapshot's watch is not the one before this region, every
+// lacked page is compared.
+func (m *lazyMaster) snapshot(touched map[int]int) error {
 	ps := m.ps
-	for p := range m.nlack {
-		cur := m.mem[p*ps : (p+1)*ps]
-		if b, ok := m.snap[p]; !ok {
-			m.snap[p] = append(make([]byte, 0, ps), cur...)
-		} else if !bytes.Equal(b, cur) {
-			copy(b, cur)
+	var b *monitor.Between
+	if m.watch != nil {
+		bw := m.watch.Between()
+		if m.watched >= 0 && bw.Starts == m.watched+1 {
+			b = &bw
 		}
 	}
+	for p := range m.nlack {
+		cur := m.mem[p*ps : (p+1)*ps]
+		snap, ok := m.snap[p]
+		_, hit := touched[p]
+		switch {
+		case !ok:
+			m.snap[p] = append(make([]byte, 0, ps), cur...)
+		case b != nil && !hit && !b.MayHaveChanged(p):
+			// Unchanged since the last snapshot.
+		case !bytes.Equal(snap, cur):
+			copy(snap, cur)
+		}
+	}
+	if m.watch == nil {
+		return nil
+	}
+	m.watched = -1
+	m.order = m.order[:0]
+	for p := range m.nlack {
+		m.order = append(m.order, p)
+	}
+	slices.Sort(m.order)
+	m.runs = m.runs[:0]
+	for _, p := range m.order {
+		if k := len(m.runs) - 1; k >= 0 && m.runs[k][1] == p {
+			m.runs[k][1]++
+		} else {
+			m.runs = append(m.runs, [2]int{p, p + 1})
+		}
+	}
+	if err := m.watch.Watch(m.runs); err != nil {
+		return fmt.Errorf("watch the lacked pages: %w", err)
+	}
+	m.watched = m.watch.Between().Starts
+	return nil
 }
 
 // Page actions of a lazy plan.
@@ -258,9 +312,12 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		plans[s] = m.plan(s, r.name, changed, writer)
 	}
 	t1 := time.Now()
-	m.snapshot()
+	serr := m.snapshot(writer)
 	m.version = r.seq
 	m.mu.Unlock()
+	if serr != nil {
+		return 0, r.fail(serr)
+	}
 	t2 := time.Now()
 	vals := r.results()
 	mem := n.arena.Bytes()[:r.extent]

@@ -56,6 +56,10 @@ type uffdTracker struct {
 	sample  []int // pages write-protected to sample a compared region's writes
 	// sampleWritten[i]: sample[i] was written; reused by readSample.
 	sampleWritten []bool
+	// watched: page runs past armed write-protected by Watch, which the
+	// next Start scans and disarms; betw: what that Start learned.
+	watched [][2]int
+	betw    Between
 	// absent, if not nil, tells pages that are not in memory and cannot
 	// have changed since their twin was right (lazy_linux.go): copies and
 	// comparisons skip them, since reading one would fetch it.
@@ -194,6 +198,9 @@ func (u *uffdTracker) Start(extent int) error {
 		}
 		u.res.twin = tw
 	}
+	if err := u.startBetween(); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
 	probed, err := u.probeFault(extent)
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
@@ -220,6 +227,7 @@ func (u *uffdTracker) Start(extent int) error {
 	}
 	u.kind = kind
 	u.starts++
+	u.betw.finish()
 	u.enter(extent)
 	return nil
 }
@@ -235,6 +243,7 @@ func (u *uffdTracker) startPlain(extent int) error {
 			return err
 		}
 		u.armed = 0
+		u.betw.tracked = 0 // not scanned
 	}
 	ps := u.pageSize
 	tw := u.res.twin.buf
@@ -278,6 +287,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 		u.copyPresent(lo*ps, hi*ps)
 		scanned += hi - lo
 		u.probe = lo
+		u.betw.add(lo, hi)
 	})
 	if err != nil {
 		return err
@@ -286,6 +296,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	// copy per page: measured faster here than coalescing them into runs,
 	// which memmove copies with non-temporal stores.
 	for _, p := range u.pending {
+		u.betw.add(p, p+1)
 		if u.absent == nil || !u.absent(p) {
 			copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 		}
@@ -333,6 +344,8 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	}
 	off := p * u.pageSize
 	copy(u.res.twin.buf[off:off+u.pageSize], u.mem[off:off+u.pageSize])
+	// Protecting p forgets whether it was written: count it written.
+	u.betw.add(p, p+1)
 	if err := u.writeProtect(off, off+u.pageSize, true); err != nil {
 		return false, err
 	}

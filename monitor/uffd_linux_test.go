@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -301,5 +302,39 @@ func TestUffdSmallExtentPlain(t *testing.T) {
 	}
 	if u.costs.fault.n != 1 {
 		t.Errorf("%d fault figures, want only the one set: the small regions probed faults", u.costs.fault.n)
+	}
+}
+
+// BenchmarkSmallRegion measures the fixed cost of the small regions of an
+// iterative loop (cape bench regions): an extent of a few pages, one page
+// written per region, adaptive tracking. kind-X counts the regions of each
+// kind.
+func BenchmarkSmallRegion(b *testing.B) {
+	for _, pages := range []int{2, 16, 64} {
+		b.Run(fmt.Sprintf("uffd/pages=%d", pages), func(b *testing.B) {
+			mem := mapArena(b, 1<<20)
+			tr := newBench(b, benchConfig{name: "uffd", backend: BackendUffd}, mem)
+			ps := tr.PageSize()
+			extent := pages * ps
+			var kinds [numKinds]int
+			i := 0
+			for b.Loop() {
+				if err := tr.Start(extent); err != nil {
+					b.Fatal(err)
+				}
+				mem[ps+8*(i%64)]++
+				if _, err := tr.Stop(); err != nil {
+					b.Fatal(err)
+				}
+				if u, ok := tr.(*uffdTracker); ok {
+					kinds[u.kind]++
+				}
+				i++
+			}
+			for k, n := range kinds {
+				b.ReportMetric(float64(n)/float64(b.N), "kind-"+regionKind(k).String())
+			}
+			reportCosts(b, tr)
+		})
 	}
 }

@@ -1,0 +1,76 @@
+//go:build linux
+
+package cape
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/cape-go/cape/internal/testenv"
+	"github.com/cape-go/cape/monitor"
+	"golang.org/x/sys/unix"
+)
+
+// The lazy master's snapshot, with the master's tracker watching the
+// lacked pages, still serves every lacked page as of the last exchange:
+// a page written by sequential code after a snapshot keeps its snapshot
+// until the next exchange, which refreshes it; so does a page the region's
+// deltas touched. A lacked page nothing wrote is not compared again.
+func TestLazySnapshotWatched(t *testing.T) {
+	ps := os.Getpagesize()
+	mem, err := unix.Mmap(-1, 0, 16*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = unix.Munmap(mem) })
+	tr, err := monitor.New(monitor.BackendUffd, mem, monitor.Options{})
+	if errors.Is(err, monitor.ErrNotSupported) {
+		testenv.Skip(t, "uffd tracker: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tr.Close() })
+	m := newTestLazyMaster(mem, ps, 2)
+	m.watch = tr.(monitor.Watcher)
+	region := func(write func()) {
+		t.Helper()
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		write()
+		if _, err := tr.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	region(func() {})
+	for p := 2; p < 8; p++ {
+		m.lack(1, p, "R")
+	}
+	if err := m.snapshot(nil); err != nil {
+		t.Fatal(err)
+	}
+	for k := range 6 {
+		mem[3*ps+k]++ // sequential code, after the snapshot
+		if m.snap[3][k] == mem[3*ps+k] {
+			t.Fatalf("iteration %d: the snapshot of page 3 follows the arena", k)
+		}
+		region(func() { mem[5*ps+k]++ })
+		mem[6*ps+k]++        // the exchange injects page 6
+		m.snap[2][0] ^= 0xFF // no one wrote page 2: its snapshot is not compared
+		if err := m.snapshot(map[int]int{5: 0, 6: 1}); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []int{3, 4, 5, 6, 7} {
+			if !bytes.Equal(m.snap[p], mem[p*ps:(p+1)*ps]) {
+				t.Fatalf("iteration %d: the snapshot of page %d is not as of the exchange", k, p)
+			}
+		}
+		if m.snap[2][0] == mem[2*ps] {
+			t.Errorf("iteration %d: page 2, written by no one, was compared again", k)
+		}
+		m.snap[2][0] ^= 0xFF
+	}
+}
