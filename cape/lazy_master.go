@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -46,13 +45,13 @@ type lazyMaster struct {
 	next    []int                // by rank: the page after the last one served (a streaming reader asks for it next)
 
 	// watch, if not nil, is the master's tracker, which tells the pages
-	// written between regions: a snapshot refreshes only the pages that
-	// may have changed since the last one. watched is its Starts when the
-	// last snapshot asked it to watch the lacked pages, or -1.
+	// changed from one Start to the next: a snapshot refreshes only the
+	// pages that may have changed since the last one. starts is its Starts
+	// at the last snapshot, or -1; touched the pages the deltas of that
+	// snapshot's region touched.
 	watch   monitor.Watcher
-	watched int
-	runs    [][2]int // reused by snapshot
-	order   []int    // reused by snapshot
+	starts  int
+	touched map[int]int
 }
 
 // pageSet is a set of page indices.
@@ -61,8 +60,11 @@ type pageSet map[int]struct{}
 func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
 	m := &lazyMaster{mem: n.arena.Bytes(), ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
 		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]string, n.size),
-		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size), watched: -1}
-	m.watch, _ = n.tracker.(monitor.Watcher)
+		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size), starts: -1}
+	if w, ok := n.tracker.(monitor.Watcher); ok {
+		w.WatchBetween()
+		m.watch = w
+	}
 	for rank := range m.lacks {
 		m.lacks[rank] = map[int]string{}
 	}
@@ -175,55 +177,44 @@ func (m *lazyMaster) unlack(s, p int) {
 // of the region touched. Callers hold mu.
 //
 // A page already in the snapshot is refreshed only if it may have changed
-// since the last snapshot: the region's deltas touched it, or the master's
-// tracker, which watched the lacked pages since the last snapshot, says it
-// was written before this region's Start. Without a tracker that can tell,
-// or if the last snapshot's watch is not the one before this region, every
-// lacked page is compared.
-func (m *lazyMaster) snapshot(touched map[int]int) error {
+// since the last snapshot. The last snapshot held the arena as of the last
+// exchange, which differs from the arena at this region's Start only on
+// the pages that exchange's region touched and on those its sequential
+// code changed (the tracker's Between), and the arena now differs from the
+// one at this Start only on the pages this region touched. Without a
+// tracker that can tell, or with another Start since the last snapshot,
+// every lacked page is compared.
+func (m *lazyMaster) snapshot(touched map[int]int) {
 	ps := m.ps
 	var b *monitor.Between
 	if m.watch != nil {
 		bw := m.watch.Between()
-		if m.watched >= 0 && bw.Starts == m.watched+1 {
+		if m.starts >= 0 && bw.Starts == m.starts+1 {
 			b = &bw
 		}
+		m.starts = bw.Starts
 	}
 	for p := range m.nlack {
 		cur := m.mem[p*ps : (p+1)*ps]
 		snap, ok := m.snap[p]
-		_, hit := touched[p]
 		switch {
 		case !ok:
 			m.snap[p] = append(make([]byte, 0, ps), cur...)
-		case b != nil && !hit && !b.MayHaveChanged(p):
-			// Unchanged since the last snapshot.
+		case b != nil && !m.mayHaveChanged(b, p, touched):
+			// As of the last snapshot.
 		case !bytes.Equal(snap, cur):
 			copy(snap, cur)
 		}
 	}
-	if m.watch == nil {
-		return nil
-	}
-	m.watched = -1
-	m.order = m.order[:0]
-	for p := range m.nlack {
-		m.order = append(m.order, p)
-	}
-	slices.Sort(m.order)
-	m.runs = m.runs[:0]
-	for _, p := range m.order {
-		if k := len(m.runs) - 1; k >= 0 && m.runs[k][1] == p {
-			m.runs[k][1]++
-		} else {
-			m.runs = append(m.runs, [2]int{p, p + 1})
-		}
-	}
-	if err := m.watch.Watch(m.runs); err != nil {
-		return fmt.Errorf("watch the lacked pages: %w", err)
-	}
-	m.watched = m.watch.Between().Starts
-	return nil
+	m.touched = touched
+}
+
+// mayHaveChanged reports whether page p may have changed since the last
+// snapshot, b being what the tracker learned at this region's Start.
+func (m *lazyMaster) mayHaveChanged(b *monitor.Between, p int, touched map[int]int) bool {
+	_, now := touched[p]
+	_, last := m.touched[p]
+	return now || last || b.MayHaveChanged(p)
 }
 
 // Page actions of a lazy plan.
@@ -312,12 +303,9 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		plans[s] = m.plan(s, r.name, changed, writer)
 	}
 	t1 := time.Now()
-	serr := m.snapshot(writer)
+	m.snapshot(writer)
 	m.version = r.seq
 	m.mu.Unlock()
-	if serr != nil {
-		return 0, r.fail(serr)
-	}
 	t2 := time.Now()
 	vals := r.results()
 	mem := n.arena.Bytes()[:r.extent]

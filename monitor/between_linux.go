@@ -2,55 +2,40 @@
 
 package monitor
 
-import "fmt"
+// WatchBetween implements Watcher.
+func (u *uffdTracker) WatchBetween() { u.watch = true }
 
-// Watch implements Watcher: it write-protects the pages of runs that are
-// not already tracked (those past armed), so that the next Start's scan
-// tells those written.
-func (u *uffdTracker) Watch(runs [][2]int) error {
-	switch {
-	case u.closed:
-		return fmt.Errorf("watch: %w", ErrClosed)
-	case u.started:
-		return fmt.Errorf("watch: %w: inside a region", ErrState)
-	}
-	ps, n := u.pageSize, len(u.mem)/u.pageSize
-	for _, r := range runs {
-		lo, hi := max(r[0], u.armed/ps), min(r[1], n)
-		if lo >= hi {
-			continue
-		}
-		// Recorded first: whatever is armed, the next Start disarms it.
-		u.watched = append(u.watched, [2]int{lo, hi})
-		if err := u.writeProtect(lo*ps, hi*ps, true); err != nil {
-			return fmt.Errorf("watch pages [%d, %d): %w", lo, hi, err)
-		}
-	}
-	return nil
-}
-
-// Between implements Watcher. Its result is valid until the next Start.
+// Between implements Watcher.
 func (u *uffdTracker) Between() Between { return u.betw }
 
-// startBetween begins what Start learns of the writes made before it: the
-// watched pages written, which it disarms (Start arms what its region
-// needs). The scans of startArmed and the fault probe add theirs.
-func (u *uffdTracker) startBetween() error {
+// startBetween begins what Start learns of the pages changed since the
+// previous Start: the pages below armed are known (written pages are
+// reported by the scans, changed ones by pending), the others not yet. The
+// scans of startArmed, the fault probe and startPlain add theirs.
+func (u *uffdTracker) startBetween() {
 	b := &u.betw
-	b.Starts, b.tracked = u.starts+1, u.armed/u.pageSize
+	b.Starts, b.tracked, b.on = u.starts+1, 0, u.watch
 	b.written = b.written[:0]
-	b.watched = append(b.watched[:0], u.watched...)
-	ps := u.pageSize
-	for len(u.watched) > 0 {
-		r := u.watched[0]
-		if err := u.scan(r[0]*ps, r[1]*ps, false, b.add); err != nil {
-			return err
+	if u.watch && u.starts > 0 {
+		b.tracked = u.armed / u.pageSize
+		for _, p := range u.pending {
+			b.add(p, p+1)
 		}
-		if err := u.writeProtect(r[0]*ps, r[1]*ps, false); err != nil {
-			return err
-		}
-		u.watched = u.watched[1:]
 	}
-	u.watched = u.watched[:0]
-	return nil
+}
+
+// plainBetween is startPlain's part of Between: it scans the pages a
+// previous armed region leaves armed before they are disarmed, or, after
+// a plain region (nothing armed), it says the twins of the previous
+// extent are its content at the previous Start, so that comparing with
+// them tells what changed (diffWanted).
+func (u *uffdTracker) plainBetween() (diffWanted bool, err error) {
+	if !u.watch || u.starts == 0 {
+		return false, nil
+	}
+	if u.armed > 0 {
+		return false, u.scan(0, u.armed, false, u.betw.add)
+	}
+	u.betw.tracked = u.extent / u.pageSize
+	return true, nil
 }

@@ -56,10 +56,10 @@ type uffdTracker struct {
 	sample  []int // pages write-protected to sample a compared region's writes
 	// sampleWritten[i]: sample[i] was written; reused by readSample.
 	sampleWritten []bool
-	// watched: page runs past armed write-protected by Watch, which the
-	// next Start scans and disarms; betw: what that Start learned.
-	watched [][2]int
-	betw    Between
+	// watch: Starts learn the pages changed since the previous Start
+	// (WatchBetween), into betw.
+	watch bool
+	betw  Between
 	// absent, if not nil, tells pages that are not in memory and cannot
 	// have changed since their twin was right (lazy_linux.go): copies and
 	// comparisons skip them, since reading one would fetch it.
@@ -198,9 +198,7 @@ func (u *uffdTracker) Start(extent int) error {
 		}
 		u.res.twin = tw
 	}
-	if err := u.startBetween(); err != nil {
-		return fmt.Errorf("start: %w", err)
-	}
+	u.startBetween()
 	probed, err := u.probeFault(extent)
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
@@ -238,12 +236,15 @@ func (u *uffdTracker) Start(extent int) error {
 // region wrote and those written since, whatever kind the last region was,
 // which measures the writes between regions.
 func (u *uffdTracker) startPlain(extent int) error {
+	diff, err := u.plainBetween()
+	if err != nil {
+		return err
+	}
 	if u.armed > 0 {
 		if err := u.writeProtect(0, u.armed, false); err != nil {
 			return err
 		}
 		u.armed = 0
-		u.betw.tracked = 0 // not scanned
 	}
 	ps := u.pageSize
 	tw := u.res.twin.buf
@@ -255,13 +256,18 @@ func (u *uffdTracker) startPlain(extent int) error {
 		timed, u.twinned = 0, extent
 	}
 	t := time.Now()
-	if !u.costs.measure && u.kind == kindPlain {
+	if !u.costs.measure && !diff && u.kind == kindPlain {
 		u.copyPresent(0, extent)
 		u.costs.observeBulk(time.Since(t), timed)
 		return nil
 	}
 	changed := u.diffPresent(u.pending, 0, extent/ps)
 	t1 := time.Now()
+	if diff {
+		for _, p := range changed {
+			u.betw.add(p, p+1) // pages past tracked are not looked up
+		}
+	}
 	u.costs.observeCompare(t1.Sub(t), timed)
 	for _, p := range changed {
 		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
