@@ -52,6 +52,9 @@ type lazyMaster struct {
 	watch   monitor.Watcher
 	starts  int
 	touched map[int]int
+	// copied, compared: pages the last snapshot copied (changed or new),
+	// and compared without copying, for --stats.
+	copied, compared int
 }
 
 // pageSet is a set of page indices.
@@ -179,13 +182,16 @@ func (m *lazyMaster) unlack(s, p int) {
 // A page already in the snapshot is refreshed only if it may have changed
 // since the last snapshot. The last snapshot held the arena as of the last
 // exchange, which differs from the arena at this region's Start only on
-// the pages that exchange's region touched and on those its sequential
-// code changed (the tracker's Between), and the arena now differs from the
-// one at this Start only on the pages this region touched. Without a
+// the pages written since the last Start (where the tracker tracks writes)
+// or on those that exchange's region touched and those changed since the
+// last Start (where it compares), as the tracker's Between tells; and the
+// arena now differs from the one at this Start only on the pages this
+// region touched. Without a
 // tracker that can tell, or with another Start since the last snapshot,
 // every lacked page is compared.
 func (m *lazyMaster) snapshot(touched map[int]int) {
 	ps := m.ps
+	m.copied, m.compared = 0, 0
 	var b *monitor.Between
 	if m.watch != nil {
 		bw := m.watch.Between()
@@ -197,24 +203,38 @@ func (m *lazyMaster) snapshot(touched map[int]int) {
 	for p := range m.nlack {
 		cur := m.mem[p*ps : (p+1)*ps]
 		snap, ok := m.snap[p]
+		_, hit := touched[p]
 		switch {
 		case !ok:
 			m.snap[p] = append(make([]byte, 0, ps), cur...)
-		case b != nil && !m.mayHaveChanged(b, p, touched):
+			m.copied++
+		case hit:
+			copy(snap, cur) // likely changed: comparing first costs more
+			m.copied++
+		case b != nil && !m.mayHaveChanged(b, p):
 			// As of the last snapshot.
 		case !bytes.Equal(snap, cur):
 			copy(snap, cur)
+			m.copied++
+		default:
+			m.compared++
 		}
 	}
 	m.touched = touched
 }
 
 // mayHaveChanged reports whether page p may have changed since the last
-// snapshot, b being what the tracker learned at this region's Start.
-func (m *lazyMaster) mayHaveChanged(b *monitor.Between, p int, touched map[int]int) bool {
-	_, now := touched[p]
+// snapshot, when this region's deltas did not touch it, b being what the
+// tracker learned at this region's Start.
+func (m *lazyMaster) mayHaveChanged(b *monitor.Between, p int) bool {
+	if b.MayHaveChanged(p) {
+		return true
+	}
+	// Found by comparison with this Start's twins, which hold the arena
+	// at the last Start, not at the last snapshot: a page that exchange's
+	// region touched may have been restored since.
 	_, last := m.touched[p]
-	return now || last || b.MayHaveChanged(p)
+	return last && !b.SinceWrites()
 }
 
 // Page actions of a lazy plan.
@@ -337,9 +357,9 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	for s := 1; s < n.size; s++ {
 		sent += sizes[s]
 		if m.stats {
-			fmt.Fprintf(os.Stderr, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages), send %v\n",
+			fmt.Fprintf(os.Stderr, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
 				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s],
-				t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), t3.Sub(t2).Round(time.Microsecond))
+				t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), m.copied, m.compared, t3.Sub(t2).Round(time.Microsecond))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

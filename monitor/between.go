@@ -24,10 +24,13 @@ type Watcher interface {
 type Between struct {
 	// Starts is the number of Starts the tracker had when it learned
 	// this, that Start included.
-	Starts  int
-	on      bool  // the pages are recorded (WatchBetween)
-	tracked int   // pages below tracked are known; the others may have changed
-	written []int // pages below tracked that may have changed, increasing
+	Starts int
+	on     bool // the pages are recorded (WatchBetween)
+	// compared: the pages below tracked were found by comparing with the
+	// twins, not by the writes made since the previous Start.
+	compared bool
+	tracked  int   // pages below tracked are known; the others may have changed
+	written  []int // pages below tracked that may have changed, increasing
 }
 
 // MayHaveChanged reports whether the content of page p may differ from
@@ -39,6 +42,13 @@ func (b *Between) MayHaveChanged(p int) bool {
 	_, ok := slices.BinarySearch(b.written, p)
 	return ok
 }
+
+// SinceWrites reports whether the pages that may have changed include
+// every page written since the previous region's Stop, whatever it wrote
+// (a page written and then restored to its content at the previous Start
+// is among them). Otherwise they were found by comparison with the
+// content at the previous Start.
+func (b *Between) SinceWrites() bool { return !b.compared }
 
 // add records pages [lo, hi) as possibly changed.
 func (b *Between) add(lo, hi int) {

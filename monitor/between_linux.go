@@ -14,7 +14,7 @@ func (u *uffdTracker) Between() Between { return u.betw }
 // scans of startArmed, the fault probe and startPlain add theirs.
 func (u *uffdTracker) startBetween() {
 	b := &u.betw
-	b.Starts, b.tracked, b.on = u.starts+1, 0, u.watch
+	b.Starts, b.tracked, b.on, b.compared = u.starts+1, 0, u.watch, false
 	b.written = b.written[:0]
 	if u.watch && u.starts > 0 {
 		b.tracked = u.armed / u.pageSize
@@ -36,6 +36,6 @@ func (u *uffdTracker) plainBetween() (diffWanted bool, err error) {
 	if u.armed > 0 {
 		return false, u.scan(0, u.armed, false, u.betw.add)
 	}
-	u.betw.tracked = u.extent / u.pageSize
+	u.betw.tracked, u.betw.compared = u.extent/u.pageSize, true
 	return true, nil
 }

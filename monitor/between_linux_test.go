@@ -9,7 +9,8 @@ import (
 )
 
 // Between is exact in every mode: every page whose content at a Start
-// differs from its content at the previous Start may have changed; and
+// differs from its content at the previous Start may have changed, and so
+// may every page written since the last Stop where SinceWrites says so;
 // where the regions are plain, a page nobody wrote has not.
 func TestUffdBetween(t *testing.T) {
 	for _, mode := range []uffdMode{uffdModeAdaptive, uffdModeFaults, uffdModeCompare, uffdModePlain, uffdModeAlternate} {
@@ -49,6 +50,9 @@ func TestUffdBetween(t *testing.T) {
 				mem[(30+i%4)*ps+1]++
 				mem[50*ps+2]++
 				mem[12*ps+3]++
+				// It writes 40 and restores it.
+				mem[40*ps+5]++
+				mem[40*ps+5]--
 			}
 		})
 	}
@@ -67,6 +71,9 @@ func checkBetween(t *testing.T, u *uffdTracker, i int, mem, prev []byte) {
 		if !bytes.Equal(mem[p*ps:(p+1)*ps], prev[p*ps:(p+1)*ps]) && !b.MayHaveChanged(p) {
 			t.Fatalf("region %d (%v): page %d changed, Between says it did not", i, u.kind, p)
 		}
+	}
+	if b.SinceWrites() && !b.MayHaveChanged(40) {
+		t.Errorf("region %d (%v): page 40, written since the last Stop, may not have changed", i, u.kind)
 	}
 	if (u.mode == uffdModePlain || u.mode == uffdModeFaults) && b.MayHaveChanged(25) {
 		t.Errorf("region %d (%v): page 25, never written, may have changed", i, u.kind)
