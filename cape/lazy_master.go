@@ -331,9 +331,6 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	mem := n.arena.Bytes()[:r.extent]
 	sizes := make([]int, n.size)
 	errs := make([]error, n.size)
-	// Small pushes go in turn, as the eager exchange's do: waking a
-	// goroutine per slave costs more than the sends.
-	small := n.size == 2 || pushBytes(merged, plans, m.ps) < parallelSendBytes
 	var wg sync.WaitGroup
 	for s := 1; s < n.size; s++ {
 		send := func() {
@@ -348,7 +345,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 			sizes[s] = len(p)
 			errs[s] = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: p})
 		}
-		if small {
+		if n.size == 2 {
 			send()
 		} else {
 			wg.Go(send)
@@ -369,25 +366,6 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		return sent, r.fail(err)
 	}
 	return sent, nil
-}
-
-// pushBytes bounds the bytes the plans push: for every slave pushed
-// anything, the merged delta's bytes and a page of ps bytes for every page
-// pushed whole.
-func pushBytes(merged *delta.Delta, plans []lazyPlan, ps int) int {
-	total := 0
-	for _, pl := range plans {
-		if len(pl.act) == 0 {
-			continue
-		}
-		total += merged.Len()
-		for _, a := range pl.act {
-			if a == actWhole {
-				total += ps
-			}
-		}
-	}
-	return total
 }
 
 // pagesOf returns the pages d's runs touch, in increasing order.

@@ -94,15 +94,3 @@ func TestLazyPlan(t *testing.T) {
 func pageRequest(p int, version uint64) transport.Message {
 	return transport.Message{Kind: pager.KindPageReq, Seq: version, Payload: pager.AppendRequest(nil, p)}
 }
-
-// pushBytes counts, for every slave pushed anything, the merged bytes and
-// a page per page pushed whole.
-func TestPushBytes(t *testing.T) {
-	merged := &delta.Delta{}
-	merged.Reset(1, delta.Merged)
-	delta.AppendFull(merged, 100, make([]byte, 300))
-	plans := []lazyPlan{{}, {act: map[int]uint8{0: actRuns}}, {act: map[int]uint8{0: actWhole, 3: actWhole}}, {}}
-	if got, want := pushBytes(merged, plans, 4096), 300+300+2*4096; got != want {
-		t.Errorf("pushBytes = %d, want %d", got, want)
-	}
-}
