@@ -45,13 +45,11 @@ type lazyMaster struct {
 	next    []int                // by rank: the page after the last one served (a streaming reader asks for it next)
 
 	// watch, if not nil, is the master's tracker, which tells the pages
-	// changed from one Start to the next: a snapshot refreshes only the
-	// pages that may have changed since the last one. starts is its Starts
-	// at the last snapshot, or -1; touched the pages the deltas of that
-	// snapshot's region touched.
-	watch   monitor.Watcher
-	starts  int
-	touched map[int]int
+	// written between regions: a snapshot refreshes only the pages that
+	// may have changed since the last one. starts is its Starts at the
+	// last snapshot, or -1.
+	watch  monitor.Watcher
+	starts int
 	// copied, compared: pages the last snapshot copied (changed or new),
 	// and compared without copying, for --stats.
 	copied, compared int
@@ -180,15 +178,11 @@ func (m *lazyMaster) unlack(s, p int) {
 // of the region touched. Callers hold mu.
 //
 // A page already in the snapshot is refreshed only if it may have changed
-// since the last snapshot. The last snapshot held the arena as of the last
-// exchange, which differs from the arena at this region's Start only on
-// the pages written since the last Start (where the tracker tracks writes)
-// or on those that exchange's region touched and those changed since the
-// last Start (where it compares), as the tracker's Between tells; and the
-// arena now differs from the one at this Start only on the pages this
-// region touched. Without a
-// tracker that can tell, or with another Start since the last snapshot,
-// every lacked page is compared.
+// since the last snapshot: this region's deltas touched it, or the
+// master's tracker says it may have been written since the last region's
+// Stop, which was before the last snapshot. Without a tracker that can
+// tell, or with another Start since the last snapshot, every lacked page
+// is compared.
 func (m *lazyMaster) snapshot(touched map[int]int) {
 	ps := m.ps
 	m.copied, m.compared = 0, 0
@@ -211,7 +205,7 @@ func (m *lazyMaster) snapshot(touched map[int]int) {
 		case hit:
 			copy(snap, cur) // likely changed: comparing first costs more
 			m.copied++
-		case b != nil && !m.mayHaveChanged(b, p):
+		case b != nil && !b.MayHaveChanged(p):
 			// As of the last snapshot.
 		case !bytes.Equal(snap, cur):
 			copy(snap, cur)
@@ -220,21 +214,6 @@ func (m *lazyMaster) snapshot(touched map[int]int) {
 			m.compared++
 		}
 	}
-	m.touched = touched
-}
-
-// mayHaveChanged reports whether page p may have changed since the last
-// snapshot, when this region's deltas did not touch it, b being what the
-// tracker learned at this region's Start.
-func (m *lazyMaster) mayHaveChanged(b *monitor.Between, p int) bool {
-	if b.MayHaveChanged(p) {
-		return true
-	}
-	// Found by comparison with this Start's twins, which hold the arena
-	// at the last Start, not at the last snapshot: a page that exchange's
-	// region touched may have been restored since.
-	_, last := m.touched[p]
-	return last && !b.SinceWrites()
 }
 
 // Page actions of a lazy plan.

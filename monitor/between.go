@@ -11,30 +11,29 @@ import "slices"
 type Watcher interface {
 	// WatchBetween makes every later Start learn which pages may have
 	// changed since the previous Start, which Between tells. It may make
-	// a Start a little dearer (a comparison instead of a copy, a scan).
+	// a Start a little dearer (a scan when a plain region follows an
+	// armed one).
 	WatchBetween()
 	// Between returns what the last Start learned. It is valid until the
 	// next Start.
 	Between() Between
 }
 
-// Between is what a Start learned: the content of a page p at that Start
-// may differ from its content at the previous Start only if
-// MayHaveChanged(p).
+// Between is what a Start learned: a page p may have been written since
+// the previous region's Stop, or changed by that region, only if
+// MayHaveChanged(p). (The uffd backend knows the pages it tracks by
+// write-protection; in plain regions it knows none.)
 type Between struct {
 	// Starts is the number of Starts the tracker had when it learned
 	// this, that Start included.
-	Starts int
-	on     bool // the pages are recorded (WatchBetween)
-	// compared: the pages below tracked were found by comparing with the
-	// twins, not by the writes made since the previous Start.
-	compared bool
-	tracked  int   // pages below tracked are known; the others may have changed
-	written  []int // pages below tracked that may have changed, increasing
+	Starts  int
+	on      bool  // the pages are recorded (WatchBetween)
+	tracked int   // pages below tracked are known; the others may have changed
+	written []int // pages below tracked that may have changed, increasing
 }
 
-// MayHaveChanged reports whether the content of page p may differ from
-// its content at the previous Start.
+// MayHaveChanged reports whether page p may have been written since the
+// previous region's Stop, or changed by that region.
 func (b *Between) MayHaveChanged(p int) bool {
 	if p >= b.tracked {
 		return true
@@ -42,13 +41,6 @@ func (b *Between) MayHaveChanged(p int) bool {
 	_, ok := slices.BinarySearch(b.written, p)
 	return ok
 }
-
-// SinceWrites reports whether the pages that may have changed include
-// every page written since the previous region's Stop, whatever it wrote
-// (a page written and then restored to its content at the previous Start
-// is among them). Otherwise they were found by comparison with the
-// content at the previous Start.
-func (b *Between) SinceWrites() bool { return !b.compared }
 
 // add records pages [lo, hi) as possibly changed.
 func (b *Between) add(lo, hi int) {

@@ -10,11 +10,12 @@ func (u *uffdTracker) Between() Between { return u.betw }
 
 // startBetween begins what Start learns of the pages changed since the
 // previous Start: the pages below armed are known (written pages are
-// reported by the scans, changed ones by pending), the others not yet. The
-// scans of startArmed, the fault probe and startPlain add theirs.
+// reported by the scans, those a compared region changed by pending), the
+// others not. The scans of startArmed and startPlain and the fault probe
+// add theirs.
 func (u *uffdTracker) startBetween() {
 	b := &u.betw
-	b.Starts, b.tracked, b.on, b.compared = u.starts+1, 0, u.watch, false
+	b.Starts, b.tracked, b.on = u.starts+1, 0, u.watch
 	b.written = b.written[:0]
 	if u.watch && u.starts > 0 {
 		b.tracked = u.armed / u.pageSize
@@ -25,17 +26,13 @@ func (u *uffdTracker) startBetween() {
 }
 
 // plainBetween is startPlain's part of Between: it scans the pages a
-// previous armed region leaves armed before they are disarmed, or, after
-// a plain region (nothing armed), it says the twins of the previous
-// extent are its content at the previous Start, so that comparing with
-// them tells what changed (diffWanted).
-func (u *uffdTracker) plainBetween() (diffWanted bool, err error) {
-	if !u.watch || u.starts == 0 {
-		return false, nil
+// previous armed region leaves armed, before startPlain disarms them.
+// After a plain region nothing is armed and nothing is known: comparing
+// the extent with the twins to tell would cost more than the copy it
+// replaces.
+func (u *uffdTracker) plainBetween() error {
+	if !u.watch || u.armed == 0 {
+		return nil
 	}
-	if u.armed > 0 {
-		return false, u.scan(0, u.armed, false, u.betw.add)
-	}
-	u.betw.tracked, u.betw.compared = u.extent/u.pageSize, true
-	return true, nil
+	return u.scan(0, u.armed, false, u.betw.add)
 }

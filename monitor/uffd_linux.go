@@ -236,8 +236,7 @@ func (u *uffdTracker) Start(extent int) error {
 // region wrote and those written since, whatever kind the last region was,
 // which measures the writes between regions.
 func (u *uffdTracker) startPlain(extent int) error {
-	diff, err := u.plainBetween()
-	if err != nil {
+	if err := u.plainBetween(); err != nil {
 		return err
 	}
 	if u.armed > 0 {
@@ -256,18 +255,13 @@ func (u *uffdTracker) startPlain(extent int) error {
 		timed, u.twinned = 0, extent
 	}
 	t := time.Now()
-	if !u.costs.measure && !diff && u.kind == kindPlain {
+	if !u.costs.measure && u.kind == kindPlain {
 		u.copyPresent(0, extent)
 		u.costs.observeBulk(time.Since(t), timed)
 		return nil
 	}
 	changed := u.diffPresent(u.pending, 0, extent/ps)
 	t1 := time.Now()
-	if diff {
-		for _, p := range changed {
-			u.betw.add(p, p+1) // pages past tracked are not looked up
-		}
-	}
 	u.costs.observeCompare(t1.Sub(t), timed)
 	for _, p := range changed {
 		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
