@@ -34,7 +34,8 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	var err error
 	var sent, recvd int
 	switch {
-	case n.size == 1:
+	case r.size == 1:
+		// A single node, or a master left alone: its arena holds the result.
 		if err = r.combineValues(nil); err == nil {
 			err = r.checkPointers()
 		}
@@ -107,13 +108,22 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 }
 
 // recvFromMaster receives the next message of kind want, handling the
-// master's end-of-job and abort messages.
+// master's end-of-job, abort and leave messages, and adopting the live set
+// it sends before a merged delta.
 func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
-	msg, err := r.n.slave.Recv()
-	if err != nil {
-		return msg, err
+	for {
+		msg, err := r.n.slave.Recv()
+		if err != nil {
+			return msg, err
+		}
+		if msg.Kind == kindLive && msg.Seq == r.seq && want == kindMerged {
+			if err := r.n.adoptLive(msg.Payload); err != nil {
+				return msg, err
+			}
+			continue
+		}
+		return msg, fromMaster(msg, want, r.seq)
 	}
-	return msg, fromMaster(msg, want, r.seq)
 }
 
 func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
@@ -125,12 +135,19 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	}
 	r.waited = time.Since(t)
 	t = time.Now()
-	ds := make([]*delta.Delta, n.size)
-	parts := make([][]byte, n.size)
+	// The committed nodes, in rank order: lost ones have no delta.
+	ranks := []int{0}
+	for _, rank := range n.mem.live[1:] {
+		if _, ok := msgs[rank]; ok {
+			ranks = append(ranks, rank)
+		}
+	}
+	ds := make([]*delta.Delta, len(ranks))
+	parts := make([][]byte, len(ranks))
 	ds[0], parts[0] = own, r.partials()
-	errs := make([]error, n.size)
+	errs := make([]error, len(ranks))
 	var wg sync.WaitGroup
-	for rank := 1; rank < n.size; rank++ {
+	for i, rank := range ranks[1:] {
 		recvd += len(msgs[rank].Payload)
 		wg.Go(func() {
 			vals, d, err := r.open(msgs[rank].Payload)
@@ -138,17 +155,17 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 				err = checkLabel(d, r.seq, rank)
 			}
 			if err != nil {
-				errs[rank] = fmt.Errorf("node %d: %w", rank, err)
+				errs[i+1] = fmt.Errorf("node %d: %w", rank, err)
 			}
-			ds[rank], parts[rank] = d, vals
+			ds[i+1], parts[i+1] = d, vals
 		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return 0, recvd, r.wrap("delta from a slave", err)
 	}
-	for rank := 1; rank < n.size; rank++ {
-		ds[rank] = n.ckpt.received(ds[rank], n.tracker)
+	for i := 1; i < len(ds); i++ {
+		ds[i] = n.ckpt.received(ds[i], n.tracker)
 	}
 	// Diff's runs may carry bytes the node did not change: the merge tells
 	// them from writes by the entry state, the master's twins (not yet
@@ -177,10 +194,16 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	if err != nil {
 		return 0, recvd, err
 	}
+	n.announceLive(r.seq)
 	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
-		return 0, recvd, r.fail(err)
+		if !n.loseAfterCommit(r, err) {
+			return 0, recvd, r.fail(err)
+		}
 	}
-	return len(buf) * (n.size - 1), recvd, nil
+	if r.ro != nil {
+		r.ro.report()
+	}
+	return len(buf) * (len(n.mem.live) - 1), recvd, nil
 }
 
 // mergeError says what a failed merge means for the user: for a conflict,
@@ -201,24 +224,21 @@ func (r *Region) mergeError(err error) error {
 	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", a, b, in, va, vb)
 }
 
-// gather returns one kindDelta message from every slave (index = rank).
-func (r *Region) gather() ([]transport.Message, error) {
-	n := r.n
-	if r.dyn != nil {
-		msgs, err := r.dyn.wait()
-		if err != nil {
-			return nil, r.fail(err)
-		}
-		return msgs, nil
+// gather returns the delta message of every slave that committed one,
+// by rank; a lost slave has none (its units were re-executed).
+func (r *Region) gather() (map[int]transport.Message, error) {
+	if r.ro == nil {
+		// The region ran no loop through First or Chunks on the master
+		// (hand-written code using Static): its slaves' units are unknown,
+		// so a loss is an error here.
+		r.ro = r.newRoster(0, Static, 0)
 	}
-	msgs, err := n.master.Gather()
+	msgs, err := r.ro.collect()
 	if err != nil {
-		return nil, r.fail(err)
-	}
-	for rank := 1; rank < n.size; rank++ {
-		if err := fromSlave(msgs[rank], rank, r.seq, false); err != nil {
-			return nil, r.fail(err)
+		if r.ro.dynamic {
+			err = fmt.Errorf("dynamic schedule: %w", err)
 		}
+		return nil, r.fail(err)
 	}
 	return msgs, nil
 }

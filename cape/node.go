@@ -37,6 +37,11 @@ type node struct {
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
+	// mem is the live set (and, on the master, the losses so far); lossMu
+	// protects the master's losses in it (see membership.go).
+	mem    members
+	lossMu sync.Mutex
+
 	seq      uint64  // number of regions begun
 	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool
@@ -92,7 +97,8 @@ func join() (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0}
+	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
+		mem: newMembers(cfg.Size, cfg.MaxLost)}
 	if n.faults, err = parseFault(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
@@ -182,12 +188,14 @@ func Finalize() error {
 	n.closing.Store(true)
 	var errs []error
 	if n.master != nil {
+		n.dropLost()
 		_ = n.master.Broadcast(transport.Message{Kind: kindDone, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
 		// receiving (or relaying) the last merged delta would otherwise
 		// see the master's goodbye first and its watchdog would end it.
 		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
+		n.summary()
 	}
 	if n.slave != nil {
 		errs = append(errs, n.slave.Close())

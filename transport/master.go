@@ -22,6 +22,10 @@ type Master struct {
 
 	gatherMu sync.Mutex // serializes Gather
 
+	dropMu sync.Mutex
+	// dropMu protects the following field.
+	dropped []bool // index rank: Exclude or Drop was called
+
 	closeOnce sync.Once
 	closed    chan struct{}
 
@@ -73,6 +77,8 @@ func NewMaster(ln net.Listener, cfg Config) (*Master, error) {
 		notify: make(chan struct{}, 1),
 		closed: make(chan struct{}),
 		relay:  masterRelay{setup: make(chan relaySetupMsg, 2*cfg.Size)},
+
+		dropped: make([]bool, cfg.Size),
 	}
 	if cfg.Size == 1 {
 		return m, nil
@@ -269,7 +275,7 @@ func (m *Master) Recv(rank int) (Message, error) {
 	return c.recv()
 }
 
-// Broadcast sends msg to every slave. It waits for the master's own sends
+// Broadcast sends msg to every slave but those dropped. It waits for the master's own sends
 // and returns the first error in time (a *NodeError), if any. The scheme
 // is Config.Broadcast: with the star the master sends msg to every slave
 // concurrently; with the tree or the chain it sends msg to one or two
@@ -293,7 +299,10 @@ func (m *Master) Broadcast(msg Message) error {
 		once  sync.Once
 		first error
 	)
-	for _, c := range m.peers[1:] {
+	for rank, c := range m.peers {
+		if rank == 0 || m.isDropped(rank) {
+			continue
+		}
 		wg.Go(func() {
 			if err := c.send(msg); err != nil {
 				once.Do(func() { first = err })
@@ -305,7 +314,7 @@ func (m *Master) Broadcast(msg Message) error {
 }
 
 // Gather returns one message from each slave, indexed by rank (index 0 is
-// empty). It returns as soon as one slave's connection fails, with that
+// empty; so are the dropped slaves'). It returns as soon as one slave's connection fails, with that
 // *NodeError and the messages received so far; the others stay queued.
 func (m *Master) Gather() ([]Message, error) {
 	m.gatherMu.Lock()
@@ -316,6 +325,11 @@ func (m *Master) Gather() ([]Message, error) {
 	for left > 0 {
 		for rank, c := range m.peers {
 			if rank == 0 || got[rank] {
+				continue
+			}
+			if m.isDropped(rank) {
+				got[rank] = true
+				left--
 				continue
 			}
 			msg, ok, err := c.tryRecv()
@@ -393,4 +407,48 @@ func (m *Master) Close() error {
 		wg.Wait()
 	})
 	return nil
+}
+
+// Drop gives up on the slave of the given rank, a node the caller counts
+// as lost: it is excluded (see Exclude) and its connection is closed in the
+// background (gracefully: a slave that is still alive gets the goodbye).
+// Its later messages are discarded; Send and Recv on it return ErrClosed.
+// Drop is idempotent, and may follow Exclude.
+func (m *Master) Drop(rank int) error {
+	if err := m.Exclude(rank); err != nil {
+		return err
+	}
+	c := m.peers[rank]
+	c.shut()
+	go c.close()
+	return nil
+}
+
+// Exclude stops counting on the slave of the given rank without closing
+// its connection, so that the caller can still receive (and refuse) what
+// a node it declared lost sends late, and tell it to leave: Broadcast and
+// Gather skip it, and broadcasts use the star from now on (a relay tree or
+// chain through a lost node would cut its children off). Exclude is
+// idempotent.
+func (m *Master) Exclude(rank int) error {
+	if _, err := m.peer(rank); err != nil {
+		return err
+	}
+	m.dropMu.Lock()
+	m.dropped[rank] = true
+	m.dropMu.Unlock()
+	m.relay.mu.Lock()
+	if m.relay.on {
+		m.relay.on = false
+		m.relay.err = fmt.Errorf("node %d was dropped: broadcasts use the star", rank)
+	}
+	m.relay.mu.Unlock()
+	return nil
+}
+
+// isDropped reports whether Exclude (or Drop) was called for rank.
+func (m *Master) isDropped(rank int) bool {
+	m.dropMu.Lock()
+	defer m.dropMu.Unlock()
+	return m.dropped[rank]
 }

@@ -57,6 +57,7 @@ const (
 	Timeout   = "CAPE_TIMEOUT"     // peer timeout, Go duration
 	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
+	MaxLost   = "CAPE_MAX_LOST"    // slaves the job may lose and go on without; -1 or unset: no cap
 )
 
 // Config is what a node learns from its environment.
@@ -80,6 +81,11 @@ type Config struct {
 	// and validated by Read; 0 means the transport's default.
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
+	// MaxLost is how many slaves the job may lose and still complete, their
+	// work re-executed by the survivors (MaxLost); negative means no cap
+	// (the job goes on while the master and one node remain), 0 means the
+	// first loss stops the job.
+	MaxLost int
 	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
 	PortFrom    string // under a scheduler: where Master's port came from: Port, Master or "derived"
 	// Lifeline, if not nil, is held open by the launcher: the node must
@@ -106,6 +112,9 @@ func Read() (*Config, error) {
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
 		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast)}
 	var err error
+	if c.MaxLost, err = maxLost(get); err != nil {
+		return nil, err
+	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
@@ -159,6 +168,9 @@ func readScheduled(get func(string) string) (*Config, error) {
 	}
 	c.Monitor, c.Compress, c.Broadcast = get(Monitor), get(Compress), get(Broadcast)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	if c.MaxLost, err = maxLost(get); err != nil {
+		return nil, err
+	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
@@ -303,5 +315,6 @@ func Environ(c Config) []string {
 	if c.Verify {
 		add(Verify, "1")
 	}
+	add(MaxLost, strconv.Itoa(c.MaxLost))
 	return env
 }
