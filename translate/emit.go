@@ -395,9 +395,9 @@ func (t *translator) usedIn(v *types.Var, n ast.Node) bool {
 // regionNames are the generated names of one region.
 type regionNames struct {
 	r, lo, hi, k, count, first, last, step, chunk, xs, owner, d, err, s, more string
-	lastp                                                               map[*types.Var]string
-	entry                                                               map[*types.Var]string // reductions: the value at entry, for --verify
-	red                                                                 map[*types.Var]string // reductions: the cape.Reducer
+	lastp                                                                     map[*types.Var]string
+	entry                                                                     map[*types.Var]string // reductions: the value at entry, for --verify
+	red                                                                       map[*types.Var]string // reductions: the cape.Reducer
 }
 
 func (t *translator) names(r *region, fo *fileOut) *regionNames {

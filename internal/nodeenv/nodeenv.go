@@ -85,9 +85,9 @@ type Config struct {
 	// work re-executed by the survivors (MaxLost); negative means no cap
 	// (the job goes on while the master and one node remain), 0 means the
 	// first loss stops the job.
-	MaxLost int
-	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
-	PortFrom    string // under a scheduler: where Master's port came from: Port, Master or "derived"
+	MaxLost   int
+	Scheduler string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
+	PortFrom  string // under a scheduler: where Master's port came from: Port, Master or "derived"
 	// Lifeline, if not nil, is held open by the launcher: the node must
 	// read it and end (with status LifelineExit) when it reaches EOF.
 	Lifeline *os.File
