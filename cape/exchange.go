@@ -81,6 +81,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err := n.slave.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: buf}); err != nil {
 		return 0, 0, r.fail(err)
 	}
+	n.fault("broadcast", r.seq)
 	t := time.Now()
 	r.sent = t.Sub(ts)
 	msg, err := r.recvFromMaster(kindMerged)
@@ -231,7 +232,7 @@ func (r *Region) gather() (map[int]transport.Message, error) {
 		// The region ran no loop through First or Chunks on the master
 		// (hand-written code using Static): its slaves' units are unknown,
 		// so a loss is an error here.
-		r.ro = r.newRoster(0, Static, 0)
+		r.ro = r.newRoster(0, Static, 0, false)
 	}
 	msgs, err := r.ro.collect()
 	if err != nil {

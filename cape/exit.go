@@ -44,6 +44,12 @@ func fail(err error) {
 	case errors.Is(err, ErrLeft):
 		_ = Finalize()
 		exit(LeftExit, err.Error()+"; exiting")
+	case self != nil && self.rank > 0 && self.mem.maxLost != 0 && errors.Is(err, transport.ErrPeerClosed):
+		// The master closed this node's connection in order: the job
+		// ended, or the master declared this node lost (a straggler
+		// back too late); either way its work is done elsewhere.
+		_ = Finalize()
+		exit(LeftExit, "the master closed the connection (the job ended, or this node was declared lost); exiting")
 	}
 	if self != nil && self.size > 1 {
 		self.cfg.ReportFailure(err) // tells the launcher which node the error points to

@@ -133,8 +133,8 @@ func (n *node) summary() {
 	for _, l := range m.losses {
 		who = append(who, fmt.Sprintf("node %d in region #%d", l.rank, l.seq))
 	}
-	fmt.Fprintf(os.Stderr, "cape: master: the job completed after losing %d of %d nodes (%s); %d units re-executed on the master in %v\n",
-		len(m.losses), n.size, strings.Join(who, ", "), m.units, m.reexec.Round(time.Millisecond))
+	fmt.Fprintf(os.Stderr, "cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
+		len(m.losses), n.size, strings.Join(who, ", "), plural(m.units, "unit"), m.reexec.Round(time.Millisecond))
 }
 
 // loseAfterCommit handles a slave lost while the master sent it a region's

@@ -32,7 +32,7 @@ type node struct {
 	loopback bool
 	stats    bool
 	verify   bool       // master under --verify: regions are re-run sequentially
-	faults   *faultSpec // CAPE_FAULT, or nil
+	faults   []*faultSpec // CAPE_FAULT's faults not fired yet
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
@@ -99,7 +99,7 @@ func join() (*node, error) {
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
 		mem: newMembers(cfg.Size, cfg.MaxLost)}
-	if n.faults, err = parseFault(nodeenv.FaultSpec()); err != nil {
+	if n.faults, err = parseFaults(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
 	n.name = "master"

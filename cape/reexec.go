@@ -89,11 +89,12 @@ type roster struct {
 }
 
 // newRoster starts the master's roster of r: the units of every live node
-// and a receiver per live slave.
-func (r *Region) newRoster(count int, sched Schedule, chunk int) *roster {
+// and a receiver per live slave. Without rerun (the region's units are not
+// known: its loop did not go through First or Chunks) a loss is an error.
+func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *roster {
 	n := r.n
 	n.lossMu.Lock()
-	rec := n.mem.maxLost != 0 && n.mayLose()
+	rec := rerun && n.mem.maxLost != 0 && n.mayLose()
 	n.lossMu.Unlock()
 	ro := &roster{r: r, n: n, count: count, chunk: chunk, dynamic: sched != Static, guided: sched == Guided,
 		nodes: r.size, recover: rec, given: map[int][]unit{}, began: map[int]time.Time{},
@@ -252,22 +253,23 @@ func (ro *roster) lose(rank int, err error, straggler bool) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	n := ro.n
-	n.lossMu.Lock()
-	if n.isLost(rank) {
+	if _, ok := ro.msgs[rank]; ok {
+		return // committed; the next region finds the loss
+	}
+	if ro.out[rank] {
 		// A straggler's connection ended: nothing more to refuse.
-		n.lossMu.Unlock()
 		_ = n.master.Drop(rank)
 		return
 	}
-	if _, ok := ro.msgs[rank]; ok {
-		n.lossMu.Unlock()
-		return // committed; the next region finds the loss
-	}
-	if straggler && !n.mayLose() {
+	n.lossMu.Lock()
+	// A node lost after it committed the previous region (while it was sent
+	// the result) is still in this region's live set: its units are re-run.
+	before := n.isLost(rank)
+	if !before && straggler && !n.mayLose() {
 		n.lossMu.Unlock()
 		return // no speculation past --max-lost: wait for the peer timeout
 	}
-	if !ro.recover || !n.mayLose() {
+	if !before && (!ro.recover || !n.mayLose()) {
 		n.lossMu.Unlock()
 		if ro.fatal == nil {
 			ro.fatal = err
@@ -276,7 +278,9 @@ func (ro *roster) lose(rank int, err error, straggler bool) {
 		ro.signal()
 		return
 	}
-	n.recordLoss(rank, ro.r.seq, straggler)
+	if !before {
+		n.recordLoss(rank, ro.r.seq, straggler)
+	}
 	n.lossMu.Unlock()
 	now := time.Now()
 	if ro.firstLoss.IsZero() {
@@ -305,7 +309,7 @@ func (ro *roster) lose(rank int, err error, straggler bool) {
 // describeUnits lists units briefly.
 func describeUnits(us []unit) string {
 	if len(us) == 0 {
-		return "units: none"
+		return "units: none (it had not asked for a chunk)"
 	}
 	var parts []string
 	iters := 0
@@ -318,7 +322,7 @@ func describeUnits(us []unit) string {
 	if len(us) > 4 {
 		parts = append(parts, fmt.Sprintf("and %d more", len(us)-4))
 	}
-	return fmt.Sprintf("%d units (%d iterations: %s)", len(us), iters, strings.Join(parts, " "))
+	return fmt.Sprintf("%s (%d iterations: %s)", plural(len(us), "unit"), iters, strings.Join(parts, " "))
 }
 
 // next returns the master's next unit: its own, then (when losses may be
@@ -462,9 +466,9 @@ func (ro *roster) report() {
 	n.mem.units += ro.reexecN
 	n.mem.reexec += ro.reexecT
 	n.lossMu.Unlock()
-	fmt.Fprintf(os.Stderr, "cape: master: %s recovered from the loss of node %s in %v: the master re-ran %d units in %v; next regions are shared by nodes %v\n",
+	fmt.Fprintf(os.Stderr, "cape: master: %s recovered from the loss of node %s in %v: the master re-ran %s in %v; next regions are shared by nodes %v\n",
 		ro.r.label(), joinInts(ro.lostHere), time.Since(ro.firstLoss).Round(time.Millisecond),
-		ro.reexecN, ro.reexecT.Round(time.Millisecond), n.mem.live)
+		plural(ro.reexecN, "unit"), ro.reexecT.Round(time.Millisecond), n.mem.live)
 }
 
 func joinInts(xs []int) string {
@@ -473,4 +477,12 @@ func joinInts(xs []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// plural is "1 unit", "2 units".
+func plural(k int, what string) string {
+	if k == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", k, what)
 }

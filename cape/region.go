@@ -212,7 +212,7 @@ func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 		if r.ro != nil {
 			fail(r.errorf("more than one loop or sections construct in one region"))
 		}
-		r.ro = r.newRoster(count, sched, chunk)
+		r.ro = r.newRoster(count, sched, chunk, true)
 		if sched == Static && chunk <= 0 && len(r.ro.mine) == 0 {
 			return unit{r.count, r.count}, true // an empty block
 		}
