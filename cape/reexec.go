@@ -24,6 +24,7 @@ package cape
 // would count them twice.
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -280,6 +281,8 @@ func (ro *roster) lose(rank int, err error, straggler bool) {
 	}
 	if !before {
 		n.recordLoss(rank, ro.r.seq, straggler)
+	} else {
+		err = errors.New("lost while the master sent it the previous region's result")
 	}
 	n.lossMu.Unlock()
 	now := time.Now()
