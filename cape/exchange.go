@@ -50,9 +50,9 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	n.fault("exchange", r.seq)
 	if n.stats {
 		us := func(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
-		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)\n",
+		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)%s\n",
 			n.name, r.name, r.seq, us(r.t1.Sub(r.t0)), us(r.created), r.pages, d.Len(),
-			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd)
+			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd, r.reexecStats())
 	}
 	return nil
 }

@@ -489,3 +489,19 @@ func plural(k int, what string) string {
 	}
 	return fmt.Sprintf("%d %ss", k, what)
 }
+
+// reexecStats is the --stats note on the region's re-executed units: empty
+// when none was.
+func (r *Region) reexecStats() string {
+	if r.ro == nil {
+		return ""
+	}
+	ro := r.ro
+	ro.mu.Lock()
+	defer ro.mu.Unlock()
+	if len(ro.lostHere) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", lost node %s: re-executed %s on the master in %v", joinInts(ro.lostHere),
+		plural(ro.reexecN, "unit"), ro.reexecT.Round(time.Microsecond))
+}
