@@ -132,6 +132,9 @@ func join() (*node, error) {
 	}
 	n.ckpt = newCheckpointer(backend, n.rank)
 	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
+		// Losses may be survived: a relayed broadcast heals around a
+		// lost relay node (the merged delta's buffer is not reused).
+		HealRelay: cfg.MaxLost != 0,
 		// The largest message is a delta of the whole arena: its payload,
 		// a run table that cannot exceed it, and small headers.
 		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20),

@@ -90,3 +90,49 @@ type recvGather struct {
 }
 
 func (g recvGather) unpack() ([]Message, error) { return g.msgs, g.err }
+
+// TestHealRelayAroundALostNode: with HealRelay, a relayed broadcast whose
+// relay node dies reaches the nodes below it: the master sends it again to
+// them when it drops the lost node.
+func TestHealRelayAroundALostNode(t *testing.T) {
+	cfg := testConfig(5) // tree: 0 → 1, 2; 1 → 3, 4
+	cfg.Broadcast, cfg.HealRelay = "tree", true
+	m, slaves := startJob(t, cfg, nil)
+	if err := m.RelayErr(); err != nil {
+		t.Fatalf("relay: %v", err)
+	}
+	// Node 1 dies: every connection of its ends at once.
+	s1 := slaves[1]
+	s1.relay.mu.Lock()
+	kids := []*conn{s1.relay.kids[3], s1.relay.kids[4]}
+	s1.relay.mu.Unlock()
+	for _, c := range append(kids, s1.c) {
+		c.fail(ErrConnLost)
+	}
+	big := bytes.Repeat([]byte{9}, 1<<20)
+	_ = m.Broadcast(Message{Kind: MinKind, Seq: 5, Payload: big}) // may fail naming node 1
+	got := make(chan error, 4)
+	for _, rank := range []int{2, 3, 4} {
+		go func() {
+			msg, err := slaves[rank].Recv()
+			if err == nil && (!bytes.Equal(msg.Payload, big) || msg.Seq != 5) {
+				err = errors.New("wrong message")
+			}
+			got <- err
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // 3 and 4 are cut off until the drop
+	if err := m.Drop(1); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		select {
+		case err := <-got:
+			if err != nil {
+				t.Fatalf("a slave below the lost relay node: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a slave below the lost relay node never got the broadcast")
+		}
+	}
+}

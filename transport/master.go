@@ -428,13 +428,15 @@ func (m *Master) Drop(rank int) error {
 // its connection, so that the caller can still receive (and refuse) what
 // a node it declared lost sends late, and tell it to leave: Broadcast and
 // Gather skip it, and broadcasts use the star from now on (a relay tree or
-// chain through a lost node would cut its children off). Exclude is
-// idempotent.
+// chain through a lost node would cut its children off; with
+// Config.HealRelay the last relayed broadcast is sent again to the nodes
+// below it). Exclude is idempotent.
 func (m *Master) Exclude(rank int) error {
 	if _, err := m.peer(rank); err != nil {
 		return err
 	}
 	m.dropMu.Lock()
+	already := m.dropped[rank]
 	m.dropped[rank] = true
 	m.dropMu.Unlock()
 	m.relay.mu.Lock()
@@ -442,7 +444,12 @@ func (m *Master) Exclude(rank int) error {
 		m.relay.on = false
 		m.relay.err = fmt.Errorf("node %d was dropped: broadcasts use the star", rank)
 	}
+	last := m.relay.last
+	m.relay.last = relayed{}
 	m.relay.mu.Unlock()
+	if !already {
+		m.resendAround(rank, last)
+	}
 	return nil
 }
 
