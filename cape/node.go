@@ -31,7 +31,7 @@ type node struct {
 	// less than compressing them, so auto compression sends them raw.
 	loopback bool
 	stats    bool
-	verify   bool       // master under --verify: regions are re-run sequentially
+	verify   bool         // master under --verify: regions are re-run sequentially
 	faults   []*faultSpec // CAPE_FAULT's faults not fired yet
 
 	master *transport.Master // rank 0 of a multi-node job
