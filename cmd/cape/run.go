@@ -133,6 +133,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if f.arenaSize != "" {
 		spec.Env = append(spec.Env, arena.SizeEnv+"="+f.arenaSize)
 	}
+	if fault := nodeenv.FaultSpec(); fault != "" {
+		// Local nodes inherit it; remote ones get it this way.
+		spec.Env = append(spec.Env, nodeenv.Fault+"="+fault)
+	}
 	if cf.active() {
 		return runCluster(ctx, spec, remote, fs.Changed("nodes"))
 	}
