@@ -15,7 +15,7 @@ targets=(
 	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
-	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol
+	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol ./cape:FuzzParseLive
 )
 # Every Fuzz function in the tree must be listed above.
 listed=$(printf '%s\n' "${targets[@]#*:}" | sort)
