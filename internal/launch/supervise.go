@@ -214,10 +214,12 @@ func (j *supervisor) survive(p *proc) bool {
 	if p.rank == 0 || j.terminating() || !j.mayLose() {
 		return false
 	}
+	after := false
 	if m := j.procs[0]; ended(m) {
 		if _, _, failed := status(m); failed {
 			return false
 		}
+		after = true
 	}
 	j.lost++
 	desc, _, _ := status(p)
@@ -228,8 +230,12 @@ func (j *supervisor) survive(p *proc) bool {
 	if j.maxLost >= 0 {
 		limit = fmt.Sprintf("at most %d", j.maxLost)
 	}
-	j.note(fmt.Sprintf("cape: %s %s at %s; the job goes on without it (%d lost, %s)\n",
-		nodeName(p), desc, time.Now().Format("15:04:05.000"), j.lost, limit))
+	goes := "the job goes on without it"
+	if after {
+		goes = "the master had completed the job"
+	}
+	j.note(fmt.Sprintf("cape: %s %s at %s; %s (%d lost, %s)\n",
+		nodeName(p), desc, time.Now().Format("15:04:05.000"), goes, j.lost, limit))
 	return true
 }
 
