@@ -75,25 +75,25 @@ func main() {
 	{
 		//cape:section
 		{
-			b[0] = work(10, *rounds**n/4)
+			b[0] = work(10, *rounds**n)
 			total += b[0]
 			who = 1
 		}
 		//cape:section
 		{
-			b[1] = work(11, *rounds**n/4)
+			b[1] = work(11, *rounds**n)
 			total += b[1]
 			who = 2
 		}
 		//cape:section
 		{
-			b[2] = work(12, *rounds**n/4)
+			b[2] = work(12, *rounds**n)
 			total += b[2]
 			who = 3
 		}
 		//cape:section
 		{
-			b[3] = work(13, *rounds**n/4)
+			b[3] = work(13, *rounds**n)
 			total += b[3]
 			who = 4
 		}
