@@ -134,7 +134,7 @@ func (n *node) summary() {
 		who = append(who, fmt.Sprintf("node %d in region #%d", l.rank, l.seq))
 	}
 	fmt.Fprintf(os.Stderr, "cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
-		len(m.losses), n.size, strings.Join(who, ", "), plural(m.units, "unit"), m.reexec.Round(time.Millisecond))
+		len(m.losses), n.size, strings.Join(who, ", "), plural(m.units, "unit"), short(m.reexec))
 }
 
 // loseAfterCommit handles a slave lost while the master sent it a region's

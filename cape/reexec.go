@@ -300,7 +300,7 @@ func (ro *roster) lose(rank int, err error, straggler bool) {
 		where = "they go back to the pool, for the first survivor to ask (the master included)"
 	}
 	fmt.Fprintf(os.Stderr, "cape: master: lost node %d at %s, %v into %s: %v; its %s: %s\n",
-		rank, now.Format("15:04:05.000"), now.Sub(ro.r.t0).Round(time.Millisecond), ro.r.label(), err, describeUnits(us), where)
+		rank, now.Format("15:04:05.000"), short(now.Sub(ro.r.t0)), ro.r.label(), err, describeUnits(us), where)
 	if straggler {
 		leave := transport.Message{Kind: kindLeave, Seq: ro.r.seq,
 			Payload: []byte(fmt.Sprintf("node %d straggled in %s; its units ran elsewhere", rank, ro.r.label()))}
@@ -470,8 +470,8 @@ func (ro *roster) report() {
 	n.mem.reexec += ro.reexecT
 	n.lossMu.Unlock()
 	fmt.Fprintf(os.Stderr, "cape: master: %s recovered from the loss of node %s in %v: the master re-ran %s in %v; next regions are shared by nodes %v\n",
-		ro.r.label(), joinInts(ro.lostHere), time.Since(ro.firstLoss).Round(time.Millisecond),
-		plural(ro.reexecN, "unit"), ro.reexecT.Round(time.Millisecond), n.mem.live)
+		ro.r.label(), joinInts(ro.lostHere), short(time.Since(ro.firstLoss)),
+		plural(ro.reexecN, "unit"), short(ro.reexecT), n.mem.live)
 }
 
 func joinInts(xs []int) string {
@@ -504,4 +504,13 @@ func (r *Region) reexecStats() string {
 	}
 	return fmt.Sprintf(", lost node %s: re-executed %s on the master in %v", joinInts(ro.lostHere),
 		plural(ro.reexecN, "unit"), ro.reexecT.Round(time.Microsecond))
+}
+
+// short rounds a duration for a report: to the microsecond below a
+// millisecond, else to the millisecond.
+func short(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
 }
