@@ -97,9 +97,13 @@ func (n *node) isLost(rank int) bool { return n.mem.lost[rank] }
 // losses changed it, and adopts it (master).
 func (n *node) announceLive(seq uint64) {
 	n.lossMu.Lock()
-	next := slices.DeleteFunc(slices.Clone(n.mem.live), func(r int) bool { return n.mem.lost[r] })
+	changed := slices.ContainsFunc(n.mem.live, func(r int) bool { return n.mem.lost[r] })
+	var next []int
+	if changed {
+		next = slices.DeleteFunc(slices.Clone(n.mem.live), func(r int) bool { return n.mem.lost[r] })
+	}
 	n.lossMu.Unlock()
-	if len(next) == len(n.mem.live) {
+	if !changed {
 		return
 	}
 	n.mem.live = next

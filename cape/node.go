@@ -37,6 +37,9 @@ type node struct {
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
+	xch  exchangeState // the exchange's buffers, kept from one region to the next
+	rost *roster       // master: the regions' roster and receivers, reused (reexec.go)
+
 	// mem is the live set (and, on the master, the losses so far); lossMu
 	// protects the master's losses in it (see membership.go).
 	mem    members

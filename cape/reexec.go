@@ -51,9 +51,14 @@ const (
 	stragglerFloor  = 2 * time.Second
 )
 
-// roster is the master's record of one region's units. Its methods are
-// safe for concurrent use: the region's goroutine and the receivers share
-// it.
+// roster is the master's record of one region's units. The node keeps one
+// and resets it for each region (so that a region allocates nothing for
+// it), with one receiver goroutine per slave for the job's life, started
+// for each region on its start channel. Its methods are safe for
+// concurrent use: the region's goroutine and the receivers share it. A
+// receiver still serving an earlier region (a straggler's, refusing its
+// late messages) carries that region's seq and touches nothing of a later
+// one.
 type roster struct {
 	r       *Region
 	n       *node
@@ -64,19 +69,26 @@ type roster struct {
 	nodes   int  // nodes sharing the region (guided chunk sizes)
 	recover bool // losses may be survived: the master re-runs lost units
 
+	start []chan uint64 // per slave rank: a region's seq, for its receiver
+
 	mu sync.Mutex
 	// mu protects the following fields. node.lossMu is taken after it.
-	mine      []unit                    // the master's own static units not run yet
-	nextLo    int                       // dynamic: first iteration not handed out
-	given     map[int][]unit            // rank → units assigned or handed out
-	began     map[int]time.Time         // rank → when its current unit began
-	msgs      map[int]transport.Message // rank → its delta, committed
-	redo      []unit                    // units of lost slaves not re-run yet
-	pending   int                       // slaves neither committed nor lost
-	lostHere  []int                     // ranks lost in this region
-	out       map[int]bool              // ranks lost in this region, by rank
-	unitTimes []time.Duration           // unit times seen, for stragglers
-	fatal     error                     // a loss the job may not survive, or a bad message
+	seq       uint64              // the region's
+	slaves    []int               // the region's live slaves
+	mine      []unit              // the master's own static units not run yet
+	nextLo    int                 // dynamic: first iteration not handed out
+	given     [][]unit            // by rank: units assigned or handed out
+	began     []time.Time         // by rank: when its current unit began
+	msgs      []transport.Message // by rank: its delta, committed (Kind ≠ 0)
+	redo      []unit              // units of lost slaves not re-run yet
+	pending   int                 // slaves neither committed nor lost
+	lostHere  []int               // ranks lost in this region
+	out       []bool              // by rank: lost in this region
+	committed []int               // ranks whose delta was committed, ascending (collect)
+	unitTimes []time.Duration     // unit times seen, for stragglers
+	sorted    []time.Duration     // scratch for the median
+	timer     *time.Timer         // the straggler check's
+	fatal     error               // a loss the job may not survive, or a bad message
 	firstLoss time.Time
 	settled   bool // every slave committed or was lost, and no unit is left
 	reexecN   int  // units re-executed on the master
@@ -89,50 +101,93 @@ type roster struct {
 	wake chan struct{} // cap 1: a slave committed, was lost, or asked
 }
 
-// newRoster starts the master's roster of r: the units of every live node
-// and a receiver per live slave. Without rerun (the region's units are not
-// known: its loop did not go through First or Chunks) a loss is an error.
+// newRoster resets the node's roster for r: the units of every live node,
+// and starts the receivers of the live slaves. Without rerun (the region's
+// units are not known: its loop did not go through First or Chunks) a loss
+// is an error.
 func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *roster {
 	n := r.n
 	n.lossMu.Lock()
 	rec := rerun && n.mem.maxLost != 0 && n.mayLose()
 	n.lossMu.Unlock()
-	ro := &roster{r: r, n: n, count: count, chunk: chunk, dynamic: sched != Static, guided: sched == Guided,
-		nodes: r.size, recover: rec, given: map[int][]unit{}, began: map[int]time.Time{},
-		msgs: map[int]transport.Message{}, out: map[int]bool{}, wake: make(chan struct{}, 1)}
+	ro := n.rost
+	if ro == nil {
+		ro = &roster{n: n, wake: make(chan struct{}, 1), start: make([]chan uint64, n.size),
+			given: make([][]unit, n.size), began: make([]time.Time, n.size),
+			msgs: make([]transport.Message, n.size), out: make([]bool, n.size)}
+		for rank := 1; rank < n.size; rank++ {
+			ro.start[rank] = make(chan uint64, 1)
+			go ro.serve(rank)
+		}
+		n.rost = ro
+	}
+	ro.mu.Lock()
+	defer ro.mu.Unlock()
+	ro.r, ro.seq, ro.count, ro.chunk = r, r.seq, count, chunk
+	ro.dynamic, ro.guided, ro.nodes, ro.recover = sched != Static, sched == Guided, r.size, rec
+	ro.nextLo, ro.fatal, ro.firstLoss, ro.settled = 0, nil, time.Time{}, false
+	ro.reexecN, ro.reexecT, ro.running = 0, 0, false
+	ro.redo, ro.lostHere, ro.committed, ro.unitTimes = ro.redo[:0], ro.lostHere[:0], ro.committed[:0], ro.unitTimes[:0]
+	clear(ro.msgs)
+	clear(ro.out)
+	select { // a signal left by the previous region
+	case <-ro.wake:
+	default:
+	}
 	live := n.mem.live
-	if !ro.dynamic {
-		for v, rank := range live {
-			us := staticUnits(count, chunk, v, len(live))
-			if rank == 0 {
-				ro.mine = us
-			} else {
-				ro.given[rank] = us
-			}
+	ro.slaves = append(ro.slaves[:0], live[1:]...)
+	ro.mine = ro.mine[:0]
+	for v, rank := range live {
+		var us []unit
+		if rank == 0 {
+			us = ro.mine
+		} else {
+			us = ro.given[rank][:0]
+		}
+		if !ro.dynamic {
+			us = appendStaticUnits(us, count, chunk, v, len(live))
+		}
+		if rank == 0 {
+			ro.mine = us
+		} else {
+			ro.given[rank] = us
 		}
 	}
-	ro.pending = len(live) - 1
-	for _, rank := range live[1:] {
+	ro.pending = len(ro.slaves)
+	for _, rank := range ro.slaves {
 		ro.began[rank] = r.t0
-		go ro.receive(rank)
+		ro.start[rank] <- r.seq
 	}
 	return ro
+}
+
+// serve is the receiver of rank's messages, for every region it is
+// started for (see receive).
+func (ro *roster) serve(rank int) {
+	for seq := range ro.start[rank] {
+		ro.receive(rank, seq)
+	}
+}
+
+// appendStaticUnits appends the units of virtual rank v of size nodes: its
+// block (chunk ≤ 0) or its block-cyclic chunks.
+func appendStaticUnits(us []unit, count, chunk, v, size int) []unit {
+	if chunk <= 0 {
+		if lo, hi := block(count, v, size); lo < hi {
+			us = append(us, unit{lo, hi})
+		}
+		return us
+	}
+	for lo := v * chunk; lo < count; lo += size * chunk {
+		us = append(us, unit{lo, min(lo+chunk, count)})
+	}
+	return us
 }
 
 // staticUnits returns the units of virtual rank v of size nodes: its block
 // (chunk ≤ 0) or its block-cyclic chunks.
 func staticUnits(count, chunk, v, size int) []unit {
-	if chunk <= 0 {
-		if lo, hi := block(count, v, size); lo < hi {
-			return []unit{{lo, hi}}
-		}
-		return nil
-	}
-	var us []unit
-	for lo := v * chunk; lo < count; lo += size * chunk {
-		us = append(us, unit{lo, min(lo+chunk, count)})
-	}
-	return us
+	return appendStaticUnits(nil, count, chunk, v, size)
 }
 
 func (ro *roster) signal() {
@@ -145,31 +200,43 @@ func (ro *roster) signal() {
 // receive serves one slave for the region: its chunk requests, then its
 // delta. After the slave is declared a straggler it keeps receiving, to
 // refuse what the slave sends late.
-func (ro *roster) receive(rank int) {
-	n, seq := ro.n, ro.r.seq
+func (ro *roster) receive(rank int, seq uint64) {
+	n := ro.n
 	for {
 		msg, err := n.master.Recv(rank)
 		if err != nil {
-			ro.lose(rank, err, false)
+			ro.lose(rank, seq, err, false)
 			return
 		}
 		if ro.refused(rank, msg) {
 			return
 		}
-		if err := fromSlave(msg, rank, seq, ro.dynamic); err != nil {
-			ro.setFatal(err)
+		dynamic, current := ro.current(seq)
+		if !current {
+			return
+		}
+		if err := fromSlave(msg, rank, seq, dynamic); err != nil {
+			ro.setFatal(seq, err)
 			return
 		}
 		if msg.Kind == kindDelta {
-			ro.commit(rank, msg)
+			ro.commit(rank, seq, msg)
 			return
 		}
-		lo, hi := ro.take(rank)
+		lo, hi := ro.take(rank, seq)
 		if err := n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: seq, Payload: chunkPayload(lo, hi)}); err != nil {
-			ro.lose(rank, err, false)
+			ro.lose(rank, seq, err, false)
 			return
 		}
 	}
+}
+
+// current reports whether region seq is the roster's, and if so whether
+// its loop is dynamic.
+func (ro *roster) current(seq uint64) (dynamic, ok bool) {
+	ro.mu.Lock()
+	defer ro.mu.Unlock()
+	return ro.dynamic, ro.seq == seq
 }
 
 // refused reports whether msg came from a node declared lost: it is
@@ -190,9 +257,12 @@ func (ro *roster) refused(rank int, msg transport.Message) bool {
 
 // take hands rank the next chunk of a dynamic loop: a lost node's first,
 // else the next of the iteration space (lo = hi when none is left).
-func (ro *roster) take(rank int) (lo, hi int) {
+func (ro *roster) take(rank int, seq uint64) (lo, hi int) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
+	if ro.seq != seq {
+		return ro.count, ro.count
+	}
 	now := time.Now()
 	if len(ro.given[rank]) > 0 {
 		ro.unitTimes = append(ro.unitTimes, now.Sub(ro.began[rank]))
@@ -227,9 +297,12 @@ func (ro *roster) nextChunk() (unit, bool) {
 }
 
 // commit keeps rank's delta, the first and only one it may send.
-func (ro *roster) commit(rank int, msg transport.Message) {
+func (ro *roster) commit(rank int, seq uint64, msg transport.Message) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
+	if ro.seq != seq || ro.out[rank] {
+		return
+	}
 	if !ro.dynamic {
 		ro.unitTimes = append(ro.unitTimes, time.Since(ro.began[rank]))
 	}
@@ -238,9 +311,12 @@ func (ro *roster) commit(rank int, msg transport.Message) {
 	ro.signal()
 }
 
-func (ro *roster) setFatal(err error) {
+func (ro *roster) setFatal(seq uint64, err error) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
+	if ro.seq != seq {
+		return
+	}
 	if ro.fatal == nil {
 		ro.fatal = err
 	}
@@ -250,11 +326,16 @@ func (ro *roster) setFatal(err error) {
 
 // lose handles the loss of rank, seen as err: under the job's policy its
 // units go back to be re-run, else the loss is the region's error.
-func (ro *roster) lose(rank int, err error, straggler bool) {
+func (ro *roster) lose(rank int, seq uint64, err error, straggler bool) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	n := ro.n
-	if _, ok := ro.msgs[rank]; ok {
+	if ro.seq != seq {
+		// A straggler of an earlier region: its connection ended.
+		_ = n.master.Drop(rank)
+		return
+	}
+	if ro.msgs[rank].Kind != 0 {
 		return // committed; the next region finds the loss
 	}
 	if ro.out[rank] {
@@ -290,7 +371,7 @@ func (ro *roster) lose(rank int, err error, straggler bool) {
 		ro.firstLoss = now
 	}
 	us := ro.given[rank]
-	ro.given[rank] = nil
+	ro.given[rank] = us[len(us):]
 	ro.redo = append(ro.redo, us...)
 	ro.lostHere = append(ro.lostHere, rank)
 	ro.out[rank] = true
@@ -359,13 +440,17 @@ func (ro *roster) next() (unit, bool) {
 			return unit{}, false
 		}
 		wait := ro.stragglerWait()
+		if ro.timer == nil {
+			ro.timer = time.NewTimer(wait)
+		} else {
+			ro.timer.Reset(wait)
+		}
 		ro.mu.Unlock()
-		t := time.NewTimer(wait)
 		select {
 		case <-ro.wake:
-		case <-t.C:
+		case <-ro.timer.C:
 		}
-		t.Stop()
+		ro.timer.Stop()
 		ro.mu.Lock()
 		ro.checkStragglers()
 	}
@@ -397,9 +482,9 @@ func (ro *roster) threshold() time.Duration {
 	if len(ro.unitTimes) == 0 {
 		return stragglerFloor
 	}
-	ts := slices.Clone(ro.unitTimes)
-	slices.Sort(ts)
-	return max(stragglerFactor*ts[len(ts)/2], stragglerFloor)
+	ro.sorted = append(ro.sorted[:0], ro.unitTimes...)
+	slices.Sort(ro.sorted)
+	return max(stragglerFactor*ro.sorted[len(ro.sorted)/2], stragglerFloor)
 }
 
 // stragglerWait is how long to wait before the next straggler check.
@@ -407,11 +492,11 @@ func (ro *roster) threshold() time.Duration {
 func (ro *roster) stragglerWait() time.Duration {
 	th := ro.threshold()
 	wait := th
-	for rank, t := range ro.began {
-		if _, done := ro.msgs[rank]; done || ro.out[rank] {
+	for _, rank := range ro.slaves {
+		if ro.msgs[rank].Kind != 0 || ro.out[rank] {
 			continue
 		}
-		wait = min(wait, max(th-time.Since(t), time.Millisecond))
+		wait = min(wait, max(th-time.Since(ro.began[rank]), time.Millisecond))
 	}
 	return wait
 }
@@ -422,24 +507,26 @@ func (ro *roster) stragglerWait() time.Duration {
 func (ro *roster) checkStragglers() {
 	th := ro.threshold()
 	var late []int
-	for rank, t := range ro.began {
-		if _, done := ro.msgs[rank]; !done && !ro.out[rank] && time.Since(t) >= th {
+	for _, rank := range ro.slaves {
+		if ro.msgs[rank].Kind == 0 && !ro.out[rank] && time.Since(ro.began[rank]) >= th {
 			late = append(late, rank)
 		}
 	}
-	slices.Sort(late)
+	seq := ro.seq
 	for _, rank := range late {
 		ro.mu.Unlock()
-		ro.lose(rank, fmt.Errorf("a straggler: its unit ran %v, past max(%d × the median unit time, %v)",
+		ro.lose(rank, seq, fmt.Errorf("a straggler: its unit ran %v, past max(%d × the median unit time, %v)",
 			time.Since(ro.began[rank]).Round(time.Millisecond), stragglerFactor, stragglerFloor), true)
 		ro.mu.Lock()
 	}
 }
 
 // collect waits for every slave to commit or be lost and returns the
-// committed deltas, indexed by rank (absent for lost nodes). A loss whose
-// units the master could not re-run (its iterator had ended) is an error.
-func (ro *roster) collect() (map[int]transport.Message, error) {
+// committed deltas, indexed by rank (Kind 0 for lost nodes), and the ranks
+// that committed, ascending; both are the roster's, valid until the next
+// region. A loss whose units the master could not re-run (its iterator had
+// ended) is an error.
+func (ro *roster) collect() ([]transport.Message, []int, error) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	for ro.pending > 0 && ro.fatal == nil {
@@ -448,12 +535,18 @@ func (ro *roster) collect() (map[int]transport.Message, error) {
 		ro.mu.Lock()
 	}
 	if ro.fatal != nil {
-		return nil, ro.fatal
+		return nil, nil, ro.fatal
 	}
 	if len(ro.lostHere) > 0 && (!ro.settled || len(ro.redo) > 0) {
-		return nil, fmt.Errorf("lost node %d after the master's share of the region ended: its units cannot be re-run here", ro.lostHere[0])
+		return nil, nil, fmt.Errorf("lost node %d after the master's share of the region ended: its units cannot be re-run here", ro.lostHere[0])
 	}
-	return ro.msgs, nil
+	ro.committed = ro.committed[:0]
+	for _, rank := range ro.slaves {
+		if ro.msgs[rank].Kind != 0 {
+			ro.committed = append(ro.committed, rank)
+		}
+	}
+	return ro.msgs, ro.committed, nil
 }
 
 // report prints how the region recovered from its losses, and adds the

@@ -34,12 +34,18 @@ type Region struct {
 	// Exchange's parts, for --stats: waiting for peers (the slowest node's
 	// compute shows here), decoding + merging + injecting, encoding + sending.
 	waited, merging, sent time.Duration
+	// Slave, for --stats: data bytes of the merged delta received, and
+	// how many of them fall where this node's own delta has runs.
+	mergedIn, ownIn int
 
 	values []value // reductions and lastprivates, in registration order
 
 	// Master of a multi-node region: who runs which units, the slaves'
 	// deltas, the units of lost slaves (reexec.go).
 	ro *roster
+	// Master: the slaves whose delta was committed in this region, by
+	// rank (set by gather).
+	committed []int
 	// Slave: the static units not run yet; for a dynamic schedule, whether
 	// the master said there are no more chunks.
 	units   []unit
@@ -271,7 +277,9 @@ func (r *Region) Sections(count int, sched Schedule) iter.Seq[int] {
 }
 
 // Create disarms the monitor and returns what this node wrote in the arena
-// since Start, as a delta; End (Stop) then leaves the region.
+// since Start, as a delta; End (Stop) then leaves the region. The delta's
+// storage is the node's, reused by the next region: it is valid until the
+// next Create.
 func (r *Region) Create() (*delta.Delta, error) {
 	if r.state != stStarted {
 		return nil, r.errorf("Create outside Start/Stop")
@@ -279,11 +287,11 @@ func (r *Region) Create() (*delta.Delta, error) {
 	r.t1 = time.Now()
 	r.state = stCreated
 	n := r.n
-	d := &delta.Delta{}
 	if r.nested != nil {
-		return d, nil
+		return &delta.Delta{}, nil
 	}
 	n.fault("create", r.seq)
+	d := &n.xch.own // reused: valid until the next region's Create
 	d.Reset(r.seq, n.rank)
 	if n.tracker == nil {
 		return d, nil
