@@ -45,6 +45,9 @@ type node struct {
 	mem    members
 	lossMu sync.Mutex
 
+	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
+	lazyS *lazySlave  // slave with lazy transfer on
+
 	seq      uint64  // number of regions begun
 	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool
@@ -122,14 +125,15 @@ func join() (*node, error) {
 		return nil, err
 	}
 	backend := orDefault(cfg.Monitor, "auto")
-	n.tracker, err = monitor.New(backend, n.arena.Bytes(), monitor.Options{
+	mopts := monitor.Options{
 		PageSize: n.arena.PageSize(),
 		Notice: func(s string) {
 			if n.rank == 0 {
 				fmt.Fprintf(os.Stderr, "cape: %s\n", s)
 			}
 		},
-	})
+	}
+	n.tracker, err = n.newTracker(backend, mopts)
 	if err != nil {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
@@ -158,6 +162,9 @@ func join() (*node, error) {
 			ln.Close()
 			return nil, fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
 		}
+		if err := n.setUpLazy(backend, mopts, ln); err != nil {
+			return nil, err
+		}
 		return n, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -169,6 +176,9 @@ func join() (*node, error) {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 			n.loopback = true
 		}
+	}
+	if err := n.setUpLazy(backend, mopts, nil); err != nil {
+		return nil, err
 	}
 	go n.watchMaster()
 	return n, nil
@@ -206,6 +216,7 @@ func Finalize() error {
 	if n.slave != nil {
 		errs = append(errs, n.slave.Close())
 	}
+	errs = append(errs, n.closeLazy())
 	if n.tracker != nil {
 		errs = append(errs, n.tracker.Close())
 	}

@@ -53,6 +53,7 @@ type runFlags struct {
 	arenaSize   string
 	timeout     time.Duration
 	maxLost     int
+	transfer    string
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
@@ -69,6 +70,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
 	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job)")
+	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
+		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
+		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), or auto (lazy where possible, silently, else eager)")
 	var cf clusterFlags
 	addClusterFlags(fs, &cf)
 	if err := fs.Parse(args); err != nil {
@@ -99,6 +103,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(monitor.Backends(), f.monitor) {
 		return usagef("run: --monitor %q: want one of %s", f.monitor, strings.Join(monitor.Backends(), ", "))
 	}
+	if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
+		return usagef("run: --transfer %q: want eager, lazy or auto", f.transfer)
+	}
 	if _, err := delta.ParseCompression(f.compress); err != nil {
 		return usagef("run: --compress: %v", err)
 	}
@@ -125,7 +132,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	spec := launch.Spec{
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
 		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout,
-		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, MaxLost: f.maxLost},
+		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer,
+			MaxLost: f.maxLost},
 	}
 	if f.timeout > 0 {
 		spec.Node.Timeout = f.timeout.String()

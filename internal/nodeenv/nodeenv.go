@@ -58,6 +58,7 @@ const (
 	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
 	MaxLost   = "CAPE_MAX_LOST"    // slaves the job may lose and go on without; -1 or unset: no cap
+	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto (pages on demand)
 )
 
 // Config is what a node learns from its environment.
@@ -81,6 +82,7 @@ type Config struct {
 	// and validated by Read; 0 means the transport's default.
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
+	Transfer    string // how region results travel (Transfer): "", eager, lazy or auto
 	// MaxLost is how many slaves the job may lose and still complete, their
 	// work re-executed by the survivors (MaxLost); negative means no cap
 	// (the job goes on while the master and one node remain), 0 means the
@@ -110,7 +112,7 @@ func Read() (*Config, error) {
 		return readScheduled(get)
 	}
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
-		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast)}
+		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast), Transfer: get(Transfer)}
 	var err error
 	if c.MaxLost, err = maxLost(get); err != nil {
 		return nil, err
@@ -166,7 +168,7 @@ func readScheduled(get func(string) string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Monitor, c.Compress, c.Broadcast = get(Monitor), get(Compress), get(Broadcast)
+	c.Monitor, c.Compress, c.Broadcast, c.Transfer = get(Monitor), get(Compress), get(Broadcast), get(Transfer)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
 	if c.MaxLost, err = maxLost(get); err != nil {
 		return nil, err
@@ -304,6 +306,7 @@ func Environ(c Config) []string {
 	}
 	add(Monitor, c.Monitor)
 	add(Compress, c.Compress)
+	add(Transfer, c.Transfer)
 	if c.PeerTimeout > 0 {
 		add(Timeout, c.PeerTimeout.String())
 	} else {
