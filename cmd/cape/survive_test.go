@@ -181,8 +181,10 @@ func TestMaxLost(t *testing.T) {
 		t.Errorf("--max-lost 1, one loss: %v, printed\n%s\nwant\n%s\n%s", err, stdout, want, stderr)
 	}
 	_, stderr, err = runSurvivor(t, bin, "node=2,at=create,do=crash,region=1;node=1,at=create,do=crash,region=3", 3, "--max-lost", "1")
-	if !errors.As(err, &ee) || ee.Code == 0 || !strings.Contains(ee.Msg, "node 1") {
-		t.Errorf("--max-lost 1, two losses: cape run returned %v, want a failure naming node 1\n%s", err, stderr)
+	// Either lost node may be named: with lazy transfer a node's end can be
+	// seen late (its pager helper holds its output open).
+	if !errors.As(err, &ee) || ee.Code == 0 || !strings.Contains(ee.Msg, "node 1") && !strings.Contains(ee.Msg, "node 2") {
+		t.Errorf("--max-lost 1, two losses: cape run returned %v, want a failure naming a lost node\n%s", err, stderr)
 	}
 }
 
