@@ -15,7 +15,7 @@ targets=(
 	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
-	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol ./cape:FuzzLazyMerged
+	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol ./cape:FuzzLazyMerged ./cape:FuzzParseLive
 	./internal/pager:FuzzParseAnswer
 )
 # Every Fuzz function in the tree must be listed above.

@@ -30,13 +30,14 @@ func TestBlockPartitionCoversOnce(t *testing.T) {
 
 func TestChunkServerGuidedAndDynamic(t *testing.T) {
 	for _, guided := range []bool{false, true} {
-		s := &chunkServer{count: 1000, chunk: 7, nodes: 4, guided: guided}
+		s := &roster{count: 1000, chunk: 7, nodes: 4, guided: guided}
 		next, prevSize := 0, 1<<30
 		for {
-			lo, hi := s.next()
-			if lo >= hi {
+			u, ok := s.nextChunk()
+			if !ok {
 				break
 			}
+			lo, hi := u.lo, u.hi
 			if lo != next {
 				t.Fatalf("guided=%v: chunk starts at %d, want %d", guided, lo, next)
 			}

@@ -10,8 +10,9 @@
 //
 //	r := cape.Begin("main.go:42:2")
 //	cape.Must(r.Start())           // arm the monitor on the arena
-//	lo, hi := r.Static(n)          // my block of the iterations
-//	for i := lo; i < hi; i++ { ... }
+//	for lo, hi, more := r.First(n); more; lo, hi, more = r.Next() {
+//		for i := lo; i < hi; i++ { ... } // my block; on the master, then lost nodes' blocks
+//	}
 //	d, err := r.Create()           // disarm; what I wrote, byte-exact, against the region's entry state
 //	cape.Must(err)
 //	cape.Must(r.Stop())            // leave the region: allocation allowed again (Stop is End)
@@ -33,6 +34,14 @@
 // iterations and sections itself, in order, without communication or a
 // monitor of its own; its writes belong to the enclosing region, and its
 // reductions and lastprivate values take their sequential values.
+//
+// A slave lost during a job (crashed, disconnected, silent past the peer
+// timeout, or a straggler) does not end it while --max-lost allows: the
+// master owns the assignment of every region's units (blocks, chunks,
+// sections), commits each slave's delta and values once, and re-executes
+// the units of a lost slave in the same region; later regions are split
+// over the live set, which the master sends with a region's merged delta
+// (reexec.go, membership.go). The master's loss still ends the job.
 //
 // Arena memory is given back with Free and handed out again,
 // deterministically, by later allocations. Types with pointers or slices may

@@ -34,7 +34,8 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	var err error
 	var sent, recvd int
 	switch {
-	case n.size == 1:
+	case r.size == 1:
+		// A single node, or a master left alone: its arena holds the result.
 		if err = r.combineValues(nil); err == nil {
 			err = r.checkPointers()
 		}
@@ -53,9 +54,9 @@ func (r *Region) Exchange(d *delta.Delta) error {
 		if n.rank > 0 {
 			in = fmt.Sprintf("; merged delta received: %d bytes, %d of them where this node wrote", r.mergedIn, r.ownIn)
 		}
-		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)%s\n",
+		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)%s%s\n",
 			n.name, r.name, r.seq, us(r.t1.Sub(r.t0)), us(r.created), r.pages, d.Len(),
-			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd, in)
+			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd, in, r.reexecStats())
 	}
 	return nil
 }
@@ -82,16 +83,18 @@ func (r *Region) limits() delta.Limits {
 // is used by the goroutine that runs the regions only (and, while it waits
 // for them, by the goroutines Exchange starts).
 type exchangeState struct {
-	own    delta.Delta   // Create's delta, valid until the next region's Create
-	in     []delta.Delta // decoded: the slaves' deltas by rank (master), the merged one at 0 (slave)
-	merged delta.Delta   // master: the merge of every node's delta
-	out    []delta.Delta // master: per slave, merged less the slave's own bytes (runs alias merged)
-	env    []outEnvelope // per destination rank (the master at 0)
-	ds     []*delta.Delta
-	parts  [][]byte
-	errs   []error
-	sent   []int               // per slave, bytes sent
-	msgs   []transport.Message // master: Gather's table
+	own       delta.Delta    // Create's delta, valid until the next region's Create
+	in        []delta.Delta  // decoded: the slaves' deltas by rank (master), the merged one at 0 (slave)
+	merged    delta.Delta    // master: the merge of every node's delta
+	out       []delta.Delta  // master: per slave, merged less the slave's own bytes (runs alias merged)
+	env       []outEnvelope  // per destination rank (the master at 0)
+	ds        []*delta.Delta // by rank; live holds the committed ones
+	parts     [][]byte       // by rank; liveParts holds the committed ones
+	live      []*delta.Delta // master: the deltas to merge, the master's first, then the committed slaves' in rank order
+	liveParts [][]byte
+	errs      []error
+	sent      []int               // per slave, bytes sent
+	msgs      []transport.Message // master: Gather's table
 }
 
 // grow sizes the per-rank storage for a job of size nodes.
@@ -123,6 +126,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err := n.slave.SendBuffers(kindDelta, r.seq, bufs); err != nil {
 		return 0, 0, r.fail(err)
 	}
+	n.fault("broadcast", r.seq)
 	sent = payloadLen(bufs)
 	t := time.Now()
 	r.sent = t.Sub(ts)
@@ -170,13 +174,22 @@ func payloadLen(bufs [][]byte) int {
 }
 
 // recvFromMaster receives the next message of kind want, handling the
-// master's end-of-job and abort messages.
+// master's end-of-job, abort and leave messages, and adopting the live set
+// it sends before a merged delta.
 func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
-	msg, err := r.n.slave.Recv()
-	if err != nil {
-		return msg, err
+	for {
+		msg, err := r.n.slave.Recv()
+		if err != nil {
+			return msg, err
+		}
+		if msg.Kind == kindLive && msg.Seq == r.seq && want == kindMerged {
+			if err := r.n.adoptLive(msg.Payload); err != nil {
+				return msg, err
+			}
+			continue
+		}
+		return msg, fromMaster(msg, want, r.seq)
 	}
-	return msg, fromMaster(msg, want, r.seq)
 }
 
 func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
@@ -198,15 +211,21 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	// refreshed: nothing has been applied).
 	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
 	x.ds[0], x.parts[0] = own, r.partials()
+	// The nodes that committed, in rank order: a lost one has no delta
+	// (its units were re-executed).
+	x.live, x.liveParts = append(x.live[:0], own), append(x.liveParts[:0], x.parts[0])
+	for _, rank := range r.committed {
+		x.live, x.liveParts = append(x.live, x.ds[rank]), append(x.liveParts, x.parts[rank])
+	}
 	// By reference: the merged runs alias the nodes' deltas (and so the
 	// received payloads) except where they overlap.
 	merged := &x.merged
-	if err := delta.MergeBaseRef(merged, r.seq, base, x.ds...); err != nil {
+	if err := delta.MergeBaseRef(merged, r.seq, base, x.live...); err != nil {
 		return 0, recvd, r.mergeError(err)
 	}
 	// Values first: a malformed one is an error before any byte of the
 	// arena is written.
-	if err := r.combineValues(x.parts); err != nil {
+	if err := r.combineValues(x.liveParts); err != nil {
 		return 0, recvd, err
 	}
 	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
@@ -218,8 +237,16 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	r.merging = time.Since(t)
 	t = time.Now()
 	defer func() { r.sent = time.Since(t) }()
+	n.announceLive(r.seq)
 	switch {
 	case n.lazyM != nil:
+		// The deltas merged, by rank: none for a lost node.
+		for rank := 1; rank < n.size; rank++ {
+			if r.committedRank(rank) {
+				continue
+			}
+			x.ds[rank] = nil
+		}
 		sent, err = r.sendLazy(merged, x.ds)
 	case n.ckpt.broadcastAll():
 		sent, err = r.broadcastMerged(merged)
@@ -227,10 +254,15 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		sent, err = r.sendMergedLessOwn(merged)
 	}
 	release(merged)
-	for rank := 1; rank < n.size; rank++ {
+	clear(x.live)
+	clear(x.liveParts)
+	for _, rank := range r.committed {
 		release(&x.in[rank])
 		x.parts[rank] = nil
 		n.master.Release(rank, msgs[rank].Payload)
+	}
+	if err == nil && r.ro != nil {
+		r.ro.report()
 	}
 	return sent, recvd, err
 }
@@ -241,11 +273,12 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 	n := r.n
 	x := &n.xch
-	for rank := 1; rank < n.size; rank++ {
+	clear(x.errs)
+	for _, rank := range r.committed {
 		recvd += len(msgs[rank].Payload)
 	}
-	if recvd < parallelDecodeBytes || n.size == 2 {
-		for rank := 1; rank < n.size; rank++ {
+	if recvd < parallelDecodeBytes || len(r.committed) == 1 {
+		for _, rank := range r.committed {
 			r.openSlave(msgs, rank)
 		}
 	} else {
@@ -254,7 +287,7 @@ func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 	if err := errors.Join(x.errs...); err != nil {
 		return recvd, r.wrap("delta from a slave", err)
 	}
-	for rank := 1; rank < n.size; rank++ {
+	for _, rank := range r.committed {
 		x.ds[rank] = n.ckpt.received(&x.in[rank], n.tracker)
 	}
 	return recvd, nil
@@ -275,14 +308,17 @@ func (r *Region) openSlave(msgs []transport.Message, rank int) {
 	x.parts[rank] = vals
 }
 
-// eachSlave runs f for every slave's rank concurrently, the first in the
-// calling goroutine, and waits for them.
+// eachSlave runs f for the rank of every slave that committed its delta
+// concurrently, the first in the calling goroutine, and waits for them.
 func (r *Region) eachSlave(f func(rank int)) {
+	if len(r.committed) == 0 {
+		return
+	}
 	var wg sync.WaitGroup
-	for rank := 2; rank < r.n.size; rank++ {
+	for _, rank := range r.committed[1:] {
 		wg.Go(func() { f(rank) })
 	}
-	f(1)
+	f(r.committed[0])
 	wg.Wait()
 }
 
@@ -297,9 +333,11 @@ func (r *Region) broadcastMerged(merged *delta.Delta) (sent int, err error) {
 		return 0, err
 	}
 	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
-		return 0, r.fail(err)
+		if !n.loseAfterCommit(r, err) {
+			return 0, r.fail(err)
+		}
 	}
-	return len(buf) * (n.size - 1), nil
+	return len(buf) * len(r.committed), nil
 }
 
 // sendMergedLessOwn sends each slave the merged delta less the bytes of its
@@ -311,26 +349,29 @@ func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
 	x := &n.xch
 	vals := r.results()
 	total := 0
-	for rank := 1; rank < n.size; rank++ {
+	for _, rank := range r.committed {
 		o := &x.out[rank]
 		o.Reset(r.seq, delta.Merged)
 		o.Runs = delta.Exclude(o.Runs, merged.Runs, x.ds[rank].Runs)
 		total += o.Len()
 	}
 	clear(x.errs)
-	if total < parallelSendBytes || n.size == 2 {
-		for rank := 1; rank < n.size; rank++ {
+	if total < parallelSendBytes || len(r.committed) == 1 {
+		for _, rank := range r.committed {
 			r.sendLessOwn(rank, vals)
 		}
 	} else {
 		r.eachSlave(func(rank int) { r.sendLessOwn(rank, vals) })
 	}
-	for rank := 1; rank < n.size; rank++ {
+	for _, rank := range r.committed {
 		sent += x.sent[rank]
 		release(&x.out[rank])
 	}
 	for _, err := range x.errs {
-		if err != nil {
+		// A slave lost while it is sent the result (committed: the region
+		// is done) only takes no share of the next regions, if the policy
+		// allows.
+		if err != nil && !n.loseAfterCommit(r, err) {
 			return sent, r.fail(err)
 		}
 	}
@@ -377,26 +418,24 @@ func (r *Region) mergeError(err error) error {
 	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", a, b, in, va, vb)
 }
 
-// gather returns one kindDelta message from every slave (index = rank).
+// gather returns the slaves' delta messages indexed by rank and sets
+// r.committed to the ranks that committed one; a lost slave has none (its
+// units were re-executed).
 func (r *Region) gather() ([]transport.Message, error) {
-	n := r.n
-	if r.dyn != nil {
-		msgs, err := r.dyn.wait()
-		if err != nil {
-			return nil, r.fail(err)
-		}
-		return msgs, nil
+	if r.ro == nil {
+		// The region ran no loop through First or Chunks on the master
+		// (hand-written code using Static): its slaves' units are unknown,
+		// so a loss is an error here.
+		r.ro = r.newRoster(0, Static, 0, false)
 	}
-	msgs, err := n.master.GatherInto(n.xch.msgs)
-	n.xch.msgs = msgs
+	msgs, committed, err := r.ro.collect()
 	if err != nil {
+		if r.ro.dynamic {
+			err = fmt.Errorf("dynamic schedule: %w", err)
+		}
 		return nil, r.fail(err)
 	}
-	for rank := 1; rank < n.size; rank++ {
-		if err := fromSlave(msgs[rank], rank, r.seq, false); err != nil {
-			return nil, r.fail(err)
-		}
-	}
+	r.committed = committed
 	return msgs, nil
 }
 

@@ -20,7 +20,14 @@ var (
 	// ErrJobAborted means the master stopped the job because a node failed;
 	// the node ends with status 1.
 	ErrJobAborted = errors.New("the job was aborted")
+	// ErrLeft means the master declared this node lost (it was too slow, or
+	// silent for too long) and re-ran its work elsewhere: the node's later
+	// messages are refused, and it ends with status LeftExit.
+	ErrLeft = errors.New("the master declared this node lost")
 )
+
+// LeftExit is the exit status of a node the master declared lost.
+const LeftExit = 4
 
 // fail ends the node because of err: ErrJobDone ends it quietly with status
 // 0, ErrJobAborted with status 1 after closing its connection gracefully
@@ -34,6 +41,15 @@ func fail(err error) {
 	case errors.Is(err, ErrJobAborted):
 		_ = Finalize()
 		exit(1, "stopping: "+err.Error())
+	case errors.Is(err, ErrLeft):
+		_ = Finalize()
+		exit(LeftExit, err.Error()+"; exiting")
+	case self != nil && self.rank > 0 && self.mem.maxLost != 0 && errors.Is(err, transport.ErrPeerClosed):
+		// The master closed this node's connection in order: the job
+		// ended, or the master declared this node lost (a straggler
+		// back too late); either way its work is done elsewhere.
+		_ = Finalize()
+		exit(LeftExit, "the master closed the connection (the job ended, or this node was declared lost); exiting")
 	}
 	if self != nil && self.size > 1 {
 		self.cfg.ReportFailure(err) // tells the launcher which node the error points to

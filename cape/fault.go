@@ -3,6 +3,7 @@ package cape
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,16 +16,24 @@ import (
 // list of key=value pairs:
 //
 //	node=N        the rank that fails (required)
-//	at=POINT      init (after joining), start (entering a region), create
-//	              (a region's work is done, before its delta is made), send
-//	              (before the exchange), exchange (after it)
+//	at=POINT      init (after joining), start (entering a region), compute
+//	              (in the middle of the region's work: after=DUR past its
+//	              start), create (a region's work is done, before its delta is
+//	              made), send (before the exchange), broadcast (a slave's
+//	              delta is sent, the merged delta is on its way), exchange
+//	              (after it: between regions)
 //	do=ACTION     crash (SIGKILL itself), exit (status 3), stall (SIGSTOP
 //	              itself: a hung node whose connections stay open but silent),
-//	              drop (close its connections, then wait forever)
+//	              drop (close its connections, then wait forever), pause
+//	              (SIGSTOP itself for=DUR, then go on: a straggler)
 //	region=K      only in the K-th region (1-based; default: the first one reached)
+//	after=DUR     with at=compute: how long after the region's start (default 10ms)
+//	for=DUR       with do=pause: how long the node stays stopped (default 3s)
 //
 // For example CAPE_FAULT=node=2,at=create,do=crash kills node 2 in the middle
-// of the first region.
+// of the first region. Several faults are separated by semicolons
+// (node=1,at=create,do=crash;node=2,at=start,do=drop,region=3); each fires
+// once.
 const FaultEnv = nodeenv.Fault
 
 // faultSpec is a parsed CAPE_FAULT: where and how this job fails on purpose.
@@ -33,15 +42,36 @@ type faultSpec struct {
 	at     string
 	do     string
 	region uint64
+	after  time.Duration // at=compute
+	pause  time.Duration // do=pause
 }
 
-var faultPoints = []string{"init", "start", "create", "send", "exchange"}
+var (
+	faultPoints  = []string{"init", "start", "compute", "create", "send", "broadcast", "exchange"}
+	faultActions = []string{"crash", "exit", "stall", "drop", "pause"}
+)
 
+// parseFaults parses a CAPE_FAULT value: faults separated by semicolons.
+func parseFaults(s string) ([]*faultSpec, error) {
+	var fs []*faultSpec
+	for _, one := range strings.Split(s, ";") {
+		f, err := parseFault(strings.TrimSpace(one))
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			fs = append(fs, f)
+		}
+	}
+	return fs, nil
+}
+
+// parseFault parses one fault.
 func parseFault(s string) (*faultSpec, error) {
 	if s == "" {
 		return nil, nil
 	}
-	f := &faultSpec{node: -1}
+	f := &faultSpec{node: -1, after: 10 * time.Millisecond, pause: 3 * time.Second}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok {
@@ -60,10 +90,20 @@ func parseFault(s string) (*faultSpec, error) {
 			}
 			f.at = v
 		case "do":
-			if !contains([]string{"crash", "exit", "stall", "drop"}, v) {
-				return nil, fmt.Errorf("%s: do=%q: want crash, exit, stall or drop", FaultEnv, v)
+			if !contains(faultActions, v) {
+				return nil, fmt.Errorf("%s: do=%q: want one of %s", FaultEnv, v, strings.Join(faultActions, ", "))
 			}
 			f.do = v
+		case "after", "for":
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return nil, fmt.Errorf("%s: %s=%q: want a duration such as 50ms", FaultEnv, k, v)
+			}
+			if k == "after" {
+				f.after = d
+			} else {
+				f.pause = d
+			}
 		case "region":
 			n, err := strconv.ParseUint(v, 10, 64)
 			if err != nil || n == 0 {
@@ -71,7 +111,7 @@ func parseFault(s string) (*faultSpec, error) {
 			}
 			f.region = n
 		default:
-			return nil, fmt.Errorf("%s: unknown key %q (want node, at, do, region)", FaultEnv, k)
+			return nil, fmt.Errorf("%s: unknown key %q (want node, at, do, region, after, for)", FaultEnv, k)
 		}
 	}
 	if f.node < 0 || f.at == "" || f.do == "" {
@@ -89,14 +129,38 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// fault fails on purpose if the configured fault matches this point.
+// fault fails on purpose if the configured fault matches this point. At
+// start it also arms a compute fault, which fires from a goroutine while
+// the region's work runs.
 func (n *node) fault(at string, region uint64) {
-	f := n.faults
-	if f == nil || f.node != n.rank || f.at != at || (f.region != 0 && region != f.region) {
-		return
+	for i, f := range n.faults {
+		if f.node != n.rank || (f.region != 0 && region != f.region) {
+			continue
+		}
+		if at == "start" && f.at == "compute" {
+			n.faults = slices.Delete(n.faults, i, i+1) // once
+			go func() {
+				time.Sleep(f.after)
+				n.inject(f, "compute", region)
+			}()
+			return
+		}
+		if f.at == at {
+			// Once: a straggler that goes on must not fail again.
+			n.faults = slices.Delete(n.faults, i, i+1)
+			n.inject(f, at, region)
+			return
+		}
 	}
+}
+
+// inject carries out fault f.
+func (n *node) inject(f *faultSpec, at string, region uint64) {
 	fmt.Fprintf(os.Stderr, "cape: %s: injected fault: %s at %s (region #%d)\n", n.name, f.do, at, region)
 	switch f.do {
+	case "pause":
+		pauseSelf(f.pause)
+		return
 	case "crash":
 		killSelf()
 	case "exit":

@@ -13,7 +13,8 @@ import (
 // fault is complete, valid, and prints back to the same fault.
 func FuzzParseFault(f *testing.F) {
 	for _, s := range []string{"node=2,at=create,do=crash", "node=0,at=send,do=drop,region=3", "node=1", "at=init",
-		"node=-1,at=init,do=exit", "node=1,at=init,do=stall,region=0", "node=1, at=init ,do=exit", "x=y", "node"} {
+		"node=-1,at=init,do=exit", "node=1,at=init,do=stall,region=0", "node=1, at=init ,do=exit", "x=y", "node",
+		"node=1,at=compute,do=pause,after=5ms,for=1s", "node=1,at=broadcast,do=crash,after=-1s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -30,13 +31,14 @@ func FuzzParseFault(f *testing.F) {
 			}
 			return
 		}
-		if ft.node < 0 || !contains(faultPoints, ft.at) || !contains([]string{"crash", "exit", "stall", "drop"}, ft.do) {
+		if ft.node < 0 || !contains(faultPoints, ft.at) || !contains(faultActions, ft.do) {
 			t.Fatalf("%q: accepted %+v", s, ft)
 		}
 		out := fmt.Sprintf("node=%d,at=%s,do=%s", ft.node, ft.at, ft.do)
 		if ft.region != 0 {
 			out += fmt.Sprintf(",region=%d", ft.region)
 		}
+		out += fmt.Sprintf(",after=%v,for=%v", ft.after, ft.pause)
 		again, err := parseFault(out)
 		if err != nil || *again != *ft {
 			t.Fatalf("%q gave %+v, printed %q, parsed back as %+v, %v", s, ft, out, again, err)

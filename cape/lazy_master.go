@@ -298,7 +298,10 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	m.mu.Lock()
 	copy(fetched, m.served)
 	clear(m.served)
-	for s := 1; s < n.size; s++ {
+	// Only the slaves that committed this region get its result: a lost
+	// one has no delta in ds (see exchangeMaster) and takes no share of
+	// the next regions.
+	for _, s := range r.committed {
 		plans[s] = m.plan(s, r.name, changed, writer)
 	}
 	t1 := time.Now()
@@ -311,7 +314,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	sizes := make([]int, n.size)
 	errs := make([]error, n.size)
 	var wg sync.WaitGroup
-	for s := 1; s < n.size; s++ {
+	for _, s := range r.committed {
 		send := func() {
 			// No node receives its own bytes back.
 			push := pushDelta(r.seq, delta.Exclude(nil, merged.Runs, ds[s].Runs), plans[s].act, mem, m.ps)
@@ -333,7 +336,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	wg.Wait()
 	t3 := time.Now()
 	sent := 0
-	for s := 1; s < n.size; s++ {
+	for _, s := range r.committed {
 		sent += sizes[s]
 		if m.stats {
 			fmt.Fprintf(os.Stderr, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
@@ -341,8 +344,12 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 				t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), m.copied, m.compared, t3.Sub(t2).Round(time.Microsecond))
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return sent, r.fail(err)
+	for _, err := range errs {
+		// A slave lost while it is sent the result only takes no share of
+		// the next regions, if the policy allows.
+		if err != nil && !n.loseAfterCommit(r, err) {
+			return sent, r.fail(err)
+		}
 	}
 	return sent, nil
 }
@@ -369,6 +376,9 @@ func pagesOf(d *delta.Delta, ps int) []int {
 func writers(ds []*delta.Delta, ps int) map[int]int {
 	w := map[int]int{}
 	for rank, d := range ds {
+		if d == nil {
+			continue // a lost node: nothing of it was merged
+		}
 		for _, p := range pagesOf(d, ps) {
 			if prev, ok := w[p]; ok && prev != rank {
 				w[p] = -1

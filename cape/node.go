@@ -31,13 +31,19 @@ type node struct {
 	// less than compressing them, so auto compression sends them raw.
 	loopback bool
 	stats    bool
-	verify   bool       // master under --verify: regions are re-run sequentially
-	faults   *faultSpec // CAPE_FAULT, or nil
+	verify   bool         // master under --verify: regions are re-run sequentially
+	faults   []*faultSpec // CAPE_FAULT's faults not fired yet
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
-	xch exchangeState // the exchange's buffers, kept from one region to the next
+	xch  exchangeState // the exchange's buffers, kept from one region to the next
+	rost *roster       // master: the regions' roster and receivers, reused (reexec.go)
+
+	// mem is the live set (and, on the master, the losses so far); lossMu
+	// protects the master's losses in it (see membership.go).
+	mem    members
+	lossMu sync.Mutex
 
 	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
 	lazyS *lazySlave  // slave with lazy transfer on
@@ -97,8 +103,9 @@ func join() (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0}
-	if n.faults, err = parseFault(nodeenv.FaultSpec()); err != nil {
+	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
+		mem: newMembers(cfg.Size, cfg.MaxLost)}
+	if n.faults, err = parseFaults(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
 	n.name = "master"
@@ -132,6 +139,9 @@ func join() (*node, error) {
 	}
 	n.ckpt = newCheckpointer(backend, n.rank)
 	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
+		// Losses may be survived: a relayed broadcast heals around a
+		// lost relay node (the merged delta's buffer is not reused).
+		HealRelay: cfg.MaxLost != 0,
 		// The largest message is a delta of the whole arena: its payload,
 		// a run table that cannot exceed it, and small headers.
 		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20),
@@ -194,12 +204,14 @@ func Finalize() error {
 	n.closing.Store(true)
 	var errs []error
 	if n.master != nil {
+		n.dropLost()
 		_ = n.master.Broadcast(transport.Message{Kind: kindDone, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
 		// receiving (or relaying) the last merged delta would otherwise
 		// see the master's goodbye first and its watchdog would end it.
 		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
+		n.summary()
 	}
 	if n.slave != nil {
 		errs = append(errs, n.slave.Close())

@@ -13,6 +13,9 @@ package cape
 //	chunk      master → slave   u64 lo, u64 hi (little-endian): [lo, hi), lo = hi when done
 //	done       master → slave   none: the master's program ended
 //	abort      master → slave   the reason, text: the job failed
+//	live       master → slave   u32 n, n × u32 ranks, ascending, 0 first: the nodes that share the
+//	                            next regions (sent before a region's merged delta when it changed)
+//	leave      master → slave   the reason, text: this node was declared lost; it must exit
 //
 // An envelope is a u32 length of the values list, the values list, and the
 // encoded delta (delta.Decode's format). A values list is a sequence of
@@ -36,6 +39,8 @@ const (
 	kindChunk                      // master → slave: [lo, hi), empty when done
 	kindDone                       // master → slave: the job is over
 	kindAbort                      // master → slave: the job failed; payload is the reason
+	kindLive                       // master → slave: the live set from the next region on
+	kindLeave                      // master → slave: declared lost, exit; payload is the reason
 )
 
 // appendEnvelope appends the envelope of vals and d to dst.
@@ -167,13 +172,54 @@ func parseChunk(p []byte, count int) (lo, hi int, err error) {
 	return int(l), int(h), nil
 }
 
+// livePayload is the payload of a live message.
+func livePayload(live []int) []byte {
+	p := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+4*len(live)), uint32(len(live)))
+	for _, r := range live {
+		p = binary.LittleEndian.AppendUint32(p, uint32(r))
+	}
+	return p
+}
+
+// parseLive reads a live message's payload: a non-empty ascending subset
+// of prev (the live set it replaces) that starts with the master.
+func parseLive(p []byte, prev []int) ([]int, error) {
+	if len(p) < 4 {
+		return nil, fmt.Errorf("live set of %d bytes is too short", len(p))
+	}
+	n := binary.LittleEndian.Uint32(p)
+	if n == 0 || uint64(n) > uint64(len(prev)) || len(p) != 4+4*int(n) {
+		return nil, fmt.Errorf("live set of %d bytes for %d nodes, from %d nodes", len(p), n, len(prev))
+	}
+	live := make([]int, n)
+	j := 0
+	for i := range live {
+		r := int(binary.LittleEndian.Uint32(p[4+4*i:]))
+		for j < len(prev) && prev[j] < r {
+			j++
+		}
+		if j == len(prev) || prev[j] != r {
+			return nil, fmt.Errorf("live set names node %d, not ascending or not live before", r)
+		}
+		live[i] = r
+		j++
+	}
+	if live[0] != 0 {
+		return nil, errors.New("live set without the master")
+	}
+	return live, nil
+}
+
 // fromMaster checks a message a slave received in region seq when it
-// expects kind want. The master's end of the program and its abort come back
-// as ErrJobDone and ErrJobAborted.
+// expects kind want. The master's end of the program, its abort and its
+// declaring this node lost come back as ErrJobDone, ErrJobAborted and
+// ErrLeft.
 func fromMaster(msg transport.Message, want uint8, seq uint64) error {
 	switch {
 	case msg.Kind == kindAbort:
 		return fmt.Errorf("%w (%s)", ErrJobAborted, msg.Payload)
+	case msg.Kind == kindLeave:
+		return fmt.Errorf("%w (%s)", ErrLeft, msg.Payload)
 	case msg.Kind == kindDone:
 		return ErrJobDone
 	case msg.Kind != want:

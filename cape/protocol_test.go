@@ -76,3 +76,69 @@ func FuzzProtocol(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseLive checks the live message's reader: whatever it accepts is a
+// non-empty ascending subset of the previous live set that starts with the
+// master, and re-encodes to the same payload.
+func FuzzParseLive(f *testing.F) {
+	prev := []int{0, 1, 3, 4, 7}
+	f.Add(livePayload([]int{0, 3, 7}))
+	f.Add(livePayload([]int{0}))
+	f.Add(livePayload([]int{1, 3}))
+	f.Add(livePayload([]int{0, 7, 3}))
+	f.Add(livePayload([]int{0, 2}))
+	f.Add([]byte{1, 0, 0})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		live, err := parseLive(p, prev)
+		if err != nil {
+			return
+		}
+		if len(live) == 0 || live[0] != 0 || !bytes.Equal(livePayload(live), p) {
+			t.Fatalf("%x: accepted %v", p, live)
+		}
+		j := 0
+		for i, r := range live {
+			if i > 0 && r <= live[i-1] {
+				t.Fatalf("%x: %v is not ascending", p, live)
+			}
+			for j < len(prev) && prev[j] != r {
+				j++
+			}
+			if j == len(prev) {
+				t.Fatalf("%x: %v is not a subset of %v", p, live, prev)
+			}
+		}
+	})
+}
+
+// TestStaticUnits checks the units the master assigns: every iteration in
+// exactly one unit, each node's as its Static block or block-cyclic chunks.
+func TestStaticUnits(t *testing.T) {
+	for _, count := range []int{0, 1, 7, 100} {
+		for _, size := range []int{1, 2, 3, 5} {
+			for _, chunk := range []int{0, 1, 4} {
+				seen := make([]int, count)
+				for v := range size {
+					for _, u := range staticUnits(count, chunk, v, size) {
+						if u.lo >= u.hi || (chunk > 0 && u.hi-u.lo > chunk) {
+							t.Fatalf("count %d size %d chunk %d node %d: unit %v", count, size, chunk, v, u)
+						}
+						for i := u.lo; i < u.hi; i++ {
+							seen[i]++
+						}
+					}
+					if lo, hi := block(count, v, size); chunk == 0 && lo < hi {
+						if us := staticUnits(count, chunk, v, size); len(us) != 1 || us[0] != (unit{lo, hi}) {
+							t.Fatalf("count %d size %d node %d: %v, want its block [%d, %d)", count, size, v, us, lo, hi)
+						}
+					}
+				}
+				for i, k := range seen {
+					if k != 1 {
+						t.Fatalf("count %d size %d chunk %d: iteration %d in %d units", count, size, chunk, i, k)
+					}
+				}
+			}
+		}
+	}
+}

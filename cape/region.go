@@ -40,11 +40,18 @@ type Region struct {
 
 	values []value // reductions and lastprivates, in registration order
 
-	// Dynamic schedules (master): chunk server state and the slaves'
-	// messages it received that belong to Exchange.
-	dyn *chunkServer
-	// Dynamic schedules (slave): no more chunks.
+	// Master of a multi-node region: who runs which units, the slaves'
+	// deltas, the units of lost slaves (reexec.go).
+	ro *roster
+	// Master: the slaves whose delta was committed in this region, by
+	// rank (set by gather).
+	committed []int
+	// Slave: the static units not run yet; for a dynamic schedule, whether
+	// the master said there are no more chunks.
+	units   []unit
+	dynamic bool
 	dynDone bool
+	count   int
 
 	// --verify (master): the arena at Start, and the merged result while
 	// the sequential re-run runs.
@@ -72,7 +79,8 @@ func Begin(name string) *Region {
 		return &Region{n: n, name: name, seq: outer.seq, size: 1, nested: outer}
 	}
 	n.seq++
-	return &Region{n: n, name: name, seq: n.seq, rank: n.rank, size: n.size}
+	rank, size := n.split()
+	return &Region{n: n, name: name, seq: n.seq, rank: rank, size: size}
 }
 
 // label names the region in errors.
@@ -154,56 +162,103 @@ func block(count, rank, size int) (lo, hi int) {
 	return lo, hi
 }
 
-// Chunks yields this node's chunks [lo, hi) of [0, count) in increasing
-// order: static with chunk > 0 is block-cyclic by rank; dynamic and guided
-// chunks are handed out by the master at run time (chunk ≤ 0 means 1 for
-// dynamic and the minimum size for guided).
+// Chunks yields this node's chunks [lo, hi) of [0, count): static with
+// chunk ≤ 0 is its block (see Static), static with chunk > 0 is
+// block-cyclic by rank; dynamic and guided chunks are handed out by the
+// master at run time (chunk ≤ 0 means 1 for dynamic and the minimum size
+// for guided). On the master, the chunks of slaves lost in the region
+// follow its own (see First).
 func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
-	n := r.n
-	if sched == Static || r.size == 1 {
-		return func(yield func(int, int) bool) {
-			if chunk <= 0 || r.size == 1 {
-				if lo, hi := r.Static(count); lo < hi {
-					yield(lo, hi)
-				}
+	return func(yield func(int, int) bool) {
+		for u, ok := r.first(count, sched, chunk); ok; u, ok = r.next() {
+			if !yield(u.lo, u.hi) {
 				return
-			}
-			for lo := r.rank * chunk; lo < count; lo += r.size * chunk {
-				if !yield(lo, min(lo+chunk, count)) {
-					return
-				}
 			}
 		}
 	}
-	if chunk <= 0 {
+}
+
+// First and Next run a static loop (schedule(static) without a chunk
+// size) of count iterations: First returns this node's block [lo, hi) and
+// more = true, Next the further units this node must run, until more is
+// false. Generated code writes
+//
+//	for lo, hi, more := r.First(count); more; lo, hi, more = r.Next() {
+//		for k := lo; k < hi; k++ { ... }
+//	}
+//
+// On a slave the block is the only unit. On the master, once its block is
+// done, Next waits for the slaves and returns the blocks of those lost in
+// the region, which the master re-executes (see reexec.go).
+func (r *Region) First(count int) (lo, hi int, more bool) {
+	u, ok := r.first(count, Static, 0)
+	return u.lo, u.hi, ok
+}
+
+// Next returns the next unit after First; see First.
+func (r *Region) Next() (lo, hi int, more bool) {
+	u, ok := r.next()
+	return u.lo, u.hi, ok
+}
+
+// first starts a loop over this node's units and returns the first one.
+// A static block is returned even when empty, so that First's loop runs
+// once on every node.
+func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
+	r.count = max(count, 0)
+	if chunk <= 0 && sched != Static {
 		chunk = 1
 	}
-	if n.rank == 0 {
-		r.serveChunks(count, sched, chunk)
-		return func(yield func(int, int) bool) {
-			for {
-				lo, hi := r.dyn.next()
-				if lo >= hi || !yield(lo, hi) {
-					return
-				}
-			}
-		}
+	if r.size == 1 {
+		lo, hi := r.Static(count)
+		r.units = nil
+		return unit{lo, hi}, true
 	}
-	return func(yield func(int, int) bool) {
-		for !r.dynDone {
-			lo, hi, err := r.requestChunk(count)
-			if err != nil {
-				fail(r.wrap("next chunk", err))
-			}
-			if lo >= hi {
-				r.dynDone = true
-				return
-			}
-			if !yield(lo, hi) {
-				return
-			}
+	if r.n.rank == 0 {
+		if r.ro != nil {
+			fail(r.errorf("more than one loop or sections construct in one region"))
 		}
+		r.ro = r.newRoster(count, sched, chunk, true)
+		if sched == Static && chunk <= 0 && len(r.ro.mine) == 0 {
+			return unit{r.count, r.count}, true // an empty block
+		}
+		return r.next()
 	}
+	if sched == Static {
+		r.units = staticUnits(count, chunk, r.rank, r.size)
+		if chunk <= 0 && len(r.units) == 0 {
+			return unit{r.count, r.count}, true
+		}
+		return r.next()
+	}
+	r.dynamic = true
+	return r.next()
+}
+
+// next returns this node's next unit.
+func (r *Region) next() (unit, bool) {
+	switch {
+	case r.ro != nil:
+		return r.ro.next()
+	case r.dynamic:
+		if r.dynDone {
+			return unit{}, false
+		}
+		lo, hi, err := r.requestChunk(r.count)
+		if err != nil {
+			fail(r.wrap("next chunk", err))
+		}
+		if lo >= hi {
+			r.dynDone = true
+			return unit{}, false
+		}
+		return unit{lo, hi}, true
+	case len(r.units) > 0:
+		u := r.units[0]
+		r.units = r.units[1:]
+		return u, true
+	}
+	return unit{}, false
 }
 
 // Sections yields the indices in [0, n) of the sections this node runs:

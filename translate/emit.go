@@ -394,10 +394,10 @@ func (t *translator) usedIn(v *types.Var, n ast.Node) bool {
 
 // regionNames are the generated names of one region.
 type regionNames struct {
-	r, lo, hi, k, count, first, last, step, chunk, xs, owner, d, err, s string
-	lastp                                                               map[*types.Var]string
-	entry                                                               map[*types.Var]string // reductions: the value at entry, for --verify
-	red                                                                 map[*types.Var]string // reductions: the cape.Reducer
+	r, lo, hi, k, count, first, last, step, chunk, xs, owner, d, err, s, more string
+	lastp                                                                     map[*types.Var]string
+	entry                                                                     map[*types.Var]string // reductions: the value at entry, for --verify
+	red                                                                       map[*types.Var]string // reductions: the cape.Reducer
 }
 
 func (t *translator) names(r *region, fo *fileOut) *regionNames {
@@ -409,7 +409,7 @@ func (t *translator) names(r *region, fo *fileOut) *regionNames {
 	n := newNamer(avoid)
 	rn := &regionNames{r: n.get("r"), lo: n.get("lo"), hi: n.get("hi"), k: n.get("k"), count: n.get("count"),
 		first: n.get("first"), last: n.get("last"), step: n.get("step"), chunk: n.get("chunk"), xs: n.get("xs"),
-		owner: n.get("owner"), d: n.get("d"), err: n.get("err"), s: n.get("s"),
+		owner: n.get("owner"), d: n.get("d"), err: n.get("err"), s: n.get("s"), more: n.get("more"),
 		lastp: map[*types.Var]string{}, entry: map[*types.Var]string{}, red: map[*types.Var]string{}}
 	for _, v := range r.order {
 		switch r.clauseOf[v] {
@@ -554,21 +554,31 @@ func (t *translator) openPrivates(b *strings.Builder, fo *fileOut, r *region, n 
 	return true
 }
 
-// epilogue writes the lastprivate hand-over, the end of the private copies'
+// captureLast writes, after a unit of the region's work (a chunk or a
+// section), the lastprivate hand-over of the unit that ran the sequentially
+// last iteration or section (cond): the owner flag and the values. It is
+// written where that unit ends, not after the loop over the units, because
+// the master may run further units after it (those of a lost node).
+func (t *translator) captureLast(b *strings.Builder, r *region, n *regionNames, cond string) {
+	if len(n.lastp) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "if %s {\n%s = true\n", cond, n.owner)
+	for _, v := range r.order {
+		if p := n.lastp[v]; p != "" {
+			fmt.Fprintf(b, "*%s = %s\n", p, v.Name())
+		}
+	}
+	b.WriteString("}\n")
+}
+
+// epilogue writes the reductions' partials, the end of the private copies'
 // block (when inner), Create, Stop, Exchange, the --verify re-run (rerun is
 // the region's code as one node alone would run it: every iteration or
-// section, in order) and, for the last region, EndLast.
+// section, in order) and, for the last region, EndLast. The lastprivate
+// values were handed over by captureLast.
 func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *regionNames, owner string, inner bool, rerun string) {
 	c := fo.cape()
-	if len(n.lastp) > 0 {
-		fmt.Fprintf(b, "if %s {\n", owner)
-		for _, v := range r.order {
-			if p := n.lastp[v]; p != "" {
-				fmt.Fprintf(b, "*%s = %s\n", p, v.Name())
-			}
-		}
-		b.WriteString("}\n")
-	}
 	for _, v := range r.order {
 		if p := n.red[v]; p != "" {
 			fmt.Fprintf(b, "%s.Partial(%s)\n", p, elems(v))
@@ -697,8 +707,7 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 	var b strings.Builder
 	b.WriteString("{\n")
 	iv, vv := t.forCount(&b, fo, r, n)
-	chunked := r.sched != "Static" || r.chunk != ""
-	owner, inner := t.forSchedule(&b, fo, r, n, chunked)
+	owner, inner := t.forSchedule(&b, fo, r, n)
 	perIter := ""
 	for _, s := range []string{iv, vv} {
 		if s != "" {
@@ -714,14 +723,8 @@ func (t *translator) emitFor(fo *fileOut, r *region) {
 	rerun := t.forRerun(fo, r, n, perIter)
 	var e strings.Builder
 	e.WriteString("}\n")
-	if chunked {
-		if owner != "" {
-			fmt.Fprintf(&e, "%s = %s == %s\n", owner, n.hi, n.count)
-		}
-		e.WriteString("}\n")
-	} else if len(n.lastp) > 0 {
-		owner = fmt.Sprintf("%s < %s && %s == %s", n.lo, n.hi, n.hi, n.count)
-	}
+	t.captureLast(&e, r, n, fmt.Sprintf("%s < %s && %s == %s", n.lo, n.hi, n.hi, n.count))
+	e.WriteString("}\n")
 	t.epilogue(&e, fo, r, n, owner, inner, rerun)
 	t.forAfter(&e, fo, r, n)
 	e.WriteString("}" + t.lineDir(body.Rbrace+1))
@@ -817,11 +820,13 @@ func (t *translator) forCountBounds(b *strings.Builder, fo *fileOut, r *region, 
 }
 
 // forSchedule writes to b the schedule of the loop: the chunk size, the
-// prologue, the lastprivate owner flag of a chunked loop, this node's static
-// share or the loop over its chunks, the private copies, and the header of
-// the loop over the iterations. It returns the owner flag's name (empty when
-// there is none yet) and whether openPrivates opened an inner block.
-func (t *translator) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *regionNames, chunked bool) (owner string, inner bool) {
+// prologue, the lastprivate owner flag, the private copies, the loop over
+// this node's units (its static block, then on the master the blocks of
+// lost nodes; or its chunks) and the header of the loop over the
+// iterations. It returns the owner flag's name (empty when there is none)
+// and whether openPrivates opened an inner block.
+func (t *translator) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *regionNames) (owner string, inner bool) {
+	chunked := r.sched != "Static" || r.chunk != ""
 	c := fo.cape()
 	if r.chunk != "" {
 		fmt.Fprintf(b, "%s := %s\n", n.chunk, r.chunk)
@@ -831,15 +836,15 @@ func (t *translator) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *
 	if r.label != nil {
 		label = r.label.Label.Name + ":\n"
 	}
-	if chunked && len(n.lastp) > 0 {
+	if len(n.lastp) > 0 {
 		owner = n.owner
 		fmt.Fprintf(b, "%s := false\n", owner)
 	}
-	if !chunked {
-		fmt.Fprintf(b, "%s, %s := %s.Static(%s)\n", n.lo, n.hi, n.r, n.count)
-	}
 	inner = t.openPrivates(b, fo, r, n)
-	if chunked {
+	if !chunked {
+		fmt.Fprintf(b, "for %s, %s, %s := %s.First(%s); %s; %s, %s, %s = %s.Next() {\n",
+			n.lo, n.hi, n.more, n.r, n.count, n.more, n.lo, n.hi, n.more, n.r)
+	} else {
 		chunk := "0"
 		if r.chunk != "" {
 			chunk = n.chunk
@@ -904,11 +909,7 @@ func (t *translator) emitSections(fo *fileOut, r *region) {
 	}
 	inner := t.openPrivates(&b, fo, r, n)
 	caseText := func(i int) string {
-		s := fmt.Sprintf("case %d:\n", i)
-		if i == len(secs)-1 && owner != "" {
-			s += owner + " = true\n"
-		}
-		return s + t.lineDir(secs[i].Lbrace)
+		return fmt.Sprintf("case %d:\n", i) + t.lineDir(secs[i].Lbrace)
 	}
 	fmt.Fprintf(&b, "for %s := range %s.Sections(%d, %s.%s) {\nswitch %s {\n", n.s, n.r, len(secs), c, r.sched, n.s)
 	b.WriteString(caseText(0))
@@ -926,7 +927,9 @@ func (t *translator) emitSections(fo *fileOut, r *region) {
 		rerun.WriteString("\n")
 	}
 	var e strings.Builder
-	e.WriteString("\n}\n}\n")
+	e.WriteString("\n}\n")
+	t.captureLast(&e, r, n, fmt.Sprintf("%s == %d", n.s, len(secs)-1))
+	e.WriteString("}\n")
 	t.epilogue(&e, fo, r, n, owner, inner, rerun.String())
 	e.WriteString("}" + t.lineDir(blk.End()))
 	fo.ed.replace(fo.off(secs[len(secs)-1].End()), fo.off(blk.End()), e.String())

@@ -66,6 +66,16 @@ type Config struct {
 	// others at the address the master sees it at.
 	Broadcast string
 
+	// HealRelay makes a relayed broadcast survive the loss of a relay node:
+	// the master keeps the payload of its last relayed broadcast (the
+	// caller must not modify it until the next one) and, when it drops or
+	// excludes a slave, sends it again to that slave's descendants in the
+	// broadcast's scheme, over their own connections; a slave whose relay
+	// parent ended without forwarding a broadcast waits for that copy
+	// instead of failing (it still fails if the master's connection does).
+	// Master and slaves must agree on it.
+	HealRelay bool
+
 	// Notice, if set, receives what the transport wants the user to know
 	// but is not an error of any call: that the relay links failed and
 	// broadcasts fall back to the star, naming the nodes (Master.RelayErr

@@ -139,6 +139,12 @@
 // chain) ends without having sent it, Recv fails naming the parent; the end
 // of any other parent, or of the master, does not matter, since a goodbye
 // follows every frame its sender had forwarded.
+// A master that gives up on a slave (Master.Drop, Master.Exclude) uses
+// the star from then on; with Config.HealRelay it also sends its last
+// relayed broadcast again, over their own connections, to the slaves below
+// the lost one in that scheme, which then wait for that copy instead of
+// failing when their parent ends without forwarding (a slave ignores a copy
+// of a broadcast it already has).
 // Broadcast picks the scheme per message: the star below 64 KiB (one hop,
 // written to the slaves one after the other from the caller's goroutine),
 // the chain when the payload spans at least 2 chunks per hop, the tree in

@@ -22,6 +22,10 @@ type Master struct {
 
 	gatherMu sync.Mutex // serializes Gather
 
+	dropMu sync.Mutex
+	// dropMu protects the following field.
+	dropped []bool // index rank: Exclude or Drop was called
+
 	closeOnce sync.Once
 	closed    chan struct{}
 
@@ -73,6 +77,8 @@ func NewMaster(ln net.Listener, cfg Config) (*Master, error) {
 		notify: make(chan struct{}, 1),
 		closed: make(chan struct{}),
 		relay:  masterRelay{setup: make(chan relaySetupMsg, 2*cfg.Size)},
+
+		dropped: make([]bool, cfg.Size),
 	}
 	if cfg.Size == 1 {
 		return m, nil
@@ -269,7 +275,7 @@ func (m *Master) Recv(rank int) (Message, error) {
 	return c.recv()
 }
 
-// Broadcast sends msg to every slave. It waits for the master's own sends
+// Broadcast sends msg to every slave but those dropped. It waits for the master's own sends
 // and returns the first error in time (a *NodeError), if any. The scheme
 // is Config.Broadcast: with the star the master sends msg to every slave
 // concurrently; with the tree or the chain it sends msg to one or two
@@ -292,7 +298,10 @@ func (m *Master) Broadcast(msg Message) error {
 		// Small: each write returns as soon as the bytes are in the
 		// socket buffer, so one goroutine costs less than one per slave.
 		var first error
-		for _, c := range m.peers[1:] {
+		for rank, c := range m.peers {
+			if rank == 0 || m.isDropped(rank) {
+				continue
+			}
 			if err := c.send(msg); err != nil && first == nil {
 				first = err
 			}
@@ -304,7 +313,10 @@ func (m *Master) Broadcast(msg Message) error {
 		once  sync.Once
 		first error
 	)
-	for _, c := range m.peers[1:] {
+	for rank, c := range m.peers {
+		if rank == 0 || m.isDropped(rank) {
+			continue
+		}
 		wg.Go(func() {
 			if err := c.send(msg); err != nil {
 				once.Do(func() { first = err })
@@ -320,8 +332,9 @@ func (m *Master) Broadcast(msg Message) error {
 const inlineBroadcast = 64 << 10
 
 // Gather returns one message from each slave, indexed by rank (index 0 is
-// empty). It returns as soon as one slave's connection fails, with that
-// *NodeError and the messages received so far; the others stay queued.
+// empty; so are the dropped slaves'). It returns as soon as one slave's
+// connection fails, with that *NodeError and the messages received so far;
+// the others stay queued.
 func (m *Master) Gather() ([]Message, error) { return m.GatherInto(nil) }
 
 // GatherInto is Gather into out, which it empties and grows to Size
@@ -337,10 +350,15 @@ func (m *Master) GatherInto(out []Message) ([]Message, error) {
 	clear(out)
 	// A slave's message has a kind ≥ MinKind: a zero kind is a rank
 	// still to hear from.
-	left := len(m.peers) - 1
+	left := 0
+	for rank := 1; rank < len(m.peers); rank++ {
+		if !m.isDropped(rank) {
+			left++
+		}
+	}
 	for left > 0 {
 		for rank, c := range m.peers {
-			if rank == 0 || out[rank].Kind != 0 {
+			if rank == 0 || out[rank].Kind != 0 || m.isDropped(rank) {
 				continue
 			}
 			msg, ok, err := c.tryRecv()
@@ -428,4 +446,55 @@ func (m *Master) Close() error {
 		wg.Wait()
 	})
 	return nil
+}
+
+// Drop gives up on the slave of the given rank, a node the caller counts
+// as lost: it is excluded (see Exclude) and its connection is closed in the
+// background (gracefully: a slave that is still alive gets the goodbye).
+// Its later messages are discarded; Send and Recv on it return ErrClosed.
+// Drop is idempotent, and may follow Exclude.
+func (m *Master) Drop(rank int) error {
+	if err := m.Exclude(rank); err != nil {
+		return err
+	}
+	c := m.peers[rank]
+	c.shut()
+	go c.close()
+	return nil
+}
+
+// Exclude stops counting on the slave of the given rank without closing
+// its connection, so that the caller can still receive (and refuse) what
+// a node it declared lost sends late, and tell it to leave: Broadcast and
+// Gather skip it, and broadcasts use the star from now on (a relay tree or
+// chain through a lost node would cut its children off; with
+// Config.HealRelay the last relayed broadcast is sent again to the nodes
+// below it). Exclude is idempotent.
+func (m *Master) Exclude(rank int) error {
+	if _, err := m.peer(rank); err != nil {
+		return err
+	}
+	m.dropMu.Lock()
+	already := m.dropped[rank]
+	m.dropped[rank] = true
+	m.dropMu.Unlock()
+	m.relay.mu.Lock()
+	if m.relay.on {
+		m.relay.on = false
+		m.relay.err = fmt.Errorf("node %d was dropped: broadcasts use the star", rank)
+	}
+	last := m.relay.last
+	m.relay.last = relayed{}
+	m.relay.mu.Unlock()
+	if !already {
+		m.resendAround(rank, last)
+	}
+	return nil
+}
+
+// isDropped reports whether Exclude (or Drop) was called for rank.
+func (m *Master) isDropped(rank int) bool {
+	m.dropMu.Lock()
+	defer m.dropMu.Unlock()
+	return m.dropped[rank]
 }

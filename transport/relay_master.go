@@ -16,9 +16,18 @@ type masterRelay struct {
 
 	mu sync.Mutex
 	// mu protects the following fields.
-	on   bool   // every slave reported its links up
-	err  error  // why the relay is off, if it is
-	next uint64 // index of the next relayed broadcast
+	on   bool    // every slave reported its links up
+	err  error   // why the relay is off, if it is
+	next uint64  // index of the next relayed broadcast
+	last relayed // the last relayed broadcast (Config.HealRelay)
+}
+
+// relayed is a relayed broadcast, kept to be sent again around a lost
+// relay node.
+type relayed struct {
+	idx     uint64
+	scheme  uint8 // kindChain or kindTree; 0: none yet
+	payload []byte
 }
 
 type relaySetupMsg struct {
@@ -180,5 +189,31 @@ func (m *Master) broadcastRelayed(kind uint8, msg Message) error {
 		})
 	}
 	wg.Wait()
+	if m.cfg.HealRelay {
+		r.mu.Lock()
+		r.last = relayed{idx: idx, scheme: kind, payload: msg.Payload}
+		r.mu.Unlock()
+	}
 	return first
+}
+
+// resendAround sends the last relayed broadcast again, over their own
+// connections, to the descendants of lost in its scheme (Config.HealRelay),
+// which may have been cut off from it. A descendant that got it already
+// ignores the copy.
+func (m *Master) resendAround(lost int, last relayed) {
+	if last.scheme == 0 {
+		return
+	}
+	size := len(m.peers)
+	todo := children(last.scheme, lost, size)
+	for len(todo) > 0 {
+		d := todo[0]
+		todo = append(todo[1:], children(last.scheme, d, size)...)
+		if m.isDropped(d) {
+			continue
+		}
+		c := m.peers[d]
+		go func() { _ = c.sendRaw(last.scheme, last.idx, last.payload) }()
+	}
 }

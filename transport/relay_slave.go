@@ -25,6 +25,7 @@ type slaveRelay struct {
 	store   map[uint64][]byte // relayed payloads by broadcast index
 	ended   map[int]error     // why the connection from a parent (the master is 0) ended
 	changed chan struct{}     // cap 1: store, ended or closed changed
+	taken   uint64            // 1 + the index of the last broadcast delivered to the caller
 	closed  bool              // Close was called
 	started func()            // tests: called as a relayed message starts being forwarded
 }
@@ -321,7 +322,9 @@ func (r *slaveRelay) forward(from *conn, h header, chunk []byte) {
 
 func (r *slaveRelay) deliver(idx uint64, p []byte) {
 	r.mu.Lock()
-	r.store[idx] = p
+	if idx >= r.taken { // else a copy sent again around a lost node, too late
+		r.store[idx] = p
+	}
 	r.mu.Unlock()
 	signal(r.changed)
 }
@@ -345,7 +348,8 @@ func (r *slaveRelay) parentFailed(c *conn, cause error) {
 }
 
 // wait returns relayed broadcast #idx, sent by scheme, once it has arrived;
-// it fails if this slave's parent in that scheme ended without sending it,
+// it fails if this slave's parent in that scheme ended without sending it
+// (with Config.HealRelay it waits on, for the master's copy),
 // if the master failed (a goodbye from the master does not count: the
 // message may still be on its way through the other slaves), or on Close.
 func (r *slaveRelay) wait(idx uint64, scheme uint8) ([]byte, error) {
@@ -355,9 +359,14 @@ func (r *slaveRelay) wait(idx uint64, scheme uint8) ([]byte, error) {
 		p, ok := r.store[idx]
 		if ok {
 			delete(r.store, idx)
+			r.taken = max(r.taken, idx+1)
 		}
 		closed := r.closed
 		failed, ended := r.ended[from]
+		if ended && r.cfg.HealRelay && from != 0 {
+			// The master sends it again once it gives up on the parent.
+			failed, ended = nil, false
+		}
 		if lost := r.ended[0]; !ended && lost != nil && !errors.Is(lost, ErrPeerClosed) {
 			failed, ended = lost, true // the master failed: the job is lost
 		}

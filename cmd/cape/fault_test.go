@@ -67,7 +67,9 @@ func TestInjectedFaults(t *testing.T) {
 }
 
 // runFailingJob runs a three-node job of prog (with args) under the
-// CAPE_FAULT of the caller's t.Setenv, with a 2 s peer timeout, and checks
+// CAPE_FAULT of the caller's t.Setenv, with a 2 s peer timeout and
+// --max-lost 0 (the first loss stops the job: see survive_test.go for the
+// default, surviving, policy), and checks
 // what every injected fault must give: the job ends within limit, with a
 // non-zero exit, and no node process it started (each prints "pid N") is
 // left. It returns the job's stderr, how long it took and cape run's error.
@@ -77,7 +79,7 @@ func runFailingJob(t *testing.T, fault string, limit time.Duration, prog string,
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(append([]string{"run", "-n", "3", "--timeout", "2s", prog, "--"}, args...), &stdout, &stderr)
+		done <- run(append([]string{"run", "-n", "3", "--timeout", "2s", "--max-lost", "0", prog, "--"}, args...), &stdout, &stderr)
 	}()
 	select {
 	case err = <-done:

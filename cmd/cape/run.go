@@ -28,9 +28,12 @@ const runHelp = `Usage: cape run [flags] PACKAGE|BINARY [--] [program arguments]
 
 Builds PACKAGE (a directory or import path, annotated or not) and runs it as a
 CAPE job: node 0 is the master, the others are slaves. The job's output is the
-master's; slaves' stderr is shown prefixed with their rank. cape run exits with
-the master's status, or non-zero naming the node when any node fails. Ctrl-C
-stops every node.
+master's; slaves' stderr is shown prefixed with their rank (their stdout is not
+the job's output: see --slave-output). A slave that fails, hangs or loses its
+connection is reported and its work re-executed by the surviving nodes, up to
+--max-lost slaves; cape run then exits 0 when the job completed. The master's
+failure, or one loss too many, stops every node and exits non-zero naming the
+node. Ctrl-C stops every node.
 
 Flags go before PACKAGE; everything after PACKAGE is passed to the program.
 
@@ -49,6 +52,7 @@ type runFlags struct {
 	verify      bool
 	arenaSize   string
 	timeout     time.Duration
+	maxLost     int
 	transfer    string
 }
 
@@ -65,6 +69,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
+	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job)")
 	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
 		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
 		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), or auto (lazy where possible, silently, else eager)")
@@ -80,6 +85,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	rest := fs.Args()
 	if len(rest) == 0 {
 		return usagef("run: no package given (e.g. cape run -n 4 ./examples/matmul)")
+	}
+	if f.maxLost < -1 {
+		return usagef("run: --max-lost %d: want -1 (no cap) or a number of nodes", f.maxLost)
 	}
 	if f.nodes < 1 {
 		return usagef("run: -n %d: need at least one node", f.nodes)
@@ -124,13 +132,18 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	spec := launch.Spec{
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
 		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout,
-		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer},
+		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer,
+			MaxLost: f.maxLost},
 	}
 	if f.timeout > 0 {
 		spec.Node.Timeout = f.timeout.String()
 	}
 	if f.arenaSize != "" {
 		spec.Env = append(spec.Env, arena.SizeEnv+"="+f.arenaSize)
+	}
+	if fault := nodeenv.FaultSpec(); fault != "" {
+		// Local nodes inherit it; remote ones get it this way.
+		spec.Env = append(spec.Env, nodeenv.Fault+"="+fault)
 	}
 	if cf.active() {
 		return runCluster(ctx, spec, remote, fs.Changed("nodes"))

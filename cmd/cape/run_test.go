@@ -109,7 +109,8 @@ func TestRunSlaveKilledMidRegion(t *testing.T) {
 	var stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- run([]string{"run", "-n", "3", "./testdata/stall"}, &stdout, io.MultiWriter(pw, &stderr))
+		// --max-lost 0: the strict policy (survive_test.go has the default).
+		done <- run([]string{"run", "-n", "3", "--max-lost", "0", "./testdata/stall"}, &stdout, io.MultiWriter(pw, &stderr))
 		pw.Close()
 	}()
 	pids := map[string]int{} // "" for the master, "[node N] " for slaves
@@ -192,7 +193,7 @@ func TestRunHangInSetUp(t *testing.T) {
 	t.Setenv("CAPE_FAULT", "node=2,at=init,do=stall")
 	var stdout, stderr lockedBuffer
 	start := time.Now()
-	err := run([]string{"run", "-n", "4", "--timeout", "3s", bin}, &stdout, &stderr)
+	err := run([]string{"run", "-n", "4", "--timeout", "3s", "--max-lost", "0", bin}, &stdout, &stderr)
 	took := time.Since(start)
 	t.Logf("node 2 hung in set-up: cape run ended after %v: %v", took.Round(100*time.Millisecond), err)
 	if err == nil || !strings.HasPrefix(strings.TrimPrefix(err.Error(), "run: "), "node 2 (") {

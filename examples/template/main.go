@@ -40,8 +40,11 @@ func main() {
 	} else {
 		r := cape.Begin("template/main.go:product")
 		cape.Must(r.Start())
-		lo, hi := r.Static(size)
-		multiply(a, b, c, size, lo, hi)
+		// My block of rows; on the master, then the blocks of any slave
+		// lost in the region, which it re-executes.
+		for lo, hi, more := r.First(size); more; lo, hi, more = r.Next() {
+			multiply(a, b, c, size, lo, hi)
+		}
 		d, err := r.Create()
 		cape.Must(err)
 		cape.Must(r.Stop())

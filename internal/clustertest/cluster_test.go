@@ -367,3 +367,77 @@ func TestMpirunMatmul(t *testing.T) {
 		t.Fatalf("mpirun -np 3 printed %q, sequential %q\nstderr:\n%s", stdout.String(), want, stderr.String())
 	}
 }
+
+// TestSSHSurvivesLostSlaves runs cmd/cape/testdata/survive (five regions,
+// one per schedule) over ssh on three hosts while slaves are killed or
+// disconnected mid-region: the job completes with the sequential output and
+// exit status 0, the losses are reported naming the nodes, and no node
+// process is left.
+func TestSSHSurvivesLostSlaves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("multi-host runs take seconds")
+	}
+	c := clustertest.New(t, clustertest.Options{Hosts: 3})
+	capeBin, _, _, _ := build(t)
+	prog := filepath.Join(t.TempDir(), "survive")
+	args := []string{"-n", "2000", "-rounds", "3000"}
+	cmd := exec.Command(capeBin, "build", "./cmd/cape/testdata/survive", "-o", prog)
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cape build: %v\n%s", err, out)
+	}
+	seq := exec.Command(prog, args...)
+	seq.Env = append(os.Environ(), "CAPE_SCHED=none")
+	want, err := seq.Output()
+	if err != nil {
+		t.Fatalf("sequential run: %v", err)
+	}
+	for _, fault := range []string{
+		"node=2,at=compute,do=crash,region=1,after=2ms",
+		"node=1,at=create,do=crash,region=3;node=3,at=send,do=drop,region=5",
+	} {
+		t.Run(fault, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, capeBin, append([]string{"run", "-n", "4", "--timeout", "4s",
+				"--hostfile", c.Hostfile(t, 1), "--ssh-config", c.SSHConfig, prog, "--"}, args...)...)
+			cmd.Env = append(os.Environ(), "CAPE_FAULT="+fault)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("cape run over ssh: %v\nstderr:\n%s", err, stderr.String())
+			}
+			if stdout.String() != string(want) {
+				t.Errorf("printed\n%s\nwant\n%s\nstderr:\n%s", stdout.String(), want, stderr.String())
+			}
+			for _, f := range strings.Split(fault, ";") {
+				rank := strings.TrimPrefix(strings.Split(f, ",")[0], "node=")
+				launcher := regexp.MustCompile(`(?m)^cape: node ` + rank + ` on \S+ \(ssh pid \d+\) .*; (the job goes on without it|the master had completed the job)`)
+				if !strings.Contains(stderr.String(), "cape: master: lost node "+rank+" ") && !launcher.MatchString(stderr.String()) {
+					t.Errorf("the loss of node %s is not reported:\n%s", rank, stderr.String())
+				}
+			}
+			var pids []int
+			for _, m := range regexp.MustCompile(`(?m)pid (\d+)$`).FindAllStringSubmatch(stderr.String(), -1) {
+				p, _ := strconv.Atoi(m[1])
+				pids = append(pids, p)
+			}
+			// Remote nodes end as their ssh sessions close: give them a
+			// moment.
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				var left []int
+				for _, p := range pids {
+					if running(p) {
+						left = append(left, p)
+					}
+				}
+				if len(left) == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("node processes left: %v", left)
+				}
+			}
+		})
+	}
+}

@@ -15,8 +15,12 @@
 //
 // The supervisor (supervise.go) watches the nodes of either launcher. The
 // master's stdout is the job's output; the slaves' stdout is dropped unless
-// asked for; every slave's stderr is shown, prefixed with its rank. The
-// first node to fail stops the job: the others get SIGTERM, then SIGKILL
+// asked for; every slave's stderr is shown, prefixed with its rank. A slave
+// that fails, or stays stopped for the peer timeout (it is then killed),
+// while the master has not failed, is reported on the job's stderr and the
+// job goes on, up to nodeenv.Config.MaxLost such losses (the runtime
+// re-executes the slave's work). Otherwise the first node to fail stops the
+// job: the others get SIGTERM, then SIGKILL
 // after a grace period. The error names the node the evidence points to, in
 // this order: a node stopped (hung), a node killed by a signal, the node
 // named in the master's report (else a slave's) on the status pipe

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync"
@@ -37,6 +38,10 @@ type supervisor struct {
 	status  *statusPipe
 	procs   []*proc
 	once    sync.Once
+	// maxLost is how many slaves the job may lose and go on (negative: no
+	// cap; see nodeenv.Config.MaxLost); lost counts them.
+	maxLost, lost int
+	hungKilled    map[*proc]bool // slaves killed for being stopped past the peer timeout
 
 	mu sync.Mutex
 	// mu protects the following field.
@@ -48,7 +53,8 @@ type supervisor struct {
 const defaultPeerTimeout = 10 * time.Second
 
 func newSupervisor(s Spec) (*supervisor, error) {
-	j := &supervisor{grace: s.Grace, timeout: defaultPeerTimeout, outs: newOutputs(s)}
+	j := &supervisor{grace: s.Grace, timeout: defaultPeerTimeout, outs: newOutputs(s),
+		maxLost: s.Node.MaxLost, hungKilled: map[*proc]bool{}}
 	if j.grace == 0 {
 		j.grace = 2 * time.Second
 	}
@@ -153,6 +159,9 @@ func (j *supervisor) watch(ctx context.Context) error {
 		case p := <-endc:
 			remaining--
 			_, _, failed := status(p)
+			if failed && j.survive(p) {
+				continue
+			}
 			if failed && !j.terminating() {
 				failures = append(failures, p)
 				if settled == nil && result == nil {
@@ -172,10 +181,13 @@ func (j *supervisor) watch(ctx context.Context) error {
 			deadline = nil
 			j.terminate()
 		case now := <-poll.C:
-			if result != nil || j.terminating() {
+			if result != nil || j.terminating() || deadline != nil {
+				// Once the master has ended well, a lingering slave
+				// (say, a stopped one it declared lost) gets the grace
+				// period and is stopped: it is not the job's failure.
 				continue
 			}
-			if p := hung.check(now, j.procs, j.timeout); p != nil {
+			if p := hung.check(now, j.procs, j.timeout); p != nil && !j.killHung(p) {
 				result = hungError(p, j.timeout)
 				j.terminate()
 			}
@@ -190,6 +202,65 @@ func (j *supervisor) watch(ctx context.Context) error {
 	}
 	decide()
 	return result
+}
+
+// mayLose reports whether the job may lose one more slave.
+func (j *supervisor) mayLose() bool { return j.maxLost < 0 || j.lost < j.maxLost }
+
+// survive reports whether the job goes on after slave p failed: the
+// master still runs and --max-lost allows one more loss (the master
+// re-executes the slave's work). The loss is reported on the job's stderr.
+func (j *supervisor) survive(p *proc) bool {
+	if p.rank == 0 || j.terminating() || !j.mayLose() {
+		return false
+	}
+	after := false
+	if m := j.procs[0]; ended(m) {
+		if _, _, failed := status(m); failed {
+			return false
+		}
+		after = true
+	}
+	j.lost++
+	desc, _, _ := status(p)
+	if j.hungKilled[p] {
+		desc = fmt.Sprintf("was stopped for the peer timeout (%v) and killed", j.timeout)
+	}
+	limit := "no cap"
+	if j.maxLost >= 0 {
+		limit = fmt.Sprintf("at most %d", j.maxLost)
+	}
+	goes := "the job goes on without it"
+	if after {
+		goes = "the master had completed the job"
+	}
+	j.note(fmt.Sprintf("cape: %s %s at %s; %s (%d lost, %s)\n",
+		nodeName(p), desc, time.Now().Format("15:04:05.000"), goes, j.lost, limit))
+	return true
+}
+
+// killHung kills slave p, stopped for the peer timeout, when the job may
+// lose it (the master has declared it lost, or will); it reports whether it
+// did.
+func (j *supervisor) killHung(p *proc) bool {
+	if p.rank == 0 || ended(j.procs[0]) || !j.mayLose() {
+		return false
+	}
+	if !j.hungKilled[p] {
+		j.hungKilled[p] = true
+		signalGroup(p, syscall.SIGKILL)
+		resumeGroup(p)
+	}
+	return true
+}
+
+// note writes a line of the launcher's own on the job's stderr.
+func (j *supervisor) note(line string) {
+	j.outs.mu.Lock()
+	defer j.outs.mu.Unlock()
+	if j.outs.s.Stderr != nil {
+		_, _ = io.WriteString(j.outs.s.Stderr, line)
+	}
 }
 
 // hungWatch notices a local node that stays stopped (state T, e.g. SIGSTOP)

@@ -121,3 +121,33 @@ func TestBlameEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchSurvivesLostSlaves: with --max-lost 1 the watch reports the
+// first slave that fails and goes on, the job's outcome is the master's
+// (status 0 here), and a second failing slave stops the job naming it.
+func TestWatchSurvivesLostSlaves(t *testing.T) {
+	var stderr strings.Builder
+	newJob := func(procs ...*proc) *supervisor {
+		j := &supervisor{grace: time.Second, timeout: 10 * time.Second, maxLost: 1, hungKilled: map[*proc]bool{},
+			outs: newOutputs(Spec{Stderr: &stderr}), procs: procs}
+		return j
+	}
+	p0 := startProc(t, 0, "sleep 0.5; exit 0")
+	p1 := startProc(t, 1, "kill -9 $$")
+	p2 := startProc(t, 2, "sleep 0.3; exit 0")
+	if err := newJob(p0, p1, p2).watch(t.Context()); err != nil {
+		t.Fatalf("one lost slave of at most 1: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "node 1 (pid") || !strings.Contains(stderr.String(), "the job goes on without it (1 lost, at most 1)") {
+		t.Errorf("the loss is not reported: %q", stderr.String())
+	}
+	// The master fails after the second loss, as the runtime's master does
+	// past --max-lost.
+	p0 = startProc(t, 0, "sleep 0.5; exit 1")
+	p1 = startProc(t, 1, "exit 1")
+	p2 = startProc(t, 2, "sleep 0.3; exit 2")
+	err := newJob(p0, p1, p2).watch(t.Context())
+	if err == nil || !strings.HasPrefix(err.Error(), "node 2 (pid") {
+		t.Errorf("two lost slaves of at most 1: %v, want node 2 named", err)
+	}
+}

@@ -57,6 +57,7 @@ const (
 	Timeout   = "CAPE_TIMEOUT"     // peer timeout, Go duration
 	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
+	MaxLost   = "CAPE_MAX_LOST"    // slaves the job may lose and go on without; -1 or unset: no cap
 	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto (pages on demand)
 )
 
@@ -82,8 +83,13 @@ type Config struct {
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
 	Transfer    string // how region results travel (Transfer): "", eager, lazy or auto
-	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
-	PortFrom    string // under a scheduler: where Master's port came from: Port, Master or "derived"
+	// MaxLost is how many slaves the job may lose and still complete, their
+	// work re-executed by the survivors (MaxLost); negative means no cap
+	// (the job goes on while the master and one node remain), 0 means the
+	// first loss stops the job.
+	MaxLost   int
+	Scheduler string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
+	PortFrom  string // under a scheduler: where Master's port came from: Port, Master or "derived"
 	// Lifeline, if not nil, is held open by the launcher: the node must
 	// read it and end (with status LifelineExit) when it reaches EOF.
 	Lifeline *os.File
@@ -108,6 +114,9 @@ func Read() (*Config, error) {
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
 		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast), Transfer: get(Transfer)}
 	var err error
+	if c.MaxLost, err = maxLost(get); err != nil {
+		return nil, err
+	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
@@ -161,6 +170,9 @@ func readScheduled(get func(string) string) (*Config, error) {
 	}
 	c.Monitor, c.Compress, c.Broadcast, c.Transfer = get(Monitor), get(Compress), get(Broadcast), get(Transfer)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	if c.MaxLost, err = maxLost(get); err != nil {
+		return nil, err
+	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
@@ -306,5 +318,6 @@ func Environ(c Config) []string {
 	if c.Verify {
 		add(Verify, "1")
 	}
+	add(MaxLost, strconv.Itoa(c.MaxLost))
 	return env
 }

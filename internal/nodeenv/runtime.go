@@ -3,6 +3,7 @@ package nodeenv
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/cape-go/cape/internal/arena"
@@ -42,4 +43,18 @@ func peerTimeout(get func(string) string) (string, time.Duration, error) {
 		return "", 0, fmt.Errorf("%s=%q: want a positive duration such as 10s", Timeout, s)
 	}
 	return s, d, nil
+}
+
+// maxLost reads MaxLost: an integer, negative for no cap; unset means no
+// cap.
+func maxLost(get func(string) string) (int, error) {
+	s := get(MaxLost)
+	if s == "" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: want an integer (negative: no cap)", MaxLost, s)
+	}
+	return max(n, -1), nil
 }

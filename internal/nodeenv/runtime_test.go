@@ -56,3 +56,26 @@ func TestInheritedFileIsShared(t *testing.T) {
 		t.Fatalf("two *os.File for descriptor 0: %p and %p", f, g)
 	}
 }
+
+// TestMaxLost checks CAPE_MAX_LOST: unset means no cap (-1), a number is
+// passed on by Environ, and anything else is an error naming the variable.
+func TestMaxLost(t *testing.T) {
+	t.Setenv(Rank, "0")
+	t.Setenv(Size, "1")
+	c, err := Read()
+	if err != nil || c.MaxLost != -1 {
+		t.Fatalf("unset: MaxLost %d, %v; want -1", c.MaxLost, err)
+	}
+	t.Setenv(MaxLost, "2")
+	if c, err = Read(); err != nil || c.MaxLost != 2 {
+		t.Fatalf("2: MaxLost %d, %v", c.MaxLost, err)
+	}
+	c.MaxLost = 0
+	if env := strings.Join(Environ(*c), " "); !strings.Contains(env, MaxLost+"=0") {
+		t.Errorf("Environ %q does not pass --max-lost 0 on", env)
+	}
+	t.Setenv(MaxLost, "some")
+	if _, err := Read(); err == nil || !strings.Contains(err.Error(), MaxLost) {
+		t.Errorf("some: %v, want an error naming %s", err, MaxLost)
+	}
+}

@@ -67,16 +67,38 @@ func runHelper() int {
 	// collected (its finalizer would close it) before the loop ends.
 	runtime.KeepAlive(sock)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: %v; stopping the node\n", h.cfg.Rank, err)
-		// The node's threads may be waiting for a page that will never
-		// come: only a kill ends them. (If the node is gone already, the
-		// helper has another parent, which it must leave alone.)
-		if os.Getppid() == node {
+		fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: %v\n", h.cfg.Rank, err)
+		// The node usually learns from its own connection why the master
+		// went away (the job's abort, its end, or the peer timeout) and
+		// exits with that reason, which the launcher's report needs: a
+		// kill now would make the node look like the job's first loss. Its
+		// threads may be waiting for a page that will never come, though,
+		// so once that time has passed only a kill ends them. (If the node
+		// is gone, the helper has another parent, which it must leave
+		// alone.)
+		if !parentGone(node, nodeExitGrace) {
+			fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: stopping the node\n", h.cfg.Rank)
 			_ = unix.Kill(node, unix.SIGKILL)
 		}
 		return 1
 	}
 	return 0
+}
+
+// nodeExitGrace is how long the helper leaves a node whose pages can no
+// longer be fetched to exit by itself: longer than the node's own watch of
+// a lost master (watchGrace in package cape, 500 ms).
+const nodeExitGrace = 2 * time.Second
+
+// parentGone polls, for at most d, whether the process node is no longer
+// this process's parent (it exited and the helper was reparented).
+func parentGone(node int, d time.Duration) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if os.Getppid() != node {
+			return true
+		}
+	}
+	return os.Getppid() != node
 }
 
 // setUp maps the shared memory and connects to the page server.

@@ -1,0 +1,176 @@
+package cape
+
+// The job's live set: the nodes that take a share of the next region, and
+// the master's account of the nodes it lost (policy, reports, summary).
+//
+// Every node splits a region by its place in the live set (its virtual
+// rank) and the set's size, so the live set may change only where every
+// node learns it at the same point of the program: the master sends it
+// (kindLive) just before a region's merged delta, and each slave adopts it
+// before the next region begins. A slave lost at any other time is still
+// in the live set of the region that follows: its share of that region is
+// re-executed like the share of a node lost inside it.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cape-go/cape/transport"
+)
+
+// members is the live set and, on the master, the losses so far. It is
+// used from the goroutine that runs the program's regions, except
+// mayLose, record and isLost, which the master's receivers call under the
+// region's roster lock (see roster); mu in node protects the master's part.
+type members struct {
+	live []int // ranks that share the regions, ascending, the master first
+
+	// Master only.
+	maxLost int         // --max-lost: negative means no cap
+	lost    []bool      // index rank: declared lost
+	losses  []lossEvent // in order
+	units   int         // units re-executed on the master, over the job
+	reexec  time.Duration
+}
+
+// lossEvent is one lost node, for the final summary.
+type lossEvent struct {
+	rank int
+	seq  uint64
+	at   time.Time
+}
+
+func newMembers(size, maxLost int) members {
+	live := make([]int, size)
+	for i := range live {
+		live[i] = i
+	}
+	return members{live: live, maxLost: maxLost, lost: make([]bool, size)}
+}
+
+// split returns this node's virtual rank and the number of nodes sharing
+// the next region.
+func (n *node) split() (rank, size int) {
+	if n.mem.live == nil {
+		// A node built without join (tests): everyone is live, no loss
+		// is survived.
+		n.mem = newMembers(max(n.size, 1), 0)
+	}
+	i, ok := slices.BinarySearch(n.mem.live, n.rank)
+	if !ok {
+		// Not reached: a node dropped from the live set exits on the
+		// live message that drops it.
+		fail(fmt.Errorf("node %d is not in the live set %v", n.rank, n.mem.live))
+	}
+	return i, len(n.mem.live)
+}
+
+// mayLose reports whether the job may lose one more slave (--max-lost).
+// n.lossMu must be held.
+func (n *node) mayLose() bool {
+	return n.mem.maxLost < 0 || len(n.mem.losses) < n.mem.maxLost
+}
+
+// recordLoss declares rank lost in region seq and gives up on its
+// connection. n.lossMu must be held; the caller has checked mayLose.
+// straggler keeps the connection open so that the node's late messages can
+// be refused (and reported); it is then told to leave.
+func (n *node) recordLoss(rank int, seq uint64, straggler bool) {
+	m := &n.mem
+	m.lost[rank] = true
+	m.losses = append(m.losses, lossEvent{rank: rank, seq: seq, at: time.Now()})
+	if straggler {
+		_ = n.master.Exclude(rank)
+		return
+	}
+	_ = n.master.Drop(rank)
+}
+
+// isLost reports whether rank was declared lost. n.lossMu must be held.
+func (n *node) isLost(rank int) bool { return n.mem.lost[rank] }
+
+// announceLive sends the slaves the live set of the next regions when
+// losses changed it, and adopts it (master).
+func (n *node) announceLive(seq uint64) {
+	n.lossMu.Lock()
+	changed := slices.ContainsFunc(n.mem.live, func(r int) bool { return n.mem.lost[r] })
+	var next []int
+	if changed {
+		next = slices.DeleteFunc(slices.Clone(n.mem.live), func(r int) bool { return n.mem.lost[r] })
+	}
+	n.lossMu.Unlock()
+	if !changed {
+		return
+	}
+	n.mem.live = next
+	// A send that fails is a loss found in the next region.
+	_ = n.master.Broadcast(transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(next)})
+}
+
+// adoptLive applies a live message (slave): a node left out of it was
+// declared lost and leaves the job.
+func (n *node) adoptLive(p []byte) error {
+	live, err := parseLive(p, n.mem.live)
+	if err != nil {
+		return fmt.Errorf("live set from the master: %w", err)
+	}
+	if _, ok := slices.BinarySearch(live, n.rank); !ok {
+		return fmt.Errorf("%w (left out of the live set)", ErrLeft)
+	}
+	n.mem.live = live
+	return nil
+}
+
+// summary prints the master's final line about the nodes it lost, if any.
+func (n *node) summary() {
+	n.lossMu.Lock()
+	defer n.lossMu.Unlock()
+	m := &n.mem
+	if len(m.losses) == 0 {
+		return
+	}
+	var who []string
+	for _, l := range m.losses {
+		who = append(who, fmt.Sprintf("node %d in region #%d", l.rank, l.seq))
+	}
+	fmt.Fprintf(os.Stderr, "cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
+		len(m.losses), n.size, strings.Join(who, ", "), plural(m.units, "unit"), short(m.reexec))
+}
+
+// loseAfterCommit handles a slave lost while the master sent it a region's
+// result (err from the broadcast names it): the region is committed, so
+// under the job's policy the node is only left out of the next regions. It
+// reports whether the loss is survived.
+func (n *node) loseAfterCommit(r *Region, err error) bool {
+	var ne *transport.NodeError
+	if !errors.As(err, &ne) || ne.Rank < 1 || ne.Rank >= n.size {
+		return false
+	}
+	n.lossMu.Lock()
+	defer n.lossMu.Unlock()
+	if n.mem.maxLost == 0 || !n.mayLose() {
+		return false
+	}
+	if !n.isLost(ne.Rank) {
+		n.recordLoss(ne.Rank, r.seq, false)
+		fmt.Fprintf(os.Stderr, "cape: master: lost node %d at %s while sending it the result of %s: %v; it takes no share of the next regions\n",
+			ne.Rank, time.Now().Format("15:04:05.000"), r.label(), err)
+	}
+	return true
+}
+
+// dropLost closes the connections of the nodes declared lost that were
+// kept open to refuse their late messages (master, at the end of the job).
+func (n *node) dropLost() {
+	n.lossMu.Lock()
+	defer n.lossMu.Unlock()
+	for rank, lost := range n.mem.lost {
+		if lost {
+			_ = n.master.Drop(rank)
+		}
+	}
+}

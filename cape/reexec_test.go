@@ -1,0 +1,125 @@
+package cape
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMasterReexecutesALostSlavesUnits runs a region on the master of a
+// 2-node job whose slave is gone, under each schedule: the master's loop
+// over its units runs every iteration exactly once (its own, then the
+// slave's, or the whole pool), and the region ends with every element
+// written, the reduction over all of them, the lastprivate value of the
+// last iteration, and a live set of the master alone.
+func TestMasterReexecutesALostSlavesUnits(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		sched Schedule
+		chunk int
+	}{{"static", Static, 0}, {"static-chunk", Static, 7}, {"dynamic", Dynamic, 3}, {"guided", Guided, 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			s := masterWithPeer(t, nil)
+			n := the()
+			n.mem = newMembers(2, -1)
+			x := Make[int64](100)
+			s.Close() // the slave leaves before sending anything
+
+			r := Begin("lost slave")
+			if err := r.Start(); err != nil {
+				t.Fatal(err)
+			}
+			sumR := Reduce(r, OpAdd, int64(5))
+			last, owner := -1, false
+			runs := make([]int, len(x))
+			body := func(lo, hi int, sum *int64) {
+				for i := lo; i < hi; i++ {
+					runs[i]++
+					x[i] = int64(i) * 3
+					*sum += x[i]
+				}
+				if lo < hi && hi == len(x) {
+					owner, last = true, hi-1
+				}
+			}
+			sum := sumR.Identity()
+			if c.sched == Static && c.chunk == 0 {
+				for lo, hi, more := r.First(len(x)); more; lo, hi, more = r.Next() {
+					body(lo, hi, &sum)
+				}
+			} else {
+				for lo, hi := range r.Chunks(len(x), c.sched, c.chunk) {
+					body(lo, hi, &sum)
+				}
+			}
+			sumR.Partial(sum)
+			LastPrivate(r, &last, owner)
+			d, err := r.Create()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- r.Exchange(d) }()
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Exchange still blocked after 10s")
+			}
+			if err != nil {
+				t.Fatalf("Exchange: %v", err)
+			}
+			var want int64 = 5
+			for i, v := range x {
+				if v != int64(i)*3 || runs[i] != 1 {
+					t.Fatalf("x[%d] = %d after %d runs, want %d after 1", i, v, runs[i], i*3)
+				}
+				want += v
+			}
+			if got := sumR.Result(); got != want {
+				t.Errorf("sum %d, want %d", got, want)
+			}
+			if last != 99 {
+				t.Errorf("lastprivate %d, want 99", last)
+			}
+			if !slices.Equal(n.mem.live, []int{0}) || len(n.mem.losses) != 1 {
+				t.Errorf("live %v, losses %v; want [0], one loss", n.mem.live, n.mem.losses)
+			}
+			// The next region runs whole on the master.
+			if r2 := Begin("alone"); r2.size != 1 {
+				t.Errorf("the next region is split over %d nodes, want 1", r2.size)
+			}
+		})
+	}
+}
+
+// TestStrictPolicyFailsOnLoss: with --max-lost 0 the same loss is the
+// region's error, naming the node, as before re-execution existed.
+func TestStrictPolicyFailsOnLoss(t *testing.T) {
+	s := masterWithPeer(t, nil)
+	x := Make[int64](10)
+	s.Close()
+	r := Begin("strict")
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var units int
+	for lo, hi, more := r.First(len(x)); more; lo, hi, more = r.Next() {
+		units++
+		for i := lo; i < hi; i++ {
+			x[i] = 1
+		}
+	}
+	d, _ := r.Create()
+	_ = r.Stop()
+	err := r.Exchange(d)
+	if err == nil || units != 1 {
+		t.Fatalf("Exchange: %v after %d units, want an error after the master's own unit", err, units)
+	}
+	if got := err.Error(); !strings.Contains(got, "node 1") {
+		t.Errorf("error %q does not name node 1", got)
+	}
+}
