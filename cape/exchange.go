@@ -35,9 +35,7 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	var sent, recvd int
 	switch {
 	case n.size == 1:
-		if err = r.combineValues(nil); err == nil {
-			err = r.checkPointers()
-		}
+		err = r.exchangeSingle(d)
 	case n.rank == 0:
 		sent, recvd, err = r.exchangeMaster(d)
 	default:
@@ -124,6 +122,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return 0, 0, err
 	}
 	r.waited = time.Since(t)
+	if r.replay {
+		return r.replayMaster(msgs)
+	}
 	t = time.Now()
 	ds := make([]*delta.Delta, n.size)
 	parts := make([][]byte, n.size)
@@ -169,6 +170,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	if err := r.checkPointers(); err != nil {
 		return 0, recvd, err
 	}
+	injected := merged // for the durable log
 	merged = n.ckpt.outgoing(merged, n.arena.Bytes()[:r.extent])
 	r.merging = time.Since(t)
 	t = time.Now()
@@ -179,6 +181,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	}
 	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
 		return 0, recvd, r.fail(err)
+	}
+	if err := r.logRegion(injected, ds, msgs, len(buf)); err != nil {
+		return 0, recvd, err
 	}
 	return len(buf) * (n.size - 1), recvd, nil
 }

@@ -37,7 +37,11 @@ type node struct {
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
-	seq      uint64  // number of regions begun
+	seq uint64 // number of regions begun
+	// dur is the master's durable checkpoint log (--checkpoint), or nil;
+	// regions numbered up to replayTo are replayed from it (--restart).
+	dur      *durable
+	replayTo uint64
 	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool
 
@@ -104,7 +108,7 @@ func join() (*node, error) {
 		return nil, err
 	}
 	if n.size == 1 {
-		return n, nil
+		return n, n.initDurable()
 	}
 	if cfg.Lifeline != nil {
 		go watchLifeline(cfg.Lifeline)
@@ -125,6 +129,9 @@ func join() (*node, error) {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
 	n.ckpt = newCheckpointer(backend, n.rank)
+	if err := n.initDurable(); err != nil {
+		return nil, err
+	}
 	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
 		// The largest message is a delta of the whole arena: its payload,
 		// a run table that cannot exceed it, and small headers.
@@ -146,7 +153,7 @@ func join() (*node, error) {
 			ln.Close()
 			return nil, fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
 		}
-		return n, nil
+		return n, n.announceReplay()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -157,6 +164,9 @@ func join() (*node, error) {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 			n.loopback = true
 		}
+	}
+	if err := n.awaitReplay(); err != nil {
+		return nil, err
 	}
 	go n.watchMaster()
 	return n, nil
@@ -195,6 +205,7 @@ func Finalize() error {
 	if n.tracker != nil {
 		errs = append(errs, n.tracker.Close())
 	}
+	errs = append(errs, n.closeDurable())
 	return errors.Join(errs...)
 }
 

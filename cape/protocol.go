@@ -12,6 +12,8 @@ package cape
 //	chunk      master → slave   u64 lo, u64 hi (little-endian): [lo, hi), lo = hi when done
 //	done       master → slave   none: the master's program ended
 //	abort      master → slave   the reason, text: the job failed
+//	replay     master → slave   u64: a restarted job replays regions 1..n from the
+//	                            checkpoint log (the first message, Seq 0; see durable.go)
 //
 // An envelope is a u32 length of the values list, the values list, and the
 // encoded delta (delta.Decode's format). A values list is a sequence of
@@ -36,6 +38,10 @@ const (
 	kindDone                       // master → slave: the job is over
 	kindAbort                      // master → slave: the job failed; payload is the reason
 )
+
+// kindReplay is numbered apart from the kinds above: master → slave, the
+// first message of a restarted job, u64 the regions it replays.
+const kindReplay uint8 = 48
 
 // appendEnvelope appends the envelope of vals and d to dst.
 func appendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression) ([]byte, error) {

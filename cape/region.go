@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/ckptlog"
 )
 
 // Region is one execution of a parallel region. Every node creates its
@@ -43,6 +44,13 @@ type Region struct {
 	// Dynamic schedules (slave): no more chunks.
 	dynDone bool
 
+	// Durable log (master): the arena's hash at Start; when the region is
+	// replayed from the log (restart), its record and logged delta.
+	replay   bool
+	hash     uint64
+	rec      *ckptlog.Region
+	recDelta *delta.Delta
+
 	// --verify (master): the arena at Start, and the merged result while
 	// the sequential re-run runs.
 	entry, merged []byte
@@ -69,7 +77,7 @@ func Begin(name string) *Region {
 		return &Region{n: n, name: name, seq: outer.seq, size: 1, nested: outer}
 	}
 	n.seq++
-	return &Region{n: n, name: name, seq: n.seq, rank: n.rank, size: n.size}
+	return &Region{n: n, name: name, seq: n.seq, rank: n.rank, size: n.size, replay: n.seq <= n.replayTo}
 }
 
 // label names the region in errors.
@@ -122,6 +130,9 @@ func (r *Region) Start() error {
 	if n.verify {
 		r.entry = append([]byte(nil), n.arena.Bytes()[:r.extent]...)
 	}
+	if err := r.durableStart(); err != nil {
+		return err
+	}
 	if n.tracker != nil {
 		if err := n.tracker.Start(r.extent); err != nil {
 			return r.wrap("arm monitor", err)
@@ -135,6 +146,9 @@ func (r *Region) Start() error {
 // space [0, count) (schedule(static) without a chunk size): the blocks of
 // consecutive ranks are consecutive and differ in length by at most one.
 func (r *Region) Static(count int) (lo, hi int) {
+	if r.replay {
+		return 0, 0 // restart: the log holds the region's result
+	}
 	return block(count, r.rank, r.size)
 }
 
@@ -157,6 +171,9 @@ func block(count, rank, size int) (lo, hi int) {
 // dynamic and the minimum size for guided).
 func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
 	n := r.n
+	if r.replay {
+		return func(func(int, int) bool) {} // restart: the log holds the region's result
+	}
 	if sched == Static || r.size == 1 {
 		return func(yield func(int, int) bool) {
 			if chunk <= 0 || r.size == 1 {

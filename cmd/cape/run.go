@@ -49,6 +49,10 @@ type runFlags struct {
 	verify      bool
 	arenaSize   string
 	timeout     time.Duration
+	// The durable checkpoint log (see checkpointFlags).
+	checkpoint    string
+	restart       bool
+	checkpointMax string
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
@@ -64,6 +68,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory")
+	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
+	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (compacted at //cape:checkpoint points, else logging stops at the bound)")
 	var cf clusterFlags
 	addClusterFlags(fs, &cf)
 	if err := fs.Parse(args); err != nil {
@@ -94,6 +101,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if _, err := delta.ParseCompression(f.compress); err != nil {
 		return usagef("run: --compress: %v", err)
 	}
+	ck, err := f.checkpointConfig()
+	if err != nil {
+		return err
+	}
 	var remote launch.Remote
 	if cf.active() {
 		var err error
@@ -117,7 +128,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	spec := launch.Spec{
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
 		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout,
-		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify},
+		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify,
+			Checkpoint: ck.Checkpoint, Restart: ck.Restart, CheckpointMax: ck.CheckpointMax},
 	}
 	if f.timeout > 0 {
 		spec.Node.Timeout = f.timeout.String()

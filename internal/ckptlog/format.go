@@ -136,7 +136,10 @@ const (
 //	name length u32, name,
 //	node count u32, per node: sent u64, recvd u64, data u64,
 //	values length u64, values,
-//	delta length u64, delta.
+//	delta: the rest of the payload.
+//
+// The delta comes last so that a caller may append it after AppendRegion
+// (with r.Delta nil), encoding it in place.
 func AppendRegion(dst []byte, r *Region) []byte {
 	le := binary.LittleEndian
 	dst = le.AppendUint64(dst, r.Seq)
@@ -152,7 +155,6 @@ func AppendRegion(dst []byte, r *Region) []byte {
 	}
 	dst = le.AppendUint64(dst, uint64(len(r.Values)))
 	dst = append(dst, r.Values...)
-	dst = le.AppendUint64(dst, uint64(len(r.Delta)))
 	return append(dst, r.Delta...)
 }
 
@@ -216,7 +218,7 @@ func ParseRegion(p []byte) (*Region, error) {
 		}
 	}
 	r.Values = rd.take(rd.u64("values length"), "values")
-	r.Delta = rd.take(rd.u64("delta length"), "delta")
+	r.Delta = rd.take(uint64(len(rd.b)), "delta")
 	if err := rd.end(); err != nil {
 		return nil, err
 	}

@@ -57,6 +57,10 @@ const (
 	Timeout   = "CAPE_TIMEOUT"     // peer timeout, Go duration
 	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
+
+	Checkpoint    = "CAPE_CHECKPOINT"     // the master's checkpoint directory (cape run --checkpoint)
+	Restart       = "CAPE_RESTART"        // "1": replay the checkpoint log, then continue (every node)
+	CheckpointMax = "CAPE_CHECKPOINT_MAX" // bound on the checkpoint directory's bytes, e.g. 2G
 )
 
 // Config is what a node learns from its environment.
@@ -85,6 +89,13 @@ type Config struct {
 	// Lifeline, if not nil, is held open by the launcher: the node must
 	// read it and end (with status LifelineExit) when it reaches EOF.
 	Lifeline *os.File
+	// Checkpoint is the directory of the master's durable checkpoint log
+	// ("" for none); Restart replays it first (every node must know, since
+	// the master tells the slaves how many regions it replays);
+	// CheckpointMax bounds the directory's bytes (0: no bound).
+	Checkpoint    string
+	Restart       bool
+	CheckpointMax int64
 
 	status *os.File // the launcher's status pipe (StatusFD), or nil
 }
@@ -106,6 +117,9 @@ func Read() (*Config, error) {
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
 		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast)}
 	var err error
+	if err = c.readCheckpoint(get); err != nil {
+		return nil, err
+	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
@@ -159,6 +173,9 @@ func readScheduled(get func(string) string) (*Config, error) {
 	}
 	c.Monitor, c.Compress, c.Broadcast = get(Monitor), get(Compress), get(Broadcast)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	if err = c.readCheckpoint(get); err != nil {
+		return nil, err
+	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
 		return nil, err
 	}
@@ -302,6 +319,13 @@ func Environ(c Config) []string {
 	}
 	if c.Verify {
 		add(Verify, "1")
+	}
+	add(Checkpoint, c.Checkpoint)
+	if c.Restart {
+		add(Restart, "1")
+	}
+	if c.CheckpointMax > 0 {
+		add(CheckpointMax, strconv.FormatInt(c.CheckpointMax, 10))
 	}
 	return env
 }

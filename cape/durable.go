@@ -1,0 +1,370 @@
+package cape
+
+// The durable checkpoint log (cape run --checkpoint DIR, --restart): the
+// master appends each region's merged result to a log (package ckptlog);
+// a restarted job re-runs the program and, for every region the log holds,
+// injects the logged result instead of computing. Every region boundary is
+// a consistent cut (all arenas are equal there), so the log's intact prefix
+// is always a valid recovery line.
+//
+// Restart, region by region: Begin marks the regions numbered up to the
+// log's last (every node learns that number from the master when it joins,
+// in a replay message); their Static and Chunks give this node no
+// iterations; at Start the master checks the region's name, the arena's
+// extent and a hash of the arena against the record (a mismatch means the
+// program is not deterministic outside its regions, and the restart is
+// refused naming the region); at Exchange the master, instead of merging,
+// injects the logged delta and values and sends them to the slaves as the
+// merged delta, which the slaves handle as in any region.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/ckptlog"
+	"github.com/cape-go/cape/monitor"
+	"github.com/cape-go/cape/transport"
+)
+
+// durable is the master's checkpoint log state. It is used from the
+// program's goroutine only.
+type durable struct {
+	dir *ckptlog.Dir
+	w   *ckptlog.Writer // nil once logging stopped (an error, or the bound)
+	max int64           // --checkpoint-max, or 0
+
+	rd      *ckptlog.Reader // restart: the log being replayed
+	entries []ckptlog.Entry // restart: the records, by seq-1
+	notice  func(string)    // prints a line on stderr
+	first   uint64          // the first region number the log holds a record of
+	logged  uint64          // regions logged (or replayed) so far
+	hdr     ckptlog.Header  // this arena's header
+	scan    *ckptlog.Scan   // restart: what the scan found
+	stopErr error           // why logging stopped
+	peak    int64           // the most bytes seen on disk
+}
+
+// arenaHash is the hash of the arena's extent recorded at each region's
+// entry: CRC-32C (hardware-assisted on amd64 and arm64). A program that
+// differs outside its regions between the logged run and the restart is
+// missed with probability 2^-32 per region.
+func arenaHash(mem []byte) uint64 { return uint64(crc32.Checksum(mem, castagnoli)) }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// recordLimit bounds a record's payload: a delta of the whole arena, its
+// run table, the values and small fields.
+func (n *node) recordLimit() int64 { return 2*int64(n.arena.Size()) + 1<<20 }
+
+// initDurable opens the checkpoint log on the master (creating it, or
+// scanning it for a restart) and, on a single node, the monitor the log's
+// deltas need.
+func (n *node) initDurable() error {
+	cfg := n.cfg
+	if n.rank != 0 || (cfg.Checkpoint == "" && !cfg.Restart) {
+		return nil
+	}
+	if cfg.Checkpoint == "" {
+		return errors.New("restart: no checkpoint directory given (cape run --checkpoint DIR --restart)")
+	}
+	dir, err := ckptlog.OpenDir(cfg.Checkpoint)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	d := &durable{dir: dir, max: cfg.CheckpointMax, notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: checkpoint: %s\n", s) },
+		hdr: ckptlog.Header{ArenaBase: uint64(n.arena.Addr()), ArenaSize: uint64(n.arena.Size()), PageSize: uint32(n.arena.PageSize())}}
+	s, err := dir.Scan(n.recordLimit())
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	switch {
+	case s.End > 0 && !cfg.Restart:
+		return fmt.Errorf("checkpoint: %s already holds the log of a run: add --restart to continue from it, or remove %s",
+			dir.Path(), ckptlog.LogName)
+	case s.End == 0:
+		if cfg.Restart {
+			d.notice(fmt.Sprintf("%s holds no log: the job starts from the beginning", dir.Path()))
+		}
+		d.w, err = dir.Create(d.hdr)
+	default:
+		err = d.openReplay(s)
+	}
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	n.dur = d
+	n.replayTo = d.logged
+	if n.size == 1 && n.tracker == nil {
+		return n.singleTracker()
+	}
+	return nil
+}
+
+// openReplay prepares the replay of a scanned log and opens it for
+// appending after its intact prefix.
+func (d *durable) openReplay(s *ckptlog.Scan) error {
+	if s.Header.ArenaBase != d.hdr.ArenaBase || s.Header.PageSize != d.hdr.PageSize || s.Header.ArenaSize > d.hdr.ArenaSize {
+		return fmt.Errorf("the log was written with an arena at %#x of %d bytes (pages of %d), this job's is at %#x of %d bytes (pages of %d)",
+			s.Header.ArenaBase, s.Header.ArenaSize, s.Header.PageSize, d.hdr.ArenaBase, d.hdr.ArenaSize, d.hdr.PageSize)
+	}
+	if s.Size > s.End {
+		d.notice(fmt.Sprintf("dropped a torn tail of %d bytes after region #%d (%s)", s.Size-s.End, s.Last(), s.Why))
+	}
+	if len(s.Entries) > 0 && s.Entries[0].Kind == ckptlog.KindImage {
+		return errors.New("the log starts with an image (a //cape:checkpoint point), which this runtime cannot restore")
+	}
+	var err error
+	if d.rd, err = d.dir.OpenReader(); err != nil {
+		return err
+	}
+	d.scan, d.entries, d.first, d.logged = s, s.Entries, 1, s.Last()
+	d.notice(fmt.Sprintf("restart: replaying regions #1 to #%d from %s", s.Last(), d.dir.Path()))
+	d.w, err = d.dir.Append(s.End)
+	d.peak = s.End
+	return err
+}
+
+// singleTracker gives a single node checkpointing a job the monitor a
+// multi-node job has, so that its regions have deltas to log.
+func (n *node) singleTracker() error {
+	backend := orDefault(n.cfg.Monitor, "auto")
+	var err error
+	n.tracker, err = monitor.New(backend, n.arena.Bytes(), monitor.Options{PageSize: n.arena.PageSize(),
+		Notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: %s\n", s) }})
+	if err != nil {
+		return fmt.Errorf("monitor %q: %w", backend, err)
+	}
+	n.ckpt = incremental{}
+	return nil
+}
+
+// announceReplay tells the slaves of a restarted job how many regions the
+// master replays (the master's half of the replay message).
+func (n *node) announceReplay() error {
+	if !n.cfg.Restart {
+		return nil
+	}
+	p := binary.LittleEndian.AppendUint64(nil, n.replayTo)
+	if err := n.master.Broadcast(transport.Message{Kind: kindReplay, Payload: p}); err != nil {
+		return fmt.Errorf("restart: tell the slaves the regions to replay: %w", err)
+	}
+	return nil
+}
+
+// awaitReplay receives the master's replay message (a slave of a
+// restarted job).
+func (n *node) awaitReplay() error {
+	if !n.cfg.Restart {
+		return nil
+	}
+	msg, err := n.slave.Recv()
+	if err == nil {
+		err = fromMaster(msg, kindReplay, 0)
+	}
+	if err == nil && len(msg.Payload) != 8 {
+		err = fmt.Errorf("replay message of %d bytes, want 8", len(msg.Payload))
+	}
+	if err != nil {
+		return fmt.Errorf("restart: %w", err)
+	}
+	n.replayTo = binary.LittleEndian.Uint64(msg.Payload)
+	return nil
+}
+
+// closeDurable writes what is queued, syncs and closes the log.
+func (n *node) closeDurable() error {
+	d := n.dur
+	if d == nil {
+		return nil
+	}
+	var errs []error
+	if d.rd != nil {
+		errs = append(errs, d.rd.Close())
+	}
+	if d.w != nil {
+		errs = append(errs, d.w.Close())
+		if n.stats {
+			size, peak, syncs, synced := d.w.Stats()
+			fmt.Fprintf(os.Stderr, "cape: checkpoint: %d regions logged, %d bytes on disk (peak %d), %d fdatasync calls taking %v\n",
+				d.logged, size, max(peak, d.peak), syncs, synced)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("checkpoint log: %w", err)
+	}
+	return nil
+}
+
+// durableStart records, on a checkpointing master, the hash of the arena
+// at the region's entry, and checks a replayed region against its record.
+func (r *Region) durableStart() error {
+	d := r.n.dur
+	if d == nil {
+		return nil
+	}
+	r.hash = arenaHash(r.n.arena.Bytes()[:r.extent])
+	if !r.replay {
+		return nil
+	}
+	rec, err := d.record(r.seq)
+	if err != nil {
+		return r.wrap("restart: read the log", err)
+	}
+	switch {
+	case rec.Name != r.name:
+		return r.errorf("restart: the log's region #%d is %s: the program, or its arguments, changed since the log was written", r.seq, rec.Name)
+	case rec.Extent != uint64(r.extent) || rec.EntryHash != r.hash:
+		return r.errorf("restart: the arena at the region's entry differs from the logged run's (%d bytes, hash %08x; logged %d bytes, hash %08x): the program is not deterministic outside its parallel regions (it reads the clock, random numbers, the environment or input that changed), so its log cannot be replayed",
+			r.extent, r.hash, rec.Extent, rec.EntryHash)
+	}
+	md, err := delta.Decode(rec.Delta, r.limits())
+	if err == nil {
+		err = checkLabel(md, r.seq, delta.Merged)
+	}
+	if err == nil {
+		err = checkCounts(rec, md)
+	}
+	if err != nil {
+		return r.wrap("restart: the log's record", err)
+	}
+	r.rec, r.recDelta = rec, md
+	return nil
+}
+
+// checkCounts checks a record's consistency counts (seed 000's
+// sent/received rule, at CAPE's cut): every node of the logged job sent its
+// message and received the same merged one, and the merged delta holds no
+// more data than the nodes' deltas carried (nothing is recorded as received
+// that no node sent).
+func checkCounts(rec *ckptlog.Region, md *delta.Delta) error {
+	var data uint64
+	for rank, c := range rec.Nodes {
+		data += c.Data
+		if rank > 0 && (c.Sent == 0 || c.Recvd != rec.Nodes[1].Recvd || c.Recvd == 0) {
+			return fmt.Errorf("consistency counts: node %d sent %d bytes and received %d (node 1 received %d)",
+				rank, c.Sent, c.Recvd, rec.Nodes[1].Recvd)
+		}
+	}
+	if uint64(md.Len()) > data {
+		return fmt.Errorf("consistency counts: a merged delta of %d bytes from %d bytes the nodes sent", md.Len(), data)
+	}
+	return nil
+}
+
+// record reads and parses the record of region seq.
+func (d *durable) record(seq uint64) (*ckptlog.Region, error) {
+	if seq < d.first || seq-d.first >= uint64(len(d.entries)) {
+		return nil, fmt.Errorf("no record of region #%d", seq)
+	}
+	p, err := d.rd.Payload(d.entries[seq-d.first])
+	if err != nil {
+		return nil, err
+	}
+	return ckptlog.ParseRegion(p)
+}
+
+// injectLogged injects a replayed region's logged values and delta on the
+// master (or a single node).
+func (r *Region) injectLogged() error {
+	if err := r.setValues(r.rec.Values); err != nil {
+		return err
+	}
+	if err := r.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
+		return r.wrap("restart: logged delta", err)
+	}
+	r.n.dur.logged = r.seq
+	return r.checkPointers()
+}
+
+// exchangeSingle is Exchange on a single node: the values take their
+// sequential results (or the logged ones), and a checkpointing node logs
+// its delta.
+func (r *Region) exchangeSingle(d *delta.Delta) error {
+	if r.replay {
+		return r.injectLogged()
+	}
+	if err := r.combineValues(nil); err != nil {
+		return err
+	}
+	if err := r.checkPointers(); err != nil {
+		return err
+	}
+	return r.logRegion(d, []*delta.Delta{d}, nil, 0)
+}
+
+// replayMaster is the master's Exchange in a replayed region: the slaves'
+// messages (deltas of no iterations) are dropped, and the logged result is
+// injected and sent as the merged delta.
+func (r *Region) replayMaster(msgs []transport.Message) (sent, recvd int, err error) {
+	n := r.n
+	for rank := 1; rank < n.size; rank++ {
+		recvd += len(msgs[rank].Payload)
+	}
+	if err := r.injectLogged(); err != nil {
+		return 0, recvd, err
+	}
+	out := n.ckpt.outgoing(r.recDelta, n.arena.Bytes()[:r.extent])
+	buf, err := r.envelope(out, r.results())
+	if err != nil {
+		return 0, recvd, err
+	}
+	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
+		return 0, recvd, r.fail(err)
+	}
+	return len(buf) * (n.size - 1), recvd, nil
+}
+
+// logRegion appends the region's record: merged is what the master
+// injected, ds the nodes' deltas (by rank), msgs the slaves' messages and
+// sent the bytes of the merged message each slave was sent. Logging stops,
+// with a notice, when the log cannot be written or would pass the bound;
+// the log written so far stays a valid prefix.
+func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transport.Message, sent int) error {
+	d := r.n.dur
+	if d == nil || d.w == nil {
+		return nil
+	}
+	rec := &ckptlog.Region{Seq: r.seq, Name: r.name, EntryHash: r.hash, Extent: uint64(r.extent),
+		Nodes: make([]ckptlog.Counts, len(ds)), Values: r.results()}
+	for rank, x := range ds {
+		rec.Nodes[rank].Data = uint64(x.Len())
+		if rank > 0 {
+			rec.Nodes[rank].Sent, rec.Nodes[rank].Recvd = uint64(len(msgs[rank].Payload)), uint64(sent)
+		}
+	}
+	frame := ckptlog.AppendRegion(ckptlog.Frame(ckptlog.KindRegion, 128+len(r.name)+24*len(ds)+len(rec.Values)+merged.Len()+16*len(merged.Runs)), rec)
+	frame, err := merged.AppendBinary(frame, delta.None)
+	if err != nil {
+		return r.wrap("checkpoint: encode the merged delta", err)
+	}
+	if d.max > 0 && d.w.Size()+int64(len(frame)) > d.max {
+		d.stop(fmt.Errorf("the next record (region %s #%d, %d bytes) would pass --checkpoint-max %d", r.name, r.seq, len(frame), d.max))
+		return nil
+	}
+	if err := d.w.Append(frame); err != nil {
+		d.stop(err)
+		return nil
+	}
+	d.logged = r.seq
+	return nil
+}
+
+// stop ends logging: the log keeps the regions logged so far.
+func (d *durable) stop(why error) {
+	if d.w == nil {
+		return
+	}
+	err := d.w.Close()
+	size, peak, _, _ := d.w.Stats()
+	d.peak = max(d.peak, peak)
+	d.w, d.stopErr = nil, why
+	msg := fmt.Sprintf("%v; the log keeps regions up to #%d (%d bytes)", why, d.logged, size)
+	if err != nil && !errors.Is(why, err) {
+		msg += fmt.Sprintf(" (closing it: %v)", err)
+	}
+	d.notice(msg + ": a restart replays those and computes the rest")
+}
