@@ -21,8 +21,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
+	"math/bits"
 	"os"
+	"time"
 
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
@@ -46,15 +47,70 @@ type durable struct {
 	scan    *ckptlog.Scan   // restart: what the scan found
 	stopErr error           // why logging stopped
 	peak    int64           // the most bytes seen on disk
+	// Time the program's goroutine spent on the log (for --stats):
+	// hashing the arena at entry, encoding and queueing records.
+	hashing, encoding time.Duration
+	// Points (durable_point.go): the size of the last image (kept free
+	// beside the log so that a compaction never passes the bound), logging
+	// suspended at the bound until the next point, an image too large for
+	// the bound (reported once), compactions done, and a restart's image.
+	image       int64
+	suspended   bool
+	tooBig      bool
+	compactions int
+	pending     *pendingImage
 }
 
 // arenaHash is the hash of the arena's extent recorded at each region's
-// entry: CRC-32C (hardware-assisted on amd64 and arm64). A program that
-// differs outside its regions between the logged run and the restart is
-// missed with probability 2^-32 per region.
-func arenaHash(mem []byte) uint64 { return uint64(crc32.Checksum(mem, castagnoli)) }
+// entry: a hash of each page (see pageHash), combined in page order. Pages
+// the system reports never populated (see unpopulated) are zero and take a
+// precomputed hash without being read: reading them would fault in the zero
+// page, which costs tens of microseconds a page in a virtual machine. A
+// program that differs outside its regions between the logged run and the
+// restart goes unnoticed in a region with probability about 2^-64.
+func arenaHash(mem []byte, pageSize int) uint64 {
+	zero := unpopulated(mem, pageSize)
+	var zh uint64
+	if zero != nil {
+		zh = pageHash(make([]byte, pageSize))
+	}
+	h := uint64(len(mem))
+	for p := 0; p*pageSize < len(mem); p++ {
+		ph := zh
+		if zero == nil || !zero[p] {
+			ph = pageHash(mem[p*pageSize : min(len(mem), (p+1)*pageSize)])
+		}
+		h = bits.RotateLeft64(h^ph*hashM2, 27)*hashM1 + hashM4
+	}
+	return h
+}
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+const (
+	hashM1 = 0x9E3779B97F4A7C15
+	hashM2 = 0xC2B2AE3D27D4EB4F
+	hashM3 = 0x165667B19E3779F9
+	hashM4 = 0x27D4EB2F165667C5
+)
+
+// pageHash hashes b with four independent multiply-rotate lanes over 8-byte
+// words (the stripe loop of xxHash64, not its exact output): about as fast
+// as memory reads.
+func pageHash(b []byte) uint64 {
+	le := binary.LittleEndian
+	h1, h2, h3, h4 := uint64(1), uint64(2), uint64(3), uint64(4)
+	for len(b) >= 32 {
+		h1 = bits.RotateLeft64(h1+le.Uint64(b)*hashM2, 31) * hashM1
+		h2 = bits.RotateLeft64(h2+le.Uint64(b[8:])*hashM2, 31) * hashM1
+		h3 = bits.RotateLeft64(h3+le.Uint64(b[16:])*hashM2, 31) * hashM1
+		h4 = bits.RotateLeft64(h4+le.Uint64(b[24:])*hashM2, 31) * hashM1
+		b = b[32:]
+	}
+	h := bits.RotateLeft64(h1, 1) + bits.RotateLeft64(h2, 7) + bits.RotateLeft64(h3, 12) + bits.RotateLeft64(h4, 18)
+	for _, c := range b {
+		h = bits.RotateLeft64(h^uint64(c)*hashM3, 11) * hashM4
+	}
+	return h
+}
 
 // recordLimit bounds a record's payload: a delta of the whole arena, its
 // run table, the values and small fields.
@@ -97,7 +153,7 @@ func (n *node) initDurable() error {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	n.dur = d
-	n.replayTo = d.logged
+	n.replayTo, n.pending = d.logged, d.pending
 	if n.size == 1 && n.tracker == nil {
 		return n.singleTracker()
 	}
@@ -114,15 +170,27 @@ func (d *durable) openReplay(s *ckptlog.Scan) error {
 	if s.Size > s.End {
 		d.notice(fmt.Sprintf("dropped a torn tail of %d bytes after region #%d (%s)", s.Size-s.End, s.Last(), s.Why))
 	}
-	if len(s.Entries) > 0 && s.Entries[0].Kind == ckptlog.KindImage {
-		return errors.New("the log starts with an image (a //cape:checkpoint point), which this runtime cannot restore")
-	}
 	var err error
 	if d.rd, err = d.dir.OpenReader(); err != nil {
 		return err
 	}
 	d.scan, d.entries, d.first, d.logged = s, s.Entries, 1, s.Last()
-	d.notice(fmt.Sprintf("restart: replaying regions #1 to #%d from %s", s.Last(), d.dir.Path()))
+	if len(s.Entries) > 0 && s.Entries[0].Kind == ckptlog.KindImage {
+		p, err := d.rd.Payload(s.Entries[0])
+		if err != nil {
+			return err
+		}
+		im, err := ckptlog.ParseImage(p)
+		if err != nil {
+			return fmt.Errorf("the log's image: %w", err)
+		}
+		d.pending = &pendingImage{point: im.Point, seq: im.Seq, image: im}
+		d.entries, d.first = s.Entries[1:], im.Seq+1
+		d.notice(fmt.Sprintf("restart: restoring the image of point %s (after region #%d), then replaying regions #%d to #%d from %s",
+			im.Point, im.Seq, im.Seq+1, s.Last(), d.dir.Path()))
+	} else {
+		d.notice(fmt.Sprintf("restart: replaying regions #1 to #%d from %s", s.Last(), d.dir.Path()))
+	}
 	d.w, err = d.dir.Append(s.End)
 	d.peak = s.End
 	return err
@@ -148,7 +216,7 @@ func (n *node) announceReplay() error {
 	if !n.cfg.Restart {
 		return nil
 	}
-	p := binary.LittleEndian.AppendUint64(nil, n.replayTo)
+	p := append(binary.LittleEndian.AppendUint64(nil, n.replayTo), n.pendingPayload()...)
 	if err := n.master.Broadcast(transport.Message{Kind: kindReplay, Payload: p}); err != nil {
 		return fmt.Errorf("restart: tell the slaves the regions to replay: %w", err)
 	}
@@ -165,13 +233,16 @@ func (n *node) awaitReplay() error {
 	if err == nil {
 		err = fromMaster(msg, kindReplay, 0)
 	}
-	if err == nil && len(msg.Payload) != 8 {
-		err = fmt.Errorf("replay message of %d bytes, want 8", len(msg.Payload))
+	if err == nil && len(msg.Payload) < 8 {
+		err = fmt.Errorf("replay message of %d bytes, want at least 8", len(msg.Payload))
+	}
+	if err == nil {
+		n.replayTo = binary.LittleEndian.Uint64(msg.Payload)
+		err = n.setPending(msg.Payload[8:])
 	}
 	if err != nil {
 		return fmt.Errorf("restart: %w", err)
 	}
-	n.replayTo = binary.LittleEndian.Uint64(msg.Payload)
 	return nil
 }
 
@@ -189,8 +260,8 @@ func (n *node) closeDurable() error {
 		errs = append(errs, d.w.Close())
 		if n.stats {
 			size, peak, syncs, synced := d.w.Stats()
-			fmt.Fprintf(os.Stderr, "cape: checkpoint: %d regions logged, %d bytes on disk (peak %d), %d fdatasync calls taking %v\n",
-				d.logged, size, max(peak, d.peak), syncs, synced)
+			fmt.Fprintf(os.Stderr, "cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); on the program's path: hashing %v, encoding %v; in the writer: %d fdatasync calls taking %v\n",
+				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -206,8 +277,10 @@ func (r *Region) durableStart() error {
 	if d == nil {
 		return nil
 	}
-	r.hash = arenaHash(r.n.arena.Bytes()[:r.extent])
-	if !r.replay {
+	t := time.Now()
+	r.hash = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
+	d.hashing += time.Since(t)
+	if !r.replay || r.n.pending != nil {
 		return nil
 	}
 	rec, err := d.record(r.seq)
@@ -218,17 +291,14 @@ func (r *Region) durableStart() error {
 	case rec.Name != r.name:
 		return r.errorf("restart: the log's region #%d is %s: the program, or its arguments, changed since the log was written", r.seq, rec.Name)
 	case rec.Extent != uint64(r.extent) || rec.EntryHash != r.hash:
-		return r.errorf("restart: the arena at the region's entry differs from the logged run's (%d bytes, hash %08x; logged %d bytes, hash %08x): the program is not deterministic outside its parallel regions (it reads the clock, random numbers, the environment or input that changed), so its log cannot be replayed",
+		return r.errorf("restart: the arena at the region's entry differs from the logged run's (%d bytes, hash %016x; logged %d bytes, hash %016x): the program is not deterministic outside its parallel regions (it reads the clock, random numbers, the environment or input that changed), so its log cannot be replayed",
 			r.extent, r.hash, rec.Extent, rec.EntryHash)
 	}
-	md, err := delta.Decode(rec.Delta, r.limits())
-	if err == nil {
-		err = checkLabel(md, r.seq, delta.Merged)
+	md := &delta.Delta{Region: r.seq, Node: delta.Merged, Runs: make([]delta.Run, len(rec.Runs))}
+	for i, run := range rec.Runs {
+		md.Runs[i] = delta.Run{Off: run.Off, Data: run.Data}
 	}
-	if err == nil {
-		err = checkCounts(rec, md)
-	}
-	if err != nil {
+	if err := checkCounts(rec, md); err != nil {
 		return r.wrap("restart: the log's record", err)
 	}
 	r.rec, r.recDelta = rec, md
@@ -325,9 +395,11 @@ func (r *Region) replayMaster(msgs []transport.Message) (sent, recvd int, err er
 // the log written so far stays a valid prefix.
 func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transport.Message, sent int) error {
 	d := r.n.dur
-	if d == nil || d.w == nil {
+	if d == nil || d.w == nil || d.suspended || r.n.pending != nil {
 		return nil
 	}
+	t := time.Now()
+	defer func() { d.encoding += time.Since(t) }()
 	rec := &ckptlog.Region{Seq: r.seq, Name: r.name, EntryHash: r.hash, Extent: uint64(r.extent),
 		Nodes: make([]ckptlog.Counts, len(ds)), Values: r.results()}
 	for rank, x := range ds {
@@ -336,16 +408,20 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 			rec.Nodes[rank].Sent, rec.Nodes[rank].Recvd = uint64(len(msgs[rank].Payload)), uint64(sent)
 		}
 	}
-	frame := ckptlog.AppendRegion(ckptlog.Frame(ckptlog.KindRegion, 128+len(r.name)+24*len(ds)+len(rec.Values)+merged.Len()+16*len(merged.Runs)), rec)
-	frame, err := merged.AppendBinary(frame, delta.None)
-	if err != nil {
-		return r.wrap("checkpoint: encode the merged delta", err)
+	rec.Runs = make([]ckptlog.Run, len(merged.Runs))
+	for i, run := range merged.Runs {
+		rec.Runs[i] = ckptlog.Run{Off: run.Off, Data: run.Data}
 	}
-	if d.max > 0 && d.w.Size()+int64(len(frame)) > d.max {
-		d.stop(fmt.Errorf("the next record (region %s #%d, %d bytes) would pass --checkpoint-max %d", r.name, r.seq, len(frame), d.max))
+	if size := ckptlog.RecordSize(rec); d.max > 0 && d.w.Size()+size+d.image > d.max {
+		if d.image > 0 {
+			// A point was seen: it will compact the log.
+			d.suspended = true
+			return nil
+		}
+		d.stop(fmt.Errorf("the next record (region %s #%d, %d bytes) would pass --checkpoint-max %d, and the program has no checkpoint point to compact the log at", r.name, r.seq, size, d.max))
 		return nil
 	}
-	if err := d.w.Append(frame); err != nil {
+	if err := d.w.AppendRegion(rec); err != nil {
 		d.stop(err)
 		return nil
 	}

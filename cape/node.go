@@ -42,6 +42,9 @@ type node struct {
 	// regions numbered up to replayTo are replayed from it (--restart).
 	dur      *durable
 	replayTo uint64
+	// pending is a restart's image, restored at its checkpoint point;
+	// until then regions compute (they precede the image).
+	pending  *pendingImage
 	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool
 

@@ -13,7 +13,10 @@ package cape
 //	done       master → slave   none: the master's program ended
 //	abort      master → slave   the reason, text: the job failed
 //	replay     master → slave   u64: a restarted job replays regions 1..n from the
-//	                            checkpoint log (the first message, Seq 0; see durable.go)
+//	                            checkpoint log (the first message, Seq 0; see durable.go);
+//	                            then u64 regions, point name: the image restored at that point
+//	image      master → slave   u64 regions, the point's variables, the arena's extent: the
+//	                            restarted job's image, at its point (Seq 0; durable_point.go)
 //
 // An envelope is a u32 length of the values list, the values list, and the
 // encoded delta (delta.Decode's format). A values list is a sequence of
@@ -41,7 +44,10 @@ const (
 
 // kindReplay is numbered apart from the kinds above: master → slave, the
 // first message of a restarted job, u64 the regions it replays.
-const kindReplay uint8 = 48
+const (
+	kindReplay uint8 = 48
+	kindImage  uint8 = 49 // master → slave: a restart's image, at its checkpoint point
+)
 
 // appendEnvelope appends the envelope of vals and d to dst.
 func appendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression) ([]byte, error) {

@@ -77,7 +77,7 @@ func Begin(name string) *Region {
 		return &Region{n: n, name: name, seq: outer.seq, size: 1, nested: outer}
 	}
 	n.seq++
-	return &Region{n: n, name: name, seq: n.seq, rank: n.rank, size: n.size, replay: n.seq <= n.replayTo}
+	return &Region{n: n, name: name, seq: n.seq, rank: n.rank, size: n.size, replay: n.seq <= n.replayTo && n.pending == nil}
 }
 
 // label names the region in errors.

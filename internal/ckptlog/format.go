@@ -121,7 +121,13 @@ type Region struct {
 	Extent    uint64   // arena bytes in use when the region started
 	Nodes     []Counts // indexed by rank; len is the job's size
 	Values    []byte   // reduction and lastprivate results, as the master sends them
-	Delta     []byte   // the merged delta, in package delta's binary encoding
+	Runs      []Run    // the merged delta: byte runs at arena offsets
+}
+
+// Run is a run of bytes of a delta at an arena offset.
+type Run struct {
+	Off  uint64
+	Data []byte
 }
 
 // Limits on parsed payloads (a name, a node count).
@@ -130,17 +136,17 @@ const (
 	maxNodes = 1 << 16
 )
 
-// AppendRegion appends r's payload to dst:
+// appendRegionHead appends r's payload up to its runs' data:
 //
 //	seq u64, entry hash u64, extent u64,
 //	name length u32, name,
 //	node count u32, per node: sent u64, recvd u64, data u64,
 //	values length u64, values,
-//	delta: the rest of the payload.
+//	run count u64, per run: offset u64, length u64,
 //
-// The delta comes last so that a caller may append it after AppendRegion
-// (with r.Delta nil), encoding it in place.
-func AppendRegion(dst []byte, r *Region) []byte {
+// after which come the runs' data, concatenated in order, to the end of the
+// payload. The runs' data can then be written from where it lies.
+func appendRegionHead(dst []byte, r *Region) []byte {
 	le := binary.LittleEndian
 	dst = le.AppendUint64(dst, r.Seq)
 	dst = le.AppendUint64(dst, r.EntryHash)
@@ -155,7 +161,34 @@ func AppendRegion(dst []byte, r *Region) []byte {
 	}
 	dst = le.AppendUint64(dst, uint64(len(r.Values)))
 	dst = append(dst, r.Values...)
-	return append(dst, r.Delta...)
+	dst = le.AppendUint64(dst, uint64(len(r.Runs)))
+	for _, run := range r.Runs {
+		dst = le.AppendUint64(dst, run.Off)
+		dst = le.AppendUint64(dst, uint64(len(run.Data)))
+	}
+	return dst
+}
+
+// regionSize is the length of r's payload.
+func regionSize(r *Region) int {
+	n := 8*3 + 4 + len(r.Name) + 4 + 24*len(r.Nodes) + 8 + len(r.Values) + 8 + 16*len(r.Runs)
+	for _, run := range r.Runs {
+		n += len(run.Data)
+	}
+	return n
+}
+
+// RecordSize is the bytes r's record takes in the log, frame included.
+func RecordSize(r *Region) int64 { return int64(frameHead + regionSize(r)) }
+
+// AppendRegion appends r's payload to dst (the layout is on
+// appendRegionHead).
+func AppendRegion(dst []byte, r *Region) []byte {
+	dst = appendRegionHead(dst, r)
+	for _, run := range r.Runs {
+		dst = append(dst, run.Data...)
+	}
+	return dst
 }
 
 // reader reads a payload's fields, remembering the first error.
@@ -198,7 +231,9 @@ func (r *reader) end() error {
 	return r.err
 }
 
-// ParseRegion parses a region payload. The slices it returns alias p.
+// ParseRegion parses a region payload. The slices it returns alias p. It
+// checks the payload's structure, not that the runs are ordered or fit an
+// arena (applying them does).
 func ParseRegion(p []byte) (*Region, error) {
 	rd := &reader{b: p}
 	r := &Region{Seq: rd.u64("seq"), EntryHash: rd.u64("entry hash"), Extent: rd.u64("extent")}
@@ -218,7 +253,18 @@ func ParseRegion(p []byte) (*Region, error) {
 		}
 	}
 	r.Values = rd.take(rd.u64("values length"), "values")
-	r.Delta = rd.take(uint64(len(rd.b)), "delta")
+	nr := rd.u64("run count")
+	if rd.err == nil && nr > uint64(len(rd.b))/16 {
+		return nil, fmt.Errorf("%w: %d runs in %d bytes", ErrCorrupt, nr, len(rd.b))
+	}
+	if rd.err == nil && nr > 0 {
+		r.Runs = make([]Run, nr)
+		table := rd.take(16*nr, "run table")
+		for i := range r.Runs {
+			r.Runs[i].Off = binary.LittleEndian.Uint64(table[16*i:])
+			r.Runs[i].Data = rd.take(binary.LittleEndian.Uint64(table[16*i+8:]), "run data")
+		}
+	}
 	if err := rd.end(); err != nil {
 		return nil, err
 	}

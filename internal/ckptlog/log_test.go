@@ -13,7 +13,7 @@ import (
 func testRegion(seq uint64) *Region {
 	return &Region{Seq: seq, Name: fmt.Sprintf("main.go:%d:2", seq), EntryHash: seq * 77, Extent: 4096,
 		Nodes:  []Counts{{0, 0, 10}, {100, 50, 20}},
-		Values: []byte{byte(seq), 1, 2}, Delta: bytes.Repeat([]byte{byte(seq)}, int(seq)*3)}
+		Values: []byte{byte(seq), 1, 2}, Runs: []Run{{Off: 8, Data: bytes.Repeat([]byte{byte(seq)}, int(seq)*3)}, {Off: 4096, Data: []byte{9}}}}
 }
 
 func regionFrame(r *Region) []byte { return AppendRegion(Frame(KindRegion, 0), r) }
@@ -30,7 +30,7 @@ func writeLog(t *testing.T, dir string, k int) []byte {
 		t.Fatal(err)
 	}
 	for i := 1; i <= k; i++ {
-		if err := w.Append(regionFrame(testRegion(uint64(i)))); err != nil {
+		if err := w.AppendRegion(testRegion(uint64(i))); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,10 +1,13 @@
 package ckptlog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,25 +21,40 @@ type Writer struct {
 	dir  *Dir
 	work chan op
 	done chan struct{}
+	// pool holds frame buffers already written once, so that encoding a
+	// record into one costs a copy and no page faults (fresh memory costs
+	// a fault per page, tens of microseconds each in a virtual machine).
+	pool    chan []byte
+	buffers atomic.Int32 // frame buffers in circulation
 
 	mu   sync.Mutex
 	cond *sync.Cond
 	// mu protects the following fields.
-	queued int64         // bytes of frames in work
-	err    error         // the first I/O error; every later call returns it
-	size   int64         // bytes of the log on disk
-	peak   int64         // the most bytes the directory held at once (old and new log during a compaction)
-	syncs  int           // fdatasync calls
-	synced time.Duration // time spent in them
+	queued int64 // bytes of frames in work
+	// logical is the log's size once everything queued is written: an
+	// Append adds to it, a Replace sets it to the new log's size.
+	logical int64
+	err     error         // the first I/O error; every later call returns it
+	size    int64         // bytes of the log on disk
+	peak    int64         // the most bytes the directory held at once (old and new log during a compaction)
+	syncs   int           // fdatasync calls
+	synced  time.Duration // time spent in them
 }
 
 type op struct {
 	frame   []byte   // append this frame, or
+	vecs    [][]byte // append this frame, in pieces that the caller owns until done is closed, or
 	replace [][]byte // write these frames to a new log that replaces the old
+	done    chan struct{}
+	pooled  bool // frame came from the pool: give it back once written
 }
 
+// poolSize is the number of frame buffers the writer keeps for reuse.
+const poolSize = maxBuffers
+
 func newWriter(d *Dir, f *os.File, size int64) *Writer {
-	w := &Writer{dir: d, work: make(chan op, 1<<16), done: make(chan struct{}), size: size, peak: size}
+	w := &Writer{dir: d, work: make(chan op, 1<<16), done: make(chan struct{}), size: size, peak: size, logical: size,
+		pool: make(chan []byte, poolSize)}
 	w.cond = sync.NewCond(&w.mu)
 	go w.loop(f)
 	return w
@@ -54,7 +72,7 @@ func Frame(k Kind, capacity int) []byte {
 // the writer owns it from here. It returns the first error the writer met,
 // if any: once a write failed, nothing more is written.
 func (w *Writer) Append(frame []byte) error {
-	return w.enqueue(op{frame: frame}, int64(len(frame)))
+	return w.enqueue(op{frame: frame}, int64(len(frame)), false)
 }
 
 // Replace queues frames (each from Frame) that replace the whole log once
@@ -65,10 +83,52 @@ func (w *Writer) Replace(frames ...[]byte) error {
 	for _, f := range frames {
 		n += int64(len(f))
 	}
-	return w.enqueue(op{replace: frames}, n)
+	return w.enqueue(op{replace: frames}, n, true)
 }
 
-func (w *Writer) enqueue(o op, n int64) error {
+// AppendRegion appends r's record. When a buffer of the pool can hold it,
+// the record is copied into it and queued, and AppendRegion returns at once;
+// otherwise the writer writes the record from r's own memory while
+// AppendRegion waits (no buffer to fault in), then prepares a buffer of that
+// size for the next record, off the caller's path. r's memory must not
+// change until AppendRegion returns.
+func (w *Writer) AppendRegion(r *Region) error {
+	n := frameHead + regionSize(r)
+	var buf []byte
+	select {
+	case buf = <-w.pool:
+	default:
+	}
+	if cap(buf) < n && buf != nil {
+		w.buffers.Add(-1) // too small: dropped; the writer makes larger ones
+		buf = nil
+	}
+	if buf == nil && n <= smallRecord {
+		buf = make([]byte, 0, n)
+		w.buffers.Add(1)
+	}
+	if buf != nil {
+		frame := AppendRegion(append(buf[:0], make([]byte, frameHead)...), r)
+		frame[6] = byte(KindRegion)
+		return w.enqueue(op{frame: frame, pooled: true}, int64(n), false)
+	}
+	head := appendRegionHead(Frame(KindRegion, 256+16*len(r.Runs)), r)
+	vecs := make([][]byte, 0, 1+len(r.Runs))
+	vecs = append(vecs, head)
+	for _, run := range r.Runs {
+		vecs = append(vecs, run.Data)
+	}
+	o := op{vecs: vecs, done: make(chan struct{})}
+	if err := w.enqueue(o, int64(n), false); err != nil {
+		return err
+	}
+	<-o.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func (w *Writer) enqueue(o op, n int64, replace bool) error {
 	w.mu.Lock()
 	for w.err == nil && w.queued > 0 && w.queued+n > MaxQueued {
 		w.cond.Wait()
@@ -76,6 +136,11 @@ func (w *Writer) enqueue(o op, n int64) error {
 	err := w.err
 	if err == nil {
 		w.queued += n
+		if replace {
+			w.logical = n
+		} else {
+			w.logical += n
+		}
 	}
 	w.mu.Unlock()
 	if err != nil {
@@ -97,9 +162,8 @@ func (w *Writer) loop(f *os.File) {
 			}
 			f, err = w.replace(f, o.replace)
 		} else {
-			sealInPlace(o.frame)
-			_, err = f.Write(o.frame)
-			w.grow(int64(len(o.frame)), 0)
+			n, err = w.write(f, o)
+			w.refill(n)
 			// Group commit: sync once the queue is empty.
 			if err == nil && len(w.work) == 0 {
 				err = w.sync(f)
@@ -137,6 +201,79 @@ func (w *Writer) sync(f *os.File) error {
 	w.synced += time.Since(t)
 	w.mu.Unlock()
 	return err
+}
+
+// write appends one frame: a whole one, or one in pieces (whose checksum
+// it computes), which it signals written and then replaces with a pooled
+// buffer of that size for the next record.
+func (w *Writer) write(f *os.File, o op) (int64, error) {
+	if o.vecs == nil {
+		sealInPlace(o.frame)
+		_, err := f.Write(o.frame)
+		w.grow(int64(len(o.frame)), 0)
+		if o.pooled {
+			w.recycle(o.frame)
+		}
+		return int64(len(o.frame)), err
+	}
+	head := o.vecs[0]
+	n := int64(len(head) - frameHead)
+	for _, v := range o.vecs[1:] {
+		n += int64(len(v))
+	}
+	copy(head, magic)
+	binary.LittleEndian.PutUint16(head[4:], Version)
+	head[7] = 0
+	binary.LittleEndian.PutUint64(head[8:], uint64(n))
+	sum := crc32.Update(0, castagnoli, head[:16])
+	sum = crc32.Update(sum, castagnoli, head[frameHead:])
+	for _, v := range o.vecs[1:] {
+		sum = crc32.Update(sum, castagnoli, v)
+	}
+	binary.LittleEndian.PutUint32(head[16:], sum)
+	var err error
+	for _, v := range o.vecs {
+		if err == nil {
+			_, err = f.Write(v)
+		}
+	}
+	w.grow(int64(frameHead)+n, 0)
+	close(o.done)
+	return int64(frameHead) + n, err
+}
+
+// smallRecord is the size up to which a record without a pooled buffer
+// is copied into a new one (a few page faults) rather than written while
+// the caller waits.
+const smallRecord = 1 << 20
+
+// maxBuffers bounds the frame buffers in circulation (in the pool, being
+// filled, or queued).
+const maxBuffers = 4
+
+// recycle gives a written frame's buffer back to the pool.
+func (w *Writer) recycle(b []byte) {
+	select {
+	case w.pool <- b[:0]:
+	default:
+		w.buffers.Add(-1)
+	}
+}
+
+// refill makes sure the pool holds a buffer for a record of n bytes (with
+// headroom: the next record of a time loop is often a little larger),
+// faulting its pages in here, off the program's path.
+func (w *Writer) refill(n int64) {
+	size := n + n/4 + 64<<10
+	if size > MaxQueued || len(w.pool) >= 2 || w.buffers.Load() >= maxBuffers {
+		return
+	}
+	b := make([]byte, size)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 0
+	}
+	w.buffers.Add(1)
+	w.recycle(b)
 }
 
 // grow adds n bytes to the log's size; extra are bytes that exist beside
@@ -181,11 +318,11 @@ func (w *Writer) Stats() (size, peak int64, syncs int, synced time.Duration) {
 	return w.size, w.peak, w.syncs, w.synced
 }
 
-// Size is the log's size on disk plus the bytes queued for it.
+// Size is the log's size once every queued frame is written.
 func (w *Writer) Size() int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.size + w.queued
+	return w.logical
 }
 
 // Close writes every queued frame, syncs and closes the log. It returns the
