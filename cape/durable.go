@@ -252,20 +252,21 @@ func (n *node) closeDurable() error {
 	if d == nil {
 		return nil
 	}
-	var errs []error
 	if d.rd != nil {
-		errs = append(errs, d.rd.Close())
+		_ = d.rd.Close() // read-only
 	}
 	if d.w != nil {
-		errs = append(errs, d.w.Close())
+		// A log that could not be written is reported, not the job's
+		// failure: the computation is unaffected, and the log's intact
+		// prefix stays a valid recovery line.
+		if err := d.w.Close(); err != nil && d.stopErr == nil {
+			d.notice(fmt.Sprintf("%v: the log keeps a prefix of the regions", err))
+		}
 		if n.stats {
 			size, peak, syncs, synced := d.w.Stats()
 			fmt.Fprintf(os.Stderr, "cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); on the program's path: hashing %v, encoding %v; in the writer: %d fdatasync calls taking %v\n",
 				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond))
 		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("checkpoint log: %w", err)
 	}
 	return nil
 }
@@ -395,7 +396,7 @@ func (r *Region) replayMaster(msgs []transport.Message) (sent, recvd int, err er
 // the log written so far stays a valid prefix.
 func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transport.Message, sent int) error {
 	d := r.n.dur
-	if d == nil || d.w == nil || d.suspended || r.n.pending != nil {
+	if d == nil || d.stopErr != nil || d.suspended || r.n.pending != nil {
 		return nil
 	}
 	t := time.Now()
@@ -429,18 +430,13 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 	return nil
 }
 
-// stop ends logging: the log keeps the regions logged so far.
+// stop ends logging: the log keeps the regions logged so far (the writer
+// stays open until Finalize, which writes what is queued).
 func (d *durable) stop(why error) {
-	if d.w == nil {
+	if d.stopErr != nil {
 		return
 	}
-	err := d.w.Close()
-	size, peak, _, _ := d.w.Stats()
-	d.peak = max(d.peak, peak)
-	d.w, d.stopErr = nil, why
-	msg := fmt.Sprintf("%v; the log keeps regions up to #%d (%d bytes)", why, d.logged, size)
-	if err != nil && !errors.Is(why, err) {
-		msg += fmt.Sprintf(" (closing it: %v)", err)
-	}
-	d.notice(msg + ": a restart replays those and computes the rest")
+	d.stopErr = why
+	d.notice(fmt.Sprintf("%v; the log keeps regions up to #%d (%d bytes): a restart replays those and computes the rest",
+		why, d.logged, d.w.Size()))
 }

@@ -98,7 +98,7 @@ type pendingImage struct {
 // log into an image when the log nears the bound, or when logging was
 // suspended at the bound.
 func (d *durable) point(n *node, name string, vars [][]byte) {
-	if d.max == 0 || d.w == nil {
+	if d.max == 0 || d.stopErr != nil {
 		return
 	}
 	extent := n.arena.Used()

@@ -296,3 +296,85 @@ func TestCheckpointUsage(t *testing.T) {
 		t.Fatalf("a directory others may read: %v\n%s", err, errText)
 	}
 }
+
+var peakRE = regexp.MustCompile(`cape: checkpoint: (\d+) regions logged, (\d+) compactions, (\d+) bytes on disk \(peak (\d+)\)`)
+
+// checkpointStats returns the compactions and the peak bytes on disk that
+// a --stats run reports.
+func checkpointStats(t *testing.T, stderr string) (compactions, peak int64) {
+	t.Helper()
+	m := peakRE.FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no checkpoint statistics in:\n%s", stderr)
+	}
+	compactions, _ = strconv.ParseInt(m[2], 10, 64)
+	peak, _ = strconv.ParseInt(m[4], 10, 64)
+	return compactions, peak
+}
+
+// TestCheckpointBound runs 2,000 stencil iterations under --checkpoint-max:
+// with a checkpoint point in the time loop the log is compacted into images
+// and stays under the bound, a master crash late in the run restarts from
+// the newest image on three nodes, exactly; without a point (the stencil
+// example) logging stops at the bound and the restart replays what was
+// logged, exactly.
+func TestCheckpointBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	const bound = 1 << 20
+	for _, p := range []struct {
+		dir         string
+		args        []string
+		compactions bool
+	}{
+		{"./testdata/ckptpoint", []string{"-n", "64", "-iters", "2000"}, true},
+		{"../../examples/stencil", []string{"-n", "64", "-iters", "2000"}, false},
+	} {
+		t.Run(filepath.Base(p.dir), func(t *testing.T) {
+			bin := buildOnce(t, p.dir)
+			want, errText, err := capeRun("2", nil, bin, p.args)
+			if err != nil {
+				t.Fatalf("fault-free run: %v\n%s", err, errText)
+			}
+			flags := []string{"--stats", "--checkpoint-max", strconv.Itoa(bound)}
+			ck := filepath.Join(t.TempDir(), "ck")
+			out, errText, err := capeRun("2", append(flags, "--checkpoint", ck), bin, p.args)
+			if err != nil || out != want {
+				t.Fatalf("checkpointed run: %v, printed\n%s\nwant\n%s\n%s", err, out, want, errText)
+			}
+			compactions, peak := checkpointStats(t, errText)
+			if peak > bound {
+				t.Fatalf("peak %d bytes on disk, over the bound of %d", peak, bound)
+			}
+			if p.compactions != (compactions > 0) {
+				t.Fatalf("%d compactions", compactions)
+			}
+			if !p.compactions && !strings.Contains(errText, "would pass --checkpoint-max") {
+				t.Fatalf("logging did not stop at the bound:\n%s", errText)
+			}
+			t.Logf("2,000 iterations: %d compactions, peak %d bytes on disk, bound %d", compactions, peak, bound)
+
+			ck = filepath.Join(t.TempDir(), "ck")
+			t.Setenv("CAPE_FAULT", "node=0,at=create,do=crash,region=1500")
+			if _, errText, err := capeRun("2", append(flags, "--checkpoint", ck), bin, p.args); err == nil {
+				t.Fatalf("the master did not crash:\n%s", errText)
+			}
+			os.Unsetenv("CAPE_FAULT")
+			fi, err := os.Stat(filepath.Join(ck, ckptlog.LogName))
+			if err != nil || fi.Size() > bound {
+				t.Fatalf("log after the crash: %v bytes, %v", fi.Size(), err)
+			}
+			out, errText, err = capeRun("3", append(flags, "--checkpoint", ck, "--restart"), bin, p.args)
+			if err != nil || out != want {
+				t.Fatalf("restart: %v, printed\n%s\nwant\n%s\n%s", err, out, want, errText)
+			}
+			if p.compactions && !strings.Contains(errText, "restart: restoring the image of point main.go:loop") {
+				t.Fatalf("the restart did not restore an image:\n%s", errText)
+			}
+			if _, peak := checkpointStats(t, errText); peak > bound {
+				t.Fatalf("restart: peak %d bytes on disk, over the bound of %d", peak, bound)
+			}
+		})
+	}
+}
