@@ -312,12 +312,13 @@ func checkpointStats(t *testing.T, stderr string) (compactions, peak int64) {
 	return compactions, peak
 }
 
-// TestCheckpointBound runs 2,000 stencil iterations under --checkpoint-max:
-// with a checkpoint point in the time loop the log is compacted into images
-// and stays under the bound, a master crash late in the run restarts from
-// the newest image on three nodes, exactly; without a point (the stencil
-// example) logging stops at the bound and the restart replays what was
-// logged, exactly.
+// TestCheckpointBound runs 2,000 regions under --checkpoint-max: with a
+// //cape:checkpoint point in the time loop (the stencil example, 2,000
+// iterations) the log is compacted into images and stays under the bound,
+// and a master crash late in the run restarts from the newest image on
+// three nodes, exactly; without a point (ckptloop, two regions per step)
+// logging stops at the bound and the restart replays what was logged,
+// exactly.
 func TestCheckpointBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -328,8 +329,8 @@ func TestCheckpointBound(t *testing.T) {
 		args        []string
 		compactions bool
 	}{
-		{"./testdata/ckptpoint", []string{"-n", "64", "-iters", "2000"}, true},
-		{"../../examples/stencil", []string{"-n", "64", "-iters", "2000"}, false},
+		{"../../examples/stencil", []string{"-n", "64", "-iters", "2000"}, true},
+		{"./testdata/ckptloop", []string{"-n", "500", "-steps", "1000"}, false},
 	} {
 		t.Run(filepath.Base(p.dir), func(t *testing.T) {
 			bin := buildOnce(t, p.dir)
@@ -353,7 +354,7 @@ func TestCheckpointBound(t *testing.T) {
 			if !p.compactions && !strings.Contains(errText, "would pass --checkpoint-max") {
 				t.Fatalf("logging did not stop at the bound:\n%s", errText)
 			}
-			t.Logf("2,000 iterations: %d compactions, peak %d bytes on disk, bound %d", compactions, peak, bound)
+			t.Logf("2,000 regions: %d compactions, peak %d bytes on disk, bound %d", compactions, peak, bound)
 
 			ck = filepath.Join(t.TempDir(), "ck")
 			t.Setenv("CAPE_FAULT", "node=0,at=create,do=crash,region=1500")
@@ -369,7 +370,7 @@ func TestCheckpointBound(t *testing.T) {
 			if err != nil || out != want {
 				t.Fatalf("restart: %v, printed\n%s\nwant\n%s\n%s", err, out, want, errText)
 			}
-			if p.compactions && !strings.Contains(errText, "restart: restoring the image of point main.go:loop") {
+			if p.compactions && !strings.Contains(errText, "restart: restoring the image of point main.go:48:3") {
 				t.Fatalf("the restart did not restore an image:\n%s", errText)
 			}
 			if _, peak := checkpointStats(t, errText); peak > bound {
