@@ -47,9 +47,11 @@ type durable struct {
 	scan    *ckptlog.Scan   // restart: what the scan found
 	stopErr error           // why logging stopped
 	peak    int64           // the most bytes seen on disk
-	// Time the program's goroutine spent on the log (for --stats):
-	// hashing the arena at entry, encoding and queueing records.
+	// Time spent on the log (for --stats): hashing the arena at entry
+	// (mostly while the master waits for the slaves), encoding and
+	// queueing records (on the program's goroutine).
 	hashing, encoding time.Duration
+	hashWait          time.Duration // of hashing: the time the program waited for it
 	// Points (durable_point.go): the size of the last image (kept free
 	// beside the log so that a compaction never passes the bound), logging
 	// suspended at the bound until the next point, an image too large for
@@ -65,10 +67,12 @@ type durable struct {
 // entry: a hash of each page (see pageHash), combined in page order. Pages
 // the system reports never populated (see unpopulated) are zero and take a
 // precomputed hash without being read: reading them would fault in the zero
-// page, which costs tens of microseconds a page in a virtual machine. A
+// page, which costs tens of microseconds a page in a virtual machine. twins,
+// if not nil, gives the entry content of the pages written since (their
+// twins, in increasing page order), which are read there instead. A
 // program that differs outside its regions between the logged run and the
 // restart goes unnoticed in a region with probability about 2^-64.
-func arenaHash(mem []byte, pageSize int) uint64 {
+func arenaHash(mem []byte, pageSize int, written []int, twins [][]byte) uint64 {
 	zero := unpopulated(mem, pageSize)
 	var zh uint64
 	if zero != nil {
@@ -76,8 +80,14 @@ func arenaHash(mem []byte, pageSize int) uint64 {
 	}
 	h := uint64(len(mem))
 	for p := 0; p*pageSize < len(mem); p++ {
-		ph := zh
-		if zero == nil || !zero[p] {
+		var ph uint64
+		switch {
+		case len(written) > 0 && written[0] == p:
+			ph = pageHash(twins[0])
+			written, twins = written[1:], twins[1:]
+		case zero != nil && zero[p]:
+			ph = zh
+		default:
 			ph = pageHash(mem[p*pageSize : min(len(mem), (p+1)*pageSize)])
 		}
 		h = bits.RotateLeft64(h^ph*hashM2, 27)*hashM1 + hashM4
@@ -264,8 +274,8 @@ func (n *node) closeDurable() error {
 		}
 		if n.stats {
 			size, peak, syncs, synced := d.w.Stats()
-			fmt.Fprintf(os.Stderr, "cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); on the program's path: hashing %v, encoding %v; in the writer: %d fdatasync calls taking %v\n",
-				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond))
+			fmt.Fprintf(os.Stderr, "cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); hashing %v (the program waited %v of it), encoding %v; in the writer: %d fdatasync calls taking %v\n",
+				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.hashWait.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond))
 		}
 	}
 	return nil
@@ -278,12 +288,12 @@ func (r *Region) durableStart() error {
 	if d == nil {
 		return nil
 	}
-	t := time.Now()
-	r.hash = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
-	d.hashing += time.Since(t)
 	if !r.replay || r.n.pending != nil {
-		return nil
+		return nil // hashed by hashEntry, while the master waits for the slaves
 	}
+	t := time.Now()
+	r.hash = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), nil, nil)
+	d.hashing += time.Since(t)
 	rec, err := d.record(r.seq)
 	if err != nil {
 		return r.wrap("restart: read the log", err)
@@ -304,6 +314,43 @@ func (r *Region) durableStart() error {
 	}
 	r.rec, r.recDelta = rec, md
 	return nil
+}
+
+// hashEntry starts hashing, on a checkpointing master, the arena as it was
+// at the region's entry: the pages the master wrote are read from their
+// twins, the others from the arena, which nothing writes until the merged
+// delta is injected (awaitHash). It runs while the master waits for the
+// slaves' deltas and merges them. pages are the pages Create found written.
+func (r *Region) hashEntry(pages []int) {
+	d := r.n.dur
+	if d == nil || r.replay || r.nested != nil {
+		return
+	}
+	tr := r.n.tracker
+	twins := make([][]byte, len(pages))
+	for i, p := range pages {
+		twins[i] = tr.Twin(p) // valid until the next Start
+	}
+	written := append([]int(nil), pages...)
+	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
+	r.hashed = make(chan struct{})
+	go func() {
+		defer close(r.hashed)
+		t := time.Now()
+		r.hash = arenaHash(mem, ps, written, twins)
+		r.hashTime = time.Since(t)
+	}()
+}
+
+// awaitHash waits for hashEntry: before anything writes the arena.
+func (r *Region) awaitHash() {
+	if r.hashed != nil {
+		t := time.Now()
+		<-r.hashed
+		r.hashed = nil
+		r.n.dur.hashWait += time.Since(t)
+		r.n.dur.hashing += r.hashTime
+	}
 }
 
 // checkCounts checks a record's consistency counts (seed 000's
@@ -358,6 +405,7 @@ func (r *Region) exchangeSingle(d *delta.Delta) error {
 	if r.replay {
 		return r.injectLogged()
 	}
+	r.awaitHash()
 	if err := r.combineValues(nil); err != nil {
 		return err
 	}
@@ -396,7 +444,11 @@ func (r *Region) replayMaster(msgs []transport.Message) (sent, recvd int, err er
 // the log written so far stays a valid prefix.
 func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transport.Message, sent int) error {
 	d := r.n.dur
-	if d == nil || d.stopErr != nil || d.suspended || r.n.pending != nil {
+	if d == nil {
+		return nil
+	}
+	r.awaitHash()
+	if d.stopErr != nil || d.suspended || r.n.pending != nil {
 		return nil
 	}
 	t := time.Now()

@@ -161,6 +161,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	}
 	// Values first: a malformed one is an error before any byte of the
 	// arena is written.
+	r.awaitHash() // the entry hash reads the arena until here
 	if err := r.combineValues(parts); err != nil {
 		return 0, recvd, err
 	}

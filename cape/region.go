@@ -48,6 +48,8 @@ type Region struct {
 	// replayed from the log (restart), its record and logged delta.
 	replay   bool
 	hash     uint64
+	hashed   chan struct{} // closed when hashEntry is done
+	hashTime time.Duration
 	rec      *ckptlog.Region
 	recDelta *delta.Delta
 
@@ -258,6 +260,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 		return nil, r.wrap("collect written pages", err)
 	}
 	r.pages = len(pages)
+	r.hashEntry(pages)
 	n.ckpt.create(d, n.arena.Bytes(), pages, n.tracker)
 	r.created = time.Since(r.t1)
 	return d, nil
