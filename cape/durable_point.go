@@ -76,8 +76,8 @@ func varBytes(n *node, vars []any) ([][]byte, error) {
 		}
 		lo, hi := n.arena.Addr(), n.arena.Addr()+uintptr(n.arena.Size())
 		for _, w := range words {
-			p := uintptr(binary.NativeEndian.Uint64(b[w.off:]))
-			if p != 0 && (p < lo || p >= hi) {
+			p := *(*uintptr)(unsafe.Pointer(&b[w.off]))
+			if p != 0 && (p < lo || p > hi) {
 				return nil, fmt.Errorf("variable %d (%s): %s points outside the arena", i+1, t, w.path)
 			}
 		}

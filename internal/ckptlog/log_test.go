@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -206,7 +207,7 @@ func TestReplace(t *testing.T) {
 }
 
 func TestOpenDirRefusesShared(t *testing.T) {
-	if os.Getenv("GOOS") == "windows" {
+	if runtime.GOOS == "windows" {
 		t.Skip("no modes on windows")
 	}
 	dir := filepath.Join(t.TempDir(), "ck")
