@@ -73,7 +73,13 @@ type durable struct {
 // program that differs outside its regions between the logged run and the
 // restart goes unnoticed in a region with probability about 2^-64.
 func arenaHash(mem []byte, pageSize int, written []int, twins [][]byte) uint64 {
-	zero := unpopulated(mem, pageSize)
+	return arenaHashZero(mem, pageSize, written, twins, unpopulated(mem, pageSize))
+}
+
+// arenaHashZero is arenaHash with the unpopulated pages given (zero[p]:
+// page p was never populated at the region's entry, so its entry content
+// is zero, written since or not).
+func arenaHashZero(mem []byte, pageSize int, written []int, twins [][]byte, zero []bool) uint64 {
 	var zh uint64
 	if zero != nil {
 		zh = pageHash(make([]byte, pageSize))
@@ -81,12 +87,16 @@ func arenaHash(mem []byte, pageSize int, written []int, twins [][]byte) uint64 {
 	h := uint64(len(mem))
 	for p := 0; p*pageSize < len(mem); p++ {
 		var ph uint64
-		switch {
-		case len(written) > 0 && written[0] == p:
-			ph = pageHash(twins[0])
+		twin := []byte(nil)
+		if len(written) > 0 && written[0] == p {
+			twin = twins[0]
 			written, twins = written[1:], twins[1:]
+		}
+		switch {
 		case zero != nil && zero[p]:
 			ph = zh
+		case twin != nil:
+			ph = pageHash(twin)
 		default:
 			ph = pageHash(mem[p*pageSize : min(len(mem), (p+1)*pageSize)])
 		}
@@ -289,7 +299,10 @@ func (r *Region) durableStart() error {
 		return nil
 	}
 	if !r.replay || r.n.pending != nil {
-		return nil // hashed by hashEntry, while the master waits for the slaves
+		// Hashed by hashEntry, while the master waits for the slaves;
+		// which pages are still unpopulated is only known now.
+		r.zero = unpopulated(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
+		return nil
 	}
 	t := time.Now()
 	r.hash = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), nil, nil)
@@ -337,7 +350,7 @@ func (r *Region) hashEntry(pages []int) {
 	go func() {
 		defer close(r.hashed)
 		t := time.Now()
-		r.hash = arenaHash(mem, ps, written, twins)
+		r.hash = arenaHashZero(mem, ps, written, twins, r.zero)
 		r.hashTime = time.Since(t)
 	}()
 }

@@ -49,6 +49,7 @@ type Region struct {
 	replay   bool
 	hash     uint64
 	hashed   chan struct{} // closed when hashEntry is done
+	zero     []bool        // pages unpopulated at Start (see unpopulated)
 	hashTime time.Duration
 	rec      *ckptlog.Region
 	recDelta *delta.Delta

@@ -52,16 +52,19 @@
 //
 // # Durability (fsync policy)
 //
-// Writer.Append encodes nothing and waits for nothing: it queues the frame
-// for the writer goroutine, which writes every queued frame with write(2)
-// and then calls fdatasync once for the batch (group commit). The queue is
-// bounded (MaxQueued bytes): a region that would exceed it waits for the
-// writer, so the log can fall behind the job by at most that much. Close
-// drains the queue and syncs. Hence a crash of the master process loses at
-// most the frames still queued (write(2) has put the others in the page
-// cache), and a crash of the machine loses at most the frames written since
-// the last completed fdatasync plus the queued ones; in both cases the
-// restart replays a shorter prefix, never a wrong one.
+// Writer.AppendRegion copies the record into a reused buffer and queues it
+// for the writer goroutine (a large record with no buffer free is written
+// by the writer from the caller's memory while the caller waits: see
+// AppendRegion); the writer writes every queued frame with write(2) and,
+// once the queue is empty, calls fdatasync, at most once per SyncEvery
+// (group commit; a timer syncs the tail of a burst). The queue is bounded
+// (MaxQueued bytes): a region that would exceed it waits for the writer, so
+// the log can fall behind the job by at most that much. Close drains the
+// queue and syncs. Hence a crash of the master process loses at most the
+// frames still queued (write(2) has put the others in the page cache), and a
+// crash of the machine at most those not covered by a completed fdatasync
+// (about SyncEvery's worth, plus the queue); in both cases the restart
+// replays a shorter prefix, never a wrong one.
 //
 // A Writer is safe for use by one goroutine at a time (the master's
 // program goroutine); its own goroutine does the I/O.

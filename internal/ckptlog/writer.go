@@ -26,6 +26,7 @@ type Writer struct {
 	// a fault per page, tens of microseconds each in a virtual machine).
 	pool    chan []byte
 	buffers atomic.Int32 // frame buffers in circulation
+	large   int          // records written in place (the writer goroutine's)
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -150,24 +151,48 @@ func (w *Writer) enqueue(o op, n int64, replace bool) error {
 	return nil
 }
 
+// SyncEvery is the group commit window: the writer calls fdatasync once
+// the queue is empty and at least this long after its previous call (a
+// timer catches the last records of a burst), and always in Close.
+const SyncEvery = 100 * time.Millisecond
+
 func (w *Writer) loop(f *os.File) {
 	defer close(w.done)
-	for o := range w.work {
-		n := int64(len(o.frame))
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	var last time.Time
+	dirty := false
+	syncNow := func() {
+		if err := w.sync(f); err != nil {
+			w.setErr(err)
+		}
+		last, dirty = time.Now(), false
+	}
+	for {
+		var o op
+		var ok bool
+		select {
+		case o, ok = <-w.work:
+		case <-timer.C:
+			if dirty {
+				syncNow()
+			}
+			continue
+		}
+		if !ok {
+			break
+		}
+		var n int64
 		var err error
 		if o.replace != nil {
-			n = 0
 			for _, fr := range o.replace {
 				n += int64(len(fr))
 			}
-			f, err = w.replace(f, o.replace)
+			f, err = w.replace(f, o.replace) // synced by the replacement
 		} else {
 			n, err = w.write(f, o)
 			w.refill(n)
-			// Group commit: sync once the queue is empty.
-			if err == nil && len(w.work) == 0 {
-				err = w.sync(f)
-			}
+			dirty = true
 		}
 		w.mu.Lock()
 		w.queued -= n
@@ -176,9 +201,17 @@ func (w *Writer) loop(f *os.File) {
 		}
 		w.cond.Broadcast()
 		w.mu.Unlock()
+		if dirty && len(w.work) == 0 {
+			if wait := SyncEvery - time.Since(last); wait > 0 {
+				timer.Reset(wait)
+			} else {
+				syncNow()
+			}
+		}
 	}
-	if err := w.sync(f); err != nil {
-		w.setErr(err)
+	timer.Stop()
+	if dirty {
+		syncNow()
 	}
 	if err := f.Close(); err != nil {
 		w.setErr(err)
@@ -239,6 +272,7 @@ func (w *Writer) write(f *os.File, o op) (int64, error) {
 	}
 	w.grow(int64(frameHead)+n, 0)
 	close(o.done)
+	w.large++
 	return int64(frameHead) + n, err
 }
 
@@ -267,6 +301,9 @@ func (w *Writer) refill(n int64) {
 	size := n + n/4 + 64<<10
 	if size > MaxQueued || len(w.pool) >= 2 || w.buffers.Load() >= maxBuffers {
 		return
+	}
+	if n > smallRecord && w.large < 2 {
+		return // a job with one large record (one big region) pays for no buffer
 	}
 	b := make([]byte, size)
 	for i := 0; i < len(b); i += 4096 {
