@@ -35,18 +35,17 @@ import (
 // program's goroutine only.
 type durable struct {
 	dir *ckptlog.Dir
-	w   *ckptlog.Writer // nil once logging stopped (an error, or the bound)
+	w   *ckptlog.Writer // open until Finalize, even once logging stopped
 	max int64           // --checkpoint-max, or 0
 
 	rd      *ckptlog.Reader // restart: the log being replayed
-	entries []ckptlog.Entry // restart: the records, by seq-1
+	entries []ckptlog.Entry // restart: the region records, by seq-first
 	notice  func(string)    // prints a line on stderr
 	first   uint64          // the first region number the log holds a record of
 	logged  uint64          // regions logged (or replayed) so far
 	hdr     ckptlog.Header  // this arena's header
-	scan    *ckptlog.Scan   // restart: what the scan found
-	stopErr error           // why logging stopped
-	peak    int64           // the most bytes seen on disk
+	stopErr error           // why logging stopped for good, or nil
+	peak    int64           // the log's size when a restart opened it
 	// Time spent on the log (for --stats): hashing the arena at entry
 	// (mostly while the master waits for the slaves), encoding and
 	// queueing records (on the program's goroutine).
@@ -194,7 +193,7 @@ func (d *durable) openReplay(s *ckptlog.Scan) error {
 	if d.rd, err = d.dir.OpenReader(); err != nil {
 		return err
 	}
-	d.scan, d.entries, d.first, d.logged = s, s.Entries, 1, s.Last()
+	d.entries, d.first, d.logged = s.Entries, 1, s.Last()
 	if len(s.Entries) > 0 && s.Entries[0].Kind == ckptlog.KindImage {
 		p, err := d.rd.Payload(s.Entries[0])
 		if err != nil {
