@@ -38,6 +38,8 @@ Examples:
 
 	cape run -n 4 ./examples/matmul -- -n 1024
 	cape run -n 2 --monitor compare --stats ./examples/matmul -- -n 300
+	cape run -n 4 --checkpoint ck ./examples/stencil            # a durable log in ./ck
+	cape run -n 2 --checkpoint ck --restart ./examples/stencil  # after a crash: replay, continue
 `
 
 type runFlags struct {
