@@ -166,14 +166,14 @@ func (n *node) restore(name string, vars [][]byte) error {
 		if n.size > 1 {
 			msg := append(binary.LittleEndian.AppendUint64(nil, im.Seq), im.Vars...)
 			msg = append(msg, im.Memory...)
-			if err := n.master.Broadcast(transport.Message{Kind: kindImage, Payload: msg}); err != nil {
+			if err := n.master.Broadcast(transport.Message{Kind: kindImage, Seq: n.seq, Payload: msg}); err != nil {
 				return fmt.Errorf("restart: point %s: send the image: %w", name, err)
 			}
 		}
 	} else {
 		msg, err := n.slave.Recv()
 		if err == nil {
-			err = fromMaster(msg, kindImage, 0)
+			err = fromMaster(msg, kindImage, n.seq)
 		}
 		if err != nil {
 			return fmt.Errorf("restart: point %s: %w", name, err)

@@ -16,7 +16,8 @@ package cape
 //	                            checkpoint log (the first message, Seq 0; see durable.go);
 //	                            then u64 regions, point name: the image restored at that point
 //	image      master → slave   u64 regions, the point's variables, the arena's extent: the
-//	                            restarted job's image, at its point (Seq 0; durable_point.go)
+//	                            restarted job's image, at its point (Seq: the regions begun
+//	                            before it on this run; durable_point.go)
 //
 // An envelope is a u32 length of the values list, the values list, and the
 // encoded delta (delta.Decode's format). A values list is a sequence of
