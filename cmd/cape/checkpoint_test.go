@@ -379,3 +379,47 @@ func TestCheckpointBound(t *testing.T) {
 		})
 	}
 }
+
+// TestRestartChecksConsistencyCounts rewrites one record of a log, with a
+// valid checksum, so that its counts say a node received no merged message:
+// the restart refuses it, naming the region, before injecting anything.
+func TestRestartChecksConsistencyCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildOnce(t, "./testdata/ckptloop")
+	args := []string{"-n", "1500", "-steps", "3"}
+	ck := filepath.Join(t.TempDir(), "ck")
+	if _, errText, err := capeRun("3", []string{"--checkpoint", ck}, bin, args); err != nil {
+		t.Fatalf("checkpointed run: %v\n%s", err, errText)
+	}
+	d, err := ckptlog.OpenDir(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Scan(1 << 30)
+	if err != nil || s.Last() != 6 {
+		t.Fatalf("scan: %+v, %v", s, err)
+	}
+	name := filepath.Join(ck, ckptlog.LogName)
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.Entries[3] // region #4
+	rec, err := ckptlog.ParseRegion(b[e.Off : e.Off+e.Len])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Nodes[2].Recvd = 0
+	out := append([]byte(nil), b[:e.Off-20]...)
+	out = ckptlog.AppendFrame(out, ckptlog.KindRegion, ckptlog.AppendRegion(nil, rec))
+	out = append(out, b[e.Off+e.Len:]...)
+	if err := os.WriteFile(name, out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errText, err := capeRun("2", []string{"--checkpoint", ck, "--restart"}, bin, args)
+	if err == nil || !strings.Contains(errText, "(#4): restart: the log's record: consistency counts: node 2 sent") {
+		t.Fatalf("a record whose counts say node 2 received nothing was replayed: %v\n%s", err, errText)
+	}
+}
