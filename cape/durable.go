@@ -205,8 +205,13 @@ func (d *durable) openReplay(s *ckptlog.Scan) error {
 		}
 		d.pending = &pendingImage{point: im.Point, seq: im.Seq, image: im}
 		d.entries, d.first = s.Entries[1:], im.Seq+1
-		d.notice(fmt.Sprintf("restart: restoring the image of point %s (after region #%d), then replaying regions #%d to #%d from %s",
-			im.Point, im.Seq, im.Seq+1, s.Last(), d.dir.Path()))
+		then := "; no region after it is logged"
+		if s.Last() > im.Seq {
+			then = fmt.Sprintf(", then replaying regions #%d to #%d", im.Seq+1, s.Last())
+		}
+		d.notice(fmt.Sprintf("restart: restoring the image of point %s (after region #%d) from %s%s", im.Point, im.Seq, d.dir.Path(), then))
+	} else if s.Last() == 0 {
+		d.notice(fmt.Sprintf("restart: %s logs no region yet: the job starts from the beginning", d.dir.Path()))
 	} else {
 		d.notice(fmt.Sprintf("restart: replaying regions #1 to #%d from %s", s.Last(), d.dir.Path()))
 	}
