@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-5s}
 targets=(
-	./delta:FuzzDecode ./delta:FuzzDiff ./delta:FuzzMergeBase
+	./delta:FuzzDecode ./delta:FuzzDiff ./delta:FuzzMergeBase ./delta:FuzzExclude
 	./transport:FuzzParseHeader ./transport:FuzzDecodeHandshake ./transport:FuzzReadMessage
 	./internal/launch:FuzzParseHostfile ./internal/launch:FuzzParseHostList
 	./internal/nodeenv:FuzzExpandHostlistReference ./internal/nodeenv:FuzzExpandHostlist

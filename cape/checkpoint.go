@@ -17,8 +17,13 @@ type checkpointer interface {
 	// received turns a slave's delta, on the master, into the bytes the
 	// slave changed, ready to merge against the master's twins.
 	received(d *delta.Delta, tr monitor.Tracker) *delta.Delta
-	// outgoing is what the master sends the slaves once it has injected
-	// merged into mem, the region's extent of the arena.
+	// broadcastAll reports whether the master sends every slave the same
+	// delta, outgoing's, own bytes included. If not, it sends each slave
+	// the merged delta less the bytes of that slave's delta.
+	broadcastAll() bool
+	// outgoing is what the master sends every slave, if broadcastAll,
+	// once it has injected merged into mem, the region's extent of the
+	// arena.
 	outgoing(merged *delta.Delta, mem []byte) *delta.Delta
 }
 
@@ -43,6 +48,8 @@ func (incremental) create(d *delta.Delta, mem []byte, pages []int, tr monitor.Tr
 }
 
 func (incremental) received(d *delta.Delta, _ monitor.Tracker) *delta.Delta { return d }
+
+func (incremental) broadcastAll() bool { return false }
 
 func (incremental) outgoing(merged *delta.Delta, _ []byte) *delta.Delta { return merged }
 
@@ -81,6 +88,9 @@ func (complete) received(full *delta.Delta, tr monitor.Tracker) *delta.Delta {
 	}
 	return d
 }
+
+// broadcastAll: the baseline sends every slave the whole extent.
+func (complete) broadcastAll() bool { return true }
 
 func (complete) outgoing(merged *delta.Delta, mem []byte) *delta.Delta {
 	full := &delta.Delta{}

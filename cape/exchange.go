@@ -47,9 +47,13 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	n.fault("exchange", r.seq)
 	if n.stats {
 		us := func(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
-		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)\n",
+		var in string
+		if n.rank > 0 {
+			in = fmt.Sprintf("; merged delta received: %d bytes, %d of them where this node wrote", r.mergedIn, r.ownIn)
+		}
+		fmt.Fprintf(os.Stderr, "cape: %s: region %s #%d: compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)%s\n",
 			n.name, r.name, r.seq, us(r.t1.Sub(r.t0)), us(r.created), r.pages, d.Len(),
-			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd)
+			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd, in)
 	}
 	return nil
 }
@@ -68,40 +72,94 @@ func (r *Region) limits() delta.Limits {
 	return delta.Limits{MaxBytes: int64(r.extent), MaxRuns: r.extent/2 + 1, ArenaSize: uint64(r.extent)}
 }
 
+// exchangeState is the storage of the end-of-region exchange, kept by the
+// node from one region to the next so that, once it has grown to the
+// job's deltas, the exchange allocates nothing (received payloads are given
+// back to the transport, which reuses them). Decoded and merged deltas
+// alias the payloads and the node's own delta until the exchange ends. It
+// is used by the goroutine that runs the regions only (and, while it waits
+// for them, by the goroutines Exchange starts).
+type exchangeState struct {
+	own    delta.Delta   // Create's delta, valid until the next region's Create
+	in     []delta.Delta // decoded: the slaves' deltas by rank (master), the merged one at 0 (slave)
+	merged delta.Delta   // master: the merge of every node's delta
+	out    []delta.Delta // master: per slave, merged less the slave's own bytes (runs alias merged)
+	env    []outEnvelope // per destination rank (the master at 0)
+	ds     []*delta.Delta
+	parts  [][]byte
+	errs   []error
+	sent   []int               // per slave, bytes sent
+	msgs   []transport.Message // master: Gather's table
+}
+
+// grow sizes the per-rank storage for a job of size nodes.
+func (x *exchangeState) grow(size int) {
+	if len(x.env) == size {
+		return
+	}
+	x.in, x.out, x.env = make([]delta.Delta, size), make([]delta.Delta, size), make([]outEnvelope, size)
+	x.ds, x.parts, x.errs, x.sent = make([]*delta.Delta, size), make([][]byte, size), make([]error, size), make([]int, size)
+}
+
+// Thresholds above which the master decodes, and sends to, the slaves
+// concurrently, one goroutine each; below, one goroutine doing them in turn
+// costs less than waking others.
+const (
+	parallelDecodeBytes = 256 << 10
+	parallelSendBytes   = 64 << 10
+)
+
 func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
+	x := &n.xch
+	x.grow(n.size)
 	ts := time.Now()
-	buf, err := r.envelope(d, r.partials())
+	bufs, err := x.env[0].build(d, r.partials(), n.compression())
 	if err != nil {
-		return 0, 0, err
-	}
-	if err := n.slave.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: buf}); err != nil {
 		return 0, 0, r.fail(err)
 	}
+	if err := n.slave.SendBuffers(kindDelta, r.seq, bufs); err != nil {
+		return 0, 0, r.fail(err)
+	}
+	sent = payloadLen(bufs)
 	t := time.Now()
 	r.sent = t.Sub(ts)
 	msg, err := r.recvFromMaster(kindMerged)
 	r.waited = time.Since(t)
 	defer func() { r.merging = time.Since(t) - r.waited }()
 	if err != nil {
-		return len(buf), 0, r.fail(err)
+		return sent, 0, r.fail(err)
 	}
-	vals, md, err := r.open(msg.Payload)
+	md := &x.in[0]
+	vals, err := openEnvelopeRef(msg.Payload, md, r.limits())
 	if err == nil {
 		err = checkLabel(md, r.seq, delta.Merged)
 	}
 	if err != nil {
-		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
+		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
 	// Values first: a malformed one is an error before any byte of the
 	// arena is written.
 	if err := r.setValues(vals); err != nil {
-		return len(buf), len(msg.Payload), err
+		return sent, len(msg.Payload), err
 	}
 	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return len(buf), len(msg.Payload), r.wrap("merged delta from the master", err)
+		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
-	return len(buf), len(msg.Payload), nil
+	if n.stats {
+		r.mergedIn, r.ownIn = md.Len(), delta.Overlap(md.Runs, d.Runs)
+	}
+	release(md)
+	n.slave.Release(msg.Payload)
+	return sent, len(msg.Payload), nil
+}
+
+func payloadLen(bufs [][]byte) int {
+	n := 0
+	for _, b := range bufs {
+		n += len(b)
+	}
+	return n
 }
 
 // recvFromMaster receives the next message of kind want, handling the
@@ -116,6 +174,8 @@ func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 
 func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
+	x := &n.xch
+	x.grow(n.size)
 	t := time.Now()
 	msgs, err := r.gather()
 	if err != nil {
@@ -126,43 +186,24 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return r.replayMaster(msgs)
 	}
 	t = time.Now()
-	ds := make([]*delta.Delta, n.size)
-	parts := make([][]byte, n.size)
-	ds[0], parts[0] = own, r.partials()
-	errs := make([]error, n.size)
-	var wg sync.WaitGroup
-	for rank := 1; rank < n.size; rank++ {
-		recvd += len(msgs[rank].Payload)
-		wg.Go(func() {
-			vals, d, err := r.open(msgs[rank].Payload)
-			if err == nil {
-				err = checkLabel(d, r.seq, rank)
-			}
-			if err != nil {
-				errs[rank] = fmt.Errorf("node %d: %w", rank, err)
-			}
-			ds[rank], parts[rank] = d, vals
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return 0, recvd, r.wrap("delta from a slave", err)
-	}
-	for rank := 1; rank < n.size; rank++ {
-		ds[rank] = n.ckpt.received(ds[rank], n.tracker)
+	if recvd, err = r.openSlaves(msgs); err != nil {
+		return 0, recvd, err
 	}
 	// Diff's runs may carry bytes the node did not change: the merge tells
 	// them from writes by the entry state, the master's twins (not yet
 	// refreshed: nothing has been applied).
 	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
-	merged, err := delta.MergeBase(r.seq, base, ds...)
-	if err != nil {
+	x.ds[0], x.parts[0] = own, r.partials()
+	// By reference: the merged runs alias the nodes' deltas (and so the
+	// received payloads) except where they overlap.
+	merged := &x.merged
+	if err := delta.MergeBaseRef(merged, r.seq, base, x.ds...); err != nil {
 		return 0, recvd, r.mergeError(err)
 	}
 	// Values first: a malformed one is an error before any byte of the
 	// arena is written.
 	r.awaitHash() // the entry hash reads the arena until here
-	if err := r.combineValues(parts); err != nil {
+	if err := r.combineValues(x.parts); err != nil {
 		return 0, recvd, err
 	}
 	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
@@ -171,22 +212,150 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	if err := r.checkPointers(); err != nil {
 		return 0, recvd, err
 	}
-	injected := merged // for the durable log
-	merged = n.ckpt.outgoing(merged, n.arena.Bytes()[:r.extent])
 	r.merging = time.Since(t)
 	t = time.Now()
 	defer func() { r.sent = time.Since(t) }()
-	buf, err := r.envelope(merged, r.results())
+	if n.ckpt.broadcastAll() {
+		sent, err = r.broadcastMerged(merged)
+	} else {
+		sent, err = r.sendMergedLessOwn(merged)
+	}
+	if err == nil {
+		// Before the release: the log copies merged, which aliases the
+		// payloads.
+		err = r.logRegion(merged, x.ds, msgs, sent)
+	}
+	release(merged)
+	for rank := 1; rank < n.size; rank++ {
+		release(&x.in[rank])
+		x.parts[rank] = nil
+		n.master.Release(rank, msgs[rank].Payload)
+	}
+	return sent, recvd, err
+}
+
+// openSlaves decodes the slaves' envelopes in msgs (index = rank) into
+// x.ds and x.parts, concurrently when they are large. The deltas alias the
+// payloads.
+func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
+	n := r.n
+	x := &n.xch
+	for rank := 1; rank < n.size; rank++ {
+		recvd += len(msgs[rank].Payload)
+	}
+	if recvd < parallelDecodeBytes || n.size == 2 {
+		for rank := 1; rank < n.size; rank++ {
+			r.openSlave(msgs, rank)
+		}
+	} else {
+		r.eachSlave(func(rank int) { r.openSlave(msgs, rank) })
+	}
+	if err := errors.Join(x.errs...); err != nil {
+		return recvd, r.wrap("delta from a slave", err)
+	}
+	for rank := 1; rank < n.size; rank++ {
+		x.ds[rank] = n.ckpt.received(&x.in[rank], n.tracker)
+	}
+	return recvd, nil
+}
+
+// openSlave decodes rank's envelope in msgs into x.in[rank] and
+// x.parts[rank], or sets x.errs[rank].
+func (r *Region) openSlave(msgs []transport.Message, rank int) {
+	x := &r.n.xch
+	vals, err := openEnvelopeRef(msgs[rank].Payload, &x.in[rank], r.limits())
+	if err == nil {
+		err = checkLabel(&x.in[rank], r.seq, rank)
+	}
+	x.errs[rank] = nil
 	if err != nil {
-		return 0, recvd, err
+		x.errs[rank] = fmt.Errorf("node %d: %w", rank, err)
+	}
+	x.parts[rank] = vals
+}
+
+// eachSlave runs f for every slave's rank concurrently, the first in the
+// calling goroutine, and waits for them.
+func (r *Region) eachSlave(f func(rank int)) {
+	var wg sync.WaitGroup
+	for rank := 2; rank < r.n.size; rank++ {
+		wg.Go(func() { f(rank) })
+	}
+	f(1)
+	wg.Wait()
+}
+
+// broadcastMerged sends every slave the same delta, what the checkpoint
+// mode makes of merged (the complete baseline: the whole arena), in one
+// broadcast, which may be relayed.
+func (r *Region) broadcastMerged(merged *delta.Delta) (sent int, err error) {
+	n := r.n
+	out := n.ckpt.outgoing(merged, n.arena.Bytes()[:r.extent])
+	buf, err := r.envelope(out, r.results())
+	if err != nil {
+		return 0, err
 	}
 	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
-		return 0, recvd, r.fail(err)
+		return 0, r.fail(err)
 	}
-	if err := r.logRegion(injected, ds, msgs, len(buf)); err != nil {
-		return 0, recvd, err
+	return len(buf) * (n.size - 1), nil
+}
+
+// sendMergedLessOwn sends each slave the merged delta less the bytes of its
+// own delta (delta.Exclude): no node receives bytes it wrote. The payloads
+// differ, so they cannot be relayed; each goes straight to its slave, its
+// run data written from merged by reference. Large ones go concurrently.
+func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
+	n := r.n
+	x := &n.xch
+	vals := r.results()
+	total := 0
+	for rank := 1; rank < n.size; rank++ {
+		o := &x.out[rank]
+		o.Reset(r.seq, delta.Merged)
+		o.Runs = delta.Exclude(o.Runs, merged.Runs, x.ds[rank].Runs)
+		total += o.Len()
 	}
-	return len(buf) * (n.size - 1), recvd, nil
+	clear(x.errs)
+	if total < parallelSendBytes || n.size == 2 {
+		for rank := 1; rank < n.size; rank++ {
+			r.sendLessOwn(rank, vals)
+		}
+	} else {
+		r.eachSlave(func(rank int) { r.sendLessOwn(rank, vals) })
+	}
+	for rank := 1; rank < n.size; rank++ {
+		sent += x.sent[rank]
+		release(&x.out[rank])
+	}
+	for _, err := range x.errs {
+		if err != nil {
+			return sent, r.fail(err)
+		}
+	}
+	return sent, nil
+}
+
+// sendLessOwn sends x.out[rank] and vals to rank, setting x.sent[rank]
+// and x.errs[rank].
+func (r *Region) sendLessOwn(rank int, vals []byte) {
+	x := &r.n.xch
+	x.sent[rank] = 0
+	bufs, err := x.env[rank].build(&x.out[rank], vals, r.n.compression())
+	if err == nil {
+		x.sent[rank] = payloadLen(bufs)
+		err = r.n.master.SendBuffers(rank, kindMerged, r.seq, bufs)
+	}
+	x.errs[rank] = err
+}
+
+// release empties d, whose runs alias memory it does not own, and drops
+// those references so that the memory can be collected. (Every delta whose
+// runs alias is released after use, so the table holds no reference past
+// its length.)
+func release(d *delta.Delta) {
+	clear(d.Runs)
+	d.Reset(0, 0)
 }
 
 // mergeError says what a failed merge means for the user: for a conflict,
@@ -217,7 +386,8 @@ func (r *Region) gather() ([]transport.Message, error) {
 		}
 		return msgs, nil
 	}
-	msgs, err := n.master.Gather()
+	msgs, err := n.master.GatherInto(n.xch.msgs)
+	n.xch.msgs = msgs
 	if err != nil {
 		return nil, r.fail(err)
 	}

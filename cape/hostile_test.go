@@ -53,7 +53,7 @@ func (h *hostileTable) log(t *testing.T) {
 	t.Log("\n| case | outcome | time to detect |\n| --- | --- | --- |\n" + strings.Join(h.rows, "\n"))
 }
 
-func hostileConfig(t *testing.T) transport.Config {
+func hostileConfig(t testing.TB) transport.Config {
 	t.Helper()
 	tok := make([]byte, 32)
 	if _, err := rand.Read(tok); err != nil {
@@ -67,7 +67,7 @@ func hostileConfig(t *testing.T) transport.Config {
 // installNode makes n the process-wide node for the rest of the test, with
 // a compare tracker over the shared arena, and restores the previous node
 // in t.Cleanup.
-func installNode(t *testing.T, n *node) {
+func installNode(t testing.TB, n *node) {
 	t.Helper()
 	a, err := sharedArena()
 	if err != nil {
@@ -99,7 +99,7 @@ func installNode(t *testing.T, n *node) {
 // masterWithPeer makes this process the master of a 2-node job whose slave
 // (rank 1) is returned to the test. via, if set, wraps the master's address
 // (a proxy) for the slave to dial.
-func masterWithPeer(t *testing.T, via func(addr string) string) *transport.Slave {
+func masterWithPeer(t testing.TB, via func(addr string) string) *transport.Slave {
 	t.Helper()
 	cfg := hostileConfig(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

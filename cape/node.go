@@ -37,6 +37,8 @@ type node struct {
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
 
+	xch exchangeState // the exchange's buffers, kept from one region to the next
+
 	seq uint64 // number of regions begun
 	// dur is the master's durable checkpoint log (--checkpoint), or nil;
 	// regions numbered up to replayTo are replayed from it (--restart).

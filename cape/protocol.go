@@ -7,7 +7,8 @@ package cape
 //
 //	kind       from → to        payload
 //	delta      slave → master   envelope: the slave's delta and its values' partials
-//	merged     master → slave   envelope: the merged delta and the values' results
+//	merged     master → slave   envelope: the merged delta less the slave's own bytes
+//	                            (incremental; complete: the whole arena), and the values' results
 //	chunkReq   slave → master   none: the next chunk of a dynamic loop, please
 //	chunk      master → slave   u64 lo, u64 hi (little-endian): [lo, hi), lo = hi when done
 //	done       master → slave   none: the master's program ended
@@ -57,19 +58,64 @@ func appendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression
 	return d.AppendBinary(dst, c)
 }
 
+// outEnvelope is an envelope to send by reference: its pieces, in order,
+// are the values list and the delta's header and table (in head), the
+// delta's run data (aliasing the delta) and the trailer. It is reused from
+// one region to the next.
+type outEnvelope struct {
+	head  []byte
+	bufs  [][]byte
+	trail [4]byte
+}
+
+// build makes e the envelope of vals and d, compressed as c, and returns
+// its pieces. Uncompressed, the run data is not copied: the pieces are
+// valid while d's runs are. Compressed, the envelope is one piece.
+func (e *outEnvelope) build(d *delta.Delta, vals []byte, c delta.Compression) ([][]byte, error) {
+	clear(e.bufs) // do not pin the last region's data
+	e.head = binary.LittleEndian.AppendUint32(e.head[:0], uint32(len(vals)))
+	e.head = append(e.head, vals...)
+	if c != delta.None {
+		var err error
+		if e.head, err = d.AppendBinary(e.head, c); err != nil {
+			return nil, err
+		}
+		e.bufs = append(e.bufs[:0], e.head)
+		return e.bufs, nil
+	}
+	head, bufs, trail, err := d.AppendBinaryVec(e.head, append(e.bufs[:0], nil))
+	if err != nil {
+		return nil, err
+	}
+	e.head, e.trail = head, trail
+	bufs[0] = e.head
+	e.bufs = append(bufs, e.trail[:])
+	return e.bufs, nil
+}
+
 // openEnvelope splits an envelope into its values list (aliasing p) and its
 // delta, decoded under lim.
 func openEnvelope(p []byte, lim delta.Limits) (vals []byte, d *delta.Delta, err error) {
+	d = new(delta.Delta)
+	vals, err = openEnvelopeRef(p, d, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vals, d, nil
+}
+
+// openEnvelopeRef is openEnvelope into d, whose runs then alias p (unless
+// the delta is compressed): p must stay unchanged while d is used.
+func openEnvelopeRef(p []byte, d *delta.Delta, lim delta.Limits) (vals []byte, err error) {
 	if len(p) < 4 {
-		return nil, nil, fmt.Errorf("payload of %d bytes is too short", len(p))
+		return nil, fmt.Errorf("payload of %d bytes is too short", len(p))
 	}
 	nv := binary.LittleEndian.Uint32(p)
 	if uint64(nv) > uint64(len(p)-4) {
-		return nil, nil, fmt.Errorf("values length %d exceeds the payload", nv)
+		return nil, fmt.Errorf("values length %d exceeds the payload", nv)
 	}
 	vals = p[4 : 4+nv]
-	d, err = delta.Decode(p[4+nv:], lim)
-	return vals, d, err
+	return vals, delta.DecodeRef(d, p[4+nv:], lim)
 }
 
 // checkLabel checks that a decoded delta is labelled with the region and

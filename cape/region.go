@@ -35,6 +35,9 @@ type Region struct {
 	// Exchange's parts, for --stats: waiting for peers (the slowest node's
 	// compute shows here), decoding + merging + injecting, encoding + sending.
 	waited, merging, sent time.Duration
+	// Slave, for --stats: data bytes of the merged delta received, and
+	// how many of them fall where this node's own delta has runs.
+	mergedIn, ownIn int
 
 	values []value // reductions and lastprivates, in registration order
 
@@ -239,7 +242,9 @@ func (r *Region) Sections(count int, sched Schedule) iter.Seq[int] {
 }
 
 // Create disarms the monitor and returns what this node wrote in the arena
-// since Start, as a delta; End (Stop) then leaves the region.
+// since Start, as a delta; End (Stop) then leaves the region. The delta's
+// storage is the node's, reused by the next region: it is valid until the
+// next Create.
 func (r *Region) Create() (*delta.Delta, error) {
 	if r.state != stStarted {
 		return nil, r.errorf("Create outside Start/Stop")
@@ -247,11 +252,11 @@ func (r *Region) Create() (*delta.Delta, error) {
 	r.t1 = time.Now()
 	r.state = stCreated
 	n := r.n
-	d := &delta.Delta{}
 	if r.nested != nil {
-		return d, nil
+		return &delta.Delta{}, nil
 	}
 	n.fault("create", r.seq)
+	d := &n.xch.own // reused: valid until the next region's Create
 	d.Reset(r.seq, n.rank)
 	if n.tracker == nil {
 		return d, nil

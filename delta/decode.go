@@ -40,14 +40,35 @@ func DecodeInto(dst *Delta, src []byte, lim Limits) error {
 		return fmt.Errorf("decode delta: nil destination: %w", ErrInvalid)
 	}
 	dst.Reset(0, 0)
-	if err := decode(dst, src, lim); err != nil {
+	if err := decode(dst, src, lim, false); err != nil {
 		dst.Reset(0, 0)
 		return err
 	}
 	return nil
 }
 
-func decode(dst *Delta, src []byte, lim Limits) error {
+// DecodeRef is [DecodeInto] without the copy: when the encoding is stored
+// without compression, the Data of dst's runs alias src, which the caller
+// must then neither modify nor reuse while it uses dst (a received payload
+// that the caller owns fits). A compressed body is decompressed and copied
+// into dst's storage, as DecodeInto does. The checks are DecodeInto's, all
+// made before DecodeRef returns. It allocates nothing once dst's run table
+// has grown to the number of runs decoded.
+func DecodeRef(dst *Delta, src []byte, lim Limits) error {
+	if dst == nil {
+		return fmt.Errorf("decode delta: nil destination: %w", ErrInvalid)
+	}
+	dst.Reset(0, 0)
+	if err := decode(dst, src, lim, true); err != nil {
+		dst.Reset(0, 0)
+		return err
+	}
+	return nil
+}
+
+// decode parses src into dst; with alias, the runs of an uncompressed
+// encoding point into src instead of a copy in dst.buf.
+func decode(dst *Delta, src []byte, lim Limits, alias bool) error {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = DefaultMaxBytes
 	}
@@ -107,6 +128,7 @@ func decode(dst *Delta, src []byte, lim Limits) error {
 	size := int(table + payload)
 
 	raw := src[headerSize:end]
+	alias = alias && c == None
 	if c != None {
 		scratch := getScratch()
 		defer putScratch(scratch)
@@ -118,7 +140,7 @@ func decode(dst *Delta, src []byte, lim Limits) error {
 	}
 
 	dst.Region, dst.Node = region, int(node)
-	if err := dst.parse(raw[:table], raw[table:], int(runs), lim.ArenaSize); err != nil {
+	if err := dst.parse(raw[:table], raw[table:], int(runs), lim.ArenaSize, alias); err != nil {
 		return fmt.Errorf("decode delta: %w", err)
 	}
 	return nil
@@ -165,10 +187,15 @@ func decompress(dst, raw []byte, c Compression, size int) ([]byte, error) {
 }
 
 // parse fills d from a runs table and a payload whose sizes the caller
-// checked against the limits.
-func (d *Delta) parse(table, payload []byte, runs int, arena uint64) error {
+// checked against the limits. With alias the runs point into payload, else
+// into a copy of it in d.buf.
+func (d *Delta) parse(table, payload []byte, runs int, arena uint64, alias bool) error {
 	d.Runs = slices.Grow(d.Runs[:0], runs)[:runs]
-	d.buf = append(d.buf[:0], payload...) // unlike make+copy, does not zero first
+	data := payload
+	if !alias {
+		d.buf = append(d.buf[:0], payload...) // unlike make+copy, does not zero first
+		data = d.buf
+	}
 	var prevEnd uint64
 	pos := 0
 	for i := range d.Runs {
@@ -190,19 +217,19 @@ func (d *Delta) parse(table, payload []byte, runs int, arena uint64) error {
 		case gap > math.MaxUint64-prevEnd || n > math.MaxUint64-prevEnd-gap:
 			return fmt.Errorf("run %d: gap %d and length %d after offset %#x pass 2^64-1: %w",
 				i, gap, n, prevEnd, ErrCorrupt)
-		case n > uint64(len(d.buf)-pos):
+		case n > uint64(len(data)-pos):
 			return fmt.Errorf("run %d: length %d beyond the payload: %w", i, n, ErrCorrupt)
 		}
 		off := prevEnd + gap
 		if arena > 0 && (off > arena || n > arena-off) {
 			return fmt.Errorf("run %d: %w: %w", i, ErrCorrupt, &BoundsError{Offset: off, Length: n, Size: arena})
 		}
-		d.Runs[i] = Run{Off: off, Data: d.buf[pos : pos+int(n) : pos+int(n)]}
+		d.Runs[i] = Run{Off: off, Data: data[pos : pos+int(n) : pos+int(n)]}
 		pos += int(n)
 		prevEnd = off + n
 	}
-	if len(table) != 0 || pos != len(d.buf) {
-		return fmt.Errorf("%d table bytes and %d payload bytes left over: %w", len(table), len(d.buf)-pos, ErrCorrupt)
+	if len(table) != 0 || pos != len(data) {
+		return fmt.Errorf("%d table bytes and %d payload bytes left over: %w", len(table), len(data)-pos, ErrCorrupt)
 	}
 	return nil
 }

@@ -447,6 +447,8 @@ func TestMergeRandom(t *testing.T) {
 		}
 		checkCanonical(t, me, 0, truth, twin)
 		checkCovers(t, mw, 0, truth, twin)
+		checkMergeRef(t, rep, mw, sliceBase(twin), words, n)
+		checkMergeRef(t, rep, me, nil, exact, n)
 		for _, m := range []*Delta{mw, me} {
 			// Every node, from its own state, ends with the truth.
 			for k, cur := range append(curs, twin) {
@@ -693,4 +695,49 @@ func TestApplyOutOfBoundsLeavesMemoryUntouched(t *testing.T) {
 	if err := nilDelta.Apply(mem); err != nil || nilDelta.Len() != 0 {
 		t.Fatal("nil delta")
 	}
+}
+
+// checkMergeRef checks that MergeBaseRef of ds covers the bytes of want
+// (MergeBase's result) with the same values, in sorted disjoint runs, and
+// leaves its inputs as they were.
+func checkMergeRef(t *testing.T, rep int, want *Delta, base Base, ds []*Delta, n int) {
+	t.Helper()
+	before := make([][]byte, len(ds))
+	for k, d := range ds {
+		before[k] = slices.Concat(runData(d.Runs)...)
+	}
+	var got Delta
+	if err := MergeBaseRef(&got, 9, base, ds...); err != nil {
+		t.Fatalf("rep %d: MergeBaseRef: %v", rep, err)
+	}
+	if _, err := checkOrder(got.Runs); err != nil {
+		t.Fatalf("rep %d: MergeBaseRef: %v", rep, err)
+	}
+	flat := func(rs []Run) ([]byte, []bool) {
+		v, c := make([]byte, n), make([]bool, n)
+		for _, r := range rs {
+			for i, b := range r.Data {
+				v[int(r.Off)+i], c[int(r.Off)+i] = b, true
+			}
+		}
+		return v, c
+	}
+	gv, gc := flat(got.Runs)
+	wv, wc := flat(want.Runs)
+	if !bytes.Equal(gv, wv) || !slices.Equal(gc, wc) {
+		t.Fatalf("rep %d: MergeBaseRef differs from MergeBase:\n%s\nwant %s", rep, dumpRuns(got.Runs), dumpRuns(want.Runs))
+	}
+	for k, d := range ds {
+		if !bytes.Equal(slices.Concat(runData(d.Runs)...), before[k]) {
+			t.Fatalf("rep %d: MergeBaseRef modified input %d", rep, k)
+		}
+	}
+}
+
+func runData(rs []Run) [][]byte {
+	out := make([][]byte, len(rs))
+	for i, r := range rs {
+		out[i] = r.Data
+	}
+	return out
 }

@@ -25,7 +25,10 @@
 //     reports a [*ConflictError]. Without a base every covered byte counts
 //     as written, which is right for byte-exact deltas.
 //  4. Every node calls [Delta.Apply] with the merged delta on its arena. Apply
-//     checks every run against the memory before writing any byte.
+//     checks every run against the memory before writing any byte. A node
+//     need not receive what it wrote itself: [Exclude] gives the merged
+//     runs less the bytes a node's own delta already holds (by reference,
+//     no copy), which applied on that node's arena gives the same memory.
 //
 // # Why runs may carry unchanged bytes
 //
@@ -60,6 +63,14 @@
 // allocates nothing once they have grown to the region's size, when the
 // encodings are not compressed (a test checks it); compression goes through
 // pooled buffers, which a garbage collection may drop.
+//
+// Four calls avoid copying run data: [Delta.AppendBinaryVec] encodes a
+// delta without compression as a header and runs table followed by the
+// runs' own Data (for a vectored write), [DecodeRef] decodes an
+// uncompressed encoding into runs that alias its source, [MergeBaseRef]
+// merges into runs that alias the inputs wherever they do not overlap, and
+// [Exclude] selects runs of a merged delta by reference. Their pieces and
+// runs are valid only as long as the memory they alias.
 //
 // The package is pure and deterministic: it makes no system calls, and the
 // same inputs always give the same outputs, byte for byte.

@@ -165,18 +165,68 @@ func (d *Delta) AppendBinary(dst []byte, c Compression) ([]byte, error) {
 		return dst[:start], fmt.Errorf("encode delta: %d runs: %w", b.runs, ErrTooLarge)
 	}
 
-	h := dst[start : start+headerSize]
+	d.putHeader(dst[start:start+headerSize], c, &b, uint64(len(dst)-start-headerSize))
+	return binary.LittleEndian.AppendUint32(dst, checksum(dst[start:])), nil
+}
+
+// putHeader writes the header of d's encoding into h, for a body of stored
+// bytes compressed as c.
+func (d *Delta) putHeader(h []byte, c Compression, b *body, stored uint64) {
 	copy(h[0:4], magic)
 	h[4] = version
 	h[5] = byte(c)
+	clear(h[6:8])
 	binary.LittleEndian.PutUint64(h[8:], d.Region)
 	binary.LittleEndian.PutUint32(h[16:], uint32(int32(d.Node)))
 	binary.LittleEndian.PutUint32(h[20:], uint32(b.runs))
 	binary.LittleEndian.PutUint64(h[24:], uint64(b.table))
 	binary.LittleEndian.PutUint64(h[32:], uint64(b.payload))
-	binary.LittleEndian.PutUint64(h[40:], uint64(len(dst)-start-headerSize))
+	binary.LittleEndian.PutUint64(h[40:], stored)
 	binary.LittleEndian.PutUint32(h[48:], checksum(h[:48]))
-	return binary.LittleEndian.AppendUint32(dst, checksum(dst[start:])), nil
+}
+
+// AppendBinaryVec is [Delta.AppendBinary] without compression, by
+// reference: it appends the encoding's header and runs table to head, and
+// each run's data, without copying it, to data; the encoding is then head's
+// appended bytes, the appended pieces of data in order, and the returned
+// trailer. Written out one after the other (a vectored write) they are byte
+// for byte what AppendBinary(dst, None) appends. Empty runs are left out.
+//
+// The pieces alias d's runs: they are valid while d's runs are, and d
+// must not change until they are written. Errors are AppendBinary's; on
+// error head and data are returned unchanged. It allocates only when head
+// or data must grow.
+func (d *Delta) AppendBinaryVec(head []byte, data [][]byte) ([]byte, [][]byte, [4]byte, error) {
+	var trailer [4]byte
+	if d == nil {
+		return head, data, trailer, fmt.Errorf("encode delta: nil delta: %w", ErrInvalid)
+	}
+	if d.Node < Merged || d.Node > math.MaxInt32 {
+		return head, data, trailer, fmt.Errorf("encode delta: node %d outside [-1, 2^31): %w", d.Node, ErrInvalid)
+	}
+	if _, err := checkOrder(d.Runs); err != nil {
+		return head, data, trailer, fmt.Errorf("encode delta: %w", err)
+	}
+	start, n := len(head), len(data)
+	head = append(head, make([]byte, headerSize)...)
+	var b body
+	head = b.appendTable(head, d.Runs)
+	for _, r := range d.Runs {
+		if len(r.Data) > 0 {
+			data = append(data, r.Data)
+			b.payload += len(r.Data)
+		}
+	}
+	if b.runs > math.MaxUint32 {
+		return head[:start], data[:n], trailer, fmt.Errorf("encode delta: %d runs: %w", b.runs, ErrTooLarge)
+	}
+	d.putHeader(head[start:start+headerSize], None, &b, uint64(b.table+b.payload))
+	sum := crc32.Update(0, castagnoli, head[start:])
+	for _, p := range data[n:] {
+		sum = crc32.Update(sum, castagnoli, p)
+	}
+	binary.LittleEndian.PutUint32(trailer[:], sum)
+	return head, data, trailer, nil
 }
 
 // body counts what body.append wrote.
@@ -190,6 +240,16 @@ type body struct {
 // append appends the runs table and the payload of runs (sorted and
 // disjoint) to dst.
 func (b *body) append(dst []byte, runs []Run) []byte {
+	dst = b.appendTable(dst, runs)
+	for _, r := range runs {
+		dst = append(dst, r.Data...)
+	}
+	b.payload = len(dst) - b.start - b.table
+	return dst
+}
+
+// appendTable appends the runs table of runs (sorted and disjoint) to dst.
+func (b *body) appendTable(dst []byte, runs []Run) []byte {
 	b.start = len(dst)
 	var prevEnd, off, n uint64 // pending table entry: n bytes at off
 	flush := func() {
@@ -212,10 +272,6 @@ func (b *body) append(dst []byte, runs []Run) []byte {
 	}
 	flush()
 	b.table = len(dst) - b.start
-	for _, r := range runs {
-		dst = append(dst, r.Data...)
-	}
-	b.payload = len(dst) - b.start - b.table
 	return dst
 }
 

@@ -75,6 +75,22 @@ func MergeBase(region uint64, base Base, ds ...*Delta) (*Delta, error) {
 // ds. On error dst holds no runs. Once dst has grown to the size of the
 // union and to the number of deltas, it allocates nothing.
 func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
+	return mergeInto(dst, region, base, false, ds)
+}
+
+// MergeBaseRef is [MergeBaseInto] without copying what needs no merging: a
+// run that no other delta's run overlaps is kept as it is, its Data
+// aliasing the input's, and runs that only touch are not coalesced; only
+// where runs overlap is the result built in dst's storage. dst is then
+// valid only while the Data of ds is (and unchanged); the inputs are only
+// read. The result covers the same bytes with the same values as
+// MergeBaseInto's, and conflicts are reported the same way.
+func MergeBaseRef(dst *Delta, region uint64, base Base, ds ...*Delta) error {
+	return mergeInto(dst, region, base, true, ds)
+}
+
+// mergeInto is MergeBaseInto, or with ref MergeBaseRef.
+func mergeInto(dst *Delta, region uint64, base Base, ref bool, ds []*Delta) error {
 	if dst == nil {
 		return fmt.Errorf("merge: nil destination: %w", ErrInvalid)
 	}
@@ -106,7 +122,10 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 	if totalRuns == 0 {
 		return nil
 	}
-	buf := slices.Grow(dst.buf[:0], totalBytes)
+	buf := dst.buf[:0]
+	if !ref {
+		buf = slices.Grow(buf, totalBytes)
+	}
 	runs := slices.Grow(dst.Runs[:0], totalRuns)
 	h.init()
 
@@ -114,6 +133,15 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 	open := false
 	var curStart, curEnd uint64 // arena range of the open output run
 	bufStart := 0               // where the open run's data starts in buf
+	var alias []byte            // with ref: the open run's data while it is one input run
+	closeRun := func() {
+		if alias != nil {
+			runs = append(runs, Run{Off: curStart, Data: alias})
+			alias = nil
+			return
+		}
+		runs = append(runs, Run{Off: curStart, Data: buf[bufStart:len(buf):len(buf)]})
+	}
 	for len(h) > 0 {
 		c := &h[0]
 		// The top's next run is next in merge order. Take more runs from
@@ -131,14 +159,24 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 				continue
 			}
 			end := r.End()
-			if !open || r.Off > curEnd {
+			if !open || r.Off > curEnd || ref && r.Off == curEnd {
 				if open {
-					runs = append(runs, Run{Off: curStart, Data: buf[bufStart:len(buf):len(buf)]})
+					closeRun()
 				}
 				open = true
 				curStart, curEnd, bufStart = r.Off, end, len(buf)
-				buf = append(buf, r.Data...)
+				if ref {
+					alias = r.Data
+				} else {
+					buf = append(buf, r.Data...)
+				}
 				continue
+			}
+			if alias != nil {
+				// An overlap: the open run is built in buf from here.
+				bufStart = len(buf)
+				buf = append(buf, alias...)
+				alias = nil
 			}
 			// r starts inside or at the end of the open run: resolve the
 			// overlapping bytes.
@@ -166,7 +204,7 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 		}
 	}
 	if open {
-		runs = append(runs, Run{Off: curStart, Data: buf[bufStart:len(buf):len(buf)]})
+		closeRun()
 	}
 	dst.Runs, dst.buf = runs, buf
 	return nil

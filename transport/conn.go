@@ -12,8 +12,8 @@ import (
 
 // Message is one message of the runtime's protocol, a plain value. Kind
 // values below MinKind are reserved by the transport. A received Message's Payload is a
-// fresh allocation owned by the caller; a sent one is not retained after
-// Send returns.
+// fresh allocation owned by the caller (who may give it back for reuse
+// with Release); a sent one is not retained after Send returns.
 type Message struct {
 	Kind    uint8
 	Seq     uint64
@@ -48,6 +48,8 @@ type conn struct {
 	head    int
 	cause   error // why the connection failed; nil while it is alive
 	closing bool  // Close was called
+
+	free [][]byte // payloads given back by release, for the reader to reuse; protected by mu
 
 	ready chan struct{} // cap 1, signalled when queue or cause changes
 	dead  chan struct{} // closed when cause is set
@@ -100,6 +102,7 @@ func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, n
 	if hooks != nil && hooks.forward != nil {
 		c.fr.onChunk = func(h header, chunk []byte) { hooks.forward(c, h, chunk) }
 	}
+	c.fr.take = c.takeFree
 	c.wg.Add(2)
 	go c.readLoop()
 	go c.heartbeatLoop()
@@ -443,4 +446,40 @@ func (c *conn) isDead() bool {
 	default:
 		return false
 	}
+}
+
+// Payload buffers given back with release are kept, at most maxFree of
+// them and none over maxFreeLen bytes, for the reader's next messages.
+const (
+	maxFree    = 2
+	maxFreeLen = 64 << 20
+)
+
+// release keeps p, a payload the caller no longer uses, for a later
+// message.
+func (c *conn) release(p []byte) {
+	if cap(p) == 0 || cap(p) > maxFreeLen {
+		return
+	}
+	c.mu.Lock()
+	if len(c.free) < maxFree {
+		c.free = append(c.free, p[:0])
+	}
+	c.mu.Unlock()
+}
+
+// takeFree returns a released buffer fit for a payload of total bytes
+// (its capacity at least total, and not far beyond), or nil.
+func (c *conn) takeFree(total uint64) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, b := range c.free {
+		if n := uint64(cap(b)); n >= total && n <= max(2*total, 64<<10) {
+			last := len(c.free) - 1
+			c.free[i], c.free[last] = c.free[last], nil
+			c.free = c.free[:last]
+			return b
+		}
+	}
+	return nil
 }

@@ -100,6 +100,12 @@
 // 4 MiB at first, then growing fourfold, so that a header declaring a large
 // message costs the receiver at most 4 MiB or four times the bytes sent.
 //
+// [Master.SendBuffers] and [Slave.SendBuffers] send a payload given in
+// pieces (say a header, and data that lives elsewhere) as one message, in
+// the same frames: a piece of 4 KiB or more is framed in place, smaller
+// ones are gathered into one chunk, and up to 32 frames go out in one
+// writev. The receiver sees one message, as from Send.
+//
 // # Scalable broadcast
 //
 // The star costs the master (Size-1) × n bytes per broadcast of n bytes.
@@ -133,7 +139,8 @@
 // chain) ends without having sent it, Recv fails naming the parent; the end
 // of any other parent, or of the master, does not matter, since a goodbye
 // follows every frame its sender had forwarded.
-// Broadcast picks the scheme per message: the star below 64 KiB (one hop),
+// Broadcast picks the scheme per message: the star below 64 KiB (one hop,
+// written to the slaves one after the other from the caller's goroutine),
 // the chain when the payload spans at least 2 chunks per hop, the tree in
 // between. Kinds 3..8 are reserved for this; Gather is unchanged (the
 // master must receive every slave's bytes once whatever the topology).

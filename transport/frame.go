@@ -132,6 +132,7 @@ type frameWriter struct {
 	ctag    [tagLen]byte
 	iov     [4][]byte
 	bufs    net.Buffers
+	vec     vecState // writeVec's buffers
 }
 
 // writeMessage writes p in chunks of at most chunkLen bytes: per chunk, one
@@ -204,6 +205,10 @@ type frameReader struct {
 	hdr      [headerLen + tagLen]byte
 	tag      [tagLen]byte
 
+	// take, if set, returns a buffer of capacity at least total for a
+	// payload, or nil to allocate one.
+	take func(total uint64) []byte
+
 	// onChunk, if set, sees every verified frame of a relayed message as
 	// it arrives (chunk aliases the payload being assembled), so that it
 	// can be forwarded before the message is complete.
@@ -247,6 +252,17 @@ func grow(payload []byte, n, total uint64) []byte {
 	return np
 }
 
+// alloc returns an empty buffer for a payload of total bytes: a released
+// one if take has one, else a new one of at most firstAlloc bytes.
+func (fr *frameReader) alloc(total uint64) []byte {
+	if fr.take != nil {
+		if b := fr.take(total); b != nil {
+			return b[:0]
+		}
+	}
+	return make([]byte, 0, min(total, firstAlloc))
+}
+
 // readMessage reads the chunks of one message and returns it once every
 // chunk's tag verified. A header is verified before it is parsed, and
 // parsed (total ≤ the kind's limit) before the payload is allocated; the
@@ -276,7 +292,7 @@ func (fr *frameReader) readMessage() (kind uint8, seq uint64, payload []byte, er
 				return 0, 0, nil, fmt.Errorf("%w: message of kind %d of %d bytes, limit %d", ErrFrameTooLarge, h.kind, h.total, lim)
 			}
 			if h.total > 0 {
-				payload = make([]byte, 0, min(h.total, firstAlloc)) // authenticated and checked
+				payload = fr.alloc(h.total) // authenticated and checked
 			}
 		} else if h.kind != first.kind || h.seq != first.seq || h.total != first.total {
 			return 0, 0, nil, fmt.Errorf("%w: chunk of another message", ErrCorruptFrame)

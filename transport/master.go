@@ -288,6 +288,17 @@ func (m *Master) Broadcast(msg Message) error {
 			return m.broadcastRelayed(kind, msg)
 		}
 	}
+	if len(msg.Payload) < inlineBroadcast {
+		// Small: each write returns as soon as the bytes are in the
+		// socket buffer, so one goroutine costs less than one per slave.
+		var first error
+		for _, c := range m.peers[1:] {
+			if err := c.send(msg); err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
 	var (
 		wg    sync.WaitGroup
 		once  sync.Once
@@ -304,18 +315,32 @@ func (m *Master) Broadcast(msg Message) error {
 	return first
 }
 
+// inlineBroadcast is the payload size below which the star's Broadcast
+// writes to the slaves one after the other from the caller's goroutine.
+const inlineBroadcast = 64 << 10
+
 // Gather returns one message from each slave, indexed by rank (index 0 is
 // empty). It returns as soon as one slave's connection fails, with that
 // *NodeError and the messages received so far; the others stay queued.
-func (m *Master) Gather() ([]Message, error) {
+func (m *Master) Gather() ([]Message, error) { return m.GatherInto(nil) }
+
+// GatherInto is Gather into out, which it empties and grows to Size
+// entries: a caller that keeps out from one call to the next allocates
+// nothing for it. It returns the slice it filled.
+func (m *Master) GatherInto(out []Message) ([]Message, error) {
 	m.gatherMu.Lock()
 	defer m.gatherMu.Unlock()
-	out := make([]Message, len(m.peers))
-	got := make([]bool, len(m.peers))
+	if cap(out) < len(m.peers) {
+		out = make([]Message, len(m.peers))
+	}
+	out = out[:len(m.peers)]
+	clear(out)
+	// A slave's message has a kind ≥ MinKind: a zero kind is a rank
+	// still to hear from.
 	left := len(m.peers) - 1
 	for left > 0 {
 		for rank, c := range m.peers {
-			if rank == 0 || got[rank] {
+			if rank == 0 || out[rank].Kind != 0 {
 				continue
 			}
 			msg, ok, err := c.tryRecv()
@@ -323,7 +348,7 @@ func (m *Master) Gather() ([]Message, error) {
 				return out, err
 			}
 			if ok {
-				out[rank], got[rank] = msg, true
+				out[rank] = msg
 				left--
 			}
 		}
@@ -337,6 +362,16 @@ func (m *Master) Gather() ([]Message, error) {
 		}
 	}
 	return out, nil
+}
+
+// Release gives back p, the payload of a message received from the slave
+// of the given rank, once the caller and everything aliasing it are done
+// with it: the connection may reuse its memory for a later message. Each
+// payload may be given back once; giving none back is fine.
+func (m *Master) Release(rank int, p []byte) {
+	if c, err := m.peer(rank); err == nil {
+		c.release(p)
+	}
 }
 
 // Size returns the number of nodes, the master included.

@@ -171,6 +171,10 @@ func (s *Slave) Recv() (Message, error) {
 	return Message{Kind: msg.Payload[0], Seq: binary.BigEndian.Uint64(msg.Payload[1:]), Payload: p}, nil
 }
 
+// Release gives back p, the payload of a message received from Recv, as
+// Master.Release does.
+func (s *Slave) Release(p []byte) { s.c.release(p) }
+
 // Close says goodbye to the master and on the relay links, closes them
 // gracefully, and waits for the connections' goroutines. Blocked and later
 // calls return ErrClosed at once. The links to relay children close first,
