@@ -39,6 +39,7 @@ type durable struct {
 	max int64           // --checkpoint-max, or 0
 
 	rd      *ckptlog.Reader // restart: the log being replayed
+	recBuf  []byte          // restart: the storage of the record being replayed
 	entries []ckptlog.Entry // restart: the region records, by seq-first
 	notice  func(string)    // prints a line on stderr
 	first   uint64          // the first region number the log holds a record of
@@ -394,10 +395,12 @@ func (d *durable) record(seq uint64) (*ckptlog.Region, error) {
 	if seq < d.first || seq-d.first >= uint64(len(d.entries)) {
 		return nil, fmt.Errorf("no record of region #%d", seq)
 	}
-	p, err := d.rd.Payload(d.entries[seq-d.first])
+	// The previous record's storage is free: its region has ended.
+	p, err := d.rd.PayloadInto(d.recBuf, d.entries[seq-d.first])
 	if err != nil {
 		return nil, err
 	}
+	d.recBuf = p
 	return ckptlog.ParseRegion(p)
 }
 

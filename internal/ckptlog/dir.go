@@ -100,7 +100,18 @@ func (d *Dir) OpenReader() (*Reader, error) {
 // Payload reads e's payload into a new slice. The checksum was checked by
 // the scan; the caller parses the payload, which checks its structure.
 func (r *Reader) Payload(e Entry) ([]byte, error) {
-	b := make([]byte, e.Len)
+	return r.PayloadInto(nil, e)
+}
+
+// PayloadInto is Payload reading into buf's storage when it is large
+// enough (a replay reads one record per region: reusing the storage spares
+// the page faults of fresh memory).
+func (r *Reader) PayloadInto(buf []byte, e Entry) ([]byte, error) {
+	b := buf[:0]
+	if int64(cap(b)) < e.Len {
+		b = make([]byte, e.Len)
+	}
+	b = b[:e.Len]
 	if _, err := r.f.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && len(b) == 0) {
 		return nil, fmt.Errorf("read record at offset %d: %w", e.Off, err)
 	}
