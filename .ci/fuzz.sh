@@ -15,8 +15,8 @@ targets=(
 	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
-	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol
-	./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
+	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol ./cape:FuzzLazyMerged
+	./internal/pager:FuzzParseAnswer ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
 )
 # Every Fuzz function in the tree must be listed above.
 listed=$(printf '%s\n' "${targets[@]#*:}" | sort)

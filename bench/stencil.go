@@ -63,6 +63,9 @@ type StencilConfig struct {
 	Config
 	Iters   int    // Jacobi iterations of every run; 0 means 100
 	Monitor string // cape run --monitor of the incremental mode; "" means auto
+	// Transfer is cape run --transfer of the incremental mode; "" means
+	// eager.
+	Transfer string
 }
 
 // StencilSample is one execution of one variant of the stencil benchmark.
@@ -152,7 +155,7 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 	if err := writeMachine(&cfg.Config, &binaries{mpirun: bins.mpirun}); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
-	if err := appendMachine(cfg.Out, fmt.Sprintf("Stencil: %d Jacobi iterations per run; monitor of the incremental mode: %s.\n", cfg.Iters, cfg.Monitor)); err != nil {
+	if err := appendMachine(cfg.Out, fmt.Sprintf("Stencil: %d Jacobi iterations per run; monitor of the incremental mode: %s; transfer: %s.\n", cfg.Iters, cfg.Monitor, orEager(cfg.Transfer))); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
 	var all []cell
@@ -318,7 +321,7 @@ func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, 
 			monitor = "complete"
 		}
 		err = capeJob(ctx, &cfg.Config, cl, emulated, bins.cape, args, c.nodes,
-			nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s"}, &stdout, &stderr)
+			nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s", Transfer: cfg.Transfer}, &stdout, &stderr)
 	case HaloGo:
 		_, err = runRanks(ctx, cl, emulated, c.nodes, bins.halogo, func(rank int, addr string) []string {
 			return append(slices.Clone(args), "-rank", strconv.Itoa(rank), "-size", strconv.Itoa(c.nodes), "-addr", addr)
@@ -336,4 +339,12 @@ func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, 
 		return s, fmt.Errorf("%w\nstdout: %s\nstderr: %s", err, tail(stdout.String(), 500), tail(stderr.String(), 2000))
 	}
 	return s, nil
+}
+
+// orEager names the transfer mode "" stands for.
+func orEager(t string) string {
+	if t == "" {
+		return "eager"
+	}
+	return t
 }

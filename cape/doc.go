@@ -54,6 +54,13 @@
 // injection end there too. The launcher's environment is read by package
 // nodeenv only.
 //
+// With lazy transfer (cape run --transfer lazy, lazy.go) a slave's Exchange
+// receives write notices and the bytes it read last time instead of the whole
+// merged delta; the pages it lacks are fetched from the master when touched,
+// by a helper process (internal/pager). When Exchange returns, the master's
+// arena holds what one machine would hold, and every page a slave touches
+// reads as it would there.
+//
 // Without a launcher's environment the program runs as a single node, so a
 // program written against this package still runs with plain `go run`.
 //

@@ -130,6 +130,11 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err != nil {
 		return sent, 0, r.fail(err)
 	}
+	if n.lazyS != nil {
+		recvd, err := len(msg.Payload)+n.lazyS.h.TakeFetched(), r.applyLazy(msg.Payload, d)
+		n.slave.Release(msg.Payload)
+		return sent, recvd, err
+	}
 	md := &x.in[0]
 	vals, err := openEnvelopeRef(msg.Payload, md, r.limits())
 	if err == nil {
@@ -215,9 +220,12 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	r.merging = time.Since(t)
 	t = time.Now()
 	defer func() { r.sent = time.Since(t) }()
-	if n.ckpt.broadcastAll() {
+	switch {
+	case n.lazyM != nil:
+		sent, err = r.sendLazy(merged, x.ds)
+	case n.ckpt.broadcastAll():
 		sent, err = r.broadcastMerged(merged)
-	} else {
+	default:
 		sent, err = r.sendMergedLessOwn(merged)
 	}
 	if err == nil {

@@ -39,6 +39,9 @@ type node struct {
 
 	xch exchangeState // the exchange's buffers, kept from one region to the next
 
+	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
+	lazyS *lazySlave  // slave with lazy transfer on
+
 	seq uint64 // number of regions begun
 	// dur is the master's durable checkpoint log (--checkpoint), or nil;
 	// regions numbered up to replayTo are replayed from it (--restart).
@@ -122,14 +125,15 @@ func join() (*node, error) {
 		return nil, err
 	}
 	backend := orDefault(cfg.Monitor, "auto")
-	n.tracker, err = monitor.New(backend, n.arena.Bytes(), monitor.Options{
+	mopts := monitor.Options{
 		PageSize: n.arena.PageSize(),
 		Notice: func(s string) {
 			if n.rank == 0 {
 				fmt.Fprintf(os.Stderr, "cape: %s\n", s)
 			}
 		},
-	})
+	}
+	n.tracker, err = n.newTracker(backend, mopts)
 	if err != nil {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
@@ -158,6 +162,9 @@ func join() (*node, error) {
 			ln.Close()
 			return nil, fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
 		}
+		if err := n.setUpLazy(backend, mopts, ln); err != nil {
+			return nil, err
+		}
 		return n, n.announceReplay()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -169,6 +176,9 @@ func join() (*node, error) {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 			n.loopback = true
 		}
+	}
+	if err := n.setUpLazy(backend, mopts, nil); err != nil {
+		return nil, err
 	}
 	if err := n.awaitReplay(); err != nil {
 		return nil, err
@@ -207,6 +217,7 @@ func Finalize() error {
 	if n.slave != nil {
 		errs = append(errs, n.slave.Close())
 	}
+	errs = append(errs, n.closeLazy())
 	if n.tracker != nil {
 		errs = append(errs, n.tracker.Close())
 	}

@@ -56,6 +56,10 @@ type uffdTracker struct {
 	sample  []int // pages write-protected to sample a compared region's writes
 	// sampleWritten[i]: sample[i] was written; reused by readSample.
 	sampleWritten []bool
+	// absent, if not nil, tells pages that are not in memory and cannot
+	// have changed since their twin was right (lazy_linux.go): copies and
+	// comparisons skip them, since reading one would fetch it.
+	absent func(p int) bool
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
@@ -111,13 +115,22 @@ func (r *uffdResources) release() error {
 }
 
 func newUffd(mem []byte, pageSize int) (Tracker, error) {
+	t, err := newUffdWith(mem, pageSize, uffdConfig{})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// newUffdWith is newUffd with the lazy-page settings of cfg (lazy_linux.go).
+func newUffdWith(mem []byte, pageSize int, cfg uffdConfig) (*uffdTracker, error) {
 	if ps := os.Getpagesize(); pageSize != ps {
 		return nil, fmt.Errorf("%w: uffd tracks system pages (%d bytes), not %d", ErrNotSupported, ps, pageSize)
 	}
 	res := &uffdResources{fd: -1, base: addrOf(mem), size: len(mem)}
-	fail := func(err error) (Tracker, error) { return nil, errors.Join(err, res.release()) }
+	fail := func(err error) (*uffdTracker, error) { return nil, errors.Join(err, res.release()) }
 
-	fd, err := uffd.Open(uffd.UserModeOnly | unix.O_CLOEXEC | unix.O_NONBLOCK)
+	fd, err := uffd.Open(cfg.openFlags() | unix.O_CLOEXEC | unix.O_NONBLOCK)
 	if err != nil {
 		return fail(uffdAdvice(err))
 	}
@@ -131,7 +144,7 @@ func newUffd(mem []byte, pageSize int) (Tracker, error) {
 		return fail(fmt.Errorf("%w: uffd: kernel %s lacks UFFD_FEATURE_WP_ASYNC|WP_UNPOPULATED (features %#x); Linux 6.7 or later is needed",
 			ErrNotSupported, kernelRelease(), api.Features))
 	}
-	reg := uffd.Register{Range: uffd.Range{Start: uint64(res.base), Len: uint64(len(mem))}, Mode: uffd.RegisterModeWP}
+	reg := uffd.Register{Range: uffd.Range{Start: uint64(res.base), Len: uint64(len(mem))}, Mode: cfg.registerMode()}
 	if err := uffd.RegisterRange(fd, &reg); err != nil {
 		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOMEM) {
 			return fail(fmt.Errorf("%w: uffd: the memory must be mapped without holes, as one private anonymous mapping (MAP_PRIVATE|MAP_ANONYMOUS): %w",
@@ -141,6 +154,9 @@ func newUffd(mem []byte, pageSize int) (Tracker, error) {
 	}
 	if reg.Ioctls&(1<<uffd.IoctlBitWriteProtect) == 0 {
 		return fail(fmt.Errorf("%w: uffd: the memory does not support UFFDIO_WRITEPROTECT (ioctls %#x)", ErrNotSupported, reg.Ioctls))
+	}
+	if err := cfg.checkIoctls(reg.Ioctls); err != nil {
+		return fail(err)
 	}
 	pm, err := os.Open("/proc/self/pagemap")
 	if err != nil {
@@ -231,11 +247,11 @@ func (u *uffdTracker) startPlain(extent int) error {
 	}
 	t := time.Now()
 	if !u.costs.measure && u.kind == kindPlain {
-		copyParallel(tw[:extent], u.mem[:extent])
+		u.copyPresent(0, extent)
 		u.costs.observeBulk(time.Since(t), timed)
 		return nil
 	}
-	changed := diffParallel(u.pending, u.mem, tw, ps, 0, extent/ps)
+	changed := u.diffPresent(u.pending, 0, extent/ps)
 	t1 := time.Now()
 	u.costs.observeCompare(t1.Sub(t), timed)
 	for _, p := range changed {
@@ -259,7 +275,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	t := time.Now()
 	scanned := 0
 	err := u.scan(0, u.armed, kind == kindFaults, func(lo, hi int) {
-		copy(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
+		u.copyPresent(lo*ps, hi*ps)
 		scanned += hi - lo
 		u.probe = lo
 	})
@@ -270,7 +286,9 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	// copy per page: measured faster here than coalescing them into runs,
 	// which memmove copies with non-temporal stores.
 	for _, p := range u.pending {
-		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
+		if u.absent == nil || !u.absent(p) {
+			copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
+		}
 	}
 	u.costs.observeCopy(time.Since(t), scanned+len(u.pending))
 	switch {
@@ -290,7 +308,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 			}
 		}
 		// Not timed: the first copy into the twin also populates it.
-		copyParallel(tw[u.armed:extent], u.mem[u.armed:extent])
+		u.copyPresent(u.armed, extent)
 		u.armed = extent
 		u.twinned = max(u.twinned, extent)
 	}
@@ -309,7 +327,7 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	if p < 0 || p >= extent/u.pageSize {
 		p = 0 // the arena's first page is in use, or costs one page
 	}
-	if extent == 0 || u.mode != uffdModeAdaptive ||
+	if extent == 0 || u.mode != uffdModeAdaptive || (u.absent != nil && u.absent(p)) ||
 		(u.costs.fault.n >= len(u.costs.fault.s) && u.starts%probeEvery != 0) {
 		return false, nil
 	}
@@ -342,6 +360,9 @@ const (
 // whole-extent copies and comparisons use every core, so the figures err
 // toward faults.
 func (u *uffdTracker) calibrate(extent int) {
+	if u.absent != nil {
+		return // reading a window would fetch its absent pages
+	}
 	n := min(extent, calibrateSize)
 	lo := (u.starts * calibrateSize) % (extent - n + 1)
 	lo -= lo % u.pageSize
@@ -371,7 +392,7 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		}
 	} else {
 		t := time.Now()
-		u.dirty = diffParallel(u.dirty, u.mem, u.res.twin.buf, u.pageSize, 0, n)
+		u.dirty = u.diffPresent(u.dirty, 0, n)
 		u.costs.observeCompare(time.Since(t), n)
 		if err := u.readSample(); err != nil {
 			return nil, fmt.Errorf("stop: %w", err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -111,6 +112,7 @@ Flags:
 type benchFlags struct {
 	fs                                                    *pflag.FlagSet
 	sizes, nodes, modes, out, bw, compress, root, monitor string
+	transfer                                              string
 	reps, modelNodes, iters, k                            int
 	quick, emulate, noProgress, noNetns                   bool
 	cpus                                                  float64
@@ -137,6 +139,7 @@ func newBenchFlags() *benchFlags {
 	fs.IntVar(&f.iters, "iters", 100, "Jacobi iterations of every stencil run")
 	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
 	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
+	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of stencil's incremental mode: eager, lazy or auto (the default of cape run)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar")
 	return f
@@ -241,7 +244,10 @@ func benchStencil(ctx context.Context, f *benchFlags, args []string, stdout, std
 		modes[i] = string(m)
 	}
 	f.defaults("1024,2048", "256,512", "1,2,4", strings.Join(modes, ","))
-	cfg := bench.StencilConfig{Config: f.config(args, stderr), Iters: f.iters, Monitor: f.monitor}
+	cfg := bench.StencilConfig{Config: f.config(args, stderr), Iters: f.iters, Monitor: f.monitor, Transfer: f.transfer}
+	if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
+		return usagef("bench stencil: --transfer %q: want eager, lazy or auto", f.transfer)
+	}
 	if f.iters < 1 {
 		return usagef("bench stencil: --iters %d: want ≥ 1", f.iters)
 	}

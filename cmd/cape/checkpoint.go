@@ -21,6 +21,9 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 		}
 		return c, nil
 	}
+	if f.transfer == "lazy" {
+		return c, usagef("run: --checkpoint needs the eager transfer (the log records the merged delta the master sends): drop --transfer lazy")
+	}
 	dir, err := filepath.Abs(f.checkpoint)
 	if err != nil {
 		return c, usagef("run: --checkpoint %s: %v", f.checkpoint, err)

@@ -20,7 +20,7 @@ func TestSlavesReceiveNoOwnBytes(t *testing.T) {
 	for _, nodes := range []int{2, 3} {
 		t.Run(fmt.Sprintf("nodes=%d", nodes), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			args := []string{"run", "-n", strconv.Itoa(nodes), "--stats", "../../examples/matmul", "--", "-n", "300"}
+			args := []string{"run", "-n", strconv.Itoa(nodes), "--stats", "--transfer", "eager", "../../examples/matmul", "--", "-n", "300"}
 			if err := run(args, &stdout, &stderr); err != nil {
 				t.Fatalf("cape %v: %v\n%s", args, err, stderr.String())
 			}

@@ -51,7 +51,8 @@ type runFlags struct {
 	verify      bool
 	arenaSize   string
 	timeout     time.Duration
-	// The durable checkpoint log (see checkpointFlags).
+	transfer    string
+	// The durable checkpoint log (see checkpointConfig).
 	checkpoint    string
 	restart       bool
 	checkpointMax string
@@ -70,6 +71,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
+	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
+		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
+		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), or auto (lazy where possible, silently, else eager)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory")
 	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
 	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (compacted at //cape:checkpoint points, else logging stops at the bound)")
@@ -99,6 +103,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if !slices.Contains(monitor.Backends(), f.monitor) {
 		return usagef("run: --monitor %q: want one of %s", f.monitor, strings.Join(monitor.Backends(), ", "))
+	}
+	if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
+		return usagef("run: --transfer %q: want eager, lazy or auto", f.transfer)
 	}
 	if _, err := delta.ParseCompression(f.compress); err != nil {
 		return usagef("run: --compress: %v", err)
@@ -130,7 +137,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	spec := launch.Spec{
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
 		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout,
-		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify,
+		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer,
 			Checkpoint: ck.Checkpoint, Restart: ck.Restart, CheckpointMax: ck.CheckpointMax},
 	}
 	if f.timeout > 0 {

@@ -57,6 +57,7 @@ const (
 	Timeout   = "CAPE_TIMEOUT"     // peer timeout, Go duration
 	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
+	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto (pages on demand)
 
 	Checkpoint    = "CAPE_CHECKPOINT"     // the master's checkpoint directory (cape run --checkpoint)
 	Restart       = "CAPE_RESTART"        // "1": replay the checkpoint log, then continue (every node)
@@ -84,6 +85,7 @@ type Config struct {
 	// and validated by Read; 0 means the transport's default.
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
+	Transfer    string // how region results travel (Transfer): "", eager, lazy or auto
 	Scheduler   string // "" under a cape launcher, else SchedSlurm, SchedOpenMPI or SchedPMI
 	PortFrom    string // under a scheduler: where Master's port came from: Port, Master or "derived"
 	// Lifeline, if not nil, is held open by the launcher: the node must
@@ -115,7 +117,7 @@ func Read() (*Config, error) {
 		return readScheduled(get)
 	}
 	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
-		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast)}
+		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast), Transfer: get(Transfer)}
 	var err error
 	if err = c.readCheckpoint(get); err != nil {
 		return nil, err
@@ -171,7 +173,7 @@ func readScheduled(get func(string) string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Monitor, c.Compress, c.Broadcast = get(Monitor), get(Compress), get(Broadcast)
+	c.Monitor, c.Compress, c.Broadcast, c.Transfer = get(Monitor), get(Compress), get(Broadcast), get(Transfer)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
 	if err = c.readCheckpoint(get); err != nil {
 		return nil, err
@@ -309,6 +311,7 @@ func Environ(c Config) []string {
 	}
 	add(Monitor, c.Monitor)
 	add(Compress, c.Compress)
+	add(Transfer, c.Transfer)
 	if c.PeerTimeout > 0 {
 		add(Timeout, c.PeerTimeout.String())
 	} else {

@@ -1,0 +1,368 @@
+package cape
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/pager"
+	"github.com/cape-go/cape/transport"
+)
+
+// lazyMaster is the master's side of lazy transfer: what each slave lacks,
+// what it fetched, and the page server. The page server's goroutines (one
+// per slave) and the region's goroutine share it under mu.
+//
+// The page server serves a page as of the last exchange from a snapshot
+// that the exchange takes of every page some slave lacks (the master's
+// memory changes afterwards: its sequential code, its share of the next
+// region). A slave cannot lack a page past the next exchange's gather
+// without asking for it then, since it sends its delta only after its
+// share is done.
+type lazyMaster struct {
+	mem    []byte // the arena
+	pm     *transport.Master
+	ln     net.Listener
+	ps     int
+	npages int
+	stats  bool
+	wg     sync.WaitGroup
+
+	mu sync.Mutex
+	// mu protects the following fields.
+	version uint64               // the last exchange: pages are served as of its end
+	snap    map[int][]byte       // every page some slave lacks, as of that exchange
+	lacks   []map[int]string     // by rank: the pages the slave invalidated and did not fetch, and the region whose notice invalidated each
+	nlack   map[int]int          // by page: how many slaves lack it
+	learned map[string][]pageSet // by region name, by rank: pages the slave fetched after that region's notice
+	served  []int                // by rank: bytes of pages served since the last exchange
+	next    []int                // by rank: the page after the last one served (a streaming reader asks for it next)
+}
+
+// pageSet is a set of page indices.
+type pageSet map[int]struct{}
+
+func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
+	m := &lazyMaster{mem: n.arena.Bytes(), ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
+		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]string, n.size),
+		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size)}
+	for rank := range m.lacks {
+		m.lacks[rank] = map[int]string{}
+	}
+	tcfg := transport.Config{Token: n.cfg.Token, JobID: pager.JobID(n.cfg.Job), Size: n.size,
+		Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20, PeerTimeout: n.cfg.PeerTimeout}
+	if d := n.cfg.PeerTimeout; d > 0 {
+		tcfg.HandshakeTimeout = 3 * d
+	}
+	pm, err := transport.NewMaster(ln, tcfg)
+	if err != nil {
+		return nil, fmt.Errorf("lazy transfer: wait for the slaves' page helpers: %w", err)
+	}
+	m.pm = pm
+	for rank := 1; rank < n.size; rank++ {
+		m.wg.Add(1)
+		go m.serve(rank)
+	}
+	return m, nil
+}
+
+// close stops the page server once the slaves are done (Finalize).
+func (m *lazyMaster) close() error {
+	err := errors.Join(m.pm.Close(), m.ln.Close())
+	m.wg.Wait()
+	return err
+}
+
+// serve answers the page requests of one slave's helper until its
+// connection ends. A refused request is answered with the reason (the
+// helper then stops its node, naming it); the end of a connection is not an
+// error here: the slave's own connection tells the job.
+func (m *lazyMaster) serve(rank int) {
+	defer m.wg.Done()
+	for {
+		msg, err := m.pm.Recv(rank)
+		if err != nil {
+			return
+		}
+		out, err := m.answer(rank, msg)
+		reply := transport.Message{Kind: pager.KindPages, Seq: msg.Seq, Payload: out}
+		if err != nil {
+			reply = transport.Message{Kind: pager.KindPageErr, Seq: msg.Seq, Payload: []byte(err.Error())}
+		}
+		if err := m.pm.Send(rank, reply); err != nil {
+			return
+		}
+	}
+}
+
+// answer returns the pages for a request of rank's helper: the page asked
+// for and, when the slave reads pages in order (it asks for the page after
+// the last one served), the pages after it that it lacks too (read ahead).
+// A single page otherwise: a page read ahead counts as read, and would be
+// pushed at every instance of its region.
+func (m *lazyMaster) answer(rank int, msg transport.Message) ([]byte, error) {
+	if msg.Kind != pager.KindPageReq {
+		return nil, fmt.Errorf("message kind %d, want a page request", msg.Kind)
+	}
+	p, err := pager.ParseRequest(msg.Payload, m.npages)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if msg.Seq != m.version {
+		return nil, fmt.Errorf("node %d asked for page %d as of region #%d; the master is at #%d", rank, p, msg.Seq, m.version)
+	}
+	lacks := m.lacks[rank]
+	if _, ok := lacks[p]; !ok {
+		return nil, fmt.Errorf("node %d asked for page %d, which it holds", rank, p)
+	}
+	out := make([]byte, 0, 2*(8+m.ps))
+	ahead := 1
+	if p == m.next[rank] {
+		ahead = pager.MaxPages
+	}
+	q := p
+	for ; q < m.npages && q < p+ahead; q++ {
+		region, ok := lacks[q]
+		if !ok {
+			break
+		}
+		out = pager.AppendPage(out, q, m.snap[q])
+		m.unlack(rank, q)
+		m.learnedSet(region, rank)[q] = struct{}{}
+	}
+	m.next[rank] = q
+	m.served[rank] += len(out)
+	return out, nil
+}
+
+// lack records that slave s lacks page p since region's notice. Callers
+// hold mu.
+func (m *lazyMaster) lack(s, p int, region string) {
+	m.lacks[s][p] = region
+	m.nlack[p]++
+}
+
+// unlack records that slave s holds page p again. Callers hold mu.
+func (m *lazyMaster) unlack(s, p int) {
+	delete(m.lacks[s], p)
+	if m.nlack[p]--; m.nlack[p] <= 0 {
+		delete(m.nlack, p)
+		delete(m.snap, p)
+	}
+}
+
+// snapshot takes the pages some slave lacks from the arena, after the
+// exchange injected the region's result. Callers hold mu.
+func (m *lazyMaster) snapshot() {
+	ps := m.ps
+	for p := range m.nlack {
+		cur := m.mem[p*ps : (p+1)*ps]
+		if b, ok := m.snap[p]; !ok {
+			m.snap[p] = append(make([]byte, 0, ps), cur...)
+		} else if !bytes.Equal(b, cur) {
+			copy(b, cur)
+		}
+	}
+}
+
+// Page actions of a lazy plan.
+const (
+	actRuns  = 1 + iota // push the merged runs on the page
+	actWhole            // push the whole page: the slave lacks it
+)
+
+// lazyPlan is what one slave gets at the end of a region.
+type lazyPlan struct {
+	act     map[int]uint8 // pushed pages
+	notices []int
+	eager   bool // the slave read most of what changed last time: everything is pushed
+}
+
+// learnedSet returns the set of pages slave s fetched after the notices
+// of region name, which that region's next instance pushes to it. Callers
+// hold mu.
+func (m *lazyMaster) learnedSet(name string, s int) pageSet {
+	sets := m.learned[name]
+	if sets == nil {
+		sets = make([]pageSet, len(m.lacks))
+		m.learned[name] = sets
+	}
+	if sets[s] == nil {
+		sets[s] = pageSet{}
+	}
+	return sets[s]
+}
+
+// plan decides, for slave s at the end of region name, which changed pages
+// it gets pushed and which it gets notices of. writer[p] is the only rank
+// whose delta touched p, or -1. Callers hold mu.
+func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int) lazyPlan {
+	var learned pageSet
+	if sets := m.learned[name]; sets != nil {
+		learned = sets[s]
+	}
+	hits := 0
+	for _, p := range changed {
+		if _, ok := learned[p]; ok {
+			hits++
+		}
+	}
+	// Where the slave read most of what changed, the notices and faults
+	// cannot pay: push everything, as the eager transfer does.
+	pl := lazyPlan{act: map[int]uint8{}, eager: len(changed) > 0 && 2*hits >= len(changed)}
+	lacks := m.lacks[s]
+	for _, p := range changed {
+		if writer[p] == s {
+			continue // its own writes: it has the page as merged
+		}
+		_, lacking := lacks[p]
+		_, wanted := learned[p]
+		switch {
+		case (pl.eager || wanted) && lacking:
+			pl.act[p] = actWhole
+			m.unlack(s, p)
+		case pl.eager || wanted:
+			pl.act[p] = actRuns
+		case !lacking:
+			pl.notices = append(pl.notices, p)
+			m.lack(s, p, name)
+		}
+	}
+	return pl
+}
+
+// sendLazy is the master's end of a lazy exchange, once merged is injected:
+// it plans each slave's notices and pushes, snapshots the pages slaves lack
+// (so that the page server serves this region's result) and sends each
+// slave its part.
+// ds are the deltas merged, by rank. It returns the bytes sent.
+func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
+	n := r.n
+	m := n.lazyM
+	changed := pagesOf(merged, m.ps)
+	writer := writers(ds, m.ps)
+	plans := make([]lazyPlan, n.size)
+	fetched := make([]int, n.size)
+	t0 := time.Now()
+	m.mu.Lock()
+	copy(fetched, m.served)
+	clear(m.served)
+	for s := 1; s < n.size; s++ {
+		plans[s] = m.plan(s, r.name, changed, writer)
+	}
+	t1 := time.Now()
+	m.snapshot()
+	m.version = r.seq
+	m.mu.Unlock()
+	t2 := time.Now()
+	vals := r.results()
+	mem := n.arena.Bytes()[:r.extent]
+	sizes := make([]int, n.size)
+	errs := make([]error, n.size)
+	var wg sync.WaitGroup
+	for s := 1; s < n.size; s++ {
+		send := func() {
+			// No node receives its own bytes back.
+			push := pushDelta(r.seq, delta.Exclude(nil, merged.Runs, ds[s].Runs), plans[s].act, mem, m.ps)
+			env, err := appendEnvelope(nil, push, vals, n.compression())
+			if err != nil {
+				errs[s] = err
+				return
+			}
+			p := appendLazyMerged(make([]byte, 0, 4+4*len(plans[s].notices)+len(env)), plans[s].notices, env)
+			sizes[s] = len(p)
+			errs[s] = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: p})
+		}
+		if n.size == 2 {
+			send()
+		} else {
+			wg.Go(send)
+		}
+	}
+	wg.Wait()
+	t3 := time.Now()
+	sent := 0
+	for s := 1; s < n.size; s++ {
+		sent += sizes[s]
+		if m.stats {
+			fmt.Fprintf(os.Stderr, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages), send %v\n",
+				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s],
+				t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), t3.Sub(t2).Round(time.Microsecond))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return sent, r.fail(err)
+	}
+	return sent, nil
+}
+
+// pagesOf returns the pages d's runs touch, in increasing order.
+func pagesOf(d *delta.Delta, ps int) []int {
+	var out []int
+	for _, run := range d.Runs {
+		if len(run.Data) == 0 {
+			continue
+		}
+		lo, hi := int(run.Off)/ps, int(run.End()-1)/ps
+		for p := lo; p <= hi; p++ {
+			if len(out) == 0 || out[len(out)-1] < p {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// writers maps every page the deltas touch to the one rank that touched
+// it, or -1 when several did.
+func writers(ds []*delta.Delta, ps int) map[int]int {
+	w := map[int]int{}
+	for rank, d := range ds {
+		for _, p := range pagesOf(d, ps) {
+			if prev, ok := w[p]; ok && prev != rank {
+				w[p] = -1
+			} else {
+				w[p] = rank
+			}
+		}
+	}
+	return w
+}
+
+// pushDelta is the part of runs (the merged delta) that act pushes: the
+// runs on actRuns pages, and the whole of actWhole pages from mem (the
+// injected arena).
+func pushDelta(seq uint64, runs []delta.Run, act map[int]uint8, mem []byte, ps int) *delta.Delta {
+	d := &delta.Delta{}
+	d.Reset(seq, delta.Merged)
+	if len(act) == 0 {
+		return d
+	}
+	whole := -1
+	for _, run := range runs {
+		off := int(run.Off)
+		data := run.Data
+		for len(data) > 0 {
+			p := off / ps
+			k := min(len(data), (p+1)*ps-off)
+			switch act[p] {
+			case actRuns:
+				delta.AppendFull(d, uint64(off), data[:k])
+			case actWhole:
+				if whole != p {
+					delta.AppendFull(d, uint64(p*ps), mem[p*ps:(p+1)*ps])
+					whole = p
+				}
+			}
+			off, data = off+k, data[k:]
+		}
+	}
+	return d
+}

@@ -1,0 +1,248 @@
+//go:build linux
+
+package pager
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/cape-go/cape/internal/uffd"
+	"github.com/cape-go/cape/transport"
+	"golang.org/x/sys/unix"
+)
+
+// The helper's inherited descriptors.
+const (
+	helperSockFD  = 3 // stream socket to the node
+	helperUffdFD  = 4 // the node's userfaultfd
+	helperTwinFD  = 5 // the node's twin file
+	helperStateFD = 6 // the shared state
+)
+
+// zeroAhead is how many never-populated pages the helper installs at once
+// (the faulting one and those after it), as the kernel's own fault-around
+// would: a first touch of a fresh array then costs a round trip to the
+// helper per zeroAhead pages, not per page.
+const zeroAhead = 32
+
+func init() {
+	if os.Getenv(HelperEnv) == "1" {
+		os.Exit(runHelper())
+	}
+}
+
+// helper is the helper process's state.
+type helper struct {
+	cfg    wireConfig
+	npages int
+	twin   []byte
+	state  *state
+	conn   *transport.Slave
+	zeros  []byte
+	msgs   []uffd.Msg
+}
+
+func runHelper() int {
+	node := os.Getppid()
+	sock := os.NewFile(helperSockFD, "node")
+	h := &helper{}
+	if err := json.NewDecoder(sock).Decode(&h.cfg); err != nil {
+		fmt.Fprintf(sock, "error: read the configuration: %v\n", err)
+		return 1
+	}
+	if err := h.setUp(); err != nil {
+		fmt.Fprintf(sock, "error: %v\n", err)
+		return 1
+	}
+	if _, err := fmt.Fprintf(sock, "ok\n"); err != nil {
+		return 1
+	}
+	err := h.loop()
+	// The socket's descriptor is polled raw: the File must not be
+	// collected (its finalizer would close it) before the loop ends.
+	runtime.KeepAlive(sock)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: %v; stopping the node\n", h.cfg.Rank, err)
+		// The node's threads may be waiting for a page that will never
+		// come: only a kill ends them. (If the node is gone already, the
+		// helper has another parent, which it must leave alone.)
+		if os.Getppid() == node {
+			_ = unix.Kill(node, unix.SIGKILL)
+		}
+		return 1
+	}
+	return 0
+}
+
+// setUp maps the shared memory and connects to the page server.
+func (h *helper) setUp() error {
+	c := &h.cfg
+	ps := c.PageSize
+	if ps <= 0 || c.ArenaSize <= 0 || c.ArenaSize%ps != 0 {
+		return fmt.Errorf("arena of %d bytes in %d-byte pages", c.ArenaSize, ps)
+	}
+	h.npages = c.ArenaSize / ps
+	twin, err := unix.Mmap(helperTwinFD, 0, c.ArenaSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_NORESERVE)
+	if err != nil {
+		return fmt.Errorf("map the twins: %w", err)
+	}
+	h.twin = twin
+	if h.state, err = mapState(helperStateFD, h.npages); err != nil {
+		return err
+	}
+	h.zeros = make([]byte, zeroAhead*ps)
+	h.msgs = make([]uffd.Msg, 64)
+	tc := transport.Config{Token: c.Token, JobID: JobID(c.Job), Size: c.Size, Broadcast: transport.BroadcastStar,
+		MaxFrame: MaxPages * (8 + ps), PeerTimeout: c.PeerTimeout}
+	if c.PeerTimeout > 0 {
+		tc.HandshakeTimeout = 3 * c.PeerTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if h.conn, err = transport.Dial(ctx, c.Master, c.Rank, tc); err != nil {
+		return fmt.Errorf("connect to the master's page server %s: %w", c.Master, err)
+	}
+	return nil
+}
+
+// loop resolves faults until the node closes the socket.
+func (h *helper) loop() error {
+	fds := []unix.PollFd{{Fd: helperUffdFD, Events: unix.POLLIN}, {Fd: helperSockFD, Events: unix.POLLIN}}
+	for {
+		if _, err := unix.Poll(fds, -1); err != nil {
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			return fmt.Errorf("poll: %w", err)
+		}
+		if fds[1].Revents != 0 {
+			return nil // the node closed its end (or wrote, which it never does)
+		}
+		if fds[0].Revents&(unix.POLLERR|unix.POLLNVAL) != 0 {
+			return errors.New("the userfaultfd failed")
+		}
+		n, err := uffd.ReadMsgs(helperUffdFD, h.msgs)
+		if errors.Is(err, unix.EAGAIN) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read faults: %w", err)
+		}
+		for _, m := range h.msgs[:n] {
+			if m.Event != uffd.EventPagefault {
+				continue
+			}
+			if err := h.resolve(m.Address); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// resolve installs the page holding addr and wakes its threads.
+func (h *helper) resolve(addr uint64) error {
+	ps := uint64(h.cfg.PageSize)
+	if addr < h.cfg.Base || addr >= h.cfg.Base+uint64(h.cfg.ArenaSize) {
+		return fmt.Errorf("fault at %#x, outside the arena", addr)
+	}
+	p := int((addr - h.cfg.Base) / ps)
+	var err error
+	if h.state.invalid(p) {
+		err = h.fetch(p)
+	} else {
+		err = h.zeroFill(p)
+	}
+	if err != nil {
+		return err
+	}
+	return uffd.Wake(helperUffdFD, &uffd.Range{Start: h.cfg.Base + uint64(p)*ps, Len: ps})
+}
+
+// fetch asks the master for page p (and the pages it reads ahead) and
+// installs them.
+func (h *helper) fetch(p int) error {
+	v := h.state.loadVersion()
+	req := transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}
+	if err := h.conn.Send(req); err != nil {
+		return fmt.Errorf("fetch page %d from the master: %w", p, err)
+	}
+	msg, err := h.conn.Recv()
+	if err != nil {
+		return fmt.Errorf("fetch page %d from the master: %w", p, err)
+	}
+	switch {
+	case msg.Kind == KindPageErr:
+		return fmt.Errorf("the master refused page %d: %s", p, msg.Payload)
+	case msg.Kind != KindPages || msg.Seq != v:
+		return fmt.Errorf("fetch page %d: the master answered kind %d for version %d, want kind %d for %d", p, msg.Kind, msg.Seq, KindPages, v)
+	}
+	h.state.addFetched(len(msg.Payload))
+	return ParseAnswer(msg.Payload, p, h.npages, h.cfg.PageSize, h.install)
+}
+
+// install installs fetched page q, write-protected, after its twin.
+func (h *helper) install(q int, content []byte) error {
+	if !h.state.invalid(q) {
+		return nil // read ahead, but the node already has it
+	}
+	ps := h.cfg.PageSize
+	// The twin first: the page's threads stay asleep until resolve wakes
+	// them, so the node cannot diff the page before its twin is right.
+	_, err := copyRetry(h.cfg.Base+uint64(q*ps), content)
+	if errors.Is(err, unix.EEXIST) {
+		return fmt.Errorf("page %d is marked invalid but present", q)
+	}
+	if err != nil {
+		return fmt.Errorf("install page %d: %w", q, err)
+	}
+	copy(h.twin[q*ps:(q+1)*ps], content)
+	h.state.clear(q)
+	return nil
+}
+
+// zeroFill installs zero pages from p on, up to zeroAhead of them that are
+// not invalidated, stopping at the first present one.
+func (h *helper) zeroFill(p int) error {
+	ps := h.cfg.PageSize
+	k := 1
+	for k < zeroAhead && p+k < h.npages && !h.state.invalid(p+k) {
+		k++
+	}
+	n, err := copyRetry(h.cfg.Base+uint64(p*ps), h.zeros[:k*ps])
+	if err != nil && !errors.Is(err, unix.EEXIST) {
+		return fmt.Errorf("install zero page %d: %w", p, err)
+	}
+	for q := p; q < p+n/ps; q++ {
+		t := h.twin[q*ps : (q+1)*ps]
+		if !isZero(t) {
+			clear(t)
+		}
+	}
+	return nil
+}
+
+// copyRetry installs src at dst write-protected without waking anyone,
+// retrying while the kernel says the address space is changing.
+func copyRetry(dst uint64, src []byte) (int, error) {
+	for i := 0; ; i++ {
+		n, err := uffd.Copy(helperUffdFD, dst, src, uffd.CopyModeWP|uffd.CopyModeDontWake)
+		if !errors.Is(err, unix.EAGAIN) || i == 100 {
+			return n, err
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,38 @@
+//go:build !linux
+
+package pager
+
+import "errors"
+
+// ErrNotSupported is returned by Start where there is no userfaultfd.
+var ErrNotSupported = errors.New("lazy pages need Linux's userfaultfd")
+
+// Helper is a slave's running helper process (never, on this system).
+type Helper struct{}
+
+// Start returns ErrNotSupported.
+func Start(Config) (*Helper, error) { return nil, ErrNotSupported }
+
+// SetVersion does nothing.
+func (*Helper) SetVersion(uint64) {}
+
+// MarkInvalid does nothing.
+func (*Helper) MarkInvalid(int) {}
+
+// ClearInvalid does nothing.
+func (*Helper) ClearInvalid(int) {}
+
+// Invalid reports false.
+func (*Helper) Invalid(int) bool { return false }
+
+// TakeFetched returns 0.
+func (*Helper) TakeFetched() int { return 0 }
+
+// Done returns nil.
+func (*Helper) Done() <-chan struct{} { return nil }
+
+// Err returns nil.
+func (*Helper) Err() error { return nil }
+
+// Close does nothing.
+func (*Helper) Close() error { return nil }

@@ -1,0 +1,55 @@
+package pager
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzParseAnswer checks the page answer's parser: no panic; an accepted
+// answer starts with the page asked for, holds pages below the count, and
+// calls back once per entry with a page's worth of bytes.
+func FuzzParseAnswer(f *testing.F) {
+	const ps = 64
+	page := bytes.Repeat([]byte{7}, ps)
+	f.Add(AppendPage(AppendPage(nil, 3, page), 4, page), 3, 16)
+	f.Add(AppendPage(nil, 3, page), 2, 16)
+	f.Add([]byte{1, 2, 3}, 0, 1)
+	f.Fuzz(func(t *testing.T, b []byte, want, npages int) {
+		if npages <= 0 || npages > 1<<20 {
+			return
+		}
+		var got []int
+		err := ParseAnswer(b, want, npages, ps, func(p int, content []byte) error {
+			if len(content) != ps {
+				t.Fatalf("entry of %d bytes", len(content))
+			}
+			got = append(got, p)
+			return nil
+		})
+		if err != nil {
+			if len(got) != 0 {
+				t.Fatalf("error %v after %d callbacks", err, len(got))
+			}
+			return
+		}
+		if len(got) == 0 || len(got) > MaxPages || got[0] != want {
+			t.Fatalf("accepted %v for a request of page %d", got, want)
+		}
+		for _, p := range got {
+			if p < 0 || p >= npages {
+				t.Fatalf("accepted page %d of %d", p, npages)
+			}
+		}
+	})
+}
+
+func TestParseRequest(t *testing.T) {
+	if p, err := ParseRequest(AppendRequest(nil, 41), 42); err != nil || p != 41 {
+		t.Errorf("page 41 of 42: %d, %v", p, err)
+	}
+	for _, b := range [][]byte{AppendRequest(nil, 42), nil, {1, 2, 3}} {
+		if _, err := ParseRequest(b, 42); err == nil {
+			t.Errorf("%x accepted for 42 pages", b)
+		}
+	}
+}

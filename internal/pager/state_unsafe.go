@@ -1,0 +1,71 @@
+//go:build linux
+
+package pager
+
+import (
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// state is the memory the node and its helper share: the version word,
+// the count of bytes the helper received from the master, then one bit per
+// arena page, set while the page is invalidated. Words are read and
+// written atomically.
+type state struct {
+	mem     []byte
+	version *uint64
+	fetched *uint64
+	bits    []uint64
+}
+
+// stateSize is the size of the state of an arena of npages pages.
+func stateSize(npages int) int { return 16 + 8*((npages+63)/64) }
+
+// newStateFile creates the state's memory file for npages pages.
+func newStateFile(npages int) (int, error) {
+	fd, err := unix.MemfdCreate("cape-pager-state", unix.MFD_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("memfd_create: %w", err)
+	}
+	if err := unix.Ftruncate(fd, int64(stateSize(npages))); err != nil {
+		unix.Close(fd)
+		return -1, fmt.Errorf("size the state file: %w", err)
+	}
+	return fd, nil
+}
+
+// mapState maps the state file fd of an arena of npages pages.
+func mapState(fd, npages int) (*state, error) {
+	mem, err := unix.Mmap(fd, 0, stateSize(npages), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("map the state file: %w", err)
+	}
+	words := (len(mem) - 16) / 8
+	return &state{
+		mem:     mem,
+		version: (*uint64)(unsafe.Pointer(&mem[0])),
+		fetched: (*uint64)(unsafe.Pointer(&mem[8])),
+		bits:    unsafe.Slice((*uint64)(unsafe.Pointer(&mem[16])), words),
+	}, nil
+}
+
+func (s *state) unmap() error { return unix.Munmap(s.mem) }
+
+func (s *state) loadVersion() uint64 { return atomic.LoadUint64(s.version) }
+
+func (s *state) storeVersion(v uint64) { atomic.StoreUint64(s.version, v) }
+
+func (s *state) addFetched(n int) { atomic.AddUint64(s.fetched, uint64(n)) }
+
+func (s *state) takeFetched() uint64 { return atomic.SwapUint64(s.fetched, 0) }
+
+func (s *state) invalid(p int) bool {
+	return atomic.LoadUint64(&s.bits[p/64])&(1<<(p%64)) != 0
+}
+
+func (s *state) mark(p int) { atomic.OrUint64(&s.bits[p/64], 1<<(p%64)) }
+
+func (s *state) clear(p int) { atomic.AndUint64(&s.bits[p/64], ^uint64(1<<(p%64))) }

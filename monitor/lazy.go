@@ -1,0 +1,46 @@
+package monitor
+
+// Lazy is a uffd Tracker that also serves lazy page transfer (package
+// cape's "--transfer lazy"): pages of the arena can be invalidated, so that
+// their next access faults and a helper process holding the tracker's
+// userfaultfd fetches them, and the twins are kept in a memory file that
+// the helper maps too, so that it can set the twin of a page it installs.
+//
+// The tracker chooses how to track each region as the uffd backend does;
+// its comparisons skip the absent pages (SetAbsent). Its methods, like a
+// Tracker's, are not safe for concurrent use.
+type Lazy interface {
+	Tracker
+	// UffdFD is the userfaultfd, for the helper process; it stays owned
+	// by the tracker.
+	UffdFD() int
+	// TwinFD is the memory file holding the twins (one page of twin per
+	// page of memory, at the same offset), for the helper process.
+	TwinFD() int
+	// SetAbsent tells the tracker which pages are absent: invalidated
+	// and not fetched since. They cannot have changed since their twins
+	// were right, and reading one would fetch it, so the tracker's copies
+	// and comparisons skip them. absent is called from the goroutines of
+	// Start and Stop.
+	SetAbsent(absent func(p int) bool)
+	// Invalidate discards, outside a region, the content of the given
+	// pages (increasing order) and write-protects them, so that the next
+	// access to each faults as missing (for the helper) and the tracker's
+	// scans do not report them as written.
+	Invalidate(pages []int) error
+	// Install sets page p to content (one page) where p is missing
+	// (invalidated or never touched), atomically, leaving it writable
+	// (Start then refreshes its twin); it returns false, changing
+	// nothing, when p is present.
+	Install(p int, content []byte) (bool, error)
+}
+
+// LazyOptions configures NewLazy.
+type LazyOptions struct {
+	// Missing registers the memory for missing faults too, which only a
+	// node whose pages are invalidated needs (a slave). It requires a
+	// userfaultfd that also handles faults raised by the kernel (a read(2)
+	// into an invalidated page), which only a process with CAP_SYS_PTRACE
+	// or vm.unprivileged_userfaultfd=1 may create.
+	Missing bool
+}

@@ -1,0 +1,199 @@
+//go:build linux
+
+package monitor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/cape-go/cape/internal/uffd"
+	"golang.org/x/sys/unix"
+)
+
+// uffdConfig holds the lazy-page settings of a uffd tracker; the zero
+// value is the plain write-protection tracker.
+type uffdConfig struct {
+	// missing: no UFFD_USER_MODE_ONLY, and registered for missing faults.
+	missing bool
+}
+
+func (c uffdConfig) openFlags() int {
+	if c.missing {
+		return 0
+	}
+	return uffd.UserModeOnly
+}
+
+// checkIoctls checks that a registration offers what the settings need.
+func (c uffdConfig) checkIoctls(ioctls uint64) error {
+	if c.missing && ioctls&(1<<uffd.IoctlBitCopy) == 0 {
+		return fmt.Errorf("%w: uffd: the memory does not support UFFDIO_COPY (ioctls %#x)", ErrNotSupported, ioctls)
+	}
+	return nil
+}
+
+func (c uffdConfig) registerMode() uint64 {
+	if c.missing {
+		return uffd.RegisterModeWP | uffd.RegisterModeMissing
+	}
+	return uffd.RegisterModeWP
+}
+
+// NewLazy returns a uffd Tracker of mem (the arena) that supports lazy
+// page transfer. It fails with an error wrapping ErrNotSupported, naming
+// the knob, when this kernel or process cannot have one.
+func NewLazy(mem []byte, opts Options, lo LazyOptions) (Lazy, error) {
+	if opts.PageSize == 0 {
+		opts.PageSize = os.Getpagesize()
+	}
+	if err := checkMemory(mem, opts.PageSize); err != nil {
+		return nil, err
+	}
+	u, err := newUffdWith(mem, opts.PageSize, uffdConfig{missing: lo.Missing})
+	if err != nil {
+		if lo.Missing && errors.Is(err, unix.EPERM) {
+			return nil, fmt.Errorf("%w: lazy pages need a userfaultfd that also handles the kernel's faults: run as root or with CAP_SYS_PTRACE, or set vm.unprivileged_userfaultfd=1: %w",
+				ErrNotSupported, err)
+		}
+		return nil, err
+	}
+	fail := func(err error) (Lazy, error) { return nil, errors.Join(err, u.res.release()) }
+	tw, fd, err := newSharedTwin(len(mem))
+	if err != nil {
+		return fail(err)
+	}
+	u.res.twin = tw
+	return &lazyTracker{uffdTracker: u, twinFD: fd}, nil
+}
+
+// lazyTracker is a uffdTracker with the Lazy methods.
+type lazyTracker struct {
+	*uffdTracker
+	twinFD int
+}
+
+// newSharedTwin reserves size bytes of twins in a memory file, and returns
+// it mapped and its descriptor (closed by the twin's release).
+func newSharedTwin(size int) (*twin, int, error) {
+	fd, err := unix.MemfdCreate("cape-twins", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, -1, fmt.Errorf("twins: memfd_create: %w", err)
+	}
+	if err := unix.Ftruncate(fd, int64(size)); err != nil {
+		unix.Close(fd)
+		return nil, -1, fmt.Errorf("twins: size the memory file to %d bytes: %w", size, err)
+	}
+	b, err := unix.Mmap(fd, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_NORESERVE)
+	if err != nil {
+		unix.Close(fd)
+		return nil, -1, fmt.Errorf("twins: map %d bytes: %w", size, err)
+	}
+	return &twin{buf: b, release: func() error {
+		return errors.Join(unix.Munmap(b), unix.Close(fd))
+	}}, fd, nil
+}
+
+func (l *lazyTracker) UffdFD() int { return l.res.fd }
+
+func (l *lazyTracker) TwinFD() int { return l.twinFD }
+
+func (l *lazyTracker) Invalidate(pages []int) error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	ps := l.pageSize
+	for i := 0; i < len(pages); {
+		j := i + 1
+		for j < len(pages) && pages[j] == pages[j-1]+1 {
+			j++
+		}
+		lo, hi := pages[i], pages[j-1]+1
+		if lo < 0 || hi > len(l.mem)/ps || (i > 0 && lo <= pages[i-1]) {
+			return fmt.Errorf("invalidate pages [%d, %d): outside the %d pages or out of order", lo, hi, len(l.mem)/ps)
+		}
+		if err := unix.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
+			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
+		}
+		// Write-protecting the now empty entries leaves markers: the pages
+		// read as not written, and an access faults as missing.
+		if err := l.writeProtect(lo*ps, hi*ps, true); err != nil {
+			return fmt.Errorf("invalidate pages [%d, %d): %w", lo, hi, err)
+		}
+		i = j
+	}
+	return nil
+}
+
+func (l *lazyTracker) Install(p int, content []byte) (bool, error) {
+	ps := l.pageSize
+	if p < 0 || p >= len(l.mem)/ps || len(content) != ps {
+		return false, fmt.Errorf("install page %d: outside the memory or not one page (%d bytes)", p, len(content))
+	}
+	_, err := uffd.Copy(l.res.fd, uint64(l.base.Add(p*ps)), content, 0)
+	runtime.KeepAlive(l)
+	if errors.Is(err, unix.EEXIST) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("install page %d: %w", p, err)
+	}
+	return true, nil
+}
+
+// check refuses the Lazy methods inside a region and after Close.
+func (l *lazyTracker) check() error {
+	if l.closed {
+		return ErrClosed
+	}
+	if l.started {
+		return fmt.Errorf("%w: lazy page operation inside a region", ErrState)
+	}
+	return nil
+}
+
+func (l *lazyTracker) SetAbsent(absent func(p int) bool) { l.absent = absent }
+
+// copyPresent copies the bytes [from, to) of the memory (page-aligned) into
+// the twins, skipping absent pages.
+func (u *uffdTracker) copyPresent(from, to int) {
+	tw := u.res.twin.buf
+	if u.absent == nil {
+		copyParallel(tw[from:to], u.mem[from:to])
+		return
+	}
+	ps := u.pageSize
+	u.presentRuns(from/ps, to/ps, func(lo, hi int) {
+		copyParallel(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
+	})
+}
+
+// diffPresent is diffParallel over the pages [from, to), skipping absent
+// pages: they are not in memory, so they did not change.
+func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
+	if u.absent == nil {
+		return diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, from, to)
+	}
+	u.presentRuns(from, to, func(lo, hi int) {
+		dst = diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, lo, hi)
+	})
+	return dst
+}
+
+// presentRuns calls fn for each maximal run [lo, hi) of pages in [from, to)
+// that are not absent, in increasing order.
+func (u *uffdTracker) presentRuns(from, to int, fn func(lo, hi int)) {
+	for p := from; p < to; {
+		for p < to && u.absent(p) {
+			p++
+		}
+		lo := p
+		for p < to && !u.absent(p) {
+			p++
+		}
+		if lo < p {
+			fn(lo, p)
+		}
+	}
+}

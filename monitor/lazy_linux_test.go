@@ -1,0 +1,169 @@
+//go:build linux
+
+package monitor
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cape-go/cape/internal/testenv"
+	"github.com/cape-go/cape/internal/uffd"
+	"golang.org/x/sys/unix"
+)
+
+// The conformance suite on a lazy tracker whose memory is populated first
+// (nothing is invalidated, so no fault needs a helper): with missing-page
+// registration and twins in a memory file, it must track as uffd does.
+func TestLazyConformance(t *testing.T) {
+	runConformance(t, func(mem []byte) (Tracker, error) {
+		for i := 0; i < len(mem); i += unix.Getpagesize() {
+			mem[i] = 0
+		}
+		return NewLazy(mem, Options{}, LazyOptions{Missing: true})
+	})
+}
+
+// faultRecorder resolves the missing faults of a lazy tracker's memory in a
+// goroutine (a test only: a node uses a helper process) with pages of fill,
+// and records which pages faulted.
+type faultRecorder struct {
+	mu      sync.Mutex
+	faulted []int
+	stop    atomic.Bool
+	done    chan struct{}
+}
+
+func recordFaults(t *testing.T, fd int, mem []byte, fill byte) *faultRecorder {
+	ps := unix.Getpagesize()
+	base := uint64(addrOf(mem))
+	page := bytes.Repeat([]byte{fill}, ps)
+	r := &faultRecorder{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		msgs := make([]uffd.Msg, 8)
+		for !r.stop.Load() {
+			fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			if _, err := unix.Poll(fds, 20); err != nil && !errors.Is(err, unix.EINTR) {
+				t.Errorf("poll: %v", err)
+				return
+			}
+			n, err := uffd.ReadMsgs(fd, msgs)
+			if errors.Is(err, unix.EAGAIN) {
+				continue
+			}
+			if err != nil {
+				t.Errorf("read faults: %v", err)
+				return
+			}
+			for _, m := range msgs[:n] {
+				p := int((m.Address - base) / uint64(ps))
+				r.mu.Lock()
+				r.faulted = append(r.faulted, p)
+				r.mu.Unlock()
+				if _, err := uffd.Copy(fd, base+uint64(p*ps), page, uffd.CopyModeWP); err != nil && !errors.Is(err, unix.EEXIST) {
+					t.Errorf("resolve page %d: %v", p, err)
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() { r.stop.Store(true); <-r.done })
+	return r
+}
+
+func (r *faultRecorder) pages() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.faulted)
+}
+
+// Invalidated pages fault as missing at their next access and are not
+// reported written; while absent, no kind of region (faults, compared,
+// plain) reads them; an installed page reads as installed, and installing
+// over a present page changes nothing.
+func TestLazyInvalidateInstall(t *testing.T) {
+	const pages = 8
+	ps := unix.Getpagesize()
+	mem := mapArena(t, pages*ps)
+	for p := range pages {
+		mem[p*ps] = byte(p + 1)
+	}
+	tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
+	if errors.Is(err, ErrNotSupported) {
+		testenv.Skip(t, "%v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // after the fault recorder's (cleanups run last first)
+		if err := tr.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	tr.(*lazyTracker).mode = uffdModeAlternate
+	absent := map[int]bool{}
+	tr.SetAbsent(func(p int) bool { return absent[p] })
+	rec := recordFaults(t, tr.UffdFD(), mem, 0xEE)
+
+	for region := range 6 {
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		mem[0*ps+9] = byte(region + 10)
+		mem[5*ps+9] = byte(region + 20)
+		dirty, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{0, 5}; !slices.Equal(dirty, want) {
+			t.Errorf("region %d (kind %d): dirty %v, want %v", region, tr.(*lazyTracker).kind, dirty, want)
+		}
+		if region == 0 {
+			absent[2], absent[3] = true, true
+			if err := tr.Invalidate([]int{2, 3}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if f := rec.pages(); len(f) != 0 {
+		t.Fatalf("the tracker read absent pages: faults on %v", f)
+	}
+	content := bytes.Repeat([]byte{0x42}, ps)
+	if ok, err := tr.Install(2, content); !ok || err != nil {
+		t.Fatalf("Install on an invalidated page: %v, %v", ok, err)
+	}
+	absent[2] = false
+	if ok, err := tr.Install(2, bytes.Repeat([]byte{1}, ps)); ok || err != nil {
+		t.Errorf("Install on a present page: %v, %v; want false, nil", ok, err)
+	}
+	if !bytes.Equal(mem[2*ps:3*ps], content) {
+		t.Errorf("page 2 does not hold what was installed")
+	}
+	if err := tr.Start(len(mem)); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Twin(2); !bytes.Equal(got, content) {
+		t.Errorf("the twin of an installed page was not refreshed by Start")
+	}
+	dirty, err := tr.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirty) != 0 {
+		t.Errorf("dirty %v after a region that wrote nothing", dirty)
+	}
+	if got := mem[3*ps+7]; got != 0xEE {
+		t.Errorf("an invalidated page read %#x, want the fault handler's %#x", got, 0xEE)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(rec.pages()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if f := rec.pages(); !slices.Equal(f, []int{3}) {
+		t.Errorf("faults on %v, want [3]", f)
+	}
+}
