@@ -55,9 +55,10 @@
 // Writer.AppendRegion copies the record into a reused buffer and queues it
 // for the writer goroutine (a large record with no buffer free is written
 // by the writer from the caller's memory while the caller waits: see
-// AppendRegion); the writer writes every queued frame with write(2) and,
-// once the queue is empty, calls fdatasync, at most once per SyncEvery
-// (group commit; a timer syncs the tail of a burst). The queue is bounded
+// AppendRegion); the writer writes every queued frame with write(2) as
+// soon as it dequeues it, and a syncer goroutine calls fdatasync after
+// writes, at most once per SyncEvery (group commit), while the writer goes
+// on writing. The queue is bounded
 // (MaxQueued bytes): a region that would exceed it waits for the writer, so
 // the log can fall behind the job by at most that much. Close drains the
 // queue and syncs. Hence a crash of the master process loses at most the

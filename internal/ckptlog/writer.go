@@ -26,7 +26,15 @@ type Writer struct {
 	// a fault per page, tens of microseconds each in a virtual machine).
 	pool    chan []byte
 	buffers atomic.Int32 // frame buffers in circulation
-	large   int          // records written in place (the writer goroutine's)
+
+	// The syncer goroutine (syncLoop) calls fdatasync on syncFile when
+	// syncReq asks; syncMu is held while it syncs and while the writer
+	// replaces the file.
+	syncReq  chan struct{}
+	syncQuit chan struct{} // closed by the writer at the end
+	syncMu   sync.Mutex
+	syncFile *os.File // protected by syncMu
+	large    int      // records written in place (the writer goroutine's)
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -55,7 +63,7 @@ const poolSize = maxBuffers
 
 func newWriter(d *Dir, f *os.File, size int64) *Writer {
 	w := &Writer{dir: d, work: make(chan op, 1<<16), done: make(chan struct{}), size: size, peak: size, logical: size,
-		pool: make(chan []byte, poolSize)}
+		pool: make(chan []byte, poolSize), syncReq: make(chan struct{}, 1), syncQuit: make(chan struct{})}
 	w.cond = sync.NewCond(&w.mu)
 	go w.loop(f)
 	return w
@@ -151,48 +159,34 @@ func (w *Writer) enqueue(o op, n int64, replace bool) error {
 	return nil
 }
 
-// SyncEvery is the group commit window: the writer calls fdatasync once
-// the queue is empty and at least this long after its previous call (a
-// timer catches the last records of a burst), and always in Close.
+// SyncEvery is the group commit window: a syncer goroutine calls fdatasync
+// after the writer has written, at most once per SyncEvery (records written
+// meanwhile are covered by the next call), and Close syncs at the end.
 const SyncEvery = 100 * time.Millisecond
 
 func (w *Writer) loop(f *os.File) {
 	defer close(w.done)
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	var last time.Time
-	dirty := false
-	syncNow := func() {
-		if err := w.sync(f); err != nil {
-			w.setErr(err)
-		}
-		last, dirty = time.Now(), false
-	}
-	for {
-		var o op
-		var ok bool
-		select {
-		case o, ok = <-w.work:
-		case <-timer.C:
-			if dirty {
-				syncNow()
-			}
-			continue
-		}
-		if !ok {
-			break
-		}
+	w.syncFile = f
+	syncDone := make(chan struct{})
+	go w.syncLoop(syncDone)
+	for o := range w.work {
 		var n int64
 		var err error
 		if o.replace != nil {
 			for _, fr := range o.replace {
 				n += int64(len(fr))
 			}
+			w.syncMu.Lock()                  // not while the syncer syncs the old file
 			f, err = w.replace(f, o.replace) // synced by the replacement
+			w.syncFile = f
+			w.syncMu.Unlock()
 		} else {
 			n, err = w.write(f, o)
 			w.refill(n)
-			dirty = true
+			select {
+			case w.syncReq <- struct{}{}:
+			default: // a sync is already asked for
+			}
 		}
 		w.mu.Lock()
 		w.queued -= n
@@ -201,20 +195,40 @@ func (w *Writer) loop(f *os.File) {
 		}
 		w.cond.Broadcast()
 		w.mu.Unlock()
-		if dirty && len(w.work) == 0 {
-			if wait := SyncEvery - time.Since(last); wait > 0 {
-				timer.Reset(wait)
-			} else {
-				syncNow()
-			}
-		}
 	}
-	timer.Stop()
-	if dirty {
-		syncNow()
+	close(w.syncQuit)
+	close(w.syncReq)
+	<-syncDone
+	if err := w.sync(f); err != nil {
+		w.setErr(err)
 	}
 	if err := f.Close(); err != nil {
 		w.setErr(err)
+	}
+}
+
+// syncLoop is the syncer goroutine: it calls fdatasync when the writer
+// asks, at most once per SyncEvery, so that writes go on reaching the page
+// cache while a sync runs (a crash of the process then loses only what is
+// still queued).
+func (w *Writer) syncLoop(done chan<- struct{}) {
+	defer close(done)
+	var last time.Time
+	for range w.syncReq {
+		if wait := SyncEvery - time.Since(last); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-w.syncQuit:
+				return // Close syncs
+			}
+		}
+		w.syncMu.Lock()
+		err := w.sync(w.syncFile)
+		w.syncMu.Unlock()
+		last = time.Now()
+		if err != nil {
+			w.setErr(err)
+		}
 	}
 }
 
