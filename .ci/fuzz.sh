@@ -16,7 +16,7 @@ targets=(
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
 	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol ./cape:FuzzLazyMerged ./cape:FuzzParseLive
-	./internal/pager:FuzzParseAnswer
+	./internal/pager:FuzzParseAnswer ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
 )
 # Every Fuzz function in the tree must be listed above.
 listed=$(printf '%s\n' "${targets[@]#*:}" | sort)

@@ -48,6 +48,15 @@
 // live in the arena when they point into it: each region's Start, and the
 // master after each merge, check it.
 //
+// With a durable checkpoint log (cape run --checkpoint DIR, durable.go),
+// the master appends each region's merged delta, its values, a hash of the
+// arena at its entry and the nodes' byte counts to a log (package
+// internal/ckptlog); a restarted job (--restart, any node count) runs the
+// program again and, for the logged regions, injects the logged result
+// instead of computing, checking the entry hash. Checkpoint marks a point
+// where the log may be compacted into an image of the arena and the named
+// variables (--checkpoint-max, durable_point.go).
+//
 // The runtime ends the process in one place (exit): Must turns an error
 // into the node's exit (a slave whose master ended or aborted the job gets
 // ErrJobDone or ErrJobAborted from a receive), and the watchdogs and fault

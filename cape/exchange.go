@@ -36,9 +36,7 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	switch {
 	case r.size == 1:
 		// A single node, or a master left alone: its arena holds the result.
-		if err = r.combineValues(nil); err == nil {
-			err = r.checkPointers()
-		}
+		err = r.exchangeSingle(d)
 	case n.rank == 0:
 		sent, recvd, err = r.exchangeMaster(d)
 	default:
@@ -202,6 +200,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		return 0, 0, err
 	}
 	r.waited = time.Since(t)
+	if r.replay {
+		return r.replayMaster(msgs)
+	}
 	t = time.Now()
 	if recvd, err = r.openSlaves(msgs); err != nil {
 		return 0, recvd, err
@@ -225,6 +226,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	}
 	// Values first: a malformed one is an error before any byte of the
 	// arena is written.
+	r.awaitHash() // the entry hash reads the arena until here
 	if err := r.combineValues(x.liveParts); err != nil {
 		return 0, recvd, err
 	}
@@ -252,6 +254,11 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 		sent, err = r.broadcastMerged(merged)
 	default:
 		sent, err = r.sendMergedLessOwn(merged)
+	}
+	if err == nil {
+		// Before the release: the log copies merged, which aliases the
+		// payloads.
+		err = r.logRegion(merged, x.ds, msgs, sent)
 	}
 	release(merged)
 	clear(x.live)

@@ -46,7 +46,9 @@ func wantLazy(n *node) (bool, error) {
 	case "", transferEager:
 		return false, nil
 	case transferLazy, transferAuto:
-		return n.size > 1 && !n.cfg.Verify, nil
+		// The durable log (durable.go) needs the eager exchange: the
+		// merged delta on the master, and a replayed region sent whole.
+		return n.size > 1 && !n.cfg.Verify && n.cfg.Checkpoint == "" && !n.cfg.Restart, nil
 	default:
 		return false, fmt.Errorf("%s=%q: want eager, lazy or auto", nodeenv.Transfer, t)
 	}

@@ -48,7 +48,14 @@ type node struct {
 	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
 	lazyS *lazySlave  // slave with lazy transfer on
 
-	seq      uint64  // number of regions begun
+	seq uint64 // number of regions begun
+	// dur is the master's durable checkpoint log (--checkpoint), or nil;
+	// regions numbered up to replayTo are replayed from it (--restart).
+	dur      *durable
+	replayTo uint64
+	// pending is a restart's image, restored at its checkpoint point;
+	// until then regions compute (they precede the image).
+	pending  *pendingImage
 	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	finished bool
 
@@ -116,7 +123,7 @@ func join() (*node, error) {
 		return nil, err
 	}
 	if n.size == 1 {
-		return n, nil
+		return n, n.initDurable()
 	}
 	if cfg.Lifeline != nil {
 		go watchLifeline(cfg.Lifeline)
@@ -138,6 +145,9 @@ func join() (*node, error) {
 		return nil, fmt.Errorf("monitor %q: %w", backend, err)
 	}
 	n.ckpt = newCheckpointer(backend, n.rank)
+	if err := n.initDurable(); err != nil {
+		return nil, err
+	}
 	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
 		// Losses may be survived: a relayed broadcast heals around a
 		// lost relay node (the merged delta's buffer is not reused).
@@ -165,7 +175,7 @@ func join() (*node, error) {
 		if err := n.setUpLazy(backend, mopts, ln); err != nil {
 			return nil, err
 		}
-		return n, nil
+		return n, n.announceReplay()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -178,6 +188,9 @@ func join() (*node, error) {
 		}
 	}
 	if err := n.setUpLazy(backend, mopts, nil); err != nil {
+		return nil, err
+	}
+	if err := n.awaitReplay(); err != nil {
 		return nil, err
 	}
 	go n.watchMaster()
@@ -220,6 +233,7 @@ func Finalize() error {
 	if n.tracker != nil {
 		errs = append(errs, n.tracker.Close())
 	}
+	errs = append(errs, n.closeDurable())
 	return errors.Join(errs...)
 }
 

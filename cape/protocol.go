@@ -16,6 +16,12 @@ package cape
 //	live       master → slave   u32 n, n × u32 ranks, ascending, 0 first: the nodes that share the
 //	                            next regions (sent before a region's merged delta when it changed)
 //	leave      master → slave   the reason, text: this node was declared lost; it must exit
+//	replay     master → slave   u64: a restarted job replays regions 1..n from the
+//	                            checkpoint log (the first message, Seq 0; see durable.go);
+//	                            then u64 regions, point name: the image restored at that point
+//	image      master → slave   u64 regions, the point's variables, the arena's extent: the
+//	                            restarted job's image, at its point (Seq: the regions begun
+//	                            before it on this run; durable_point.go)
 //
 // An envelope is a u32 length of the values list, the values list, and the
 // encoded delta (delta.Decode's format). A values list is a sequence of
@@ -41,6 +47,13 @@ const (
 	kindAbort                      // master → slave: the job failed; payload is the reason
 	kindLive                       // master → slave: the live set from the next region on
 	kindLeave                      // master → slave: declared lost, exit; payload is the reason
+)
+
+// kindReplay is numbered apart from the kinds above: master → slave, the
+// first message of a restarted job, u64 the regions it replays.
+const (
+	kindReplay uint8 = 48
+	kindImage  uint8 = 49 // master → slave: a restart's image, at its checkpoint point
 )
 
 // appendEnvelope appends the envelope of vals and d to dst.

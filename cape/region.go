@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/ckptlog"
 )
 
 // Region is one execution of a parallel region. Every node creates its
@@ -53,6 +54,16 @@ type Region struct {
 	dynDone bool
 	count   int
 
+	// Durable log (master): the arena's hash at Start; when the region is
+	// replayed from the log (restart), its record and logged delta.
+	replay   bool
+	hash     uint64
+	hashed   chan struct{} // closed when hashEntry is done
+	zero     []bool        // pages unpopulated at Start (see unpopulated)
+	hashTime time.Duration
+	rec      *ckptlog.Region
+	recDelta *delta.Delta
+
 	// --verify (master): the arena at Start, and the merged result while
 	// the sequential re-run runs.
 	entry, merged []byte
@@ -80,7 +91,7 @@ func Begin(name string) *Region {
 	}
 	n.seq++
 	rank, size := n.split()
-	return &Region{n: n, name: name, seq: n.seq, rank: rank, size: size}
+	return &Region{n: n, name: name, seq: n.seq, rank: rank, size: size, replay: n.seq <= n.replayTo && n.pending == nil}
 }
 
 // label names the region in errors.
@@ -133,6 +144,9 @@ func (r *Region) Start() error {
 	if n.verify {
 		r.entry = append([]byte(nil), n.arena.Bytes()[:r.extent]...)
 	}
+	if err := r.durableStart(); err != nil {
+		return err
+	}
 	if n.tracker != nil {
 		if err := n.tracker.Start(r.extent); err != nil {
 			return r.wrap("arm monitor", err)
@@ -146,6 +160,9 @@ func (r *Region) Start() error {
 // space [0, count) (schedule(static) without a chunk size): the blocks of
 // consecutive ranks are consecutive and differ in length by at most one.
 func (r *Region) Static(count int) (lo, hi int) {
+	if r.replay {
+		return 0, 0 // restart: the log holds the region's result
+	}
 	return block(count, r.rank, r.size)
 }
 
@@ -206,6 +223,11 @@ func (r *Region) Next() (lo, hi int, more bool) {
 // once on every node.
 func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 	r.count = max(count, 0)
+	if r.replay {
+		// Restart: the log holds the region's result; one empty unit.
+		r.units = nil
+		return unit{r.count, r.count}, true
+	}
 	if chunk <= 0 && sched != Static {
 		chunk = 1
 	}
@@ -301,6 +323,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 		return nil, r.wrap("collect written pages", err)
 	}
 	r.pages = len(pages)
+	r.hashEntry(pages)
 	n.ckpt.create(d, n.arena.Bytes(), pages, n.tracker)
 	r.created = time.Since(r.t1)
 	return d, nil

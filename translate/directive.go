@@ -12,9 +12,10 @@ import (
 type dirKind int
 
 const (
-	dirFor      dirKind = iota + 1 // //cape:parallel for
-	dirSections                    // //cape:parallel sections
-	dirSection                     // //cape:section
+	dirFor        dirKind = iota + 1 // //cape:parallel for
+	dirSections                      // //cape:parallel sections
+	dirSection                       // //cape:section
+	dirCheckpoint                    // //cape:checkpoint v1, v2, ...
 )
 
 // A directive is one parsed //cape: comment.
@@ -23,7 +24,8 @@ type directive struct {
 	pos     token.Pos // the "//"
 	text    string    // the comment, for messages
 	clauses []clause
-	used    bool // attached to a statement
+	vars    []clauseArg // //cape:checkpoint's variables
+	used    bool        // attached to a statement
 }
 
 // A clause is one clause of a parallel directive, e.g. reduction(+:sum).
@@ -81,9 +83,14 @@ func parseDirective(c *ast.Comment) (*directive, error) {
 		}
 		dir.kind = dirSection
 		return dir, nil
+	case "checkpoint":
+		dir.kind = dirCheckpoint
+		var err error
+		dir.vars, err = parseVarList(args, argsPos)
+		return dir, err
 	case "parallel":
 	default:
-		return nil, fmt.Errorf("unknown directive //cape:%s (want //cape:parallel for, //cape:parallel sections or //cape:section)", d.Name)
+		return nil, fmt.Errorf("unknown directive //cape:%s (want //cape:parallel for, //cape:parallel sections, //cape:section or //cape:checkpoint)", d.Name)
 	}
 	word, rest := args, ""
 	if i := strings.IndexAny(args, " \t"); i >= 0 {
@@ -105,6 +112,26 @@ func parseDirective(c *ast.Comment) (*directive, error) {
 	}
 	dir.clauses = cl
 	return dir, nil
+}
+
+// parseVarList parses //cape:checkpoint's comma-separated variable names
+// (none is allowed: the arena alone is the live state).
+func parseVarList(args string, base token.Pos) ([]clauseArg, error) {
+	if strings.TrimSpace(args) == "" {
+		return nil, nil
+	}
+	var out []clauseArg
+	at := 0
+	for _, part := range strings.Split(args, ",") {
+		name := strings.TrimSpace(part)
+		pos := base + token.Pos(at+strings.Index(part, name))
+		if !isIdent(name) {
+			return nil, &clauseError{pos, fmt.Sprintf("//cape:checkpoint: %q is not a variable name (want //cape:checkpoint v1, v2, ...)", name)}
+		}
+		out = append(out, clauseArg{text: name, pos: pos})
+		at += len(part) + 1
+	}
+	return out, nil
 }
 
 // clauseError is a clause syntax error at a position inside the directive.

@@ -12,6 +12,7 @@
 //	//cape:parallel for [clauses]        before a for statement
 //	//cape:parallel sections [clauses]   before a block of //cape:section blocks
 //	//cape:section                       before each block of a sections block
+//	//cape:checkpoint [v1, v2, ...]      before a statement of sequential code (point.go)
 //
 // Loop headers: for i := lo; i < hi; i++ (also <=, >, >=, i += s, i -= s,
 // i--, i = i + s, bound on the left), for i := range n, for i, v := range
@@ -21,6 +22,13 @@
 // them, as in OpenMP 4.5), schedule(static|dynamic|guided[, chunk]) with a
 // positive chunk (sections accept static and dynamic). A trailing //
 // comment after a directive is ignored.
+//
+// //cape:checkpoint marks a point where the program's live state is the
+// arena plus the variables it names (numbers, booleans, arrays, structs of
+// them, and slices of them, whose elements are in the arena): it becomes
+// cape.Checkpoint("file.go:line:col", &v1, &v2, ...) before the statement,
+// where `cape run --checkpoint-max` may compact the durable log into an
+// image and a restart resumes. It is refused inside a parallel region.
 //
 // # In a nutshell
 //

@@ -134,6 +134,8 @@ func (t *translator) emit() *Result {
 			t.emitSections(fo, r)
 		}
 	}
+	// 5b. Checkpoint points.
+	t.emitPoints(outs)
 	// 6. Imports, header, format.
 	for f, fo := range outs {
 		if len(fo.ed.edits) == 0 {

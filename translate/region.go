@@ -69,12 +69,17 @@ func (t *translator) findRegions() {
 			}
 		}
 		for _, s := range order {
+			if d := attached[s]; d.kind == dirCheckpoint {
+				t.points = append(t.points, &point{dir: d, stmt: s})
+				continue
+			}
 			t.newRegion(f, s, attached[s], sectionDirs)
 		}
 	}
 	for _, r := range t.regions {
 		t.setupRegion(r, sectionDirs)
 	}
+	t.checkPoints()
 	for s, d := range sectionDirs {
 		if !d.used {
 			continue

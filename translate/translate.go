@@ -91,6 +91,7 @@ type translator struct {
 
 	regions  []*region
 	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
+	points   []*point             // //cape:checkpoint directives (point.go)
 
 	boxes    map[*types.Var]*box // variables moved to the arena
 	boxDecls map[*types.Var]*boxDecl

@@ -41,6 +41,8 @@ Examples:
 
 	cape run -n 4 ./examples/matmul -- -n 1024
 	cape run -n 2 --monitor compare --stats ./examples/matmul -- -n 300
+	cape run -n 4 --checkpoint ck ./examples/stencil            # a durable log in ./ck
+	cape run -n 2 --checkpoint ck --restart ./examples/stencil  # after a crash: replay, continue
 `
 
 type runFlags struct {
@@ -54,6 +56,10 @@ type runFlags struct {
 	timeout     time.Duration
 	maxLost     int
 	transfer    string
+	// The durable checkpoint log (see checkpointConfig).
+	checkpoint    string
+	restart       bool
+	checkpointMax string
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
@@ -73,6 +79,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
 		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
 		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), or auto (lazy where possible, silently, else eager)")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory")
+	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
+	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (compacted at //cape:checkpoint points, else logging stops at the bound)")
 	var cf clusterFlags
 	addClusterFlags(fs, &cf)
 	if err := fs.Parse(args); err != nil {
@@ -109,6 +118,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if _, err := delta.ParseCompression(f.compress); err != nil {
 		return usagef("run: --compress: %v", err)
 	}
+	ck, err := f.checkpointConfig()
+	if err != nil {
+		return err
+	}
 	var remote launch.Remote
 	if cf.active() {
 		var err error
@@ -133,7 +146,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
 		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout,
 		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer,
-			MaxLost: f.maxLost},
+			MaxLost: f.maxLost, Checkpoint: ck.Checkpoint, Restart: ck.Restart, CheckpointMax: ck.CheckpointMax},
 	}
 	if f.timeout > 0 {
 		spec.Node.Timeout = f.timeout.String()

@@ -10,6 +10,10 @@
 // point of the final grid, so that two runs that differ in a single bit of
 // one point print different lines (cape bench stencil compares them). The
 // time of the iterations goes to stderr.
+//
+// The //cape:checkpoint directive names the loop's live variables, so that
+// `cape run --checkpoint DIR --checkpoint-max N` keeps its log under N bytes
+// (see the README, "Checkpoints that outlive the job").
 package main
 
 import (
@@ -38,6 +42,10 @@ func main() {
 	var diff float64
 	start := time.Now()
 	for it := 0; it < *iters; it++ {
+		// The live state at the top of an iteration: the arena (u and v's
+		// elements) and these variables. cape run --checkpoint-max compacts
+		// its log into an image here, and a restart resumes from it.
+		//cape:checkpoint it, u, v
 		diff = 0
 		//cape:parallel for schedule(static) reduction(max:diff)
 		for i := 1; i < size-1; i++ {

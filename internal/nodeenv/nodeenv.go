@@ -59,6 +59,10 @@ const (
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
 	MaxLost   = "CAPE_MAX_LOST"    // slaves the job may lose and go on without; -1 or unset: no cap
 	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto (pages on demand)
+
+	Checkpoint    = "CAPE_CHECKPOINT"     // the master's checkpoint directory (cape run --checkpoint)
+	Restart       = "CAPE_RESTART"        // "1": replay the checkpoint log, then continue (every node)
+	CheckpointMax = "CAPE_CHECKPOINT_MAX" // bound on the checkpoint directory's bytes, e.g. 2G
 )
 
 // Config is what a node learns from its environment.
@@ -93,6 +97,13 @@ type Config struct {
 	// Lifeline, if not nil, is held open by the launcher: the node must
 	// read it and end (with status LifelineExit) when it reaches EOF.
 	Lifeline *os.File
+	// Checkpoint is the directory of the master's durable checkpoint log
+	// ("" for none); Restart replays it first (every node must know, since
+	// the master tells the slaves how many regions it replays);
+	// CheckpointMax bounds the directory's bytes (0: no bound).
+	Checkpoint    string
+	Restart       bool
+	CheckpointMax int64
 
 	status *os.File // the launcher's status pipe (StatusFD), or nil
 }
@@ -115,6 +126,9 @@ func Read() (*Config, error) {
 		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast), Transfer: get(Transfer)}
 	var err error
 	if c.MaxLost, err = maxLost(get); err != nil {
+		return nil, err
+	}
+	if err = c.readCheckpoint(get); err != nil {
 		return nil, err
 	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
@@ -171,6 +185,9 @@ func readScheduled(get func(string) string) (*Config, error) {
 	c.Monitor, c.Compress, c.Broadcast, c.Transfer = get(Monitor), get(Compress), get(Broadcast), get(Transfer)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
 	if c.MaxLost, err = maxLost(get); err != nil {
+		return nil, err
+	}
+	if err = c.readCheckpoint(get); err != nil {
 		return nil, err
 	}
 	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
@@ -319,5 +336,12 @@ func Environ(c Config) []string {
 		add(Verify, "1")
 	}
 	add(MaxLost, strconv.Itoa(c.MaxLost))
+	add(Checkpoint, c.Checkpoint)
+	if c.Restart {
+		add(Restart, "1")
+	}
+	if c.CheckpointMax > 0 {
+		add(CheckpointMax, strconv.FormatInt(c.CheckpointMax, 10))
+	}
 	return env
 }

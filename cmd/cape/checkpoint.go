@@ -1,0 +1,40 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/nodeenv"
+)
+
+// checkpointConfig checks --checkpoint, --restart and --checkpoint-max and
+// returns them as the nodes' configuration. The directory is made absolute:
+// the master runs on this machine, in another working directory.
+func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
+	var c nodeenv.Config
+	if f.checkpoint == "" {
+		switch {
+		case f.restart:
+			return c, usagef("run: --restart needs --checkpoint DIR, the directory of the log to restart from")
+		case f.checkpointMax != "":
+			return c, usagef("run: --checkpoint-max needs --checkpoint DIR")
+		}
+		return c, nil
+	}
+	if f.transfer == "lazy" {
+		return c, usagef("run: --checkpoint needs the eager transfer (the log records the merged delta the master sends): drop --transfer lazy")
+	}
+	dir, err := filepath.Abs(f.checkpoint)
+	if err != nil {
+		return c, usagef("run: --checkpoint %s: %v", f.checkpoint, err)
+	}
+	c.Checkpoint, c.Restart = dir, f.restart
+	if f.checkpointMax != "" {
+		n, err := arena.ParseSize(f.checkpointMax)
+		if err != nil {
+			return c, usagef("run: --checkpoint-max %q: want a positive number of bytes with an optional K, M, G or T suffix", f.checkpointMax)
+		}
+		c.CheckpointMax = int64(n)
+	}
+	return c, nil
+}

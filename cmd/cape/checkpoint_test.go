@@ -1,0 +1,428 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cape-go/cape/internal/ckptlog"
+)
+
+// buildOnce builds the package dir for a test and returns the program.
+func buildOnce(t *testing.T, dir string) string {
+	t.Helper()
+	bin, cleanup, err := buildProgram(context.Background(), dir, io.Discard)
+	if err != nil {
+		t.Fatalf("build %s: %v", dir, err)
+	}
+	t.Cleanup(cleanup)
+	return bin
+}
+
+var replayedRE = regexp.MustCompile(`restart: replaying regions #1 to #(\d+)`)
+
+// replayed returns how many regions a restart's stderr says it replays.
+func replayed(t *testing.T, stderr string) int {
+	t.Helper()
+	if strings.Contains(stderr, "logs no region yet: the job starts from the beginning") {
+		return 0
+	}
+	m := replayedRE.FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("the restart does not say what it replays:\n%s", stderr)
+	}
+	k, _ := strconv.Atoi(m[1])
+	return k
+}
+
+// copyDir copies the checkpoint directory src to a new private one.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "ck")
+	if err := os.Mkdir(dst, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(src, ckptlog.LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, ckptlog.LogName), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// restartMatches restarts from a copy of dir on each node count and
+// requires the output of the fault-free run; it returns the regions the
+// first restart replayed.
+func restartMatches(t *testing.T, bin, dir, want string, args []string, nodes ...string) int {
+	t.Helper()
+	k := -1
+	for _, n := range nodes {
+		ck := copyDir(t, dir)
+		out, errText, err := capeRun(n, []string{"--checkpoint", ck, "--restart"}, bin, args)
+		if err != nil {
+			t.Fatalf("restart on %s nodes: %v\n%s", n, err, errText)
+		}
+		if out != want {
+			t.Fatalf("restart on %s nodes printed\n%s\nthe fault-free run printed\n%s\nstderr:\n%s", n, out, want, errText)
+		}
+		if k < 0 {
+			k = replayed(t, errText)
+		}
+	}
+	return k
+}
+
+// TestRestartAfterMasterCrash kills the master (CAPE_FAULT) at several
+// regions of a checkpointed job, then restarts from the log on the same and
+// on other node counts: the output must be the fault-free run's.
+func TestRestartAfterMasterCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	for _, p := range []struct {
+		dir     string
+		args    []string
+		regions []int
+	}{
+		{"../../examples/stencil", []string{"-n", "48", "-iters", "12"}, []int{1, 6, 12}},
+		// Reductions, a lastprivate value, a dynamic schedule, output
+		// between regions: two regions per step.
+		{"./testdata/ckptloop", []string{"-n", "1500", "-steps", "8"}, []int{2, 9, 16}},
+	} {
+		t.Run(filepath.Base(p.dir), func(t *testing.T) {
+			bin := buildOnce(t, p.dir)
+			want, errText, err := capeRun("2", nil, bin, p.args)
+			if err != nil {
+				t.Fatalf("fault-free run: %v\n%s", err, errText)
+			}
+			anyReplayed := false
+			for _, k := range p.regions {
+				ck := filepath.Join(t.TempDir(), "ck")
+				t.Setenv("CAPE_FAULT", fmt.Sprintf("node=0,at=create,do=crash,region=%d", k))
+				_, errText, err := capeRun("2", []string{"--checkpoint", ck}, bin, p.args)
+				if err == nil || !strings.Contains(errText, "injected fault") {
+					t.Fatalf("the master did not crash at region %d: %v\n%s", k, err, errText)
+				}
+				os.Unsetenv("CAPE_FAULT")
+				got := restartMatches(t, bin, ck, want, p.args, "2", "3", "1")
+				if got > k-1 {
+					t.Fatalf("crashed in region %d, but the restart replayed %d regions", k, got)
+				}
+				anyReplayed = anyReplayed || got > 0
+				t.Logf("crash in region %d: the restart replayed %d regions", k, got)
+			}
+			if !anyReplayed {
+				t.Fatal("no restart replayed any region")
+			}
+		})
+	}
+}
+
+// TestRestartAfterKill9 kills the master with SIGKILL from outside at a
+// moment the log is being written, then restarts on three nodes.
+func TestRestartAfterKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildOnce(t, "./testdata/ckptloop")
+	args := []string{"-n", "20000", "-steps", "40", "-pause", "20ms"}
+	want, errText, err := capeRun("2", nil, bin, args)
+	if err != nil {
+		t.Fatalf("fault-free run: %v\n%s", err, errText)
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(append([]string{"run", "-n", "2", "--checkpoint", ck, bin, "--"}, args...), &stdout, &stderr)
+	}()
+	pidRE := regexp.MustCompile(`(?m)^pid (\d+)$`)
+	deadline := time.Now().Add(60 * time.Second)
+	killed := false
+	for !killed {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job never logged 20 regions:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+		m := pidRE.FindStringSubmatch(stderr.String())
+		d, err := ckptlog.OpenDir(ck)
+		if m == nil || err != nil {
+			continue
+		}
+		if s, err := d.Scan(1 << 30); err == nil && s.Last() >= 20 {
+			pid, _ := strconv.Atoi(m[1])
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			killed = true
+		}
+	}
+	if err := <-done; err == nil {
+		t.Fatalf("the job survived its master's SIGKILL:\n%s", stderr.String())
+	}
+	got := restartMatches(t, bin, ck, want, args, "3")
+	if got < 20 || got >= 80 {
+		t.Fatalf("the restart replayed %d regions, want at least the 20 logged before the kill", got)
+	}
+	t.Logf("killed after %d logged regions of 80; the restart replayed %d", 20, got)
+}
+
+// TestRestartDropsTornTail tears the log's last record (a crash during a
+// write) and adds garbage: the restart drops the tail, says so, and is
+// exact.
+func TestRestartDropsTornTail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildOnce(t, "./testdata/ckptloop")
+	args := []string{"-n", "1500", "-steps", "6"}
+	want, errText, err := capeRun("2", nil, bin, args)
+	if err != nil {
+		t.Fatalf("fault-free run: %v\n%s", err, errText)
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	if _, errText, err := capeRun("2", []string{"--checkpoint", ck}, bin, args); err != nil {
+		t.Fatalf("checkpointed run: %v\n%s", err, errText)
+	}
+	d, err := ckptlog.OpenDir(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Scan(1 << 30)
+	if err != nil || s.Last() != 12 {
+		t.Fatalf("scan: %+v, %v", s, err)
+	}
+	name := filepath.Join(ck, ckptlog.LogName)
+	b, _ := os.ReadFile(name)
+	last := s.Entries[len(s.Entries)-1]
+	cases := map[string][]byte{
+		"cut in the last record":    b[:last.Off+last.Len/2],
+		"cut in the last head":      b[:last.Off-7],
+		"a flipped byte":            append(b[:last.Off+3:last.Off+3], append([]byte{b[last.Off+3] ^ 1}, b[last.Off+4:]...)...),
+		"garbage after the records": append(append([]byte(nil), b...), "CAPL\x01\x00\x02\x00garbage"...),
+	}
+	for name, log := range cases {
+		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "ck")
+			os.Mkdir(dir, 0o700)
+			if err := os.WriteFile(filepath.Join(dir, ckptlog.LogName), log, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out, errText, err := capeRun("3", []string{"--checkpoint", dir, "--restart"}, bin, args)
+			if err != nil || out != want {
+				t.Fatalf("restart: %v, printed\n%s\nwant\n%s\nstderr:\n%s", err, out, want, errText)
+			}
+			if !strings.Contains(errText, "dropped a torn tail") {
+				t.Errorf("the restart does not say it dropped the torn tail:\n%s", errText)
+			}
+			wantK := 11
+			if strings.HasPrefix(name, "garbage") {
+				wantK = 12
+			}
+			if k := replayed(t, errText); k != wantK {
+				t.Errorf("replayed %d regions, want %d", k, wantK)
+			}
+		})
+	}
+}
+
+// TestRestartRefusesNondeterminism restarts a program that stores the
+// clock in shared memory between its regions: the restart is refused with
+// an error naming the second region.
+func TestRestartRefusesNondeterminism(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildOnce(t, "./testdata/clockbetween")
+	ck := filepath.Join(t.TempDir(), "ck")
+	if _, errText, err := capeRun("2", []string{"--checkpoint", ck}, bin, nil); err != nil {
+		t.Fatalf("checkpointed run: %v\n%s", err, errText)
+	}
+	_, errText, err := capeRun("2", []string{"--checkpoint", ck, "--restart"}, bin, nil)
+	if err == nil {
+		t.Fatal("the restart of a program that reads the clock between regions was accepted")
+	}
+	if want := "region main.go:19:2 (#2): restart: the arena at the region's entry differs"; !strings.Contains(errText, want) ||
+		!strings.Contains(errText, "not deterministic outside its parallel regions") {
+		t.Fatalf("the refusal does not name the region (%q):\n%s", want, errText)
+	}
+}
+
+// TestCheckpointUsage checks the flags' errors and the directory's rules.
+func TestCheckpointUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--restart", "x"}, "--restart needs --checkpoint"},
+		{[]string{"run", "--checkpoint-max", "1G", "x"}, "--checkpoint-max needs --checkpoint"},
+		{[]string{"run", "--checkpoint", "/tmp/x", "--checkpoint-max", "lots", "x"}, `--checkpoint-max "lots"`},
+	} {
+		err := run(c.args, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("cape %s: %v, want an error containing %q", strings.Join(c.args, " "), err, c.want)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	bin := buildOnce(t, "./testdata/clockbetween")
+	ck := filepath.Join(t.TempDir(), "ck")
+	if _, errText, err := capeRun("1", []string{"--checkpoint", ck}, bin, nil); err != nil {
+		t.Fatalf("checkpointed run: %v\n%s", err, errText)
+	}
+	if fi, err := os.Stat(ck); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("the checkpoint directory has mode %v (%v), want 0700", fi.Mode(), err)
+	}
+	if fi, err := os.Stat(filepath.Join(ck, ckptlog.LogName)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the log has mode %v (%v), want 0600", fi.Mode(), err)
+	}
+	_, errText, err := capeRun("1", []string{"--checkpoint", ck}, bin, nil)
+	if err == nil || !strings.Contains(errText, "already holds the log of a run: add --restart") {
+		t.Fatalf("a second run into the same directory: %v\n%s", err, errText)
+	}
+	shared := filepath.Join(t.TempDir(), "shared")
+	os.Mkdir(shared, 0o755)
+	os.Chmod(shared, 0o755)
+	_, errText, err = capeRun("1", []string{"--checkpoint", shared}, bin, nil)
+	if err == nil || !strings.Contains(errText, "group and others must have no access") {
+		t.Fatalf("a directory others may read: %v\n%s", err, errText)
+	}
+}
+
+var peakRE = regexp.MustCompile(`cape: checkpoint: (\d+) regions logged, (\d+) compactions, (\d+) bytes on disk \(peak (\d+)\)`)
+
+// checkpointStats returns the compactions and the peak bytes on disk that
+// a --stats run reports.
+func checkpointStats(t *testing.T, stderr string) (compactions, peak int64) {
+	t.Helper()
+	m := peakRE.FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no checkpoint statistics in:\n%s", stderr)
+	}
+	compactions, _ = strconv.ParseInt(m[2], 10, 64)
+	peak, _ = strconv.ParseInt(m[4], 10, 64)
+	return compactions, peak
+}
+
+// TestCheckpointBound runs 2,000 regions under --checkpoint-max: with a
+// //cape:checkpoint point in the time loop (the stencil example, 2,000
+// iterations) the log is compacted into images and stays under the bound,
+// and a master crash late in the run restarts from the newest image on
+// three nodes, exactly; without a point (ckptloop, two regions per step)
+// logging stops at the bound and the restart replays what was logged,
+// exactly.
+func TestCheckpointBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	const bound = 1 << 20
+	for _, p := range []struct {
+		dir         string
+		args        []string
+		compactions bool
+	}{
+		{"../../examples/stencil", []string{"-n", "64", "-iters", "2000"}, true},
+		{"./testdata/ckptloop", []string{"-n", "500", "-steps", "1000"}, false},
+	} {
+		t.Run(filepath.Base(p.dir), func(t *testing.T) {
+			bin := buildOnce(t, p.dir)
+			want, errText, err := capeRun("2", nil, bin, p.args)
+			if err != nil {
+				t.Fatalf("fault-free run: %v\n%s", err, errText)
+			}
+			flags := []string{"--stats", "--checkpoint-max", strconv.Itoa(bound)}
+			ck := filepath.Join(t.TempDir(), "ck")
+			out, errText, err := capeRun("2", append(flags, "--checkpoint", ck), bin, p.args)
+			if err != nil || out != want {
+				t.Fatalf("checkpointed run: %v, printed\n%s\nwant\n%s\n%s", err, out, want, errText)
+			}
+			compactions, peak := checkpointStats(t, errText)
+			if peak > bound {
+				t.Fatalf("peak %d bytes on disk, over the bound of %d", peak, bound)
+			}
+			if p.compactions != (compactions > 0) {
+				t.Fatalf("%d compactions", compactions)
+			}
+			if !p.compactions && !strings.Contains(errText, "would pass --checkpoint-max") {
+				t.Fatalf("logging did not stop at the bound:\n%s", errText)
+			}
+			t.Logf("2,000 regions: %d compactions, peak %d bytes on disk, bound %d", compactions, peak, bound)
+
+			ck = filepath.Join(t.TempDir(), "ck")
+			t.Setenv("CAPE_FAULT", "node=0,at=create,do=crash,region=1500")
+			if _, errText, err := capeRun("2", append(flags, "--checkpoint", ck), bin, p.args); err == nil {
+				t.Fatalf("the master did not crash:\n%s", errText)
+			}
+			os.Unsetenv("CAPE_FAULT")
+			fi, err := os.Stat(filepath.Join(ck, ckptlog.LogName))
+			if err != nil || fi.Size() > bound {
+				t.Fatalf("log after the crash: %v bytes, %v", fi.Size(), err)
+			}
+			out, errText, err = capeRun("3", append(flags, "--checkpoint", ck, "--restart"), bin, p.args)
+			if err != nil || out != want {
+				t.Fatalf("restart: %v, printed\n%s\nwant\n%s\n%s", err, out, want, errText)
+			}
+			if p.compactions && !strings.Contains(errText, "restart: restoring the image of point main.go:48:3") {
+				t.Fatalf("the restart did not restore an image:\n%s", errText)
+			}
+			if _, peak := checkpointStats(t, errText); peak > bound {
+				t.Fatalf("restart: peak %d bytes on disk, over the bound of %d", peak, bound)
+			}
+		})
+	}
+}
+
+// TestRestartChecksConsistencyCounts rewrites one record of a log, with a
+// valid checksum, so that its counts say a node received no merged message:
+// the restart refuses it, naming the region, before injecting anything.
+func TestRestartChecksConsistencyCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildOnce(t, "./testdata/ckptloop")
+	args := []string{"-n", "1500", "-steps", "3"}
+	ck := filepath.Join(t.TempDir(), "ck")
+	if _, errText, err := capeRun("3", []string{"--checkpoint", ck}, bin, args); err != nil {
+		t.Fatalf("checkpointed run: %v\n%s", err, errText)
+	}
+	d, err := ckptlog.OpenDir(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Scan(1 << 30)
+	if err != nil || s.Last() != 6 {
+		t.Fatalf("scan: %+v, %v", s, err)
+	}
+	name := filepath.Join(ck, ckptlog.LogName)
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.Entries[3] // region #4
+	rec, err := ckptlog.ParseRegion(b[e.Off : e.Off+e.Len])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Nodes[2].Recvd = 0
+	out := append([]byte(nil), b[:e.Off-20]...)
+	out = ckptlog.AppendFrame(out, ckptlog.KindRegion, ckptlog.AppendRegion(nil, rec))
+	out = append(out, b[e.Off+e.Len:]...)
+	if err := os.WriteFile(name, out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errText, err := capeRun("2", []string{"--checkpoint", ck, "--restart"}, bin, args)
+	if err == nil || !strings.Contains(errText, "(#4): restart: the log's record: consistency counts: node 2 sent") {
+		t.Fatalf("a record whose counts say node 2 received nothing was replayed: %v\n%s", err, errText)
+	}
+}

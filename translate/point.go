@@ -1,0 +1,102 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"path/filepath"
+	"strings"
+)
+
+// A point is a //cape:checkpoint directive: a place in the program's
+// sequential code where its live state is the arena plus the variables the
+// directive names. It becomes a call of cape.Checkpoint before the
+// statement it is attached to (see package cape, durable_point.go).
+type point struct {
+	dir  *directive
+	stmt ast.Stmt
+	vars []*types.Var
+}
+
+// checkPoints resolves each point's variables and refuses a point inside a
+// parallel region or naming what cannot be saved as raw bytes.
+func (t *translator) checkPoints() {
+	for _, p := range t.points {
+		for _, r := range t.regions {
+			if r.stmt.Pos() <= p.stmt.Pos() && p.stmt.End() <= r.stmt.End() {
+				t.errorf(p.dir.pos, "//cape:checkpoint inside the parallel region at %s: a checkpoint point belongs to the sequential code", t.regionName(r))
+			}
+		}
+		scope := t.scopeAt(p.stmt)
+		for _, a := range p.dir.vars {
+			var obj types.Object
+			if scope != nil {
+				_, obj = scope.LookupParent(a.text, p.stmt.Pos())
+			}
+			v, ok := obj.(*types.Var)
+			if !ok {
+				t.errorf(a.pos, "//cape:checkpoint: %s is not a variable in scope here", a.text)
+				continue
+			}
+			if why := savable(v.Type()); why != "" {
+				t.errorf(a.pos, "//cape:checkpoint: %s (%s) cannot be saved: %s", a.text, v.Type(), why)
+				continue
+			}
+			p.vars = append(p.vars, v)
+		}
+	}
+}
+
+// scopeAt returns the innermost scope holding s.
+func (t *translator) scopeAt(s ast.Stmt) *types.Scope {
+	for n := ast.Node(s); n != nil; n = t.parent[n] {
+		if sc := t.info.Scopes[n]; sc != nil {
+			return sc.Innermost(s.Pos())
+		}
+	}
+	return t.p.types.Scope().Innermost(s.Pos())
+}
+
+// savable says why a value of type typ cannot be saved as raw bytes (its
+// pointers must point into the arena: slices of numbers, which the
+// translator places there, are fine), or "".
+func savable(typ types.Type) string {
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return "a string points outside the arena"
+		}
+		return ""
+	case *types.Slice:
+		if pointerFree(u.Elem()) {
+			return ""
+		}
+		return "its elements hold pointers"
+	case *types.Array:
+		return savable(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if why := savable(u.Field(i).Type()); why != "" {
+				return fmt.Sprintf("field %s: %s", u.Field(i).Name(), why)
+			}
+		}
+		return ""
+	}
+	return "only numbers, booleans, arrays, structs of them and slices of them can be saved"
+}
+
+// emitPoints inserts each point's cape.Checkpoint call before its
+// statement. A variable moved to the arena is left out: the image holds it.
+func (t *translator) emitPoints(outs map[*ast.File]*fileOut) {
+	for _, p := range t.points {
+		fo := t.outAt(outs, p.stmt.Pos())
+		pos := t.fset.Position(p.dir.pos)
+		args := []string{fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", filepath.Base(pos.Filename), pos.Line, pos.Column))}
+		for _, v := range p.vars {
+			if t.boxes[v] == nil {
+				args = append(args, "&"+v.Name())
+			}
+		}
+		fo.ed.insert(fo.off(p.stmt.Pos()), fmt.Sprintf("%s.Checkpoint(%s)%s\n", fo.cape(), strings.Join(args, ", "), t.lineDirBefore(fo, p.stmt.Pos())))
+	}
+}
