@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -175,7 +176,8 @@ func (m *lazyMaster) unlack(s, p int) {
 
 // snapshot takes the pages some slave lacks from the arena, after the
 // exchange injected the region's result; touched holds every page a delta
-// of the region touched. Callers hold mu.
+// of the region touched, changed (increasing) those of the merged delta.
+// Callers hold mu.
 //
 // A page already in the snapshot is refreshed only if it may have changed
 // since the last snapshot: this region's deltas touched it, or the
@@ -183,7 +185,7 @@ func (m *lazyMaster) unlack(s, p int) {
 // Stop, which was before the last snapshot. Without a tracker that can
 // tell, or with another Start since the last snapshot, every lacked page
 // is compared.
-func (m *lazyMaster) snapshot(touched map[int]int) {
+func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
 	ps := m.ps
 	m.copied, m.compared = 0, 0
 	var b *monitor.Between
@@ -198,6 +200,9 @@ func (m *lazyMaster) snapshot(touched map[int]int) {
 		cur := m.mem[p*ps : (p+1)*ps]
 		snap, ok := m.snap[p]
 		_, hit := touched[p]
+		if !hit {
+			_, hit = slices.BinarySearch(changed, p)
+		}
 		switch {
 		case !ok:
 			m.snap[p] = append(make([]byte, 0, ps), cur...)
@@ -305,7 +310,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		plans[s] = m.plan(s, r.name, changed, writer)
 	}
 	t1 := time.Now()
-	m.snapshot(writer)
+	m.snapshot(writer, changed)
 	m.version = r.seq
 	m.mu.Unlock()
 	t2 := time.Now()

@@ -52,7 +52,7 @@ func TestLazySnapshotWatched(t *testing.T) {
 	for p := 2; p < 9; p++ {
 		m.lack(1, p, "R")
 	}
-	m.snapshot(nil)
+	m.snapshot(nil, nil)
 	for k := range 6 {
 		mem[3*ps+k]++ // sequential code, after the snapshot
 		if m.snap[3][k] == mem[3*ps+k] {
@@ -71,7 +71,8 @@ func TestLazySnapshotWatched(t *testing.T) {
 			mem[7*ps+k]++ // injected too
 			touched[7] = 1
 		}
-		m.snapshot(touched)
+		mem[4*ps+k]++ // in the merged delta only
+		m.snapshot(touched, []int{4})
 		for _, p := range []int{3, 4, 5, 6, 7, 8} {
 			if !bytes.Equal(m.snap[p], mem[p*ps:(p+1)*ps]) {
 				t.Fatalf("iteration %d: the snapshot of page %d is not as of the exchange", k, p)

@@ -41,7 +41,7 @@ func TestLazyPlan(t *testing.T) {
 	if want := []int{1, 2, 5}; !slices.Equal(pl.notices, want) || len(pl.act) != 0 || pl.eager {
 		t.Fatalf("first instance: notices %v, pushes %v, eager %v; want notices %v and nothing pushed", pl.notices, pl.act, pl.eager, want)
 	}
-	m.snapshot(writer)
+	m.snapshot(writer, changed)
 	if !bytes.Equal(m.snap[2], mem[2*ps:3*ps]) || len(m.snap) != 3 {
 		t.Fatalf("snapshot holds %d pages, page 2 %x", len(m.snap), m.snap[2])
 	}
