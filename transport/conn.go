@@ -263,16 +263,25 @@ func (c *conn) nodeErr(op string, err error) error {
 
 // send writes msg; it returns once the whole message is in the kernel.
 func (c *conn) send(msg Message) error {
-	if msg.Kind < MinKind {
-		return c.nodeErr("send", fmt.Errorf("%w: kind %d", ErrReservedKind, msg.Kind))
-	}
-	if len(msg.Payload) > c.cfg.MaxFrame {
-		return c.nodeErr("send", fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, len(msg.Payload), c.cfg.MaxFrame))
-	}
-	if n, ok := c.cfg.KindLimits[msg.Kind]; ok && len(msg.Payload) > n {
-		return c.nodeErr("send", fmt.Errorf("%w: message of kind %d of %d bytes, limit %d", ErrFrameTooLarge, msg.Kind, len(msg.Payload), n))
+	if err := c.checkSend(msg.Kind, len(msg.Payload)); err != nil {
+		return err
 	}
 	return c.sendRaw(msg.Kind, msg.Seq, msg.Payload)
+}
+
+// checkSend refuses, before anything is written, a message of a kind
+// reserved for the transport or larger than the limits allow.
+func (c *conn) checkSend(kind uint8, n int) error {
+	if kind < MinKind {
+		return c.nodeErr("send", fmt.Errorf("%w: kind %d", ErrReservedKind, kind))
+	}
+	if n > c.cfg.MaxFrame {
+		return c.nodeErr("send", fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, n, c.cfg.MaxFrame))
+	}
+	if lim, ok := c.cfg.KindLimits[kind]; ok && n > lim {
+		return c.nodeErr("send", fmt.Errorf("%w: message of kind %d of %d bytes, limit %d", ErrFrameTooLarge, kind, n, lim))
+	}
+	return nil
 }
 
 // tryRecv pops a message if one is queued. Queued messages are delivered
@@ -405,6 +414,13 @@ type connHooks struct {
 
 // sendRaw is send without the check of the caller's kind range.
 func (c *conn) sendRaw(kind uint8, seq uint64, p []byte) error {
+	return c.write(func(fw *frameWriter) error { return fw.writeMessage(kind, seq, p) })
+}
+
+// write runs one message's write under the connection's write lock,
+// unless the connection is closing or has failed; a failed write fails
+// the connection.
+func (c *conn) write(w func(*frameWriter) error) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.mu.Lock()
@@ -415,7 +431,7 @@ func (c *conn) sendRaw(kind uint8, seq uint64, p []byte) error {
 	}
 	c.mu.Unlock()
 	c.sending.Store(true)
-	err := c.fw.writeMessage(kind, seq, p)
+	err := w(&c.fw)
 	c.sending.Store(false)
 	c.lastSend.Store(int64(time.Since(c.epoch)))
 	if err != nil {

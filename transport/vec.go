@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -147,35 +146,10 @@ func (w *frameWriter) flushVec() error {
 // sendBuffers is send for a payload given in pieces.
 func (c *conn) sendBuffers(kind uint8, seq uint64, bufs [][]byte) error {
 	total := payloadLen(bufs)
-	if kind < MinKind {
-		return c.nodeErr("send", fmt.Errorf("%w: kind %d", ErrReservedKind, kind))
-	}
-	if total > c.cfg.MaxFrame {
-		return c.nodeErr("send", fmt.Errorf("%w: message of %d bytes, limit %d", ErrFrameTooLarge, total, c.cfg.MaxFrame))
-	}
-	if n, ok := c.cfg.KindLimits[kind]; ok && total > n {
-		return c.nodeErr("send", fmt.Errorf("%w: message of kind %d of %d bytes, limit %d", ErrFrameTooLarge, kind, total, n))
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.mu.Lock()
-	if c.closing || c.cause != nil {
-		err := c.opErr("send")
-		c.mu.Unlock()
+	if err := c.checkSend(kind, total); err != nil {
 		return err
 	}
-	c.mu.Unlock()
-	c.sending.Store(true)
-	err := c.fw.writeVec(kind, seq, bufs, total)
-	c.sending.Store(false)
-	c.lastSend.Store(int64(time.Since(c.epoch)))
-	if err != nil {
-		c.fail(c.writeCause(err))
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.opErr("send")
-	}
-	return nil
+	return c.write(func(fw *frameWriter) error { return fw.writeVec(kind, seq, bufs, total) })
 }
 
 // SendBuffers sends the slave of the given rank one message of kind and
