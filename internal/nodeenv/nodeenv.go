@@ -122,16 +122,9 @@ func Read() (*Config, error) {
 	if get(Size) == "" && get(Rank) == "" {
 		return readScheduled(get)
 	}
-	c := &Config{ListenFD: -1, Monitor: get(Monitor), Compress: get(Compress),
-		Stats: get(Stats) == "1", Verify: get(Verify) == "1", Broadcast: get(Broadcast), Transfer: get(Transfer)}
-	var err error
-	if c.MaxLost, err = maxLost(get); err != nil {
-		return nil, err
-	}
-	if err = c.readCheckpoint(get); err != nil {
-		return nil, err
-	}
-	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
+	c := &Config{ListenFD: -1}
+	err := c.readSettings(get)
+	if err != nil {
 		return nil, err
 	}
 	if c.Size, err = atoi(Size, 1); err != nil {
@@ -174,6 +167,23 @@ func Read() (*Config, error) {
 	return c, nil
 }
 
+// readSettings reads the job's settings, the same whichever launcher
+// started the node: monitor, compression, broadcast, transfer, --stats,
+// --verify, --max-lost, the checkpoint log and the peer timeout.
+func (c *Config) readSettings(get func(string) string) error {
+	c.Monitor, c.Compress, c.Broadcast, c.Transfer = get(Monitor), get(Compress), get(Broadcast), get(Transfer)
+	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	var err error
+	if c.MaxLost, err = maxLost(get); err != nil {
+		return err
+	}
+	if err = c.readCheckpoint(get); err != nil {
+		return err
+	}
+	c.Timeout, c.PeerTimeout, err = peerTimeout(get)
+	return err
+}
+
 // readScheduled reads the configuration of a task started by srun or
 // mpirun (see fromScheduler); the token comes from TokenFile or Token, which
 // the user sets for every task.
@@ -182,15 +192,7 @@ func readScheduled(get func(string) string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Monitor, c.Compress, c.Broadcast, c.Transfer = get(Monitor), get(Compress), get(Broadcast), get(Transfer)
-	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
-	if c.MaxLost, err = maxLost(get); err != nil {
-		return nil, err
-	}
-	if err = c.readCheckpoint(get); err != nil {
-		return nil, err
-	}
-	if c.Timeout, c.PeerTimeout, err = peerTimeout(get); err != nil {
+	if err := c.readSettings(get); err != nil {
 		return nil, err
 	}
 	if c.Size > 1 {
