@@ -242,13 +242,6 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	n.announceLive(r.seq)
 	switch {
 	case n.lazyM != nil:
-		// The deltas merged, by rank: none for a lost node.
-		for rank := 1; rank < n.size; rank++ {
-			if r.committedRank(rank) {
-				continue
-			}
-			x.ds[rank] = nil
-		}
 		sent, err = r.sendLazy(merged, x.ds)
 	case n.ckpt.broadcastAll():
 		sent, err = r.broadcastMerged(merged)
@@ -276,11 +269,12 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 
 // openSlaves decodes the slaves' envelopes in msgs (index = rank) into
 // x.ds and x.parts, concurrently when they are large. The deltas alias the
-// payloads.
+// payloads; a slave that did not commit (lost) has none.
 func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 	n := r.n
 	x := &n.xch
 	clear(x.errs)
+	clear(x.ds)
 	for _, rank := range r.committed {
 		recvd += len(msgs[rank].Payload)
 	}

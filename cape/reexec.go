@@ -607,10 +607,3 @@ func short(d time.Duration) time.Duration {
 	}
 	return d.Round(time.Millisecond)
 }
-
-// committedRank reports whether rank's delta was committed in this region
-// (master, after gather).
-func (r *Region) committedRank(rank int) bool {
-	_, ok := slices.BinarySearch(r.committed, rank)
-	return ok
-}
