@@ -518,13 +518,7 @@ func (t *translator) externalCallee(call *ast.CallExpr) (fn *types.Func, recv as
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
 		return nil, nil
 	}
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
+	fun := calleeOf(call)
 	switch f := fun.(type) {
 	case *ast.Ident:
 		fn, _ = t.info.Uses[f].(*types.Func)

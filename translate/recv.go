@@ -228,9 +228,9 @@ func (t *translator) callConversions(call *ast.CallExpr) {
 	}
 }
 
-// genericSig returns the generic signature of the function that call
-// instantiates, or nil.
-func (t *translator) genericSig(call *ast.CallExpr) *types.Signature {
+// calleeOf returns the expression call calls, without parentheses or
+// explicit type arguments (f[int](x) calls f).
+func calleeOf(call *ast.CallExpr) ast.Expr {
 	fun := ast.Unparen(call.Fun)
 	switch f := fun.(type) {
 	case *ast.IndexExpr:
@@ -238,6 +238,13 @@ func (t *translator) genericSig(call *ast.CallExpr) *types.Signature {
 	case *ast.IndexListExpr:
 		fun = f.X
 	}
+	return fun
+}
+
+// genericSig returns the generic signature of the function that call
+// instantiates, or nil.
+func (t *translator) genericSig(call *ast.CallExpr) *types.Signature {
+	fun := calleeOf(call)
 	var id *ast.Ident
 	switch f := fun.(type) {
 	case *ast.Ident:
