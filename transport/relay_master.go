@@ -75,6 +75,14 @@ func (m *Master) buildLinks() error {
 	addrs := make([]string, size)
 	readies := 0
 	var errs []error
+	// ready counts a slave's report on its links: empty when they are up,
+	// else why not.
+	ready := func(s relaySetupMsg) {
+		readies++
+		if len(s.p) > 0 {
+			errs = append(errs, fmt.Errorf("slave %d: %s", s.rank, s.p))
+		}
+	}
 	for got := 0; got < size-1; {
 		select {
 		case s := <-m.relay.setup:
@@ -87,10 +95,7 @@ func (m *Master) buildLinks() error {
 				addrs[s.rank] = net.JoinHostPort(host, strconv.Itoa(int(binary.BigEndian.Uint16(s.p))))
 				got++
 			case kindReady: // early failure report
-				readies++
-				if len(s.p) > 0 {
-					errs = append(errs, fmt.Errorf("slave %d: %s", s.rank, s.p))
-				}
+				ready(s)
 			}
 		case <-m.notify:
 			if err := m.deadPeer(); err != nil {
@@ -115,10 +120,7 @@ func (m *Master) buildLinks() error {
 		select {
 		case s := <-m.relay.setup:
 			if s.kind == kindReady {
-				readies++
-				if len(s.p) > 0 {
-					errs = append(errs, fmt.Errorf("slave %d: %s", s.rank, s.p))
-				}
+				ready(s)
 			}
 		case <-m.notify:
 			if err := m.deadPeer(); err != nil {
