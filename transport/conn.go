@@ -40,7 +40,18 @@ type conn struct {
 	sending  atomic.Bool  // a caller's message is being written (under wmu)
 	wclosed  bool         // the goodbye is sent and the write side shut; protected by wmu
 
-	fr *frameReader // owned by readLoop
+	// rmu is held by whoever reads the socket: the reader goroutine, or a
+	// receiver reading it directly (see recv). It protects fr, dr and fwd.
+	rmu sync.Mutex
+	fr  *frameReader
+	dr  *deadlineReader
+	// lastWant is when (nanoseconds since epoch) a receiver last waited
+	// in recv; while it is recent the reader goroutine leaves the socket to
+	// the receivers (see readLoop). kick wakes the reader goroutine to read
+	// again at once.
+	lastWant atomic.Int64
+	kick     chan struct{} // cap 1
+	shutting atomic.Bool   // shut began: a receiver waiting for data gives up
 
 	// mu protects the following fields.
 	mu      sync.Mutex
@@ -48,6 +59,7 @@ type conn struct {
 	head    int
 	cause   error // why the connection failed; nil while it is alive
 	closing bool  // Close was called
+	peeking bool  // a receiver waits for data in readDirect
 
 	free [][]byte // payloads given back by release, for the reader to reuse; protected by mu
 
@@ -62,7 +74,7 @@ type conn struct {
 	// hooks handles the transport's own messages (relay setup and relayed
 	// broadcasts); nil on connections that carry none. Fixed at creation.
 	hooks *connHooks
-	fwd   []*conn // children a relayed message is being forwarded to; owned by readLoop
+	fwd   []*conn // children a relayed message is being forwarded to; protected by rmu
 }
 
 // newConn wraps an authenticated connection and starts its goroutines.
@@ -93,12 +105,14 @@ func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, n
 		notify: notify,
 		epoch:  time.Now(),
 		fw:     frameWriter{w: nc, timeout: cfg.IOTimeout, mac: wm},
-		fr:     newFrameReader(&deadlineReader{c: nc, timeout: cfg.PeerTimeout}, rm, cfg.MaxFrame, cfg.KindLimits),
+		dr:     &deadlineReader{c: nc, timeout: cfg.PeerTimeout},
+		kick:   make(chan struct{}, 1),
 		ready:  make(chan struct{}, 1),
 		dead:   make(chan struct{}),
 		stop:   make(chan struct{}),
 		hooks:  hooks,
 	}
+	c.fr = newFrameReader(c.dr, rm, cfg.MaxFrame, cfg.KindLimits)
 	if hooks != nil && hooks.forward != nil {
 		c.fr.onChunk = func(h header, chunk []byte) { hooks.forward(c, h, chunk) }
 	}
@@ -119,54 +133,150 @@ func signal(ch chan struct{}) {
 	}
 }
 
-// readLoop reads messages until the connection fails.
+// directIdle is how long after a receiver last waited in recv the reader
+// goroutine stays off the socket. While receivers keep coming back within
+// it (a loop of regions), each reads its messages itself: the data wakes
+// the goroutine that needs it, instead of the reader goroutine, which would
+// then have to wake it (two wake-ups and a thread hand-off per message).
+// Between receivers the reader goroutine reads, so that heartbeats,
+// failures, relayed frames and Gather's messages are seen as before.
+const directIdle = 2 * time.Millisecond
+
+// readLoop reads messages until the connection fails, except while
+// receivers read them directly (see directIdle).
 func (c *conn) readLoop() {
 	defer c.wg.Done()
+	var t *time.Timer
 	for {
-		kind, seq, p, err := c.fr.readMessage()
-		if err != nil {
-			c.abortForward()
-			c.fail(c.readCause(err))
-			return
-		}
-		switch kind {
-		case kindHeartbeat:
-			continue
-		case kindBye:
-			c.abortForward()
-			c.fail(ErrPeerClosed)
-			return
-		}
-		if kind == kindAnnounce && (c.hooks == nil || !c.hooks.announcements) {
-			c.fail(fmt.Errorf("%w: unexpected broadcast announcement", ErrCorruptFrame))
-			return
-		}
-		if internalKind(kind) && kind != kindAnnounce {
-			if c.hooks == nil || c.hooks.internal == nil {
-				c.fail(fmt.Errorf("%w: unexpected transport message kind %d", ErrCorruptFrame, kind))
-				return
+		if c.direct() {
+			if t == nil {
+				t = time.NewTimer(directIdle)
+			} else {
+				t.Reset(directIdle)
 			}
-			if err := c.hooks.internal(c, kind, seq, p); err != nil {
-				c.fail(err)
+			select {
+			case <-c.dead:
+				t.Stop()
 				return
+			case <-c.kick:
+			case <-t.C:
 			}
 			continue
+		}
+		c.rmu.Lock()
+		ok := !c.isDead() && c.readOne()
+		c.rmu.Unlock()
+		if !ok {
+			if t != nil {
+				t.Stop()
+			}
+			return
+		}
+	}
+}
+
+// direct reports whether a receiver waited in recv within directIdle.
+func (c *conn) direct() bool {
+	last := c.lastWant.Load()
+	return last != 0 && !c.shutting.Load() && time.Duration(c.now()-last) < directIdle
+}
+
+func (c *conn) now() int64 { return int64(time.Since(c.epoch)) }
+
+// wakeReader makes the reader goroutine read the socket again, for a
+// caller that does not read it directly (Gather, WaitClosed, Close).
+func (c *conn) wakeReader() {
+	c.lastWant.Store(0)
+	signal(c.kick)
+}
+
+// readOne reads one message and handles it: a caller's message is queued
+// (and ready and notify signalled), a heartbeat is skipped, the
+// transport's own messages go to the hooks. It reports false once the
+// connection has failed. c.rmu must be held.
+func (c *conn) readOne() bool {
+	kind, seq, p, err := c.fr.readMessage()
+	if err != nil {
+		c.abortForward()
+		c.fail(c.readCause(err))
+		return false
+	}
+	switch kind {
+	case kindHeartbeat:
+		return true
+	case kindBye:
+		c.abortForward()
+		c.fail(ErrPeerClosed)
+		return false
+	}
+	if kind == kindAnnounce && (c.hooks == nil || !c.hooks.announcements) {
+		c.fail(fmt.Errorf("%w: unexpected broadcast announcement", ErrCorruptFrame))
+		return false
+	}
+	if internalKind(kind) && kind != kindAnnounce {
+		if c.hooks == nil || c.hooks.internal == nil {
+			c.fail(fmt.Errorf("%w: unexpected transport message kind %d", ErrCorruptFrame, kind))
+			return false
+		}
+		if err := c.hooks.internal(c, kind, seq, p); err != nil {
+			c.fail(err)
+			return false
+		}
+		return true
+	}
+	c.mu.Lock()
+	if c.closing { // draining after Close: nobody will receive it
+		c.mu.Unlock()
+		return true
+	}
+	if c.head >= 64 && 2*c.head >= len(c.queue) {
+		n := copy(c.queue, c.queue[c.head:])
+		clear(c.queue[n:])
+		c.queue, c.head = c.queue[:n], 0
+	}
+	c.queue = append(c.queue, Message{Kind: kind, Seq: seq, Payload: p})
+	c.mu.Unlock()
+	signal(c.ready)
+	signal(c.notify)
+	return true
+}
+
+// readDirect is a receiver's read of the socket, under c.rmu: it waits
+// until data arrives (or PeerTimeout passes, which fails the connection
+// as the reader goroutine's read would), then reads and handles one
+// message with readOne. A Close while it waits interrupts it before any
+// byte is consumed (ErrClosed), so that the reader goroutine can drain
+// the connection.
+func (c *conn) readDirect() error {
+	if c.fr.buffered() == 0 {
+		c.mu.Lock()
+		if c.closing {
+			c.mu.Unlock()
+			return ErrClosed
+		}
+		c.peeking = true
+		err := c.nc.SetReadDeadline(time.Now().Add(c.cfg.PeerTimeout))
+		c.mu.Unlock()
+		if err == nil {
+			c.dr.hold = true // the peek keeps that deadline, which shut may cut short
+			err = c.fr.peek()
+			c.dr.hold = false
 		}
 		c.mu.Lock()
-		if c.closing { // draining after Close: nobody will receive it
-			c.mu.Unlock()
-			continue
-		}
-		if c.head >= 64 && 2*c.head >= len(c.queue) {
-			n := copy(c.queue, c.queue[c.head:])
-			clear(c.queue[n:])
-			c.queue, c.head = c.queue[:n], 0
-		}
-		c.queue = append(c.queue, Message{Kind: kind, Seq: seq, Payload: p})
+		c.peeking = false
+		closing := c.closing
 		c.mu.Unlock()
-		signal(c.ready)
-		signal(c.notify)
+		if err != nil {
+			if closing {
+				return ErrClosed
+			}
+			c.abortForward()
+			c.fail(c.readCause(err))
+			return nil // recv reports the failure
+		}
 	}
+	c.readOne()
+	return nil
 }
 
 func (c *conn) readCause(err error) error {
@@ -309,12 +419,26 @@ func (c *conn) tryRecv() (msg Message, ok bool, err error) {
 	return Message{}, false, nil
 }
 
-// recv blocks until a message is queued or the connection failed.
+// recv blocks until a message is queued or the connection failed. While
+// no other goroutine reads the socket it reads it itself (see directIdle).
 func (c *conn) recv() (Message, error) {
 	for {
 		msg, ok, err := c.tryRecv()
 		if ok || err != nil {
 			return msg, err
+		}
+		c.lastWant.Store(c.now())
+		if c.rmu.TryLock() {
+			if c.queued() { // pushed by the reader goroutine meanwhile
+				c.rmu.Unlock()
+				continue
+			}
+			err := c.readDirect()
+			c.rmu.Unlock()
+			if err != nil {
+				return Message{}, err
+			}
+			continue
 		}
 		select {
 		case <-c.ready:
@@ -322,6 +446,13 @@ func (c *conn) recv() (Message, error) {
 		case <-c.stop:
 		}
 	}
+}
+
+// queued reports whether a message is queued.
+func (c *conn) queued() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.head < len(c.queue)
 }
 
 // maxLinger bounds how long Close drains a connection; the linger is
@@ -377,7 +508,15 @@ func (c *conn) shut() {
 	c.shutOnce.Do(func() {
 		c.mu.Lock()
 		c.closing = true
+		c.shutting.Store(true)
+		if c.peeking {
+			// Interrupt a receiver waiting for data in readDirect, before
+			// it consumed any; the reader goroutine, woken below, drains
+			// the connection (its reads set their own deadlines).
+			_ = c.nc.SetReadDeadline(time.Unix(1, 0))
+		}
 		c.mu.Unlock()
+		c.wakeReader()
 		close(c.stop)
 	})
 }

@@ -178,11 +178,14 @@ func (w *frameWriter) writeFrame(h header, chunk []byte) error {
 type deadlineReader struct {
 	c       net.Conn
 	timeout time.Duration
+	hold    bool // the caller set the deadline: keep it
 }
 
 func (d *deadlineReader) Read(p []byte) (int, error) {
-	if err := d.c.SetReadDeadline(time.Now().Add(d.timeout)); err != nil {
-		return 0, err
+	if !d.hold {
+		if err := d.c.SetReadDeadline(time.Now().Add(d.timeout)); err != nil {
+			return 0, err
+		}
 	}
 	return d.c.Read(p)
 }
@@ -213,6 +216,23 @@ type frameReader struct {
 	// it arrives (chunk aliases the payload being assembled), so that it
 	// can be forwarded before the message is complete.
 	onChunk func(h header, chunk []byte)
+}
+
+// buffered returns the bytes read from the socket and not yet consumed.
+func (fr *frameReader) buffered() int {
+	if br, ok := fr.r.(*bufio.Reader); ok {
+		return br.Buffered()
+	}
+	return 0
+}
+
+// peek waits until a byte can be read, without consuming it.
+func (fr *frameReader) peek() error {
+	if br, ok := fr.r.(*bufio.Reader); ok {
+		_, err := br.Peek(1)
+		return err
+	}
+	return nil
 }
 
 // newFrameReader reads from r; limits (which it does not modify) may be

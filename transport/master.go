@@ -356,6 +356,11 @@ func (m *Master) GatherInto(out []Message) ([]Message, error) {
 			left++
 		}
 	}
+	for rank, c := range m.peers {
+		if rank != 0 && !m.isDropped(rank) {
+			c.wakeReader() // Gather does not read the sockets itself
+		}
+	}
 	for left > 0 {
 		for rank, c := range m.peers {
 			if rank == 0 || out[rank].Kind != 0 || m.isDropped(rank) {
@@ -409,6 +414,11 @@ func (m *Master) WaitClosed(timeout time.Duration) error {
 	}
 	t := time.NewTimer(timeout)
 	defer t.Stop()
+	for _, c := range m.peers {
+		if c != nil {
+			c.wakeReader() // the goodbyes are read by the reader goroutines
+		}
+	}
 	for rank, c := range m.peers {
 		if c == nil {
 			continue
