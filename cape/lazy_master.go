@@ -332,7 +332,10 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 			sizes[s] = len(p)
 			errs[s] = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: p})
 		}
-		if n.size == 2 {
+		// Small results go one after the other from this goroutine: a
+		// write returns once the bytes are in the socket buffer, and a
+		// goroutine per slave would cost each a thread wake-up.
+		if len(r.committed) == 1 || merged.Len() < parallelSendBytes {
 			send()
 		} else {
 			wg.Go(send)

@@ -162,10 +162,18 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 }
 
 // serve is the receiver of rank's messages, for every region it is
-// started for (see receive).
+// started for (see receive). It waits for the slave's next message before
+// the region it belongs to has started here (a slave's delta may arrive
+// first), so that in a loop of regions the message's arrival wakes this
+// goroutine directly, not the region goroutine's start signal after it.
 func (ro *roster) serve(rank int) {
-	for seq := range ro.start[rank] {
-		ro.receive(rank, seq)
+	for {
+		msg, err := ro.n.master.Recv(rank)
+		seq, ok := <-ro.start[rank]
+		if !ok {
+			return
+		}
+		ro.receive(rank, seq, msg, err)
 	}
 }
 
@@ -198,12 +206,12 @@ func (ro *roster) signal() {
 }
 
 // receive serves one slave for the region: its chunk requests, then its
-// delta. After the slave is declared a straggler it keeps receiving, to
-// refuse what the slave sends late.
-func (ro *roster) receive(rank int, seq uint64) {
+// delta. msg and err are what the first Recv of the region returned. After
+// the slave is declared a straggler it keeps receiving, to refuse what the
+// slave sends late.
+func (ro *roster) receive(rank int, seq uint64, msg transport.Message, err error) {
 	n := ro.n
-	for {
-		msg, err := n.master.Recv(rank)
+	for ; ; msg, err = n.master.Recv(rank) {
 		if err != nil {
 			ro.lose(rank, seq, err, false)
 			return

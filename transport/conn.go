@@ -45,13 +45,14 @@ type conn struct {
 	rmu sync.Mutex
 	fr  *frameReader
 	dr  *deadlineReader
-	// lastWant is when (nanoseconds since epoch) a receiver last waited
-	// in recv; while it is recent the reader goroutine leaves the socket to
-	// the receivers (see readLoop). kick wakes the reader goroutine to read
-	// again at once.
-	lastWant atomic.Int64
-	kick     chan struct{} // cap 1
-	shutting atomic.Bool   // shut began: a receiver waiting for data gives up
+	// receivers counts the callers in recv; lastWant is when (nanoseconds
+	// since epoch) one last left it. While there are receivers, or one
+	// left recently, the reader goroutine leaves the socket to them (see
+	// readLoop). kick wakes the reader goroutine to read again at once.
+	receivers atomic.Int32
+	lastWant  atomic.Int64
+	kick      chan struct{} // cap 1
+	shutting  atomic.Bool   // shut began: a receiver waiting for data gives up
 
 	// mu protects the following fields.
 	mu      sync.Mutex
@@ -104,8 +105,8 @@ func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, n
 		cfg:    cfg,
 		notify: notify,
 		epoch:  time.Now(),
-		fw:     frameWriter{w: nc, timeout: cfg.IOTimeout, mac: wm},
-		dr:     &deadlineReader{c: nc, timeout: cfg.PeerTimeout},
+		fw:     frameWriter{w: nc, timeout: cfg.IOTimeout, mac: wm, raw: newRawIO(nc)},
+		dr:     &deadlineReader{c: nc, timeout: cfg.PeerTimeout, raw: newRawIO(nc)},
 		kick:   make(chan struct{}, 1),
 		ready:  make(chan struct{}, 1),
 		dead:   make(chan struct{}),
@@ -133,14 +134,17 @@ func signal(ch chan struct{}) {
 	}
 }
 
-// directIdle is how long after a receiver last waited in recv the reader
-// goroutine stays off the socket. While receivers keep coming back within
-// it (a loop of regions), each reads its messages itself: the data wakes
-// the goroutine that needs it, instead of the reader goroutine, which would
-// then have to wake it (two wake-ups and a thread hand-off per message).
-// Between receivers the reader goroutine reads, so that heartbeats,
-// failures, relayed frames and Gather's messages are seen as before.
-const directIdle = 2 * time.Millisecond
+// directIdle is how long after a receiver left recv the reader goroutine
+// stays off the socket. While a receiver waits in recv, or receivers keep
+// coming back within directIdle (a loop of regions), each reads its
+// messages itself: the data wakes the goroutine that needs it, instead of
+// the reader goroutine, which would then have to wake it (two wake-ups and
+// a thread hand-off per message). A receiver waiting for data sees
+// heartbeats, failures and relayed frames as the reader goroutine would.
+// With no receiver for directIdle the reader goroutine reads again, so
+// that a failure is seen within it, and Gather's messages at once (Gather
+// wakes it).
+const directIdle = 20 * time.Millisecond
 
 // readLoop reads messages until the connection fails, except while
 // receivers read them directly (see directIdle).
@@ -172,13 +176,26 @@ func (c *conn) readLoop() {
 			}
 			return
 		}
+		if c.receivers.Load() > 0 {
+			// A receiver that found the socket taken waits for a
+			// message; this one may not have been for it (a heartbeat):
+			// it takes the socket over.
+			signal(c.ready)
+		}
 	}
 }
 
-// direct reports whether a receiver waited in recv within directIdle.
+// direct reports whether a receiver is in recv or left it within
+// directIdle.
 func (c *conn) direct() bool {
+	if c.shutting.Load() {
+		return false
+	}
+	if c.receivers.Load() > 0 {
+		return true
+	}
 	last := c.lastWant.Load()
-	return last != 0 && !c.shutting.Load() && time.Duration(c.now()-last) < directIdle
+	return last != 0 && time.Duration(c.now()-last) < directIdle
 }
 
 func (c *conn) now() int64 { return int64(time.Since(c.epoch)) }
@@ -422,12 +439,16 @@ func (c *conn) tryRecv() (msg Message, ok bool, err error) {
 // recv blocks until a message is queued or the connection failed. While
 // no other goroutine reads the socket it reads it itself (see directIdle).
 func (c *conn) recv() (Message, error) {
+	c.receivers.Add(1)
+	defer func() {
+		c.lastWant.Store(c.now())
+		c.receivers.Add(-1)
+	}()
 	for {
 		msg, ok, err := c.tryRecv()
 		if ok || err != nil {
 			return msg, err
 		}
-		c.lastWant.Store(c.now())
 		if c.rmu.TryLock() {
 			if c.queued() { // pushed by the reader goroutine meanwhile
 				c.rmu.Unlock()

@@ -132,6 +132,7 @@ type frameWriter struct {
 	ctag    [tagLen]byte
 	iov     [4][]byte
 	bufs    net.Buffers
+	raw     *rawIO   // nil: every write through w
 	vec     vecState // writeVec's buffers
 }
 
@@ -168,8 +169,20 @@ func (w *frameWriter) writeFrame(h header, chunk []byte) error {
 	if err := w.w.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
 		return err
 	}
-	w.bufs = iov
+	return w.writeIov(iov)
+}
+
+// writeIov writes bufs with one writev (more if the socket takes part of
+// them), on the raw path if they are small.
+func (w *frameWriter) writeIov(bufs [][]byte) error {
+	if w.raw != nil {
+		if done, err := w.raw.writev(bufs); done {
+			return err
+		}
+	}
+	w.bufs = bufs
 	_, err := w.bufs.WriteTo(w.w)
+	w.bufs = nil
 	return err
 }
 
@@ -178,13 +191,19 @@ func (w *frameWriter) writeFrame(h header, chunk []byte) error {
 type deadlineReader struct {
 	c       net.Conn
 	timeout time.Duration
-	hold    bool // the caller set the deadline: keep it
+	hold    bool   // the caller set the deadline: keep it
+	raw     *rawIO // nil: every read through c
 }
 
 func (d *deadlineReader) Read(p []byte) (int, error) {
 	if !d.hold {
 		if err := d.c.SetReadDeadline(time.Now().Add(d.timeout)); err != nil {
 			return 0, err
+		}
+	}
+	if d.raw != nil {
+		if n, done, err := d.raw.read(p); done {
+			return n, err
 		}
 	}
 	return d.c.Read(p)

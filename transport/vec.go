@@ -135,9 +135,7 @@ func (w *frameWriter) flushVec() error {
 	if err := w.w.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
 		return err
 	}
-	w.bufs = v.iov
-	_, err := w.bufs.WriteTo(w.w)
-	w.bufs = nil
+	err := w.writeIov(v.iov)
 	clear(v.iov) // do not pin the caller's pieces
 	v.iov, v.frames = v.iov[:0], v.frames[:0]
 	return err
