@@ -106,7 +106,7 @@ func newConnHooks(nc net.Conn, rank int, cfg *Config, sendKey, recvKey []byte, n
 		notify: notify,
 		epoch:  time.Now(),
 		fw:     frameWriter{w: nc, timeout: cfg.IOTimeout, mac: wm, raw: newRawIO(nc)},
-		dr:     &deadlineReader{c: nc, timeout: cfg.PeerTimeout, raw: newRawIO(nc)},
+		dr:     &deadlineReader{c: nc, timeout: cfg.PeerTimeout, raw: newRawIO(nc), epoch: time.Now()},
 		kick:   make(chan struct{}, 1),
 		ready:  make(chan struct{}, 1),
 		dead:   make(chan struct{}),
@@ -272,7 +272,7 @@ func (c *conn) readDirect() error {
 			return ErrClosed
 		}
 		c.peeking = true
-		err := c.nc.SetReadDeadline(time.Now().Add(c.cfg.PeerTimeout))
+		err := c.dr.arm()
 		c.mu.Unlock()
 		if err == nil {
 			c.dr.hold = true // the peek keeps that deadline, which shut may cut short
@@ -502,8 +502,10 @@ func (c *conn) close() {
 			if c.lockWrite() {
 				deadline := time.Now().Add(c.linger())
 				c.wclosed = true
-				c.fw.timeout = max(min(c.cfg.IOTimeout, time.Until(deadline)), time.Millisecond)
-				err := c.fw.writeMessage(kindBye, 0, nil)
+				err := c.fw.setTimeout(max(min(c.cfg.IOTimeout, time.Until(deadline)), time.Millisecond))
+				if err == nil {
+					err = c.fw.writeMessage(kindBye, 0, nil)
+				}
 				if cw, ok := c.nc.(interface{ CloseWrite() error }); ok && err == nil {
 					err = cw.CloseWrite()
 				}
@@ -535,6 +537,7 @@ func (c *conn) shut() {
 			// it consumed any; the reader goroutine, woken below, drains
 			// the connection (its reads set their own deadlines).
 			_ = c.nc.SetReadDeadline(time.Unix(1, 0))
+			c.dr.armed.Store(0) // the next read sets its deadline again
 		}
 		c.mu.Unlock()
 		c.wakeReader()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"sync/atomic"
 	"time"
 )
 
@@ -132,8 +133,9 @@ type frameWriter struct {
 	ctag    [tagLen]byte
 	iov     [4][]byte
 	bufs    net.Buffers
-	raw     *rawIO   // nil: every write through w
-	vec     vecState // writeVec's buffers
+	raw     *rawIO    // nil: every write through w
+	armed   time.Time // when the write deadline was last set (see arm)
+	vec     vecState  // writeVec's buffers
 }
 
 // writeMessage writes p in chunks of at most chunkLen bytes: per chunk, one
@@ -166,10 +168,46 @@ func (w *frameWriter) writeFrame(h header, chunk []byte) error {
 		w.mac.sum(&w.ctag, chunk)
 		iov = append(iov, chunk, w.ctag[:])
 	}
-	if err := w.w.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
+	if err := w.arm(); err != nil {
 		return err
 	}
 	return w.writeIov(iov)
+}
+
+// deadlineSlack is how old a connection's read or write deadline may get
+// before it is set again. Setting it before every read and write, as the
+// timeout asks, modifies a runtime timer each time, which wakes an idle
+// thread to watch it (a wake-up per message in a loop of small regions).
+// A deadline is set timeout + slack ahead instead, and again once slack
+// has passed: an operation still fails only after timeout without
+// progress, and within timeout + slack.
+func deadlineSlack(timeout time.Duration) time.Duration {
+	return min(timeout/16, 50*time.Millisecond)
+}
+
+// arm sets the write deadline, unless the one set less than a slack ago
+// still holds (see deadlineSlack).
+func (w *frameWriter) arm() error {
+	now := time.Now()
+	slack := deadlineSlack(w.timeout)
+	if !w.armed.IsZero() && now.Sub(w.armed) < slack {
+		return nil
+	}
+	if err := w.w.SetWriteDeadline(now.Add(w.timeout + slack)); err != nil {
+		return err
+	}
+	w.armed = now
+	return nil
+}
+
+// setTimeout makes the next writes' deadline timeout from now, exactly.
+func (w *frameWriter) setTimeout(timeout time.Duration) error {
+	w.timeout = timeout
+	if err := w.w.SetWriteDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	w.armed = time.Now().Add(time.Hour) // arm keeps it
+	return nil
 }
 
 // writeIov writes bufs with one writev (more if the socket takes part of
@@ -186,18 +224,42 @@ func (w *frameWriter) writeIov(bufs [][]byte) error {
 	return err
 }
 
-// deadlineReader sets a read deadline before every read, so that a peer
-// silent for timeout fails the read while a slow but steady one does not.
+// deadlineReader keeps a read deadline ahead of every read, so that a
+// peer silent for timeout fails the read while a slow but steady one does
+// not (see deadlineSlack).
 type deadlineReader struct {
 	c       net.Conn
 	timeout time.Duration
 	hold    bool   // the caller set the deadline: keep it
 	raw     *rawIO // nil: every read through c
+	// armed is when the read deadline was last set, in nanoseconds since
+	// epoch, or 0 when it must be set before the next read (shut cut it
+	// short).
+	armed atomic.Int64
+	epoch time.Time
+}
+
+// arm sets the read deadline, unless the one set less than a slack ago
+// still holds.
+func (d *deadlineReader) arm() error {
+	if d.epoch.IsZero() {
+		d.epoch = time.Now()
+	}
+	now := time.Since(d.epoch)
+	slack := deadlineSlack(d.timeout)
+	if a := d.armed.Load(); a != 0 && now-time.Duration(a) < slack {
+		return nil
+	}
+	if err := d.c.SetReadDeadline(time.Now().Add(d.timeout + slack)); err != nil {
+		return err
+	}
+	d.armed.Store(int64(max(now, 1)))
+	return nil
 }
 
 func (d *deadlineReader) Read(p []byte) (int, error) {
 	if !d.hold {
-		if err := d.c.SetReadDeadline(time.Now().Add(d.timeout)); err != nil {
+		if err := d.arm(); err != nil {
 			return 0, err
 		}
 	}

@@ -24,7 +24,8 @@ type rawIO struct {
 	rerr   error
 	readFn func(fd uintptr) bool
 
-	iov     []syscall.Iovec // writev's pieces not yet written
+	iovBuf  []syscall.Iovec // writev's pieces, kept from one write to the next
+	iov     []syscall.Iovec // the pieces of iovBuf not yet written
 	werr    error
 	writeFn func(fd uintptr) bool
 }
@@ -91,19 +92,19 @@ func (r *rawIO) writev(bufs [][]byte) (done bool, err error) {
 	if total > rawMax || len(bufs) > 1024 {
 		return false, nil
 	}
-	r.iov = r.iov[:0]
+	r.iovBuf = r.iovBuf[:0]
 	for _, b := range bufs {
 		if len(b) > 0 {
-			r.iov = append(r.iov, syscall.Iovec{Base: &b[0], Len: uint64(len(b))})
+			r.iovBuf = append(r.iovBuf, syscall.Iovec{Base: &b[0], Len: uint64(len(b))})
 		}
 	}
-	if len(r.iov) == 0 {
+	if len(r.iovBuf) == 0 {
 		return true, nil
 	}
-	r.werr = nil
+	r.iov, r.werr = r.iovBuf, nil
 	err = r.rc.Write(r.writeFn)
-	clear(r.iov[:cap(r.iov)]) // do not pin the caller's buffers
-	r.iov = r.iov[:0]
+	clear(r.iovBuf) // do not pin the caller's buffers
+	r.iov = nil
 	if err == nil {
 		err = r.werr
 	}

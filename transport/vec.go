@@ -1,9 +1,5 @@
 package transport
 
-import (
-	"time"
-)
-
 // The vectored write path: a message whose payload is given in pieces is
 // framed without copying its large pieces (see frameWriter.writeVec).
 
@@ -132,7 +128,7 @@ func (w *frameWriter) flushVec() error {
 	if len(v.iov) == 0 {
 		return nil
 	}
-	if err := w.w.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
+	if err := w.arm(); err != nil {
 		return err
 	}
 	err := w.writeIov(v.iov)
