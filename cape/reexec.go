@@ -87,7 +87,6 @@ type roster struct {
 	committed []int               // ranks whose delta was committed, ascending (collect)
 	unitTimes []time.Duration     // unit times seen, for stragglers
 	sorted    []time.Duration     // scratch for the median
-	timer     *time.Timer         // the straggler check's
 	fatal     error               // a loss the job may not survive, or a bad message
 	firstLoss time.Time
 	settled   bool // every slave committed or was lost, and no unit is left
@@ -98,7 +97,7 @@ type roster struct {
 	curRedo   bool
 	running   bool
 
-	wake chan struct{} // cap 1: a slave committed, was lost, or asked
+	wake *waker // a slave committed, was lost, or asked
 }
 
 // newRoster resets the node's roster for r: the units of every live node,
@@ -112,7 +111,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	n.lossMu.Unlock()
 	ro := n.rost
 	if ro == nil {
-		ro = &roster{n: n, wake: make(chan struct{}, 1), start: make([]chan uint64, n.size),
+		ro = &roster{n: n, wake: newWaker(), start: make([]chan uint64, n.size),
 			given: make([][]unit, n.size), began: make([]time.Time, n.size),
 			msgs: make([]transport.Message, n.size), out: make([]bool, n.size)}
 		for rank := 1; rank < n.size; rank++ {
@@ -130,10 +129,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	ro.redo, ro.lostHere, ro.committed, ro.unitTimes = ro.redo[:0], ro.lostHere[:0], ro.committed[:0], ro.unitTimes[:0]
 	clear(ro.msgs)
 	clear(ro.out)
-	select { // a signal left by the previous region
-	case <-ro.wake:
-	default:
-	}
+	ro.wake.clear() // a signal left by the previous region
 	live := n.mem.live
 	ro.slaves = append(ro.slaves[:0], live[1:]...)
 	ro.mine = ro.mine[:0]
@@ -198,12 +194,7 @@ func staticUnits(count, chunk, v, size int) []unit {
 	return appendStaticUnits(nil, count, chunk, v, size)
 }
 
-func (ro *roster) signal() {
-	select {
-	case ro.wake <- struct{}{}:
-	default:
-	}
-}
+func (ro *roster) signal() { ro.wake.signal() }
 
 // receive serves one slave for the region: its chunk requests, then its
 // delta. msg and err are what the first Recv of the region returned. After
@@ -447,18 +438,9 @@ func (ro *roster) next() (unit, bool) {
 			ro.settled = ro.recover
 			return unit{}, false
 		}
-		wait := ro.stragglerWait()
-		if ro.timer == nil {
-			ro.timer = time.NewTimer(wait)
-		} else {
-			ro.timer.Reset(wait)
-		}
+		due := time.Now().Add(ro.stragglerWait())
 		ro.mu.Unlock()
-		select {
-		case <-ro.wake:
-		case <-ro.timer.C:
-		}
-		ro.timer.Stop()
+		ro.wake.wait(due)
 		ro.mu.Lock()
 		ro.checkStragglers()
 	}
@@ -539,7 +521,7 @@ func (ro *roster) collect() ([]transport.Message, []int, error) {
 	defer ro.mu.Unlock()
 	for ro.pending > 0 && ro.fatal == nil {
 		ro.mu.Unlock()
-		<-ro.wake
+		ro.wake.wait(time.Time{})
 		ro.mu.Lock()
 	}
 	if ro.fatal != nil {
