@@ -21,10 +21,21 @@
 //  3. Each connection has a reader goroutine that verifies frames and queues
 //     the messages (the queue is unbounded: the runtime's protocol keeps
 //     few messages in flight), and a heartbeat goroutine. A payload reaches
-//     the caller only after all of its tags verified.
+//     the caller only after all of its tags verified. While a caller waits
+//     in Recv, and for 20ms after one left it, the caller reads the socket
+//     itself instead (the same verification and handling), so that in a
+//     loop of small regions a message wakes the goroutine that needs it
+//     rather than the reader goroutine, which would then wake it. On Linux
+//     reads and writes of at most 64 KiB use raw system calls (the wait for
+//     the socket stays the runtime poller's), which leave the runtime's
+//     monitor thread asleep.
 //  4. A connection that sent nothing for HeartbeatInterval sends a
 //     heartbeat; one that received nothing for PeerTimeout fails with
-//     [ErrPeerTimeout]. Every write has a deadline of IOTimeout. EOF or a
+//     [ErrPeerTimeout]. Every write has a deadline of IOTimeout. Deadlines
+//     are set again only once min(timeout/16, 50ms) has passed (setting
+//     one is a runtime timer's change, which wakes an idle thread), and that
+//     far ahead: a silent peer or a blocked write fails after its timeout
+//     and within that slack after it. EOF or a
 //     reset fails the connection at once ([ErrConnLost]); a peer's Close is
 //     announced by a goodbye frame ([ErrPeerClosed]). Failures are
 //     [*NodeError] values naming the remote rank and address.
@@ -218,9 +229,11 @@
 //
 // # Locks
 //
-// Each connection has two mutexes: wmu serializes whole messages on the
-// socket (the heartbeat goroutine only TryLocks it), and mu protects the
-// receive queue and the failure state. Lock order: wmu before mu; mu is
-// never held across I/O. Master.Gather calls are serialized by their own
-// mutex, taken before any connection's.
+// Each connection has three mutexes: wmu serializes whole messages on the
+// socket (the heartbeat goroutine only TryLocks it), rmu is held by
+// whoever reads the socket (the reader goroutine, or a receiver reading it
+// itself, which only TryLocks it), and mu protects the receive queue and
+// the failure state. Lock order: wmu or rmu before mu; mu is never held
+// across I/O. Master.Gather calls are serialized by their own mutex, taken
+// before any connection's.
 package transport
