@@ -55,8 +55,11 @@ type node struct {
 	replayTo uint64
 	// pending is a restart's image, restored at its checkpoint point;
 	// until then regions compute (they precede the image).
-	pending  *pendingImage
-	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
+	pending *pendingImage
+	cur     *Region // the region between Start and Stop (or in its --verify re-run), or nil
+	// out captures standard output while a multi-node region computes
+	// (output.go); nil where the platform cannot.
+	out      *outCapture
 	finished bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
@@ -121,6 +124,11 @@ func join() (*node, error) {
 	}
 	if n.arena, err = sharedArena(); err != nil {
 		return nil, err
+	}
+	if n.size > 1 || n.verify {
+		if n.out, err = newOutCapture(); err != nil {
+			return nil, fmt.Errorf("capture regions' standard output: %w", err)
+		}
 	}
 	if n.size == 1 {
 		return n, n.initDurable()
