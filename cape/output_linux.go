@@ -58,3 +58,18 @@ func (m *memfdOut) reset() error {
 	_, err := unix.Seek(m.fd, 0, unix.SEEK_SET)
 	return err
 }
+
+// dropStdout makes /dev/null this process's standard output: a slave
+// started by a scheduler, whose output the scheduler would print beside
+// the master's (cape run drops it itself).
+func dropStdout() error {
+	fd, err := unix.Open("/dev/null", unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("open /dev/null: %w", err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Dup3(fd, 1, 0); err != nil {
+		return fmt.Errorf("make /dev/null standard output: %w", err)
+	}
+	return nil
+}

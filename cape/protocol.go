@@ -23,10 +23,14 @@ package cape
 //	                            restarted job's image, at its point (Seq: the regions begun
 //	                            before it on this run; durable_point.go)
 //
+//	stdinInfo  master → slave   u8 mode (0: none, 1: streamed), u16 port of the input's server
+//	                            (at Init; stdin.go, which also has the input connection's kinds)
+//
 // An envelope is a u32 length of the values list, the values list, and the
 // encoded delta (delta.Decode's format). A values list is a sequence of
 // u32-length-prefixed pieces, one per registered reduction or lastprivate
-// value, in registration order.
+// value, in registration order; a slave's may end with one more piece, the
+// output its units printed (output.go).
 
 import (
 	"encoding/binary"
