@@ -32,7 +32,7 @@
 //  4. A connection that sent nothing for HeartbeatInterval sends a
 //     heartbeat; one that received nothing for PeerTimeout fails with
 //     [ErrPeerTimeout]. Every write has a deadline of IOTimeout. Deadlines
-//     are set again only once min(timeout/16, 50ms) has passed (setting
+//     are set again only once min(timeout/64, 10ms) has passed (setting
 //     one is a runtime timer's change, which wakes an idle thread), and that
 //     far ahead: a silent peer or a blocked write fails after its timeout
 //     and within that slack after it. EOF or a

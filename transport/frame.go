@@ -182,7 +182,7 @@ func (w *frameWriter) writeFrame(h header, chunk []byte) error {
 // has passed: an operation still fails only after timeout without
 // progress, and within timeout + slack.
 func deadlineSlack(timeout time.Duration) time.Duration {
-	return min(timeout/16, 50*time.Millisecond)
+	return min(timeout/64, 10*time.Millisecond)
 }
 
 // arm sets the write deadline, unless the one set less than a slack ago
