@@ -27,11 +27,35 @@ func newOutCapture() (*outCapture, error) {
 	return &outCapture{sys: &memfdOut{fd: fd, saved: saved}}, nil
 }
 
-func (m *memfdOut) redirect() error { return unix.Dup3(m.fd, 1, 0) }
+// redirect, restore and offset run at every region: they use raw system
+// calls (dup3 and lseek never block), since the ordinary path wakes the
+// runtime's monitor thread when the process had been idle, a thread
+// wake-up per region (see transport's raw I/O).
 
-func (m *memfdOut) restore() error { return unix.Dup3(m.saved, 1, 0) }
+func (m *memfdOut) redirect() error { return rawDup3(m.fd, 1) }
 
-func (m *memfdOut) offset() (int64, error) { return unix.Seek(m.fd, 0, unix.SEEK_CUR) }
+func (m *memfdOut) restore() error { return rawDup3(m.saved, 1) }
+
+func (m *memfdOut) offset() (int64, error) {
+	off, _, errno := unix.RawSyscall(unix.SYS_LSEEK, uintptr(m.fd), 0, unix.SEEK_CUR)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int64(off), nil
+}
+
+func rawDup3(from, to int) error {
+	for {
+		_, _, errno := unix.RawSyscall(unix.SYS_DUP3, uintptr(from), uintptr(to), 0)
+		switch errno {
+		case 0:
+			return nil
+		case unix.EINTR:
+			continue
+		}
+		return errno
+	}
+}
 
 func (m *memfdOut) readAll(dst []byte, n int64) ([]byte, error) {
 	if int64(cap(dst)) < n {
