@@ -1,7 +1,5 @@
 package monitor
 
-import "iter"
-
 // Injector is implemented by trackers that prepare pages for writes the
 // caller is about to make between regions (the uffd backend), such as the
 // injection of a merged delta: told beforehand, the tracker makes the
@@ -12,10 +10,10 @@ import "iter"
 // Its methods, like a Tracker's, are not safe for concurrent use.
 type Injector interface {
 	// WillWrite tells the tracker, outside a region, that the caller is
-	// about to write the byte ranges spans yields (offset and length, in
-	// the tracked memory) before the next Start. Like any write between
-	// regions, those writes never appear in a Stop, and the next Start
-	// makes them the twins' content; calling WillWrite changes only what
-	// they cost. Ranges the caller then leaves unwritten are harmless.
-	WillWrite(spans iter.Seq2[int, int]) error
+	// about to write the bytes [off, off+n) of the tracked memory before
+	// the next Start. Like any write between regions, those writes never
+	// appear in a Stop, and the next Start makes them the twins' content;
+	// calling WillWrite changes only what they cost. Bytes the caller then
+	// leaves unwritten are harmless.
+	WillWrite(off, n int) error
 }

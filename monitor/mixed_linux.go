@@ -3,8 +3,9 @@
 package monitor
 
 import (
+	"bytes"
 	"fmt"
-	"iter"
+	"os"
 	"slices"
 	"time"
 )
@@ -29,8 +30,8 @@ import (
 // nothing was seen written or changed for wait Starts is probed: one page
 // of it, its probe page, is write-protected; if that page stays unwritten
 // and nothing else in the chunk changes for wait more Starts, the whole
-// chunk is armed and turns cold. Every wake of a probing or cold chunk
-// doubles its wait (up to waitMax), so that a chunk rewritten from time
+// chunk is armed and turns cold. Every wake of a probing chunk multiplies its wait by
+// backoffProbe, of a cold one by backoffCold (up to waitMax), so that a chunk rewritten from time
 // to time, or rewritten with its own bytes (which comparisons do not
 // see), does not oscillate: the probe page takes at most one fault per
 // probe. Iterative programs leave most of their memory unwritten in a
@@ -71,9 +72,18 @@ func (c *chunk) waitFor() int {
 	return int(c.wait)
 }
 
-// backoff doubles the chunk's wait after a wake that a probe or a cold
-// spell did not foresee.
-func (c *chunk) backoff() { c.wait = uint16(min(2*c.waitFor(), waitMax)) }
+// backoff multiplies the chunk's wait by k after a wake that a probe or
+// a cold spell did not foresee.
+func (c *chunk) backoff(k int) { c.wait = uint16(min(k*c.waitFor(), waitMax)) }
+
+// Backoff factors: a probe page written says that the chunk is written
+// though unchanged (rewritten with its own bytes, as the rows of a grid
+// still zero are), which a longer wait will not change soon; a cold
+// chunk written after a long rest may simply have started a new phase.
+const (
+	backoffProbe = 4
+	backoffCold  = 2
+)
 
 // probePage returns the probe page of chunk c.
 func probePage(c int) int { return c*chunkPages + chunkPages/2 }
@@ -124,28 +134,25 @@ func (u *uffdTracker) startMixed(extent int) error {
 		// The pages a grown extent adds to a chunk are not protected.
 		u.woke = append(u.woke, old/chunkPages)
 	}
-	t := time.Now()
-	refresh, coldWritten, err := u.scanWritten(old)
+	coldWritten, err := u.scanWritten(old)
 	if err != nil {
 		return err
 	}
 	for _, p := range u.pending { // a compared region's changed pages
-		refresh = append(refresh, p)
 		u.woke = append(u.woke, p/chunkPages)
 	}
 	u.pending = u.pending[:0]
-	for _, p := range refresh {
-		u.copyPage(p)
-	}
-	u.costs.observeCopy(time.Since(t), len(refresh))
 	if err := u.wake(old); err != nil {
 		return err
 	}
+	// The woken chunks are hot: refreshHot copies the pages the last
+	// region wrote (u.dirty, which holds the pending pages after a
+	// compared region) and compares the others.
 	changed := u.refreshHot(min(np, old))
 	u.costs.between = changed + max(coldWritten-u.coldDirty, 0)
 	if np > old {
 		u.setChunksFrom(old, np)
-		u.copyPresent(old*ps, np*ps) // not timed: populates the twins
+		u.copyNew(old, np) // not timed: populates the twins
 		u.twinned = max(u.twinned, extent)
 	}
 	u.armed = max(u.armed, extent)
@@ -163,6 +170,13 @@ func (u *uffdTracker) startMixed(extent int) error {
 		}
 	}
 	u.costs.hot = hot
+	if debugMixed {
+		var st [3]int
+		for _, ch := range u.chunks {
+			st[ch.state]++
+		}
+		fmt.Fprintf(os.Stderr, "mixed %d: pid %d hot %d probing %d cold %d changed %d dirty %d between %d\n", u.starts, os.Getpid(), st[0], st[1], st[2], changed, len(u.dirty), u.costs.between)
+	}
 	return nil
 }
 
@@ -176,13 +190,39 @@ func (u *uffdTracker) setChunksFrom(old, np int) {
 	}
 }
 
+// copyNew copies the pages [lo, hi) that a grown extent adds into the
+// twins. A page past twinned whose twin was never written is zero, as a
+// fresh page of memory is: such pages are copied only if they are not
+// zero, so that the twins of the memory a program has not used yet cost
+// no page (a write fault each: tens of microseconds on some machines).
+func (u *uffdTracker) copyNew(lo, hi int) {
+	ps := u.pageSize
+	fresh := max(lo, (u.twinned+ps-1)/ps)
+	u.copyPresent(lo*ps, min(fresh, hi)*ps)
+	if len(u.zero) != ps {
+		u.zero = make([]byte, ps)
+	}
+	for p := fresh; p < hi; {
+		for p < hi && ((u.absent != nil && u.absent(p)) || bytes.Equal(u.mem[p*ps:(p+1)*ps], u.zero)) {
+			p++
+		}
+		q := p
+		for q < hi && (u.absent == nil || !u.absent(q)) && !bytes.Equal(u.mem[q*ps:(q+1)*ps], u.zero) {
+			q++
+		}
+		if p < q {
+			copyParallel(u.res.twin.buf[p*ps:q*ps], u.mem[p*ps:q*ps])
+		}
+		p = q
+	}
+}
+
 // scanWritten walks the pages [0, old) for those written since the last
-// Start: it returns the pages of cold chunks written, whose twins need
-// refreshing and whose chunks it adds to u.woke, and appends to u.woke
-// the probing chunks whose probe page was written. Every written page may
-// have changed (Between).
-func (u *uffdTracker) scanWritten(old int) (refresh []int, coldWritten int, err error) {
-	refresh = u.refresh[:0]
+// Start: it adds to u.woke the cold chunks of which a page was written and
+// the probing chunks whose probe page was, and returns the number of
+// pages of cold chunks written. Every written page may have changed
+// (Between).
+func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
 	err = u.scan(0, old*u.pageSize, false, func(lo, hi int) {
 		u.betw.add(lo, hi)
 		for p := lo; p < hi; {
@@ -191,20 +231,16 @@ func (u *uffdTracker) scanWritten(old int) (refresh []int, coldWritten int, err 
 			switch u.chunks[c].state {
 			case chunkCold:
 				coldWritten += end - p
-				for ; p < end; p++ {
-					refresh = append(refresh, p)
-				}
 				u.woke = append(u.woke, c)
 			case chunkProbing:
-				if pp := probePage(c); lo <= pp && pp < hi {
+				if pp := probePage(c); p <= pp && pp < end {
 					u.woke = append(u.woke, c)
 				}
 			}
 			p = end
 		}
 	})
-	u.refresh = refresh
-	return refresh, coldWritten, err
+	return coldWritten, err
 }
 
 // copyPage refreshes the twin of page p, unless it is absent.
@@ -218,9 +254,9 @@ func (u *uffdTracker) copyPage(p int) {
 
 // wake makes the chunks in u.woke hot: it unprotects their pages below
 // old (the present ones: an absent page keeps the protection that makes
-// it read as not written) and doubles their wait. Their twins are
-// current: a protected page unwritten since its twin was made, a written
-// one refreshed by the caller.
+// it read as not written) and backs off their wait. Their protected
+// pages' twins are current (they were not written since); the written
+// ones are refreshed by refreshHot, as any hot page.
 func (u *uffdTracker) wake(old int) error {
 	slices.Sort(u.woke)
 	u.woke = slices.Compact(u.woke)
@@ -228,8 +264,11 @@ func (u *uffdTracker) wake(old int) error {
 		j := i
 		for ; j < len(u.woke) && u.woke[j] == u.woke[i]+(j-i); j++ {
 			ch := &u.chunks[u.woke[j]]
-			if ch.state != chunkHot {
-				ch.backoff()
+			switch ch.state {
+			case chunkProbing:
+				ch.backoff(backoffProbe)
+			case chunkCold:
+				ch.backoff(backoffCold)
 			}
 			ch.state, ch.idle = chunkHot, 0
 		}
@@ -344,7 +383,7 @@ func (u *uffdTracker) cool(n int) error {
 		case ch.state == chunkProbing && ch.idle == 0:
 			// Changed elsewhere in the chunk: the probe was premature.
 			ch.state = chunkHot
-			ch.backoff()
+			ch.backoff(backoffCold)
 			p := probePage(c)
 			if u.absent == nil || !u.absent(p) {
 				if err := u.writeProtect(p*ps, (p+1)*ps, false); err != nil {
@@ -426,51 +465,48 @@ func (u *uffdTracker) stopMixed() error {
 	return nil
 }
 
-// WillWrite implements Injector: the protected pages of the spans (below
-// the tracked range) are unprotected before the caller writes them, with
-// their whole chunks, which turn hot, so that the writes cost no fault;
-// the next Start compares them with their twins, as for any hot page.
-// After a faults or compared region, only the pages written are
-// unprotected (the next such Start re-arms them).
-func (u *uffdTracker) WillWrite(spans iter.Seq2[int, int]) error {
+// WillWrite implements Injector. The protected pages of [off, off+n)
+// below the tracked range are unprotected before the caller writes them,
+// so that the writes cost no fault: in mixed regions with their whole
+// chunks, which turn hot (the next Start compares them with their twins,
+// as any hot page); after a faults or compared region, only those pages
+// (the next such Start re-arms them).
+func (u *uffdTracker) WillWrite(off, n int) error {
 	switch {
 	case u.closed:
 		return fmt.Errorf("will write: %w", ErrClosed)
 	case u.started:
 		return fmt.Errorf("will write: %w: inside a region", ErrState)
+	case off < 0 || n < 0 || off > len(u.mem)-n:
+		return fmt.Errorf("will write [%#x, %#x): outside the %d bytes tracked", off, off+n, len(u.mem))
+	case n == 0:
+		return nil
 	}
 	ps := u.pageSize
-	n := u.armed / ps
-	mixed := u.kind == kindPlain
-	u.woke = u.woke[:0]
-	for off, l := range spans {
-		if off < 0 || l < 0 || off+l > len(u.mem) {
-			return fmt.Errorf("will write [%#x, %#x): outside the %d bytes tracked", off, off+l, len(u.mem))
-		}
-		if l == 0 {
+	top := u.armed / ps
+	mixed := u.kind == kindPlain && !u.bare
+	lo, hi := off/ps, min((off+n-1)/ps+1, top)
+	for p := lo; p < hi; p++ {
+		if !u.armedPage(p) || (u.absent != nil && u.absent(p)) {
 			continue
 		}
-		lo, hi := off/ps, min((off+l-1)/ps+1, n)
-		for p := lo; p < hi; p++ {
-			if !u.armedPage(p) || (u.absent != nil && u.absent(p)) {
-				continue
-			}
-			if mixed {
-				u.woke = append(u.woke, p/chunkPages)
-				continue
-			}
-			q := p + 1
-			for q < hi && u.armedPage(q) && (u.absent == nil || !u.absent(q)) {
-				q++
-			}
-			if err := u.writeProtect(p*ps, q*ps, false); err != nil {
+		if mixed {
+			u.woke = append(u.woke[:0], p/chunkPages)
+			if err := u.wake(top); err != nil {
 				return fmt.Errorf("will write: %w", err)
 			}
-			p = q
+			continue
 		}
-	}
-	if err := u.wake(n); err != nil {
-		return fmt.Errorf("will write: %w", err)
+		q := p + 1
+		for q < hi && u.armedPage(q) && (u.absent == nil || !u.absent(q)) {
+			q++
+		}
+		if err := u.writeProtect(p*ps, q*ps, false); err != nil {
+			return fmt.Errorf("will write: %w", err)
+		}
+		p = q
 	}
 	return nil
 }
+
+var debugMixed = os.Getenv("CAPE_DEBUG_MIXED") != ""

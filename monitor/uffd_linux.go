@@ -56,9 +56,10 @@ type uffdTracker struct {
 	// coldDirty: pages of cold chunks the last mixed Stop reported.
 	coldDirty int
 	// Buffers of the mixed regions, reused.
-	woke, refresh, changed, coldPages, hotDirty []int
-	vec                                         []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
-	dirty                                       []int             // result of the last Stop, reused
+	woke, changed, coldPages, hotDirty []int
+	zero                               []byte            // a page of zeros
+	vec                                []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
+	dirty                              []int             // result of the last Stop, reused
 
 	mode    uffdMode
 	kind    regionKind // of the current or last region

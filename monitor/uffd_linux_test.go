@@ -73,7 +73,8 @@ func TestUffdConformanceAlternate(t *testing.T) { runConformance(t, uffdWithMode
 func TestUffdConformancePlain(t *testing.T) { runConformance(t, uffdWithMode(uffdModePlain)) }
 
 // frozenCosts sets the tracker's cost figures (ns per fault, per page
-// copied, per page compared) and keeps them from being measured.
+// copied, per page compared; protecting a page costs nothing) and keeps
+// them from being measured.
 func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
 	u.costs.frozen = true
 	c := &u.costs
@@ -81,6 +82,7 @@ func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
 	c.fault.add(fault)
 	c.copyNS.add(copyNS)
 	c.cmpNS.add(cmpNS)
+	c.wpNS.add(0)
 }
 
 // adaptiveRun runs one region per entry of pattern on a fresh tracker with
