@@ -148,8 +148,9 @@ func (u *uffdTracker) startMixed(extent int) error {
 	// The woken chunks are hot: refreshHot copies the pages the last
 	// region wrote (u.dirty, which holds the pending pages after a
 	// compared region) and compares the others.
+	injected := u.knownWritten()
 	changed := u.refreshHot(min(np, old))
-	u.costs.between = changed + max(coldWritten-u.coldDirty, 0)
+	u.costs.between = changed + injected + max(coldWritten-u.coldDirty, 0)
 	if np > old {
 		u.setChunksFrom(old, np)
 		u.copyNew(old, np) // not timed: populates the twins
@@ -175,7 +176,7 @@ func (u *uffdTracker) startMixed(extent int) error {
 		for _, ch := range u.chunks {
 			st[ch.state]++
 		}
-		fmt.Fprintf(os.Stderr, "mixed %d: pid %d hot %d probing %d cold %d changed %d dirty %d between %d\n", u.starts, os.Getpid(), st[0], st[1], st[2], changed, len(u.dirty), u.costs.between)
+		fmt.Fprintf(os.Stderr, "mixed %p %d: pid %d hot %d probing %d cold %d changed %d dirty %d between %d\n", u, u.starts, os.Getpid(), st[0], st[1], st[2], changed, len(u.dirty), u.costs.between)
 	}
 	return nil
 }
@@ -298,16 +299,41 @@ func (u *uffdTracker) unprotectPresent(lo, hi int) error {
 	return err
 }
 
+// knownWritten sets u.known to the pages known written since the last
+// Start, increasing: those the last Stop reported and those announced by
+// WillWrite. It returns how many of the latter were not reported.
+func (u *uffdTracker) knownWritten() int {
+	slices.Sort(u.injected)
+	u.injected = slices.Compact(u.injected)
+	u.known = u.known[:0]
+	i, j, injected := 0, 0, 0
+	for i < len(u.dirty) || j < len(u.injected) {
+		switch {
+		case j == len(u.injected) || (i < len(u.dirty) && u.dirty[i] < u.injected[j]):
+			u.known = append(u.known, u.dirty[i])
+			i++
+		case i == len(u.dirty) || u.injected[j] < u.dirty[i]:
+			u.known = append(u.known, u.injected[j])
+			j, injected = j+1, injected+1
+		default:
+			u.known = append(u.known, u.dirty[i])
+			i, j = i+1, j+1
+		}
+	}
+	u.injected = u.injected[:0]
+	return injected
+}
+
 // refreshHot makes the twins of the hot and probing chunks' pages below n
-// current: the pages the last Stop reported (u.dirty, increasing) are
-// copied, the others compared and copied if they differ. It counts the
+// current: the pages known written (u.known, increasing) are copied, the
+// others compared and copied if they differ. It counts the
 // Starts each chunk stayed idle, and returns the number of pages that
 // differed without having been reported: those written between regions.
 func (u *uffdTracker) refreshHot(n int) int {
 	changed := u.changed[:0]
 	var tCmp, tCopy time.Duration
 	compared, copied := 0, 0
-	dirty := u.dirty
+	dirty := u.known
 	for c := 0; c*chunkPages < n; c++ {
 		if u.chunks[c].state == chunkCold {
 			continue
@@ -323,34 +349,32 @@ func (u *uffdTracker) refreshHot(n int) int {
 		lo, _ := pageRange(c, n)
 		_, hi := pageRange(d, n)
 		i, _ := slices.BinarySearch(dirty, lo)
-		for p := lo; p < hi; {
-			next := hi
-			if i < len(dirty) && dirty[i] < hi {
-				next = dirty[i]
-			}
-			if p < next {
-				t := time.Now()
-				k := len(changed)
-				changed = u.diffPresent(changed, p, next)
-				t1 := time.Now()
-				for _, q := range changed[k:] {
-					u.copyPage(q)
-				}
-				tCmp += t1.Sub(t)
-				tCopy += time.Since(t1)
-				compared += next - p
-				copied += len(changed) - k
-			}
-			if next == hi {
-				break
-			}
-			t := time.Now()
-			u.copyPage(next)
-			tCopy += time.Since(t)
-			copied++
-			u.chunks[next/chunkPages].idle = 0
-			p, i = next+1, i+1
+		j := i
+		for j < len(dirty) && dirty[j] < hi {
+			j++
 		}
+		// Copy the pages known written, compare the gaps.
+		t := time.Now()
+		for _, p := range dirty[i:j] {
+			u.copyPage(p)
+			u.chunks[p/chunkPages].idle = 0
+		}
+		t1 := time.Now()
+		k := len(changed)
+		p := lo
+		for _, q := range dirty[i:j] {
+			changed = u.diffPresent(changed, p, q)
+			p = q + 1
+		}
+		changed = u.diffPresent(changed, p, hi)
+		t2 := time.Now()
+		for _, q := range changed[k:] {
+			u.copyPage(q)
+		}
+		tCopy += t1.Sub(t) + time.Since(t2)
+		tCmp += t2.Sub(t1)
+		copied += j - i + len(changed) - k
+		compared += hi - lo - (j - i)
 		c = d
 	}
 	for _, q := range changed {
@@ -468,9 +492,9 @@ func (u *uffdTracker) stopMixed() error {
 // WillWrite implements Injector. The protected pages of [off, off+n)
 // below the tracked range are unprotected before the caller writes them,
 // so that the writes cost no fault: in mixed regions with their whole
-// chunks, which turn hot (the next Start compares them with their twins,
-// as any hot page); after a faults or compared region, only those pages
-// (the next such Start re-arms them).
+// chunks, which turn hot, and the next Start copies the pages announced
+// into their twins without comparing them first; after a faults or
+// compared region, only those pages (the next such Start re-arms them).
 func (u *uffdTracker) WillWrite(off, n int) error {
 	switch {
 	case u.closed:
@@ -487,6 +511,9 @@ func (u *uffdTracker) WillWrite(off, n int) error {
 	mixed := u.kind == kindPlain && !u.bare
 	lo, hi := off/ps, min((off+n-1)/ps+1, top)
 	for p := lo; p < hi; p++ {
+		if mixed && (u.absent == nil || !u.absent(p)) {
+			u.injected = append(u.injected, p)
+		}
 		if !u.armedPage(p) || (u.absent != nil && u.absent(p)) {
 			continue
 		}

@@ -56,10 +56,12 @@ type uffdTracker struct {
 	// coldDirty: pages of cold chunks the last mixed Stop reported.
 	coldDirty int
 	// Buffers of the mixed regions, reused.
-	woke, changed, coldPages, hotDirty []int
-	zero                               []byte            // a page of zeros
-	vec                                []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
-	dirty                              []int             // result of the last Stop, reused
+	woke, changed, coldPages, hotDirty, known []int
+	// injected: pages announced by WillWrite since the last mixed Start.
+	injected []int
+	zero     []byte            // a page of zeros
+	vec      []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
+	dirty    []int             // result of the last Stop, reused
 
 	mode    uffdMode
 	kind    regionKind // of the current or last region
@@ -266,6 +268,7 @@ func (u *uffdTracker) startPlain(extent int) error {
 	}
 	u.chunks = u.chunks[:0]
 	u.costs.hot = extent / u.pageSize
+	u.injected = u.injected[:0]
 	ps := u.pageSize
 	tw := u.res.twin.buf
 	u.pending = u.pending[:0]
@@ -348,6 +351,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	// re-arms them).
 	u.setChunks(u.armed/u.pageSize, chunkCold)
 	u.costs.hot = 0
+	u.injected = u.injected[:0]
 	return nil
 }
 
