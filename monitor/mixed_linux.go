@@ -5,7 +5,6 @@ package monitor
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 )
@@ -171,13 +170,6 @@ func (u *uffdTracker) startMixed(extent int) error {
 		}
 	}
 	u.costs.hot = hot
-	if debugMixed {
-		var st [3]int
-		for _, ch := range u.chunks {
-			st[ch.state]++
-		}
-		fmt.Fprintf(os.Stderr, "mixed %p %d: pid %d hot %d probing %d cold %d changed %d dirty %d between %d\n", u, u.starts, os.Getpid(), st[0], st[1], st[2], changed, len(u.dirty), u.costs.between)
-	}
 	return nil
 }
 
@@ -535,5 +527,3 @@ func (u *uffdTracker) WillWrite(off, n int) error {
 	}
 	return nil
 }
-
-var debugMixed = os.Getenv("CAPE_DEBUG_MIXED") != ""
