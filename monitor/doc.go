@@ -60,8 +60,8 @@
 //     plain region is bare: nothing armed, Start copies the extent into the
 //     twins, Stop compares it, the compare backend's work. A caller that
 //     writes the arena between regions (cape's injection of the merged delta)
-//     announces the byte ranges first (Injector's WillWrite): their write-
-//     protected pages are unprotected, with their chunks, so that the
+//     announces the byte ranges first (Injector's WillWrite): their
+//     write-protected pages are unprotected, with their chunks, so that the
 //     injection takes no write fault, and the next Start copies them into the
 //     twins without comparing them.
 //   - compare (every OS): Start copies the extent into the twin, Stop
@@ -123,7 +123,7 @@
 //		... parallel code writes ...
 //		pages, err := t.Stop()    // arena quiescent again
 //		for _, p := range pages { diff(arena page p, t.Twin(p)) }
-//		if inj, ok := t.(monitor.Injector); ok { inj.WillWrite(off, n) } // per run
+//		// per run of the delta, if t is a monitor.Injector: t.WillWrite(off, n)
 //		... inject merged delta, run sequential code ...
 //	}
 //	t.Close()
