@@ -63,7 +63,7 @@ func TestAdmitJoiningNode(t *testing.T) {
 	if rank := <-joined; rank != 2 {
 		t.Fatalf("joined rank %d, want 2", rank)
 	}
-	if _, err := Dial(ctx, addr, 2, cfg); !errors.Is(err, ErrRejected) {
+	if _, err := Dial(ctx, addr, 2, cfg); !errors.Is(err, ErrRankTaken) {
 		t.Errorf("a second node under rank 2: %v, want ErrRejected", err)
 	}
 	if _, err := Dial(ctx, addr, 1, cfg); !errors.Is(err, ErrRejected) {

@@ -273,6 +273,9 @@ func rejection(status uint8) error {
 	if status == statusAuth {
 		return fmt.Errorf("%w: the master rejected this node's proof: the job tokens differ", ErrAuth)
 	}
+	if status == statusDuplicate {
+		return fmt.Errorf("%w by the master: %s", ErrRankTaken, statusText[status])
+	}
 	return fmt.Errorf("%w by the master: %s", ErrRejected, statusText[status])
 }
 

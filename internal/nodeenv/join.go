@@ -16,6 +16,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/cape-go/cape/internal/arena"
 )
 
 // Join names the variable that makes a program join the running job whose
@@ -54,7 +56,7 @@ type JoinInfo struct {
 }
 
 // settingVars are the variables a join file carries over to a joining node.
-var settingVars = []string{Monitor, Compress, Stats, Timeout, Broadcast, MaxLost, Transfer}
+var settingVars = []string{Monitor, Compress, Stats, Timeout, Broadcast, MaxLost, Transfer, arena.SizeEnv}
 
 // NewJoinInfo describes the job of c, whose master listens at addr and
 // admits up to maxJoin joining nodes, for its join file: the program is
@@ -75,6 +77,9 @@ func NewJoinInfo(c *Config, addr string, maxJoin int) (*JoinInfo, error) {
 		if slices.Contains(settingVars, k) {
 			info.Settings[k] = v
 		}
+	}
+	if v := os.Getenv(arena.SizeEnv); v != "" {
+		info.Settings[arena.SizeEnv] = v // the log's arena must be the joining node's
 	}
 	return info, nil
 }
@@ -236,6 +241,10 @@ func readJoin(dir string) (*Config, error) {
 	get := func(k string) string { return info.Settings[k] }
 	if err := c.readSettings(get); err != nil {
 		return nil, fmt.Errorf("join file: %w", err)
+	}
+	if v := get(arena.SizeEnv); v != "" {
+		// The arena, made after this, must be the job's.
+		os.Setenv(arena.SizeEnv, v)
 	}
 	c.Checkpoint, c.Restart, c.CheckpointMax = dir, false, 0
 	if _, err := fmt.Sscanf(info.Job, "%x", &c.Job); err != nil {
