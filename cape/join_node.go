@@ -185,7 +185,11 @@ func (n *node) askToJoin() error {
 			return fmt.Errorf("join: before this node was admitted: %w", err)
 		}
 	}
-	live, err := parseLive(msg.Payload, n.mem.live, n.cfg.Size)
+	start := make([]int, n.cfg.Size) // the job's nodes at its start
+	for i := range start {
+		start[i] = i
+	}
+	live, err := parseLive(msg.Payload, start, n.cfg.Size)
 	if err == nil && !slices.Contains(live, n.rank) {
 		err = errors.New("the live set does not name this node")
 	}
