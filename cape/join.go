@@ -146,7 +146,7 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 			_ = n.master.Drop(rank)
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "cape: master: node %d joined at %s after region #%d (it replayed %d regions from the log); it takes a share of the next regions\n",
+		fmt.Fprintf(os.Stderr, "cape: master: node %d joined at %s after region #%d (it asked once it had replayed %d regions from the log); it takes a share of the next regions\n",
 			rank, time.Now().Format("15:04:05.000"), seq, asked[rank])
 		admitted = append(admitted, rank)
 	}

@@ -45,6 +45,9 @@ type joiner struct {
 	shares  int       // regions it took a share of
 	joinAt  time.Duration
 	caughtN uint64 // regions replayed from the log
+	// shouldAsk's last look: when, and how many records were ahead.
+	mark      time.Time
+	markAhead uint64
 }
 
 // startJoining connects a joining node to the job's master and opens the
@@ -116,20 +119,53 @@ func (n *node) catchUp() {
 			n.becomeSlave()
 			return
 		}
-		if n.seq <= n.replayTo {
-			return
-		}
 		if err := n.followLog(); err != nil {
 			fail(err)
-		}
-		if n.seq <= n.replayTo {
-			return
 		}
 		if err := n.askToJoin(); err != nil {
 			fail(err)
 		}
+		if j.live != nil && n.seq == j.at+1 {
+			continue
+		}
+		if n.seq <= n.replayTo {
+			return
+		}
 		time.Sleep(joinPoll)
 	}
+}
+
+// Catching up: a joining node asks to be admitted once it has replayed
+// every record the log holds, or once the records ahead of it stop
+// shrinking fast (a program whose time goes mostly to sequential code,
+// which the node re-runs as fast as the job does). The master then admits
+// it at its next region boundary; the node replays the regions it is still
+// behind before its first share, while the master waits for it once.
+const (
+	askAhead  = 2                      // records ahead of the node: close enough
+	askPeriod = 500 * time.Millisecond // the records ahead must halve in this time
+)
+
+// shouldAsk reports whether the node at region seq, with the log holding
+// regions up to replayTo, should ask to be admitted.
+func (j *joiner) shouldAsk(seq, replayTo uint64) bool {
+	ahead := replayTo - min(replayTo, seq-1)
+	if ahead <= askAhead {
+		return true
+	}
+	now := time.Now()
+	if j.mark.IsZero() {
+		j.mark, j.markAhead = now, ahead
+		return false
+	}
+	if now.Sub(j.mark) < askPeriod {
+		return false
+	}
+	if 2*ahead > j.markAhead {
+		return true
+	}
+	j.mark, j.markAhead = now, ahead
+	return false
 }
 
 // followLog takes the records the master appended since the last look.
@@ -153,20 +189,20 @@ func (n *node) followLog() error {
 	return nil
 }
 
-// askToJoin sends the request to be admitted, once, and takes the
-// master's answer if it came: the live set that names this node, or the
-// end of the job.
+// askToJoin sends the request to be admitted, once it is time (see
+// shouldAsk), and takes the master's answer if it came: the live set that
+// names this node, or the end of the job.
 func (n *node) askToJoin() error {
 	j := n.joining
 	if !j.asked {
+		if !j.shouldAsk(n.seq, n.replayTo) {
+			return nil
+		}
 		p := binary.LittleEndian.AppendUint64(nil, n.seq-1)
 		if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: n.seq - 1, Payload: p}); err != nil {
 			return n.joinLost(err)
 		}
 		j.asked = true
-	}
-	if j.live != nil {
-		return nil
 	}
 	msg, ok, err := n.slave.TryRecv()
 	if err != nil {
@@ -177,6 +213,14 @@ func (n *node) askToJoin() error {
 	}
 	if msg.Kind == kindDone {
 		return n.joinLost(transport.ErrPeerClosed)
+	}
+	if j.live != nil {
+		// Admitted, this node sent nothing yet: the master only tells it
+		// to leave (it straggled) or that the job ended.
+		if err := fromMaster(msg, 0, msg.Seq); errors.Is(err, ErrLeft) || errors.Is(err, ErrJobAborted) {
+			return err
+		}
+		return fmt.Errorf("join: the master sent message kind %d before this node's first region", msg.Kind)
 	}
 	if msg.Kind != kindLive {
 		if err := fromMaster(msg, kindLive, msg.Seq); errors.Is(err, ErrLeft) {
