@@ -508,7 +508,7 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 		ranks = append(ranks, r.committed...)
 	}
 	rec := &ckptlog.Region{Seq: r.seq, Name: r.name, EntryHash: r.hash, Extent: uint64(r.extent),
-		Nodes: make([]ckptlog.Counts, len(ranks)), Values: r.results()}
+		Nodes: make([]ckptlog.Counts, len(ranks)), Values: r.logged()}
 	for i, rank := range ranks {
 		rec.Nodes[i].Data = uint64(ds[rank].Len())
 		if rank > 0 {

@@ -55,8 +55,11 @@ type node struct {
 	replayTo uint64
 	// pending is a restart's image, restored at its checkpoint point;
 	// until then regions compute (they precede the image).
-	pending  *pendingImage
-	cur      *Region // the region between Start and Stop (or in its --verify re-run), or nil
+	pending *pendingImage
+	cur     *Region // the region between Start and Stop (or in its --verify re-run), or nil
+	// out captures standard output while a multi-node region computes
+	// (output.go); nil where the platform cannot.
+	out      *outCapture
 	finished bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
@@ -125,11 +128,27 @@ func join() (*node, error) {
 	if n.arena, err = sharedArena(); err != nil {
 		return nil, err
 	}
+	if cfg.Scheduler != "" && n.rank > 0 {
+		// Only the master's output is the job's (cape run drops the
+		// slaves' itself).
+		if err := dropStdout(); err != nil {
+			return nil, err
+		}
+	}
+	if n.size > 1 || n.verify {
+		if n.out, err = newOutCapture(); err != nil {
+			return nil, fmt.Errorf("capture regions' standard output: %w", err)
+		}
+	}
 	if n.size == 1 {
 		return n, n.initDurable()
 	}
 	if cfg.Lifeline != nil {
-		go watchLifeline(cfg.Lifeline)
+		lf, err := offStdin(cfg.Lifeline)
+		if err != nil {
+			return nil, err
+		}
+		go watchLifeline(lf)
 	}
 	if n.comp, err = delta.ParseCompression(orDefault(cfg.Compress, "auto")); err != nil {
 		return nil, err
@@ -185,6 +204,9 @@ func join() (*node, error) {
 		if err := n.setUpLazy(backend, mopts, ln); err != nil {
 			return nil, err
 		}
+		if err := n.shareStdinMaster(ln); err != nil {
+			return nil, err
+		}
 		if err := n.announceReplay(); err != nil {
 			return nil, err
 		}
@@ -204,6 +226,9 @@ func join() (*node, error) {
 		}
 	}
 	if err := n.setUpLazy(backend, mopts, nil); err != nil {
+		return nil, err
+	}
+	if err := n.takeStdinSlave(); err != nil {
 		return nil, err
 	}
 	if err := n.awaitReplay(); err != nil {

@@ -26,10 +26,14 @@ package cape
 //	join       joiner → master  u64 k: a node joining the running job has replayed regions 1..k
 //	                            from the log and found no more; it asks to be admitted (join.go)
 //
+//	stdinInfo  master → slave   u8 mode (0: none, 1: streamed), u16 port of the input's server
+//	                            (at Init; stdin.go, which also has the input connection's kinds)
+//
 // An envelope is a u32 length of the values list, the values list, and the
 // encoded delta (delta.Decode's format). A values list is a sequence of
 // u32-length-prefixed pieces, one per registered reduction or lastprivate
-// value, in registration order.
+// value, in registration order; a slave's may end with one more piece, the
+// output its units printed (output.go).
 
 import (
 	"encoding/binary"
@@ -147,7 +151,21 @@ func pack(pieces func(value) []byte, vals []value) []byte {
 	return out
 }
 
-// unpack splits what pack produced into exactly n pieces.
+// unpackValues splits a node's values into the n registered values and,
+// when there is one more piece, the output its units printed.
+func unpackValues(b []byte, n int) (vals [][]byte, out []byte, err error) {
+	vals, err = unpack(b, n+1)
+	if err != nil && len(vals) != n {
+		return nil, nil, err
+	}
+	if len(vals) == n+1 {
+		return vals[:n], vals[n], nil
+	}
+	return vals, nil, nil
+}
+
+// unpack splits what pack produced into exactly n pieces; when it finds
+// fewer, it returns them with its error.
 func unpack(b []byte, n int) ([][]byte, error) {
 	out := make([][]byte, 0, n)
 	for len(b) > 0 {
@@ -165,7 +183,7 @@ func unpack(b []byte, n int) ([][]byte, error) {
 		b = b[4+l:]
 	}
 	if len(out) != n {
-		return nil, fmt.Errorf("%d values received, this node registered %d", len(out), n)
+		return out, fmt.Errorf("%d values received, this node registered %d", len(out), n)
 	}
 	return out, nil
 }

@@ -67,6 +67,13 @@ type Region struct {
 	// --verify (master): the arena at Start, and the merged result while
 	// the sequential re-run runs.
 	entry, merged []byte
+
+	// output: what this node's units printed on standard output, as
+	// encoded segments (output.go), from Create to Exchange.
+	output []byte
+	// printed (master): the output of every node's units in iteration
+	// order, as written by Exchange, for the durable log.
+	printed []byte
 }
 
 const (
@@ -155,6 +162,11 @@ func (r *Region) Start() error {
 			return r.wrap("arm monitor", err)
 		}
 	}
+	if r.captures() {
+		if err := n.out.begin(); err != nil {
+			return r.fail(err)
+		}
+	}
 	r.t0 = time.Now()
 	return nil
 }
@@ -190,7 +202,7 @@ func block(count, rank, size int) (lo, hi int) {
 // follow its own (see First).
 func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
-		for u, ok := r.first(count, sched, chunk); ok; u, ok = r.next() {
+		for u, ok := r.markUnit(r.first(count, sched, chunk)); ok; u, ok = r.markUnit(r.next()) {
 			if !yield(u.lo, u.hi) {
 				return
 			}
@@ -211,13 +223,13 @@ func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int
 // done, Next waits for the slaves and returns the blocks of those lost in
 // the region, which the master re-executes (see reexec.go).
 func (r *Region) First(count int) (lo, hi int, more bool) {
-	u, ok := r.first(count, Static, 0)
+	u, ok := r.markUnit(r.first(count, Static, 0))
 	return u.lo, u.hi, ok
 }
 
 // Next returns the next unit after First; see First.
 func (r *Region) Next() (lo, hi int, more bool) {
-	u, ok := r.next()
+	u, ok := r.markUnit(r.next())
 	return u.lo, u.hi, ok
 }
 
@@ -316,6 +328,12 @@ func (r *Region) Create() (*delta.Delta, error) {
 		return &delta.Delta{}, nil
 	}
 	n.fault("create", r.seq)
+	if r.captures() {
+		var err error
+		if r.output, err = n.out.end(n.rank == 0); err != nil {
+			return nil, r.fail(err)
+		}
+	}
 	d := &n.xch.own // reused: valid until the next region's Create
 	d.Reset(r.seq, n.rank)
 	if n.tracker == nil {

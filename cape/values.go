@@ -1,9 +1,11 @@
 package cape
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -243,25 +245,52 @@ func LastPrivate[T any](r *Region, v *T, owner bool) {
 	r.values = append(r.values, &lastPrivate[T]{v: v, owner: owner})
 }
 
-func (r *Region) partials() []byte { return pack(value.partial, r.values) }
-func (r *Region) results() []byte  { return pack(value.bytes, r.values) }
+// partials is this node's contribution to the region's values: each
+// value's partial and, when its units printed anything, their output
+// (output.go) as one more piece.
+func (r *Region) partials() []byte {
+	p := pack(value.partial, r.values)
+	if len(r.output) > 0 {
+		p = binary.LittleEndian.AppendUint32(p, uint32(len(r.output)))
+		p = append(p, r.output...)
+	}
+	return p
+}
+
+func (r *Region) results() []byte { return pack(value.bytes, r.values) }
+
+// logged is what the durable log keeps of the region's values: their
+// results and, when the region printed anything, its output in order.
+func (r *Region) logged() []byte {
+	p := r.results()
+	if len(r.printed) > 0 {
+		p = binary.LittleEndian.AppendUint32(p, uint32(len(r.printed)))
+		p = append(p, r.printed...)
+	}
+	return p
+}
 
 // combineValues computes every registered value from all nodes' partials
-// (nil on a single node: its own).
+// (nil on a single node: its own), and writes the output the nodes' units
+// printed, in iteration order.
 func (r *Region) combineValues(parts [][]byte) error {
-	if len(r.values) == 0 {
-		return nil
-	}
 	if parts == nil {
+		if len(r.values) == 0 && len(r.output) == 0 {
+			return nil
+		}
 		parts = [][]byte{r.partials()}
 	}
+	if len(r.values) == 0 && !slices.ContainsFunc(parts, func(p []byte) bool { return len(p) > 0 }) {
+		return nil
+	}
 	per := make([][][]byte, len(parts))
+	outs := make([][]byte, len(parts))
 	for rank, p := range parts {
-		vs, err := unpack(p, len(r.values))
+		vs, out, err := unpackValues(p, len(r.values))
 		if err != nil {
 			return r.wrap(fmt.Sprintf("values from node %d", rank), err)
 		}
-		per[rank] = vs
+		per[rank], outs[rank] = vs, out
 	}
 	for i, v := range r.values {
 		col := make([][]byte, len(parts))
@@ -272,11 +301,18 @@ func (r *Region) combineValues(parts [][]byte) error {
 			return r.wrap("combine values", err)
 		}
 	}
+	var err error
+	if r.printed, err = orderOutput(outs); err != nil {
+		return r.fail(err)
+	}
 	return nil
 }
 
+// setValues stores the values the master computed (a slave), or those
+// logged (a replayed region), and writes a replayed region's logged output
+// on the master.
 func (r *Region) setValues(b []byte) error {
-	vs, err := unpack(b, len(r.values))
+	vs, out, err := unpackValues(b, len(r.values))
 	if err != nil {
 		return r.wrap("values from the master", err)
 	}
@@ -284,6 +320,12 @@ func (r *Region) setValues(b []byte) error {
 		if err := v.set(vs[i]); err != nil {
 			return r.wrap("values from the master", err)
 		}
+	}
+	if len(out) > 0 && r.n.rank == 0 {
+		if err := printLogged(out); err != nil {
+			return r.wrap("restart: logged output", err)
+		}
+		r.printed = out
 	}
 	return nil
 }

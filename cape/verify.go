@@ -20,6 +20,10 @@ func (r *Region) VerifyBegin() {
 	r.merged = append(r.merged[:0], mem...)
 	copy(mem, r.entry)
 	r.n.cur = r
+	// The parallel run printed the region's output: the re-run's is dropped.
+	if err := r.n.out.begin(); err != nil {
+		fail(r.fail(err))
+	}
 }
 
 // VerifyEnd compares the arena written by the sequential re-run with the
@@ -27,6 +31,9 @@ func (r *Region) VerifyBegin() {
 // difference, naming the variable that holds it.
 func (r *Region) VerifyEnd() error {
 	r.n.cur = nil
+	if err := r.n.out.discard(); err != nil {
+		return r.fail(err)
+	}
 	mem := r.n.arena.Bytes()[:r.extent]
 	first, count := -1, 0
 	for i := range mem {

@@ -147,7 +147,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 
 	spec := launch.Spec{
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
-		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout,
+		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout, Stdin: programInput(),
 		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer,
 			MaxLost: f.maxLost, Checkpoint: ck.Checkpoint, Restart: ck.Restart, CheckpointMax: ck.CheckpointMax},
 	}
@@ -208,4 +208,16 @@ func progName(pkg string) string {
 		name = "prog"
 	}
 	return name
+}
+
+// programInput is the standard input to give the master, whose runtime
+// streams it to every node: cape run's own when it is a file, a pipe or a
+// socket, nil (/dev/null) when it is a terminal, which a node in the
+// background could not read.
+func programInput() *os.File {
+	fi, err := os.Stdin.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+		return nil
+	}
+	return os.Stdin
 }

@@ -120,7 +120,7 @@ type Region struct {
 	EntryHash uint64   // hash of the arena's extent when the region started
 	Extent    uint64   // arena bytes in use when the region started
 	Nodes     []Counts // indexed by rank; len is the job's size
-	Values    []byte   // reduction and lastprivate results, as the master sends them
+	Values    []byte   // reduction and lastprivate results, as the master sends them, then what the region printed (cape/output.go)
 	Runs      []Run    // the merged delta: byte runs at arena offsets
 }
 

@@ -23,10 +23,13 @@ type Spec struct {
 	Nodes  int            // number of nodes, ≥ 1
 	Node   nodeenv.Config // per-job settings passed to every node (Monitor, Compress, Stats, Verify, Timeout)
 
-	Stdout, Stderr io.Writer     // the job's output; the master's stdout goes to Stdout
-	SlaveStdout    bool          // also show the slaves' stdout, prefixed
-	Grace          time.Duration // between SIGTERM and SIGKILL; 0 means 2s
-	Env            []string      // extra environment for every node
+	Stdout, Stderr io.Writer // the job's output; the master's stdout goes to Stdout
+	// Stdin is the master's standard input (its runtime streams it to
+	// the slaves); nil gives it /dev/null, like the slaves' own.
+	Stdin       *os.File
+	SlaveStdout bool          // also show the slaves' stdout, prefixed
+	Grace       time.Duration // between SIGTERM and SIGKILL; 0 means 2s
+	Env         []string      // extra environment for every node
 }
 
 // ExitError reports a job that ended unsuccessfully; Code is the exit status
@@ -123,6 +126,9 @@ func (j *supervisor) startLocal(rank int, s Spec, cfg nodeenv.Config, files inhe
 	cmd.Env = append(append(append(os.Environ(), s.Env...), nodeenv.Environ(cfg)...), files.env...)
 	cmd.ExtraFiles = files.files
 	cmd.Stdout, cmd.Stderr = j.outs.forRank(rank)
+	if rank == 0 && s.Stdin != nil {
+		cmd.Stdin = s.Stdin
+	}
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
 		if rank == 0 {
