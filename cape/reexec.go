@@ -112,17 +112,13 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	n.lossMu.Unlock()
 	ro := n.rost
 	if ro == nil {
-		ro = &roster{n: n, wake: make(chan struct{}, 1), start: make([]chan uint64, n.size),
-			given: make([][]unit, n.size), began: make([]time.Time, n.size),
-			msgs: make([]transport.Message, n.size), out: make([]bool, n.size)}
-		for rank := 1; rank < n.size; rank++ {
-			ro.start[rank] = make(chan uint64, 1)
-			go ro.serve(rank)
-		}
+		ro = &roster{n: n, wake: make(chan struct{}, 1)}
 		n.rost = ro
 	}
+	n.includeJoined()
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
+	ro.grow(n.size)
 	ro.r, ro.seq, ro.count, ro.chunk = r, r.seq, count, chunk
 	ro.dynamic, ro.guided, ro.nodes, ro.recover = sched != Static, sched == Guided, r.size, rec
 	ro.nextLo, ro.fatal, ro.firstLoss, ro.settled = 0, nil, time.Time{}, false
@@ -161,10 +157,29 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	return ro
 }
 
+// grow sizes the roster's per-rank tables for a job of size nodes (it
+// grows when nodes join) and starts the receivers of the new ranks. ro.mu
+// must be held.
+func (ro *roster) grow(size int) {
+	old := len(ro.start)
+	if old >= size {
+		return
+	}
+	ro.given = append(ro.given, make([][]unit, size-old)...)
+	ro.began = append(ro.began, make([]time.Time, size-old)...)
+	ro.msgs = append(ro.msgs, make([]transport.Message, size-old)...)
+	ro.out = append(ro.out, make([]bool, size-old)...)
+	ro.start = append(ro.start, make([]chan uint64, size-old)...)
+	for rank := max(old, 1); rank < size; rank++ {
+		ro.start[rank] = make(chan uint64, 1)
+		go ro.serve(rank, ro.start[rank])
+	}
+}
+
 // serve is the receiver of rank's messages, for every region it is
-// started for (see receive).
-func (ro *roster) serve(rank int) {
-	for seq := range ro.start[rank] {
+// started for on start (see receive).
+func (ro *roster) serve(rank int, start <-chan uint64) {
+	for seq := range start {
 		ro.receive(rank, seq)
 	}
 }
