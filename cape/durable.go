@@ -38,7 +38,7 @@ type durable struct {
 	w   *ckptlog.Writer // open until Finalize, even once logging stopped
 	max int64           // --checkpoint-max, or 0
 
-	rd      *ckptlog.Reader // restart: the log being replayed
+	rd      payloads        // restart, join: the log being replayed
 	recBuf  []byte          // restart: the storage of the record being replayed
 	entries []ckptlog.Entry // restart: the region records, by seq-first
 	notice  func(string)    // prints a line on stderr
@@ -180,9 +180,32 @@ func (n *node) initDurable() error {
 	return nil
 }
 
+// payloads reads a scanned log's records: a ckptlog.Reader on restart, a
+// ckptlog.Follower on a joining node.
+type payloads interface {
+	PayloadInto(buf []byte, e ckptlog.Entry) ([]byte, error)
+	Close() error
+}
+
 // openReplay prepares the replay of a scanned log and opens it for
 // appending after its intact prefix.
 func (d *durable) openReplay(s *ckptlog.Scan) error {
+	rd, err := d.dir.OpenReader()
+	if err != nil {
+		return err
+	}
+	if err := d.loadReplay(s, rd, "restart"); err != nil {
+		return err
+	}
+	d.w, err = d.dir.Append(s.End)
+	d.peak = s.End
+	return err
+}
+
+// loadReplay prepares the replay of a scanned log read through rd (by a
+// restart or a joining node, as op says): its regions, and the image it
+// starts with, if any.
+func (d *durable) loadReplay(s *ckptlog.Scan, rd payloads, op string) error {
 	if s.Header.ArenaBase != d.hdr.ArenaBase || s.Header.PageSize != d.hdr.PageSize || s.Header.ArenaSize > d.hdr.ArenaSize {
 		return fmt.Errorf("the log was written with an arena at %#x of %d bytes (pages of %d), this job's is at %#x of %d bytes (pages of %d)",
 			s.Header.ArenaBase, s.Header.ArenaSize, s.Header.PageSize, d.hdr.ArenaBase, d.hdr.ArenaSize, d.hdr.PageSize)
@@ -190,13 +213,10 @@ func (d *durable) openReplay(s *ckptlog.Scan) error {
 	if s.Size > s.End {
 		d.notice(fmt.Sprintf("dropped a torn tail of %d bytes after region #%d (%s)", s.Size-s.End, s.Last(), s.Why))
 	}
-	var err error
-	if d.rd, err = d.dir.OpenReader(); err != nil {
-		return err
-	}
+	d.rd = rd
 	d.entries, d.first, d.logged = s.Entries, 1, s.Last()
 	if len(s.Entries) > 0 && s.Entries[0].Kind == ckptlog.KindImage {
-		p, err := d.rd.Payload(s.Entries[0])
+		p, err := d.rd.PayloadInto(nil, s.Entries[0])
 		if err != nil {
 			return err
 		}
@@ -210,15 +230,13 @@ func (d *durable) openReplay(s *ckptlog.Scan) error {
 		if s.Last() > im.Seq {
 			then = fmt.Sprintf(", then replaying regions #%d to #%d", im.Seq+1, s.Last())
 		}
-		d.notice(fmt.Sprintf("restart: restoring the image of point %s (after region #%d) from %s%s", im.Point, im.Seq, d.dir.Path(), then))
+		d.notice(fmt.Sprintf("%s: restoring the image of point %s (after region #%d) from %s%s", op, im.Point, im.Seq, d.dir.Path(), then))
 	} else if s.Last() == 0 {
-		d.notice(fmt.Sprintf("restart: %s logs no region yet: the job starts from the beginning", d.dir.Path()))
+		d.notice(fmt.Sprintf("%s: %s logs no region yet: the job starts from the beginning", op, d.dir.Path()))
 	} else {
-		d.notice(fmt.Sprintf("restart: replaying regions #1 to #%d from %s", s.Last(), d.dir.Path()))
+		d.notice(fmt.Sprintf("%s: replaying regions #1 to #%d from %s", op, s.Last(), d.dir.Path()))
 	}
-	d.w, err = d.dir.Append(s.End)
-	d.peak = s.End
-	return err
+	return nil
 }
 
 // singleTracker gives a single node checkpointing a job the monitor a
@@ -431,7 +449,12 @@ func (r *Region) exchangeSingle(d *delta.Delta) error {
 	if err := r.checkPointers(); err != nil {
 		return err
 	}
-	return r.logRegion(d, []*delta.Delta{d}, nil, 0)
+	err := r.logRegion(d, []*delta.Delta{d}, nil, 0)
+	if r.n.master != nil {
+		// A master left alone may be joined again.
+		r.n.announceLive(r.seq)
+	}
+	return err
 }
 
 // replayMaster is the master's Exchange in a replayed region: the slaves'

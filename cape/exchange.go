@@ -152,6 +152,9 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err := r.setValues(vals); err != nil {
 		return sent, len(msg.Payload), err
 	}
+	if err := n.willInject(md); err != nil {
+		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
+	}
 	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
 		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
@@ -229,6 +232,9 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	r.awaitHash() // the entry hash reads the arena until here
 	if err := r.combineValues(x.liveParts); err != nil {
 		return 0, recvd, err
+	}
+	if err := n.willInject(merged); err != nil {
+		return 0, recvd, r.wrap("merged delta", err)
 	}
 	if err := merged.Apply(n.arena.Bytes()[:r.extent]); err != nil {
 		return 0, recvd, r.wrap("merged delta", err)

@@ -41,6 +41,9 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	if err := r.setValues(vals); err != nil {
 		return err
 	}
+	if err := n.willInject(md); err != nil {
+		return r.wrap("merged delta from the master", err)
+	}
 	if err := ls.apply(md, n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("merged delta from the master", err)
 	}

@@ -94,15 +94,21 @@ func (n *node) recordLoss(rank int, seq uint64, straggler bool) {
 func (n *node) isLost(rank int) bool { return n.mem.lost[rank] }
 
 // announceLive sends the slaves the live set of the next regions when
-// losses changed it, and adopts it (master).
+// losses or joining nodes (join.go) changed it, and adopts it (master).
 func (n *node) announceLive(seq uint64) {
 	n.lossMu.Lock()
 	changed := slices.ContainsFunc(n.mem.live, func(r int) bool { return n.mem.lost[r] })
-	var next []int
+	next := n.mem.live
 	if changed {
 		next = slices.DeleteFunc(slices.Clone(n.mem.live), func(r int) bool { return n.mem.lost[r] })
 	}
 	n.lossMu.Unlock()
+	if joined := n.admitJoiners(seq, next); len(joined) > 0 {
+		n.growFor(joined)
+		next = append(slices.Clone(next), joined...)
+		slices.Sort(next)
+		changed = true
+	}
 	if !changed {
 		return
 	}
@@ -114,7 +120,11 @@ func (n *node) announceLive(seq uint64) {
 // adoptLive applies a live message (slave): a node left out of it was
 // declared lost and leaves the job.
 func (n *node) adoptLive(p []byte) error {
-	live, err := parseLive(p, n.mem.live)
+	first := 0 // nodes that joined the running job take ranks from the job's size on
+	if n.cfg != nil {
+		first = n.cfg.Size
+	}
+	live, err := parseLive(p, n.mem.live, first)
 	if err != nil {
 		return fmt.Errorf("live set from the master: %w", err)
 	}

@@ -63,6 +63,9 @@ type node struct {
 	finished bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
+
+	joins   *joins  // master of a checkpointed job: the nodes joining it (join.go)
+	joining *joiner // a node joining a running job, until its end (join_node.go)
 }
 
 // watchGrace is how long a slave's watchdog leaves the program to notice a
@@ -181,6 +184,13 @@ func join() (*node, error) {
 		tcfg.PeerTimeout = d
 		tcfg.HandshakeTimeout = 3 * d
 	}
+	if cfg.Checkpoint != "" {
+		// A checkpointed job admits joining nodes (join.go).
+		tcfg.MaxJoin = maxJoiners
+	}
+	if cfg.JoinDir != "" {
+		return n, n.startJoining(tcfg)
+	}
 	if n.rank == 0 {
 		ln, err := nodeenv.Listen(cfg)
 		if err != nil {
@@ -197,7 +207,13 @@ func join() (*node, error) {
 		if err := n.shareStdinMaster(ln); err != nil {
 			return nil, err
 		}
-		return n, n.announceReplay()
+		if err := n.announceReplay(); err != nil {
+			return nil, err
+		}
+		if n.dur != nil {
+			return n, n.startAdmission(ln)
+		}
+		return n, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -242,6 +258,7 @@ func Finalize() error {
 	n.closing.Store(true)
 	var errs []error
 	if n.master != nil {
+		n.endAdmission()
 		n.dropLost()
 		_ = n.master.Broadcast(transport.Message{Kind: kindDone, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
@@ -252,6 +269,7 @@ func Finalize() error {
 		n.summary()
 	}
 	if n.slave != nil {
+		n.joinSummary()
 		errs = append(errs, n.slave.Close())
 	}
 	errs = append(errs, n.closeLazy())
@@ -266,6 +284,7 @@ func Finalize() error {
 func (n *node) abort(reason string) {
 	if n.master != nil && !n.finished {
 		n.finished = true
+		n.endAdmission()
 		_ = n.master.Broadcast(transport.Message{Kind: kindAbort, Seq: n.seq, Payload: []byte(reason)})
 		_ = n.master.Close()
 	}

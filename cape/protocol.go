@@ -14,7 +14,8 @@ package cape
 //	done       master → slave   none: the master's program ended
 //	abort      master → slave   the reason, text: the job failed
 //	live       master → slave   u32 n, n × u32 ranks, ascending, 0 first: the nodes that share the
-//	                            next regions (sent before a region's merged delta when it changed)
+//	                            next regions (sent before a region's merged delta when it changed;
+//	                            a joining node gets it alone: it is admitted from the next region)
 //	leave      master → slave   the reason, text: this node was declared lost; it must exit
 //	replay     master → slave   u64: a restarted job replays regions 1..n from the
 //	                            checkpoint log (the first message, Seq 0; see durable.go);
@@ -22,6 +23,8 @@ package cape
 //	image      master → slave   u64 regions, the point's variables, the arena's extent: the
 //	                            restarted job's image, at its point (Seq: the regions begun
 //	                            before it on this run; durable_point.go)
+//	join       joiner → master  u64 k: a node joining the running job has replayed regions 1..k
+//	                            from the log and found no more; it asks to be admitted (join.go)
 //
 //	stdinInfo  master → slave   u8 mode (0: none, 1: streamed), u16 port of the input's server
 //	                            (at Init; stdin.go, which also has the input connection's kinds)
@@ -58,6 +61,7 @@ const (
 const (
 	kindReplay uint8 = 48
 	kindImage  uint8 = 49 // master → slave: a restart's image, at its checkpoint point
+	kindJoin   uint8 = 50 // joiner → master: u64 regions replayed; admit me
 )
 
 // appendEnvelope appends the envelope of vals and d to dst.
@@ -212,14 +216,20 @@ func livePayload(live []int) []byte {
 	return p
 }
 
-// parseLive reads a live message's payload: a non-empty ascending subset
-// of prev (the live set it replaces) that starts with the master.
-func parseLive(p []byte, prev []int) ([]int, error) {
+// parseLive reads a live message's payload: a non-empty ascending set of
+// ranks that starts with the master, whose ranks are in prev (the live set
+// it replaces) or from first on (nodes that joined the running job;
+// first ≤ 0: none may have).
+func parseLive(p []byte, prev []int, first int) ([]int, error) {
 	if len(p) < 4 {
 		return nil, fmt.Errorf("live set of %d bytes is too short", len(p))
 	}
 	n := binary.LittleEndian.Uint32(p)
-	if n == 0 || uint64(n) > uint64(len(prev)) || len(p) != 4+4*int(n) {
+	room := uint64(len(prev))
+	if first > 0 {
+		room += maxJoiners
+	}
+	if n == 0 || uint64(n) > room || len(p) != 4+4*int(n) {
 		return nil, fmt.Errorf("live set of %d bytes for %d nodes, from %d nodes", len(p), n, len(prev))
 	}
 	live := make([]int, n)
@@ -229,11 +239,14 @@ func parseLive(p []byte, prev []int) ([]int, error) {
 		for j < len(prev) && prev[j] < r {
 			j++
 		}
-		if j == len(prev) || prev[j] != r {
+		joined := first > 0 && r >= first && r < first+maxJoiners
+		if i > 0 && r <= live[i-1] || !joined && (j == len(prev) || prev[j] != r) {
 			return nil, fmt.Errorf("live set names node %d, not ascending or not live before", r)
 		}
 		live[i] = r
-		j++
+		if !joined {
+			j++
+		}
 	}
 	if live[0] != 0 {
 		return nil, errors.New("live set without the master")

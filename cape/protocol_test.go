@@ -3,6 +3,7 @@ package cape
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/cape-go/cape/delta"
@@ -89,7 +90,7 @@ func FuzzParseLive(f *testing.F) {
 	f.Add(livePayload([]int{0, 2}))
 	f.Add([]byte{1, 0, 0})
 	f.Fuzz(func(t *testing.T, p []byte) {
-		live, err := parseLive(p, prev)
+		live, err := parseLive(p, prev, 0)
 		if err != nil {
 			return
 		}
@@ -139,6 +140,31 @@ func TestStaticUnits(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestParseLiveJoined checks the live set that admits nodes joining the
+// running job: ranks from the job's size on may appear, in order; without
+// joining ranks allowed, they are refused as before.
+func TestParseLiveJoined(t *testing.T) {
+	prev := []int{0, 1}
+	for _, c := range []struct {
+		live  []int
+		first int
+		ok    bool
+	}{
+		{[]int{0, 1, 2}, 2, true},
+		{[]int{0, 3}, 2, true},
+		{[]int{0, 1, 2}, 0, false},
+		{[]int{0, 2, 2}, 2, false},
+		{[]int{0, 3, 2}, 2, false},
+		{[]int{0, 2 + maxJoiners}, 2, false},
+		{[]int{1, 2}, 2, false},
+	} {
+		got, err := parseLive(livePayload(c.live), prev, c.first)
+		if (err == nil) != c.ok || err == nil && !slices.Equal(got, c.live) {
+			t.Errorf("parseLive(%v, %v, %d) = %v, %v; want ok %v", c.live, prev, c.first, got, err, c.ok)
 		}
 	}
 }

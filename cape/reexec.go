@@ -111,17 +111,13 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	n.lossMu.Unlock()
 	ro := n.rost
 	if ro == nil {
-		ro = &roster{n: n, wake: newWaker(), start: make([]chan uint64, n.size),
-			given: make([][]unit, n.size), began: make([]time.Time, n.size),
-			msgs: make([]transport.Message, n.size), out: make([]bool, n.size)}
-		for rank := 1; rank < n.size; rank++ {
-			ro.start[rank] = make(chan uint64, 1)
-			go ro.serve(rank)
-		}
+		ro = &roster{n: n, wake: newWaker()}
 		n.rost = ro
 	}
+	n.includeJoined()
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
+	ro.grow(n.size)
 	ro.r, ro.seq, ro.count, ro.chunk = r, r.seq, count, chunk
 	ro.dynamic, ro.guided, ro.nodes, ro.recover = sched != Static, sched == Guided, r.size, rec
 	ro.nextLo, ro.fatal, ro.firstLoss, ro.settled = 0, nil, time.Time{}, false
@@ -157,15 +153,35 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	return ro
 }
 
+// grow sizes the roster's per-rank tables for a job of size nodes (it
+// grows when nodes join) and starts the receivers of the new ranks. ro.mu
+// must be held.
+func (ro *roster) grow(size int) {
+	old := len(ro.start)
+	if old >= size {
+		return
+	}
+	ro.given = append(ro.given, make([][]unit, size-old)...)
+	ro.began = append(ro.began, make([]time.Time, size-old)...)
+	ro.msgs = append(ro.msgs, make([]transport.Message, size-old)...)
+	ro.out = append(ro.out, make([]bool, size-old)...)
+	ro.start = append(ro.start, make([]chan uint64, size-old)...)
+	for rank := max(old, 1); rank < size; rank++ {
+		ro.start[rank] = make(chan uint64, 1)
+		go ro.serve(rank, ro.start[rank])
+	}
+}
+
 // serve is the receiver of rank's messages, for every region it is
-// started for (see receive). It waits for the slave's next message before
-// the region it belongs to has started here (a slave's delta may arrive
-// first), so that in a loop of regions the message's arrival wakes this
-// goroutine directly, not the region goroutine's start signal after it.
-func (ro *roster) serve(rank int) {
+// started for on start (see receive). It waits for the slave's next
+// message before the region it belongs to has started here (a slave's
+// delta may arrive first), so that in a loop of regions the message's
+// arrival wakes this goroutine directly, not the region goroutine's start
+// signal after it.
+func (ro *roster) serve(rank int, start <-chan uint64) {
 	for {
 		msg, err := ro.n.master.Recv(rank)
-		seq, ok := <-ro.start[rank]
+		seq, ok := <-start
 		if !ok {
 			return
 		}

@@ -97,6 +97,9 @@ func Begin(name string) *Region {
 		return &Region{n: n, name: name, seq: outer.seq, size: 1, nested: outer}
 	}
 	n.seq++
+	if n.joining != nil {
+		n.catchUp() // a node joining the running job (join_node.go)
+	}
 	rank, size := n.split()
 	return &Region{n: n, name: name, seq: n.seq, rank: rank, size: size, replay: n.seq <= n.replayTo && n.pending == nil}
 }

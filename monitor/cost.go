@@ -49,6 +49,12 @@ type regionCosts struct {
 	callNS  window
 	written int // pages the last region wrote (faults) or changed (compared)
 	between int // pages written between the last two regions
+	// hot: pages a mixed region compares (those of its hot chunks), as of
+	// the last mixed Start; spread: pages in the chunks the last region
+	// wrote, those a mixed region would compare if it followed a faults
+	// or compared one.
+	hot, spread int
+	hotKnown    bool // hot or spread was measured; else every page is hot
 
 	// A compared region sees the pages it changed, not those it rewrote
 	// with their own bytes, which fault all the same: a stencil on a grid
@@ -69,6 +75,12 @@ type regionCosts struct {
 	measure       bool // the next region, if plain, counts the pages written between regions
 	samples       int  // samples taken, to vary their pages
 }
+
+// chunkPages is the number of pages whose tracking a mixed region (see
+// mixed_linux.go) decides together: 64 KiB, so that a row of a grid or a
+// run of an array shares one decision and a probe page answers for
+// fifteen others.
+const chunkPages = 16
 
 // sampleSize is the number of pages a sampling region write-protects: at
 // most that many faults, against one per page written for a region tracked
@@ -179,7 +191,7 @@ func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 	if c.fault.n == 0 {
 		return 0, false
 	}
-	f, cp, cm, wp, bulk := c.figures()
+	f, cp, cm, wp, _ := c.figures()
 	w, b, ef := float64(c.written), float64(c.between), float64(e)
 	call := c.callNS.median()
 	switch k {
@@ -190,14 +202,21 @@ func (c *regionCosts) estimateW(k regionKind, e, wf int) (ns float64, ok bool) {
 		// The extent is unprotected, compared and protected again.
 		return (cm+2*wp)*ef + f*b + cp*(w+b) + compareCalls*call, true
 	default:
-		// Start copies the extent, Stop compares it.
-		return (bulk + cm) * ef, true
+		// Mixed: the hot pages are compared at Start (but those the last
+		// region changed, copied) and at Stop, the changed ones copied,
+		// the cold ones scanned.
+		h := ef
+		if c.hotKnown {
+			h = float64(min(max(c.hot, c.spread+c.between, c.written), e))
+		}
+		return cm*(2*h-w) + cp*(w+b) + faultsCalls*call, true
 	}
 }
 
 // figures returns the current estimates in ns: a fault, a page copied, a
 // page compared, a page protected, a page of a whole-extent copy. Copy,
-// compare and bulk copy not measured yet are copyPrior.
+// compare and bulk copy not measured yet are copyPrior, protection the
+// compare figure.
 func (c *regionCosts) figures() (f, cp, cm, wp, bulk float64) {
 	f, cp, cm, wp, bulk = c.fault.median(), c.copyNS.median(), c.cmpNS.median(), c.wpNS.median(), c.bulkNS.median()
 	if cp == 0 {
@@ -209,12 +228,32 @@ func (c *regionCosts) figures() (f, cp, cm, wp, bulk float64) {
 	if cm == 0 {
 		cm = cp // comparing a clean page reads two, copying reads and writes one
 	}
+	if c.wpNS.n == 0 {
+		// Not measured yet (nothing was armed): changing a page's
+		// protection costs at least what comparing it does (3 times as
+		// much on the paravirtualized guest of RESULTS.md), so that a
+		// compared region, which unprotects and protects the extent, is
+		// not chosen for want of a figure.
+		wp = cm
+	}
 	return f, cp, cm, wp, bulk
 }
 
 // endRegion records that a region wrote (faults) or changed (compared)
 // written pages.
 func (c *regionCosts) endRegion(written int) { c.written, c.regions = written, c.regions+1 }
+
+// observeSpread records the pages (increasing) a region reported, for the
+// estimate of a mixed region's hot pages: the pages of their chunks.
+func (c *regionCosts) observeSpread(pages []int) {
+	n, last := 0, -1
+	for _, p := range pages {
+		if ch := p / chunkPages; ch != last {
+			n, last = n+1, ch
+		}
+	}
+	c.spread, c.hotKnown = n*chunkPages, true
+}
 
 // switchGain is how much cheaper another kind must be estimated than the
 // current one before the next region switches to it, so that an iterative

@@ -11,6 +11,8 @@
 // changed since the last Start (uffd) refreshes only those, so no region
 // pays a full copy; writes made between regions (sequential code, injected
 // deltas) refresh the twins at the next Start and never appear in a Stop.
+// A caller about to write the memory between regions may say so first
+// (Injector), which makes those writes cheaper, never different.
 //
 // # Backends
 //
@@ -20,22 +22,48 @@
 //     privilege is needed). The kernel unprotects a page at its first write
 //     without any signal or handler thread; the PAGEMAP_SCAN ioctl on
 //     /proc/self/pagemap lists the written pages and re-protects them in the
-//     same walk. Exact; a written page costs a write fault
-//     and the refresh of its twin at the next Start, a clean page a few
-//     nanoseconds per scan. A write fault costs from under a microsecond
-//     to tens of microseconds depending on the machine (a paravirtualized
-//     guest pays a trip through the hypervisor), so each region is tracked
-//     the way the backend predicts cheapest from its own measurements:
-//     the cost of a fault (one page probed at Start, every few regions),
-//     of copying, comparing and write-protecting a page (timed on the work
-//     it does), and the pages the last region wrote and those written
-//     between regions. Besides write faults, a region can be compared
-//     with the twins, the extent re-armed at Stop so that only changed
-//     twins are refreshed (writes between regions still fault), or
-//     plain: nothing armed, the compare backend's work, no fault at all.
-//     A compared region sees only the pages it changed, not those it
+//     same walk. Exact; a written page costs a write fault and the refresh of
+//     its twin at the next Start, a clean page a few nanoseconds per scan. A
+//     write fault costs from under a microsecond to tens of microseconds
+//     depending on the machine (a paravirtualized guest pays a trip through
+//     the hypervisor), so each region is tracked the way the backend predicts
+//     cheapest from its own measurements: the cost of a fault (one page probed
+//     at Start, every few regions), of copying, comparing and write-protecting
+//     a page (timed on the work it does), and the pages the last region wrote
+//     and those written between regions. Besides write faults, a region can be
+//     compared with the twins, the extent re-armed at Stop so that only
+//     changed twins are refreshed (writes between regions still fault), or
+//     plain. A compared region sees only the pages it changed, not those it
 //     rewrote with their own bytes, so from time to time (backing off) one
-//     write-protects a sample of 64 pages to count the pages it writes.
+//     write-protects a sample of 64 pages to count the pages it writes. A
+//     plain region is mixed: the extent is cut in chunks of 16 pages, each hot
+//     or cold. A hot chunk is unprotected: Start copies into the twins its
+//     pages known written since the last Start (reported by the last Stop, or
+//     announced by the caller, see Injector) and compares the others, copying
+//     those that differ; Stop compares it. No fault, a comparison per page at
+//     each end. A cold chunk stays write-protected: a scan tells its written
+//     pages, a few nanoseconds a page, so it costs nothing until it is
+//     written. A hot chunk in which nothing was written or changed for a while
+//     (4 Starts at first) is probed: one page of it is write-protected; if
+//     that page stays unwritten and nothing else changes for as long again,
+//     the chunk is armed and turns cold. A cold chunk written (in a region or
+//     between regions) or announced, and a probing chunk whose probe page is
+//     written or whose other pages change, turn hot again, and wait longer (4
+//     times longer after a probe, twice after a cold spell, up to 256 Starts)
+//     before the next probe, so that chunks rewritten from time to time, or
+//     with their own bytes (which comparisons do not see), cost one fault per
+//     probe at most. Iterative programs leave most of their memory unwritten
+//     in a given region (in a stencil, the rows the other nodes compute):
+//     those chunks turn cold, and a region costs in proportion to the pages it
+//     and the code between regions write, not to the extent. Where the extent
+//     is so small that a scan costs more than copying and comparing it, a
+//     plain region is bare: nothing armed, Start copies the extent into the
+//     twins, Stop compares it, the compare backend's work. A caller that
+//     writes the arena between regions (cape's injection of the merged delta)
+//     announces the byte ranges first (Injector's WillWrite): their
+//     write-protected pages are unprotected, with their chunks, so that the
+//     injection takes no write fault, and the next Start copies them into the
+//     twins without comparing them.
 //   - compare (every OS): Start copies the extent into the twin, Stop
 //     compares memory with it page by page. Reports pages whose content
 //     changed: a page rewritten with its old bytes is not reported, and
@@ -95,6 +123,7 @@
 //		... parallel code writes ...
 //		pages, err := t.Stop()    // arena quiescent again
 //		for _, p := range pages { diff(arena page p, t.Twin(p)) }
+//		// per run of the delta, if t is a monitor.Injector: t.WillWrite(off, n)
 //		... inject merged delta, run sequential code ...
 //	}
 //	t.Close()

@@ -167,3 +167,101 @@ func TestLazyInvalidateInstall(t *testing.T) {
 		t.Errorf("faults on %v, want [3]", f)
 	}
 }
+
+// In mixed regions, invalidated pages of hot and of cold chunks are never
+// read by the tracker (no comparison, no copy), WillWrite leaves them
+// protected (so that they keep reading as not written), and an installed
+// page of a cold chunk wakes the chunk, its twin refreshed by the next
+// Start; every Stop reports exactly the pages the region changed.
+func TestLazyMixed(t *testing.T) {
+	const pages = 4 * chunkPages
+	ps := unix.Getpagesize()
+	mem := mapArena(t, pages*ps)
+	for p := range pages {
+		mem[p*ps] = byte(p + 1)
+	}
+	tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
+	if errors.Is(err, ErrNotSupported) {
+		testenv.Skip(t, "%v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := tr.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	u := tr.(*lazyTracker).uffdTracker
+	u.mode = uffdModePlain
+	absent := map[int]bool{}
+	tr.SetAbsent(func(p int) bool { return absent[p] })
+	rec := recordFaults(t, tr.UffdFD(), mem, 0xEE)
+	const hotPage, coldPage = 5, 2*chunkPages + 3 // chunk 0 is written every region, chunk 2 never
+	region := func(i int) {
+		t.Helper()
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		mem[0*ps+9] = byte(i + 10)
+		dirty, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{0}; !slices.Equal(dirty, want) {
+			t.Fatalf("region %d: dirty %v, want %v", i, dirty, want)
+		}
+	}
+	i := 0
+	for ; u.chunks == nil || u.chunks[2].state != chunkCold; i++ {
+		region(i)
+	}
+	absent[hotPage], absent[coldPage] = true, true
+	if err := tr.Invalidate([]int{hotPage, coldPage}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		region(i)
+		i++
+		for _, p := range []int{hotPage, coldPage} {
+			if err := u.WillWrite(p*ps, ps); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if f := rec.pages(); len(f) != 0 {
+		t.Fatalf("the tracker read absent pages: faults on %v", f)
+	}
+	written := 0
+	if err := u.scan(coldPage*ps, (coldPage+1)*ps, false, func(lo, hi int) { written += hi - lo }); err != nil {
+		t.Fatal(err)
+	}
+	if written != 0 {
+		t.Errorf("invalidated page %d reads as written after WillWrite", coldPage)
+	}
+	content := bytes.Repeat([]byte{0x42}, ps)
+	if ok, err := tr.Install(coldPage, content); !ok || err != nil {
+		t.Fatalf("Install on an invalidated page: %v, %v", ok, err)
+	}
+	absent[coldPage] = false
+	if err := tr.Start(len(mem)); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Twin(coldPage); !bytes.Equal(got, content) {
+		t.Errorf("the twin of an installed page was not refreshed by Start")
+	}
+	if st := u.chunks[coldPage/chunkPages].state; st != chunkHot {
+		t.Errorf("chunk of the installed page: %v, want hot", st)
+	}
+	mem[coldPage*ps+1] = 7
+	dirty, err := tr.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{coldPage}; !slices.Equal(dirty, want) {
+		t.Errorf("dirty %v, want %v", dirty, want)
+	}
+	if f := rec.pages(); len(f) != 0 {
+		t.Errorf("the tracker read absent pages: faults on %v", f)
+	}
+}

@@ -31,9 +31,14 @@ import (
 // the costs the tracker measured on its own recent regions (regionCosts):
 // by write faults as above; compared (Start disarms [0, extent), Stop
 // compares it with the twins, re-arms it and leaves the changed pages for
-// the next Start to refresh); or plain (nothing armed at all, armed = 0:
-// Start compares the extent with the twins and refreshes the pages that
-// differ, Stop compares it, no fault in or between regions). The twins stay persistent in the first two.
+// the next Start to refresh); or plain. A plain region is mixed
+// (mixed_linux.go): the chunks of pages written recently are unprotected
+// and compared at Start and Stop, the others stay armed and are scanned,
+// so that a region costs in proportion to the pages written, not to the
+// extent. Where the extent is so small that a scan costs more than
+// copying and comparing it, a plain region is bare instead: nothing armed
+// (armed = 0), Start copies the extent into the twins, Stop compares it.
+// The twins stay persistent except in bare regions.
 type uffdTracker struct {
 	trackerState
 	base vaddr
@@ -43,9 +48,20 @@ type uffdTracker struct {
 	// write-protected or reported written by PAGEMAP_SCAN; 0 in plain
 	// regions and after them.
 	armed   int
-	twinned int               // twin pages below twinned have been written once
-	vec     []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
-	dirty   []int             // result of the last Stop, reused
+	twinned int // twin pages below twinned have been written once
+	// chunks: the state of each chunk of chunkPages pages below armed
+	// (mixed_linux.go); all cold after a faults or compared region.
+	chunks []chunk
+	bare   bool // the current or last plain region is bare
+	// coldDirty: pages of cold chunks the last mixed Stop reported.
+	coldDirty int
+	// Buffers of the mixed regions, reused.
+	woke, changed, coldPages, hotDirty, known []int
+	// injected: pages announced by WillWrite since the last mixed Start.
+	injected []int
+	zero     []byte            // a page of zeros
+	vec      []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
+	dirty    []int             // result of the last Stop, reused
 
 	mode    uffdMode
 	kind    regionKind // of the current or last region
@@ -204,9 +220,14 @@ func (u *uffdTracker) Start(extent int) error {
 		return fmt.Errorf("start: %w", err)
 	}
 	kind := u.chooseKind(extent / u.pageSize)
-	if kind == kindPlain {
-		err = u.startPlain(extent)
-	} else {
+	switch {
+	case kind == kindPlain && u.mode == uffdModeAdaptive && u.costs.plainOnly(extent/u.pageSize):
+		err = u.startPlain(extent) // reads the last region's u.bare
+		u.bare = true
+	case kind == kindPlain:
+		err = u.startMixed(extent)
+		u.bare = false
+	default:
 		err = u.startArmed(extent, kind)
 	}
 	c := &u.costs
@@ -230,8 +251,8 @@ func (u *uffdTracker) Start(extent int) error {
 	return nil
 }
 
-// startPlain releases whatever is armed and copies the extent into the
-// twins. When the costs ask for a measurement, it compares the extent
+// startPlain starts a bare region: it releases whatever is armed and
+// copies the extent into the twins. When the costs ask for a measurement, it compares the extent
 // with the twins instead and copies the pages that differ: those the last
 // region wrote and those written since, whatever kind the last region was,
 // which measures the writes between regions.
@@ -245,6 +266,9 @@ func (u *uffdTracker) startPlain(extent int) error {
 		}
 		u.armed = 0
 	}
+	u.chunks = u.chunks[:0]
+	u.costs.hot = extent / u.pageSize
+	u.injected = u.injected[:0]
 	ps := u.pageSize
 	tw := u.res.twin.buf
 	u.pending = u.pending[:0]
@@ -255,7 +279,7 @@ func (u *uffdTracker) startPlain(extent int) error {
 		timed, u.twinned = 0, extent
 	}
 	t := time.Now()
-	if !u.costs.measure && u.kind == kindPlain {
+	if !u.costs.measure && u.kind == kindPlain && u.bare {
 		u.copyPresent(0, extent)
 		u.costs.observeBulk(time.Since(t), timed)
 		return nil
@@ -323,6 +347,11 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 		u.armed = extent
 		u.twinned = max(u.twinned, extent)
 	}
+	// Every page below armed is armed now (a compared region's Stop
+	// re-arms them).
+	u.setChunks(u.armed/u.pageSize, chunkCold)
+	u.costs.hot = 0
+	u.injected = u.injected[:0]
 	return nil
 }
 
@@ -352,7 +381,7 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 	t := time.Now()
 	rewriteWord(u.mem, off)
 	u.costs.observeFault(time.Since(t))
-	if off >= u.armed {
+	if !u.armedPage(p) {
 		return true, nil
 	}
 	return true, u.writeProtect(off, off+u.pageSize, true)
@@ -394,7 +423,8 @@ func (u *uffdTracker) Stop() ([]int, error) {
 	}
 	u.dirty = u.dirty[:0]
 	n := u.extent / u.pageSize
-	if u.kind == kindFaults {
+	switch {
+	case u.kind == kindFaults:
 		err := u.scan(0, u.extent, false, func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				u.dirty = append(u.dirty, p)
@@ -403,7 +433,14 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("stop: %w", err)
 		}
-	} else {
+	case u.kind == kindPlain && !u.bare:
+		if err := u.stopMixed(); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
+		if err := u.readSample(); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
+	default:
 		t := time.Now()
 		u.dirty = u.diffPresent(u.dirty, 0, n)
 		u.costs.observeCompare(time.Since(t), n)
@@ -420,6 +457,7 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		u.pending = append(u.pending, u.dirty...)
 	}
 	u.costs.endRegion(len(u.dirty))
+	u.costs.observeSpread(u.dirty)
 	if len(u.dirty) > 0 {
 		u.probe = u.dirty[len(u.dirty)/2]
 	}
@@ -441,8 +479,8 @@ func (u *uffdTracker) armSample(extent int) error {
 
 // readSample counts, among the sampled pages the region did not change
 // (u.dirty holds those it changed), those it wrote all the same; in a
-// plain region it then unprotects those it did not write (a compared
-// one's Stop re-arms them all).
+// plain region it then unprotects those it did not write and that are not
+// meant to be armed (a compared one's Stop re-arms them all).
 func (u *uffdTracker) readSample() error {
 	if len(u.sample) == 0 {
 		return nil
@@ -473,7 +511,7 @@ func (u *uffdTracker) readSample() error {
 	u.costs.observeSample(len(u.dirty), rewritten, clean, u.extent/u.pageSize)
 	if u.kind == kindPlain {
 		for i, p := range u.sample {
-			if written[i] {
+			if written[i] || (!u.bare && u.armedPage(p)) {
 				continue
 			}
 			if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, false); err != nil {

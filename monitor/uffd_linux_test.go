@@ -73,7 +73,8 @@ func TestUffdConformanceAlternate(t *testing.T) { runConformance(t, uffdWithMode
 func TestUffdConformancePlain(t *testing.T) { runConformance(t, uffdWithMode(uffdModePlain)) }
 
 // frozenCosts sets the tracker's cost figures (ns per fault, per page
-// copied, per page compared) and keeps them from being measured.
+// copied, per page compared; protecting a page costs nothing) and keeps
+// them from being measured.
 func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
 	u.costs.frozen = true
 	c := &u.costs
@@ -81,6 +82,7 @@ func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
 	c.fault.add(fault)
 	c.copyNS.add(copyNS)
 	c.cmpNS.add(cmpNS)
+	c.wpNS.add(0)
 }
 
 // adaptiveRun runs one region per entry of pattern on a fresh tracker with
@@ -88,11 +90,14 @@ func frozenCosts(u *uffdTracker, fault, copyNS, cmpNS float64) {
 // memory but its last between pages, which are then written outside the
 // region. It checks every Stop and twin and
 // returns the kind each region was tracked with.
-func adaptiveRun(t *testing.T, fault float64, pattern []struct{ every, between int }) []regionKind {
+func adaptiveRun(t *testing.T, fault float64, pattern []struct{ every, between int }, tracker ...**uffdTracker) []regionKind {
 	t.Helper()
 	mem := mapArena(t, 1<<20)
 	tr := newOrSkip(t, BackendUffd, mem)
 	u := tr.(*uffdTracker)
+	for _, p := range tracker {
+		*p = u
+	}
 	frozenCosts(u, fault, 500, 500)
 	ps := tr.PageSize()
 	var kinds []regionKind
@@ -143,9 +148,11 @@ func TestUffdAdaptiveSwitch(t *testing.T) {
 }
 
 // When faults are expensive (a paravirtualized machine) and pages are also
-// written between regions (an injected delta), nothing stays armed; when
-// the writes between regions stop, and then the regions become sparse,
-// the tracker follows.
+// written between regions (an injected delta), the regions are plain
+// (mixed) and every chunk written stays unprotected; when the writes
+// between regions stop, and then the regions become sparse, the tracker
+// follows: a compared region, then mixed regions in which the chunks
+// nobody writes stay armed.
 func TestUffdAdaptivePlain(t *testing.T) {
 	dense := struct{ every, between int }{1, 64} // a quarter of the memory between regions
 	sparse := struct{ every, between int }{128, 0}
@@ -153,19 +160,31 @@ func TestUffdAdaptivePlain(t *testing.T) {
 	for range 13 {
 		pattern = append(pattern, sparse)
 	}
-	got := adaptiveRun(t, 20000, pattern)
+	var u *uffdTracker
+	got := adaptiveRun(t, 20000, pattern, &u)
 	// The first region is plain: a fault costs more than two copies and
-	// compares of a page. Compared regions see 192 pages changed, then 2;
-	// nothing tells them how many are written until the fourth one (index
-	// 4) samples its writes, and with none between regions comparing
-	// against persistent twins is cheaper than plain; the sample brings
-	// write faults back.
-	want := []regionKind{kindPlain, kindPlain, kindPlain, kindPlain, kindCompare}
+	// compares of a page. Plain regions see 192 pages changed, then 2,
+	// and count the 64 written between regions; once none are (index 5),
+	// comparing the whole memory against persistent twins is estimated
+	// cheaper than comparing every chunk, all still hot. That region
+	// leaves every chunk armed, and a mixed region then costs the two
+	// chunks written (compared) and a scan of the others: cheaper than a
+	// fault per page written, and than comparing everything.
+	want := []regionKind{kindPlain, kindPlain, kindPlain, kindPlain, kindPlain, kindCompare}
 	for len(want) < len(pattern) {
-		want = append(want, kindFaults)
+		want = append(want, kindPlain)
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("regions tracked as %v,\nwant %v", got, want)
+	}
+	cold := 0
+	for _, ch := range u.chunks {
+		if ch.state == chunkCold {
+			cold++
+		}
+	}
+	if want := len(u.chunks) - 2; cold != want {
+		t.Errorf("%d of %d chunks armed after the sparse regions, want %d", cold, len(u.chunks), want)
 	}
 }
 

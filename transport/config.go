@@ -33,6 +33,10 @@ type Config struct {
 	JobID uint64
 	// Size is the number of nodes, the master included (ranks 0..Size-1).
 	Size int
+	// MaxJoin is how many nodes may join the running job after NewMaster
+	// returned (Master.Admit), under ranks Size..Size+MaxJoin-1; master
+	// and joining nodes must agree on it. Zero: none.
+	MaxJoin int
 
 	// MaxFrame bounds the payload of one Message, in bytes (default 1 GiB).
 	// On the wire a payload travels in chunks of at most 1 MiB.
@@ -102,6 +106,9 @@ func (c Config) normalize() (Config, error) {
 	}
 	if c.Size < 1 || int64(c.Size) > 1<<31-1 {
 		return c, fmt.Errorf("%w: size %d", ErrConfig, c.Size)
+	}
+	if c.MaxJoin < 0 || int64(c.Size)+int64(c.MaxJoin) > 1<<31-1 {
+		return c, fmt.Errorf("%w: MaxJoin %d", ErrConfig, c.MaxJoin)
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -23,6 +24,10 @@ var (
 	// tried to: wrong job id, rank out of range, duplicate rank, size
 	// mismatch, unsupported protocol version.
 	ErrRejected = errors.New("rejected")
+	// ErrRankTaken means the master refused a slave's rank because another
+	// node holds it; it wraps ErrRejected. A node joining a running job
+	// (see Master.Admit) tries the next rank.
+	ErrRankTaken = fmt.Errorf("%w: rank taken", ErrRejected)
 	// ErrFrameTooLarge means a message is larger than [Config].MaxFrame. A
 	// received header that declares one is rejected before any allocation.
 	ErrFrameTooLarge = errors.New("frame too large")

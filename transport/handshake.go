@@ -273,6 +273,9 @@ func rejection(status uint8) error {
 	if status == statusAuth {
 		return fmt.Errorf("%w: the master rejected this node's proof: the job tokens differ", ErrAuth)
 	}
+	if status == statusDuplicate {
+		return fmt.Errorf("%w by the master: %s", ErrRankTaken, statusText[status])
+	}
 	return fmt.Errorf("%w by the master: %s", ErrRejected, statusText[status])
 }
 
@@ -316,8 +319,10 @@ func masterHandshake(rw io.ReadWriter, cfg *Config, claim claimFunc, addr string
 	switch {
 	case hello.jobID != cfg.JobID:
 		return reject(statusBadJob, fmt.Errorf("%w: job id %#x, want %#x", ErrRejected, hello.jobID, cfg.JobID))
-	case rank < 1 || rank >= cfg.Size:
-		return reject(statusBadRank, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrRejected, hello.rank, cfg.Size))
+	case rank < 1 || rank >= cfg.Size+cfg.MaxJoin:
+		// Ranks from Size on belong to joining nodes: claim accepts them
+		// only on Master.Admit's listener.
+		return reject(statusBadRank, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrRejected, hello.rank, cfg.Size+cfg.MaxJoin))
 	case hello.size != uint32(cfg.Size):
 		return reject(statusBadSize, fmt.Errorf("%w: job size %d, want %d", ErrRejected, hello.size, cfg.Size))
 	}

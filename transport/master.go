@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,9 +23,15 @@ type Master struct {
 
 	gatherMu sync.Mutex // serializes Gather
 
+	// extra holds the nodes admitted after NewMaster (Admit), index rank
+	// - Size; an entry is set once, under dropMu.
+	extra []atomic.Pointer[conn]
+
 	dropMu sync.Mutex
-	// dropMu protects the following field.
-	dropped []bool // index rank: Exclude or Drop was called
+	// dropMu protects the following fields.
+	dropped  []bool // index rank: Exclude or Drop was called (joining ranks: until Include)
+	reserved []bool // index rank - Size: a joining node claimed the rank
+	admit    func() // stops Admit's accepting, or nil
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -34,11 +41,15 @@ type Master struct {
 
 // joiner tracks the ranks taken during NewMaster.
 type joiner struct {
+	size  int // the job's size: ranks from it on join later (Admit)
 	mu    sync.Mutex
 	taken map[int]string // rank → address; protected by mu
 }
 
 func (j *joiner) claim(rank int, addr string) (func(), error) {
+	if rank >= j.size {
+		return nil, fmt.Errorf("%w: rank %d is for a node joining the running job, not yet started", ErrRejected, rank)
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if prev, ok := j.taken[rank]; ok {
@@ -78,7 +89,12 @@ func NewMaster(ln net.Listener, cfg Config) (*Master, error) {
 		closed: make(chan struct{}),
 		relay:  masterRelay{setup: make(chan relaySetupMsg, 2*cfg.Size)},
 
-		dropped: make([]bool, cfg.Size),
+		dropped:  make([]bool, cfg.Size+cfg.MaxJoin),
+		extra:    make([]atomic.Pointer[conn], cfg.MaxJoin),
+		reserved: make([]bool, cfg.MaxJoin),
+	}
+	for rank := cfg.Size; rank < len(m.dropped); rank++ {
+		m.dropped[rank] = true // not joined yet
 	}
 	if cfg.Size == 1 {
 		return m, nil
@@ -103,7 +119,7 @@ func (m *Master) join(ln net.Listener) error {
 			return fmt.Errorf("listener deadline: %w", err)
 		}
 	}
-	j := &joiner{taken: make(map[int]string)}
+	j := &joiner{size: cfg.Size, taken: make(map[int]string)}
 	results := make(chan joinResult)
 	stop := make(chan struct{})
 	var a *acceptor
@@ -246,10 +262,16 @@ func earliest(a, b time.Time) time.Time {
 }
 
 func (m *Master) peer(rank int) (*conn, error) {
-	if rank < 1 || rank >= len(m.peers) {
-		return nil, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrConfig, rank, len(m.peers))
+	if rank >= 1 && rank < len(m.peers) {
+		return m.peers[rank], nil
 	}
-	return m.peers[rank], nil
+	if i := rank - len(m.peers); i >= 0 && i < len(m.extra) {
+		if c := m.extra[i].Load(); c != nil {
+			return c, nil
+		}
+		return nil, fmt.Errorf("%w: rank %d has not joined", ErrConfig, rank)
+	}
+	return nil, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrConfig, rank, len(m.peers)+len(m.extra))
 }
 
 // Send sends msg to the slave of the given rank. It returns once the message
@@ -306,6 +328,11 @@ func (m *Master) Broadcast(msg Message) error {
 				first = err
 			}
 		}
+		m.eachJoined(func(_ int, c *conn) {
+			if err := c.send(msg); err != nil && first == nil {
+				first = err
+			}
+		})
 		return first
 	}
 	var (
@@ -323,6 +350,13 @@ func (m *Master) Broadcast(msg Message) error {
 			}
 		})
 	}
+	m.eachJoined(func(_ int, c *conn) {
+		wg.Go(func() {
+			if err := c.send(msg); err != nil {
+				once.Do(func() { first = err })
+			}
+		})
+	})
 	wg.Wait()
 	return first
 }
@@ -343,15 +377,16 @@ func (m *Master) Gather() ([]Message, error) { return m.GatherInto(nil) }
 func (m *Master) GatherInto(out []Message) ([]Message, error) {
 	m.gatherMu.Lock()
 	defer m.gatherMu.Unlock()
-	if cap(out) < len(m.peers) {
-		out = make([]Message, len(m.peers))
+	ranks := len(m.peers) + len(m.extra)
+	if cap(out) < ranks {
+		out = make([]Message, ranks)
 	}
-	out = out[:len(m.peers)]
+	out = out[:ranks]
 	clear(out)
 	// A slave's message has a kind ≥ MinKind: a zero kind is a rank
 	// still to hear from.
 	left := 0
-	for rank := 1; rank < len(m.peers); rank++ {
+	for rank := 1; rank < ranks; rank++ {
 		if !m.isDropped(rank) {
 			left++
 		}
@@ -362,10 +397,11 @@ func (m *Master) GatherInto(out []Message) ([]Message, error) {
 		}
 	}
 	for left > 0 {
-		for rank, c := range m.peers {
-			if rank == 0 || out[rank].Kind != 0 || m.isDropped(rank) {
+		for rank := 1; rank < ranks; rank++ {
+			if out[rank].Kind != 0 || m.isDropped(rank) {
 				continue
 			}
+			c, _ := m.peer(rank)
 			msg, ok, err := c.tryRecv()
 			if err != nil {
 				return out, err
@@ -437,7 +473,20 @@ func (m *Master) WaitClosed(timeout time.Duration) error {
 			return fmt.Errorf("%w: slaves %v still connected after %v", ErrPeerTimeout, open, timeout)
 		}
 	}
-	return nil
+	var err error
+	m.eachJoined(func(rank int, c *conn) {
+		if err != nil {
+			return
+		}
+		select {
+		case <-c.dead:
+		case <-m.closed:
+			err = ErrClosed
+		case <-t.C:
+			err = fmt.Errorf("%w: joined node %d still connected after %v", ErrPeerTimeout, rank, timeout)
+		}
+	})
+	return err
 }
 
 // Close says goodbye to every slave and closes the connections gracefully
@@ -447,9 +496,21 @@ func (m *Master) WaitClosed(timeout time.Duration) error {
 func (m *Master) Close() error {
 	m.closeOnce.Do(func() {
 		close(m.closed)
+		m.dropMu.Lock()
+		stop := m.admit
+		m.admit = nil
+		m.dropMu.Unlock()
+		if stop != nil {
+			stop()
+		}
 		var wg sync.WaitGroup
 		for _, c := range slices.Clip(m.peers) {
 			if c != nil {
+				wg.Go(c.close)
+			}
+		}
+		for i := range m.extra {
+			if c := m.extra[i].Load(); c != nil {
 				wg.Go(c.close)
 			}
 		}
@@ -467,7 +528,7 @@ func (m *Master) Drop(rank int) error {
 	if err := m.Exclude(rank); err != nil {
 		return err
 	}
-	c := m.peers[rank]
+	c, _ := m.peer(rank)
 	c.shut()
 	go c.close()
 	return nil

@@ -21,8 +21,9 @@ type Slave struct {
 	relay *slaveRelay // nil without relayed broadcasts
 }
 
-// Dial connects to the master at addr as the given rank (1 ≤ rank < Size)
-// and runs the handshake. It retries a refused connection (the master may
+// Dial connects to the master at addr as the given rank (1 ≤ rank < Size,
+// or, for a node joining the running job, Size ≤ rank < Size+MaxJoin) and
+// runs the handshake. It retries a refused connection (the master may
 // still be starting) and a handshake the master cut short (it drops
 // connections beyond its limit of handshakes in progress) until ctx ends; without a deadline in ctx, it gives up
 // after HandshakeTimeout. Errors are *NodeError naming the master (rank 0),
@@ -32,8 +33,8 @@ func Dial(ctx context.Context, addr string, rank int, cfg Config) (*Slave, error
 	if err != nil {
 		return nil, err
 	}
-	if rank < 1 || rank >= cfg.Size {
-		return nil, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrConfig, rank, cfg.Size)
+	if rank < 1 || rank >= cfg.Size+cfg.MaxJoin {
+		return nil, fmt.Errorf("%w: rank %d out of range [1, %d)", ErrConfig, rank, cfg.Size+cfg.MaxJoin)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -169,6 +170,18 @@ func (s *Slave) Recv() (Message, error) {
 		return Message{}, err
 	}
 	return Message{Kind: msg.Payload[0], Seq: binary.BigEndian.Uint64(msg.Payload[1:]), Payload: p}, nil
+}
+
+// TryRecv is Recv without waiting: ok is false when no message has
+// arrived yet. A node that joins a running job uses it while it catches
+// up (see Master.Admit); relayed broadcasts are not for it (it joins with
+// the star), so an announcement is an error.
+func (s *Slave) TryRecv() (msg Message, ok bool, err error) {
+	msg, ok, err = s.c.tryRecv()
+	if err == nil && ok && msg.Kind == kindAnnounce {
+		return Message{}, false, &NodeError{Rank: 0, Addr: s.c.addr, Op: "recv", Err: fmt.Errorf("%w: a relayed broadcast before this node joined", ErrCorruptFrame)}
+	}
+	return msg, ok, err
 }
 
 // Release gives back p, the payload of a message received from Recv, as

@@ -50,6 +50,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "build a package and run it on N nodes", runCmd},
+		{"join", "add a node to a running job that keeps a checkpoint log", joinCmd},
 		{"build", "translate a package and build it into an executable", buildCmd},
 		{"translate", "show the Go code that CAPE generates for a package", translateCmd},
 		{"bench", "reproduce the paper's Table I and Figs. 4-6 against baselines", benchCmd},

@@ -122,6 +122,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The master removes the join file when the job ends; a master killed
+	// (kill -9) leaves it for the launcher to remove.
+	defer nodeenv.RemoveJoin(ck.Checkpoint)
 	var remote launch.Remote
 	if cf.active() {
 		var err error

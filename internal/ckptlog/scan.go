@@ -47,11 +47,25 @@ func ScanLog(r io.Reader, size, limit int64) (*Scan, error) {
 	if size == 0 {
 		return s, nil
 	}
+	if err := s.scanFrom(r, 0, 1, limit); err != nil {
+		return nil, err
+	}
+	if s.End == 0 {
+		return nil, fmt.Errorf("not a CAPE checkpoint log: %s", s.Why)
+	}
+	return s, nil
+}
+
+// scanFrom scans the frames of r, which starts at offset start of the log
+// (the end of the intact prefix so far), up to s.Size; next is the number
+// of the next region record.
+func (s *Scan) scanFrom(r io.Reader, start int64, next uint64, limit int64) error {
+	size := s.Size
+	s.Why = ""
 	br := bufio.NewReaderSize(r, 1<<20)
 	var head [frameHead]byte
 	var buf []byte
-	next := uint64(1)
-	for off := int64(0); ; {
+	for off := start; ; {
 		if size-off < frameHead {
 			if size > off {
 				s.Why = fmt.Sprintf("incomplete frame head at offset %d", off)
@@ -59,7 +73,7 @@ func ScanLog(r io.Reader, size, limit int64) (*Scan, error) {
 			break
 		}
 		if _, err := io.ReadFull(br, head[:]); err != nil {
-			return nil, fmt.Errorf("read log at offset %d: %w", off, err)
+			return fmt.Errorf("read log at offset %d: %w", off, err)
 		}
 		h, err := parseHead(head[:], limit)
 		if err == nil && int64(h.n) > size-off-frameHead {
@@ -71,7 +85,7 @@ func ScanLog(r io.Reader, size, limit int64) (*Scan, error) {
 		}
 		first, ok, err := readPayload(br, head[:], h, &buf)
 		if err != nil {
-			return nil, fmt.Errorf("read log at offset %d: %w", off, err)
+			return fmt.Errorf("read log at offset %d: %w", off, err)
 		}
 		if !ok {
 			s.Why = fmt.Sprintf("frame at offset %d: checksum mismatch", off)
@@ -80,7 +94,7 @@ func ScanLog(r io.Reader, size, limit int64) (*Scan, error) {
 		e := Entry{Kind: h.kind, Off: off + frameHead, Len: int64(h.n)}
 		if why := s.admit(&e, first, &next); why != "" {
 			if off == 0 {
-				return nil, errors.New("not a CAPE checkpoint log: " + why)
+				return errors.New("not a CAPE checkpoint log: " + why)
 			}
 			s.Why = fmt.Sprintf("frame at offset %d: %s", off, why)
 			break
@@ -88,10 +102,7 @@ func ScanLog(r io.Reader, size, limit int64) (*Scan, error) {
 		off += frameHead + int64(h.n)
 		s.End = off
 	}
-	if s.End == 0 {
-		return nil, fmt.Errorf("not a CAPE checkpoint log: %s", s.Why)
-	}
-	return s, nil
+	return nil
 }
 
 // readPayload reads h.n payload bytes, checks the checksum, and returns

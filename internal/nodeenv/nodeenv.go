@@ -104,6 +104,12 @@ type Config struct {
 	Checkpoint    string
 	Restart       bool
 	CheckpointMax int64
+	// JoinDir is set on a node that joins a running job (Join): the
+	// job's checkpoint directory, whose join file gave this Config and
+	// whose log the node replays. Rank is then the first rank a joining
+	// node may take; MaxJoin (on the master too) is how many may join.
+	JoinDir string
+	MaxJoin int
 
 	status *os.File // the launcher's status pipe (StatusFD), or nil
 }
@@ -119,6 +125,9 @@ var ErrNotLaunched = errors.New("not started by a cape launcher")
 // ErrNotLaunched or a single-node Config.
 func Read() (*Config, error) {
 	get := os.Getenv
+	if dir := get(Join); dir != "" {
+		return readJoin(dir)
+	}
 	if get(Size) == "" && get(Rank) == "" {
 		return readScheduled(get)
 	}

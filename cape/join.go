@@ -1,0 +1,213 @@
+package cape
+
+// Nodes that join a running job (seed 003's dynamic provisioning), the
+// master's side. A job with a checkpoint log admits joining nodes: once
+// every node of its start has joined, the master keeps accepting on its
+// listener (transport.Master.Admit) and writes the join file (package
+// nodeenv) into the checkpoint directory, with its address, the job's
+// token and the program's hash.
+//
+// A joining node (join_node.go) replays the log as a restart does, then
+// asks to be admitted (kind join) with the number of regions it replayed.
+// The master admits it where the live set may change (membership.go): just
+// before a region's merged delta is sent, it sends the joining node alone
+// the live set of the next regions, which names it, and the others the same
+// set. The node reads the regions up to that one from the log, as their
+// records appear, and takes a share of the next region like any slave. In
+// the meantime nothing of the job waits for it: its connection is left out
+// of broadcasts and gathers until the master includes it, at the start of
+// its first region. A joining node lost before then is dropped with a
+// notice; after, it is an ordinary slave of the live set (re-execution).
+
+import (
+	"encoding/binary"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/cape-go/cape/internal/nodeenv"
+	"github.com/cape-go/cape/transport"
+)
+
+// maxJoiners bounds the nodes that may join one job over its life: they
+// take ranks size..size+maxJoiners-1.
+const maxJoiners = 64
+
+// joins is the master's account of the nodes joining the job. mu protects
+// asked; the rest is used from the program's goroutine.
+type joins struct {
+	mu    sync.Mutex
+	asked map[int]uint64 // rank → regions replayed: asked to be admitted
+
+	include []int // admitted: to include in the transport at the next region
+	dir     string
+}
+
+// startAdmission makes a checkpointing master admit joining nodes on ln:
+// it writes the join file, whose address is ln's.
+func (n *node) startAdmission(ln net.Listener) error {
+	n.joins = &joins{asked: map[int]uint64{}, dir: n.cfg.Checkpoint}
+	if err := n.master.Admit(ln, n.joinerArrived); err != nil {
+		return fmt.Errorf("admit joining nodes: %w", err)
+	}
+	info, err := nodeenv.NewJoinInfo(n.cfg, joinAddr(ln.Addr()), maxJoiners)
+	if err == nil {
+		err = nodeenv.WriteJoin(n.joins.dir, info)
+	}
+	if err != nil {
+		// The job runs; it only cannot be joined.
+		fmt.Fprintf(os.Stderr, "cape: master: %v: no node can join this job\n", err)
+	}
+	return nil
+}
+
+// joinAddr is the address a joining node dials: the listener's, with the
+// host's name when it listens on every interface.
+func joinAddr(a net.Addr) string {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok || !ta.IP.IsUnspecified() {
+		return a.String()
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, fmt.Sprint(ta.Port))
+}
+
+// joinerArrived is called, from the transport's accepting goroutine, for a
+// node that authenticated: it waits for the node's request to be admitted.
+func (n *node) joinerArrived(rank int) {
+	go func() {
+		msg, err := n.master.Recv(rank)
+		if err == nil && (msg.Kind != kindJoin || len(msg.Payload) != 8) {
+			err = fmt.Errorf("sent message kind %d (%d bytes), want a request to join", msg.Kind, len(msg.Payload))
+		}
+		if err != nil {
+			if !n.closing.Load() {
+				fmt.Fprintf(os.Stderr, "cape: master: joining node %d gave up before it was admitted: %v\n", rank, err)
+			}
+			_ = n.master.Drop(rank)
+			return
+		}
+		j := n.joins
+		j.mu.Lock()
+		j.asked[rank] = binary.LittleEndian.Uint64(msg.Payload)
+		j.mu.Unlock()
+	}()
+}
+
+// admitJoiners returns the ranks admitted from the region after seq: the
+// nodes that asked, each sent the live set next (which names them). A
+// node whose send fails is dropped. It is called where the live set may
+// change, on the program's goroutine; nothing is admitted while the log
+// cannot give a joining node the regions up to seq.
+func (n *node) admitJoiners(seq uint64, next []int) []int {
+	j := n.joins
+	if j == nil || n.closing.Load() {
+		return nil
+	}
+	j.mu.Lock()
+	if len(j.asked) == 0 {
+		j.mu.Unlock()
+		return nil
+	}
+	asked := j.asked
+	j.asked = map[int]uint64{}
+	j.mu.Unlock()
+	if why := n.joinRefusal(seq); why != "" {
+		for rank := range asked {
+			fmt.Fprintf(os.Stderr, "cape: master: refused joining node %d: %s\n", rank, why)
+			go func() {
+				_ = n.master.Send(rank, transport.Message{Kind: kindLeave, Seq: seq, Payload: []byte(why)})
+				_ = n.master.Drop(rank)
+			}()
+		}
+		return nil
+	}
+	var ranks []int
+	for rank := range asked {
+		ranks = append(ranks, rank)
+	}
+	slices.Sort(ranks)
+	live := slices.Clone(next)
+	for _, rank := range ranks {
+		live = append(live, rank)
+	}
+	slices.Sort(live)
+	var admitted []int
+	for _, rank := range ranks {
+		msg := transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(live)}
+		if err := n.master.Send(rank, msg); err != nil {
+			fmt.Fprintf(os.Stderr, "cape: master: joining node %d lost as it was admitted: %v\n", rank, err)
+			_ = n.master.Drop(rank)
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "cape: master: node %d joined at %s after region #%d (it asked once it had replayed %d regions from the log); it takes a share of the next regions\n",
+			rank, time.Now().Format("15:04:05.000"), seq, asked[rank])
+		admitted = append(admitted, rank)
+	}
+	return admitted
+}
+
+// joinRefusal says why no node can be admitted after region seq, or "".
+func (n *node) joinRefusal(seq uint64) string {
+	d := n.dur
+	switch {
+	case d == nil:
+		return "the job keeps no checkpoint log"
+	case d.stopErr != nil:
+		return fmt.Sprintf("the job's checkpoint log stopped at region #%d (%v): a joining node cannot catch up", d.logged, d.stopErr)
+	case d.suspended:
+		return "the job's checkpoint log is suspended at --checkpoint-max until the next checkpoint point: try again later"
+	case n.lazyM != nil:
+		return "the job uses the lazy transfer"
+	}
+	return ""
+}
+
+// grow makes room for the ranks of admitted nodes (master): the job's size
+// becomes one more than the largest rank.
+func (n *node) growFor(ranks []int) {
+	for _, rank := range ranks {
+		n.size = max(n.size, rank+1)
+	}
+	n.lossMu.Lock()
+	for len(n.mem.lost) < n.size {
+		n.mem.lost = append(n.mem.lost, false)
+	}
+	n.lossMu.Unlock()
+	n.joins.include = append(n.joins.include, ranks...)
+}
+
+// includeJoined makes the nodes admitted after the last region part of
+// the transport's broadcasts and gathers: their first region begins.
+func (n *node) includeJoined() {
+	if n.joins == nil || len(n.joins.include) == 0 {
+		return
+	}
+	for _, rank := range n.joins.include {
+		_ = n.master.Include(rank)
+	}
+	n.joins.include = n.joins.include[:0]
+}
+
+// endAdmission drops the joining nodes not admitted yet and removes the
+// join file (master, at the end of the job).
+func (n *node) endAdmission() {
+	j := n.joins
+	if j == nil {
+		return
+	}
+	nodeenv.RemoveJoin(j.dir)
+	j.mu.Lock()
+	asked := j.asked
+	j.asked = map[int]uint64{}
+	j.mu.Unlock()
+	for rank := range asked {
+		_ = n.master.Drop(rank)
+	}
+}

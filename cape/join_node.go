@@ -1,0 +1,286 @@
+package cape
+
+// A node that joins a running job (cape join DIR, or CAPE_JOIN=DIR), the
+// joining node's side (the master's is in join.go).
+//
+// In a nutshell: the node starts from the job's join file (package
+// nodeenv), connects to the master under the first free rank from the
+// job's size on, and runs the program as a restart does: sequential code
+// runs, and every region the log holds injects its logged result, with the
+// arena-hash check at its entry (durable.go; its own log reader follows the
+// file as the master appends). When its next region is not in the log
+// yet, it asks the master to admit it and keeps following the log; the
+// master answers with the live set from some region on, which names it.
+// The node reads the regions up to that one from the log, then becomes an
+// ordinary slave: it takes its share of the next region.
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/cape-go/cape/internal/ckptlog"
+	"github.com/cape-go/cape/transport"
+)
+
+// joinPoll is how often a joining node that caught up with the log looks
+// for new records and for the master's answer.
+const joinPoll = time.Millisecond
+
+// joiner is a joining node's state. It is used from the program's
+// goroutine only.
+type joiner struct {
+	fl      *ckptlog.Follower
+	start   time.Time // the process's start of joining
+	asked   bool      // the request to be admitted was sent
+	at      uint64    // admitted: the live set names this node from region at+1
+	live    []int     // admitted: that live set
+	slave   bool      // admitted and past region at: an ordinary slave
+	first   uint64    // the first region this node took a share of
+	shares  int       // regions it took a share of
+	joinAt  time.Duration
+	caughtN uint64 // regions replayed from the log
+	// shouldAsk's last look: when, and how many records were ahead.
+	mark      time.Time
+	markAhead uint64
+}
+
+// startJoining connects a joining node to the job's master and opens the
+// job's log for replay.
+func (n *node) startJoining(tcfg transport.Config) error {
+	j := &joiner{start: time.Now()}
+	dir, err := ckptlog.OpenDir(n.cfg.JoinDir)
+	if err != nil {
+		return fmt.Errorf("join: %w", err)
+	}
+	if j.fl, err = dir.Follow(n.recordLimit()); err != nil {
+		return fmt.Errorf("join: %w", err)
+	}
+	d := &durable{dir: dir, notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: %s: %s\n", n.name, s) },
+		hdr: ckptlog.Header{ArenaBase: uint64(n.arena.Addr()), ArenaSize: uint64(n.arena.Size()), PageSize: uint32(n.arena.PageSize())}}
+	tcfg.Broadcast = transport.BroadcastStar // a joining node has no relay links
+	if err := n.dialJoin(tcfg); err != nil {
+		j.fl.Close()
+		return err
+	}
+	if err := d.loadReplay(j.fl.Scan(), j.fl, "join"); err != nil {
+		j.fl.Close()
+		return fmt.Errorf("join: %w", err)
+	}
+	n.dur, n.replayTo, n.pending = d, d.logged, d.pending
+	n.mem.live = []int{n.rank}
+	n.joining = j
+	return nil
+}
+
+// dialJoin connects to the master under the first rank from the job's
+// size on that no node holds.
+func (n *node) dialJoin(tcfg transport.Config) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for rank := tcfg.Size; rank < tcfg.Size+tcfg.MaxJoin; rank++ {
+		s, err := transport.Dial(ctx, n.cfg.Master, rank, tcfg)
+		if errors.Is(err, transport.ErrRankTaken) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("join: connect to the master at %s: %w", n.cfg.Master, err)
+		}
+		n.slave, n.rank, n.name = s, rank, fmt.Sprintf("node %d", rank)
+		if host, _, err := net.SplitHostPort(n.cfg.Master); err == nil {
+			if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+				n.loopback = true
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("join: the job at %s admits no more joining nodes (%d joined)", n.cfg.Master, tcfg.MaxJoin)
+}
+
+// catchUp runs at the start of each region of a joining node: it makes the
+// region one the log holds (replayed), or the node's first as a slave, and
+// waits for either as long as needed.
+func (n *node) catchUp() {
+	j := n.joining
+	if j.slave {
+		j.shares++
+		return
+	}
+	if n.pending != nil {
+		return // regions before the log's image compute, as on restart
+	}
+	for {
+		if j.live != nil && n.seq == j.at+1 {
+			n.becomeSlave()
+			return
+		}
+		if err := n.followLog(); err != nil {
+			fail(err)
+		}
+		if err := n.askToJoin(); err != nil {
+			fail(err)
+		}
+		if j.live != nil && n.seq == j.at+1 {
+			continue
+		}
+		if n.seq <= n.replayTo {
+			return
+		}
+		time.Sleep(joinPoll)
+	}
+}
+
+// Catching up: a joining node asks to be admitted once it has replayed
+// every record the log holds, or once the records ahead of it stop
+// shrinking fast (a program whose time goes mostly to sequential code,
+// which the node re-runs as fast as the job does). The master then admits
+// it at its next region boundary; the node replays the regions it is still
+// behind before its first share, while the master waits for it once.
+const (
+	askAhead  = 2                      // records ahead of the node: close enough
+	askPeriod = 500 * time.Millisecond // the records ahead must halve in this time
+)
+
+// shouldAsk reports whether the node at region seq, with the log holding
+// regions up to replayTo, should ask to be admitted.
+func (j *joiner) shouldAsk(seq, replayTo uint64) bool {
+	ahead := replayTo - min(replayTo, seq-1)
+	if ahead <= askAhead {
+		return true
+	}
+	now := time.Now()
+	if j.mark.IsZero() {
+		j.mark, j.markAhead = now, ahead
+		return false
+	}
+	if now.Sub(j.mark) < askPeriod {
+		return false
+	}
+	if 2*ahead > j.markAhead {
+		return true
+	}
+	j.mark, j.markAhead = now, ahead
+	return false
+}
+
+// followLog takes the records the master appended since the last look.
+func (n *node) followLog() error {
+	j, d := n.joining, n.dur
+	replaced, err := j.fl.Poll()
+	if err != nil {
+		return fmt.Errorf("join: %w", err)
+	}
+	s := j.fl.Scan()
+	entries := s.Entries
+	first := uint64(1)
+	if len(entries) > 0 && entries[0].Kind == ckptlog.KindImage {
+		first, entries = entries[0].Seq+1, entries[1:]
+	}
+	if replaced && first > n.seq {
+		return fmt.Errorf("join: the job compacted its log past region #%d, which this node has not replayed yet: start it again", n.seq)
+	}
+	d.entries, d.first = entries, first
+	n.replayTo = max(n.replayTo, s.Last())
+	return nil
+}
+
+// askToJoin sends the request to be admitted, once it is time (see
+// shouldAsk), and takes the master's answer if it came: the live set that
+// names this node, or the end of the job.
+func (n *node) askToJoin() error {
+	j := n.joining
+	if !j.asked {
+		if !j.shouldAsk(n.seq, n.replayTo) {
+			return nil
+		}
+		p := binary.LittleEndian.AppendUint64(nil, n.seq-1)
+		if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: n.seq - 1, Payload: p}); err != nil {
+			return n.joinLost(err)
+		}
+		j.asked = true
+	}
+	msg, ok, err := n.slave.TryRecv()
+	if err != nil {
+		return n.joinLost(err)
+	}
+	if !ok {
+		return nil
+	}
+	if msg.Kind == kindDone {
+		return n.joinLost(transport.ErrPeerClosed)
+	}
+	if j.live != nil {
+		// Admitted, this node sent nothing yet: the master only tells it
+		// to leave (it straggled) or that the job ended.
+		if err := fromMaster(msg, 0, msg.Seq); errors.Is(err, ErrLeft) || errors.Is(err, ErrJobAborted) {
+			return err
+		}
+		return fmt.Errorf("join: the master sent message kind %d before this node's first region", msg.Kind)
+	}
+	if msg.Kind != kindLive {
+		if err := fromMaster(msg, kindLive, msg.Seq); errors.Is(err, ErrLeft) {
+			return fmt.Errorf("join: the master refused this node: %s", msg.Payload)
+		} else if err != nil {
+			return fmt.Errorf("join: before this node was admitted: %w", err)
+		}
+	}
+	start := make([]int, n.cfg.Size) // the job's nodes at its start
+	for i := range start {
+		start[i] = i
+	}
+	live, err := parseLive(msg.Payload, start, n.cfg.Size)
+	if err == nil && !slices.Contains(live, n.rank) {
+		err = errors.New("the live set does not name this node")
+	}
+	if err == nil && msg.Seq+1 < n.seq {
+		err = fmt.Errorf("admitted from region #%d, this node is at region #%d", msg.Seq+1, n.seq)
+	}
+	if err != nil {
+		return fmt.Errorf("join: the master's answer: %w", err)
+	}
+	j.at, j.live = msg.Seq, live
+	return nil
+}
+
+// joinLost reports the end of the connection before admission: the job
+// ended (status 0) or the master is gone.
+func (n *node) joinLost(err error) error {
+	if errors.Is(err, transport.ErrPeerClosed) {
+		fmt.Fprintf(os.Stderr, "cape: %s: the job ended before this node was admitted\n", n.name)
+		return fmt.Errorf("%w before this node was admitted", ErrJobDone)
+	}
+	return fmt.Errorf("join: lost the master before this node was admitted: %w", err)
+}
+
+// becomeSlave turns the joining node into a slave of the live set, at the
+// start of its first region.
+func (n *node) becomeSlave() {
+	j := n.joining
+	j.slave, j.first, j.shares = true, n.seq, 1
+	j.caughtN = n.replayTo
+	n.replayTo = min(n.replayTo, n.seq-1) // from here the master sends the results
+	j.joinAt = time.Since(j.start)
+	if n.dur != nil {
+		_ = n.dur.rd.Close()
+		n.dur = nil
+	}
+	n.mem.live = j.live
+	fmt.Fprintf(os.Stderr, "cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
+		n.name, n.seq, short(j.joinAt), j.at)
+	go n.watchMaster()
+}
+
+// joinSummary prints, on a joined node at its end, what it took part in.
+func (n *node) joinSummary() {
+	j := n.joining
+	if j == nil || !j.slave {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "cape: %s: joined after %v; took a share of %s (#%d to #%d)\n",
+		n.name, short(j.joinAt), plural(j.shares, "region"), j.first, j.first+uint64(j.shares)-1)
+}

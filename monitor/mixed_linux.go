@@ -1,0 +1,529 @@
+//go:build linux
+
+package monitor
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Mixed regions (kindPlain, when the extent is large enough for the
+// scans to pay): each chunk of chunkPages pages is hot or cold.
+//
+//   - A hot chunk is unprotected and tracked by comparison: Start makes
+//     its twins current (copying the pages the last Stop found changed,
+//     comparing the others and copying those that differ), Stop compares
+//     it with them. It costs a comparison per page at each end, whatever
+//     is written, and no fault.
+//   - A cold chunk is write-protected: a PAGEMAP_SCAN walk, a few
+//     nanoseconds a page, tells the pages written, as in a faults region.
+//     Its twins are current while it stays unwritten. It costs nothing per
+//     region until a page of it is written, which costs a write fault.
+//
+// A chunk is woken (made hot, its pages unprotected) when a page of it is
+// found written at a Start (in the last region or since), when the last
+// compared region of a probing chunk finds a page of it changed, or when
+// the caller announces writes to it (WillWrite). A hot chunk in which
+// nothing was seen written or changed for wait Starts is probed: one page
+// of it, its probe page, is write-protected; if that page stays unwritten
+// and nothing else in the chunk changes for wait more Starts, the whole
+// chunk is armed and turns cold. Every wake of a probing chunk multiplies its wait by
+// backoffProbe, of a cold one by backoffCold (up to waitMax), so that a chunk rewritten from time
+// to time, or rewritten with its own bytes (which comparisons do not
+// see), does not oscillate: the probe page takes at most one fault per
+// probe. Iterative programs leave most of their memory unwritten in a
+// given region (the other nodes' rows of a stencil's grids): those chunks
+// turn cold, and a region costs in proportion to the pages it and the
+// code between regions write.
+
+// Bounds of chunk.wait.
+const (
+	waitFirst = 4
+	waitMax   = 256
+)
+
+// chunkState is how a mixed region tracks a chunk.
+type chunkState uint8
+
+const (
+	chunkHot     chunkState = iota // unprotected, compared
+	chunkProbing                   // hot, with its probe page write-protected
+	chunkCold                      // write-protected, scanned
+)
+
+// chunk is the tracking state of chunkPages consecutive pages.
+type chunk struct {
+	state chunkState
+	// idle: consecutive Starts at which the chunk was hot and none of its
+	// pages was seen written or changed.
+	idle uint16
+	// wait: idle Starts before a probe, and again before arming; 0 is
+	// waitFirst.
+	wait uint16
+}
+
+func (c *chunk) waitFor() int {
+	if c.wait == 0 {
+		return waitFirst
+	}
+	return int(c.wait)
+}
+
+// backoff multiplies the chunk's wait by k after a wake that a probe or
+// a cold spell did not foresee.
+func (c *chunk) backoff(k int) { c.wait = uint16(min(k*c.waitFor(), waitMax)) }
+
+// Backoff factors: a probe page written says that the chunk is written
+// though unchanged (rewritten with its own bytes, as the rows of a grid
+// still zero are), which a longer wait will not change soon; a cold
+// chunk written after a long rest may simply have started a new phase.
+const (
+	backoffProbe = 4
+	backoffCold  = 2
+)
+
+// probePage returns the probe page of chunk c.
+func probePage(c int) int { return c*chunkPages + chunkPages/2 }
+
+// armedPage reports whether page p is meant to be write-protected outside
+// regions: below armed and in a cold chunk, or a probing chunk's probe
+// page. After a faults or compared region every chunk is cold.
+func (u *uffdTracker) armedPage(p int) bool {
+	if p >= u.armed/u.pageSize {
+		return false
+	}
+	c := p / chunkPages
+	if c >= len(u.chunks) {
+		return true
+	}
+	switch u.chunks[c].state {
+	case chunkCold:
+		return true
+	case chunkProbing:
+		return p == probePage(c)
+	}
+	return false
+}
+
+// setChunks sizes the chunk states to cover n pages, all in state s.
+func (u *uffdTracker) setChunks(n int, s chunkState) {
+	u.chunks = u.chunks[:0]
+	for range (n + chunkPages - 1) / chunkPages {
+		u.chunks = append(u.chunks, chunk{state: s})
+	}
+}
+
+// pageRange returns the pages of chunk c below n.
+func pageRange(c, n int) (lo, hi int) { return c * chunkPages, min((c+1)*chunkPages, n) }
+
+// startMixed starts a mixed region over extent bytes: it finds what was
+// written since the last Start, wakes and refreshes accordingly, makes
+// the hot twins current, adds the pages of a grown extent (hot), and
+// probes or arms the chunks that stayed idle.
+func (u *uffdTracker) startMixed(extent int) error {
+	ps := u.pageSize
+	np, old := extent/ps, u.armed/ps
+	if len(u.chunks)*chunkPages < old {
+		u.setChunks(old, chunkCold) // cannot happen: armed pages have states
+	}
+	u.woke = u.woke[:0]
+	if np > old && old%chunkPages != 0 && u.chunks[old/chunkPages].state != chunkHot {
+		// The pages a grown extent adds to a chunk are not protected.
+		u.woke = append(u.woke, old/chunkPages)
+	}
+	coldWritten, err := u.scanWritten(old)
+	if err != nil {
+		return err
+	}
+	for _, p := range u.pending { // a compared region's changed pages
+		u.woke = append(u.woke, p/chunkPages)
+	}
+	u.pending = u.pending[:0]
+	if err := u.wake(old); err != nil {
+		return err
+	}
+	// The woken chunks are hot: refreshHot copies the pages the last
+	// region wrote (u.dirty, which holds the pending pages after a
+	// compared region) and compares the others.
+	injected := u.knownWritten()
+	changed := u.refreshHot(min(np, old))
+	u.costs.between = changed + injected + max(coldWritten-u.coldDirty, 0)
+	if np > old {
+		u.setChunksFrom(old, np)
+		u.copyNew(old, np) // not timed: populates the twins
+		u.twinned = max(u.twinned, extent)
+	}
+	u.armed = max(u.armed, extent)
+	if err := u.cool(np); err != nil {
+		return err
+	}
+	// Hot pages may have changed since the last Start, as far as Between
+	// can tell: their comparison sees content, not writes.
+	hot := 0
+	for c := range (u.armed/ps + chunkPages - 1) / chunkPages {
+		if u.chunks[c].state != chunkCold {
+			lo, hi := pageRange(c, u.armed/ps)
+			u.betw.add(lo, hi)
+			hot += max(min(hi, np)-lo, 0)
+		}
+	}
+	u.costs.hot = hot
+	return nil
+}
+
+// setChunksFrom adds hot chunks for the pages [old, np).
+func (u *uffdTracker) setChunksFrom(old, np int) {
+	for len(u.chunks)*chunkPages < np {
+		u.chunks = append(u.chunks, chunk{})
+	}
+	if old%chunkPages != 0 {
+		u.chunks[old/chunkPages].state = chunkHot // woken above
+	}
+}
+
+// copyNew copies the pages [lo, hi) that a grown extent adds into the
+// twins. A page past twinned whose twin was never written is zero, as a
+// fresh page of memory is: such pages are copied only if they are not
+// zero, so that the twins of the memory a program has not used yet cost
+// no page (a write fault each: tens of microseconds on some machines).
+func (u *uffdTracker) copyNew(lo, hi int) {
+	ps := u.pageSize
+	fresh := max(lo, (u.twinned+ps-1)/ps)
+	u.copyPresent(lo*ps, min(fresh, hi)*ps)
+	if len(u.zero) != ps {
+		u.zero = make([]byte, ps)
+	}
+	for p := fresh; p < hi; {
+		for p < hi && ((u.absent != nil && u.absent(p)) || bytes.Equal(u.mem[p*ps:(p+1)*ps], u.zero)) {
+			p++
+		}
+		q := p
+		for q < hi && (u.absent == nil || !u.absent(q)) && !bytes.Equal(u.mem[q*ps:(q+1)*ps], u.zero) {
+			q++
+		}
+		if p < q {
+			copyParallel(u.res.twin.buf[p*ps:q*ps], u.mem[p*ps:q*ps])
+		}
+		p = q
+	}
+}
+
+// scanWritten walks the pages [0, old) for those written since the last
+// Start: it adds to u.woke the cold chunks of which a page was written and
+// the probing chunks whose probe page was, and returns the number of
+// pages of cold chunks written. Every written page may have changed
+// (Between).
+func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
+	err = u.scan(0, old*u.pageSize, false, func(lo, hi int) {
+		u.betw.add(lo, hi)
+		for p := lo; p < hi; {
+			c := p / chunkPages
+			end := min(hi, (c+1)*chunkPages)
+			switch u.chunks[c].state {
+			case chunkCold:
+				coldWritten += end - p
+				u.woke = append(u.woke, c)
+			case chunkProbing:
+				if pp := probePage(c); p <= pp && pp < end {
+					u.woke = append(u.woke, c)
+				}
+			}
+			p = end
+		}
+	})
+	return coldWritten, err
+}
+
+// copyPage refreshes the twin of page p, unless it is absent.
+func (u *uffdTracker) copyPage(p int) {
+	if u.absent != nil && u.absent(p) {
+		return
+	}
+	ps := u.pageSize
+	copy(u.res.twin.buf[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
+}
+
+// wake makes the chunks in u.woke hot: it unprotects their pages below
+// old (the present ones: an absent page keeps the protection that makes
+// it read as not written) and backs off their wait. Their protected
+// pages' twins are current (they were not written since); the written
+// ones are refreshed by refreshHot, as any hot page.
+func (u *uffdTracker) wake(old int) error {
+	slices.Sort(u.woke)
+	u.woke = slices.Compact(u.woke)
+	for i := 0; i < len(u.woke); {
+		j := i
+		for ; j < len(u.woke) && u.woke[j] == u.woke[i]+(j-i); j++ {
+			ch := &u.chunks[u.woke[j]]
+			switch ch.state {
+			case chunkProbing:
+				ch.backoff(backoffProbe)
+			case chunkCold:
+				ch.backoff(backoffCold)
+			}
+			ch.state, ch.idle = chunkHot, 0
+		}
+		lo, _ := pageRange(u.woke[i], old)
+		_, hi := pageRange(u.woke[j-1], old)
+		if err := u.unprotectPresent(lo, hi); err != nil {
+			return err
+		}
+		i = j
+	}
+	u.woke = u.woke[:0]
+	return nil
+}
+
+// unprotectPresent unprotects the present pages of [lo, hi).
+func (u *uffdTracker) unprotectPresent(lo, hi int) error {
+	ps := u.pageSize
+	if u.absent == nil {
+		return u.writeProtect(lo*ps, hi*ps, false)
+	}
+	var err error
+	u.presentRuns(lo, hi, func(a, b int) {
+		if err == nil {
+			err = u.writeProtect(a*ps, b*ps, false)
+		}
+	})
+	return err
+}
+
+// knownWritten sets u.known to the pages known written since the last
+// Start, increasing: those the last Stop reported and those announced by
+// WillWrite. It returns how many of the latter were not reported.
+func (u *uffdTracker) knownWritten() int {
+	slices.Sort(u.injected)
+	u.injected = slices.Compact(u.injected)
+	u.known = u.known[:0]
+	i, j, injected := 0, 0, 0
+	for i < len(u.dirty) || j < len(u.injected) {
+		switch {
+		case j == len(u.injected) || (i < len(u.dirty) && u.dirty[i] < u.injected[j]):
+			u.known = append(u.known, u.dirty[i])
+			i++
+		case i == len(u.dirty) || u.injected[j] < u.dirty[i]:
+			u.known = append(u.known, u.injected[j])
+			j, injected = j+1, injected+1
+		default:
+			u.known = append(u.known, u.dirty[i])
+			i, j = i+1, j+1
+		}
+	}
+	u.injected = u.injected[:0]
+	return injected
+}
+
+// refreshHot makes the twins of the hot and probing chunks' pages below n
+// current: the pages known written (u.known, increasing) are copied, the
+// others compared and copied if they differ. It counts the
+// Starts each chunk stayed idle, and returns the number of pages that
+// differed without having been reported: those written between regions.
+func (u *uffdTracker) refreshHot(n int) int {
+	changed := u.changed[:0]
+	var tCmp, tCopy time.Duration
+	compared, copied := 0, 0
+	dirty := u.known
+	for c := 0; c*chunkPages < n; c++ {
+		if u.chunks[c].state == chunkCold {
+			continue
+		}
+		// The run of non-cold chunks from c.
+		d := c
+		for d+1 < len(u.chunks) && (d+1)*chunkPages < n && u.chunks[d+1].state != chunkCold {
+			d++
+		}
+		for e := c; e <= d; e++ {
+			u.chunks[e].idle++
+		}
+		lo, _ := pageRange(c, n)
+		_, hi := pageRange(d, n)
+		i, _ := slices.BinarySearch(dirty, lo)
+		j := i
+		for j < len(dirty) && dirty[j] < hi {
+			j++
+		}
+		// Copy the pages known written, compare the gaps.
+		t := time.Now()
+		for _, p := range dirty[i:j] {
+			u.copyPage(p)
+			u.chunks[p/chunkPages].idle = 0
+		}
+		t1 := time.Now()
+		k := len(changed)
+		p := lo
+		for _, q := range dirty[i:j] {
+			changed = u.diffPresent(changed, p, q)
+			p = q + 1
+		}
+		changed = u.diffPresent(changed, p, hi)
+		t2 := time.Now()
+		for _, q := range changed[k:] {
+			u.copyPage(q)
+		}
+		tCopy += t1.Sub(t) + time.Since(t2)
+		tCmp += t2.Sub(t1)
+		copied += j - i + len(changed) - k
+		compared += hi - lo - (j - i)
+		c = d
+	}
+	for _, q := range changed {
+		u.chunks[q/chunkPages].idle = 0
+	}
+	u.costs.observeCompare(tCmp, compared)
+	u.costs.observeCopy(tCopy, copied)
+	u.changed = changed
+	return len(changed)
+}
+
+// cool probes the hot chunks below n pages that stayed idle for their
+// wait, arms the probing ones that stayed idle for twice their wait, and
+// wakes back the probing ones that were not idle (their probe page is
+// unprotected again). Only whole chunks below n, whose twins refreshHot
+// made current, change state.
+func (u *uffdTracker) cool(n int) error {
+	ps := u.pageSize
+	full := n / chunkPages
+	for c := 0; c < full; c++ {
+		ch := &u.chunks[c]
+		w := ch.waitFor()
+		switch {
+		case ch.state == chunkHot && int(ch.idle) >= w:
+			ch.state = chunkProbing
+			p := probePage(c)
+			if err := u.writeProtect(p*ps, (p+1)*ps, true); err != nil {
+				return err
+			}
+		case ch.state == chunkProbing && ch.idle == 0:
+			// Changed elsewhere in the chunk: the probe was premature.
+			ch.state = chunkHot
+			ch.backoff(backoffCold)
+			p := probePage(c)
+			if u.absent == nil || !u.absent(p) {
+				if err := u.writeProtect(p*ps, (p+1)*ps, false); err != nil {
+					return err
+				}
+			}
+		case ch.state == chunkProbing && int(ch.idle) >= 2*w:
+			// Arm the run of chunks that turn cold here together.
+			d := c
+			for d+1 < full && u.chunks[d+1].state == chunkProbing && int(u.chunks[d+1].idle) >= 2*u.chunks[d+1].waitFor() {
+				d++
+			}
+			for e := c; e <= d; e++ {
+				u.chunks[e].state = chunkCold
+			}
+			if err := u.writeProtect(c*chunkPages*ps, (d+1)*chunkPages*ps, true); err != nil {
+				return err
+			}
+			c = d
+		}
+	}
+	return nil
+}
+
+// stopMixed collects a mixed region's pages: the written pages of cold
+// chunks, from a scan, and the changed pages of the others, compared.
+func (u *uffdTracker) stopMixed() error {
+	ps := u.pageSize
+	n := u.extent / ps
+	cold := u.coldPages[:0]
+	err := u.scan(0, u.extent, false, func(lo, hi int) {
+		for p := lo; p < hi; {
+			c := p / chunkPages
+			end := min(hi, (c+1)*chunkPages)
+			if u.chunks[c].state == chunkCold {
+				for ; p < end; p++ {
+					cold = append(cold, p)
+				}
+			}
+			p = end
+		}
+	})
+	u.coldPages = cold
+	if err != nil {
+		return err
+	}
+	t := time.Now()
+	hot := u.hotDirty[:0]
+	compared := 0
+	for c := 0; c*chunkPages < n; c++ {
+		if u.chunks[c].state == chunkCold {
+			continue
+		}
+		d := c
+		for d+1 < len(u.chunks) && (d+1)*chunkPages < n && u.chunks[d+1].state != chunkCold {
+			d++
+		}
+		lo, _ := pageRange(c, n)
+		_, hi := pageRange(d, n)
+		hot = u.diffPresent(hot, lo, hi)
+		compared += hi - lo
+		c = d
+	}
+	u.costs.observeCompare(time.Since(t), compared)
+	u.hotDirty = hot
+	u.coldDirty = len(cold)
+	// Both are increasing and disjoint (by chunk).
+	u.dirty = u.dirty[:0]
+	i, j := 0, 0
+	for i < len(cold) || j < len(hot) {
+		if j == len(hot) || (i < len(cold) && cold[i] < hot[j]) {
+			u.dirty = append(u.dirty, cold[i])
+			i++
+		} else {
+			u.dirty = append(u.dirty, hot[j])
+			j++
+		}
+	}
+	return nil
+}
+
+// WillWrite implements Injector. The protected pages of [off, off+n)
+// below the tracked range are unprotected before the caller writes them,
+// so that the writes cost no fault: in mixed regions with their whole
+// chunks, which turn hot, and the next Start copies the pages announced
+// into their twins without comparing them first; after a faults or
+// compared region, only those pages (the next such Start re-arms them).
+func (u *uffdTracker) WillWrite(off, n int) error {
+	switch {
+	case u.closed:
+		return fmt.Errorf("will write: %w", ErrClosed)
+	case u.started:
+		return fmt.Errorf("will write: %w: inside a region", ErrState)
+	case off < 0 || n < 0 || off > len(u.mem)-n:
+		return fmt.Errorf("will write [%#x, %#x): outside the %d bytes tracked", off, off+n, len(u.mem))
+	case n == 0:
+		return nil
+	}
+	ps := u.pageSize
+	top := u.armed / ps
+	mixed := u.kind == kindPlain && !u.bare
+	lo, hi := off/ps, min((off+n-1)/ps+1, top)
+	for p := lo; p < hi; p++ {
+		if mixed && (u.absent == nil || !u.absent(p)) {
+			u.injected = append(u.injected, p)
+		}
+		if !u.armedPage(p) || (u.absent != nil && u.absent(p)) {
+			continue
+		}
+		if mixed {
+			u.woke = append(u.woke[:0], p/chunkPages)
+			if err := u.wake(top); err != nil {
+				return fmt.Errorf("will write: %w", err)
+			}
+			continue
+		}
+		q := p + 1
+		for q < hi && u.armedPage(q) && (u.absent == nil || !u.absent(q)) {
+			q++
+		}
+		if err := u.writeProtect(p*ps, q*ps, false); err != nil {
+			return fmt.Errorf("will write: %w", err)
+		}
+		p = q
+	}
+	return nil
+}
