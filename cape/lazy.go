@@ -126,19 +126,13 @@ func (n *node) agreeLazyMaster(ln net.Listener) (bool, error) {
 	var pln net.Listener
 	port := 0
 	if on {
-		host, _, err := net.SplitHostPort(ln.Addr().String())
-		if err == nil {
-			pln, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
-		}
-		if err != nil {
+		var err error
+		if pln, port, err = listenBeside(ln); err != nil {
 			return false, fmt.Errorf("lazy transfer: open the page server: %w", err)
 		}
-		port = pln.Addr().(*net.TCPAddr).Port
 	}
-	for rank := 1; rank < n.size; rank++ {
-		if err := n.master.Send(rank, transport.Message{Kind: kindLazyInfo, Payload: lazyInfoPayload(on, port)}); err != nil {
-			return false, errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
-		}
+	if err := n.sendEach(kindLazyInfo, lazyInfoPayload(on, port)); err != nil {
+		return false, errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
 	}
 	if !on {
 		if n.cfg.Transfer == transferLazy && len(unable) > 0 {

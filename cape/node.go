@@ -238,6 +238,32 @@ func join() (*node, error) {
 	return n, nil
 }
 
+// listenBeside opens a second listener of the master's, on the address of
+// its job listener ln and any free port (the lazy page server, the input
+// stream), and returns it with its port.
+func listenBeside(ln net.Listener) (net.Listener, int, error) {
+	host, _, err := net.SplitHostPort(ln.Addr().String())
+	if err != nil {
+		return nil, 0, err
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return nil, 0, err
+	}
+	return l, l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// sendEach sends the same set-up message to every slave of the job's
+// start, one by one (at Init, before any region).
+func (n *node) sendEach(kind uint8, payload []byte) error {
+	for rank := 1; rank < n.size; rank++ {
+		if err := n.master.Send(rank, transport.Message{Kind: kind, Payload: payload}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func orDefault(s, def string) string {
 	if s == "" {
 		return def

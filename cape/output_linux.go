@@ -19,10 +19,10 @@ func newOutCapture() (*outCapture, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memfd_create: %w", err)
 	}
-	saved, err := unix.FcntlInt(1, unix.F_DUPFD_CLOEXEC, 3)
+	saved, err := dupAbove(1)
 	if err != nil {
 		unix.Close(fd)
-		return nil, fmt.Errorf("duplicate descriptor 1: %w", err)
+		return nil, err
 	}
 	return &outCapture{sys: &memfdOut{fd: fd, saved: saved}}, nil
 }
@@ -86,14 +86,4 @@ func (m *memfdOut) reset() error {
 // dropStdout makes /dev/null this process's standard output: a slave
 // started by a scheduler, whose output the scheduler would print beside
 // the master's (cape run drops it itself).
-func dropStdout() error {
-	fd, err := unix.Open("/dev/null", unix.O_WRONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return fmt.Errorf("open /dev/null: %w", err)
-	}
-	defer unix.Close(fd)
-	if err := unix.Dup3(fd, 1, 0); err != nil {
-		return fmt.Errorf("make /dev/null standard output: %w", err)
-	}
-	return nil
-}
+func dropStdout() error { return devNullOnto(1, unix.O_WRONLY) }

@@ -70,27 +70,18 @@ func (n *node) shareStdinMaster(ln net.Listener) error {
 		return fmt.Errorf("standard input: %w", err)
 	}
 	if !stream {
-		for rank := 1; rank < n.size; rank++ {
-			if err := n.master.Send(rank, transport.Message{Kind: kindStdinInfo, Payload: []byte{stdinNone, 0, 0}}); err != nil {
-				return fmt.Errorf("standard input set-up: %w", err)
-			}
+		if err := n.sendEach(kindStdinInfo, []byte{stdinNone, 0, 0}); err != nil {
+			return fmt.Errorf("standard input set-up: %w", err)
 		}
 		return devNullStdin()
 	}
-	host, _, err := net.SplitHostPort(ln.Addr().String())
-	if err != nil {
-		return fmt.Errorf("standard input: %w", err)
-	}
-	sln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	sln, port, err := listenBeside(ln)
 	if err != nil {
 		return fmt.Errorf("standard input: open its server: %w", err)
 	}
 	defer sln.Close()
-	info := binary.LittleEndian.AppendUint16([]byte{stdinStream}, uint16(sln.Addr().(*net.TCPAddr).Port))
-	for rank := 1; rank < n.size; rank++ {
-		if err := n.master.Send(rank, transport.Message{Kind: kindStdinInfo, Payload: info}); err != nil {
-			return fmt.Errorf("standard input set-up: %w", err)
-		}
+	if err := n.sendEach(kindStdinInfo, binary.LittleEndian.AppendUint16([]byte{stdinStream}, uint16(port))); err != nil {
+		return fmt.Errorf("standard input set-up: %w", err)
 	}
 	s := &stdinShare{}
 	s.cond = sync.NewCond(&s.mu)

@@ -26,26 +26,16 @@ func stdinIsStream() (bool, error) {
 }
 
 // devNullStdin makes /dev/null this process's descriptor 0.
-func devNullStdin() error {
-	fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return fmt.Errorf("open /dev/null: %w", err)
-	}
-	defer unix.Close(fd)
-	if err := unix.Dup3(fd, 0, 0); err != nil {
-		return fmt.Errorf("make /dev/null standard input: %w", err)
-	}
-	return nil
-}
+func devNullStdin() error { return devNullOnto(0, unix.O_RDONLY) }
 
 // pipeStdin makes a new pipe's read end this process's descriptor 0 and
 // returns the former descriptor 0 (src, to read the real input from) and
 // the pipe's write end. The pipe is blocking, so that the program's reads
 // never wait on the poller for a descriptor it registered before.
 func pipeStdin() (src, w *os.File, err error) {
-	old, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
+	old, err := dupAbove(0)
 	if err != nil && !errors.Is(err, unix.EBADF) {
-		return nil, nil, fmt.Errorf("duplicate descriptor 0: %w", err)
+		return nil, nil, err
 	}
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
@@ -76,7 +66,7 @@ func offStdin(f *os.File) (*os.File, error) {
 	if f == nil || f.Fd() != 0 {
 		return f, nil
 	}
-	fd, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
+	fd, err := dupAbove(0)
 	if err != nil {
 		return nil, fmt.Errorf("move the lifeline off descriptor 0: %w", err)
 	}

@@ -81,12 +81,11 @@ func (r *faultRecorder) pages() []int {
 	return slices.Clone(r.faulted)
 }
 
-// Invalidated pages fault as missing at their next access and are not
-// reported written; while absent, no kind of region (faults, compared,
-// plain) reads them; an installed page reads as installed, and installing
-// over a present page changes nothing.
-func TestLazyInvalidateInstall(t *testing.T) {
-	const pages = 8
+// newLazyRecorded maps an arena of the given pages (page p's first byte
+// p+1) under a lazy tracker whose missing pages are filled with 0xEE and
+// recorded; absent is the set its SetAbsent consults.
+func newLazyRecorded(t *testing.T, pages int) ([]byte, Lazy, map[int]bool, *faultRecorder) {
+	t.Helper()
 	ps := unix.Getpagesize()
 	mem := mapArena(t, pages*ps)
 	for p := range pages {
@@ -104,10 +103,20 @@ func TestLazyInvalidateInstall(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	tr.(*lazyTracker).mode = uffdModeAlternate
 	absent := map[int]bool{}
 	tr.SetAbsent(func(p int) bool { return absent[p] })
-	rec := recordFaults(t, tr.UffdFD(), mem, 0xEE)
+	return mem, tr, absent, recordFaults(t, tr.UffdFD(), mem, 0xEE)
+}
+
+// Invalidated pages fault as missing at their next access and are not
+// reported written; while absent, no kind of region (faults, compared,
+// plain) reads them; an installed page reads as installed, and installing
+// over a present page changes nothing.
+func TestLazyInvalidateInstall(t *testing.T) {
+	const pages = 8
+	ps := unix.Getpagesize()
+	mem, tr, absent, rec := newLazyRecorded(t, pages)
+	tr.(*lazyTracker).mode = uffdModeAlternate
 
 	for region := range 6 {
 		if err := tr.Start(len(mem)); err != nil {
@@ -176,27 +185,9 @@ func TestLazyInvalidateInstall(t *testing.T) {
 func TestLazyMixed(t *testing.T) {
 	const pages = 4 * chunkPages
 	ps := unix.Getpagesize()
-	mem := mapArena(t, pages*ps)
-	for p := range pages {
-		mem[p*ps] = byte(p + 1)
-	}
-	tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
-	if errors.Is(err, ErrNotSupported) {
-		testenv.Skip(t, "%v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := tr.Close(); err != nil {
-			t.Error(err)
-		}
-	})
+	mem, tr, absent, rec := newLazyRecorded(t, pages)
 	u := tr.(*lazyTracker).uffdTracker
 	u.mode = uffdModePlain
-	absent := map[int]bool{}
-	tr.SetAbsent(func(p int) bool { return absent[p] })
-	rec := recordFaults(t, tr.UffdFD(), mem, 0xEE)
 	const hotPage, coldPage = 5, 2*chunkPages + 3 // chunk 0 is written every region, chunk 2 never
 	region := func(i int) {
 		t.Helper()

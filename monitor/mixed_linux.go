@@ -5,6 +5,7 @@ package monitor
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"slices"
 	"time"
 )
@@ -117,6 +118,28 @@ func (u *uffdTracker) setChunks(n int, s chunkState) {
 
 // pageRange returns the pages of chunk c below n.
 func pageRange(c, n int) (lo, hi int) { return c * chunkPages, min((c+1)*chunkPages, n) }
+
+// hotRuns yields the page ranges [lo, hi) below n of the maximal runs of
+// chunks that are not cold (hot or probing), in increasing order.
+func (u *uffdTracker) hotRuns(n int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for c := 0; c*chunkPages < n; c++ {
+			if u.chunks[c].state == chunkCold {
+				continue
+			}
+			d := c
+			for d+1 < len(u.chunks) && (d+1)*chunkPages < n && u.chunks[d+1].state != chunkCold {
+				d++
+			}
+			lo, _ := pageRange(c, n)
+			_, hi := pageRange(d, n)
+			if !yield(lo, hi) {
+				return
+			}
+			c = d
+		}
+	}
+}
 
 // startMixed starts a mixed region over extent bytes: it finds what was
 // written since the last Start, wakes and refreshes accordingly, makes
@@ -326,20 +349,10 @@ func (u *uffdTracker) refreshHot(n int) int {
 	var tCmp, tCopy time.Duration
 	compared, copied := 0, 0
 	dirty := u.known
-	for c := 0; c*chunkPages < n; c++ {
-		if u.chunks[c].state == chunkCold {
-			continue
-		}
-		// The run of non-cold chunks from c.
-		d := c
-		for d+1 < len(u.chunks) && (d+1)*chunkPages < n && u.chunks[d+1].state != chunkCold {
-			d++
-		}
-		for e := c; e <= d; e++ {
+	for lo, hi := range u.hotRuns(n) {
+		for e := lo / chunkPages; e*chunkPages < hi; e++ {
 			u.chunks[e].idle++
 		}
-		lo, _ := pageRange(c, n)
-		_, hi := pageRange(d, n)
 		i, _ := slices.BinarySearch(dirty, lo)
 		j := i
 		for j < len(dirty) && dirty[j] < hi {
@@ -367,7 +380,6 @@ func (u *uffdTracker) refreshHot(n int) int {
 		tCmp += t2.Sub(t1)
 		copied += j - i + len(changed) - k
 		compared += hi - lo - (j - i)
-		c = d
 	}
 	for _, q := range changed {
 		u.chunks[q/chunkPages].idle = 0
@@ -449,19 +461,9 @@ func (u *uffdTracker) stopMixed() error {
 	t := time.Now()
 	hot := u.hotDirty[:0]
 	compared := 0
-	for c := 0; c*chunkPages < n; c++ {
-		if u.chunks[c].state == chunkCold {
-			continue
-		}
-		d := c
-		for d+1 < len(u.chunks) && (d+1)*chunkPages < n && u.chunks[d+1].state != chunkCold {
-			d++
-		}
-		lo, _ := pageRange(c, n)
-		_, hi := pageRange(d, n)
+	for lo, hi := range u.hotRuns(n) {
 		hot = u.diffPresent(hot, lo, hi)
 		compared += hi - lo
-		c = d
 	}
 	u.costs.observeCompare(time.Since(t), compared)
 	u.hotDirty = hot

@@ -292,6 +292,49 @@ func children(pid int) []int {
 }
 
 // tokenFile writes a fresh job token for a scheduler run.
+// srunJob returns the command running prog with args as 3 tasks of a
+// Slurm job step, with a fresh token file; it skips (failing under
+// CAPE_TEST_STRICT) without a usable partition, and cancels the job at the
+// test's end.
+func srunJob(ctx context.Context, t *testing.T, prog string, args ...string) *exec.Cmd {
+	t.Helper()
+	srun := clustertest.NeedCommand(t, "srun", "slurm-client (and slurmctld, slurmd, munge: bash .ci/cluster-setup.sh)")
+	if out, err := exec.Command("sinfo", "-h", "-o", "%a %t").CombinedOutput(); err != nil ||
+		!regexp.MustCompile(`up (idle|mix|alloc)`).Match(out) {
+		testenv.Skip(t, "no usable Slurm partition (sinfo: %q, %v; bash .ci/cluster-setup.sh starts one)", out, err)
+	}
+	name := fmt.Sprintf("cape-test-%d-%s", os.Getpid(), filepath.Base(prog))
+	t.Cleanup(func() {
+		// Cancel, by job id, anything this test left queued or running.
+		out, _ := exec.Command("squeue", "-h", "-n", name, "-o", "%i").Output()
+		for _, id := range strings.Fields(string(out)) {
+			_ = exec.Command("scancel", id).Run()
+		}
+	})
+	cmd := exec.CommandContext(ctx, srun, append([]string{"-n", "3", "--job-name", name, "--time", "2",
+		"--kill-on-bad-exit=1", prog}, args...)...)
+	cmd.Env = append(os.Environ(), "CAPE_TOKEN_FILE="+tokenFile(t))
+	return cmd
+}
+
+// mpirunJob returns the command running prog with args as 3 ranks of Open
+// MPI's mpirun, with a fresh token file, in its own process group, which
+// is killed at the test's end.
+func mpirunJob(ctx context.Context, t *testing.T, prog string, args ...string) *exec.Cmd {
+	t.Helper()
+	mpirun := clustertest.NeedCommand(t, "mpirun", "openmpi-bin")
+	cmd := exec.CommandContext(ctx, mpirun, append([]string{"--allow-run-as-root", "--oversubscribe", "-np", "3",
+		"-x", "CAPE_TOKEN_FILE", prog}, args...)...)
+	cmd.Env = append(os.Environ(), "CAPE_TOKEN_FILE="+tokenFile(t))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	t.Cleanup(func() {
+		if cmd.Process != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	})
+	return cmd
+}
+
 func tokenFile(t *testing.T) string {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
@@ -310,25 +353,10 @@ func TestSrunMatmul(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scheduler runs take seconds")
 	}
-	srun := clustertest.NeedCommand(t, "srun", "slurm-client (and slurmctld, slurmd, munge: bash .ci/cluster-setup.sh)")
-	if out, err := exec.Command("sinfo", "-h", "-o", "%a %t").CombinedOutput(); err != nil ||
-		!regexp.MustCompile(`up (idle|mix|alloc)`).Match(out) {
-		testenv.Skip(t, "no usable Slurm partition (sinfo: %q, %v; bash .ci/cluster-setup.sh starts one)", out, err)
-	}
 	_, matmul, _, want := build(t)
-	name := fmt.Sprintf("cape-test-%d", os.Getpid())
-	t.Cleanup(func() {
-		// Cancel, by job id, anything this test left queued or running.
-		out, _ := exec.Command("squeue", "-h", "-n", name, "-o", "%i").Output()
-		for _, id := range strings.Fields(string(out)) {
-			_ = exec.Command("scancel", id).Run()
-		}
-	})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, srun, "-n", "3", "--job-name", name, "--time", "2", "--kill-on-bad-exit=1",
-		matmul, "-n", matmulN)
-	cmd.Env = append(os.Environ(), "CAPE_TOKEN_FILE="+tokenFile(t))
+	cmd := srunJob(ctx, t, matmul, "-n", matmulN)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -345,19 +373,10 @@ func TestMpirunMatmul(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scheduler runs take seconds")
 	}
-	mpirun := clustertest.NeedCommand(t, "mpirun", "openmpi-bin")
 	_, matmul, _, want := build(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "3",
-		"-x", "CAPE_TOKEN_FILE", matmul, "-n", matmulN)
-	cmd.Env = append(os.Environ(), "CAPE_TOKEN_FILE="+tokenFile(t))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	t.Cleanup(func() {
-		if cmd.Process != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		}
-	})
+	cmd := mpirunJob(ctx, t, matmul, "-n", matmulN)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -9,14 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cape-go/cape/internal/clustertest"
-	"github.com/cape-go/cape/internal/testenv"
 )
 
 // TestStdinOnEveryNode runs cmd/cape/testdata/stdinsum, which reads its
@@ -77,38 +74,13 @@ func TestStdinOnEveryNode(t *testing.T) {
 		run(t, cmd)
 	})
 	t.Run("srun", func(t *testing.T) {
-		srun := clustertest.NeedCommand(t, "srun", "slurm-client (and slurmctld, slurmd, munge: bash .ci/cluster-setup.sh)")
-		if out, err := exec.Command("sinfo", "-h", "-o", "%a %t").CombinedOutput(); err != nil ||
-			!regexp.MustCompile(`up (idle|mix|alloc)`).Match(out) {
-			testenv.Skip(t, "no usable Slurm partition (sinfo: %q, %v; bash .ci/cluster-setup.sh starts one)", out, err)
-		}
-		name := fmt.Sprintf("cape-stdin-%d", os.Getpid())
-		t.Cleanup(func() {
-			out, _ := exec.Command("squeue", "-h", "-n", name, "-o", "%i").Output()
-			for _, id := range strings.Fields(string(out)) {
-				_ = exec.Command("scancel", id).Run()
-			}
-		})
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
-		// srun gives its standard input to task 0 only.
-		cmd := exec.CommandContext(ctx, srun, "-n", "3", "--job-name", name, "--time", "2", "--kill-on-bad-exit=1", prog)
-		cmd.Env = append(os.Environ(), "CAPE_TOKEN_FILE="+tokenFile(t))
-		run(t, cmd)
+		run(t, srunJob(ctx, t, prog)) // srun gives its standard input to task 0 only
 	})
 	t.Run("mpirun", func(t *testing.T) {
-		mpirun := clustertest.NeedCommand(t, "mpirun", "openmpi-bin")
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "3",
-			"-x", "CAPE_TOKEN_FILE", prog)
-		cmd.Env = append(os.Environ(), "CAPE_TOKEN_FILE="+tokenFile(t))
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		t.Cleanup(func() {
-			if cmd.Process != nil {
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			}
-		})
-		run(t, cmd)
+		run(t, mpirunJob(ctx, t, prog))
 	})
 }

@@ -178,8 +178,8 @@ func (info *JoinInfo) check() error {
 }
 
 // ownedPrivate refuses a file group or others may access (the join file
-// holds the job's token), and, where files have owners, one another user
-// owns.
+// and the token file hold the job's token), and, where files have owners,
+// one another user owns.
 func ownedPrivate(name string, fi fs.FileInfo) error {
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
 		return fmt.Errorf("%s has mode %04o: group and others must have no access (chmod 600 %s)", name, perm, name)

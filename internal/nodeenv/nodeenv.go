@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -289,8 +288,8 @@ func readToken() ([]byte, error) {
 const maxTokenFile = 4096
 
 // readTokenFile reads a token file. Like ssh with a private key, it refuses
-// a file that its group or others may access: anyone who can read the token
-// can join the job and run code in it.
+// a file that its group or others may access, or that another user owns:
+// anyone who can read the token can join the job and run code in it.
 func readTokenFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -301,9 +300,8 @@ func readTokenFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read token: %w", err)
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
-		return nil, fmt.Errorf("%s=%s: the token file has mode %04o: group and others must have no access (chmod 600 %s)",
-			TokenFile, name, perm, name)
+	if err := ownedPrivate(name, fi); err != nil {
+		return nil, fmt.Errorf("%s: the token file: %w", TokenFile, err)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
 	if err != nil {
