@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,9 +57,9 @@ func TestRegionOutput(t *testing.T) {
 		t.Fatalf("the master did not crash: %v\n%s", err, errText)
 	}
 	os.Unsetenv("CAPE_FAULT")
-	if k := restartMatches(t, bin, ck, want, args, "2", "3"); k < 1 {
+	k := restartMatches(t, bin, ck, want, args, "2", "3")
+	if k < 1 {
 		t.Fatalf("the restart replayed %d regions", k)
-	} else {
-		t.Log(fmt.Sprintf("the restart replayed %d regions", k))
 	}
+	t.Logf("the restart replayed %d regions", k)
 }
