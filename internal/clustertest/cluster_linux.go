@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -120,10 +121,15 @@ func probeNetns() error {
 	return exec.Command("ip", "netns", "del", name).Run()
 }
 
+// clusters counts the clusters made by this process.
+var clusters atomic.Int64
+
 // makeNetns creates a bridge in this namespace and one namespace per host
 // attached to it, with addresses in a /24 chosen from the PID.
 func (c *Cluster) makeNetns(t testing.TB, o Options) {
-	id := os.Getpid() % 100000
+	// Each cluster of the process gets its own names: the links of the
+	// previous one may outlive its cleanup for a moment.
+	id := (os.Getpid() + 7919*int(clusters.Add(1))) % 100000
 	subnet := fmt.Sprintf("10.%d.%d", 100+id%100, (id/100)%250+1)
 	br := fmt.Sprintf("cbr%d", id)
 	run(t, "ip", "link", "add", br, "type", "bridge")
