@@ -395,7 +395,7 @@ var (
 	sumRE   = regexp.MustCompile(`(?m)^matmul n=(\d+) checksum=([0-9a-f]{16})$`)
 	timeRE  = regexp.MustCompile(`matmul: parallel part ([0-9.]+)s`)
 	commRE  = regexp.MustCompile(`mpigo: compute ([0-9.]+)s, communication ([0-9.]+)s`)
-	statsRE = regexp.MustCompile(`cape: (master|node \d+): region .*: compute (\S+), create (\S+) \((\d+) pages, (\d+) bytes\), exchange (\S+)(?: = wait (\S+) \+ merge/inject (\S+) \+ send (\S+))? \(sent (\d+), received (\d+) bytes\)`)
+	statsRE = regexp.MustCompile(`cape: (master|node \d+): region .*: (?:start \S+, )?compute (\S+), create (\S+) \((\d+) pages, (\d+) bytes\), exchange (\S+)(?: = wait (\S+) \+ merge/inject (\S+) \+ send (\S+))? \(sent (\d+), received (\d+) bytes\)`)
 )
 
 func checksumOf(stdout string) string {

@@ -74,6 +74,9 @@ func Alloc[T any](n int) ([]T, error) {
 		// that storing it in the arena is storing an arena pointer).
 		return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(a.Bytes()))), n), nil
 	}
+	if self != nil {
+		self.dirtyGap() // a block handed out again is zeroed
+	}
 	off, err := a.Alloc(n*size, t.Align())
 	if err != nil {
 		return nil, &AllocError{Type: t.String(), N: n, Err: err}

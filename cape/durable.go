@@ -428,6 +428,7 @@ func (r *Region) injectLogged() error {
 	if err := r.setValues(r.rec.Values); err != nil {
 		return err
 	}
+	r.n.dirtyGap()
 	if err := r.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("restart: logged delta", err)
 	}

@@ -206,6 +206,7 @@ func (n *node) restoreImage(name string, im *ckptlog.Image, vars [][]byte) error
 	if len(im.Memory) != n.arena.Used() {
 		return fmt.Errorf("restart: point %s: the image holds %d bytes of arena, %d are in use", name, len(im.Memory), n.arena.Used())
 	}
+	n.dirtyGap()
 	copy(n.arena.Bytes(), im.Memory)
 	rest := im.Vars
 	for _, v := range vars {

@@ -106,6 +106,7 @@ func (n *node) dialJoin(tcfg transport.Config) error {
 // region one the log holds (replayed), or the node's first as a slave, and
 // waits for either as long as needed.
 func (n *node) catchUp() {
+	n.dirtyGap()
 	j := n.joining
 	if j.slave {
 		j.shares++

@@ -49,6 +49,11 @@ type node struct {
 	lazyS *lazySlave  // slave with lazy transfer on
 
 	seq uint64 // number of regions begun
+	// The last outermost region stopped (hint.go): its loop and number,
+	// and whether the runtime has since written the arena unannounced.
+	lastLoop *Loop
+	lastSeq  uint64
+	gapDirty bool
 	// dur is the master's durable checkpoint log (--checkpoint), or nil;
 	// regions numbered up to replayTo are replayed from it (--restart).
 	dur      *durable

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
+	"github.com/cape-go/cape/monitor"
 )
 
 // Region is one execution of a parallel region. Every node creates its
@@ -28,10 +29,11 @@ type Region struct {
 	// writes of the enclosing region, recorded by that region's monitor.
 	nested *Region
 
-	extent  int // arena bytes tracked in this region
-	pages   int // dirty pages found by Create
-	t0, t1  time.Time
-	created time.Duration
+	extent   int // arena bytes tracked in this region
+	pages    int // dirty pages found by Create
+	t0, t1   time.Time
+	created  time.Duration
+	starting time.Duration // Start's own time (the monitor's arming above all)
 	// Exchange's parts, for --stats: waiting for peers (the slowest node's
 	// compute shows here), decoding + merging + injecting, encoding + sending.
 	waited, merging, sent time.Duration
@@ -40,6 +42,12 @@ type Region struct {
 	mergedIn, ownIn int
 
 	values []value // reductions and lastprivates, in registration order
+
+	// What the translator proved (hint.go): the region's loop, and the
+	// arena spans it writes in when bounded.
+	loop    *Loop
+	bounded bool
+	spans   []monitor.Span
 
 	// Master of a multi-node region: who runs which units, the slaves'
 	// deltas, the units of lost slaves (reexec.go).
@@ -147,6 +155,7 @@ func (r *Region) Start() error {
 		return r.fail(err)
 	}
 	n.fault("start", r.seq)
+	ts := time.Now()
 	n.cur = r
 	r.state = stStarted
 	n.arena.Freeze(true)
@@ -158,6 +167,9 @@ func (r *Region) Start() error {
 		return err
 	}
 	if n.tracker != nil {
+		if h, ok := n.tracker.(monitor.Hinter); ok {
+			h.SetHint(r.hint())
+		}
 		if err := n.tracker.Start(r.extent); err != nil {
 			return r.wrap("arm monitor", err)
 		}
@@ -168,6 +180,7 @@ func (r *Region) Start() error {
 		}
 	}
 	r.t0 = time.Now()
+	r.starting = r.t0.Sub(ts)
 	return nil
 }
 
@@ -367,6 +380,7 @@ func (r *Region) End() error {
 	}
 	r.state = stStopped
 	if r.nested == nil {
+		r.ended()
 		r.n.cur = nil
 		r.n.arena.Freeze(false)
 	}

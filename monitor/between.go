@@ -20,9 +20,11 @@ type Watcher interface {
 }
 
 // Between is what a Start learned: a page p may have been written since
-// the previous region's Stop, or changed by that region, only if
-// MayHaveChanged(p). (The uffd backend knows the pages it tracks by
-// write-protection; in plain regions it knows none.)
+// the previous Start, other than by the previous region (whose Stop
+// reported its pages) and by writes announced with Injector.WillWrite,
+// only if MayHaveChanged(p). (The uffd backend knows the pages it tracks by
+// write-protection, and the pages of the chunks a mixed region compares
+// after a stretch proven clean (Hint); in plain regions it knows none.)
 type Between struct {
 	// Starts is the number of Starts the tracker had when it learned
 	// this, that Start included.
@@ -33,7 +35,8 @@ type Between struct {
 }
 
 // MayHaveChanged reports whether page p may have been written since the
-// previous region's Stop, or changed by that region.
+// previous Start, other than by the previous region and by announced
+// writes.
 func (b *Between) MayHaveChanged(p int) bool {
 	if p >= b.tracked {
 		return true

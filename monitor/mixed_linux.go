@@ -63,6 +63,13 @@ type chunk struct {
 	// wait: idle Starts before a probe, and again before arming; 0 is
 	// waitFirst.
 	wait uint16
+	// synced: 1 + the index of the Start that last compared the chunk
+	// with its twins (0: none since it turned hot). With the Starts since
+	// proven clean (Hint.Clean), its twins are still current.
+	synced uint32
+	// cmp: the current or last mixed region compares the chunk at its
+	// Stop (it is hot and, if the region's writes are bounded, meets them).
+	cmp bool
 }
 
 func (c *chunk) waitFor() int {
@@ -122,13 +129,24 @@ func pageRange(c, n int) (lo, hi int) { return c * chunkPages, min((c+1)*chunkPa
 // hotRuns yields the page ranges [lo, hi) below n of the maximal runs of
 // chunks that are not cold (hot or probing), in increasing order.
 func (u *uffdTracker) hotRuns(n int) iter.Seq2[int, int] {
+	return u.runs(n, func(c *chunk) bool { return c.state != chunkCold })
+}
+
+// comparedRuns is hotRuns restricted to the chunks the region compares.
+func (u *uffdTracker) comparedRuns(n int) iter.Seq2[int, int] {
+	return u.runs(n, func(c *chunk) bool { return c.state != chunkCold && c.cmp })
+}
+
+// runs yields the page ranges [lo, hi) below n of the maximal runs of
+// chunks for which in holds, in increasing order.
+func (u *uffdTracker) runs(n int, in func(*chunk) bool) iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		for c := 0; c*chunkPages < n; c++ {
-			if u.chunks[c].state == chunkCold {
+			if !in(&u.chunks[c]) {
 				continue
 			}
 			d := c
-			for d+1 < len(u.chunks) && (d+1)*chunkPages < n && u.chunks[d+1].state != chunkCold {
+			for d+1 < len(u.chunks) && (d+1)*chunkPages < n && in(&u.chunks[d+1]) {
 				d++
 			}
 			lo, _ := pageRange(c, n)
@@ -145,11 +163,14 @@ func (u *uffdTracker) hotRuns(n int) iter.Seq2[int, int] {
 // written since the last Start, wakes and refreshes accordingly, makes
 // the hot twins current, adds the pages of a grown extent (hot), and
 // probes or arms the chunks that stayed idle.
-func (u *uffdTracker) startMixed(extent int) error {
+func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	ps := u.pageSize
 	np, old := extent/ps, u.armed/ps
 	if len(u.chunks)*chunkPages < old {
 		u.setChunks(old, chunkCold) // cannot happen: armed pages have states
+	}
+	if !h.Clean || u.kind != kindPlain || u.bare || u.starts == 0 {
+		u.dirtyAt = uint32(u.starts + 1) // this Start's stretch is not proven clean
 	}
 	u.woke = u.woke[:0]
 	if np > old && old%chunkPages != 0 && u.chunks[old/chunkPages].state != chunkHot {
@@ -171,28 +192,48 @@ func (u *uffdTracker) startMixed(extent int) error {
 	// region wrote (u.dirty, which holds the pending pages after a
 	// compared region) and compares the others.
 	injected := u.knownWritten()
+	u.markCompared(h, 0, len(u.chunks))
 	changed := u.refreshHot(min(np, old))
 	u.costs.between = changed + injected + max(coldWritten-u.coldDirty, 0)
 	if np > old {
+		k := len(u.chunks)
 		u.setChunksFrom(old, np)
+		u.markCompared(h, k, len(u.chunks))
 		u.copyNew(old, np) // not timed: populates the twins
 		u.twinned = max(u.twinned, extent)
+		for c := old / chunkPages; c < len(u.chunks); c++ {
+			u.chunks[c].synced = uint32(u.starts + 1)
+		}
 	}
 	u.armed = max(u.armed, extent)
 	if err := u.cool(np); err != nil {
 		return err
 	}
 	// Hot pages may have changed since the last Start, as far as Between
-	// can tell: their comparison sees content, not writes.
-	hot := 0
+	// can tell: their comparison sees content, not writes. After a clean
+	// stretch, only those the last region wrote (u.dirty), those announced
+	// (u.injected) and those found changed by a comparison may have, and
+	// Between leaves out the first two.
+	clean := u.dirtyAt <= uint32(u.starts)
+	if clean {
+		for _, p := range u.changed {
+			u.betw.add(p, p+1)
+		}
+	}
+	cmp := 0
 	for c := range (u.armed/ps + chunkPages - 1) / chunkPages {
 		if u.chunks[c].state != chunkCold {
 			lo, hi := pageRange(c, u.armed/ps)
-			u.betw.add(lo, hi)
-			hot += max(min(hi, np)-lo, 0)
+			if !clean {
+				u.betw.add(lo, hi)
+			}
+			if u.chunks[c].cmp {
+				cmp += max(min(hi, np)-lo, 0)
+			}
 		}
 	}
-	u.costs.hot = hot
+	// The estimates count h compared pages at each end.
+	u.costs.hot = (u.startCompared + cmp + 1) / 2
 	return nil
 }
 
@@ -236,11 +277,10 @@ func (u *uffdTracker) copyNew(lo, hi int) {
 // scanWritten walks the pages [0, old) for those written since the last
 // Start: it adds to u.woke the cold chunks of which a page was written and
 // the probing chunks whose probe page was, and returns the number of
-// pages of cold chunks written. Every written page may have changed
-// (Between).
+// pages of cold chunks written. Every written page of a cold chunk may
+// have changed (Between).
 func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
 	err = u.scan(0, old*u.pageSize, false, func(lo, hi int) {
-		u.betw.add(lo, hi)
 		for p := lo; p < hi; {
 			c := p / chunkPages
 			end := min(hi, (c+1)*chunkPages)
@@ -248,11 +288,14 @@ func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
 			case chunkCold:
 				coldWritten += end - p
 				u.woke = append(u.woke, c)
+				u.betw.add(p, end)
 			case chunkProbing:
 				if pp := probePage(c); p <= pp && pp < end {
 					u.woke = append(u.woke, c)
 				}
 			}
+			// The pages of hot and probing chunks, unprotected, all read
+			// as written: startMixed tells which may have changed.
 			p = end
 		}
 	})
@@ -286,7 +329,7 @@ func (u *uffdTracker) wake(old int) error {
 			case chunkCold:
 				ch.backoff(backoffCold)
 			}
-			ch.state, ch.idle = chunkHot, 0
+			ch.state, ch.idle, ch.synced = chunkHot, 0, 0
 		}
 		lo, _ := pageRange(u.woke[i], old)
 		_, hi := pageRange(u.woke[j-1], old)
@@ -340,54 +383,98 @@ func (u *uffdTracker) knownWritten() int {
 }
 
 // refreshHot makes the twins of the hot and probing chunks' pages below n
-// current: the pages known written (u.known, increasing) are copied, the
-// others compared and copied if they differ. It counts the
-// Starts each chunk stayed idle, and returns the number of pages that
-// differed without having been reported: those written between regions.
+// current, as far as the region needs: the pages known written (u.known,
+// increasing) are copied, and the other pages of the chunks the region
+// compares are compared and copied if they differ, unless the chunk's
+// twins are still current (compared at a Start after which every Start
+// was proven clean). It counts the Starts each chunk stayed idle, and
+// returns the number of pages that differed without having been reported:
+// those written between regions.
 func (u *uffdTracker) refreshHot(n int) int {
 	changed := u.changed[:0]
 	var tCmp, tCopy time.Duration
 	compared, copied := 0, 0
 	dirty := u.known
+	t := time.Now()
 	for lo, hi := range u.hotRuns(n) {
 		for e := lo / chunkPages; e*chunkPages < hi; e++ {
 			u.chunks[e].idle++
 		}
 		i, _ := slices.BinarySearch(dirty, lo)
-		j := i
-		for j < len(dirty) && dirty[j] < hi {
-			j++
+		for ; i < len(dirty) && dirty[i] < hi; i++ {
+			u.copyPage(dirty[i])
+			u.chunks[dirty[i]/chunkPages].idle = 0
+			copied++
 		}
-		// Copy the pages known written, compare the gaps.
-		t := time.Now()
-		for _, p := range dirty[i:j] {
-			u.copyPage(p)
-			u.chunks[p/chunkPages].idle = 0
+	}
+	tCopy += time.Since(t)
+	synced := uint32(u.starts + 1)
+	stale := func(c *chunk) bool { return c.state != chunkCold && c.cmp && c.synced < u.dirtyAt }
+	for lo, hi := range u.runs(n, stale) {
+		for e := lo / chunkPages; e*chunkPages < hi; e++ {
+			u.chunks[e].synced = synced
 		}
+		// Compare the gaps between the pages known written.
 		t1 := time.Now()
 		k := len(changed)
+		i, _ := slices.BinarySearch(dirty, lo)
 		p := lo
-		for _, q := range dirty[i:j] {
-			changed = u.diffPresent(changed, p, q)
-			p = q + 1
+		for ; i < len(dirty) && dirty[i] < hi; i++ {
+			changed = u.diffPresent(changed, p, dirty[i])
+			compared += dirty[i] - p
+			p = dirty[i] + 1
 		}
 		changed = u.diffPresent(changed, p, hi)
+		compared += hi - p
 		t2 := time.Now()
 		for _, q := range changed[k:] {
 			u.copyPage(q)
 		}
-		tCopy += t1.Sub(t) + time.Since(t2)
+		tCopy += time.Since(t2)
 		tCmp += t2.Sub(t1)
-		copied += j - i + len(changed) - k
-		compared += hi - lo - (j - i)
+		copied += len(changed) - k
 	}
 	for _, q := range changed {
 		u.chunks[q/chunkPages].idle = 0
 	}
+	u.startCompared = compared
 	u.costs.observeCompare(tCmp, compared)
 	u.costs.observeCopy(tCopy, copied)
 	u.changed = changed
 	return len(changed)
+}
+
+// takeHint returns the hint SetHint gave for this Start, and forgets it.
+func (u *uffdTracker) takeHint() Hint {
+	h := u.hint
+	u.hint = Hint{Writes: u.hint.Writes[:0]}
+	return h
+}
+
+// SetHint implements Hinter. Mixed regions use it: a region whose
+// writes are bounded compares only the hot chunks they meet, and a Start
+// after a clean stretch does not compare the chunks whose twins are still
+// current. Other kinds of region ignore it.
+func (u *uffdTracker) SetHint(h Hint) {
+	u.hint.Clean, u.hint.Bounded = h.Clean, h.Bounded
+	u.hint.Writes = append(u.hint.Writes[:0], h.Writes...)
+}
+
+// markCompared sets, for the chunks [from, to), whether the region
+// compares them at its Stop (when hot): all of them, unless h bounds the
+// region's writes, then those the bounds meet.
+func (u *uffdTracker) markCompared(h Hint, from, to int) {
+	cb := chunkPages * u.pageSize
+	for c := from; c < to; c++ {
+		in := !h.Bounded
+		for _, w := range h.Writes {
+			if w.Len > 0 && w.Off < (c+1)*cb && c*cb < w.Off+w.Len {
+				in = true
+				break
+			}
+		}
+		u.chunks[c].cmp = in
+	}
 }
 
 // cool probes the hot chunks below n pages that stayed idle for their
@@ -401,6 +488,9 @@ func (u *uffdTracker) cool(n int) error {
 	for c := 0; c < full; c++ {
 		ch := &u.chunks[c]
 		w := ch.waitFor()
+		if ch.synced < u.dirtyAt {
+			continue // its twins may be stale: not before it is compared
+		}
 		switch {
 		case ch.state == chunkHot && int(ch.idle) >= w:
 			ch.state = chunkProbing
@@ -421,7 +511,7 @@ func (u *uffdTracker) cool(n int) error {
 		case ch.state == chunkProbing && int(ch.idle) >= 2*w:
 			// Arm the run of chunks that turn cold here together.
 			d := c
-			for d+1 < full && u.chunks[d+1].state == chunkProbing && int(u.chunks[d+1].idle) >= 2*u.chunks[d+1].waitFor() {
+			for d+1 < full && u.chunks[d+1].state == chunkProbing && int(u.chunks[d+1].idle) >= 2*u.chunks[d+1].waitFor() && u.chunks[d+1].synced >= u.dirtyAt {
 				d++
 			}
 			for e := c; e <= d; e++ {
@@ -461,7 +551,7 @@ func (u *uffdTracker) stopMixed() error {
 	t := time.Now()
 	hot := u.hotDirty[:0]
 	compared := 0
-	for lo, hi := range u.hotRuns(n) {
+	for lo, hi := range u.comparedRuns(n) {
 		hot = u.diffPresent(hot, lo, hi)
 		compared += hi - lo
 	}

@@ -59,9 +59,15 @@ type uffdTracker struct {
 	woke, changed, coldPages, hotDirty, known []int
 	// injected: pages announced by WillWrite since the last mixed Start.
 	injected []int
-	zero     []byte            // a page of zeros
-	vec      []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
-	dirty    []int             // result of the last Stop, reused
+	// hint: for the next Start (SetHint). dirtyAt: 1 + the index of the
+	// last Start whose stretch since the previous Stop was not proven
+	// clean (chunk.synced). startCompared: pages the last Start compared.
+	hint          Hint
+	dirtyAt       uint32
+	startCompared int
+	zero          []byte            // a page of zeros
+	vec           []uffd.PageRegion // PAGEMAP_SCAN output buffer, reused
+	dirty         []int             // result of the last Stop, reused
 
 	mode    uffdMode
 	kind    regionKind // of the current or last region
@@ -214,6 +220,7 @@ func (u *uffdTracker) Start(extent int) error {
 		}
 		u.res.twin = tw
 	}
+	h := u.takeHint()
 	u.startBetween()
 	probed, err := u.probeFault(extent)
 	if err != nil {
@@ -225,7 +232,7 @@ func (u *uffdTracker) Start(extent int) error {
 		err = u.startPlain(extent) // reads the last region's u.bare
 		u.bare = true
 	case kind == kindPlain:
-		err = u.startMixed(extent)
+		err = u.startMixed(extent, h)
 		u.bare = false
 	default:
 		err = u.startArmed(extent, kind)

@@ -1,0 +1,75 @@
+package cape
+
+// What the translator proved about a region, passed to the monitor
+// (monitor.Hint) so that it compares less memory:
+//
+//   - WritesIn: every write the region makes in the arena is to an element
+//     of the slices named (the translator emits it when each write of the
+//     region's body is an element of a slice variable that the region does
+//     not reassign, and nothing else is written but the body's own
+//     variables). The monitor then compares only the pages of those slices.
+//   - InLoop: the region is the only one of a loop whose other code
+//     (condition, post statement, the body outside the region) writes no
+//     arena memory. From the second iteration on, the stretch since the
+//     last region's Stop wrote nothing the monitor has to look for, and its
+//     Start compares nothing it compared at the last Stop.
+//
+// The runtime's own writes between regions are announced to the monitor
+// (injections) or make the next Start unproven (gapDirty: a restored
+// image, a replayed delta, an allocation, a joiner's catch-up, --verify).
+
+import (
+	"unsafe"
+
+	"github.com/cape-go/cape/monitor"
+)
+
+// Loop is one entry into a loop that InLoop names: generated code makes
+// one with NewLoop just before the loop statement.
+type Loop struct{ _ byte }
+
+// NewLoop returns a new Loop, for the regions of the loop statement that
+// follows.
+func NewLoop() *Loop { return new(Loop) }
+
+// InLoop says that r is the only region of l's loop, whose code outside r
+// writes no arena memory (a proof of the translator: see hint.go).
+func (r *Region) InLoop(l *Loop) { r.loop = l }
+
+// WritesIn adds s's elements to the memory r may write: once it is called,
+// r writes the arena only within the elements of the slices named (a
+// proof of the translator: see hint.go). An empty slice, or one outside
+// the arena, adds nothing.
+func WritesIn[T any](r *Region, s []T) {
+	r.bounded = true
+	if r.nested != nil || len(s) == 0 {
+		return
+	}
+	mem := r.n.arena.Bytes()
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	hi := lo + uintptr(len(s))*unsafe.Sizeof(s[0])
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	top := base + uintptr(len(mem))
+	lo, hi = max(lo, base), min(hi, top)
+	if lo < hi {
+		r.spans = append(r.spans, monitor.Span{Off: int(lo - base), Len: int(hi - lo)})
+	}
+}
+
+// hint is what Start tells the monitor about r.
+func (r *Region) hint() monitor.Hint {
+	n := r.n
+	clean := r.loop != nil && n.lastLoop == r.loop && n.lastSeq+1 == r.seq && !n.gapDirty && !n.verify
+	return monitor.Hint{Clean: clean, Bounded: r.bounded, Writes: r.spans}
+}
+
+// ended records, when r (outermost) stops, where the next region's
+// stretch starts.
+func (r *Region) ended() {
+	n := r.n
+	n.lastLoop, n.lastSeq, n.gapDirty = r.loop, r.seq, false
+}
+
+// dirtyGap records that the runtime wrote arena memory the monitor was not
+// told of, since the last region.
+func (n *node) dirtyGap() { n.gapDirty = true }
