@@ -18,7 +18,7 @@ var (
 	// one below, so that fields added to the line later do not break it.
 	regionStatsRE = regexp.MustCompile(`(?m)cape: (master|node \d+): region .*$`)
 	statFieldREs  = map[string]*regexp.Regexp{
-		"compute":  regexp.MustCompile(`: compute (\S+?),`),
+		"compute":  regexp.MustCompile(`[:,] compute (\S+?),`),
 		"create":   regexp.MustCompile(`, create (\S+) \((\d+) pages`),
 		"wait":     regexp.MustCompile(`= wait (\S+) \+`),
 		"merge":    regexp.MustCompile(`merge/inject (\S+) \+`),
