@@ -16,8 +16,9 @@ package translate
 //     and the functions of math and math/bits; it takes no address, starts
 //     no goroutine, defers nothing, and makes no closure or channel
 //     operation. The slices are the bounds.
-//   - A clean loop: the region is a statement of a for or range loop's body,
-//     the loop holds no other region, and the loop's condition, post
+//   - A clean loop: the package starts no goroutine, the region is a
+//     statement of a for or range loop's body, the loop holds no other
+//     region, and the loop's condition, post
 //     statement and every other statement of its body write only local
 //     variables that are not in the arena, under the same limits on calls.
 //     Between two of its regions, nothing then writes the arena but the
@@ -269,6 +270,9 @@ func (t *translator) cleanExpr(e ast.Node) bool {
 // whose body holds r as a statement and nothing else that may write the
 // arena, or nil.
 func (t *translator) cleanLoop(r *region) ast.Stmt {
+	if t.startsGoroutines() {
+		return nil // one may write the arena while the loop runs
+	}
 	own := ast.Stmt(r.stmt)
 	if r.label != nil {
 		own = r.label
@@ -330,6 +334,22 @@ func (t *translator) cleanLoop(r *region) ast.Stmt {
 		return lab
 	}
 	return loop
+}
+
+// startsGoroutines reports whether the package has a go statement.
+func (t *translator) startsGoroutines() bool {
+	if t.goStmts == 0 {
+		t.goStmts = 1
+		for _, f := range t.p.files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if _, ok := n.(*ast.GoStmt); ok {
+					t.goStmts = 2
+				}
+				return t.goStmts == 1
+			})
+		}
+	}
+	return t.goStmts == 2
 }
 
 // cleanStmt reports whether s writes only local variables that are not in

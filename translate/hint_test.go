@@ -150,6 +150,18 @@ func TestHints(t *testing.T) {
 		}
 	}
 	fmt.Println(a, x)`, bounds: "a"},
+		{name: "a goroutine in the package", body: `
+	a := make([]int, 8)
+	done := make(chan bool)
+	go func() { done <- true }()
+	<-done
+	for it := range 3 {
+		//cape:parallel for
+		for i := range 8 {
+			a[i] += it
+		}
+	}
+	fmt.Println(a)`, bounds: "a"},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {

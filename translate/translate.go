@@ -98,6 +98,7 @@ type translator struct {
 	// namer of each function that declares some.
 	loopNames map[ast.Stmt]string
 	fnNamers  map[ast.Node]namer
+	goStmts   int // 0 not looked, 1 none, 2 some (startsGoroutines)
 	boxDecls  map[*types.Var]*boxDecl
 	makes     map[*ast.CallExpr]string  // make/new calls moved to the arena → why
 	lits      map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
