@@ -16,7 +16,7 @@ func TestSlavesReceiveNoOwnBytes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end runs take a few seconds")
 	}
-	lineRE := regexp.MustCompile(`(?m)^(?:\[node \d+\] )?cape: (master|node \d+): region \S+ #(\d+): .*create \S+ \(\d+ pages, (\d+) bytes\).*\(sent \d+, received \d+ bytes\)(?:; merged delta received: (\d+) bytes, (\d+) of them where this node wrote)?$`)
+	lineRE := regexp.MustCompile(`(?m)^(?:\[node \d+\] )?cape: (master|node \d+): region \S+ #(\d+): .*create \S+ \(\d+ pages, (\d+) bytes\).*\(sent \d+, received \d+ bytes\)(?:; merged delta received: (\d+) bytes, (\d+) of them where this node wrote)?(?:; .*)?$`)
 	for _, nodes := range []int{2, 3} {
 		t.Run(fmt.Sprintf("nodes=%d", nodes), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
