@@ -42,17 +42,17 @@ func (c *mixedCase) hstartAt(h Hint, extent int) {
 	if err := c.u.Start(extent); err != nil {
 		c.t.Fatal(err)
 	}
-	if c.u.bare || c.u.kind != kindPlain {
+	if c.u.mode == uffdModePlain && (c.u.bare || c.u.kind != kindPlain) {
 		c.t.Fatalf("region %d is not mixed (kind %v, bare %v)", c.i, c.u.kind, c.u.bare)
 	}
 	c.i++
 	for p := range extent / c.ps {
-		if h.Bounded && !meets(h.Writes, p*c.ps, (p+1)*c.ps) {
+		if h.Bounded && c.u.kind == kindPlain && !meets(h.Writes, p*c.ps, (p+1)*c.ps) {
 			continue
 		}
 		if !bytes.Equal(c.u.Twin(p), c.snap[p*c.ps:(p+1)*c.ps]) {
-			c.t.Fatalf("region %d (hint %+v): twin of page %d (chunk %+v, dirtyAt %d) is not its content at Start",
-				c.i, h, p, c.u.chunks[p/chunkPages], c.u.dirtyAt)
+			c.t.Fatalf("region %d (%v; hint Clean %v, Bounded %v, %d spans): twin of page %d (chunk %+v, dirtyAt %d) is not its content at Start",
+				c.i, c.u.kind, h.Clean, h.Bounded, len(h.Writes), p, c.u.chunks[p/chunkPages], c.u.dirtyAt)
 		}
 	}
 }
@@ -151,7 +151,13 @@ func (a hintRows) rowSpan(r int) Span { return Span{Off: a.lo + r*a.row + 16, Le
 // the stretches not proven clean writes nobody announced. Every Stop
 // reports exactly the pages the region changed, and the twins of the
 // pages its bounds meet are the memory at its Start.
-func TestUffdHintExact(t *testing.T) {
+func TestUffdHintExact(t *testing.T) { hintExact(t, false) }
+
+// The same with, now and then, a region tracked by faults or compared
+// (hints apply only to mixed regions; after those, Starts compare again).
+func TestUffdHintTransitions(t *testing.T) { hintExact(t, true) }
+
+func hintExact(t *testing.T, transitions bool) {
 	c := newMixedCase(t)
 	ps := c.ps
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -181,6 +187,10 @@ func TestUffdHintExact(t *testing.T) {
 		for r := r0; r < r1; r++ {
 			h.Writes = append(h.Writes, a.rowSpan(r))
 		}
+		c.u.mode = uffdModePlain
+		if transitions && k%10 == 9 {
+			c.u.mode = []uffdMode{uffdModeFaults, uffdModeCompare}[k/10%2]
+		}
 		c.hstart(h)
 		for _, ch := range c.u.chunks {
 			if ch.state == chunkCold {
@@ -189,6 +199,7 @@ func TestUffdHintExact(t *testing.T) {
 			}
 		}
 		switch {
+		case c.u.kind != kindPlain:
 		case clean && c.u.startCompared == 0:
 			cleanZero++
 		case clean:
@@ -484,5 +495,67 @@ func TestUffdHintCost(t *testing.T) {
 		// The halo exchange: a row of each array is injected.
 		s.willWrite((k%stencilPages)*ps, 2*ps)
 		s.willWrite((stencilPages+(k*7)%stencilPages)*ps+64, ps)
+	}
+}
+
+// Random regions with random bounds over an extent that grows (by whole
+// chunks, after stretches not proven clean, as the arena grows after an
+// allocation; growth from the middle of a chunk is
+// TestUffdHintBugGrowPartialChunk), random writes between regions,
+// announced or in stretches not proven clean: every Stop and the twins
+// its bounds meet are exact, and Between tells every page changed since
+// the previous Start other than by the last region and announced writes.
+func TestUffdHintRandomGrow(t *testing.T) {
+	for seed := range uint64(16) {
+		c := newMixedCase(t)
+		c.u.WatchBetween()
+		ps := c.ps
+		rng := rand.New(rand.NewPCG(seed, 11))
+		extent := (1 + rng.IntN(3)) * chunkPages * ps
+		var prev []byte
+		var last, announced []int
+		for k := range 150 {
+			clean := k > 0 && rng.IntN(5) > 0
+			if !clean {
+				if rng.IntN(4) == 0 {
+					extent = min(len(c.mem), extent+(1+rng.IntN(3))*chunkPages*ps)
+				}
+				for range 1 + rng.IntN(4) {
+					c.mem[rng.IntN(extent)]++
+				}
+			}
+			for range rng.IntN(3) {
+				off := rng.IntN(extent - 1)
+				n := 1 + rng.IntN(min(3*ps, extent-off-1))
+				c.willWrite(off, n)
+				for p := off / ps; p <= (off+n-1)/ps; p++ {
+					announced = append(announced, p)
+				}
+			}
+			np := extent / ps
+			lo := rng.IntN(np)
+			hi := lo + 1 + rng.IntN(min(np-lo, 40))
+			if k%2 == 0 && rng.IntN(3) > 0 {
+				lo, hi = 0, min(np, 20) // a hot stretch of memory
+			}
+			h := Hint{Clean: clean, Bounded: rng.IntN(10) > 0, Writes: []Span{c.pageSpan(lo, hi)}}
+			c.hstartAt(h, extent)
+			if k > 0 {
+				b := c.u.Between()
+				for p := range len(c.mem) / ps {
+					changed := !bytes.Equal(c.mem[p*ps:(p+1)*ps], prev[p*ps:(p+1)*ps])
+					if changed && !slices.Contains(last, p) && !slices.Contains(announced, p) && !b.MayHaveChanged(p) {
+						t.Fatalf("seed %d, region %d: page %d changed since the last Start, not by the last region nor announced; Between says it did not",
+							seed, k, p)
+					}
+				}
+			}
+			prev = append(prev[:0], c.mem...)
+			announced = announced[:0]
+			for range rng.IntN(6) {
+				c.mem[lo*ps+rng.IntN((hi-lo)*ps)]++
+			}
+			last = c.hstop()
+		}
 	}
 }
