@@ -88,7 +88,7 @@ func TestParseOutput(t *testing.T) {
 	s = Sample{Size: 512}
 	stderr = "cape: master: region main.go:38:3 #1: compute 1.5s, create 60ms (256 pages, 591623 bytes), exchange 300ms = wait 200ms + merge/inject 70ms + send 30ms (sent 38772, received 38701 bytes)\n" +
 		"matmul: parallel part 1.9s\n" +
-		"[node 1] cape: node 1: region main.go:38:3 #1: compute 1.7s, create 72ms (256 pages, 592200 bytes), exchange 90ms = wait 80ms + merge/inject 5ms + send 5ms (sent 38701, received 38772 bytes)\n"
+		"[node 1] cape: node 1: region main.go:38:3 #1: start 2ms, compute 1.7s, create 72ms (256 pages, 592200 bytes), exchange 90ms = wait 80ms + merge/inject 5ms + send 5ms (sent 38701, received 38772 bytes)\n"
 	if err := parseOutput(&s, "matmul n=512 checksum=4470edc3d257c745\n", stderr); err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func TestParseStencil(t *testing.T) {
 	line := "n=64 iters=3 sum=145.958292007 weighted=297.291395187 last-diff=2.403e-02 hash=61dcd45bce3b6325"
 	stderr := "cape: monitor: using uffd\n" +
 		"cape: master: region main.go:35:3 #1: compute 1ms, create 2ms (4 pages, 100 bytes), exchange 10ms = wait 5ms + merge/inject 3ms + send 2ms (sent 1000, received 10 bytes)\n" +
-		"[node 1] cape: node 1: region main.go:35:3 #1: compute 3ms, create 1ms (2 pages, 50 bytes), exchange 4ms = wait 4ms + merge/inject 0s + send 0s (sent 10, received 1000 bytes)\n" +
+		"[node 1] cape: node 1: region main.go:35:3 #1: start 1ms, compute 3ms, create 1ms (2 pages, 50 bytes), exchange 4ms = wait 4ms + merge/inject 0s + send 0s (sent 10, received 1000 bytes)\n" +
 		"cape: master: region main.go:35:3 #2: compute 1ms, create 2ms (4 pages, 100 bytes), exchange 10ms = wait 5ms + merge/inject 3ms + send 2ms (sent 3000, received 30 bytes)\n" +
 		"[node 1] cape: node 1: region main.go:35:3 #2: compute 3ms, create 1ms (2 pages, 50 bytes), exchange 4ms = wait 4ms + merge/inject 0s + send 0s (sent 30, received 3000 bytes)\n" +
 		"cape: master: region main.go:35:3 #3: compute 1ms, create 2ms (4 pages, 100 bytes), exchange 10ms = wait 5ms + merge/inject 3ms + send 2ms (sent 2000, received 20 bytes)\n" +

@@ -19,6 +19,7 @@ package cape
 // image, a replayed delta, an allocation, a joiner's catch-up, --verify).
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/cape-go/cape/monitor"
@@ -61,6 +62,19 @@ func (r *Region) hint() monitor.Hint {
 	n := r.n
 	clean := r.loop != nil && n.lastLoop == r.loop && n.lastSeq+1 == r.seq && !n.gapDirty && !n.verify
 	return monitor.Hint{Clean: clean, Bounded: r.bounded, Writes: r.spans}
+}
+
+// hintStats is the --stats note of what r's Start was told.
+func (r *Region) hintStats() string {
+	switch {
+	case r.bounded && r.clean:
+		return fmt.Sprintf("; hints: writes in %d span(s), clean stretch", len(r.spans))
+	case r.bounded:
+		return fmt.Sprintf("; hints: writes in %d span(s)", len(r.spans))
+	case r.clean:
+		return "; hints: clean stretch"
+	}
+	return ""
 }
 
 // ended records, when r (outermost) stops, where the next region's

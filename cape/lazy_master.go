@@ -51,6 +51,9 @@ type lazyMaster struct {
 	// last snapshot, or -1.
 	watch  monitor.Watcher
 	starts int
+	// Scratch space of sendLazy, reused from one region to the next.
+	changedBuf, pagesBuf []int
+	writer               map[int]int
 	// copied, compared: pages the last snapshot copied (changed or new),
 	// and compared without copying, for --stats.
 	copied, compared int
@@ -295,8 +298,14 @@ func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int)
 func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	n := r.n
 	m := n.lazyM
-	changed := pagesOf(merged, m.ps)
-	writer := writers(ds, m.ps)
+	tp := time.Now()
+	m.changedBuf = appendPages(m.changedBuf[:0], merged, m.ps)
+	changed := m.changedBuf
+	if m.writer == nil {
+		m.writer = map[int]int{}
+	}
+	writer, pagesBuf := appendWriters(m.writer, m.pagesBuf, ds, m.ps)
+	m.pagesBuf = pagesBuf
 	plans := make([]lazyPlan, n.size)
 	fetched := make([]int, n.size)
 	t0 := time.Now()
@@ -347,9 +356,9 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	for _, s := range r.committed {
 		sent += sizes[s]
 		if m.stats {
-			fmt.Fprintf(os.Stderr, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
+			fmt.Fprintf(os.Stderr, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; pages %v, plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
 				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s],
-				t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), m.copied, m.compared, t3.Sub(t2).Round(time.Microsecond))
+				t0.Sub(tp).Round(time.Microsecond), t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), m.copied, m.compared, t3.Sub(t2).Round(time.Microsecond))
 		}
 	}
 	for _, err := range errs {
@@ -363,15 +372,18 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 }
 
 // pagesOf returns the pages d's runs touch, in increasing order.
-func pagesOf(d *delta.Delta, ps int) []int {
-	var out []int
+func pagesOf(d *delta.Delta, ps int) []int { return appendPages(nil, d, ps) }
+
+// appendPages appends to out the pages d's runs touch, in increasing order.
+func appendPages(out []int, d *delta.Delta, ps int) []int {
+	base := len(out)
 	for _, run := range d.Runs {
 		if len(run.Data) == 0 {
 			continue
 		}
 		lo, hi := int(run.Off)/ps, int(run.End()-1)/ps
 		for p := lo; p <= hi; p++ {
-			if len(out) == 0 || out[len(out)-1] < p {
+			if len(out) == base || out[len(out)-1] < p {
 				out = append(out, p)
 			}
 		}
@@ -382,12 +394,20 @@ func pagesOf(d *delta.Delta, ps int) []int {
 // writers maps every page the deltas touch to the one rank that touched
 // it, or -1 when several did.
 func writers(ds []*delta.Delta, ps int) map[int]int {
-	w := map[int]int{}
+	w, _ := appendWriters(map[int]int{}, nil, ds, ps)
+	return w
+}
+
+// appendWriters is writers into w (cleared), with buf as scratch space,
+// which it returns grown.
+func appendWriters(w map[int]int, buf []int, ds []*delta.Delta, ps int) (map[int]int, []int) {
+	clear(w)
 	for rank, d := range ds {
 		if d == nil {
 			continue // a lost node: nothing of it was merged
 		}
-		for _, p := range pagesOf(d, ps) {
+		buf = appendPages(buf[:0], d, ps)
+		for _, p := range buf {
 			if prev, ok := w[p]; ok && prev != rank {
 				w[p] = -1
 			} else {
@@ -395,7 +415,7 @@ func writers(ds []*delta.Delta, ps int) map[int]int {
 			}
 		}
 	}
-	return w
+	return w, buf
 }
 
 // pushDelta is the part of runs (the merged delta) that act pushes: the

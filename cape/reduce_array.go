@@ -56,8 +56,14 @@ func (x *ArrayReducer[T]) Init(p []T) {
 func (x *ArrayReducer[T]) Partial(p []T) { copy(x.part, p) }
 
 // Result copies the reduction's value, the same on every node once Exchange
-// has returned, into dst.
-func (x *ArrayReducer[T]) Result(dst []T) { copy(dst, x.result) }
+// has returned, into dst. dst may be arena memory: the next region's Start
+// is not told the stretch was clean (hint.go).
+func (x *ArrayReducer[T]) Result(dst []T) {
+	if self != nil {
+		self.dirtyGap()
+	}
+	copy(dst, x.result)
+}
 
 func sliceBytes[T any](s []T) []byte {
 	if len(s) == 0 {

@@ -48,6 +48,7 @@ type Region struct {
 	loop    *Loop
 	bounded bool
 	spans   []monitor.Span
+	clean   bool // Start was told the stretch before it was clean
 
 	// Master of a multi-node region: who runs which units, the slaves'
 	// deltas, the units of lost slaves (reexec.go).
@@ -166,9 +167,10 @@ func (r *Region) Start() error {
 	if err := r.durableStart(); err != nil {
 		return err
 	}
+	h := r.hint()
 	if n.tracker != nil {
-		if h, ok := n.tracker.(monitor.Hinter); ok {
-			h.SetHint(r.hint())
+		if ht, ok := n.tracker.(monitor.Hinter); ok {
+			ht.SetHint(h)
 		}
 		if err := n.tracker.Start(r.extent); err != nil {
 			return r.wrap("arm monitor", err)
@@ -181,6 +183,7 @@ func (r *Region) Start() error {
 	}
 	r.t0 = time.Now()
 	r.starting = r.t0.Sub(ts)
+	r.clean = h.Clean
 	return nil
 }
 

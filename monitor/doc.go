@@ -12,7 +12,12 @@
 // pays a full copy; writes made between regions (sequential code, injected
 // deltas) refresh the twins at the next Start and never appear in a Stop.
 // A caller about to write the memory between regions may say so first
-// (Injector), which makes those writes cheaper, never different.
+// (Injector), which makes those writes cheaper, never different. A caller
+// may also pass what the program's translation proved about the next
+// region (Hinter): the spans it can write, and that nothing wrote the
+// memory since the last Stop; uffd's mixed regions then compare only the
+// hot pages the region can write, and a Start after a clean stretch
+// compares none whose twins are still current.
 //
 // # Backends
 //

@@ -169,8 +169,10 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	if len(u.chunks)*chunkPages < old {
 		u.setChunks(old, chunkCold) // cannot happen: armed pages have states
 	}
-	if !h.Clean || u.kind != kindPlain || u.bare || u.starts == 0 {
-		u.dirtyAt = uint32(u.starts + 1) // this Start's stretch is not proven clean
+	if !h.Clean || u.kind != kindPlain || u.bare || u.starts == 0 || extent < u.extent {
+		// This Start's stretch is not proven clean (or the extent shrank:
+		// what is known written above it is forgotten).
+		u.dirtyAt = uint32(u.starts + 1)
 	}
 	u.woke = u.woke[:0]
 	if np > old && old%chunkPages != 0 && u.chunks[old/chunkPages].state != chunkHot {
@@ -201,7 +203,9 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 		u.markCompared(h, k, len(u.chunks))
 		u.copyNew(old, np) // not timed: populates the twins
 		u.twinned = max(u.twinned, extent)
-		for c := old / chunkPages; c < len(u.chunks); c++ {
+		// The new chunks' twins are current; a chunk the old extent ended
+		// in is not, unless refreshHot compared it.
+		for c := (old + chunkPages - 1) / chunkPages; c < len(u.chunks); c++ {
 			u.chunks[c].synced = uint32(u.starts + 1)
 		}
 	}
@@ -411,8 +415,8 @@ func (u *uffdTracker) refreshHot(n int) int {
 	synced := uint32(u.starts + 1)
 	stale := func(c *chunk) bool { return c.state != chunkCold && c.cmp && c.synced < u.dirtyAt }
 	for lo, hi := range u.runs(n, stale) {
-		for e := lo / chunkPages; e*chunkPages < hi; e++ {
-			u.chunks[e].synced = synced
+		for e := lo / chunkPages; (e+1)*chunkPages <= hi; e++ {
+			u.chunks[e].synced = synced // not a chunk n cuts: its pages above n are not compared
 		}
 		// Compare the gaps between the pages known written.
 		t1 := time.Now()

@@ -432,6 +432,7 @@ func (t *translator) names(r *region, fo *fileOut) *regionNames {
 func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *regionNames) {
 	c := fo.cape()
 	fmt.Fprintf(b, "%s := %s.Begin(%q)\n", n.r, c, t.regionName(r))
+	t.emitHint(b, fo, r, n.r)
 	fmt.Fprintf(b, "%s.Must(%s.Start())\n", c, n.r)
 	for _, v := range r.order {
 		if e := n.entry[v]; e != "" {

@@ -93,11 +93,16 @@ type translator struct {
 	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
 	points   []*point             // //cape:checkpoint directives (point.go)
 
-	boxes    map[*types.Var]*box // variables moved to the arena
-	boxDecls map[*types.Var]*boxDecl
-	makes    map[*ast.CallExpr]string  // make/new calls moved to the arena → why
-	lits     map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
-	seen     map[any]bool              // origin nodes already required
+	boxes map[*types.Var]*box // variables moved to the arena
+	// Hints (hint.go): the cape.Loop variable of each clean loop, and the
+	// namer of each function that declares some.
+	loopNames map[ast.Stmt]string
+	fnNamers  map[ast.Node]namer
+	goStmts   int // 0 not looked, 1 none, 2 some (startsGoroutines)
+	boxDecls  map[*types.Var]*boxDecl
+	makes     map[*ast.CallExpr]string  // make/new calls moved to the arena → why
+	lits      map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
+	seen      map[any]bool              // origin nodes already required
 
 	// Package-wide facts for the origin analysis.
 	sources  map[*types.Var][]source
@@ -136,7 +141,7 @@ func newTranslator(p *pkg) *translator {
 		parent:   map[ast.Node]ast.Node{},
 		fileOf:   map[*token.File]*ast.File{},
 		regionAt: map[ast.Stmt]*region{},
-		boxes:    map[*types.Var]*box{},
+		boxes:    map[*types.Var]*box{}, loopNames: map[ast.Stmt]string{}, fnNamers: map[ast.Node]namer{},
 		boxDecls: map[*types.Var]*boxDecl{},
 		makes:    map[*ast.CallExpr]string{},
 		lits:     map[*ast.UnaryExpr]string{},

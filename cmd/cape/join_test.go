@@ -96,7 +96,7 @@ func TestJoinRunningJob(t *testing.T) {
 				t.Errorf("the master does not report node %s joining:\n%s", m[1], r.errText)
 			}
 			if stat := "cape: node " + m[1] + ": region main.go:"; !strings.Contains(jerr.String(), stat) ||
-				!strings.Contains(jerr.String(), "#"+strconv.Itoa(first)+": compute") {
+				!strings.Contains(jerr.String(), "#"+strconv.Itoa(first)+": start") {
 				t.Errorf("the joined node's --stats show no region #%d:\n%s", first, jerr.String())
 			}
 			if _, err := os.Stat(filepath.Join(ck, nodeenv.JoinFile)); !os.IsNotExist(err) {
