@@ -498,31 +498,30 @@ func TestUffdHintCost(t *testing.T) {
 	}
 }
 
-// Random regions with random bounds over an extent that grows (by whole
-// chunks, after stretches not proven clean, as the arena grows after an
-// allocation; growth from the middle of a chunk is
-// TestUffdHintBugGrowPartialChunk), random writes between regions,
-// announced or in stretches not proven clean: every Stop and the twins
-// its bounds meet are exact, and Between tells every page changed since
-// the previous Start other than by the last region and announced writes.
-func TestUffdHintRandomGrow(t *testing.T) {
+// Random regions with random bounds over an extent that changes now and
+// then (grows or shrinks by any number of pages, in a chunk or not),
+// random writes between regions, announced or, in stretches not proven
+// clean, anywhere: every Stop and the twins its bounds meet are exact,
+// and Between tells every page changed since the previous Start other
+// than by the last region and announced writes.
+func TestUffdHintRandomExtents(t *testing.T) {
 	for seed := range uint64(16) {
 		c := newMixedCase(t)
 		c.u.WatchBetween()
 		ps := c.ps
 		rng := rand.New(rand.NewPCG(seed, 11))
-		extent := (1 + rng.IntN(3)) * chunkPages * ps
+		extent := (5 + rng.IntN(60)) * ps
 		var prev []byte
 		var last, announced []int
 		for k := range 150 {
 			clean := k > 0 && rng.IntN(5) > 0
 			if !clean {
-				if rng.IntN(4) == 0 {
-					extent = min(len(c.mem), extent+(1+rng.IntN(3))*chunkPages*ps)
-				}
 				for range 1 + rng.IntN(4) {
-					c.mem[rng.IntN(extent)]++
+					c.mem[rng.IntN(len(c.mem))]++
 				}
+			}
+			if rng.IntN(8) == 0 {
+				extent = (5 + rng.IntN(len(c.mem)/ps-4)) * ps
 			}
 			for range rng.IntN(3) {
 				off := rng.IntN(extent - 1)
@@ -542,7 +541,7 @@ func TestUffdHintRandomGrow(t *testing.T) {
 			c.hstartAt(h, extent)
 			if k > 0 {
 				b := c.u.Between()
-				for p := range len(c.mem) / ps {
+				for p := range np {
 					changed := !bytes.Equal(c.mem[p*ps:(p+1)*ps], prev[p*ps:(p+1)*ps])
 					if changed && !slices.Contains(last, p) && !slices.Contains(announced, p) && !b.MayHaveChanged(p) {
 						t.Fatalf("seed %d, region %d: page %d changed since the last Start, not by the last region nor announced; Between says it did not",
