@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -18,13 +17,7 @@ func TestHintedLoops(t *testing.T) {
 	}
 	dir := "./testdata/hintloops"
 	args := []string{"-n", "320", "-iters", "30"}
-	plain := exec.Command("go", append([]string{"run", "."}, args...)...)
-	plain.Dir = dir
-	b, err := plain.Output()
-	if err != nil {
-		t.Fatalf("go run: %v", err)
-	}
-	want := string(b)
+	want := goRun(t, dir, args...)
 	bin := buildOnce(t, dir)
 	for _, c := range []struct {
 		nodes string

@@ -113,12 +113,14 @@ func TestLazyTransferMasterLost(t *testing.T) {
 	t.Logf("ended in %v: %v\n%s", time.Since(start).Round(time.Millisecond), err, stderr.String())
 }
 
-// goRun returns what go run prints for the package in dir.
-func goRun(t *testing.T, dir string) string {
+// goRun returns what go run prints for the package in dir given args.
+func goRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "run", dir).Output()
+	cmd := exec.CommandContext(ctx, "go", append([]string{"run", "."}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go run %s: %v", dir, err)
 	}

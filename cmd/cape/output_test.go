@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,13 +19,7 @@ func TestRegionOutput(t *testing.T) {
 	}
 	dir := "./testdata/printloop"
 	args := []string{"-steps", "3"}
-	plain := exec.Command("go", append([]string{"run", "."}, args...)...)
-	plain.Dir = dir
-	b, err := plain.Output()
-	if err != nil {
-		t.Fatalf("go run: %v", err)
-	}
-	want := string(b)
+	want := goRun(t, dir, args...)
 	if strings.Count(want, "\n") < 100 {
 		t.Fatalf("go run printed too little to test:\n%s", want)
 	}
