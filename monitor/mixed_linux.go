@@ -415,8 +415,11 @@ func (u *uffdTracker) refreshHot(n int) int {
 	synced := uint32(u.starts + 1)
 	stale := func(c *chunk) bool { return c.state != chunkCold && c.cmp && c.synced < u.dirtyAt }
 	for lo, hi := range u.runs(n, stale) {
-		for e := lo / chunkPages; (e+1)*chunkPages <= hi; e++ {
-			u.chunks[e].synced = synced // not a chunk n cuts: its pages above n are not compared
+		// Not a chunk n cuts, whose pages above n are not compared, unless
+		// they are above every extent so far (untracked; a grown extent
+		// copies them and wakes the chunk).
+		for e := lo / chunkPages; e*chunkPages < hi && ((e+1)*chunkPages <= hi || hi == u.armed/u.pageSize); e++ {
+			u.chunks[e].synced = synced
 		}
 		// Compare the gaps between the pages known written.
 		t1 := time.Now()
