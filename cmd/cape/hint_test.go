@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHintedLoops runs testdata/hintloops, whose regions get the
@@ -59,4 +62,18 @@ func TestHintedLoops(t *testing.T) {
 			t.Fatalf("--stats: %d regions with bounded writes (want 50), %d after a clean stretch (want 40):\n%s", bounded, clean, errText)
 		}
 	}
+}
+
+// goRun returns what go run prints for the package in dir given args.
+func goRun(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", append([]string{"run", "."}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run %s: %v", dir, err)
+	}
+	return string(out)
 }

@@ -3,8 +3,6 @@
 package main
 
 import (
-	"context"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -111,20 +109,6 @@ func TestLazyTransferMasterLost(t *testing.T) {
 		t.Errorf("the slave did not report the page it could not fetch from the master:\n%s", stderr.String())
 	}
 	t.Logf("ended in %v: %v\n%s", time.Since(start).Round(time.Millisecond), err, stderr.String())
-}
-
-// goRun returns what go run prints for the package in dir given args.
-func goRun(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", append([]string{"run", "."}, args...)...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	return string(out)
 }
 
 // needLazyPages skips (fails under CAPE_TEST_STRICT=1) unless this process
