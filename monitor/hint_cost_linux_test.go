@@ -26,6 +26,6 @@ func TestUffdHintCostPartialChunk(t *testing.T) {
 		for p := a[0]; p < a[1]; p++ {
 			c.mem[p*ps+k]++
 		}
-		c.hstop()
+		c.stop()
 	}
 }

@@ -2,11 +2,7 @@
 
 package monitor
 
-import (
-	"bytes"
-	"slices"
-	"testing"
-)
+import "testing"
 
 // Hints over an extent that changes: a Start that grows or shrinks the
 // extent must not take for current the twins of a chunk it did not
@@ -14,52 +10,6 @@ import (
 // chunk synced only when every page of it was compared and makes a Start
 // over a smaller extent unproven; given no hint, the same sequences were
 // tracked exactly.)
-
-// startChecked gives h to the tracker, starts a region over extent bytes,
-// and reports (without stopping the test) those of pages whose twin
-// is not their content at Start.
-func (c *mixedCase) startChecked(h Hint, extent int, pages ...int) {
-	c.t.Helper()
-	c.snap = append(c.snap[:0], c.mem...)
-	c.u.SetHint(h)
-	if err := c.u.Start(extent); err != nil {
-		c.t.Fatal(err)
-	}
-	if c.u.bare || c.u.kind != kindPlain {
-		c.t.Fatalf("region %d is not mixed", c.i)
-	}
-	c.i++
-	var stale []int
-	for _, p := range pages {
-		if !bytes.Equal(c.u.Twin(p), c.snap[p*c.ps:(p+1)*c.ps]) {
-			stale = append(stale, p)
-		}
-	}
-	if len(stale) > 0 {
-		p := stale[0]
-		c.t.Errorf("region %d (Clean %v): the twins of pages %v, which its bounds meet, are not their content at Start (chunk of page %d: %+v, dirtyAt %d)",
-			c.i, h.Clean, stale, p, c.u.chunks[p/chunkPages], c.u.dirtyAt)
-	}
-}
-
-// stopChecked stops the region and reports (without stopping the test)
-// a Stop that is not exactly the pages that changed since Start.
-func (c *mixedCase) stopChecked() {
-	c.t.Helper()
-	got, err := c.u.Stop()
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	var want []int
-	for p := range len(c.mem) / c.ps {
-		if !bytes.Equal(c.mem[p*c.ps:(p+1)*c.ps], c.snap[p*c.ps:(p+1)*c.ps]) {
-			want = append(want, p)
-		}
-	}
-	if !slices.Equal(got, want) {
-		c.t.Errorf("region %d: Stop = %v, want %v", c.i, got, want)
-	}
-}
 
 // A Start that grows the extent from the middle of a chunk outside the
 // region's bounds, after a stretch not proven clean (as after an
@@ -82,27 +32,27 @@ func TestUffdHintGrowPartialChunk(t *testing.T) {
 			h, lo, hi = b, 48, old
 		}
 		h.Clean = k > 0
-		c.startChecked(h, old*ps)
+		c.hstartAt(h, old*ps)
 		for p := lo; p < hi; p++ {
 			if p != x {
 				c.mem[p*ps+k]++
 			}
 		}
-		c.stopChecked()
+		c.stop()
 	}
 	if c.state(x/chunkPages) != chunkHot {
 		t.Fatalf("chunk %d: %v, want hot", x/chunkPages, c.state(x/chunkPages))
 	}
 	// Sequential code writes x, nobody announces it; the arena grows.
 	c.mem[x*ps+1]++
-	c.startChecked(a, len(c.mem)) // not proven clean, bounds A
+	c.hstartAt(a, len(c.mem)) // not proven clean, bounds A
 	c.mem[5*ps]++
-	c.stopChecked()
+	c.stop()
 	// Proven clean, bounds B: x's twin must be its content now.
 	b.Clean = true
-	c.startChecked(b, len(c.mem), x)
+	c.hstartAt(b, len(c.mem))
 	c.mem[x*ps+1]-- // the region restores x's byte: a change since Start
-	c.stopChecked()
+	c.stop()
 }
 
 // A Start over an extent smaller than the last one copies into the twins
@@ -117,17 +67,13 @@ func TestUffdHintShrinkForgetsWritten(t *testing.T) {
 	ps := s.ps
 	const x = stencilPages + 20
 	s.willWrite(x*ps+8, 8)
-	s.startChecked(s.hint(s.k, true), stencilPages*ps) // A only
+	s.hstartAt(s.hint(s.k, true), stencilPages*ps) // A only
 	s.mem[3*ps]++
-	s.stopChecked()
+	s.stop()
 	s.k++
-	var bPages []int
-	for p := stencilPages; p < 2*stencilPages; p++ {
-		bPages = append(bPages, p)
-	}
-	s.startChecked(s.hint(s.k, true), len(s.mem), bPages...) // B, proven clean
+	s.hstartAt(s.hint(s.k, true), len(s.mem)) // B, proven clean: checks the twins of B
 	s.mem[(stencilPages+1)*ps]++
-	s.stopChecked()
+	s.stop()
 }
 
 // A Start over an extent that ends in the middle of a stale chunk
@@ -140,11 +86,11 @@ func TestUffdHintShrinkStraddle(t *testing.T) {
 	ps := s.ps
 	const x = 105 // chunk 6 (96..111), in B
 	s.region(true, x)
-	s.mem[x*ps+1]++                          // not announced
-	s.startChecked(s.hint(1, false), 100*ps) // bounds B, extent to page 100
+	s.mem[x*ps+1]++                      // not announced
+	s.hstartAt(s.hint(1, false), 100*ps) // bounds B, extent to page 100
 	s.mem[70*ps]++
-	s.stopChecked()
-	s.startChecked(s.hint(1, true), len(s.mem), x) // B, proven clean
+	s.stop()
+	s.hstartAt(s.hint(1, true), len(s.mem)) // B (x among its pages), proven clean
 	s.mem[(stencilPages+1)*ps]++
-	s.stopChecked()
+	s.stop()
 }

@@ -57,26 +57,6 @@ func (c *mixedCase) hstartAt(h Hint, extent int) {
 	}
 }
 
-// hstop stops the region, checks that Stop reports exactly the pages that
-// changed since Start, and returns a copy of what it reported.
-func (c *mixedCase) hstop() []int {
-	c.t.Helper()
-	got, err := c.u.Stop()
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	var want []int
-	for p := range len(c.mem) / c.ps {
-		if !bytes.Equal(c.mem[p*c.ps:(p+1)*c.ps], c.snap[p*c.ps:(p+1)*c.ps]) {
-			want = append(want, p)
-		}
-	}
-	if !slices.Equal(got, want) {
-		c.t.Fatalf("region %d: Stop = %v, want %v", c.i, got, want)
-	}
-	return slices.Clone(got)
-}
-
 // willWrite announces the bytes [off, off+n) and changes one byte in
 // each of their pages, the first of the span in the first page.
 func (c *mixedCase) willWrite(off, n int) {
@@ -121,7 +101,7 @@ func (s *stencil) region(clean bool, skip ...int) []int {
 		}
 	}
 	s.k++
-	return s.hstop()
+	return s.stop()
 }
 
 func newStencil(t *testing.T, warm int) *stencil {
@@ -213,7 +193,7 @@ func hintExact(t *testing.T, transitions bool) {
 				}
 			}
 		}
-		c.hstop()
+		c.stop()
 	}
 	t.Logf("%d Starts proven clean compared nothing, %d compared stale chunks; %d not proven clean; %d with a cold chunk",
 		cleanZero, cleanCompared, unclean, coldStarts)
@@ -272,7 +252,7 @@ func TestUffdHintStaleChunk(t *testing.T) {
 		for range 6 {
 			s.hstart(s.hint(0, true))
 			s.mem[3*s.ps+s.i]++
-			s.hstop()
+			s.stop()
 		}
 		if !s.stale(ch) || s.state(ch) == chunkCold {
 			t.Fatalf("chunk %d after clean regions that did not include it: %+v, want hot and stale", ch, s.u.chunks[ch])
@@ -302,7 +282,7 @@ func TestUffdHintStaleChunk(t *testing.T) {
 		h := Hint{Clean: true, Bounded: true, Writes: []Span{s.pageSpan(12*chunkPages, 13*chunkPages)}}
 		s.hstart(h)
 		s.mem[(x+1)*s.ps]++
-		got := s.hstop()
+		got := s.stop()
 		if !slices.Equal(got, []int{x + 1}) {
 			t.Errorf("Stop = %v, want [%d]", got, x+1)
 		}
@@ -363,7 +343,7 @@ func TestUffdHintZero(t *testing.T) {
 			for _, b := range op.in {
 				c.mem[b]++
 			}
-			got[i] = c.hstop()
+			got[i] = c.stop()
 			for _, b := range op.seq {
 				c.mem[b]++
 			}
@@ -453,7 +433,7 @@ func TestUffdHintBetween(t *testing.T) {
 			}
 		}
 		s.k++
-		last = s.hstop()
+		last = s.stop()
 		// Announced: a page of each array and one of a chunk no region
 		// writes (cold after the first regions, woken by the
 		// announcement).
@@ -491,7 +471,7 @@ func TestUffdHintCost(t *testing.T) {
 			s.mem[p*ps+s.i%ps]++
 		}
 		s.k++
-		s.hstop()
+		s.stop()
 		// The halo exchange: a row of each array is injected.
 		s.willWrite((k%stencilPages)*ps, 2*ps)
 		s.willWrite((stencilPages+(k*7)%stencilPages)*ps+64, ps)
@@ -554,7 +534,7 @@ func TestUffdHintRandomExtents(t *testing.T) {
 			for range rng.IntN(6) {
 				c.mem[lo*ps+rng.IntN((hi-lo)*ps)]++
 			}
-			last = c.hstop()
+			last = c.stop()
 		}
 	}
 }

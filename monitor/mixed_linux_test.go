@@ -48,8 +48,9 @@ func (c *mixedCase) start() {
 }
 
 // stop checks that Stop reports exactly the pages that changed since Start
-// (every write of these tests changes its byte).
-func (c *mixedCase) stop() {
+// (every write of these tests changes its byte), and returns a copy of
+// them.
+func (c *mixedCase) stop() []int {
 	c.t.Helper()
 	got, err := c.u.Stop()
 	if err != nil {
@@ -64,6 +65,7 @@ func (c *mixedCase) stop() {
 	if !slices.Equal(got, want) {
 		c.t.Fatalf("region %d: Stop = %v, want %v", c.i, got, want)
 	}
+	return slices.Clone(got)
 }
 
 // region runs one region writing the given pages.
