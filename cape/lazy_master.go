@@ -65,7 +65,8 @@ type pageSet map[int]struct{}
 func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
 	m := &lazyMaster{mem: n.arena.Bytes(), ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
 		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]string, n.size),
-		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size), starts: -1}
+		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size), starts: -1,
+		writer: map[int]int{}}
 	if w, ok := n.tracker.(monitor.Watcher); ok {
 		w.WatchBetween()
 		m.watch = w
@@ -301,11 +302,8 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	tp := time.Now()
 	m.changedBuf = appendPages(m.changedBuf[:0], merged, m.ps)
 	changed := m.changedBuf
-	if m.writer == nil {
-		m.writer = map[int]int{}
-	}
-	writer, pagesBuf := appendWriters(m.writer, m.pagesBuf, ds, m.ps)
-	m.pagesBuf = pagesBuf
+	m.pagesBuf = fillWriters(m.writer, m.pagesBuf, ds, m.ps)
+	writer := m.writer
 	plans := make([]lazyPlan, n.size)
 	fetched := make([]int, n.size)
 	t0 := time.Now()
@@ -371,9 +369,6 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	return sent, nil
 }
 
-// pagesOf returns the pages d's runs touch, in increasing order.
-func pagesOf(d *delta.Delta, ps int) []int { return appendPages(nil, d, ps) }
-
 // appendPages appends to out the pages d's runs touch, in increasing order.
 func appendPages(out []int, d *delta.Delta, ps int) []int {
 	base := len(out)
@@ -391,16 +386,10 @@ func appendPages(out []int, d *delta.Delta, ps int) []int {
 	return out
 }
 
-// writers maps every page the deltas touch to the one rank that touched
-// it, or -1 when several did.
-func writers(ds []*delta.Delta, ps int) map[int]int {
-	w, _ := appendWriters(map[int]int{}, nil, ds, ps)
-	return w
-}
-
-// appendWriters is writers into w (cleared), with buf as scratch space,
-// which it returns grown.
-func appendWriters(w map[int]int, buf []int, ds []*delta.Delta, ps int) (map[int]int, []int) {
+// fillWriters maps, in w (cleared), every page the deltas ds touch to
+// the one rank that touched it, or -1 when several did; buf is scratch
+// space, returned grown.
+func fillWriters(w map[int]int, buf []int, ds []*delta.Delta, ps int) []int {
 	clear(w)
 	for rank, d := range ds {
 		if d == nil {
@@ -415,7 +404,7 @@ func appendWriters(w map[int]int, buf []int, ds []*delta.Delta, ps int) (map[int
 			}
 		}
 	}
-	return w, buf
+	return buf
 }
 
 // pushDelta is the part of runs (the merged delta) that act pushes: the

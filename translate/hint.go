@@ -119,7 +119,7 @@ func (w *boundsWalk) visit(n ast.Node) bool {
 				}
 			}
 		}
-		if isChan(w.t.info.TypeOf(s.X)) {
+		if rangeRunsCode(w.t.info.TypeOf(s.X)) {
 			w.ok = false
 		}
 	case *ast.CallExpr:
@@ -287,13 +287,10 @@ func (t *translator) cleanLoop(r *region) ast.Stmt {
 	case *ast.ForStmt:
 		loop, cond, post = l, l.Cond, l.Post
 	case *ast.RangeStmt:
-		if l.Tok == token.ASSIGN || isChan(t.info.TypeOf(l.X)) {
+		if !t.cleanRangeHead(l) {
 			return nil
 		}
-		if _, ok := t.info.TypeOf(l.X).Underlying().(*types.Signature); ok {
-			return nil // a range over a function runs the program's code
-		}
-		loop = l
+		loop = l // its expression is evaluated once, before the first region
 	default:
 		return nil
 	}
@@ -410,11 +407,24 @@ func (t *translator) cleanStmt(s ast.Stmt) bool {
 	return false // go, defer, send, select, type switches: not analyzed
 }
 
+// rangeRunsCode reports whether ranging over a value of type typ does more
+// than read it: a channel receives (another goroutine's sends), a function
+// runs the program's code.
+func rangeRunsCode(typ types.Type) bool {
+	_, fn := typ.Underlying().(*types.Signature)
+	return fn || isChan(typ)
+}
+
 func (t *translator) cleanRange(x *ast.RangeStmt) bool {
-	if isChan(t.info.TypeOf(x.X)) {
-		return false
-	}
-	if _, ok := t.info.TypeOf(x.X).Underlying().(*types.Signature); ok {
+	return t.cleanRangeHead(x) && t.cleanExpr(x.X) && t.cleanStmt(x.Body)
+}
+
+// cleanRangeHead reports whether each iteration of the range loop x
+// writes only local variables outside the arena: it ranges over no
+// channel and no function (which runs the program's code), and assigns
+// (=) only such variables.
+func (t *translator) cleanRangeHead(x *ast.RangeStmt) bool {
+	if rangeRunsCode(t.info.TypeOf(x.X)) {
 		return false
 	}
 	for _, l := range []ast.Expr{x.Key, x.Value} {
@@ -422,7 +432,7 @@ func (t *translator) cleanRange(x *ast.RangeStmt) bool {
 			return false
 		}
 	}
-	return t.cleanExpr(x.X) && t.cleanStmt(x.Body)
+	return true
 }
 
 // callFree reports whether the expression src parses and calls nothing

@@ -150,6 +150,25 @@ func TestHints(t *testing.T) {
 		}
 	}
 	fmt.Println(a, x)`, bounds: "a"},
+		{name: "a range over a function of the program", body: `
+	a := make([]int, 8)
+	seq := func(yield func(int) bool) {
+		a[0]++
+		for i := range 8 {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	for it := range 3 {
+		//cape:parallel for
+		for i := range 8 {
+			for j := range seq {
+				a[i] += j + it
+			}
+		}
+	}
+	fmt.Println(a)`, loop: true},
 		{name: "a goroutine in the package", body: `
 	a := make([]int, 8)
 	done := make(chan bool)
