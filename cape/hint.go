@@ -53,6 +53,9 @@ func WritesIn[T any](r *Region, s []T) {
 	top := base + uintptr(len(mem))
 	lo, hi = max(lo, base), min(hi, top)
 	if lo < hi {
+		if r.spans == nil {
+			r.spans = r.spanBuf[:0]
+		}
 		r.spans = append(r.spans, monitor.Span{Off: int(lo - base), Len: int(hi - lo)})
 	}
 }

@@ -48,7 +48,8 @@ type Region struct {
 	loop    *Loop
 	bounded bool
 	spans   []monitor.Span
-	clean   bool // Start was told the stretch before it was clean
+	spanBuf [2]monitor.Span // spans' first storage: no allocation per region
+	clean   bool            // Start was told the stretch before it was clean
 
 	// Master of a multi-node region: who runs which units, the slaves'
 	// deltas, the units of lost slaves (reexec.go).
