@@ -156,34 +156,40 @@ func (l *lazyTracker) check() error {
 func (l *lazyTracker) SetAbsent(absent func(p int) bool) { l.absent = absent }
 
 // copyPresent copies the bytes [from, to) of the memory (page-aligned) into
-// the twins, skipping absent pages.
+// the twins, skipping absent and unpopulated pages.
 func (u *uffdTracker) copyPresent(from, to int) {
 	tw := u.res.twin.buf
-	if u.absent == nil {
-		copyParallel(tw[from:to], u.mem[from:to])
-		return
-	}
 	ps := u.pageSize
 	u.presentRuns(from/ps, to/ps, func(lo, hi int) {
+		u.holdTwins(lo, hi)
 		copyParallel(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
 	})
 }
 
 // diffPresent is diffParallel over the pages [from, to), skipping absent
-// pages: they are not in memory, so they did not change.
+// pages (they are not in memory, so they did not change) and unpopulated
+// ones (they and their twins are zero: see populated).
 func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
-	if u.absent == nil {
-		return diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, from, to)
-	}
 	u.presentRuns(from, to, func(lo, hi int) {
+		u.holdTwins(lo, hi)
 		dst = diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, lo, hi)
 	})
 	return dst
 }
 
 // presentRuns calls fn for each maximal run [lo, hi) of pages in [from, to)
-// that are not absent, in increasing order.
+// that are populated (see populated) and not absent, in increasing order.
 func (u *uffdTracker) presentRuns(from, to int, fn func(lo, hi int)) {
+	u.populated(from, to, func(a, b int) { u.heldRuns(a, b, fn) })
+}
+
+// heldRuns calls fn for each maximal run [lo, hi) of pages in [from, to)
+// that are not absent, in increasing order.
+func (u *uffdTracker) heldRuns(from, to int, fn func(lo, hi int)) {
+	if u.absent == nil {
+		fn(from, to)
+		return
+	}
 	for p := from; p < to; {
 		for p < to && u.absent(p) {
 			p++

@@ -254,8 +254,9 @@ func (u *uffdTracker) setChunksFrom(old, np int) {
 // copyNew copies the pages [lo, hi) that a grown extent adds into the
 // twins. A page past twinned whose twin was never written is zero, as a
 // fresh page of memory is: such pages are copied only if they are not
-// zero, so that the twins of the memory a program has not used yet cost
-// no page (a write fault each: tens of microseconds on some machines).
+// zero, and read only if they are populated, so that the memory a program
+// has not used yet costs no page of twin and no fault (tens of
+// microseconds each on some machines).
 func (u *uffdTracker) copyNew(lo, hi int) {
 	ps := u.pageSize
 	fresh := max(lo, (u.twinned+ps-1)/ps)
@@ -263,19 +264,22 @@ func (u *uffdTracker) copyNew(lo, hi int) {
 	if len(u.zero) != ps {
 		u.zero = make([]byte, ps)
 	}
-	for p := fresh; p < hi; {
-		for p < hi && ((u.absent != nil && u.absent(p)) || bytes.Equal(u.mem[p*ps:(p+1)*ps], u.zero)) {
-			p++
+	u.presentRuns(fresh, hi, func(a, b int) {
+		for p := a; p < b; {
+			for p < b && bytes.Equal(u.mem[p*ps:(p+1)*ps], u.zero) {
+				p++
+			}
+			q := p
+			for q < b && !bytes.Equal(u.mem[q*ps:(q+1)*ps], u.zero) {
+				q++
+			}
+			if p < q {
+				u.holdTwins(p, q)
+				copyParallel(u.res.twin.buf[p*ps:q*ps], u.mem[p*ps:q*ps])
+			}
+			p = q
 		}
-		q := p
-		for q < hi && (u.absent == nil || !u.absent(q)) && !bytes.Equal(u.mem[q*ps:(q+1)*ps], u.zero) {
-			q++
-		}
-		if p < q {
-			copyParallel(u.res.twin.buf[p*ps:q*ps], u.mem[p*ps:q*ps])
-		}
-		p = q
-	}
+	})
 }
 
 // scanWritten walks the pages [0, old) for those written since the last
@@ -353,7 +357,7 @@ func (u *uffdTracker) unprotectPresent(lo, hi int) error {
 		return u.writeProtect(lo*ps, hi*ps, false)
 	}
 	var err error
-	u.presentRuns(lo, hi, func(a, b int) {
+	u.heldRuns(lo, hi, func(a, b int) {
 		if err == nil {
 			err = u.writeProtect(a*ps, b*ps, false)
 		}

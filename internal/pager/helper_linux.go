@@ -239,13 +239,30 @@ func (h *helper) zeroFill(p int) error {
 	if err != nil && !errors.Is(err, unix.EEXIST) {
 		return fmt.Errorf("install zero page %d: %w", p, err)
 	}
-	for q := p; q < p+n/ps; q++ {
-		t := h.twin[q*ps : (q+1)*ps]
-		if !isZero(t) {
+	h.clearTwins(p, p+n/ps)
+	return nil
+}
+
+// clearTwins zeroes the twins of the pages [lo, hi) that are not zero.
+// Only the pages the twin file holds data for are read: a hole reads as
+// zero, and reading it would fault a page in.
+func (h *helper) clearTwins(lo, hi int) {
+	ps := h.cfg.PageSize
+	for q := lo; q < hi; q++ {
+		off, err := unix.Seek(helperTwinFD, int64(q*ps), unix.SEEK_DATA)
+		switch {
+		case errors.Is(err, unix.ENXIO):
+			return // holes from q on
+		case err == nil:
+			q = max(q, int(off)/ps)
+		}
+		if q >= hi {
+			return
+		}
+		if t := h.twin[q*ps : (q+1)*ps]; !isZero(t) {
 			clear(t)
 		}
 	}
-	return nil
 }
 
 // copyRetry installs src at dst write-protected without waking anyone,
