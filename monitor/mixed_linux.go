@@ -208,6 +208,9 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 		for c := (old + chunkPages - 1) / chunkPages; c < len(u.chunks); c++ {
 			u.chunks[c].synced = uint32(u.starts + 1)
 		}
+		if err := u.coldUnpopulated(old, np); err != nil {
+			return err
+		}
 	}
 	u.armed = max(u.armed, extent)
 	if err := u.cool(np); err != nil {
@@ -238,6 +241,42 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	}
 	// The estimates count h compared pages at each end.
 	u.costs.hot = (u.startCompared + cmp + 1) / 2
+	return nil
+}
+
+// coldUnpopulated arms the whole new chunks of the pages [old, np) that
+// hold no populated page (memory the program has not touched yet): they
+// start cold rather than hot, so that they are neither compared nor probed
+// while they stay untouched (the other nodes' share of an array), and
+// their first writes, which fault anyway, are what wakes them. One call
+// arms each run of them; their pages are zero, as are their twins.
+func (u *uffdTracker) coldUnpopulated(old, np int) error {
+	first, end := (old+chunkPages-1)/chunkPages, np/chunkPages
+	if first >= end {
+		return nil
+	}
+	used := make([]bool, end-first)
+	u.populated(first*chunkPages, end*chunkPages, func(lo, hi int) {
+		for c := lo / chunkPages; c*chunkPages < hi && c < end; c++ {
+			used[c-first] = true
+		}
+	})
+	ps := u.pageSize
+	for c := first; c < end; {
+		if used[c-first] {
+			c++
+			continue
+		}
+		d := c
+		for d < end && !used[d-first] {
+			u.chunks[d].state = chunkCold
+			d++
+		}
+		if err := u.writeProtect(c*chunkPages*ps, d*chunkPages*ps, true); err != nil {
+			return err
+		}
+		c = d
+	}
 	return nil
 }
 
@@ -409,7 +448,12 @@ func (u *uffdTracker) refreshHot(n int) int {
 			u.chunks[e].idle++
 		}
 		i, _ := slices.BinarySearch(dirty, lo)
-		for ; i < len(dirty) && dirty[i] < hi; i++ {
+		j := i
+		for j < len(dirty) && dirty[j] < hi {
+			j++
+		}
+		u.holdPages(dirty[i:j])
+		for ; i < j; i++ {
 			u.copyPage(dirty[i])
 			u.chunks[dirty[i]/chunkPages].idle = 0
 			copied++
@@ -559,6 +603,7 @@ func (u *uffdTracker) stopMixed() error {
 	if err != nil {
 		return err
 	}
+	u.holdPages(cold) // their twins are read to make the delta
 	t := time.Now()
 	hot := u.hotDirty[:0]
 	compared := 0

@@ -644,6 +644,19 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 	}
 }
 
+// holdPages is holdTwins over the runs of consecutive pages in pages
+// (increasing).
+func (u *uffdTracker) holdPages(pages []int) {
+	for i := 0; i < len(pages); {
+		j := i + 1
+		for j < len(pages) && pages[j] == pages[j-1]+1 {
+			j++
+		}
+		u.holdTwins(pages[i], pages[j-1]+1)
+		i = j
+	}
+}
+
 // populatedMin is the fewest pages for which populated asks the kernel:
 // below it, the walk costs more than comparing the pages.
 const populatedMin = 64
