@@ -1,0 +1,156 @@
+//go:build linux
+
+package monitor
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/cape-go/cape/internal/uffd"
+)
+
+// untouched drives a mixed uffd tracker over memory that the test never
+// reads, so that the pages it does not write stay unpopulated: a model
+// holds what the memory should contain, and Stops and twins are checked
+// against it.
+type untouched struct {
+	*mixedCase
+	model, atStart []byte
+	sink           byte
+}
+
+// write changes byte i (every write changes its byte, so that Stop's
+// exact answer is known).
+func (c *untouched) write(i int) {
+	c.model[i]++
+	c.mem[i] = c.model[i]
+}
+
+// touch reads page p, which maps it if it was not.
+func (c *untouched) touch(p int) { c.sink ^= c.mem[p*c.ps+7] }
+
+func (c *untouched) start(h Hint, extent int) {
+	c.t.Helper()
+	c.u.SetHint(h)
+	if err := c.u.Start(extent); err != nil {
+		c.t.Fatal(err)
+	}
+	c.i++
+	c.atStart = append(c.atStart[:0], c.model...)
+	for p := range extent / c.ps {
+		if h.Bounded && !meets(h.Writes, p*c.ps, (p+1)*c.ps) {
+			continue
+		}
+		if !bytes.Equal(c.u.Twin(p), c.model[p*c.ps:(p+1)*c.ps]) {
+			c.t.Fatalf("region %d: twin of page %d (chunk %+v) is not its content at Start", c.i, p, c.u.chunks[p/chunkPages])
+		}
+	}
+}
+
+func (c *untouched) stop() []int {
+	c.t.Helper()
+	got, err := c.u.Stop()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var want []int
+	for p := range len(c.mem) / c.ps {
+		if !bytes.Equal(c.model[p*c.ps:(p+1)*c.ps], c.atStart[p*c.ps:(p+1)*c.ps]) {
+			want = append(want, p)
+		}
+	}
+	if !slices.Equal(got, want) {
+		c.t.Fatalf("region %d: Stop = %v, want %v", c.i, got, want)
+	}
+	return slices.Clone(got)
+}
+
+// TestUffdUntouched: memory the program never touched is neither read nor
+// compared, and the chunks of it a grown extent adds start cold; the
+// first writes there, in regions, between them (announced or not) and
+// after mere reads, are all found, and twins stay exact.
+func TestUffdUntouched(t *testing.T) {
+	bornCold := 0
+	for seed := range uint64(12) {
+		c := &untouched{mixedCase: newMixedCase(t)}
+		ps := c.ps
+		np := len(c.mem) / ps
+		c.model = make([]byte, len(c.mem))
+		rng := rand.New(rand.NewPCG(seed, 29))
+		extent := (8 + rng.IntN(40)) * ps
+		for k := range 60 {
+			clean := k > 0
+			if rng.IntN(4) == 0 {
+				for range 1 + rng.IntN(3) {
+					c.write(rng.IntN(extent))
+				}
+				clean = false
+			}
+			if rng.IntN(4) == 0 {
+				c.touch(rng.IntN(np))
+			}
+			if rng.IntN(5) == 0 {
+				p := rng.IntN(extent / ps)
+				if err := c.u.WillWrite(p*ps, ps); err != nil {
+					t.Fatal(err)
+				}
+				c.write(p*ps + rng.IntN(ps))
+			}
+			if rng.IntN(6) == 0 {
+				extent = min(np, extent/ps+rng.IntN(80)) * ps // grows into untouched memory
+			}
+			n := extent / ps
+			lo := rng.IntN(n)
+			hi := lo + 1 + rng.IntN(min(n-lo, 48))
+			h := Hint{Clean: clean, Bounded: rng.IntN(3) > 0, Writes: []Span{c.pageSpan(lo, hi)}}
+			c.start(h, extent)
+			for ch := range c.u.chunks {
+				if c.u.chunks[ch].state == chunkCold && ch*chunkPages >= 8 {
+					bornCold++
+				}
+			}
+			for range rng.IntN(12) {
+				c.write(lo*ps + rng.IntN((hi-lo)*ps))
+			}
+			if rng.IntN(3) == 0 {
+				c.touch(lo + rng.IntN(hi-lo))
+			}
+			c.stop()
+		}
+		if !bytes.Equal(c.mem, c.model) {
+			t.Fatalf("seed %d: the memory is not what was written", seed)
+		}
+	}
+	if bornCold == 0 {
+		t.Fatal("no chunk of untouched memory was cold: the test does not exercise it")
+	}
+}
+
+// TestUffdUntouchedNotRead: a region over a large extent the program has
+// not touched reads none of it: it stays unpopulated, and its chunks are
+// cold.
+func TestUffdUntouchedNotRead(t *testing.T) {
+	c := newMixedCase(t)
+	if err := c.u.Start(len(c.mem)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.u.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	arg := uffd.PMScanArg{CategoryMask: uffd.PageIsPresent, ReturnMask: uffd.PageIsPresent,
+		Start: uint64(c.u.base), End: uint64(c.u.base.Add(len(c.mem)))}
+	n, err := uffd.Scan(c.u.res.pmfd, &arg, c.u.vec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("untouched memory was populated by a region: %+v", c.u.vec[:n])
+	}
+	for ch := range c.u.chunks {
+		if c.u.chunks[ch].state != chunkCold {
+			t.Fatalf("chunk %d of untouched memory is %v, want cold", ch, c.u.chunks[ch].state)
+		}
+	}
+}
