@@ -638,7 +638,7 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 			q++
 		}
 		if p < q {
-			_ = unix.Madvise(u.res.twin.buf[p*ps:q*ps], unix.MADV_POPULATE_WRITE)
+			_ = madvise(u.res.twin.buf[p*ps:q*ps], unix.MADV_POPULATE_WRITE)
 		}
 		p = q
 	}

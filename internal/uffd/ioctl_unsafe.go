@@ -20,8 +20,14 @@ func Open(flags int) (int, error) {
 	return int(fd), nil
 }
 
+// ioctl makes the call raw (without telling the Go scheduler): none of
+// these ioctls waits for anything but the kernel's own work, and a
+// scheduled system call wakes the runtime's monitor thread (sysmon) out of
+// its idle sleep, after which it polls every 20 µs for a millisecond or
+// more: dozens of wake-ups and context switches a parallel region, since
+// a region makes several of these calls.
 func ioctl(fd int, req uintptr, arg unsafe.Pointer) (uintptr, error) {
-	r, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), req, uintptr(arg))
+	r, _, errno := unix.RawSyscall(unix.SYS_IOCTL, uintptr(fd), req, uintptr(arg))
 	if errno != 0 {
 		return 0, errno
 	}
