@@ -159,15 +159,16 @@ func (h *helper) loop() error {
 			if m.Event != uffd.EventPagefault {
 				continue
 			}
-			if err := h.resolve(m.Address); err != nil {
+			if err := h.resolve(m.Address, m.Flags&uffd.PagefaultFlagWrite != 0); err != nil {
 				return err
 			}
 		}
 	}
 }
 
-// resolve installs the page holding addr and wakes its threads.
-func (h *helper) resolve(addr uint64) error {
+// resolve installs the page holding addr and wakes its threads; write
+// says the fault is a write's.
+func (h *helper) resolve(addr uint64, write bool) error {
 	ps := uint64(h.cfg.PageSize)
 	if addr < h.cfg.Base || addr >= h.cfg.Base+uint64(h.cfg.ArenaSize) {
 		return fmt.Errorf("fault at %#x, outside the arena", addr)
@@ -177,7 +178,7 @@ func (h *helper) resolve(addr uint64) error {
 	if h.state.invalid(p) {
 		err = h.fetch(p)
 	} else {
-		err = h.zeroFill(p)
+		err = h.zeroFill(p, write)
 	}
 	if err != nil {
 		return err
@@ -215,7 +216,7 @@ func (h *helper) install(q int, content []byte) error {
 	ps := h.cfg.PageSize
 	// The twin first: the page's threads stay asleep until resolve wakes
 	// them, so the node cannot diff the page before its twin is right.
-	_, err := copyRetry(h.cfg.Base+uint64(q*ps), content)
+	_, err := copyRetry(h.cfg.Base+uint64(q*ps), content, true)
 	if errors.Is(err, unix.EEXIST) {
 		return fmt.Errorf("page %d is marked invalid but present", q)
 	}
@@ -228,14 +229,19 @@ func (h *helper) install(q int, content []byte) error {
 }
 
 // zeroFill installs zero pages from p on, up to zeroAhead of them that are
-// not invalidated, stopping at the first present one.
-func (h *helper) zeroFill(p int) error {
+// not invalidated, stopping at the first present one. They are installed
+// write-protected, so that the pages the node only reads do not read as
+// written, unless write says that the node is writing p: then its next
+// pages are likely written too, and a write-protected page would take a
+// second fault at each (a page that reads as written and is not only
+// costs the node a comparison).
+func (h *helper) zeroFill(p int, write bool) error {
 	ps := h.cfg.PageSize
 	k := 1
 	for k < zeroAhead && p+k < h.npages && !h.state.invalid(p+k) {
 		k++
 	}
-	n, err := copyRetry(h.cfg.Base+uint64(p*ps), h.zeros[:k*ps])
+	n, err := copyRetry(h.cfg.Base+uint64(p*ps), h.zeros[:k*ps], !write)
 	if err != nil && !errors.Is(err, unix.EEXIST) {
 		return fmt.Errorf("install zero page %d: %w", p, err)
 	}
@@ -265,11 +271,15 @@ func (h *helper) clearTwins(lo, hi int) {
 	}
 }
 
-// copyRetry installs src at dst write-protected without waking anyone,
-// retrying while the kernel says the address space is changing.
-func copyRetry(dst uint64, src []byte) (int, error) {
+// copyRetry installs src at dst, write-protected if wp, without waking
+// anyone, retrying while the kernel says the address space is changing.
+func copyRetry(dst uint64, src []byte, wp bool) (int, error) {
+	mode := uint64(uffd.CopyModeDontWake)
+	if wp {
+		mode |= uffd.CopyModeWP
+	}
 	for i := 0; ; i++ {
-		n, err := uffd.Copy(helperUffdFD, dst, src, uffd.CopyModeWP|uffd.CopyModeDontWake)
+		n, err := uffd.Copy(helperUffdFD, dst, src, mode)
 		if !errors.Is(err, unix.EAGAIN) || i == 100 {
 			return n, err
 		}
