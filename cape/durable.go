@@ -307,7 +307,7 @@ func (n *node) closeDurable() error {
 		}
 		if n.stats {
 			size, peak, syncs, synced := d.w.Stats()
-			fmt.Fprintf(os.Stderr, "cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); hashing %v (the program waited %v of it), encoding %v; in the writer: %d fdatasync calls taking %v\n",
+			statsf("cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); hashing %v (the program waited %v of it), encoding %v; in the writer: %d fdatasync calls taking %v\n",
 				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.hashWait.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond))
 		}
 	}

@@ -287,6 +287,7 @@ func Finalize() error {
 	}
 	n.finished = true
 	n.closing.Store(true)
+	defer flushStats()
 	var errs []error
 	if n.master != nil {
 		n.endAdmission()
@@ -297,6 +298,7 @@ func Finalize() error {
 		// see the master's goodbye first and its watchdog would end it.
 		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
+		flushStats()
 		n.summary()
 	}
 	if n.slave != nil {
