@@ -440,6 +440,7 @@ func (u *uffdTracker) knownWritten() int {
 func (u *uffdTracker) refreshHot(n int) int {
 	changed := u.changed[:0]
 	var tCmp, tCopy time.Duration
+	u.fresh = 0
 	compared, copied := 0, 0
 	dirty := u.known
 	t := time.Now()
@@ -493,8 +494,8 @@ func (u *uffdTracker) refreshHot(n int) int {
 		u.chunks[q/chunkPages].idle = 0
 	}
 	u.startCompared = compared
-	u.costs.observeCompare(tCmp, compared)
-	u.costs.observeCopy(tCopy, copied)
+	u.observe(u.costs.observeCompare, tCmp, compared)
+	u.observe(u.costs.observeCopy, tCopy, copied)
 	u.changed = changed
 	return len(changed)
 }
@@ -604,6 +605,7 @@ func (u *uffdTracker) stopMixed() error {
 		return err
 	}
 	u.holdPages(cold) // their twins are read to make the delta
+	u.fresh = 0
 	t := time.Now()
 	hot := u.hotDirty[:0]
 	compared := 0
@@ -611,7 +613,7 @@ func (u *uffdTracker) stopMixed() error {
 		hot = u.diffPresent(hot, lo, hi)
 		compared += hi - lo
 	}
-	u.costs.observeCompare(time.Since(t), compared)
+	u.observe(u.costs.observeCompare, time.Since(t), compared)
 	u.hotDirty = hot
 	u.coldDirty = len(cold)
 	// Both are increasing and disjoint (by chunk).

@@ -154,3 +154,44 @@ func TestUffdUntouchedNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestUffdFirstTouchNotTimed: a comparison that populated twin pages is
+// not a sample of what comparing costs (a first touch costs tens of
+// microseconds a page on some machines, and one such figure made lazy
+// slaves choose faulting regions for good); the next one is.
+func TestUffdFirstTouchNotTimed(t *testing.T) {
+	c := newMixedCase(t)
+	ps := c.ps
+	const chunks = 3 // enough pages to be timed (minTimedPages)
+	for ch := range chunks {
+		c.mem[ch*chunkPages*ps] = 1 // touched, so the chunk starts hot
+	}
+	if err := c.u.Start(len(c.mem)); err != nil {
+		t.Fatal(err)
+	}
+	for ch := range chunks {
+		if c.u.chunks[ch].state != chunkHot {
+			t.Fatalf("chunk %d is %v, want hot", ch, c.u.chunks[ch].state)
+		}
+		for p := ch*chunkPages + 1; p < (ch+1)*chunkPages; p++ {
+			c.mem[p*ps] = 1 // untouched until now: their twins are populated at Stop
+		}
+	}
+	n := c.u.costs.cmpNS.n
+	if _, err := c.u.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if c.u.costs.cmpNS.n != n {
+		t.Fatal("a Stop that populated twin pages was taken as a sample of comparing")
+	}
+	if err := c.u.Start(len(c.mem)); err != nil {
+		t.Fatal(err)
+	}
+	c.mem[3*ps]++
+	if _, err := c.u.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if c.u.costs.cmpNS.n != n+1 {
+		t.Fatalf("comparing twins already in memory was not sampled (%d samples, want %d)", c.u.costs.cmpNS.n, n+1)
+	}
+}

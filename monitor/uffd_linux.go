@@ -50,8 +50,10 @@ type uffdTracker struct {
 	armed   int
 	twinned int // twin pages below twinned have been written once
 	// held: bit p is set once twin page p is populated in this process
-	// (holdTwins).
-	held []uint64
+	// (holdTwins); fresh counts the pages it populated since the last
+	// timed copy or comparison began (see observe).
+	held  []uint64
+	fresh int
 	// chunks: the state of each chunk of chunkPages pages below armed
 	// (mixed_linux.go); all cold after a faults or compared region.
 	chunks []chunk
@@ -288,20 +290,21 @@ func (u *uffdTracker) startPlain(extent int) error {
 	if extent > u.twinned {
 		timed, u.twinned = 0, extent
 	}
+	u.fresh = 0
 	t := time.Now()
 	if !u.costs.measure && u.kind == kindPlain && u.bare {
 		u.copyPresent(0, extent)
-		u.costs.observeBulk(time.Since(t), timed)
+		u.observe(u.costs.observeBulk, time.Since(t), timed)
 		return nil
 	}
 	changed := u.diffPresent(u.pending, 0, extent/ps)
 	t1 := time.Now()
-	u.costs.observeCompare(t1.Sub(t), timed)
+	u.observe(u.costs.observeCompare, t1.Sub(t), timed)
 	for _, p := range changed {
 		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 	}
 	if timed > 0 {
-		u.costs.observeCopy(time.Since(t1), len(changed))
+		u.observe(u.costs.observeCopy, time.Since(t1), len(changed))
 	}
 	u.costs.between = max(len(changed)-u.costs.written, 0)
 	u.pending = changed[:0]
@@ -315,6 +318,7 @@ func (u *uffdTracker) startPlain(extent int) error {
 func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	tw := u.res.twin.buf
 	ps := u.pageSize
+	u.fresh = 0
 	t := time.Now()
 	scanned := 0
 	err := u.scan(0, u.armed, kind == kindFaults, func(lo, hi int) {
@@ -335,7 +339,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 			copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 		}
 	}
-	u.costs.observeCopy(time.Since(t), scanned+len(u.pending))
+	u.observe(u.costs.observeCopy, time.Since(t), scanned+len(u.pending))
 	switch {
 	case u.armed == 0:
 		// Nothing was armed (first region, or after plain ones).
@@ -412,13 +416,24 @@ const (
 // whole-extent copies and comparisons use every core, so the figures err
 // toward faults.
 func (u *uffdTracker) calibrate(extent int) {
-	if u.absent != nil {
-		return // reading a window would fetch its absent pages
-	}
+	ps := u.pageSize
 	n := min(extent, calibrateSize)
 	lo := (u.starts * calibrateSize) % (extent - n + 1)
-	lo -= lo % u.pageSize
+	lo -= lo % ps
+	if n < ps {
+		return
+	}
+	n -= n % ps
+	// Only a window of pages in memory: reading an absent page would
+	// fetch it, and reading an untouched one would fault it in, which
+	// costs more than what is timed. Another Start tries another window.
+	whole := false
+	u.presentRuns(lo/ps, (lo+n)/ps, func(a, b int) { whole = a == lo/ps && b == (lo+n)/ps })
+	if !whole {
+		return
+	}
 	mem, tw := u.mem[lo:lo+n], u.res.twin.buf[lo:lo+n]
+	u.holdTwins(lo/u.pageSize, (lo+n)/u.pageSize) // not timed
 	t := time.Now()
 	copy(tw, mem)
 	t1 := time.Now()
@@ -451,9 +466,10 @@ func (u *uffdTracker) Stop() ([]int, error) {
 			return nil, fmt.Errorf("stop: %w", err)
 		}
 	default:
+		u.fresh = 0
 		t := time.Now()
 		u.dirty = u.diffPresent(u.dirty, 0, n)
-		u.costs.observeCompare(time.Since(t), n)
+		u.observe(u.costs.observeCompare, time.Since(t), n)
 		if err := u.readSample(); err != nil {
 			return nil, fmt.Errorf("stop: %w", err)
 		}
@@ -639,8 +655,20 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 		}
 		if p < q {
 			_ = madvise(u.res.twin.buf[p*ps:q*ps], unix.MADV_POPULATE_WRITE)
+			u.fresh += q - p
 		}
 		p = q
+	}
+}
+
+// observe records, with rec (a regionCosts observer), a copy or comparison
+// of n pages that took d, begun when fresh was reset; not if it populated
+// twin pages: their first touch costs more than the work timed (tens of
+// microseconds a page here), and a figure that counts it would make a
+// compared region look dear for good.
+func (u *uffdTracker) observe(rec func(time.Duration, int), d time.Duration, n int) {
+	if u.fresh == 0 {
+		rec(d, n)
 	}
 }
 
