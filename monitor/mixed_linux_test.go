@@ -50,15 +50,19 @@ func (c *mixedCase) start() {
 // stop checks that Stop reports exactly the pages that changed since Start
 // (every write of these tests changes its byte), and returns a copy of
 // them.
-func (c *mixedCase) stop() []int {
+func (c *mixedCase) stop() []int { c.t.Helper(); return c.stopAgainst(c.mem, c.snap) }
+
+// stopAgainst is stop where now is what the memory holds and before what
+// it held at Start.
+func (c *mixedCase) stopAgainst(now, before []byte) []int {
 	c.t.Helper()
 	got, err := c.u.Stop()
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	var want []int
-	for p := range len(c.mem) / c.ps {
-		if !bytes.Equal(c.mem[p*c.ps:(p+1)*c.ps], c.snap[p*c.ps:(p+1)*c.ps]) {
+	for p := range len(now) / c.ps {
+		if !bytes.Equal(now[p*c.ps:(p+1)*c.ps], before[p*c.ps:(p+1)*c.ps]) {
 			want = append(want, p)
 		}
 	}
