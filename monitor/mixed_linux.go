@@ -37,7 +37,9 @@ import (
 // probe. Iterative programs leave most of their memory unwritten in a
 // given region (the other nodes' rows of a stencil's grids): those chunks
 // turn cold, and a region costs in proportion to the pages it and the
-// code between regions write.
+// code between regions write. Memory the program has not touched yet is
+// cold from the start (coldUnpopulated), and neither read nor compared
+// while it stays so (populated): its pages and their twins are zero.
 
 // Bounds of chunk.wait.
 const (
@@ -161,7 +163,8 @@ func (u *uffdTracker) runs(n int, in func(*chunk) bool) iter.Seq2[int, int] {
 
 // startMixed starts a mixed region over extent bytes: it finds what was
 // written since the last Start, wakes and refreshes accordingly, makes
-// the hot twins current, adds the pages of a grown extent (hot), and
+// the hot twins current, adds the pages of a grown extent (hot, or cold
+// for whole chunks the program has not touched), and
 // probes or arms the chunks that stayed idle.
 func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	ps := u.pageSize
