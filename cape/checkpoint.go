@@ -41,6 +41,7 @@ type incremental struct{}
 
 func (incremental) create(d *delta.Delta, mem []byte, pages []int, tr monitor.Tracker) {
 	ps := tr.PageSize()
+	prefault(d.Reserve(len(pages) * ps))
 	for _, p := range pages {
 		off := p * ps
 		delta.Diff(d, uint64(off), mem[off:off+ps], tr.Twin(p))

@@ -13,14 +13,24 @@ import (
 // unprotected beforehand, so that the injection takes no write fault (tens
 // of microseconds a page on a paravirtualized machine). It allocates
 // nothing.
+//
+// Large runs are also populated beforehand (prefault): on the master, the
+// other nodes' share of an array is often memory it never touched, which
+// would take a fault per page. Not on a node with lazy pages, where a page
+// it lacks is fetched, not populated.
 func (n *node) willInject(d *delta.Delta) error {
 	inj, ok := n.tracker.(monitor.Injector)
 	if !ok {
 		return nil
 	}
+	_, lazy := n.tracker.(monitor.Lazy)
+	mem := n.arena.Bytes()
 	for _, run := range d.Runs {
 		if err := inj.WillWrite(int(run.Off), len(run.Data)); err != nil {
 			return fmt.Errorf("prepare the injection: %w", err)
+		}
+		if !lazy && run.End() <= uint64(len(mem)) {
+			prefault(mem[run.Off:run.End()])
 		}
 	}
 	return nil

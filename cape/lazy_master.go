@@ -56,6 +56,9 @@ type lazyMaster struct {
 	// copied, compared: pages the last snapshot copied (changed or new),
 	// and compared without copying, for --stats.
 	copied, compared int
+	// spare: pages of snapshot storage not in use, taken from slabs that
+	// are populated in one call each (see takePages).
+	spare [][]byte
 }
 
 // pageSet is a set of page indices.
@@ -173,7 +176,10 @@ func (m *lazyMaster) unlack(s, p int) {
 	delete(m.lacks[s], p)
 	if m.nlack[p]--; m.nlack[p] <= 0 {
 		delete(m.nlack, p)
-		delete(m.snap, p)
+		if b, ok := m.snap[p]; ok {
+			m.spare = append(m.spare, b)
+			delete(m.snap, p)
+		}
 	}
 }
 
@@ -199,6 +205,13 @@ func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
 		}
 		m.starts = bw.Starts
 	}
+	fresh := 0
+	for p := range m.nlack {
+		if _, ok := m.snap[p]; !ok {
+			fresh++
+		}
+	}
+	m.reservePages(fresh)
 	for p := range m.nlack {
 		cur := m.mem[p*ps : (p+1)*ps]
 		snap, ok := m.snap[p]
@@ -208,7 +221,10 @@ func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
 		}
 		switch {
 		case !ok:
-			m.snap[p] = append(make([]byte, 0, ps), cur...)
+			b := m.spare[len(m.spare)-1]
+			m.spare = m.spare[:len(m.spare)-1]
+			copy(b, cur)
+			m.snap[p] = b
 			m.copied++
 		case hit:
 			copy(snap, cur) // likely changed: comparing first costs more
@@ -221,6 +237,21 @@ func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
 		default:
 			m.compared++
 		}
+	}
+}
+
+// reservePages makes sure n pages of snapshot storage are spare: the
+// missing ones come from one new slab, populated in one call (prefault)
+// rather than a fault per page. Callers hold mu.
+func (m *lazyMaster) reservePages(n int) {
+	k := n - len(m.spare)
+	if k <= 0 {
+		return
+	}
+	slab := make([]byte, k*m.ps)
+	prefault(slab)
+	for i := range k {
+		m.spare = append(m.spare, slab[i*m.ps:(i+1)*m.ps:(i+1)*m.ps])
 	}
 }
 

@@ -139,6 +139,18 @@ func (d *Delta) grow(n int, force bool) {
 	d.buf = nb
 }
 
+// Reserve makes room in d for n more bytes of run data, so that the runs
+// appended next (up to n bytes) are not copied as d grows, and returns the
+// room: the spare capacity of d's data buffer, which a caller may prepare
+// (populate) but must not write.
+func (d *Delta) Reserve(n int) []byte {
+	if d == nil || n <= 0 {
+		return nil
+	}
+	d.grow(n, false)
+	return d.buf[len(d.buf):cap(d.buf)]
+}
+
 // Apply writes d's runs into mem, where mem[0] is arena offset 0. It checks
 // every run first, and if one is out of order or overlaps its predecessor
 // (an error wrapping [ErrInvalid]) or does not fit in mem (a [*BoundsError])

@@ -741,3 +741,38 @@ func runData(rs []Run) [][]byte {
 	}
 	return out
 }
+
+// TestReserve: the room Reserve makes takes the runs appended next without
+// moving the data, and the runs are what was appended.
+func TestReserve(t *testing.T) {
+	d := &Delta{}
+	d.Reset(1, 0)
+	Diff(d, 0, []byte{1, 2, 3, 4, 5, 6, 7, 8}, make([]byte, 8))
+	room := d.Reserve(3 * 4096)
+	if len(room) < 3*4096 {
+		t.Fatalf("Reserve(%d) made %d bytes of room", 3*4096, len(room))
+	}
+	first := &d.Runs[0].Data[0]
+	cur := make([]byte, 4096)
+	for p := 1; p <= 3; p++ {
+		for i := range cur {
+			cur[i] = byte(p + i)
+		}
+		Diff(d, uint64(p*8192), cur, make([]byte, 4096))
+	}
+	if &d.Runs[0].Data[0] != first {
+		t.Fatal("the data moved although Reserve made room for it")
+	}
+	if len(d.Runs) != 4 || d.Len() != 8+3*4096 {
+		t.Fatalf("%d runs, %d bytes; want 4 runs, %d bytes", len(d.Runs), d.Len(), 8+3*4096)
+	}
+	for p := 1; p <= 3; p++ {
+		r := d.Runs[p]
+		if r.Off != uint64(p*8192) || len(r.Data) != 4096 || r.Data[0] != byte(p) || r.Data[4095] != byte(p+4095) {
+			t.Fatalf("run %d: offset %d, %d bytes, want offset %d with the page written", p, r.Off, len(r.Data), p*8192)
+		}
+	}
+	if d.Reserve(0) != nil || (*Delta)(nil).Reserve(10) != nil {
+		t.Fatal("Reserve of nothing, or on a nil delta, returned room")
+	}
+}
