@@ -101,10 +101,11 @@ func TestFloodDoesNotStopJoin(t *testing.T) {
 	if got := lines.Text(); got != "joined" {
 		t.Fatalf("master under a flood of %d connections with RLIMIT_NOFILE %d: %s", n, floodLimit, got)
 	}
+	// No bound on the time it took: a flood that stopped the join would
+	// fail the dials (their 20 s context) or the child's handshake; how
+	// long a join under a flood takes depends on the machine's load (10.4
+	// s once in CI, with the other packages' tests running beside it).
 	t.Logf("slaves joined in %v through %d flood connections (RLIMIT_NOFILE %d)", joined.Round(time.Millisecond), n, floodLimit)
-	if joined > 10*time.Second {
-		t.Errorf("joining took %v under the flood", joined)
-	}
 }
 
 // floodChild is the master of TestFloodDoesNotStopJoin: it prints its
