@@ -2,6 +2,7 @@ package cape
 
 import (
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/pagemem"
 	"github.com/cape-go/cape/monitor"
 )
 
@@ -41,7 +42,7 @@ type incremental struct{}
 
 func (incremental) create(d *delta.Delta, mem []byte, pages []int, tr monitor.Tracker) {
 	ps := tr.PageSize()
-	prefault(d.Reserve(len(pages) * ps))
+	pagemem.Populate(d.Reserve(len(pages) * ps))
 	for _, p := range pages {
 		off := p * ps
 		delta.Diff(d, uint64(off), mem[off:off+ps], tr.Twin(p))

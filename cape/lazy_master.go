@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/cape-go/cape/internal/pagemem"
 	"net"
 	"slices"
 	"sync"
@@ -57,7 +58,7 @@ type lazyMaster struct {
 	// and compared without copying, for --stats.
 	copied, compared int
 	// spare: pages of snapshot storage not in use, taken from slabs that
-	// are populated in one call each (see takePages).
+	// are populated in one call each (see reservePages).
 	spare [][]byte
 }
 
@@ -241,7 +242,7 @@ func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
 }
 
 // reservePages makes sure n pages of snapshot storage are spare: the
-// missing ones come from one new slab, populated in one call (prefault)
+// missing ones come from one new slab, populated in one call
 // rather than a fault per page. Callers hold mu.
 func (m *lazyMaster) reservePages(n int) {
 	k := n - len(m.spare)
@@ -249,7 +250,7 @@ func (m *lazyMaster) reservePages(n int) {
 		return
 	}
 	slab := make([]byte, k*m.ps)
-	prefault(slab)
+	pagemem.Populate(slab)
 	for i := range k {
 		m.spare = append(m.spare, slab[i*m.ps:(i+1)*m.ps:(i+1)*m.ps])
 	}

@@ -10,7 +10,7 @@ import (
 // statsLog batches the lines --stats prints for every region: written one
 // by one, each line was a write to a pipe that woke the launcher relaying
 // it, on cores the regions it measures were using (a stencil run on two
-// nodes of a two-core machine took 40 % longer with --stats). The lines go
+// nodes of a two-core machine took 35 % longer with --stats). The lines go
 // out once statsFlushBytes are pending or statsFlushEvery has passed since
 // the last write, and when the node ends (Finalize, exit).
 type statsLog struct {

@@ -140,11 +140,11 @@ func (d *Delta) grow(n int, force bool) {
 }
 
 // Reserve makes room in d for n more bytes of run data, so that the runs
-// appended next (up to n bytes) are not copied as d grows, and returns the
-// room: the spare capacity of d's data buffer, which a caller may prepare
-// (populate) but must not write.
+// appended next (up to n bytes) are not copied as d grows. If that took a
+// new buffer it returns the room, fresh memory which a caller may prepare
+// (populate) but must not write; nil if d had the room already.
 func (d *Delta) Reserve(n int) []byte {
-	if d == nil || n <= 0 {
+	if d == nil || n <= 0 || cap(d.buf)-len(d.buf) >= n {
 		return nil
 	}
 	d.grow(n, false)

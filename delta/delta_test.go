@@ -743,7 +743,8 @@ func runData(rs []Run) [][]byte {
 }
 
 // TestReserve: the room Reserve makes takes the runs appended next without
-// moving the data, and the runs are what was appended.
+// moving the data, the runs are what was appended, and a Reserve that needs
+// no new buffer returns no room to prepare.
 func TestReserve(t *testing.T) {
 	d := &Delta{}
 	d.Reset(1, 0)
@@ -751,6 +752,9 @@ func TestReserve(t *testing.T) {
 	room := d.Reserve(3 * 4096)
 	if len(room) < 3*4096 {
 		t.Fatalf("Reserve(%d) made %d bytes of room", 3*4096, len(room))
+	}
+	if again := d.Reserve(3 * 4096); again != nil {
+		t.Fatalf("Reserve with the room there already returned %d bytes of fresh room", len(again))
 	}
 	first := &d.Runs[0].Data[0]
 	cur := make([]byte, 4096)

@@ -5,6 +5,7 @@ package monitor
 import (
 	"errors"
 	"fmt"
+	"github.com/cape-go/cape/internal/pagemem"
 	"os"
 	"runtime"
 
@@ -113,7 +114,7 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 		if lo < 0 || hi > len(l.mem)/ps || (i > 0 && lo <= pages[i-1]) {
 			return fmt.Errorf("invalidate pages [%d, %d): outside the %d pages or out of order", lo, hi, len(l.mem)/ps)
 		}
-		if err := madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
+		if err := pagemem.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
 			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
 		}
 		// Write-protecting the now empty entries leaves markers: the pages
@@ -180,12 +181,12 @@ func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
 // presentRuns calls fn for each maximal run [lo, hi) of pages in [from, to)
 // that are populated (see populated) and not absent, in increasing order.
 func (u *uffdTracker) presentRuns(from, to int, fn func(lo, hi int)) {
-	u.populated(from, to, func(a, b int) { u.heldRuns(a, b, fn) })
+	u.populated(from, to, func(a, b int) { u.notAbsentRuns(a, b, fn) })
 }
 
-// heldRuns calls fn for each maximal run [lo, hi) of pages in [from, to)
+// notAbsentRuns calls fn for each maximal run [lo, hi) of pages in [from, to)
 // that are not absent, in increasing order.
-func (u *uffdTracker) heldRuns(from, to int, fn func(lo, hi int)) {
+func (u *uffdTracker) notAbsentRuns(from, to int, fn func(lo, hi int)) {
 	if u.absent == nil {
 		fn(from, to)
 		return

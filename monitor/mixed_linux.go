@@ -399,7 +399,7 @@ func (u *uffdTracker) unprotectPresent(lo, hi int) error {
 		return u.writeProtect(lo*ps, hi*ps, false)
 	}
 	var err error
-	u.heldRuns(lo, hi, func(a, b int) {
+	u.notAbsentRuns(lo, hi, func(a, b int) {
 		if err == nil {
 			err = u.writeProtect(a*ps, b*ps, false)
 		}

@@ -3,6 +3,7 @@ package monitor
 import (
 	"errors"
 	"fmt"
+	"github.com/cape-go/cape/internal/pagemem"
 	"os"
 	"runtime"
 	"slices"
@@ -654,7 +655,7 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 			q++
 		}
 		if p < q {
-			_ = madvise(u.res.twin.buf[p*ps:q*ps], unix.MADV_POPULATE_WRITE)
+			pagemem.Populate(u.res.twin.buf[p*ps : q*ps])
 			u.fresh += q - p
 		}
 		p = q
@@ -708,31 +709,25 @@ func (u *uffdTracker) populated(from, to int, fn func(lo, hi int)) {
 	arg := uffd.PMScanArg{CategoryAnyofMask: uffd.PageIsPresent | uffd.PageIsSwapped, ReturnMask: uffd.PageIsPresent | uffd.PageIsSwapped}
 	start, end := uint64(u.base.Add(from*u.pageSize)), uint64(u.base.Add(to*u.pageSize))
 	lo, hi := from, from // the run being gathered
+	add := func(a, b int) {
+		if a > hi {
+			if lo < hi {
+				fn(lo, hi)
+			}
+			lo = a
+		}
+		hi = b
+	}
 	for start < end {
 		arg.Start, arg.End = start, end
 		n, err := uffd.Scan(u.res.pmfd, &arg, u.vec)
 		if err != nil {
 			// What the walk did not reach counts as populated.
-			cur := int(start-uint64(u.base)) / u.pageSize
-			if lo < hi && hi >= cur {
-				fn(lo, to)
-				return
-			}
-			if lo < hi {
-				fn(lo, hi)
-			}
-			fn(cur, to)
-			return
+			add(int(start-uint64(u.base))/u.pageSize, to)
+			break
 		}
 		for _, r := range u.vec[:n] {
-			a, b := int(r.Start-uint64(u.base))/u.pageSize, int(r.End-uint64(u.base))/u.pageSize
-			if a > hi {
-				if lo < hi {
-					fn(lo, hi)
-				}
-				lo = a
-			}
-			hi = b
+			add(int(r.Start-uint64(u.base))/u.pageSize, int(r.End-uint64(u.base))/u.pageSize)
 		}
 		if n < len(u.vec) {
 			break
