@@ -84,6 +84,7 @@ type Config struct {
 
 	Root     string // module root (holds go.mod); found from the working directory when empty
 	Compress string // cape run --compress for the CAPE modes; "none" when empty
+	Transfer string // cape run --transfer for the CAPE modes; "" means eager
 
 	Emulate   bool    // run every node in its own cgroup and network namespace
 	NodeCPUs  float64 // CPU quota of an emulated node; 0 means cores / max(Nodes)

@@ -63,9 +63,6 @@ type StencilConfig struct {
 	Config
 	Iters   int    // Jacobi iterations of every run; 0 means 100
 	Monitor string // cape run --monitor of the incremental mode; "" means auto
-	// Transfer is cape run --transfer of the incremental mode; "" means
-	// eager.
-	Transfer string
 }
 
 // StencilSample is one execution of one variant of the stencil benchmark.
@@ -155,7 +152,7 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 	if err := writeMachine(&cfg.Config, &binaries{mpirun: bins.mpirun}); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
-	if err := appendMachine(cfg.Out, fmt.Sprintf("Stencil: %d Jacobi iterations per run; monitor of the incremental mode: %s; transfer: %s.\n", cfg.Iters, cfg.Monitor, orEager(cfg.Transfer))); err != nil {
+	if err := appendMachine(cfg.Out, fmt.Sprintf("Stencil: %d Jacobi iterations per run; monitor of the incremental mode: %s.\n", cfg.Iters, cfg.Monitor)); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
 	var all []cell

@@ -14,9 +14,12 @@ package cape
 //
 // Set-up, when the nodes join: a slave whose tracker is monitor.Lazy says
 // so (lazyHello); if every slave can, the master opens its
-// page server and tells the slaves (lazyInfo), each slave starts its
-// helper, and the master waits for the helpers to connect. Otherwise every
-// node goes on with a plain tracker and eager transfer.
+// page server and tells the slaves (lazyInfo), and each slave starts its
+// helper. Neither waits for the helpers to connect: the master accepts
+// them in the background, and a slave waits for its own before it
+// invalidates its first page, which is also when its memory starts to
+// fault to the helper (monitor.LazyOptions.Missing). Otherwise every node
+// goes on with a plain tracker and eager transfer.
 
 import (
 	"errors"
@@ -140,11 +143,7 @@ func (n *node) agreeLazyMaster(ln net.Listener) (bool, error) {
 		}
 		return false, nil
 	}
-	m, err := newLazyMaster(n, pln)
-	if err != nil {
-		return false, errors.Join(err, closeListener(pln))
-	}
-	n.lazyM = m
+	n.lazyM = newLazyMaster(n, pln)
 	return true, nil
 }
 

@@ -28,7 +28,6 @@ import (
 // share is done.
 type lazyMaster struct {
 	mem    []byte // the arena
-	pm     *transport.Master
 	ln     net.Listener
 	ps     int
 	npages int
@@ -37,13 +36,16 @@ type lazyMaster struct {
 
 	mu sync.Mutex
 	// mu protects the following fields.
-	version uint64               // the last exchange: pages are served as of its end
-	snap    map[int][]byte       // every page some slave lacks, as of that exchange
-	lacks   []map[int]string     // by rank: the pages the slave invalidated and did not fetch, and the region whose notice invalidated each
-	nlack   map[int]int          // by page: how many slaves lack it
-	learned map[string][]pageSet // by region name, by rank: pages the slave fetched after that region's notice
-	served  []int                // by rank: bytes of pages served since the last exchange
-	next    []int                // by rank: the page after the last one served (a streaming reader asks for it next)
+	pm        *transport.Master    // the helpers' connections, once all are in (accept)
+	acceptErr error                // why they are not
+	closed    bool                 // close was called
+	version   uint64               // the last exchange: pages are served as of its end
+	snap      map[int][]byte       // every page some slave lacks, as of that exchange
+	lacks     []map[int]string     // by rank: the pages the slave invalidated and did not fetch, and the region whose notice invalidated each
+	nlack     map[int]int          // by page: how many slaves lack it
+	learned   map[string][]pageSet // by region name, by rank: pages the slave fetched after that region's notice
+	served    []int                // by rank: bytes of pages served since the last exchange
+	next      []int                // by rank: the page after the last one served (a streaming reader asks for it next)
 
 	// watch, if not nil, is the master's tracker, which tells the pages
 	// written between regions: a snapshot refreshes only the pages that
@@ -65,7 +67,7 @@ type lazyMaster struct {
 // pageSet is a set of page indices.
 type pageSet map[int]struct{}
 
-func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
+func newLazyMaster(n *node, ln net.Listener) *lazyMaster {
 	m := &lazyMaster{mem: n.arena.Bytes(), ln: ln, ps: n.arena.PageSize(), npages: len(n.arena.Bytes()) / n.arena.PageSize(),
 		stats: n.stats, snap: map[int][]byte{}, nlack: map[int]int{}, lacks: make([]map[int]string, n.size),
 		learned: map[string][]pageSet{}, served: make([]int, n.size), next: make([]int, n.size), starts: -1,
@@ -82,21 +84,48 @@ func newLazyMaster(n *node, ln net.Listener) (*lazyMaster, error) {
 	if d := n.cfg.PeerTimeout; d > 0 {
 		tcfg.HandshakeTimeout = 3 * d
 	}
-	pm, err := transport.NewMaster(ln, tcfg)
+	m.wg.Add(1)
+	go m.accept(tcfg, n.size)
+	return m
+}
+
+// accept waits, in the background, for the slaves' helpers to connect,
+// then serves them. Nothing waits for it: a helper is needed only once
+// its node has invalidated a page, and a helper that cannot connect stops
+// its node. Its error, unless close caused it, fails the next lazy
+// exchange.
+func (m *lazyMaster) accept(tcfg transport.Config, size int) {
+	defer m.wg.Done()
+	pm, err := transport.NewMaster(m.ln, tcfg)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		if pm != nil {
+			_ = pm.Close()
+		}
+		return
+	}
 	if err != nil {
-		return nil, fmt.Errorf("lazy transfer: wait for the slaves' page helpers: %w", err)
+		m.acceptErr = fmt.Errorf("wait for the slaves' page helpers: %w", err)
+		return
 	}
 	m.pm = pm
-	for rank := 1; rank < n.size; rank++ {
+	for rank := 1; rank < size; rank++ {
 		m.wg.Add(1)
-		go m.serve(rank)
+		go m.serve(pm, rank)
 	}
-	return m, nil
 }
 
 // close stops the page server once the slaves are done (Finalize).
 func (m *lazyMaster) close() error {
-	err := errors.Join(m.pm.Close(), m.ln.Close())
+	m.mu.Lock()
+	m.closed = true
+	pm := m.pm
+	m.mu.Unlock()
+	err := m.ln.Close() // ends an accept still waiting
+	if pm != nil {
+		err = errors.Join(pm.Close(), err)
+	}
 	m.wg.Wait()
 	return err
 }
@@ -105,10 +134,10 @@ func (m *lazyMaster) close() error {
 // connection ends. A refused request is answered with the reason (the
 // helper then stops its node, naming it); the end of a connection is not an
 // error here: the slave's own connection tells the job.
-func (m *lazyMaster) serve(rank int) {
+func (m *lazyMaster) serve(pm *transport.Master, rank int) {
 	defer m.wg.Done()
 	for {
-		msg, err := m.pm.Recv(rank)
+		msg, err := pm.Recv(rank)
 		if err != nil {
 			return
 		}
@@ -117,7 +146,7 @@ func (m *lazyMaster) serve(rank int) {
 		if err != nil {
 			reply = transport.Message{Kind: pager.KindPageErr, Seq: msg.Seq, Payload: []byte(err.Error())}
 		}
-		if err := m.pm.Send(rank, reply); err != nil {
+		if err := pm.Send(rank, reply); err != nil {
 			return
 		}
 	}
@@ -339,6 +368,10 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	fetched := make([]int, n.size)
 	t0 := time.Now()
 	m.mu.Lock()
+	if err := m.acceptErr; err != nil {
+		m.mu.Unlock()
+		return 0, r.fail(fmt.Errorf("lazy transfer: %w", err))
+	}
 	copy(fetched, m.served)
 	clear(m.served)
 	// Only the slaves that committed this region get its result: a lost

@@ -26,7 +26,9 @@ type Lazy interface {
 	// Invalidate discards, outside a region, the content of the given
 	// pages (increasing order) and write-protects them, so that the next
 	// access to each faults as missing (for the helper) and the tracker's
-	// scans do not report them as written.
+	// scans do not report them as written. The first call with pages
+	// registers the memory for missing faults (see LazyOptions.Missing):
+	// from then on the helper must be reading the userfaultfd.
 	Invalidate(pages []int) error
 	// Install sets page p to content (one page) where p is missing
 	// (invalidated or never touched), atomically, leaving it writable
@@ -37,10 +39,12 @@ type Lazy interface {
 
 // LazyOptions configures NewLazy.
 type LazyOptions struct {
-	// Missing registers the memory for missing faults too, which only a
-	// node whose pages are invalidated needs (a slave). It requires a
-	// userfaultfd that also handles faults raised by the kernel (a read(2)
-	// into an invalidated page), which only a process with CAP_SYS_PTRACE
-	// or vm.unprivileged_userfaultfd=1 may create.
+	// Missing lets Invalidate be called: the first call registers the
+	// memory for missing faults too, which only a node whose pages are
+	// invalidated needs (a slave). Until then first touches are the
+	// kernel's own zero fills, and no helper process needs to run. It
+	// requires a userfaultfd that also handles faults raised by the kernel
+	// (a read(2) into an invalidated page), which only a process with
+	// CAP_SYS_PTRACE or vm.unprivileged_userfaultfd=1 may create.
 	Missing bool
 }

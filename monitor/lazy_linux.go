@@ -16,7 +16,8 @@ import (
 // uffdConfig holds the lazy-page settings of a uffd tracker; the zero
 // value is the plain write-protection tracker.
 type uffdConfig struct {
-	// missing: no UFFD_USER_MODE_ONLY, and registered for missing faults.
+	// missing: no UFFD_USER_MODE_ONLY, so that the memory can be
+	// registered for missing faults too (lazyTracker.registerMissing).
 	missing bool
 }
 
@@ -33,13 +34,6 @@ func (c uffdConfig) checkIoctls(ioctls uint64) error {
 		return fmt.Errorf("%w: uffd: the memory does not support UFFDIO_COPY (ioctls %#x)", ErrNotSupported, ioctls)
 	}
 	return nil
-}
-
-func (c uffdConfig) registerMode() uint64 {
-	if c.missing {
-		return uffd.RegisterModeWP | uffd.RegisterModeMissing
-	}
-	return uffd.RegisterModeWP
 }
 
 // NewLazy returns a uffd Tracker of mem (the arena) that supports lazy
@@ -66,13 +60,37 @@ func NewLazy(mem []byte, opts Options, lo LazyOptions) (Lazy, error) {
 		return fail(err)
 	}
 	u.res.twin = tw
-	return &lazyTracker{uffdTracker: u, twinFD: fd}, nil
+	return &lazyTracker{uffdTracker: u, twinFD: fd, missing: lo.Missing}, nil
 }
 
 // lazyTracker is a uffdTracker with the Lazy methods.
 type lazyTracker struct {
 	*uffdTracker
 	twinFD int
+	// missing: the memory may be registered for missing faults;
+	// registered: it is (from the first Invalidate on).
+	missing, registered bool
+}
+
+// registerMissing adds missing faults to the memory's registration, once.
+// Until then a first touch is the kernel's own zero fill, which costs no
+// round trip to the helper (nor needs one running); from then on, every
+// access to a page that is not in memory faults to the helper.
+func (l *lazyTracker) registerMissing() error {
+	if l.registered {
+		return nil
+	}
+	if !l.missing {
+		return fmt.Errorf("%w: invalidating pages needs a tracker made with LazyOptions.Missing", ErrState)
+	}
+	reg := uffd.Register{Range: uffd.Range{Start: uint64(l.base), Len: uint64(len(l.mem))},
+		Mode: uffd.RegisterModeWP | uffd.RegisterModeMissing}
+	if err := uffd.RegisterRange(l.res.fd, &reg); err != nil {
+		return fmt.Errorf("register the memory for missing faults: %w", err)
+	}
+	runtime.KeepAlive(l)
+	l.registered = true
+	return nil
 }
 
 // newSharedTwin reserves size bytes of twins in a memory file, and returns
@@ -102,6 +120,12 @@ func (l *lazyTracker) TwinFD() int { return l.twinFD }
 
 func (l *lazyTracker) Invalidate(pages []int) error {
 	if err := l.check(); err != nil {
+		return err
+	}
+	if len(pages) == 0 {
+		return nil
+	}
+	if err := l.registerMissing(); err != nil {
 		return err
 	}
 	ps := l.pageSize

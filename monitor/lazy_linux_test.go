@@ -256,3 +256,76 @@ func TestLazyMixed(t *testing.T) {
 		t.Errorf("the tracker read absent pages: faults on %v", f)
 	}
 }
+
+// Before the first Invalidate, a lazy tracker's first touches are the
+// kernel's zero fills: no fault reaches the userfaultfd, so a node needs
+// no helper running until pages are invalidated. From that Invalidate on,
+// a page not in memory faults as missing, invalidated or never touched.
+func TestLazyMissingRegisteredAtFirstInvalidate(t *testing.T) {
+	const pages = 8
+	ps := unix.Getpagesize()
+	mem := mapArena(t, pages*ps)
+	tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
+	if errors.Is(err, ErrNotSupported) {
+		testenv.Skip(t, "%v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // after the fault recorder's, which reads its descriptor
+		if err := tr.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	// No reader of the userfaultfd yet: a fault would wait for ever, so
+	// touch in a goroutine and give up after a while.
+	touched := make(chan struct{})
+	go func() {
+		mem[1*ps] = 7 // write, never touched
+		_ = mem[2*ps] // read, never touched
+		close(touched)
+	}()
+	select {
+	case <-touched:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a first touch before any Invalidate waited for a fault handler")
+	}
+	if mem[1*ps] != 7 || mem[2*ps] != 0 {
+		t.Fatalf("pages 1, 2 read %d, %d; want 7, 0", mem[1*ps], mem[2*ps])
+	}
+	rec := recordFaults(t, tr.UffdFD(), mem, 0xEE)
+	if err := tr.Invalidate([]int{1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := []byte{mem[1*ps], mem[4*ps]}; !bytes.Equal(got, []byte{0xEE, 0xEE}) {
+		t.Errorf("invalidated page 1 and untouched page 4 read %x after Invalidate; want the handler's ee ee", got)
+	}
+	if got := rec.pages(); !slices.Equal(got, []int{1, 4}) {
+		t.Errorf("faults %v after Invalidate, want [1 4]", got)
+	}
+	if err := tr.Invalidate(nil); err != nil {
+		t.Errorf("Invalidate(nil): %v", err)
+	}
+}
+
+// Invalidate on a tracker made without LazyOptions.Missing is refused: its
+// pages would read as zeros instead of faulting to a helper.
+func TestLazyInvalidateNeedsMissing(t *testing.T) {
+	ps := unix.Getpagesize()
+	mem := mapArena(t, 4*ps)
+	tr, err := NewLazy(mem, Options{}, LazyOptions{})
+	if errors.Is(err, ErrNotSupported) {
+		testenv.Skip(t, "%v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	mem[0] = 1
+	if err := tr.Invalidate([]int{0}); !errors.Is(err, ErrState) {
+		t.Fatalf("Invalidate without Missing: %v, want ErrState", err)
+	}
+	if mem[0] != 1 {
+		t.Errorf("page 0 reads %d after the refused Invalidate, want 1", mem[0])
+	}
+}

@@ -176,7 +176,7 @@ func newUffdWith(mem []byte, pageSize int, cfg uffdConfig) (*uffdTracker, error)
 		return fail(fmt.Errorf("%w: uffd: kernel %s lacks UFFD_FEATURE_WP_ASYNC|WP_UNPOPULATED (features %#x); Linux 6.7 or later is needed",
 			ErrNotSupported, kernelRelease(), api.Features))
 	}
-	reg := uffd.Register{Range: uffd.Range{Start: uint64(res.base), Len: uint64(len(mem))}, Mode: cfg.registerMode()}
+	reg := uffd.Register{Range: uffd.Range{Start: uint64(res.base), Len: uint64(len(mem))}, Mode: uffd.RegisterModeWP}
 	if err := uffd.RegisterRange(fd, &reg); err != nil {
 		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOMEM) {
 			return fail(fmt.Errorf("%w: uffd: the memory must be mapped without holes, as one private anonymous mapping (MAP_PRIVATE|MAP_ANONYMOUS): %w",

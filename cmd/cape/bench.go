@@ -139,7 +139,7 @@ func newBenchFlags() *benchFlags {
 	fs.IntVar(&f.iters, "iters", 100, "Jacobi iterations of every stencil run")
 	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
 	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
-	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of stencil's incremental mode: eager, lazy or auto (the default of cape run)")
+	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of the CAPE modes (matmul's complete and incremental, stencil's incremental, regions): eager, lazy or auto (the default of cape run)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar")
 	return f
@@ -147,7 +147,7 @@ func newBenchFlags() *benchFlags {
 
 // config is the part of bench.Config common to every benchmark.
 func (f *benchFlags) config(args []string, stderr io.Writer) bench.Config {
-	cfg := bench.Config{Reps: f.reps, Out: f.out, Root: f.root, Compress: f.compress, Emulate: f.emulate,
+	cfg := bench.Config{Reps: f.reps, Out: f.out, Root: f.root, Compress: f.compress, Transfer: f.transfer, Emulate: f.emulate,
 		NodeCPUs: f.cpus, Bandwidth: f.bw, NoNetns: f.noNetns, ModelNodes: f.modelNodes, Timeout: f.timeout, Log: stderr,
 		Note: "cape bench " + strings.Join(args, " ")}
 	if f.quick && !f.fs.Changed("reps") {
@@ -197,6 +197,9 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		return bench.ReportDir(rest[1], f.modelNodes)
 	case "matmul", "stencil", "regions":
+		if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
+			return usagef("bench: --transfer %q: want eager, lazy or auto", f.transfer)
+		}
 	default:
 		return usagef("bench: unknown benchmark %q (matmul, stencil, regions, or report DIR)", rest[0])
 	}
@@ -244,10 +247,7 @@ func benchStencil(ctx context.Context, f *benchFlags, args []string, stdout, std
 		modes[i] = string(m)
 	}
 	f.defaults("1024,2048", "256,512", "1,2,4", strings.Join(modes, ","))
-	cfg := bench.StencilConfig{Config: f.config(args, stderr), Iters: f.iters, Monitor: f.monitor, Transfer: f.transfer}
-	if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
-		return usagef("bench stencil: --transfer %q: want eager, lazy or auto", f.transfer)
-	}
+	cfg := bench.StencilConfig{Config: f.config(args, stderr), Iters: f.iters, Monitor: f.monitor}
 	if f.iters < 1 {
 		return usagef("bench stencil: --iters %d: want ≥ 1", f.iters)
 	}

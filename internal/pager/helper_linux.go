@@ -208,23 +208,28 @@ func (h *helper) fetch(p int) error {
 	return ParseAnswer(msg.Payload, p, h.npages, h.cfg.PageSize, h.install)
 }
 
-// install installs fetched page q, write-protected, after its twin.
+// install installs fetched page q, write-protected, after its twin and
+// its state. The order matters: a thread waiting for the page may resume
+// as soon as it is mapped, before resolve wakes it (a signal, such as the
+// Go runtime's preemption, ends its wait and it retries the access), and a
+// read-ahead page has no waiter at all; the region may then write the
+// page and end. The node's tracker skips pages that are not mapped, and
+// trusts the twin and the state of those that are, so both must be right
+// before the page is mapped.
 func (h *helper) install(q int, content []byte) error {
 	if !h.state.invalid(q) {
 		return nil // read ahead, but the node already has it
 	}
 	ps := h.cfg.PageSize
-	// The twin first: the page's threads stay asleep until resolve wakes
-	// them, so the node cannot diff the page before its twin is right.
+	copy(h.twin[q*ps:(q+1)*ps], content)
+	h.state.clear(q)
 	_, err := copyRetry(h.cfg.Base+uint64(q*ps), content, true)
 	if errors.Is(err, unix.EEXIST) {
-		return fmt.Errorf("page %d is marked invalid but present", q)
+		return fmt.Errorf("page %d was marked invalid but is present", q)
 	}
 	if err != nil {
 		return fmt.Errorf("install page %d: %w", q, err)
 	}
-	copy(h.twin[q*ps:(q+1)*ps], content)
-	h.state.clear(q)
 	return nil
 }
 

@@ -28,6 +28,9 @@ type Helper struct {
 	done chan struct{} // closed when the helper process has ended
 	err  error         // why it ended; set before done is closed
 
+	ready    chan struct{} // closed when the helper answered its configuration
+	readyErr error         // what it answered, if not ok; set before ready is closed
+
 	closeOnce sync.Once
 }
 
@@ -43,8 +46,10 @@ type wireConfig struct {
 	PageSize    int
 }
 
-// Start starts the helper of the node described by cfg and returns once it
-// is connected to the master's page server at cfg.Master.
+// Start starts the helper of the node described by cfg and returns once
+// the process runs: it connects to the master's page server at cfg.Master
+// meanwhile (Ready waits for that). Until the node invalidates a page, no
+// fault needs the helper (monitor.LazyOptions.Missing).
 func Start(cfg Config) (*Helper, error) {
 	ps := cfg.PageSize
 	if ps <= 0 || cfg.ArenaSize <= 0 || cfg.ArenaSize%ps != 0 || cfg.Base%uint64(ps) != 0 {
@@ -61,14 +66,16 @@ func Start(cfg Config) (*Helper, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pager: %w", err)
 	}
-	h := &Helper{state: st, npages: npages, done: make(chan struct{})}
+	h := &Helper{state: st, npages: npages, done: make(chan struct{}), ready: make(chan struct{})}
 	if err := h.start(cfg, stateFile); err != nil {
+		close(h.ready)
 		return nil, errors.Join(fmt.Errorf("pager: %w", err), h.Close())
 	}
 	return h, nil
 }
 
-// start runs the helper process and waits for its first answer.
+// start runs the helper process, sends it its configuration and waits for
+// its first answer in a goroutine (Ready).
 func (h *Helper) start(cfg Config, stateFile *os.File) error {
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -112,13 +119,28 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 	if err := json.NewEncoder(h.sock).Encode(&w); err != nil {
 		return fmt.Errorf("configure the helper: %w", err)
 	}
-	line, err := bufio.NewReader(h.sock).ReadString('\n')
-	if err != nil {
-		<-h.done
-		return fmt.Errorf("the helper ended before it was ready (%v): %w", h.err, err)
-	}
-	if line = strings.TrimSpace(line); line != "ok" {
-		return fmt.Errorf("helper: %s", strings.TrimPrefix(line, "error: "))
+	go func() {
+		defer close(h.ready)
+		line, err := bufio.NewReader(h.sock).ReadString('\n')
+		if err != nil {
+			<-h.done
+			h.readyErr = fmt.Errorf("the helper ended before it was ready (%v): %w", h.err, err)
+			return
+		}
+		if line = strings.TrimSpace(line); line != "ok" {
+			h.readyErr = fmt.Errorf("helper: %s", strings.TrimPrefix(line, "error: "))
+		}
+	}()
+	return nil
+}
+
+// Ready waits until the helper is connected to the master's page server,
+// and returns why it never will be if so. The node calls it before it
+// invalidates its first page.
+func (h *Helper) Ready() error {
+	<-h.ready
+	if h.readyErr != nil {
+		return fmt.Errorf("pager: %w", h.readyErr)
 	}
 	return nil
 }

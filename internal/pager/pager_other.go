@@ -13,6 +13,9 @@ type Helper struct{}
 // Start returns ErrNotSupported.
 func Start(Config) (*Helper, error) { return nil, ErrNotSupported }
 
+// Ready returns ErrNotSupported.
+func (*Helper) Ready() error { return ErrNotSupported }
+
 // SetVersion does nothing.
 func (*Helper) SetVersion(uint64) {}
 
