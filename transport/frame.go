@@ -277,8 +277,12 @@ const maxControlLen = 16 << 10
 
 // firstAlloc is the most a receiver allocates for a message before its
 // bytes arrive; beyond it the buffer grows as chunks arrive (by four), so
-// that a header declaring a large message costs only what is sent.
-const firstAlloc = 4 << 20
+// that a header declaring a large message costs only what is sent. It is
+// large enough for the deltas of common regions to arrive without a copy
+// (a region's 4 MiB of pages plus the envelope's few bytes used to grow,
+// copying 4 MiB into fresh memory); a header whose message never comes
+// costs an allocation of at most this much.
+const firstAlloc = 16 << 20
 
 // frameReader reads and verifies frames. It is not safe for concurrent use.
 type frameReader struct {
