@@ -62,6 +62,35 @@ type lazyMaster struct {
 	// spare: pages of snapshot storage not in use, taken from slabs that
 	// are populated in one call each (see reservePages).
 	spare [][]byte
+	// By rank, reused from one region to the next: the plans, the bytes
+	// fetched, sent and the send errors of sendLazy, and its buffers.
+	plans   []lazyPlan
+	fetched []int
+	sizes   []int
+	errs    []error
+	scratch []lazyScratch
+}
+
+// lazyScratch holds sendLazy's buffers for one slave: the merged runs it
+// did not write, the delta pushed to it, its envelope and its payload. A
+// send completes before sendLazy returns, so they are free at the next
+// region.
+type lazyScratch struct {
+	runs         []delta.Run
+	push         delta.Delta
+	env, payload []byte
+}
+
+// grow sizes sendLazy's per-rank scratch for size nodes, clearing the
+// counts and errors of the last region.
+func (m *lazyMaster) grow(size int) {
+	if len(m.plans) != size {
+		m.plans, m.fetched, m.sizes = make([]lazyPlan, size), make([]int, size), make([]int, size)
+		m.errs, m.scratch = make([]error, size), make([]lazyScratch, size)
+	}
+	clear(m.fetched)
+	clear(m.sizes)
+	clear(m.errs)
 }
 
 // pageSet is a set of page indices.
@@ -316,7 +345,7 @@ func (m *lazyMaster) learnedSet(name string, s int) pageSet {
 // plan decides, for slave s at the end of region name, which changed pages
 // it gets pushed and which it gets notices of. writer[p] is the only rank
 // whose delta touched p, or -1. Callers hold mu.
-func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int) lazyPlan {
+func (m *lazyMaster) plan(pl *lazyPlan, s int, name string, changed []int, writer map[int]int) {
 	var learned pageSet
 	if sets := m.learned[name]; sets != nil {
 		learned = sets[s]
@@ -329,7 +358,12 @@ func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int)
 	}
 	// Where the slave read most of what changed, the notices and faults
 	// cannot pay: push everything, as the eager transfer does.
-	pl := lazyPlan{act: map[int]uint8{}, eager: len(changed) > 0 && 2*hits >= len(changed)}
+	if pl.act == nil {
+		pl.act = map[int]uint8{}
+	}
+	clear(pl.act)
+	pl.notices = pl.notices[:0]
+	pl.eager = len(changed) > 0 && 2*hits >= len(changed)
 	lacks := m.lacks[s]
 	for _, p := range changed {
 		if writer[p] == s {
@@ -348,7 +382,6 @@ func (m *lazyMaster) plan(s int, name string, changed []int, writer map[int]int)
 			m.lack(s, p, name)
 		}
 	}
-	return pl
 }
 
 // sendLazy is the master's end of a lazy exchange, once merged is injected:
@@ -364,8 +397,8 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	changed := m.changedBuf
 	m.pagesBuf = fillWriters(m.writer, m.pagesBuf, ds, m.ps)
 	writer := m.writer
-	plans := make([]lazyPlan, n.size)
-	fetched := make([]int, n.size)
+	m.grow(n.size)
+	plans, fetched := m.plans, m.fetched
 	t0 := time.Now()
 	m.mu.Lock()
 	if err := m.acceptErr; err != nil {
@@ -378,7 +411,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	// one has no delta in ds (see exchangeMaster) and takes no share of
 	// the next regions.
 	for _, s := range r.committed {
-		plans[s] = m.plan(s, r.name, changed, writer)
+		m.plan(&plans[s], s, r.name, changed, writer)
 	}
 	t1 := time.Now()
 	m.snapshot(writer, changed)
@@ -387,19 +420,22 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	t2 := time.Now()
 	vals := r.results()
 	mem := n.arena.Bytes()[:r.extent]
-	sizes := make([]int, n.size)
-	errs := make([]error, n.size)
+	sizes, errs := m.sizes, m.errs
 	var wg sync.WaitGroup
 	for _, s := range r.committed {
 		send := func() {
 			// No node receives its own bytes back.
-			push := pushDelta(r.seq, delta.Exclude(nil, merged.Runs, ds[s].Runs), plans[s].act, mem, m.ps)
-			env, err := appendEnvelope(nil, push, vals, n.compression())
+			sc := &m.scratch[s]
+			sc.runs = delta.Exclude(sc.runs[:0], merged.Runs, ds[s].Runs)
+			pushDelta(&sc.push, r.seq, sc.runs, plans[s].act, mem, m.ps)
+			env, err := appendEnvelope(sc.env[:0], &sc.push, vals, n.compression())
+			sc.env = env
 			if err != nil {
 				errs[s] = err
 				return
 			}
-			p := appendLazyMerged(make([]byte, 0, 4+4*len(plans[s].notices)+len(env)), plans[s].notices, env)
+			p := appendLazyMerged(sc.payload[:0], plans[s].notices, env)
+			sc.payload = p
 			sizes[s] = len(p)
 			errs[s] = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: p})
 		}
@@ -471,14 +507,13 @@ func fillWriters(w map[int]int, buf []int, ds []*delta.Delta, ps int) []int {
 	return buf
 }
 
-// pushDelta is the part of runs (the merged delta) that act pushes: the
-// runs on actRuns pages, and the whole of actWhole pages from mem (the
+// pushDelta sets d to the part of runs (the merged delta) that act pushes:
+// the runs on actRuns pages, and the whole of actWhole pages from mem (the
 // injected arena).
-func pushDelta(seq uint64, runs []delta.Run, act map[int]uint8, mem []byte, ps int) *delta.Delta {
-	d := &delta.Delta{}
+func pushDelta(d *delta.Delta, seq uint64, runs []delta.Run, act map[int]uint8, mem []byte, ps int) {
 	d.Reset(seq, delta.Merged)
 	if len(act) == 0 {
-		return d
+		return
 	}
 	whole := -1
 	for _, run := range runs {
@@ -499,5 +534,4 @@ func pushDelta(seq uint64, runs []delta.Run, act map[int]uint8, mem []byte, ps i
 			off, data = off+k, data[k:]
 		}
 	}
-	return d
 }

@@ -37,7 +37,8 @@ func TestLazyPlan(t *testing.T) {
 	changed := []int{1, 2, 3, 5}
 	writer := map[int]int{1: 0, 2: -1, 3: 1, 5: 0}
 
-	pl := m.plan(1, "R", changed, writer)
+	var pl lazyPlan
+	m.plan(&pl, 1, "R", changed, writer)
 	if want := []int{1, 2, 5}; !slices.Equal(pl.notices, want) || len(pl.act) != 0 || pl.eager {
 		t.Fatalf("first instance: notices %v, pushes %v, eager %v; want notices %v and nothing pushed", pl.notices, pl.act, pl.eager, want)
 	}
@@ -58,14 +59,14 @@ func TestLazyPlan(t *testing.T) {
 		t.Errorf("a request for another version was answered")
 	}
 
-	pl = m.plan(1, "R", changed, writer)
+	m.plan(&pl, 1, "R", changed, writer)
 	if len(pl.notices) != 0 || !maps.Equal(pl.act, map[int]uint8{2: actRuns}) || pl.eager {
 		t.Fatalf("second instance: notices %v, pushes %v, eager %v; want page 2's runs pushed only", pl.notices, pl.act, pl.eager)
 	}
 	// Page 1 learned while the slave lacks it: pushed whole, and then
 	// half of what changes was read: everything is pushed.
 	m.learnedSet("R", 1)[1] = struct{}{}
-	pl = m.plan(1, "R", changed, writer)
+	m.plan(&pl, 1, "R", changed, writer)
 	if want := map[int]uint8{1: actWhole, 2: actRuns, 5: actWhole}; !pl.eager || !maps.Equal(pl.act, want) {
 		t.Fatalf("third instance: pushes %v, eager %v; want %v, eager", pl.act, pl.eager, want)
 	}
@@ -79,7 +80,8 @@ func TestLazyPlan(t *testing.T) {
 	delta.AppendFull(merged, uint64(2*ps+1), []byte{0xB1})       // page 2
 	delta.AppendFull(merged, uint64(3*ps+4), []byte{0xC1})       // page 3: not pushed
 	delta.AppendFull(merged, uint64(5*ps-1), []byte{0xD1, 0xD2}) // pages 4 and 5
-	push := pushDelta(3, merged.Runs, pl.act, mem, ps)
+	push := &delta.Delta{}
+	pushDelta(push, 3, merged.Runs, pl.act, mem, ps)
 	want := []delta.Run{{Off: ps, Data: mem[ps : 2*ps]}, {Off: 2*ps + 1, Data: []byte{0xB1}}, {Off: 5 * ps, Data: mem[5*ps : 6*ps]}}
 	if len(push.Runs) != len(want) {
 		t.Fatalf("pushed runs %v, want %v", push.Runs, want)
