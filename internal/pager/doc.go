@@ -10,7 +10,10 @@
 // helper instead of the program), hands it the descriptors and, over a
 // socket, the job's token; the helper dials the master's page server with
 // the transport package (its own authenticated connection: a job id derived
-// from the job's, the slave's rank) and answers when it is connected.
+// from the job's, the slave's rank) and answers when it is connected. Start
+// does not wait for that answer; [Helper.Ready] does, and the node calls it
+// before it invalidates its first page (until then no fault reaches the
+// helper: the memory is registered for missing faults at that point).
 //
 // The helper never needs the node's Go scheduler: a thread of the node
 // that touches a missing page blocks in the kernel until the helper, a
@@ -24,18 +27,22 @@
 // helper received (the node's --stats count them with its exchange), and a
 // bitmap of the invalidated pages. The node sets a page's bit before it invalidates
 // the page and clears it when it installs a pushed page itself; the helper
-// clears it once it installed the fetched page. A fault on a page whose bit
+// clears it just before it installs the fetched page. A fault on a page whose bit
 // is clear is a first touch of memory never populated, which reads as zero:
 // the helper installs zero pages without asking anyone.
 //
 // A helper installs a fetched page write-protected (the node's write
 // tracking then sees a later write as it sees any other), after writing its
-// twin, and wakes the faulting threads last, so the node never diffs a page
-// against a stale twin. A fetch that fails (the master is gone, or answers
+// twin and clearing its bit, and wakes the faulting threads last. The order
+// matters because a waiting thread may go on before the wake: a signal ends
+// its wait and it retries the access, finding the page mapped. Read-ahead
+// pages have no waiter at all. Once a page is mapped, the node's tracker
+// trusts its twin and its bit. A fetch that fails (the master is gone, or answers
 // with an error) is never resolved with other data: the helper reports the
 // error on stderr, naming the node and the master, and kills the node.
 //
-// Lifecycle: Start → (SetVersion, MarkInvalid, ClearInvalid)* → Close.
+// Lifecycle: Start → Ready (before the first invalidation) → (SetVersion,
+// MarkInvalid, ClearInvalid)* → Close.
 // Close ends the helper; the node's exit ends it too (it ends when its
 // socket to the node closes).
 package pager
