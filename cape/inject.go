@@ -2,9 +2,9 @@ package cape
 
 import (
 	"fmt"
-	"github.com/cape-go/cape/internal/pagemem"
 
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/pagemem"
 	"github.com/cape-go/cape/monitor"
 )
 

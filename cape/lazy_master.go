@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/cape-go/cape/internal/pagemem"
 	"net"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/pagemem"
 	"github.com/cape-go/cape/internal/pager"
 	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
@@ -264,13 +264,9 @@ func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
 		}
 		m.starts = bw.Starts
 	}
-	fresh := 0
-	for p := range m.nlack {
-		if _, ok := m.snap[p]; !ok {
-			fresh++
-		}
-	}
-	m.reservePages(fresh)
+	// Every snapshot is of a lacked page (unlack drops it with the last
+	// lack), so the pages lacked without one are the difference.
+	m.reservePages(len(m.nlack) - len(m.snap))
 	for p := range m.nlack {
 		cur := m.mem[p*ps : (p+1)*ps]
 		snap, ok := m.snap[p]

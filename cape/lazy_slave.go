@@ -15,7 +15,6 @@ type lazySlave struct {
 	h       *pager.Helper
 	ps      int
 	notices []int // reused
-	ready   bool  // the helper is connected (pager.Helper.Ready)
 }
 
 // applyLazy is a slave's end of a lazy exchange: it applies the values and
@@ -51,13 +50,13 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	if n.stats {
 		r.mergedIn, r.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
 	}
-	if len(notices) > 0 && !ls.ready {
+	if len(notices) > 0 {
 		// The helper started with the node and had the region to
-		// connect; an invalidated page needs it from now on.
+		// connect; an invalidated page needs it from now on. (Once it
+		// is ready, Ready returns at once.)
 		if err := ls.h.Ready(); err != nil {
 			return r.wrap("lazy pages", err)
 		}
-		ls.ready = true
 	}
 	for _, p := range notices {
 		ls.h.MarkInvalid(p)

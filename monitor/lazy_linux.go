@@ -5,10 +5,10 @@ package monitor
 import (
 	"errors"
 	"fmt"
-	"github.com/cape-go/cape/internal/pagemem"
 	"os"
 	"runtime"
 
+	"github.com/cape-go/cape/internal/pagemem"
 	"github.com/cape-go/cape/internal/uffd"
 	"golang.org/x/sys/unix"
 )

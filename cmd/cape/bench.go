@@ -217,6 +217,17 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	return benchMatmul(ctx, f, args, stdout, stderr)
 }
 
+// report draws a run's tables and plots from its results.csv, as cape
+// bench report draws them (the tables then show the rounded values the
+// file keeps), and says where they are.
+func (f *benchFlags) report(stdout io.Writer, what string, samples int) error {
+	if err := bench.ReportDir(f.out, f.modelNodes); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d samples; wrote %s\n", what, samples, filepath.Join(f.out, "results.md"))
+	return nil
+}
+
 func benchMatmul(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {
 	f.defaults("", "192,384", "", "")
 	cfg := f.config(args, stderr)
@@ -234,13 +245,7 @@ func benchMatmul(ctx context.Context, f *benchFlags, args []string, stdout, stde
 	if err != nil {
 		return err
 	}
-	// Drawn from results.csv, as cape bench report draws it: the
-	// tables then show the rounded values the file keeps.
-	if err := bench.ReportDir(f.out, f.modelNodes); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "cape bench: %d samples; wrote %s\n", len(samples), filepath.Join(f.out, "results.md"))
-	return nil
+	return f.report(stdout, "cape bench", len(samples))
 }
 
 func benchStencil(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {
@@ -267,13 +272,7 @@ func benchStencil(ctx context.Context, f *benchFlags, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	// Drawn from results.csv, as cape bench report draws it: the
-	// tables then show the rounded values the file keeps.
-	if err := bench.ReportDir(f.out, f.modelNodes); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "cape bench stencil: %d samples; wrote %s\n", len(samples), filepath.Join(f.out, "results.md"))
-	return nil
+	return f.report(stdout, "cape bench stencil", len(samples))
 }
 
 func benchRegions(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {
@@ -296,13 +295,7 @@ func benchRegions(ctx context.Context, f *benchFlags, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	// Drawn from results.csv, as cape bench report draws it: the
-	// tables then show the rounded values the file keeps.
-	if err := bench.ReportDir(f.out, f.modelNodes); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "cape bench regions: %d samples; wrote %s\n", len(samples), filepath.Join(f.out, "results.md"))
-	return nil
+	return f.report(stdout, "cape bench regions", len(samples))
 }
 
 func intList(s string) ([]int, error) {

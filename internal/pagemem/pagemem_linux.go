@@ -1,6 +1,7 @@
 package pagemem
 
 import (
+	"fmt"
 	"os"
 	"unsafe"
 
@@ -44,4 +45,15 @@ func Populate(b []byte) {
 		return
 	}
 	_ = Madvise(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), lo-start)), hi-lo), unix.MADV_POPULATE_WRITE)
+}
+
+// Mincore sets vec[i]&1 when page i of b (page-aligned) is in memory,
+// without faulting any in: how a check tells which pages a call populated
+// or dropped, or when another process mapped one.
+func Mincore(b, vec []byte) error {
+	_, _, errno := unix.RawSyscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
+	if errno != 0 {
+		return fmt.Errorf("mincore: %w", errno)
+	}
+	return nil
 }

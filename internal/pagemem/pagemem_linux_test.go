@@ -2,7 +2,6 @@ package pagemem
 
 import (
 	"testing"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -11,8 +10,8 @@ import (
 func resident(t *testing.T, b []byte) int {
 	t.Helper()
 	vec := make([]byte, (len(b)+unix.Getpagesize()-1)/unix.Getpagesize())
-	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(unsafe.Pointer(unsafe.SliceData(vec)))); errno != 0 {
-		t.Fatalf("mincore: %v", errno)
+	if err := Mincore(b, vec); err != nil {
+		t.Fatal(err)
 	}
 	n := 0
 	for _, v := range vec {

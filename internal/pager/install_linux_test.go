@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cape-go/cape/internal/pagemem"
 	"github.com/cape-go/cape/internal/testenv"
 	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
@@ -57,7 +58,7 @@ func TestInstallTwinAndStateBeforeMapping(t *testing.T) {
 	}
 	defer ln.Close()
 	token := bytes.Repeat([]byte{7}, transport.MinTokenLen)
-	const job, version = 42, 3
+	const job, rounds = 42, 20
 	tcfg := transport.Config{Token: token, JobID: JobID(job), Size: 2, Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20}
 	served := make(chan error, 1)
 	go func() { served <- serveAll(ln, tcfg, pages, ps) }()
@@ -72,43 +73,68 @@ func TestInstallTwinAndStateBeforeMapping(t *testing.T) {
 	if err := h.Ready(); err != nil {
 		t.Fatal(err)
 	}
-	h.SetVersion(version)
 	all := make([]int, pages)
 	for p := range all {
 		all[p] = p
-		h.MarkInvalid(p)
 	}
-	if err := tr.Invalidate(all); err != nil {
-		t.Fatal(err)
+	// Each round invalidates every page and faults page 0 in, which
+	// fetches all of them; the window a wrong order leaves is short, so
+	// the test looks at many installs. Page q's first byte is q+10+v in
+	// version v's answer.
+	for v := uint64(1); v <= rounds; v++ {
+		h.SetVersion(v)
+		for _, p := range all {
+			h.MarkInvalid(p)
+		}
+		if err := tr.Invalidate(all); err != nil {
+			t.Fatal(err)
+		}
+		watchInstalls(t, h, mem, twins, v)
 	}
+	if err := h.Close(); err != nil {
+		t.Error(err)
+	}
+	ln.Close()
+	if err := <-served; err != nil {
+		t.Error(err)
+	}
+}
 
-	// The watcher: as each page becomes mapped, its state and twin.
+// watchInstalls reads page 0 of mem, whose pages are all invalidated,
+// while a watcher checks each page's state and twin the moment it becomes
+// mapped (one mincore call a page, so that the check follows the mapping
+// closely); the helper answers version v.
+func watchInstalls(t *testing.T, h *Helper, mem, twins []byte, v uint64) {
+	t.Helper()
+	ps := unix.Getpagesize()
+	pages := len(mem) / ps
+	want := func(p int) byte { return byte(p + 10 + int(v)) }
 	var stop atomic.Bool
 	bad := make(chan string, pages)
 	watched := make(chan int)
 	go func() {
-		vec := make([]byte, pages)
-		next, seen := 0, 0
+		vec := make([]byte, 1)
+		next := 0
 		for !stop.Load() && next < pages {
-			if err := mincore(mem, vec); err != nil {
+			if err := pagemem.Mincore(mem[next*ps:(next+1)*ps], vec); err != nil {
 				bad <- err.Error()
 				break
 			}
-			for next < pages && vec[next]&1 != 0 {
-				switch {
-				case h.Invalid(next):
-					bad <- "page mapped while still marked invalid"
-				case twins[next*ps] != byte(next+10):
-					bad <- "page mapped before its twin was set"
-				}
-				next++
-				seen++
+			if vec[0]&1 == 0 {
+				continue
 			}
+			switch {
+			case h.Invalid(next):
+				bad <- fmt.Sprintf("version %d: page %d mapped while still marked invalid", v, next)
+			case twins[next*ps] != want(next):
+				bad <- fmt.Sprintf("version %d: page %d mapped before its twin was set", v, next)
+			}
+			next++
 		}
-		watched <- seen
+		watched <- next
 	}()
-	if got := mem[0]; got != 10 { // faults: the helper fetches pages 0.. (read ahead)
-		t.Errorf("page 0 reads %d after the fetch, want 10", got)
+	if got := mem[0]; got != want(0) { // faults: the helper fetches pages 0.. (read ahead)
+		t.Errorf("version %d: page 0 reads %d after the fetch, want %d", v, got, want(0))
 	}
 	var seen int
 	select {
@@ -122,25 +148,18 @@ func TestInstallTwinAndStateBeforeMapping(t *testing.T) {
 		t.Error(msg)
 	}
 	if seen != pages {
-		t.Errorf("the watcher saw %d of %d pages mapped", seen, pages)
+		t.Errorf("version %d: the watcher saw %d of %d pages mapped", v, seen, pages)
 	}
 	for p := range pages {
-		if got := mem[p*ps]; got != byte(p+10) {
-			t.Errorf("page %d reads %d, want %d", p, got, p+10)
+		if got := mem[p*ps]; got != want(p) {
+			t.Errorf("version %d: page %d reads %d, want %d", v, p, got, want(p))
 		}
-	}
-	if err := h.Close(); err != nil {
-		t.Error(err)
-	}
-	ln.Close()
-	if err := <-served; err != nil {
-		t.Error(err)
 	}
 }
 
 // serveAll is a page server for one helper: it answers every request with
 // the page asked for and all the pages after it (page p's first byte
-// p+10), until the connection ends.
+// p+10+v for a request of version v), until the connection ends.
 func serveAll(ln net.Listener, tcfg transport.Config, pages, ps int) error {
 	pm, err := transport.NewMaster(ln, tcfg)
 	if err != nil {
@@ -159,20 +178,11 @@ func serveAll(ln net.Listener, tcfg transport.Config, pages, ps int) error {
 		var out []byte
 		for q := p; q < pages && q < p+MaxPages; q++ {
 			content := make([]byte, ps)
-			content[0] = byte(q + 10)
+			content[0] = byte(q + 10 + int(msg.Seq))
 			out = AppendPage(out, q, content)
 		}
 		if err := pm.Send(1, transport.Message{Kind: KindPages, Seq: msg.Seq, Payload: out}); err != nil {
 			return err
 		}
 	}
-}
-
-// mincore fills vec with the residency of b's pages.
-func mincore(b, vec []byte) error {
-	_, _, errno := unix.RawSyscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
-	if errno != 0 {
-		return fmt.Errorf("mincore: %w", errno)
-	}
-	return nil
 }
