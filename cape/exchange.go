@@ -133,7 +133,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err != nil {
 		return sent, 0, r.fail(err)
 	}
-	if n.lazyS != nil {
+	if n.lazyS != nil && !r.last {
 		recvd, err := len(msg.Payload)+n.lazyS.h.TakeFetched(), r.applyLazy(msg.Payload, d)
 		n.slave.Release(msg.Payload)
 		return sent, recvd, err
@@ -246,7 +246,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	defer func() { r.sent = time.Since(t) }()
 	n.announceLive(r.seq)
 	switch {
-	case n.lazyM != nil:
+	case n.lazyM != nil && !r.last:
 		sent, err = r.sendLazy(merged, x.ds)
 	case n.ckpt.broadcastAll():
 		sent, err = r.broadcastMerged(merged)
@@ -347,7 +347,9 @@ func (r *Region) broadcastMerged(merged *delta.Delta) (sent int, err error) {
 }
 
 // sendMergedLessOwn sends each slave the merged delta less the bytes of its
-// own delta (delta.Exclude): no node receives bytes it wrote. The payloads
+// own delta (delta.Exclude): no node receives bytes it wrote. After the
+// program's last region (Region.Last), which the slaves leave, they get
+// the values only, with no bytes. The payloads
 // differ, so they cannot be relayed; each goes straight to its slave, its
 // run data written from merged by reference. Large ones go concurrently.
 func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
@@ -358,7 +360,9 @@ func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
 	for _, rank := range r.committed {
 		o := &x.out[rank]
 		o.Reset(r.seq, delta.Merged)
-		o.Runs = delta.Exclude(o.Runs, merged.Runs, x.ds[rank].Runs)
+		if !r.last {
+			o.Runs = delta.Exclude(o.Runs, merged.Runs, x.ds[rank].Runs)
+		}
 		total += o.Len()
 	}
 	clear(x.errs)

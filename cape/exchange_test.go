@@ -84,3 +84,60 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 		t.Errorf("%d bytes received where the slave's delta has runs, want 4 (the master's half of the shared word)", n)
 	}
 }
+
+// TestLastRegionSendsSlavesValuesOnly runs the program's last region
+// (Region.Last) on the master against a slave played by the test: the
+// master's memory gets the slave's writes, and the slave, which leaves
+// after the region, receives the reduction's result and no byte of memory.
+func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
+	peer := masterWithPeer(t, nil)
+	x := Make[int64](4096)
+	r := Begin("last")
+	r.Last()
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sum := new(int64)
+	Reduction(r, OpAdd, sum)
+	lo, hi := r.Static(len(x))
+	for i := lo; i < hi; i++ {
+		x[i] = int64(i)*7 + 1
+	}
+	*sum = 5
+	d, err := r.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	own := honestDelta(x, r.seq, 1, 1)
+	if err := peer.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Exchange(d); err != nil {
+		t.Fatal(err)
+	}
+	for i := range x {
+		if x[i] != int64(i)*7+1 {
+			t.Fatalf("master after the last region: x[%d] = %d, want %d", i, x[i], int64(i)*7+1)
+		}
+	}
+	if *sum != 8 {
+		t.Fatalf("master after the last region: sum %d, want 8", *sum)
+	}
+	msg, err := peer.Recv()
+	if err != nil || msg.Kind != kindMerged {
+		t.Fatalf("slave received kind %d, err %v", msg.Kind, err)
+	}
+	vals, md, err := openEnvelope(msg.Payload, delta.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(vals, int64Partial(8)) {
+		t.Errorf("values % x, want the sum 8", vals)
+	}
+	if len(md.Runs) != 0 {
+		t.Errorf("the slave of the last region received %d runs (%d bytes), want none", len(md.Runs), md.Len())
+	}
+}

@@ -37,6 +37,18 @@ func NewLoop() *Loop { return new(Loop) }
 // writes no arena memory (a proof of the translator: see hint.go).
 func (r *Region) InLoop(l *Loop) { r.loop = l }
 
+// Last says that r is the program's last parallel region (a proof of the
+// translator: no region can run after it, see Region.EndLast). The slaves
+// leave after it, so its end sends them none of its bytes, only the values
+// of its reductions and lastprivate variables; the master still merges and
+// injects everything. Calling it on a region that is not the last would
+// leave the slaves' memory behind the master's.
+func (r *Region) Last() {
+	if r.nested == nil {
+		r.last = true
+	}
+}
+
 // WritesIn adds s's elements to the memory r may write: once it is called,
 // r writes the arena only within the elements of the slices named (a
 // proof of the translator: see hint.go). An empty slice, or one outside

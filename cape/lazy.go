@@ -19,7 +19,9 @@ package cape
 // them in the background, and a slave waits for its own before it
 // invalidates its first page, which is also when its memory starts to
 // fault to the helper (monitor.LazyOptions.Missing). Otherwise every node
-// goes on with a plain tracker and eager transfer.
+// goes on with a plain tracker and eager transfer. The default transfer
+// (auto) is eager from the start for a program whose every region is its
+// last (EveryRegionLast): its slaves are sent no bytes (Region.Last).
 
 import (
 	"errors"
@@ -51,6 +53,11 @@ func wantLazy(n *node) (bool, error) {
 	case transferLazy, transferAuto:
 		// The durable log (durable.go) needs the eager exchange: the
 		// merged delta on the master, and a replayed region sent whole.
+		// A program whose every region is its last sends slaves no bytes
+		// (Region.Last): auto does not pay for a helper it cannot use.
+		if t == transferAuto && n.everyRegionLast {
+			return false, nil
+		}
 		return n.size > 1 && !n.cfg.Verify && n.cfg.Checkpoint == "" && !n.cfg.Restart, nil
 	default:
 		return false, fmt.Errorf("%s=%q: want eager, lazy or auto", nodeenv.Transfer, t)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/internal/pager"
 	"github.com/cape-go/cape/transport"
 )
@@ -95,4 +96,26 @@ func TestLazyPlan(t *testing.T) {
 
 func pageRequest(p int, version uint64) transport.Message {
 	return transport.Message{Kind: pager.KindPageReq, Seq: version, Payload: pager.AppendRequest(nil, p)}
+}
+
+// TestWantLazyEveryRegionLast: a program whose every region is its last
+// (Init(EveryRegionLast())) sends slaves no bytes, so the default transfer
+// does not set up lazy transfer; asked for by name, it still does.
+func TestWantLazyEveryRegionLast(t *testing.T) {
+	for _, c := range []struct {
+		transfer string
+		last     bool
+		want     bool
+	}{
+		{transferAuto, false, true},
+		{transferAuto, true, false},
+		{transferLazy, true, true},
+		{transferEager, false, false},
+	} {
+		n := &node{size: 2, cfg: &nodeenv.Config{Size: 2, Transfer: c.transfer}, everyRegionLast: c.last}
+		got, err := wantLazy(n)
+		if err != nil || got != c.want {
+			t.Errorf("transfer %s, every region last %v: wantLazy %v, %v; want %v", c.transfer, c.last, got, err, c.want)
+		}
+	}
 }

@@ -66,6 +66,9 @@ type node struct {
 	// (output.go); nil where the platform cannot.
 	out      *outCapture
 	finished bool
+	// everyRegionLast: Init was told that every region is the program's
+	// last (EveryRegionLast).
+	everyRegionLast bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
 
@@ -96,14 +99,19 @@ func the() *node {
 
 // Init joins the job described by the launcher's environment (rank, size,
 // master address, token). Without that environment the program runs as a
-// single node (rank 0 of 1). It is idempotent.
-func Init() error {
+// single node (rank 0 of 1). It is idempotent. The options are what the
+// translator proved about the program.
+func Init(opts ...Option) error {
 	initMu.Lock()
 	defer initMu.Unlock()
 	if self != nil || initErr != nil {
 		return initErr
 	}
-	n, err := join()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	n, err := join(o)
 	if err != nil {
 		initErr = fmt.Errorf("init: %w", err)
 		return initErr
@@ -113,7 +121,22 @@ func Init() error {
 	return nil
 }
 
-func join() (*node, error) {
+// An Option is a fact about the whole program that the translator proved,
+// given to Init.
+type Option func(*options)
+
+type options struct {
+	everyRegionLast bool
+}
+
+// EveryRegionLast says that every parallel region of the program is its
+// last (Region.Last): the slaves leave after the first one that runs, so
+// no slave ever reads memory that another node wrote, and the default
+// transfer (auto) does not set up lazy transfer, whose helpers would only
+// cost the job their start.
+func EveryRegionLast() Option { return func(o *options) { o.everyRegionLast = true } }
+
+func join(o options) (*node, error) {
 	cfg, err := nodeenv.Read()
 	if errors.Is(err, nodeenv.ErrNotLaunched) {
 		cfg, err = &nodeenv.Config{Size: 1, ListenFD: -1}, nil
@@ -122,7 +145,7 @@ func join() (*node, error) {
 		return nil, err
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
-		mem: newMembers(cfg.Size, cfg.MaxLost)}
+		mem: newMembers(cfg.Size, cfg.MaxLost), everyRegionLast: o.everyRegionLast}
 	if n.faults, err = parseFaults(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}

@@ -47,6 +47,7 @@ type Region struct {
 	// arena spans it writes in when bounded.
 	loop    *Loop
 	bounded bool
+	last    bool // the program's last region: the slaves leave after it
 	spans   []monitor.Span
 	spanBuf [2]monitor.Span // spans' first storage: no allocation per region
 	clean   bool            // Start was told the stretch before it was clean

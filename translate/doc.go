@@ -109,7 +109,10 @@
 // main gets cape.Init at its start and cape.Finalize when it returns; calls
 // of os.Exit in package main finalize first. A region of main after which no
 // region can run (no loop around it, no later region or call of a function
-// that contains one) calls Region.EndLast, so slaves stop there.
+// that contains one) calls Region.Last before it starts, so that its end
+// sends the slaves no bytes, and Region.EndLast after it, so slaves stop
+// there. When every region of the program is such a region, main calls
+// cape.Init(cape.EveryRegionLast()).
 //
 // Every problem of a run is reported at once, as an ErrorList whose lines
 // read file:line:col: message, like go vet.

@@ -432,6 +432,9 @@ func (t *translator) names(r *region, fo *fileOut) *regionNames {
 func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *regionNames) {
 	c := fo.cape()
 	fmt.Fprintf(b, "%s := %s.Begin(%q)\n", n.r, c, t.regionName(r))
+	if r.last {
+		fmt.Fprintf(b, "%s.Last() // the program's last parallel region: the slaves leave after it\n", n.r)
+	}
 	t.emitHint(b, fo, r, n.r)
 	fmt.Fprintf(b, "%s.Must(%s.Start())\n", c, n.r)
 	for _, v := range r.order {
@@ -948,7 +951,11 @@ func (t *translator) emitMain(outs map[*ast.File]*fileOut) {
 	}
 	fo := t.out(outs, t.fileOf[t.fset.File(d.Pos())])
 	c := fo.cape()
-	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init())\ndefer func() { %s.Must(%s.Finalize()) }()\n%s", c, c, c, c, t.lineDir(d.Body.Lbrace+1)))
+	var opts string
+	if t.everyRegionLast() {
+		opts = c + ".EveryRegionLast()"
+	}
+	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\ndefer func() { %s.Must(%s.Finalize()) }()\n%s", c, c, opts, c, c, t.lineDir(d.Body.Lbrace+1)))
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			s, ok := n.(*ast.ExprStmt)

@@ -30,6 +30,17 @@ func (t *translator) findLast() {
 	}
 }
 
+// everyRegionLast reports whether every region of the program is its last
+// (findLast): then the slaves leave after the first one that runs.
+func (t *translator) everyRegionLast() bool {
+	for _, r := range t.regions {
+		if !r.last {
+			return false
+		}
+	}
+	return len(t.regions) > 0
+}
+
 // A reach tells which calls may run a region.
 type reach struct {
 	has     map[*types.Func]bool // functions that may run a region, transitively through static calls
