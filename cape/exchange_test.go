@@ -25,25 +25,7 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 	peer := masterWithPeer(t, nil)
 	x := Make[int64](4096)
 	w := Make[byte](8)
-	r := Begin("no-own-bytes")
-	if err := r.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sum := new(int64)
-	Reduction(r, OpAdd, sum)
-	lo, hi := r.Static(len(x))
-	for i := lo; i < hi; i++ {
-		x[i] = int64(i)*7 + 1
-	}
-	*sum = 5
-	copy(w[:4], "mast")
-	d, err := r.Create()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	r, d, sum := masterRegion(t, "no-own-bytes", false, x, func() { copy(w[:4], "mast") })
 	// The slave's delta: its block of x, and w's word with its upper half
 	// written and the lower half carried along (as Diff makes it).
 	own := honestDelta(x, r.seq, 1, 1)
@@ -58,17 +40,7 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 	if *sum != 8 || string(w) != "mastslav" {
 		t.Fatalf("master after the region: sum %d, w %q", *sum, w)
 	}
-	msg, err := peer.Recv()
-	if err != nil || msg.Kind != kindMerged {
-		t.Fatalf("slave received kind %d, err %v", msg.Kind, err)
-	}
-	vals, md, err := openEnvelope(msg.Payload, delta.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(vals, int64Partial(8)) {
-		t.Errorf("values % x, want the sum 8", vals)
-	}
+	md := recvMerged(t, peer)
 	// What the slave must receive: the master's block of x and "mast".
 	want := honestDelta(x, r.seq, delta.Merged, 0)
 	delta.AppendFull(want, wOff, []byte("mast"))
@@ -92,25 +64,7 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 	peer := masterWithPeer(t, nil)
 	x := Make[int64](4096)
-	r := Begin("last")
-	r.Last()
-	if err := r.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sum := new(int64)
-	Reduction(r, OpAdd, sum)
-	lo, hi := r.Static(len(x))
-	for i := lo; i < hi; i++ {
-		x[i] = int64(i)*7 + 1
-	}
-	*sum = 5
-	d, err := r.Create()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Stop(); err != nil {
-		t.Fatal(err)
-	}
+	r, d, sum := masterRegion(t, "last", true, x, func() {})
 	own := honestDelta(x, r.seq, 1, 1)
 	if err := peer.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
 		t.Fatal(err)
@@ -126,6 +80,47 @@ func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 	if *sum != 8 {
 		t.Fatalf("master after the last region: sum %d, want 8", *sum)
 	}
+	md := recvMerged(t, peer)
+	if len(md.Runs) != 0 {
+		t.Errorf("the slave of the last region received %d runs (%d bytes), want none", len(md.Runs), md.Len())
+	}
+}
+
+// masterRegion runs, on the master of a job with one slave played by the
+// test, a region's template up to Create and Stop: Begin (then, for the
+// program's last region, Last), a sum reduction set to 5, the master's
+// static block of x, and then body.
+func masterRegion(t *testing.T, name string, last bool, x []int64, body func()) (*Region, *delta.Delta, *int64) {
+	t.Helper()
+	r := Begin(name)
+	if last {
+		r.Last()
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sum := new(int64)
+	Reduction(r, OpAdd, sum)
+	lo, hi := r.Static(len(x))
+	for i := lo; i < hi; i++ {
+		x[i] = int64(i)*7 + 1
+	}
+	*sum = 5
+	body()
+	d, err := r.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	return r, d, sum
+}
+
+// recvMerged receives, as the slave, the master's merged envelope, checks
+// that its values are the sum 8, and returns its delta.
+func recvMerged(t *testing.T, peer *transport.Slave) *delta.Delta {
+	t.Helper()
 	msg, err := peer.Recv()
 	if err != nil || msg.Kind != kindMerged {
 		t.Fatalf("slave received kind %d, err %v", msg.Kind, err)
@@ -137,7 +132,5 @@ func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 	if !bytes.Equal(vals, int64Partial(8)) {
 		t.Errorf("values % x, want the sum 8", vals)
 	}
-	if len(md.Runs) != 0 {
-		t.Errorf("the slave of the last region received %d runs (%d bytes), want none", len(md.Runs), md.Len())
-	}
+	return md
 }
