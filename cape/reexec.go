@@ -92,7 +92,8 @@ type roster struct {
 	settled   bool // every slave committed or was lost, and no unit is left
 	reexecN   int  // units re-executed on the master
 	reexecT   time.Duration
-	cur       unit // the master's unit being run
+	waitedT   time.Duration // the master's loop waiting for the slaves to commit (--stats)
+	cur       unit          // the master's unit being run
 	curStart  time.Time
 	curRedo   bool
 	running   bool
@@ -121,7 +122,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	ro.r, ro.seq, ro.count, ro.chunk = r, r.seq, count, chunk
 	ro.dynamic, ro.guided, ro.nodes, ro.recover = sched != Static, sched == Guided, r.size, rec
 	ro.nextLo, ro.fatal, ro.firstLoss, ro.settled = 0, nil, time.Time{}, false
-	ro.reexecN, ro.reexecT, ro.running = 0, 0, false
+	ro.reexecN, ro.reexecT, ro.waitedT, ro.running = 0, 0, 0, false
 	ro.redo, ro.lostHere, ro.committed, ro.unitTimes = ro.redo[:0], ro.lostHere[:0], ro.committed[:0], ro.unitTimes[:0]
 	clear(ro.msgs)
 	clear(ro.out)
@@ -454,10 +455,12 @@ func (ro *roster) next() (unit, bool) {
 			ro.settled = ro.recover
 			return unit{}, false
 		}
-		due := time.Now().Add(ro.stragglerWait())
+		t := time.Now()
+		due := t.Add(ro.stragglerWait())
 		ro.mu.Unlock()
 		ro.wake.wait(due)
 		ro.mu.Lock()
+		ro.waitedT += time.Since(t)
 		ro.checkStragglers()
 	}
 }
@@ -589,8 +592,9 @@ func plural(k int, what string) string {
 	return fmt.Sprintf("%d %ss", k, what)
 }
 
-// reexecStats is the --stats note on the region's re-executed units: empty
-// when none was.
+// reexecStats is the master's --stats note on the region's loop: the
+// units it re-executed, if any, and how much of its compute was waiting
+// for the slaves to commit (with re-execution on, its loop ends then).
 func (r *Region) reexecStats() string {
 	if r.ro == nil {
 		return ""
@@ -598,11 +602,17 @@ func (r *Region) reexecStats() string {
 	ro := r.ro
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
+	var waited string
+	if ro.waitedT > 0 {
+		// With re-execution on, the master's loop ends when every slave
+		// has committed: its compute includes that wait.
+		waited = fmt.Sprintf("; of the compute, %v waiting for the slaves' deltas", ro.waitedT.Round(time.Microsecond))
+	}
 	if len(ro.lostHere) == 0 {
-		return ""
+		return waited
 	}
 	return fmt.Sprintf(", lost node %s: re-executed %s on the master in %v", joinInts(ro.lostHere),
-		plural(ro.reexecN, "unit"), ro.reexecT.Round(time.Microsecond))
+		plural(ro.reexecN, "unit"), ro.reexecT.Round(time.Microsecond)) + waited
 }
 
 // short rounds a duration for a report: to the microsecond below a

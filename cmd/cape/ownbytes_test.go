@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestSlavesReceiveNoOwnBytes runs the stencil (regions in a loop) and the
@@ -104,4 +106,57 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return v
+}
+
+var (
+	masterLineRE = regexp.MustCompile(`(?m)^cape: master: region \S+ #2: .*compute (\S+), .*exchange \S+ = wait (\S+) .*$`)
+	waitedRE     = regexp.MustCompile(`; of the compute, (\S+) waiting for the slaves' deltas`)
+)
+
+// TestStatsMasterWaitsForSlaves runs testdata/slowslave, whose slave's
+// share of each region sleeps 300 ms: with re-execution on (the default),
+// the master's loop waits for the slave's delta and its --stats line says
+// how much of its compute that was; with --max-lost 0 the wait shows in the
+// exchange instead, and the line says nothing of it.
+func TestStatsMasterWaitsForSlaves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end runs take a few seconds")
+	}
+	const pause = 250 * time.Millisecond // a little less than the sleep
+	for _, policy := range []string{"-1", "0"} {
+		stdout, stderr, err := capeRun("2", []string{"--stats", "--max-lost", policy}, "./testdata/slowslave", nil)
+		if err == nil && stdout != "[2 4]\n" {
+			err = fmt.Errorf("printed %q, want [2 4]", stdout)
+		}
+		if err != nil {
+			t.Fatalf("--max-lost %s: %v\n%s", policy, err, stderr)
+		}
+		m := masterLineRE.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("--max-lost %s: no stats line of the master for region #2 in:\n%s", policy, stderr)
+		}
+		compute, wait := duration(t, m[1]), duration(t, m[2])
+		w := waitedRE.FindStringSubmatch(m[0])
+		if policy == "0" {
+			if w != nil || wait < pause {
+				t.Errorf("--max-lost 0: the master's line %q: want the wait (≥ %v) in the exchange and no note of it", m[0], pause)
+			}
+			continue
+		}
+		if w == nil {
+			t.Fatalf("--max-lost -1: the master's line %q does not say how long its loop waited", m[0])
+		}
+		if waited := duration(t, w[1]); waited < pause || waited > compute {
+			t.Errorf("--max-lost -1: the master's line %q: waited %v, want ≥ %v and ≤ the compute %v", m[0], waited, pause, compute)
+		}
+	}
+}
+
+func duration(t *testing.T, s string) time.Duration {
+	t.Helper()
+	d, err := time.ParseDuration(strings.TrimSuffix(s, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
