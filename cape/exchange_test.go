@@ -25,7 +25,10 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 	peer := masterWithPeer(t, nil)
 	x := Make[int64](4096)
 	w := Make[byte](8)
-	r, d, sum := masterRegion(t, "no-own-bytes", false, x, func() { copy(w[:4], "mast") })
+	r, d, sum := regionUpToCreate(t, "no-own-bytes", false, x, func(sum *int64, _, _ int) {
+		*sum = 5
+		copy(w[:4], "mast")
+	})
 	// The slave's delta: its block of x, and w's word with its upper half
 	// written and the lower half carried along (as Diff makes it).
 	own := honestDelta(x, r.seq, 1, 1)
@@ -64,7 +67,7 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 	peer := masterWithPeer(t, nil)
 	x := Make[int64](4096)
-	r, d, sum := masterRegion(t, "last", true, x, func() {})
+	r, d, sum := regionUpToCreate(t, "last", true, x, func(sum *int64, _, _ int) { *sum = 5 })
 	own := honestDelta(x, r.seq, 1, 1)
 	if err := peer.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
 		t.Fatal(err)
@@ -84,37 +87,6 @@ func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 	if len(md.Runs) != 0 {
 		t.Errorf("the slave of the last region received %d runs (%d bytes), want none", len(md.Runs), md.Len())
 	}
-}
-
-// masterRegion runs, on the master of a job with one slave played by the
-// test, a region's template up to Create and Stop: Begin (then, for the
-// program's last region, Last), a sum reduction set to 5, the master's
-// static block of x, and then body.
-func masterRegion(t *testing.T, name string, last bool, x []int64, body func()) (*Region, *delta.Delta, *int64) {
-	t.Helper()
-	r := Begin(name)
-	if last {
-		r.Last()
-	}
-	if err := r.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sum := new(int64)
-	Reduction(r, OpAdd, sum)
-	lo, hi := r.Static(len(x))
-	for i := lo; i < hi; i++ {
-		x[i] = int64(i)*7 + 1
-	}
-	*sum = 5
-	body()
-	d, err := r.Create()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	return r, d, sum
 }
 
 // recvMerged receives, as the slave, the master's merged envelope, checks

@@ -171,10 +171,27 @@ func slaveWithPeer(t *testing.T) *transport.Master {
 }
 
 // regionUpToExchange runs a region's template up to Exchange on x: this
-// node writes its static block and registers a sum reduction.
+// node writes its static block and registers a sum reduction of it.
 func regionUpToExchange(t *testing.T, x []int64) (*Region, *delta.Delta) {
 	t.Helper()
-	r := Begin("hostile")
+	r, d, _ := regionUpToCreate(t, "hostile", false, x, func(sum *int64, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			*sum += x[i]
+		}
+	})
+	return r, d
+}
+
+// regionUpToCreate runs a region's template up to Create and Stop: Begin
+// (then, for the program's last region, Last), Start, a sum reduction,
+// this node's static block of x (x[i] = 7i + 1), then body with the sum
+// and the block's bounds.
+func regionUpToCreate(t *testing.T, name string, last bool, x []int64, body func(sum *int64, lo, hi int)) (*Region, *delta.Delta, *int64) {
+	t.Helper()
+	r := Begin(name)
+	if last {
+		r.Last()
+	}
 	if err := r.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -183,8 +200,8 @@ func regionUpToExchange(t *testing.T, x []int64) (*Region, *delta.Delta) {
 	lo, hi := r.Static(len(x))
 	for i := lo; i < hi; i++ {
 		x[i] = int64(i)*7 + 1
-		*sum += x[i]
 	}
+	body(sum, lo, hi)
 	d, err := r.Create()
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +209,7 @@ func regionUpToExchange(t *testing.T, x []int64) (*Region, *delta.Delta) {
 	if err := r.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	return r, d
+	return r, d, sum
 }
 
 func encodeEnvelope(t *testing.T, d *delta.Delta, vals []byte) []byte {
