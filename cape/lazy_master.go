@@ -62,35 +62,36 @@ type lazyMaster struct {
 	// spare: pages of snapshot storage not in use, taken from slabs that
 	// are populated in one call each (see reservePages).
 	spare [][]byte
-	// By rank, reused from one region to the next: the plans, the bytes
-	// fetched, sent and the send errors of sendLazy, and its buffers.
-	plans   []lazyPlan
-	fetched []int
-	sizes   []int
-	errs    []error
-	scratch []lazyScratch
+	// out is sendLazy's state for each slave, by rank, reused from one
+	// region to the next.
+	out []lazyOut
 }
 
-// lazyScratch holds sendLazy's buffers for one slave: the merged runs it
-// did not write, the delta pushed to it, its envelope and its payload. A
-// send completes before sendLazy returns, so they are free at the next
-// region.
-type lazyScratch struct {
+// lazyOut is what sendLazy decides and sends for one slave: its plan, the
+// bytes it fetched since the last exchange, the merged runs it did not
+// write, the delta pushed to it, its envelope and payload, and the send's
+// size and error. A send completes before sendLazy returns, so the buffers
+// are free at the next region.
+type lazyOut struct {
+	plan         lazyPlan
+	fetched      int
 	runs         []delta.Run
 	push         delta.Delta
 	env, payload []byte
+	size         int
+	err          error
 }
 
-// grow sizes sendLazy's per-rank scratch for size nodes, clearing the
+// grow sizes sendLazy's per-rank state for size nodes, clearing the
 // counts and errors of the last region.
 func (m *lazyMaster) grow(size int) {
-	if len(m.plans) != size {
-		m.plans, m.fetched, m.sizes = make([]lazyPlan, size), make([]int, size), make([]int, size)
-		m.errs, m.scratch = make([]error, size), make([]lazyScratch, size)
+	if len(m.out) != size {
+		m.out = make([]lazyOut, size)
 	}
-	clear(m.fetched)
-	clear(m.sizes)
-	clear(m.errs)
+	for i := range m.out {
+		o := &m.out[i]
+		o.fetched, o.size, o.err = 0, 0, nil
+	}
 }
 
 // pageSet is a set of page indices.
@@ -394,20 +395,22 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	m.pagesBuf = fillWriters(m.writer, m.pagesBuf, ds, m.ps)
 	writer := m.writer
 	m.grow(n.size)
-	plans, fetched := m.plans, m.fetched
+	out := m.out
 	t0 := time.Now()
 	m.mu.Lock()
 	if err := m.acceptErr; err != nil {
 		m.mu.Unlock()
 		return 0, r.fail(fmt.Errorf("lazy transfer: %w", err))
 	}
-	copy(fetched, m.served)
+	for s := range out {
+		out[s].fetched = m.served[s]
+	}
 	clear(m.served)
 	// Only the slaves that committed this region get its result: a lost
 	// one has no delta in ds (see exchangeMaster) and takes no share of
 	// the next regions.
 	for _, s := range r.committed {
-		m.plan(&plans[s], s, r.name, changed, writer)
+		m.plan(&out[s].plan, s, r.name, changed, writer)
 	}
 	t1 := time.Now()
 	m.snapshot(writer, changed)
@@ -416,24 +419,19 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	t2 := time.Now()
 	vals := r.results()
 	mem := n.arena.Bytes()[:r.extent]
-	sizes, errs := m.sizes, m.errs
 	var wg sync.WaitGroup
 	for _, s := range r.committed {
 		send := func() {
 			// No node receives its own bytes back.
-			sc := &m.scratch[s]
-			sc.runs = delta.Exclude(sc.runs[:0], merged.Runs, ds[s].Runs)
-			pushDelta(&sc.push, r.seq, sc.runs, plans[s].act, mem, m.ps)
-			env, err := appendEnvelope(sc.env[:0], &sc.push, vals, n.compression())
-			sc.env = env
-			if err != nil {
-				errs[s] = err
+			o := &out[s]
+			o.runs = delta.Exclude(o.runs[:0], merged.Runs, ds[s].Runs)
+			pushDelta(&o.push, r.seq, o.runs, o.plan.act, mem, m.ps)
+			if o.env, o.err = appendEnvelope(o.env[:0], &o.push, vals, n.compression()); o.err != nil {
 				return
 			}
-			p := appendLazyMerged(sc.payload[:0], plans[s].notices, env)
-			sc.payload = p
-			sizes[s] = len(p)
-			errs[s] = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: p})
+			o.payload = appendLazyMerged(o.payload[:0], o.plan.notices, o.env)
+			o.size = len(o.payload)
+			o.err = n.master.Send(s, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: o.payload})
 		}
 		// Small results go one after the other from this goroutine: a
 		// write returns once the bytes are in the socket buffer, and a
@@ -448,17 +446,18 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	t3 := time.Now()
 	sent := 0
 	for _, s := range r.committed {
-		sent += sizes[s]
+		o := &out[s]
+		sent += o.size
 		if m.stats {
 			statsf("cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; pages %v, plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
-				r.name, r.seq, s, sizes[s], len(plans[s].act), len(plans[s].notices), plans[s].eager, fetched[s],
+				r.name, r.seq, s, o.size, len(o.plan.act), len(o.plan.notices), o.plan.eager, o.fetched,
 				t0.Sub(tp).Round(time.Microsecond), t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), m.copied, m.compared, t3.Sub(t2).Round(time.Microsecond))
 		}
 	}
-	for _, err := range errs {
+	for _, s := range r.committed {
 		// A slave lost while it is sent the result only takes no share of
 		// the next regions, if the policy allows.
-		if err != nil && !n.loseAfterCommit(r, err) {
+		if err := out[s].err; err != nil && !n.loseAfterCommit(r, err) {
 			return sent, r.fail(err)
 		}
 	}
