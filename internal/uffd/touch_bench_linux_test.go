@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/cape-go/cape/internal/pagemem"
 	"golang.org/x/sys/unix"
 )
 
@@ -110,18 +111,16 @@ func BenchmarkTouchFirstWrite(b *testing.B) { benchTouch(b, nil, writeEach) }
 // BenchmarkTouchFirstRead: a read fault on a page never touched.
 func BenchmarkTouchFirstRead(b *testing.B) { benchTouch(b, nil, readEach) }
 
-// BenchmarkTouchPopulate: MADV_POPULATE_WRITE of pages never touched, no
-// access.
-func BenchmarkTouchPopulate(b *testing.B) {
-	benchTouch(b, nil, func(mem []byte) { _ = unix.Madvise(mem, unix.MADV_POPULATE_WRITE) })
-}
+// BenchmarkTouchPopulate: pagemem.Populate (MADV_POPULATE_WRITE) of pages
+// never touched, no access.
+func BenchmarkTouchPopulate(b *testing.B) { benchTouch(b, nil, pagemem.Populate) }
 
 // BenchmarkTouchPopulateThenRead: the same, then a first read of each
 // page; on a machine that fills shadow page tables lazily (a
 // paravirtualized guest), the read still costs.
 func BenchmarkTouchPopulateThenRead(b *testing.B) {
 	benchTouch(b, nil, func(mem []byte) {
-		_ = unix.Madvise(mem, unix.MADV_POPULATE_WRITE)
+		pagemem.Populate(mem)
 		readEach(mem)
 	})
 }
