@@ -138,6 +138,7 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 		if lo < 0 || hi > len(l.mem)/ps || (i > 0 && lo <= pages[i-1]) {
 			return fmt.Errorf("invalidate pages [%d, %d): outside the %d pages or out of order", lo, hi, len(l.mem)/ps)
 		}
+		l.othersWrite(lo, hi)
 		if err := pagemem.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
 			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
 		}

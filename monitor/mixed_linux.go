@@ -72,6 +72,9 @@ type chunk struct {
 	// cmp: the current or last mixed region compares the chunk at its
 	// Stop (it is hot and, if the region's writes are bounded, meets them).
 	cmp bool
+	// untouched: the chunk has been cold since coldUnpopulated armed it,
+	// and no other node was seen writing it (see wakeUntouched).
+	untouched bool
 }
 
 func (c *chunk) waitFor() int {
@@ -216,6 +219,9 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 		}
 	}
 	u.armed = max(u.armed, extent)
+	if err := u.wakeUntouched(h, np); err != nil {
+		return err
+	}
 	if err := u.cool(np); err != nil {
 		return err
 	}
@@ -272,7 +278,7 @@ func (u *uffdTracker) coldUnpopulated(old, np int) error {
 		}
 		d := c
 		for d < end && !used[d-first] {
-			u.chunks[d].state = chunkCold
+			u.chunks[d].state, u.chunks[d].untouched = chunkCold, true
 			d++
 		}
 		if err := u.writeProtect(c*chunkPages*ps, d*chunkPages*ps, true); err != nil {
@@ -379,7 +385,7 @@ func (u *uffdTracker) wake(old int) error {
 			case chunkCold:
 				ch.backoff(backoffCold)
 			}
-			ch.state, ch.idle, ch.synced = chunkHot, 0, 0
+			ch.state, ch.idle, ch.synced, ch.untouched = chunkHot, 0, 0, false
 		}
 		lo, _ := pageRange(u.woke[i], old)
 		_, hi := pageRange(u.woke[j-1], old)
@@ -552,8 +558,14 @@ func (u *uffdTracker) cool(n int) error {
 		}
 		switch {
 		case ch.state == chunkHot && int(ch.idle) >= w:
+			// A probe page never touched is left unprotected: it reads as
+			// written once a write populates it all the same, and a marker
+			// on it would be read by the comparisons (see armSample).
 			ch.state = chunkProbing
 			p := probePage(c)
+			if !u.touched(p) {
+				break
+			}
 			if err := u.writeProtect(p*ps, (p+1)*ps, true); err != nil {
 				return err
 			}

@@ -494,14 +494,23 @@ func (u *uffdTracker) Stop() ([]int, error) {
 // armSample write-protects the pages of a sample of the extent, in a
 // region that is compared: their faults tell readSample how many pages the
 // region writes, rewrites of unchanged bytes included.
+//
+// Only the sampled pages the program has touched are protected. A page
+// never touched reads as written once a write populates it, protected or
+// not, and protecting it would leave a marker that the Stop's comparison
+// reads (see populated): a fault, and on a lazy node a round trip to its
+// helper.
 func (u *uffdTracker) armSample(extent int) error {
 	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
-	for _, p := range u.sample {
-		if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true); err != nil {
-			return err
+	var err error
+	u.pagesIn(0, extent/u.pageSize, uffd.PageIsPresent|uffd.PageIsSwapped, func(lo, hi int) {
+		i, _ := slices.BinarySearch(u.sample, lo)
+		for ; i < len(u.sample) && u.sample[i] < hi && err == nil; i++ {
+			p := u.sample[i]
+			err = u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true)
 		}
-	}
-	return nil
+	})
+	return err
 }
 
 // readSample counts, among the sampled pages the region did not change
@@ -697,16 +706,25 @@ const populatedMin = 64
 // page is the caller's to skip), so they read as zero, and so do their
 // twins, which are only ever written from the memory they twin or with
 // zeroes: comparing or copying them, which would fault each one in, can be
-// skipped. A short range, or a walk the kernel refuses, counts as
-// populated.
+// skipped. A short range counts as populated, except on a lazy node, where
+// reading a missing page is a round trip to its helper, which installs the
+// zero pages after it too; so does what a walk the kernel refuses did not
+// reach.
 func (u *uffdTracker) populated(from, to int, fn func(lo, hi int)) {
-	if to-from < populatedMin {
+	if to-from < populatedMin && u.absent == nil {
 		if from < to {
 			fn(from, to)
 		}
 		return
 	}
-	arg := uffd.PMScanArg{CategoryAnyofMask: uffd.PageIsPresent | uffd.PageIsSwapped, ReturnMask: uffd.PageIsPresent | uffd.PageIsSwapped}
+	u.pagesIn(from, to, uffd.PageIsPresent|uffd.PageIsSwapped, fn)
+}
+
+// pagesIn calls fn for each run [lo, hi) of pages in [from, to) that have
+// one of the PAGEMAP_SCAN categories mask, in increasing order. A walk the
+// kernel refuses counts as having them from where it stopped.
+func (u *uffdTracker) pagesIn(from, to int, mask uint64, fn func(lo, hi int)) {
+	arg := uffd.PMScanArg{CategoryAnyofMask: mask, ReturnMask: mask}
 	start, end := uint64(u.base.Add(from*u.pageSize)), uint64(u.base.Add(to*u.pageSize))
 	lo, hi := from, from // the run being gathered
 	add := func(a, b int) {
@@ -737,6 +755,14 @@ func (u *uffdTracker) populated(from, to int, fn func(lo, hi int)) {
 	if lo < hi {
 		fn(lo, hi)
 	}
+}
+
+// touched reports whether page p is present, swapped out or marked:
+// populated, without its short-range guess.
+func (u *uffdTracker) touched(p int) bool {
+	in := false
+	u.pagesIn(p, p+1, uffd.PageIsPresent|uffd.PageIsSwapped, func(int, int) { in = true })
+	return in
 }
 
 // uffdAdvice wraps err in ErrNotSupported with the knob that controls it.
