@@ -39,7 +39,10 @@ import (
 // turn cold, and a region costs in proportion to the pages it and the
 // code between regions write. Memory the program has not touched yet is
 // cold from the start (coldUnpopulated), and neither read nor compared
-// while it stays so (populated): its pages and their twins are zero.
+// while it stays so (populated): its pages and their twins are zero. A
+// region whose writes are bounded wakes, before it starts, the chunks of
+// it that the bounds meet, without populating them (wakeUntouched), so
+// that its first writes there fault once, not twice.
 
 // Bounds of chunk.wait.
 const (
@@ -257,7 +260,8 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 // hold no populated page (memory the program has not touched yet): they
 // start cold rather than hot, so that they are neither compared nor probed
 // while they stay untouched (the other nodes' share of an array), and
-// their first writes, which fault anyway, are what wakes them. One call
+// their first writes, which fault anyway, are what wakes them, unless a
+// bounded region's writes meet them first (wakeUntouched). One call
 // arms each run of them; their pages are zero, as are their twins.
 func (u *uffdTracker) coldUnpopulated(old, np int) error {
 	first, end := (old+chunkPages-1)/chunkPages, np/chunkPages
