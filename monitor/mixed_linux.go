@@ -562,15 +562,8 @@ func (u *uffdTracker) cool(n int) error {
 		}
 		switch {
 		case ch.state == chunkHot && int(ch.idle) >= w:
-			// A probe page never touched is left unprotected: it reads as
-			// written once a write populates it all the same, and a marker
-			// on it would be read by the comparisons (see armSample).
 			ch.state = chunkProbing
-			p := probePage(c)
-			if !u.touched(p) {
-				break
-			}
-			if err := u.writeProtect(p*ps, (p+1)*ps, true); err != nil {
+			if err := u.protectTouched(probePage(c)); err != nil {
 				return err
 			}
 		case ch.state == chunkProbing && ch.idle == 0:

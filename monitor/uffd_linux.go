@@ -493,24 +493,16 @@ func (u *uffdTracker) Stop() ([]int, error) {
 
 // armSample write-protects the pages of a sample of the extent, in a
 // region that is compared: their faults tell readSample how many pages the
-// region writes, rewrites of unchanged bytes included.
-//
-// Only the sampled pages the program has touched are protected. A page
-// never touched reads as written once a write populates it, protected or
-// not, and protecting it would leave a marker that the Stop's comparison
-// reads (see populated): a fault, and on a lazy node a round trip to its
-// helper.
+// region writes, rewrites of unchanged bytes included. A sampled page the
+// program never touched stays unprotected (protectTouched).
 func (u *uffdTracker) armSample(extent int) error {
 	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
-	var err error
-	u.pagesIn(0, extent/u.pageSize, uffd.PageIsPresent|uffd.PageIsSwapped, func(lo, hi int) {
-		i, _ := slices.BinarySearch(u.sample, lo)
-		for ; i < len(u.sample) && u.sample[i] < hi && err == nil; i++ {
-			p := u.sample[i]
-			err = u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true)
+	for _, p := range u.sample {
+		if err := u.protectTouched(p); err != nil {
+			return err
 		}
-	})
-	return err
+	}
+	return nil
 }
 
 // readSample counts, among the sampled pages the region did not change
@@ -757,12 +749,20 @@ func (u *uffdTracker) pagesIn(from, to int, mask uint64, fn func(lo, hi int)) {
 	}
 }
 
-// touched reports whether page p is present, swapped out or marked:
-// populated, without its short-range guess.
-func (u *uffdTracker) touched(p int) bool {
-	in := false
-	u.pagesIn(p, p+1, uffd.PageIsPresent|uffd.PageIsSwapped, func(int, int) { in = true })
-	return in
+// protectTouched write-protects page p alone, a probe or a sample page,
+// if the program has touched it (present, swapped out or marked). A page
+// never touched reads as written once a write populates it, protected or
+// not; protecting it would leave a marker, which populated must count (it
+// cannot tell one from a protected page swapped out) and the comparisons
+// then read: a fault, and on a lazy node a round trip to its helper, which
+// installs zero pages after it.
+func (u *uffdTracker) protectTouched(p int) error {
+	touched := false
+	u.pagesIn(p, p+1, uffd.PageIsPresent|uffd.PageIsSwapped, func(int, int) { touched = true })
+	if !touched {
+		return nil
+	}
+	return u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true)
 }
 
 // uffdAdvice wraps err in ErrNotSupported with the knob that controls it.

@@ -23,20 +23,13 @@ func threadFaults(t *testing.T) int64 {
 
 // pagesWith returns the pages of [lo, hi) of u's memory in one of the
 // PAGEMAP_SCAN categories mask.
-func pagesWith(t *testing.T, u *uffdTracker, lo, hi int, mask uint64) []int {
-	t.Helper()
+func pagesWith(u *uffdTracker, lo, hi int, mask uint64) []int {
 	var got []int
-	arg := uffd.PMScanArg{CategoryAnyofMask: mask, ReturnMask: mask,
-		Start: uint64(u.base.Add(lo * u.pageSize)), End: uint64(u.base.Add(hi * u.pageSize))}
-	n, err := uffd.Scan(u.res.pmfd, &arg, u.vec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range u.vec[:n] {
-		for p := int(r.Start-uint64(u.base)) / u.pageSize; p < int(r.End-uint64(u.base))/u.pageSize; p++ {
+	u.pagesIn(lo, hi, mask, func(a, b int) {
+		for p := a; p < b; p++ {
 			got = append(got, p)
 		}
-	}
+	})
 	return got
 }
 
@@ -70,10 +63,10 @@ func TestUffdWakeUntouched(t *testing.T) {
 			t.Fatalf("chunk %d is %v after a Start bounded to pages [%d, %d), want %v", ch, st, lo, hi, want)
 		}
 	}
-	if got := pagesWith(t, u, 0, np, uffd.PageIsPresent); len(got) != 0 {
+	if got := pagesWith(u, 0, np, uffd.PageIsPresent); len(got) != 0 {
 		t.Fatalf("waking untouched chunks populated pages %v", got)
 	}
-	if got := pagesWith(t, u, lo, hi, uffd.PageIsSwapped); len(got) != 0 {
+	if got := pagesWith(u, lo, hi, uffd.PageIsSwapped); len(got) != 0 {
 		t.Fatalf("woken chunks kept protection markers on pages %v", got)
 	}
 	runtime.LockOSThread()
@@ -89,7 +82,7 @@ func TestUffdWakeUntouched(t *testing.T) {
 	if got := c.stop(); len(got) != written || got[0] != lo {
 		t.Fatalf("Stop = %v, want pages [%d, %d)", got, lo, lo+written)
 	}
-	if p := pagesWith(t, u, lo+written, hi, uffd.PageIsPresent); len(p) != 0 {
+	if p := pagesWith(u, lo+written, hi, uffd.PageIsPresent); len(p) != 0 {
 		t.Fatalf("pages %v the region did not touch were populated", p)
 	}
 	// Later regions see the woken chunks as any hot chunk: writes found
