@@ -51,9 +51,9 @@ func (r *Region) Exchange(d *delta.Delta) error {
 		if n.rank > 0 {
 			in = fmt.Sprintf("; merged delta received: %d bytes, %d of them where this node wrote", r.mergedIn, r.ownIn)
 		}
-		statsf("cape: %s: region %s #%d: start %v, compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)%s%s%s\n",
+		statsf("cape: %s: region %s #%d: start %v, compute %v, create %v (%d pages, %d bytes), exchange %v = wait %v + merge/inject %v + send %v (sent %d, received %d bytes)%s%s%s%s\n",
 			n.name, r.name, r.seq, us(r.starting), us(r.t1.Sub(r.t0)), us(r.created), r.pages, d.Len(),
-			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd, in, r.reexecStats(), r.hintStats())
+			us(time.Since(t)), us(r.waited), us(r.merging), us(r.sent), sent, recvd, in, r.reexecStats(), r.faultStats(), r.hintStats())
 	}
 	return nil
 }

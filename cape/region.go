@@ -32,6 +32,8 @@ type Region struct {
 	extent   int // arena bytes tracked in this region
 	pages    int // dirty pages found by Create
 	t0, t1   time.Time
+	flt0     int64 // the process's page faults at t0 (--stats), and
+	faults   int64 // those of the compute, -1 if not counted
 	created  time.Duration
 	starting time.Duration // Start's own time (the monitor's arming above all)
 	// Exchange's parts, for --stats: waiting for peers (the slowest node's
@@ -183,6 +185,7 @@ func (r *Region) Start() error {
 			return r.fail(err)
 		}
 	}
+	r.startFaults()
 	r.t0 = time.Now()
 	r.starting = r.t0.Sub(ts)
 	r.clean = h.Clean
@@ -345,6 +348,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 	if r.nested != nil {
 		return &delta.Delta{}, nil
 	}
+	r.endFaults()
 	n.fault("create", r.seq)
 	if r.captures() {
 		var err error

@@ -111,13 +111,15 @@ func atoi(t *testing.T, s string) int {
 var (
 	masterLineRE = regexp.MustCompile(`(?m)^cape: master: region \S+ #2: .*compute (\S+), .*exchange \S+ = wait (\S+) .*$`)
 	waitedRE     = regexp.MustCompile(`; of the compute, (\S+) waiting for the slaves' deltas`)
+	faultsRE     = regexp.MustCompile(`; \d+ page faults in the compute`)
 )
 
 // TestStatsMasterWaitsForSlaves runs testdata/slowslave, whose slave's
 // share of each region sleeps 300 ms: with re-execution on (the default),
 // the master's loop waits for the slave's delta and its --stats line says
 // how much of its compute that was; with --max-lost 0 the wait shows in the
-// exchange instead, and the line says nothing of it.
+// exchange instead, and the line says nothing of it. Either way the line
+// counts the compute's page faults.
 func TestStatsMasterWaitsForSlaves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end runs take a few seconds")
@@ -136,6 +138,9 @@ func TestStatsMasterWaitsForSlaves(t *testing.T) {
 			t.Fatalf("--max-lost %s: no stats line of the master for region #2 in:\n%s", policy, stderr)
 		}
 		compute, wait := duration(t, m[1]), duration(t, m[2])
+		if !faultsRE.MatchString(m[0]) {
+			t.Errorf("--max-lost %s: the master's line %q does not count the compute's page faults", policy, m[0])
+		}
 		w := waitedRE.FindStringSubmatch(m[0])
 		if policy == "0" {
 			if w != nil || wait < pause {

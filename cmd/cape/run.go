@@ -71,7 +71,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.monitor, "monitor", "auto", "dirty-page monitor: auto, uffd, ptrace, compare or complete")
 	fs.StringVar(&f.compress, "compress", "auto", "delta compression: none, s2, zstd, or auto (none between nodes of one machine, else s2 where it saves at least 1/8)")
 	fs.BoolVar(&f.slaveStdout, "slave-output", false, "also show the slaves' stdout, prefixed with their rank")
-	fs.BoolVar(&f.stats, "stats", false, "print per-region statistics (times, pages, bytes) from every node, on stderr in batches (every 250 ms) so as not to slow the regions measured")
+	fs.BoolVar(&f.stats, "stats", false, "print per-region statistics (times, pages, bytes, page faults) from every node, on stderr in batches (every 250 ms) so as not to slow the regions measured")
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
