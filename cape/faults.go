@@ -1,6 +1,10 @@
 package cape
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/cape-go/cape/internal/pagemem"
+)
 
 // The page faults of a region's compute, for --stats: a first touch of
 // memory, or a write the monitor catches, costs one or more (see
@@ -11,7 +15,7 @@ import "fmt"
 // region's compute begins.
 func (r *Region) startFaults() {
 	if r.n.stats {
-		r.flt0 = processFaults()
+		r.flt0 = pagemem.Faults(false)
 	}
 }
 
@@ -19,7 +23,7 @@ func (r *Region) startFaults() {
 func (r *Region) endFaults() {
 	r.faults = -1
 	if r.n.stats && r.flt0 >= 0 {
-		if f := processFaults(); f >= 0 {
+		if f := pagemem.Faults(false); f >= 0 {
 			r.faults = f - r.flt0
 		}
 	}

@@ -7,19 +7,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cape-go/cape/internal/pagemem"
 	"github.com/cape-go/cape/internal/uffd"
 	"golang.org/x/sys/unix"
 )
-
-// threadFaults is the page faults the calling thread took so far.
-func threadFaults(t *testing.T) int64 {
-	t.Helper()
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return ru.Minflt + ru.Majflt
-}
 
 // pagesWith returns the pages of [lo, hi) of u's memory in one of the
 // PAGEMAP_SCAN categories mask.
@@ -70,11 +61,11 @@ func TestUffdWakeUntouched(t *testing.T) {
 		t.Fatalf("woken chunks kept protection markers on pages %v", got)
 	}
 	runtime.LockOSThread()
-	f0 := threadFaults(t)
+	f0 := pagemem.Faults(true)
 	for p := lo; p < lo+written; p++ {
 		c.write(p*ps + 3)
 	}
-	faults := threadFaults(t) - f0
+	faults := pagemem.Faults(true) - f0
 	runtime.UnlockOSThread()
 	if faults > written*3/2 {
 		t.Errorf("first writes to %d pages of woken chunks took %d faults, want about one a page", written, faults)

@@ -57,3 +57,20 @@ func Mincore(b, vec []byte) error {
 	}
 	return nil
 }
+
+// Faults is the page faults (minor and major) the process, or with thread
+// the calling thread, took so far, or -1 if the kernel does not say: what
+// a first touch of memory, or a write the monitor catches, costs
+// (getrusage; a page MADV_POPULATE_WRITE fills counts without an
+// exception).
+func Faults(thread bool) int64 {
+	who := unix.RUSAGE_SELF
+	if thread {
+		who = unix.RUSAGE_THREAD
+	}
+	var ru unix.Rusage
+	if err := unix.Getrusage(who, &ru); err != nil {
+		return -1
+	}
+	return ru.Minflt + ru.Majflt
+}

@@ -1,6 +1,7 @@
 package pagemem
 
 import (
+	"runtime"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -48,5 +49,31 @@ func TestPopulate(t *testing.T) {
 	}
 	if got := resident(t, mem); got != 0 || mem[2*ps+5] != 0 {
 		t.Fatalf("after MADV_DONTNEED: %d pages resident, byte %d; want none, 0", got, mem[2*ps+5])
+	}
+}
+
+// TestFaults: the first write to each page of a fresh mapping is a page
+// fault that Faults counts, for the process and for the thread.
+func TestFaults(t *testing.T) {
+	const pages = 64
+	ps := unix.Getpagesize()
+	for _, thread := range []bool{false, true} {
+		mem, err := unix.Mmap(-1, 0, pages*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.LockOSThread()
+		before := Faults(thread)
+		for p := range pages {
+			mem[p*ps] = 1
+		}
+		got := Faults(thread) - before
+		runtime.UnlockOSThread()
+		if err := unix.Munmap(mem); err != nil {
+			t.Fatal(err)
+		}
+		if before < 0 || got < pages {
+			t.Fatalf("thread %v: first writes to %d pages: %d page faults counted (from %d), want at least %d", thread, pages, got, before, pages)
+		}
 	}
 }

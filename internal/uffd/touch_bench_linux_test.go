@@ -3,7 +3,6 @@
 package uffd
 
 import (
-	"syscall"
 	"testing"
 	"unsafe"
 
@@ -15,8 +14,8 @@ import (
 // memory for the first time and to write memory that the uffd monitor has
 // write-protected: the costs that decide how the monitor should treat
 // memory a program has not used yet. Each reports ns/page and faults/page
-// (minor faults counted by getrusage, which also counts the pages a
-// MADV_POPULATE_WRITE call faults in without an exception).
+// (pagemem.Faults, which also counts the pages a MADV_POPULATE_WRITE
+// call faults in without an exception).
 //
 //	go test ./internal/uffd -run - -bench Touch -benchtime 20x
 
@@ -24,13 +23,6 @@ import (
 const touchPages = 1024
 
 var touchSink byte
-
-// minorFaults is this process's minor page faults so far.
-func minorFaults() int64 {
-	var r syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r)
-	return r.Minflt
-}
 
 // benchTouch runs op on fresh anonymous mappings of touchPages pages,
 // each set up by prep (untimed; what it returns is called once the mapping
@@ -48,11 +40,11 @@ func benchTouch(b *testing.B, prep func(b *testing.B, mem []byte) func(), op fun
 		if prep != nil {
 			done = prep(b, mem)
 		}
-		f := minorFaults()
+		f := pagemem.Faults(false)
 		b.StartTimer()
 		op(mem)
 		b.StopTimer()
-		faults += minorFaults() - f
+		faults += pagemem.Faults(false) - f
 		if err := unix.Munmap(mem); err != nil {
 			b.Fatal(err)
 		}
