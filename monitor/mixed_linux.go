@@ -78,6 +78,13 @@ type chunk struct {
 	// untouched: the chunk has been cold since coldUnpopulated armed it,
 	// and no other node was seen writing it (see wakeUntouched).
 	untouched bool
+	// lead: 1 + the chunk whose probe this hot chunk follows (0: none);
+	// group: on a probing chunk, how many chunks after it follow its
+	// probe; solo: the next probe of this chunk is its own (its leader's
+	// probe page stayed unwritten). See cool.
+	lead  uint32
+	group uint32
+	solo  bool
 }
 
 func (c *chunk) waitFor() int {
@@ -386,6 +393,7 @@ func (u *uffdTracker) wake(old int) error {
 			switch ch.state {
 			case chunkProbing:
 				ch.backoff(backoffProbe)
+				u.backoffGroup(u.woke[j])
 			case chunkCold:
 				ch.backoff(backoffCold)
 			}
@@ -400,6 +408,18 @@ func (u *uffdTracker) wake(old int) error {
 	}
 	u.woke = u.woke[:0]
 	return nil
+}
+
+// backoffGroup backs off, with the probing chunk c that wakes, the chunks
+// that follow its probe: they leave the group as if probed themselves.
+func (u *uffdTracker) backoffGroup(c int) {
+	for e := c + 1; e <= c+int(u.chunks[c].group) && e < len(u.chunks); e++ {
+		if f := &u.chunks[e]; f.lead == uint32(c+1) {
+			f.lead, f.idle = 0, 0
+			f.backoff(backoffProbe)
+		}
+	}
+	u.chunks[c].group = 0
 }
 
 // unprotectPresent unprotects the present pages of [lo, hi).
@@ -551,21 +571,41 @@ func (u *uffdTracker) markCompared(h Hint, from, to int) {
 // wakes back the probing ones that were not idle (their probe page is
 // unprotected again). Only whole chunks below n, whose twins refreshHot
 // made current, change state.
+//
+// Consecutive chunks that turn idle together, with the same wait, share
+// one probe, their first chunk's: write-protecting a page costs a TLB
+// flush, tens of microseconds on some machines while another thread of
+// the process runs (RESULTS.md, "Probes"), and the chunks of one array
+// written by one loop behave alike (a stencil's node rewrites its rows
+// of a grid still zero with their own bytes, all of them, every other
+// region). The others follow it, hot: if its probe page is written, they
+// back off with it (wake); if it stays unwritten and the leader is armed,
+// each is then probed on its own, so that a chunk is armed only after its
+// own probe. A follower that changes leaves the group.
 func (u *uffdTracker) cool(n int) error {
 	ps := u.pageSize
 	full := n / chunkPages
 	for c := 0; c < full; c++ {
 		ch := &u.chunks[c]
+		if ch.lead != 0 && u.following(c) {
+			continue
+		}
 		w := ch.waitFor()
 		if ch.synced < u.dirtyAt {
 			continue // its twins may be stale: not before it is compared
 		}
 		switch {
 		case ch.state == chunkHot && int(ch.idle) >= w:
-			ch.state = chunkProbing
-			if err := u.protectTouched(probePage(c)); err != nil {
+			d := c
+			for !ch.solo && d+1 < full && u.joins(&u.chunks[d+1], w) {
+				d++
+				u.chunks[d].lead = uint32(c + 1)
+			}
+			ch.state, ch.group, ch.solo = chunkProbing, uint32(d-c), false
+			if err := u.protectTouched(probePage(c), probePage(c)+1); err != nil {
 				return err
 			}
+			c = d
 		case ch.state == chunkProbing && ch.idle == 0:
 			// Changed elsewhere in the chunk: the probe was premature.
 			ch.state = chunkHot
@@ -592,6 +632,26 @@ func (u *uffdTracker) cool(n int) error {
 		}
 	}
 	return nil
+}
+
+// following reports whether the hot chunk c, which follows a probe, still
+// does: its leader (before c, so already past cool's loop) is probing and
+// c stayed idle. Otherwise c leaves the group, to be probed on its own if
+// the leader was armed.
+func (u *uffdTracker) following(c int) bool {
+	ch := &u.chunks[c]
+	l := &u.chunks[ch.lead-1]
+	if ch.state == chunkHot && ch.idle > 0 && l.state == chunkProbing {
+		return true
+	}
+	ch.lead, ch.solo = 0, l.state == chunkCold
+	return false
+}
+
+// joins reports whether the chunk e, after one about to be probed with
+// wait w, can follow that probe.
+func (u *uffdTracker) joins(e *chunk, w int) bool {
+	return e.state == chunkHot && e.lead == 0 && !e.solo && e.waitFor() == w && int(e.idle) >= w && e.synced >= u.dirtyAt
 }
 
 // stopMixed collects a mixed region's pages: the written pages of cold

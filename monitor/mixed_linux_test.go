@@ -103,20 +103,23 @@ func (c *mixedCase) protected(p int) bool {
 // page written wakes its chunk with a longer wait still.
 func TestUffdMixedStates(t *testing.T) {
 	c := newMixedCase(t)
+	// Chunks 4 and 6, written too, keep chunk 5 from idling with its
+	// neighbours (which would share its probe: TestUffdMixedGroupProbe).
 	const busy, idle = 0, 5 // chunks
 	page := func(ch, i int) int { return ch*chunkPages + i }
+	busyPages := []int{page(busy, 3), page(4, 1), page(6, 1)}
 	for range waitFirst {
-		c.region(page(busy, 3))
+		c.region(busyPages...)
 	}
 	if c.state(idle) != chunkHot {
 		t.Fatalf("chunk %d after %d idle regions: %v, want hot", idle, waitFirst-1, c.state(idle))
 	}
-	c.region(page(busy, 3))
+	c.region(busyPages...)
 	if c.state(idle) != chunkProbing || !c.protected(probePage(idle)) || c.protected(page(idle, 0)) {
 		t.Fatalf("chunk %d after %d idle Starts: %v, want probing with only its probe page protected", idle, waitFirst, c.state(idle))
 	}
 	for range waitFirst {
-		c.region(page(busy, 3))
+		c.region(busyPages...)
 	}
 	if c.state(idle) != chunkCold || c.state(busy) != chunkHot {
 		t.Fatalf("after %d idle Starts: chunks %v, %v; want cold, hot", 2*waitFirst, c.state(idle), c.state(busy))
@@ -127,7 +130,7 @@ func TestUffdMixedStates(t *testing.T) {
 		}
 	}
 	// Written in a region: reported, then the chunk wakes.
-	c.region(page(busy, 3), page(idle, 2))
+	c.region(append(busyPages, page(idle, 2))...)
 	c.start()
 	if c.state(idle) != chunkHot || c.u.chunks[idle].waitFor() != backoffCold*waitFirst || c.protected(page(idle, 9)) {
 		t.Fatalf("cold chunk written in a region: %+v, want hot and unprotected with wait %d", c.u.chunks[idle], backoffCold*waitFirst)
@@ -138,16 +141,16 @@ func TestUffdMixedStates(t *testing.T) {
 		if c.i > 100 {
 			t.Fatalf("chunk %d not cold after 100 regions", idle)
 		}
-		c.region(page(busy, 3))
+		c.region(busyPages...)
 	}
 	c.mem[page(idle, 7)*c.ps]++
-	c.region(page(busy, 3)) // checks the twin and that page is not reported
+	c.region(busyPages...) // checks the twin and that page is not reported
 	if c.state(idle) != chunkHot {
 		t.Fatalf("cold chunk written between regions: %v, want hot", c.state(idle))
 	}
 	// Probing, then the probe page written in a region.
 	for c.state(idle) != chunkProbing {
-		c.region(page(busy, 3))
+		c.region(busyPages...)
 	}
 	w := c.u.chunks[idle].waitFor()
 	c.region(probePage(idle))
@@ -159,7 +162,7 @@ func TestUffdMixedStates(t *testing.T) {
 	// Probing, then another page of the chunk changed: back to hot and
 	// the probe page unprotected.
 	for c.state(idle) != chunkProbing {
-		c.region(page(busy, 3))
+		c.region(busyPages...)
 	}
 	c.region(page(idle, 1))
 	c.start()
@@ -167,6 +170,99 @@ func TestUffdMixedStates(t *testing.T) {
 		t.Fatalf("probing chunk changed: %v (probe page protected %v), want hot, unprotected", c.state(idle), c.protected(probePage(idle)))
 	}
 	c.stop()
+}
+
+// Consecutive chunks that idle together share one probe, their first
+// chunk's. Rewritten with their own bytes, they back off with it when its
+// probe page is written; a follower that changes leaves the group; left
+// alone, the leader is armed and then each follower is probed, and armed,
+// on its own.
+func TestUffdMixedGroupProbe(t *testing.T) {
+	c := newMixedCase(t)
+	const first, last, changer = 1, 15, 9 // chunks
+	rewrite := true
+	write := func(extra ...int) {
+		t.Helper()
+		c.mem[c.i%c.ps]++ // chunk 0 stays busy
+		for p := first * chunkPages; rewrite && p < (last+1)*chunkPages; p++ {
+			rewriteWord(c.mem, p*c.ps)
+		}
+		for _, p := range extra {
+			c.mem[p*c.ps+c.i%c.ps]++
+		}
+		c.stop()
+	}
+	region := func(extra ...int) { t.Helper(); c.start(); write(extra...) }
+	protectedIn := func(ch int) (n int) {
+		for p := ch * chunkPages; p < (ch+1)*chunkPages; p++ {
+			if c.protected(p) {
+				n++
+			}
+		}
+		return n
+	}
+	for range waitFirst {
+		region()
+	}
+	// One probe for the fifteen.
+	c.start()
+	if c.state(first) != chunkProbing || protectedIn(first) != 1 || !c.protected(probePage(first)) {
+		t.Fatalf("leader: %+v, %d pages protected; want probing, its probe page alone protected", c.u.chunks[first], protectedIn(first))
+	}
+	for ch := first + 1; ch <= last; ch++ {
+		if k := c.u.chunks[ch]; k.state != chunkHot || k.lead != first+1 || protectedIn(ch) != 0 {
+			t.Fatalf("chunk %d: %+v, %d pages protected; want hot, following chunk %d, unprotected", ch, k, protectedIn(ch), first)
+		}
+	}
+	// The leader's probe page, rewritten, backs off the others with it.
+	write()
+	c.start()
+	for ch := first; ch <= last; ch++ {
+		if k := c.u.chunks[ch]; k.state != chunkHot || k.lead != 0 || k.waitFor() != backoffProbe*waitFirst {
+			t.Fatalf("chunk %d after the probe page was written: %+v, want hot, in no group, wait %d", ch, k, backoffProbe*waitFirst)
+		}
+	}
+	write()
+	// Left alone, they are probed together again; a follower that
+	// changes leaves the group.
+	rewrite = false
+	for c.start(); c.state(first) != chunkProbing; c.start() {
+		if c.i > 100 {
+			t.Fatal("no probe after 100 regions")
+		}
+		write()
+	}
+	write(changer*chunkPages + 2)
+	c.start()
+	if c.u.chunks[changer].lead != 0 || c.u.chunks[changer+1].lead != first+1 {
+		t.Fatalf("chunk %d changed: %+v, chunk %d %+v; want the first alone out of the group", changer, c.u.chunks[changer], changer+1, c.u.chunks[changer+1])
+	}
+	write()
+	// The leader is armed, then each follower probed on its own, and
+	// armed.
+	leaderCold := false
+	for r := 0; ; r++ {
+		if r > 200 {
+			t.Fatalf("not all cold after %d idle regions: %+v", r, c.u.chunks)
+		}
+		c.start()
+		if c.state(first) == chunkCold && !leaderCold {
+			leaderCold = true
+			for ch := first + 1; ch <= last; ch++ {
+				if ch != changer && (c.state(ch) != chunkProbing || protectedIn(ch) != 1) {
+					t.Fatalf("leader armed; chunk %d: %+v, want probing on its own", ch, c.u.chunks[ch])
+				}
+			}
+		}
+		cold := true
+		for ch := first; ch <= last; ch++ {
+			cold = cold && c.state(ch) == chunkCold && protectedIn(ch) == chunkPages
+		}
+		write()
+		if cold {
+			break
+		}
+	}
 }
 
 // WillWrite unprotects the pages about to be injected, with their chunk,

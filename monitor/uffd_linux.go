@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cape-go/cape/internal/pagemem"
+	"iter"
 	"os"
 	"runtime"
 	"slices"
@@ -497,12 +498,29 @@ func (u *uffdTracker) Stop() ([]int, error) {
 // program never touched stays unprotected (protectTouched).
 func (u *uffdTracker) armSample(extent int) error {
 	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
-	for _, p := range u.sample {
-		if err := u.protectTouched(p); err != nil {
+	for lo, hi := range pageRuns(u.sample) {
+		if err := u.protectTouched(lo, hi); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pageRuns yields the runs [lo, hi) of consecutive pages in pages
+// (increasing).
+func pageRuns(pages []int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(pages); {
+			j := i + 1
+			for j < len(pages) && pages[j] == pages[j-1]+1 {
+				j++
+			}
+			if !yield(pages[i], pages[j-1]+1) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // readSample counts, among the sampled pages the region did not change
@@ -538,13 +556,22 @@ func (u *uffdTracker) readSample() error {
 	}
 	u.costs.observeSample(len(u.dirty), rewritten, clean, u.extent/u.pageSize)
 	if u.kind == kindPlain {
+		// Unprotected in runs: each call costs a TLB flush.
+		lo, hi := 0, 0
 		for i, p := range u.sample {
 			if written[i] || (!u.bare && u.armedPage(p)) {
 				continue
 			}
-			if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, false); err != nil {
-				return err
+			if p != hi {
+				if err := u.writeProtect(lo*u.pageSize, hi*u.pageSize, false); err != nil {
+					return err
+				}
+				lo = p
 			}
+			hi = p + 1
+		}
+		if err := u.writeProtect(lo*u.pageSize, hi*u.pageSize, false); err != nil {
+			return err
 		}
 	}
 	u.sample = u.sample[:0]
@@ -677,13 +704,8 @@ func (u *uffdTracker) observe(rec func(time.Duration, int), d time.Duration, n i
 // holdPages is holdTwins over the runs of consecutive pages in pages
 // (increasing).
 func (u *uffdTracker) holdPages(pages []int) {
-	for i := 0; i < len(pages); {
-		j := i + 1
-		for j < len(pages) && pages[j] == pages[j-1]+1 {
-			j++
-		}
-		u.holdTwins(pages[i], pages[j-1]+1)
-		i = j
+	for lo, hi := range pageRuns(pages) {
+		u.holdTwins(lo, hi)
 	}
 }
 
@@ -749,20 +771,22 @@ func (u *uffdTracker) pagesIn(from, to int, mask uint64, fn func(lo, hi int)) {
 	}
 }
 
-// protectTouched write-protects page p alone, a probe or a sample page,
-// if the program has touched it (present, swapped out or marked). A page
+// protectTouched write-protects the pages of [lo, hi), a probe page or a
+// run of sample pages, that the program has touched (present, swapped out
+// or marked), in one call per run of them. A page
 // never touched reads as written once a write populates it, protected or
 // not; protecting it would leave a marker, which populated must count (it
 // cannot tell one from a protected page swapped out) and the comparisons
 // then read: a fault, and on a lazy node a round trip to its helper, which
 // installs zero pages after it.
-func (u *uffdTracker) protectTouched(p int) error {
-	touched := false
-	u.pagesIn(p, p+1, uffd.PageIsPresent|uffd.PageIsSwapped, func(int, int) { touched = true })
-	if !touched {
-		return nil
-	}
-	return u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true)
+func (u *uffdTracker) protectTouched(lo, hi int) error {
+	var err error
+	u.pagesIn(lo, hi, uffd.PageIsPresent|uffd.PageIsSwapped, func(a, b int) {
+		if err == nil {
+			err = u.writeProtect(a*u.pageSize, b*u.pageSize, true)
+		}
+	})
+	return err
 }
 
 // uffdAdvice wraps err in ErrNotSupported with the knob that controls it.
