@@ -8,6 +8,8 @@ import (
 	"iter"
 	"slices"
 	"time"
+
+	"github.com/cape-go/cape/internal/uffd"
 )
 
 // Mixed regions (kindPlain, when the extent is large enough for the
@@ -596,13 +598,8 @@ func (u *uffdTracker) cool(n int) error {
 		}
 		switch {
 		case ch.state == chunkHot && int(ch.idle) >= w:
-			d := c
-			for !ch.solo && d+1 < full && u.joins(&u.chunks[d+1], w) {
-				d++
-				u.chunks[d].lead = uint32(c + 1)
-			}
-			ch.state, ch.group, ch.solo = chunkProbing, uint32(d-c), false
-			if err := u.protectTouched(probePage(c), probePage(c)+1); err != nil {
+			d, err := u.probeRun(c, full)
+			if err != nil {
 				return err
 			}
 			c = d
@@ -632,6 +629,43 @@ func (u *uffdTracker) cool(n int) error {
 		}
 	}
 	return nil
+}
+
+// probeRun probes the hot chunk c, due for it, and the chunks after it
+// (below full) that can follow its probe; it returns the last chunk it
+// decided. A chunk whose probe page the program has not touched is probed
+// alone, since that costs nothing (protectTouched leaves the page
+// unprotected, and a write populates it, which reads as written): only
+// chunks with a touched probe page share one, and only with each other.
+func (u *uffdTracker) probeRun(c, full int) (int, error) {
+	ch := &u.chunks[c]
+	d := c
+	for !ch.solo && d+1 < full && u.joins(&u.chunks[d+1], ch.waitFor()) {
+		d++
+	}
+	touched := u.touchedBuf[:0]
+	if d > c {
+		u.pagesIn(probePage(c), probePage(d)+1, uffd.PageIsPresent|uffd.PageIsSwapped, func(lo, hi int) {
+			// The chunks whose probe page is in [lo, hi).
+			for e := (lo + chunkPages/2 - 1) / chunkPages; e <= d && probePage(e) < hi; e++ {
+				touched = append(touched, e)
+			}
+		})
+		u.touchedBuf = touched
+		if len(touched) > 0 && touched[0] == c {
+			// Followers: the touched ones right after c.
+			k := 1
+			for k < len(touched) && touched[k] == c+k {
+				u.chunks[c+k].lead = uint32(c + 1)
+				k++
+			}
+			d = c + k - 1
+		} else {
+			d = c // alone; the next ones are decided in their turn
+		}
+	}
+	ch.state, ch.group, ch.solo = chunkProbing, uint32(d-c), false
+	return d, u.protectTouched(probePage(c), probePage(c)+1)
 }
 
 // following reports whether the hot chunk c, which follows a probe, still

@@ -63,7 +63,7 @@ type uffdTracker struct {
 	// coldDirty: pages of cold chunks the last mixed Stop reported.
 	coldDirty int
 	// Buffers of the mixed regions, reused.
-	woke, changed, coldPages, hotDirty, known []int
+	woke, changed, coldPages, hotDirty, known, touchedBuf []int
 	// injected: pages announced by WillWrite since the last mixed Start.
 	injected []int
 	// hint: for the next Start (SetHint). dirtyAt: 1 + the index of the
