@@ -631,41 +631,43 @@ func (u *uffdTracker) cool(n int) error {
 	return nil
 }
 
-// probeRun probes the hot chunk c, due for it, and the chunks after it
-// (below full) that can follow its probe; it returns the last chunk it
-// decided. A chunk whose probe page the program has not touched is probed
-// alone, since that costs nothing (protectTouched leaves the page
-// unprotected, and a write populates it, which reads as written): only
-// chunks with a touched probe page share one, and only with each other.
+// probeRun probes the hot chunk c, due for it, with the chunks after it
+// (below full) that can share its probe, and returns the last of them.
+// Of those, the chunks whose probe page the program touched share one
+// probe in each run of them, the run's first chunk's; each of the others
+// is probed alone, which costs nothing: its page stays unprotected, and a
+// write populates it, which reads as written.
 func (u *uffdTracker) probeRun(c, full int) (int, error) {
-	ch := &u.chunks[c]
 	d := c
-	for !ch.solo && d+1 < full && u.joins(&u.chunks[d+1], ch.waitFor()) {
+	for !u.chunks[c].solo && d+1 < full && u.joins(&u.chunks[d+1], u.chunks[c].waitFor()) {
 		d++
 	}
 	touched := u.touchedBuf[:0]
-	if d > c {
-		u.pagesIn(probePage(c), probePage(d)+1, uffd.PageIsPresent|uffd.PageIsSwapped, func(lo, hi int) {
-			// The chunks whose probe page is in [lo, hi).
-			for e := (lo + chunkPages/2 - 1) / chunkPages; e <= d && probePage(e) < hi; e++ {
-				touched = append(touched, e)
-			}
-		})
-		u.touchedBuf = touched
-		if len(touched) > 0 && touched[0] == c {
-			// Followers: the touched ones right after c.
-			k := 1
-			for k < len(touched) && touched[k] == c+k {
-				u.chunks[c+k].lead = uint32(c + 1)
-				k++
-			}
-			d = c + k - 1
-		} else {
-			d = c // alone; the next ones are decided in their turn
+	u.pagesIn(probePage(c), probePage(d)+1, uffd.PageIsPresent|uffd.PageIsSwapped, func(lo, hi int) {
+		// The chunks whose probe page is in [lo, hi).
+		for e := (lo + chunkPages/2 - 1) / chunkPages; e <= d && probePage(e) < hi; e++ {
+			touched = append(touched, e)
 		}
+	})
+	u.touchedBuf = touched
+	for e := c; e <= d; e++ {
+		ch := &u.chunks[e]
+		ch.state, ch.group, ch.solo = chunkProbing, 0, false
 	}
-	ch.state, ch.group, ch.solo = chunkProbing, uint32(d-c), false
-	return d, u.protectTouched(probePage(c), probePage(c)+1)
+	for i := 0; i < len(touched); {
+		l, j := touched[i], i+1
+		for ; j < len(touched) && touched[j] == l+j-i; j++ {
+			f := &u.chunks[touched[j]]
+			f.state, f.lead = chunkHot, uint32(l+1)
+		}
+		u.chunks[l].group = uint32(j - i - 1)
+		p := probePage(l)
+		if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, true); err != nil {
+			return d, err
+		}
+		i = j
+	}
+	return d, nil
 }
 
 // following reports whether the hot chunk c, which follows a probe, still
