@@ -109,7 +109,7 @@ func newSharedTwin(size int) (*twin, int, error) {
 		unix.Close(fd)
 		return nil, -1, fmt.Errorf("twins: map %d bytes: %w", size, err)
 	}
-	return &twin{buf: b, release: func() error {
+	return &twin{buf: b, file: fd, release: func() error {
 		return errors.Join(unix.Munmap(b), unix.Close(fd))
 	}}, fd, nil
 }
@@ -194,13 +194,62 @@ func (u *uffdTracker) copyPresent(from, to int) {
 
 // diffPresent is diffParallel over the pages [from, to), skipping absent
 // pages (they are not in memory, so they did not change) and unpopulated
-// ones (they and their twins are zero: see populated).
+// ones (they and their twins are zero: see populated). Where the twins'
+// memory file has a hole, the pages are compared with zero instead, and
+// their twins are left unpopulated: a page of a memory file costs
+// microseconds to populate, and the twins of a region's untouched or
+// unchanged zero pages need none.
 func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
+	tw := u.res.twin
 	u.presentRuns(from, to, func(lo, hi int) {
-		u.holdTwins(lo, hi)
-		dst = diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, lo, hi)
+		tw.spans(lo, hi, u.pageSize, func(a, b int, data bool) {
+			if !data {
+				dst = diffParallel(dst, u.mem, nil, u.pageSize, a, b)
+				return
+			}
+			u.holdTwins(a, b)
+			dst = diffParallel(dst, u.mem, tw.buf, u.pageSize, a, b)
+		})
 	})
 	return dst
+}
+
+// spans calls fn for the runs [lo, hi) that cover the pages [from, to)
+// of pageSize bytes, in increasing order: data is false for a run where
+// t's memory file has a hole, which reads as zero, and true elsewhere
+// (always for anonymous twins). lseek's SEEK_DATA and SEEK_HOLE tell
+// them; a page swapped out is data. Where lseek fails, data.
+func (t *twin) spans(from, to, pageSize int, fn func(lo, hi int, data bool)) {
+	if t.file < 0 {
+		fn(from, to, true)
+		return
+	}
+	for p := from; p < to; {
+		off, err := unix.Seek(t.file, int64(p*pageSize), unix.SEEK_DATA)
+		switch {
+		case errors.Is(err, unix.ENXIO): // no data from p on
+			fn(p, to, false)
+			return
+		case err != nil:
+			fn(p, to, true)
+			return
+		}
+		d := min(int(off)/pageSize, to)
+		if d > p {
+			fn(p, d, false)
+			p = d
+		}
+		if p == to {
+			return
+		}
+		end, err := unix.Seek(t.file, off, unix.SEEK_HOLE)
+		e := to
+		if err == nil {
+			e = min(int((end+int64(pageSize)-1)/int64(pageSize)), to)
+		}
+		fn(p, max(e, p+1), true)
+		p = max(e, p+1)
+	}
 }
 
 // presentRuns calls fn for each maximal run [lo, hi) of pages in [from, to)

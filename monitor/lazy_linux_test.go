@@ -329,3 +329,91 @@ func TestLazyInvalidateNeedsMissing(t *testing.T) {
 		t.Errorf("page 0 reads %d after the refused Invalidate, want 1", mem[0])
 	}
 }
+
+// A lazy node's twins live in a memory file, where a page costs
+// microseconds to populate: the twins of pages that stay zero, rewritten
+// or not, stay holes, and the regions' pages are still exact.
+func TestLazyZeroTwinsStayHoles(t *testing.T) {
+	const pages = 4 * chunkPages
+	ps := unix.Getpagesize()
+	mem, tr, _, _ := newLazyRecorded(t, pages)
+	u := tr.(*lazyTracker).uffdTracker
+	u.mode = uffdModePlain
+	for p := range pages {
+		mem[p*ps] = 0 // in memory, zero
+	}
+	const changer = 2*chunkPages + 7
+	for i := range 3 * waitFirst {
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		for p := range pages {
+			mem[p*ps+8] = 0 // rewritten with its own bytes
+		}
+		if i%2 == 1 {
+			mem[changer*ps+9] = byte(i) // a change, then back to zero
+		} else {
+			mem[changer*ps+9] = 0
+		}
+		dirty, err := tr.Stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []int
+		if i > 0 {
+			want = []int{changer}
+		}
+		if !slices.Equal(dirty, want) {
+			t.Fatalf("region %d: dirty %v, want %v", i, dirty, want)
+		}
+		data := 0
+		u.res.twin.spans(0, pages, ps, func(lo, hi int, isData bool) {
+			if isData {
+				data += hi - lo
+			}
+		})
+		if data > 1 {
+			t.Fatalf("region %d: %d twin pages populated, want at most the changed page's", i, data)
+		}
+	}
+	// The twins hold what the memory held at the last Start.
+	if err := tr.Start(len(mem)); err != nil {
+		t.Fatal(err)
+	}
+	for p := range pages {
+		if !bytes.Equal(tr.Twin(p), mem[p*ps:(p+1)*ps]) {
+			t.Fatalf("twin of page %d differs from the memory at Start", p)
+		}
+	}
+	if _, err := tr.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// spans tells a memory file's holes from its data, page by page.
+func TestTwinSpans(t *testing.T) {
+	ps := unix.Getpagesize()
+	tw, _, err := newSharedTwin(16 * ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tw.release()
+	for _, p := range []int{3, 4, 5, 10, 15} {
+		tw.buf[p*ps+1] = 1
+	}
+	type span struct {
+		lo, hi int
+		data   bool
+	}
+	var got []span
+	tw.spans(1, 16, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
+	want := []span{{1, 3, false}, {3, 6, true}, {6, 10, false}, {10, 11, true}, {11, 15, false}, {15, 16, true}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("spans = %v, want %v", got, want)
+	}
+	got = got[:0]
+	tw.spans(6, 10, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
+	if want := []span{{6, 10, false}}; !slices.Equal(got, want) {
+		t.Fatalf("spans of a hole = %v, want %v", got, want)
+	}
+}

@@ -9,16 +9,36 @@ import "bytes"
 type twin struct {
 	buf     []byte
 	release func() error
+	// file: the memory file buf maps (a lazy node's twins, which its
+	// helper reads and writes too), or -1; see spans.
+	file int
 }
 
 // diffPages appends to dst the index of every page in [from, to) whose
-// content in mem differs from buf, and returns the extended slice.
+// content in mem differs from buf, or from zero if buf is nil, and
+// returns the extended slice.
 func diffPages(dst []int, mem, buf []byte, pageSize, from, to int) []int {
+	zero := zeroPage(pageSize)
 	for p := from; p < to; p++ {
 		off := p * pageSize
-		if !bytes.Equal(mem[off:off+pageSize], buf[off:off+pageSize]) {
+		tw := zero
+		if buf != nil {
+			tw = buf[off : off+pageSize]
+		}
+		if !bytes.Equal(mem[off:off+pageSize], tw) {
 			dst = append(dst, p)
 		}
 	}
 	return dst
+}
+
+// zeros backs zeroPage for the usual page sizes.
+var zeros [64 << 10]byte
+
+// zeroPage returns n zero bytes, not to be written.
+func zeroPage(n int) []byte {
+	if n <= len(zeros) {
+		return zeros[:n]
+	}
+	return make([]byte, n)
 }

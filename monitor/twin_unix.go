@@ -21,7 +21,7 @@ func newTwin(size int) (*twin, error) {
 	if hugeTwins {
 		adviseTwin(b)
 	}
-	return &twin{buf: b, release: func() error {
+	return &twin{buf: b, file: -1, release: func() error {
 		if err := unix.Munmap(b); err != nil {
 			return fmt.Errorf("release twins: %w", err)
 		}
