@@ -382,9 +382,9 @@ func (m *lazyMaster) plan(pl *lazyPlan, s int, name string, changed []int, write
 }
 
 // sendLazy is the master's end of a lazy exchange, once merged is injected:
-// it plans each slave's notices and pushes, snapshots the pages slaves lack
-// (so that the page server serves this region's result) and sends each
-// slave its part.
+// it plans each slave's notices and pushes, sends each slave its part, and
+// snapshots the pages slaves lack (so that the page server serves this
+// region's result; a fetch waits for it).
 // ds are the deltas merged, by rank. It returns the bytes sent.
 func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	n := r.n
@@ -412,11 +412,10 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	for _, s := range r.committed {
 		m.plan(&out[s].plan, s, r.name, changed, writer)
 	}
+	// The results go out before the snapshot, under mu: a slave's fetch
+	// of this region's pages waits for it, and the slave, which starts
+	// its next region once it has the notices, waits for nothing.
 	t1 := time.Now()
-	m.snapshot(writer, changed)
-	m.version = r.seq
-	m.mu.Unlock()
-	t2 := time.Now()
 	vals := r.results()
 	mem := n.arena.Bytes()[:r.extent]
 	var wg sync.WaitGroup
@@ -443,6 +442,10 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		}
 	}
 	wg.Wait()
+	t2 := time.Now()
+	m.snapshot(writer, changed)
+	m.version = r.seq
+	m.mu.Unlock()
 	t3 := time.Now()
 	sent := 0
 	for _, s := range r.committed {
@@ -451,7 +454,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		if m.stats {
 			statsf("cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; pages %v, plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
 				r.name, r.seq, s, o.size, len(o.plan.act), len(o.plan.notices), o.plan.eager, o.fetched,
-				t0.Sub(tp).Round(time.Microsecond), t1.Sub(t0).Round(time.Microsecond), t2.Sub(t1).Round(time.Microsecond), len(m.snap), m.copied, m.compared, t3.Sub(t2).Round(time.Microsecond))
+				t0.Sub(tp).Round(time.Microsecond), t1.Sub(t0).Round(time.Microsecond), t3.Sub(t2).Round(time.Microsecond), len(m.snap), m.copied, m.compared, t2.Sub(t1).Round(time.Microsecond))
 		}
 	}
 	for _, s := range r.committed {
