@@ -194,21 +194,20 @@ func (u *uffdTracker) copyPresent(from, to int) {
 
 // diffPresent is diffParallel over the pages [from, to), skipping absent
 // pages (they are not in memory, so they did not change) and unpopulated
-// ones (they and their twins are zero: see populated). Where the twins'
-// memory file has a hole, the pages are compared with zero instead, and
-// their twins are left unpopulated: a page of a memory file costs
-// microseconds to populate, and the twins of a region's untouched or
-// unchanged zero pages need none.
+// ones (they and their twins are zero: see populated). Where the twins
+// are known zero (twinSpans), the pages are compared with zero instead,
+// which reads half the bytes, and their twins are left unpopulated: a
+// page of a lazy node's twin file costs microseconds to populate, and
+// the twins of a region's untouched or unchanged zero pages need none.
 func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
-	tw := u.res.twin
 	u.presentRuns(from, to, func(lo, hi int) {
-		tw.spans(lo, hi, u.pageSize, func(a, b int, data bool) {
+		u.twinSpans(lo, hi, func(a, b int, data bool) {
 			if !data {
 				dst = diffParallel(dst, u.mem, nil, u.pageSize, a, b)
 				return
 			}
 			u.holdTwins(a, b)
-			dst = diffParallel(dst, u.mem, tw.buf, u.pageSize, a, b)
+			dst = diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, a, b)
 		})
 	})
 	return dst

@@ -377,6 +377,7 @@ func (u *uffdTracker) copyPage(p int) {
 		return
 	}
 	ps := u.pageSize
+	u.holdTwins(p, p+1)
 	copy(u.res.twin.buf[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 }
 

@@ -4,7 +4,9 @@ package monitor
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cape-go/cape/internal/uffd"
@@ -139,10 +141,11 @@ func TestUffdUntouchedNotRead(t *testing.T) {
 	}
 }
 
-// TestUffdFirstTouchNotTimed: a comparison that populated twin pages is
-// not a sample of what comparing costs (a first touch costs tens of
-// microseconds a page on some machines, and one such figure made lazy
-// slaves choose faulting regions for good); the next one is.
+// TestUffdFirstTouchNotTimed: a copy that populated twin pages is not a
+// sample of what copying costs (a first touch costs tens of microseconds a
+// page on some machines, and one such figure made lazy slaves choose
+// faulting regions for good); the next one is. Comparing pages whose
+// twins were never written reads no twin, so it populates none.
 func TestUffdFirstTouchNotTimed(t *testing.T) {
 	c := newMixedCase(t)
 	ps := c.ps
@@ -153,29 +156,96 @@ func TestUffdFirstTouchNotTimed(t *testing.T) {
 	if err := c.u.Start(len(c.mem)); err != nil {
 		t.Fatal(err)
 	}
-	for ch := range chunks {
-		if c.u.chunks[ch].state != chunkHot {
-			t.Fatalf("chunk %d is %v, want hot", ch, c.u.chunks[ch].state)
-		}
-		for p := ch*chunkPages + 1; p < (ch+1)*chunkPages; p++ {
-			c.mem[p*ps] = 1 // untouched until now: their twins are populated at Stop
+	write := func(v byte) {
+		for ch := range chunks {
+			if c.u.chunks[ch].state != chunkHot {
+				t.Fatalf("chunk %d is %v, want hot", ch, c.u.chunks[ch].state)
+			}
+			for p := ch*chunkPages + 1; p < (ch+1)*chunkPages; p++ {
+				c.mem[p*ps] = v // untouched until the first call
+			}
 		}
 	}
-	n := c.u.costs.cmpNS.n
-	if _, err := c.u.Stop(); err != nil {
+	held := func() (n int) {
+		for _, w := range c.u.held {
+			n += bits.OnesCount64(w)
+		}
+		return n
+	}
+	write(1)
+	h := held()
+	if dirty, err := c.u.Stop(); err != nil || len(dirty) != chunks*(chunkPages-1) {
+		t.Fatalf("Stop = %v, %v; want the %d pages written", dirty, err, chunks*(chunkPages-1))
+	}
+	if held() != h {
+		t.Fatalf("comparing pages with twins never written populated %d twin pages", held()-h)
+	}
+	n := c.u.costs.copyNS.n
+	if err := c.u.Start(len(c.mem)); err != nil { // copies them into their twins
 		t.Fatal(err)
 	}
-	if c.u.costs.cmpNS.n != n {
-		t.Fatal("a Stop that populated twin pages was taken as a sample of comparing")
+	if held() == h {
+		t.Fatal("the Start did not populate the twins it copied into")
+	}
+	if c.u.costs.copyNS.n != n {
+		t.Fatal("a Start that populated twin pages was taken as a sample of copying")
+	}
+	write(2)
+	if _, err := c.u.Stop(); err != nil {
+		t.Fatal(err)
 	}
 	if err := c.u.Start(len(c.mem)); err != nil {
 		t.Fatal(err)
 	}
-	c.mem[3*ps]++
+	if c.u.costs.copyNS.n != n+1 {
+		t.Fatalf("copying into twins already in memory was not sampled (%d samples, want %d)", c.u.costs.copyNS.n, n+1)
+	}
 	if _, err := c.u.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if c.u.costs.cmpNS.n != n+1 {
-		t.Fatalf("comparing twins already in memory was not sampled (%d samples, want %d)", c.u.costs.cmpNS.n, n+1)
+}
+
+// Pages whose twins were never written are compared with zero: a page
+// that goes from zero to a value and back to zero, in every kind of
+// region and between regions, is reported exactly when it changed, and
+// its twin is its content at each Start.
+func TestUffdZeroTwinsExact(t *testing.T) {
+	for _, mode := range []uffdMode{uffdModePlain, uffdModeAlternate, uffdModeAdaptive} {
+		c := newMixedCase(t)
+		c.u.mode = mode
+		ps := c.ps
+		pages := len(c.mem) / ps
+		for i := range 40 {
+			c.start()
+			written := map[int]bool{}
+			for k := range 24 {
+				p := (i*7 + k*11) % pages
+				v := byte(0) // back to zero every other time
+				if (i+k)%2 == 0 {
+					v = byte(i + 1)
+				}
+				c.mem[p*ps+(i+k)%ps] = v
+				written[p] = true
+			}
+			// Every changed page, and only pages written (a write of a
+			// page's own bytes may be reported: it was written).
+			got, err := c.u.Stop()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p := range pages {
+				changed := !bytes.Equal(c.mem[p*ps:(p+1)*ps], c.snap[p*ps:(p+1)*ps])
+				_, reported := slices.BinarySearch(got, p)
+				if changed && !reported || reported && !written[p] {
+					t.Fatalf("mode %d, region %d: page %d changed %v, written %v, reported %v", mode, i, p, changed, written[p], reported)
+				}
+			}
+			if i%5 == 0 { // between regions: the next Start's twins see it
+				c.mem[((i*13)%pages)*ps] = byte(i % 3)
+			}
+		}
+		if err := c.u.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -284,7 +284,6 @@ func (u *uffdTracker) startPlain(extent int) error {
 	u.costs.hot = extent / u.pageSize
 	u.injected = u.injected[:0]
 	ps := u.pageSize
-	tw := u.res.twin.buf
 	u.pending = u.pending[:0]
 	// Twin pages past twinned are touched for the first time, which costs
 	// more than the copy or comparison: those are not timed.
@@ -303,7 +302,7 @@ func (u *uffdTracker) startPlain(extent int) error {
 	t1 := time.Now()
 	u.observe(u.costs.observeCompare, t1.Sub(t), timed)
 	for _, p := range changed {
-		copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
+		u.copyPage(p)
 	}
 	if timed > 0 {
 		u.observe(u.costs.observeCopy, time.Since(t1), len(changed))
@@ -318,7 +317,6 @@ func (u *uffdTracker) startPlain(extent int) error {
 // kindFaults) and copies the pages a grown extent adds. It counts the
 // pages written between the last region and this one.
 func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
-	tw := u.res.twin.buf
 	ps := u.pageSize
 	u.fresh = 0
 	t := time.Now()
@@ -337,9 +335,7 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 	// which memmove copies with non-temporal stores.
 	for _, p := range u.pending {
 		u.betw.add(p, p+1)
-		if u.absent == nil || !u.absent(p) {
-			copy(tw[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
-		}
+		u.copyPage(p)
 	}
 	u.observe(u.costs.observeCopy, time.Since(t), scanned+len(u.pending))
 	switch {
@@ -388,6 +384,7 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 		return false, nil
 	}
 	off := p * u.pageSize
+	u.holdTwins(p, p+1)
 	copy(u.res.twin.buf[off:off+u.pageSize], u.mem[off:off+u.pageSize])
 	// Protecting p forgets whether it was written: count it written.
 	u.betw.add(p, p+1)
@@ -664,7 +661,9 @@ func (u *uffdTracker) scan(from, to int, rearm bool, fn func(lo, hi int)) error 
 }
 
 // holdTwins populates the twin pages of [lo, hi) that this process has not
-// populated yet, in one call per run (MADV_POPULATE_WRITE: well under a
+// populated yet, before anything writes them: every write of a twin page
+// is preceded by a holdTwins of it, so that a page never held is zero
+// (twinSpans), in one call per run (MADV_POPULATE_WRITE: well under a
 // microsecond a page), before they are compared or copied into: a fault
 // per page costs tens of microseconds on some machines. Without the call
 // (before Linux 5.14) they fault in as before.
@@ -686,6 +685,25 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 			pagemem.Populate(u.res.twin.buf[p*ps : q*ps])
 			u.fresh += q - p
 		}
+		p = q
+	}
+}
+
+// twinSpans is twin.spans over the pages [from, to) for any twin: for
+// anonymous twins, which only this process writes, a page never held
+// (holdTwins) is zero.
+func (u *uffdTracker) twinSpans(from, to int, fn func(lo, hi int, data bool)) {
+	if u.res.twin.file >= 0 {
+		u.res.twin.spans(from, to, u.pageSize, fn)
+		return
+	}
+	held := func(p int) bool { return p/64 < len(u.held) && u.held[p/64]&(1<<(p%64)) != 0 }
+	for p := from; p < to; {
+		q, data := p+1, held(p)
+		for q < to && held(q) == data {
+			q++
+		}
+		fn(p, q, data)
 		p = q
 	}
 }
