@@ -108,6 +108,14 @@ func newLazyRecorded(t *testing.T, pages int) ([]byte, Lazy, map[int]bool, *faul
 	return mem, tr, absent, recordFaults(t, tr.UffdFD(), mem, 0xEE)
 }
 
+// plainRegions forces tr's regions to be mixed (plain) and returns its
+// uffd tracker.
+func plainRegions(tr Lazy) *uffdTracker {
+	u := tr.(*lazyTracker).uffdTracker
+	u.mode = uffdModePlain
+	return u
+}
+
 // Invalidated pages fault as missing at their next access and are not
 // reported written; while absent, no kind of region (faults, compared,
 // plain) reads them; an installed page reads as installed, and installing
@@ -186,8 +194,7 @@ func TestLazyMixed(t *testing.T) {
 	const pages = 4 * chunkPages
 	ps := unix.Getpagesize()
 	mem, tr, absent, rec := newLazyRecorded(t, pages)
-	u := tr.(*lazyTracker).uffdTracker
-	u.mode = uffdModePlain
+	u := plainRegions(tr)
 	const hotPage, coldPage = 5, 2*chunkPages + 3 // chunk 0 is written every region, chunk 2 never
 	region := func(i int) {
 		t.Helper()
@@ -337,8 +344,7 @@ func TestLazyZeroTwinsStayHoles(t *testing.T) {
 	const pages = 4 * chunkPages
 	ps := unix.Getpagesize()
 	mem, tr, _, _ := newLazyRecorded(t, pages)
-	u := tr.(*lazyTracker).uffdTracker
-	u.mode = uffdModePlain
+	u := plainRegions(tr)
 	for p := range pages {
 		mem[p*ps] = 0 // in memory, zero
 	}
