@@ -315,26 +315,15 @@ func (c *regionCosts) first(cur regionKind) regionKind {
 	return kindPlain
 }
 
-// sampleRun is the number of consecutive pages in each run of a sample:
-// a run is write-protected in one call, and each call costs a TLB flush,
-// tens of microseconds on some machines (RESULTS.md, "Probes").
-const sampleRun = 8
-
 // samplePages appends to dst the pages of a sample over e pages, in
-// increasing order: runs of sampleRun pages spread over the extent, at an
-// offset that varies from one sample to the next.
+// increasing order.
 func (c *regionCosts) samplePages(dst []int, e int) []int {
 	n := min(sampleSize, e)
-	runs := (n + sampleRun - 1) / sampleRun
-	stride := e / runs
-	rot := c.samples * 37 % max(stride-sampleRun+1, 1)
+	stride := e / n
+	rot := c.samples * 37 % stride
 	c.samples++
-	for i := range runs {
-		for k := range sampleRun {
-			if p := i*stride + rot + k; p < e && len(dst) < n {
-				dst = append(dst, p)
-			}
-		}
+	for i := range n {
+		dst = append(dst, i*stride+rot)
 	}
 	return dst
 }

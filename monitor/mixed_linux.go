@@ -582,9 +582,9 @@ func (u *uffdTracker) markCompared(h Hint, from, to int) {
 // written by one loop behave alike (a stencil's node rewrites its rows
 // of a grid still zero with their own bytes, all of them, every other
 // region). The others follow it, hot: if its probe page is written, they
-// back off with it (wake); if it stays unwritten and the leader is armed,
-// each is then probed on its own, so that a chunk is armed only after its
-// own probe. A follower that changes leaves the group.
+// back off with it (wake); if it stays unwritten, they are armed with it
+// (armsWith), in the same call. A follower that changes leaves the group;
+// one left behind when its leader was armed is probed on its own.
 func (u *uffdTracker) cool(n int) error {
 	ps := u.pageSize
 	full := n / chunkPages
@@ -615,13 +615,14 @@ func (u *uffdTracker) cool(n int) error {
 				}
 			}
 		case ch.state == chunkProbing && int(ch.idle) >= 2*w:
-			// Arm the run of chunks that turn cold here together.
+			// Arm the run of chunks that turn cold here together, with
+			// the chunks that follow their probes.
 			d := c
-			for d+1 < full && u.chunks[d+1].state == chunkProbing && int(u.chunks[d+1].idle) >= 2*u.chunks[d+1].waitFor() && u.chunks[d+1].synced >= u.dirtyAt {
+			for d+1 < full && u.armsWith(c, d+1) {
 				d++
 			}
 			for e := c; e <= d; e++ {
-				u.chunks[e].state = chunkCold
+				u.chunks[e].state, u.chunks[e].lead = chunkCold, 0
 			}
 			if err := u.writeProtect(c*chunkPages*ps, (d+1)*chunkPages*ps, true); err != nil {
 				return err
@@ -669,6 +670,21 @@ func (u *uffdTracker) probeRun(c, full int) (int, error) {
 		i = j
 	}
 	return d, nil
+}
+
+// armsWith reports whether chunk e turns cold with the chunks [c, e),
+// which do: it is probing and stayed idle for twice its wait, or it
+// follows the probe of one of them and stayed idle since.
+func (u *uffdTracker) armsWith(c, e int) bool {
+	k := &u.chunks[e]
+	switch {
+	case k.synced < u.dirtyAt:
+		return false
+	case k.state == chunkProbing:
+		return int(k.idle) >= 2*k.waitFor()
+	}
+	l := int(k.lead) - 1
+	return k.state == chunkHot && k.idle > 0 && c <= l && l < e
 }
 
 // following reports whether the hot chunk c, which follows a probe, still

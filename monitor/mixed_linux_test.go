@@ -175,8 +175,8 @@ func TestUffdMixedStates(t *testing.T) {
 // Consecutive chunks that idle together share one probe, their first
 // chunk's. Rewritten with their own bytes, they back off with it when its
 // probe page is written; a follower that changes leaves the group; left
-// alone, the leader is armed and then each follower is probed, and armed,
-// on its own.
+// alone, the leader is armed with its followers, up to one that left,
+// after which each is probed, and armed, on its own.
 func TestUffdMixedGroupProbe(t *testing.T) {
 	c := newMixedCase(t)
 	const first, last, changer = 1, 12, 9 // chunks
@@ -262,8 +262,8 @@ func TestUffdMixedGroupProbe(t *testing.T) {
 		t.Fatalf("chunk %d changed: %+v, chunk %d %+v; want the first alone out of the group", changer, c.u.chunks[changer], changer+1, c.u.chunks[changer+1])
 	}
 	write()
-	// The leader is armed, then each follower probed on its own, and
-	// armed.
+	// The leader is armed with its followers up to the one that left;
+	// those after it are then probed on their own, and armed.
 	leaderCold := false
 	for r := 0; ; r++ {
 		if r > 200 {
@@ -272,9 +272,14 @@ func TestUffdMixedGroupProbe(t *testing.T) {
 		c.start()
 		if c.state(first) == chunkCold && !leaderCold {
 			leaderCold = true
-			for ch := first + 1; ch <= last; ch++ {
-				if ch != changer && (c.state(ch) != chunkProbing || protectedIn(ch) != 1) {
-					t.Fatalf("leader armed; chunk %d: %+v, want probing on its own", ch, c.u.chunks[ch])
+			for ch := first + 1; ch < changer; ch++ {
+				if c.state(ch) != chunkCold || protectedIn(ch) != chunkPages {
+					t.Fatalf("leader armed; chunk %d: %+v, want armed with it", ch, c.u.chunks[ch])
+				}
+			}
+			for ch := changer + 1; ch <= last; ch++ {
+				if c.state(ch) != chunkProbing || protectedIn(ch) != 1 {
+					t.Fatalf("leader armed; chunk %d, after the one that left: %+v, want probing on its own", ch, c.u.chunks[ch])
 				}
 			}
 		}
