@@ -5,6 +5,7 @@ package monitor
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 
@@ -200,8 +201,9 @@ func (u *uffdTracker) copyPresent(from, to int) {
 // page of a lazy node's twin file costs microseconds to populate, and
 // the twins of a region's untouched or unchanged zero pages need none.
 func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
+	hole := holeCache{}
 	u.presentRuns(from, to, func(lo, hi int) {
-		u.twinSpans(lo, hi, func(a, b int, data bool) {
+		u.twinSpans(&hole, lo, hi, func(a, b int, data bool) {
 			if !data {
 				dst = diffParallel(dst, u.mem, nil, u.pageSize, a, b)
 				return
@@ -213,41 +215,54 @@ func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
 	return dst
 }
 
+// holeCache remembers the last hole of a twins' memory file that spans
+// found, for the calls that follow with increasing ranges: a lseek is a
+// system call, and a Stop's comparison asks about every run of pages in
+// memory. Valid while nothing populates the file: within one comparison.
+type holeCache struct{ lo, hi int }
+
 // spans calls fn for the runs [lo, hi) that cover the pages [from, to)
 // of pageSize bytes, in increasing order: data is false for a run where
 // t's memory file has a hole, which reads as zero, and true elsewhere
 // (always for anonymous twins). lseek's SEEK_DATA and SEEK_HOLE tell
-// them; a page swapped out is data. Where lseek fails, data.
-func (t *twin) spans(from, to, pageSize int, fn func(lo, hi int, data bool)) {
+// them; a page swapped out is data. Where lseek fails, data. h, if not
+// nil, holds a hole found by an earlier call and is updated.
+func (t *twin) spans(h *holeCache, from, to, pageSize int, fn func(lo, hi int, data bool)) {
 	if t.file < 0 {
 		fn(from, to, true)
 		return
 	}
+	if h == nil {
+		h = &holeCache{}
+	}
 	for p := from; p < to; {
+		if h.lo <= p && p < h.hi {
+			e := min(h.hi, to)
+			fn(p, e, false)
+			p = e
+			continue
+		}
 		off, err := unix.Seek(t.file, int64(p*pageSize), unix.SEEK_DATA)
 		switch {
 		case errors.Is(err, unix.ENXIO): // no data from p on
-			fn(p, to, false)
-			return
+			h.lo, h.hi = p, math.MaxInt
+			continue
 		case err != nil:
 			fn(p, to, true)
 			return
 		}
-		d := min(int(off)/pageSize, to)
-		if d > p {
-			fn(p, d, false)
-			p = d
-		}
-		if p == to {
-			return
+		if d := int(off) / pageSize; d > p {
+			h.lo, h.hi = p, d
+			continue
 		}
 		end, err := unix.Seek(t.file, off, unix.SEEK_HOLE)
 		e := to
 		if err == nil {
 			e = min(int((end+int64(pageSize)-1)/int64(pageSize)), to)
 		}
-		fn(p, max(e, p+1), true)
-		p = max(e, p+1)
+		e = max(e, p+1)
+		fn(p, e, true)
+		p = e
 	}
 }
 

@@ -373,7 +373,7 @@ func TestLazyZeroTwinsStayHoles(t *testing.T) {
 			t.Fatalf("region %d: dirty %v, want %v", i, dirty, want)
 		}
 		data := 0
-		u.res.twin.spans(0, pages, ps, func(lo, hi int, isData bool) {
+		u.res.twin.spans(nil, 0, pages, ps, func(lo, hi int, isData bool) {
 			if isData {
 				data += hi - lo
 			}
@@ -412,14 +412,24 @@ func TestTwinSpans(t *testing.T) {
 		data   bool
 	}
 	var got []span
-	tw.spans(1, 16, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
+	tw.spans(nil, 1, 16, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
 	want := []span{{1, 3, false}, {3, 6, true}, {6, 10, false}, {10, 11, true}, {11, 15, false}, {15, 16, true}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("spans = %v, want %v", got, want)
 	}
 	got = got[:0]
-	tw.spans(6, 10, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
+	tw.spans(nil, 6, 10, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
 	if want := []span{{6, 10, false}}; !slices.Equal(got, want) {
 		t.Fatalf("spans of a hole = %v, want %v", got, want)
+	}
+	// Increasing ranges through one cache: the same answers.
+	var h holeCache
+	got = got[:0]
+	for _, r := range [][2]int{{1, 2}, {2, 4}, {7, 8}, {8, 12}, {12, 16}} {
+		tw.spans(&h, r[0], r[1], ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
+	}
+	want = []span{{1, 2, false}, {2, 3, false}, {3, 4, true}, {7, 8, false}, {8, 10, false}, {10, 11, true}, {11, 12, false}, {12, 15, false}, {15, 16, true}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("spans through a cache = %v, want %v", got, want)
 	}
 }

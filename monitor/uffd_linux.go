@@ -692,9 +692,9 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 // twinSpans is twin.spans over the pages [from, to) for any twin: for
 // anonymous twins, which only this process writes, a page never held
 // (holdTwins) is zero.
-func (u *uffdTracker) twinSpans(from, to int, fn func(lo, hi int, data bool)) {
+func (u *uffdTracker) twinSpans(h *holeCache, from, to int, fn func(lo, hi int, data bool)) {
 	if u.res.twin.file >= 0 {
-		u.res.twin.spans(from, to, u.pageSize, fn)
+		u.res.twin.spans(h, from, to, u.pageSize, fn)
 		return
 	}
 	held := func(p int) bool { return p/64 < len(u.held) && u.held[p/64]&(1<<(p%64)) != 0 }
