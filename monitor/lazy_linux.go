@@ -225,15 +225,12 @@ type holeCache struct{ lo, hi int }
 // of pageSize bytes, in increasing order: data is false for a run where
 // t's memory file has a hole, which reads as zero, and true elsewhere
 // (always for anonymous twins). lseek's SEEK_DATA and SEEK_HOLE tell
-// them; a page swapped out is data. Where lseek fails, data. h, if not
-// nil, holds a hole found by an earlier call and is updated.
+// them; a page swapped out is data. Where lseek fails, data. h holds a
+// hole found by an earlier call (none if zero) and is updated.
 func (t *twin) spans(h *holeCache, from, to, pageSize int, fn func(lo, hi int, data bool)) {
 	if t.file < 0 {
 		fn(from, to, true)
 		return
-	}
-	if h == nil {
-		h = &holeCache{}
 	}
 	for p := from; p < to; {
 		if h.lo <= p && p < h.hi {

@@ -373,7 +373,7 @@ func TestLazyZeroTwinsStayHoles(t *testing.T) {
 			t.Fatalf("region %d: dirty %v, want %v", i, dirty, want)
 		}
 		data := 0
-		u.res.twin.spans(nil, 0, pages, ps, func(lo, hi int, isData bool) {
+		u.res.twin.spans(&holeCache{}, 0, pages, ps, func(lo, hi int, isData bool) {
 			if isData {
 				data += hi - lo
 			}
@@ -412,13 +412,13 @@ func TestTwinSpans(t *testing.T) {
 		data   bool
 	}
 	var got []span
-	tw.spans(nil, 1, 16, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
+	tw.spans(&holeCache{}, 1, 16, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
 	want := []span{{1, 3, false}, {3, 6, true}, {6, 10, false}, {10, 11, true}, {11, 15, false}, {15, 16, true}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("spans = %v, want %v", got, want)
 	}
 	got = got[:0]
-	tw.spans(nil, 6, 10, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
+	tw.spans(&holeCache{}, 6, 10, ps, func(lo, hi int, data bool) { got = append(got, span{lo, hi, data}) })
 	if want := []span{{6, 10, false}}; !slices.Equal(got, want) {
 		t.Fatalf("spans of a hole = %v, want %v", got, want)
 	}

@@ -82,11 +82,9 @@ type chunk struct {
 	untouched bool
 	// lead: 1 + the chunk whose probe this hot chunk follows (0: none);
 	// group: on a probing chunk, how many chunks after it follow its
-	// probe; solo: the next probe of this chunk is its own (its leader's
-	// probe page stayed unwritten). See cool.
+	// probe. See cool.
 	lead  uint32
 	group uint32
-	solo  bool
 }
 
 func (c *chunk) waitFor() int {
@@ -371,7 +369,9 @@ func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
 	return coldWritten, err
 }
 
-// copyPage refreshes the twin of page p, unless it is absent.
+// copyPage refreshes the twin of page p, unless it is absent. It holds
+// the twin page first (a bit test once held); callers that copy runs of
+// pages hold them first, in one call per run.
 func (u *uffdTracker) copyPage(p int) {
 	if u.absent != nil && u.absent(p) {
 		return
@@ -583,8 +583,9 @@ func (u *uffdTracker) markCompared(h Hint, from, to int) {
 // of a grid still zero with their own bytes, all of them, every other
 // region). The others follow it, hot: if its probe page is written, they
 // back off with it (wake); if it stays unwritten, they are armed with it
-// (armsWith), in the same call. A follower that changes leaves the group;
-// one left behind when its leader was armed is probed on its own.
+// (armsWith), in the same call. A follower that changes leaves the group,
+// and so do those after it when the leader is armed (they no longer touch
+// it): they are probed again, as a group of their own.
 func (u *uffdTracker) cool(n int) error {
 	ps := u.pageSize
 	full := n / chunkPages
@@ -641,7 +642,7 @@ func (u *uffdTracker) cool(n int) error {
 // write populates it, which reads as written.
 func (u *uffdTracker) probeRun(c, full int) (int, error) {
 	d := c
-	for !u.chunks[c].solo && d+1 < full && u.joins(&u.chunks[d+1], u.chunks[c].waitFor()) {
+	for d+1 < full && u.joins(d+1, u.chunks[c].waitFor()) {
 		d++
 	}
 	touched := u.touchedBuf[:0]
@@ -654,7 +655,7 @@ func (u *uffdTracker) probeRun(c, full int) (int, error) {
 	u.touchedBuf = touched
 	for e := c; e <= d; e++ {
 		ch := &u.chunks[e]
-		ch.state, ch.group, ch.solo = chunkProbing, 0, false
+		ch.state, ch.group = chunkProbing, 0
 	}
 	for i := 0; i < len(touched); {
 		l, j := touched[i], i+1
@@ -689,22 +690,25 @@ func (u *uffdTracker) armsWith(c, e int) bool {
 
 // following reports whether the hot chunk c, which follows a probe, still
 // does: its leader (before c, so already past cool's loop) is probing and
-// c stayed idle. Otherwise c leaves the group, to be probed on its own if
-// the leader was armed.
+// c stayed idle. Otherwise c leaves the group.
 func (u *uffdTracker) following(c int) bool {
 	ch := &u.chunks[c]
-	l := &u.chunks[ch.lead-1]
-	if ch.state == chunkHot && ch.idle > 0 && l.state == chunkProbing {
+	if ch.state == chunkHot && ch.idle > 0 && u.chunks[ch.lead-1].state == chunkProbing {
 		return true
 	}
-	ch.lead, ch.solo = 0, l.state == chunkCold
+	ch.lead = 0
 	return false
 }
 
 // joins reports whether the chunk e, after one about to be probed with
-// wait w, can follow that probe.
-func (u *uffdTracker) joins(e *chunk, w int) bool {
-	return e.state == chunkHot && e.lead == 0 && !e.solo && e.waitFor() == w && int(e.idle) >= w && e.synced >= u.dirtyAt
+// wait w, can follow that probe: it follows no other (one whose leader
+// left probing leaves its group here, before cool's loop reaches it).
+func (u *uffdTracker) joins(e, w int) bool {
+	k := &u.chunks[e]
+	if k.lead != 0 && u.following(e) {
+		return false
+	}
+	return k.state == chunkHot && k.waitFor() == w && int(k.idle) >= w && k.synced >= u.dirtyAt
 }
 
 // stopMixed collects a mixed region's pages: the written pages of cold

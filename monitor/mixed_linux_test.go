@@ -175,8 +175,8 @@ func TestUffdMixedStates(t *testing.T) {
 // Consecutive chunks that idle together share one probe, their first
 // chunk's. Rewritten with their own bytes, they back off with it when its
 // probe page is written; a follower that changes leaves the group; left
-// alone, the leader is armed with its followers, up to one that left,
-// after which each is probed, and armed, on its own.
+// alone, the leader is armed with its followers, up to one that left;
+// those after it form a group of their own, probed and armed in turn.
 func TestUffdMixedGroupProbe(t *testing.T) {
 	c := newMixedCase(t)
 	const first, last, changer = 1, 12, 9 // chunks
@@ -263,7 +263,7 @@ func TestUffdMixedGroupProbe(t *testing.T) {
 	}
 	write()
 	// The leader is armed with its followers up to the one that left;
-	// those after it are then probed on their own, and armed.
+	// those after it are then probed again, as a group, and armed.
 	leaderCold := false
 	for r := 0; ; r++ {
 		if r > 200 {
@@ -277,9 +277,13 @@ func TestUffdMixedGroupProbe(t *testing.T) {
 					t.Fatalf("leader armed; chunk %d: %+v, want armed with it", ch, c.u.chunks[ch])
 				}
 			}
-			for ch := changer + 1; ch <= last; ch++ {
-				if c.state(ch) != chunkProbing || protectedIn(ch) != 1 {
-					t.Fatalf("leader armed; chunk %d, after the one that left: %+v, want probing on its own", ch, c.u.chunks[ch])
+			// (Chunks past last, idle too by now, may join it.)
+			if k := c.u.chunks[changer+1]; k.state != chunkProbing || int(k.group) < last-changer-1 || protectedIn(changer+1) != 1 {
+				t.Fatalf("leader armed; chunk %d, after the one that left: %+v, want leading a new group of at least %d", changer+1, k, last-changer-1)
+			}
+			for ch := changer + 2; ch <= last; ch++ {
+				if k := c.u.chunks[ch]; k.state != chunkHot || k.lead != changer+2 || protectedIn(ch) != 0 {
+					t.Fatalf("leader armed; chunk %d: %+v, want following chunk %d", ch, k, changer+1)
 				}
 			}
 		}

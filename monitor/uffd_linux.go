@@ -495,8 +495,8 @@ func (u *uffdTracker) Stop() ([]int, error) {
 // program never touched stays unprotected (protectTouched).
 func (u *uffdTracker) armSample(extent int) error {
 	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
-	for lo, hi := range pageRuns(u.sample) {
-		if err := u.protectTouched(lo, hi); err != nil {
+	for _, p := range u.sample {
+		if err := u.protectTouched(p, p+1); err != nil {
 			return err
 		}
 	}
@@ -553,22 +553,13 @@ func (u *uffdTracker) readSample() error {
 	}
 	u.costs.observeSample(len(u.dirty), rewritten, clean, u.extent/u.pageSize)
 	if u.kind == kindPlain {
-		// Unprotected in runs: each call costs a TLB flush.
-		lo, hi := 0, 0
 		for i, p := range u.sample {
 			if written[i] || (!u.bare && u.armedPage(p)) {
 				continue
 			}
-			if p != hi {
-				if err := u.writeProtect(lo*u.pageSize, hi*u.pageSize, false); err != nil {
-					return err
-				}
-				lo = p
+			if err := u.writeProtect(p*u.pageSize, (p+1)*u.pageSize, false); err != nil {
+				return err
 			}
-			hi = p + 1
-		}
-		if err := u.writeProtect(lo*u.pageSize, hi*u.pageSize, false); err != nil {
-			return err
 		}
 	}
 	u.sample = u.sample[:0]
@@ -661,12 +652,12 @@ func (u *uffdTracker) scan(from, to int, rearm bool, fn func(lo, hi int)) error 
 }
 
 // holdTwins populates the twin pages of [lo, hi) that this process has not
-// populated yet, before anything writes them: every write of a twin page
-// is preceded by a holdTwins of it, so that a page never held is zero
-// (twinSpans), in one call per run (MADV_POPULATE_WRITE: well under a
+// populated yet, in one call per run (MADV_POPULATE_WRITE: well under a
 // microsecond a page), before they are compared or copied into: a fault
 // per page costs tens of microseconds on some machines. Without the call
-// (before Linux 5.14) they fault in as before.
+// (before Linux 5.14) they fault in as before. Every write of a twin page
+// is preceded by a holdTwins of it, so that a page never held is zero
+// (twinSpans).
 func (u *uffdTracker) holdTwins(lo, hi int) {
 	if need := (hi + 63) / 64; len(u.held) < need {
 		u.held = append(u.held, make([]uint64, need-len(u.held))...)
@@ -789,11 +780,10 @@ func (u *uffdTracker) pagesIn(from, to int, mask uint64, fn func(lo, hi int)) {
 	}
 }
 
-// protectTouched write-protects the pages of [lo, hi), a probe page or a
-// run of sample pages, that the program has touched (present, swapped out
-// or marked), in one call per run of them. A page
-// never touched reads as written once a write populates it, protected or
-// not; protecting it would leave a marker, which populated must count (it
+// protectTouched write-protects the pages of [lo, hi) that the program
+// has touched (present, swapped out or marked), in one call per run of
+// them: a sample page. A page never touched reads as written once a write
+// populates it, protected or not; protecting it would leave a marker, which populated must count (it
 // cannot tell one from a protected page swapped out) and the comparisons
 // then read: a fault, and on a lazy node a round trip to its helper, which
 // installs zero pages after it.
