@@ -105,15 +105,20 @@ func (c *Config) ReportFailure(err error) {
 }
 
 // openStatus returns the status pipe named by StatusFD, or nil when the
-// variable is not set.
+// variable is not set. The runtime takes the pipe over: the variable is
+// removed from the environment and the descriptor made close-on-exec, so
+// that the program's own children can neither find it nor write reports
+// in the node's name.
 func openStatus() (*os.File, error) {
 	s := os.Getenv(StatusFD)
 	if s == "" {
 		return nil, nil
 	}
+	os.Unsetenv(StatusFD)
 	fd, err := strconv.Atoi(s)
 	if err != nil || fd < 3 {
 		return nil, fmt.Errorf("%s=%q: want a file descriptor number ≥ 3", StatusFD, s)
 	}
+	closeOnExec(fd)
 	return os.NewFile(uintptr(fd), "cape-status"), nil
 }
