@@ -71,6 +71,9 @@ type node struct {
 	everyRegionLast bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
+	// refused rate-limits the notices of connections refused on the
+	// master's port (refusals.go).
+	refused *refusals
 
 	joins   *joins  // master of a checkpointed job: the nodes joining it (join.go)
 	joining *joiner // a node joining a running job, until its end (join_node.go)
@@ -153,6 +156,7 @@ func join(o options) (*node, error) {
 	if n.rank > 0 {
 		n.name = fmt.Sprintf("node %d", n.rank)
 	}
+	n.refused = newRefusals(func(s string) { fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s) })
 	if n.arena, err = sharedArena(); err != nil {
 		return nil, err
 	}
@@ -207,7 +211,7 @@ func join(o options) (*node, error) {
 		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20),
 		// Relay links that could not be built are reported, naming the
 		// nodes; the job goes on with the star broadcast.
-		Notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s) }}
+		Notice: n.transportNotice}
 	if d := cfg.PeerTimeout; d > 0 {
 		tcfg.PeerTimeout = d
 		tcfg.HandshakeTimeout = 3 * d
@@ -266,6 +270,16 @@ func join(o options) (*node, error) {
 	return n, nil
 }
 
+// transportNotice prints what a transport wants the user to know; the
+// notices of refused connections go through the rate limit.
+func (n *node) transportNotice(s string) {
+	if isRefusal(s) {
+		n.refused.note(s)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s)
+}
+
 // listenBeside opens a second listener of the master's, on the address of
 // its job listener ln and any free port (the lazy page server, the input
 // stream), and returns it with its port.
@@ -321,6 +335,7 @@ func Finalize() error {
 		// see the master's goodbye first and its watchdog would end it.
 		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
+		n.refused.flush()
 		flushStats()
 		n.summary()
 	}
@@ -343,6 +358,7 @@ func (n *node) abort(reason string) {
 		n.endAdmission()
 		_ = n.master.Broadcast(transport.Message{Kind: kindAbort, Seq: n.seq, Payload: []byte(reason)})
 		_ = n.master.Close()
+		n.refused.flush()
 	}
 }
 

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"crypto/rand"
+	"io"
+	"net"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cape-go/cape/internal/nodeenv"
+)
+
+// refusedSummaryRE matches the master's summary of the refused connections
+// it did not print one by one.
+var refusedSummaryRE = regexp.MustCompile(`cape: node 0: ([0-9,]+) more connections? refused in the last `)
+
+// TestHardeningRefusedFlood opens many connections that fail their
+// handshake to a checkpointed job's port (which admits joining nodes):
+// the job completes with its output, its stderr holds a bounded number of
+// lines about them, and those lines account for every connection.
+func TestHardeningRefusedFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildOnce(t, "./testdata/ckptloop")
+	args := []string{"-n", "3000", "-steps", "300", "-pause", "10ms"}
+	want, errText, err := capeRun("2", nil, bin, args)
+	if err != nil {
+		t.Fatalf("fault-free run: %v\n%s", err, errText)
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	res := startJob(t, bin, ck, args)
+	info, err := nodeenv.ReadJoin(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const conns, workers = 600, 8
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var dialErrs []error
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < conns; i += workers {
+				if err := badHandshake(info.Master); err != nil {
+					mu.Lock()
+					dialErrs = append(dialErrs, err)
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(dialErrs) > 0 {
+		t.Fatalf("the flood could not connect: %v", dialErrs[0])
+	}
+	r := <-res
+	if r.err != nil {
+		t.Fatalf("the job: %v\n%s", r.err, r.errText)
+	}
+	if r.out != want {
+		t.Fatalf("under the flood the job printed\n%s\nthe fault-free run printed\n%s", r.out, want)
+	}
+	full, summed, lines := 0, 0, 0
+	for _, l := range strings.Split(r.errText, "\n") {
+		switch m := refusedSummaryRE.FindStringSubmatch(l); {
+		case m != nil:
+			k, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+			summed += k
+			lines++
+		case strings.Contains(l, "refused"):
+			full++
+			lines++
+		}
+	}
+	if lines > 20 {
+		t.Errorf("%d lines about %d refused connections on the job's stderr, want at most 20", lines, conns)
+	}
+	if full+summed != conns {
+		t.Errorf("the notices account for %d refused connections (%d printed, %d summarised), want %d:\n%s",
+			full+summed, full, summed, conns, r.errText)
+	}
+}
+
+// badHandshake connects to addr, sends bytes that are no handshake, and
+// waits for the other end to close the connection.
+func badHandshake(addr string) error {
+	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	junk := make([]byte, 64)
+	_, _ = rand.Read(junk)
+	copy(junk, "NOPE")
+	if _, err := nc.Write(junk); err != nil {
+		return err
+	}
+	_ = nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, _ = io.Copy(io.Discard, nc)
+	return nil
+}
