@@ -1,8 +1,7 @@
 package cape
 
 // The messages of lazy transfer (--transfer lazy), beside those of
-// protocol.go. Their kinds are numbered apart from protocol.go's so that
-// both lists can grow.
+// protocol.go, whose table numbers their kinds with the others.
 //
 //	kind       from → to        payload
 //	lazyHello  slave → master   u8: 1 if this slave can take lazy pages (its tracker is monitor.Lazy)
@@ -19,11 +18,6 @@ package cape
 import (
 	"encoding/binary"
 	"fmt"
-)
-
-const (
-	kindLazyHello uint8 = 48 + iota // slave → master: can take lazy pages
-	kindLazyInfo                    // master → slave: lazy on, page server port
 )
 
 // appendLazyMerged appends a lazy merged payload: the notices, then env.

@@ -5,7 +5,7 @@ package cape
 // before anything in it is used. Every message carries the region it
 // belongs to in transport.Message.Seq (the job's count of regions begun).
 //
-//	kind       from → to        payload
+//	kind       from → to        payload (numbers: the kinds table below)
 //	delta      slave → master   envelope: the slave's delta and its values' partials
 //	merged     master → slave   envelope: the merged delta less the slave's own bytes
 //	                            (incremental; complete: the whole arena), and the values' results
@@ -44,25 +44,62 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// Message kinds (transport reserves kinds < 16).
+// Message kinds of the job's connection (transport reserves kinds < 16),
+// all numbered here, lazy transfer's included (lazy_protocol.go); kinds
+// lists them with the input stream's set-up (stdin.go). Each receive
+// expects one kind at a time, but a kind is never reused: a message sent
+// out of turn is refused by its number, never read as another.
 const (
-	kindDelta    uint8 = 16 + iota // slave → master: the slave's delta and values
-	kindMerged                     // master → slave: the merged delta and values
-	kindChunkReq                   // slave → master: next dynamic chunk please
-	kindChunk                      // master → slave: [lo, hi), empty when done
-	kindDone                       // master → slave: the job is over
-	kindAbort                      // master → slave: the job failed; payload is the reason
-	kindLive                       // master → slave: the live set from the next region on
-	kindLeave                      // master → slave: declared lost, exit; payload is the reason
+	kindDelta     uint8 = 16 + iota // slave → master: the slave's delta and values
+	kindMerged                      // master → slave: the merged delta and values
+	kindChunkReq                    // slave → master: next dynamic chunk please
+	kindChunk                       // master → slave: [lo, hi), empty when done
+	kindDone                        // master → slave: the job is over
+	kindAbort                       // master → slave: the job failed; payload is the reason
+	kindLive                        // master → slave: the live set from the next region on
+	kindLeave                       // master → slave: declared lost, exit; payload is the reason
+	kindReplay                      // master → slave: the first message of a restarted job, u64 the regions it replays
+	kindImage                       // master → slave: a restart's image, at its checkpoint point
+	kindJoin                        // joiner → master: u64 regions replayed; admit me
+	kindLazyHello                   // slave → master: can take lazy pages (lazy_protocol.go)
+	kindLazyInfo                    // master → slave: lazy on, page server port (lazy_protocol.go)
 )
 
-// kindReplay is numbered apart from the kinds above: master → slave, the
-// first message of a restarted job, u64 the regions it replays.
-const (
-	kindReplay uint8 = 48
-	kindImage  uint8 = 49 // master → slave: a restart's image, at its checkpoint point
-	kindJoin   uint8 = 50 // joiner → master: u64 regions replayed; admit me
-)
+// kindInfo describes one message kind of the job's connection.
+type kindInfo struct {
+	kind uint8
+	name string
+}
+
+// kinds is every message kind of the job's connection, with its name. A
+// test checks that the numbers are unique and that every kind constant of
+// the package is here.
+var kinds = [...]kindInfo{
+	{kindDelta, "delta"},
+	{kindMerged, "merged"},
+	{kindChunkReq, "chunkReq"},
+	{kindChunk, "chunk"},
+	{kindDone, "done"},
+	{kindAbort, "abort"},
+	{kindLive, "live"},
+	{kindLeave, "leave"},
+	{kindReplay, "replay"},
+	{kindImage, "image"},
+	{kindJoin, "join"},
+	{kindLazyHello, "lazyHello"},
+	{kindLazyInfo, "lazyInfo"},
+	{kindStdinInfo, "stdinInfo"},
+}
+
+// kindName names a message kind of the job's connection, for errors.
+func kindName(k uint8) string {
+	for _, ki := range kinds {
+		if ki.kind == k {
+			return ki.name
+		}
+	}
+	return fmt.Sprintf("unknown kind %d", k)
+}
 
 // appendEnvelope appends the envelope of vals and d to dst.
 func appendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression) ([]byte, error) {
@@ -267,7 +304,7 @@ func fromMaster(msg transport.Message, want uint8, seq uint64) error {
 	case msg.Kind == kindDone:
 		return ErrJobDone
 	case msg.Kind != want:
-		return fmt.Errorf("the master sent message kind %d, want %d", msg.Kind, want)
+		return fmt.Errorf("the master sent message kind %d (%s), want %d (%s)", msg.Kind, kindName(msg.Kind), want, kindName(want))
 	case msg.Seq != seq:
 		return fmt.Errorf("the master sent a message for region #%d", msg.Seq)
 	}
