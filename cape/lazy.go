@@ -85,10 +85,10 @@ func (n *node) newTracker(backend string, opts monitor.Options) (monitor.Tracker
 }
 
 // setUpLazy agrees on lazy transfer with the other nodes, once the
-// transport is up, and starts the page server (master, on the host of ln)
-// or the pager helper (slave). When the job does not use it, a slave that
+// transport is up, and starts the page server (master, on its port) or the
+// pager helper (slave). When the job does not use it, a slave that
 // created a monitor.Lazy replaces it with the backend's plain tracker.
-func (n *node) setUpLazy(backend string, opts monitor.Options, ln net.Listener) error {
+func (n *node) setUpLazy(backend string, opts monitor.Options) error {
 	want, err := wantLazy(n)
 	if err != nil || !want {
 		return err
@@ -96,7 +96,7 @@ func (n *node) setUpLazy(backend string, opts monitor.Options, ln net.Listener) 
 	if n.rank == 0 {
 		// The master keeps its plain tracker: it serves pages from
 		// snapshots, not from its twins.
-		_, err := n.agreeLazyMaster(ln)
+		_, err := n.agreeLazyMaster()
 		return err
 	}
 	lz, capable := n.tracker.(monitor.Lazy)
@@ -117,7 +117,7 @@ func (n *node) setUpLazy(backend string, opts monitor.Options, ln net.Listener) 
 
 // agreeLazyMaster collects the slaves' answers, decides, tells them and,
 // if on, opens the page server and waits for every helper.
-func (n *node) agreeLazyMaster(ln net.Listener) (bool, error) {
+func (n *node) agreeLazyMaster() (bool, error) {
 	on := true
 	var unable []int
 	for rank := 1; rank < n.size; rank++ {
@@ -137,7 +137,7 @@ func (n *node) agreeLazyMaster(ln net.Listener) (bool, error) {
 	port := 0
 	if on {
 		var err error
-		if pln, port, err = listenBeside(ln); err != nil {
+		if pln, port, err = n.listenBeside(pager.JobID(n.cfg.Job)); err != nil {
 			return false, fmt.Errorf("lazy transfer: open the page server: %w", err)
 		}
 	}

@@ -127,6 +127,9 @@ func newLazyMaster(n *node, ln net.Listener) *lazyMaster {
 func (m *lazyMaster) accept(tcfg transport.Config, size int) {
 	defer m.wg.Done()
 	pm, err := transport.NewMaster(m.ln, tcfg)
+	// Every helper is in, or none will be: nothing more is accepted for
+	// the page server (its share of the master's port ends).
+	_ = m.ln.Close()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -153,6 +156,9 @@ func (m *lazyMaster) close() error {
 	pm := m.pm
 	m.mu.Unlock()
 	err := m.ln.Close() // ends an accept still waiting
+	if errors.Is(err, net.ErrClosed) {
+		err = nil // accept closed it
+	}
 	if pm != nil {
 		err = errors.Join(pm.Close(), err)
 	}

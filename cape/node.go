@@ -35,6 +35,9 @@ type node struct {
 	faults   []*faultSpec // CAPE_FAULT's faults not fired yet
 
 	master *transport.Master // rank 0 of a multi-node job
+	// router hands the connections to the master's port to the job's
+	// services (master of a multi-node job).
+	router *transport.Router
 	slave  *transport.Slave  // rank > 0
 
 	xch  exchangeState // the exchange's buffers, kept from one region to the next
@@ -224,28 +227,7 @@ func join(o options) (*node, error) {
 		return n, n.startJoining(tcfg)
 	}
 	if n.rank == 0 {
-		ln, err := nodeenv.Listen(cfg)
-		if err != nil {
-			return nil, err
-		}
-		n.loopback = isLoopback(ln.Addr())
-		if n.master, err = transport.NewMaster(ln, tcfg); err != nil {
-			ln.Close()
-			return nil, fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
-		}
-		if err := n.setUpLazy(backend, mopts, ln); err != nil {
-			return nil, err
-		}
-		if err := n.shareStdinMaster(ln); err != nil {
-			return nil, err
-		}
-		if err := n.announceReplay(); err != nil {
-			return nil, err
-		}
-		if n.dur != nil {
-			return n, n.startAdmission(ln)
-		}
-		return n, nil
+		return n, n.startMaster(tcfg, backend, mopts)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -257,7 +239,7 @@ func join(o options) (*node, error) {
 			n.loopback = true
 		}
 	}
-	if err := n.setUpLazy(backend, mopts, nil); err != nil {
+	if err := n.setUpLazy(backend, mopts); err != nil {
 		return nil, err
 	}
 	if err := n.takeStdinSlave(); err != nil {
@@ -280,15 +262,53 @@ func (n *node) transportNotice(s string) {
 	fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s)
 }
 
-// listenBeside opens a second listener of the master's, on the address of
-// its job listener ln and any free port (the lazy page server, the input
-// stream), and returns it with its port.
-func listenBeside(ln net.Listener) (net.Listener, int, error) {
-	host, _, err := net.SplitHostPort(ln.Addr().String())
+// startMaster sets up the master of a multi-node job: it waits for the
+// slaves, agrees on lazy transfer and standard input with them, tells them
+// a restart's replay and, with a checkpoint log, admits joining nodes.
+// Every connection of the job comes to the master's one port (the job's,
+// the page helpers', the input stream's, the joining nodes'): a
+// transport.Router hands each to its service, which authenticates it with
+// its own handshake; the port closes once the services stop accepting.
+func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.Options) error {
+	ln, err := nodeenv.Listen(n.cfg)
 	if err != nil {
-		return nil, 0, err
+		return err
 	}
-	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	n.loopback = isLoopback(ln.Addr())
+	if n.router, err = transport.NewRouter(ln, tcfg); err != nil {
+		ln.Close()
+		return err
+	}
+	mln, err := n.router.Listen(tcfg.JobID)
+	if err != nil {
+		return err
+	}
+	if n.master, err = transport.NewMaster(mln, tcfg); err != nil {
+		return fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
+	}
+	if err := n.setUpLazy(backend, mopts); err != nil {
+		return err
+	}
+	if err := n.shareStdinMaster(mln); err != nil {
+		return err
+	}
+	if err := n.announceReplay(); err != nil {
+		return err
+	}
+	if n.dur != nil {
+		err = n.startAdmission(mln)
+	} else {
+		mln.Close() // nothing more is accepted for the job's connection
+	}
+	n.router.Seal()
+	return err
+}
+
+// listenBeside returns a listener for one more service of the master (the
+// lazy page server, the input stream), whose handshakes use jobID, on the
+// master's port, with that port.
+func (n *node) listenBeside(jobID uint64) (net.Listener, int, error) {
+	l, err := n.router.Listen(jobID)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -344,6 +364,9 @@ func Finalize() error {
 		errs = append(errs, n.slave.Close())
 	}
 	errs = append(errs, n.closeLazy())
+	if n.router != nil {
+		errs = append(errs, n.router.Close())
+	}
 	if n.tracker != nil {
 		errs = append(errs, n.tracker.Close())
 	}

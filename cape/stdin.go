@@ -75,7 +75,7 @@ func (n *node) shareStdinMaster(ln net.Listener) error {
 		}
 		return devNullStdin()
 	}
-	sln, port, err := listenBeside(ln)
+	sln, port, err := n.listenBeside(stdinJobID(n.cfg.Job))
 	if err != nil {
 		return fmt.Errorf("standard input: open its server: %w", err)
 	}

@@ -157,7 +157,11 @@ func (r *Router) route(p *pending) {
 	l := r.lookup(hello[:n])
 	if l == nil {
 		nc.Close()
-		r.refused(fmt.Sprintf("refused a connection from %s: no service of this job takes it now", addr))
+		what := "not a handshake"
+		if id, ok := helloJob(hello[:n]); ok {
+			what = fmt.Sprintf("a hello for job id %#x", id)
+		}
+		r.refused(fmt.Sprintf("refused a connection from %s: no service of this job takes it now (%s)", addr, what))
 		return
 	}
 	t := time.NewTimer(r.timeout)
@@ -178,12 +182,21 @@ func (r *Router) route(p *pending) {
 func (r *Router) lookup(b []byte) *routeListener {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(b) == helloPeekLen && string(b[:len(hsMagic)]) == hsMagic && b[len(hsMagic)+1] == hsHello {
-		if l := r.routes[binary.BigEndian.Uint64(b[hsPrefixLen+8:])]; l != nil {
+	if id, ok := helloJob(b); ok {
+		if l := r.routes[id]; l != nil {
 			return l
 		}
 	}
 	return r.def
+}
+
+// helloJob returns the job id of a connection whose first bytes are b, if
+// they are the start of a hello.
+func helloJob(b []byte) (uint64, bool) {
+	if len(b) < helloPeekLen || string(b[:len(hsMagic)]) != hsMagic || b[len(hsMagic)+1] != hsHello {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(b[hsPrefixLen+8:]), true
 }
 
 func (r *Router) refused(msg string) {
