@@ -107,3 +107,44 @@ func badHandshake(addr string) error {
 	_, _ = io.Copy(io.Discard, nc)
 	return nil
 }
+
+// TestSurviveLostStraggler pauses a slave for far longer than the job
+// needs: the master declares it lost (a straggler) and completes the job
+// without it, and cape run returns with the job's output at once, the
+// launcher having stopped the lost node, instead of waiting for it to
+// wake.
+func TestSurviveLostStraggler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	const pause = 60 * time.Second
+	bin := buildOnce(t, "../../examples/matmul")
+	args := []string{"-n", "600"}
+	want, errText, err := capeRun("3", nil, bin, args)
+	if err != nil {
+		t.Fatalf("fault-free run: %v\n%s", err, errText)
+	}
+	t.Setenv("CAPE_FAULT", "node=1,at=compute,do=pause,for="+pause.String())
+	start := time.Now()
+	out, errText, err := capeRun("3", nil, bin, args)
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("cape run: %v\n%s", err, errText)
+	}
+	if firstLine(out) != firstLine(want) {
+		t.Errorf("printed %q, the fault-free run %q", out, want)
+	}
+	if !strings.Contains(errText, "cape: master: lost node 1 ") || !strings.Contains(errText, "was declared lost by the master and stopped") {
+		t.Errorf("node 1 was not declared lost and stopped:\n%s", errText)
+	}
+	// Not a timing of the job: whether cape run waited for the pause.
+	if took >= pause/2 {
+		t.Errorf("cape run returned after %v: it waited for the lost node's %v pause\n%s", took, pause, errText)
+	}
+}
+
+// firstLine is s up to its first newline (matmul's second line is a time).
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

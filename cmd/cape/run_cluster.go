@@ -27,7 +27,9 @@ A hostfile lists one host per line, Open MPI style ("node1 slots=4") or MPICH
 style ("node1:4"); "#" starts a comment. Slaves fill the first host's slots,
 then the next host's, and start over when every slot is taken. The slaves
 dial the master at the address their sshd sees this machine at; through a jump
-host or NAT give --master-addr (and --master-port for a firewall).
+host or NAT give --master-addr. Every connection to the master (the job's, the
+lazy page server's, the input stream's, joining nodes') comes to one port:
+give --master-port to open just that one in a firewall.
 
 Under srun or mpirun, run the built program directly instead: see README.
 

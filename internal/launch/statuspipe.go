@@ -15,6 +15,7 @@ import (
 type statusPipe struct {
 	w    *os.File // the nodes' end; closed here once every node started
 	done chan struct{}
+	lost chan int // the slaves the master declared lost (nodeenv.Lost)
 
 	mu sync.Mutex
 	// mu protects the following fields.
@@ -27,7 +28,7 @@ func newStatusPipe() (*statusPipe, error) {
 	if err != nil {
 		return nil, fmt.Errorf("status pipe: %w", err)
 	}
-	s := &statusPipe{w: w, done: make(chan struct{})}
+	s := &statusPipe{w: w, done: make(chan struct{}), lost: make(chan int, 64)}
 	go s.read(r)
 	return s, nil
 }
@@ -53,10 +54,24 @@ func (s *statusPipe) read(r *os.File) {
 				s.mu.Lock()
 				s.reps = append(s.reps, rep)
 				s.mu.Unlock()
+			} else if l, err := nodeenv.ParseLost(string(line)); err == nil {
+				select {
+				case s.lost <- l.Rank:
+				default: // the supervisor is behind: it stops lost nodes at the end anyway
+				}
 			}
 		}
 		long = false
 	}
+}
+
+// lostRanks delivers the ranks the master declared lost; nil (never ready)
+// if there is no pipe.
+func (s *statusPipe) lostRanks() <-chan int {
+	if s == nil {
+		return nil
+	}
+	return s.lost
 }
 
 // writer is the end to pass to the nodes, nil if there is no pipe.

@@ -42,6 +42,7 @@ type supervisor struct {
 	// cap; see nodeenv.Config.MaxLost); lost counts them.
 	maxLost, lost int
 	hungKilled    map[*proc]bool // slaves killed for being stopped past the peer timeout
+	lostKilled    map[*proc]bool // slaves stopped because the master declared them lost
 
 	mu sync.Mutex
 	// mu protects the following field.
@@ -54,7 +55,7 @@ const defaultPeerTimeout = 10 * time.Second
 
 func newSupervisor(s Spec) (*supervisor, error) {
 	j := &supervisor{grace: s.Grace, timeout: defaultPeerTimeout, outs: newOutputs(s),
-		maxLost: s.Node.MaxLost, hungKilled: map[*proc]bool{}}
+		maxLost: s.Node.MaxLost, hungKilled: map[*proc]bool{}, lostKilled: map[*proc]bool{}}
 	if j.grace == 0 {
 		j.grace = 2 * time.Second
 	}
@@ -173,6 +174,8 @@ func (j *supervisor) watch(ctx context.Context) error {
 				// message; do not wait for a stuck one forever.
 				deadline = time.After(j.grace)
 			}
+		case rank := <-j.status.lostRanks():
+			j.killLost(rank)
 		case <-settled:
 			settled = nil
 			decide()
@@ -226,6 +229,9 @@ func (j *supervisor) survive(p *proc) bool {
 	if j.hungKilled[p] {
 		desc = fmt.Sprintf("was stopped for the peer timeout (%v) and killed", j.timeout)
 	}
+	if j.lostKilled[p] {
+		desc = "was declared lost by the master and stopped"
+	}
 	limit := "no cap"
 	if j.maxLost >= 0 {
 		limit = fmt.Sprintf("at most %d", j.maxLost)
@@ -252,6 +258,25 @@ func (j *supervisor) killHung(p *proc) bool {
 		resumeGroup(p)
 	}
 	return true
+}
+
+// killLost stops slave rank, which the master declared lost: the job goes
+// on without it, and must not wait for it to end by itself (a straggler
+// may take any time). A local node's process group is killed; a remote
+// node's ssh session is ended (its standard input, the node's lifeline,
+// closed) and the ssh client killed.
+func (j *supervisor) killLost(rank int) {
+	for _, p := range j.procs {
+		if p.rank != rank || rank == 0 || ended(p) || j.lostKilled[p] {
+			continue
+		}
+		j.lostKilled[p] = true
+		if p.stop != nil {
+			p.stop()
+		}
+		signalGroup(p, syscall.SIGKILL)
+		resumeGroup(p)
+	}
 }
 
 // note writes a line of the launcher's own on the job's stderr.
