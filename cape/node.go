@@ -35,10 +35,10 @@ type node struct {
 	faults   []*faultSpec // CAPE_FAULT's faults not fired yet
 
 	master *transport.Master // rank 0 of a multi-node job
+	slave  *transport.Slave  // rank > 0
 	// router hands the connections to the master's port to the job's
 	// services (master of a multi-node job).
 	router *transport.Router
-	slave  *transport.Slave  // rank > 0
 
 	xch  exchangeState // the exchange's buffers, kept from one region to the next
 	rost *roster       // master: the regions' roster and receivers, reused (reexec.go)
