@@ -158,12 +158,12 @@ func (n *node) setPending(tail []byte) error {
 func (n *node) restore(name string, vars [][]byte) error {
 	p := n.pending
 	var im *ckptlog.Image
-	if n.rank == 0 {
+	if n.rank == 0 || n.joining != nil { // a joining node reads the image from the log, as the master does
 		im = p.image
 		if !bytes.Equal(im.Alloc, n.arena.AppendState(nil)) {
 			return fmt.Errorf("restart: point %s: the arena's allocations differ from those of the logged run when it saved its image there (the program allocates differently each time it reaches the point), so the image cannot be restored", name)
 		}
-		if n.size > 1 {
+		if n.master != nil && n.size > 1 {
 			msg := append(binary.LittleEndian.AppendUint64(nil, im.Seq), im.Vars...)
 			msg = append(msg, im.Memory...)
 			if err := n.master.Broadcast(transport.Message{Kind: kindImage, Seq: n.seq, Payload: msg}); err != nil {

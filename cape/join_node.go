@@ -123,6 +123,9 @@ func (n *node) catchUp() {
 		if err := n.followLog(); err != nil {
 			fail(err)
 		}
+		if n.pending != nil {
+			return // the log was compacted: compute up to its image's point
+		}
 		if err := n.askToJoin(); err != nil {
 			fail(err)
 		}
@@ -183,10 +186,40 @@ func (n *node) followLog() error {
 		first, entries = entries[0].Seq+1, entries[1:]
 	}
 	if replaced && first > n.seq {
-		return fmt.Errorf("join: the job compacted its log past region #%d, which this node has not replayed yet: start it again", n.seq)
+		// The regions this node has not replayed are gone, but the log
+		// starts with an image of a checkpoint point: the node restores it
+		// at that point, as a restart does, computing the regions before.
+		if err := n.adoptImage(s); err != nil {
+			return fmt.Errorf("join: the job compacted its log past region #%d, which this node has not replayed yet: %w", n.seq, err)
+		}
 	}
 	d.entries, d.first = entries, first
 	n.replayTo = max(n.replayTo, s.Last())
+	return nil
+}
+
+// adoptImage makes the image the compacted log s starts with the node's
+// pending image: at the next call of its checkpoint point, the node
+// restores it (Checkpoint), and it computes its regions until then.
+func (n *node) adoptImage(s *ckptlog.Scan) error {
+	if n.joining.asked {
+		// The master may admit it from any region now, which it would
+		// have to replay from the log.
+		return errors.New("this node had asked to be admitted: start it again")
+	}
+	if len(s.Entries) == 0 || s.Entries[0].Kind != ckptlog.KindImage {
+		return errors.New("the log holds no image to restart from: start this node again")
+	}
+	p, err := n.joining.fl.PayloadInto(nil, s.Entries[0])
+	if err != nil {
+		return err
+	}
+	im, err := ckptlog.ParseImage(p)
+	if err != nil {
+		return fmt.Errorf("the log's image: %w", err)
+	}
+	n.pending = &pendingImage{point: im.Point, seq: im.Seq, image: im}
+	n.dur.notice(fmt.Sprintf("join: the job compacted its log into an image of point %s after region #%d; this node restores it there and follows the log from it", im.Point, im.Seq))
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/internal/nodeenv"
 )
 
@@ -147,4 +148,66 @@ func TestSurviveLostStraggler(t *testing.T) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// TestJoinAfterCompaction joins a node to a job whose bounded log
+// (--checkpoint-max) has been compacted into an image of its checkpoint
+// point: the node computes up to that point, restores the image from the
+// log, follows the log from there and is admitted; or, if the log is
+// compacted past it once it asked to be admitted, it ends at once saying
+// so. Either way it never waits silently for the job's end, and the job's
+// output is the fault-free run's.
+func TestJoinAfterCompaction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildOnce(t, "../../examples/stencil")
+	args := []string{"-n", "120", "-iters", "6000"}
+	want, errText, err := capeRun("2", nil, bin, args)
+	if err != nil {
+		t.Fatalf("fault-free run: %v\n%s", err, errText)
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	res := startJob(t, bin, ck, args, "--checkpoint-max", "6M")
+	// Wait for the first compaction: the log then starts with an image.
+	deadline := time.Now().Add(30 * time.Second)
+	for !startsWithImage(ck) {
+		if time.Now().After(deadline) {
+			t.Fatal("the log was not compacted in 30s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var jerr strings.Builder
+	joinErr := run([]string{"join", ck}, io.Discard, &jerr)
+	joinEnd := time.Now()
+	r := <-res
+	jobEnd := time.Now()
+	if r.err != nil {
+		t.Fatalf("the job: %v\n%s\njoining node:\n%s", r.err, r.errText, jerr.String())
+	}
+	if r.out != want {
+		t.Fatalf("with a node joining, the job printed\n%s\nthe fault-free run printed\n%s", r.out, want)
+	}
+	switch {
+	case joinErr == nil && strings.Contains(jerr.String(), "joined the job"):
+		t.Logf("joined after the compaction:\n%s", jerr.String())
+	case joinErr != nil && strings.Contains(jerr.String(), "compacted its log past region"):
+		if jobEnd.Sub(joinEnd) < 0 {
+			t.Errorf("the joining node was told only at the job's end:\n%s", jerr.String())
+		}
+		t.Logf("refused promptly:\n%s", jerr.String())
+	default:
+		t.Errorf("cape join: %v, neither admitted nor told why not:\n%s", joinErr, jerr.String())
+	}
+}
+
+// startsWithImage reports whether the checkpoint log in dir starts with an
+// image (it has been compacted).
+func startsWithImage(dir string) bool {
+	d, err := ckptlog.OpenDir(dir)
+	if err != nil {
+		return false
+	}
+	s, err := d.Scan(1 << 30)
+	return err == nil && len(s.Entries) > 0 && s.Entries[0].Kind == ckptlog.KindImage
 }
