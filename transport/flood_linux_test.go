@@ -25,15 +25,23 @@ const floodLimit = 48
 // connections, 8 times its limit, reconnecting as soon as the master drops
 // them; two real slaves must still join.
 func TestFloodDoesNotStopJoin(t *testing.T) {
-	if os.Getenv(floodEnv) == "1" {
-		floodChild()
+	if mode := os.Getenv(floodEnv); mode != "" {
+		floodChild(mode == "router")
 		return
 	}
 	if testing.Short() {
 		t.Skip("starts a process and opens hundreds of connections")
 	}
+	// The master's listener, then a Router's share of it (the flood
+	// reaches the Router first).
+	t.Run("listener", func(t *testing.T) { floodJoin(t, "1") })
+	t.Run("router", func(t *testing.T) { floodJoin(t, "router") })
+}
+
+// floodJoin runs TestFloodDoesNotStopJoin's child in mode and floods it.
+func floodJoin(t *testing.T, mode string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestFloodDoesNotStopJoin$")
-	cmd.Env = append(os.Environ(), floodEnv+"=1")
+	cmd.Env = append(os.Environ(), floodEnv+"="+mode)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -109,8 +117,9 @@ func TestFloodDoesNotStopJoin(t *testing.T) {
 }
 
 // floodChild is the master of TestFloodDoesNotStopJoin: it prints its
-// address, then "joined" or the error of NewMaster.
-func floodChild() {
+// address, then "joined" or the error of NewMaster. With router, the
+// master accepts on a Router's listener for its job id.
+func floodChild(router bool) {
 	lim := syscall.Rlimit{Cur: floodLimit, Max: floodLimit}
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		fmt.Println("setrlimit:", err)
@@ -124,7 +133,18 @@ func floodChild() {
 	fmt.Println(ln.Addr())
 	cfg := testConfig(3)
 	cfg.HandshakeTimeout = 30 * time.Second
-	m, err := NewMaster(ln, cfg)
+	var mln net.Listener = ln
+	if router {
+		r, err := NewRouter(ln, cfg)
+		if err == nil {
+			mln, err = r.Listen(cfg.JobID)
+		}
+		if err != nil {
+			fmt.Println("router:", err)
+			os.Exit(2)
+		}
+	}
+	m, err := NewMaster(mln, cfg)
 	if err != nil {
 		fmt.Println(strings.ReplaceAll(err.Error(), "\n", "; "))
 		os.Exit(1)
