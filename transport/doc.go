@@ -78,6 +78,17 @@
 // cut short (EOF or reset before the result) dials again until its context
 // ends. A join error lists at most 16 failed handshakes and counts the rest.
 //
+// One port for several services (Router, route.go): a master whose services
+// each authenticate with this handshake under a job id of their own shares
+// one listener among them. The Router accepts with the same limits, reads
+// the first 24 bytes of the hello with MSG_PEEK (consuming nothing, so the
+// service gets the accepted *net.TCPConn and reads the hello itself) and
+// hands the connection to the service listening for its job id; anything
+// else that sends bytes goes to the first service, whose handshake refuses
+// it; a connection silent for the handshake deadline is closed and reported
+// to Config.Notice. The job id picks a service, nothing more: the service's
+// handshake checks it, with the MAC, as on a listener of its own.
+//
 // Session keys: HKDF-SHA256 with the token as secret, slave nonce ‖ master
 // nonce as salt, and "cape/transport v1 session keys" ‖ T as info; 64
 // bytes: the AES-256 key of frames sent by the slave, then of frames sent
