@@ -229,27 +229,34 @@ func join(o options) (*node, error) {
 	if n.rank == 0 {
 		return n, n.startMaster(tcfg, backend, mopts)
 	}
+	return n, n.startSlave(tcfg, backend, mopts)
+}
+
+// startSlave connects a slave of a multi-node job to its master and takes
+// part in the set-up the master leads (startMaster).
+func (n *node) startSlave(tcfg transport.Config, backend string, mopts monitor.Options) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if n.slave, err = transport.Dial(ctx, cfg.Master, n.rank, tcfg); err != nil {
-		return nil, fmt.Errorf("connect to the master: %w", err)
+	var err error
+	if n.slave, err = transport.Dial(ctx, n.cfg.Master, n.rank, tcfg); err != nil {
+		return fmt.Errorf("connect to the master: %w", err)
 	}
-	if host, _, err := net.SplitHostPort(cfg.Master); err == nil {
+	if host, _, err := net.SplitHostPort(n.cfg.Master); err == nil {
 		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 			n.loopback = true
 		}
 	}
 	if err := n.setUpLazy(backend, mopts); err != nil {
-		return nil, err
+		return err
 	}
 	if err := n.takeStdinSlave(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := n.awaitReplay(); err != nil {
-		return nil, err
+		return err
 	}
 	go n.watchMaster()
-	return n, nil
+	return nil
 }
 
 // transportNotice prints what a transport wants the user to know; the
