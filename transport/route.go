@@ -120,11 +120,11 @@ func (r *Router) Close() error {
 	r.mu.Unlock()
 	close(r.stop)
 	err := r.ln.Close()
+	for _, l := range routes {
+		l.closeOnce() // frees a route() waiting to hand a connection over
+	}
 	<-r.done
 	r.acc.shutdown()
-	for _, l := range routes {
-		l.closeOnce()
-	}
 	if errors.Is(err, net.ErrClosed) {
 		err = nil
 	}

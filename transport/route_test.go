@@ -217,3 +217,33 @@ func TestRouterKeepsTCPConn(t *testing.T) {
 		t.Errorf("the service reads %q, %v: want the hello from its first byte", b, err)
 	}
 }
+
+// TestRouterCloseFreesHandOver: Close returns at once while a connection
+// waits to be handed to a service that does not accept.
+func TestRouterCloseFreesHandOver(t *testing.T) {
+	ln := listen(t)
+	cfg := testConfig(2)
+	cfg.PeerTimeout = 5 * time.Second // the hand-over would wait this long
+	r, err := NewRouter(ln, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Listen(7); err != nil {
+		t.Fatal(err)
+	}
+	nc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if _, err := nc.Write(appendHandshake(nil, &hsMsg{typ: hsHello, rank: 1, size: 2, jobID: 7})); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // routed, waiting for an Accept
+	await(t, 2*time.Second, "Close", func() error { return r.Close() })
+	_ = nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+	// Closed with its hello unread: EOF or a reset.
+	if _, err := nc.Read(make([]byte, 1)); err == nil || isTimeout(err) {
+		t.Errorf("the waiting connection: %v, want closed", err)
+	}
+}
