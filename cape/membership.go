@@ -83,6 +83,7 @@ func (n *node) recordLoss(rank int, seq uint64, straggler bool) {
 	m := &n.mem
 	m.lost[rank] = true
 	m.losses = append(m.losses, lossEvent{rank: rank, seq: seq, at: time.Now()})
+	n.stdinLost(rank)
 	if straggler {
 		_ = n.master.Exclude(rank)
 		return

@@ -72,6 +72,10 @@ type node struct {
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
 
+	stdinM  *stdinShare       // master streaming its standard input (stdin.go)
+	stdinPM *transport.Master // the stdinM's connections
+	stdinS  *stdinQueue       // slave fed by the master's stream
+
 	joins   *joins  // master of a checkpointed job: the nodes joining it (join.go)
 	joining *joiner // a node joining a running job, until its end (join_node.go)
 }
@@ -321,12 +325,13 @@ func Finalize() error {
 		// see the master's goodbye first and its watchdog would end it.
 		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
+		errs = append(errs, n.closeStdin())
 		flushStats()
 		n.summary()
 	}
 	if n.slave != nil {
 		n.joinSummary()
-		errs = append(errs, n.slave.Close())
+		errs = append(errs, n.closeStdin(), n.slave.Close())
 	}
 	errs = append(errs, n.closeLazy())
 	if n.tracker != nil {
