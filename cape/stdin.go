@@ -161,11 +161,15 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 	fail(err)
 }
 
-// stdinLost takes a slave the job declared lost out of the input stream.
-// n.lossMu is held (recordLoss).
+// stdinLost takes a slave the job declared lost out of the input stream
+// and closes its input connection in the background (a straggler that
+// wakes sees the master's orderly close, not an end of input, and learns
+// from the job's connection that it must leave). n.lossMu is held
+// (recordLoss).
 func (n *node) stdinLost(rank int) {
 	if n.stdinM != nil {
 		n.stdinM.drop(rank)
+		_ = n.stdinPM.Drop(rank)
 	}
 }
 

@@ -290,8 +290,7 @@ func stdinNodeError(rank int, err error) error {
 }
 
 // drop takes a slave the job declared lost out of the stream, so that it
-// holds back no one; its connection stays as it is (the job tells it to
-// leave).
+// holds back no one.
 func (s *stdinShare) drop(rank int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
