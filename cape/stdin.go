@@ -21,8 +21,8 @@ import (
 // standard input is a file, a pipe or a socket, the master streams it to
 // the slaves: at Init it replaces its own descriptor 0 with a pipe, reads
 // the real input in a goroutine, feeds its program through the pipe and
-// sends every chunk to each slave over a connection of its own
-// (authenticated like the job's, with the job's timeouts), where a
+// sends every chunk to each slave over a connection of its own (to the
+// job's port, authenticated like the job's, with the job's timeouts), where a
 // goroutine queues the chunks and feeds the slave program's descriptor 0,
 // a pipe too. Any other standard input (a terminal, /dev/null, none)
 // becomes /dev/null on every node: a terminal is never read, since a node
@@ -47,7 +47,7 @@ import (
 
 // Message kinds of the set-up on the job's connection.
 const (
-	kindStdinInfo uint8 = 56 // master → slave: u8 mode (stdinNone, stdinStream), u16 port
+	kindStdinInfo uint8 = 56 // master → slave: u8 mode (stdinNone, stdinStream), u16 port (0: the job's)
 )
 
 // Message kinds on the input's own connection. Seq carries a byte offset.
@@ -90,18 +90,19 @@ func (n *node) shareStdinMaster(ln net.Listener) error {
 		}
 		return devNullStdin()
 	}
-	sln, port, err := listenBeside(ln)
-	if err != nil {
-		return fmt.Errorf("standard input: open its server: %w", err)
-	}
-	defer sln.Close()
-	if err := n.sendEach(kindStdinInfo, binary.LittleEndian.AppendUint16([]byte{stdinStream}, uint16(port))); err != nil {
+	// The slaves dial the job's own address (port 0 says so), which the
+	// job's join no longer accepts on: one port serves the job, so that a
+	// firewall that opens --master-port only lets the input through. The
+	// input's connections have a job id of their own (stdinJobID), so a
+	// late connection of the job's is refused, not mistaken for one.
+	if err := n.sendEach(kindStdinInfo, []byte{stdinStream, 0, 0}); err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
+	sln := ln
 	cut := n.stdinCutFault()
 	var rec *connRecorder
 	if cut != nil {
-		rec = &connRecorder{Listener: sln}
+		rec = &connRecorder{Listener: ln}
 		sln = rec
 	}
 	pm, err := transport.NewMaster(sln, n.stdinConfig())
@@ -189,14 +190,17 @@ func (n *node) takeStdinSlave() error {
 	if msg.Payload[0] == stdinNone {
 		return devNullStdin()
 	}
-	host, _, err := net.SplitHostPort(n.cfg.Master)
-	if err != nil {
-		return fmt.Errorf("standard input: master address %q: %w", n.cfg.Master, err)
+	addr := n.cfg.Master
+	if port := binary.LittleEndian.Uint16(msg.Payload[1:]); port != 0 {
+		host, _, err := net.SplitHostPort(n.cfg.Master)
+		if err != nil {
+			return fmt.Errorf("standard input: master address %q: %w", n.cfg.Master, err)
+		}
+		addr = net.JoinHostPort(host, strconv.Itoa(int(port)))
 	}
-	port := binary.LittleEndian.Uint16(msg.Payload[1:])
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	conn, err := transport.Dial(ctx, net.JoinHostPort(host, strconv.Itoa(int(port))), n.rank, n.stdinConfig())
+	conn, err := transport.Dial(ctx, addr, n.rank, n.stdinConfig())
 	if err != nil {
 		return fmt.Errorf("standard input: connect to the master: %w", err)
 	}
@@ -267,6 +271,15 @@ type connRecorder struct {
 	net.Listener
 	mu    sync.Mutex // protects conns
 	conns []net.Conn
+}
+
+// SetDeadline passes the transport's accept deadline on, so that its
+// join stops accepting on the job's listener when it is done.
+func (l *connRecorder) SetDeadline(t time.Time) error {
+	if d, ok := l.Listener.(interface{ SetDeadline(time.Time) error }); ok {
+		return d.SetDeadline(t)
+	}
+	return nil
 }
 
 func (l *connRecorder) Accept() (net.Conn, error) {
