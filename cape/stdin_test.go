@@ -26,15 +26,15 @@ import (
 // stdinPattern is the byte at offset off of the tests' input.
 func stdinPattern(off int64) byte { return byte(off*131 + off>>9 + 7) }
 
-// patternInput is an input of n bytes of stdinPattern, then EOF (or err,
+// stdinPatternInput is an input of n bytes of stdinPattern, then EOF (or err,
 // if set); reads return at most 40 000 bytes (not a multiple of the
 // chunk), as a pipe would.
-type patternInput struct {
+type stdinPatternInput struct {
 	n, off int64
 	err    error
 }
 
-func (p *patternInput) Read(b []byte) (int, error) {
+func (p *stdinPatternInput) Read(b []byte) (int, error) {
 	if p.off >= p.n {
 		if p.err != nil {
 			return 0, p.err
@@ -49,7 +49,7 @@ func (p *patternInput) Read(b []byte) (int, error) {
 	return k, nil
 }
 
-func (p *patternInput) Close() error { return nil }
+func (p *stdinPatternInput) Close() error { return nil }
 
 // stdinSink stands for a program's pipe: it checks that the bytes written
 // are the input's, from its start, and records the end of the input
@@ -66,7 +66,7 @@ type stdinSink struct {
 	eof    chan struct{} // closed by Close
 }
 
-func newSink() *stdinSink { return &stdinSink{eof: make(chan struct{})} }
+func newStdinSink() *stdinSink { return &stdinSink{eof: make(chan struct{})} }
 
 func (s *stdinSink) Write(p []byte) (int, error) {
 	if s.hold != nil {
@@ -168,7 +168,7 @@ func newStdinRig(t *testing.T, size int, in io.ReadCloser, window int64, via map
 	for r := 0; r < size; r++ {
 		rig.sinks[r] = sinks[r]
 		if rig.sinks[r] == nil {
-			rig.sinks[r] = newSink()
+			rig.sinks[r] = newStdinSink()
 		}
 		if r > 0 {
 			ranks = append(ranks, r)
@@ -193,8 +193,8 @@ func newStdinRig(t *testing.T, size int, in io.ReadCloser, window int64, via map
 	return rig
 }
 
-// wait returns the first value of ch, or fails the test after d.
-func wait[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
+// stdinWait returns the first value of ch, or fails the test after d.
+func stdinWait[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 	t.Helper()
 	select {
 	case v := <-ch:
@@ -206,20 +206,20 @@ func wait[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 	return zero
 }
 
-// checkWhole checks that sink got the whole input of n bytes and its end.
-func checkWhole(t *testing.T, who string, s *stdinSink, n int64) {
+// stdinCheckWhole checks that sink got the whole input of n bytes and its end.
+func stdinCheckWhole(t *testing.T, who string, s *stdinSink, n int64) {
 	t.Helper()
-	wait(t, s.eof, 30*time.Second, who+"'s end of input")
+	stdinWait(t, s.eof, 30*time.Second, who+"'s end of input")
 	got, _, bad := s.state()
 	if bad != nil || got != n {
 		t.Fatalf("%s got %d bytes of %d (%v)", who, got, n, bad)
 	}
 }
 
-// cutProxy forwards connections to target and resets both sides of each
+// stdinCutProxy forwards connections to target and resets both sides of each
 // once after bytes went from target to the client, as a network cut (or
 // ss -K) would.
-func cutProxy(t *testing.T, target string, after int64) string {
+func stdinCutProxy(t *testing.T, target string, after int64) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -273,20 +273,20 @@ func cutProxy(t *testing.T, target string, after int64) string {
 // other slave must still get the whole input.
 func TestStdinCutIsNotEndOfInput(t *testing.T) {
 	const total = 8 << 20
-	via := map[int]func(string) string{1: func(a string) string { return cutProxy(t, a, 3<<20) }}
-	rig := newStdinRig(t, 3, &patternInput{n: total}, 1<<20, via, nil)
+	via := map[int]func(string) string{1: func(a string) string { return stdinCutProxy(t, a, 3<<20) }}
+	rig := newStdinRig(t, 3, &stdinPatternInput{n: total}, 1<<20, via, nil)
 
-	err := wait(t, rig.slaveErr[1], 20*time.Second, "failure on the cut slave")
+	err := stdinWait(t, rig.slaveErr[1], 20*time.Second, "failure on the cut slave")
 	if !errors.Is(err, transport.ErrConnLost) || !strings.Contains(err.Error(), "standard input stream from the master cut after") {
 		t.Fatalf("slave 1 failed with %v, want a cut input stream (ErrConnLost)", err)
 	}
-	perr := wait(t, rig.peerErrs, 20*time.Second, "master's report of the cut stream")
+	perr := stdinWait(t, rig.peerErrs, 20*time.Second, "master's report of the cut stream")
 	var ne *transport.NodeError
 	if !errors.As(perr, &ne) || ne.Rank != 1 || !strings.Contains(perr.Error(), "standard input stream") {
 		t.Fatalf("the master reported %v, want node 1's standard input stream", perr)
 	}
-	checkWhole(t, "the master's program", rig.sinks[0], total)
-	checkWhole(t, "slave 2", rig.sinks[2], total)
+	stdinCheckWhole(t, "the master's program", rig.sinks[0], total)
+	stdinCheckWhole(t, "slave 2", rig.sinks[2], total)
 	time.Sleep(100 * time.Millisecond) // the cut slave's feed has drained its queue
 	got, ended, bad := rig.sinks[1].state()
 	if ended || bad != nil || got >= total {
@@ -303,7 +303,6 @@ func TestStdinCutIsNotEndOfInput(t *testing.T) {
 type fakeStdinConn struct {
 	msgs []transport.Message
 	err  error
-	acks chan uint64
 }
 
 func (c *fakeStdinConn) Recv() (transport.Message, error) {
@@ -318,12 +317,7 @@ func (c *fakeStdinConn) Recv() (transport.Message, error) {
 	return m, nil
 }
 
-func (c *fakeStdinConn) Send(m transport.Message) error {
-	if c.acks != nil {
-		c.acks <- binary.LittleEndian.Uint64(m.Payload)
-	}
-	return nil
-}
+func (c *fakeStdinConn) Send(transport.Message) error { return nil }
 
 func (c *fakeStdinConn) Close() error { return nil }
 
@@ -361,12 +355,12 @@ func TestStdinEndOnlyWithTheCount(t *testing.T) {
 		{"master closed", []transport.Message{data(0, 100)}, &transport.NodeError{Rank: 0, Op: "recv", Err: transport.ErrPeerClosed}, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sink := newSink()
+			sink := newStdinSink()
 			errs := make(chan error, 1)
 			q := newStdinQueue(&fakeStdinConn{msgs: tc.msgs, err: tc.err}, 1<<20, func(err error) { errs <- err })
 			q.start(sink)
 			if tc.wantEnd {
-				wait(t, sink.eof, 5*time.Second, "end of input")
+				stdinWait(t, sink.eof, 5*time.Second, "end of input")
 			}
 			var err error
 			select {
@@ -393,13 +387,13 @@ func TestStdinEndOnlyWithTheCount(t *testing.T) {
 // input.
 func TestStdinMemoryBounded(t *testing.T) {
 	const total, window = 48 << 20, 2 << 20
-	slow := newSink()
+	slow := newStdinSink()
 	slow.delay, slow.hold = time.Millisecond, make(chan struct{})
-	rig := newStdinRig(t, 3, &patternInput{n: total}, window, nil, map[int]*stdinSink{2: slow})
+	rig := newStdinRig(t, 3, &stdinPatternInput{n: total}, window, nil, map[int]*stdinSink{2: slow})
 	time.Sleep(200 * time.Millisecond) // the slow program takes nothing yet: the stream fills the window
 	close(slow.hold)
 	for r := range 3 {
-		checkWhole(t, fmt.Sprintf("node %d", r), rig.sinks[r], total)
+		stdinCheckWhole(t, fmt.Sprintf("node %d", r), rig.sinks[r], total)
 	}
 	const bound = window + stdinChunk
 	rig.share.mu.Lock()
@@ -428,17 +422,17 @@ func TestStdinMemoryBounded(t *testing.T) {
 // lost (drop); then the master's program and slave 1 get the whole input.
 func TestStdinLostSlaveHoldsNoOneBack(t *testing.T) {
 	const total, window = 16 << 20, 1 << 20
-	stuck := newSink()
+	stuck := newStdinSink()
 	stuck.hold = make(chan struct{})
 	defer close(stuck.hold)
-	rig := newStdinRig(t, 3, &patternInput{n: total}, window, nil, map[int]*stdinSink{2: stuck})
+	rig := newStdinRig(t, 3, &stdinPatternInput{n: total}, window, nil, map[int]*stdinSink{2: stuck})
 	time.Sleep(300 * time.Millisecond)
 	if got, _, _ := rig.sinks[0].state(); got >= total || got > 2*window+2*stdinChunk {
 		t.Fatalf("the master's program got %d bytes while slave 2 took none: want at most the window (%d) and a few chunks", got, window)
 	}
 	rig.share.drop(2)
-	checkWhole(t, "the master's program", rig.sinks[0], total)
-	checkWhole(t, "slave 1", rig.sinks[1], total)
+	stdinCheckWhole(t, "the master's program", rig.sinks[0], total)
+	stdinCheckWhole(t, "slave 1", rig.sinks[1], total)
 }
 
 // TestStdinSlaveEndIsNotAFailure closes a slave's side in order while the
@@ -446,13 +440,13 @@ func TestStdinLostSlaveHoldsNoOneBack(t *testing.T) {
 // failure, and the others get the whole input.
 func TestStdinSlaveEndIsNotAFailure(t *testing.T) {
 	const total, window = 8 << 20, 1 << 20
-	rig := newStdinRig(t, 3, &patternInput{n: total}, window, nil, nil)
+	rig := newStdinRig(t, 3, &stdinPatternInput{n: total}, window, nil, nil)
 	time.Sleep(20 * time.Millisecond)
 	if err := rig.queues[2].close(); err != nil {
 		t.Fatal(err)
 	}
-	checkWhole(t, "the master's program", rig.sinks[0], total)
-	checkWhole(t, "slave 1", rig.sinks[1], total)
+	stdinCheckWhole(t, "the master's program", rig.sinks[0], total)
+	stdinCheckWhole(t, "slave 1", rig.sinks[1], total)
 	select {
 	case err := <-rig.peerErrs:
 		t.Fatalf("the master reported %v for a slave that ended in order", err)
@@ -466,8 +460,8 @@ func TestStdinSlaveEndIsNotAFailure(t *testing.T) {
 // after 1 MiB: the job must fail, and no program may see an end of input.
 func TestStdinReadErrorIsNotEndOfInput(t *testing.T) {
 	eio := errors.New("input/output error")
-	rig := newStdinRig(t, 2, &patternInput{n: 1 << 20, err: eio}, 1<<20, nil, nil)
-	if err := wait(t, rig.jobErr, 10*time.Second, "job failure"); !errors.Is(err, eio) {
+	rig := newStdinRig(t, 2, &stdinPatternInput{n: 1 << 20, err: eio}, 1<<20, nil, nil)
+	if err := stdinWait(t, rig.jobErr, 10*time.Second, "job failure"); !errors.Is(err, eio) {
 		t.Fatalf("the job failed with %v, want the read error", err)
 	}
 	time.Sleep(100 * time.Millisecond)
