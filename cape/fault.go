@@ -21,13 +21,18 @@ import (
 //	              start), create (a region's work is done, before its delta is
 //	              made), send (before the exchange), broadcast (a slave's
 //	              delta is sent, the merged delta is on its way), exchange
-//	              (after it: between regions)
+//	              (after it: between regions), stdin (node=0 only, with
+//	              do=cut: the master's standard input stream, after=DUR
+//	              past its start)
 //	do=ACTION     crash (SIGKILL itself), exit (status 3), stall (SIGSTOP
 //	              itself: a hung node whose connections stay open but silent),
 //	              drop (close its connections, then wait forever), pause
-//	              (SIGSTOP itself for=DUR, then go on: a straggler)
+//	              (SIGSTOP itself for=DUR, then go on: a straggler), cut
+//	              (at=stdin: reset the master's input connections to the
+//	              slaves, as a network cut would)
 //	region=K      only in the K-th region (1-based; default: the first one reached)
-//	after=DUR     with at=compute: how long after the region's start (default 10ms)
+//	after=DUR     with at=compute: how long after the region's start (default 10ms);
+//	              with at=stdin: after the stream's start
 //	for=DUR       with do=pause: how long the node stays stopped (default 3s)
 //
 // For example CAPE_FAULT=node=2,at=create,do=crash kills node 2 in the middle
@@ -47,8 +52,8 @@ type faultSpec struct {
 }
 
 var (
-	faultPoints  = []string{"init", "start", "compute", "create", "send", "broadcast", "exchange"}
-	faultActions = []string{"crash", "exit", "stall", "drop", "pause"}
+	faultPoints  = []string{"init", "start", "compute", "create", "send", "broadcast", "exchange", "stdin"}
+	faultActions = []string{"crash", "exit", "stall", "drop", "pause", "cut"}
 )
 
 // parseFaults parses a CAPE_FAULT value: faults separated by semicolons.
@@ -116,6 +121,9 @@ func parseFault(s string) (*faultSpec, error) {
 	}
 	if f.node < 0 || f.at == "" || f.do == "" {
 		return nil, fmt.Errorf("%s=%q: node, at and do are required", FaultEnv, s)
+	}
+	if (f.at == "stdin") != (f.do == "cut") || (f.at == "stdin" && f.node != 0) {
+		return nil, fmt.Errorf("%s=%q: do=cut goes with at=stdin and node=0 (the master cuts its input stream)", FaultEnv, s)
 	}
 	return f, nil
 }

@@ -85,6 +85,7 @@ func (n *node) recordLoss(rank int, seq uint64, straggler bool) {
 	m.losses = append(m.losses, lossEvent{rank: rank, seq: seq, at: time.Now()})
 	// The launcher, if any, stops the node: the job does not wait for it.
 	n.cfg.ReportLost(rank, fmt.Sprintf("declared lost in region #%d", seq))
+	n.stdinLost(rank)
 	if straggler {
 		_ = n.master.Exclude(rank)
 		return

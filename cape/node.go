@@ -78,6 +78,10 @@ type node struct {
 	// master's port (refusals.go).
 	refused *refusals
 
+	stdinM  *stdinShare       // master streaming its standard input (stdin.go)
+	stdinPM *transport.Master // the stdinM's connections
+	stdinS  *stdinQueue       // slave fed by the master's stream
+
 	joins   *joins  // master of a checkpointed job: the nodes joining it (join.go)
 	joining *joiner // a node joining a running job, until its end (join_node.go)
 }
@@ -296,7 +300,7 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 	if err := n.setUpLazy(backend, mopts); err != nil {
 		return err
 	}
-	if err := n.shareStdinMaster(mln); err != nil {
+	if err := n.shareStdinMaster(); err != nil {
 		return err
 	}
 	if err := n.announceReplay(); err != nil {
@@ -362,13 +366,14 @@ func Finalize() error {
 		// see the master's goodbye first and its watchdog would end it.
 		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
+		errs = append(errs, n.closeStdin())
 		n.refused.flush()
 		flushStats()
 		n.summary()
 	}
 	if n.slave != nil {
 		n.joinSummary()
-		errs = append(errs, n.slave.Close())
+		errs = append(errs, n.closeStdin(), n.slave.Close())
 	}
 	errs = append(errs, n.closeLazy())
 	if n.router != nil {

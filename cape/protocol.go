@@ -26,7 +26,7 @@ package cape
 //	join       joiner → master  u64 k: a node joining the running job has replayed regions 1..k
 //	                            from the log and found no more; it asks to be admitted (join.go)
 //
-//	stdinInfo  master → slave   u8 mode (0: none, 1: streamed), u16 port of the input's server
+//	stdinInfo  master → slave   u8 mode (0: none, 1: streamed), u16 port of the input's server (0: the job's)
 //	                            (at Init; stdin.go, which also has the input connection's kinds)
 //
 // An envelope is a u32 length of the values list, the values list, and the

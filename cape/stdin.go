@@ -5,9 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -20,23 +20,41 @@ import (
 // (cape run and srun to the master, mpirun to rank 0). So when the master's
 // standard input is a file, a pipe or a socket, the master streams it to
 // the slaves: at Init it replaces its own descriptor 0 with a pipe, reads
-// the real input in a goroutine (at most stdinAhead bytes ahead of what its
-// own program consumed), feeds its program through the pipe and sends every
-// chunk to each slave over a connection of its own (authenticated like the
-// job's), where a goroutine queues the chunks and feeds the slave program's
-// descriptor 0, a pipe too. Any other standard input (a terminal, /dev/null,
-// none) becomes /dev/null on every node: a terminal is never read, since a
-// node is not in the terminal's foreground.
+// the real input in a goroutine, feeds its program through the pipe and
+// sends every chunk to each slave over a connection of its own (to the
+// job's port, authenticated like the job's, with the job's timeouts), where a
+// goroutine queues the chunks and feeds the slave program's descriptor 0,
+// a pipe too. Any other standard input (a terminal, /dev/null, none)
+// becomes /dev/null on every node: a terminal is never read, since a node
+// is not in the terminal's foreground.
+//
+// The stream is flow-controlled: a slave acknowledges the bytes it wrote
+// to its program's pipe, and the master reads at most stdinWindow bytes
+// ahead of the slowest consumer (its own program or a slave still
+// streamed to), so each side holds at most a window of input however long
+// the input and however slow a slave (stdinShare, stdinQueue). A slave
+// that ended, failed or was declared lost holds no one back.
+//
+// The end of the input is explicit: the master's end message carries the
+// input's size, and a slave's program sees the end of its input only when
+// that many bytes arrived. A stream that fails otherwise (a cut or reset
+// connection, a timeout, a malformed message) ends the job with an error
+// naming the node, through the runtime's exit path; it is never an end of
+// input a program could take for the real one. On the master a slave's
+// failed stream ends the job unless the job survives losses (--max-lost),
+// in which case the slave, whose input stopped, fails by itself and is
+// lost like any failed node.
 
 // Message kinds of the set-up on the job's connection.
 const (
-	kindStdinInfo uint8 = 56 // master → slave: u8 mode (stdinNone, stdinStream), u16 port
+	kindStdinInfo uint8 = 56 // master → slave: u8 mode (stdinNone, stdinStream), u16 port (0: the job's)
 )
 
-// Message kinds on the input's own connection.
+// Message kinds on the input's own connection. Seq carries a byte offset.
 const (
-	kindStdinData uint8 = transport.MinKind + iota // master → slave: the next bytes
-	kindStdinEnd                                   // master → slave: the end; payload empty, or the read error's text
+	kindStdinData uint8 = transport.MinKind + iota // master → slave: the bytes from offset Seq on
+	kindStdinEnd                                   // master → slave: the end; u64 the input's size (also in Seq)
+	kindStdinAck                                   // slave → master: u64 bytes fed to the program so far (also in Seq)
 )
 
 const (
@@ -44,27 +62,24 @@ const (
 	stdinStream = 1
 
 	stdinChunk = 64 << 10
-	stdinAhead = 16 << 20
+	// stdinWindow bounds the input read and not yet taken by every
+	// consumer: what the master holds, and what a slave queues.
+	stdinWindow = 4 << 20
+	// stdinAckEvery is how many bytes a slave feeds its program before it
+	// acknowledges them (and whenever its queue runs dry).
+	stdinAckEvery = stdinWindow / 4
 )
+
+// errStdinProtocol marks a message on the input's connection that breaks
+// the stream's protocol.
+var errStdinProtocol = errors.New("input stream protocol")
 
 // stdinJobID keeps the input's connections apart from the job's.
 func stdinJobID(job uint64) uint64 { return job ^ 0x7374_6469_6e00_0000 }
 
-// stdinShare is the master's side: the input read so far, by chunk.
-type stdinShare struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	chunks [][]byte
-	read   int   // bytes read from the real input
-	fed    int   // bytes written to this node's program
-	end    bool  // the real input ended
-	err    error // the read error, if it did not end at EOF
-	pm     *transport.Master
-}
-
 // shareStdinMaster decides how the job reads standard input and tells the
 // slaves; streaming, it starts the master's side.
-func (n *node) shareStdinMaster(ln net.Listener) error {
+func (n *node) shareStdinMaster() error {
 	stream, err := stdinIsStream()
 	if err != nil {
 		return fmt.Errorf("standard input: %w", err)
@@ -75,118 +90,91 @@ func (n *node) shareStdinMaster(ln net.Listener) error {
 		}
 		return devNullStdin()
 	}
-	sln, port, err := n.listenBeside(stdinJobID(n.cfg.Job))
+	// The input's connections come to the job's one port (the router hands
+	// them over by their job id, stdinJobID), so that a firewall that opens
+	// --master-port only lets the input through.
+	bln, port, err := n.listenBeside(stdinJobID(n.cfg.Job))
 	if err != nil {
 		return fmt.Errorf("standard input: open its server: %w", err)
 	}
-	defer sln.Close()
+	defer bln.Close()
 	if err := n.sendEach(kindStdinInfo, binary.LittleEndian.AppendUint16([]byte{stdinStream}, uint16(port))); err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
-	s := &stdinShare{}
-	s.cond = sync.NewCond(&s.mu)
-	if s.pm, err = transport.NewMaster(sln, n.stdinConfig()); err != nil {
+	sln := bln
+	cut := n.stdinCutFault()
+	var rec *connRecorder
+	if cut != nil {
+		rec = &connRecorder{Listener: bln}
+		sln = rec
+	}
+	pm, err := transport.NewMaster(sln, n.stdinConfig())
+	if err != nil {
 		return fmt.Errorf("standard input: wait for the slaves: %w", err)
 	}
 	src, w, err := pipeStdin()
 	if err != nil {
+		pm.Close()
 		return fmt.Errorf("standard input: %w", err)
 	}
-	go s.readFrom(src)
-	go s.feed(w)
+	ranks := make([]int, 0, n.size-1)
 	for rank := 1; rank < n.size; rank++ {
-		go s.send(rank)
+		ranks = append(ranks, rank)
+	}
+	n.stdinM = newStdinShare(pm, ranks, stdinWindow, fail, n.stdinPeerFailed)
+	n.stdinPM = pm
+	n.stdinM.start(src, w)
+	if cut != nil {
+		go n.cutStdin(cut, rec)
 	}
 	return nil
 }
 
+// stdinConfig is the input connection's configuration: the job's token
+// and timeouts (--timeout raises them all: a slave paused that long
+// still gets its whole input).
 func (n *node) stdinConfig() transport.Config {
-	c := transport.Config{Token: n.cfg.Token, JobID: stdinJobID(n.cfg.Job), Size: n.size, MaxFrame: 2 * stdinChunk}
+	c := transport.Config{Token: n.cfg.Token, JobID: stdinJobID(n.cfg.Job), Size: n.size, MaxFrame: stdinChunk,
+		KindLimits: map[uint8]int{kindStdinData: stdinChunk, kindStdinEnd: 8, kindStdinAck: 8}}
 	if d := n.cfg.PeerTimeout; d > 0 {
-		c.PeerTimeout, c.HandshakeTimeout = d, 3*d
+		c.PeerTimeout, c.IOTimeout, c.HandshakeTimeout = d, d, 3*d
 	}
 	return c
 }
 
-// readFrom reads the real input into chunks, staying at most stdinAhead
-// bytes ahead of this node's program.
-func (s *stdinShare) readFrom(src *os.File) {
-	defer src.Close()
-	for {
-		s.mu.Lock()
-		for s.read-s.fed >= stdinAhead {
-			s.cond.Wait()
-		}
-		s.mu.Unlock()
-		buf := make([]byte, stdinChunk)
-		k, err := src.Read(buf)
-		s.mu.Lock()
-		if k > 0 {
-			s.chunks = append(s.chunks, buf[:k])
-			s.read += k
-		}
-		if err != nil {
-			s.end = true
-			if !errors.Is(err, io.EOF) {
-				s.err = err
-			}
-		}
-		s.cond.Broadcast()
-		s.mu.Unlock()
-		if err != nil {
-			return
-		}
+// stdinPeerFailed is the master's answer to a slave's stream that failed
+// (see stdinShare.peerErr): nothing once the job ends or the slave was
+// declared lost; a notice where the job survives losses (the slave's
+// input stopped, so it fails by itself and is lost like any failed node);
+// otherwise the job's end, naming the slave.
+func (n *node) stdinPeerFailed(rank int, err error) {
+	if n.closing.Load() {
+		return
 	}
+	n.lossMu.Lock()
+	lost := rank < len(n.mem.lost) && n.mem.lost[rank]
+	tolerant := n.mem.maxLost != 0
+	n.lossMu.Unlock()
+	switch {
+	case lost:
+		return
+	case tolerant:
+		fmt.Fprintf(os.Stderr, "cape: master: %v; node %d gets no more input\n", err, rank)
+		return
+	}
+	fail(err)
 }
 
-// next waits for chunk i, or the end: ok is false at the end.
-func (s *stdinShare) next(i int) (b []byte, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i >= len(s.chunks) && !s.end {
-		s.cond.Wait()
+// stdinLost takes a slave the job declared lost out of the input stream
+// and closes its input connection in the background (a straggler that
+// wakes sees the master's orderly close, not an end of input, and learns
+// from the job's connection that it must leave). n.lossMu is held
+// (recordLoss).
+func (n *node) stdinLost(rank int) {
+	if n.stdinM != nil {
+		n.stdinM.drop(rank)
+		_ = n.stdinPM.Drop(rank)
 	}
-	if i < len(s.chunks) {
-		return s.chunks[i], true
-	}
-	return nil, false
-}
-
-// feed writes the input to this node's program through its pipe.
-func (s *stdinShare) feed(w *os.File) {
-	defer w.Close()
-	for i := 0; ; i++ {
-		b, ok := s.next(i)
-		if !ok {
-			return
-		}
-		if _, err := w.Write(b); err != nil {
-			return // the program closed its standard input
-		}
-		s.mu.Lock()
-		s.fed += len(b)
-		s.cond.Broadcast()
-		s.mu.Unlock()
-	}
-}
-
-// send streams the input to one slave. A slave that ended (after the
-// last region, or lost) stops its stream; the job's connection reports it.
-func (s *stdinShare) send(rank int) {
-	for i := 0; ; i++ {
-		b, ok := s.next(i)
-		if !ok {
-			break
-		}
-		if err := s.pm.Send(rank, transport.Message{Kind: kindStdinData, Payload: b}); err != nil {
-			return
-		}
-	}
-	var why []byte
-	if s.err != nil {
-		why = []byte(s.err.Error())
-	}
-	_ = s.pm.Send(rank, transport.Message{Kind: kindStdinEnd, Payload: why})
 }
 
 // takeStdinSlave reads the master's decision and, streaming, connects to
@@ -205,14 +193,17 @@ func (n *node) takeStdinSlave() error {
 	if msg.Payload[0] == stdinNone {
 		return devNullStdin()
 	}
-	host, _, err := net.SplitHostPort(n.cfg.Master)
-	if err != nil {
-		return fmt.Errorf("standard input: master address %q: %w", n.cfg.Master, err)
+	addr := n.cfg.Master
+	if port := binary.LittleEndian.Uint16(msg.Payload[1:]); port != 0 {
+		host, _, err := net.SplitHostPort(n.cfg.Master)
+		if err != nil {
+			return fmt.Errorf("standard input: master address %q: %w", n.cfg.Master, err)
+		}
+		addr = net.JoinHostPort(host, strconv.Itoa(int(port)))
 	}
-	port := binary.LittleEndian.Uint16(msg.Payload[1:])
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	conn, err := transport.Dial(ctx, net.JoinHostPort(host, strconv.Itoa(int(port))), n.rank, n.stdinConfig())
+	conn, err := transport.Dial(ctx, addr, n.rank, n.stdinConfig())
 	if err != nil {
 		return fmt.Errorf("standard input: connect to the master: %w", err)
 	}
@@ -221,71 +212,97 @@ func (n *node) takeStdinSlave() error {
 		conn.Close()
 		return fmt.Errorf("standard input: %w", err)
 	}
-	q := &stdinQueue{}
-	q.cond = sync.NewCond(&q.mu)
-	go q.receive(conn)
-	go q.feed(w)
+	n.stdinS = newStdinQueue(conn, stdinAckEvery, n.stdinFailed)
+	n.stdinS.start(w)
 	return nil
 }
 
-// stdinQueue is a slave's input: what arrived and was not yet fed to the
-// program (the program may read slower than the master's).
-type stdinQueue struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	chunks [][]byte
-	end    bool
-	why    string // the master's read error, if its input did not end normally
-}
-
-func (q *stdinQueue) receive(conn *transport.Slave) {
-	defer conn.Close()
-	for {
-		msg, err := conn.Recv()
-		q.mu.Lock()
-		switch {
-		case err != nil:
-			q.end = true // the master ended: the job's connection says how
-		case msg.Kind == kindStdinData:
-			q.chunks = append(q.chunks, msg.Payload)
-		case msg.Kind == kindStdinEnd:
-			q.end, q.why = true, string(msg.Payload)
-		default:
-			q.end, q.why = true, fmt.Sprintf("message kind %d on the input's connection", msg.Kind)
-		}
-		end := q.end
-		q.cond.Broadcast()
-		q.mu.Unlock()
-		if end {
-			return
-		}
+// stdinFailed ends a slave whose input stream failed, unless the job is
+// ending, or the job's connection failed too: then the master is gone,
+// and the watchdog (watchMaster) says how, as it would without input.
+func (n *node) stdinFailed(err error) {
+	t := time.NewTimer(watchGrace)
+	defer t.Stop()
+	select {
+	case <-n.slave.Dead():
+		return
+	case <-t.C:
 	}
+	if n.closing.Load() {
+		return
+	}
+	fail(err)
 }
 
-// feed writes the queued input to the program; at the end it closes the
-// pipe (the program sees the end of its input), saying why if the input
-// did not end normally.
-func (q *stdinQueue) feed(w *os.File) {
-	defer w.Close()
-	for {
-		q.mu.Lock()
-		for len(q.chunks) == 0 && !q.end {
-			q.cond.Wait()
+// closeStdin ends this node's input stream in order (Finalize): a slave
+// tells the master it ended, the master closes its connections once the
+// slaves are done.
+func (n *node) closeStdin() error {
+	var errs []error
+	if n.stdinS != nil {
+		errs = append(errs, n.stdinS.close())
+	}
+	if n.stdinPM != nil {
+		errs = append(errs, n.stdinPM.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// stdinCutFault returns the master's pending at=stdin fault (do=cut), if
+// any, and forgets it (it fires once).
+func (n *node) stdinCutFault() *faultSpec {
+	i := slices.IndexFunc(n.faults, func(f *faultSpec) bool { return f.node == n.rank && f.at == "stdin" })
+	if i < 0 {
+		return nil
+	}
+	f := n.faults[i]
+	n.faults = slices.Delete(n.faults, i, i+1)
+	return f
+}
+
+// cutStdin carries out an at=stdin fault: after f.after it resets every
+// input connection the master accepted, as a network cut (or ss -K) would.
+func (n *node) cutStdin(f *faultSpec, rec *connRecorder) {
+	time.Sleep(f.after)
+	fmt.Fprintf(os.Stderr, "cape: %s: injected fault: cut the standard input connections\n", n.name)
+	rec.reset()
+}
+
+// connRecorder is a listener that remembers the connections it accepted,
+// for the at=stdin fault. It is safe for concurrent use.
+type connRecorder struct {
+	net.Listener
+	mu    sync.Mutex // protects conns
+	conns []net.Conn
+}
+
+// SetDeadline passes the transport's accept deadline on, so that its
+// join stops accepting on the job's listener when it is done.
+func (l *connRecorder) SetDeadline(t time.Time) error {
+	if d, ok := l.Listener.(interface{ SetDeadline(time.Time) error }); ok {
+		return d.SetDeadline(t)
+	}
+	return nil
+}
+
+func (l *connRecorder) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.conns = append(l.conns, c)
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+// reset closes every accepted connection with a reset (SO_LINGER 0).
+func (l *connRecorder) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, c := range l.conns {
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetLinger(0)
 		}
-		if len(q.chunks) == 0 {
-			why := q.why
-			q.mu.Unlock()
-			if why != "" {
-				fmt.Fprintf(os.Stderr, "cape: standard input from the master ended early: %s\n", why)
-			}
-			return
-		}
-		b := q.chunks[0]
-		q.chunks[0] = nil
-		q.chunks = q.chunks[1:]
-		q.mu.Unlock()
-		if _, err := w.Write(b); err != nil {
-			return
-		}
+		_ = c.Close()
 	}
 }

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cape-go/cape/internal/launch"
 )
 
 // TestStdinReachesEveryNode runs a program that reads its standard input
@@ -83,4 +87,86 @@ func TestStdinReachesEveryNode(t *testing.T) {
 	}
 	defer null.Close()
 	withStdin("no input", null, "2", goRun(null))
+}
+
+// TestStdinCutStream resets the master's input connection to node 1 in
+// the middle of the input (CAPE_FAULT at=stdin,do=cut: the master closes
+// the socket with a reset, as a network cut or ss -K would), while the
+// input's second half is not written yet. Node 1 must never take the cut
+// for the end of its input: with --max-lost 0 the job fails naming node 1
+// and its standard input stream; with the default policy node 1 is lost
+// and the job prints what go run prints. A different output with exit 0
+// is the failure this guards against (before the fix: a short input, a
+// wrong sum, exit 0).
+func TestStdinCutStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := "./testdata/stdinsum"
+	var in strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&in, "%d\n", i*7919%100003)
+	}
+	file := filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(file, []byte(in.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", ".")
+	cmd.Dir, cmd.Stdin = dir, f
+	wantOut, err := cmd.Output()
+	f.Close()
+	if err != nil {
+		t.Fatalf("go run: %v", err)
+	}
+	bin := buildOnce(t, dir)
+	t.Setenv("CAPE_FAULT", "node=0,at=stdin,do=cut,after=300ms")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+	}{
+		{"no loss allowed", []string{"--max-lost", "0"}},
+		{"losses survived", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			go func() {
+				defer w.Close()
+				half := len(in.String()) / 2
+				w.WriteString(in.String()[:half])
+				time.Sleep(1500 * time.Millisecond) // the cut comes while the rest is not written
+				w.WriteString(in.String()[half:])
+			}()
+			old := os.Stdin
+			os.Stdin = r
+			out, errText, err := capeRun("2", tc.flags, bin, nil)
+			os.Stdin = old
+			if err == nil {
+				if out != string(wantOut) {
+					t.Fatalf("a cut input stream printed %q with exit 0, go run printed %q\nstderr:\n%s", out, wantOut, errText)
+				}
+				if tc.flags != nil {
+					t.Fatalf("the job survived a cut input stream with --max-lost 0\nstderr:\n%s", errText)
+				}
+				if !strings.Contains(errText, "node 1: standard input stream from the master cut after") {
+					t.Fatalf("node 1 does not report its cut input:\n%s", errText)
+				}
+				return
+			}
+			var ee *launch.ExitError
+			if tc.flags == nil || !errors.As(err, &ee) || ee.Code == 0 {
+				t.Fatalf("cape run: %v\nstderr:\n%s", err, errText)
+			}
+			if !strings.Contains(err.Error(), "node 1") || !strings.Contains(errText, "standard input stream") {
+				t.Fatalf("the job failed with %q, want it to name node 1 and its standard input stream\nstderr:\n%s", err, errText)
+			}
+		})
+	}
 }
