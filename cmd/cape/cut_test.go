@@ -374,8 +374,3 @@ func namesNode(s string) bool {
 	return strings.Contains(s, "node ") || strings.Contains(s, "master")
 }
 
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
-}
