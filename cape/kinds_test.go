@@ -15,7 +15,7 @@ import (
 
 // ownConnection names the kind constants of connections other than the
 // job's, which number their kinds apart: the input stream's (stdin.go).
-var ownConnection = map[string]bool{"kindStdinData": true, "kindStdinEnd": true}
+var ownConnection = map[string]bool{"kindStdinData": true, "kindStdinEnd": true, "kindStdinAck": true}
 
 // TestProtocolKindsUnique checks the kinds table: every number is unique
 // and available to callers of the transport, every name is unique, and
