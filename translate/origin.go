@@ -106,7 +106,7 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 			return
 		}
 		if v := t.varOf(x); v != nil {
-			t.need(v, why)
+			t.needVarAt(v, x, why)
 			return
 		}
 		fail(x.Name)
@@ -207,7 +207,9 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			if v := t.varOf(x); v != nil {
-				t.box(v, why)
+				if id := t.defIdentOf(v); id == nil || !t.keepPrivate(id, name, why) {
+					t.box(v, why)
+				}
 				return
 			}
 		case *ast.SelectorExpr:
@@ -246,26 +248,26 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
 		return
 	}
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 1 {
-				t.needExpr(n.Results[0], name, why)
+	// The result is memory made by a call that has returned.
+	t.traceEscaped(func() {
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(n.Results) == 1 {
+					t.needExpr(n.Results[0], name, why)
+				}
 			}
-		}
-		return true
+			return true
+		})
 	})
 }
 
 // arenaAlloc records that a make or new call moves to the arena.
 func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why token.Pos) {
-	if t.inRegion(call.Pos()) {
-		if t.storing > 0 {
-			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
-		}
-		return // a private buffer of one iteration or section
+	if t.keepPrivate(call, name, why) {
+		return // a private buffer, or refused
 	}
 	typ := t.info.TypeOf(call.Args[0])
 	var elem types.Type
@@ -294,10 +296,7 @@ func (t *translator) arenaLit(x *ast.UnaryExpr, lit *ast.CompositeLit, name stri
 		fail("a composite literal whose type is not written; allocate it with new instead")
 		return
 	}
-	if t.inRegion(x.Pos()) {
-		if t.storing > 0 {
-			t.originErrorf(x.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
-		}
+	if t.keepPrivate(x, name, why) {
 		return
 	}
 	if t.needContents(t.info.TypeOf(lit), name, why, x.Pos()) {

@@ -121,6 +121,14 @@ type translator struct {
 	storing     int // > 0 while tracing a value stored in arena memory
 	soft        int // > 0 while tracing memory that is only read (contents.go)
 	originErrs  map[token.Pos]bool
+	// escaped > 0 while tracing memory that may have been made outside
+	// the calls active at the write (private.go).
+	escaped int
+
+	// Code that regions may run, and the functions that may start a
+	// region (private.go).
+	regionCode []ast.Node
+	starts     map[ast.Node]bool
 
 	// Arena reclamation (free.go): the assignments before which the
 	// overwritten variable's memory is freed, the warnings, and each
@@ -209,6 +217,7 @@ func (t *translator) run() *Result {
 	t.collectFacts()
 	t.collectStores()
 	t.findRegions()
+	t.findRegionCode()
 	for _, r := range t.regions {
 		t.analyzeRegion(r)
 	}
