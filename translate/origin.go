@@ -236,8 +236,15 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 	}
 }
 
-// needResult requires the memory returned by fn to be in the arena.
+// needResult requires the memory returned by fn to be in the arena. The
+// result is memory made by a call that has returned: it may have been made
+// anywhere (escaped), unless the call itself is known to run inside the
+// region's iteration (privateCall).
 func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
+	if !t.privateCall(call) {
+		t.traceEscaped(func() { t.needResult(fn, call, name, why) })
+		return
+	}
 	if t.seen[t.seenKey(fn)] {
 		return
 	}
@@ -248,20 +255,32 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
 		return
 	}
-	// The result is memory made by a call that has returned.
-	t.traceEscaped(func() {
-		ast.Inspect(d.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				if len(n.Results) == 1 {
-					t.needExpr(n.Results[0], name, why)
-				}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 1 {
+				t.needExpr(n.Results[0], name, why)
 			}
-			return true
-		})
+		}
+		return true
 	})
+}
+
+// privateCall reports whether call, whose result the trace follows, runs
+// inside the iteration that writes: it is in a region's statement, or the
+// trace came down the active calls to a function that cannot start a
+// region (private.go). Already escaped traces stay so.
+func (t *translator) privateCall(call *ast.CallExpr) bool {
+	if t.escaped > 0 || t.storing > 0 {
+		return true // nothing to add
+	}
+	if t.inRegion(call.Pos()) {
+		return true
+	}
+	fn := t.enclosing(call, isFunc)
+	return fn != nil && t.mayRunInRegion(call) && !t.mayStartRegion(fn)
 }
 
 // arenaAlloc records that a make or new call moves to the arena.

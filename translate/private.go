@@ -111,7 +111,9 @@ func (t *translator) keepPrivate(site ast.Node, name string, why token.Pos) bool
 // escapeReason says why memory made in fn is not provably private.
 func (t *translator) escapeReason(fn ast.Node) string {
 	switch {
-	case t.storing > 0 || t.escaped > 0:
+	case t.storing > 0:
+		return "is stored in memory that may keep it after the call"
+	case t.escaped > 0:
 		return "reaches the write through a function result, a store into memory, a package-level variable or a captured variable"
 	case fn == nil:
 		return "is not made in a function"
