@@ -62,11 +62,17 @@ func (t *translator) planFrees() {
 			}
 		}
 	}
-	t.frees = map[*ast.AssignStmt]*types.Var{}
+	t.frees = map[*ast.AssignStmt][]*types.Var{}
 	for v := range owners {
 		for _, s := range t.sources[v] {
-			if st, ok := t.parent[s.expr].(*ast.AssignStmt); ok && st.Tok == token.ASSIGN && len(st.Lhs) == 1 && t.inList(st) {
-				t.frees[st] = v
+			st, ok := t.parent[s.expr].(*ast.AssignStmt)
+			if !ok || st.Tok != token.ASSIGN || !t.inList(st) || t.frees[st] != nil {
+				continue
+			}
+			for _, d := range t.dropped(st) {
+				if owners[d] {
+					t.frees[st] = append(t.frees[st], d)
+				}
 			}
 		}
 	}
@@ -129,7 +135,7 @@ func (t *translator) owners() map[*types.Var]bool {
 	cands := map[*types.Var]bool{}
 	for v := range t.sources {
 		if _, ok := v.Type().Underlying().(*types.Slice); !ok || v.IsField() || v.Parent() == nil ||
-			v.Parent() == v.Pkg().Scope() || t.inRegion(v.Pos()) {
+			v.Parent() == v.Pkg().Scope() || t.mayRunInRegion(t.defIdentOf(v)) {
 			continue
 		}
 		cands[v] = true
@@ -171,26 +177,78 @@ func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
 }
 
 // ownedValue reports whether the value e, assigned to v, keeps v an owner:
-// a make outside any region, or a move or swap from another candidate.
+// a make outside any region, or a value handed on by a rotation of
+// candidates.
 func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]bool) bool {
 	if call, ok := e.(*ast.CallExpr); ok {
-		return t.isMake(call) && !t.inRegion(call.Pos())
+		return t.isMake(call) && !t.mayRunInRegion(call)
 	}
 	w := t.varOf(e)
-	if w == nil || !cands[w] || t.inRegion(e.Pos()) {
+	if w == nil || !cands[w] || t.mayRunInRegion(e) {
 		return false
 	}
 	st, ok := t.parent[e].(*ast.AssignStmt)
 	if !ok {
 		return false // a var declaration from another variable
 	}
-	if t.isSwap(st, cands) {
-		return true
-	}
-	if len(st.Lhs) != 1 || st.Tok != token.ASSIGN {
+	return t.isRotation(st, cands)
+}
+
+// isRotation reports whether st hands owners' values on without copying a
+// reference: every variable on the left is a candidate, named once; every
+// value on the right is a make or a candidate named once, and a candidate
+// on the right that is not on the left dies at st (a move: it is declared
+// in st's block and not used after st). The old values of the variables on
+// the left that are not on the right lose their only reference there
+// (dropped), so st must be a statement of a list, where their frees go.
+// Swaps and cycles (a, b, c = b, c, a) drop nothing.
+func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
+	if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
 		return false
 	}
-	// A move: w must be declared in the block of st and not used after it.
+	left := map[*types.Var]bool{}
+	for _, l := range st.Lhs {
+		v := t.varOf(l)
+		if v == nil || !cands[v] || left[v] {
+			return false
+		}
+		left[v] = true
+	}
+	right := map[*types.Var]bool{}
+	for _, r := range st.Rhs {
+		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && t.isMake(call) && !t.mayRunInRegion(call) {
+			continue
+		}
+		w := t.varOf(r)
+		if w == nil || !cands[w] || right[w] || !left[w] && !t.diesAt(w, st) {
+			return false
+		}
+		right[w] = true
+	}
+	return len(t.dropped(st)) == 0 || t.inList(st)
+}
+
+// dropped returns the variables on the left of the assignment st that are
+// not on its right, in order: their old values lose a reference at st.
+func (t *translator) dropped(st *ast.AssignStmt) []*types.Var {
+	right := map[*types.Var]bool{}
+	for _, r := range st.Rhs {
+		if w := t.varOf(r); w != nil {
+			right[w] = true
+		}
+	}
+	var out []*types.Var
+	for _, l := range st.Lhs {
+		if v := t.varOf(l); v != nil && !right[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// diesAt reports whether w is declared in the block of st and not used
+// after st.
+func (t *translator) diesAt(w *types.Var, st *ast.AssignStmt) bool {
 	blk, ok := t.parent[st].(*ast.BlockStmt)
 	if !ok || !t.declaredIn(w, blk) {
 		return false
@@ -199,30 +257,6 @@ func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]b
 		if u.Pos() > st.End() {
 			return false
 		}
-	}
-	return true
-}
-
-// isSwap reports whether st assigns candidates to each other, every
-// variable on the left appearing once on the right.
-func (t *translator) isSwap(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
-	if st.Tok != token.ASSIGN || len(st.Lhs) < 2 || len(st.Lhs) != len(st.Rhs) {
-		return false
-	}
-	left := map[*types.Var]int{}
-	for _, l := range st.Lhs {
-		v := t.varOf(l)
-		if v == nil || !cands[v] {
-			return false
-		}
-		left[v]++
-	}
-	for _, r := range st.Rhs {
-		v := t.varOf(r)
-		if v == nil || left[v] != 1 {
-			return false
-		}
-		left[v]--
 	}
 	return true
 }

@@ -133,7 +133,7 @@ type translator struct {
 	// Arena reclamation (free.go): the assignments before which the
 	// overwritten variable's memory is freed, the warnings, and each
 	// object's defining identifier.
-	frees    map[*ast.AssignStmt]*types.Var
+	frees    map[*ast.AssignStmt][]*types.Var
 	endFrees map[*ast.BlockStmt][]*types.Var
 	warnings ErrorList
 	defIdent map[types.Object]*ast.Ident
