@@ -281,3 +281,33 @@ func (t *translator) externalCallTargets(call *ast.CallExpr, add func([]callTarg
 	}
 	return unknown
 }
+
+// checkAllocSites refuses, at its position, every arena allocation or free
+// that the translation would insert in code a region may run, where the
+// runtime refuses it: the analysis keeps such memory private or refuses it
+// where it is made, so this is the last guard against generated code that
+// would fail at run time.
+func (t *translator) checkAllocSites() {
+	refuse := func(n ast.Node, what string) {
+		if t.mayRunInRegion(n) {
+			t.errorf(n.Pos(), "CAPE would %s here, in code that runs inside a parallel region, where the runtime refuses it: make the memory before the region", what)
+		}
+	}
+	for v, d := range t.boxDecls {
+		if d.stmt != nil {
+			refuse(d.stmt, "place "+v.Name()+" in the arena")
+		}
+	}
+	for call, name := range t.makes {
+		refuse(call, "allocate "+name+" in the arena")
+	}
+	for x, name := range t.lits {
+		refuse(x, "allocate "+name+" in the arena")
+	}
+	for st := range t.frees {
+		refuse(st, "free arena memory")
+	}
+	for blk := range t.endFrees {
+		refuse(blk, "free arena memory")
+	}
+}

@@ -226,6 +226,9 @@ func (t *translator) run() *Result {
 		return nil
 	}
 	t.planFrees()
+	if t.checkAllocSites(); len(t.diags) > 0 {
+		return nil
+	}
 	t.findLast()
 	return t.emit()
 }
