@@ -19,9 +19,10 @@ import (
 //
 // A local slice variable owns its memory when nothing else can refer to
 // it: every value it receives is a make, the zero value, or the value of
-// another owning variable that dies at that assignment (a move: `u = next`
-// where next was declared in the same block and is not used afterwards) or
-// that it swaps with (`u, next = next, u`); and every use of it indexes it,
+// another owning variable handed on by a rotation (isRotation): a move
+// (`u = next` where next was declared in the same block and is not used
+// afterwards), a swap or cycle (`u, next = next, u`; `a, b, c = b, c, a`),
+// or both (`prev, cur = cur, next`); and every use of it indexes it,
 // takes its length or capacity, ranges over it, copies to or from it,
 // compares it with nil, or passes it to a parameter of a function of the
 // package that itself only does these things. A sub-slice, an address of
@@ -30,7 +31,8 @@ import (
 // The owners form groups linked by moves; a group with any arena
 // allocation has all its makes moved to the arena, so that every value an
 // owner drops is arena memory (or nil), and a free is inserted before each
-// plain assignment to an owner that is not a swap, and at the end of the
+// assignment for each owner on its left that is not on its right (its old
+// value loses its only reference there), and at the end of the
 // body of a loop for an owner declared there whose value does not move
 // (each iteration's variable dies there).
 //
@@ -474,8 +476,8 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 			continue
 		}
 		t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
-			"(the arena is not garbage collected): allocate it once before the loop, or drop it only by "+
-			"assigning a new make to the variable that holds it", name)
+			"(the arena is not garbage collected): allocate it once before the loop, or let the variable that "+
+			"holds it be its only reference and hand it on as its last use (u = next; prev, cur = cur, next)", name)
 	}
 }
 

@@ -114,7 +114,7 @@ func (t *translator) escapeReason(fn ast.Node) string {
 	case t.storing > 0:
 		return "is stored in memory that may keep it after the call"
 	case t.escaped > 0:
-		return "reaches the write through a function result, a store into memory, a package-level variable or a captured variable"
+		return "reaches the write through a function result, a method or interface value, a store into memory, a package-level variable or a captured variable"
 	case fn == nil:
 		return "is not made in a function"
 	}

@@ -38,4 +38,29 @@ func main() {
 		keep[0][i%8] = 2
 	}
 	fmt.Println(out, q[0], keep[0][0])
+	methodValues()
+}
+
+type buf struct{ a [8]float64 }
+
+func (b *buf) set(i int) { b.a[i%8] = float64(i) }
+
+// mk returns a method value bound to its local: called before the region
+// and in it, the local may be shared memory.
+func mk() func(int) {
+	var w buf // want "b is written through in the parallel region at err_private_locals.go:46, .*made here, in code that also runs inside a parallel region, .*\\(it reaches the write through a function result, a method or interface value"
+	return w.set
+}
+
+func methodValues() {
+	g := mk()
+	out := make([]float64, 8)
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		h := mk()
+		h(i)
+		g(i)
+		out[i] = float64(i)
+	}
+	fmt.Println(out)
 }
