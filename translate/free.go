@@ -460,6 +460,14 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 			for i, r := range st.Rhs {
 				if r == call && i < len(st.Lhs) {
 					v = t.varOf(st.Lhs[i])
+					if v == nil && t.constElem(st.Lhs[i]) {
+						// The same element each time around: the
+						// make it held before is dropped (a stage).
+						t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never "+
+							"reclaimed (the arena is not garbage collected): allocate the stages once before the loop "+
+							"and permute them (k[0], k[1] = k[1], k[0]), or keep each in a variable that is its only "+
+							"reference", t.text(st.Lhs[i]))
+					}
 				}
 			}
 			if v != nil && owners[v] && (t.frees[st] != nil || moved[v] || freedAtEnd[v]) {
@@ -479,6 +487,22 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 			"(the arena is not garbage collected): allocate it once before the loop, or let the variable that "+
 			"holds it be its only reference and hand it on as its last use (u = next; prev, cur = cur, next)", name)
 	}
+}
+
+// constElem reports whether e is an element of an array or slice variable
+// at a constant index (k[1]).
+func (t *translator) constElem(e ast.Expr) bool {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok || t.varOf(ix.X) == nil {
+		return false
+	}
+	switch t.info.TypeOf(ix.X).Underlying().(type) {
+	case *types.Array, *types.Slice:
+	default:
+		return false
+	}
+	tv, ok := t.info.Types[ix.Index]
+	return ok && tv.Value != nil
 }
 
 // inLoop reports whether n lies in the body of a for or range statement of
