@@ -56,6 +56,10 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 			t.needRecv(v, s, why)
 		case s.isParam:
 			t.needParam(v, s, why)
+		case t.funcOf(s.expr) != t.funcOf(v):
+			// Assigned by a function literal, whose locals and
+			// results need not be the ones of v's function's call.
+			t.traceEscaped(func() { t.needExpr(s.expr, v.Name(), why) })
 		default:
 			t.needExpr(s.expr, v.Name(), why)
 		}
