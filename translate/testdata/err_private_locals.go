@@ -63,4 +63,26 @@ func methodValues() {
 		out[i] = float64(i)
 	}
 	fmt.Println(out)
+	r := make([]float64, 4)
+	//cape:parallel for
+	for k := 0; k < 4; k++ {
+		r[k] = withRegion(k)
+	}
+	fmt.Println(r, withRegion(5))
+}
+
+// withRegion runs in a region and alone, and starts one itself: the array
+// a literal makes is written by that region.
+func withRegion(k int) float64 {
+	var v *[8]float64
+	set := func() {
+		var a [8]float64 // want "v is written through in the parallel region at err_private_locals.go:85, .*made here, in code that also runs inside a parallel region"
+		v = &a
+	}
+	set()
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		v[i] = float64(i * k)
+	}
+	return v[7]
 }
