@@ -417,7 +417,7 @@ func (t *translator) checkWrite(u *regionUses, x *varUse) {
 		if x.clause == "private" {
 			return
 		}
-		t.need(v, id.Pos())
+		t.needVarAt(v, id, id.Pos())
 	case locOwn:
 		if !x.local {
 			t.checkOwnWrite(u, x, via)
@@ -454,7 +454,18 @@ func (t *translator) checkOwnWrite(u *regionUses, x *varUse, via string) {
 			u.whole[v][x.sec] = id.Pos()
 		}
 	}
-	t.box(v, id.Pos())
+	// A variable declared in code a region runs stays there, or is refused.
+	d := t.defIdentOf(v)
+	keep := false
+	decide := func() { keep = d != nil && t.keepPrivate(d, id.Name, id.Pos()) }
+	if t.funcOf(id) != t.funcOf(v) {
+		t.traceEscaped(decide)
+	} else {
+		decide()
+	}
+	if !keep {
+		t.box(v, id.Pos())
+	}
 }
 
 // bernstein checks Bernstein's conditions for sections: a variable assigned

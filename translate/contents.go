@@ -42,16 +42,16 @@ type elemStores struct {
 // that is only read, to place it in the arena if it can be (soft: nothing is
 // reported).
 type modeKey struct {
-	key          any
-	stored, soft bool
+	key                   any
+	stored, soft, escaped bool
 }
 
 // seenKey is the t.seen key of x in the current tracing mode.
 func (t *translator) seenKey(x any) any {
-	if t.storing == 0 && t.soft == 0 {
+	if t.storing == 0 && t.soft == 0 && t.escaped == 0 {
 		return x
 	}
-	return modeKey{x, t.storing > 0, t.soft > 0}
+	return modeKey{x, t.storing > 0, t.soft > 0, t.escaped > 0}
 }
 
 // softKey is the t.seen key of x for the traces of stores, which are the
@@ -321,12 +321,12 @@ func (t *translator) traceStores(stores []store, name, what string, why token.Po
 			// memory made in the region too.
 			storing := t.storing
 			t.storing = 0
-			t.needExpr(s.expr, valueName, why)
+			t.traceEscaped(func() { t.needExpr(s.expr, valueName, why) })
 			t.storing = storing
 			continue
 		}
 		t.storing++
-		t.needExpr(s.expr, valueName, why)
+		t.traceEscaped(func() { t.needExpr(s.expr, valueName, why) })
 		t.storing--
 	}
 }

@@ -166,7 +166,23 @@
 // default. A pointer kept in an interface variable and then passed to
 // another package's function (var x any = &cfg; json.Unmarshal(b, x)) is
 // refused when the call is in code a region runs, and not seen as a store
-// into what it points to elsewhere. A make or new moved to the arena inside
-// a sequential loop allocates anew each time around, and the arena does not
-// free. Directives in packages other than the one translated are not seen.
+// into what it points to elsewhere. Directives in packages other than the
+// one translated are not seen.
+//
+// # Private memory and reclamation
+//
+// Nothing is allocated in, or freed from, the arena while a region runs.
+// Memory made by code a region runs (the region's body, the functions it
+// calls) that a region's write reaches is the run's own and stays where Go
+// puts it when CAPE proves it private: made in a region's statement, or
+// made by a function that cannot start a region and reached only down the
+// calls active at the write (private.go). Otherwise it is refused where it
+// is made. A last check refuses any arena allocation or free the
+// translation would insert in such code.
+//
+// A make or new moved to the arena inside a sequential loop allocates anew
+// each time around; the translator frees what a local slice variable that
+// owns its memory drops, at an assignment or a rotation of owners
+// (prev, cur = cur, next) and at the end of the loop body that made it
+// (free.go), and warns about the rest.
 package translate

@@ -179,9 +179,13 @@ func (t *translator) emitAllocs(outs map[*ast.File]*fileOut) {
 // the statements that drop it, and at the end of the blocks it goes out of
 // scope in.
 func (t *translator) emitFrees(outs map[*ast.File]*fileOut) {
-	for st, v := range t.frees {
+	for st, vs := range t.frees {
 		fo := t.outAt(outs, st.Pos())
-		fo.ed.insert(fo.off(st.Pos()), fmt.Sprintf("%[1]s.Must(%[1]s.Free(%[2]s))%[3]s\n", fo.cape(), v.Name(), t.lineDirBefore(fo, st.Pos())))
+		var b strings.Builder
+		for _, v := range vs {
+			fmt.Fprintf(&b, "%[1]s.Must(%[1]s.Free(%[2]s))\n", fo.cape(), v.Name())
+		}
+		fo.ed.insert(fo.off(st.Pos()), strings.TrimSuffix(b.String(), "\n")+t.lineDirBefore(fo, st.Pos())+"\n")
 	}
 	for blk, vs := range t.endFrees {
 		fo := t.outAt(outs, blk.Pos())

@@ -19,9 +19,10 @@ import (
 //
 // A local slice variable owns its memory when nothing else can refer to
 // it: every value it receives is a make, the zero value, or the value of
-// another owning variable that dies at that assignment (a move: `u = next`
-// where next was declared in the same block and is not used afterwards) or
-// that it swaps with (`u, next = next, u`); and every use of it indexes it,
+// another owning variable handed on by a rotation (isRotation): a move
+// (`u = next` where next was declared in the same block and is not used
+// afterwards), a swap or cycle (`u, next = next, u`; `a, b, c = b, c, a`),
+// or both (`prev, cur = cur, next`); and every use of it indexes it,
 // takes its length or capacity, ranges over it, copies to or from it,
 // compares it with nil, or passes it to a parameter of a function of the
 // package that itself only does these things. A sub-slice, an address of
@@ -30,7 +31,8 @@ import (
 // The owners form groups linked by moves; a group with any arena
 // allocation has all its makes moved to the arena, so that every value an
 // owner drops is arena memory (or nil), and a free is inserted before each
-// plain assignment to an owner that is not a swap, and at the end of the
+// assignment for each owner on its left that is not on its right (its old
+// value loses its only reference there), and at the end of the
 // body of a loop for an owner declared there whose value does not move
 // (each iteration's variable dies there).
 //
@@ -62,11 +64,17 @@ func (t *translator) planFrees() {
 			}
 		}
 	}
-	t.frees = map[*ast.AssignStmt]*types.Var{}
+	t.frees = map[*ast.AssignStmt][]*types.Var{}
 	for v := range owners {
 		for _, s := range t.sources[v] {
-			if st, ok := t.parent[s.expr].(*ast.AssignStmt); ok && st.Tok == token.ASSIGN && len(st.Lhs) == 1 && t.inList(st) {
-				t.frees[st] = v
+			st, ok := t.parent[s.expr].(*ast.AssignStmt)
+			if !ok || st.Tok != token.ASSIGN || !t.inList(st) || t.frees[st] != nil {
+				continue
+			}
+			for _, d := range t.dropped(st) {
+				if owners[d] {
+					t.frees[st] = append(t.frees[st], d)
+				}
 			}
 		}
 	}
@@ -129,7 +137,7 @@ func (t *translator) owners() map[*types.Var]bool {
 	cands := map[*types.Var]bool{}
 	for v := range t.sources {
 		if _, ok := v.Type().Underlying().(*types.Slice); !ok || v.IsField() || v.Parent() == nil ||
-			v.Parent() == v.Pkg().Scope() || t.inRegion(v.Pos()) {
+			v.Parent() == v.Pkg().Scope() || t.mayRunInRegion(t.defIdentOf(v)) {
 			continue
 		}
 		cands[v] = true
@@ -171,26 +179,78 @@ func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
 }
 
 // ownedValue reports whether the value e, assigned to v, keeps v an owner:
-// a make outside any region, or a move or swap from another candidate.
+// a make outside any region, or a value handed on by a rotation of
+// candidates.
 func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]bool) bool {
 	if call, ok := e.(*ast.CallExpr); ok {
-		return t.isMake(call) && !t.inRegion(call.Pos())
+		return t.isMake(call) && !t.mayRunInRegion(call)
 	}
 	w := t.varOf(e)
-	if w == nil || !cands[w] || t.inRegion(e.Pos()) {
+	if w == nil || !cands[w] || t.mayRunInRegion(e) {
 		return false
 	}
 	st, ok := t.parent[e].(*ast.AssignStmt)
 	if !ok {
 		return false // a var declaration from another variable
 	}
-	if t.isSwap(st, cands) {
-		return true
-	}
-	if len(st.Lhs) != 1 || st.Tok != token.ASSIGN {
+	return t.isRotation(st, cands)
+}
+
+// isRotation reports whether st hands owners' values on without copying a
+// reference: every variable on the left is a candidate, named once; every
+// value on the right is a make or a candidate named once, and a candidate
+// on the right that is not on the left dies at st (a move: it is declared
+// in st's block and not used after st). The old values of the variables on
+// the left that are not on the right lose their only reference there
+// (dropped), so st must be a statement of a list, where their frees go.
+// Swaps and cycles (a, b, c = b, c, a) drop nothing.
+func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
+	if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
 		return false
 	}
-	// A move: w must be declared in the block of st and not used after it.
+	left := map[*types.Var]bool{}
+	for _, l := range st.Lhs {
+		v := t.varOf(l)
+		if v == nil || !cands[v] || left[v] {
+			return false
+		}
+		left[v] = true
+	}
+	right := map[*types.Var]bool{}
+	for _, r := range st.Rhs {
+		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && t.isMake(call) && !t.mayRunInRegion(call) {
+			continue
+		}
+		w := t.varOf(r)
+		if w == nil || !cands[w] || right[w] || !left[w] && !t.diesAt(w, st) {
+			return false
+		}
+		right[w] = true
+	}
+	return len(t.dropped(st)) == 0 || t.inList(st)
+}
+
+// dropped returns the variables on the left of the assignment st that are
+// not on its right, in order: their old values lose a reference at st.
+func (t *translator) dropped(st *ast.AssignStmt) []*types.Var {
+	right := map[*types.Var]bool{}
+	for _, r := range st.Rhs {
+		if w := t.varOf(r); w != nil {
+			right[w] = true
+		}
+	}
+	var out []*types.Var
+	for _, l := range st.Lhs {
+		if v := t.varOf(l); v != nil && !right[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// diesAt reports whether w is declared in the block of st and not used
+// after st.
+func (t *translator) diesAt(w *types.Var, st *ast.AssignStmt) bool {
 	blk, ok := t.parent[st].(*ast.BlockStmt)
 	if !ok || !t.declaredIn(w, blk) {
 		return false
@@ -199,30 +259,6 @@ func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]b
 		if u.Pos() > st.End() {
 			return false
 		}
-	}
-	return true
-}
-
-// isSwap reports whether st assigns candidates to each other, every
-// variable on the left appearing once on the right.
-func (t *translator) isSwap(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
-	if st.Tok != token.ASSIGN || len(st.Lhs) < 2 || len(st.Lhs) != len(st.Rhs) {
-		return false
-	}
-	left := map[*types.Var]int{}
-	for _, l := range st.Lhs {
-		v := t.varOf(l)
-		if v == nil || !cands[v] {
-			return false
-		}
-		left[v]++
-	}
-	for _, r := range st.Rhs {
-		v := t.varOf(r)
-		if v == nil || left[v] != 1 {
-			return false
-		}
-		left[v]--
 	}
 	return true
 }
@@ -424,6 +460,14 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 			for i, r := range st.Rhs {
 				if r == call && i < len(st.Lhs) {
 					v = t.varOf(st.Lhs[i])
+					if v == nil && t.constElem(st.Lhs[i]) {
+						// The same element each time around: the
+						// make it held before is dropped (a stage).
+						t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never "+
+							"reclaimed (the arena is not garbage collected): allocate the stages once before the loop "+
+							"and permute them (k[0], k[1] = k[1], k[0]), or keep each in a variable that is its only "+
+							"reference", t.text(st.Lhs[i]))
+					}
 				}
 			}
 			if v != nil && owners[v] && (t.frees[st] != nil || moved[v] || freedAtEnd[v]) {
@@ -440,9 +484,25 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 			continue
 		}
 		t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
-			"(the arena is not garbage collected): allocate it once before the loop, or drop it only by "+
-			"assigning a new make to the variable that holds it", name)
+			"(the arena is not garbage collected): allocate it once before the loop, or let the variable that "+
+			"holds it be its only reference and hand it on as its last use (u = next; prev, cur = cur, next)", name)
 	}
+}
+
+// constElem reports whether e is an element of an array or slice variable
+// at a constant index (k[1]).
+func (t *translator) constElem(e ast.Expr) bool {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok || t.varOf(ix.X) == nil {
+		return false
+	}
+	switch t.info.TypeOf(ix.X).Underlying().(type) {
+	case *types.Array, *types.Slice:
+	default:
+		return false
+	}
+	tv, ok := t.info.Types[ix.Index]
+	return ok && tv.Value != nil
 }
 
 // inLoop reports whether n lies in the body of a for or range statement of

@@ -56,6 +56,10 @@ func (t *translator) need(v *types.Var, why token.Pos) {
 			t.needRecv(v, s, why)
 		case s.isParam:
 			t.needParam(v, s, why)
+		case t.funcOf(s.expr) != t.funcOf(v):
+			// Assigned by a function literal, whose locals and
+			// results need not be the ones of v's function's call.
+			t.traceEscaped(func() { t.needExpr(s.expr, v.Name(), why) })
 		default:
 			t.needExpr(s.expr, v.Name(), why)
 		}
@@ -106,7 +110,7 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 			return
 		}
 		if v := t.varOf(x); v != nil {
-			t.need(v, why)
+			t.needVarAt(v, x, why)
 			return
 		}
 		fail(x.Name)
@@ -207,7 +211,9 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			if v := t.varOf(x); v != nil {
-				t.box(v, why)
+				if id := t.defIdentOf(v); id == nil || !t.keepPrivate(id, name, why) {
+					t.box(v, why)
+				}
 				return
 			}
 		case *ast.SelectorExpr:
@@ -234,8 +240,15 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 	}
 }
 
-// needResult requires the memory returned by fn to be in the arena.
+// needResult requires the memory returned by fn to be in the arena. The
+// result is memory made by a call that has returned: it may have been made
+// anywhere (escaped), unless the call itself is known to run inside the
+// region's iteration (privateCall).
 func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
+	if !t.privateCall(call) {
+		t.traceEscaped(func() { t.needResult(fn, call, name, why) })
+		return
+	}
 	if t.seen[t.seenKey(fn)] {
 		return
 	}
@@ -259,13 +272,25 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 	})
 }
 
+// privateCall reports whether call, whose result the trace follows, runs
+// inside the iteration that writes: it is in a region's statement, or the
+// trace came down the active calls to a function that cannot start a
+// region (private.go). Already escaped traces stay so.
+func (t *translator) privateCall(call *ast.CallExpr) bool {
+	if t.escaped > 0 || t.storing > 0 {
+		return true // nothing to add
+	}
+	if t.inRegion(call.Pos()) {
+		return true
+	}
+	fn := t.enclosing(call, isFunc)
+	return fn != nil && t.mayRunInRegion(call) && !t.mayStartRegion(fn)
+}
+
 // arenaAlloc records that a make or new call moves to the arena.
 func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why token.Pos) {
-	if t.inRegion(call.Pos()) {
-		if t.storing > 0 {
-			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
-		}
-		return // a private buffer of one iteration or section
+	if t.keepPrivate(call, name, why) {
+		return // a private buffer, or refused
 	}
 	typ := t.info.TypeOf(call.Args[0])
 	var elem types.Type
@@ -294,10 +319,7 @@ func (t *translator) arenaLit(x *ast.UnaryExpr, lit *ast.CompositeLit, name stri
 		fail("a composite literal whose type is not written; allocate it with new instead")
 		return
 	}
-	if t.inRegion(x.Pos()) {
-		if t.storing > 0 {
-			t.originErrorf(x.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
-		}
+	if t.keepPrivate(x, name, why) {
 		return
 	}
 	if t.needContents(t.info.TypeOf(lit), name, why, x.Pos()) {

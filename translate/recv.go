@@ -404,15 +404,42 @@ func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
 		return
 	}
 	for _, rs := range srcs {
-		switch {
-		case rs.unknown != "":
-			t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
-		case rs.addr:
-			t.needOwn(rs.expr, v.Name(), why)
-		case rs.deref:
-			t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
-		default:
-			t.needExpr(rs.expr, v.Name(), why)
+		trace := func() {
+			switch {
+			case rs.unknown != "":
+				t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
+			case rs.addr:
+				t.needOwn(rs.expr, v.Name(), why)
+			case rs.deref:
+				t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
+			default:
+				t.needExpr(rs.expr, v.Name(), why)
+			}
+		}
+		if rs.expr != nil && t.calledOn(rs.expr) {
+			trace()
+		} else {
+			// A method value or an interface value may be called
+			// after the function that made it has returned.
+			t.traceEscaped(trace)
 		}
 	}
+}
+
+// calledOn reports whether the receiver operand e is the receiver of a
+// method call right where it stands: x.M(...) or T.M(x, ...).
+func (t *translator) calledOn(e ast.Expr) bool {
+	switch p := t.parent[e].(type) {
+	case *ast.SelectorExpr:
+		call, ok := t.parent[p].(*ast.CallExpr)
+		return ok && p.X == e && call.Fun == ast.Expr(p)
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr)
+		if !ok || len(p.Args) == 0 || p.Args[0] != e {
+			return false
+		}
+		s := t.info.Selections[sel]
+		return s != nil && s.Kind() == types.MethodExpr
+	}
+	return false
 }

@@ -121,11 +121,19 @@ type translator struct {
 	storing     int // > 0 while tracing a value stored in arena memory
 	soft        int // > 0 while tracing memory that is only read (contents.go)
 	originErrs  map[token.Pos]bool
+	// escaped > 0 while tracing memory that may have been made outside
+	// the calls active at the write (private.go).
+	escaped int
+
+	// Code that regions may run, and the functions that may start a
+	// region (private.go).
+	regionCode []ast.Node
+	starts     map[ast.Node]bool
 
 	// Arena reclamation (free.go): the assignments before which the
 	// overwritten variable's memory is freed, the warnings, and each
 	// object's defining identifier.
-	frees    map[*ast.AssignStmt]*types.Var
+	frees    map[*ast.AssignStmt][]*types.Var
 	endFrees map[*ast.BlockStmt][]*types.Var
 	warnings ErrorList
 	defIdent map[types.Object]*ast.Ident
@@ -209,6 +217,7 @@ func (t *translator) run() *Result {
 	t.collectFacts()
 	t.collectStores()
 	t.findRegions()
+	t.findRegionCode()
 	for _, r := range t.regions {
 		t.analyzeRegion(r)
 	}
@@ -217,6 +226,9 @@ func (t *translator) run() *Result {
 		return nil
 	}
 	t.planFrees()
+	if t.checkAllocSites(); len(t.diags) > 0 {
+		return nil
+	}
 	t.findLast()
 	return t.emit()
 }
