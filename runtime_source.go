@@ -21,5 +21,5 @@ const ModulePath = "github.com/cape-go/cape"
 //
 //go:embed go.mod go.sum _runtimedeps
 //go:embed cape/*.go monitor/*.go delta/*.go transport/*.go
-//go:embed internal/arena/*.go internal/ckptlog/*.go internal/nodeenv/*.go internal/ptrace/*.go internal/uffd/*.go internal/pager/*.go internal/pagemem/*.go
+//go:embed internal/arena/*.go internal/ckptlog/*.go internal/nodeenv/*.go internal/ptrace/*.go internal/uffd/*.go internal/pager/*.go internal/pagemem/*.go internal/safedir/*.go
 var Files embed.FS

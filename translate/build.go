@@ -133,8 +133,8 @@ func (c *Config) Build(ctx context.Context, dir, out string, stderr io.Writer) e
 	if err != nil {
 		return fmt.Errorf("translate: prepare the module for %s: %w", dir, err)
 	}
-	if env.notice != "" {
-		fmt.Fprintln(stderr, env.notice)
+	for _, n := range env.notices {
+		fmt.Fprintln(stderr, n)
 	}
 	for orig, dst := range env.overlay {
 		replace[orig] = dst

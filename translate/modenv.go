@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	capesrc "github.com/cape-go/cape"
+	"github.com/cape-go/cape/internal/safedir"
 )
 
 // runtimeVersion is the version the temporary modfile requires of the
@@ -44,7 +45,7 @@ type goEnv struct {
 	flags   []string          // extra flags for go build
 	overlay map[string]string // extra -overlay entries
 	env     []string          // extra environment entries
-	notice  string            // what the user should know, or ""
+	notices []string          // what the user should know
 }
 
 // modInfo is the part of `go mod edit -json` that newGoEnv reads.
@@ -57,8 +58,8 @@ type modInfo struct {
 // newGoEnv prepares, in the directory tmp, the temporary module files for
 // building the package in dir.
 func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
-	var genv struct{ GOMOD, GOWORK string }
-	if err := goJSON(ctx, dir, &genv, "env", "-json", "GOMOD", "GOWORK"); err != nil {
+	var genv struct{ GOMOD, GOWORK, GOOS, GOARCH string }
+	if err := goJSON(ctx, dir, &genv, "env", "-json", "GOMOD", "GOWORK", "GOOS", "GOARCH"); err != nil {
 		return nil, err
 	}
 	e := &goEnv{overlay: map[string]string{}}
@@ -106,38 +107,56 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 		// module is used alone.
 		e.env = append(e.env, "GOWORK=off")
 	}
-	if err := addRuntime(ctx, dir, tmp, modfile, userGo, userSum, replaced); err != nil {
+	rt := runtimeSource{replaced: replaced, self: capesrc.ShipsPlatform(genv.GOOS, genv.GOARCH)}
+	if err := rt.add(ctx, dir, tmp, modfile, userGo, userSum); err != nil {
 		return nil, err
 	}
+	if rt.notice != "" {
+		e.notices = append(e.notices, rt.notice)
+	}
 	if goVersionLess(userGo, "1.22") {
-		e.notice = fmt.Sprintf("cape: %s declares go %s; the program is built with the language version of go %s, which the runtime needs (since go 1.22 each loop iteration has its own loop variable)", genv.GOMOD, userGo, runtimeGo())
+		e.notices = append(e.notices, fmt.Sprintf("cape: %s declares go %s; the program is built with the language version of go %s, which the runtime needs (since go 1.22 each loop iteration has its own loop variable)", genv.GOMOD, userGo, runtimeGo()))
 	}
 	e.flags = []string{"-modfile=" + modfile, "-mod=mod"}
 	return e, nil
 }
 
-// addRuntime makes the temporary modfile require the runtime, replaced by
-// its extracted source unless the user's go.mod replaces it already, and
-// writes the matching go.sum beside it.
-func addRuntime(ctx context.Context, dir, tmp, modfile, userGo string, userSum []byte, replaced bool) error {
-	sum, err := capesrc.Files.ReadFile("go.sum")
-	if err != nil {
-		return fmt.Errorf("read the runtime's checksums: %w", err)
-	}
+// runtimeSource says where a build's runtime module comes from.
+type runtimeSource struct {
+	replaced bool   // the user's go.mod replaces the runtime module already
+	self     bool   // the target platform's dependencies are carried (capesrc.SelfContained)
+	notice   string // what add tells the user, or ""
+}
+
+// add makes the temporary modfile require the runtime, replaced by its
+// extracted source unless the user's go.mod replaces it already, and
+// writes the matching go.sum beside it. A self-contained runtime needs no
+// module beyond the standard library, so no checksum of the runtime's is
+// added; otherwise the runtime's go.sum lines are, and its dependencies
+// come from the module cache or proxy as the go command finds them.
+func (rt *runtimeSource) add(ctx context.Context, dir, tmp, modfile, userGo string, userSum []byte) error {
 	if len(userSum) > 0 && !bytes.HasSuffix(userSum, []byte("\n")) {
 		userSum = append(userSum, '\n')
 	}
+	if rt.replaced || !rt.self {
+		sum, err := capesrc.Files.ReadFile("go.sum")
+		if err != nil {
+			return fmt.Errorf("read the runtime's checksums: %w", err)
+		}
+		userSum = append(userSum, sum...)
+	}
 	sumfile := filepath.Join(tmp, "go.sum")
-	if err := writeFiles(map[string][]byte{sumfile: append(userSum, sum...)}); err != nil {
+	if err := writeFiles(map[string][]byte{sumfile: userSum}); err != nil {
 		return err
 	}
 	args := []string{"mod", "edit", "-require=" + capesrc.ModulePath + "@" + runtimeVersion}
-	if !replaced {
-		rt, err := runtimeDir(tmp)
+	if !rt.replaced {
+		src, notice, err := runtimeDir(tmp, rt.self)
 		if err != nil {
 			return err
 		}
-		args = append(args, "-replace="+capesrc.ModulePath+"="+rt)
+		rt.notice = notice
+		args = append(args, "-replace="+capesrc.ModulePath+"="+src)
 	}
 	if v := runtimeGo(); goVersionLess(userGo, v) {
 		// The runtime needs this language version; a module declaring an
@@ -183,52 +202,70 @@ func goVersionLess(a, b string) bool {
 	return false
 }
 
+// runtimeCache remembers, for this process, the directory each kind of
+// runtime source was extracted to (index 1: self-contained).
 var runtimeCache struct {
 	sync.Mutex
-	dir string
+	dir [2]string
 }
 
 // runtimeDir returns a directory holding the runtime module's source,
-// extracted from capesrc.Files: a per-user cache directory named by the
-// content's hash when one can be had safely, else a directory in tmp.
-func runtimeDir(tmp string) (string, error) {
+// self-contained or as this repository has it: a per-user cache
+// directory named by the content's hash when one can be had safely, else
+// a directory in tmp, with a notice saying why the cache was not used.
+func runtimeDir(tmp string, self bool) (dir, notice string, err error) {
 	runtimeCache.Lock()
 	defer runtimeCache.Unlock()
-	if runtimeCache.dir != "" {
-		return runtimeCache.dir, nil
+	kind := 0
+	if self {
+		kind = 1
 	}
-	files, sum, err := runtimeFiles()
+	if runtimeCache.dir[kind] != "" {
+		return runtimeCache.dir[kind], "", nil
+	}
+	files, sum, err := runtimeFiles(self)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	if base, err := privateCacheDir(); err == nil {
+	base, err := privateCacheDir()
+	if err == nil {
 		final := filepath.Join(base, "runtime-"+sum[:24])
-		if err := extractOnce(base, final, files); err == nil {
-			runtimeCache.dir = final
-			return final, nil
+		if err = extractOnce(base, final, files); err == nil {
+			runtimeCache.dir[kind] = final
+			return final, "", nil
 		}
 	}
-	dir := filepath.Join(tmp, "runtime")
+	notice = fmt.Sprintf("cape: the runtime's source is not cached (%v); it is extracted for this build only", err)
+	dir = filepath.Join(tmp, "runtime")
 	if err := writeTree(dir, files); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return dir, nil
+	return dir, notice, nil
 }
 
 // runtimeFiles returns the runtime's files (tests left out) by their
-// slash-separated paths, and the SHA-256 of them all in hex.
-func runtimeFiles() (map[string][]byte, string, error) {
-	files := map[string][]byte{}
-	err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") {
-			return err
+// slash-separated paths, self-contained (capesrc.SelfContained) or not,
+// and the SHA-256 of them all in hex.
+func runtimeFiles(self bool) (map[string][]byte, string, error) {
+	var files map[string][]byte
+	if self {
+		var err error
+		if files, err = capesrc.SelfContained(); err != nil {
+			return nil, "", err
 		}
-		b, err := capesrc.Files.ReadFile(p)
-		files[p] = b
-		return err
-	})
-	if err != nil {
-		return nil, "", fmt.Errorf("read the runtime's source: %w", err)
+	} else {
+		files = map[string][]byte{}
+		err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || strings.HasPrefix(p, capesrc.DepsDir) || d.IsDir() || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			b, err := capesrc.Files.ReadFile(p)
+			files[p] = b
+			return err
+		})
+		if err != nil {
+			return nil, "", fmt.Errorf("read the runtime's source: %w", err)
+		}
 	}
 	names := make([]string, 0, len(files))
 	for p := range files {
@@ -241,6 +278,23 @@ func runtimeFiles() (map[string][]byte, string, error) {
 		h.Write(files[p])
 	}
 	return files, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// privateCacheDir returns the user's cache directory for cape, creating it
+// (and the cache directory above it) with mode 0700. It refuses, with a
+// safedir.UnsafeError, a path of which a component could be changed by
+// another user, since the runtime's source extracted there is built into
+// the user's programs.
+func privateCacheDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(base, "cape")
+	if err := safedir.Check(dir, safedir.Options{Create: true, Parents: true}); err != nil {
+		return "", err
+	}
+	return dir, nil
 }
 
 // extractOnce writes files into final unless a complete copy is there: it
