@@ -4,11 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"flag"
 	"fmt"
 	"go/build"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -16,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 var updateDeps = flag.Bool("update-deps", false, "rewrite "+DepsDir+" from the module cache (after a change of go.mod or of the runtime's imports)")
@@ -211,5 +214,62 @@ func TestRuntimeDeps(t *testing.T) {
 	}
 	if _, err := SelfContained(); err != nil {
 		t.Errorf("SelfContained: %v", err)
+	}
+}
+
+// TestSelfContainedRefusesTampering checks that a carried file that differs
+// from its module's hash, and a manifest whose hashes do not sum to the
+// go.sum line, are refused.
+func TestSelfContainedRefusesTampering(t *testing.T) {
+	base := fstest.MapFS{}
+	err := fs.WalkDir(Files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, err := Files.ReadFile(p)
+			base[p] = &fstest.MapFile{Data: b}
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := selfContained(base); err != nil {
+		t.Fatalf("the untouched copy: %v", err)
+	}
+	unix := DepsDir + "/golang.org/x/sys/unix/syscall_linux.go"
+	manifest := DepsDir + "/" + ManifestName
+	for name, edit := range map[string]func(fstest.MapFS){
+		"a carried file": func(fs fstest.MapFS) {
+			fs[unix] = &fstest.MapFile{Data: append(slices.Clone(fs[unix].Data), "\nfunc init() { println(1) }\n"...)}
+		},
+		"a manifest hash": func(fs fstest.MapFS) {
+			b := slices.Clone(fs[manifest].Data)
+			i := bytes.Index(b, []byte("  golang.org/x/sys@"))
+			b[i-1] ^= 1
+			fs[manifest] = &fstest.MapFile{Data: b}
+		},
+		"an extra file": func(fs fstest.MapFS) {
+			fs[DepsDir+"/golang.org/x/sys/unix/zz_extra.go"] = &fstest.MapFile{Data: []byte("package unix\n")}
+		},
+	} {
+		fsys := maps.Clone(base)
+		edit(fsys)
+		if _, err := selfContained(fsys); !errors.Is(err, ErrDepsMismatch) {
+			t.Errorf("%s changed: selfContained = %v, want ErrDepsMismatch", name, err)
+		}
+	}
+	files, err := selfContained(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(files["delta/encode.go"], []byte(`"`+DepPrefix+`github.com/klauspost/compress/zstd"`)) ||
+		bytes.Contains(files["delta/encode.go"], []byte(`"github.com/klauspost/compress/zstd"`)) {
+		t.Errorf("delta/encode.go's imports were not rewritten:\n%s", files["delta/encode.go"][:400])
+	}
+	if _, ok := files["internal/dep/golang.org/x/sys/unix/syscall_linux.go"]; !ok {
+		t.Error("x/sys/unix is not under internal/dep")
+	}
+	if string(files["go.mod"]) != "module "+ModulePath+"\n\ngo "+goLine(base["go.mod"].Data)+"\n" {
+		t.Errorf("the self-contained go.mod requires something:\n%s", files["go.mod"])
 	}
 }
