@@ -1,4 +1,4 @@
-package translate
+package gocmd
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cape-go/cape/translate"
 )
 
 // TestExamples builds each annotated example with Build and checks that,
@@ -23,7 +25,7 @@ func TestExamples(t *testing.T) {
 		{"matmul", ""},
 	} {
 		t.Run(ex.name, func(t *testing.T) {
-			dir := filepath.Join("..", "examples", ex.name)
+			dir := filepath.Join("..", "..", "examples", ex.name)
 			if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
 				t.Skipf("no example: %v", err)
 			}
@@ -82,7 +84,7 @@ func TestOverlayWithoutDirectives(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Overlay(dir, t.TempDir()); err != ErrNoDirectives {
+	if _, err := Overlay(context.Background(), dir, t.TempDir()); err != translate.ErrNoDirectives {
 		t.Fatalf("Overlay = %v, want ErrNoDirectives", err)
 	}
 }

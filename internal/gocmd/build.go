@@ -1,4 +1,4 @@
-package translate
+package gocmd
 
 import (
 	"bytes"
@@ -11,39 +11,32 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/cape-go/cape/translate"
 )
 
-// HasDirectives reports whether any Go file of the package in dir contains a
-// //cape: directive. It reads the files but does not parse them.
-func HasDirectives(dir string) (bool, error) {
-	paths, err := goFiles(dir)
-	if err != nil {
-		return false, err
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return false, fmt.Errorf("translate: %w", err)
-		}
-		if bytes.Contains(b, []byte("//cape:")) || bytes.Contains(b, []byte("// cape:")) {
-			return true, nil
-		}
-	}
-	return false, nil
+// Errors keep the "translate:" prefix the user has always seen from cape
+// build and cape run: this package runs the go command for that step.
+
+// config returns the translation settings of a build run under ctx: an
+// ExportImporter for the package's imports.
+func config(ctx context.Context) *translate.Config {
+	return &translate.Config{NewImporter: newImporter(ctx)}
+}
+
+// Translate translates the package in dir, its imports resolved by
+// ExportImporter. Diagnostics come back as a translate.ErrorList.
+func Translate(ctx context.Context, dir string) (*translate.Result, error) {
+	return config(ctx).Package(dir)
 }
 
 // Overlay translates the package in dir, writes the translated files into
 // the directory tmp and, next to them, overlay.json: a `go build -overlay`
 // file mapping each original file to its translation. It returns the path
 // of overlay.json. The user's files are never modified. A package without
-// directives yields ErrNoDirectives.
-func Overlay(dir, tmp string) (overlayJSON string, err error) {
-	return (&Config{}).Overlay(dir, tmp)
-}
-
-// Overlay is the package-level Overlay with c's settings.
-func (c *Config) Overlay(dir, tmp string) (string, error) {
-	replace, _, err := c.translateInto(dir, tmp)
+// directives yields translate.ErrNoDirectives.
+func Overlay(ctx context.Context, dir, tmp string) (overlayJSON string, err error) {
+	replace, _, err := translateInto(ctx, dir, tmp)
 	if err != nil {
 		return "", err
 	}
@@ -53,17 +46,17 @@ func (c *Config) Overlay(dir, tmp string) (string, error) {
 // translateInto translates the package in dir into files in tmp and
 // returns the overlay's replacements (each original file's path mapped to
 // its translation's) and the translation's warnings.
-func (c *Config) translateInto(dir, tmp string) (map[string]string, ErrorList, error) {
+func translateInto(ctx context.Context, dir, tmp string) (map[string]string, translate.ErrorList, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("translate: %w", err)
 	}
-	if ok, err := HasDirectives(abs); err != nil {
+	if ok, err := translate.HasDirectives(abs); err != nil {
 		return nil, nil, err
 	} else if !ok {
-		return nil, nil, ErrNoDirectives
+		return nil, nil, translate.ErrNoDirectives
 	}
-	res, err := c.Package(abs)
+	res, err := config(ctx).Package(abs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,16 +87,11 @@ func writeOverlay(tmp string, replace map[string]string) (string, error) {
 
 // Build translates the package in dir (a directory, or a package path that
 // `go list` resolves) and builds it into the executable out with
-// `go build -overlay`, writing the go command's output to stderr. A package
-// without directives is built as it is. The user's files are never
-// modified.
+// `go build -overlay`, writing the translation's warnings and the go
+// command's output to stderr. A package without directives is built as it
+// is. The user's files are never modified.
 func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
-	return (&Config{}).Build(ctx, dir, out, stderr)
-}
-
-// Build is the package-level Build with c's settings.
-func (c *Config) Build(ctx context.Context, dir, out string, stderr io.Writer) error {
-	abs, err := packageDir(ctx, dir)
+	abs, err := PackageDir(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -115,12 +103,12 @@ func (c *Config) Build(ctx context.Context, dir, out string, stderr io.Writer) e
 		return fmt.Errorf("translate: temporary directory (TMPDIR=%q): %w", os.Getenv("TMPDIR"), err)
 	}
 	defer os.RemoveAll(tmp)
-	replace, warnings, err := c.translateInto(abs, tmp)
+	replace, warnings, err := translateInto(ctx, abs, tmp)
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, w)
 	}
 	switch {
-	case errors.Is(err, ErrNoDirectives):
+	case errors.Is(err, translate.ErrNoDirectives):
 		replace = map[string]string{}
 	case err != nil:
 		return err
@@ -159,9 +147,9 @@ func (c *Config) Build(ctx context.Context, dir, out string, stderr io.Writer) e
 	return nil
 }
 
-// packageDir returns the absolute directory of dir, resolving a package
+// PackageDir returns the absolute directory of dir, resolving a package
 // path with go list when dir is not a directory.
-func packageDir(ctx context.Context, dir string) (string, error) {
+func PackageDir(ctx context.Context, dir string) (string, error) {
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
