@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -209,10 +208,17 @@ var runtimeCache struct {
 	dir [2]string
 }
 
+// selfContainedLayout names how capesrc.SelfContained lays the runtime
+// out; it is part of the cache directory's name, so change it when that
+// layout changes for the same embedded files.
+const selfContainedLayout = "self-contained v1"
+
 // runtimeDir returns a directory holding the runtime module's source,
 // self-contained or as this repository has it: a per-user cache
 // directory named by the content's hash when one can be had safely, else
 // a directory in tmp, with a notice saying why the cache was not used.
+// The runtime is assembled (and, self-contained, checked against go.sum)
+// only when it must be written.
 func runtimeDir(tmp string, self bool) (dir, notice string, err error) {
 	runtimeCache.Lock()
 	defer runtimeCache.Unlock()
@@ -223,19 +229,23 @@ func runtimeDir(tmp string, self bool) (dir, notice string, err error) {
 	if runtimeCache.dir[kind] != "" {
 		return runtimeCache.dir[kind], "", nil
 	}
-	files, sum, err := runtimeFiles(self)
+	key, err := runtimeKey(self)
 	if err != nil {
 		return "", "", err
 	}
 	base, err := privateCacheDir()
 	if err == nil {
-		final := filepath.Join(base, "runtime-"+sum[:24])
-		if err = extractOnce(base, final, files); err == nil {
+		final := filepath.Join(base, "runtime-"+key[:24])
+		if err = extractOnce(base, final, func() (map[string][]byte, error) { return runtimeFiles(self) }); err == nil {
 			runtimeCache.dir[kind] = final
 			return final, "", nil
 		}
 	}
 	notice = fmt.Sprintf("cape: the runtime's source is not cached (%v); it is extracted for this build only", err)
+	files, err := runtimeFiles(self)
+	if err != nil {
+		return "", "", err
+	}
 	dir = filepath.Join(tmp, "runtime")
 	if err := writeTree(dir, files); err != nil {
 		return "", "", err
@@ -243,41 +253,47 @@ func runtimeDir(tmp string, self bool) (dir, notice string, err error) {
 	return dir, notice, nil
 }
 
-// runtimeFiles returns the runtime's files (tests left out) by their
-// slash-separated paths, self-contained (capesrc.SelfContained) or not,
-// and the SHA-256 of them all in hex.
-func runtimeFiles(self bool) (map[string][]byte, string, error) {
-	var files map[string][]byte
-	if self {
-		var err error
-		if files, err = capesrc.SelfContained(); err != nil {
-			return nil, "", err
-		}
-	} else {
-		files = map[string][]byte{}
-		err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || strings.HasPrefix(p, capesrc.DepsDir) || d.IsDir() || strings.HasSuffix(p, "_test.go") {
-				return err
-			}
-			b, err := capesrc.Files.ReadFile(p)
-			files[p] = b
-			return err
-		})
-		if err != nil {
-			return nil, "", fmt.Errorf("read the runtime's source: %w", err)
-		}
-	}
-	names := make([]string, 0, len(files))
-	for p := range files {
-		names = append(names, p)
-	}
-	sort.Strings(names)
+// runtimeKey returns, in hex, the SHA-256 of the embedded files the
+// runtime is made of (tests left out) and of its layout.
+func runtimeKey(self bool) (string, error) {
 	h := sha256.New()
-	for _, p := range names {
-		fmt.Fprintf(h, "%s\x00%d\x00", p, len(files[p]))
-		h.Write(files[p])
+	if self {
+		fmt.Fprintf(h, "%s\x00", selfContainedLayout)
 	}
-	return files, hex.EncodeToString(h.Sum(nil)), nil
+	err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || !self && strings.HasPrefix(p, capesrc.DepsDir+"/") {
+			return err
+		}
+		b, err := capesrc.Files.ReadFile(p)
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(b))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("read the runtime's source: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// runtimeFiles returns the runtime's files (tests left out) by their
+// slash-separated paths, self-contained (capesrc.SelfContained) or not.
+func runtimeFiles(self bool) (map[string][]byte, error) {
+	if self {
+		return capesrc.SelfContained()
+	}
+	files := map[string][]byte{}
+	err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || strings.HasPrefix(p, capesrc.DepsDir+"/") || d.IsDir() || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		b, err := capesrc.Files.ReadFile(p)
+		files[p] = b
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the runtime's source: %w", err)
+	}
+	return files, nil
 }
 
 // privateCacheDir returns the user's cache directory for cape, creating it
@@ -297,13 +313,18 @@ func privateCacheDir() (string, error) {
 	return dir, nil
 }
 
-// extractOnce writes files into final unless a complete copy is there: it
-// writes into a fresh directory beside it and renames that into place, so
-// that concurrent builds never see a partial tree.
-func extractOnce(base, final string, files map[string][]byte) error {
+// extractOnce writes the files that assemble returns into final unless a
+// complete copy is there: it writes into a fresh directory beside it and
+// renames that into place, so that concurrent builds never see a partial
+// tree.
+func extractOnce(base, final string, assemble func() (map[string][]byte, error)) error {
 	done := filepath.Join(final, ".complete")
 	if _, err := os.Stat(done); err == nil {
 		return nil
+	}
+	files, err := assemble()
+	if err != nil {
+		return err
 	}
 	stage, err := os.MkdirTemp(base, "extract-")
 	if err != nil {
