@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -141,13 +142,11 @@ func readModuleZip(t *testing.T, modPath, version string) map[string][]byte {
 	if err != nil {
 		t.Fatalf("go mod download %s@%s: %v", modPath, version, err)
 	}
-	var zipPath string
-	for _, line := range strings.Split(string(out), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), `"Zip": "`); ok {
-			zipPath = strings.TrimSuffix(v, `",`)
-		}
+	var dl struct{ Zip string }
+	if err := json.Unmarshal(out, &dl); err != nil {
+		t.Fatalf("go mod download %s@%s: %v", modPath, version, err)
 	}
-	zr, err := zip.OpenReader(zipPath)
+	zr, err := zip.OpenReader(dl.Zip)
 	if err != nil {
 		t.Fatalf("module zip of %s@%s: %v", modPath, version, err)
 	}
