@@ -16,9 +16,10 @@ import "embed"
 const ModulePath = "github.com/cape-go/cape"
 
 // Files holds go.mod, go.sum and the Go files of the runtime's packages,
-// tests included (the extraction skips them).
+// tests included (the extraction skips them), and in DepsDir the files the
+// runtime needs from other modules (see SelfContained).
 //
-//go:embed go.mod go.sum
+//go:embed go.mod go.sum _runtimedeps
 //go:embed cape/*.go monitor/*.go delta/*.go transport/*.go
-//go:embed internal/arena/*.go internal/ckptlog/*.go internal/nodeenv/*.go internal/ptrace/*.go internal/uffd/*.go internal/pager/*.go internal/pagemem/*.go
+//go:embed internal/arena/*.go internal/ckptlog/*.go internal/nodeenv/*.go internal/ptrace/*.go internal/uffd/*.go internal/pager/*.go internal/pagemem/*.go internal/safedir/*.go
 var Files embed.FS

@@ -10,7 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/cape-go/cape/translate"
+	"github.com/cape-go/cape/internal/gocmd"
 )
 
 // binaries are the built variants; an empty path means not available.
@@ -57,7 +57,7 @@ func build(ctx context.Context, cfg *Config) (*binaries, error) {
 	var out bytes.Buffer
 	if want[Seq] || want[Complete] || want[Incremental] {
 		b.matmul = filepath.Join(dir, "matmul")
-		if err := translate.Build(ctx, filepath.Join(cfg.Root, "examples", "matmul"), b.matmul, &out); err != nil {
+		if err := gocmd.Build(ctx, filepath.Join(cfg.Root, "examples", "matmul"), b.matmul, &out); err != nil {
 			return b, fmt.Errorf("build examples/matmul: %w\n%s", err, out.String())
 		}
 	}

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cape-go/cape/internal/gocmd"
 	"github.com/cape-go/cape/internal/nodeenv"
-	"github.com/cape-go/cape/translate"
 )
 
 // RegionsConfig describes a run of the region-overhead benchmark (`cape
@@ -86,7 +86,7 @@ func RunRegions(ctx context.Context, cfg RegionsConfig) ([]RegionsSample, error)
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "regions")
 	var out bytes.Buffer
-	if err := translate.Build(ctx, filepath.Join(cfg.Root, "bench", "regions"), bin, &out); err != nil {
+	if err := gocmd.Build(ctx, filepath.Join(cfg.Root, "bench", "regions"), bin, &out); err != nil {
 		return nil, fmt.Errorf("bench regions: build bench/regions: %w\n%s", err, out.String())
 	}
 	if err := writeMachine(&cfg.Config, &binaries{}); err != nil {

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/cape-go/cape/translate"
+	"github.com/cape-go/cape/internal/gocmd"
 )
 
 // stencilBins are the built variants of the stencil benchmark; an empty path
@@ -71,7 +71,7 @@ func buildStencil(ctx context.Context, cfg *StencilConfig) (*stencilBins, error)
 	if want(Incremental, Complete) {
 		var out bytes.Buffer
 		b.cape = filepath.Join(dir, "stencil-cape")
-		if err := translate.Build(ctx, filepath.Join(cfg.Root, "examples", "stencil"), b.cape, &out); err != nil {
+		if err := gocmd.Build(ctx, filepath.Join(cfg.Root, "examples", "stencil"), b.cape, &out); err != nil {
 			return b, fmt.Errorf("build examples/stencil: %w\n%s", err, out.String())
 		}
 	}

@@ -4,8 +4,9 @@
 // memory the regions write moves into the CAPE arena.
 //
 // It owns the directive grammar, the analysis that decides what must be
-// shared and what cannot be, the generated code, and `go build -overlay`
-// builds of the result. It runs nothing itself.
+// shared and what cannot be, and the generated code. It runs nothing
+// itself: package internal/gocmd supplies the export data it type-checks
+// with and builds the result with `go build -overlay`.
 //
 // # Directives
 //
@@ -35,7 +36,8 @@
 // Translation works as follows:
 //
 //  1. Parse the package's files and type-check them (go/parser, go/types),
-//     with export data that one `go list -export -deps` run provides.
+//     with the importer the caller gives (Config.NewImporter; gocmd's
+//     reads the export data that one `go list -export -deps` run provides).
 //  2. Find the directives and attach each to the statement that follows it;
 //     resolve the clauses and analyze the loop header.
 //  3. Walk each region's body and every body it may run, classifying every

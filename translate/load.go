@@ -1,24 +1,19 @@
 package translate
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/build"
-	"go/importer"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // capePath is the import path of the runtime API that generated code calls.
@@ -50,6 +45,25 @@ func goFiles(dir string) ([]string, error) {
 		out = append(out, filepath.Join(dir, f))
 	}
 	return out, nil
+}
+
+// HasDirectives reports whether any Go file of the package in dir contains a
+// //cape: directive. It reads the files but does not parse them.
+func HasDirectives(dir string) (bool, error) {
+	paths, err := goFiles(dir)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return false, fmt.Errorf("translate: %w", err)
+		}
+		if bytes.Contains(b, []byte("//cape:")) || bytes.Contains(b, []byte("// cape:")) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // parseFiles parses the named files; src, when not nil, supplies contents.
@@ -132,33 +146,4 @@ func (p *pkg) imports() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// ExportImporter returns an importer that reads compiler export data for
-// paths and their dependencies, as resolved by `go list -export -deps` run
-// in dir (so module, vendor and replace settings apply). It runs the go
-// command once, building what is not in the build cache.
-func ExportImporter(ctx context.Context, fset *token.FileSet, dir string, paths []string) (types.Importer, error) {
-	exports := map[string]string{}
-	if len(paths) > 0 {
-		args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}"}, paths...)
-		var out bytes.Buffer
-		if err := runGoOut(ctx, dir, nil, &out, args...); err != nil {
-			return nil, fmt.Errorf("translate: %w", err)
-		}
-		sc := bufio.NewScanner(&out)
-		for sc.Scan() {
-			if path, file, ok := strings.Cut(sc.Text(), "\t"); ok {
-				exports[path] = file
-			}
-		}
-	}
-	lookup := func(path string) (io.ReadCloser, error) {
-		file, ok := exports[path]
-		if !ok {
-			return nil, fmt.Errorf("no export data for %q (is it imported by the package and buildable?)", path)
-		}
-		return os.Open(file)
-	}
-	return importer.ForCompiler(fset, "gc", lookup), nil
 }

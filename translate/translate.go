@@ -1,7 +1,7 @@
 package translate
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -14,10 +14,19 @@ import (
 // may be used by several goroutines at once if its Importer may.
 type Config struct {
 	// Importer resolves the package's imports while type checking. Nil means
-	// an ExportImporter for the package's imports, which runs `go list` once
-	// per translation.
+	// the one NewImporter returns.
 	Importer types.Importer
+	// NewImporter, used when Importer is nil, returns an importer for the
+	// package's imports (paths), resolved from dir; it is called once per
+	// translation, after parsing. Package gocmd's ExportImporter, which
+	// runs `go list -export` once, is the one cape uses: this package runs
+	// no command itself.
+	NewImporter func(fset *token.FileSet, dir string, paths []string) (types.Importer, error)
 }
+
+// ErrNoImporter is returned by a translation whose Config has neither an
+// Importer nor a NewImporter.
+var ErrNoImporter = errors.New("translate: no importer: set Config.Importer or Config.NewImporter")
 
 // Result is the translation of one package.
 type Result struct {
@@ -32,9 +41,6 @@ type Result struct {
 	// such as arena memory that is never reclaimed.
 	Warnings ErrorList
 }
-
-// Package translates the package in dir with the zero Config.
-func Package(dir string) (*Result, error) { return (&Config{}).Package(dir) }
 
 // Package translates the package in dir: its non-test Go files for the
 // current build context. Diagnostics come back as an ErrorList; other
@@ -63,7 +69,10 @@ func (c *Config) Files(dir string, paths []string, src map[string][]byte) (*Resu
 	}
 	imp := c.Importer
 	if imp == nil {
-		if imp, err = ExportImporter(context.Background(), fset, dir, p.imports()); err != nil {
+		if c.NewImporter == nil {
+			return nil, ErrNoImporter
+		}
+		if imp, err = c.NewImporter(fset, dir, p.imports()); err != nil {
 			return nil, err
 		}
 	}

@@ -2,7 +2,6 @@ package translate
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"go/ast"
 	"go/parser"
@@ -52,7 +51,7 @@ func testImporter(t testing.TB) types.Importer {
 			list = append(list, p)
 		}
 		sort.Strings(list)
-		imp, impErr = ExportImporter(context.Background(), token.NewFileSet(), ".", list)
+		imp, impErr = exportImporter(token.NewFileSet(), ".", list)
 	})
 	if impErr != nil {
 		t.Fatal(impErr)

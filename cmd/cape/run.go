@@ -18,10 +18,10 @@ import (
 
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/gocmd"
 	"github.com/cape-go/cape/internal/launch"
 	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/monitor"
-	"github.com/cape-go/cape/translate"
 )
 
 const runHelp = `Usage: cape run [flags] PACKAGE|BINARY [--] [program arguments]
@@ -186,7 +186,7 @@ func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	bin = filepath.Join(dir, progName(pkg))
-	if err := translate.Build(ctx, pkg, bin, stderr); err != nil {
+	if err := gocmd.Build(ctx, pkg, bin, stderr); err != nil {
 		cleanup()
 		return "", nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/cape-go/cape/internal/gocmd"
 	"github.com/cape-go/cape/translate"
 )
 
@@ -83,7 +84,7 @@ func translateCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usagef("translate: want one package directory, got %d arguments", fs.NArg())
 	}
-	res, err := translate.Package(fs.Arg(0))
+	res, err := gocmd.Translate(context.Background(), fs.Arg(0))
 	if err != nil {
 		return diagnostics(err, stderr)
 	}
@@ -145,7 +146,7 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		bin = filepath.Base(abs)
 	}
-	if err := translate.Build(context.Background(), dir, bin, stderr); err != nil {
+	if err := gocmd.Build(context.Background(), dir, bin, stderr); err != nil {
 		return diagnostics(err, stderr)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/cape-go/cape/internal/safedir"
 )
 
 // LogName is the log's file name in the checkpoint directory.
@@ -19,7 +21,8 @@ type Dir struct {
 }
 
 // OpenDir opens the checkpoint directory path, creating it (mode 0700) if
-// it does not exist. It refuses, with ErrUnsafeDir, a directory that another
+// it does not exist. It refuses, with ErrUnsafeDir, a path with a component
+// that another user could change (safedir), a directory that another
 // user owns or that group or others may access, and a log file in it that
 // is not a regular file of this user's with no access for group or others.
 func OpenDir(path string) (*Dir, error) {
@@ -30,8 +33,10 @@ func OpenDir(path string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(abs, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("create checkpoint directory: %w", err)
+	if err := safedir.Check(abs, safedir.Options{Create: true}); errors.Is(err, safedir.ErrUnsafe) {
+		return nil, fmt.Errorf("%w: %w", ErrUnsafeDir, err)
+	} else if err != nil {
+		return nil, fmt.Errorf("checkpoint directory: %w", err)
 	}
 	fi, err := os.Lstat(abs)
 	if err != nil {

@@ -13,7 +13,8 @@
 //
 // # Directory
 //
-// OpenDir creates DIR with mode 0700 if it is missing and refuses a
+// OpenDir creates DIR with mode 0700 if it is missing and refuses a path
+// with a component another user could change (package safedir), a
 // directory owned by another user, or that group or others may access, or
 // a log file that is not a regular file owned by the user with mode 0600.
 // Files are created with mode 0600.

@@ -1,0 +1,165 @@
+package gocmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/cape-go/cape/translate"
+)
+
+// Errors keep the "translate:" prefix the user has always seen from cape
+// build and cape run: this package runs the go command for that step.
+
+// config returns the translation settings of a build run under ctx: an
+// ExportImporter for the package's imports.
+func config(ctx context.Context) *translate.Config {
+	return &translate.Config{NewImporter: newImporter(ctx)}
+}
+
+// Translate translates the package in dir, its imports resolved by
+// ExportImporter. Diagnostics come back as a translate.ErrorList.
+func Translate(ctx context.Context, dir string) (*translate.Result, error) {
+	return config(ctx).Package(dir)
+}
+
+// Overlay translates the package in dir, writes the translated files into
+// the directory tmp and, next to them, overlay.json: a `go build -overlay`
+// file mapping each original file to its translation. It returns the path
+// of overlay.json. The user's files are never modified. A package without
+// directives yields translate.ErrNoDirectives.
+func Overlay(ctx context.Context, dir, tmp string) (overlayJSON string, err error) {
+	replace, _, err := translateInto(ctx, dir, tmp)
+	if err != nil {
+		return "", err
+	}
+	return writeOverlay(tmp, replace)
+}
+
+// translateInto translates the package in dir into files in tmp and
+// returns the overlay's replacements (each original file's path mapped to
+// its translation's) and the translation's warnings.
+func translateInto(ctx context.Context, dir, tmp string) (map[string]string, translate.ErrorList, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("translate: %w", err)
+	}
+	if ok, err := translate.HasDirectives(abs); err != nil {
+		return nil, nil, err
+	} else if !ok {
+		return nil, nil, translate.ErrNoDirectives
+	}
+	res, err := config(ctx).Package(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	replace := map[string]string{}
+	for orig, src := range res.Files {
+		dst := filepath.Join(tmp, filepath.Base(orig))
+		if err := os.WriteFile(dst, src, 0o644); err != nil {
+			return nil, nil, fmt.Errorf("translate: %w", err)
+		}
+		replace[orig] = dst
+	}
+	return replace, res.Warnings, nil
+}
+
+// writeOverlay writes tmp/overlay.json, the -overlay file of the
+// replacements, and returns its path.
+func writeOverlay(tmp string, replace map[string]string) (string, error) {
+	b, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err != nil {
+		return "", fmt.Errorf("translate: %w", err)
+	}
+	path := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return "", fmt.Errorf("translate: %w", err)
+	}
+	return path, nil
+}
+
+// Build translates the package in dir (a directory, or a package path that
+// `go list` resolves) and builds it into the executable out with
+// `go build -overlay`, writing the translation's warnings and the go
+// command's output to stderr. A package without directives is built as it
+// is. The user's files are never modified.
+func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
+	abs, err := PackageDir(ctx, dir)
+	if err != nil {
+		return err
+	}
+	if out, err = filepath.Abs(out); err != nil {
+		return fmt.Errorf("translate: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "cape-translate-")
+	if err != nil {
+		return fmt.Errorf("translate: temporary directory (TMPDIR=%q): %w", os.Getenv("TMPDIR"), err)
+	}
+	defer os.RemoveAll(tmp)
+	replace, warnings, err := translateInto(ctx, abs, tmp)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, w)
+	}
+	switch {
+	case errors.Is(err, translate.ErrNoDirectives):
+		replace = map[string]string{}
+	case err != nil:
+		return err
+	}
+	mods, err := os.MkdirTemp(tmp, "mod-")
+	if err != nil {
+		return fmt.Errorf("translate: %w", err)
+	}
+	env, err := newGoEnv(ctx, abs, mods)
+	if err != nil {
+		return fmt.Errorf("translate: prepare the module for %s: %w", dir, err)
+	}
+	for _, n := range env.notices {
+		fmt.Fprintln(stderr, n)
+	}
+	for orig, dst := range env.overlay {
+		replace[orig] = dst
+	}
+	args := append([]string{"build", "-o", out}, env.flags...)
+	if len(replace) > 0 {
+		overlay, err := writeOverlay(tmp, replace)
+		if err != nil {
+			return err
+		}
+		args = append(args, "-overlay", overlay)
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
+	cmd.Dir = abs
+	if len(env.env) > 0 {
+		cmd.Env = append(os.Environ(), env.env...)
+	}
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("translate: go build %s: %w", dir, err)
+	}
+	return nil
+}
+
+// PackageDir returns the absolute directory of dir, resolving a package
+// path with go list when dir is not a directory.
+func PackageDir(ctx context.Context, dir string) (string, error) {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", fmt.Errorf("translate: %w", err)
+		}
+		return abs, nil
+	}
+	var out bytes.Buffer
+	if err := runGoOut(ctx, "", nil, &out, "list", "-f", "{{.Dir}}", dir); err != nil {
+		return "", fmt.Errorf("translate: %s is not a directory, and go list cannot find it: %w", dir, err)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
