@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -121,7 +120,7 @@ func allImporter(t *testing.T, dirs, singles []string) types.Importer {
 		list = append(list, p)
 	}
 	sort.Strings(list)
-	imp, err := ExportImporter(context.Background(), token.NewFileSet(), ".", list)
+	imp, err := exportImporter(token.NewFileSet(), ".", list)
 	if err != nil {
 		t.Fatal(err)
 	}
