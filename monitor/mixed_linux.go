@@ -94,6 +94,16 @@ func (c *chunk) waitFor() int {
 	return int(c.wait)
 }
 
+// due reports whether the chunk, hot or probing, stayed idle long enough
+// to be probed or armed (see cool), which needs its twins current: after
+// a stretch not proven clean it is compared at Start even where the
+// region's writes do not meet it, or else a chunk the program stopped
+// writing (memory it dropped or leaked, the other arrays of a region with
+// bounded writes) would stay hot forever, and its pages, all of which may
+// have changed as far as Between can tell, would cost the lazy master a
+// comparison of its snapshot at every region.
+func (c *chunk) due() bool { return int(c.idle) >= c.waitFor() }
+
 // backoff multiplies the chunk's wait by k after a wake that a probe or
 // a cold spell did not foresee.
 func (c *chunk) backoff(k int) { c.wait = uint16(min(k*c.waitFor(), waitMax)) }
@@ -498,7 +508,13 @@ func (u *uffdTracker) refreshHot(n int) int {
 	}
 	tCopy += time.Since(t)
 	synced := uint32(u.starts + 1)
-	stale := func(c *chunk) bool { return c.state != chunkCold && c.cmp && c.synced < u.dirtyAt }
+	// A chunk the region does not compare is compared here once it is
+	// due to cool, at a Start not proven clean: after a clean stretch its
+	// pages cost nothing while it stays hot (Between leaves them out).
+	unproven := u.dirtyAt == synced
+	stale := func(c *chunk) bool {
+		return c.state != chunkCold && (c.cmp || unproven && c.due()) && c.synced < u.dirtyAt
+	}
 	for lo, hi := range u.runs(n, stale) {
 		// Not a chunk n cuts, whose pages above n are not compared, unless
 		// they are above every extent so far (untracked; a grown extent
