@@ -148,6 +148,13 @@ func (u *uffdTracker) setChunks(n int, s chunkState) {
 	}
 }
 
+// addChunks adds chunks in state s until they cover n pages.
+func (u *uffdTracker) addChunks(n int, s chunkState) {
+	for len(u.chunks)*chunkPages < n {
+		u.chunks = append(u.chunks, chunk{state: s})
+	}
+}
+
 // pageRange returns the pages of chunk c below n.
 func pageRange(c, n int) (lo, hi int) { return c * chunkPages, min((c+1)*chunkPages, n) }
 
@@ -733,7 +740,7 @@ func (u *uffdTracker) stopMixed() error {
 	ps := u.pageSize
 	n := u.extent / ps
 	cold := u.coldPages[:0]
-	err := u.scan(0, u.extent, false, func(lo, hi int) {
+	err := u.scanBounds(func(lo, hi int) {
 		for p := lo; p < hi; {
 			c := p / chunkPages
 			end := min(hi, (c+1)*chunkPages)

@@ -85,6 +85,11 @@ type uffdTracker struct {
 	sample  []int // pages write-protected to sample a compared region's writes
 	// sampleWritten[i]: sample[i] was written; reused by readSample.
 	sampleWritten []bool
+	// bounds: the pages the current or last region may write, increasing
+	// and disjoint, where its hint bounds its writes (bounded); its Stop
+	// scans only those (scanBounds).
+	bounds  []pageSpan
+	bounded bool
 	// watch: Starts learn the pages changed since the previous Start
 	// (WatchBetween), into betw.
 	watch bool
@@ -228,6 +233,7 @@ func (u *uffdTracker) Start(extent int) error {
 		u.res.twin = tw
 	}
 	h := u.takeHint()
+	u.setBounds(h, extent)
 	u.startBetween()
 	probed, err := u.probeFault(extent)
 	if err != nil {
@@ -360,8 +366,15 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 		u.twinned = max(u.twinned, extent)
 	}
 	// Every page below armed is armed now (a compared region's Stop
-	// re-arms them).
-	u.setChunks(u.armed/u.pageSize, chunkCold)
+	// re-arms them). After a faults or compared Start the chunks are
+	// already cold (nothing but a mixed Start wakes them): only those of
+	// a grown extent are added, so that a Start costs nothing per chunk of
+	// memory left alone.
+	if u.starts == 0 || u.kind == kindPlain {
+		u.setChunks(u.armed/u.pageSize, chunkCold)
+	} else {
+		u.addChunks(u.armed/u.pageSize, chunkCold)
+	}
 	u.costs.hot = 0
 	u.injected = u.injected[:0]
 	return nil
@@ -449,7 +462,7 @@ func (u *uffdTracker) Stop() ([]int, error) {
 	n := u.extent / u.pageSize
 	switch {
 	case u.kind == kindFaults:
-		err := u.scan(0, u.extent, false, func(lo, hi int) {
+		err := u.scanBounds(func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				u.dirty = append(u.dirty, p)
 			}
