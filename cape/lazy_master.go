@@ -57,8 +57,9 @@ type lazyMaster struct {
 	changedBuf, pagesBuf []int
 	writer               map[int]int
 	// copied, compared: pages the last snapshot copied (changed or new),
-	// and compared without copying, for --stats.
-	copied, compared int
+	// and compared without copying, for --stats; visited: the lacked pages
+	// it looked at.
+	copied, compared, visited int
 	// unsnapped: the pages lacked since the last snapshot (some may have
 	// one, or be lacked no more); topLack: the highest page ever lacked.
 	// candBuf: snapshot's scratch space.
@@ -266,7 +267,7 @@ func (m *lazyMaster) unlack(s, p int) {
 // visited, so that the pages slaves lack and no one writes any more (a
 // program's dropped or leaked buffers) cost nothing per region.
 func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
-	m.copied, m.compared = 0, 0
+	m.copied, m.compared, m.visited = 0, 0, 0
 	var b *monitor.Between
 	// walk: every lacked page is visited. Otherwise the pages lacked
 	// without a snapshot are among those lacked since the last one
@@ -315,6 +316,7 @@ func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
 // snapshot). Callers hold mu.
 func (m *lazyMaster) snapPage(p int, touched map[int]int, changed []int, b *monitor.Between) {
 	ps := m.ps
+	m.visited++
 	cur := m.mem[p*ps : (p+1)*ps]
 	snap, ok := m.snap[p]
 	_, hit := touched[p]
