@@ -102,7 +102,16 @@ func (c *chunk) waitFor() int {
 // bounded writes) would stay hot forever, and its pages, all of which may
 // have changed as far as Between can tell, would cost the lazy master a
 // comparison of its snapshot at every region.
-func (c *chunk) due() bool { return int(c.idle) >= c.waitFor() }
+//
+// It is compared when its next step is due, not at every Start: a hot
+// chunk when it may be probed (idle for its wait), a probing one or one
+// that follows a probe when it may be armed (idle for twice its wait).
+func (c *chunk) due() bool {
+	if c.state == chunkProbing || c.lead != 0 {
+		return int(c.idle) >= 2*c.waitFor()
+	}
+	return int(c.idle) >= c.waitFor()
+}
 
 // backoff multiplies the chunk's wait by k after a wake that a probe or
 // a cold spell did not foresee.
