@@ -546,7 +546,9 @@ func (u *uffdTracker) readSample() error {
 		written = append(written, false)
 	}
 	u.sampleWritten = written
-	err := u.scan(0, u.extent, false, func(lo, hi int) {
+	// A sampled page outside the bounds of the region's writes was not
+	// written (scanBounds).
+	err := u.scanBounds(func(lo, hi int) {
 		i, _ := slices.BinarySearch(u.sample, lo)
 		for ; i < len(u.sample) && u.sample[i] < hi; i++ {
 			written[i] = true
