@@ -118,3 +118,50 @@ func TestUffdBoundedStop(t *testing.T) {
 		}
 	}
 }
+
+// A mixed Start whose region's writes are bounded, on a tracker nobody
+// watches, leaves the chunks cold for freezeAfter Starts outside the
+// bounds out of its walk: a page written there between regions stays
+// unprotected until a Start whose region may write it, or any Start that
+// walks the whole extent, finds it. Every Stop still reports exactly the
+// pages its region changed, and the twins a region may diff are exact.
+func TestUffdDeferredWalk(t *testing.T) {
+	for _, then := range []string{"bounded", "unbounded", "faults"} {
+		c := newMixedCase(t)
+		np := len(c.mem) / c.ps
+		work := Hint{Bounded: true, Writes: []Span{{Off: 0, Len: idleWork * c.ps}}}
+		rest := Hint{Bounded: true, Writes: []Span{{Off: idleWork * c.ps, Len: (np - idleWork) * c.ps}}}
+		all := make([]int, 0, np-idleWork)
+		for p := idleWork; p < np; p++ {
+			all = append(all, p)
+		}
+		c.hintedRegion(rest, nil, all...)
+		for k := range 2 * freezeAfter {
+			c.hintedRegion(work, nil, k%idleWork)
+		}
+		const p = 200 // in a frozen chunk
+		if !c.u.frozen(&c.u.chunks[p/chunkPages]) {
+			t.Fatalf("chunk %d: %+v after %d idle Starts, want frozen", p/chunkPages, c.u.chunks[p/chunkPages], 2*freezeAfter)
+		}
+		c.mem[p*c.ps+1]++ // sequential code
+		for k := range 3 {
+			c.hintedRegion(work, nil, k)
+			if !c.u.deferred || c.protected(p) {
+				t.Fatalf("%s: a deferring Start walked page %d (deferred %v)", then, p, c.u.deferred)
+			}
+		}
+		switch then {
+		case "bounded": // a region that may write the page: its twin is exact
+			c.hintedRegion(Hint{Bounded: true, Writes: []Span{{Off: (p - 3) * c.ps, Len: 8 * c.ps}}}, nil, p+1)
+			c.hintedRegion(Hint{Bounded: true, Writes: []Span{{Off: (p - 3) * c.ps, Len: 8 * c.ps}}}, nil, p)
+		case "unbounded": // every twin exact, the write between regions not reported
+			c.region(3, p+2)
+		case "faults":
+			c.u.mode = uffdModeFaults
+			c.region(4, p+2)
+		}
+		if !c.protected(p) && then == "faults" {
+			t.Errorf("%s: page %d still unprotected after a faults region", then, p)
+		}
+	}
+}

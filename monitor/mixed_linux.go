@@ -85,6 +85,9 @@ type chunk struct {
 	// probe. See cool.
 	lead  uint32
 	group uint32
+	// seen: 1 + the last Start after which the chunk was hot or probing
+	// (0: cold since it was made). See deferScan.
+	seen uint32
 }
 
 func (c *chunk) waitFor() int {
@@ -221,7 +224,8 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 		// The pages a grown extent adds to a chunk are not protected.
 		u.woke = append(u.woke, old/chunkPages)
 	}
-	coldWritten, err := u.scanWritten(old)
+	u.markCompared(h, 0, len(u.chunks))
+	coldWritten, err := u.scanWritten(old, u.canDefer(h))
 	if err != nil {
 		return err
 	}
@@ -236,7 +240,6 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	// region wrote (u.dirty, which holds the pending pages after a
 	// compared region) and compares the others.
 	injected := u.knownWritten()
-	u.markCompared(h, 0, len(u.chunks))
 	changed := u.refreshHot(min(np, old))
 	u.costs.between = changed + injected + max(coldWritten-u.coldDirty, 0)
 	if np > old {
@@ -275,6 +278,7 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	cmp := 0
 	for c := range (u.armed/ps + chunkPages - 1) / chunkPages {
 		if u.chunks[c].state != chunkCold {
+			u.chunks[c].seen = uint32(u.starts + 1)
 			lo, hi := pageRange(c, u.armed/ps)
 			if !clean {
 				u.betw.add(lo, hi)
@@ -372,8 +376,13 @@ func (u *uffdTracker) copyNew(lo, hi int) {
 // the probing chunks whose probe page was, and returns the number of
 // pages of cold chunks written. Every written page of a cold chunk may
 // have changed (Between).
-func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
-	err = u.scan(0, old*u.pageSize, false, func(lo, hi int) {
+//
+// With deferred (see canDefer), the frozen chunks (frozen) are left out of
+// the walk: a page written since they were last walked stays unprotected,
+// and so reads as written, until a walk that does not leave it out, at a
+// Start whose region may write it or at any Start of another kind.
+func (u *uffdTracker) scanWritten(old int, deferred bool) (coldWritten int, err error) {
+	found := func(lo, hi int) {
 		for p := lo; p < hi; {
 			c := p / chunkPages
 			end := min(hi, (c+1)*chunkPages)
@@ -391,8 +400,44 @@ func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
 			// as written: startMixed tells which may have changed.
 			p = end
 		}
-	})
-	return coldWritten, err
+	}
+	if !deferred {
+		return coldWritten, u.scan(0, old*u.pageSize, false, found)
+	}
+	u.deferred = true
+	walked := func(c *chunk) bool { return !u.frozen(c) }
+	for lo, hi := range u.runs(old, walked) {
+		if err := u.scan(lo*u.pageSize, hi*u.pageSize, false, found); err != nil {
+			return coldWritten, err
+		}
+	}
+	return coldWritten, nil
+}
+
+// freezeAfter is how many Starts a chunk stays cold before a Start may
+// leave it out of its walk (frozen).
+const freezeAfter = 32
+
+// canDefer reports whether this mixed Start, whose region h bounds, may
+// leave the frozen chunks out of its walk for the pages written since the
+// last Start. Those pages matter only to a region that may write them (its
+// Stop would take them for its own writes, and diff them against stale
+// twins) and to Between, which a watching caller reads: so not for an
+// unbounded region, nor when watched, nor on a lazy node (its absent
+// pages are invalidated under write-protection markers).
+func (u *uffdTracker) canDefer(h Hint) bool {
+	return h.Bounded && !u.watch && u.absent == nil
+}
+
+// frozen reports whether chunk c is left out of a deferring Start's walk:
+// cold for freezeAfter Starts and outside the bounds of the region's
+// writes (chunk.cmp, set by markCompared before the walk). Its twins are
+// as of the last walk that covered it, its pages written since are
+// unprotected (they read as written), and writes between regions leave it
+// so: a later walk finds them, a Start of another kind (which walks, copies
+// or compares the whole extent) or of a region whose writes meet the chunk.
+func (u *uffdTracker) frozen(c *chunk) bool {
+	return c.state == chunkCold && !c.cmp && u.starts+1-int(c.seen) >= freezeAfter
 }
 
 // copyPage refreshes the twin of page p, unless it is absent. It holds

@@ -90,6 +90,10 @@ type uffdTracker struct {
 	// scans only those (scanBounds).
 	bounds  []pageSpan
 	bounded bool
+	// deferred: the current or last Start left frozen chunks out of its
+	// walk (scanWritten); armSample refreshes the twins of the pages it
+	// protects in cold chunks first.
+	deferred bool
 	// watch: Starts learn the pages changed since the previous Start
 	// (WatchBetween), into betw.
 	watch bool
@@ -234,6 +238,7 @@ func (u *uffdTracker) Start(extent int) error {
 	}
 	h := u.takeHint()
 	u.setBounds(h, extent)
+	u.deferred = false
 	u.startBetween()
 	probed, err := u.probeFault(extent)
 	if err != nil {
@@ -509,6 +514,11 @@ func (u *uffdTracker) Stop() ([]int, error) {
 func (u *uffdTracker) armSample(extent int) error {
 	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
 	for _, p := range u.sample {
+		if u.deferred && p/chunkPages < len(u.chunks) && u.chunks[p/chunkPages].state == chunkCold {
+			// Written since its chunk was last walked, perhaps, which
+			// protecting it would forget: its twin is made current first.
+			u.copyPage(p)
+		}
 		if err := u.protectTouched(p, p+1); err != nil {
 			return err
 		}
