@@ -65,10 +65,15 @@
 //     that the region's writes do not meet (see Hinter) is compared at a
 //     Start when its probe or its arming is due, so that it cools even when
 //     no stretch between regions is proven clean. A Stop whose region's
-//     writes are bounded scans only the bounds; a Start still walks the
-//     whole extent with PAGEMAP_SCAN (a nanosecond or two a page) to find
-//     the writes made between regions: that walk is what a region's cost
-//     keeps of the extent. Where the extent
+//     writes are bounded scans only the bounds. A Start walks the extent
+//     with PAGEMAP_SCAN (a nanosecond or two a page) to find the writes made
+//     between regions, except, where the region's writes are bounded and
+//     nobody reads Between (Watcher) on a node that is not lazy, the chunks
+//     cold for 32 Starts outside the bounds: a page written there stays
+//     unprotected, reading as written, until a Start whose region may write
+//     it or one that walks the whole extent finds it. What a region's cost
+//     keeps of the extent is then a few nanoseconds of bookkeeping a chunk
+//     (and, on a watched tracker, the walk). Where the extent
 //     is so small that a scan costs more than copying and comparing it, a
 //     plain region is bare: nothing armed, Start copies the extent into the
 //     twins, Stop compares it, the compare backend's work. A caller that
