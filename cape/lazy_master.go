@@ -57,8 +57,15 @@ type lazyMaster struct {
 	changedBuf, pagesBuf []int
 	writer               map[int]int
 	// copied, compared: pages the last snapshot copied (changed or new),
-	// and compared without copying, for --stats.
-	copied, compared int
+	// and compared without copying, for --stats; visited: the lacked pages
+	// it looked at.
+	copied, compared, visited int
+	// unsnapped: the pages lacked since the last snapshot (some may have
+	// one, or be lacked no more); topLack: the highest page ever lacked.
+	// candBuf: snapshot's scratch space.
+	// snapTop: topLack at the last snapshot.
+	unsnapped, candBuf []int
+	topLack, snapTop   int
 	// spare: pages of snapshot storage not in use, taken from slabs that
 	// are populated in one call each (see reservePages).
 	spare [][]byte
@@ -234,7 +241,10 @@ func (m *lazyMaster) answer(rank int, msg transport.Message) ([]byte, error) {
 // hold mu.
 func (m *lazyMaster) lack(s, p int, region string) {
 	m.lacks[s][p] = region
-	m.nlack[p]++
+	if m.nlack[p]++; m.nlack[p] == 1 {
+		m.unsnapped = append(m.unsnapped, p)
+		m.topLack = max(m.topLack, p)
+	}
 }
 
 // unlack records that slave s holds page p again. Callers hold mu.
@@ -259,46 +269,83 @@ func (m *lazyMaster) unlack(s, p int) {
 // master's tracker says it may have been written since the last region's
 // Stop, which was before the last snapshot. Without a tracker that can
 // tell, or with another Start since the last snapshot, every lacked page
-// is compared.
+// is compared. With one, only the pages that may have changed are
+// visited, so that the pages slaves lack and no one writes any more (a
+// program's dropped or leaked buffers) cost nothing per region.
 func (m *lazyMaster) snapshot(touched map[int]int, changed []int) {
-	ps := m.ps
-	m.copied, m.compared = 0, 0
+	m.copied, m.compared, m.visited = 0, 0, 0
 	var b *monitor.Between
+	// walk: every lacked page is visited. Otherwise the pages lacked
+	// without a snapshot are among those lacked since the last one
+	// (unsnapped), and the others, all lacked then and so below the
+	// extent of the last Start but one, which the tracker knows, may
+	// have changed only if the region touched them or the tracker saw
+	// them written.
+	walk := true
 	if m.watch != nil {
 		bw := m.watch.Between()
 		if m.starts >= 0 && bw.Starts == m.starts+1 {
 			b = &bw
+			walk = m.snapTop >= bw.Known()
 		}
 		m.starts = bw.Starts
 	}
+	m.snapTop = m.topLack
 	// Every snapshot is of a lacked page (unlack drops it with the last
 	// lack), so the pages lacked without one are the difference.
 	m.reservePages(len(m.nlack) - len(m.snap))
-	for p := range m.nlack {
-		cur := m.mem[p*ps : (p+1)*ps]
-		snap, ok := m.snap[p]
-		_, hit := touched[p]
-		if !hit {
-			_, hit = slices.BinarySearch(changed, p)
+	if walk {
+		for p := range m.nlack {
+			m.snapPage(p, touched, changed, b)
 		}
-		switch {
-		case !ok:
-			b := m.spare[len(m.spare)-1]
-			m.spare = m.spare[:len(m.spare)-1]
-			copy(b, cur)
-			m.snap[p] = b
-			m.copied++
-		case hit:
-			copy(snap, cur) // likely changed: comparing first costs more
-			m.copied++
-		case b != nil && !b.MayHaveChanged(p):
-			// As of the last snapshot.
-		case !bytes.Equal(snap, cur):
-			copy(snap, cur)
-			m.copied++
-		default:
-			m.compared++
+		m.unsnapped = m.unsnapped[:0]
+		return
+	}
+	cand := append(m.candBuf[:0], m.unsnapped...)
+	for p := range touched {
+		cand = append(cand, p)
+	}
+	cand = append(cand, changed...)
+	cand = append(cand, b.Written()...)
+	slices.Sort(cand)
+	cand = slices.Compact(cand)
+	for _, p := range cand {
+		if m.nlack[p] > 0 {
+			m.snapPage(p, touched, changed, b)
 		}
+	}
+	m.candBuf = cand[:0]
+	m.unsnapped = m.unsnapped[:0]
+}
+
+// snapPage takes or refreshes the snapshot of the lacked page p (see
+// snapshot). Callers hold mu.
+func (m *lazyMaster) snapPage(p int, touched map[int]int, changed []int, b *monitor.Between) {
+	ps := m.ps
+	m.visited++
+	cur := m.mem[p*ps : (p+1)*ps]
+	snap, ok := m.snap[p]
+	_, hit := touched[p]
+	if !hit {
+		_, hit = slices.BinarySearch(changed, p)
+	}
+	switch {
+	case !ok:
+		buf := m.spare[len(m.spare)-1]
+		m.spare = m.spare[:len(m.spare)-1]
+		copy(buf, cur)
+		m.snap[p] = buf
+		m.copied++
+	case hit:
+		copy(snap, cur) // likely changed: comparing first costs more
+		m.copied++
+	case b != nil && !b.MayHaveChanged(p):
+		// As of the last snapshot.
+	case !bytes.Equal(snap, cur):
+		copy(snap, cur)
+		m.copied++
+	default:
+		m.compared++
 	}
 }
 

@@ -60,3 +60,14 @@ func (b *Between) finish() {
 	slices.Sort(b.written)
 	b.written = slices.Compact(b.written)
 }
+
+// Known returns the number of pages, from page 0, that b knows about:
+// every page at or above it may have changed.
+func (b *Between) Known() int { return b.tracked }
+
+// Written returns, in increasing order, the pages below Known that may
+// have changed: with Known, what MayHaveChanged tells, for a caller that
+// walks the pages that may have changed rather than asking about each of
+// its own (the lazy master, whose lacked pages grow with what a program
+// leaves behind). The slice is the tracker's, valid until the next Start.
+func (b *Between) Written() []int { return b.written }

@@ -60,7 +60,20 @@
 //     probe at most. Iterative programs leave most of their memory unwritten
 //     in a given region (in a stencil, the rows the other nodes compute):
 //     those chunks turn cold, and a region costs in proportion to the pages it
-//     and the code between regions write, not to the extent. Where the extent
+//     and the code between regions write, not to the extent. So does memory
+//     a program stops writing (buffers it dropped or leaked): a hot chunk
+//     that the region's writes do not meet (see Hinter) is compared at a
+//     Start when its probe or its arming is due, so that it cools even when
+//     no stretch between regions is proven clean. A Stop whose region's
+//     writes are bounded scans only the bounds. A Start walks the extent
+//     with PAGEMAP_SCAN (a nanosecond or two a page) to find the writes made
+//     between regions, except, where the region's writes are bounded and
+//     nobody reads Between (Watcher) on a node that is not lazy, the chunks
+//     cold for 32 Starts outside the bounds: a page written there stays
+//     unprotected, reading as written, until a Start whose region may write
+//     it or one that walks the whole extent finds it. What a region's cost
+//     keeps of the extent is then a few nanoseconds of bookkeeping a chunk
+//     (and, on a watched tracker, the walk). Where the extent
 //     is so small that a scan costs more than copying and comparing it, a
 //     plain region is bare: nothing armed, Start copies the extent into the
 //     twins, Stop compares it, the compare backend's work. A caller that

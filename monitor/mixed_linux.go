@@ -85,6 +85,9 @@ type chunk struct {
 	// probe. See cool.
 	lead  uint32
 	group uint32
+	// seen: 1 + the last Start after which the chunk was hot or probing
+	// (0: cold since it was made). See deferScan.
+	seen uint32
 }
 
 func (c *chunk) waitFor() int {
@@ -92,6 +95,25 @@ func (c *chunk) waitFor() int {
 		return waitFirst
 	}
 	return int(c.wait)
+}
+
+// due reports whether the chunk, hot or probing, stayed idle long enough
+// to be probed or armed (see cool), which needs its twins current: after
+// a stretch not proven clean it is compared at Start even where the
+// region's writes do not meet it, or else a chunk the program stopped
+// writing (memory it dropped or leaked, the other arrays of a region with
+// bounded writes) would stay hot forever, and its pages, all of which may
+// have changed as far as Between can tell, would cost the lazy master a
+// comparison of its snapshot at every region.
+//
+// It is compared when its next step is due, not at every Start: a hot
+// chunk when it may be probed (idle for its wait), a probing one or one
+// that follows a probe when it may be armed (idle for twice its wait).
+func (c *chunk) due() bool {
+	if c.state == chunkProbing || c.lead != 0 {
+		return int(c.idle) >= 2*c.waitFor()
+	}
+	return int(c.idle) >= c.waitFor()
 }
 
 // backoff multiplies the chunk's wait by k after a wake that a probe or
@@ -134,6 +156,13 @@ func (u *uffdTracker) armedPage(p int) bool {
 func (u *uffdTracker) setChunks(n int, s chunkState) {
 	u.chunks = u.chunks[:0]
 	for range (n + chunkPages - 1) / chunkPages {
+		u.chunks = append(u.chunks, chunk{state: s})
+	}
+}
+
+// addChunks adds chunks in state s until they cover n pages.
+func (u *uffdTracker) addChunks(n int, s chunkState) {
+	for len(u.chunks)*chunkPages < n {
 		u.chunks = append(u.chunks, chunk{state: s})
 	}
 }
@@ -195,7 +224,8 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 		// The pages a grown extent adds to a chunk are not protected.
 		u.woke = append(u.woke, old/chunkPages)
 	}
-	coldWritten, err := u.scanWritten(old)
+	u.markCompared(h, 0, len(u.chunks))
+	coldWritten, err := u.scanWritten(old, u.canDefer(h))
 	if err != nil {
 		return err
 	}
@@ -210,7 +240,6 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	// region wrote (u.dirty, which holds the pending pages after a
 	// compared region) and compares the others.
 	injected := u.knownWritten()
-	u.markCompared(h, 0, len(u.chunks))
 	changed := u.refreshHot(min(np, old))
 	u.costs.between = changed + injected + max(coldWritten-u.coldDirty, 0)
 	if np > old {
@@ -249,6 +278,7 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	cmp := 0
 	for c := range (u.armed/ps + chunkPages - 1) / chunkPages {
 		if u.chunks[c].state != chunkCold {
+			u.chunks[c].seen = uint32(u.starts + 1)
 			lo, hi := pageRange(c, u.armed/ps)
 			if !clean {
 				u.betw.add(lo, hi)
@@ -346,8 +376,13 @@ func (u *uffdTracker) copyNew(lo, hi int) {
 // the probing chunks whose probe page was, and returns the number of
 // pages of cold chunks written. Every written page of a cold chunk may
 // have changed (Between).
-func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
-	err = u.scan(0, old*u.pageSize, false, func(lo, hi int) {
+//
+// With deferred (see canDefer), the frozen chunks (frozen) are left out of
+// the walk: a page written since they were last walked stays unprotected,
+// and so reads as written, until a walk that does not leave it out, at a
+// Start whose region may write it or at any Start of another kind.
+func (u *uffdTracker) scanWritten(old int, deferred bool) (coldWritten int, err error) {
+	found := func(lo, hi int) {
 		for p := lo; p < hi; {
 			c := p / chunkPages
 			end := min(hi, (c+1)*chunkPages)
@@ -365,8 +400,44 @@ func (u *uffdTracker) scanWritten(old int) (coldWritten int, err error) {
 			// as written: startMixed tells which may have changed.
 			p = end
 		}
-	})
-	return coldWritten, err
+	}
+	if !deferred {
+		return coldWritten, u.scan(0, old*u.pageSize, false, found)
+	}
+	u.deferred = true
+	walked := func(c *chunk) bool { return !u.frozen(c) }
+	for lo, hi := range u.runs(old, walked) {
+		if err := u.scan(lo*u.pageSize, hi*u.pageSize, false, found); err != nil {
+			return coldWritten, err
+		}
+	}
+	return coldWritten, nil
+}
+
+// freezeAfter is how many Starts a chunk stays cold before a Start may
+// leave it out of its walk (frozen).
+const freezeAfter = 32
+
+// canDefer reports whether this mixed Start, whose region h bounds, may
+// leave the frozen chunks out of its walk for the pages written since the
+// last Start. Those pages matter only to a region that may write them (its
+// Stop would take them for its own writes, and diff them against stale
+// twins) and to Between, which a watching caller reads: so not for an
+// unbounded region, nor when watched, nor on a lazy node (its absent
+// pages are invalidated under write-protection markers).
+func (u *uffdTracker) canDefer(h Hint) bool {
+	return h.Bounded && !u.watch && u.absent == nil
+}
+
+// frozen reports whether chunk c is left out of a deferring Start's walk:
+// cold for freezeAfter Starts and outside the bounds of the region's
+// writes (chunk.cmp, set by markCompared before the walk). Its twins are
+// as of the last walk that covered it, its pages written since are
+// unprotected (they read as written), and writes between regions leave it
+// so: a later walk finds them, a Start of another kind (which walks, copies
+// or compares the whole extent) or of a region whose writes meet the chunk.
+func (u *uffdTracker) frozen(c *chunk) bool {
+	return c.state == chunkCold && !c.cmp && u.starts+1-int(c.seen) >= freezeAfter
 }
 
 // copyPage refreshes the twin of page p, unless it is absent. It holds
@@ -498,7 +569,13 @@ func (u *uffdTracker) refreshHot(n int) int {
 	}
 	tCopy += time.Since(t)
 	synced := uint32(u.starts + 1)
-	stale := func(c *chunk) bool { return c.state != chunkCold && c.cmp && c.synced < u.dirtyAt }
+	// A chunk the region does not compare is compared here once it is
+	// due to cool, at a Start not proven clean: after a clean stretch its
+	// pages cost nothing while it stays hot (Between leaves them out).
+	unproven := u.dirtyAt == synced
+	stale := func(c *chunk) bool {
+		return c.state != chunkCold && (c.cmp || unproven && c.due()) && c.synced < u.dirtyAt
+	}
 	for lo, hi := range u.runs(n, stale) {
 		// Not a chunk n cuts, whose pages above n are not compared, unless
 		// they are above every extent so far (untracked; a grown extent
@@ -717,7 +794,7 @@ func (u *uffdTracker) stopMixed() error {
 	ps := u.pageSize
 	n := u.extent / ps
 	cold := u.coldPages[:0]
-	err := u.scan(0, u.extent, false, func(lo, hi int) {
+	err := u.scanBounds(func(lo, hi int) {
 		for p := lo; p < hi; {
 			c := p / chunkPages
 			end := min(hi, (c+1)*chunkPages)

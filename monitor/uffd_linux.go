@@ -85,6 +85,15 @@ type uffdTracker struct {
 	sample  []int // pages write-protected to sample a compared region's writes
 	// sampleWritten[i]: sample[i] was written; reused by readSample.
 	sampleWritten []bool
+	// bounds: the pages the current or last region may write, increasing
+	// and disjoint, where its hint bounds its writes (bounded); its Stop
+	// scans only those (scanBounds).
+	bounds  []pageSpan
+	bounded bool
+	// deferred: the current or last Start left frozen chunks out of its
+	// walk (scanWritten); armSample refreshes the twins of the pages it
+	// protects in cold chunks first.
+	deferred bool
 	// watch: Starts learn the pages changed since the previous Start
 	// (WatchBetween), into betw.
 	watch bool
@@ -228,6 +237,8 @@ func (u *uffdTracker) Start(extent int) error {
 		u.res.twin = tw
 	}
 	h := u.takeHint()
+	u.setBounds(h, extent)
+	u.deferred = false
 	u.startBetween()
 	probed, err := u.probeFault(extent)
 	if err != nil {
@@ -360,8 +371,15 @@ func (u *uffdTracker) startArmed(extent int, kind regionKind) error {
 		u.twinned = max(u.twinned, extent)
 	}
 	// Every page below armed is armed now (a compared region's Stop
-	// re-arms them).
-	u.setChunks(u.armed/u.pageSize, chunkCold)
+	// re-arms them). After a faults or compared Start the chunks are
+	// already cold (nothing but a mixed Start wakes them): only those of
+	// a grown extent are added, so that a Start costs nothing per chunk of
+	// memory left alone.
+	if u.starts == 0 || u.kind == kindPlain {
+		u.setChunks(u.armed/u.pageSize, chunkCold)
+	} else {
+		u.addChunks(u.armed/u.pageSize, chunkCold)
+	}
 	u.costs.hot = 0
 	u.injected = u.injected[:0]
 	return nil
@@ -449,7 +467,7 @@ func (u *uffdTracker) Stop() ([]int, error) {
 	n := u.extent / u.pageSize
 	switch {
 	case u.kind == kindFaults:
-		err := u.scan(0, u.extent, false, func(lo, hi int) {
+		err := u.scanBounds(func(lo, hi int) {
 			for p := lo; p < hi; p++ {
 				u.dirty = append(u.dirty, p)
 			}
@@ -496,6 +514,11 @@ func (u *uffdTracker) Stop() ([]int, error) {
 func (u *uffdTracker) armSample(extent int) error {
 	u.sample = u.costs.samplePages(u.sample[:0], extent/u.pageSize)
 	for _, p := range u.sample {
+		if u.deferred && p/chunkPages < len(u.chunks) && u.chunks[p/chunkPages].state == chunkCold {
+			// Written since its chunk was last walked, perhaps, which
+			// protecting it would forget: its twin is made current first.
+			u.copyPage(p)
+		}
 		if err := u.protectTouched(p, p+1); err != nil {
 			return err
 		}
@@ -533,7 +556,9 @@ func (u *uffdTracker) readSample() error {
 		written = append(written, false)
 	}
 	u.sampleWritten = written
-	err := u.scan(0, u.extent, false, func(lo, hi int) {
+	// A sampled page outside the bounds of the region's writes was not
+	// written (scanBounds).
+	err := u.scanBounds(func(lo, hi int) {
 		i, _ := slices.BinarySearch(u.sample, lo)
 		for ; i < len(u.sample) && u.sample[i] < hi; i++ {
 			written[i] = true
