@@ -373,4 +373,3 @@ func portOf(addr string) string {
 func namesNode(s string) bool {
 	return strings.Contains(s, "node ") || strings.Contains(s, "master")
 }
-
