@@ -39,6 +39,9 @@ type stdinShare struct {
 	// slave's or this side's orderly close (the slave ended, the job
 	// ends); the slave is already gone from the stream.
 	peerErr func(rank int, err error)
+	// pipe is the write end of the master's program's input, held for the
+	// share's life (see stdinQueue.pipe: the collector would close it).
+	pipe io.WriteCloser
 
 	mu   sync.Mutex // protects the following fields
 	cond *sync.Cond
@@ -78,6 +81,7 @@ func newStdinShare(pm stdinPeers, ranks []int, window int64, fail func(error), p
 // start reads src, feeds this node's program through w and streams the
 // input to every slave.
 func (s *stdinShare) start(src io.ReadCloser, w io.WriteCloser) {
+	s.pipe = w
 	go s.readFrom(src)
 	go s.feed(w)
 	for _, p := range s.peers {

@@ -35,6 +35,12 @@ type stdinQueue struct {
 	ackEvery int64
 	// fail reports a stream that failed; the node ends the job with it.
 	fail func(error)
+	// pipe is the write end of the program's standard input, held for the
+	// queue's life: a cut stream leaves it open (the program waits, never
+	// reading an end of input), and an *os.File nothing refers to would be
+	// closed by the garbage collector, which the program would take for
+	// the end of its input.
+	pipe io.WriteCloser
 
 	mu         sync.Mutex // protects the following fields
 	cond       *sync.Cond
@@ -58,6 +64,7 @@ func newStdinQueue(conn stdinConn, ackEvery int64, fail func(error)) *stdinQueue
 
 // start receives the stream and feeds the program through w.
 func (q *stdinQueue) start(w io.WriteCloser) {
+	q.pipe = w
 	go q.receive()
 	go q.feed(w)
 }
