@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestOpenDirUnsafeParent checks that a checkpoint directory reached
-// through a symbolic link, or below a directory others may write, is
-// refused naming that component (issue 27: a parent's owner could swap the
+// TestOpenDirUnsafeParent checks that a checkpoint directory that is a
+// symbolic link, or below a directory others may write, is refused naming
+// that component (a link of the caller's before it is followed) (issue 27: a parent's owner could swap the
 // checked directory).
 func TestOpenDirUnsafeParent(t *testing.T) {
 	top := t.TempDir()
@@ -30,7 +30,7 @@ func TestOpenDirUnsafeParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ path, bad string }{
-		{filepath.Join(link, "ck"), link},
+		{link, link},
 		{filepath.Join(open, "ck"), open},
 	} {
 		_, err := OpenDir(c.path)
@@ -40,5 +40,8 @@ func TestOpenDirUnsafeParent(t *testing.T) {
 	}
 	if _, err := OpenDir(filepath.Join(real, "ck")); err != nil {
 		t.Errorf("OpenDir of a private path: %v", err)
+	}
+	if _, err := OpenDir(filepath.Join(link, "ck2")); err != nil {
+		t.Errorf("OpenDir through the caller's own symbolic link: %v", err)
 	}
 }

@@ -15,8 +15,9 @@ import (
 // TestCacheDirUnsafe checks that the runtime's source cache is not used
 // below a directory another user could change (issue 27: that user could
 // swap the checked directory for their own source after the check): one
-// that uid 65534 owns with mode 0777, and a symbolic link; and that the
-// normal case gives a 0700 directory.
+// that uid 65534 owns with mode 0777, one that others may write; that the
+// caller's own symbolic link is followed; and that the normal case gives a
+// 0700 directory.
 func TestCacheDirUnsafe(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		testenv.Skip(t, "the walk that checks every component is Linux's")
@@ -30,11 +31,23 @@ func TestCacheDirUnsafe(t *testing.T) {
 	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("the cache %s has mode %v (%v), want 0700", dir, fi.Mode().Perm(), err)
 	}
+	// A symbolic link of the caller's (a cluster's /home) is followed.
 	if err := os.Symlink(filepath.Join(top, "mine"), filepath.Join(top, "link")); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(top, "link"))
+	if _, err := privateCacheDir(); err != nil {
+		t.Errorf("a cache through the caller's own symbolic link: %v", err)
+	}
+	open := filepath.Join(top, "open")
+	if err := os.Mkdir(open, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct{ cache, bad, why string }{
-		{filepath.Join(top, "link"), filepath.Join(top, "link"), "symbolic link"},
+		{filepath.Join(open, "cache"), open, "not sticky"},
 	}
 	if os.Geteuid() == 0 {
 		theirs := filepath.Join(top, "theirs")
@@ -62,7 +75,7 @@ func TestCacheDirUnsafe(t *testing.T) {
 			t.Errorf("%s was created", c.cache)
 		}
 	}
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(top, "link"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(open, "cache"))
 	runtimeCache.Lock()
 	saved := runtimeCache.dir
 	runtimeCache.dir = [2]string{}
@@ -73,7 +86,7 @@ func TestCacheDirUnsafe(t *testing.T) {
 	if err != nil {
 		t.Fatalf("runtimeDir: %v", err)
 	}
-	if got != filepath.Join(tmp, "runtime") || !strings.Contains(notice, "symbolic link") {
+	if got != filepath.Join(tmp, "runtime") || !strings.Contains(notice, "not sticky") {
 		t.Errorf("runtimeDir with an unsafe cache = %q, notice %q; want the build's own directory and a notice saying why", got, notice)
 	}
 	if _, err := os.Stat(filepath.Join(got, "internal", "dep", "golang.org", "x", "sys", "unix")); err != nil {

@@ -10,12 +10,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Open opens the directory path by a walk from "/" that follows no
-// symbolic link and refuses, with an UnsafeError, a component that another
-// user than root and the caller owns, or that group or others may write
-// (allowed for a sticky directory before the last component), and a last
-// component that the caller does not own or that has a permission bit of
-// opt.Deny. It creates missing components as opt says.
+// maxLinks bounds the symbolic links one Open follows (the kernel's own
+// limit, ELOOP).
+const maxLinks = 40
+
+// Open opens the directory path by a walk from "/", one openat at a time,
+// and refuses, with an UnsafeError, a component that another user than
+// root and the caller owns, or that group or others may write (allowed for
+// a sticky directory before the last component), and a last component that
+// the caller does not own or that has a permission bit of opt.Deny. A
+// symbolic link before the last component is followed only if root or the
+// caller owns it (its directory is checked already, so no one else can
+// replace it), and its target is walked under the same rules (a cluster's
+// /home -> /gpfs/home); the last component must not be one.
+// It creates missing components as opt says.
 func Open(path string, opt Options) (*Dir, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -25,19 +33,36 @@ func Open(path string, opt Options) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open /: %w", err)
 	}
-	names := strings.Split(strings.TrimPrefix(abs, "/"), "/")
-	if abs == "/" {
-		names = nil
-	}
+	names := splitPath(abs)
 	cur := "/"
 	if err := checkDir(fd, cur, len(names) == 0, opt); err != nil {
 		unix.Close(fd)
 		return nil, err
 	}
-	for i, name := range names {
-		last := i == len(names)-1
+	links := 0
+	for len(names) > 0 {
+		name := names[0]
+		names = names[1:]
+		last := len(names) == 0
 		next := filepath.Join(cur, name)
-		nfd, err := openAt(fd, name, next, last && opt.Create || !last && opt.Parents)
+		nfd, target, err := openAt(fd, name, next, last && opt.Create || !last && opt.Parents)
+		if err == nil && target != "" {
+			if last {
+				err = &UnsafeError{Path: next, Reason: "is a symbolic link (give the path it points to)"}
+			} else if links++; links > maxLinks {
+				err = &UnsafeError{Path: next, Reason: "too many levels of symbolic links"}
+			} else {
+				names = append(splitPath(target), names...)
+				if filepath.IsAbs(target) {
+					unix.Close(fd)
+					if fd, err = unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+						return nil, fmt.Errorf("open /: %w", err)
+					}
+					cur = "/"
+				}
+				continue
+			}
+		}
 		unix.Close(fd)
 		if err != nil {
 			return nil, err
@@ -51,29 +76,52 @@ func Open(path string, opt Options) (*Dir, error) {
 	return &Dir{path: abs, f: os.NewFile(uintptr(fd), abs)}, nil
 }
 
+// splitPath returns the components of a path ("." and empty ones left out).
+func splitPath(p string) []string {
+	var names []string
+	for _, n := range strings.Split(p, "/") {
+		if n != "" && n != "." {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // openAt opens the directory name in dirfd without following a symbolic
 // link, creating it (mode 0700) when missing and create is set; full is
-// its path for errors.
-func openAt(dirfd int, name, full string, create bool) (int, error) {
+// its path for errors. A symbolic link that root or the caller owns is not
+// opened: its target is returned instead, for the caller to walk.
+func openAt(dirfd int, name, full string, create bool) (fd int, target string, err error) {
 	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := unix.Openat(dirfd, name, flags, 0)
+	fd, err = unix.Openat(dirfd, name, flags, 0)
 	if errors.Is(err, unix.ENOENT) && create {
 		if err := unix.Mkdirat(dirfd, name, 0o700); err != nil && !errors.Is(err, unix.EEXIST) {
-			return -1, fmt.Errorf("create %s: %w", full, err)
+			return -1, "", fmt.Errorf("create %s: %w", full, err)
 		}
 		fd, err = unix.Openat(dirfd, name, flags, 0)
 	}
 	switch {
 	case err == nil:
-		return fd, nil
+		return fd, "", nil
 	case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
 		var st unix.Stat_t
-		if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-			return -1, &UnsafeError{Path: full, Reason: "is a symbolic link (give the path it points to)"}
+		if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFLNK {
+			return -1, "", &UnsafeError{Path: full, Reason: "is not a directory"}
 		}
-		return -1, &UnsafeError{Path: full, Reason: "is not a directory"}
+		if me := uint32(os.Geteuid()); st.Uid != 0 && st.Uid != me {
+			return -1, "", &UnsafeError{Path: full, Reason: fmt.Sprintf("is a symbolic link owned by uid %d, neither root nor you (uid %d)", st.Uid, me)}
+		}
+		buf := make([]byte, unix.PathMax)
+		n, err := unix.Readlinkat(dirfd, name, buf)
+		if err != nil {
+			return -1, "", fmt.Errorf("read the link %s: %w", full, err)
+		}
+		if n == 0 {
+			return -1, "", &UnsafeError{Path: full, Reason: "is an empty symbolic link"}
+		}
+		return -1, string(buf[:n]), nil
 	}
-	return -1, fmt.Errorf("open %s: %w", full, err)
+	return -1, "", fmt.Errorf("open %s: %w", full, err)
 }
 
 // checkDir checks the owner and mode of the directory open as fd.

@@ -61,11 +61,14 @@ func TestOpenRefuses(t *testing.T) {
 	mkdir(t, sticky, 0o777|os.ModeSticky)
 	loose := filepath.Join(top, "loose")
 	mkdir(t, loose, 0o755)
+	if err := os.Symlink("open", filepath.Join(top, "toopen")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		path, bad, why string
 	}{
-		{filepath.Join(top, "link", "cache"), filepath.Join(top, "link"), "symbolic link"},
 		{filepath.Join(top, "link"), filepath.Join(top, "link"), "symbolic link"},
+		{filepath.Join(top, "toopen", "cache"), open, "not sticky"},
 		{filepath.Join(open, "cache"), open, "not sticky"},
 		{sticky, sticky, "must deny"},
 		{loose, loose, "must deny 0077"},
@@ -87,6 +90,16 @@ func TestOpenRefuses(t *testing.T) {
 	if err := Check(filepath.Join(sticky, "mine"), Options{Create: true}); err != nil {
 		t.Errorf("a private directory of the caller's in a sticky directory was refused: %v", err)
 	}
+	// A link of the caller's before the last component is followed (a
+	// cluster's symbolic /home): the directory is made in its target.
+	d, err := Open(filepath.Join(top, "link", "cache"), Options{Create: true})
+	if err != nil {
+		t.Fatalf("a path through the caller's own symbolic link was refused: %v", err)
+	}
+	d.Close()
+	if fi, err := os.Stat(filepath.Join(real, "cache")); err != nil || !fi.IsDir() {
+		t.Errorf("the directory was not made in the link's target: %v", err)
+	}
 }
 
 // TestOpenOtherUser checks that a cache below a directory another user
@@ -107,6 +120,19 @@ func TestOpenOtherUser(t *testing.T) {
 		if !errors.As(err, &ue) || ue.Path != theirs || !strings.Contains(err.Error(), "owned by uid 65534") {
 			t.Errorf("Open(%s) = %v, want it refused naming %s as owned by uid 65534", p, err, theirs)
 		}
+	}
+	// A link another user owns is not followed, even to a safe place.
+	mine := filepath.Join(top, "mine")
+	mkdir(t, mine, 0o700)
+	link := filepath.Join(top, "theirlink")
+	if err := os.Symlink(mine, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(link, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(filepath.Join(link, "cape"), Options{Create: true}); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "symbolic link owned by uid 65534") {
+		t.Errorf("a path through another user's symbolic link: %v, want it refused", err)
 	}
 	if err := os.Chmod(theirs, 0o755); err != nil {
 		t.Fatal(err)
