@@ -45,3 +45,24 @@ func TestSkip(t *testing.T) {
 		}
 	}
 }
+
+func TestFull(t *testing.T) {
+	t.Setenv(StrictEnv, "1") // a long case is skipped, not failed, even under strict
+	for _, full := range []string{"", "0", "1"} {
+		t.Setenv(FullEnv, full)
+		r := &recorder{TB: t}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			Full(r)
+		}()
+		<-done
+		want := full != "1"
+		if r.skipped != want || r.failed || IsFull() == want {
+			t.Errorf("%s=%q: skipped %t (want %t), failed %t, IsFull %t", FullEnv, full, r.skipped, want, r.failed, IsFull())
+		}
+		if want && !strings.Contains(r.msg, FullEnv+"=1 runs it") {
+			t.Errorf("%s=%q: skip message %q does not name the switch", FullEnv, full, r.msg)
+		}
+	}
+}
