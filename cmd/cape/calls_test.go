@@ -17,6 +17,7 @@ func TestCallsMatchPlainGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	for _, name := range callCases {
 		t.Run(name, func(t *testing.T) {
 			dir := "./testdata/calls/" + name
@@ -25,8 +26,9 @@ func TestCallsMatchPlainGo(t *testing.T) {
 				t.Fatalf("go run %s: %v", dir, err)
 			}
 			want := string(out)
+			bin := sharedBuild(t, dir)
 			for _, nodes := range []string{"2", "3"} {
-				got, stderr, err := capeRun(nodes, nil, dir, nil)
+				got, stderr, err := capeRun(nodes, nil, bin, nil)
 				if err != nil {
 					t.Fatalf("cape run -n %s %s: %v\nstderr:\n%s", nodes, dir, err, stderr)
 				}
@@ -46,13 +48,15 @@ func TestVerifyClosureWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	dir := "./testdata/calls/closure"
 	out, err := exec.Command("go", "run", dir).Output()
 	if err != nil {
 		t.Fatalf("go run %s: %v", dir, err)
 	}
+	bin := sharedBuild(t, dir)
 	for _, nodes := range []string{"2", "3"} {
-		got, stderr, err := capeRun(nodes, []string{"--verify"}, dir, nil)
+		got, stderr, err := capeRun(nodes, []string{"--verify"}, bin, nil)
 		if err != nil {
 			t.Fatalf("cape run -n %s --verify %s: %v\nstderr:\n%s", nodes, dir, err, stderr)
 		}

@@ -6,15 +6,19 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // TestExamplesMatchPlainGo runs every annotated example with plain `go run`
-// (directives ignored: sequential) and with `cape run -n 1` to `-n 4`, and
-// requires the same output.
+// (directives ignored: sequential) and with `cape run -n 3` from its
+// source, and requires the same output; with CAPE_TEST_FULL=1 also on 1, 2
+// and 4 nodes (the program built once).
 func TestExamplesMatchPlainGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	for _, ex := range []struct{ name, args string }{
 		{"closure", "-w 96 -h 40"},
 		{"matmul", "-n 130"},
@@ -33,9 +37,17 @@ func TestExamplesMatchPlainGo(t *testing.T) {
 				t.Fatalf("go run %s: %v", dir, err)
 			}
 			want := string(out)
-			for nodes := 1; nodes <= 4; nodes++ {
+			counts := []int{3}
+			if testenv.IsFull() {
+				counts = []int{3, 1, 2, 4}
+			}
+			for i, nodes := range counts {
+				prog := dir
+				if i > 0 {
+					prog = sharedBuild(t, dir)
+				}
 				var stdout, stderr bytes.Buffer
-				cmd := append([]string{"run", "-n", fmt.Sprint(nodes), dir, "--"}, args...)
+				cmd := append([]string{"run", "-n", fmt.Sprint(nodes), prog, "--"}, args...)
 				if err := run(cmd, &stdout, &stderr); err != nil {
 					t.Fatalf("cape %s: %v\n%s", strings.Join(cmd, " "), err, stderr.String())
 				}

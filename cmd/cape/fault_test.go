@@ -47,7 +47,7 @@ func TestInjectedFaults(t *testing.T) {
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			t.Setenv("CAPE_FAULT", c.fault)
-			stderr, took, err := runFailingJob(t, c.fault, 30*time.Second, "./testdata/tworegions")
+			stderr, took, err := runFailingJob(t, c.fault, 30*time.Second, sharedBuild(t, "./testdata/tworegions"))
 			if err == nil {
 				t.FailNow()
 			}

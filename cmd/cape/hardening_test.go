@@ -38,7 +38,7 @@ func TestFaultLeavesNoPartialOutput(t *testing.T) {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			t.Setenv("CAPE_FAULT", c.fault)
 			out := filepath.Join(t.TempDir(), "result.txt")
-			_, took, err := runFailingJob(t, c.fault, 40*time.Second, "./testdata/writeout", "-o", out)
+			_, took, err := runFailingJob(t, c.fault, 40*time.Second, sharedBuild(t, "./testdata/writeout"), "-o", out)
 			state := "absent"
 			b, rerr := os.ReadFile(out)
 			switch {

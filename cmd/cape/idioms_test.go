@@ -16,6 +16,7 @@ func TestIdiomsMatchPlainGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	dirs, err := filepath.Glob("testdata/idioms/*")
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no idiom programs: %v", err)
@@ -30,9 +31,10 @@ func TestIdiomsMatchPlainGo(t *testing.T) {
 			if err != nil {
 				t.Fatalf("go run %s: %v", pkg, err)
 			}
+			bin := sharedBuild(t, pkg)
 			for _, nodes := range []int{2, 3} {
 				var stdout, stderr bytes.Buffer
-				cmd := []string{"run", "-n", fmt.Sprint(nodes), pkg}
+				cmd := []string{"run", "-n", fmt.Sprint(nodes), bin}
 				if err := run(cmd, &stdout, &stderr); err != nil {
 					t.Fatalf("cape run -n %d %s: %v\n%s", nodes, pkg, err, stderr.String())
 				}

@@ -17,6 +17,7 @@ func TestNestedRegionMatchesPlainGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	for _, dir := range []string{"./testdata/nestedcall", "./testdata/nested"} {
 		t.Run(dir, func(t *testing.T) { nestedMatchesPlainGo(t, dir) })
 	}
@@ -32,7 +33,7 @@ func nestedMatchesPlainGo(t *testing.T, dir string) {
 		flags []string
 	}{{"1", nil}, {"2", nil}, {"3", nil}, {"2", []string{"--verify"}}} {
 		var stdout, stderr bytes.Buffer
-		args := append(append([]string{"run", "-n", c.nodes}, c.flags...), dir)
+		args := append(append([]string{"run", "-n", c.nodes}, c.flags...), sharedBuild(t, dir))
 		if err := run(args, &stdout, &stderr); err != nil {
 			t.Fatalf("cape %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/internal/launch"
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 var (
@@ -51,24 +52,29 @@ func TestRunMatmulMatchesSequential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end runs take a few seconds")
 	}
+	t.Parallel()
 	cases := []struct {
 		n, nodes int
 		monitor  string
 		prog     string // default: the annotated examples/matmul
+		full     bool   // only with CAPE_TEST_FULL=1
 	}{
-		{300, 3, "auto", "../../examples/template"}, {300, 2, "compare", "../../examples/template"},
-		{300, 1, "auto", ""}, {300, 2, "auto", ""}, {300, 3, "auto", ""}, {300, 4, "auto", ""},
-		{1024, 1, "auto", ""}, {1024, 2, "auto", ""}, {1024, 3, "auto", ""}, {1024, 4, "auto", ""},
-		{300, 3, "compare", ""}, {300, 3, "complete", ""}, {257, 4, "compare", ""},
+		{300, 3, "auto", "../../examples/template", false}, {300, 2, "compare", "../../examples/template", false},
+		{300, 1, "auto", "", true}, {300, 2, "auto", "", true}, {300, 3, "auto", "", false}, {300, 4, "auto", "", true},
+		{1024, 1, "auto", "", true}, {1024, 2, "auto", "", true}, {1024, 3, "auto", "", true}, {1024, 4, "auto", "", true},
+		{300, 3, "compare", "", false}, {300, 3, "complete", "", false}, {257, 4, "compare", "", false},
 	}
 	for _, c := range cases {
 		if c.prog == "" {
 			c.prog = "../../examples/matmul"
 		}
 		t.Run(fmt.Sprintf("%s/n=%d/nodes=%d/%s", filepath.Base(c.prog), c.n, c.nodes, c.monitor), func(t *testing.T) {
+			if c.full {
+				testenv.Full(t)
+			}
 			want := matmulReference(t, c.n)
 			var stdout, stderr bytes.Buffer
-			args := []string{"-n", strconv.Itoa(c.nodes), "--monitor", c.monitor, c.prog, "--", "-n", strconv.Itoa(c.n)}
+			args := []string{"-n", strconv.Itoa(c.nodes), "--monitor", c.monitor, sharedBuild(t, c.prog), "--", "-n", strconv.Itoa(c.n)}
 			if err := run(append([]string{"run"}, args...), &stdout, &stderr); err != nil {
 				t.Fatalf("cape run %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
 			}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/internal/launch"
+	"github.com/cape-go/cape/internal/testenv"
 )
 
 // survive's regions, in order: 1 static, 2 static with a chunk, 3 dynamic,
@@ -88,6 +89,8 @@ func lossNamed(stderr string, rank int) bool {
 // every point of a region, in each kind of region of testdata/survive (with
 // reductions and lastprivate values), and requires the fault-free output,
 // exit status 0, the loss reported naming the node, and no process left.
+// The default run has the cases of surviveQuick (every kind of region,
+// every point, every way to fail, once each); CAPE_TEST_FULL=1 runs all.
 func TestSurviveLostSlaves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -142,8 +145,20 @@ func TestSurviveLostSlaves(t *testing.T) {
 		tc{"two/broadcast+sections", "node=3,at=broadcast,do=crash,region=2;node=1,at=compute,do=crash,region=5,after=0s", 4, []int{3, 1}},
 		tc{"two/init+guided", "node=2,at=init,do=crash;node=1,at=compute,do=crash,region=4", 4, []int{2, 1}},
 	)
+	names := map[string]bool{}
+	for _, c := range cases {
+		names[c.name] = true
+	}
+	for name := range surviveQuick {
+		if !names[name] {
+			t.Errorf("surviveQuick names %q, which is no case", name)
+		}
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if !surviveQuick[c.name] {
+				testenv.Full(t)
+			}
 			stdout, stderr, err := runSurvivor(t, bin, c.fault, c.nodes)
 			if err != nil {
 				t.Fatalf("%s: cape run: %v\n%s", c.fault, err, stderr)
@@ -158,6 +173,18 @@ func TestSurviveLostSlaves(t *testing.T) {
 			}
 		})
 	}
+}
+
+// surviveQuick are the cases of TestSurviveLostSlaves a plain go test runs:
+// each kind of region and each point of a region once, a loss before the
+// first region and at the last exchange, an exit, disconnects in and
+// between regions, a stop, and two losses of each mix.
+var surviveQuick = map[string]bool{
+	"kill/static/compute": true, "kill/static-chunk/exchange": true, "kill/dynamic/start": true,
+	"kill/dynamic/send": true, "kill/guided/broadcast": true, "kill/sections/create": true,
+	"kill/init": true, "kill/last-exchange": true, "exit/dynamic/compute": true,
+	"disconnect/dynamic/send": true, "disconnect/between-regions": true, "stop/guided/compute": true,
+	"two/kill+disconnect": true, "two/stop+kill": true,
 }
 
 // TestMaxLost checks the cap: with --max-lost 0 a lost slave stops the job

@@ -45,6 +45,7 @@ func TestVerifyExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end runs take a few seconds")
 	}
+	t.Parallel()
 	dirs, err := filepath.Glob("../../examples/*/main.go")
 	if err != nil {
 		t.Fatal(err)
@@ -63,11 +64,12 @@ func TestVerifyExamples(t *testing.T) {
 		seen[name] = true
 		t.Run(name, func(t *testing.T) {
 			args := verifyArgs[name]
-			want, stderr, err := capeRun("2", nil, dir, args)
+			bin := sharedBuild(t, dir)
+			want, stderr, err := capeRun("2", nil, bin, args)
 			if err != nil {
 				t.Fatalf("cape run -n 2 %s: %v\nstderr:\n%s", name, err, stderr)
 			}
-			got, stderr, err := capeRun("2", []string{"--verify"}, dir, args)
+			got, stderr, err := capeRun("2", []string{"--verify"}, bin, args)
 			if err != nil {
 				t.Fatalf("cape run -n 2 --verify %s: %v\nstderr:\n%s", name, err, stderr)
 			}
@@ -93,14 +95,16 @@ func TestVerifyClauses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end runs take a few seconds")
 	}
+	t.Parallel()
 	dir := "./testdata/verifyclauses"
 	out, err := exec.Command("go", "run", dir).Output()
 	if err != nil {
 		t.Fatalf("go run %s: %v", dir, err)
 	}
 	want := string(out)
+	bin := sharedBuild(t, dir)
 	for _, nodes := range []string{"1", "2", "3"} {
-		got, stderr, err := capeRun(nodes, []string{"--verify"}, dir, nil)
+		got, stderr, err := capeRun(nodes, []string{"--verify"}, bin, nil)
 		if err != nil {
 			t.Fatalf("cape run -n %s --verify %s: %v\nstderr:\n%s", nodes, dir, err, stderr)
 		}
@@ -117,6 +121,7 @@ func TestVerifyCatchesDependence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end runs take a few seconds")
 	}
+	t.Parallel()
 	dir := "./testdata/verifybad"
 	abs, err := filepath.Abs(filepath.Join(dir, "main.go"))
 	if err != nil {
@@ -124,7 +129,8 @@ func TestVerifyCatchesDependence(t *testing.T) {
 	}
 
 	// Without --verify the bug goes unnoticed: the wrong result is printed.
-	out, stderr, err := capeRun("2", nil, dir, nil)
+	bin := sharedBuild(t, dir)
+	out, stderr, err := capeRun("2", nil, bin, nil)
 	if err != nil {
 		t.Fatalf("cape run -n 2 %s: %v\nstderr:\n%s", dir, err, stderr)
 	}
@@ -132,7 +138,7 @@ func TestVerifyCatchesDependence(t *testing.T) {
 		t.Fatalf("the parallel run printed the sequential result %q: the test program does not show the bug", out)
 	}
 
-	out, stderr, err = capeRun("2", []string{"--verify"}, dir, nil)
+	out, stderr, err = capeRun("2", []string{"--verify"}, bin, nil)
 	if err == nil {
 		t.Fatalf("cape run -n 2 --verify %s succeeded, want a failure\nstdout:\n%s\nstderr:\n%s", dir, out, stderr)
 	}
@@ -155,7 +161,7 @@ func TestVerifyCatchesDependence(t *testing.T) {
 	}
 
 	// On one node the loop runs in order: --verify agrees.
-	out, stderr, err = capeRun("1", []string{"--verify"}, dir, nil)
+	out, stderr, err = capeRun("1", []string{"--verify"}, bin, nil)
 	if err != nil || strings.TrimSpace(out) != "999" {
 		t.Errorf("cape run -n 1 --verify %s: %v, printed %q\nstderr:\n%s", dir, err, out, stderr)
 	}
