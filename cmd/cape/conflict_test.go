@@ -15,6 +15,7 @@ func TestMergeConflictNamesEachThingOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	const dir = "./testdata/conflict"
 	abs, err := filepath.Abs(filepath.Join(dir, "main.go"))
 	if err != nil {

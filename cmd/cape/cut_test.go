@@ -21,7 +21,8 @@ import (
 )
 
 // CutsEnv names the variable that sets how many random cuts TestCutConnections
-// makes (default 12; CI sets 100). CutSeedEnv replays one run's choices.
+// makes (default 6, 12 with CAPE_TEST_FULL=1). CutSeedEnv replays one run's
+// choices.
 const (
 	CutsEnv    = "CAPE_TEST_CUTS"
 	CutSeedEnv = "CAPE_TEST_CUT_SEED"
@@ -48,7 +49,11 @@ func TestCutConnections(t *testing.T) {
 	if _, err := exec.LookPath("ss"); err != nil {
 		testenv.Skip(t, "ss (iproute2) is not installed: apt-get install iproute2")
 	}
-	cuts := 12
+	t.Parallel()
+	cuts := 6
+	if testenv.IsFull() {
+		cuts = 12
+	}
 	if v := os.Getenv(CutsEnv); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -137,9 +142,9 @@ func cutJobs(t *testing.T) []cutJob {
 	for i := range 3000000 {
 		fmt.Fprintf(&in, "%d\n", i*7919%100003)
 	}
-	stdinsum := cutJob{name: "stdinsum", bin: buildOnce(t, "./testdata/stdinsum"), stdin: in.Bytes()}
+	stdinsum := cutJob{name: "stdinsum", bin: sharedBuild(t, "./testdata/stdinsum"), stdin: in.Bytes()}
 	stdinsum.want = goRunOutput(t, "./testdata/stdinsum", nil, stdinsum.stdin)
-	stencil := cutJob{name: "stencil", bin: buildOnce(t, "../../examples/stencil"), args: []string{"-n", "256", "-iters", "300"}}
+	stencil := cutJob{name: "stencil", bin: sharedBuild(t, "../../examples/stencil"), args: []string{"-n", "256", "-iters", "300"}}
 	stencil.want = goRunOutput(t, "../../examples/stencil", stencil.args, nil)
 	return []cutJob{stdinsum, stencil}
 }

@@ -18,10 +18,11 @@ func TestHintedLoops(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	dir := "./testdata/hintloops"
 	args := []string{"-n", "320", "-iters", "30"}
 	want := goRun(t, dir, args...)
-	bin := buildOnce(t, dir)
+	bin := sharedBuild(t, dir)
 	for _, c := range []struct {
 		nodes string
 		flags []string

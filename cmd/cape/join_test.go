@@ -68,7 +68,7 @@ func TestJoinRunningJob(t *testing.T) {
 		{"./testdata/ckptloop", []string{"-n", "3000", "-steps", "150", "-pause", "10ms"}},
 	} {
 		t.Run(filepath.Base(p.dir), func(t *testing.T) {
-			bin := buildOnce(t, p.dir)
+			bin := sharedBuild(t, p.dir)
 			want, errText, err := capeRun("2", nil, bin, p.args)
 			if err != nil {
 				t.Fatalf("fault-free run: %v\n%s", err, errText)
@@ -115,8 +115,9 @@ func TestJoinRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
-	job := buildOnce(t, "./testdata/ckptloop")
-	other := buildOnce(t, "../../examples/stencil")
+	t.Parallel()
+	job := sharedBuild(t, "./testdata/ckptloop")
+	other := sharedBuild(t, "../../examples/stencil")
 	ck := filepath.Join(t.TempDir(), "ck")
 	if err := os.Mkdir(ck, 0o700); err != nil {
 		t.Fatal(err)
@@ -165,7 +166,8 @@ func TestJoinerKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "./testdata/ckptloop")
+	t.Parallel()
+	bin := sharedBuild(t, "./testdata/ckptloop")
 	args := []string{"-n", "3000", "-steps", "250", "-pause", "10ms"}
 	want, errText, err := capeRun("2", nil, bin, args)
 	if err != nil {

@@ -27,11 +27,12 @@ func TestLazyTransfer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	needLazyPages(t)
 	const dir = "./testdata/lazy"
 	want := goRun(t, dir)
 	for _, nodes := range []string{"2", "3"} {
-		stdout, stderr, err := capeRun(nodes, []string{"--transfer", "lazy", "--stats"}, dir, nil)
+		stdout, stderr, err := capeRun(nodes, []string{"--transfer", "lazy", "--stats"}, sharedBuild(t, dir), nil)
 		if err != nil {
 			t.Fatalf("-n %s: %v\n%s", nodes, err, stderr)
 		}
@@ -65,8 +66,9 @@ func TestLazyTransferConflict(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	needLazyPages(t)
-	stdout, stderr, err := capeRun("2", []string{"--transfer", "lazy"}, "./testdata/conflict", nil)
+	stdout, stderr, err := capeRun("2", []string{"--transfer", "lazy"}, sharedBuild(t, "./testdata/conflict"), nil)
 	if err == nil {
 		t.Fatalf("a conflicting region succeeded; printed %q", stdout)
 	}

@@ -26,7 +26,7 @@ func TestHardeningOnePort(t *testing.T) {
 	}
 	t.Run("lazy", func(t *testing.T) {
 		needLazyPages(t)
-		bin := buildOnce(t, "../../examples/stencil")
+		bin := sharedBuild(t, "../../examples/stencil")
 		args := []string{"-n", "256", "-iters", "300"}
 		want := goRun(t, "../../examples/stencil", args...)
 		out, errText := onePortRun(t, bin, []string{"--transfer", "lazy", "--stats"}, args, nil)
@@ -52,7 +52,7 @@ func TestHardeningOnePort(t *testing.T) {
 		}
 		defer f.Close()
 		goCmd := goRunStdin(t, "./testdata/stdinsum", f)
-		bin := buildOnce(t, "./testdata/stdinsum")
+		bin := sharedBuild(t, "./testdata/stdinsum")
 		out, _ := onePortRun(t, bin, nil, nil, []byte(in.String()))
 		if out != goCmd {
 			t.Errorf("printed %q, go run %q", out, goCmd)

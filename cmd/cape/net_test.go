@@ -28,7 +28,8 @@ func TestHardeningRefusedFlood(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "./testdata/ckptloop")
+	t.Parallel()
+	bin := sharedBuild(t, "./testdata/ckptloop")
 	args := []string{"-n", "3000", "-steps", "300", "-pause", "10ms"}
 	want, errText, err := capeRun("2", nil, bin, args)
 	if err != nil {
@@ -119,7 +120,7 @@ func TestSurviveLostStraggler(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	const pause = 60 * time.Second
-	bin := buildOnce(t, "../../examples/matmul")
+	bin := sharedBuild(t, "../../examples/matmul")
 	args := []string{"-n", "600"}
 	want, errText, err := capeRun("3", nil, bin, args)
 	if err != nil {
@@ -161,7 +162,8 @@ func TestJoinAfterCompaction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "../../examples/stencil")
+	t.Parallel()
+	bin := sharedBuild(t, "../../examples/stencil")
 	args := []string{"-n", "120", "-iters", "6000"}
 	want, errText, err := capeRun("2", nil, bin, args)
 	if err != nil {

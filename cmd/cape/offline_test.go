@@ -23,6 +23,10 @@ func TestOfflineFirstBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the standard library from an empty build cache")
 	}
+	// Half a minute of compiling the standard library; TestUserModule
+	// is the default run's first build of a user's module.
+	testenv.Full(t)
+	t.Parallel()
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
 		testenv.Skip(t, "switching to another user needs root on Linux")
 	}

@@ -23,7 +23,7 @@ func TestRegionOutput(t *testing.T) {
 	if strings.Count(want, "\n") < 100 {
 		t.Fatalf("go run printed too little to test:\n%s", want)
 	}
-	bin := buildOnce(t, dir)
+	bin := sharedBuild(t, dir)
 	check := func(what, nodes string, flags []string) string {
 		t.Helper()
 		out, errText, err := capeRun(nodes, flags, bin, args)

@@ -20,6 +20,7 @@ func TestSlavesReceiveNoOwnBytes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end runs take a few seconds")
 	}
+	t.Parallel()
 	progs := []struct {
 		name, dir string
 		args      []string
@@ -31,7 +32,7 @@ func TestSlavesReceiveNoOwnBytes(t *testing.T) {
 	for _, p := range progs {
 		for _, nodes := range []int{2, 3} {
 			t.Run(fmt.Sprintf("%s/nodes=%d", p.name, nodes), func(t *testing.T) {
-				args := append([]string{"run", "-n", strconv.Itoa(nodes), "--stats", "--transfer", "eager", p.dir, "--"}, p.args...)
+				args := append([]string{"run", "-n", strconv.Itoa(nodes), "--stats", "--transfer", "eager", sharedBuild(t, p.dir), "--"}, p.args...)
 				regions := regionBytes(t, args, nodes)
 				for seq, byNode := range regions {
 					total := 0
@@ -126,7 +127,7 @@ func TestStatsMasterWaitsForSlaves(t *testing.T) {
 	}
 	const pause = 250 * time.Millisecond // a little less than the sleep
 	for _, policy := range []string{"-1", "0"} {
-		stdout, stderr, err := capeRun("2", []string{"--stats", "--max-lost", policy}, "./testdata/slowslave", nil)
+		stdout, stderr, err := capeRun("2", []string{"--stats", "--max-lost", policy}, sharedBuild(t, "./testdata/slowslave"), nil)
 		if err == nil && stdout != "[2 4]\n" {
 			err = fmt.Errorf("printed %q, want [2 4]", stdout)
 		}

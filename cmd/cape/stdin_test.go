@@ -48,7 +48,7 @@ func TestStdinReachesEveryNode(t *testing.T) {
 	if !strings.HasPrefix(want, "batches 80 ") {
 		t.Fatalf("go run read too little: %s", want)
 	}
-	bin := buildOnce(t, dir)
+	bin := sharedBuild(t, dir)
 	withStdin := func(what string, stdin *os.File, nodes string, want string) {
 		t.Helper()
 		old := os.Stdin
@@ -122,7 +122,7 @@ func TestStdinCutStream(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go run: %v", err)
 	}
-	bin := buildOnce(t, dir)
+	bin := sharedBuild(t, dir)
 	t.Setenv("CAPE_FAULT", "node=0,at=stdin,do=cut,after=300ms")
 	for _, tc := range []struct {
 		name  string

@@ -20,6 +20,7 @@ func TestStepsFreeAndArenaPointers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	const dir = "./testdata/steps"
 	args := []string{"-n", "6000", "-steps", "30", "-rows", "5"}
 	for _, sparse := range []bool{false, true} {
@@ -32,7 +33,7 @@ func TestStepsFreeAndArenaPointers(t *testing.T) {
 		}
 		for _, nodes := range []string{"1", "2", "3"} {
 			var stdout, stderr bytes.Buffer
-			if err := run(append([]string{"run", "-n", nodes, dir, "--"}, args...), &stdout, &stderr); err != nil {
+			if err := run(append([]string{"run", "-n", nodes, sharedBuild(t, dir), "--"}, args...), &stdout, &stderr); err != nil {
 				t.Fatalf("cape run -n %s %v: %v\n%s", nodes, args, err, stderr.String())
 			}
 			if stdout.String() != string(out) {
@@ -49,7 +50,7 @@ func TestStepsFreeAndArenaPointers(t *testing.T) {
 		// Eager transfer: under lazy transfer a slave may still be
 		// fetching the row headers it checks when the master, which
 		// found the pointer first, has ended the job.
-		err := run(append([]string{"run", "-n", "2", "--transfer", "eager", dir, "--", c.flag}, args...), &stdout, &stderr)
+		err := run(append([]string{"run", "-n", "2", "--transfer", "eager", sharedBuild(t, dir), "--", c.flag}, args...), &stdout, &stderr)
 		if err == nil {
 			t.Fatalf("%s: the job succeeded, printing %q", c.flag, stdout.String())
 		}

@@ -137,6 +137,7 @@ func TestUserModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
+	t.Parallel()
 	bin := buildCape(t, t.TempDir())
 	copied := filepath.Join(t.TempDir(), "elsewhere", filepath.Base(bin))
 	if err := os.MkdirAll(filepath.Dir(copied), 0o755); err != nil {
@@ -218,6 +219,10 @@ func TestUserModuleOtherUser(t *testing.T) {
 	if err != nil {
 		testenv.Skip(t, "setpriv (util-linux) is not installed")
 	}
+	// Half a minute of compiling the standard library into an empty
+	// build cache; TestUserModule is the default run's user module.
+	testenv.Full(t)
+	t.Parallel()
 	const uid = "65534"
 	top, err := os.MkdirTemp("", "cape-otheruser-")
 	if err != nil {
