@@ -96,6 +96,7 @@ func TestSSHMatmul(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-host runs take seconds")
 	}
+	t.Parallel()
 	c := clustertest.New(t, clustertest.Options{Hosts: 3, Rate: "1gbit"})
 	capeBin, _, _, want := build(t)
 	hostfile := c.Hostfile(t, 1)
@@ -134,6 +135,7 @@ func TestSSHMatmul(t *testing.T) {
 
 // TestSSHUnreachableHost names the host and ssh's error.
 func TestSSHUnreachableHost(t *testing.T) {
+	t.Parallel()
 	c := clustertest.New(t, clustertest.Options{Hosts: 1, Loopback: true})
 	capeBin, _, stall, _ := build(t)
 	var stderr bytes.Buffer
@@ -157,6 +159,7 @@ func TestSSHKillLeavesNoProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-host runs take seconds")
 	}
+	t.Parallel()
 	c := clustertest.New(t, clustertest.Options{Hosts: 3})
 	capeBin, _, stall, _ := build(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
@@ -353,6 +356,7 @@ func TestSrunMatmul(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scheduler runs take seconds")
 	}
+	t.Parallel()
 	_, matmul, _, want := build(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -373,6 +377,7 @@ func TestMpirunMatmul(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scheduler runs take seconds")
 	}
+	t.Parallel()
 	_, matmul, _, want := build(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -396,6 +401,7 @@ func TestSSHSurvivesLostSlaves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-host runs take seconds")
 	}
+	t.Parallel()
 	c := clustertest.New(t, clustertest.Options{Hosts: 3})
 	capeBin, _, _, _ := build(t)
 	prog := filepath.Join(t.TempDir(), "survive")

@@ -56,6 +56,7 @@ func TestSSHCopyRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-host runs take seconds")
 	}
+	t.Parallel()
 	setpriv := clustertest.NeedCommand(t, "setpriv", "util-linux")
 	c := clustertest.New(t, clustertest.Options{Hosts: 2})
 	if len(c.Netns) == 0 {
@@ -164,11 +165,13 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 
 // TestSSHHostAliases runs jobs whose two slaves are on two names of one
 // host, so that both copies of the program go to one machine at once
-// (finding: a fixed temporary name there made one copy's mv fail).
+// (finding: a fixed temporary name there made one copy's mv fail): one job,
+// three with CAPE_TEST_FULL=1.
 func TestSSHHostAliases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-host runs take seconds")
 	}
+	t.Parallel()
 	c := clustertest.New(t, clustertest.Options{Hosts: 1})
 	if len(c.Netns) == 0 {
 		testenv.Skip(t, "the program is copied only to hosts that lack it (network and mount namespaces)")
@@ -188,7 +191,11 @@ func TestSSHHostAliases(t *testing.T) {
 	if err := os.WriteFile(aliasConf, []byte(alias), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for i := range 3 {
+	runs := 1
+	if testenv.IsFull() {
+		runs = 3 // more chances for the two copies to meet
+	}
+	for i := range runs {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		cmd := exec.CommandContext(ctx, capeBin, "run", "-n", "3", "--hosts", "h1,h1-alias", "--ssh-config", aliasConf,
 			prog, "--", "-n", matmulN)

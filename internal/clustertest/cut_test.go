@@ -27,6 +27,7 @@ func TestSSHNodeCutOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-host runs take seconds")
 	}
+	t.Parallel()
 	c := clustertest.New(t, clustertest.Options{Hosts: 2})
 	if len(c.Netns) == 0 {
 		testenv.Skip(t, "cutting a host off needs network namespaces (ip netns add failed)")

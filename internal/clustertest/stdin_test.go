@@ -24,6 +24,7 @@ func TestStdinOnEveryNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-host runs take seconds")
 	}
+	t.Parallel()
 	capeBin, _, _, _ := build(t)
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "stdinsum")
