@@ -36,7 +36,13 @@ import (
 type durable struct {
 	dir *ckptlog.Dir
 	w   *ckptlog.Writer // open until Finalize, even once logging stopped
-	max int64           // --checkpoint-max, or 0
+	max int64           // --checkpoint-max, or 0: the default bound (bound)
+	// auto is the default bound so far (no --checkpoint-max): it grows
+	// with the arena's extent in use, never shrinks.
+	auto int64
+	// pointSeen: the program reached a checkpoint point; told: the notice
+	// of a default bound without a point was printed.
+	pointSeen, told bool
 
 	rd      payloads        // restart, join: the log being replayed
 	recBuf  []byte          // restart: the storage of the record being replayed
@@ -130,6 +136,50 @@ func pageHash(b []byte) uint64 {
 		h = bits.RotateLeft64(h^uint64(c)*hashM3, 11) * hashM4
 	}
 	return h
+}
+
+// The default bound on the checkpoint directory's bytes, without
+// --checkpoint-max: defaultBoundFactor times the arena's extent in use (the
+// most seen so far), and at least defaultBoundMin. Four extents leave room
+// for an image beside the log while it is replaced, and for records worth
+// about two images between compactions (compactAt).
+const (
+	defaultBoundFactor = 4
+	defaultBoundMin    = 64 << 20
+)
+
+// bound returns the bound on the directory's bytes for an arena extent in
+// use: --checkpoint-max, or the default bound.
+func (d *durable) bound(extent int) int64 {
+	if d.max > 0 {
+		return d.max
+	}
+	d.auto = max(d.auto, defaultBoundMin, defaultBoundFactor*int64(extent))
+	return d.auto
+}
+
+// boundName names the bound in notices.
+func (d *durable) boundName() string {
+	if d.max > 0 {
+		return fmt.Sprintf("--checkpoint-max %d", d.max)
+	}
+	return fmt.Sprintf("the default bound of %d bytes (%d times the arena in use, at least %d MiB; set it with --checkpoint-max)",
+		d.auto, defaultBoundFactor, defaultBoundMin>>20)
+}
+
+// tellBound prints, at the first region logged, how a default bound will be
+// held when the program has not reached a checkpoint point: without one the
+// log cannot be compacted (an image needs the live variables a point
+// names), so logging stops at the bound and a restart replays the logged
+// prefix, then computes the rest.
+func (d *durable) tellBound(extent int) {
+	if d.told || d.max > 0 || d.pointSeen {
+		d.told = true
+		return
+	}
+	d.told = true
+	d.notice(fmt.Sprintf("the log is bounded to %d bytes (%d times the arena in use, at least %d MiB; set it with --checkpoint-max); the program has reached no //cape:checkpoint point, where the log is compacted: if it reaches none, logging stops at the bound, and a restart replays the regions logged, then computes the rest",
+		d.bound(extent), defaultBoundFactor, defaultBoundMin>>20))
 }
 
 // recordLimit bounds a record's payload: a delta of the whole arena, its
@@ -499,6 +549,7 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 	if d.stopErr != nil || d.suspended || r.n.pending != nil {
 		return nil
 	}
+	d.tellBound(r.extent)
 	t := time.Now()
 	defer func() { d.encoding += time.Since(t) }()
 	// The counts of the nodes whose delta was committed: the master, then
@@ -524,13 +575,13 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 	for i, run := range merged.Runs {
 		rec.Runs[i] = ckptlog.Run{Off: run.Off, Data: run.Data}
 	}
-	if size := ckptlog.RecordSize(rec); d.max > 0 && d.w.Size()+size+d.image > d.max {
+	if size := ckptlog.RecordSize(rec); d.w.Size()+size+d.image > d.bound(r.extent) {
 		if d.image > 0 {
 			// A point was seen: it will compact the log.
 			d.suspended = true
 			return nil
 		}
-		d.stop(fmt.Errorf("the next record (region %s #%d, %d bytes) would pass --checkpoint-max %d, and the program has no checkpoint point to compact the log at", r.name, r.seq, size, d.max))
+		d.stop(fmt.Errorf("the next record (region %s #%d, %d bytes) would pass %s, and the program has no checkpoint point to compact the log at", r.name, r.seq, size, d.boundName()))
 		return nil
 	}
 	if err := d.w.AppendRegion(rec); err != nil {

@@ -31,8 +31,8 @@ const compactAt = 0.7
 // directive). Each variable must be a pointer to a value without pointers,
 // or whose pointers point into the arena (slices made by Make).
 //
-// With --checkpoint-max, the master compacts the log here when it nears
-// the bound: it replaces the log by an image of the arena and the
+// With a checkpoint log (bounded by --checkpoint-max or by default), the
+// master compacts the log here when it nears the bound: it replaces the log by an image of the arena and the
 // variables. On restart from such a log, the first call with the image's
 // name restores the arena and the variables on every node and the job
 // continues from there. Without a checkpoint log it does nothing.
@@ -98,22 +98,24 @@ type pendingImage struct {
 // log into an image when the log nears the bound, or when logging was
 // suspended at the bound.
 func (d *durable) point(n *node, name string, vars [][]byte) {
-	if d.max == 0 || d.stopErr != nil {
+	d.pointSeen = true
+	if d.stopErr != nil {
 		return
 	}
 	extent := n.arena.Used()
+	bound := d.bound(extent)
 	imgSize := int64(extent) + int64(len(name)) + 256
 	for _, v := range vars {
 		imgSize += int64(len(v))
 	}
 	d.image = imgSize
 	size := d.w.Size()
-	if !d.suspended && float64(size) < compactAt*float64(d.max-imgSize) {
+	if !d.suspended && float64(size) < compactAt*float64(bound-imgSize) {
 		return
 	}
-	if size+imgSize > d.max {
+	if size+imgSize > bound {
 		if !d.tooBig {
-			d.notice(fmt.Sprintf("point %s: the log (%d bytes) and an image (%d bytes) would pass --checkpoint-max %d: no compaction", name, size, imgSize, d.max))
+			d.notice(fmt.Sprintf("point %s: the log (%d bytes) and an image (%d bytes) would pass %s: no compaction", name, size, imgSize, d.boundName()))
 			d.tooBig = true
 		}
 		return

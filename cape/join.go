@@ -162,7 +162,7 @@ func (n *node) joinRefusal(seq uint64) string {
 	case d.stopErr != nil:
 		return fmt.Sprintf("the job's checkpoint log stopped at region #%d (%v): a joining node cannot catch up", d.logged, d.stopErr)
 	case d.suspended:
-		return "the job's checkpoint log is suspended at --checkpoint-max until the next checkpoint point: try again later"
+		return "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"
 	case n.lazyM != nil:
 		return "the job uses the lazy transfer"
 	}
