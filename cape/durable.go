@@ -53,6 +53,7 @@ type durable struct {
 	hdr     ckptlog.Header  // this arena's header
 	stopErr error           // why logging stopped for good, or nil
 	peak    int64           // the log's size when a restart opened it
+	hashes  hashCache       // the page hashes of the last entry hash
 	// Time spent on the log (for --stats): hashing the arena at entry
 	// (mostly while the master waits for the slaves), encoding and
 	// queueing records (on the program's goroutine).
@@ -86,6 +87,15 @@ func arenaHash(mem []byte, pageSize int, written []int, twins [][]byte) uint64 {
 // page p was never populated at the region's entry, so its entry content
 // is zero, written since or not).
 func arenaHashZero(mem []byte, pageSize int, written []int, twins [][]byte, zero []bool) uint64 {
+	return entryHash(mem, pageSize, written, twins, zero, nil, nil)
+}
+
+// entryHash is arenaHashZero keeping each page's hash in hashes (when not
+// nil, one per page): where stale is not nil, only the pages it marks are
+// hashed, and the others' hashes are taken from hashes. The result is
+// arenaHashZero's when hashes holds the hashes of the pages stale leaves
+// unmarked.
+func entryHash(mem []byte, pageSize int, written []int, twins [][]byte, zero []bool, hashes []uint64, stale []bool) uint64 {
 	var zh uint64
 	if zero != nil {
 		zh = pageHash(make([]byte, pageSize))
@@ -99,6 +109,8 @@ func arenaHashZero(mem []byte, pageSize int, written []int, twins [][]byte, zero
 			written, twins = written[1:], twins[1:]
 		}
 		switch {
+		case stale != nil && !stale[p]:
+			ph = hashes[p]
 		case zero != nil && zero[p]:
 			ph = zh
 		case twin != nil:
@@ -106,9 +118,68 @@ func arenaHashZero(mem []byte, pageSize int, written []int, twins [][]byte, zero
 		default:
 			ph = pageHash(mem[p*pageSize : min(len(mem), (p+1)*pageSize)])
 		}
+		if hashes != nil {
+			hashes[p] = ph
+		}
 		h = bits.RotateLeft64(h^ph*hashM2, 27)*hashM1 + hashM4
 	}
 	return h
+}
+
+// hashCache keeps the page hashes of the last entry hash, so that the next
+// region's, on a clean stretch (the translator proved, and the runtime
+// confirms, that nothing but the injection of the region's merged delta
+// wrote the arena since: Hint.Clean), rehashes only the pages that merged
+// delta changed. A stencil then hashes the grid it wrote, not the whole
+// arena, per region. Used from the program's goroutine, and by the hashing
+// goroutine between hashEntry and awaitHash.
+type hashCache struct {
+	pages  []uint64 // the hash of each page of the extent at the entry of region hashed
+	hashed uint64   // the region those are of (0: none)
+	// stale marks the pages the merged delta of region next-1 changed;
+	// next is 0 when the cache cannot serve the next region.
+	stale  []bool
+	next   uint64
+	extent int
+}
+
+// plan returns the page hashes to fill and the pages to rehash (nil: all)
+// for the entry hash of region seq, of extent bytes in pages of ps.
+func (c *hashCache) plan(seq uint64, extent, ps int, clean bool) (hashes []uint64, stale []bool) {
+	np := (extent + ps - 1) / ps
+	use := clean && c.next == seq && c.extent == extent && len(c.pages) == np
+	c.next, c.hashed, c.extent = 0, seq, extent
+	if !use {
+		if cap(c.pages) < np {
+			c.pages = make([]uint64, np)
+		}
+		c.pages = c.pages[:np]
+		return c.pages, nil
+	}
+	return c.pages, c.stale
+}
+
+// changed records that region seq (whose entry hash the cache holds) left
+// the arena changed only on the pages of merged's runs.
+func (c *hashCache) changed(seq uint64, merged *delta.Delta, ps int) {
+	if c.hashed != seq {
+		return
+	}
+	if cap(c.stale) < len(c.pages) {
+		c.stale = make([]bool, len(c.pages))
+	}
+	c.stale = c.stale[:len(c.pages)]
+	clear(c.stale)
+	for _, run := range merged.Runs {
+		if len(run.Data) == 0 {
+			continue
+		}
+		last := min(int(run.Off+uint64(len(run.Data))-1)/ps, len(c.stale)-1)
+		for p := int(run.Off) / ps; p <= last; p++ {
+			c.stale[p] = true
+		}
+	}
+	c.next = seq + 1
 }
 
 const (
@@ -419,11 +490,12 @@ func (r *Region) hashEntry(pages []int) {
 	}
 	written := append([]int(nil), pages...)
 	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
+	hashes, stale := d.hashes.plan(r.seq, r.extent, ps, r.clean)
 	r.hashed = make(chan struct{})
 	go func() {
 		defer close(r.hashed)
 		t := time.Now()
-		r.hash = arenaHashZero(mem, ps, written, twins, r.zero)
+		r.hash = entryHash(mem, ps, written, twins, r.zero, hashes, stale)
 		r.hashTime = time.Since(t)
 	}()
 }
@@ -546,6 +618,7 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 		return nil
 	}
 	r.awaitHash()
+	d.hashes.changed(r.seq, merged, r.n.arena.PageSize())
 	if d.stopErr != nil || d.suspended || r.n.pending != nil {
 		return nil
 	}

@@ -33,8 +33,8 @@ type Writer struct {
 	syncReq  chan struct{}
 	syncQuit chan struct{} // closed by the writer at the end
 	syncMu   sync.Mutex
-	syncFile *os.File // protected by syncMu
-	large    int      // records written in place (the writer goroutine's)
+	syncFile *os.File     // protected by syncMu
+	large    atomic.Int64 // records written in place
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -112,7 +112,7 @@ func (w *Writer) AppendRegion(r *Region) error {
 		w.buffers.Add(-1) // too small: dropped; the writer makes larger ones
 		buf = nil
 	}
-	if buf == nil && n <= smallRecord {
+	if buf == nil && w.roomFor(int64(n)) {
 		buf = make([]byte, 0, n)
 		w.buffers.Add(1)
 	}
@@ -162,7 +162,7 @@ func (w *Writer) enqueue(o op, n int64, replace bool) error {
 // SyncEvery is the group commit window: a syncer goroutine calls fdatasync
 // after the writer has written, at most once per SyncEvery (records written
 // meanwhile are covered by the next call), and Close syncs at the end.
-const SyncEvery = 100 * time.Millisecond
+const SyncEvery = time.Second
 
 func (w *Writer) loop(f *os.File) {
 	defer close(w.done)
@@ -286,7 +286,7 @@ func (w *Writer) write(f *os.File, o op) (int64, error) {
 	}
 	w.grow(int64(frameHead)+n, 0)
 	close(o.done)
-	w.large++
+	w.large.Add(1)
 	return int64(frameHead) + n, err
 }
 
@@ -295,9 +295,31 @@ func (w *Writer) write(f *os.File, o op) (int64, error) {
 // the caller waits.
 const smallRecord = 1 << 20
 
-// maxBuffers bounds the frame buffers in circulation (in the pool, being
-// filled, or queued).
-const maxBuffers = 4
+// The frame buffers in circulation (in the pool, being filled, or queued)
+// number at most maxBuffers, and more than minBuffers only while they hold
+// at most maxBufferBytes; the writer keeps up to poolDepth of them ready.
+// Enough of them cover the records of the regions that run while the
+// writer replaces the log (a compaction's write and sync), so that the
+// program does not wait for the disk then.
+const (
+	maxBuffers     = 16
+	minBuffers     = 4
+	poolDepth      = 4
+	maxBufferBytes = 64 << 20
+)
+
+// roomFor reports whether a new buffer of n bytes may join those in
+// circulation: a small one always; a larger one within maxBuffers and
+// maxBufferBytes, so that the program waits for the disk only when that
+// much is queued (otherwise the record is written from the caller's
+// memory while it waits).
+func (w *Writer) roomFor(n int64) bool {
+	if n <= smallRecord {
+		return true
+	}
+	bufs := int64(w.buffers.Load())
+	return w.large.Load() >= 2 && bufs < maxBuffers && (bufs < minBuffers || (bufs+1)*n <= maxBufferBytes)
+}
 
 // recycle gives a written frame's buffer back to the pool.
 func (w *Writer) recycle(b []byte) {
@@ -313,10 +335,11 @@ func (w *Writer) recycle(b []byte) {
 // faulting its pages in here, off the program's path.
 func (w *Writer) refill(n int64) {
 	size := n + n/4 + 64<<10
-	if size > MaxQueued || len(w.pool) >= 2 || w.buffers.Load() >= maxBuffers {
+	bufs := int64(w.buffers.Load())
+	if size > MaxQueued || len(w.pool) >= poolDepth || bufs >= maxBuffers || (bufs >= minBuffers && (bufs+1)*size > maxBufferBytes) {
 		return
 	}
-	if n > smallRecord && w.large < 2 {
+	if n > smallRecord && w.large.Load() < 2 {
 		return // a job with one large record (one big region) pays for no buffer
 	}
 	b := make([]byte, size)
