@@ -428,8 +428,8 @@ func (n *node) closeDurable() error {
 		}
 		if n.stats {
 			size, peak, syncs, synced := d.w.Stats()
-			statsf("cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); hashing %v (the program waited %v of it), encoding %v; in the writer: %d fdatasync calls taking %v\n",
-				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.hashWait.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond))
+			statsf("cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); hashing %v (the program waited %v of it), encoding %v; in the writer: %d fdatasync calls taking %v, %d records superseded by a compaction before they were written\n",
+				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.hashWait.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond), d.w.Superseded())
 		}
 	}
 	return nil
@@ -638,7 +638,12 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 		rec.Nodes[i].Data = uint64(ds[rank].Len())
 		if rank > 0 {
 			recvd := r.n.xch.sent[rank]
-			if r.n.ckpt.broadcastAll() {
+			switch {
+			case r.n.lazyM != nil && !r.last:
+				// The lazy transfer's message: write notices, the
+				// pages pushed and the values (sendLazy).
+				recvd = r.n.lazyM.out[rank].size
+			case r.n.ckpt.broadcastAll():
 				recvd = sent / (len(ranks) - 1)
 			}
 			rec.Nodes[i].Sent, rec.Nodes[i].Recvd = uint64(len(msgs[rank].Payload)), uint64(recvd)

@@ -43,11 +43,14 @@ type Writer struct {
 	// logical is the log's size once everything queued is written: an
 	// Append adds to it, a Replace sets it to the new log's size.
 	logical int64
-	err     error         // the first I/O error; every later call returns it
-	size    int64         // bytes of the log on disk
-	peak    int64         // the most bytes the directory held at once (old and new log during a compaction)
-	syncs   int           // fdatasync calls
-	synced  time.Duration // time spent in them
+	err     error // the first I/O error; every later call returns it
+	size    int64 // bytes of the log on disk
+	peak    int64 // the most bytes the directory held at once (old and new log during a compaction)
+	syncs   int   // fdatasync calls
+	// superseded counts the records a compaction made useless before
+	// they were written (set when the writer ends).
+	superseded int
+	synced     time.Duration // time spent in them
 }
 
 type op struct {
@@ -113,7 +116,7 @@ func (w *Writer) AppendRegion(r *Region) error {
 		buf = nil
 	}
 	if buf == nil && w.roomFor(int64(n)) {
-		buf = make([]byte, 0, n)
+		buf = make([]byte, 0, bufferSize(int64(n)))
 		w.buffers.Add(1)
 	}
 	if buf != nil {
@@ -164,38 +167,96 @@ func (w *Writer) enqueue(o op, n int64, replace bool) error {
 // meanwhile are covered by the next call), and Close syncs at the end.
 const SyncEvery = time.Second
 
+// Holding records (see the package doc): while records are appended
+// faster than HoldRate bytes a second, the writer keeps each one up to
+// HoldFor before writing it, and a compaction queued meanwhile supersedes
+// the records it holds, which are then never written.
+const (
+	HoldRate = 64 << 20
+	HoldFor  = time.Second
+)
+
+// held is a record the writer holds, since when.
+type held struct {
+	o     op
+	since time.Time
+}
+
+// holder is the writer goroutine's state for holding records.
+type holder struct {
+	ops         []held
+	bytes       int64
+	fast        bool      // appended faster than HoldRate in the last window
+	winStart    time.Time // the rate's window
+	winBytes    int64
+	superseded  int // records dropped unwritten
+	timer       *time.Timer
+	timerActive bool
+}
+
+// note measures the append rate with a record of n bytes.
+func (h *holder) note(n int64, now time.Time) {
+	if h.winStart.IsZero() {
+		h.winStart = now
+	}
+	h.winBytes += n
+	if el := now.Sub(h.winStart); el >= 250*time.Millisecond {
+		h.fast = float64(h.winBytes)/el.Seconds() > HoldRate
+		h.winStart, h.winBytes = now, 0
+	}
+}
+
 func (w *Writer) loop(f *os.File) {
 	defer close(w.done)
 	w.syncFile = f
 	syncDone := make(chan struct{})
 	go w.syncLoop(syncDone)
-	for o := range w.work {
-		var n int64
-		var err error
-		if o.replace != nil {
+	h := &holder{timer: time.NewTimer(time.Hour)}
+	h.timer.Stop()
+	for {
+		var o op
+		var ok bool
+		if len(h.ops) == 0 {
+			o, ok = <-w.work
+		} else {
+			h.arm()
+			select {
+			case o, ok = <-w.work:
+			case <-h.timer.C:
+				h.timerActive = false
+				f = w.flushHeld(f, h, time.Now())
+				continue
+			}
+		}
+		if !ok {
+			break
+		}
+		now := time.Now()
+		switch {
+		case o.replace != nil:
+			w.dropHeld(h) // superseded by the new log
+			var n int64
 			for _, fr := range o.replace {
 				n += int64(len(fr))
 			}
-			w.syncMu.Lock()                  // not while the syncer syncs the old file
-			f, err = w.replace(f, o.replace) // synced by the replacement
+			w.syncMu.Lock()                    // not while the syncer syncs the old file
+			nf, err := w.replace(f, o.replace) // synced by the replacement
+			f = nf
 			w.syncFile = f
 			w.syncMu.Unlock()
-		} else {
-			n, err = w.write(f, o)
-			w.refill(n)
-			select {
-			case w.syncReq <- struct{}{}:
-			default: // a sync is already asked for
-			}
+			w.written(n, err)
+		case o.vecs == nil && o.pooled:
+			h.note(int64(len(o.frame)), now)
+			h.ops = append(h.ops, held{o: o, since: now})
+			h.bytes += int64(len(o.frame))
+			f = w.flushHeld(f, h, now)
+		default:
+			h.note(w.opSize(o), now)
+			f = w.flushHeld(f, h, time.Time{}) // all of them, in order
+			w.writeOne(f, o)
 		}
-		w.mu.Lock()
-		w.queued -= n
-		if err != nil && w.err == nil {
-			w.err = fmt.Errorf("checkpoint log: %w", err)
-		}
-		w.cond.Broadcast()
-		w.mu.Unlock()
 	}
+	w.flushHeld(f, h, time.Time{})
 	close(w.syncQuit)
 	close(w.syncReq)
 	<-syncDone
@@ -205,6 +266,87 @@ func (w *Writer) loop(f *os.File) {
 	if err := f.Close(); err != nil {
 		w.setErr(err)
 	}
+	w.mu.Lock()
+	w.superseded = h.superseded
+	w.mu.Unlock()
+}
+
+// arm sets the timer for the oldest held record.
+func (h *holder) arm() {
+	if !h.timerActive {
+		h.timer.Reset(max(0, HoldFor-time.Since(h.ops[0].since)))
+		h.timerActive = true
+	}
+}
+
+// flushHeld writes the held records that are due: all of them when now is
+// zero or the appends are not fast; else those held HoldFor, and the
+// oldest beyond maxBufferBytes/2 held.
+func (w *Writer) flushHeld(f *os.File, h *holder, now time.Time) *os.File {
+	for len(h.ops) > 0 {
+		o := h.ops[0]
+		if !now.IsZero() && h.fast && now.Sub(o.since) < HoldFor && h.bytes <= maxBufferBytes/2 && len(h.ops) <= maxBuffers/2 {
+			break
+		}
+		h.ops = h.ops[1:]
+		h.bytes -= int64(len(o.o.frame))
+		w.writeOne(f, o.o)
+	}
+	if len(h.ops) == 0 {
+		h.ops = h.ops[:0:0]
+		if h.timerActive {
+			h.timer.Stop() // no stale tick is received after Stop (Go 1.23 timers)
+		}
+		h.timerActive = false
+	}
+	return f
+}
+
+// dropHeld drops the held records, superseded by a compaction.
+func (w *Writer) dropHeld(h *holder) {
+	for _, o := range h.ops {
+		w.recycle(o.o.frame)
+		w.written(int64(len(o.o.frame)), nil)
+		h.superseded++
+	}
+	h.ops, h.bytes = nil, 0
+	if h.timerActive {
+		h.timer.Stop() // no stale tick is received after Stop (Go 1.23 timers)
+	}
+	h.timerActive = false
+}
+
+func (w *Writer) opSize(o op) int64 {
+	if o.vecs == nil {
+		return int64(len(o.frame))
+	}
+	var n int64
+	for _, v := range o.vecs {
+		n += int64(len(v))
+	}
+	return n
+}
+
+// writeOne writes an append op to f and asks for a sync.
+func (w *Writer) writeOne(f *os.File, o op) {
+	n, err := w.write(f, o)
+	w.refill(n)
+	select {
+	case w.syncReq <- struct{}{}:
+	default: // a sync is already asked for
+	}
+	w.written(n, err)
+}
+
+// written accounts n queued bytes as done (written, or dropped).
+func (w *Writer) written(n int64, err error) {
+	w.mu.Lock()
+	w.queued -= n
+	if err != nil && w.err == nil {
+		w.err = fmt.Errorf("checkpoint log: %w", err)
+	}
+	w.cond.Broadcast()
+	w.mu.Unlock()
 }
 
 // syncLoop is the syncer goroutine: it calls fdatasync when the writer
@@ -302,10 +444,10 @@ const smallRecord = 1 << 20
 // writer replaces the log (a compaction's write and sync), so that the
 // program does not wait for the disk then.
 const (
-	maxBuffers     = 16
+	maxBuffers     = 32
 	minBuffers     = 4
 	poolDepth      = 4
-	maxBufferBytes = 64 << 20
+	maxBufferBytes = 96 << 20
 )
 
 // roomFor reports whether a new buffer of n bytes may join those in
@@ -330,11 +472,15 @@ func (w *Writer) recycle(b []byte) {
 	}
 }
 
+// bufferSize is the capacity of a buffer made for a record of n bytes,
+// with headroom: the next record of a time loop is often a little larger.
+func bufferSize(n int64) int64 { return n + n/4 + 64<<10 }
+
 // refill makes sure the pool holds a buffer for a record of n bytes (with
 // headroom: the next record of a time loop is often a little larger),
 // faulting its pages in here, off the program's path.
 func (w *Writer) refill(n int64) {
-	size := n + n/4 + 64<<10
+	size := bufferSize(n)
 	bufs := int64(w.buffers.Load())
 	if size > MaxQueued || len(w.pool) >= poolDepth || bufs >= maxBuffers || (bufs >= minBuffers && (bufs+1)*size > maxBufferBytes) {
 		return
@@ -390,6 +536,14 @@ func (w *Writer) Stats() (size, peak int64, syncs int, synced time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.size, w.peak, w.syncs, w.synced
+}
+
+// Superseded is the number of records that compactions made useless
+// before they were written (see HoldRate), once Close has returned.
+func (w *Writer) Superseded() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.superseded
 }
 
 // Size is the log's size once every queued frame is written.
