@@ -50,7 +50,7 @@ func Checkpoint(name string, vars ...any) {
 	}
 	if p := n.pending; p != nil {
 		if p.point == name {
-			Must(n.restore(name, raw))
+			Must(n.restore(name, vars, raw))
 		}
 		return
 	}
@@ -157,7 +157,7 @@ func (n *node) setPending(tail []byte) error {
 // fits this run (the same allocator state, the same variables), sends it to
 // the slaves and injects it; a slave receives and injects it. The job's
 // region count becomes the image's.
-func (n *node) restore(name string, vars [][]byte) error {
+func (n *node) restore(name string, live []any, vars [][]byte) error {
 	p := n.pending
 	var im *ckptlog.Image
 	if n.rank == 0 {
@@ -193,11 +193,14 @@ func (n *node) restore(name string, vars [][]byte) error {
 		}
 		im.Vars, im.Memory = im.Vars[:nv], im.Vars[nv:]
 	}
-	return n.restoreImage(name, im, vars)
+	return n.restoreImage(name, im, live, vars)
 }
 
-// restoreImage writes an image's memory and variables.
-func (n *node) restoreImage(name string, im *ckptlog.Image, vars [][]byte) error {
+// restoreImage writes an image's memory and variables (live points to
+// them, vars are their bytes), once their pointers are checked
+// (checkRestored), and checks the pointers the arena's allocations then
+// hold (checkPointers, as at the end of every region).
+func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
 	nv := 0
 	for _, v := range vars {
 		nv += len(v)
@@ -208,8 +211,14 @@ func (n *node) restoreImage(name string, im *ckptlog.Image, vars [][]byte) error
 	if len(im.Memory) != n.arena.Used() {
 		return fmt.Errorf("restart: point %s: the image holds %d bytes of arena, %d are in use", name, len(im.Memory), n.arena.Used())
 	}
+	if err := checkRestored(n, live, im.Vars); err != nil {
+		return fmt.Errorf("restart: point %s: %w", name, err)
+	}
 	n.dirtyGap()
 	copy(n.arena.Bytes(), im.Memory)
+	if err := checkPointers(n.arena.Bytes()); err != nil {
+		return fmt.Errorf("restart: point %s: the image's arena: %w", name, err)
+	}
 	rest := im.Vars
 	for _, v := range vars {
 		copy(v, rest[:len(v)])

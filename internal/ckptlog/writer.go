@@ -397,7 +397,7 @@ func (w *Writer) sync(f *os.File) error {
 // buffer of that size for the next record.
 func (w *Writer) write(f *os.File, o op) (int64, error) {
 	if o.vecs == nil {
-		sealInPlace(o.frame)
+		sealInPlace(o.frame, w.dir.key)
 		_, err := f.Write(o.frame)
 		w.grow(int64(len(o.frame)), 0)
 		if o.pooled {
@@ -414,7 +414,10 @@ func (w *Writer) write(f *os.File, o op) (int64, error) {
 	binary.LittleEndian.PutUint16(head[4:], Version)
 	head[7] = 0
 	binary.LittleEndian.PutUint64(head[8:], uint64(n))
+	mac := w.dir.key.mac(head, append([][]byte{head[frameHead:]}, o.vecs[1:]...)...)
+	copy(head[20:frameHead], mac[:])
 	sum := crc32.Update(0, castagnoli, head[:16])
+	sum = crc32.Update(sum, castagnoli, mac[:])
 	sum = crc32.Update(sum, castagnoli, head[frameHead:])
 	for _, v := range o.vecs[1:] {
 		sum = crc32.Update(sum, castagnoli, v)
@@ -508,7 +511,7 @@ func (w *Writer) grow(n, extra int64) {
 func (w *Writer) replace(old *os.File, frames [][]byte) (*os.File, error) {
 	var n int64
 	for _, fr := range frames {
-		sealInPlace(fr)
+		sealInPlace(fr, w.dir.key)
 		n += int64(len(fr))
 	}
 	w.grow(0, n)
@@ -522,11 +525,12 @@ func (w *Writer) replace(old *os.File, frames [][]byte) (*os.File, error) {
 	return f, errors.Join(old.Close())
 }
 
-// sealInPlace fills the head of a frame built by Frame.
-func sealInPlace(b []byte) {
+// sealInPlace fills the head of a frame built by Frame, authenticated by
+// key.
+func sealInPlace(b []byte, key Key) {
 	k := Kind(b[6])
 	var head [frameHead]byte
-	AppendFrameHead(head[:0], k, b[frameHead:])
+	AppendFrameHead(head[:0], k, b[frameHead:], key)
 	copy(b, head[:])
 }
 
