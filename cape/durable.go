@@ -143,11 +143,17 @@ type hashCache struct {
 	extent int
 }
 
+// serves reports whether the cache will serve the entry hash of region seq
+// of extent bytes (plan's test, before the page count is known).
+func (c *hashCache) serves(seq uint64, extent int, clean bool) bool {
+	return clean && c.next == seq && c.extent == extent
+}
+
 // plan returns the page hashes to fill and the pages to rehash (nil: all)
 // for the entry hash of region seq, of extent bytes in pages of ps.
 func (c *hashCache) plan(seq uint64, extent, ps int, clean bool) (hashes []uint64, stale []bool) {
 	np := (extent + ps - 1) / ps
-	use := clean && c.next == seq && c.extent == extent && len(c.pages) == np
+	use := c.serves(seq, extent, clean) && len(c.pages) == np
 	c.next, c.hashed, c.extent = 0, seq, extent
 	if !use {
 		if cap(c.pages) < np {
@@ -444,8 +450,13 @@ func (r *Region) durableStart() error {
 	}
 	if !r.replay || r.n.pending != nil {
 		// Hashed by hashEntry, while the master waits for the slaves;
-		// which pages are still unpopulated is only known now.
-		r.zero = unpopulated(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
+		// which pages are still unpopulated is only known now (and not
+		// needed when the page-hash cache serves the region: it rehashes
+		// only pages the last region wrote).
+		r.zero = nil
+		if !d.hashes.serves(r.seq, r.extent, r.hint().Clean) {
+			r.zero = unpopulated(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
+		}
 		return nil
 	}
 	t := time.Now()

@@ -164,7 +164,7 @@ func (n *node) joinRefusal(seq uint64) string {
 	case d.suspended:
 		return "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"
 	case n.lazyM != nil:
-		return "the job uses the lazy transfer"
+		return "the job uses the lazy transfer (start it with --transfer eager to admit joining nodes)"
 	}
 	return ""
 }

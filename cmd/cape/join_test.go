@@ -22,13 +22,14 @@ type jobResult struct {
 	err          error
 }
 
-// startJob runs cape run -n 2 --checkpoint ck in the background and waits
+// startJob runs cape run -n 2 --checkpoint ck --transfer eager (a job with
+// the lazy transfer admits no joining node) in the background and waits
 // until its master has written the join file.
 func startJob(t *testing.T, bin, ck string, args []string, flags ...string) <-chan jobResult {
 	t.Helper()
 	res := make(chan jobResult, 1)
 	go func() {
-		out, errText, err := capeRun("2", append([]string{"--checkpoint", ck}, flags...), bin, args)
+		out, errText, err := capeRun("2", append([]string{"--checkpoint", ck, "--transfer", "eager"}, flags...), bin, args)
 		res <- jobResult{out, errText, err}
 	}()
 	deadline := time.Now().Add(20 * time.Second)
