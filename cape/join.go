@@ -81,6 +81,9 @@ func joinAddr(a net.Addr) string {
 // joinerArrived is called, from the transport's accepting goroutine, for a
 // node that authenticated: it waits for the node's request to be admitted.
 func (n *node) joinerArrived(rank int) {
+	if n.dur != nil && n.dur.w != nil {
+		n.dur.w.NoHold() // the node follows the log: no record held back
+	}
 	go func() {
 		msg, err := n.master.Recv(rank)
 		if err == nil && (msg.Kind != kindJoin || len(msg.Payload) != 8) {

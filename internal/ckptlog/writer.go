@@ -35,6 +35,7 @@ type Writer struct {
 	syncMu   sync.Mutex
 	syncFile *os.File     // protected by syncMu
 	large    atomic.Int64 // records written in place
+	noHold   atomic.Bool  // records are written as they come (NoHold)
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -176,6 +177,9 @@ const (
 	HoldFor  = time.Second
 )
 
+// holdRate is HoldRate (a variable for tests).
+var holdRate float64 = HoldRate
+
 // held is a record the writer holds, since when.
 type held struct {
 	o     op
@@ -201,7 +205,7 @@ func (h *holder) note(n int64, now time.Time) {
 	}
 	h.winBytes += n
 	if el := now.Sub(h.winStart); el >= 250*time.Millisecond {
-		h.fast = float64(h.winBytes)/el.Seconds() > HoldRate
+		h.fast = float64(h.winBytes)/el.Seconds() > holdRate
 		h.winStart, h.winBytes = now, 0
 	}
 }
@@ -285,7 +289,7 @@ func (h *holder) arm() {
 func (w *Writer) flushHeld(f *os.File, h *holder, now time.Time) *os.File {
 	for len(h.ops) > 0 {
 		o := h.ops[0]
-		if !now.IsZero() && h.fast && now.Sub(o.since) < HoldFor && h.bytes <= maxBufferBytes/2 && len(h.ops) <= maxBuffers/2 {
+		if !now.IsZero() && h.fast && !w.noHold.Load() && now.Sub(o.since) < HoldFor && h.bytes <= maxBufferBytes/2 && len(h.ops) <= maxBuffers/2 {
 			break
 		}
 		h.ops = h.ops[1:]
@@ -541,6 +545,11 @@ func (w *Writer) Stats() (size, peak int64, syncs int, synced time.Duration) {
 	defer w.mu.Unlock()
 	return w.size, w.peak, w.syncs, w.synced
 }
+
+// NoHold makes the writer write every record as it comes from now on (a
+// node following the log, to join the job, needs the records up to where
+// it is admitted). It is safe for concurrent use.
+func (w *Writer) NoHold() { w.noHold.Store(true) }
 
 // Superseded is the number of records that compactions made useless
 // before they were written (see HoldRate), once Close has returned.
