@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/cape-go/cape/delta"
@@ -53,7 +54,16 @@ type durable struct {
 	hdr     ckptlog.Header  // this arena's header
 	stopErr error           // why logging stopped for good, or nil
 	peak    int64           // the log's size when a restart opened it
-	hashes  hashCache       // the page hashes of the last entry hash
+	chain   hashChain       // which region's entry hash is chained
+	// joining is set while a node that arrived to join the job has not
+	// been admitted (or refused): points then compact the log only at the
+	// bound, so that the node can catch up with the log (set from the
+	// transport's accepting goroutine).
+	joining atomic.Bool
+	// Replay (restart, join): the hash of the arena right after region
+	// exitSeq was injected (or the image of its point restored), for a
+	// record whose entry hash is chainedHash.
+	exitHash, exitSeq uint64
 	// Time spent on the log (for --stats): hashing the arena at entry
 	// (mostly while the master waits for the slaves), encoding and
 	// queueing records (on the program's goroutine).
@@ -85,17 +95,8 @@ func arenaHash(mem []byte, pageSize int, written []int, twins [][]byte) uint64 {
 
 // arenaHashZero is arenaHash with the unpopulated pages given (zero[p]:
 // page p was never populated at the region's entry, so its entry content
-// is zero, written since or not).
+// is zero, written since or not). It never returns chainedHash.
 func arenaHashZero(mem []byte, pageSize int, written []int, twins [][]byte, zero []bool) uint64 {
-	return entryHash(mem, pageSize, written, twins, zero, nil, nil)
-}
-
-// entryHash is arenaHashZero keeping each page's hash in hashes (when not
-// nil, one per page): where stale is not nil, only the pages it marks are
-// hashed, and the others' hashes are taken from hashes. The result is
-// arenaHashZero's when hashes holds the hashes of the pages stale leaves
-// unmarked.
-func entryHash(mem []byte, pageSize int, written []int, twins [][]byte, zero []bool, hashes []uint64, stale []bool) uint64 {
 	var zh uint64
 	if zero != nil {
 		zh = pageHash(make([]byte, pageSize))
@@ -109,8 +110,6 @@ func entryHash(mem []byte, pageSize int, written []int, twins [][]byte, zero []b
 			written, twins = written[1:], twins[1:]
 		}
 		switch {
-		case stale != nil && !stale[p]:
-			ph = hashes[p]
 		case zero != nil && zero[p]:
 			ph = zh
 		case twin != nil:
@@ -118,75 +117,41 @@ func entryHash(mem []byte, pageSize int, written []int, twins [][]byte, zero []b
 		default:
 			ph = pageHash(mem[p*pageSize : min(len(mem), (p+1)*pageSize)])
 		}
-		if hashes != nil {
-			hashes[p] = ph
-		}
 		h = bits.RotateLeft64(h^ph*hashM2, 27)*hashM1 + hashM4
+	}
+	if h == chainedHash {
+		h = 1
 	}
 	return h
 }
 
-// hashCache keeps the page hashes of the last entry hash, so that the next
-// region's, on a clean stretch (the translator proved, and the runtime
-// confirms, that nothing but the injection of the region's merged delta
-// wrote the arena since: Hint.Clean), rehashes only the pages that merged
-// delta changed. A stencil then hashes the grid it wrote, not the whole
-// arena, per region. Used from the program's goroutine, and by the hashing
-// goroutine between hashEntry and awaitHash.
-type hashCache struct {
-	pages  []uint64 // the hash of each page of the extent at the entry of region hashed
-	hashed uint64   // the region those are of (0: none)
-	// stale marks the pages the merged delta of region next-1 changed;
-	// next is 0 when the cache cannot serve the next region.
-	stale  []bool
-	next   uint64
-	extent int
+// chainedHash is the entry hash a record holds when its region's entry is
+// the arena as the previous region left it: the stretch between them was
+// clean (the translator proved, and the runtime confirms, that nothing but
+// the injection of the previous region's merged delta wrote the arena
+// since: Hint.Clean), so the live master hashes nothing. A stencil's
+// regions are all such. A replay checks the claim instead of a hash: the
+// arena at the region's entry must hash as it did right after the previous
+// region was injected (or the image restored), so sequential code that
+// wrote the arena in the restarted run is refused as any other difference.
+const chainedHash = 0
+
+// hashChain says which region, if its stretch is clean, enters the arena
+// as the last region the master ended left it. Used from the program's
+// goroutine.
+type hashChain struct {
+	next   uint64 // that region (0: none)
+	extent int    // and its extent
 }
 
-// serves reports whether the cache will serve the entry hash of region seq
-// of extent bytes (plan's test, before the page count is known).
-func (c *hashCache) serves(seq uint64, extent int, clean bool) bool {
+// serves reports whether region seq, of extent bytes, whose stretch is
+// clean or not, takes chainedHash.
+func (c *hashChain) serves(seq uint64, extent int, clean bool) bool {
 	return clean && c.next == seq && c.extent == extent
 }
 
-// plan returns the page hashes to fill and the pages to rehash (nil: all)
-// for the entry hash of region seq, of extent bytes in pages of ps.
-func (c *hashCache) plan(seq uint64, extent, ps int, clean bool) (hashes []uint64, stale []bool) {
-	np := (extent + ps - 1) / ps
-	use := c.serves(seq, extent, clean) && len(c.pages) == np
-	c.next, c.hashed, c.extent = 0, seq, extent
-	if !use {
-		if cap(c.pages) < np {
-			c.pages = make([]uint64, np)
-		}
-		c.pages = c.pages[:np]
-		return c.pages, nil
-	}
-	return c.pages, c.stale
-}
-
-// changed records that region seq (whose entry hash the cache holds) left
-// the arena changed only on the pages of merged's runs.
-func (c *hashCache) changed(seq uint64, merged *delta.Delta, ps int) {
-	if c.hashed != seq {
-		return
-	}
-	if cap(c.stale) < len(c.pages) {
-		c.stale = make([]bool, len(c.pages))
-	}
-	c.stale = c.stale[:len(c.pages)]
-	clear(c.stale)
-	for _, run := range merged.Runs {
-		if len(run.Data) == 0 {
-			continue
-		}
-		last := min(int(run.Off+uint64(len(run.Data))-1)/ps, len(c.stale)-1)
-		for p := int(run.Off) / ps; p <= last; p++ {
-			c.stale[p] = true
-		}
-	}
-	c.next = seq + 1
-}
+// ended records that region seq, of extent bytes, ended on the master.
+func (c *hashChain) ended(seq uint64, extent int) { c.next, c.extent = seq+1, extent }
 
 const (
 	hashM1 = 0x9E3779B97F4A7C15
@@ -451,10 +416,9 @@ func (r *Region) durableStart() error {
 	if !r.replay || r.n.pending != nil {
 		// Hashed by hashEntry, while the master waits for the slaves;
 		// which pages are still unpopulated is only known now (and not
-		// needed when the page-hash cache serves the region: it rehashes
-		// only pages the last region wrote).
+		// needed when the region's entry hash is chained).
 		r.zero = nil
-		if !d.hashes.serves(r.seq, r.extent, r.hint().Clean) {
+		if !d.chain.serves(r.seq, r.extent, r.hint().Clean) {
 			r.zero = unpopulated(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
 		}
 		return nil
@@ -469,7 +433,10 @@ func (r *Region) durableStart() error {
 	switch {
 	case rec.Name != r.name:
 		return r.errorf("restart: the log's region #%d is %s: the program, or its arguments, changed since the log was written", r.seq, rec.Name)
-	case rec.Extent != uint64(r.extent) || rec.EntryHash != r.hash:
+	case rec.Extent != uint64(r.extent) || !d.entryMatches(rec, r.hash):
+		if rec.EntryHash == chainedHash {
+			rec.EntryHash = d.exitHash // the arena as the previous region left it
+		}
 		return r.errorf("restart: the arena at the region's entry differs from the logged run's (%d bytes, hash %016x; logged %d bytes, hash %016x): the program is not deterministic outside its parallel regions (it reads the clock, random numbers, the environment or input that changed), so its log cannot be replayed",
 			r.extent, r.hash, rec.Extent, rec.EntryHash)
 	}
@@ -501,12 +468,15 @@ func (r *Region) hashEntry(pages []int) {
 	}
 	written := append([]int(nil), pages...)
 	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
-	hashes, stale := d.hashes.plan(r.seq, r.extent, ps, r.clean)
+	if d.chain.serves(r.seq, r.extent, r.clean) {
+		r.hash = chainedHash
+		return
+	}
 	r.hashed = make(chan struct{})
 	go func() {
 		defer close(r.hashed)
 		t := time.Now()
-		r.hash = entryHash(mem, ps, written, twins, r.zero, hashes, stale)
+		r.hash = arenaHashZero(mem, ps, written, twins, r.zero)
 		r.hashTime = time.Since(t)
 	}()
 }
@@ -520,6 +490,17 @@ func (r *Region) awaitHash() {
 		r.n.dur.hashWait += time.Since(t)
 		r.n.dur.hashing += r.hashTime
 	}
+}
+
+// entryMatches reports whether a replayed region's record agrees with
+// hash, the arena's at the region's entry: the hash it logged, or, for a
+// chained record (chainedHash), the arena's right after the previous
+// region's injection (or the restore of the image it follows).
+func (d *durable) entryMatches(rec *ckptlog.Region, hash uint64) bool {
+	if rec.EntryHash != chainedHash {
+		return rec.EntryHash == hash
+	}
+	return d.exitSeq != 0 && d.exitSeq+1 == rec.Seq && d.exitHash == hash
 }
 
 // checkCounts checks a record's consistency counts (seed 000's
@@ -565,7 +546,9 @@ func (r *Region) injectLogged() error {
 	if err := r.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("restart: logged delta", err)
 	}
-	r.n.dur.logged = r.seq
+	d := r.n.dur
+	d.exitHash, d.exitSeq = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), nil, nil), r.seq
+	d.logged = r.seq
 	return r.checkPointers()
 }
 
@@ -629,7 +612,7 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 		return nil
 	}
 	r.awaitHash()
-	d.hashes.changed(r.seq, merged, r.n.arena.PageSize())
+	d.chain.ended(r.seq, r.extent)
 	if d.stopErr != nil || d.suspended || r.n.pending != nil {
 		return nil
 	}
@@ -679,6 +662,17 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 	}
 	d.logged = r.seq
 	return nil
+}
+
+// joinerArrived is called, from the transport's accepting goroutine, when
+// a node arrives to join the job: it follows the log, so the writer holds
+// no record back from now on, and points postpone compactions until it is
+// admitted.
+func (d *durable) joinerArrived() {
+	d.joining.Store(true)
+	if d.w != nil {
+		d.w.NoHold()
+	}
 }
 
 // stop ends logging: the log keeps the regions logged so far (the writer

@@ -3,7 +3,7 @@ package cape
 import (
 	"testing"
 
-	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/ckptlog"
 )
 
 // TestDurableDefaultBound checks the bound without --checkpoint-max: four
@@ -31,48 +31,43 @@ func TestDurableDefaultBound(t *testing.T) {
 	}
 }
 
-// TestDurableHashCache checks that an entry hash served by the page-hash
-// cache (a clean stretch: only the pages of the last merged delta changed)
-// equals the full hash of the arena, and that a stretch not proven clean
-// hashes every page again.
-func TestDurableHashCache(t *testing.T) {
-	const ps = 4096
-	mem := make([]byte, 10*ps+100) // a partial last page
-	for i := range mem {
-		mem[i] = byte(i * 7)
+// TestDurableHashChain checks when a region's entry hash is chained (a
+// clean stretch right after the region the master last ended, the same
+// extent) and how a replay checks a chained record: against the arena's
+// hash right after the previous region, and only that region.
+func TestDurableHashChain(t *testing.T) {
+	var c hashChain
+	if c.serves(1, 100, true) {
+		t.Fatal("the first region is chained")
 	}
-	var c hashCache
-	hashes, stale := c.plan(1, len(mem), ps, true) // nothing cached yet
-	if stale != nil {
-		t.Fatal("an empty cache served a region")
-	}
-	if got, want := entryHash(mem, ps, nil, nil, nil, hashes, stale), arenaHash(mem, ps, nil, nil); got != want {
-		t.Fatalf("full hash %x, want %x", got, want)
-	}
-	merged := &delta.Delta{Runs: []delta.Run{{Off: 2*ps + 10, Data: make([]byte, 5)}, {Off: 5*ps - 1, Data: make([]byte, ps+2)}, {Off: 10 * ps, Data: make([]byte, 100)}}}
-	c.changed(1, merged, ps)
-	if err := merged.Apply(mem); err != nil {
-		t.Fatal(err)
-	}
-	hashes, stale = c.plan(2, len(mem), ps, true)
-	if stale == nil {
-		t.Fatal("a clean stretch was not served by the cache")
-	}
-	for p, want := range []bool{false, false, true, false, true, true, true, false, false, false, true} {
-		if stale[p] != want {
-			t.Fatalf("page %d stale %v, want %v", p, stale[p], want)
+	c.ended(1, 100)
+	for _, x := range []struct {
+		seq    uint64
+		extent int
+		clean  bool
+		want   bool
+	}{{2, 100, true, true}, {2, 100, false, false}, {3, 100, true, false}, {2, 200, true, false}} {
+		if got := c.serves(x.seq, x.extent, x.clean); got != x.want {
+			t.Fatalf("region %d of %d bytes, clean %v: chained %v, want %v", x.seq, x.extent, x.clean, got, x.want)
 		}
 	}
-	if got, want := entryHash(mem, ps, nil, nil, nil, hashes, stale), arenaHash(mem, ps, nil, nil); got != want {
-		t.Fatalf("cached hash %x, want %x", got, want)
+	d := &durable{exitHash: 42, exitSeq: 5}
+	for _, x := range []struct {
+		rec  ckptlog.Region
+		hash uint64
+		want bool
+	}{
+		{ckptlog.Region{Seq: 6, EntryHash: chainedHash}, 42, true},
+		{ckptlog.Region{Seq: 6, EntryHash: chainedHash}, 43, false},
+		{ckptlog.Region{Seq: 7, EntryHash: chainedHash}, 42, false},
+		{ckptlog.Region{Seq: 6, EntryHash: 9}, 9, true},
+		{ckptlog.Region{Seq: 6, EntryHash: 9}, 42, false},
+	} {
+		if got := d.entryMatches(&x.rec, x.hash); got != x.want {
+			t.Fatalf("record %d with entry hash %d against %d: %v, want %v", x.rec.Seq, x.rec.EntryHash, x.hash, got, x.want)
+		}
 	}
-	c.changed(2, &delta.Delta{}, ps)
-	mem[0]++ // sequential code wrote: the stretch is not clean
-	hashes, stale = c.plan(3, len(mem), ps, false)
-	if stale != nil {
-		t.Fatal("a stretch not proven clean was served by the cache")
-	}
-	if got, want := entryHash(mem, ps, nil, nil, nil, hashes, stale), arenaHash(mem, ps, nil, nil); got != want {
-		t.Fatalf("full hash %x, want %x", got, want)
+	if arenaHash(make([]byte, 8192), 4096, nil, nil) == chainedHash {
+		t.Fatal("an arena hashed to chainedHash")
 	}
 }

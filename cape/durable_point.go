@@ -110,8 +110,8 @@ func (d *durable) point(n *node, name string, vars [][]byte) {
 	}
 	d.image = imgSize
 	size := d.w.Size()
-	if !d.suspended && float64(size) < compactAt*float64(bound-imgSize) {
-		return
+	if !d.suspended && (float64(size) < compactAt*float64(bound-imgSize) || d.joining.Load()) {
+		return // not near the bound yet, or a joining node catches up: at the bound
 	}
 	if size+imgSize > bound {
 		if !d.tooBig {
@@ -226,8 +226,9 @@ func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][
 	}
 	n.seq = im.Seq
 	n.pending = nil
-	if n.dur != nil {
-		n.dur.logged = im.Seq
+	if d := n.dur; d != nil {
+		d.logged = im.Seq
+		d.exitHash, d.exitSeq = arenaHash(n.arena.Bytes()[:n.arena.Used()], n.arena.PageSize(), nil, nil), im.Seq
 	}
 	return nil
 }

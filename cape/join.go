@@ -81,8 +81,8 @@ func joinAddr(a net.Addr) string {
 // joinerArrived is called, from the transport's accepting goroutine, for a
 // node that authenticated: it waits for the node's request to be admitted.
 func (n *node) joinerArrived(rank int) {
-	if n.dur != nil && n.dur.w != nil {
-		n.dur.w.NoHold() // the node follows the log: no record held back
+	if n.dur != nil {
+		n.dur.joinerArrived()
 	}
 	go func() {
 		msg, err := n.master.Recv(rank)
@@ -121,6 +121,9 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 	asked := j.asked
 	j.asked = map[int]uint64{}
 	j.mu.Unlock()
+	if n.dur != nil {
+		n.dur.joining.Store(false) // admitted or refused below
+	}
 	if why := n.joinRefusal(seq); why != "" {
 		for rank := range asked {
 			fmt.Fprintf(os.Stderr, "cape: master: refused joining node %d: %s\n", rank, why)
@@ -210,6 +213,9 @@ func (n *node) endAdmission() {
 	asked := j.asked
 	j.asked = map[int]uint64{}
 	j.mu.Unlock()
+	if n.dur != nil {
+		n.dur.joining.Store(false) // admitted or refused below
+	}
 	for rank := range asked {
 		_ = n.master.Drop(rank)
 	}

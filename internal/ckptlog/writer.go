@@ -451,10 +451,10 @@ const smallRecord = 1 << 20
 // writer replaces the log (a compaction's write and sync), so that the
 // program does not wait for the disk then.
 const (
-	maxBuffers     = 32
+	maxBuffers     = 64
 	minBuffers     = 4
 	poolDepth      = 4
-	maxBufferBytes = 96 << 20
+	maxBufferBytes = 128 << 20
 )
 
 // roomFor reports whether a new buffer of n bytes may join those in
