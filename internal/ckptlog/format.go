@@ -146,7 +146,7 @@ type Counts struct {
 type Region struct {
 	Seq       uint64   // the region's number in the job (1-based)
 	Name      string   // "file.go:line:col"
-	EntryHash uint64   // hash of the arena's extent when the region started
+	EntryHash uint64   // hash of the arena's extent when the region started; 0: the arena as the previous region left it (package cape)
 	Extent    uint64   // arena bytes in use when the region started
 	Nodes     []Counts // indexed by rank; len is the job's size
 	Values    []byte   // reduction and lastprivate results, as the master sends them, then what the region printed (cape/output.go)
