@@ -54,3 +54,17 @@ func TestCheckpointDefaultBound(t *testing.T) {
 		t.Fatalf("a program without a point was not told how its log is bounded:\n%s", errText)
 	}
 }
+
+// TestRestartRefusesLazy: a checkpointed job may use the lazy transfer, but
+// a restart sends replayed regions whole, so --restart --transfer lazy is a
+// usage error, before anything is built or run.
+func TestRestartRefusesLazy(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ck")
+	_, errText, err := capeRun("2", []string{"--checkpoint", ck, "--restart", "--transfer", "lazy"}, "./testdata/ckptloop", nil)
+	if err == nil || !strings.Contains(err.Error()+errText, "--restart needs the eager transfer") {
+		t.Fatalf("--restart --transfer lazy: %v\n%s", err, errText)
+	}
+	if _, err := os.Stat(ck); err == nil {
+		t.Fatal("the refused restart created its checkpoint directory")
+	}
+}
