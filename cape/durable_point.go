@@ -48,6 +48,9 @@ func Checkpoint(name string, vars ...any) {
 	if err != nil {
 		fail(fmt.Errorf("checkpoint point %s: %w", name, err))
 	}
+	if n.dur != nil {
+		n.dur.pointSeen = true // the log can be compacted here
+	}
 	if p := n.pending; p != nil {
 		if p.point == name {
 			Must(n.restore(name, vars, raw))

@@ -14,7 +14,8 @@ import (
 // --checkpoint and no --checkpoint-max: unbounded, the log would pass
 // 200 MB; by default it stays under 64 MiB (four times the arena in use, at
 // least 64 MiB), compacted at the example's //cape:checkpoint point, and the
-// output is the run's without a log. A program without a point (ckptloop)
+// output is the run's without a log, also after a master crash and a
+// restart on 3 nodes. A program without a point (ckptloop)
 // is told at the start how its log will be bounded.
 func TestCheckpointDefaultBound(t *testing.T) {
 	if testing.Short() {
@@ -43,6 +44,23 @@ func TestCheckpointDefaultBound(t *testing.T) {
 		t.Fatalf("a program with a point was told it has none:\n%s", errText)
 	}
 	t.Logf("200 regions: %d compactions, peak %d bytes", compactions, peak)
+
+	// A master crash late in the run: the restart restores an image and
+	// prints the run's output; its program has a point, and is not told
+	// otherwise.
+	ck = filepath.Join(t.TempDir(), "ck")
+	t.Setenv("CAPE_FAULT", "node=0,at=create,do=crash,region=199")
+	if _, errText, err := capeRun("2", []string{"--checkpoint", ck}, bin, args); err == nil {
+		t.Fatalf("the master did not crash:\n%s", errText)
+	}
+	os.Unsetenv("CAPE_FAULT")
+	out, errText, err = capeRun("3", []string{"--checkpoint", ck, "--restart"}, bin, args)
+	if err != nil || out != want {
+		t.Fatalf("restart: %v, printed\n%s\nwant\n%s\n%s", err, out, want, errText)
+	}
+	if !strings.Contains(errText, "restart: restoring the image of point main.go:48:3") || strings.Contains(errText, "reached no //cape:checkpoint point") {
+		t.Fatalf("the restart did not restore an image, or told a program with a point it has none:\n%s", errText)
+	}
 
 	bin = buildOnce(t, "./testdata/ckptloop")
 	ck = filepath.Join(t.TempDir(), "ck")
