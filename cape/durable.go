@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/cape-go/cape/delta"
@@ -36,7 +37,13 @@ import (
 type durable struct {
 	dir *ckptlog.Dir
 	w   *ckptlog.Writer // open until Finalize, even once logging stopped
-	max int64           // --checkpoint-max, or 0
+	max int64           // --checkpoint-max, or 0: the default bound (bound)
+	// auto is the default bound so far (no --checkpoint-max): it grows
+	// with the arena's extent in use, never shrinks.
+	auto int64
+	// pointSeen: the program reached a checkpoint point; told: the notice
+	// of a default bound without a point was printed.
+	pointSeen, told bool
 
 	rd      payloads        // restart, join: the log being replayed
 	recBuf  []byte          // restart: the storage of the record being replayed
@@ -47,6 +54,16 @@ type durable struct {
 	hdr     ckptlog.Header  // this arena's header
 	stopErr error           // why logging stopped for good, or nil
 	peak    int64           // the log's size when a restart opened it
+	chain   hashChain       // which region's entry hash is chained
+	// joining is set while a node that arrived to join the job has not
+	// been admitted (or refused): points then compact the log only at the
+	// bound, so that the node can catch up with the log (set from the
+	// transport's accepting goroutine).
+	joining atomic.Bool
+	// Replay (restart, join): the hash of the arena right after region
+	// exitSeq was injected (or the image of its point restored), for a
+	// record whose entry hash is chainedHash.
+	exitHash, exitSeq uint64
 	// Time spent on the log (for --stats): hashing the arena at entry
 	// (mostly while the master waits for the slaves), encoding and
 	// queueing records (on the program's goroutine).
@@ -78,7 +95,7 @@ func arenaHash(mem []byte, pageSize int, written []int, twins [][]byte) uint64 {
 
 // arenaHashZero is arenaHash with the unpopulated pages given (zero[p]:
 // page p was never populated at the region's entry, so its entry content
-// is zero, written since or not).
+// is zero, written since or not). It never returns chainedHash.
 func arenaHashZero(mem []byte, pageSize int, written []int, twins [][]byte, zero []bool) uint64 {
 	var zh uint64
 	if zero != nil {
@@ -102,8 +119,39 @@ func arenaHashZero(mem []byte, pageSize int, written []int, twins [][]byte, zero
 		}
 		h = bits.RotateLeft64(h^ph*hashM2, 27)*hashM1 + hashM4
 	}
+	if h == chainedHash {
+		h = 1
+	}
 	return h
 }
+
+// chainedHash is the entry hash a record holds when its region's entry is
+// the arena as the previous region left it: the stretch between them was
+// clean (the translator proved, and the runtime confirms, that nothing but
+// the injection of the previous region's merged delta wrote the arena
+// since: Hint.Clean), so the live master hashes nothing. A stencil's
+// regions are all such. A replay checks the claim instead of a hash: the
+// arena at the region's entry must hash as it did right after the previous
+// region was injected (or the image restored), so sequential code that
+// wrote the arena in the restarted run is refused as any other difference.
+const chainedHash = 0
+
+// hashChain says which region, if its stretch is clean, enters the arena
+// as the last region the master ended left it. Used from the program's
+// goroutine.
+type hashChain struct {
+	next   uint64 // that region (0: none)
+	extent int    // and its extent
+}
+
+// serves reports whether region seq, of extent bytes, whose stretch is
+// clean or not, takes chainedHash.
+func (c *hashChain) serves(seq uint64, extent int, clean bool) bool {
+	return clean && c.next == seq && c.extent == extent
+}
+
+// ended records that region seq, of extent bytes, ended on the master.
+func (c *hashChain) ended(seq uint64, extent int) { c.next, c.extent = seq+1, extent }
 
 const (
 	hashM1 = 0x9E3779B97F4A7C15
@@ -130,6 +178,50 @@ func pageHash(b []byte) uint64 {
 		h = bits.RotateLeft64(h^uint64(c)*hashM3, 11) * hashM4
 	}
 	return h
+}
+
+// The default bound on the checkpoint directory's bytes, without
+// --checkpoint-max: defaultBoundFactor times the arena's extent in use (the
+// most seen so far), and at least defaultBoundMin. Four extents leave room
+// for an image beside the log while it is replaced, and for records worth
+// about two images between compactions (compactAt).
+const (
+	defaultBoundFactor = 4
+	defaultBoundMin    = 64 << 20
+)
+
+// bound returns the bound on the directory's bytes for an arena extent in
+// use: --checkpoint-max, or the default bound.
+func (d *durable) bound(extent int) int64 {
+	if d.max > 0 {
+		return d.max
+	}
+	d.auto = max(d.auto, defaultBoundMin, defaultBoundFactor*int64(extent))
+	return d.auto
+}
+
+// boundName names the bound in notices.
+func (d *durable) boundName() string {
+	if d.max > 0 {
+		return fmt.Sprintf("--checkpoint-max %d", d.max)
+	}
+	return fmt.Sprintf("the default bound of %d bytes (%d times the arena in use, at least %d MiB; set it with --checkpoint-max)",
+		d.auto, defaultBoundFactor, defaultBoundMin>>20)
+}
+
+// tellBound prints, at the first region logged, how a default bound will be
+// held when the program has not reached a checkpoint point: without one the
+// log cannot be compacted (an image needs the live variables a point
+// names), so logging stops at the bound and a restart replays the logged
+// prefix, then computes the rest.
+func (d *durable) tellBound(extent int) {
+	if d.told || d.max > 0 || d.pointSeen {
+		d.told = true
+		return
+	}
+	d.told = true
+	d.notice(fmt.Sprintf("the log is bounded to %d bytes (%d times the arena in use, at least %d MiB; set it with --checkpoint-max); the program has reached no //cape:checkpoint point, where the log is compacted: if it reaches none, logging stops at the bound, and a restart replays the regions logged, then computes the rest",
+		d.bound(extent), defaultBoundFactor, defaultBoundMin>>20))
 }
 
 // recordLimit bounds a record's payload: a delta of the whole arena, its
@@ -307,8 +399,8 @@ func (n *node) closeDurable() error {
 		}
 		if n.stats {
 			size, peak, syncs, synced := d.w.Stats()
-			statsf("cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); hashing %v (the program waited %v of it), encoding %v; in the writer: %d fdatasync calls taking %v\n",
-				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.hashWait.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond))
+			statsf("cape: checkpoint: %d regions logged, %d compactions, %d bytes on disk (peak %d); hashing %v (the program waited %v of it), encoding %v; in the writer: %d fdatasync calls taking %v, %d records superseded by a compaction before they were written\n",
+				d.logged, d.compactions, size, max(peak, d.peak), d.hashing.Round(time.Microsecond), d.hashWait.Round(time.Microsecond), d.encoding.Round(time.Microsecond), syncs, synced.Round(time.Microsecond), d.w.Superseded())
 		}
 	}
 	return nil
@@ -323,8 +415,12 @@ func (r *Region) durableStart() error {
 	}
 	if !r.replay || r.n.pending != nil {
 		// Hashed by hashEntry, while the master waits for the slaves;
-		// which pages are still unpopulated is only known now.
-		r.zero = unpopulated(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
+		// which pages are still unpopulated is only known now (and not
+		// needed when the region's entry hash is chained).
+		r.zero = nil
+		if !d.chain.serves(r.seq, r.extent, r.hint().Clean) {
+			r.zero = unpopulated(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
+		}
 		return nil
 	}
 	t := time.Now()
@@ -337,7 +433,10 @@ func (r *Region) durableStart() error {
 	switch {
 	case rec.Name != r.name:
 		return r.errorf("restart: the log's region #%d is %s: the program, or its arguments, changed since the log was written", r.seq, rec.Name)
-	case rec.Extent != uint64(r.extent) || rec.EntryHash != r.hash:
+	case rec.Extent != uint64(r.extent) || !d.entryMatches(rec, r.hash):
+		if rec.EntryHash == chainedHash {
+			rec.EntryHash = d.exitHash // the arena as the previous region left it
+		}
 		return r.errorf("restart: the arena at the region's entry differs from the logged run's (%d bytes, hash %016x; logged %d bytes, hash %016x): the program is not deterministic outside its parallel regions (it reads the clock, random numbers, the environment or input that changed), so its log cannot be replayed",
 			r.extent, r.hash, rec.Extent, rec.EntryHash)
 	}
@@ -369,6 +468,10 @@ func (r *Region) hashEntry(pages []int) {
 	}
 	written := append([]int(nil), pages...)
 	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
+	if d.chain.serves(r.seq, r.extent, r.clean) {
+		r.hash = chainedHash
+		return
+	}
 	r.hashed = make(chan struct{})
 	go func() {
 		defer close(r.hashed)
@@ -387,6 +490,17 @@ func (r *Region) awaitHash() {
 		r.n.dur.hashWait += time.Since(t)
 		r.n.dur.hashing += r.hashTime
 	}
+}
+
+// entryMatches reports whether a replayed region's record agrees with
+// hash, the arena's at the region's entry: the hash it logged, or, for a
+// chained record (chainedHash), the arena's right after the previous
+// region's injection (or the restore of the image it follows).
+func (d *durable) entryMatches(rec *ckptlog.Region, hash uint64) bool {
+	if rec.EntryHash != chainedHash {
+		return rec.EntryHash == hash
+	}
+	return d.exitSeq != 0 && d.exitSeq+1 == rec.Seq && d.exitHash == hash
 }
 
 // checkCounts checks a record's consistency counts (seed 000's
@@ -432,7 +546,9 @@ func (r *Region) injectLogged() error {
 	if err := r.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("restart: logged delta", err)
 	}
-	r.n.dur.logged = r.seq
+	d := r.n.dur
+	d.exitHash, d.exitSeq = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), nil, nil), r.seq
+	d.logged = r.seq
 	return r.checkPointers()
 }
 
@@ -496,9 +612,11 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 		return nil
 	}
 	r.awaitHash()
+	d.chain.ended(r.seq, r.extent)
 	if d.stopErr != nil || d.suspended || r.n.pending != nil {
 		return nil
 	}
+	d.tellBound(r.extent)
 	t := time.Now()
 	defer func() { d.encoding += time.Since(t) }()
 	// The counts of the nodes whose delta was committed: the master, then
@@ -514,7 +632,12 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 		rec.Nodes[i].Data = uint64(ds[rank].Len())
 		if rank > 0 {
 			recvd := r.n.xch.sent[rank]
-			if r.n.ckpt.broadcastAll() {
+			switch {
+			case r.n.lazyM != nil && !r.last:
+				// The lazy transfer's message: write notices, the
+				// pages pushed and the values (sendLazy).
+				recvd = r.n.lazyM.out[rank].size
+			case r.n.ckpt.broadcastAll():
 				recvd = sent / (len(ranks) - 1)
 			}
 			rec.Nodes[i].Sent, rec.Nodes[i].Recvd = uint64(len(msgs[rank].Payload)), uint64(recvd)
@@ -524,13 +647,13 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 	for i, run := range merged.Runs {
 		rec.Runs[i] = ckptlog.Run{Off: run.Off, Data: run.Data}
 	}
-	if size := ckptlog.RecordSize(rec); d.max > 0 && d.w.Size()+size+d.image > d.max {
+	if size := ckptlog.RecordSize(rec); d.w.Size()+size+d.image > d.bound(r.extent) {
 		if d.image > 0 {
 			// A point was seen: it will compact the log.
 			d.suspended = true
 			return nil
 		}
-		d.stop(fmt.Errorf("the next record (region %s #%d, %d bytes) would pass --checkpoint-max %d, and the program has no checkpoint point to compact the log at", r.name, r.seq, size, d.max))
+		d.stop(fmt.Errorf("the next record (region %s #%d, %d bytes) would pass %s, and the program has no checkpoint point to compact the log at", r.name, r.seq, size, d.boundName()))
 		return nil
 	}
 	if err := d.w.AppendRegion(rec); err != nil {
@@ -539,6 +662,17 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 	}
 	d.logged = r.seq
 	return nil
+}
+
+// joinerArrived is called, from the transport's accepting goroutine, when
+// a node arrives to join the job: it follows the log, so the writer holds
+// no record back from now on, and points postpone compactions until it is
+// admitted.
+func (d *durable) joinerArrived() {
+	d.joining.Store(true)
+	if d.w != nil {
+		d.w.NoHold()
+	}
 }
 
 // stop ends logging: the log keeps the regions logged so far (the writer

@@ -31,8 +31,8 @@ const compactAt = 0.7
 // directive). Each variable must be a pointer to a value without pointers,
 // or whose pointers point into the arena (slices made by Make).
 //
-// With --checkpoint-max, the master compacts the log here when it nears
-// the bound: it replaces the log by an image of the arena and the
+// With a checkpoint log (bounded by --checkpoint-max or by default), the
+// master compacts the log here when it nears the bound: it replaces the log by an image of the arena and the
 // variables. On restart from such a log, the first call with the image's
 // name restores the arena and the variables on every node and the job
 // continues from there. Without a checkpoint log it does nothing.
@@ -48,9 +48,12 @@ func Checkpoint(name string, vars ...any) {
 	if err != nil {
 		fail(fmt.Errorf("checkpoint point %s: %w", name, err))
 	}
+	if n.dur != nil {
+		n.dur.pointSeen = true // the log can be compacted here
+	}
 	if p := n.pending; p != nil {
 		if p.point == name {
-			Must(n.restore(name, raw))
+			Must(n.restore(name, vars, raw))
 		}
 		return
 	}
@@ -98,22 +101,24 @@ type pendingImage struct {
 // log into an image when the log nears the bound, or when logging was
 // suspended at the bound.
 func (d *durable) point(n *node, name string, vars [][]byte) {
-	if d.max == 0 || d.stopErr != nil {
+	d.pointSeen = true
+	if d.stopErr != nil {
 		return
 	}
 	extent := n.arena.Used()
+	bound := d.bound(extent)
 	imgSize := int64(extent) + int64(len(name)) + 256
 	for _, v := range vars {
 		imgSize += int64(len(v))
 	}
 	d.image = imgSize
 	size := d.w.Size()
-	if !d.suspended && float64(size) < compactAt*float64(d.max-imgSize) {
-		return
+	if !d.suspended && (float64(size) < compactAt*float64(bound-imgSize) || d.joining.Load()) {
+		return // not near the bound yet, or a joining node catches up: at the bound
 	}
-	if size+imgSize > d.max {
+	if size+imgSize > bound {
 		if !d.tooBig {
-			d.notice(fmt.Sprintf("point %s: the log (%d bytes) and an image (%d bytes) would pass --checkpoint-max %d: no compaction", name, size, imgSize, d.max))
+			d.notice(fmt.Sprintf("point %s: the log (%d bytes) and an image (%d bytes) would pass %s: no compaction", name, size, imgSize, d.boundName()))
 			d.tooBig = true
 		}
 		return
@@ -155,7 +160,7 @@ func (n *node) setPending(tail []byte) error {
 // fits this run (the same allocator state, the same variables), sends it to
 // the slaves and injects it; a slave receives and injects it. The job's
 // region count becomes the image's.
-func (n *node) restore(name string, vars [][]byte) error {
+func (n *node) restore(name string, live []any, vars [][]byte) error {
 	p := n.pending
 	var im *ckptlog.Image
 	if n.rank == 0 || n.joining != nil { // a joining node reads the image from the log, as the master does
@@ -191,11 +196,14 @@ func (n *node) restore(name string, vars [][]byte) error {
 		}
 		im.Vars, im.Memory = im.Vars[:nv], im.Vars[nv:]
 	}
-	return n.restoreImage(name, im, vars)
+	return n.restoreImage(name, im, live, vars)
 }
 
-// restoreImage writes an image's memory and variables.
-func (n *node) restoreImage(name string, im *ckptlog.Image, vars [][]byte) error {
+// restoreImage writes an image's memory and variables (live points to
+// them, vars are their bytes), once their pointers are checked
+// (checkRestored), and checks the pointers the arena's allocations then
+// hold (checkPointers, as at the end of every region).
+func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
 	nv := 0
 	for _, v := range vars {
 		nv += len(v)
@@ -206,8 +214,14 @@ func (n *node) restoreImage(name string, im *ckptlog.Image, vars [][]byte) error
 	if len(im.Memory) != n.arena.Used() {
 		return fmt.Errorf("restart: point %s: the image holds %d bytes of arena, %d are in use", name, len(im.Memory), n.arena.Used())
 	}
+	if err := checkRestored(n, live, im.Vars); err != nil {
+		return fmt.Errorf("restart: point %s: %w", name, err)
+	}
 	n.dirtyGap()
 	copy(n.arena.Bytes(), im.Memory)
+	if err := checkPointers(n.arena.Bytes()); err != nil {
+		return fmt.Errorf("restart: point %s: the image's arena: %w", name, err)
+	}
 	rest := im.Vars
 	for _, v := range vars {
 		copy(v, rest[:len(v)])
@@ -215,8 +229,9 @@ func (n *node) restoreImage(name string, im *ckptlog.Image, vars [][]byte) error
 	}
 	n.seq = im.Seq
 	n.pending = nil
-	if n.dur != nil {
-		n.dur.logged = im.Seq
+	if d := n.dur; d != nil {
+		d.logged = im.Seq
+		d.exitHash, d.exitSeq = arenaHash(n.arena.Bytes()[:n.arena.Used()], n.arena.PageSize(), nil, nil), im.Seq
 	}
 	return nil
 }

@@ -81,6 +81,9 @@ func joinAddr(a net.Addr) string {
 // joinerArrived is called, from the transport's accepting goroutine, for a
 // node that authenticated: it waits for the node's request to be admitted.
 func (n *node) joinerArrived(rank int) {
+	if n.dur != nil {
+		n.dur.joinerArrived()
+	}
 	go func() {
 		msg, err := n.master.Recv(rank)
 		if err == nil && (msg.Kind != kindJoin || len(msg.Payload) != 8) {
@@ -118,6 +121,9 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 	asked := j.asked
 	j.asked = map[int]uint64{}
 	j.mu.Unlock()
+	if n.dur != nil {
+		n.dur.joining.Store(false) // admitted or refused below
+	}
 	if why := n.joinRefusal(seq); why != "" {
 		for rank := range asked {
 			fmt.Fprintf(os.Stderr, "cape: master: refused joining node %d: %s\n", rank, why)
@@ -162,9 +168,9 @@ func (n *node) joinRefusal(seq uint64) string {
 	case d.stopErr != nil:
 		return fmt.Sprintf("the job's checkpoint log stopped at region #%d (%v): a joining node cannot catch up", d.logged, d.stopErr)
 	case d.suspended:
-		return "the job's checkpoint log is suspended at --checkpoint-max until the next checkpoint point: try again later"
+		return "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"
 	case n.lazyM != nil:
-		return "the job uses the lazy transfer"
+		return "the job uses the lazy transfer (start it with --transfer eager to admit joining nodes)"
 	}
 	return ""
 }
@@ -207,6 +213,9 @@ func (n *node) endAdmission() {
 	asked := j.asked
 	j.asked = map[int]uint64{}
 	j.mu.Unlock()
+	if n.dur != nil {
+		n.dur.joining.Store(false) // admitted or refused below
+	}
 	for rank := range asked {
 		_ = n.master.Drop(rank)
 	}

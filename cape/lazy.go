@@ -51,14 +51,15 @@ func wantLazy(n *node) (bool, error) {
 	case "", transferEager:
 		return false, nil
 	case transferLazy, transferAuto:
-		// The durable log (durable.go) needs the eager exchange: the
-		// merged delta on the master, and a replayed region sent whole.
-		// A program whose every region is its last sends slaves no bytes
+		// The durable log (durable.go) logs the merged delta the master
+		// has in either exchange; a restart replays a region by sending
+		// it whole, so a restarted job (and --verify) keeps the eager
+		// exchange. A program whose every region is its last sends slaves no bytes
 		// (Region.Last): auto does not pay for a helper it cannot use.
 		if t == transferAuto && n.everyRegionLast {
 			return false, nil
 		}
-		return n.size > 1 && !n.cfg.Verify && n.cfg.Checkpoint == "" && !n.cfg.Restart, nil
+		return n.size > 1 && !n.cfg.Verify && !n.cfg.Restart, nil
 	default:
 		return false, fmt.Errorf("%s=%q: want eager, lazy or auto", nodeenv.Transfer, t)
 	}

@@ -21,8 +21,8 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 		}
 		return c, nil
 	}
-	if f.transfer == "lazy" {
-		return c, usagef("run: --checkpoint needs the eager transfer (the log records the merged delta the master sends): drop --transfer lazy")
+	if f.transfer == "lazy" && f.restart {
+		return c, usagef("run: --restart needs the eager transfer (a replayed region is sent whole): drop --transfer lazy")
 	}
 	dir, err := filepath.Abs(f.checkpoint)
 	if err != nil {

@@ -43,19 +43,22 @@ func replayed(t *testing.T, stderr string) int {
 	return k
 }
 
-// copyDir copies the checkpoint directory src to a new private one.
+// copyDir copies the checkpoint directory src (its log and key) to a new
+// private one.
 func copyDir(t *testing.T, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "ck")
 	if err := os.Mkdir(dst, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(src, ckptlog.LogName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dst, ckptlog.LogName), b, 0o600); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{ckptlog.LogName, ckptlog.KeyName} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dst
 }
@@ -213,8 +216,7 @@ func TestRestartDropsTornTail(t *testing.T) {
 	}
 	for name, log := range cases {
 		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "ck")
-			os.Mkdir(dir, 0o700)
+			dir := copyDir(t, ck)
 			if err := os.WriteFile(filepath.Join(dir, ckptlog.LogName), log, 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -415,8 +417,8 @@ func TestRestartChecksConsistencyCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Nodes[2].Recvd = 0
-	out := append([]byte(nil), b[:e.Off-20]...)
-	out = ckptlog.AppendFrame(out, ckptlog.KindRegion, ckptlog.AppendRegion(nil, rec))
+	out := append([]byte(nil), b[:e.Off-ckptlog.FrameHead]...)
+	out = d.AppendFrame(out, ckptlog.KindRegion, ckptlog.AppendRegion(nil, rec))
 	out = append(out, b[e.Off+e.Len:]...)
 	if err := os.WriteFile(name, out, 0o600); err != nil {
 		t.Fatal(err)

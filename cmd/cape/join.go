@@ -21,7 +21,8 @@ import (
 const joinHelp = `Usage: cape join [flags] DIR
 
 Adds a node to a running job that keeps a checkpoint log in DIR (cape run
---checkpoint DIR). The node runs the job's program with the job's arguments:
+--checkpoint DIR --transfer eager: a job with the lazy transfer refuses
+joining nodes). The node runs the job's program with the job's arguments:
 it replays the log as a restart does (sequential code runs, every logged
 region injects its logged result, checking a hash of the arena at its
 entry), keeps reading the log while the job advances, then asks the master
@@ -47,7 +48,7 @@ arguments) with CAPE_JOIN=DIR in its environment, e.g.
 
 Examples:
 
-	cape run -n 2 --checkpoint ck ./examples/stencil -- -iters 5000 &
+	cape run -n 2 --checkpoint ck --transfer eager ./examples/stencil -- -iters 5000 &
 	cape join ck                        # one more node, on this machine
 	cape join --program ./stencil ck    # a copy of the job's binary
 `

@@ -22,13 +22,15 @@ type jobResult struct {
 	err          error
 }
 
-// startJob runs cape run -n 2 --checkpoint ck in the background and waits
-// until its master has written the join file.
+// startJob runs cape run -n 2 --checkpoint ck --transfer eager (a job with
+// the lazy transfer admits no joining node) --checkpoint-max 1G (above the
+// default bound: a compaction past a joining node's position sends it away)
+// in the background and waits until its master has written the join file.
 func startJob(t *testing.T, bin, ck string, args []string, flags ...string) <-chan jobResult {
 	t.Helper()
 	res := make(chan jobResult, 1)
 	go func() {
-		out, errText, err := capeRun("2", append([]string{"--checkpoint", ck}, flags...), bin, args)
+		out, errText, err := capeRun("2", append([]string{"--checkpoint", ck, "--transfer", "eager", "--checkpoint-max", "1G"}, flags...), bin, args)
 		res <- jobResult{out, errText, err}
 	}()
 	deadline := time.Now().Add(20 * time.Second)

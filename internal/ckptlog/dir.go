@@ -1,6 +1,7 @@
 package ckptlog
 
 import (
+	"crypto/hmac"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ const LogName = "cape.log"
 // concurrent use (it holds only its path).
 type Dir struct {
 	path string
+	key  Key // the log's key (KeyName)
 }
 
 // OpenDir opens the checkpoint directory path, creating it (mode 0700) if
@@ -57,6 +59,9 @@ func OpenDir(path string) (*Dir, error) {
 			return nil, err
 		}
 	}
+	if d.key, err = loadKey(abs); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -80,7 +85,7 @@ func (d *Dir) Scan(limit int64) (*Scan, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := ScanLog(f, fi.Size(), limit)
+	s, err := ScanLog(f, fi.Size(), limit, d.key)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.log(), err)
 	}
@@ -90,7 +95,8 @@ func (d *Dir) Scan(limit int64) (*Scan, error) {
 // Reader reads the payloads of a scanned log. It is not safe for
 // concurrent use.
 type Reader struct {
-	f *os.File
+	f   *os.File
+	key Key
 }
 
 // OpenReader opens the log for reading payloads at Entry offsets.
@@ -99,11 +105,12 @@ func (d *Dir) OpenReader() (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{f: f}, nil
+	return &Reader{f: f, key: d.key}, nil
 }
 
-// Payload reads e's payload into a new slice. The checksum was checked by
-// the scan; the caller parses the payload, which checks its structure.
+// Payload reads e's payload into a new slice, and checks its MAC again
+// (the file may have changed since the scan); the caller parses the
+// payload, which checks its structure.
 func (r *Reader) Payload(e Entry) ([]byte, error) {
 	return r.PayloadInto(nil, e)
 }
@@ -117,8 +124,19 @@ func (r *Reader) PayloadInto(buf []byte, e Entry) ([]byte, error) {
 		b = make([]byte, e.Len)
 	}
 	b = b[:e.Len]
+	var head [frameHead]byte
+	if _, err := r.f.ReadAt(head[:], e.Off-frameHead); err != nil {
+		return nil, fmt.Errorf("read record at offset %d: %w", e.Off, err)
+	}
 	if _, err := r.f.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && len(b) == 0) {
 		return nil, fmt.Errorf("read record at offset %d: %w", e.Off, err)
+	}
+	h, err := parseHead(head[:], e.Len)
+	if err != nil || h.kind != e.Kind || int64(h.n) != e.Len {
+		return nil, fmt.Errorf("record at offset %d: its head changed since the scan", e.Off)
+	}
+	if m := r.key.mac(head[:], b); !hmac.Equal(m[:], h.mac[:]) {
+		return nil, fmt.Errorf("record at offset %d: %w", e.Off, errAltered)
 	}
 	return b, nil
 }
@@ -160,10 +178,16 @@ func (d *Dir) createFile(frames ...[]byte) (*os.File, int64, error) {
 	return f, n, nil
 }
 
+// AppendFrame appends a frame of kind k holding payload, authenticated by
+// the directory's key, to dst.
+func (d *Dir) AppendFrame(dst []byte, k Kind, payload []byte) []byte {
+	return AppendFrame(dst, k, payload, d.key)
+}
+
 // Create starts a new log holding only the header h, replacing any log in
 // the directory, and returns its writer.
 func (d *Dir) Create(h Header) (*Writer, error) {
-	f, n, err := d.createFile(AppendFrame(nil, KindHeader, AppendHeader(nil, h)))
+	f, n, err := d.createFile(d.AppendFrame(nil, KindHeader, AppendHeader(nil, h)))
 	if err != nil {
 		return nil, fmt.Errorf("create checkpoint log: %w", err)
 	}

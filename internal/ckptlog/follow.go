@@ -34,7 +34,7 @@ func (fl *Follower) reopen() error {
 	fi, err := f.Stat()
 	if err == nil {
 		var s *Scan
-		if s, err = ScanLog(f, fi.Size(), fl.limit); err == nil {
+		if s, err = ScanLog(f, fi.Size(), fl.limit, fl.d.key); err == nil {
 			if fl.f != nil {
 				fl.f.Close()
 			}
@@ -71,7 +71,7 @@ func (fl *Follower) Poll() (replaced bool, err error) {
 		next = s.Last() + 1
 	}
 	s.Size = cur.Size()
-	if err := s.scanFrom(io.NewSectionReader(fl.f, s.End, s.Size-s.End), s.End, next, fl.limit); err != nil {
+	if err := s.scanFrom(io.NewSectionReader(fl.f, s.End, s.Size-s.End), s.End, next, fl.limit, fl.d.key); err != nil {
 		return false, fmt.Errorf("follow the log: %w", err)
 	}
 	return false, nil
@@ -79,7 +79,7 @@ func (fl *Follower) Poll() (replaced bool, err error) {
 
 // PayloadInto reads e's payload as Reader.PayloadInto does.
 func (fl *Follower) PayloadInto(buf []byte, e Entry) ([]byte, error) {
-	return (&Reader{f: fl.f}).PayloadInto(buf, e)
+	return (&Reader{f: fl.f, key: fl.d.key}).PayloadInto(buf, e)
 }
 
 // Close closes the followed file.

@@ -30,8 +30,8 @@ func TestFollow(t *testing.T) {
 	}
 	defer f.Close()
 	third, fourth := regionFrame(testRegion(3)), regionFrame(testRegion(4))
-	sealInPlace(third)
-	sealInPlace(fourth)
+	sealInPlace(third, d.key)
+	sealInPlace(fourth, d.key)
 	if _, err := f.Write(append(third, fourth[:len(fourth)/2]...)); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package ckptlog
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -8,7 +10,7 @@ import (
 )
 
 // Version is the format version this package writes and reads.
-const Version = 1
+const Version = 2
 
 // Kind is the kind of a frame.
 type Kind uint8
@@ -22,8 +24,13 @@ const (
 
 const (
 	magic     = "CAPL"
-	frameHead = 20 // bytes before the payload
+	frameHead = 52 // bytes before the payload
+	macSize   = sha256.Size
 )
+
+// FrameHead is the length of a frame's head: a payload starts FrameHead
+// bytes after its frame.
+const FrameHead = frameHead
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -34,23 +41,48 @@ var (
 	// ErrUnsafeDir is returned by OpenDir for a directory or file that
 	// another user owns or may access.
 	ErrUnsafeDir = errors.New("checkpoint directory not private")
+	// ErrAltered is returned for a frame whose checksum matches but whose
+	// MAC does not: the log was altered, not torn by a crash.
+	ErrAltered = errors.New("checkpoint log altered")
 )
 
-// AppendFrame appends a frame of kind k holding payload to dst.
-func AppendFrame(dst []byte, k Kind, payload []byte) []byte {
-	return append(AppendFrameHead(dst, k, payload), payload...)
+// Key is the secret that authenticates a log's frames (HMAC-SHA256): the
+// checkpoint directory's key file (see OpenDir).
+type Key []byte
+
+// mac returns the MAC of a frame: its head's first 16 bytes and its
+// payload, in pieces.
+func (k Key) mac(head []byte, payload ...[]byte) [macSize]byte {
+	m := hmac.New(sha256.New, k)
+	m.Write(head[:16])
+	for _, p := range payload {
+		m.Write(p)
+	}
+	var sum [macSize]byte
+	m.Sum(sum[:0])
+	return sum
 }
 
-// AppendFrameHead appends the head of a frame of kind k holding payload.
-func AppendFrameHead(dst []byte, k Kind, payload []byte) []byte {
+// AppendFrame appends a frame of kind k holding payload, authenticated by
+// key, to dst.
+func AppendFrame(dst []byte, k Kind, payload []byte, key Key) []byte {
+	return append(AppendFrameHead(dst, k, payload, key), payload...)
+}
+
+// AppendFrameHead appends the head of a frame of kind k holding payload,
+// authenticated by key.
+func AppendFrameHead(dst []byte, k Kind, payload []byte, key Key) []byte {
 	start := len(dst)
 	dst = append(dst, magic...)
 	dst = binary.LittleEndian.AppendUint16(dst, Version)
 	dst = append(dst, byte(k), 0)
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(payload)))
+	m := key.mac(dst[start:], payload)
 	sum := crc32.Update(0, castagnoli, dst[start:])
+	sum = crc32.Update(sum, castagnoli, m[:])
 	sum = crc32.Update(sum, castagnoli, payload)
-	return binary.LittleEndian.AppendUint32(dst, sum)
+	dst = binary.LittleEndian.AppendUint32(dst, sum)
+	return append(dst, m[:]...)
 }
 
 // frameHeader is a parsed frame head.
@@ -58,6 +90,7 @@ type frameHeader struct {
 	kind Kind
 	n    uint64
 	sum  uint32
+	mac  [macSize]byte
 }
 
 // parseHead checks a frame head (frameHead bytes); limit bounds the payload.
@@ -69,6 +102,7 @@ func parseHead(b []byte, limit int64) (frameHeader, error) {
 		return frameHeader{}, fmt.Errorf("format version %d, want %d", v, Version)
 	}
 	h := frameHeader{kind: Kind(b[6]), n: binary.LittleEndian.Uint64(b[8:]), sum: binary.LittleEndian.Uint32(b[16:])}
+	copy(h.mac[:], b[20:frameHead])
 	if h.kind < KindHeader || h.kind > KindImage || b[7] != 0 {
 		return frameHeader{}, fmt.Errorf("unknown frame kind %d.%d", b[6], b[7])
 	}
@@ -76,11 +110,6 @@ func parseHead(b []byte, limit int64) (frameHeader, error) {
 		return frameHeader{}, fmt.Errorf("payload of %d bytes over the limit of %d", h.n, limit)
 	}
 	return h, nil
-}
-
-func (h frameHeader) check(head, payload []byte) bool {
-	sum := crc32.Update(0, castagnoli, head[:16])
-	return crc32.Update(sum, castagnoli, payload) == h.sum
 }
 
 // Header is the log's first record: the arena the records apply to.
@@ -117,7 +146,7 @@ type Counts struct {
 type Region struct {
 	Seq       uint64   // the region's number in the job (1-based)
 	Name      string   // "file.go:line:col"
-	EntryHash uint64   // hash of the arena's extent when the region started
+	EntryHash uint64   // hash of the arena's extent when the region started; 0: the arena as the previous region left it (package cape)
 	Extent    uint64   // arena bytes in use when the region started
 	Nodes     []Counts // indexed by rank; len is the job's size
 	Values    []byte   // reduction and lastprivate results, as the master sends them, then what the region printed (cape/output.go)

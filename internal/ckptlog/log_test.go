@@ -96,8 +96,13 @@ func TestWriteScanRead(t *testing.T) {
 // TestTornTail cuts the log at every byte and flips every byte: the scan
 // keeps exactly the frames that end before the damage.
 func TestTornTail(t *testing.T) {
-	b := writeLog(t, filepath.Join(t.TempDir(), "ck"), 4)
-	full, err := ScanLog(bytes.NewReader(b), int64(len(b)), 1<<20)
+	dir := filepath.Join(t.TempDir(), "ck")
+	b := writeLog(t, dir, 4)
+	key, err := loadKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := ScanLog(bytes.NewReader(b), int64(len(b)), 1<<20, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +123,7 @@ func TestTornTail(t *testing.T) {
 		return n, end
 	}
 	for cut := int64(frameHead + 20); cut <= int64(len(b)); cut++ {
-		s, err := ScanLog(bytes.NewReader(b[:cut]), cut, 1<<20)
+		s, err := ScanLog(bytes.NewReader(b[:cut]), cut, 1<<20, key)
 		if err != nil {
 			t.Fatalf("cut at %d: %v", cut, err)
 		}
@@ -130,7 +135,7 @@ func TestTornTail(t *testing.T) {
 	for i := frameHead + 20; i < len(b); i++ {
 		c := bytes.Clone(b)
 		c[i] ^= 0x40
-		s, err := ScanLog(bytes.NewReader(c), int64(len(c)), 1<<20)
+		s, err := ScanLog(bytes.NewReader(c), int64(len(c)), 1<<20, key)
 		if err != nil {
 			t.Fatalf("flip at %d: %v", i, err)
 		}
@@ -139,7 +144,7 @@ func TestTornTail(t *testing.T) {
 			t.Fatalf("flip at %d: %d entries ending at %d, want %d", i, len(s.Entries), s.End, n)
 		}
 	}
-	if _, err := ScanLog(bytes.NewReader([]byte("not a log at all, not at all")), 28, 1<<20); err == nil {
+	if _, err := ScanLog(bytes.NewReader([]byte("not a log at all, not at all")), 28, 1<<20, key); err == nil {
 		t.Fatal("garbage scanned as a log")
 	}
 }

@@ -2,6 +2,8 @@ package ckptlog
 
 import (
 	"bufio"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -40,14 +42,16 @@ func (s *Scan) Last() uint64 {
 // breaks the order (a header first, then at most one image, then regions
 // numbered consecutively from the image's number plus one, or from 1).
 // limit bounds a payload's length. An empty log (size 0) has no header and
-// End 0. The error is reserved for a failing reader and a log whose first
-// frame is not an intact header while size > 0 (not a CAPE log).
-func ScanLog(r io.Reader, size, limit int64) (*Scan, error) {
+// End 0. The error is reserved for a failing reader, a log whose first
+// frame is not an intact header while size > 0 (not a CAPE log), and a
+// frame whose checksum matches but whose MAC under key does not (ErrAltered:
+// a crash tears frames, it does not forge checksums).
+func ScanLog(r io.Reader, size, limit int64, key Key) (*Scan, error) {
 	s := &Scan{Size: size}
 	if size == 0 {
 		return s, nil
 	}
-	if err := s.scanFrom(r, 0, 1, limit); err != nil {
+	if err := s.scanFrom(r, 0, 1, limit, key); err != nil {
 		return nil, err
 	}
 	if s.End == 0 {
@@ -59,7 +63,7 @@ func ScanLog(r io.Reader, size, limit int64) (*Scan, error) {
 // scanFrom scans the frames of r, which starts at offset start of the log
 // (the end of the intact prefix so far), up to s.Size; next is the number
 // of the next region record.
-func (s *Scan) scanFrom(r io.Reader, start int64, next uint64, limit int64) error {
+func (s *Scan) scanFrom(r io.Reader, start int64, next uint64, limit int64, key Key) error {
 	size := s.Size
 	s.Why = ""
 	br := bufio.NewReaderSize(r, 1<<20)
@@ -83,7 +87,7 @@ func (s *Scan) scanFrom(r io.Reader, start int64, next uint64, limit int64) erro
 			s.Why = fmt.Sprintf("frame at offset %d: %v", off, err)
 			break
 		}
-		first, ok, err := readPayload(br, head[:], h, &buf)
+		first, ok, err := readPayload(br, head[:], h, &buf, key)
 		if err != nil {
 			return fmt.Errorf("read log at offset %d: %w", off, err)
 		}
@@ -105,11 +109,15 @@ func (s *Scan) scanFrom(r io.Reader, start int64, next uint64, limit int64) erro
 	return nil
 }
 
-// readPayload reads h.n payload bytes, checks the checksum, and returns
-// the payload's first bytes (a header's whole payload, else up to 8: the
+// readPayload reads h.n payload bytes, checks the checksum (ok) and, if it
+// matches, the MAC (an error wrapping ErrAltered if not), and returns the
+// payload's first bytes (a header's whole payload, else up to 8: the
 // sequence number). buf is scratch space.
-func readPayload(br *bufio.Reader, head []byte, h frameHeader, buf *[]byte) (first []byte, ok bool, err error) {
+func readPayload(br *bufio.Reader, head []byte, h frameHeader, buf *[]byte, key Key) (first []byte, ok bool, err error) {
 	sum := crc32.Update(0, castagnoli, head[:16])
+	sum = crc32.Update(sum, castagnoli, head[20:frameHead])
+	m := hmac.New(sha256.New, key)
+	m.Write(head[:16])
 	if cap(*buf) < 64<<10 {
 		*buf = make([]byte, 64<<10)
 	}
@@ -125,10 +133,20 @@ func readPayload(br *bufio.Reader, head []byte, h frameHeader, buf *[]byte) (fir
 			got += copy(firstBuf[got:], b[:k])
 		}
 		sum = crc32.Update(sum, castagnoli, b[:k])
+		m.Write(b[:k])
 		left -= int64(k)
 	}
-	return firstBuf[:got], sum == h.sum, nil
+	if sum != h.sum {
+		return nil, false, nil
+	}
+	if !hmac.Equal(m.Sum(nil), h.mac[:]) {
+		return nil, false, errAltered
+	}
+	return firstBuf[:got], true, nil
 }
+
+// errAltered is the error of a frame whose MAC does not match.
+var errAltered = fmt.Errorf("%w: a frame's checksum matches but its MAC does not (the log was changed by someone without its key, or its key file was replaced); refused", ErrAltered)
 
 // admit checks a valid frame's place in the log and fills e.Seq and, for
 // the header, s.Header; it returns why the frame does not belong, or "".

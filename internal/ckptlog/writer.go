@@ -33,8 +33,9 @@ type Writer struct {
 	syncReq  chan struct{}
 	syncQuit chan struct{} // closed by the writer at the end
 	syncMu   sync.Mutex
-	syncFile *os.File // protected by syncMu
-	large    int      // records written in place (the writer goroutine's)
+	syncFile *os.File     // protected by syncMu
+	large    atomic.Int64 // records written in place
+	noHold   atomic.Bool  // records are written as they come (NoHold)
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -43,11 +44,14 @@ type Writer struct {
 	// logical is the log's size once everything queued is written: an
 	// Append adds to it, a Replace sets it to the new log's size.
 	logical int64
-	err     error         // the first I/O error; every later call returns it
-	size    int64         // bytes of the log on disk
-	peak    int64         // the most bytes the directory held at once (old and new log during a compaction)
-	syncs   int           // fdatasync calls
-	synced  time.Duration // time spent in them
+	err     error // the first I/O error; every later call returns it
+	size    int64 // bytes of the log on disk
+	peak    int64 // the most bytes the directory held at once (old and new log during a compaction)
+	syncs   int   // fdatasync calls
+	// superseded counts the records a compaction made useless before
+	// they were written (set when the writer ends).
+	superseded int
+	synced     time.Duration // time spent in them
 }
 
 type op struct {
@@ -112,8 +116,8 @@ func (w *Writer) AppendRegion(r *Region) error {
 		w.buffers.Add(-1) // too small: dropped; the writer makes larger ones
 		buf = nil
 	}
-	if buf == nil && n <= smallRecord {
-		buf = make([]byte, 0, n)
+	if buf == nil && w.roomFor(int64(n)) {
+		buf = make([]byte, 0, bufferSize(int64(n)))
 		w.buffers.Add(1)
 	}
 	if buf != nil {
@@ -162,40 +166,101 @@ func (w *Writer) enqueue(o op, n int64, replace bool) error {
 // SyncEvery is the group commit window: a syncer goroutine calls fdatasync
 // after the writer has written, at most once per SyncEvery (records written
 // meanwhile are covered by the next call), and Close syncs at the end.
-const SyncEvery = 100 * time.Millisecond
+const SyncEvery = time.Second
+
+// Holding records (see the package doc): while records are appended
+// faster than HoldRate bytes a second, the writer keeps each one up to
+// HoldFor before writing it, and a compaction queued meanwhile supersedes
+// the records it holds, which are then never written.
+const (
+	HoldRate = 64 << 20
+	HoldFor  = time.Second
+)
+
+// holdRate is HoldRate (a variable for tests).
+var holdRate float64 = HoldRate
+
+// held is a record the writer holds, since when.
+type held struct {
+	o     op
+	since time.Time
+}
+
+// holder is the writer goroutine's state for holding records.
+type holder struct {
+	ops         []held
+	bytes       int64
+	fast        bool      // appended faster than HoldRate in the last window
+	winStart    time.Time // the rate's window
+	winBytes    int64
+	superseded  int // records dropped unwritten
+	timer       *time.Timer
+	timerActive bool
+}
+
+// note measures the append rate with a record of n bytes.
+func (h *holder) note(n int64, now time.Time) {
+	if h.winStart.IsZero() {
+		h.winStart = now
+	}
+	h.winBytes += n
+	if el := now.Sub(h.winStart); el >= 250*time.Millisecond {
+		h.fast = float64(h.winBytes)/el.Seconds() > holdRate
+		h.winStart, h.winBytes = now, 0
+	}
+}
 
 func (w *Writer) loop(f *os.File) {
 	defer close(w.done)
 	w.syncFile = f
 	syncDone := make(chan struct{})
 	go w.syncLoop(syncDone)
-	for o := range w.work {
-		var n int64
-		var err error
-		if o.replace != nil {
+	h := &holder{timer: time.NewTimer(time.Hour)}
+	h.timer.Stop()
+	for {
+		var o op
+		var ok bool
+		if len(h.ops) == 0 {
+			o, ok = <-w.work
+		} else {
+			h.arm()
+			select {
+			case o, ok = <-w.work:
+			case <-h.timer.C:
+				h.timerActive = false
+				f = w.flushHeld(f, h, time.Now())
+				continue
+			}
+		}
+		if !ok {
+			break
+		}
+		now := time.Now()
+		switch {
+		case o.replace != nil:
+			w.dropHeld(h) // superseded by the new log
+			var n int64
 			for _, fr := range o.replace {
 				n += int64(len(fr))
 			}
-			w.syncMu.Lock()                  // not while the syncer syncs the old file
-			f, err = w.replace(f, o.replace) // synced by the replacement
+			w.syncMu.Lock()                    // not while the syncer syncs the old file
+			nf, err := w.replace(f, o.replace) // synced by the replacement
+			f = nf
 			w.syncFile = f
 			w.syncMu.Unlock()
-		} else {
-			n, err = w.write(f, o)
-			w.refill(n)
-			select {
-			case w.syncReq <- struct{}{}:
-			default: // a sync is already asked for
-			}
+			w.written(n, err)
+		case o.vecs == nil && o.pooled:
+			h.note(int64(len(o.frame)), now)
+			h.ops = append(h.ops, held{o: o, since: now})
+			h.bytes += int64(len(o.frame))
+			f = w.flushHeld(f, h, now)
+		default:
+			h.note(w.opSize(o), now)
+			f = w.flushHeld(f, h, time.Time{}) // all of them, in order
+			w.writeOne(f, o)
 		}
-		w.mu.Lock()
-		w.queued -= n
-		if err != nil && w.err == nil {
-			w.err = fmt.Errorf("checkpoint log: %w", err)
-		}
-		w.cond.Broadcast()
-		w.mu.Unlock()
 	}
+	w.flushHeld(f, h, time.Time{})
 	close(w.syncQuit)
 	close(w.syncReq)
 	<-syncDone
@@ -205,6 +270,87 @@ func (w *Writer) loop(f *os.File) {
 	if err := f.Close(); err != nil {
 		w.setErr(err)
 	}
+	w.mu.Lock()
+	w.superseded = h.superseded
+	w.mu.Unlock()
+}
+
+// arm sets the timer for the oldest held record.
+func (h *holder) arm() {
+	if !h.timerActive {
+		h.timer.Reset(max(0, HoldFor-time.Since(h.ops[0].since)))
+		h.timerActive = true
+	}
+}
+
+// flushHeld writes the held records that are due: all of them when now is
+// zero or the appends are not fast; else those held HoldFor, and the
+// oldest beyond maxBufferBytes/2 held.
+func (w *Writer) flushHeld(f *os.File, h *holder, now time.Time) *os.File {
+	for len(h.ops) > 0 {
+		o := h.ops[0]
+		if !now.IsZero() && h.fast && !w.noHold.Load() && now.Sub(o.since) < HoldFor && h.bytes <= maxBufferBytes/2 && len(h.ops) <= maxBuffers/2 {
+			break
+		}
+		h.ops = h.ops[1:]
+		h.bytes -= int64(len(o.o.frame))
+		w.writeOne(f, o.o)
+	}
+	if len(h.ops) == 0 {
+		h.ops = h.ops[:0:0]
+		if h.timerActive {
+			h.timer.Stop() // no stale tick is received after Stop (Go 1.23 timers)
+		}
+		h.timerActive = false
+	}
+	return f
+}
+
+// dropHeld drops the held records, superseded by a compaction.
+func (w *Writer) dropHeld(h *holder) {
+	for _, o := range h.ops {
+		w.recycle(o.o.frame)
+		w.written(int64(len(o.o.frame)), nil)
+		h.superseded++
+	}
+	h.ops, h.bytes = nil, 0
+	if h.timerActive {
+		h.timer.Stop() // no stale tick is received after Stop (Go 1.23 timers)
+	}
+	h.timerActive = false
+}
+
+func (w *Writer) opSize(o op) int64 {
+	if o.vecs == nil {
+		return int64(len(o.frame))
+	}
+	var n int64
+	for _, v := range o.vecs {
+		n += int64(len(v))
+	}
+	return n
+}
+
+// writeOne writes an append op to f and asks for a sync.
+func (w *Writer) writeOne(f *os.File, o op) {
+	n, err := w.write(f, o)
+	w.refill(n)
+	select {
+	case w.syncReq <- struct{}{}:
+	default: // a sync is already asked for
+	}
+	w.written(n, err)
+}
+
+// written accounts n queued bytes as done (written, or dropped).
+func (w *Writer) written(n int64, err error) {
+	w.mu.Lock()
+	w.queued -= n
+	if err != nil && w.err == nil {
+		w.err = fmt.Errorf("checkpoint log: %w", err)
+	}
+	w.cond.Broadcast()
+	w.mu.Unlock()
 }
 
 // syncLoop is the syncer goroutine: it calls fdatasync when the writer
@@ -255,7 +401,7 @@ func (w *Writer) sync(f *os.File) error {
 // buffer of that size for the next record.
 func (w *Writer) write(f *os.File, o op) (int64, error) {
 	if o.vecs == nil {
-		sealInPlace(o.frame)
+		sealInPlace(o.frame, w.dir.key)
 		_, err := f.Write(o.frame)
 		w.grow(int64(len(o.frame)), 0)
 		if o.pooled {
@@ -272,7 +418,10 @@ func (w *Writer) write(f *os.File, o op) (int64, error) {
 	binary.LittleEndian.PutUint16(head[4:], Version)
 	head[7] = 0
 	binary.LittleEndian.PutUint64(head[8:], uint64(n))
+	mac := w.dir.key.mac(head, append([][]byte{head[frameHead:]}, o.vecs[1:]...)...)
+	copy(head[20:frameHead], mac[:])
 	sum := crc32.Update(0, castagnoli, head[:16])
+	sum = crc32.Update(sum, castagnoli, mac[:])
 	sum = crc32.Update(sum, castagnoli, head[frameHead:])
 	for _, v := range o.vecs[1:] {
 		sum = crc32.Update(sum, castagnoli, v)
@@ -286,7 +435,7 @@ func (w *Writer) write(f *os.File, o op) (int64, error) {
 	}
 	w.grow(int64(frameHead)+n, 0)
 	close(o.done)
-	w.large++
+	w.large.Add(1)
 	return int64(frameHead) + n, err
 }
 
@@ -295,9 +444,31 @@ func (w *Writer) write(f *os.File, o op) (int64, error) {
 // the caller waits.
 const smallRecord = 1 << 20
 
-// maxBuffers bounds the frame buffers in circulation (in the pool, being
-// filled, or queued).
-const maxBuffers = 4
+// The frame buffers in circulation (in the pool, being filled, or queued)
+// number at most maxBuffers, and more than minBuffers only while they hold
+// at most maxBufferBytes; the writer keeps up to poolDepth of them ready.
+// Enough of them cover the records of the regions that run while the
+// writer replaces the log (a compaction's write and sync), so that the
+// program does not wait for the disk then.
+const (
+	maxBuffers     = 64
+	minBuffers     = 4
+	poolDepth      = 4
+	maxBufferBytes = 128 << 20
+)
+
+// roomFor reports whether a new buffer of n bytes may join those in
+// circulation: a small one always; a larger one within maxBuffers and
+// maxBufferBytes, so that the program waits for the disk only when that
+// much is queued (otherwise the record is written from the caller's
+// memory while it waits).
+func (w *Writer) roomFor(n int64) bool {
+	if n <= smallRecord {
+		return true
+	}
+	bufs := int64(w.buffers.Load())
+	return w.large.Load() >= 2 && bufs < maxBuffers && (bufs < minBuffers || (bufs+1)*n <= maxBufferBytes)
+}
 
 // recycle gives a written frame's buffer back to the pool.
 func (w *Writer) recycle(b []byte) {
@@ -308,15 +479,20 @@ func (w *Writer) recycle(b []byte) {
 	}
 }
 
+// bufferSize is the capacity of a buffer made for a record of n bytes,
+// with headroom: the next record of a time loop is often a little larger.
+func bufferSize(n int64) int64 { return n + n/4 + 64<<10 }
+
 // refill makes sure the pool holds a buffer for a record of n bytes (with
 // headroom: the next record of a time loop is often a little larger),
 // faulting its pages in here, off the program's path.
 func (w *Writer) refill(n int64) {
-	size := n + n/4 + 64<<10
-	if size > MaxQueued || len(w.pool) >= 2 || w.buffers.Load() >= maxBuffers {
+	size := bufferSize(n)
+	bufs := int64(w.buffers.Load())
+	if size > MaxQueued || len(w.pool) >= poolDepth || bufs >= maxBuffers || (bufs >= minBuffers && (bufs+1)*size > maxBufferBytes) {
 		return
 	}
-	if n > smallRecord && w.large < 2 {
+	if n > smallRecord && w.large.Load() < 2 {
 		return // a job with one large record (one big region) pays for no buffer
 	}
 	b := make([]byte, size)
@@ -339,7 +515,7 @@ func (w *Writer) grow(n, extra int64) {
 func (w *Writer) replace(old *os.File, frames [][]byte) (*os.File, error) {
 	var n int64
 	for _, fr := range frames {
-		sealInPlace(fr)
+		sealInPlace(fr, w.dir.key)
 		n += int64(len(fr))
 	}
 	w.grow(0, n)
@@ -353,11 +529,12 @@ func (w *Writer) replace(old *os.File, frames [][]byte) (*os.File, error) {
 	return f, errors.Join(old.Close())
 }
 
-// sealInPlace fills the head of a frame built by Frame.
-func sealInPlace(b []byte) {
+// sealInPlace fills the head of a frame built by Frame, authenticated by
+// key.
+func sealInPlace(b []byte, key Key) {
 	k := Kind(b[6])
 	var head [frameHead]byte
-	AppendFrameHead(head[:0], k, b[frameHead:])
+	AppendFrameHead(head[:0], k, b[frameHead:], key)
 	copy(b, head[:])
 }
 
@@ -367,6 +544,19 @@ func (w *Writer) Stats() (size, peak int64, syncs int, synced time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.size, w.peak, w.syncs, w.synced
+}
+
+// NoHold makes the writer write every record as it comes from now on (a
+// node following the log, to join the job, needs the records up to where
+// it is admitted). It is safe for concurrent use.
+func (w *Writer) NoHold() { w.noHold.Store(true) }
+
+// Superseded is the number of records that compactions made useless
+// before they were written (see HoldRate), once Close has returned.
+func (w *Writer) Superseded() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.superseded
 }
 
 // Size is the log's size once every queued frame is written.
