@@ -5,7 +5,12 @@
 set -euo pipefail
 need=()
 command -v gcc >/dev/null || need+=(gcc)
-command -v mpicc >/dev/null || need+=(libopenmpi-dev)
+# mpicc alone is not enough: openmpi-bin (which .ci/cluster-setup.sh
+# installs for mpirun) has the wrapper but not mpi.h, which is in
+# libopenmpi-dev.
+if ! command -v mpicc >/dev/null || ! printf '#include <mpi.h>\n' | mpicc -x c -E - >/dev/null 2>&1; then
+	need+=(libopenmpi-dev)
+fi
 command -v mpirun >/dev/null || need+=(openmpi-bin)
 command -v tc >/dev/null || need+=(iproute2)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
