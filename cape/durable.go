@@ -69,7 +69,7 @@ type durable struct {
 	// queueing records (on the program's goroutine).
 	hashing, encoding time.Duration
 	hashWait          time.Duration // of hashing: the time the program waited for it
-	// Points (durable_point.go): the size of the last image (kept free
+	// Points (durable_point_unsafe.go): the size of the last image (kept free
 	// beside the log so that a compaction never passes the bound), logging
 	// suspended at the bound until the next point, an image too large for
 	// the bound (reported once), compactions done, and a restart's image.

@@ -52,7 +52,7 @@ type node struct {
 	lazyS *lazySlave  // slave with lazy transfer on
 
 	seq uint64 // number of regions begun
-	// The last outermost region stopped (hint.go): its loop and number,
+	// The last outermost region stopped (hint_unsafe.go): its loop and number,
 	// and whether the runtime has since written the arena unannounced.
 	lastLoop *Loop
 	lastSeq  uint64

@@ -45,7 +45,7 @@ type Region struct {
 
 	values []value // reductions and lastprivates, in registration order
 
-	// What the translator proved (hint.go): the region's loop, and the
+	// What the translator proved (hint_unsafe.go): the region's loop, and the
 	// arena spans it writes in when bounded.
 	loop    *Loop
 	bounded bool

@@ -2,7 +2,7 @@ package translate
 
 // Hints: what the translator can prove about a region so that the monitor
 // compares less memory (cape.WritesIn, cape.Region.InLoop; the runtime's
-// side is in cape/hint.go). Each proof is conservative: where a statement
+// side is in cape/hint_unsafe.go). Each proof is conservative: where a statement
 // is not of the few simple forms recognized, there is no hint, and the
 // region is tracked as any other. A wrong hint loses writes, so nothing
 // here guesses.

@@ -11,7 +11,7 @@ import (
 // A point is a //cape:checkpoint directive: a place in the program's
 // sequential code where its live state is the arena plus the variables the
 // directive names. It becomes a call of cape.Checkpoint before the
-// statement it is attached to (see package cape, durable_point.go).
+// statement it is attached to (see package cape, durable_point_unsafe.go).
 type point struct {
 	dir  *directive
 	stmt ast.Stmt
