@@ -321,8 +321,8 @@ func (r *Region) reexecStats() string {
 	}
 	ro := r.ro
 	ro.mu.Lock()
+	defer ro.mu.Unlock()
 	lost, units, reexec, waitedT := ro.sm.Stats()
-	ro.mu.Unlock()
 	var waited string
 	if waitedT > 0 {
 		// With re-execution on, the master's loop ends when every slave

@@ -261,7 +261,11 @@ func (ro *Roster) Stats() (lost []int, units int, reexec, waited time.Duration) 
 // begin resets the roster for reg: the units of every live node.
 func (ro *Roster) begin(reg Region, at time.Time) {
 	m := ro.mem
-	ro.grow(slices.Max(m.Live) + 1)
+	size := 1
+	for _, rank := range m.Live {
+		size = max(size, rank+1)
+	}
+	ro.grow(size)
 	ro.seq, ro.count, ro.chunk, ro.start = reg.Seq, reg.Count, reg.Chunk, at
 	ro.dynamic, ro.guided, ro.nodes = reg.Dynamic, reg.Guided, reg.Nodes
 	ro.recover = reg.Rerun && m.MaxLost != 0 && m.MayLose()
