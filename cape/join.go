@@ -182,9 +182,7 @@ func (n *node) growFor(ranks []int) {
 		n.size = max(n.size, rank+1)
 	}
 	n.lossMu.Lock()
-	for len(n.mem.lost) < n.size {
-		n.mem.lost = append(n.mem.lost, false)
-	}
+	n.mem.Grow(n.size)
 	n.lossMu.Unlock()
 	n.joins.include = append(n.joins.include, ranks...)
 }

@@ -73,7 +73,7 @@ func (n *node) startJoining(tcfg transport.Config) error {
 		return fmt.Errorf("join: %w", err)
 	}
 	n.dur, n.replayTo, n.pending = d, d.logged, d.pending
-	n.mem.live = []int{n.rank}
+	n.mem.Live = []int{n.rank}
 	n.joining = j
 	return nil
 }
@@ -303,7 +303,7 @@ func (n *node) becomeSlave() {
 		_ = n.dur.rd.Close()
 		n.dur = nil
 	}
-	n.mem.live = j.live
+	n.mem.Live = j.live
 	fmt.Fprintf(os.Stderr, "cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
 		n.name, n.seq, short(j.joinAt), j.at)
 	go n.watchMaster()

@@ -41,7 +41,7 @@ type node struct {
 	router *transport.Router
 
 	xch  exchangeState // the exchange's buffers, kept from one region to the next
-	rost *roster       // master: the regions' roster and receivers, reused (reexec.go)
+	rost *rosterDriver // master: the regions' roster and receivers, reused (reexec.go)
 
 	// mem is the live set (and, on the master, the losses so far); lossMu
 	// protects the master's losses in it (see membership.go).

@@ -152,8 +152,8 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 		return
 	}
 	n.lossMu.Lock()
-	lost := rank < len(n.mem.lost) && n.mem.lost[rank]
-	tolerant := n.mem.maxLost != 0
+	lost := n.mem.IsLost(rank)
+	tolerant := n.mem.Tolerant()
 	n.lossMu.Unlock()
 	switch {
 	case lost:
@@ -169,7 +169,7 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 // and closes its input connection in the background (a straggler that
 // wakes sees the master's orderly close, not an end of input, and learns
 // from the job's connection that it must leave). n.lossMu is held
-// (recordLoss).
+// (declareLost).
 func (n *node) stdinLost(rank int) {
 	if n.stdinM != nil {
 		n.stdinM.drop(rank)
