@@ -68,7 +68,7 @@ func exit(code int, msg string) {
 		if self != nil && self.size > 1 {
 			who = "cape: " + self.name
 		}
-		fmt.Fprintf(os.Stderr, "%s: %s\n", who, msg)
+		notice("%s: %s\n", who, msg)
 	}
 	os.Exit(code)
 }

@@ -14,7 +14,6 @@ package cape
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -120,7 +119,7 @@ func (n *node) summary() {
 	for _, l := range m.Losses {
 		who = append(who, fmt.Sprintf("node %d in region #%d", l.Rank, l.Seq))
 	}
-	fmt.Fprintf(os.Stderr, "cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
+	notice("cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
 		len(m.Losses), n.size, strings.Join(who, ", "), plural(m.Units, "unit"), short(m.Reexec))
 }
 
@@ -139,7 +138,7 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 	survived, declared := n.mem.LoseAfterCommit(ne.Rank, r.seq, now)
 	if declared {
 		n.declareLost(ne.Rank, r.seq, false)
-		fmt.Fprintf(os.Stderr, "cape: master: lost node %d at %s while sending it the result of %s: %v; it takes no share of the next regions\n",
+		notice("cape: master: lost node %d at %s while sending it the result of %s: %v; it takes no share of the next regions\n",
 			ne.Rank, now.Format("15:04:05.000"), r.label(), err)
 	}
 	return survived

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -163,7 +162,7 @@ func join(o options) (*node, error) {
 	if n.rank > 0 {
 		n.name = fmt.Sprintf("node %d", n.rank)
 	}
-	n.refused = newRefusals(func(s string) { fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s) })
+	n.refused = newRefusals(func(s string) { notice("cape: node %d: %s\n", n.rank, s) })
 	if n.arena, err = sharedArena(); err != nil {
 		return nil, err
 	}
@@ -197,7 +196,7 @@ func join(o options) (*node, error) {
 		PageSize: n.arena.PageSize(),
 		Notice: func(s string) {
 			if n.rank == 0 {
-				fmt.Fprintf(os.Stderr, "cape: %s\n", s)
+				notice("cape: %s\n", s)
 			}
 		},
 	}
@@ -270,7 +269,7 @@ func (n *node) transportNotice(s string) {
 		n.refused.note(s)
 		return
 	}
-	fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s)
+	notice("cape: node %d: %s\n", n.rank, s)
 }
 
 // startMaster sets up the master of a multi-node job: it waits for the

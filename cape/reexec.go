@@ -11,7 +11,6 @@ package cape
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -179,7 +178,7 @@ func (ro *rosterDriver) act(acts []roster.Action, msg *transport.Message) {
 		case roster.Drop:
 			_ = n.master.Drop(a.Rank)
 		case roster.Refuse:
-			fmt.Fprintf(os.Stderr, "cape: master: refused node %d's late message (kind %d, region #%d): it was declared lost\n",
+			notice("cape: master: refused node %d's late message (kind %d, region #%d): it was declared lost\n",
 				a.Rank, a.MsgKind, a.MsgSeq)
 		case roster.Declare:
 			n.declareLost(a.Rank, a.Seq, a.Straggler)
@@ -188,7 +187,7 @@ func (ro *rosterDriver) act(acts []roster.Action, msg *transport.Message) {
 			if a.Dynamic {
 				where = "they go back to the pool, for the first survivor to ask (the master included)"
 			}
-			fmt.Fprintf(os.Stderr, "cape: master: lost node %d at %s, %v into %s: %v; its %s: %s\n",
+			notice("cape: master: lost node %d at %s, %v into %s: %v; its %s: %s\n",
 				a.Rank, a.At.Format("15:04:05.000"), short(a.At.Sub(ro.r.t0)), ro.r.label(), a.Err, describeUnits(a.Units), where)
 		case roster.Leave:
 			leave := transport.Message{Kind: kindLeave, Seq: a.Seq,
@@ -196,7 +195,7 @@ func (ro *rosterDriver) act(acts []roster.Action, msg *transport.Message) {
 			rank := a.Rank
 			go func() { _ = n.master.Send(rank, leave) }()
 		case roster.Recovered:
-			fmt.Fprintf(os.Stderr, "cape: master: %s recovered from the loss of node %s in %v: the master re-ran %s in %v; next regions are shared by nodes %v\n",
+			notice("cape: master: %s recovered from the loss of node %s in %v: the master re-ran %s in %v; next regions are shared by nodes %v\n",
 				ro.r.label(), joinInts(a.Ranks), short(a.Took), plural(a.Count, "unit"), short(a.Reexec), n.mem.Live)
 		}
 	}

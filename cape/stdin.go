@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -159,7 +158,7 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 	case lost:
 		return
 	case tolerant:
-		fmt.Fprintf(os.Stderr, "cape: master: %v; node %d gets no more input\n", err, rank)
+		notice("cape: master: %v; node %d gets no more input\n", err, rank)
 		return
 	}
 	fail(err)
@@ -264,7 +263,7 @@ func (n *node) stdinCutFault() *faultSpec {
 // input connection the master accepted, as a network cut (or ss -K) would.
 func (n *node) cutStdin(f *faultSpec, rec *connRecorder) {
 	time.Sleep(f.after)
-	fmt.Fprintf(os.Stderr, "cape: %s: injected fault: cut the standard input connections\n", n.name)
+	notice("cape: %s: injected fault: cut the standard input connections\n", n.name)
 	rec.reset()
 }
 
