@@ -392,6 +392,7 @@ func (t *translator) classifyUse(u *regionUses, id *ast.Ident, local func(*types
 // (box, need) what can.
 func (t *translator) checkWrite(u *regionUses, x *varUse) {
 	id, v, a := x.id, x.v, x.a
+	tr := trace{} // the region's own write: a plain trace
 	via := ""
 	if x.callee {
 		via = " (called from the parallel region at " + t.where(u.r.dir.pos) + ")"
@@ -408,7 +409,7 @@ func (t *translator) checkWrite(u *regionUses, x *varUse) {
 			t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
 			return
 		}
-		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+		t.needExpr(tr, a.ref, t.text(a.ref), id.Pos())
 	case locRef:
 		if a.appendTo && !x.local {
 			t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
@@ -417,7 +418,7 @@ func (t *translator) checkWrite(u *regionUses, x *varUse) {
 		if x.clause == "private" {
 			return
 		}
-		t.needVarAt(v, id, id.Pos())
+		t.needVarAt(tr, v, id, id.Pos())
 	case locOwn:
 		if !x.local {
 			t.checkOwnWrite(u, x, via)
@@ -456,15 +457,13 @@ func (t *translator) checkOwnWrite(u *regionUses, x *varUse, via string) {
 	}
 	// A variable declared in code a region runs stays there, or is refused.
 	d := t.defIdentOf(v)
-	keep := false
-	decide := func() { keep = d != nil && t.keepPrivate(d, id.Name, id.Pos()) }
+	tr := trace{}
 	if t.funcOf(id) != t.funcOf(v) {
-		t.traceEscaped(decide)
-	} else {
-		decide()
+		tr = tr.escape() // captured from another function
 	}
+	keep := d != nil && t.keepPrivate(tr, d, id.Name, id.Pos())
 	if !keep {
-		t.box(v, id.Pos())
+		t.box(trace{}, v, id.Pos())
 	}
 }
 
@@ -494,17 +493,18 @@ func (t *translator) bernstein(u *regionUses) {
 // the memory written through it is traced (the ranged elements, or the
 // values the variable is given).
 func (t *translator) writeThroughCopy(r *region, v *types.Var, id *ast.Ident, a access) {
+	tr := trace{} // the region's own write: a plain trace
 	switch {
 	case !a.write:
 	case a.loc == locUnknown && a.ref != nil:
-		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+		t.needExpr(tr, a.ref, t.text(a.ref), id.Pos())
 	case a.loc != locRef || r.clauseOf[v] == "reduction":
 	case r.loop != nil && v == r.loop.valueVar && v != nil:
-		t.needElemOf(r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
+		t.needElemOf(tr, r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
 			t.errorf(id.Pos(), "%s is written through in the parallel region, but its memory comes from %s, which CAPE cannot place in the arena", id.Name, what)
 		})
 	default:
-		t.need(v, id.Pos())
+		t.need(tr, v, id.Pos())
 	}
 }
 

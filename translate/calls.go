@@ -551,7 +551,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
 	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) {
-		t.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
+		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
 	if sig == nil {
@@ -565,7 +565,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		if _, isFunc := at.Underlying().(*types.Signature); isFunc {
 			targets, bad := t.funcValues(a, w.runsIn)
 			if bad != nil {
-				t.errorf(a.Pos(), "%s may call the function value %s%s, but CAPE cannot tell which function it is: it comes from %s at %s", name, t.text(a), via, bad.what, t.where(bad.pos))
+				w.errorf(a.Pos(), "%s may call the function value %s%s, but CAPE cannot tell which function it is: it comes from %s at %s", name, t.text(a), via, bad.what, t.where(bad.pos))
 			}
 			for _, c := range targets {
 				w.enter(c)
@@ -578,12 +578,12 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		if types.IsInterface(at) {
 			// Its dynamic value may be a slice or pointer of this package's.
 			if !t.readsInterfaces(fn, i, a) {
-				t.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
+				w.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
 			}
 			continue
 		}
 		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) {
-			t.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
+			w.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
 		}
 	}
 }
@@ -703,7 +703,7 @@ func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
 // needLitParam requires the memory that v, parameter number s.index of a
 // function literal, refers to to be in the arena: the arguments of every
 // call of the literal.
-func (t *translator) needLitParam(v *types.Var, s source, why token.Pos) {
+func (t *translator) needLitParam(tr trace, v *types.Var, s source, why token.Pos) {
 	lit := t.litOf[v]
 	var calls []*ast.CallExpr
 	where := "a value CAPE does not follow to its calls"
@@ -712,18 +712,18 @@ func (t *translator) needLitParam(v *types.Var, s source, why token.Pos) {
 	}
 	sig, _ := t.info.TypeOf(lit).(*types.Signature)
 	if where != "" || sig == nil {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
 		return
 	}
 	if sig.Variadic() && s.index == sig.Params().Len()-1 {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
 		return
 	}
 	for _, call := range calls {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
-			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
 			continue
 		}
-		t.needExpr(call.Args[s.index], v.Name(), why)
+		t.needExpr(tr, call.Args[s.index], v.Name(), why)
 	}
 }

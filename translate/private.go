@@ -34,19 +34,21 @@ import (
 // (escaped > 0) may have been made anywhere: made by code a region may run,
 // it is refused.
 
-// findRegionCode records the bodies of the functions and function literals
-// that some region may run (the region's walk of its calls), before the
-// regions are analyzed, so that the analysis knows which allocations would
-// run inside a region. Errors of the walk are reported by the analysis.
-func (t *translator) findRegionCode() {
-	t.regionCode = nil
-	t.soft++
-	defer func() { t.soft-- }()
+// findRegionCode returns the bodies of the functions and function literals
+// that some region may run (the region's walk of its calls), found before
+// the regions are analyzed, so that the analysis knows which allocations
+// would run inside a region.
+func (t *translator) findRegionCode() []ast.Node {
+	var code []ast.Node
 	for _, r := range t.regions {
 		if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 			continue
 		}
 		w := t.newRegionWalk(r)
+		// The walk's findings are discarded: analyzeRegion walks the
+		// same calls of the same region and reports them there.
+		var found ErrorList
+		w.found = &found
 		w.walk = func(root ast.Node, _ func(*types.Var) bool, callee bool) {
 			ast.Inspect(root, func(n ast.Node) bool {
 				if call, ok := n.(*ast.CallExpr); ok {
@@ -58,13 +60,14 @@ func (t *translator) findRegionCode() {
 		w.walk(r.body, nil, false)
 		for fn := range w.visited {
 			if d := t.decls[fn]; d != nil {
-				t.regionCode = append(t.regionCode, d)
+				code = append(code, d)
 			}
 		}
 		for lit := range w.lits {
-			t.regionCode = append(t.regionCode, lit)
+			code = append(code, lit)
 		}
 	}
+	return code
 }
 
 // mayRunInRegion reports whether n lies in code that a region may run: a
@@ -90,10 +93,10 @@ func (t *translator) mayRunInRegion(n ast.Node) bool {
 // current tracing mode: it returns true when the memory stays where Go puts
 // it (the iteration's own, or refused here), false when it may move to the
 // arena (site runs outside every region).
-func (t *translator) keepPrivate(site ast.Node, name string, why token.Pos) bool {
+func (t *translator) keepPrivate(tr trace, site ast.Node, name string, why token.Pos) bool {
 	if t.inRegion(site.Pos()) {
-		if t.storing > 0 {
-			t.originErrorf(site.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+		if tr.stored {
+			t.originErrorf(tr, site.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
 		}
 		return true // a private buffer of one iteration or section
 	}
@@ -101,19 +104,19 @@ func (t *translator) keepPrivate(site ast.Node, name string, why token.Pos) bool
 		return false
 	}
 	fn := t.enclosing(site, isFunc)
-	if t.escaped == 0 && t.storing == 0 && fn != nil && !t.mayStartRegion(fn) {
+	if !tr.escaped && !tr.stored && fn != nil && !t.mayStartRegion(fn) {
 		return true // made by the call that the region's code runs in
 	}
-	t.originErrorf(site.Pos(), "%s is written through in the parallel region at %s, but its memory is made here, in code that also runs inside a parallel region, where nothing can be placed in the arena, and CAPE cannot prove it private to that code (it %s): make it before the region and pass it down", name, t.where(why), t.escapeReason(fn))
+	t.originErrorf(tr, site.Pos(), "%s is written through in the parallel region at %s, but its memory is made here, in code that also runs inside a parallel region, where nothing can be placed in the arena, and CAPE cannot prove it private to that code (it %s): make it before the region and pass it down", name, t.where(why), t.escapeReason(tr, fn))
 	return true
 }
 
 // escapeReason says why memory made in fn is not provably private.
-func (t *translator) escapeReason(fn ast.Node) string {
+func (t *translator) escapeReason(tr trace, fn ast.Node) string {
 	switch {
-	case t.storing > 0:
+	case tr.stored:
 		return "is stored in memory that may keep it after the call"
-	case t.escaped > 0:
+	case tr.escaped:
 		return "reaches the write through a function result, a method or interface value, a store into memory, a package-level variable or a captured variable"
 	case fn == nil:
 		return "is not made in a function"
@@ -121,23 +124,15 @@ func (t *translator) escapeReason(fn ast.Node) string {
 	return "is made by a function that may start a parallel region itself"
 }
 
-// traceEscaped runs do with the escaped count raised: the memory traced
-// may have been made outside the calls active at the write.
-func (t *translator) traceEscaped(do func()) {
-	t.escaped++
-	do()
-	t.escaped--
-}
-
 // needVarAt is need for the variable v used at id: a package-level
 // variable, or a variable captured from another function, may hold memory
 // made anywhere.
-func (t *translator) needVarAt(v *types.Var, id *ast.Ident, why token.Pos) {
+func (t *translator) needVarAt(tr trace, v *types.Var, id *ast.Ident, why token.Pos) {
 	if v.Pkg() == t.p.types && (v.Parent() == t.p.types.Scope() || t.funcOf(id) != t.funcOf(v)) {
-		t.traceEscaped(func() { t.need(v, why) })
+		t.need(tr.escape(), v, why)
 		return
 	}
-	t.need(v, why)
+	t.need(tr, v, why)
 }
 
 // mayStartRegion reports whether a call of fn (a function declaration or

@@ -393,35 +393,35 @@ func (t *translator) literalConversions(lit *ast.CompositeLit) {
 // the receiver of every call, method value and method expression call of
 // the method, and every value converted to an interface of which the
 // method may be called.
-func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
+func (t *translator) needRecv(tr trace, v *types.Var, s source, why token.Pos) {
 	fn := s.param
 	if fn == nil {
 		return
 	}
 	srcs := t.recvs[fn]
 	if len(srcs) == 0 {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), fn.Name())
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), fn.Name())
 		return
 	}
 	for _, rs := range srcs {
-		trace := func() {
+		traceRecv := func(tr trace) {
 			switch {
 			case rs.unknown != "":
-				t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
+				t.originErrorf(tr, rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
 			case rs.addr:
-				t.needOwn(rs.expr, v.Name(), why)
+				t.needOwn(tr, rs.expr, v.Name(), why)
 			case rs.deref:
-				t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
+				t.originErrorf(tr, rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
 			default:
-				t.needExpr(rs.expr, v.Name(), why)
+				t.needExpr(tr, rs.expr, v.Name(), why)
 			}
 		}
 		if rs.expr != nil && t.calledOn(rs.expr) {
-			trace()
+			traceRecv(tr)
 		} else {
 			// A method value or an interface value may be called
 			// after the function that made it has returned.
-			t.traceEscaped(trace)
+			traceRecv(tr.escape())
 		}
 	}
 }

@@ -127,12 +127,7 @@ type translator struct {
 	// References stored in elements and fields (contents.go).
 	elemStores  []*elemStores
 	fieldStores map[*types.Var][]store
-	storing     int // > 0 while tracing a value stored in arena memory
-	soft        int // > 0 while tracing memory that is only read (contents.go)
-	originErrs  map[token.Pos]bool
-	// escaped > 0 while tracing memory that may have been made outside
-	// the calls active at the write (private.go).
-	escaped int
+	originErrs  map[token.Pos]bool // places the origin analysis reported
 
 	// Code that regions may run, and the functions that may start a
 	// region (private.go).
@@ -193,17 +188,19 @@ func newTranslator(p *pkg) *translator {
 }
 
 func (t *translator) errorf(pos token.Pos, format string, args ...any) {
-	if t.soft > 0 {
-		return // memory that stays where it is
-	}
 	t.diags = append(t.diags, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
 }
 
 // originErrorf reports a place that the origin analysis cannot put in the
 // arena, once: a place reached again, for another write or variable, is
-// not reported a second time.
-func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
-	if t.originErrs[pos] || t.soft > 0 {
+// not reported a second time. A soft trace hands it to its caller instead
+// (softly), without marking the place reported.
+func (t *translator) originErrorf(tr trace, pos token.Pos, format string, args ...any) {
+	if tr.soft() {
+		*tr.found = append(*tr.found, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+		return
+	}
+	if t.originErrs[pos] {
 		return
 	}
 	t.originErrs[pos] = true
@@ -226,7 +223,7 @@ func (t *translator) run() *Result {
 	t.collectFacts()
 	t.collectStores()
 	t.findRegions()
-	t.findRegionCode()
+	t.regionCode = t.findRegionCode()
 	for _, r := range t.regions {
 		t.analyzeRegion(r)
 	}
