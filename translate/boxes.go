@@ -17,8 +17,8 @@ type boxDecl struct {
 }
 
 // checkBoxes validates every variable that moves to the arena and decides
-// how to rewrite its declaration.
-func (t *translator) checkBoxes() {
+// how to rewrite its declaration (place.decls).
+func (t *translator) checkBoxes(place *placement) {
 	defs := map[types.Object]*ast.Ident{}
 	for id, o := range t.info.Defs {
 		if o != nil {
@@ -27,17 +27,17 @@ func (t *translator) checkBoxes() {
 	}
 	for _, r := range t.regions {
 		for _, v := range r.order {
-			if b := t.boxes[v]; b != nil && (r.clauseOf[v] == "reduction") {
+			if b := place.boxes[v]; b != nil && (r.clauseOf[v] == "reduction") {
 				t.errorf(r.dir.pos, "reduction variable %s also lives in the arena (written by the parallel region at %s); use a separate variable for the reduction", v.Name(), t.where(b.why))
 			}
 		}
 	}
-	for v, b := range t.boxes {
+	for v, b := range place.boxes {
 		d := t.boxDecl(v, b, defs[v])
 		if d == nil {
 			continue
 		}
-		t.boxDecls[v] = d
+		place.decls[v] = d
 	}
 }
 

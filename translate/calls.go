@@ -703,7 +703,7 @@ func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
 // needLitParam requires the memory that v, parameter number s.index of a
 // function literal, refers to to be in the arena: the arguments of every
 // call of the literal.
-func (t *translator) needLitParam(tr trace, v *types.Var, s source, why token.Pos) {
+func (t *analyzer) needLitParam(tr trace, v *types.Var, s source, why token.Pos) {
 	lit := t.litOf[v]
 	var calls []*ast.CallExpr
 	where := "a value CAPE does not follow to its calls"

@@ -240,11 +240,11 @@ func (t *translator) addElemStore(typ types.Type, s store) {
 // the arena, may hold to point into the arena. It reports at why (the write
 // in a region that needs the memory; site is where the memory is made)
 // what cannot live there, and returns false then.
-func (t *translator) needContents(tr trace, typ types.Type, name string, why, site token.Pos) bool {
+func (t *analyzer) needContents(tr trace, typ types.Type, name string, why, site token.Pos) bool {
 	return t.contents(tr.strict(), typ, name, why, site)
 }
 
-func (t *translator) contents(tr trace, typ types.Type, name string, why, site token.Pos) bool {
+func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site token.Pos) bool {
 	refuse := func(what string) bool {
 		t.errorf(why, "%s is written in the parallel region, but its memory (made at %s) holds %s, which cannot live in the arena", name, t.where(site), what)
 		return false
@@ -294,7 +294,7 @@ func (t *translator) contents(tr trace, typ types.Type, name string, why, site t
 // slice or array to be arena memory.
 // Stores in generic code (s[i] = v with v of a type parameter's type) may
 // store a value of typ too, and are traced as well.
-func (t *translator) needElems(tr trace, typ types.Type, name string, why token.Pos) {
+func (t *analyzer) needElems(tr trace, typ types.Type, name string, why token.Pos) {
 	for _, es := range t.elemStores {
 		if !types.Identical(es.typ, typ) && !hasTypeParam(es.typ) || t.seen[tr.storesKey(es)] {
 			continue
@@ -326,7 +326,7 @@ func hasTypeParam(typ types.Type) bool {
 }
 
 // needField requires every value stored into field f to be arena memory.
-func (t *translator) needField(tr trace, f *types.Var, name string, why token.Pos) {
+func (t *analyzer) needField(tr trace, f *types.Var, name string, why token.Pos) {
 	f = f.Origin()
 	if t.seen[tr.storesKey(f)] {
 		return
@@ -339,7 +339,7 @@ func (t *translator) needField(tr trace, f *types.Var, name string, why token.Po
 	t.traceStores(tr, t.fieldStores[f], name, "field "+f.Name(), why)
 }
 
-func (t *translator) traceStores(tr trace, stores []store, name, what string, why token.Pos) {
+func (t *analyzer) traceStores(tr trace, stores []store, name, what string, why token.Pos) {
 	for _, s := range stores {
 		if s.unknown != "" {
 			t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)

@@ -40,15 +40,16 @@ import (
 // reclaims is reported as a warning: each time around the loop it takes
 // new arena memory for good.
 
-// planFrees finds the owners, moves their groups' makes to the arena and
-// records the frees and the warnings.
-func (t *translator) planFrees() {
+// planFrees finds the owners, moves their groups' makes to the arena
+// (place.makes) and returns the frees and the warnings.
+func (t *translator) planFrees(place *placement) *freePlan {
+	plan := &freePlan{}
 	owners := t.owners()
 	groups := t.ownerGroups(owners)
 	arenaGroup := map[int]bool{}
 	for v, g := range groups {
 		for _, s := range t.sources[v] {
-			if call, ok := s.expr.(*ast.CallExpr); ok && t.makes[call] != "" {
+			if call, ok := s.expr.(*ast.CallExpr); ok && place.makes[call] != "" {
 				arenaGroup[g] = true
 			}
 		}
@@ -59,36 +60,37 @@ func (t *translator) planFrees() {
 			continue
 		}
 		for _, s := range t.sources[v] {
-			if call, ok := s.expr.(*ast.CallExpr); ok && t.isMake(call) && t.makes[call] == "" {
-				t.makes[call] = v.Name()
+			if call, ok := s.expr.(*ast.CallExpr); ok && t.isMake(call) && place.makes[call] == "" {
+				place.makes[call] = v.Name()
 			}
 		}
 	}
-	t.frees = map[*ast.AssignStmt][]*types.Var{}
+	plan.at = map[*ast.AssignStmt][]*types.Var{}
 	for v := range owners {
 		for _, s := range t.sources[v] {
 			st, ok := t.parent[s.expr].(*ast.AssignStmt)
-			if !ok || st.Tok != token.ASSIGN || !t.inList(st) || t.frees[st] != nil {
+			if !ok || st.Tok != token.ASSIGN || !t.inList(st) || plan.at[st] != nil {
 				continue
 			}
 			for _, d := range t.dropped(st) {
 				if owners[d] {
-					t.frees[st] = append(t.frees[st], d)
+					plan.at[st] = append(plan.at[st], d)
 				}
 			}
 		}
 	}
-	t.endFrees = map[*ast.BlockStmt][]*types.Var{}
+	plan.atEnd = map[*ast.BlockStmt][]*types.Var{}
 	moved := t.movedOwners(owners)
 	for v := range owners {
 		if blk := t.loopBodyOf(v); blk != nil && !moved[v] {
-			t.endFrees[blk] = append(t.endFrees[blk], v)
+			plan.atEnd[blk] = append(plan.atEnd[blk], v)
 		}
 	}
-	for _, vs := range t.endFrees {
+	for _, vs := range plan.atEnd {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Pos() < vs[j].Pos() })
 	}
-	t.warnUnreclaimed(owners, moved)
+	t.warnUnreclaimed(place, plan, owners, moved)
+	return plan
 }
 
 // movedOwners returns the owners whose value moves to another owner.
@@ -438,16 +440,16 @@ func (t *translator) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int 
 	return group
 }
 
-// warnUnreclaimed warns about arena allocations in sequential loops that
-// no owner reclaims.
-func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
+// warnUnreclaimed warns, in plan, about the arena allocations of place in
+// sequential loops that no owner reclaims.
+func (t *translator) warnUnreclaimed(place *placement, plan *freePlan, owners, moved map[*types.Var]bool) {
 	freedAtEnd := map[*types.Var]bool{}
-	for _, vs := range t.endFrees {
+	for _, vs := range plan.atEnd {
 		for _, v := range vs {
 			freedAtEnd[v] = true
 		}
 	}
-	for call, name := range t.makes {
+	for call, name := range place.makes {
 		if t.inRegion(call.Pos()) || !t.inLoop(call) {
 			continue
 		}
@@ -463,14 +465,14 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 					if v == nil && t.constElem(st.Lhs[i]) {
 						// The same element each time around: the
 						// make it held before is dropped (a stage).
-						t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never "+
+						t.warnf(&plan.warnings, call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never "+
 							"reclaimed (the arena is not garbage collected): allocate the stages once before the loop "+
 							"and permute them (k[0], k[1] = k[1], k[0]), or keep each in a variable that is its only "+
 							"reference", t.text(st.Lhs[i]))
 					}
 				}
 			}
-			if v != nil && owners[v] && (t.frees[st] != nil || moved[v] || freedAtEnd[v]) {
+			if v != nil && owners[v] && (plan.at[st] != nil || moved[v] || freedAtEnd[v]) {
 				continue
 			}
 		case *ast.ValueSpec:
@@ -483,7 +485,7 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 		if v == nil {
 			continue
 		}
-		t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
+		t.warnf(&plan.warnings, call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
 			"(the arena is not garbage collected): allocate it once before the loop, or let the variable that "+
 			"holds it be its only reference and hand it on as its last use (u = next; prev, cur = cur, next)", name)
 	}

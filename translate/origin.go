@@ -27,18 +27,18 @@ type box struct {
 	refused bool      // its type cannot live in the arena (reported)
 }
 
-func (t *translator) box(tr trace, v *types.Var, why token.Pos) {
-	if _, ok := t.boxes[v]; !ok {
-		t.boxes[v] = &box{v: v, why: why}
+func (t *analyzer) box(tr trace, v *types.Var, why token.Pos) {
+	if _, ok := t.place.boxes[v]; !ok {
+		t.place.boxes[v] = &box{v: v, why: why}
 		if !pointerFree(v.Type()) && !t.needContents(tr, v.Type(), v.Name(), why, v.Pos()) {
-			t.boxes[v].refused = true
+			t.place.boxes[v].refused = true
 		}
 	}
 }
 
 // need requires the memory that v (a slice or a pointer) refers to to be in
 // the arena, because a region writes it at why.
-func (t *translator) need(tr trace, v *types.Var, why token.Pos) {
+func (t *analyzer) need(tr trace, v *types.Var, why token.Pos) {
 	if t.seen[tr.key(v)] {
 		return
 	}
@@ -66,7 +66,7 @@ func (t *translator) need(tr trace, v *types.Var, why token.Pos) {
 	}
 }
 
-func (t *translator) needParam(tr trace, v *types.Var, s source, why token.Pos) {
+func (t *analyzer) needParam(tr trace, v *types.Var, s source, why token.Pos) {
 	switch {
 	case s.param == nil:
 		t.needLitParam(tr, v, s, why)
@@ -91,7 +91,7 @@ func (t *translator) needParam(tr trace, v *types.Var, s source, why token.Pos) 
 
 // needExpr requires the memory that the value of e refers to to be in the
 // arena.
-func (t *translator) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
+func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 	if t.seen[tr.key(e)] {
 		return
 	}
@@ -173,13 +173,13 @@ func (t *translator) needExpr(tr trace, e ast.Expr, name string, why token.Pos) 
 // needElem requires the memory of the element x (a slice or pointer held by
 // a slice or array) to be in the arena: the container itself, and every
 // value of the element's type stored in an element.
-func (t *translator) needElem(tr trace, x *ast.IndexExpr, name string, why token.Pos, fail func(string)) {
+func (t *analyzer) needElem(tr trace, x *ast.IndexExpr, name string, why token.Pos, fail func(string)) {
 	t.needElemOf(tr, x.X, t.info.TypeOf(x), name, why, fail)
 }
 
 // needElemOf requires the memory that the elements (of type elem) of the
 // slice or array container refer to to be in the arena.
-func (t *translator) needElemOf(tr trace, container ast.Expr, elem types.Type, name string, why token.Pos, fail func(string)) {
+func (t *analyzer) needElemOf(tr trace, container ast.Expr, elem types.Type, name string, why token.Pos, fail func(string)) {
 	// The container is only read: its elements hold the same values on
 	// every node, made by the same sequential code. It goes to the arena if
 	// it can (a write of an element is a write through the container,
@@ -207,13 +207,13 @@ func (t *translator) needElemOf(tr trace, container ast.Expr, elem types.Type, n
 // container stays on the Go heap, where every node's sequential code builds
 // the same element values, and a write of an element is a write through
 // the container, traced strictly where it happens.
-func (t *translator) needContainer(tr trace, container ast.Expr, name string, why token.Pos) {
+func (t *analyzer) needContainer(tr trace, container ast.Expr, name string, why token.Pos) {
 	_ = softly(tr, func(tr trace) { t.needExpr(tr, container, name, why) })
 }
 
 // needOwn requires the variable whose storage e denotes to move to the
 // arena.
-func (t *translator) needOwn(tr trace, e ast.Expr, name string, why token.Pos) {
+func (t *analyzer) needOwn(tr trace, e ast.Expr, name string, why token.Pos) {
 	if tr.soft() {
 		return // variables move to the arena only when written
 	}
@@ -254,7 +254,7 @@ func (t *translator) needOwn(tr trace, e ast.Expr, name string, why token.Pos) {
 // result is memory made by a call that has returned: it may have been made
 // anywhere (escaped), unless the call itself is known to run inside the
 // region's iteration (privateCall).
-func (t *translator) needResult(tr trace, fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
+func (t *analyzer) needResult(tr trace, fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
 	if !t.privateCall(tr, call) {
 		t.needResult(tr.escape(), fn, call, name, why)
 		return
@@ -286,7 +286,7 @@ func (t *translator) needResult(tr trace, fn *types.Func, call *ast.CallExpr, na
 // inside the iteration that writes: it is in a region's statement, or the
 // trace came down the active calls to a function that cannot start a
 // region (private.go). Already escaped traces stay so.
-func (t *translator) privateCall(tr trace, call *ast.CallExpr) bool {
+func (t *analyzer) privateCall(tr trace, call *ast.CallExpr) bool {
 	if tr.escaped || tr.stored {
 		return true // nothing to add
 	}
@@ -298,7 +298,7 @@ func (t *translator) privateCall(tr trace, call *ast.CallExpr) bool {
 }
 
 // arenaAlloc records that a make or new call moves to the arena.
-func (t *translator) arenaAlloc(tr trace, call *ast.CallExpr, builtin, name string, why token.Pos) {
+func (t *analyzer) arenaAlloc(tr trace, call *ast.CallExpr, builtin, name string, why token.Pos) {
 	if t.keepPrivate(tr, call, name, why) {
 		return // a private buffer, or refused
 	}
@@ -319,12 +319,12 @@ func (t *translator) arenaAlloc(tr trace, call *ast.CallExpr, builtin, name stri
 		return
 	}
 	if t.needContents(tr, elem, name, why, call.Pos()) {
-		t.makes[call] = name
+		t.place.makes[call] = name
 	}
 }
 
 // arenaLit records that &T{...} moves to the arena.
-func (t *translator) arenaLit(tr trace, x *ast.UnaryExpr, lit *ast.CompositeLit, name string, why token.Pos, fail func(string)) {
+func (t *analyzer) arenaLit(tr trace, x *ast.UnaryExpr, lit *ast.CompositeLit, name string, why token.Pos, fail func(string)) {
 	if lit.Type == nil {
 		fail("a composite literal whose type is not written; allocate it with new instead")
 		return
@@ -333,7 +333,7 @@ func (t *translator) arenaLit(tr trace, x *ast.UnaryExpr, lit *ast.CompositeLit,
 		return
 	}
 	if t.needContents(tr, t.info.TypeOf(lit), name, why, x.Pos()) {
-		t.lits[x] = name
+		t.place.lits[x] = name
 	}
 }
 

@@ -87,13 +87,13 @@ func savable(typ types.Type) string {
 
 // emitPoints inserts each point's cape.Checkpoint call before its
 // statement. A variable moved to the arena is left out: the image holds it.
-func (t *translator) emitPoints(outs map[*ast.File]*fileOut) {
+func (t *emitter) emitPoints(outs map[*ast.File]*fileOut) {
 	for _, p := range t.points {
 		fo := t.outAt(outs, p.stmt.Pos())
 		pos := t.fset.Position(p.dir.pos)
 		args := []string{fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", filepath.Base(pos.Filename), pos.Line, pos.Column))}
 		for _, v := range p.vars {
-			if t.boxes[v] == nil {
+			if t.place.boxes[v] == nil {
 				args = append(args, "&"+v.Name())
 			}
 		}

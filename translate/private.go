@@ -93,7 +93,7 @@ func (t *translator) mayRunInRegion(n ast.Node) bool {
 // current tracing mode: it returns true when the memory stays where Go puts
 // it (the iteration's own, or refused here), false when it may move to the
 // arena (site runs outside every region).
-func (t *translator) keepPrivate(tr trace, site ast.Node, name string, why token.Pos) bool {
+func (t *analyzer) keepPrivate(tr trace, site ast.Node, name string, why token.Pos) bool {
 	if t.inRegion(site.Pos()) {
 		if tr.stored {
 			t.originErrorf(tr, site.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
@@ -112,7 +112,7 @@ func (t *translator) keepPrivate(tr trace, site ast.Node, name string, why token
 }
 
 // escapeReason says why memory made in fn is not provably private.
-func (t *translator) escapeReason(tr trace, fn ast.Node) string {
+func (t *analyzer) escapeReason(tr trace, fn ast.Node) string {
 	switch {
 	case tr.stored:
 		return "is stored in memory that may keep it after the call"
@@ -127,7 +127,7 @@ func (t *translator) escapeReason(tr trace, fn ast.Node) string {
 // needVarAt is need for the variable v used at id: a package-level
 // variable, or a variable captured from another function, may hold memory
 // made anywhere.
-func (t *translator) needVarAt(tr trace, v *types.Var, id *ast.Ident, why token.Pos) {
+func (t *analyzer) needVarAt(tr trace, v *types.Var, id *ast.Ident, why token.Pos) {
 	if v.Pkg() == t.p.types && (v.Parent() == t.p.types.Scope() || t.funcOf(id) != t.funcOf(v)) {
 		t.need(tr.escape(), v, why)
 		return
@@ -282,27 +282,27 @@ func (t *translator) externalCallTargets(call *ast.CallExpr, add func([]callTarg
 // runtime refuses it: the analysis keeps such memory private or refuses it
 // where it is made, so this is the last guard against generated code that
 // would fail at run time.
-func (t *translator) checkAllocSites() {
+func (t *translator) checkAllocSites(place *placement, frees *freePlan) {
 	refuse := func(n ast.Node, what string) {
 		if t.mayRunInRegion(n) {
 			t.errorf(n.Pos(), "CAPE would %s here, in code that runs inside a parallel region, where the runtime refuses it: make the memory before the region", what)
 		}
 	}
-	for v, d := range t.boxDecls {
+	for v, d := range place.decls {
 		if d.stmt != nil {
 			refuse(d.stmt, "place "+v.Name()+" in the arena")
 		}
 	}
-	for call, name := range t.makes {
+	for call, name := range place.makes {
 		refuse(call, "allocate "+name+" in the arena")
 	}
-	for x, name := range t.lits {
+	for x, name := range place.lits {
 		refuse(x, "allocate "+name+" in the arena")
 	}
-	for st := range t.frees {
+	for st := range frees.at {
 		refuse(st, "free arena memory")
 	}
-	for blk := range t.endFrees {
+	for blk := range frees.atEnd {
 		refuse(blk, "free arena memory")
 	}
 }

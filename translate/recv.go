@@ -393,7 +393,7 @@ func (t *translator) literalConversions(lit *ast.CompositeLit) {
 // the receiver of every call, method value and method expression call of
 // the method, and every value converted to an interface of which the
 // method may be called.
-func (t *translator) needRecv(tr trace, v *types.Var, s source, why token.Pos) {
+func (t *analyzer) needRecv(tr trace, v *types.Var, s source, why token.Pos) {
 	fn := s.param
 	if fn == nil {
 		return

@@ -102,17 +102,6 @@ type translator struct {
 	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
 	points   []*point             // //cape:checkpoint directives (point.go)
 
-	boxes map[*types.Var]*box // variables moved to the arena
-	// Hints (hint.go): the cape.Loop variable of each clean loop, and the
-	// namer of each function that declares some.
-	loopNames map[ast.Stmt]string
-	fnNamers  map[ast.Node]namer
-	goStmts   int // 0 not looked, 1 none, 2 some (startsGoroutines)
-	boxDecls  map[*types.Var]*boxDecl
-	makes     map[*ast.CallExpr]string  // make/new calls moved to the arena → why
-	lits      map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
-	seen      map[any]bool              // origin nodes already required
-
 	// Package-wide facts for the origin analysis.
 	sources  map[*types.Var][]source
 	calls    map[*types.Func][]*ast.CallExpr
@@ -127,24 +116,14 @@ type translator struct {
 	// References stored in elements and fields (contents.go).
 	elemStores  []*elemStores
 	fieldStores map[*types.Var][]store
-	originErrs  map[token.Pos]bool // places the origin analysis reported
 
 	// Code that regions may run, and the functions that may start a
 	// region (private.go).
 	regionCode []ast.Node
 	starts     map[ast.Node]bool
 
-	// Arena reclamation (free.go): the assignments before which the
-	// overwritten variable's memory is freed, the warnings, and each
-	// object's defining identifier.
-	frees    map[*ast.AssignStmt][]*types.Var
-	endFrees map[*ast.BlockStmt][]*types.Var
-	warnings ErrorList
+	// Each object's defining identifier (defIdentOf).
 	defIdent map[types.Object]*ast.Ident
-
-	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
-	// *ast.FuncLit).
-	labelNamers map[ast.Node]namer
 }
 
 func newTranslator(p *pkg) *translator {
@@ -153,11 +132,6 @@ func newTranslator(p *pkg) *translator {
 		parent:   map[ast.Node]ast.Node{},
 		fileOf:   map[*token.File]*ast.File{},
 		regionAt: map[ast.Stmt]*region{},
-		boxes:    map[*types.Var]*box{}, loopNames: map[ast.Stmt]string{}, fnNamers: map[ast.Node]namer{},
-		boxDecls: map[*types.Var]*boxDecl{},
-		makes:    map[*ast.CallExpr]string{},
-		lits:     map[*ast.UnaryExpr]string{},
-		seen:     map[any]bool{},
 		sources:  map[*types.Var][]source{},
 		calls:    map[*types.Func][]*ast.CallExpr{},
 		valueUse: map[*types.Func]bool{},
@@ -167,7 +141,6 @@ func newTranslator(p *pkg) *translator {
 		litOf:    map[*types.Var]*ast.FuncLit{},
 
 		fieldStores: map[*types.Var][]store{},
-		originErrs:  map[token.Pos]bool{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -195,7 +168,7 @@ func (t *translator) errorf(pos token.Pos, format string, args ...any) {
 // arena, once: a place reached again, for another write or variable, is
 // not reported a second time. A soft trace hands it to its caller instead
 // (softly), without marking the place reported.
-func (t *translator) originErrorf(tr trace, pos token.Pos, format string, args ...any) {
+func (t *analyzer) originErrorf(tr trace, pos token.Pos, format string, args ...any) {
 	if tr.soft() {
 		*tr.found = append(*tr.found, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
 		return
@@ -207,9 +180,9 @@ func (t *translator) originErrorf(tr trace, pos token.Pos, format string, args .
 	t.errorf(pos, format, args...)
 }
 
-// warnf records a warning at pos.
-func (t *translator) warnf(pos token.Pos, format string, args ...any) {
-	t.warnings = append(t.warnings, Diagnostic{Pos: t.fset.Position(pos), Msg: "warning: " + fmt.Sprintf(format, args...)})
+// warnf records a warning at pos in list.
+func (t *translator) warnf(list *ErrorList, pos token.Pos, format string, args ...any) {
+	*list = append(*list, Diagnostic{Pos: t.fset.Position(pos), Msg: "warning: " + fmt.Sprintf(format, args...)})
 }
 
 // where formats pos briefly ("main.go:12") for messages that refer to a
@@ -224,19 +197,17 @@ func (t *translator) run() *Result {
 	t.collectStores()
 	t.findRegions()
 	t.regionCode = t.findRegionCode()
-	for _, r := range t.regions {
-		t.analyzeRegion(r)
-	}
-	t.checkBoxes()
+	place := t.analyze()
+	t.checkBoxes(place)
 	if len(t.diags) > 0 {
 		return nil
 	}
-	t.planFrees()
-	if t.checkAllocSites(); len(t.diags) > 0 {
+	frees := t.planFrees(place)
+	if t.checkAllocSites(place, frees); len(t.diags) > 0 {
 		return nil
 	}
 	t.findLast()
-	return t.emit()
+	return t.newEmitter(place, frees).emit()
 }
 
 // collectFacts records, package-wide, every assignment to each variable,

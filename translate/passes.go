@@ -1,0 +1,78 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// The results the passes hand on (doc.go lists the passes). Each is made by
+// one pass and read by the passes after it; the translator itself holds
+// only the package's read-only inputs, the facts, the stores, the regions
+// and the diagnostics.
+
+// placement is the region analysis' result (analyze): what moves to the
+// arena. checkBoxes adds decls, and planFrees the makes of the loop-local
+// owners it frees; the emitter reads it.
+type placement struct {
+	boxes map[*types.Var]*box       // variables moved to the arena, with the write that needs each
+	decls map[*types.Var]*boxDecl   // how each box's declaration is rewritten (checkBoxes)
+	makes map[*ast.CallExpr]string  // make and new calls moved to the arena → the memory's name
+	lits  map[*ast.UnaryExpr]string // &T{...} moved to the arena → the memory's name
+}
+
+// analyzer is the state of the region analysis (access.go, origin.go,
+// contents.go, private.go, recv.go): it owns the placement it builds and
+// the marks of what it has traced.
+type analyzer struct {
+	*translator
+	place      *placement
+	seen       map[any]bool       // origin nodes already required, by trace.key
+	originErrs map[token.Pos]bool // places the origin analysis reported
+}
+
+// analyze checks every region and returns what moves to the arena.
+func (t *translator) analyze() *placement {
+	a := &analyzer{
+		translator: t,
+		place: &placement{
+			boxes: map[*types.Var]*box{}, decls: map[*types.Var]*boxDecl{},
+			makes: map[*ast.CallExpr]string{}, lits: map[*ast.UnaryExpr]string{},
+		},
+		seen:       map[any]bool{},
+		originErrs: map[token.Pos]bool{},
+	}
+	for _, r := range t.regions {
+		a.analyzeRegion(r)
+	}
+	return a.place
+}
+
+// freePlan is planFrees' result: the arena memory that the program drops
+// and the translation frees, and the warnings about what it cannot.
+type freePlan struct {
+	at       map[*ast.AssignStmt][]*types.Var // freed before the assignment: the overwritten owners
+	atEnd    map[*ast.BlockStmt][]*types.Var  // freed at the end of the loop body that made them
+	warnings ErrorList                        // allocations never reclaimed
+}
+
+// emitter is the state of the code generation (emit.go, hint.go, point.go):
+// it reads the passes' results and owns the names it gives.
+type emitter struct {
+	*translator
+	place *placement
+	frees *freePlan
+	// Hints (hint.go): the cape.Loop variable of each clean loop, and the
+	// namer of each function that declares some.
+	loopNames map[ast.Stmt]string
+	fnNamers  map[ast.Node]namer
+	goStmts   int // 0 not looked, 1 none, 2 some (startsGoroutines)
+	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
+	// *ast.FuncLit).
+	labelNamers map[ast.Node]namer
+}
+
+func (t *translator) newEmitter(place *placement, frees *freePlan) *emitter {
+	return &emitter{translator: t, place: place, frees: frees,
+		loopNames: map[ast.Stmt]string{}, fnNamers: map[ast.Node]namer{}}
+}
