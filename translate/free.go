@@ -42,8 +42,8 @@ import (
 
 // planFrees finds the owners, moves their groups' makes to the arena
 // (place.makes) and returns the frees and the warnings.
-func (t *translator) planFrees(place *placement) *freePlan {
-	plan := &freePlan{}
+func (t *freePlanner) planFrees() {
+	place, plan := t.place, t.plan
 	owners := t.owners()
 	groups := t.ownerGroups(owners)
 	arenaGroup := map[int]bool{}
@@ -89,12 +89,11 @@ func (t *translator) planFrees(place *placement) *freePlan {
 	for _, vs := range plan.atEnd {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Pos() < vs[j].Pos() })
 	}
-	t.warnUnreclaimed(place, plan, owners, moved)
-	return plan
+	t.warnUnreclaimed(owners, moved)
 }
 
 // movedOwners returns the owners whose value moves to another owner.
-func (t *translator) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool {
+func (t *freePlanner) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool {
 	moved := map[*types.Var]bool{}
 	for v := range owners {
 		for _, s := range t.sources[v] {
@@ -108,7 +107,7 @@ func (t *translator) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool
 
 // loopBodyOf returns the body of the for or range statement that declares
 // v directly (each iteration has its own v), or nil.
-func (t *translator) loopBodyOf(v *types.Var) *ast.BlockStmt {
+func (t *freePlanner) loopBodyOf(v *types.Var) *ast.BlockStmt {
 	id := t.defIdentOf(v)
 	if id == nil {
 		return nil
@@ -135,11 +134,11 @@ func (t *translator) loopBodyOf(v *types.Var) *ast.BlockStmt {
 }
 
 // owners returns the local slice variables that own their memory.
-func (t *translator) owners() map[*types.Var]bool {
+func (t *freePlanner) owners() map[*types.Var]bool {
 	cands := map[*types.Var]bool{}
 	for v := range t.sources {
 		if _, ok := v.Type().Underlying().(*types.Slice); !ok || v.IsField() || v.Parent() == nil ||
-			v.Parent() == v.Pkg().Scope() || t.mayRunInRegion(t.defIdentOf(v)) {
+			v.Parent() == v.Pkg().Scope() || t.mayRunInRegion(t.code, t.defIdentOf(v)) {
 			continue
 		}
 		cands[v] = true
@@ -158,7 +157,7 @@ func (t *translator) owners() map[*types.Var]bool {
 
 // owns reports whether v satisfies the owner conditions, given the other
 // candidates.
-func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
+func (t *freePlanner) owns(v *types.Var, cands map[*types.Var]bool) bool {
 	for _, s := range t.sources[v] {
 		switch {
 		case s.unknown != "" || s.isParam:
@@ -183,12 +182,12 @@ func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
 // ownedValue reports whether the value e, assigned to v, keeps v an owner:
 // a make outside any region, or a value handed on by a rotation of
 // candidates.
-func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]bool) bool {
+func (t *freePlanner) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]bool) bool {
 	if call, ok := e.(*ast.CallExpr); ok {
-		return t.isMake(call) && !t.mayRunInRegion(call)
+		return t.isMake(call) && !t.mayRunInRegion(t.code, call)
 	}
 	w := t.varOf(e)
-	if w == nil || !cands[w] || t.mayRunInRegion(e) {
+	if w == nil || !cands[w] || t.mayRunInRegion(t.code, e) {
 		return false
 	}
 	st, ok := t.parent[e].(*ast.AssignStmt)
@@ -206,7 +205,7 @@ func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]b
 // the left that are not on the right lose their only reference there
 // (dropped), so st must be a statement of a list, where their frees go.
 // Swaps and cycles (a, b, c = b, c, a) drop nothing.
-func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
+func (t *freePlanner) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
 	if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
 		return false
 	}
@@ -220,7 +219,7 @@ func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) b
 	}
 	right := map[*types.Var]bool{}
 	for _, r := range st.Rhs {
-		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && t.isMake(call) && !t.mayRunInRegion(call) {
+		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && t.isMake(call) && !t.mayRunInRegion(t.code, call) {
 			continue
 		}
 		w := t.varOf(r)
@@ -234,7 +233,7 @@ func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) b
 
 // dropped returns the variables on the left of the assignment st that are
 // not on its right, in order: their old values lose a reference at st.
-func (t *translator) dropped(st *ast.AssignStmt) []*types.Var {
+func (t *freePlanner) dropped(st *ast.AssignStmt) []*types.Var {
 	right := map[*types.Var]bool{}
 	for _, r := range st.Rhs {
 		if w := t.varOf(r); w != nil {
@@ -252,7 +251,7 @@ func (t *translator) dropped(st *ast.AssignStmt) []*types.Var {
 
 // diesAt reports whether w is declared in the block of st and not used
 // after st.
-func (t *translator) diesAt(w *types.Var, st *ast.AssignStmt) bool {
+func (t *freePlanner) diesAt(w *types.Var, st *ast.AssignStmt) bool {
 	blk, ok := t.parent[st].(*ast.BlockStmt)
 	if !ok || !t.declaredIn(w, blk) {
 		return false
@@ -266,7 +265,7 @@ func (t *translator) diesAt(w *types.Var, st *ast.AssignStmt) bool {
 }
 
 // declaredIn reports whether v is declared by a statement of blk itself.
-func (t *translator) declaredIn(v *types.Var, blk *ast.BlockStmt) bool {
+func (t *freePlanner) declaredIn(v *types.Var, blk *ast.BlockStmt) bool {
 	for _, s := range blk.List {
 		if s.Pos() <= v.Pos() && v.Pos() < s.End() {
 			switch s := s.(type) {
@@ -282,7 +281,7 @@ func (t *translator) declaredIn(v *types.Var, blk *ast.BlockStmt) bool {
 
 // ownerUse reports whether the use u of a slice variable keeps it an
 // owner. params holds the parameters being checked, against recursion.
-func (t *translator) ownerUse(u *ast.Ident, cands, params map[*types.Var]bool) bool {
+func (t *freePlanner) ownerUse(u *ast.Ident, cands, params map[*types.Var]bool) bool {
 	switch p := t.parent[u].(type) {
 	case *ast.IndexExpr:
 		if p.X != u {
@@ -313,7 +312,7 @@ func (t *translator) ownerUse(u *ast.Ident, cands, params map[*types.Var]bool) b
 
 // ownerArg reports whether passing u as an argument of call keeps it an
 // owner: len, cap, copy, or a parameter that only does owner uses.
-func (t *translator) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params map[*types.Var]bool) bool {
+func (t *freePlanner) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params map[*types.Var]bool) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := t.info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
@@ -356,7 +355,7 @@ func (t *translator) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params ma
 	return false
 }
 
-func (t *translator) isNil(e ast.Expr) bool {
+func (t *freePlanner) isNil(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return false
@@ -366,7 +365,7 @@ func (t *translator) isNil(e ast.Expr) bool {
 }
 
 // isMake reports whether call is the builtin make.
-func (t *translator) isMake(call *ast.CallExpr) bool {
+func (t *freePlanner) isMake(call *ast.CallExpr) bool {
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
 		return false
@@ -407,7 +406,7 @@ func (t *translator) defIdentOf(o types.Object) *ast.Ident {
 }
 
 // ownerGroups numbers the groups of owners linked by moves and swaps.
-func (t *translator) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int {
+func (t *freePlanner) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int {
 	group := map[*types.Var]int{}
 	var mark func(v *types.Var, g int)
 	mark = func(v *types.Var, g int) {
@@ -442,7 +441,8 @@ func (t *translator) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int 
 
 // warnUnreclaimed warns, in plan, about the arena allocations of place in
 // sequential loops that no owner reclaims.
-func (t *translator) warnUnreclaimed(place *placement, plan *freePlan, owners, moved map[*types.Var]bool) {
+func (t *freePlanner) warnUnreclaimed(owners, moved map[*types.Var]bool) {
+	place, plan := t.place, t.plan
 	freedAtEnd := map[*types.Var]bool{}
 	for _, vs := range plan.atEnd {
 		for _, v := range vs {
@@ -493,7 +493,7 @@ func (t *translator) warnUnreclaimed(place *placement, plan *freePlan, owners, m
 
 // constElem reports whether e is an element of an array or slice variable
 // at a constant index (k[1]).
-func (t *translator) constElem(e ast.Expr) bool {
+func (t *freePlanner) constElem(e ast.Expr) bool {
 	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
 	if !ok || t.varOf(ix.X) == nil {
 		return false
@@ -509,7 +509,7 @@ func (t *translator) constElem(e ast.Expr) bool {
 
 // inLoop reports whether n lies in the body of a for or range statement of
 // its function.
-func (t *translator) inLoop(n ast.Node) bool {
+func (t *freePlanner) inLoop(n ast.Node) bool {
 	for p := t.parent[n]; p != nil && !isFunc(p); p = t.parent[p] {
 		switch p.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:

@@ -294,7 +294,7 @@ func (t *analyzer) privateCall(tr trace, call *ast.CallExpr) bool {
 		return true
 	}
 	fn := t.enclosing(call, isFunc)
-	return fn != nil && t.mayRunInRegion(call) && !t.mayStartRegion(fn)
+	return fn != nil && t.mayRunInRegion(t.code, call) && !t.mayStartRegion(t.code, fn)
 }
 
 // arenaAlloc records that a make or new call moves to the arena.

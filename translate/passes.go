@@ -26,15 +26,17 @@ type placement struct {
 // the marks of what it has traced.
 type analyzer struct {
 	*translator
+	code       *regionCode
 	place      *placement
 	seen       map[any]bool       // origin nodes already required, by trace.key
 	originErrs map[token.Pos]bool // places the origin analysis reported
 }
 
 // analyze checks every region and returns what moves to the arena.
-func (t *translator) analyze() *placement {
+func (t *translator) analyze(code *regionCode) *placement {
 	a := &analyzer{
 		translator: t,
+		code:       code,
 		place: &placement{
 			boxes: map[*types.Var]*box{}, decls: map[*types.Var]*boxDecl{},
 			makes: map[*ast.CallExpr]string{}, lits: map[*ast.UnaryExpr]string{},
@@ -54,6 +56,24 @@ type freePlan struct {
 	at       map[*ast.AssignStmt][]*types.Var // freed before the assignment: the overwritten owners
 	atEnd    map[*ast.BlockStmt][]*types.Var  // freed at the end of the loop body that made them
 	warnings ErrorList                        // allocations never reclaimed
+}
+
+// freePlanner is the state of planFrees (free.go): it reads the code
+// regions run and the placement, adds to the placement's makes, and owns
+// the plan it builds.
+type freePlanner struct {
+	*translator
+	code  *regionCode
+	place *placement
+	plan  *freePlan
+}
+
+// planFrees plans the reclamation of the arena memory that place puts in
+// sequential loops (free.go).
+func (t *translator) planFrees(code *regionCode, place *placement) *freePlan {
+	fp := &freePlanner{translator: t, code: code, place: place, plan: &freePlan{}}
+	fp.planFrees()
+	return fp.plan
 }
 
 // emitter is the state of the code generation (emit.go, hint.go, point.go):

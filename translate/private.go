@@ -34,12 +34,19 @@ import (
 // (escaped > 0) may have been made anywhere: made by code a region may run,
 // it is refused.
 
-// findRegionCode returns the bodies of the functions and function literals
-// that some region may run (the region's walk of its calls), found before
-// the regions are analyzed, so that the analysis knows which allocations
-// would run inside a region.
-func (t *translator) findRegionCode() []ast.Node {
-	var code []ast.Node
+// regionCode is findRegionCode's result: the bodies of the functions and
+// function literals that some region may run, and the functions that may
+// start a region (computed on the first question, findStarters).
+type regionCode struct {
+	bodies []ast.Node
+	starts map[ast.Node]bool
+}
+
+// findRegionCode returns the code that some region may run (the region's
+// walk of its calls), found before the regions are analyzed, so that the
+// analysis knows which allocations would run inside a region.
+func (t *translator) findRegionCode() *regionCode {
+	code := &regionCode{}
 	for _, r := range t.regions {
 		if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 			continue
@@ -60,11 +67,11 @@ func (t *translator) findRegionCode() []ast.Node {
 		w.walk(r.body, nil, false)
 		for fn := range w.visited {
 			if d := t.decls[fn]; d != nil {
-				code = append(code, d)
+				code.bodies = append(code.bodies, d)
 			}
 		}
 		for lit := range w.lits {
-			code = append(code, lit)
+			code.bodies = append(code.bodies, lit)
 		}
 	}
 	return code
@@ -73,14 +80,14 @@ func (t *translator) findRegionCode() []ast.Node {
 // mayRunInRegion reports whether n lies in code that a region may run: a
 // region's statement, or a function or function literal that a region may
 // call.
-func (t *translator) mayRunInRegion(n ast.Node) bool {
+func (t *translator) mayRunInRegion(code *regionCode, n ast.Node) bool {
 	if n == nil {
 		return false
 	}
 	if t.inRegion(n.Pos()) {
 		return true
 	}
-	for _, c := range t.regionCode {
+	for _, c := range code.bodies {
 		if within(n.Pos(), c) {
 			return true
 		}
@@ -100,11 +107,11 @@ func (t *analyzer) keepPrivate(tr trace, site ast.Node, name string, why token.P
 		}
 		return true // a private buffer of one iteration or section
 	}
-	if !t.mayRunInRegion(site) {
+	if !t.mayRunInRegion(t.code, site) {
 		return false
 	}
 	fn := t.enclosing(site, isFunc)
-	if !tr.escaped && !tr.stored && fn != nil && !t.mayStartRegion(fn) {
+	if !tr.escaped && !tr.stored && fn != nil && !t.mayStartRegion(t.code, fn) {
 		return true // made by the call that the region's code runs in
 	}
 	t.originErrorf(tr, site.Pos(), "%s is written through in the parallel region at %s, but its memory is made here, in code that also runs inside a parallel region, where nothing can be placed in the arena, and CAPE cannot prove it private to that code (it %s): make it before the region and pass it down", name, t.where(why), t.escapeReason(tr, fn))
@@ -138,22 +145,22 @@ func (t *analyzer) needVarAt(tr trace, v *types.Var, id *ast.Ident, why token.Po
 // mayStartRegion reports whether a call of fn (a function declaration or
 // literal of the package) may start a parallel region: its body holds a
 // region, or a call whose code may, or one CAPE cannot bound.
-func (t *translator) mayStartRegion(fn ast.Node) bool {
-	if t.starts == nil {
-		t.findStarters()
+func (t *translator) mayStartRegion(code *regionCode, fn ast.Node) bool {
+	if code.starts == nil {
+		code.starts = t.findStarters()
 	}
-	return t.starts[fn]
+	return code.starts[fn]
 }
 
 // findStarters computes mayStartRegion for every function and function
 // literal of the package, as a fixed point over the calls each may make.
-func (t *translator) findStarters() {
-	t.starts = map[ast.Node]bool{}
+func (t *translator) findStarters() map[ast.Node]bool {
+	starts := map[ast.Node]bool{}
 	callers := map[ast.Node][]ast.Node{}
 	var work []ast.Node
 	mark := func(fn ast.Node) {
-		if !t.starts[fn] {
-			t.starts[fn] = true
+		if !starts[fn] {
+			starts[fn] = true
 			work = append(work, fn)
 		}
 	}
@@ -196,6 +203,7 @@ func (t *translator) findStarters() {
 			mark(c)
 		}
 	}
+	return starts
 }
 
 // bodyCalls returns the bodies that the calls in fn's body (not in its
@@ -282,9 +290,9 @@ func (t *translator) externalCallTargets(call *ast.CallExpr, add func([]callTarg
 // runtime refuses it: the analysis keeps such memory private or refuses it
 // where it is made, so this is the last guard against generated code that
 // would fail at run time.
-func (t *translator) checkAllocSites(place *placement, frees *freePlan) {
+func (t *translator) checkAllocSites(code *regionCode, place *placement, frees *freePlan) {
 	refuse := func(n ast.Node, what string) {
-		if t.mayRunInRegion(n) {
+		if t.mayRunInRegion(code, n) {
 			t.errorf(n.Pos(), "CAPE would %s here, in code that runs inside a parallel region, where the runtime refuses it: make the memory before the region", what)
 		}
 	}

@@ -117,11 +117,6 @@ type translator struct {
 	elemStores  []*elemStores
 	fieldStores map[*types.Var][]store
 
-	// Code that regions may run, and the functions that may start a
-	// region (private.go).
-	regionCode []ast.Node
-	starts     map[ast.Node]bool
-
 	// Each object's defining identifier (defIdentOf).
 	defIdent map[types.Object]*ast.Ident
 }
@@ -196,14 +191,14 @@ func (t *translator) run() *Result {
 	t.collectFacts()
 	t.collectStores()
 	t.findRegions()
-	t.regionCode = t.findRegionCode()
-	place := t.analyze()
+	code := t.findRegionCode()
+	place := t.analyze(code)
 	t.checkBoxes(place)
 	if len(t.diags) > 0 {
 		return nil
 	}
-	frees := t.planFrees(place)
-	if t.checkAllocSites(place, frees); len(t.diags) > 0 {
+	frees := t.planFrees(code, place)
+	if t.checkAllocSites(code, place, frees); len(t.diags) > 0 {
 		return nil
 	}
 	t.findLast()
