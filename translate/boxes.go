@@ -108,7 +108,7 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 			return nil
 		}
 	}
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		if as, ok := t.parent[u].(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 			for _, l := range as.Lhs {
 				if l == u {

@@ -114,7 +114,7 @@ func softly(tr trace, do func(trace)) ErrorList {
 
 // collectStores records every store of a reference (slice, pointer, or
 // anything holding one) into an element or a field.
-func (t *translator) collectStores() {
+func (t *collector) collectStores() {
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -159,7 +159,7 @@ func (t *translator) collectStores() {
 }
 
 // literalStores records the elements and fields of a composite literal.
-func (t *translator) literalStores(lit *ast.CompositeLit) {
+func (t *collector) literalStores(lit *ast.CompositeLit) {
 	typ := t.info.TypeOf(lit)
 	if typ == nil {
 		return
@@ -191,14 +191,14 @@ func (t *translator) literalStores(lit *ast.CompositeLit) {
 				fld = u.Field(i)
 			}
 			if fld != nil && !pointerFree(fld.Type()) {
-				t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], store{pos: e.Pos(), expr: e})
+				t.stores.fields[fld.Origin()] = append(t.stores.fields[fld.Origin()], store{pos: e.Pos(), expr: e})
 			}
 		}
 	}
 }
 
 // addStore records s if lhs is an element or a field holding references.
-func (t *translator) addStore(lhs ast.Expr, s store) {
+func (t *collector) addStore(lhs ast.Expr, s store) {
 	switch x := ast.Unparen(lhs).(type) {
 	case *ast.IndexExpr:
 		typ := t.info.TypeOf(x)
@@ -221,19 +221,19 @@ func (t *translator) addStore(lhs ast.Expr, s store) {
 		}
 		fld := sel.Obj().(*types.Var)
 		if !pointerFree(fld.Type()) {
-			t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], s)
+			t.stores.fields[fld.Origin()] = append(t.stores.fields[fld.Origin()], s)
 		}
 	}
 }
 
-func (t *translator) addElemStore(typ types.Type, s store) {
-	for _, es := range t.elemStores {
+func (t *collector) addElemStore(typ types.Type, s store) {
+	for _, es := range t.stores.elems {
 		if types.Identical(es.typ, typ) {
 			es.stores = append(es.stores, s)
 			return
 		}
 	}
-	t.elemStores = append(t.elemStores, &elemStores{typ: typ, stores: []store{s}})
+	t.stores.elems = append(t.stores.elems, &elemStores{typ: typ, stores: []store{s}})
 }
 
 // needContents requires every reference that memory of type typ, placed in
@@ -295,7 +295,7 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 // Stores in generic code (s[i] = v with v of a type parameter's type) may
 // store a value of typ too, and are traced as well.
 func (t *analyzer) needElems(tr trace, typ types.Type, name string, why token.Pos) {
-	for _, es := range t.elemStores {
+	for _, es := range t.stores.elems {
 		if !types.Identical(es.typ, typ) && !hasTypeParam(es.typ) || t.seen[tr.storesKey(es)] {
 			continue
 		}
@@ -336,7 +336,7 @@ func (t *analyzer) needField(tr trace, f *types.Var, name string, why token.Pos)
 		t.originErrorf(tr, why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
 		return
 	}
-	t.traceStores(tr, t.fieldStores[f], name, "field "+f.Name(), why)
+	t.traceStores(tr, t.stores.fields[f], name, "field "+f.Name(), why)
 }
 
 func (t *analyzer) traceStores(tr trace, stores []store, name, what string, why token.Pos) {
@@ -371,7 +371,7 @@ func (t *translator) privateMemory(e ast.Expr) bool {
 		if r.body == nil || !within(v.Pos(), r.body) {
 			continue
 		}
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if s.zero {
 				continue
 			}
@@ -398,7 +398,7 @@ func (t *translator) privateMemory(e ast.Expr) bool {
 // slice and pointer arguments (json.Unmarshal(b, &cfg) sets cfg's slice
 // fields to memory on the Go heap). fmt's and log's printing functions only
 // read their arguments.
-func (t *translator) externalStores(call *ast.CallExpr) {
+func (t *collector) externalStores(call *ast.CallExpr) {
 	var id *ast.Ident
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -422,7 +422,7 @@ func (t *translator) externalStores(call *ast.CallExpr) {
 
 // escape records s as a store into the memory that a value of type typ
 // refers to, and into what that memory refers to in turn.
-func (t *translator) escape(typ types.Type, s store, seen *[]types.Type) {
+func (t *collector) escape(typ types.Type, s store, seen *[]types.Type) {
 	if typ == nil {
 		return
 	}
@@ -435,7 +435,7 @@ func (t *translator) escape(typ types.Type, s store, seen *[]types.Type) {
 }
 
 // escapeInto records s as a store into memory of type typ.
-func (t *translator) escapeInto(typ types.Type, s store, seen *[]types.Type) {
+func (t *collector) escapeInto(typ types.Type, s store, seen *[]types.Type) {
 	if pointerFree(typ) {
 		return
 	}
@@ -454,7 +454,7 @@ func (t *translator) escapeInto(typ types.Type, s store, seen *[]types.Type) {
 			}
 			switch f.Type().Underlying().(type) {
 			case *types.Slice, *types.Pointer:
-				t.fieldStores[f.Origin()] = append(t.fieldStores[f.Origin()], s)
+				t.stores.fields[f.Origin()] = append(t.stores.fields[f.Origin()], s)
 				t.escape(f.Type(), s, seen)
 			default:
 				t.escapeInto(f.Type(), s, seen)

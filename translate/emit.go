@@ -108,7 +108,7 @@ func (t *emitter) emit() *Result {
 
 	// 1. Uses of variables moved to the arena dereference them.
 	for v := range t.place.decls {
-		for _, u := range t.uses[v] {
+		for _, u := range t.facts.uses[v] {
 			t.rewriteUse(t.outAt(outs, u.Pos()), v, u)
 		}
 	}
@@ -390,7 +390,7 @@ func (t *translator) regionName(r *region) string {
 
 // usedIn reports whether v is used inside n.
 func (t *emitter) usedIn(v *types.Var, n ast.Node) bool {
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		if within(u.Pos(), n) {
 			return true
 		}
@@ -949,7 +949,7 @@ func (t *emitter) emitSections(fo *fileOut, r *region) {
 // os.Exit leave it too.
 func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	d := t.decls[mainFn]
+	d := t.facts.decls[mainFn]
 	if d == nil || d.Body == nil {
 		return
 	}
@@ -991,7 +991,7 @@ func (t *emitter) onlyPrivate(v *types.Var) bool {
 	if v.Parent() == v.Pkg().Scope() {
 		return false
 	}
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		private := false
 		for _, r := range t.regions {
 			if r.clauseOf[v] == "private" && within(u.Pos(), r.body) {

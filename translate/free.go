@@ -48,7 +48,7 @@ func (t *freePlanner) planFrees() {
 	groups := t.ownerGroups(owners)
 	arenaGroup := map[int]bool{}
 	for v, g := range groups {
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if call, ok := s.expr.(*ast.CallExpr); ok && place.makes[call] != "" {
 				arenaGroup[g] = true
 			}
@@ -59,7 +59,7 @@ func (t *freePlanner) planFrees() {
 			delete(owners, v)
 			continue
 		}
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if call, ok := s.expr.(*ast.CallExpr); ok && t.isMake(call) && place.makes[call] == "" {
 				place.makes[call] = v.Name()
 			}
@@ -67,7 +67,7 @@ func (t *freePlanner) planFrees() {
 	}
 	plan.at = map[*ast.AssignStmt][]*types.Var{}
 	for v := range owners {
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			st, ok := t.parent[s.expr].(*ast.AssignStmt)
 			if !ok || st.Tok != token.ASSIGN || !t.inList(st) || plan.at[st] != nil {
 				continue
@@ -96,7 +96,7 @@ func (t *freePlanner) planFrees() {
 func (t *freePlanner) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool {
 	moved := map[*types.Var]bool{}
 	for v := range owners {
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if w := t.varOf(s.expr); w != nil && owners[w] {
 				moved[w] = true
 			}
@@ -136,7 +136,7 @@ func (t *freePlanner) loopBodyOf(v *types.Var) *ast.BlockStmt {
 // owners returns the local slice variables that own their memory.
 func (t *freePlanner) owners() map[*types.Var]bool {
 	cands := map[*types.Var]bool{}
-	for v := range t.sources {
+	for v := range t.facts.sources {
 		if _, ok := v.Type().Underlying().(*types.Slice); !ok || v.IsField() || v.Parent() == nil ||
 			v.Parent() == v.Pkg().Scope() || t.mayRunInRegion(t.code, t.defIdentOf(v)) {
 			continue
@@ -158,7 +158,7 @@ func (t *freePlanner) owners() map[*types.Var]bool {
 // owns reports whether v satisfies the owner conditions, given the other
 // candidates.
 func (t *freePlanner) owns(v *types.Var, cands map[*types.Var]bool) bool {
-	for _, s := range t.sources[v] {
+	for _, s := range t.facts.sources[v] {
 		switch {
 		case s.unknown != "" || s.isParam:
 			return false
@@ -171,7 +171,7 @@ func (t *freePlanner) owns(v *types.Var, cands map[*types.Var]bool) bool {
 			}
 		}
 	}
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		if t.funcOf(u) != t.funcOf(v) || !t.ownerUse(u, cands, map[*types.Var]bool{}) {
 			return false
 		}
@@ -256,7 +256,7 @@ func (t *freePlanner) diesAt(w *types.Var, st *ast.AssignStmt) bool {
 	if !ok || !t.declaredIn(w, blk) {
 		return false
 	}
-	for _, u := range t.uses[w] {
+	for _, u := range t.facts.uses[w] {
 		if u.Pos() > st.End() {
 			return false
 		}
@@ -323,7 +323,7 @@ func (t *freePlanner) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params m
 		}
 	}
 	fn := t.staticCallee(call)
-	decl := t.decls[fn]
+	decl := t.facts.decls[fn]
 	if fn == nil || decl == nil || call.Ellipsis.IsValid() {
 		return false
 	}
@@ -340,12 +340,12 @@ func (t *freePlanner) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params m
 			return true
 		}
 		params[pv] = true
-		for _, s := range t.sources[pv] {
+		for _, s := range t.facts.sources[pv] {
 			if !s.isParam {
 				return false // the parameter is reassigned
 			}
 		}
-		for _, pu := range t.uses[pv] {
+		for _, pu := range t.facts.uses[pv] {
 			if t.funcOf(pu) != t.funcOf(pv) || !t.ownerUse(pu, nil, params) {
 				return false
 			}
@@ -414,12 +414,12 @@ func (t *freePlanner) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int
 			return
 		}
 		group[v] = g
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if w := t.varOf(s.expr); w != nil {
 				mark(w, g)
 			}
 		}
-		for _, u := range t.uses[v] {
+		for _, u := range t.facts.uses[v] {
 			if st, ok := t.parent[u].(*ast.AssignStmt); ok {
 				for _, l := range st.Lhs {
 					if w := t.varOf(l); w != nil {

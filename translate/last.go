@@ -14,7 +14,7 @@ func (t *translator) findLast() {
 		return
 	}
 	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	mainDecl := t.decls[mainFn]
+	mainDecl := t.facts.decls[mainFn]
 	if mainDecl == nil || mainDecl.Body == nil {
 		return
 	}
@@ -74,7 +74,7 @@ func (t *translator) regionReach() reach {
 		}
 	}
 	for fn := range rc.has {
-		if t.valueUse[fn] || fn.Type().(*types.Signature).Recv() != nil {
+		if t.facts.valueUse[fn] || fn.Type().(*types.Signature).Recv() != nil {
 			rc.dynamic = true
 		}
 	}
@@ -85,7 +85,7 @@ func (t *translator) regionReach() reach {
 // statically.
 func (t *translator) staticCallees() map[*types.Func][]*types.Func {
 	callees := map[*types.Func][]*types.Func{}
-	for fn, d := range t.decls {
+	for fn, d := range t.facts.decls {
 		if d.Body == nil {
 			continue
 		}

@@ -47,7 +47,7 @@ func (t *analyzer) need(tr trace, v *types.Var, why token.Pos) {
 		t.originErrorf(tr, why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
 		return
 	}
-	for _, s := range t.sources[v] {
+	for _, s := range t.facts.sources[v] {
 		switch {
 		case s.zero:
 		case s.unknown != "":
@@ -71,7 +71,7 @@ func (t *analyzer) needParam(tr trace, v *types.Var, s source, why token.Pos) {
 	case s.param == nil:
 		t.needLitParam(tr, v, s, why)
 		return
-	case t.valueUse[s.param]:
+	case t.facts.valueUse[s.param]:
 		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
 		return
 	}
@@ -80,7 +80,7 @@ func (t *analyzer) needParam(tr trace, v *types.Var, s source, why token.Pos) {
 		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
 		return
 	}
-	for _, call := range t.calls[s.param] {
+	for _, call := range t.facts.calls[s.param] {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
 			t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
 			continue
@@ -263,7 +263,7 @@ func (t *analyzer) needResult(tr trace, fn *types.Func, call *ast.CallExpr, name
 		return
 	}
 	t.seen[tr.key(fn)] = true
-	d := t.decls[fn]
+	d := t.facts.decls[fn]
 	sig := fn.Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
 		t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())

@@ -11,6 +11,44 @@ import (
 // only the package's read-only inputs, the facts, the stores, the regions
 // and the diagnostics.
 
+// facts is collectFacts' result, the package-wide index that the origin
+// analysis and the call graph read: every value assigned to each variable,
+// every static call of each function, every use of each variable, and
+// where the receivers of methods come from.
+type facts struct {
+	sources  map[*types.Var][]source
+	calls    map[*types.Func][]*ast.CallExpr
+	valueUse map[*types.Func]bool          // functions used as values, not only called
+	decls    map[*types.Func]*ast.FuncDecl // the package's function declarations
+	uses     map[*types.Var][]*ast.Ident
+	recvs    map[*types.Func][]recvSource // where each method's receiver comes from
+	litOf    map[*types.Var]*ast.FuncLit  // the function literal of each of its parameters
+}
+
+func newFacts() *facts {
+	return &facts{
+		sources: map[*types.Var][]source{}, calls: map[*types.Func][]*ast.CallExpr{},
+		valueUse: map[*types.Func]bool{}, decls: map[*types.Func]*ast.FuncDecl{},
+		uses: map[*types.Var][]*ast.Ident{}, recvs: map[*types.Func][]recvSource{},
+		litOf: map[*types.Var]*ast.FuncLit{},
+	}
+}
+
+// stores is collectStores' result (contents.go): every store of a
+// reference into an element, by element type, and into a field.
+type stores struct {
+	elems  []*elemStores
+	fields map[*types.Var][]store
+}
+
+// collector is the state of collectFacts and collectStores: it owns the
+// facts and stores it fills, which the translator keeps once they are made.
+type collector struct {
+	*translator
+	facts  *facts
+	stores *stores
+}
+
 // placement is the region analysis' result (analyze): what moves to the
 // arena. checkBoxes adds decls, and planFrees the makes of the loop-local
 // owners it frees; the emitter reads it.

@@ -66,7 +66,7 @@ func (t *translator) findRegionCode() *regionCode {
 		}
 		w.walk(r.body, nil, false)
 		for fn := range w.visited {
-			if d := t.decls[fn]; d != nil {
+			if d := t.facts.decls[fn]; d != nil {
 				code.bodies = append(code.bodies, d)
 			}
 		}
@@ -274,7 +274,7 @@ func (t *translator) externalCallTargets(call *ast.CallExpr, add func([]callTarg
 				ms := types.NewMethodSet(typ)
 				for i := range ms.Len() {
 					if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Pkg() == t.p.types {
-						if decl := t.decls[fn.Origin()]; decl != nil {
+						if decl := t.facts.decls[fn.Origin()]; decl != nil {
 							add([]callTarget{{decl: decl}})
 						}
 					}

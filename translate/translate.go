@@ -102,20 +102,13 @@ type translator struct {
 	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
 	points   []*point             // //cape:checkpoint directives (point.go)
 
-	// Package-wide facts for the origin analysis.
-	sources  map[*types.Var][]source
-	calls    map[*types.Func][]*ast.CallExpr
-	valueUse map[*types.Func]bool
-	decls    map[*types.Func]*ast.FuncDecl
-	uses     map[*types.Var][]*ast.Ident
-	recvs    map[*types.Func][]recvSource // where each method's receiver comes from
-	named    []*types.TypeName            // the package's named types, once listed
-	extImpls []extImpl                    // externalImpl's answers
-	litOf    map[*types.Var]*ast.FuncLit  // the function literal of each of its parameters
-
-	// References stored in elements and fields (contents.go).
-	elemStores  []*elemStores
-	fieldStores map[*types.Var][]store
+	// The package-wide index (collectFacts, collectStores), read-only
+	// once made.
+	facts  *facts
+	stores *stores
+	// Memos of questions about the package's types (calls.go).
+	named    []*types.TypeName // the package's named types, once listed
+	extImpls []extImpl         // externalImpl's answers
 
 	// Each object's defining identifier (defIdentOf).
 	defIdent map[types.Object]*ast.Ident
@@ -127,15 +120,6 @@ func newTranslator(p *pkg) *translator {
 		parent:   map[ast.Node]ast.Node{},
 		fileOf:   map[*token.File]*ast.File{},
 		regionAt: map[ast.Stmt]*region{},
-		sources:  map[*types.Var][]source{},
-		calls:    map[*types.Func][]*ast.CallExpr{},
-		valueUse: map[*types.Func]bool{},
-		decls:    map[*types.Func]*ast.FuncDecl{},
-		uses:     map[*types.Var][]*ast.Ident{},
-		recvs:    map[*types.Func][]recvSource{},
-		litOf:    map[*types.Var]*ast.FuncLit{},
-
-		fieldStores: map[*types.Var][]store{},
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -188,8 +172,10 @@ func (t *translator) where(pos token.Pos) string {
 }
 
 func (t *translator) run() *Result {
-	t.collectFacts()
-	t.collectStores()
+	c := &collector{translator: t, facts: newFacts(), stores: &stores{fields: map[*types.Var][]store{}}}
+	c.collectFacts()
+	c.collectStores()
+	t.facts, t.stores = c.facts, c.stores
 	t.findRegions()
 	code := t.findRegionCode()
 	place := t.analyze(code)
@@ -208,14 +194,14 @@ func (t *translator) run() *Result {
 // collectFacts records, package-wide, every assignment to each variable,
 // every static call of each function, every use of each variable, and where
 // the receivers of methods come from.
-func (t *translator) collectFacts() {
+func (t *collector) collectFacts() {
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			t.recvFacts(n)
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if fn, ok := t.info.Defs[n.Name].(*types.Func); ok {
-					t.decls[fn] = n
+					t.facts.decls[fn] = n
 				}
 				t.paramSources(n.Type, t.info.Defs[n.Name])
 			case *ast.FuncLit:
@@ -227,14 +213,14 @@ func (t *translator) collectFacts() {
 			case *ast.RangeStmt:
 				for _, e := range []ast.Expr{n.Key, n.Value} {
 					if v := t.varOf(e); v != nil {
-						t.sources[v] = append(t.sources[v], source{pos: e.Pos(), unknown: "a range clause"})
+						t.facts.sources[v] = append(t.facts.sources[v], source{pos: e.Pos(), unknown: "a range clause"})
 					}
 				}
 			case *ast.TypeSwitchStmt:
 				// Implicit per-clause variables carry interface values: never arena memory.
 			case *ast.CallExpr:
 				if fn := t.staticCallee(n); fn != nil {
-					t.calls[fn] = append(t.calls[fn], n)
+					t.facts.calls[fn] = append(t.facts.calls[fn], n)
 				}
 			case *ast.Ident:
 				t.identFacts(n)
@@ -246,7 +232,7 @@ func (t *translator) collectFacts() {
 
 // specSources records the values the variables of the declaration n are
 // given.
-func (t *translator) specSources(n *ast.ValueSpec) {
+func (t *collector) specSources(n *ast.ValueSpec) {
 	for i, name := range n.Names {
 		v, ok := t.info.Defs[name].(*types.Var)
 		if !ok {
@@ -254,21 +240,21 @@ func (t *translator) specSources(n *ast.ValueSpec) {
 		}
 		switch {
 		case len(n.Values) == 0:
-			t.sources[v] = append(t.sources[v], source{pos: name.Pos(), zero: true})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), zero: true})
 		case len(n.Values) == len(n.Names):
-			t.sources[v] = append(t.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
 		default:
-			t.sources[v] = append(t.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
 		}
 	}
 }
 
 // assignSources records the values the variables assigned by n are given.
-func (t *translator) assignSources(n *ast.AssignStmt) {
+func (t *collector) assignSources(n *ast.AssignStmt) {
 	if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
 		for _, l := range n.Lhs {
 			if v := t.varOf(l); v != nil {
-				t.sources[v] = append(t.sources[v], source{pos: n.Pos(), unknown: "an " + n.Tok.String() + " assignment"})
+				t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Pos(), unknown: "an " + n.Tok.String() + " assignment"})
 			}
 		}
 		return
@@ -279,20 +265,20 @@ func (t *translator) assignSources(n *ast.AssignStmt) {
 			continue
 		}
 		if len(n.Lhs) == len(n.Rhs) {
-			t.sources[v] = append(t.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
 		} else {
-			t.sources[v] = append(t.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
 		}
 	}
 }
 
 // identFacts records the use n of a variable, or of a function as a value
 // (not called).
-func (t *translator) identFacts(n *ast.Ident) {
+func (t *collector) identFacts(n *ast.Ident) {
 	switch o := t.info.Uses[n].(type) {
 	case *types.Var:
 		if !o.IsField() {
-			t.uses[o] = append(t.uses[o], n)
+			t.facts.uses[o] = append(t.facts.uses[o], n)
 		}
 	case *types.Func:
 		if call, ok := t.parent[n].(*ast.CallExpr); ok && call.Fun == n {
@@ -303,18 +289,18 @@ func (t *translator) identFacts(n *ast.Ident) {
 				return
 			}
 		}
-		t.valueUse[o] = true
+		t.facts.valueUse[o] = true
 	}
 }
 
 // paramSources marks the parameters and results of a function.
-func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
+func (t *collector) paramSources(ft *ast.FuncType, obj types.Object) {
 	fn, _ := obj.(*types.Func)
 	if d, ok := t.parent[ft].(*ast.FuncDecl); ok && d.Recv != nil {
 		for _, fld := range d.Recv.List {
 			for _, name := range fld.Names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, recv: true})
+					t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), param: fn, recv: true})
 				}
 			}
 		}
@@ -329,7 +315,7 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 			}
 			for _, name := range names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, index: idx, isParam: true})
+					t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), param: fn, index: idx, isParam: true})
 				}
 				idx++
 			}
@@ -339,7 +325,7 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 		for _, fld := range ft.Results.List {
 			for _, name := range fld.Names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), unknown: "a named result"})
+					t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), unknown: "a named result"})
 				}
 			}
 		}

@@ -45,7 +45,7 @@ func (w *regionWalk) runsIn(v *types.Var) bool {
 		return true
 	}
 	for fn := range w.visited {
-		if d := w.t.decls[fn]; d != nil && within(v.Pos(), d) {
+		if d := w.t.facts.decls[fn]; d != nil && within(v.Pos(), d) {
 			return true
 		}
 	}
@@ -109,7 +109,7 @@ func (w *regionWalk) enter(c callTarget) {
 
 // isParam reports whether v is a parameter or a receiver.
 func (t *translator) isParam(v *types.Var) bool {
-	for _, s := range t.sources[v] {
+	for _, s := range t.facts.sources[v] {
 		if s.isParam || s.recv {
 			return true
 		}
