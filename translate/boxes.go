@@ -19,12 +19,6 @@ type boxDecl struct {
 // checkBoxes validates every variable that moves to the arena and decides
 // how to rewrite its declaration (place.decls).
 func (t *translator) checkBoxes(place *placement) {
-	defs := map[types.Object]*ast.Ident{}
-	for id, o := range t.info.Defs {
-		if o != nil {
-			defs[o] = id
-		}
-	}
 	for _, r := range t.regions {
 		for _, v := range r.order {
 			if b := place.boxes[v]; b != nil && (r.clauseOf[v] == "reduction") {
@@ -33,7 +27,7 @@ func (t *translator) checkBoxes(place *placement) {
 		}
 	}
 	for v, b := range place.boxes {
-		d := t.boxDecl(v, b, defs[v])
+		d := t.boxDecl(v, b, t.defIdentOf(v))
 		if d == nil {
 			continue
 		}

@@ -389,23 +389,7 @@ func (t *translator) implementations(iface *types.Interface) []types.Type {
 }
 
 // typeNames returns the package's named types, in source order.
-func (t *translator) typeNames() []*types.TypeName {
-	if t.named != nil {
-		return t.named
-	}
-	t.named = []*types.TypeName{}
-	for _, f := range t.p.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if ts, ok := n.(*ast.TypeSpec); ok {
-				if tn, ok := t.info.Defs[ts.Name].(*types.TypeName); ok && !tn.IsAlias() && ts.TypeParams == nil {
-					t.named = append(t.named, tn)
-				}
-			}
-			return true
-		})
-	}
-	return t.named
-}
+func (t *translator) typeNames() []*types.TypeName { return t.named }
 
 // externalImpl names a type of another package (among those this package
 // imports, directly or not) that implements iface, or returns "".

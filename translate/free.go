@@ -393,17 +393,7 @@ func (t *translator) funcOf(x any) ast.Node {
 }
 
 // defIdentOf returns the identifier that declares o, or nil.
-func (t *translator) defIdentOf(o types.Object) *ast.Ident {
-	if t.defIdent == nil {
-		t.defIdent = map[types.Object]*ast.Ident{}
-		for id, d := range t.info.Defs {
-			if d != nil {
-				t.defIdent[d] = id
-			}
-		}
-	}
-	return t.defIdent[o]
-}
+func (t *translator) defIdentOf(o types.Object) *ast.Ident { return t.defIdent[o] }
 
 // ownerGroups numbers the groups of owners linked by moves and swaps.
 func (t *freePlanner) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int {

@@ -11,6 +11,14 @@ import (
 // only the package's read-only inputs, the facts, the stores, the regions
 // and the diagnostics.
 
+// directives is findRegions' result: the parallel regions, set up (clauses
+// resolved, loop headers analyzed), and the checkpoint points.
+type directives struct {
+	regions  []*region
+	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
+	points   []*point             // //cape:checkpoint directives (point.go)
+}
+
 // facts is collectFacts' result, the package-wide index that the origin
 // analysis and the call graph read: every value assigned to each variable,
 // every static call of each function, every use of each variable, and

@@ -20,9 +20,9 @@ type point struct {
 
 // checkPoints resolves each point's variables and refuses a point inside a
 // parallel region or naming what cannot be saved as raw bytes.
-func (t *translator) checkPoints() {
-	for _, p := range t.points {
-		for _, r := range t.regions {
+func (t *translator) checkPoints(dirs *directives) {
+	for _, p := range dirs.points {
+		for _, r := range dirs.regions {
 			if r.stmt.Pos() <= p.stmt.Pos() && p.stmt.End() <= r.stmt.End() {
 				t.errorf(p.dir.pos, "//cape:checkpoint inside the parallel region at %s: a checkpoint point belongs to the sequential code", t.regionName(r))
 			}

@@ -98,20 +98,20 @@ type translator struct {
 	parent map[ast.Node]ast.Node
 	fileOf map[*token.File]*ast.File
 
-	regions  []*region
-	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
-	points   []*point             // //cape:checkpoint directives (point.go)
+	// The directives pass' result (findRegions), read-only once made.
+	directives
 
 	// The package-wide index (collectFacts, collectStores), read-only
 	// once made.
 	facts  *facts
 	stores *stores
-	// Memos of questions about the package's types (calls.go).
-	named    []*types.TypeName // the package's named types, once listed
-	extImpls []extImpl         // externalImpl's answers
-
-	// Each object's defining identifier (defIdentOf).
+	// The package's named types in source order (typeNames), and each
+	// object's defining identifier (defIdentOf).
+	named    []*types.TypeName
 	defIdent map[types.Object]*ast.Ident
+	// extImpls memoizes externalImpl's answers (calls.go): a cache of a
+	// question about the imported packages, not a pass's result.
+	extImpls []extImpl
 }
 
 func newTranslator(p *pkg) *translator {
@@ -119,7 +119,13 @@ func newTranslator(p *pkg) *translator {
 		p: p, fset: p.fset, info: p.info,
 		parent:   map[ast.Node]ast.Node{},
 		fileOf:   map[*token.File]*ast.File{},
-		regionAt: map[ast.Stmt]*region{},
+		named:    []*types.TypeName{},
+		defIdent: map[types.Object]*ast.Ident{},
+	}
+	for id, o := range p.info.Defs {
+		if o != nil {
+			t.defIdent[o] = id
+		}
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -131,6 +137,11 @@ func newTranslator(p *pkg) *translator {
 			}
 			if len(stack) > 0 {
 				t.parent[n] = stack[len(stack)-1]
+			}
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if tn, ok := t.info.Defs[ts.Name].(*types.TypeName); ok && !tn.IsAlias() && ts.TypeParams == nil {
+					t.named = append(t.named, tn)
+				}
 			}
 			stack = append(stack, n)
 			return true
@@ -176,7 +187,7 @@ func (t *translator) run() *Result {
 	c.collectFacts()
 	c.collectStores()
 	t.facts, t.stores = c.facts, c.stores
-	t.findRegions()
+	t.directives = t.findRegions()
 	code := t.findRegionCode()
 	place := t.analyze(code)
 	t.checkBoxes(place)
