@@ -80,7 +80,15 @@ type analyzer struct {
 
 // analyze checks every region and returns what moves to the arena.
 func (t *translator) analyze(code *regionCode) *placement {
-	a := &analyzer{
+	a := t.newAnalyzer(code)
+	for _, r := range t.regions {
+		a.analyzeRegion(r)
+	}
+	return a.place
+}
+
+func (t *translator) newAnalyzer(code *regionCode) *analyzer {
+	return &analyzer{
 		translator: t,
 		code:       code,
 		place: &placement{
@@ -90,10 +98,6 @@ func (t *translator) analyze(code *regionCode) *placement {
 		seen:       map[any]bool{},
 		originErrs: map[token.Pos]bool{},
 	}
-	for _, r := range t.regions {
-		a.analyzeRegion(r)
-	}
-	return a.place
 }
 
 // freePlan is planFrees' result: the arena memory that the program drops

@@ -44,17 +44,16 @@ type regionCode struct {
 
 // findRegionCode returns the code that some region may run (the region's
 // walk of its calls), found before the regions are analyzed, so that the
-// analysis knows which allocations would run inside a region.
-func (t *translator) findRegionCode() *regionCode {
+// analysis knows which allocations would run inside a region. It returns
+// the walk's findings too, which it does not report.
+func (t *translator) findRegionCode() (*regionCode, ErrorList) {
 	code := &regionCode{}
+	var found ErrorList
 	for _, r := range t.regions {
 		if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 			continue
 		}
 		w := t.newRegionWalk(r)
-		// The walk's findings are discarded: analyzeRegion walks the
-		// same calls of the same region and reports them there.
-		var found ErrorList
 		w.found = &found
 		w.walk = func(root ast.Node, _ func(*types.Var) bool, callee bool) {
 			ast.Inspect(root, func(n ast.Node) bool {
@@ -74,7 +73,7 @@ func (t *translator) findRegionCode() *regionCode {
 			code.bodies = append(code.bodies, lit)
 		}
 	}
-	return code
+	return code, found
 }
 
 // mayRunInRegion reports whether n lies in code that a region may run: a

@@ -182,13 +182,13 @@ func (t *translator) where(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
+// run runs the passes in order (doc.go lists them) and hands each one's
+// result to those that need it.
 func (t *translator) run() *Result {
-	c := &collector{translator: t, facts: newFacts(), stores: &stores{fields: map[*types.Var][]store{}}}
-	c.collectFacts()
-	c.collectStores()
-	t.facts, t.stores = c.facts, c.stores
-	t.directives = t.findRegions()
-	code := t.findRegionCode()
+	t.index()
+	// The walk's findings are discarded: analyze walks the same calls of
+	// the same regions and reports them (TestWalkFindingsReported).
+	code, _ := t.findRegionCode()
 	place := t.analyze(code)
 	t.checkBoxes(place)
 	if len(t.diags) > 0 {
@@ -200,6 +200,16 @@ func (t *translator) run() *Result {
 	}
 	t.findLast()
 	return t.newEmitter(place, frees).emit()
+}
+
+// index runs the passes whose results every later pass reads, and which
+// the translator keeps: the facts, the stores and the directives.
+func (t *translator) index() {
+	c := &collector{translator: t, facts: newFacts(), stores: &stores{fields: map[*types.Var][]store{}}}
+	c.collectFacts()
+	c.collectStores()
+	t.facts, t.stores = c.facts, c.stores
+	t.directives = t.findRegions()
 }
 
 // collectFacts records, package-wide, every assignment to each variable,
