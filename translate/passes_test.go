@@ -2,6 +2,7 @@ package translate
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"path/filepath"
 	"strings"
@@ -117,5 +118,30 @@ func TestWalkFindingsReported(t *testing.T) {
 	}
 	if total == 0 {
 		t.Error("no test input has a finding of the region walk: the check checks nothing")
+	}
+}
+
+// TestFunctionLength holds the package to STYLE's limit: no function,
+// test or not, over 100 lines.
+func TestFunctionLength(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sources: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > 100 {
+				t.Errorf("%s: %s is %d lines long, over 100", fset.Position(fd.Pos()), fd.Name.Name, n)
+			}
+		}
 	}
 }
