@@ -436,7 +436,7 @@ func (t *emitter) names(r *region, fo *fileOut) *regionNames {
 func (t *emitter) prologue(b *strings.Builder, fo *fileOut, r *region, n *regionNames) {
 	c := fo.cape()
 	fmt.Fprintf(b, "%s := %s.Begin(%q)\n", n.r, c, t.regionName(r))
-	if r.last {
+	if t.last[r] {
 		fmt.Fprintf(b, "%s.Last() // the program's last parallel region: the slaves leave after it\n", n.r)
 	}
 	t.emitHint(b, fo, r, n.r)
@@ -635,7 +635,7 @@ func (t *emitter) epilogue(b *strings.Builder, fo *fileOut, r *region, n *region
 		fmt.Fprintf(b, "%s = %s\n}\n", strings.TrimSuffix(strings.Repeat("_, ", len(names)), ", "), strings.Join(names, ", "))
 	}
 	fmt.Fprintf(b, "%s.Must(%s.VerifyEnd())\n}\n", c, n.r)
-	if r.last {
+	if t.last[r] {
 		fmt.Fprintf(b, "%s.EndLast() // the program's last parallel region: slaves stop here\n", n.r)
 	}
 }

@@ -5,36 +5,38 @@ import (
 	"go/types"
 )
 
-// findLast marks the regions of main that are statically the program's
+// findLast returns the regions of main that are statically the program's
 // last: after them (in main, in any function main calls, in deferred calls)
 // no other region can run. A slave leaves the job after such a region
 // (Region.EndLast), so the sequential code that follows runs once.
-func (t *translator) findLast() {
+func (t *translator) findLast() map[*region]bool {
+	last := map[*region]bool{}
 	if t.p.name != "main" {
-		return
+		return last
 	}
 	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
 	mainDecl := t.facts.decls[mainFn]
 	if mainDecl == nil || mainDecl.Body == nil {
-		return
+		return last
 	}
 	rc := t.regionReach()
 	if hasLabeledBranch(mainDecl.Body) {
-		return
+		return last
 	}
 	for _, r := range t.regions {
 		if r.fn != ast.Node(mainDecl) || r.outer != nil {
 			continue
 		}
-		r.last = t.isLast(r, mainDecl, rc)
+		last[r] = t.isLast(r, mainDecl, rc)
 	}
+	return last
 }
 
 // everyRegionLast reports whether every region of the program is its last
 // (findLast): then the slaves leave after the first one that runs.
-func (t *translator) everyRegionLast() bool {
+func (t *emitter) everyRegionLast() bool {
 	for _, r := range t.regions {
-		if !r.last {
+		if !t.last[r] {
 			return false
 		}
 	}

@@ -132,6 +132,7 @@ type emitter struct {
 	*translator
 	place *placement
 	frees *freePlan
+	last  map[*region]bool // findLast: the regions after which no region can run
 	// Hints (hint.go): the cape.Loop variable of each clean loop, and the
 	// namer of each function that declares some.
 	loopNames map[ast.Stmt]string
@@ -142,7 +143,7 @@ type emitter struct {
 	labelNamers map[ast.Node]namer
 }
 
-func (t *translator) newEmitter(place *placement, frees *freePlan) *emitter {
-	return &emitter{translator: t, place: place, frees: frees,
+func (t *translator) newEmitter(place *placement, frees *freePlan, last map[*region]bool) *emitter {
+	return &emitter{translator: t, place: place, frees: frees, last: last,
 		loopNames: map[ast.Stmt]string{}, fnNamers: map[ast.Node]namer{}}
 }

@@ -29,7 +29,6 @@ type region struct {
 	chunkPos token.Pos
 
 	loop  *loopInfo
-	last  bool    // statically the program's last region
 	outer *region // the region r is nested in, or nil
 }
 

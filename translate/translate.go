@@ -198,8 +198,7 @@ func (t *translator) run() *Result {
 	if t.checkAllocSites(code, place, frees); len(t.diags) > 0 {
 		return nil
 	}
-	t.findLast()
-	return t.newEmitter(place, frees).emit()
+	return t.newEmitter(place, frees, t.findLast()).emit()
 }
 
 // index runs the passes whose results every later pass reads, and which
