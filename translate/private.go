@@ -18,21 +18,21 @@ import (
 // It is the iteration's own when the trace from the write back to where
 // the memory is made went only down the calls active at the write: through
 // local assignments, and from parameters and receivers to the arguments of
-// their calls (the escaped count is zero then), and either
+// their calls (the trace is not escaped then), and either
 //
 //   - it is made inside a region's statement: the iteration (or section)
 //     that makes it is the one that writes it, because a pointer cannot
 //     leave the iteration but through memory (pointers cannot be assigned
 //     whole to shared variables, which are numbers in the arena), which the
-//     trace of stores refuses (storing); or
+//     trace of stores refuses (a stored trace); or
 //   - it is made by a function that cannot start a region: the function's
 //     call is active when the region's code writes the memory, and it cannot
 //     have started the region, so the call itself runs inside the region.
 //
 // Memory reached through a function's result, a store into memory, a
 // package-level variable or a variable captured by a function literal
-// (escaped > 0) may have been made anywhere: made by code a region may run,
-// it is refused.
+// (an escaped trace) may have been made anywhere: made by code a region
+// may run, it is refused.
 
 // regionCode is findRegionCode's result: the bodies of the functions and
 // function literals that some region may run, and the functions that may
@@ -96,7 +96,7 @@ func (t *translator) mayRunInRegion(code *regionCode, n ast.Node) bool {
 
 // keepPrivate decides memory made at site (a make, new, &T{...} or a
 // variable's declaration) that the region's write at why reaches, in the
-// current tracing mode: it returns true when the memory stays where Go puts
+// tracing mode tr: it returns true when the memory stays where Go puts
 // it (the iteration's own, or refused here), false when it may move to the
 // arena (site runs outside every region).
 func (t *analyzer) keepPrivate(tr trace, site ast.Node, name string, why token.Pos) bool {
