@@ -89,7 +89,10 @@ func (c *Config) Files(dir string, paths []string, src map[string][]byte) (*Resu
 	return res, nil
 }
 
-// translator holds the state of one package's translation.
+// translator holds what every pass of one package's translation reads:
+// the package's read-only inputs, the results of the index passes, and the
+// diagnostics. The later passes keep their state in their own structs and
+// hand their results on explicitly (passes.go).
 type translator struct {
 	p      *pkg
 	fset   *token.FileSet
