@@ -28,34 +28,6 @@ func TestBlockPartitionCoversOnce(t *testing.T) {
 	}
 }
 
-func TestChunkServerGuidedAndDynamic(t *testing.T) {
-	for _, guided := range []bool{false, true} {
-		s := &roster{count: 1000, chunk: 7, nodes: 4, guided: guided}
-		next, prevSize := 0, 1<<30
-		for {
-			u, ok := s.nextChunk()
-			if !ok {
-				break
-			}
-			lo, hi := u.lo, u.hi
-			if lo != next {
-				t.Fatalf("guided=%v: chunk starts at %d, want %d", guided, lo, next)
-			}
-			size := hi - lo
-			if !guided && size != 7 && hi != 1000 {
-				t.Fatalf("dynamic chunk of %d, want 7", size)
-			}
-			if guided && (size > prevSize || (size < 7 && hi != 1000)) {
-				t.Fatalf("guided chunk of %d after %d", size, prevSize)
-			}
-			prevSize, next = size, hi
-		}
-		if next != 1000 {
-			t.Fatalf("guided=%v: chunks end at %d", guided, next)
-		}
-	}
-}
-
 func TestAllocRefusesWhatTheArenaCannotHold(t *testing.T) {
 	type inner struct {
 		A int

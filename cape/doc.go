@@ -55,7 +55,7 @@
 // program again and, for the logged regions, injects the logged result
 // instead of computing, checking the entry hash. Checkpoint marks a point
 // where the log may be compacted into an image of the arena and the named
-// variables (--checkpoint-max, durable_point.go).
+// variables (--checkpoint-max, durable_point_unsafe.go).
 //
 // The runtime ends the process in one place (exit): Must turns an error
 // into the node's exit (a slave whose master ended or aborted the job gets

@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -69,7 +68,7 @@ type durable struct {
 	// queueing records (on the program's goroutine).
 	hashing, encoding time.Duration
 	hashWait          time.Duration // of hashing: the time the program waited for it
-	// Points (durable_point.go): the size of the last image (kept free
+	// Points (durable_point_unsafe.go): the size of the last image (kept free
 	// beside the log so that a compaction never passes the bound), logging
 	// suspended at the bound until the next point, an image too large for
 	// the bound (reported once), compactions done, and a restart's image.
@@ -243,7 +242,7 @@ func (n *node) initDurable() error {
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	d := &durable{dir: dir, max: cfg.CheckpointMax, notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: checkpoint: %s\n", s) },
+	d := &durable{dir: dir, max: cfg.CheckpointMax, notice: func(s string) { notice("cape: checkpoint: %s\n", s) },
 		hdr: ckptlog.Header{ArenaBase: uint64(n.arena.Addr()), ArenaSize: uint64(n.arena.Size()), PageSize: uint32(n.arena.PageSize())}}
 	s, err := dir.Scan(n.recordLimit())
 	if err != nil {
@@ -337,7 +336,7 @@ func (n *node) singleTracker() error {
 	backend := orDefault(n.cfg.Monitor, "auto")
 	var err error
 	n.tracker, err = monitor.New(backend, n.arena.Bytes(), monitor.Options{PageSize: n.arena.PageSize(),
-		Notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: %s\n", s) }})
+		Notice: func(s string) { notice("cape: %s\n", s) }})
 	if err != nil {
 		return fmt.Errorf("monitor %q: %w", backend, err)
 	}

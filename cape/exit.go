@@ -44,7 +44,7 @@ func fail(err error) {
 	case errors.Is(err, ErrLeft):
 		_ = Finalize()
 		exit(LeftExit, err.Error()+"; exiting")
-	case self != nil && self.rank > 0 && self.mem.maxLost != 0 && errors.Is(err, transport.ErrPeerClosed):
+	case self != nil && self.rank > 0 && self.mem.Tolerant() && errors.Is(err, transport.ErrPeerClosed):
 		// The master closed this node's connection in order: the job
 		// ended, or the master declared this node lost (a straggler
 		// back too late); either way its work is done elsewhere.
@@ -68,7 +68,7 @@ func exit(code int, msg string) {
 		if self != nil && self.size > 1 {
 			who = "cape: " + self.name
 		}
-		fmt.Fprintf(os.Stderr, "%s: %s\n", who, msg)
+		notice("%s: %s\n", who, msg)
 	}
 	os.Exit(code)
 }

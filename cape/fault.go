@@ -2,7 +2,6 @@ package cape
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,7 +163,7 @@ func (n *node) fault(at string, region uint64) {
 
 // inject carries out fault f.
 func (n *node) inject(f *faultSpec, at string, region uint64) {
-	fmt.Fprintf(os.Stderr, "cape: %s: injected fault: %s at %s (region #%d)\n", n.name, f.do, at, region)
+	notice("cape: %s: injected fault: %s at %s (region #%d)\n", n.name, f.do, at, region)
 	switch f.do {
 	case "pause":
 		pauseSelf(f.pause)

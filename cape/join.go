@@ -59,7 +59,7 @@ func (n *node) startAdmission(ln net.Listener) error {
 	}
 	if err != nil {
 		// The job runs; it only cannot be joined.
-		fmt.Fprintf(os.Stderr, "cape: master: %v: no node can join this job\n", err)
+		notice("cape: master: %v: no node can join this job\n", err)
 	}
 	return nil
 }
@@ -91,7 +91,7 @@ func (n *node) joinerArrived(rank int) {
 		}
 		if err != nil {
 			if !n.closing.Load() {
-				fmt.Fprintf(os.Stderr, "cape: master: joining node %d gave up before it was admitted: %v\n", rank, err)
+				notice("cape: master: joining node %d gave up before it was admitted: %v\n", rank, err)
 			}
 			_ = n.master.Drop(rank)
 			return
@@ -126,7 +126,7 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 	}
 	if why := n.joinRefusal(seq); why != "" {
 		for rank := range asked {
-			fmt.Fprintf(os.Stderr, "cape: master: refused joining node %d: %s\n", rank, why)
+			notice("cape: master: refused joining node %d: %s\n", rank, why)
 			go func() {
 				_ = n.master.Send(rank, transport.Message{Kind: kindLeave, Seq: seq, Payload: []byte(why)})
 				_ = n.master.Drop(rank)
@@ -148,11 +148,11 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 	for _, rank := range ranks {
 		msg := transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(live)}
 		if err := n.master.Send(rank, msg); err != nil {
-			fmt.Fprintf(os.Stderr, "cape: master: joining node %d lost as it was admitted: %v\n", rank, err)
+			notice("cape: master: joining node %d lost as it was admitted: %v\n", rank, err)
 			_ = n.master.Drop(rank)
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "cape: master: node %d joined at %s after region #%d (it asked once it had replayed %d regions from the log); it takes a share of the next regions\n",
+		notice("cape: master: node %d joined at %s after region #%d (it asked once it had replayed %d regions from the log); it takes a share of the next regions\n",
 			rank, time.Now().Format("15:04:05.000"), seq, asked[rank])
 		admitted = append(admitted, rank)
 	}
@@ -182,9 +182,7 @@ func (n *node) growFor(ranks []int) {
 		n.size = max(n.size, rank+1)
 	}
 	n.lossMu.Lock()
-	for len(n.mem.lost) < n.size {
-		n.mem.lost = append(n.mem.lost, false)
-	}
+	n.mem.Grow(n.size)
 	n.lossMu.Unlock()
 	n.joins.include = append(n.joins.include, ranks...)
 }

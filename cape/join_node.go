@@ -20,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"slices"
 	"time"
 
@@ -61,7 +60,7 @@ func (n *node) startJoining(tcfg transport.Config) error {
 	if j.fl, err = dir.Follow(n.recordLimit()); err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
-	d := &durable{dir: dir, notice: func(s string) { fmt.Fprintf(os.Stderr, "cape: %s: %s\n", n.name, s) },
+	d := &durable{dir: dir, notice: func(s string) { notice("cape: %s: %s\n", n.name, s) },
 		hdr: ckptlog.Header{ArenaBase: uint64(n.arena.Addr()), ArenaSize: uint64(n.arena.Size()), PageSize: uint32(n.arena.PageSize())}}
 	tcfg.Broadcast = transport.BroadcastStar // a joining node has no relay links
 	if err := n.dialJoin(tcfg); err != nil {
@@ -73,7 +72,7 @@ func (n *node) startJoining(tcfg transport.Config) error {
 		return fmt.Errorf("join: %w", err)
 	}
 	n.dur, n.replayTo, n.pending = d, d.logged, d.pending
-	n.mem.live = []int{n.rank}
+	n.mem.Live = []int{n.rank}
 	n.joining = j
 	return nil
 }
@@ -285,7 +284,7 @@ func (n *node) askToJoin() error {
 // ended (status 0) or the master is gone.
 func (n *node) joinLost(err error) error {
 	if errors.Is(err, transport.ErrPeerClosed) {
-		fmt.Fprintf(os.Stderr, "cape: %s: the job ended before this node was admitted\n", n.name)
+		notice("cape: %s: the job ended before this node was admitted\n", n.name)
 		return fmt.Errorf("%w before this node was admitted", ErrJobDone)
 	}
 	return fmt.Errorf("join: lost the master before this node was admitted: %w", err)
@@ -303,8 +302,8 @@ func (n *node) becomeSlave() {
 		_ = n.dur.rd.Close()
 		n.dur = nil
 	}
-	n.mem.live = j.live
-	fmt.Fprintf(os.Stderr, "cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
+	n.mem.Live = j.live
+	notice("cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
 		n.name, n.seq, short(j.joinAt), j.at)
 	go n.watchMaster()
 }
@@ -315,6 +314,6 @@ func (n *node) joinSummary() {
 	if j == nil || !j.slave {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "cape: %s: joined after %v; took a share of %s (#%d to #%d)\n",
+	notice("cape: %s: joined after %v; took a share of %s (#%d to #%d)\n",
 		n.name, short(j.joinAt), plural(j.shares, "region"), j.first, j.first+uint64(j.shares)-1)
 }

@@ -27,7 +27,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 
 	"github.com/cape-go/cape/internal/arena"
@@ -79,7 +78,7 @@ func (n *node) newTracker(backend string, opts monitor.Options) (monitor.Tracker
 			return t, nil
 		}
 		if n.cfg.Transfer == transferLazy {
-			fmt.Fprintf(os.Stderr, "cape: %s: lazy transfer unavailable, using eager: %v\n", n.name, err)
+			notice("cape: %s: lazy transfer unavailable, using eager: %v\n", n.name, err)
 		}
 	}
 	return monitor.New(backend, n.arena.Bytes(), opts)
@@ -147,7 +146,7 @@ func (n *node) agreeLazyMaster() (bool, error) {
 	}
 	if !on {
 		if n.cfg.Transfer == transferLazy && len(unable) > 0 {
-			fmt.Fprintf(os.Stderr, "cape: lazy transfer unavailable on node(s) %v: the job uses eager transfer\n", unable)
+			notice("cape: lazy transfer unavailable on node(s) %v: the job uses eager transfer\n", unable)
 		}
 		return false, nil
 	}

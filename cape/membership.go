@@ -14,75 +14,50 @@ package cape
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/transport"
 )
 
-// members is the live set and, on the master, the losses so far. It is
-// used from the goroutine that runs the program's regions, except
-// mayLose, record and isLost, which the master's receivers call under the
-// region's roster lock (see roster); mu in node protects the master's part.
+// members is the live set and, on the master, the losses so far
+// (roster.Members). It is used from the goroutine that runs the program's
+// regions, except the loss accounting, which the master's receivers reach
+// through the region's roster under its lock (see roster); lossMu in node
+// protects the master's part.
 type members struct {
-	live []int // ranks that share the regions, ascending, the master first
-
-	// Master only.
-	maxLost int         // --max-lost: negative means no cap
-	lost    []bool      // index rank: declared lost
-	losses  []lossEvent // in order
-	units   int         // units re-executed on the master, over the job
-	reexec  time.Duration
-}
-
-// lossEvent is one lost node, for the final summary.
-type lossEvent struct {
-	rank int
-	seq  uint64
-	at   time.Time
+	roster.Members
 }
 
 func newMembers(size, maxLost int) members {
-	live := make([]int, size)
-	for i := range live {
-		live[i] = i
-	}
-	return members{live: live, maxLost: maxLost, lost: make([]bool, size)}
+	return members{roster.NewMembers(size, maxLost)}
 }
 
 // split returns this node's virtual rank and the number of nodes sharing
 // the next region.
 func (n *node) split() (rank, size int) {
-	if n.mem.live == nil {
+	if n.mem.Live == nil {
 		// A node built without join (tests): everyone is live, no loss
 		// is survived.
 		n.mem = newMembers(max(n.size, 1), 0)
 	}
-	i, ok := slices.BinarySearch(n.mem.live, n.rank)
+	i, ok := slices.BinarySearch(n.mem.Live, n.rank)
 	if !ok {
 		// Not reached: a node dropped from the live set exits on the
 		// live message that drops it.
-		fail(fmt.Errorf("node %d is not in the live set %v", n.rank, n.mem.live))
+		fail(fmt.Errorf("node %d is not in the live set %v", n.rank, n.mem.Live))
 	}
-	return i, len(n.mem.live)
+	return i, len(n.mem.Live)
 }
 
-// mayLose reports whether the job may lose one more slave (--max-lost).
-// n.lossMu must be held.
-func (n *node) mayLose() bool {
-	return n.mem.maxLost < 0 || len(n.mem.losses) < n.mem.maxLost
-}
-
-// recordLoss declares rank lost in region seq and gives up on its
-// connection. n.lossMu must be held; the caller has checked mayLose.
-// straggler keeps the connection open so that the node's late messages can
-// be refused (and reported); it is then told to leave.
-func (n *node) recordLoss(rank int, seq uint64, straggler bool) {
-	m := &n.mem
-	m.lost[rank] = true
-	m.losses = append(m.losses, lossEvent{rank: rank, seq: seq, at: time.Now()})
+// declareLost gives up on rank, declared lost in region seq (the
+// roster's or the membership's decision, already recorded): the launcher
+// stops it, the input stream forgets it, and its connection is dropped —
+// or, for a straggler, kept open so that its late messages can be refused
+// (and reported); it is then told to leave. n.lossMu must be held.
+func (n *node) declareLost(rank int, seq uint64, straggler bool) {
 	// The launcher, if any, stops the node: the job does not wait for it.
 	n.cfg.ReportLost(rank, fmt.Sprintf("declared lost in region #%d", seq))
 	n.stdinLost(rank)
@@ -93,29 +68,23 @@ func (n *node) recordLoss(rank int, seq uint64, straggler bool) {
 	_ = n.master.Drop(rank)
 }
 
-// isLost reports whether rank was declared lost. n.lossMu must be held.
-func (n *node) isLost(rank int) bool { return n.mem.lost[rank] }
-
 // announceLive sends the slaves the live set of the next regions when
 // losses or joining nodes (join.go) changed it, and adopts it (master).
 func (n *node) announceLive(seq uint64) {
 	n.lossMu.Lock()
-	changed := slices.ContainsFunc(n.mem.live, func(r int) bool { return n.mem.lost[r] })
-	next := n.mem.live
-	if changed {
-		next = slices.DeleteFunc(slices.Clone(n.mem.live), func(r int) bool { return n.mem.lost[r] })
-	}
+	next, changed := n.mem.Survivors()
 	n.lossMu.Unlock()
 	if joined := n.admitJoiners(seq, next); len(joined) > 0 {
 		n.growFor(joined)
-		next = append(slices.Clone(next), joined...)
-		slices.Sort(next)
+		n.lossMu.Lock()
+		next = n.mem.Admit(next, joined)
+		n.lossMu.Unlock()
 		changed = true
 	}
 	if !changed {
 		return
 	}
-	n.mem.live = next
+	n.mem.Live = next
 	// A send that fails is a loss found in the next region.
 	_ = n.master.Broadcast(transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(next)})
 }
@@ -127,14 +96,14 @@ func (n *node) adoptLive(p []byte) error {
 	if n.cfg != nil {
 		first = n.cfg.Size
 	}
-	live, err := parseLive(p, n.mem.live, first)
+	live, err := parseLive(p, n.mem.Live, first)
 	if err != nil {
 		return fmt.Errorf("live set from the master: %w", err)
 	}
 	if _, ok := slices.BinarySearch(live, n.rank); !ok {
 		return fmt.Errorf("%w (left out of the live set)", ErrLeft)
 	}
-	n.mem.live = live
+	n.mem.Live = live
 	return nil
 }
 
@@ -143,15 +112,15 @@ func (n *node) summary() {
 	n.lossMu.Lock()
 	defer n.lossMu.Unlock()
 	m := &n.mem
-	if len(m.losses) == 0 {
+	if len(m.Losses) == 0 {
 		return
 	}
 	var who []string
-	for _, l := range m.losses {
-		who = append(who, fmt.Sprintf("node %d in region #%d", l.rank, l.seq))
+	for _, l := range m.Losses {
+		who = append(who, fmt.Sprintf("node %d in region #%d", l.Rank, l.Seq))
 	}
-	fmt.Fprintf(os.Stderr, "cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
-		len(m.losses), n.size, strings.Join(who, ", "), plural(m.units, "unit"), short(m.reexec))
+	notice("cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
+		len(m.Losses), n.size, strings.Join(who, ", "), plural(m.Units, "unit"), short(m.Reexec))
 }
 
 // loseAfterCommit handles a slave lost while the master sent it a region's
@@ -165,15 +134,14 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 	}
 	n.lossMu.Lock()
 	defer n.lossMu.Unlock()
-	if n.mem.maxLost == 0 || !n.mayLose() {
-		return false
+	now := time.Now()
+	survived, declared := n.mem.LoseAfterCommit(ne.Rank, r.seq, now)
+	if declared {
+		n.declareLost(ne.Rank, r.seq, false)
+		notice("cape: master: lost node %d at %s while sending it the result of %s: %v; it takes no share of the next regions\n",
+			ne.Rank, now.Format("15:04:05.000"), r.label(), err)
 	}
-	if !n.isLost(ne.Rank) {
-		n.recordLoss(ne.Rank, r.seq, false)
-		fmt.Fprintf(os.Stderr, "cape: master: lost node %d at %s while sending it the result of %s: %v; it takes no share of the next regions\n",
-			ne.Rank, time.Now().Format("15:04:05.000"), r.label(), err)
-	}
-	return true
+	return survived
 }
 
 // dropLost closes the connections of the nodes declared lost that were
@@ -181,9 +149,7 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 func (n *node) dropLost() {
 	n.lossMu.Lock()
 	defer n.lossMu.Unlock()
-	for rank, lost := range n.mem.lost {
-		if lost {
-			_ = n.master.Drop(rank)
-		}
+	for _, l := range n.mem.Losses {
+		_ = n.master.Drop(l.Rank)
 	}
 }

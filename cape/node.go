@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,7 +40,7 @@ type node struct {
 	router *transport.Router
 
 	xch  exchangeState // the exchange's buffers, kept from one region to the next
-	rost *roster       // master: the regions' roster and receivers, reused (reexec.go)
+	rost *rosterDriver // master: the regions' roster and receivers, reused (reexec.go)
 
 	// mem is the live set (and, on the master, the losses so far); lossMu
 	// protects the master's losses in it (see membership.go).
@@ -52,7 +51,7 @@ type node struct {
 	lazyS *lazySlave  // slave with lazy transfer on
 
 	seq uint64 // number of regions begun
-	// The last outermost region stopped (hint.go): its loop and number,
+	// The last outermost region stopped (hint_unsafe.go): its loop and number,
 	// and whether the runtime has since written the arena unannounced.
 	lastLoop *Loop
 	lastSeq  uint64
@@ -163,7 +162,7 @@ func join(o options) (*node, error) {
 	if n.rank > 0 {
 		n.name = fmt.Sprintf("node %d", n.rank)
 	}
-	n.refused = newRefusals(func(s string) { fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s) })
+	n.refused = newRefusals(func(s string) { notice("cape: node %d: %s\n", n.rank, s) })
 	if n.arena, err = sharedArena(); err != nil {
 		return nil, err
 	}
@@ -197,7 +196,7 @@ func join(o options) (*node, error) {
 		PageSize: n.arena.PageSize(),
 		Notice: func(s string) {
 			if n.rank == 0 {
-				fmt.Fprintf(os.Stderr, "cape: %s\n", s)
+				notice("cape: %s\n", s)
 			}
 		},
 	}
@@ -270,7 +269,7 @@ func (n *node) transportNotice(s string) {
 		n.refused.note(s)
 		return
 	}
-	fmt.Fprintf(os.Stderr, "cape: node %d: %s\n", n.rank, s)
+	notice("cape: node %d: %s\n", n.rank, s)
 }
 
 // startMaster sets up the master of a multi-node job: it waits for the

@@ -22,7 +22,7 @@ package cape
 //	                            then u64 regions, point name: the image restored at that point
 //	image      master → slave   u64 regions, the point's variables, the arena's extent: the
 //	                            restarted job's image, at its point (Seq: the regions begun
-//	                            before it on this run; durable_point.go)
+//	                            before it on this run; durable_point_unsafe.go)
 //	join       joiner → master  u64 k: a node joining the running job has replayed regions 1..k
 //	                            from the log and found no more; it asks to be admitted (join.go)
 //

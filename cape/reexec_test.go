@@ -85,8 +85,8 @@ func TestMasterReexecutesALostSlavesUnits(t *testing.T) {
 			if last != 99 {
 				t.Errorf("lastprivate %d, want 99", last)
 			}
-			if !slices.Equal(n.mem.live, []int{0}) || len(n.mem.losses) != 1 {
-				t.Errorf("live %v, losses %v; want [0], one loss", n.mem.live, n.mem.losses)
+			if !slices.Equal(n.mem.Live, []int{0}) || len(n.mem.Losses) != 1 {
+				t.Errorf("live %v, losses %v; want [0], one loss", n.mem.Live, n.mem.Losses)
 			}
 			// The next region runs whole on the master.
 			if r2 := Begin("alone"); r2.size != 1 {

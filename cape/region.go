@@ -5,6 +5,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/monitor"
@@ -45,7 +46,7 @@ type Region struct {
 
 	values []value // reductions and lastprivates, in registration order
 
-	// What the translator proved (hint.go): the region's loop, and the
+	// What the translator proved (hint_unsafe.go): the region's loop, and the
 	// arena spans it writes in when bounded.
 	loop    *Loop
 	bounded bool
@@ -56,7 +57,7 @@ type Region struct {
 
 	// Master of a multi-node region: who runs which units, the slaves'
 	// deltas, the units of lost slaves (reexec.go).
-	ro *roster
+	ro *rosterDriver
 	// Master: the slaves whose delta was committed in this region, by
 	// rank (set by gather).
 	committed []int
@@ -203,16 +204,7 @@ func (r *Region) Static(count int) (lo, hi int) {
 }
 
 func block(count, rank, size int) (lo, hi int) {
-	if count <= 0 {
-		return 0, 0
-	}
-	q, rem := count/size, count%size
-	lo = rank*q + min(rank, rem)
-	hi = lo + q
-	if rank < rem {
-		hi++
-	}
-	return lo, hi
+	return roster.Block(count, rank, size)
 }
 
 // Chunks yields this node's chunks [lo, hi) of [0, count): static with
@@ -277,7 +269,7 @@ func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 			fail(r.errorf("more than one loop or sections construct in one region"))
 		}
 		r.ro = r.newRoster(count, sched, chunk, true)
-		if sched == Static && chunk <= 0 && len(r.ro.mine) == 0 {
+		if sched == Static && chunk <= 0 && r.ro.ownLeft() == 0 {
 			return unit{r.count, r.count}, true // an empty block
 		}
 		return r.next()

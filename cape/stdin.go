@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -152,14 +151,14 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 		return
 	}
 	n.lossMu.Lock()
-	lost := rank < len(n.mem.lost) && n.mem.lost[rank]
-	tolerant := n.mem.maxLost != 0
+	lost := n.mem.IsLost(rank)
+	tolerant := n.mem.Tolerant()
 	n.lossMu.Unlock()
 	switch {
 	case lost:
 		return
 	case tolerant:
-		fmt.Fprintf(os.Stderr, "cape: master: %v; node %d gets no more input\n", err, rank)
+		notice("cape: master: %v; node %d gets no more input\n", err, rank)
 		return
 	}
 	fail(err)
@@ -169,7 +168,7 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 // and closes its input connection in the background (a straggler that
 // wakes sees the master's orderly close, not an end of input, and learns
 // from the job's connection that it must leave). n.lossMu is held
-// (recordLoss).
+// (declareLost).
 func (n *node) stdinLost(rank int) {
 	if n.stdinM != nil {
 		n.stdinM.drop(rank)
@@ -264,7 +263,7 @@ func (n *node) stdinCutFault() *faultSpec {
 // input connection the master accepted, as a network cut (or ss -K) would.
 func (n *node) cutStdin(f *faultSpec, rec *connRecorder) {
 	time.Sleep(f.after)
-	fmt.Fprintf(os.Stderr, "cape: %s: injected fault: cut the standard input connections\n", n.name)
+	notice("cape: %s: injected fault: cut the standard input connections\n", n.name)
 	rec.reset()
 }
 

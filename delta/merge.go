@@ -95,32 +95,11 @@ func mergeInto(dst *Delta, region uint64, base Base, ref bool, ds []*Delta) erro
 		return fmt.Errorf("merge: nil destination: %w", ErrInvalid)
 	}
 	dst.Reset(region, Merged)
-	var totalBytes, totalRuns int
 	h := mergeHeap(dst.cursors[:0]) // kept in dst for the next merge, cleared so as not to pin ds
 	defer func() { clear(h[:cap(h)]); dst.cursors = h[:0] }()
-	for i, d := range ds {
-		if d == nil {
-			continue
-		}
-		if d == dst {
-			return fmt.Errorf("merge: destination is input %d: %w", i, ErrInvalid)
-		}
-		if d.Region != region {
-			return fmt.Errorf("merge: delta %d (%s) is of region %d, want %d: %w",
-				i, nodeName(d.Node), d.Region, region, ErrInvalid)
-		}
-		n, err := checkOrder(d.Runs)
-		if err != nil {
-			return fmt.Errorf("merge: delta %d (%s): %w", i, nodeName(d.Node), err)
-		}
-		totalBytes += n
-		totalRuns += len(d.Runs)
-		if len(d.Runs) > 0 {
-			h = append(h, mergeCursor{runs: d.Runs, off: d.Runs[0].Off, idx: i})
-		}
-	}
-	if totalRuns == 0 {
-		return nil
+	h, totalBytes, totalRuns, err := mergeInputs(h, dst, region, ds)
+	if err != nil || totalRuns == 0 {
+		return err
 	}
 	buf := dst.buf[:0]
 	if !ref {
@@ -208,6 +187,34 @@ func mergeInto(dst *Delta, region uint64, base Base, ref bool, ds []*Delta) erro
 	}
 	dst.Runs, dst.buf = runs, buf
 	return nil
+}
+
+// mergeInputs checks the deltas ds that merge into dst for region and
+// appends a cursor to h for each with runs; it returns h and the inputs'
+// bytes and runs.
+func mergeInputs(h mergeHeap, dst *Delta, region uint64, ds []*Delta) (_ mergeHeap, totalBytes, totalRuns int, err error) {
+	for i, d := range ds {
+		if d == nil {
+			continue
+		}
+		if d == dst {
+			return h, 0, 0, fmt.Errorf("merge: destination is input %d: %w", i, ErrInvalid)
+		}
+		if d.Region != region {
+			return h, 0, 0, fmt.Errorf("merge: delta %d (%s) is of region %d, want %d: %w",
+				i, nodeName(d.Node), d.Region, region, ErrInvalid)
+		}
+		n, err := checkOrder(d.Runs)
+		if err != nil {
+			return h, 0, 0, fmt.Errorf("merge: delta %d (%s): %w", i, nodeName(d.Node), err)
+		}
+		totalBytes += n
+		totalRuns += len(d.Runs)
+		if len(d.Runs) > 0 {
+			h = append(h, mergeCursor{runs: d.Runs, off: d.Runs[0].Off, idx: i})
+		}
+	}
+	return h, totalBytes, totalRuns, nil
 }
 
 // baseCache holds the last bytes a [Base] returned, so that overlaps on one

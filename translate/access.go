@@ -292,7 +292,7 @@ func within(pos token.Pos, n ast.Node) bool { return n.Pos() <= pos && pos < n.E
 
 // analyzeRegion checks r's control flow and its variables: what must move
 // to the arena, and what breaks Bernstein's conditions.
-func (t *translator) analyzeRegion(r *region) {
+func (t *analyzer) analyzeRegion(r *region) {
 	if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 		return
 	}
@@ -340,7 +340,7 @@ type varUse struct {
 // classifyUse checks the use id of a variable in the region, or in code
 // called from it (callee); local tells the variables each run of that code
 // has for itself.
-func (t *translator) classifyUse(u *regionUses, id *ast.Ident, local func(*types.Var) bool, callee bool) {
+func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.Var) bool, callee bool) {
 	r := u.r
 	v, ok := t.info.Uses[id].(*types.Var)
 	if !ok || v.IsField() || r.refused[v] {
@@ -390,8 +390,9 @@ func (t *translator) classifyUse(u *regionUses, id *ast.Ident, local func(*types
 // checkWrite checks a write to shared memory in the region by where that
 // memory lives: it refuses what cannot be shared, and moves to the arena
 // (box, need) what can.
-func (t *translator) checkWrite(u *regionUses, x *varUse) {
+func (t *analyzer) checkWrite(u *regionUses, x *varUse) {
 	id, v, a := x.id, x.v, x.a
+	tr := trace{} // the region's own write: a plain trace
 	via := ""
 	if x.callee {
 		via = " (called from the parallel region at " + t.where(u.r.dir.pos) + ")"
@@ -408,7 +409,7 @@ func (t *translator) checkWrite(u *regionUses, x *varUse) {
 			t.errorf(id.Pos(), "cannot tell whether the memory written through %s is in the arena%s: write through a slice variable allocated with make", t.text(a.expr), via)
 			return
 		}
-		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+		t.needExpr(tr, a.ref, t.text(a.ref), id.Pos())
 	case locRef:
 		if a.appendTo && !x.local {
 			t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
@@ -417,7 +418,7 @@ func (t *translator) checkWrite(u *regionUses, x *varUse) {
 		if x.clause == "private" {
 			return
 		}
-		t.needVarAt(v, id, id.Pos())
+		t.needVarAt(tr, v, id, id.Pos())
 	case locOwn:
 		if !x.local {
 			t.checkOwnWrite(u, x, via)
@@ -429,7 +430,7 @@ func (t *translator) checkWrite(u *regionUses, x *varUse) {
 // (via names the region when the code is called from it): it must be a
 // variable of this package that can live in the arena, and, assigned whole,
 // listed in shared (loops) or used by its section alone (sections).
-func (t *translator) checkOwnWrite(u *regionUses, x *varUse, via string) {
+func (t *analyzer) checkOwnWrite(u *regionUses, x *varUse, via string) {
 	id, v, r := x.id, x.v, u.r
 	if v.Pkg() != t.p.types {
 		t.errorf(id.Pos(), "%s belongs to package %s and cannot be written in a parallel region%s", id.Name, v.Pkg().Name(), via)
@@ -456,15 +457,13 @@ func (t *translator) checkOwnWrite(u *regionUses, x *varUse, via string) {
 	}
 	// A variable declared in code a region runs stays there, or is refused.
 	d := t.defIdentOf(v)
-	keep := false
-	decide := func() { keep = d != nil && t.keepPrivate(d, id.Name, id.Pos()) }
+	tr := trace{}
 	if t.funcOf(id) != t.funcOf(v) {
-		t.traceEscaped(decide)
-	} else {
-		decide()
+		tr = tr.escape() // captured from another function
 	}
+	keep := d != nil && t.keepPrivate(tr, d, id.Name, id.Pos())
 	if !keep {
-		t.box(v, id.Pos())
+		t.box(trace{}, v, id.Pos())
 	}
 }
 
@@ -493,18 +492,19 @@ func (t *translator) bernstein(u *regionUses) {
 // clause): a copy of a slice or pointer still refers to shared memory, so
 // the memory written through it is traced (the ranged elements, or the
 // values the variable is given).
-func (t *translator) writeThroughCopy(r *region, v *types.Var, id *ast.Ident, a access) {
+func (t *analyzer) writeThroughCopy(r *region, v *types.Var, id *ast.Ident, a access) {
+	tr := trace{} // the region's own write: a plain trace
 	switch {
 	case !a.write:
 	case a.loc == locUnknown && a.ref != nil:
-		t.needExpr(a.ref, t.text(a.ref), id.Pos())
+		t.needExpr(tr, a.ref, t.text(a.ref), id.Pos())
 	case a.loc != locRef || r.clauseOf[v] == "reduction":
 	case r.loop != nil && v == r.loop.valueVar && v != nil:
-		t.needElemOf(r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
+		t.needElemOf(tr, r.loop.rangeX, v.Type(), id.Name, id.Pos(), func(what string) {
 			t.errorf(id.Pos(), "%s is written through in the parallel region, but its memory comes from %s, which CAPE cannot place in the arena", id.Name, what)
 		})
 	default:
-		t.need(v, id.Pos())
+		t.need(tr, v, id.Pos())
 	}
 }
 

@@ -29,7 +29,7 @@ func TestNoArenaCallInRegions(t *testing.T) {
 		t.Skip("translates every program of the repository")
 	}
 	var dirs []string
-	for _, root := range []string{"testdata/linepanic", "../cmd/cape/testdata", "../examples"} {
+	for _, root := range []string{"../internal/gocmd/testdata/linepanic", "../cmd/cape/testdata", "../examples"} {
 		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 			if err != nil || !d.IsDir() {
 				return err

@@ -17,27 +17,21 @@ type boxDecl struct {
 }
 
 // checkBoxes validates every variable that moves to the arena and decides
-// how to rewrite its declaration.
-func (t *translator) checkBoxes() {
-	defs := map[types.Object]*ast.Ident{}
-	for id, o := range t.info.Defs {
-		if o != nil {
-			defs[o] = id
-		}
-	}
+// how to rewrite its declaration (place.decls).
+func (t *translator) checkBoxes(place *placement) {
 	for _, r := range t.regions {
 		for _, v := range r.order {
-			if b := t.boxes[v]; b != nil && (r.clauseOf[v] == "reduction") {
+			if b := place.boxes[v]; b != nil && (r.clauseOf[v] == "reduction") {
 				t.errorf(r.dir.pos, "reduction variable %s also lives in the arena (written by the parallel region at %s); use a separate variable for the reduction", v.Name(), t.where(b.why))
 			}
 		}
 	}
-	for v, b := range t.boxes {
-		d := t.boxDecl(v, b, defs[v])
+	for v, b := range place.boxes {
+		d := t.boxDecl(v, b, t.defIdentOf(v))
 		if d == nil {
 			continue
 		}
-		t.boxDecls[v] = d
+		place.decls[v] = d
 	}
 }
 
@@ -108,7 +102,7 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 			return nil
 		}
 	}
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		if as, ok := t.parent[u].(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 			for _, l := range as.Lhs {
 				if l == u {

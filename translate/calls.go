@@ -55,7 +55,7 @@ func (t *translator) callees(call *ast.CallExpr, runsIn func(*types.Var) bool) (
 		return nil, nil
 	}
 	if fn := t.staticCallee(call); fn != nil {
-		if d := t.decls[fn]; d != nil {
+		if d := t.facts.decls[fn]; d != nil {
 			return []callTarget{{decl: d}}, nil
 		}
 		return nil, nil
@@ -126,7 +126,7 @@ func (ff *funcFlow) fn(fn *types.Func, pos token.Pos) {
 	if fn.Pkg() != ff.t.p.types {
 		return // it reaches this package's memory only through its arguments
 	}
-	d := ff.t.decls[fn.Origin()]
+	d := ff.t.facts.decls[fn.Origin()]
 	if d == nil || d.Body == nil {
 		ff.fail(pos, "%s, a function without a body", fn.Name())
 		return
@@ -223,7 +223,7 @@ func (ff *funcFlow) selector(x *ast.SelectorExpr, outer bool) {
 // results adds the function values that fn returns.
 func (ff *funcFlow) results(fn *types.Func, call *ast.CallExpr) {
 	t := ff.t
-	d := t.decls[fn]
+	d := t.facts.decls[fn]
 	sig := fn.Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
 		ff.fail(call.Pos(), "a call of %s, which CAPE cannot follow (it needs one unnamed result)", fn.Name())
@@ -266,13 +266,13 @@ func (ff *funcFlow) variable(v *types.Var, pos token.Pos, outer bool) {
 		ff.fail(pos, "exported variable %s, which other packages may assign", v.Name())
 		return
 	}
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		if p, ok := t.parent[u].(*ast.UnaryExpr); ok && p.Op == token.AND {
 			ff.fail(u.Pos(), "%s, whose address is taken here (it may be assigned through the pointer)", v.Name())
 			return
 		}
 	}
-	for _, s := range t.sources[v] {
+	for _, s := range t.facts.sources[v] {
 		switch {
 		case s.zero:
 		case s.unknown != "":
@@ -292,7 +292,7 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 	t := ff.t
 	switch {
 	case s.param == nil:
-		lit := t.litOf[v]
+		lit := t.facts.litOf[v]
 		if lit == nil {
 			ff.fail(s.pos, "%s, a parameter of a function literal", v.Name())
 			return
@@ -310,7 +310,7 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 			ff.expr(call.Args[s.index], outer)
 		}
 		return
-	case t.valueUse[s.param]:
+	case t.facts.valueUse[s.param]:
 		ff.fail(s.pos, "%s, a parameter of %s, which is used as a function value (CAPE cannot see every caller)", v.Name(), s.param.Name())
 		return
 	case s.param.Exported() && t.p.name != "main":
@@ -322,7 +322,7 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 		ff.fail(s.pos, "%s, a variadic parameter", v.Name())
 		return
 	}
-	for _, call := range t.calls[s.param] {
+	for _, call := range t.facts.calls[s.param] {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
 			ff.fail(call.Pos(), "%s, an argument of a call CAPE cannot follow", v.Name())
 			continue
@@ -352,7 +352,7 @@ func (t *translator) ifaceTargets(recv types.Type, name string, pos token.Pos) (
 		if fn.Pkg() != t.p.types {
 			return nil, &unbounded{pos: pos, what: fmt.Sprintf("method %s of %s, promoted from another package's type", name, types.TypeString(ct, t.qualifier))}
 		}
-		if d := t.decls[fn.Origin()]; d != nil && d.Body != nil {
+		if d := t.facts.decls[fn.Origin()]; d != nil && d.Body != nil {
 			out = append(out, callTarget{decl: d})
 		}
 	}
@@ -389,23 +389,7 @@ func (t *translator) implementations(iface *types.Interface) []types.Type {
 }
 
 // typeNames returns the package's named types, in source order.
-func (t *translator) typeNames() []*types.TypeName {
-	if t.named != nil {
-		return t.named
-	}
-	t.named = []*types.TypeName{}
-	for _, f := range t.p.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if ts, ok := n.(*ast.TypeSpec); ok {
-				if tn, ok := t.info.Defs[ts.Name].(*types.TypeName); ok && !tn.IsAlias() && ts.TypeParams == nil {
-					t.named = append(t.named, tn)
-				}
-			}
-			return true
-		})
-	}
-	return t.named
-}
+func (t *translator) typeNames() []*types.TypeName { return t.named }
 
 // externalImpl names a type of another package (among those this package
 // imports, directly or not) that implements iface, or returns "".
@@ -551,7 +535,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
 	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) {
-		t.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
+		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
 	if sig == nil {
@@ -565,7 +549,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		if _, isFunc := at.Underlying().(*types.Signature); isFunc {
 			targets, bad := t.funcValues(a, w.runsIn)
 			if bad != nil {
-				t.errorf(a.Pos(), "%s may call the function value %s%s, but CAPE cannot tell which function it is: it comes from %s at %s", name, t.text(a), via, bad.what, t.where(bad.pos))
+				w.errorf(a.Pos(), "%s may call the function value %s%s, but CAPE cannot tell which function it is: it comes from %s at %s", name, t.text(a), via, bad.what, t.where(bad.pos))
 			}
 			for _, c := range targets {
 				w.enter(c)
@@ -578,12 +562,12 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		if types.IsInterface(at) {
 			// Its dynamic value may be a slice or pointer of this package's.
 			if !t.readsInterfaces(fn, i, a) {
-				t.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
+				w.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
 			}
 			continue
 		}
 		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) {
-			t.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
+			w.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
 		}
 	}
 }
@@ -604,7 +588,7 @@ func (w *regionWalk) methodsOf(typ types.Type, onlyFmt bool) {
 			if !ok || fn.Pkg() != t.p.types || onlyFmt && !fmtMethods[fn.Name()] {
 				continue
 			}
-			if decl := t.decls[fn.Origin()]; decl != nil {
+			if decl := t.facts.decls[fn.Origin()]; decl != nil {
 				w.enter(callTarget{decl: decl})
 			}
 		}
@@ -684,13 +668,13 @@ func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
 	if v == nil || v.Parent() == t.p.types.Scope() {
 		return nil, "a value CAPE does not follow to its calls"
 	}
-	for _, s := range t.sources[v] {
+	for _, s := range t.facts.sources[v] {
 		if !s.zero && s.expr != ast.Expr(lit) {
 			return nil, fmt.Sprintf("%s, which is also given another value at %s", v.Name(), t.where(s.pos))
 		}
 	}
 	var calls []*ast.CallExpr
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		call, ok := t.parent[u].(*ast.CallExpr)
 		if !ok || call.Fun != ast.Expr(u) {
 			return nil, fmt.Sprintf("%s, which is used at %s other than by calling it", v.Name(), t.where(u.Pos()))
@@ -703,8 +687,8 @@ func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
 // needLitParam requires the memory that v, parameter number s.index of a
 // function literal, refers to to be in the arena: the arguments of every
 // call of the literal.
-func (t *translator) needLitParam(v *types.Var, s source, why token.Pos) {
-	lit := t.litOf[v]
+func (t *analyzer) needLitParam(tr trace, v *types.Var, s source, why token.Pos) {
+	lit := t.facts.litOf[v]
 	var calls []*ast.CallExpr
 	where := "a value CAPE does not follow to its calls"
 	if lit != nil {
@@ -712,18 +696,18 @@ func (t *translator) needLitParam(v *types.Var, s source, why token.Pos) {
 	}
 	sig, _ := t.info.TypeOf(lit).(*types.Signature)
 	if where != "" || sig == nil {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a parameter of a function literal that is %s: CAPE cannot see every call; call the literal through a local variable, or pass the slice by closure", v.Name(), t.where(why), where)
 		return
 	}
 	if sig.Variadic() && s.index == sig.Params().Len()-1 {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
 		return
 	}
 	for _, call := range calls {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
-			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
 			continue
 		}
-		t.needExpr(call.Args[s.index], v.Name(), why)
+		t.needExpr(tr, call.Args[s.index], v.Name(), why)
 	}
 }

@@ -36,53 +36,85 @@ type elemStores struct {
 	stores []store
 }
 
+// A trace is the mode of one origin trace (need, needExpr and the functions
+// they call), passed down by value: each step that changes the mode passes
+// a changed copy to the steps below it, and nothing is left set behind.
+type trace struct {
+	// stored: tracing a value stored into arena memory (an allocation made
+	// in a region is refused then).
+	stored bool
+	// escaped: the memory traced may have been made outside the calls
+	// active at the write (private.go).
+	escaped bool
+	// found is set in a soft trace, of memory that the regions only read:
+	// it goes to the arena if it can, and stays where it is otherwise. The
+	// trace's would-be diagnostics are appended to *found, for the caller
+	// of softly to keep or discard; they are never reported by themselves.
+	found *ErrorList
+}
+
+// soft reports whether tr traces memory that is only read.
+func (tr trace) soft() bool { return tr.found != nil }
+
+// escape is tr for memory that may have been made outside the calls active
+// at the write.
+func (tr trace) escape() trace {
+	tr.escaped = true
+	return tr
+}
+
+// storing is tr for a value stored into memory: into arena memory when
+// stored, into a region's private buffer otherwise. Either may hold memory
+// made outside the active calls.
+func (tr trace) storing(stored bool) trace {
+	tr.stored, tr.escaped = stored, true
+	return tr
+}
+
+// strict is tr for memory that must be in the arena, even within a soft
+// trace: its findings are reported.
+func (tr trace) strict() trace {
+	tr.found = nil
+	return tr
+}
+
 // modeKey wraps the keys of t.seen in the tracing modes other than the
-// plain one: while tracing a value that is stored in arena memory (stored:
-// an allocation made in a region is refused then), and while tracing memory
-// that is only read, to place it in the arena if it can be (soft: nothing is
-// reported).
+// plain one, so that a value traced in one mode is traced again in another.
 type modeKey struct {
 	key                   any
 	stored, soft, escaped bool
 }
 
-// seenKey is the t.seen key of x in the current tracing mode.
-func (t *translator) seenKey(x any) any {
-	if t.storing == 0 && t.soft == 0 && t.escaped == 0 {
+// key is the t.seen key of x in the mode tr.
+func (tr trace) key(x any) any {
+	if !tr.stored && !tr.soft() && !tr.escaped {
 		return x
 	}
-	return modeKey{x, t.storing > 0, t.soft > 0, t.escaped > 0}
+	return modeKey{x, tr.stored, tr.soft(), tr.escaped}
 }
 
-// softKey is the t.seen key of x for the traces of stores, which are the
+// storesKey is the t.seen key of x for the traces of stores, which are the
 // same whether the values are stored or not.
-func (t *translator) softKey(x any) any {
-	if t.soft == 0 {
+func (tr trace) storesKey(x any) any {
+	if !tr.soft() {
 		return x
 	}
 	return modeKey{key: x, soft: true}
 }
 
 // softly traces, with do, memory that the regions only read: it goes to
-// the arena if it can, and stays where it is otherwise.
-func (t *translator) softly(do func()) {
-	t.soft++
-	do()
-	t.soft--
-}
-
-// strictly traces, with do, memory that must be in the arena, even within
-// a soft trace.
-func (t *translator) strictly(do func()) {
-	soft := t.soft
-	t.soft = 0
-	do()
-	t.soft = soft
+// the arena if it can, and stays where it is otherwise. It returns the
+// diagnostics the trace would have reported: the caller decides on them.
+func softly(tr trace, do func(trace)) ErrorList {
+	var found ErrorList
+	tr.found = &found
+	do(tr)
+	return found
 }
 
 // collectStores records every store of a reference (slice, pointer, or
 // anything holding one) into an element or a field.
-func (t *translator) collectStores() {
+func (t *collector) collectStores() {
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -127,7 +159,7 @@ func (t *translator) collectStores() {
 }
 
 // literalStores records the elements and fields of a composite literal.
-func (t *translator) literalStores(lit *ast.CompositeLit) {
+func (t *collector) literalStores(lit *ast.CompositeLit) {
 	typ := t.info.TypeOf(lit)
 	if typ == nil {
 		return
@@ -159,14 +191,14 @@ func (t *translator) literalStores(lit *ast.CompositeLit) {
 				fld = u.Field(i)
 			}
 			if fld != nil && !pointerFree(fld.Type()) {
-				t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], store{pos: e.Pos(), expr: e})
+				t.stores.fields[fld.Origin()] = append(t.stores.fields[fld.Origin()], store{pos: e.Pos(), expr: e})
 			}
 		}
 	}
 }
 
 // addStore records s if lhs is an element or a field holding references.
-func (t *translator) addStore(lhs ast.Expr, s store) {
+func (t *collector) addStore(lhs ast.Expr, s store) {
 	switch x := ast.Unparen(lhs).(type) {
 	case *ast.IndexExpr:
 		typ := t.info.TypeOf(x)
@@ -189,31 +221,30 @@ func (t *translator) addStore(lhs ast.Expr, s store) {
 		}
 		fld := sel.Obj().(*types.Var)
 		if !pointerFree(fld.Type()) {
-			t.fieldStores[fld.Origin()] = append(t.fieldStores[fld.Origin()], s)
+			t.stores.fields[fld.Origin()] = append(t.stores.fields[fld.Origin()], s)
 		}
 	}
 }
 
-func (t *translator) addElemStore(typ types.Type, s store) {
-	for _, es := range t.elemStores {
+func (t *collector) addElemStore(typ types.Type, s store) {
+	for _, es := range t.stores.elems {
 		if types.Identical(es.typ, typ) {
 			es.stores = append(es.stores, s)
 			return
 		}
 	}
-	t.elemStores = append(t.elemStores, &elemStores{typ: typ, stores: []store{s}})
+	t.stores.elems = append(t.stores.elems, &elemStores{typ: typ, stores: []store{s}})
 }
 
 // needContents requires every reference that memory of type typ, placed in
 // the arena, may hold to point into the arena. It reports at why (the write
 // in a region that needs the memory; site is where the memory is made)
 // what cannot live there, and returns false then.
-func (t *translator) needContents(typ types.Type, name string, why, site token.Pos) (ok bool) {
-	t.strictly(func() { ok = t.contents(typ, name, why, site) })
-	return ok
+func (t *analyzer) needContents(tr trace, typ types.Type, name string, why, site token.Pos) bool {
+	return t.contents(tr.strict(), typ, name, why, site)
 }
 
-func (t *translator) contents(typ types.Type, name string, why, site token.Pos) bool {
+func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site token.Pos) bool {
 	refuse := func(what string) bool {
 		t.errorf(why, "%s is written in the parallel region, but its memory (made at %s) holds %s, which cannot live in the arena", name, t.where(site), what)
 		return false
@@ -231,21 +262,21 @@ func (t *translator) contents(typ types.Type, name string, why, site token.Pos) 
 		}
 		return true
 	case *types.Array:
-		return t.contents(u.Elem(), name, why, site)
+		return t.contents(tr, u.Elem(), name, why, site)
 	case *types.Struct:
 		ok := true
 		for i := range u.NumFields() {
 			f := u.Field(i)
 			switch f.Type().Underlying().(type) {
 			case *types.Slice, *types.Pointer:
-				t.needField(f, name, why)
+				t.needField(tr, f, name, why)
 			default:
-				ok = t.contents(f.Type(), name, why, site) && ok
+				ok = t.contents(tr, f.Type(), name, why, site) && ok
 			}
 		}
 		return ok
 	case *types.Slice, *types.Pointer:
-		t.needElems(typ, name, why)
+		t.needElems(tr, typ, name, why)
 		return true
 	case *types.Map:
 		return refuse("maps")
@@ -263,13 +294,13 @@ func (t *translator) contents(typ types.Type, name string, why, site token.Pos) 
 // slice or array to be arena memory.
 // Stores in generic code (s[i] = v with v of a type parameter's type) may
 // store a value of typ too, and are traced as well.
-func (t *translator) needElems(typ types.Type, name string, why token.Pos) {
-	for _, es := range t.elemStores {
-		if !types.Identical(es.typ, typ) && !hasTypeParam(es.typ) || t.seen[t.softKey(es)] {
+func (t *analyzer) needElems(tr trace, typ types.Type, name string, why token.Pos) {
+	for _, es := range t.stores.elems {
+		if !types.Identical(es.typ, typ) && !hasTypeParam(es.typ) || t.seen[tr.storesKey(es)] {
 			continue
 		}
-		t.seen[t.softKey(es)] = true
-		t.traceStores(es.stores, name, "an element of type "+es.typ.String(), why)
+		t.seen[tr.storesKey(es)] = true
+		t.traceStores(tr, es.stores, name, "an element of type "+es.typ.String(), why)
 	}
 }
 
@@ -295,39 +326,30 @@ func hasTypeParam(typ types.Type) bool {
 }
 
 // needField requires every value stored into field f to be arena memory.
-func (t *translator) needField(f *types.Var, name string, why token.Pos) {
+func (t *analyzer) needField(tr trace, f *types.Var, name string, why token.Pos) {
 	f = f.Origin()
-	if t.seen[t.softKey(f)] {
+	if t.seen[tr.storesKey(f)] {
 		return
 	}
-	t.seen[t.softKey(f)] = true
+	t.seen[tr.storesKey(f)] = true
 	if f.Pkg() != t.p.types {
-		t.originErrorf(why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
+		t.originErrorf(tr, why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
 		return
 	}
-	t.traceStores(t.fieldStores[f], name, "field "+f.Name(), why)
+	t.traceStores(tr, t.stores.fields[f], name, "field "+f.Name(), why)
 }
 
-func (t *translator) traceStores(stores []store, name, what string, why token.Pos) {
+func (t *analyzer) traceStores(tr trace, stores []store, name, what string, why token.Pos) {
 	for _, s := range stores {
 		if s.unknown != "" {
-			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
+			t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but %s %s, which CAPE cannot follow into the arena", name, t.where(why), what, s.unknown)
 			continue
 		}
 		// The value stored may be in code far from the write: name both.
 		valueName := what + " (as in " + name + ")"
-		if t.privateMemory(s.into) {
-			// Stored in a region's private buffer: the value may be
-			// memory made in the region too.
-			storing := t.storing
-			t.storing = 0
-			t.traceEscaped(func() { t.needExpr(s.expr, valueName, why) })
-			t.storing = storing
-			continue
-		}
-		t.storing++
-		t.traceEscaped(func() { t.needExpr(s.expr, valueName, why) })
-		t.storing--
+		// Stored in a region's private buffer (not stored), the value may
+		// be memory made in the region too.
+		t.needExpr(tr.storing(!t.privateMemory(s.into)), s.expr, valueName, why)
 	}
 }
 
@@ -349,7 +371,7 @@ func (t *translator) privateMemory(e ast.Expr) bool {
 		if r.body == nil || !within(v.Pos(), r.body) {
 			continue
 		}
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if s.zero {
 				continue
 			}
@@ -376,7 +398,7 @@ func (t *translator) privateMemory(e ast.Expr) bool {
 // slice and pointer arguments (json.Unmarshal(b, &cfg) sets cfg's slice
 // fields to memory on the Go heap). fmt's and log's printing functions only
 // read their arguments.
-func (t *translator) externalStores(call *ast.CallExpr) {
+func (t *collector) externalStores(call *ast.CallExpr) {
 	var id *ast.Ident
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -400,7 +422,7 @@ func (t *translator) externalStores(call *ast.CallExpr) {
 
 // escape records s as a store into the memory that a value of type typ
 // refers to, and into what that memory refers to in turn.
-func (t *translator) escape(typ types.Type, s store, seen *[]types.Type) {
+func (t *collector) escape(typ types.Type, s store, seen *[]types.Type) {
 	if typ == nil {
 		return
 	}
@@ -413,7 +435,7 @@ func (t *translator) escape(typ types.Type, s store, seen *[]types.Type) {
 }
 
 // escapeInto records s as a store into memory of type typ.
-func (t *translator) escapeInto(typ types.Type, s store, seen *[]types.Type) {
+func (t *collector) escapeInto(typ types.Type, s store, seen *[]types.Type) {
 	if pointerFree(typ) {
 		return
 	}
@@ -432,7 +454,7 @@ func (t *translator) escapeInto(typ types.Type, s store, seen *[]types.Type) {
 			}
 			switch f.Type().Underlying().(type) {
 			case *types.Slice, *types.Pointer:
-				t.fieldStores[f.Origin()] = append(t.fieldStores[f.Origin()], s)
+				t.stores.fields[f.Origin()] = append(t.stores.fields[f.Origin()], s)
 				t.escape(f.Type(), s, seen)
 			default:
 				t.escapeInto(f.Type(), s, seen)

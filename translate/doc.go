@@ -119,6 +119,65 @@
 // Every problem of a run is reported at once, as an ErrorList whose lines
 // read file:line:col: message, like go vet.
 //
+// # Passes
+//
+// The translator's run (translate.go) runs the passes below in order,
+// after parsing and type checking (load.go). As in
+// golang.org/x/tools/go/analysis, each pass names what it needs and
+// returns a typed result (passes.go), which run hands to the passes that
+// read it; the translator itself holds the
+// package's read-only inputs (the pkg, its FileSet and types.Info, the
+// parent map, each file by token.File, the named types, each object's
+// defining identifier), the results of the first three passes (index) once
+// they are made, a memo of which imported types implement an interface,
+// and the diagnostics.
+//
+//   - collectFacts (translate.go, recv.go) needs the package and the parent
+//     map; returns facts: every value assigned to each variable (sources),
+//     every static call of each function, the functions used as values,
+//     the function declarations, every use of each variable, where each
+//     method's receivers come from, and the literal of each literal's
+//     parameter.
+//   - collectStores (contents.go) needs the package; returns stores: every
+//     reference stored into an element (by element type) or a field.
+//   - findRegions (region.go, directive.go, point.go) needs the package and
+//     the parent map; returns directives: the regions, with their clauses
+//     resolved and loop headers analyzed, by statement too, and the
+//     //cape:checkpoint points. It reports malformed directives and
+//     clauses.
+//   - findRegionCode (private.go, walk.go, calls.go) needs facts and
+//     directives; returns regionCode (the bodies that some region may run,
+//     and which functions may start a region) and the findings of its walk
+//     of the regions' calls, which run discards: analyze walks the same
+//     calls and reports them.
+//   - analyze (access.go, origin.go, contents.go, private.go, recv.go)
+//     needs facts, stores, directives and regionCode; returns placement:
+//     the variables moved to the arena (boxes) and the make, new and
+//     &T{...} moved there. It reports what breaks Bernstein's conditions,
+//     leaves a region, or cannot be placed.
+//   - checkBoxes (boxes.go) needs placement; fills placement.decls, how each
+//     moved variable's declaration is rewritten, and reports those that
+//     cannot be.
+//   - planFrees (free.go) needs facts, regionCode and placement; returns
+//     freePlan (the frees before assignments and at the end of loop
+//     bodies, and the warnings about memory never reclaimed), and adds the
+//     makes of the owners it frees to placement.makes.
+//   - checkAllocSites (private.go) needs regionCode, placement and
+//     freePlan; returns nothing, and reports any arena allocation or free
+//     that would run inside a region.
+//   - findLast (last.go) needs facts and directives; returns the regions
+//     after which no region can run.
+//   - emit (emit.go, hint.go, point.go) needs directives, facts, placement,
+//     freePlan and the last regions; returns the Result. It proves the
+//     regions' hints (hint.go) on the way.
+//
+// Nothing is dropped by a mode: the origin trace of analyze (need,
+// needExpr and what they call) passes its mode down as a trace value
+// (stored, escaped, soft). A soft trace, of memory that the regions only
+// read and that goes to the arena only if it can, reports nothing itself:
+// softly returns what it found, and its caller (needContainer) discards it
+// explicitly, saying why.
+//
 // # Limits
 //
 // Soundness: every write that code run by a region makes must land in the

@@ -35,7 +35,7 @@ func (fo *fileOut) cape() string {
 	return fo.capeName
 }
 
-func (t *translator) out(outs map[*ast.File]*fileOut, f *ast.File) *fileOut {
+func (t *emitter) out(outs map[*ast.File]*fileOut, f *ast.File) *fileOut {
 	if fo := outs[f]; fo != nil {
 		return fo
 	}
@@ -68,7 +68,7 @@ func (t *translator) out(outs map[*ast.File]*fileOut, f *ast.File) *fileOut {
 
 // lineDir returns a /*line*/ directive that gives the character following it
 // the position pos of the user's source.
-func (t *translator) lineDir(pos token.Pos) string {
+func (t *emitter) lineDir(pos token.Pos) string {
 	p := t.fset.Position(pos)
 	return fmt.Sprintf("/*line %s:%d:%d*/", absPath(p.Filename), p.Line, p.Column)
 }
@@ -76,7 +76,7 @@ func (t *translator) lineDir(pos token.Pos) string {
 // lineDirBefore returns a /*line*/ directive for the newline that ends
 // the line before pos's: written just before a newline inserted in front
 // of pos, it keeps the lines that follow at their original numbers.
-func (t *translator) lineDirBefore(fo *fileOut, pos token.Pos) string {
+func (t *emitter) lineDirBefore(fo *fileOut, pos token.Pos) string {
 	line := fo.tf.Line(pos)
 	if line <= 1 {
 		return ""
@@ -97,18 +97,18 @@ func absPath(name string) string {
 // declarations of the variables moved to the arena, frees the arena memory
 // the program drops, makes main join and leave the job, writes the regions'
 // templates, and formats every changed file.
-func (t *translator) emit() *Result {
+func (t *emitter) emit() *Result {
 	res := &Result{Package: t.p.name, Files: map[string][]byte{}, Regions: len(t.regions)}
-	t.warnings.sort()
-	res.Warnings = t.warnings
+	t.frees.warnings.sort()
+	res.Warnings = t.frees.warnings
 	if len(t.regions) == 0 {
 		return res
 	}
 	outs := map[*ast.File]*fileOut{}
 
 	// 1. Uses of variables moved to the arena dereference them.
-	for v := range t.boxDecls {
-		for _, u := range t.uses[v] {
+	for v := range t.place.decls {
+		for _, u := range t.facts.uses[v] {
 			t.rewriteUse(t.outAt(outs, u.Pos()), v, u)
 		}
 	}
@@ -117,7 +117,7 @@ func (t *translator) emit() *Result {
 	// 2b. Arena memory that the program drops is freed (free.go).
 	t.emitFrees(outs)
 	// 3. Declarations of variables moved to the arena.
-	for v, d := range t.boxDecls {
+	for v, d := range t.place.decls {
 		t.rewriteDecl(t.outAt(outs, d.id.Pos()), v, d)
 	}
 	// 4. main joins the job first and leaves it last. Before the regions:
@@ -149,19 +149,19 @@ func (t *translator) emit() *Result {
 }
 
 // outAt returns the translation in progress of the file holding pos.
-func (t *translator) outAt(outs map[*ast.File]*fileOut, pos token.Pos) *fileOut {
+func (t *emitter) outAt(outs map[*ast.File]*fileOut, pos token.Pos) *fileOut {
 	return t.out(outs, t.fileOf[t.fset.File(pos)])
 }
 
 // emitAllocs rewrites the make and new calls and the composite literals
 // whose memory is shared, so that they allocate in the arena; inner ones
 // are rewritten before outer ones.
-func (t *translator) emitAllocs(outs map[*ast.File]*fileOut) {
-	allocs := make([]ast.Expr, 0, len(t.makes)+len(t.lits))
-	for c := range t.makes {
+func (t *emitter) emitAllocs(outs map[*ast.File]*fileOut) {
+	allocs := make([]ast.Expr, 0, len(t.place.makes)+len(t.place.lits))
+	for c := range t.place.makes {
 		allocs = append(allocs, c)
 	}
-	for x := range t.lits {
+	for x := range t.place.lits {
 		allocs = append(allocs, x)
 	}
 	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
@@ -178,8 +178,8 @@ func (t *translator) emitAllocs(outs map[*ast.File]*fileOut) {
 // emitFrees inserts the frees of the arena memory the program drops: before
 // the statements that drop it, and at the end of the blocks it goes out of
 // scope in.
-func (t *translator) emitFrees(outs map[*ast.File]*fileOut) {
-	for st, vs := range t.frees {
+func (t *emitter) emitFrees(outs map[*ast.File]*fileOut) {
+	for st, vs := range t.frees.at {
 		fo := t.outAt(outs, st.Pos())
 		var b strings.Builder
 		for _, v := range vs {
@@ -187,7 +187,7 @@ func (t *translator) emitFrees(outs map[*ast.File]*fileOut) {
 		}
 		fo.ed.insert(fo.off(st.Pos()), strings.TrimSuffix(b.String(), "\n")+t.lineDirBefore(fo, st.Pos())+"\n")
 	}
-	for blk, vs := range t.endFrees {
+	for blk, vs := range t.frees.atEnd {
 		fo := t.outAt(outs, blk.Pos())
 		var b strings.Builder
 		for _, v := range vs {
@@ -200,7 +200,7 @@ func (t *translator) emitFrees(outs map[*ast.File]*fileOut) {
 // finishFile applies the edits of the file f, adds the cape import if
 // needed and the generated-code header, and formats the result. It reports
 // a failure and returns false then.
-func (t *translator) finishFile(f *ast.File, fo *fileOut) ([]byte, bool) {
+func (t *emitter) finishFile(f *ast.File, fo *fileOut) ([]byte, bool) {
 	if fo.usesCape && !fo.imported {
 		name := ""
 		if fo.capeName != "cape" {
@@ -226,7 +226,7 @@ func (t *translator) finishFile(f *ast.File, fo *fileOut) ([]byte, bool) {
 }
 
 // rewriteUse makes the use u of the boxed variable v dereference it.
-func (t *translator) rewriteUse(fo *fileOut, v *types.Var, u *ast.Ident) {
+func (t *emitter) rewriteUse(fo *fileOut, v *types.Var, u *ast.Ident) {
 	for _, r := range t.regions {
 		if r.clauseOf[v] != "" && r.body != nil && within(u.Pos(), r.body) {
 			return // the region's private copy
@@ -265,7 +265,7 @@ func (t *translator) rewriteUse(fo *fileOut, v *types.Var, u *ast.Ident) {
 
 // rewriteAlloc turns make([]T, n) into cape.Make[T](n) and new(T) into
 // cape.New[T]().
-func (t *translator) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
+func (t *emitter) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 	start, end := fo.off(c.Pos()), fo.off(c.End())
 	b, _ := t.info.Uses[calleeIdent(c)].(*types.Builtin)
 	typ := t.info.TypeOf(c.Args[0])
@@ -301,7 +301,7 @@ func (t *translator) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 
 // rewriteLit turns &T{...} into a function literal that allocates the T
 // in the arena and stores the literal's value there.
-func (t *translator) rewriteLit(fo *fileOut, x *ast.UnaryExpr) {
+func (t *emitter) rewriteLit(fo *fileOut, x *ast.UnaryExpr) {
 	lit := ast.Unparen(x.X).(*ast.CompositeLit)
 	typ := t.text(lit.Type)
 	p := newNamer(t.identsIn(lit)).get("p")
@@ -315,7 +315,7 @@ func (t *translator) rewriteLit(fo *fileOut, x *ast.UnaryExpr) {
 // an int, which cape.Make takes: make accepts any integer type (and untyped
 // constants), so an argument of another type is converted. A value out of
 // int's range cannot be a valid length, and cape.Make refuses a negative one.
-func (t *translator) intArg(fo *fileOut, e ast.Expr) string {
+func (t *emitter) intArg(fo *fileOut, e ast.Expr) string {
 	text := fo.ed.take(fo.off(e.Pos()), fo.off(e.End()))
 	tv := t.info.Types[e]
 	if b, ok := tv.Type.(*types.Basic); ok && (b.Kind() == types.Int || b.Info()&types.IsUntyped != 0) {
@@ -325,7 +325,7 @@ func (t *translator) intArg(fo *fileOut, e ast.Expr) string {
 }
 
 // rewriteDecl moves the declaration of v to the arena.
-func (t *translator) rewriteDecl(fo *fileOut, v *types.Var, d *boxDecl) {
+func (t *emitter) rewriteDecl(fo *fileOut, v *types.Var, d *boxDecl) {
 	name, capeName := v.Name(), fo.cape()
 	alloc := fmt.Sprintf("%s.New[%s]()", capeName, d.typ)
 	switch {
@@ -345,7 +345,7 @@ func (t *translator) rewriteDecl(fo *fileOut, v *types.Var, d *boxDecl) {
 }
 
 // identsIn returns the names of the identifiers in n.
-func (t *translator) identsIn(nodes ...ast.Node) map[string]bool {
+func (t *emitter) identsIn(nodes ...ast.Node) map[string]bool {
 	names := map[string]bool{}
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -389,8 +389,8 @@ func (t *translator) regionName(r *region) string {
 }
 
 // usedIn reports whether v is used inside n.
-func (t *translator) usedIn(v *types.Var, n ast.Node) bool {
-	for _, u := range t.uses[v] {
+func (t *emitter) usedIn(v *types.Var, n ast.Node) bool {
+	for _, u := range t.facts.uses[v] {
 		if within(u.Pos(), n) {
 			return true
 		}
@@ -406,7 +406,7 @@ type regionNames struct {
 	red                                                                       map[*types.Var]string // reductions: the cape.Reducer
 }
 
-func (t *translator) names(r *region, fo *fileOut) *regionNames {
+func (t *emitter) names(r *region, fo *fileOut) *regionNames {
 	avoid := t.identsIn(r.stmt)
 	for _, v := range r.order {
 		avoid[v.Name()] = true
@@ -433,10 +433,10 @@ func (t *translator) names(r *region, fo *fileOut) *regionNames {
 
 // prologue writes Begin, Start, the reductions and the lastprivate
 // hand-over pointers.
-func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *regionNames) {
+func (t *emitter) prologue(b *strings.Builder, fo *fileOut, r *region, n *regionNames) {
 	c := fo.cape()
 	fmt.Fprintf(b, "%s := %s.Begin(%q)\n", n.r, c, t.regionName(r))
-	if r.last {
+	if t.last[r] {
 		fmt.Fprintf(b, "%s.Last() // the program's last parallel region: the slaves leave after it\n", n.r)
 	}
 	t.emitHint(b, fo, r, n.r)
@@ -461,7 +461,7 @@ func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	}
 	for _, v := range r.order {
 		if r.clauseOf[v] == "lastprivate" {
-			if t.boxDecls[v] != nil {
+			if t.place.decls[v] != nil {
 				fmt.Fprintf(b, "%s := %s\n", n.lastp[v], v.Name())
 			} else {
 				fmt.Fprintf(b, "%s := &%s\n", n.lastp[v], v.Name())
@@ -477,8 +477,8 @@ func (t *translator) prologue(b *strings.Builder, fo *fileOut, r *region, n *reg
 
 // valueOf is the expression that reads the variable v outside the regions'
 // private copies.
-func (t *translator) valueOf(v *types.Var) string {
-	if t.boxDecls[v] != nil {
+func (t *emitter) valueOf(v *types.Var) string {
+	if t.place.decls[v] != nil {
 		return "*" + v.Name()
 	}
 	return v.Name()
@@ -488,7 +488,7 @@ func (t *translator) valueOf(v *types.Var) string {
 // their names. With verify, they are the copies of the --verify re-run,
 // which also shadows the reduction variables (starting from their entry
 // values), so that the re-run leaves the region's results alone.
-func (t *translator) privates(fo *fileOut, r *region, n *regionNames, verify bool) (decls, names []string) {
+func (t *emitter) privates(fo *fileOut, r *region, n *regionNames, verify bool) (decls, names []string) {
 	for _, v := range r.order {
 		switch r.clauseOf[v] {
 		case "private", "lastprivate":
@@ -537,7 +537,7 @@ func elems(v *types.Var) string {
 
 // sliceType is the type of the slice reduction variable v as Go source in
 // fo's file, or []T when the type cannot be named there.
-func (t *translator) sliceType(fo *fileOut, v *types.Var) string {
+func (t *emitter) sliceType(fo *fileOut, v *types.Var) string {
 	if s, ok := t.typeString(fo.f, v.Type()); ok {
 		return s
 	}
@@ -552,7 +552,7 @@ func (t *translator) sliceType(fo *fileOut, v *types.Var) string {
 // any, and declares them: after the block, the --verify re-run sees the
 // variables they shadow as they were at entry. It reports whether it
 // opened a block.
-func (t *translator) openPrivates(b *strings.Builder, fo *fileOut, r *region, n *regionNames) bool {
+func (t *emitter) openPrivates(b *strings.Builder, fo *fileOut, r *region, n *regionNames) bool {
 	decls, _ := t.privates(fo, r, n, false)
 	if len(decls) == 0 {
 		return false
@@ -569,7 +569,7 @@ func (t *translator) openPrivates(b *strings.Builder, fo *fileOut, r *region, n 
 // last iteration or section (cond): the owner flag and the values. It is
 // written where that unit ends, not after the loop over the units, because
 // the master may run further units after it (those of a lost node).
-func (t *translator) captureLast(b *strings.Builder, r *region, n *regionNames, cond string) {
+func (t *emitter) captureLast(b *strings.Builder, r *region, n *regionNames, cond string) {
 	if len(n.lastp) == 0 {
 		return
 	}
@@ -587,7 +587,7 @@ func (t *translator) captureLast(b *strings.Builder, r *region, n *regionNames, 
 // the region's code as one node alone would run it: every iteration or
 // section, in order) and, for the last region, EndLast. The lastprivate
 // values were handed over by captureLast.
-func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *regionNames, owner string, inner bool, rerun string) {
+func (t *emitter) epilogue(b *strings.Builder, fo *fileOut, r *region, n *regionNames, owner string, inner bool, rerun string) {
 	c := fo.cape()
 	for _, v := range r.order {
 		if p := n.red[v]; p != "" {
@@ -627,7 +627,7 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 	}
 	b.WriteString(rerun)
 	for _, v := range r.order {
-		if p := n.lastp[v]; p != "" && t.boxDecls[v] != nil {
+		if p := n.lastp[v]; p != "" && t.place.decls[v] != nil {
 			fmt.Fprintf(b, "*%s = %s // compared with the parallel hand-over\n", p, v.Name())
 		}
 	}
@@ -635,7 +635,7 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 		fmt.Fprintf(b, "%s = %s\n}\n", strings.TrimSuffix(strings.Repeat("_, ", len(names)), ", "), strings.Join(names, ", "))
 	}
 	fmt.Fprintf(b, "%s.Must(%s.VerifyEnd())\n}\n", c, n.r)
-	if r.last {
+	if t.last[r] {
 		fmt.Fprintf(b, "%s.EndLast() // the program's last parallel region: slaves stop here\n", n.r)
 	}
 }
@@ -643,7 +643,7 @@ func (t *translator) epilogue(b *strings.Builder, fo *fileOut, r *region, n *reg
 // labelEdits renames, for a copy of the source range [start, end) in the
 // same function, the labels declared in it and the region's own label
 // (labels are unique in a function), with the branches that name them.
-func (t *translator) labelEdits(fo *fileOut, r *region, start, end token.Pos) (edits []edit, rename map[string]string) {
+func (t *emitter) labelEdits(fo *fileOut, r *region, start, end token.Pos) (edits []edit, rename map[string]string) {
 	rename = map[string]string{}
 	if t.labelNamers == nil {
 		t.labelNamers = map[ast.Node]namer{}
@@ -707,7 +707,7 @@ func unsignedOf(t types.Type) string {
 // of the loop's header, and the tail (lastprivate owner, epilogue with the
 // --verify re-run, the loop variable's value after the loop) in place of the
 // body's closing brace.
-func (t *translator) emitFor(fo *fileOut, r *region) {
+func (t *emitter) emitFor(fo *fileOut, r *region) {
 	n := t.names(r, fo)
 	body := r.body
 	start := r.stmt.Pos()
@@ -749,7 +749,7 @@ func (fo *fileOut) takeExpr(e ast.Expr) string {
 // forCount writes the loop's iteration count, computed once, to b, and
 // returns the per-iteration declarations of the loop variable (iv) and of
 // the range value (vv), empty where the body does not use them.
-func (t *translator) forCount(b *strings.Builder, fo *fileOut, r *region, n *regionNames) (iv, vv string) {
+func (t *emitter) forCount(b *strings.Builder, fo *fileOut, r *region, n *regionNames) (iv, vv string) {
 	li, body := r.loop, r.body
 	switch {
 	case li.lo != nil:
@@ -783,7 +783,7 @@ func (t *translator) forCount(b *strings.Builder, fo *fileOut, r *region, n *reg
 // three-clause loop (for i := lo; i < hi; i += step) to b, and returns the
 // per-iteration declaration of the loop variable, empty where the body does
 // not use it.
-func (t *translator) forCountBounds(b *strings.Builder, fo *fileOut, r *region, n *regionNames) string {
+func (t *emitter) forCountBounds(b *strings.Builder, fo *fileOut, r *region, n *regionNames) string {
 	li := r.loop
 	typ, ok := t.typeString(fo.f, li.typ)
 	if !ok {
@@ -835,7 +835,7 @@ func (t *translator) forCountBounds(b *strings.Builder, fo *fileOut, r *region, 
 // lost nodes; or its chunks) and the header of the loop over the
 // iterations. It returns the owner flag's name (empty when there is none)
 // and whether openPrivates opened an inner block.
-func (t *translator) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *regionNames) (owner string, inner bool) {
+func (t *emitter) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *regionNames) (owner string, inner bool) {
 	chunked := r.sched != "Static" || r.chunk != ""
 	c := fo.cape()
 	if r.chunk != "" {
@@ -868,7 +868,7 @@ func (t *translator) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *
 // forRerun returns the --verify re-run of the loop: the whole iteration
 // space, in order, with the body as translated (its labels renamed: they are
 // unique in a function).
-func (t *translator) forRerun(fo *fileOut, r *region, n *regionNames, perIter string) string {
+func (t *emitter) forRerun(fo *fileOut, r *region, n *regionNames, perIter string) string {
 	body := r.body
 	labels, rename := t.labelEdits(fo, r, body.Lbrace+1, body.Rbrace)
 	var rerun strings.Builder
@@ -883,7 +883,7 @@ func (t *translator) forRerun(fo *fileOut, r *region, n *regionNames, perIter st
 
 // forAfter writes to e the assignment that leaves a loop variable declared
 // outside the loop (for i = ...) as the sequential loop would leave it.
-func (t *translator) forAfter(e *strings.Builder, fo *fileOut, r *region, n *regionNames) {
+func (t *emitter) forAfter(e *strings.Builder, fo *fileOut, r *region, n *regionNames) {
 	li := r.loop
 	if li.v == nil || li.define {
 		return
@@ -904,7 +904,7 @@ func (t *translator) forAfter(e *strings.Builder, fo *fileOut, r *region, n *reg
 }
 
 // emitSections writes the template of a parallel sections block.
-func (t *translator) emitSections(fo *fileOut, r *region) {
+func (t *emitter) emitSections(fo *fileOut, r *region) {
 	n := t.names(r, fo)
 	c := fo.cape()
 	blk := r.body
@@ -947,9 +947,9 @@ func (t *translator) emitSections(fo *fileOut, r *region) {
 
 // emitMain makes main join the job first and leave it last, and makes
 // os.Exit leave it too.
-func (t *translator) emitMain(outs map[*ast.File]*fileOut) {
+func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	d := t.decls[mainFn]
+	d := t.facts.decls[mainFn]
 	if d == nil || d.Body == nil {
 		return
 	}
@@ -987,11 +987,11 @@ func (t *translator) emitMain(outs map[*ast.File]*fileOut) {
 // onlyPrivate reports whether the local variable v is used only inside
 // regions that make it private, so that the translation would leave it
 // unused.
-func (t *translator) onlyPrivate(v *types.Var) bool {
+func (t *emitter) onlyPrivate(v *types.Var) bool {
 	if v.Parent() == v.Pkg().Scope() {
 		return false
 	}
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		private := false
 		for _, r := range t.regions {
 			if r.clauseOf[v] == "private" && within(u.Pos(), r.body) {

@@ -40,15 +40,16 @@ import (
 // reclaims is reported as a warning: each time around the loop it takes
 // new arena memory for good.
 
-// planFrees finds the owners, moves their groups' makes to the arena and
-// records the frees and the warnings.
-func (t *translator) planFrees() {
+// planFrees finds the owners, moves their groups' makes to the arena
+// (place.makes) and returns the frees and the warnings.
+func (t *freePlanner) planFrees() {
+	place, plan := t.place, t.plan
 	owners := t.owners()
 	groups := t.ownerGroups(owners)
 	arenaGroup := map[int]bool{}
 	for v, g := range groups {
-		for _, s := range t.sources[v] {
-			if call, ok := s.expr.(*ast.CallExpr); ok && t.makes[call] != "" {
+		for _, s := range t.facts.sources[v] {
+			if call, ok := s.expr.(*ast.CallExpr); ok && place.makes[call] != "" {
 				arenaGroup[g] = true
 			}
 		}
@@ -58,44 +59,44 @@ func (t *translator) planFrees() {
 			delete(owners, v)
 			continue
 		}
-		for _, s := range t.sources[v] {
-			if call, ok := s.expr.(*ast.CallExpr); ok && t.isMake(call) && t.makes[call] == "" {
-				t.makes[call] = v.Name()
+		for _, s := range t.facts.sources[v] {
+			if call, ok := s.expr.(*ast.CallExpr); ok && t.isMake(call) && place.makes[call] == "" {
+				place.makes[call] = v.Name()
 			}
 		}
 	}
-	t.frees = map[*ast.AssignStmt][]*types.Var{}
+	plan.at = map[*ast.AssignStmt][]*types.Var{}
 	for v := range owners {
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			st, ok := t.parent[s.expr].(*ast.AssignStmt)
-			if !ok || st.Tok != token.ASSIGN || !t.inList(st) || t.frees[st] != nil {
+			if !ok || st.Tok != token.ASSIGN || !t.inList(st) || plan.at[st] != nil {
 				continue
 			}
 			for _, d := range t.dropped(st) {
 				if owners[d] {
-					t.frees[st] = append(t.frees[st], d)
+					plan.at[st] = append(plan.at[st], d)
 				}
 			}
 		}
 	}
-	t.endFrees = map[*ast.BlockStmt][]*types.Var{}
+	plan.atEnd = map[*ast.BlockStmt][]*types.Var{}
 	moved := t.movedOwners(owners)
 	for v := range owners {
 		if blk := t.loopBodyOf(v); blk != nil && !moved[v] {
-			t.endFrees[blk] = append(t.endFrees[blk], v)
+			plan.atEnd[blk] = append(plan.atEnd[blk], v)
 		}
 	}
-	for _, vs := range t.endFrees {
+	for _, vs := range plan.atEnd {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Pos() < vs[j].Pos() })
 	}
 	t.warnUnreclaimed(owners, moved)
 }
 
 // movedOwners returns the owners whose value moves to another owner.
-func (t *translator) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool {
+func (t *freePlanner) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool {
 	moved := map[*types.Var]bool{}
 	for v := range owners {
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if w := t.varOf(s.expr); w != nil && owners[w] {
 				moved[w] = true
 			}
@@ -106,7 +107,7 @@ func (t *translator) movedOwners(owners map[*types.Var]bool) map[*types.Var]bool
 
 // loopBodyOf returns the body of the for or range statement that declares
 // v directly (each iteration has its own v), or nil.
-func (t *translator) loopBodyOf(v *types.Var) *ast.BlockStmt {
+func (t *freePlanner) loopBodyOf(v *types.Var) *ast.BlockStmt {
 	id := t.defIdentOf(v)
 	if id == nil {
 		return nil
@@ -133,11 +134,11 @@ func (t *translator) loopBodyOf(v *types.Var) *ast.BlockStmt {
 }
 
 // owners returns the local slice variables that own their memory.
-func (t *translator) owners() map[*types.Var]bool {
+func (t *freePlanner) owners() map[*types.Var]bool {
 	cands := map[*types.Var]bool{}
-	for v := range t.sources {
+	for v := range t.facts.sources {
 		if _, ok := v.Type().Underlying().(*types.Slice); !ok || v.IsField() || v.Parent() == nil ||
-			v.Parent() == v.Pkg().Scope() || t.mayRunInRegion(t.defIdentOf(v)) {
+			v.Parent() == v.Pkg().Scope() || t.mayRunInRegion(t.code, t.defIdentOf(v)) {
 			continue
 		}
 		cands[v] = true
@@ -156,8 +157,8 @@ func (t *translator) owners() map[*types.Var]bool {
 
 // owns reports whether v satisfies the owner conditions, given the other
 // candidates.
-func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
-	for _, s := range t.sources[v] {
+func (t *freePlanner) owns(v *types.Var, cands map[*types.Var]bool) bool {
+	for _, s := range t.facts.sources[v] {
 		switch {
 		case s.unknown != "" || s.isParam:
 			return false
@@ -170,7 +171,7 @@ func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
 			}
 		}
 	}
-	for _, u := range t.uses[v] {
+	for _, u := range t.facts.uses[v] {
 		if t.funcOf(u) != t.funcOf(v) || !t.ownerUse(u, cands, map[*types.Var]bool{}) {
 			return false
 		}
@@ -181,12 +182,12 @@ func (t *translator) owns(v *types.Var, cands map[*types.Var]bool) bool {
 // ownedValue reports whether the value e, assigned to v, keeps v an owner:
 // a make outside any region, or a value handed on by a rotation of
 // candidates.
-func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]bool) bool {
+func (t *freePlanner) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]bool) bool {
 	if call, ok := e.(*ast.CallExpr); ok {
-		return t.isMake(call) && !t.mayRunInRegion(call)
+		return t.isMake(call) && !t.mayRunInRegion(t.code, call)
 	}
 	w := t.varOf(e)
-	if w == nil || !cands[w] || t.mayRunInRegion(e) {
+	if w == nil || !cands[w] || t.mayRunInRegion(t.code, e) {
 		return false
 	}
 	st, ok := t.parent[e].(*ast.AssignStmt)
@@ -204,7 +205,7 @@ func (t *translator) ownedValue(v *types.Var, e ast.Expr, cands map[*types.Var]b
 // the left that are not on the right lose their only reference there
 // (dropped), so st must be a statement of a list, where their frees go.
 // Swaps and cycles (a, b, c = b, c, a) drop nothing.
-func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
+func (t *freePlanner) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) bool {
 	if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
 		return false
 	}
@@ -218,7 +219,7 @@ func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) b
 	}
 	right := map[*types.Var]bool{}
 	for _, r := range st.Rhs {
-		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && t.isMake(call) && !t.mayRunInRegion(call) {
+		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && t.isMake(call) && !t.mayRunInRegion(t.code, call) {
 			continue
 		}
 		w := t.varOf(r)
@@ -232,7 +233,7 @@ func (t *translator) isRotation(st *ast.AssignStmt, cands map[*types.Var]bool) b
 
 // dropped returns the variables on the left of the assignment st that are
 // not on its right, in order: their old values lose a reference at st.
-func (t *translator) dropped(st *ast.AssignStmt) []*types.Var {
+func (t *freePlanner) dropped(st *ast.AssignStmt) []*types.Var {
 	right := map[*types.Var]bool{}
 	for _, r := range st.Rhs {
 		if w := t.varOf(r); w != nil {
@@ -250,12 +251,12 @@ func (t *translator) dropped(st *ast.AssignStmt) []*types.Var {
 
 // diesAt reports whether w is declared in the block of st and not used
 // after st.
-func (t *translator) diesAt(w *types.Var, st *ast.AssignStmt) bool {
+func (t *freePlanner) diesAt(w *types.Var, st *ast.AssignStmt) bool {
 	blk, ok := t.parent[st].(*ast.BlockStmt)
 	if !ok || !t.declaredIn(w, blk) {
 		return false
 	}
-	for _, u := range t.uses[w] {
+	for _, u := range t.facts.uses[w] {
 		if u.Pos() > st.End() {
 			return false
 		}
@@ -264,7 +265,7 @@ func (t *translator) diesAt(w *types.Var, st *ast.AssignStmt) bool {
 }
 
 // declaredIn reports whether v is declared by a statement of blk itself.
-func (t *translator) declaredIn(v *types.Var, blk *ast.BlockStmt) bool {
+func (t *freePlanner) declaredIn(v *types.Var, blk *ast.BlockStmt) bool {
 	for _, s := range blk.List {
 		if s.Pos() <= v.Pos() && v.Pos() < s.End() {
 			switch s := s.(type) {
@@ -280,7 +281,7 @@ func (t *translator) declaredIn(v *types.Var, blk *ast.BlockStmt) bool {
 
 // ownerUse reports whether the use u of a slice variable keeps it an
 // owner. params holds the parameters being checked, against recursion.
-func (t *translator) ownerUse(u *ast.Ident, cands, params map[*types.Var]bool) bool {
+func (t *freePlanner) ownerUse(u *ast.Ident, cands, params map[*types.Var]bool) bool {
 	switch p := t.parent[u].(type) {
 	case *ast.IndexExpr:
 		if p.X != u {
@@ -311,7 +312,7 @@ func (t *translator) ownerUse(u *ast.Ident, cands, params map[*types.Var]bool) b
 
 // ownerArg reports whether passing u as an argument of call keeps it an
 // owner: len, cap, copy, or a parameter that only does owner uses.
-func (t *translator) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params map[*types.Var]bool) bool {
+func (t *freePlanner) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params map[*types.Var]bool) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := t.info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
@@ -322,7 +323,7 @@ func (t *translator) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params ma
 		}
 	}
 	fn := t.staticCallee(call)
-	decl := t.decls[fn]
+	decl := t.facts.decls[fn]
 	if fn == nil || decl == nil || call.Ellipsis.IsValid() {
 		return false
 	}
@@ -339,12 +340,12 @@ func (t *translator) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params ma
 			return true
 		}
 		params[pv] = true
-		for _, s := range t.sources[pv] {
+		for _, s := range t.facts.sources[pv] {
 			if !s.isParam {
 				return false // the parameter is reassigned
 			}
 		}
-		for _, pu := range t.uses[pv] {
+		for _, pu := range t.facts.uses[pv] {
 			if t.funcOf(pu) != t.funcOf(pv) || !t.ownerUse(pu, nil, params) {
 				return false
 			}
@@ -354,7 +355,7 @@ func (t *translator) ownerArg(call *ast.CallExpr, u *ast.Ident, cands, params ma
 	return false
 }
 
-func (t *translator) isNil(e ast.Expr) bool {
+func (t *freePlanner) isNil(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return false
@@ -364,7 +365,7 @@ func (t *translator) isNil(e ast.Expr) bool {
 }
 
 // isMake reports whether call is the builtin make.
-func (t *translator) isMake(call *ast.CallExpr) bool {
+func (t *freePlanner) isMake(call *ast.CallExpr) bool {
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
 		return false
@@ -392,20 +393,10 @@ func (t *translator) funcOf(x any) ast.Node {
 }
 
 // defIdentOf returns the identifier that declares o, or nil.
-func (t *translator) defIdentOf(o types.Object) *ast.Ident {
-	if t.defIdent == nil {
-		t.defIdent = map[types.Object]*ast.Ident{}
-		for id, d := range t.info.Defs {
-			if d != nil {
-				t.defIdent[d] = id
-			}
-		}
-	}
-	return t.defIdent[o]
-}
+func (t *translator) defIdentOf(o types.Object) *ast.Ident { return t.defIdent[o] }
 
 // ownerGroups numbers the groups of owners linked by moves and swaps.
-func (t *translator) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int {
+func (t *freePlanner) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int {
 	group := map[*types.Var]int{}
 	var mark func(v *types.Var, g int)
 	mark = func(v *types.Var, g int) {
@@ -413,12 +404,12 @@ func (t *translator) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int 
 			return
 		}
 		group[v] = g
-		for _, s := range t.sources[v] {
+		for _, s := range t.facts.sources[v] {
 			if w := t.varOf(s.expr); w != nil {
 				mark(w, g)
 			}
 		}
-		for _, u := range t.uses[v] {
+		for _, u := range t.facts.uses[v] {
 			if st, ok := t.parent[u].(*ast.AssignStmt); ok {
 				for _, l := range st.Lhs {
 					if w := t.varOf(l); w != nil {
@@ -438,16 +429,17 @@ func (t *translator) ownerGroups(owners map[*types.Var]bool) map[*types.Var]int 
 	return group
 }
 
-// warnUnreclaimed warns about arena allocations in sequential loops that
-// no owner reclaims.
-func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
+// warnUnreclaimed warns, in plan, about the arena allocations of place in
+// sequential loops that no owner reclaims.
+func (t *freePlanner) warnUnreclaimed(owners, moved map[*types.Var]bool) {
+	place, plan := t.place, t.plan
 	freedAtEnd := map[*types.Var]bool{}
-	for _, vs := range t.endFrees {
+	for _, vs := range plan.atEnd {
 		for _, v := range vs {
 			freedAtEnd[v] = true
 		}
 	}
-	for call, name := range t.makes {
+	for call, name := range place.makes {
 		if t.inRegion(call.Pos()) || !t.inLoop(call) {
 			continue
 		}
@@ -463,14 +455,14 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 					if v == nil && t.constElem(st.Lhs[i]) {
 						// The same element each time around: the
 						// make it held before is dropped (a stage).
-						t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never "+
+						t.warnf(&plan.warnings, call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never "+
 							"reclaimed (the arena is not garbage collected): allocate the stages once before the loop "+
 							"and permute them (k[0], k[1] = k[1], k[0]), or keep each in a variable that is its only "+
 							"reference", t.text(st.Lhs[i]))
 					}
 				}
 			}
-			if v != nil && owners[v] && (t.frees[st] != nil || moved[v] || freedAtEnd[v]) {
+			if v != nil && owners[v] && (plan.at[st] != nil || moved[v] || freedAtEnd[v]) {
 				continue
 			}
 		case *ast.ValueSpec:
@@ -483,7 +475,7 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 		if v == nil {
 			continue
 		}
-		t.warnf(call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
+		t.warnf(&plan.warnings, call.Pos(), "%s is allocated in the CAPE arena each time around this loop and never reclaimed "+
 			"(the arena is not garbage collected): allocate it once before the loop, or let the variable that "+
 			"holds it be its only reference and hand it on as its last use (u = next; prev, cur = cur, next)", name)
 	}
@@ -491,7 +483,7 @@ func (t *translator) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 
 // constElem reports whether e is an element of an array or slice variable
 // at a constant index (k[1]).
-func (t *translator) constElem(e ast.Expr) bool {
+func (t *freePlanner) constElem(e ast.Expr) bool {
 	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
 	if !ok || t.varOf(ix.X) == nil {
 		return false
@@ -507,7 +499,7 @@ func (t *translator) constElem(e ast.Expr) bool {
 
 // inLoop reports whether n lies in the body of a for or range statement of
 // its function.
-func (t *translator) inLoop(n ast.Node) bool {
+func (t *freePlanner) inLoop(n ast.Node) bool {
 	for p := t.parent[n]; p != nil && !isFunc(p); p = t.parent[p] {
 		switch p.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:

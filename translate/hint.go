@@ -2,7 +2,7 @@ package translate
 
 // Hints: what the translator can prove about a region so that the monitor
 // compares less memory (cape.WritesIn, cape.Region.InLoop; the runtime's
-// side is in cape/hint.go). Each proof is conservative: where a statement
+// side is in cape/hint_unsafe.go). Each proof is conservative: where a statement
 // is not of the few simple forms recognized, there is no hint, and the
 // region is tracked as any other. A wrong hint loses writes, so nothing
 // here guesses.
@@ -36,7 +36,7 @@ import (
 // emitHint writes, after the region's Begin, the calls that give the
 // runtime what was proved, and declares the clean loop's cape.Loop just
 // before the loop, once.
-func (t *translator) emitHint(b *strings.Builder, fo *fileOut, r *region, rv string) {
+func (t *emitter) emitHint(b *strings.Builder, fo *fileOut, r *region, rv string) {
 	h := t.hintOf(r)
 	c := fo.cape()
 	if h.bounded {
@@ -72,7 +72,7 @@ type regionHint struct {
 }
 
 // hintOf returns what can be proved about r.
-func (t *translator) hintOf(r *region) regionHint {
+func (t *emitter) hintOf(r *region) regionHint {
 	var h regionHint
 	if r.outer != nil {
 		return h // nested: the enclosing region's monitor tracks it
@@ -93,7 +93,7 @@ func (t *translator) hintOf(r *region) regionHint {
 
 // boundsWalk checks the writes of a region's body.
 type boundsWalk struct {
-	t      *translator
+	t      *emitter
 	r      *region
 	ok     bool
 	slices []*types.Var
@@ -179,7 +179,7 @@ func (w *boundsWalk) slice(e ast.Expr) {
 	}
 	v, _ := t.info.Uses[id].(*types.Var)
 	switch {
-	case v == nil, t.boxes[v] != nil, within(v.Pos(), w.r.stmt):
+	case v == nil, t.place.boxes[v] != nil, within(v.Pos(), w.r.stmt):
 		w.ok = false // a slice of the body may alias anything
 		return
 	}
@@ -223,7 +223,7 @@ func isSliceOrPointer(typ types.Type) bool {
 // pureCall reports whether call writes no memory and runs no code of the
 // program: a conversion, a builtin that writes nothing, or a function of
 // math or math/bits.
-func (t *translator) pureCall(call *ast.CallExpr) bool {
+func (t *emitter) pureCall(call *ast.CallExpr) bool {
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
 		return true
 	}
@@ -250,7 +250,7 @@ func (t *translator) pureCall(call *ast.CallExpr) bool {
 
 // cleanExpr reports whether evaluating e writes no memory: its calls are
 // pure (pureCall), and it has no closure and no channel receive.
-func (t *translator) cleanExpr(e ast.Node) bool {
+func (t *emitter) cleanExpr(e ast.Node) bool {
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -269,7 +269,7 @@ func (t *translator) cleanExpr(e ast.Node) bool {
 // cleanLoop returns the loop statement (its label statement if labeled)
 // whose body holds r as a statement and nothing else that may write the
 // arena, or nil.
-func (t *translator) cleanLoop(r *region) ast.Stmt {
+func (t *emitter) cleanLoop(r *region) ast.Stmt {
 	if t.startsGoroutines() {
 		return nil // one may write the arena while the loop runs
 	}
@@ -300,14 +300,14 @@ func (t *translator) cleanLoop(r *region) ast.Stmt {
 		}
 	}
 	for _, v := range r.order {
-		if t.boxes[v] != nil {
+		if t.place.boxes[v] != nil {
 			return nil // its result is written into the arena after the region
 		}
 	}
 	// The parallel loop's bounds and chunk size are evaluated before the
 	// region starts, its variable set after it.
 	if l := r.loop; l != nil {
-		if l.v != nil && t.boxes[l.v] != nil {
+		if l.v != nil && t.place.boxes[l.v] != nil {
 			return nil
 		}
 		for _, e := range []ast.Expr{l.lo, l.hi, l.step, l.rangeX} {
@@ -334,7 +334,7 @@ func (t *translator) cleanLoop(r *region) ast.Stmt {
 }
 
 // startsGoroutines reports whether the package has a go statement.
-func (t *translator) startsGoroutines() bool {
+func (t *emitter) startsGoroutines() bool {
 	if t.goStmts == 0 {
 		t.goStmts = 1
 		for _, f := range t.p.files {
@@ -351,7 +351,7 @@ func (t *translator) startsGoroutines() bool {
 
 // cleanStmt reports whether s writes only local variables that are not in
 // the arena (see cleanLoop).
-func (t *translator) cleanStmt(s ast.Stmt) bool {
+func (t *emitter) cleanStmt(s ast.Stmt) bool {
 	switch x := s.(type) {
 	case nil, *ast.EmptyStmt:
 		return true
@@ -378,7 +378,7 @@ func (t *translator) cleanStmt(s ast.Stmt) bool {
 			}
 			if ok {
 				for _, id := range vs.Names {
-					if v, _ := t.info.Defs[id].(*types.Var); v != nil && t.boxes[v] != nil {
+					if v, _ := t.info.Defs[id].(*types.Var); v != nil && t.place.boxes[v] != nil {
 						return false
 					}
 				}
@@ -415,7 +415,7 @@ func rangeRunsCode(typ types.Type) bool {
 	return fn || isChan(typ)
 }
 
-func (t *translator) cleanRange(x *ast.RangeStmt) bool {
+func (t *emitter) cleanRange(x *ast.RangeStmt) bool {
 	return t.cleanRangeHead(x) && t.cleanExpr(x.X) && t.cleanStmt(x.Body)
 }
 
@@ -423,7 +423,7 @@ func (t *translator) cleanRange(x *ast.RangeStmt) bool {
 // writes only local variables outside the arena: it ranges over no
 // channel and no function (which runs the program's code), and assigns
 // (=) only such variables.
-func (t *translator) cleanRangeHead(x *ast.RangeStmt) bool {
+func (t *emitter) cleanRangeHead(x *ast.RangeStmt) bool {
 	if rangeRunsCode(t.info.TypeOf(x.X)) {
 		return false
 	}
@@ -453,7 +453,7 @@ func callFree(src string) bool {
 	return ok
 }
 
-func (t *translator) cleanStmts(list []ast.Stmt) bool {
+func (t *emitter) cleanStmts(list []ast.Stmt) bool {
 	for _, s := range list {
 		if !t.cleanStmt(s) {
 			return false
@@ -462,7 +462,7 @@ func (t *translator) cleanStmts(list []ast.Stmt) bool {
 	return true
 }
 
-func (t *translator) cleanExprs(list []ast.Expr) bool {
+func (t *emitter) cleanExprs(list []ast.Expr) bool {
 	for _, e := range list {
 		if !t.cleanExpr(e) {
 			return false
@@ -473,7 +473,7 @@ func (t *translator) cleanExprs(list []ast.Expr) bool {
 
 // localIdent reports whether e, assigned, is _ or a variable of a
 // function that is not in the arena.
-func (t *translator) localIdent(e ast.Expr) bool {
+func (t *emitter) localIdent(e ast.Expr) bool {
 	id, _ := ast.Unparen(e).(*ast.Ident)
 	if id == nil {
 		return false
@@ -486,5 +486,5 @@ func (t *translator) localIdent(e ast.Expr) bool {
 		o = t.info.Uses[id]
 	}
 	v, _ := o.(*types.Var)
-	return v != nil && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() && t.boxes[v] == nil
+	return v != nil && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() && t.place.boxes[v] == nil
 }

@@ -5,36 +5,38 @@ import (
 	"go/types"
 )
 
-// findLast marks the regions of main that are statically the program's
+// findLast returns the regions of main that are statically the program's
 // last: after them (in main, in any function main calls, in deferred calls)
 // no other region can run. A slave leaves the job after such a region
 // (Region.EndLast), so the sequential code that follows runs once.
-func (t *translator) findLast() {
+func (t *translator) findLast() map[*region]bool {
+	last := map[*region]bool{}
 	if t.p.name != "main" {
-		return
+		return last
 	}
 	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	mainDecl := t.decls[mainFn]
+	mainDecl := t.facts.decls[mainFn]
 	if mainDecl == nil || mainDecl.Body == nil {
-		return
+		return last
 	}
 	rc := t.regionReach()
 	if hasLabeledBranch(mainDecl.Body) {
-		return
+		return last
 	}
 	for _, r := range t.regions {
 		if r.fn != ast.Node(mainDecl) || r.outer != nil {
 			continue
 		}
-		r.last = t.isLast(r, mainDecl, rc)
+		last[r] = t.isLast(r, mainDecl, rc)
 	}
+	return last
 }
 
 // everyRegionLast reports whether every region of the program is its last
 // (findLast): then the slaves leave after the first one that runs.
-func (t *translator) everyRegionLast() bool {
+func (t *emitter) everyRegionLast() bool {
 	for _, r := range t.regions {
-		if !r.last {
+		if !t.last[r] {
 			return false
 		}
 	}
@@ -74,7 +76,7 @@ func (t *translator) regionReach() reach {
 		}
 	}
 	for fn := range rc.has {
-		if t.valueUse[fn] || fn.Type().(*types.Signature).Recv() != nil {
+		if t.facts.valueUse[fn] || fn.Type().(*types.Signature).Recv() != nil {
 			rc.dynamic = true
 		}
 	}
@@ -85,7 +87,7 @@ func (t *translator) regionReach() reach {
 // statically.
 func (t *translator) staticCallees() map[*types.Func][]*types.Func {
 	callees := map[*types.Func][]*types.Func{}
-	for fn, d := range t.decls {
+	for fn, d := range t.facts.decls {
 		if d.Body == nil {
 			continue
 		}

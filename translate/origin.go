@@ -27,82 +27,82 @@ type box struct {
 	refused bool      // its type cannot live in the arena (reported)
 }
 
-func (t *translator) box(v *types.Var, why token.Pos) {
-	if _, ok := t.boxes[v]; !ok {
-		t.boxes[v] = &box{v: v, why: why}
-		if !pointerFree(v.Type()) && !t.needContents(v.Type(), v.Name(), why, v.Pos()) {
-			t.boxes[v].refused = true
+func (t *analyzer) box(tr trace, v *types.Var, why token.Pos) {
+	if _, ok := t.place.boxes[v]; !ok {
+		t.place.boxes[v] = &box{v: v, why: why}
+		if !pointerFree(v.Type()) && !t.needContents(tr, v.Type(), v.Name(), why, v.Pos()) {
+			t.place.boxes[v].refused = true
 		}
 	}
 }
 
 // need requires the memory that v (a slice or a pointer) refers to to be in
 // the arena, because a region writes it at why.
-func (t *translator) need(v *types.Var, why token.Pos) {
-	if t.seen[t.seenKey(v)] {
+func (t *analyzer) need(tr trace, v *types.Var, why token.Pos) {
+	if t.seen[tr.key(v)] {
 		return
 	}
-	t.seen[t.seenKey(v)] = true
+	t.seen[tr.key(v)] = true
 	if v.Pkg() != t.p.types {
-		t.originErrorf(why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
+		t.originErrorf(tr, why, "%s belongs to package %s: CAPE cannot move the memory it refers to into the arena", v.Name(), v.Pkg().Name())
 		return
 	}
-	for _, s := range t.sources[v] {
+	for _, s := range t.facts.sources[v] {
 		switch {
 		case s.zero:
 		case s.unknown != "":
-			t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+			t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
 		case s.recv:
-			t.needRecv(v, s, why)
+			t.needRecv(tr, v, s, why)
 		case s.isParam:
-			t.needParam(v, s, why)
+			t.needParam(tr, v, s, why)
 		case t.funcOf(s.expr) != t.funcOf(v):
 			// Assigned by a function literal, whose locals and
 			// results need not be the ones of v's function's call.
-			t.traceEscaped(func() { t.needExpr(s.expr, v.Name(), why) })
+			t.needExpr(tr.escape(), s.expr, v.Name(), why)
 		default:
-			t.needExpr(s.expr, v.Name(), why)
+			t.needExpr(tr, s.expr, v.Name(), why)
 		}
 	}
 }
 
-func (t *translator) needParam(v *types.Var, s source, why token.Pos) {
+func (t *analyzer) needParam(tr trace, v *types.Var, s source, why token.Pos) {
 	switch {
 	case s.param == nil:
-		t.needLitParam(v, s, why)
+		t.needLitParam(tr, v, s, why)
 		return
-	case t.valueUse[s.param]:
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
+	case t.facts.valueUse[s.param]:
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a parameter of %s, which is used as a function value: CAPE cannot see every caller", v.Name(), t.where(why), s.param.Name())
 		return
 	}
 	sig := s.param.Type().(*types.Signature)
 	if sig.Variadic() && s.index == sig.Params().Len()-1 {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is a variadic parameter", v.Name(), t.where(why))
 		return
 	}
-	for _, call := range t.calls[s.param] {
+	for _, call := range t.facts.calls[s.param] {
 		if len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
-			t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
+			t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s; CAPE cannot follow this call's arguments", v.Name(), t.where(why))
 			continue
 		}
-		t.needExpr(call.Args[s.index], v.Name(), why)
+		t.needExpr(tr, call.Args[s.index], v.Name(), why)
 	}
 }
 
 // needExpr requires the memory that the value of e refers to to be in the
 // arena.
-func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
-	if t.seen[t.seenKey(e)] {
+func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
+	if t.seen[tr.key(e)] {
 		return
 	}
-	t.seen[t.seenKey(e)] = true
+	t.seen[tr.key(e)] = true
 	e = ast.Unparen(e)
 	fail := func(what string) {
 		hint := ""
 		if w, h, ok := strings.Cut(what, "; "); ok {
 			what, hint = w, "; "+h
 		}
-		t.originErrorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
+		t.originErrorf(tr, e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
 	}
 	switch x := e.(type) {
 	case *ast.Ident:
@@ -110,19 +110,19 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 			return
 		}
 		if v := t.varOf(x); v != nil {
-			t.needVarAt(v, x, why)
+			t.needVarAt(tr, v, x, why)
 			return
 		}
 		fail(x.Name)
 	case *ast.CallExpr:
 		if tv := t.info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
-			t.needExpr(x.Args[0], name, why)
+			t.needExpr(tr, x.Args[0], name, why)
 			return
 		}
 		if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); ok {
 			switch b.Name() {
 			case "make", "new":
-				t.arenaAlloc(x, b.Name(), name, why)
+				t.arenaAlloc(tr, x, b.Name(), name, why)
 			case "append":
 				fail("append, which may reallocate it on the Go heap; size it with make instead")
 			default:
@@ -134,23 +134,23 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 			return
 		}
 		if fn := t.staticCallee(x); fn != nil {
-			t.needResult(fn, x, name, why)
+			t.needResult(tr, fn, x, name, why)
 			return
 		}
 		fail("a call CAPE cannot follow")
 	case *ast.SliceExpr:
 		if _, ok := t.info.TypeOf(x.X).Underlying().(*types.Array); ok {
-			t.needOwn(x.X, name, why)
+			t.needOwn(tr, x.X, name, why)
 			return
 		}
-		t.needExpr(x.X, name, why)
+		t.needExpr(tr, x.X, name, why)
 	case *ast.UnaryExpr:
 		if x.Op == token.AND {
 			if lit, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
-				t.arenaLit(x, lit, name, why, fail)
+				t.arenaLit(tr, x, lit, name, why, fail)
 				return
 			}
-			t.needOwn(x.X, name, why)
+			t.needOwn(tr, x.X, name, why)
 			return
 		}
 		fail("an expression")
@@ -162,9 +162,9 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 			fail(t.text(x))
 			return
 		}
-		t.needField(sel.Obj().(*types.Var), name, why)
+		t.needField(tr, sel.Obj().(*types.Var), name, why)
 	case *ast.IndexExpr:
-		t.needElem(x, name, why, fail)
+		t.needElem(tr, x, name, why, fail)
 	default:
 		fail("an expression")
 	}
@@ -173,53 +173,63 @@ func (t *translator) needExpr(e ast.Expr, name string, why token.Pos) {
 // needElem requires the memory of the element x (a slice or pointer held by
 // a slice or array) to be in the arena: the container itself, and every
 // value of the element's type stored in an element.
-func (t *translator) needElem(x *ast.IndexExpr, name string, why token.Pos, fail func(string)) {
-	t.needElemOf(x.X, t.info.TypeOf(x), name, why, fail)
+func (t *analyzer) needElem(tr trace, x *ast.IndexExpr, name string, why token.Pos, fail func(string)) {
+	t.needElemOf(tr, x.X, t.info.TypeOf(x), name, why, fail)
 }
 
 // needElemOf requires the memory that the elements (of type elem) of the
 // slice or array container refer to to be in the arena.
-func (t *translator) needElemOf(container ast.Expr, elem types.Type, name string, why token.Pos, fail func(string)) {
+func (t *analyzer) needElemOf(tr trace, container ast.Expr, elem types.Type, name string, why token.Pos, fail func(string)) {
 	// The container is only read: its elements hold the same values on
 	// every node, made by the same sequential code. It goes to the arena if
 	// it can (a write of an element is a write through the container,
 	// traced strictly where it happens).
 	switch u := t.info.TypeOf(container).Underlying().(type) {
 	case *types.Slice:
-		t.softly(func() { t.needExpr(container, name, why) })
+		t.needContainer(tr, container, name, why)
 	case *types.Array:
 	case *types.Pointer:
 		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
 			fail("an element of " + t.text(container))
 			return
 		}
-		t.softly(func() { t.needExpr(container, name, why) })
+		t.needContainer(tr, container, name, why)
 	default:
 		fail("an element of " + t.text(container))
 		return
 	}
-	t.needElems(elem, name, why)
+	t.needElems(tr, elem, name, why)
+}
+
+// needContainer traces softly the slice or array container whose elements
+// a region reads: it goes to the arena if it can. What keeps it out of the
+// arena is not an error, so the soft trace's findings are discarded: the
+// container stays on the Go heap, where every node's sequential code builds
+// the same element values, and a write of an element is a write through
+// the container, traced strictly where it happens.
+func (t *analyzer) needContainer(tr trace, container ast.Expr, name string, why token.Pos) {
+	_ = softly(tr, func(tr trace) { t.needExpr(tr, container, name, why) })
 }
 
 // needOwn requires the variable whose storage e denotes to move to the
 // arena.
-func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
-	if t.soft > 0 {
+func (t *analyzer) needOwn(tr trace, e ast.Expr, name string, why token.Pos) {
+	if tr.soft() {
 		return // variables move to the arena only when written
 	}
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			if v := t.varOf(x); v != nil {
-				if id := t.defIdentOf(v); id == nil || !t.keepPrivate(id, name, why) {
-					t.box(v, why)
+				if id := t.defIdentOf(v); id == nil || !t.keepPrivate(tr, id, name, why) {
+					t.box(tr, v, why)
 				}
 				return
 			}
 		case *ast.SelectorExpr:
 			if sel := t.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
 				if _, ok := t.info.TypeOf(x.X).Underlying().(*types.Pointer); ok {
-					t.needExpr(x.X, name, why)
+					t.needExpr(tr, x.X, name, why)
 					return
 				}
 				e = x.X
@@ -231,11 +241,11 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 				e = x.X
 				continue
 			case *types.Slice, *types.Pointer:
-				t.needExpr(x.X, name, why)
+				t.needExpr(tr, x.X, name, why)
 				return
 			}
 		}
-		t.originErrorf(e.Pos(), "%s is written through in the parallel region at %s, but its memory is %s, which CAPE cannot place in the arena", name, t.where(why), t.text(e))
+		t.originErrorf(tr, e.Pos(), "%s is written through in the parallel region at %s, but its memory is %s, which CAPE cannot place in the arena", name, t.where(why), t.text(e))
 		return
 	}
 }
@@ -244,19 +254,19 @@ func (t *translator) needOwn(e ast.Expr, name string, why token.Pos) {
 // result is memory made by a call that has returned: it may have been made
 // anywhere (escaped), unless the call itself is known to run inside the
 // region's iteration (privateCall).
-func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
-	if !t.privateCall(call) {
-		t.traceEscaped(func() { t.needResult(fn, call, name, why) })
+func (t *analyzer) needResult(tr trace, fn *types.Func, call *ast.CallExpr, name string, why token.Pos) {
+	if !t.privateCall(tr, call) {
+		t.needResult(tr.escape(), fn, call, name, why)
 		return
 	}
-	if t.seen[t.seenKey(fn)] {
+	if t.seen[tr.key(fn)] {
 		return
 	}
-	t.seen[t.seenKey(fn)] = true
-	d := t.decls[fn]
+	t.seen[tr.key(fn)] = true
+	d := t.facts.decls[fn]
 	sig := fn.Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
-		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
+		t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
 		return
 	}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
@@ -265,7 +275,7 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 			return false
 		case *ast.ReturnStmt:
 			if len(n.Results) == 1 {
-				t.needExpr(n.Results[0], name, why)
+				t.needExpr(tr, n.Results[0], name, why)
 			}
 		}
 		return true
@@ -276,20 +286,20 @@ func (t *translator) needResult(fn *types.Func, call *ast.CallExpr, name string,
 // inside the iteration that writes: it is in a region's statement, or the
 // trace came down the active calls to a function that cannot start a
 // region (private.go). Already escaped traces stay so.
-func (t *translator) privateCall(call *ast.CallExpr) bool {
-	if t.escaped > 0 || t.storing > 0 {
+func (t *analyzer) privateCall(tr trace, call *ast.CallExpr) bool {
+	if tr.escaped || tr.stored {
 		return true // nothing to add
 	}
 	if t.inRegion(call.Pos()) {
 		return true
 	}
 	fn := t.enclosing(call, isFunc)
-	return fn != nil && t.mayRunInRegion(call) && !t.mayStartRegion(fn)
+	return fn != nil && t.mayRunInRegion(t.code, call) && !t.mayStartRegion(t.code, fn)
 }
 
 // arenaAlloc records that a make or new call moves to the arena.
-func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why token.Pos) {
-	if t.keepPrivate(call, name, why) {
+func (t *analyzer) arenaAlloc(tr trace, call *ast.CallExpr, builtin, name string, why token.Pos) {
+	if t.keepPrivate(tr, call, name, why) {
 		return // a private buffer, or refused
 	}
 	typ := t.info.TypeOf(call.Args[0])
@@ -305,25 +315,25 @@ func (t *translator) arenaAlloc(call *ast.CallExpr, builtin, name string, why to
 		}
 	}
 	if elem == nil {
-		t.originErrorf(call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
+		t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s, but it is made here as a %s, which cannot live in the arena", name, t.where(why), typ)
 		return
 	}
-	if t.needContents(elem, name, why, call.Pos()) {
-		t.makes[call] = name
+	if t.needContents(tr, elem, name, why, call.Pos()) {
+		t.place.makes[call] = name
 	}
 }
 
 // arenaLit records that &T{...} moves to the arena.
-func (t *translator) arenaLit(x *ast.UnaryExpr, lit *ast.CompositeLit, name string, why token.Pos, fail func(string)) {
+func (t *analyzer) arenaLit(tr trace, x *ast.UnaryExpr, lit *ast.CompositeLit, name string, why token.Pos, fail func(string)) {
 	if lit.Type == nil {
 		fail("a composite literal whose type is not written; allocate it with new instead")
 		return
 	}
-	if t.keepPrivate(x, name, why) {
+	if t.keepPrivate(tr, x, name, why) {
 		return
 	}
-	if t.needContents(t.info.TypeOf(lit), name, why, x.Pos()) {
-		t.lits[x] = name
+	if t.needContents(tr, t.info.TypeOf(lit), name, why, x.Pos()) {
+		t.place.lits[x] = name
 	}
 }
 

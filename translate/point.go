@@ -11,7 +11,7 @@ import (
 // A point is a //cape:checkpoint directive: a place in the program's
 // sequential code where its live state is the arena plus the variables the
 // directive names. It becomes a call of cape.Checkpoint before the
-// statement it is attached to (see package cape, durable_point.go).
+// statement it is attached to (see package cape, durable_point_unsafe.go).
 type point struct {
 	dir  *directive
 	stmt ast.Stmt
@@ -20,9 +20,9 @@ type point struct {
 
 // checkPoints resolves each point's variables and refuses a point inside a
 // parallel region or naming what cannot be saved as raw bytes.
-func (t *translator) checkPoints() {
-	for _, p := range t.points {
-		for _, r := range t.regions {
+func (t *translator) checkPoints(dirs *directives) {
+	for _, p := range dirs.points {
+		for _, r := range dirs.regions {
 			if r.stmt.Pos() <= p.stmt.Pos() && p.stmt.End() <= r.stmt.End() {
 				t.errorf(p.dir.pos, "//cape:checkpoint inside the parallel region at %s: a checkpoint point belongs to the sequential code", t.regionName(r))
 			}
@@ -87,13 +87,13 @@ func savable(typ types.Type) string {
 
 // emitPoints inserts each point's cape.Checkpoint call before its
 // statement. A variable moved to the arena is left out: the image holds it.
-func (t *translator) emitPoints(outs map[*ast.File]*fileOut) {
+func (t *emitter) emitPoints(outs map[*ast.File]*fileOut) {
 	for _, p := range t.points {
 		fo := t.outAt(outs, p.stmt.Pos())
 		pos := t.fset.Position(p.dir.pos)
 		args := []string{fmt.Sprintf("%q", fmt.Sprintf("%s:%d:%d", filepath.Base(pos.Filename), pos.Line, pos.Column))}
 		for _, v := range p.vars {
-			if t.boxes[v] == nil {
+			if t.place.boxes[v] == nil {
 				args = append(args, "&"+v.Name())
 			}
 		}

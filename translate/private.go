@@ -18,35 +18,43 @@ import (
 // It is the iteration's own when the trace from the write back to where
 // the memory is made went only down the calls active at the write: through
 // local assignments, and from parameters and receivers to the arguments of
-// their calls (the escaped count is zero then), and either
+// their calls (the trace is not escaped then), and either
 //
 //   - it is made inside a region's statement: the iteration (or section)
 //     that makes it is the one that writes it, because a pointer cannot
 //     leave the iteration but through memory (pointers cannot be assigned
 //     whole to shared variables, which are numbers in the arena), which the
-//     trace of stores refuses (storing); or
+//     trace of stores refuses (a stored trace); or
 //   - it is made by a function that cannot start a region: the function's
 //     call is active when the region's code writes the memory, and it cannot
 //     have started the region, so the call itself runs inside the region.
 //
 // Memory reached through a function's result, a store into memory, a
 // package-level variable or a variable captured by a function literal
-// (escaped > 0) may have been made anywhere: made by code a region may run,
-// it is refused.
+// (an escaped trace) may have been made anywhere: made by code a region
+// may run, it is refused.
 
-// findRegionCode records the bodies of the functions and function literals
-// that some region may run (the region's walk of its calls), before the
-// regions are analyzed, so that the analysis knows which allocations would
-// run inside a region. Errors of the walk are reported by the analysis.
-func (t *translator) findRegionCode() {
-	t.regionCode = nil
-	t.soft++
-	defer func() { t.soft-- }()
+// regionCode is findRegionCode's result: the bodies of the functions and
+// function literals that some region may run, and the functions that may
+// start a region (computed on the first question, findStarters).
+type regionCode struct {
+	bodies []ast.Node
+	starts map[ast.Node]bool
+}
+
+// findRegionCode returns the code that some region may run (the region's
+// walk of its calls), found before the regions are analyzed, so that the
+// analysis knows which allocations would run inside a region. It returns
+// the walk's findings too, which it does not report.
+func (t *translator) findRegionCode() (*regionCode, ErrorList) {
+	code := &regionCode{}
+	var found ErrorList
 	for _, r := range t.regions {
 		if r.body == nil || (r.loop == nil && r.dir.kind == dirFor) {
 			continue
 		}
 		w := t.newRegionWalk(r)
+		w.found = &found
 		w.walk = func(root ast.Node, _ func(*types.Var) bool, callee bool) {
 			ast.Inspect(root, func(n ast.Node) bool {
 				if call, ok := n.(*ast.CallExpr); ok {
@@ -57,27 +65,28 @@ func (t *translator) findRegionCode() {
 		}
 		w.walk(r.body, nil, false)
 		for fn := range w.visited {
-			if d := t.decls[fn]; d != nil {
-				t.regionCode = append(t.regionCode, d)
+			if d := t.facts.decls[fn]; d != nil {
+				code.bodies = append(code.bodies, d)
 			}
 		}
 		for lit := range w.lits {
-			t.regionCode = append(t.regionCode, lit)
+			code.bodies = append(code.bodies, lit)
 		}
 	}
+	return code, found
 }
 
 // mayRunInRegion reports whether n lies in code that a region may run: a
 // region's statement, or a function or function literal that a region may
 // call.
-func (t *translator) mayRunInRegion(n ast.Node) bool {
+func (t *translator) mayRunInRegion(code *regionCode, n ast.Node) bool {
 	if n == nil {
 		return false
 	}
 	if t.inRegion(n.Pos()) {
 		return true
 	}
-	for _, c := range t.regionCode {
+	for _, c := range code.bodies {
 		if within(n.Pos(), c) {
 			return true
 		}
@@ -87,33 +96,33 @@ func (t *translator) mayRunInRegion(n ast.Node) bool {
 
 // keepPrivate decides memory made at site (a make, new, &T{...} or a
 // variable's declaration) that the region's write at why reaches, in the
-// current tracing mode: it returns true when the memory stays where Go puts
+// tracing mode tr: it returns true when the memory stays where Go puts
 // it (the iteration's own, or refused here), false when it may move to the
 // arena (site runs outside every region).
-func (t *translator) keepPrivate(site ast.Node, name string, why token.Pos) bool {
+func (t *analyzer) keepPrivate(tr trace, site ast.Node, name string, why token.Pos) bool {
 	if t.inRegion(site.Pos()) {
-		if t.storing > 0 {
-			t.originErrorf(site.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
+		if tr.stored {
+			t.originErrorf(tr, site.Pos(), "%s is written through in the parallel region at %s and is stored in shared memory, but it is made inside a parallel region, where nothing can be placed in the arena; make it before the region", name, t.where(why))
 		}
 		return true // a private buffer of one iteration or section
 	}
-	if !t.mayRunInRegion(site) {
+	if !t.mayRunInRegion(t.code, site) {
 		return false
 	}
 	fn := t.enclosing(site, isFunc)
-	if t.escaped == 0 && t.storing == 0 && fn != nil && !t.mayStartRegion(fn) {
+	if !tr.escaped && !tr.stored && fn != nil && !t.mayStartRegion(t.code, fn) {
 		return true // made by the call that the region's code runs in
 	}
-	t.originErrorf(site.Pos(), "%s is written through in the parallel region at %s, but its memory is made here, in code that also runs inside a parallel region, where nothing can be placed in the arena, and CAPE cannot prove it private to that code (it %s): make it before the region and pass it down", name, t.where(why), t.escapeReason(fn))
+	t.originErrorf(tr, site.Pos(), "%s is written through in the parallel region at %s, but its memory is made here, in code that also runs inside a parallel region, where nothing can be placed in the arena, and CAPE cannot prove it private to that code (it %s): make it before the region and pass it down", name, t.where(why), t.escapeReason(tr, fn))
 	return true
 }
 
 // escapeReason says why memory made in fn is not provably private.
-func (t *translator) escapeReason(fn ast.Node) string {
+func (t *analyzer) escapeReason(tr trace, fn ast.Node) string {
 	switch {
-	case t.storing > 0:
+	case tr.stored:
 		return "is stored in memory that may keep it after the call"
-	case t.escaped > 0:
+	case tr.escaped:
 		return "reaches the write through a function result, a method or interface value, a store into memory, a package-level variable or a captured variable"
 	case fn == nil:
 		return "is not made in a function"
@@ -121,44 +130,36 @@ func (t *translator) escapeReason(fn ast.Node) string {
 	return "is made by a function that may start a parallel region itself"
 }
 
-// traceEscaped runs do with the escaped count raised: the memory traced
-// may have been made outside the calls active at the write.
-func (t *translator) traceEscaped(do func()) {
-	t.escaped++
-	do()
-	t.escaped--
-}
-
 // needVarAt is need for the variable v used at id: a package-level
 // variable, or a variable captured from another function, may hold memory
 // made anywhere.
-func (t *translator) needVarAt(v *types.Var, id *ast.Ident, why token.Pos) {
+func (t *analyzer) needVarAt(tr trace, v *types.Var, id *ast.Ident, why token.Pos) {
 	if v.Pkg() == t.p.types && (v.Parent() == t.p.types.Scope() || t.funcOf(id) != t.funcOf(v)) {
-		t.traceEscaped(func() { t.need(v, why) })
+		t.need(tr.escape(), v, why)
 		return
 	}
-	t.need(v, why)
+	t.need(tr, v, why)
 }
 
 // mayStartRegion reports whether a call of fn (a function declaration or
 // literal of the package) may start a parallel region: its body holds a
 // region, or a call whose code may, or one CAPE cannot bound.
-func (t *translator) mayStartRegion(fn ast.Node) bool {
-	if t.starts == nil {
-		t.findStarters()
+func (t *translator) mayStartRegion(code *regionCode, fn ast.Node) bool {
+	if code.starts == nil {
+		code.starts = t.findStarters()
 	}
-	return t.starts[fn]
+	return code.starts[fn]
 }
 
 // findStarters computes mayStartRegion for every function and function
 // literal of the package, as a fixed point over the calls each may make.
-func (t *translator) findStarters() {
-	t.starts = map[ast.Node]bool{}
+func (t *translator) findStarters() map[ast.Node]bool {
+	starts := map[ast.Node]bool{}
 	callers := map[ast.Node][]ast.Node{}
 	var work []ast.Node
 	mark := func(fn ast.Node) {
-		if !t.starts[fn] {
-			t.starts[fn] = true
+		if !starts[fn] {
+			starts[fn] = true
 			work = append(work, fn)
 		}
 	}
@@ -201,6 +202,7 @@ func (t *translator) findStarters() {
 			mark(c)
 		}
 	}
+	return starts
 }
 
 // bodyCalls returns the bodies that the calls in fn's body (not in its
@@ -271,7 +273,7 @@ func (t *translator) externalCallTargets(call *ast.CallExpr, add func([]callTarg
 				ms := types.NewMethodSet(typ)
 				for i := range ms.Len() {
 					if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Pkg() == t.p.types {
-						if decl := t.decls[fn.Origin()]; decl != nil {
+						if decl := t.facts.decls[fn.Origin()]; decl != nil {
 							add([]callTarget{{decl: decl}})
 						}
 					}
@@ -287,27 +289,27 @@ func (t *translator) externalCallTargets(call *ast.CallExpr, add func([]callTarg
 // runtime refuses it: the analysis keeps such memory private or refuses it
 // where it is made, so this is the last guard against generated code that
 // would fail at run time.
-func (t *translator) checkAllocSites() {
+func (t *translator) checkAllocSites(code *regionCode, place *placement, frees *freePlan) {
 	refuse := func(n ast.Node, what string) {
-		if t.mayRunInRegion(n) {
+		if t.mayRunInRegion(code, n) {
 			t.errorf(n.Pos(), "CAPE would %s here, in code that runs inside a parallel region, where the runtime refuses it: make the memory before the region", what)
 		}
 	}
-	for v, d := range t.boxDecls {
+	for v, d := range place.decls {
 		if d.stmt != nil {
 			refuse(d.stmt, "place "+v.Name()+" in the arena")
 		}
 	}
-	for call, name := range t.makes {
+	for call, name := range place.makes {
 		refuse(call, "allocate "+name+" in the arena")
 	}
-	for x, name := range t.lits {
+	for x, name := range place.lits {
 		refuse(x, "allocate "+name+" in the arena")
 	}
-	for st := range t.frees {
+	for st := range frees.at {
 		refuse(st, "free arena memory")
 	}
-	for blk := range t.endFrees {
+	for blk := range frees.atEnd {
 		refuse(blk, "free arena memory")
 	}
 }

@@ -20,14 +20,14 @@ type recvSource struct {
 
 // recvFacts records where the receivers of the package's methods come from.
 // It runs on every node of the package, after the other facts.
-func (t *translator) recvFacts(n ast.Node) {
+func (t *collector) recvFacts(n ast.Node) {
 	switch n := n.(type) {
 	case *ast.FuncLit:
 		if n.Type.Params != nil {
 			for _, f := range n.Type.Params.List {
 				for _, name := range f.Names {
 					if v, ok := t.info.Defs[name].(*types.Var); ok {
-						t.litOf[v] = n
+						t.facts.litOf[v] = n
 					}
 				}
 			}
@@ -79,7 +79,7 @@ func (t *translator) recvFacts(n ast.Node) {
 }
 
 // methodOperand records the receiver of a method call or method value.
-func (t *translator) methodOperand(x *ast.SelectorExpr) {
+func (t *collector) methodOperand(x *ast.SelectorExpr) {
 	sel := t.info.Selections[x]
 	if sel == nil || types.IsInterface(sel.Recv()) {
 		return
@@ -92,24 +92,24 @@ func (t *translator) methodOperand(x *ast.SelectorExpr) {
 	switch sel.Kind() {
 	case types.MethodVal:
 		if len(sel.Index()) > 1 {
-			t.recvs[fn] = append(t.recvs[fn], recvSource{pos: x.Pos(), unknown: "an embedded field (a promoted method)"})
+			t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: x.Pos(), unknown: "an embedded field (a promoted method)"})
 			return
 		}
 		_, ptrRecv := fn.Type().(*types.Signature).Recv().Type().Underlying().(*types.Pointer)
 		_, ptrOperand := t.info.TypeOf(x.X).Underlying().(*types.Pointer)
-		t.recvs[fn] = append(t.recvs[fn], recvSource{pos: x.X.Pos(), expr: x.X, addr: ptrRecv && !ptrOperand, deref: !ptrRecv && ptrOperand})
+		t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: x.X.Pos(), expr: x.X, addr: ptrRecv && !ptrOperand, deref: !ptrRecv && ptrOperand})
 	case types.MethodExpr:
 		if call, ok := t.parent[x].(*ast.CallExpr); ok && call.Fun == x && len(call.Args) > 0 && !call.Ellipsis.IsValid() {
-			t.recvs[fn] = append(t.recvs[fn], recvSource{pos: call.Args[0].Pos(), expr: call.Args[0]})
+			t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: call.Args[0].Pos(), expr: call.Args[0]})
 			return
 		}
-		t.recvs[fn] = append(t.recvs[fn], recvSource{pos: x.Pos(), unknown: "a method expression used as a value"})
+		t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: x.Pos(), unknown: "a method expression used as a value"})
 	}
 }
 
 // converted records that e is converted to the type to: when to is an
 // interface and e is not, every method of e's type may later receive e.
-func (t *translator) converted(e ast.Expr, to types.Type) {
+func (t *collector) converted(e ast.Expr, to types.Type) {
 	if to == nil || !types.IsInterface(to) {
 		return
 	}
@@ -126,19 +126,19 @@ func (t *translator) converted(e ast.Expr, to types.Type) {
 		}
 		fn = fn.Origin()
 		if len(sel.Index()) > 1 {
-			t.recvs[fn] = append(t.recvs[fn], recvSource{pos: e.Pos(), unknown: "an embedded field of a value converted to an interface"})
+			t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: e.Pos(), unknown: "an embedded field of a value converted to an interface"})
 			continue
 		}
 		_, ptrRecv := fn.Type().(*types.Signature).Recv().Type().Underlying().(*types.Pointer)
 		_, ptrOperand := from.Underlying().(*types.Pointer)
-		t.recvs[fn] = append(t.recvs[fn], recvSource{pos: e.Pos(), expr: e, deref: !ptrRecv && ptrOperand})
+		t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: e.Pos(), expr: e, deref: !ptrRecv && ptrOperand})
 	}
 }
 
 // convertedUnknown records that a value of type to, which the analysis
 // cannot name as an expression (one result of a multi-value call), may be
 // converted: its methods' receivers are unknown.
-func (t *translator) convertedUnknown(e ast.Expr, to types.Type, what string) {
+func (t *collector) convertedUnknown(e ast.Expr, to types.Type, what string) {
 	tup, ok := t.info.TypeOf(e).(*types.Tuple)
 	if !ok || to == nil || !types.IsInterface(to) {
 		return
@@ -150,13 +150,13 @@ func (t *translator) convertedUnknown(e ast.Expr, to types.Type, what string) {
 
 // allMethodsUnknown marks the receivers of every method of the package's
 // named types that a value of type typ contains as unknown.
-func (t *translator) allMethodsUnknown(typ types.Type, pos token.Pos, what string) {
+func (t *collector) allMethodsUnknown(typ types.Type, pos token.Pos, what string) {
 	for _, n := range t.namedIn(typ, map[types.Type]bool{}) {
 		for _, T := range []types.Type{n, types.NewPointer(n)} {
 			ms := types.NewMethodSet(T)
 			for i := range ms.Len() {
 				if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Pkg() == t.p.types {
-					t.recvs[fn.Origin()] = append(t.recvs[fn.Origin()], recvSource{pos: pos, unknown: what})
+					t.facts.recvs[fn.Origin()] = append(t.facts.recvs[fn.Origin()], recvSource{pos: pos, unknown: what})
 				}
 			}
 		}
@@ -196,7 +196,7 @@ func (t *translator) namedIn(typ types.Type, seen map[types.Type]bool) []*types.
 
 // callConversions records the conversions of a call's arguments to the
 // parameters' interface types, and of an explicit conversion's operand.
-func (t *translator) callConversions(call *ast.CallExpr) {
+func (t *collector) callConversions(call *ast.CallExpr) {
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
 		if len(call.Args) == 1 {
 			t.converted(call.Args[0], tv.Type)
@@ -321,7 +321,7 @@ func mentionsTypeParam(typ types.Type, seen map[types.Type]bool) bool {
 
 // returnConversions records the conversions of returned values to the
 // enclosing function's interface results.
-func (t *translator) returnConversions(ret *ast.ReturnStmt) {
+func (t *collector) returnConversions(ret *ast.ReturnStmt) {
 	fn := t.enclosing(ret, isFunc)
 	var sig *types.Signature
 	switch f := fn.(type) {
@@ -350,7 +350,7 @@ func (t *translator) returnConversions(ret *ast.ReturnStmt) {
 
 // literalConversions records the conversions of a composite literal's
 // elements to interface element or field types.
-func (t *translator) literalConversions(lit *ast.CompositeLit) {
+func (t *collector) literalConversions(lit *ast.CompositeLit) {
 	typ := t.info.TypeOf(lit)
 	if typ == nil {
 		return
@@ -393,35 +393,35 @@ func (t *translator) literalConversions(lit *ast.CompositeLit) {
 // the receiver of every call, method value and method expression call of
 // the method, and every value converted to an interface of which the
 // method may be called.
-func (t *translator) needRecv(v *types.Var, s source, why token.Pos) {
+func (t *analyzer) needRecv(tr trace, v *types.Var, s source, why token.Pos) {
 	fn := s.param
 	if fn == nil {
 		return
 	}
-	srcs := t.recvs[fn]
+	srcs := t.facts.recvs[fn]
 	if len(srcs) == 0 {
-		t.originErrorf(s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), fn.Name())
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but it is the receiver of %s, which is never called in a way CAPE can follow", v.Name(), t.where(why), fn.Name())
 		return
 	}
 	for _, rs := range srcs {
-		trace := func() {
+		traceRecv := func(tr trace) {
 			switch {
 			case rs.unknown != "":
-				t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
+				t.originErrorf(tr, rs.pos, "%s is written through in the parallel region at %s, but %s receives here %s, which CAPE cannot place in the arena", v.Name(), t.where(why), fn.Name(), rs.unknown)
 			case rs.addr:
-				t.needOwn(rs.expr, v.Name(), why)
+				t.needOwn(tr, rs.expr, v.Name(), why)
 			case rs.deref:
-				t.originErrorf(rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
+				t.originErrorf(tr, rs.pos, "%s is written through in the parallel region at %s, but %s receives here a copy of the value %s points to, which CAPE cannot follow; call it on a value, or give it a pointer receiver", v.Name(), t.where(why), fn.Name(), t.text(rs.expr))
 			default:
-				t.needExpr(rs.expr, v.Name(), why)
+				t.needExpr(tr, rs.expr, v.Name(), why)
 			}
 		}
 		if rs.expr != nil && t.calledOn(rs.expr) {
-			trace()
+			traceRecv(tr)
 		} else {
 			// A method value or an interface value may be called
 			// after the function that made it has returned.
-			t.traceEscaped(trace)
+			traceRecv(tr.escape())
 		}
 	}
 }

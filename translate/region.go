@@ -29,7 +29,6 @@ type region struct {
 	chunkPos token.Pos
 
 	loop  *loopInfo
-	last  bool    // statically the program's last region
 	outer *region // the region r is nested in, or nil
 }
 
@@ -53,9 +52,10 @@ type loopInfo struct {
 }
 
 // findRegions finds the directives of every file, attaches each to the
-// statement that follows it, and makes and sets up a region for each
-// parallel construct.
-func (t *translator) findRegions() {
+// statement that follows it, makes and sets up a region for each parallel
+// construct, and returns them with the checkpoint points.
+func (t *translator) findRegions() directives {
+	d := directives{regionAt: map[ast.Stmt]*region{}}
 	sectionDirs := map[ast.Stmt]*directive{}
 	for _, f := range t.p.files {
 		dirs := t.fileDirectives(f)
@@ -63,32 +63,33 @@ func (t *translator) findRegions() {
 			continue
 		}
 		attached, order := t.attachDirectives(f, dirs)
-		for _, d := range dirs {
-			if !d.used {
-				t.errorf(d.pos, "%s must be on the line before the statement it applies to", d.text)
+		for _, dir := range dirs {
+			if !dir.used {
+				t.errorf(dir.pos, "%s must be on the line before the statement it applies to", dir.text)
 			}
 		}
 		for _, s := range order {
-			if d := attached[s]; d.kind == dirCheckpoint {
-				t.points = append(t.points, &point{dir: d, stmt: s})
+			if dir := attached[s]; dir.kind == dirCheckpoint {
+				d.points = append(d.points, &point{dir: dir, stmt: s})
 				continue
 			}
-			t.newRegion(f, s, attached[s], sectionDirs)
+			t.newRegion(&d, f, s, attached[s], sectionDirs)
 		}
 	}
-	for _, r := range t.regions {
-		t.setupRegion(r, sectionDirs)
+	for _, r := range d.regions {
+		t.setupRegion(&d, r, sectionDirs)
 	}
-	t.checkPoints()
-	for s, d := range sectionDirs {
-		if !d.used {
+	t.checkPoints(&d)
+	for s, dir := range sectionDirs {
+		if !dir.used {
 			continue
 		}
-		if blk, ok := t.parent[s].(*ast.BlockStmt); ok && t.regionAt[blk] != nil && t.regionAt[blk].dir.kind == dirSections {
+		if blk, ok := t.parent[s].(*ast.BlockStmt); ok && d.regionAt[blk] != nil && d.regionAt[blk].dir.kind == dirSections {
 			continue
 		}
-		t.errorf(d.pos, "//cape:section outside a //cape:parallel sections block")
+		t.errorf(dir.pos, "//cape:section outside a //cape:parallel sections block")
 	}
+	return d
 }
 
 // fileDirectives parses the directives in f's comments, reporting those
@@ -156,7 +157,7 @@ func (t *translator) attachDirectives(f *ast.File, dirs []*directive) (attached 
 // newRegion makes the region of the directive d on the statement s of f,
 // after checking that d fits s; a //cape:section directive is recorded in
 // sectionDirs instead.
-func (t *translator) newRegion(f *ast.File, s ast.Stmt, d *directive, sectionDirs map[ast.Stmt]*directive) {
+func (t *translator) newRegion(dirs *directives, f *ast.File, s ast.Stmt, d *directive, sectionDirs map[ast.Stmt]*directive) {
 	inner, label := s, (*ast.LabeledStmt)(nil)
 	if l, ok := s.(*ast.LabeledStmt); ok {
 		inner, label = l.Stmt, l
@@ -182,19 +183,19 @@ func (t *translator) newRegion(f *ast.File, s ast.Stmt, d *directive, sectionDir
 		clauseOf: map[*types.Var]string{}, redOp: map[*types.Var]string{}, shared: map[*types.Var]bool{},
 		refused: map[*types.Var]bool{},
 		sched:   "Static"}
-	t.regions = append(t.regions, r)
-	t.regionAt[inner] = r
+	dirs.regions = append(dirs.regions, r)
+	dirs.regionAt[inner] = r
 }
 
 // setupRegion checks where r is, resolves its clauses and analyzes its
 // loop header or sections.
-func (t *translator) setupRegion(r *region, sectionDirs map[ast.Stmt]*directive) {
+func (t *translator) setupRegion(dirs *directives, r *region, sectionDirs map[ast.Stmt]*directive) {
 	pos := r.dir.pos
 	for p := t.parent[r.stmt]; p != nil && r.outer == nil; p = t.parent[p] {
-		if s, ok := p.(ast.Stmt); ok && t.regionAt[s] != nil {
+		if s, ok := p.(ast.Stmt); ok && dirs.regionAt[s] != nil {
 			// Nested: the runtime runs it whole on the node that reaches
 			// it, as OpenMP does with nested parallelism off.
-			r.outer = t.regionAt[s]
+			r.outer = dirs.regionAt[s]
 		}
 	}
 	r.fn = t.enclosing(r.stmt, isFunc)

@@ -89,7 +89,10 @@ func (c *Config) Files(dir string, paths []string, src map[string][]byte) (*Resu
 	return res, nil
 }
 
-// translator holds the state of one package's translation.
+// translator holds what every pass of one package's translation reads:
+// the package's read-only inputs, the results of the index passes, and the
+// diagnostics. The later passes keep their state in their own structs and
+// hand their results on explicitly (passes.go).
 type translator struct {
 	p      *pkg
 	fset   *token.FileSet
@@ -98,58 +101,20 @@ type translator struct {
 	parent map[ast.Node]ast.Node
 	fileOf map[*token.File]*ast.File
 
-	regions  []*region
-	regionAt map[ast.Stmt]*region // by the region's statement (for or block)
-	points   []*point             // //cape:checkpoint directives (point.go)
+	// The directives pass' result (findRegions), read-only once made.
+	directives
 
-	boxes map[*types.Var]*box // variables moved to the arena
-	// Hints (hint.go): the cape.Loop variable of each clean loop, and the
-	// namer of each function that declares some.
-	loopNames map[ast.Stmt]string
-	fnNamers  map[ast.Node]namer
-	goStmts   int // 0 not looked, 1 none, 2 some (startsGoroutines)
-	boxDecls  map[*types.Var]*boxDecl
-	makes     map[*ast.CallExpr]string  // make/new calls moved to the arena → why
-	lits      map[*ast.UnaryExpr]string // &T{...} moved to the arena → why
-	seen      map[any]bool              // origin nodes already required
-
-	// Package-wide facts for the origin analysis.
-	sources  map[*types.Var][]source
-	calls    map[*types.Func][]*ast.CallExpr
-	valueUse map[*types.Func]bool
-	decls    map[*types.Func]*ast.FuncDecl
-	uses     map[*types.Var][]*ast.Ident
-	recvs    map[*types.Func][]recvSource // where each method's receiver comes from
-	named    []*types.TypeName            // the package's named types, once listed
-	extImpls []extImpl                    // externalImpl's answers
-	litOf    map[*types.Var]*ast.FuncLit  // the function literal of each of its parameters
-
-	// References stored in elements and fields (contents.go).
-	elemStores  []*elemStores
-	fieldStores map[*types.Var][]store
-	storing     int // > 0 while tracing a value stored in arena memory
-	soft        int // > 0 while tracing memory that is only read (contents.go)
-	originErrs  map[token.Pos]bool
-	// escaped > 0 while tracing memory that may have been made outside
-	// the calls active at the write (private.go).
-	escaped int
-
-	// Code that regions may run, and the functions that may start a
-	// region (private.go).
-	regionCode []ast.Node
-	starts     map[ast.Node]bool
-
-	// Arena reclamation (free.go): the assignments before which the
-	// overwritten variable's memory is freed, the warnings, and each
-	// object's defining identifier.
-	frees    map[*ast.AssignStmt][]*types.Var
-	endFrees map[*ast.BlockStmt][]*types.Var
-	warnings ErrorList
+	// The package-wide index (collectFacts, collectStores), read-only
+	// once made.
+	facts  *facts
+	stores *stores
+	// The package's named types in source order (typeNames), and each
+	// object's defining identifier (defIdentOf).
+	named    []*types.TypeName
 	defIdent map[types.Object]*ast.Ident
-
-	// Label names of the --verify re-runs, by function (*ast.FuncDecl or
-	// *ast.FuncLit).
-	labelNamers map[ast.Node]namer
+	// extImpls memoizes externalImpl's answers (calls.go): a cache of a
+	// question about the imported packages, not a pass's result.
+	extImpls []extImpl
 }
 
 func newTranslator(p *pkg) *translator {
@@ -157,22 +122,13 @@ func newTranslator(p *pkg) *translator {
 		p: p, fset: p.fset, info: p.info,
 		parent:   map[ast.Node]ast.Node{},
 		fileOf:   map[*token.File]*ast.File{},
-		regionAt: map[ast.Stmt]*region{},
-		boxes:    map[*types.Var]*box{}, loopNames: map[ast.Stmt]string{}, fnNamers: map[ast.Node]namer{},
-		boxDecls: map[*types.Var]*boxDecl{},
-		makes:    map[*ast.CallExpr]string{},
-		lits:     map[*ast.UnaryExpr]string{},
-		seen:     map[any]bool{},
-		sources:  map[*types.Var][]source{},
-		calls:    map[*types.Func][]*ast.CallExpr{},
-		valueUse: map[*types.Func]bool{},
-		decls:    map[*types.Func]*ast.FuncDecl{},
-		uses:     map[*types.Var][]*ast.Ident{},
-		recvs:    map[*types.Func][]recvSource{},
-		litOf:    map[*types.Var]*ast.FuncLit{},
-
-		fieldStores: map[*types.Var][]store{},
-		originErrs:  map[token.Pos]bool{},
+		named:    []*types.TypeName{},
+		defIdent: map[types.Object]*ast.Ident{},
+	}
+	for id, o := range p.info.Defs {
+		if o != nil {
+			t.defIdent[o] = id
+		}
 	}
 	for _, f := range p.files {
 		t.fileOf[p.fset.File(f.Pos())] = f
@@ -185,6 +141,11 @@ func newTranslator(p *pkg) *translator {
 			if len(stack) > 0 {
 				t.parent[n] = stack[len(stack)-1]
 			}
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if tn, ok := t.info.Defs[ts.Name].(*types.TypeName); ok && !tn.IsAlias() && ts.TypeParams == nil {
+					t.named = append(t.named, tn)
+				}
+			}
 			stack = append(stack, n)
 			return true
 		})
@@ -193,26 +154,28 @@ func newTranslator(p *pkg) *translator {
 }
 
 func (t *translator) errorf(pos token.Pos, format string, args ...any) {
-	if t.soft > 0 {
-		return // memory that stays where it is
-	}
 	t.diags = append(t.diags, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
 }
 
 // originErrorf reports a place that the origin analysis cannot put in the
 // arena, once: a place reached again, for another write or variable, is
-// not reported a second time.
-func (t *translator) originErrorf(pos token.Pos, format string, args ...any) {
-	if t.originErrs[pos] || t.soft > 0 {
+// not reported a second time. A soft trace hands it to its caller instead
+// (softly), without marking the place reported.
+func (t *analyzer) originErrorf(tr trace, pos token.Pos, format string, args ...any) {
+	if tr.soft() {
+		*tr.found = append(*tr.found, Diagnostic{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+		return
+	}
+	if t.originErrs[pos] {
 		return
 	}
 	t.originErrs[pos] = true
 	t.errorf(pos, format, args...)
 }
 
-// warnf records a warning at pos.
-func (t *translator) warnf(pos token.Pos, format string, args ...any) {
-	t.warnings = append(t.warnings, Diagnostic{Pos: t.fset.Position(pos), Msg: "warning: " + fmt.Sprintf(format, args...)})
+// warnf records a warning at pos in list.
+func (t *translator) warnf(list *ErrorList, pos token.Pos, format string, args ...any) {
+	*list = append(*list, Diagnostic{Pos: t.fset.Position(pos), Msg: "warning: " + fmt.Sprintf(format, args...)})
 }
 
 // where formats pos briefly ("main.go:12") for messages that refer to a
@@ -222,37 +185,46 @@ func (t *translator) where(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
+// run runs the passes in order (doc.go lists them) and hands each one's
+// result to those that need it.
 func (t *translator) run() *Result {
-	t.collectFacts()
-	t.collectStores()
-	t.findRegions()
-	t.findRegionCode()
-	for _, r := range t.regions {
-		t.analyzeRegion(r)
-	}
-	t.checkBoxes()
+	t.index()
+	// The walk's findings are discarded: analyze walks the same calls of
+	// the same regions and reports them (TestWalkFindingsReported).
+	code, _ := t.findRegionCode()
+	place := t.analyze(code)
+	t.checkBoxes(place)
 	if len(t.diags) > 0 {
 		return nil
 	}
-	t.planFrees()
-	if t.checkAllocSites(); len(t.diags) > 0 {
+	frees := t.planFrees(code, place)
+	if t.checkAllocSites(code, place, frees); len(t.diags) > 0 {
 		return nil
 	}
-	t.findLast()
-	return t.emit()
+	return t.newEmitter(place, frees, t.findLast()).emit()
+}
+
+// index runs the passes whose results every later pass reads, and which
+// the translator keeps: the facts, the stores and the directives.
+func (t *translator) index() {
+	c := &collector{translator: t, facts: newFacts(), stores: &stores{fields: map[*types.Var][]store{}}}
+	c.collectFacts()
+	c.collectStores()
+	t.facts, t.stores = c.facts, c.stores
+	t.directives = t.findRegions()
 }
 
 // collectFacts records, package-wide, every assignment to each variable,
 // every static call of each function, every use of each variable, and where
 // the receivers of methods come from.
-func (t *translator) collectFacts() {
+func (t *collector) collectFacts() {
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			t.recvFacts(n)
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if fn, ok := t.info.Defs[n.Name].(*types.Func); ok {
-					t.decls[fn] = n
+					t.facts.decls[fn] = n
 				}
 				t.paramSources(n.Type, t.info.Defs[n.Name])
 			case *ast.FuncLit:
@@ -264,14 +236,14 @@ func (t *translator) collectFacts() {
 			case *ast.RangeStmt:
 				for _, e := range []ast.Expr{n.Key, n.Value} {
 					if v := t.varOf(e); v != nil {
-						t.sources[v] = append(t.sources[v], source{pos: e.Pos(), unknown: "a range clause"})
+						t.facts.sources[v] = append(t.facts.sources[v], source{pos: e.Pos(), unknown: "a range clause"})
 					}
 				}
 			case *ast.TypeSwitchStmt:
 				// Implicit per-clause variables carry interface values: never arena memory.
 			case *ast.CallExpr:
 				if fn := t.staticCallee(n); fn != nil {
-					t.calls[fn] = append(t.calls[fn], n)
+					t.facts.calls[fn] = append(t.facts.calls[fn], n)
 				}
 			case *ast.Ident:
 				t.identFacts(n)
@@ -283,7 +255,7 @@ func (t *translator) collectFacts() {
 
 // specSources records the values the variables of the declaration n are
 // given.
-func (t *translator) specSources(n *ast.ValueSpec) {
+func (t *collector) specSources(n *ast.ValueSpec) {
 	for i, name := range n.Names {
 		v, ok := t.info.Defs[name].(*types.Var)
 		if !ok {
@@ -291,21 +263,21 @@ func (t *translator) specSources(n *ast.ValueSpec) {
 		}
 		switch {
 		case len(n.Values) == 0:
-			t.sources[v] = append(t.sources[v], source{pos: name.Pos(), zero: true})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), zero: true})
 		case len(n.Values) == len(n.Names):
-			t.sources[v] = append(t.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
 		default:
-			t.sources[v] = append(t.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
 		}
 	}
 }
 
 // assignSources records the values the variables assigned by n are given.
-func (t *translator) assignSources(n *ast.AssignStmt) {
+func (t *collector) assignSources(n *ast.AssignStmt) {
 	if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
 		for _, l := range n.Lhs {
 			if v := t.varOf(l); v != nil {
-				t.sources[v] = append(t.sources[v], source{pos: n.Pos(), unknown: "an " + n.Tok.String() + " assignment"})
+				t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Pos(), unknown: "an " + n.Tok.String() + " assignment"})
 			}
 		}
 		return
@@ -316,20 +288,20 @@ func (t *translator) assignSources(n *ast.AssignStmt) {
 			continue
 		}
 		if len(n.Lhs) == len(n.Rhs) {
-			t.sources[v] = append(t.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
 		} else {
-			t.sources[v] = append(t.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
 		}
 	}
 }
 
 // identFacts records the use n of a variable, or of a function as a value
 // (not called).
-func (t *translator) identFacts(n *ast.Ident) {
+func (t *collector) identFacts(n *ast.Ident) {
 	switch o := t.info.Uses[n].(type) {
 	case *types.Var:
 		if !o.IsField() {
-			t.uses[o] = append(t.uses[o], n)
+			t.facts.uses[o] = append(t.facts.uses[o], n)
 		}
 	case *types.Func:
 		if call, ok := t.parent[n].(*ast.CallExpr); ok && call.Fun == n {
@@ -340,18 +312,18 @@ func (t *translator) identFacts(n *ast.Ident) {
 				return
 			}
 		}
-		t.valueUse[o] = true
+		t.facts.valueUse[o] = true
 	}
 }
 
 // paramSources marks the parameters and results of a function.
-func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
+func (t *collector) paramSources(ft *ast.FuncType, obj types.Object) {
 	fn, _ := obj.(*types.Func)
 	if d, ok := t.parent[ft].(*ast.FuncDecl); ok && d.Recv != nil {
 		for _, fld := range d.Recv.List {
 			for _, name := range fld.Names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, recv: true})
+					t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), param: fn, recv: true})
 				}
 			}
 		}
@@ -366,7 +338,7 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 			}
 			for _, name := range names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), param: fn, index: idx, isParam: true})
+					t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), param: fn, index: idx, isParam: true})
 				}
 				idx++
 			}
@@ -376,7 +348,7 @@ func (t *translator) paramSources(ft *ast.FuncType, obj types.Object) {
 		for _, fld := range ft.Results.List {
 			for _, name := range fld.Names {
 				if v, ok := t.info.Defs[name].(*types.Var); ok {
-					t.sources[v] = append(t.sources[v], source{pos: name.Pos(), unknown: "a named result"})
+					t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), unknown: "a named result"})
 				}
 			}
 		}

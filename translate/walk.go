@@ -1,7 +1,9 @@
 package translate
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -18,6 +20,18 @@ type regionWalk struct {
 	// walk is analyzeRegion's walk: it classifies the uses in root, local
 	// telling the variables that each run of root has for itself.
 	walk func(root ast.Node, local func(*types.Var) bool, callee bool)
+	// found, when set, receives the walk's diagnostics instead of the
+	// translation: its owner decides on them.
+	found *ErrorList
+}
+
+// errorf reports a problem of the walk, or hands it to w.found.
+func (w *regionWalk) errorf(pos token.Pos, format string, args ...any) {
+	if w.found != nil {
+		*w.found = append(*w.found, Diagnostic{Pos: w.t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+		return
+	}
+	w.t.errorf(pos, format, args...)
 }
 
 func (t *translator) newRegionWalk(r *region) *regionWalk {
@@ -31,7 +45,7 @@ func (w *regionWalk) runsIn(v *types.Var) bool {
 		return true
 	}
 	for fn := range w.visited {
-		if d := w.t.decls[fn]; d != nil && within(v.Pos(), d) {
+		if d := w.t.facts.decls[fn]; d != nil && within(v.Pos(), d) {
 			return true
 		}
 	}
@@ -56,7 +70,7 @@ func (w *regionWalk) call(call *ast.CallExpr, callee bool) {
 	}
 	targets, bad := t.callees(call, w.runsIn)
 	if bad != nil {
-		t.errorf(call.Pos(), "cannot tell which function %s runs in the parallel region%s: its function value comes from %s at %s; call a function, method or function literal of this package whose value CAPE can follow", t.text(call.Fun), via, bad.what, t.where(bad.pos))
+		w.errorf(call.Pos(), "cannot tell which function %s runs in the parallel region%s: its function value comes from %s at %s; call a function, method or function literal of this package whose value CAPE can follow", t.text(call.Fun), via, bad.what, t.where(bad.pos))
 	}
 	for _, c := range targets {
 		w.enter(c)
@@ -95,7 +109,7 @@ func (w *regionWalk) enter(c callTarget) {
 
 // isParam reports whether v is a parameter or a receiver.
 func (t *translator) isParam(v *types.Var) bool {
-	for _, s := range t.sources[v] {
+	for _, s := range t.facts.sources[v] {
 		if s.isParam || s.recv {
 			return true
 		}

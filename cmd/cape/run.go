@@ -95,28 +95,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if len(rest) == 0 {
 		return usagef("run: no package given (e.g. cape run -n 4 ./examples/matmul)")
 	}
-	if f.maxLost < -1 {
-		return usagef("run: --max-lost %d: want -1 (no cap) or a number of nodes", f.maxLost)
-	}
-	if f.nodes < 1 {
-		return usagef("run: -n %d: need at least one node", f.nodes)
-	}
-	if err := launch.CheckNodes(f.nodes); err != nil {
-		return usagef("run: -n %d: %v", f.nodes, err)
-	}
-	if f.arenaSize != "" {
-		if _, err := arena.ParseSize(f.arenaSize); err != nil {
-			return usagef("run: --arena-size: %v", err)
-		}
-	}
-	if !slices.Contains(monitor.Backends(), f.monitor) {
-		return usagef("run: --monitor %q: want one of %s", f.monitor, strings.Join(monitor.Backends(), ", "))
-	}
-	if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
-		return usagef("run: --transfer %q: want eager, lazy or auto", f.transfer)
-	}
-	if _, err := delta.ParseCompression(f.compress); err != nil {
-		return usagef("run: --compress: %v", err)
+	if err := f.check(); err != nil {
+		return err
 	}
 	ck, err := f.checkpointConfig()
 	if err != nil {
@@ -166,6 +146,34 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := launch.Local(ctx, spec); err != nil {
 		return fmt.Errorf("run: %w", err)
+	}
+	return nil
+}
+
+// check refuses, as a usage error, a flag value out of its range.
+func (f *runFlags) check() error {
+	if f.maxLost < -1 {
+		return usagef("run: --max-lost %d: want -1 (no cap) or a number of nodes", f.maxLost)
+	}
+	if f.nodes < 1 {
+		return usagef("run: -n %d: need at least one node", f.nodes)
+	}
+	if err := launch.CheckNodes(f.nodes); err != nil {
+		return usagef("run: -n %d: %v", f.nodes, err)
+	}
+	if f.arenaSize != "" {
+		if _, err := arena.ParseSize(f.arenaSize); err != nil {
+			return usagef("run: --arena-size: %v", err)
+		}
+	}
+	if !slices.Contains(monitor.Backends(), f.monitor) {
+		return usagef("run: --monitor %q: want one of %s", f.monitor, strings.Join(monitor.Backends(), ", "))
+	}
+	if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
+		return usagef("run: --transfer %q: want eager, lazy or auto", f.transfer)
+	}
+	if _, err := delta.ParseCompression(f.compress); err != nil {
+		return usagef("run: --compress: %v", err)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@
 //
 // The //cape:checkpoint directive names the loop's live variables, so that
 // `cape run --checkpoint DIR --checkpoint-max N` keeps its log under N bytes
-// (see the README, "Checkpoints that outlive the job").
+// (see docs/checkpoints.md).
 package main
 
 import (

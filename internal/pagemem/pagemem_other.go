@@ -2,7 +2,7 @@
 
 package pagemem
 
-// Populate does nothing here: see pagemem_linux.go.
+// Populate does nothing here: see pagemem_linux_unsafe.go.
 func Populate([]byte) {}
 
 // Faults: page faults are counted on Linux only.

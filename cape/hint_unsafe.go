@@ -34,7 +34,7 @@ type Loop struct{ _ byte }
 func NewLoop() *Loop { return new(Loop) }
 
 // InLoop says that r is the only region of l's loop, whose code outside r
-// writes no arena memory (a proof of the translator: see hint.go).
+// writes no arena memory (a proof of the translator: see hint_unsafe.go).
 func (r *Region) InLoop(l *Loop) { r.loop = l }
 
 // Last says that r is the program's last parallel region (a proof of the
@@ -51,7 +51,7 @@ func (r *Region) Last() {
 
 // WritesIn adds s's elements to the memory r may write: once it is called,
 // r writes the arena only within the elements of the slices named (a
-// proof of the translator: see hint.go). An empty slice, or one outside
+// proof of the translator: see hint_unsafe.go). An empty slice, or one outside
 // the arena, adds nothing.
 func WritesIn[T any](r *Region, s []T) {
 	r.bounded = true

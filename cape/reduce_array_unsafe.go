@@ -57,7 +57,7 @@ func (x *ArrayReducer[T]) Partial(p []T) { copy(x.part, p) }
 
 // Result copies the reduction's value, the same on every node once Exchange
 // has returned, into dst. dst may be arena memory: the next region's Start
-// is not told the stretch was clean (hint.go).
+// is not told the stretch was clean (hint_unsafe.go).
 func (x *ArrayReducer[T]) Result(dst []T) {
 	if self != nil {
 		self.dirtyGap()

@@ -1,0 +1,414 @@
+package roster
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInteraction runs the scripts in testdata/*.txt (etcd's
+// interaction_test style): each command feeds the roster or the job's
+// membership one event, and the lines after "----" are the actions it
+// queued (or the state it reports), in order. Every script starts with a
+// comment naming the end-to-end tests of cmd/cape and cape whose cases it
+// mirrors; they run here in milliseconds, without processes or sockets.
+//
+// A script is blocks of
+//
+//	command key=value ...
+//	----
+//	expected output, one line each (none: no line)
+//	<blank line>
+//
+// Times are offsets from the job's start (at=10ms); see run for the
+// commands. Run with -update to rewrite the expected output.
+func TestInteraction(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in testdata: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
+			runScript(t, file)
+		})
+	}
+}
+
+// block is one command of a script and its expected output.
+type block struct {
+	pre  []string // comment and blank lines before the command
+	line int
+	cmd  string
+	want []string
+}
+
+// parseScript reads a script's blocks.
+func parseScript(t *testing.T, file string) []block {
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var blocks []block
+	var cur *block
+	var pre []string
+	inOut := false
+	sc := bufio.NewScanner(f)
+	for ln := 1; sc.Scan(); ln++ {
+		line := sc.Text()
+		switch {
+		case cur == nil && (line == "" || strings.HasPrefix(line, "#")):
+			pre = append(pre, line)
+		case cur == nil:
+			blocks = append(blocks, block{pre: pre, line: ln, cmd: line})
+			cur, pre = &blocks[len(blocks)-1], nil
+		case !inOut && line == "----":
+			inOut = true
+		case !inOut:
+			t.Fatalf("%s:%d: want ---- after the command, got %q", file, ln, line)
+		case line == "":
+			cur, inOut = nil, false
+		default:
+			cur.want = append(cur.want, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if cur != nil && !inOut {
+		t.Fatalf("%s: the last command has no ----", file)
+	}
+	return blocks
+}
+
+var update = flag.Bool("update", false, "rewrite the expected output of testdata/*.txt")
+
+func runScript(t *testing.T, file string) {
+	blocks := parseScript(t, file)
+	var h harness
+	var rewritten strings.Builder
+	for _, b := range blocks {
+		got, err := h.run(b.cmd)
+		if err != nil {
+			t.Fatalf("%s:%d: %s: %v", file, b.line, b.cmd, err)
+		}
+		if *update {
+			for _, l := range b.pre {
+				fmt.Fprintln(&rewritten, l)
+			}
+			fmt.Fprintf(&rewritten, "%s\n----\n", b.cmd)
+			for _, l := range got {
+				fmt.Fprintln(&rewritten, l)
+			}
+			fmt.Fprintln(&rewritten)
+			continue
+		}
+		if !slices.Equal(got, b.want) {
+			t.Errorf("%s:%d: %s\ngot:\n\t%s\nwant:\n\t%s", file, b.line, b.cmd,
+				strings.Join(got, "\n\t"), strings.Join(b.want, "\n\t"))
+		}
+	}
+	if *update {
+		if err := os.WriteFile(file, []byte(strings.TrimSuffix(rewritten.String(), "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// harness is a job's membership and the master's roster, driven by a
+// script.
+type harness struct {
+	mem Members
+	ro  *Roster
+}
+
+// t0 is the job's start: times in scripts are offsets from it.
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// args are a command's key=value (or bare key) arguments.
+type args map[string]string
+
+func (a args) int(key string, def int) (int, error) {
+	v, ok := a[key]
+	if !ok {
+		return def, nil
+	}
+	return strconv.Atoi(v)
+}
+
+func (a args) at() (time.Time, error) {
+	v, ok := a["at"]
+	if !ok {
+		return time.Time{}, errors.New("at= missing")
+	}
+	d, err := time.ParseDuration(v)
+	return t0.Add(d), err
+}
+
+func (a args) ints(key string) ([]int, error) {
+	var xs []int
+	if a[key] == "" {
+		return nil, nil
+	}
+	for _, f := range strings.Split(a[key], ",") {
+		x, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, err
+		}
+		xs = append(xs, x)
+	}
+	return xs, nil
+}
+
+// run carries out one command and returns what it printed. Commands:
+//
+//	job nodes=N max-lost=K              a new job: N nodes, all live
+//	begin seq=S count=C [chunk=K] [sched=static|dynamic|guided] [norerun] at=T
+//	ask rank=R [seq=S] at=T             a chunk request (seq: the receiver's region)
+//	delta rank=R [seq=S] at=T           a delta
+//	bad rank=R [seq=S] at=T             a malformed message
+//	closed rank=R [seq=S] at=T [err=E]  the connection failed
+//	next at=T                           the master's loop asks for a unit
+//	tick waited=D at=T                  the master's loop waited
+//	end at=T                            the region's exchange completed
+//	result                              the region's outcome (Settled, Result)
+//	lose-after-commit rank=R seq=S at=T the result's broadcast to R failed
+//	boundary [joined=R,...]             the next live set (Survivors, Admit), adopted
+//	members                             the live set and the losses
+func (h *harness) run(cmd string) ([]string, error) {
+	fields := strings.Fields(cmd)
+	a := args{}
+	for _, f := range fields[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		a[k] = v
+	}
+	seq := h.seq()
+	if s, ok := a["seq"]; ok {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		seq = v
+	}
+	rank, err := a.int("rank", -1)
+	if err != nil {
+		return nil, err
+	}
+	switch fields[0] {
+	case "job":
+		nodes, err := a.int("nodes", 0)
+		if err != nil {
+			return nil, err
+		}
+		maxLost, err := a.int("max-lost", -1)
+		if err != nil {
+			return nil, err
+		}
+		h.mem = NewMembers(nodes, maxLost)
+		h.ro = New(&h.mem)
+		return nil, nil
+	case "begin":
+		return h.begin(a, seq)
+	case "ask", "delta", "bad":
+		at, err := a.at()
+		if err != nil {
+			return nil, err
+		}
+		ev := Event{Kind: Recv, Rank: rank, Seq: seq, MsgSeq: seq, At: at, MsgKind: 50, Delta: fields[0] == "delta"}
+		if fields[0] == "delta" {
+			ev.MsgKind = 51
+		}
+		if fields[0] == "bad" {
+			ev.Err = fmt.Errorf("node %d sent a malformed message", rank)
+		}
+		return h.step(ev), nil
+	case "closed":
+		at, err := a.at()
+		if err != nil {
+			return nil, err
+		}
+		e := a["err"]
+		if e == "" {
+			e = "EOF"
+		}
+		return h.step(Event{Kind: Closed, Rank: rank, Seq: seq, At: at, Err: fmt.Errorf("node %d: %s", rank, e)}), nil
+	case "next", "end":
+		at, err := a.at()
+		if err != nil {
+			return nil, err
+		}
+		kind := NextUnit
+		if fields[0] == "end" {
+			kind = End
+		}
+		return h.step(Event{Kind: kind, At: at}), nil
+	case "tick":
+		at, err := a.at()
+		if err != nil {
+			return nil, err
+		}
+		w, err := time.ParseDuration(a["waited"])
+		if err != nil {
+			return nil, err
+		}
+		return h.step(Event{Kind: Tick, At: at, Waited: w}), nil
+	case "result":
+		return h.result(), nil
+	case "lose-after-commit":
+		at, err := a.at()
+		if err != nil {
+			return nil, err
+		}
+		survived, declared := h.mem.LoseAfterCommit(rank, seq, at)
+		return []string{fmt.Sprintf("survived=%v declared=%v", survived, declared)}, nil
+	case "boundary":
+		joined, err := a.ints("joined")
+		if err != nil {
+			return nil, err
+		}
+		next, changed := h.mem.Survivors()
+		next = h.mem.Admit(next, joined)
+		changed = changed || len(joined) > 0
+		h.mem.Live = next
+		return []string{fmt.Sprintf("live %v changed=%v", next, changed)}, nil
+	case "members":
+		return h.members(), nil
+	}
+	return nil, fmt.Errorf("unknown command %q", fields[0])
+}
+
+func (h *harness) seq() uint64 {
+	if h.ro == nil {
+		return 0
+	}
+	return h.ro.Seq()
+}
+
+func (h *harness) begin(a args, seq uint64) ([]string, error) {
+	if h.ro == nil {
+		return nil, errors.New("begin before job")
+	}
+	at, err := a.at()
+	if err != nil {
+		return nil, err
+	}
+	count, err := a.int("count", 0)
+	if err != nil {
+		return nil, err
+	}
+	chunk, err := a.int("chunk", 0)
+	if err != nil {
+		return nil, err
+	}
+	sched := a["sched"]
+	if sched != "" && sched != "static" && sched != "dynamic" && sched != "guided" {
+		return nil, fmt.Errorf("sched %q", sched)
+	}
+	_, norerun := a["norerun"]
+	h.ro.Step(Event{Kind: Begin, At: at, Region: Region{Seq: seq, Count: count, Chunk: chunk,
+		Dynamic: sched == "dynamic" || sched == "guided", Guided: sched == "guided",
+		Nodes: len(h.mem.Live), Rerun: !norerun}})
+	out := h.format(h.ro.Ready())
+	// The assignment of static units, by rank.
+	for _, rank := range h.mem.Live {
+		us := h.ro.mine
+		if rank > 0 {
+			us = h.ro.given[rank]
+		}
+		out = append(out, fmt.Sprintf("node %d: %s", rank, units(us)))
+	}
+	return out, nil
+}
+
+func (h *harness) step(ev Event) []string {
+	if h.ro == nil {
+		return []string{"no job"}
+	}
+	h.ro.Step(ev)
+	return h.format(h.ro.Ready())
+}
+
+func (h *harness) result() []string {
+	if !h.ro.Settled() {
+		return []string{"not settled"}
+	}
+	committed, err := h.ro.Result()
+	if err != nil {
+		return []string{"error: " + err.Error()}
+	}
+	lost, n, reexec, waited := h.ro.Stats()
+	return []string{fmt.Sprintf("committed %v lost %v reexec %d units in %v, waited %v", committed, lost, n, reexec, waited)}
+}
+
+func (h *harness) members() []string {
+	var ls []string
+	for _, l := range h.mem.Losses {
+		ls = append(ls, fmt.Sprintf("%d@#%d", l.Rank, l.Seq))
+	}
+	return []string{fmt.Sprintf("live %v losses [%s] may-lose=%v units=%d reexec=%v",
+		h.mem.Live, strings.Join(ls, " "), h.mem.MayLose(), h.mem.Units, h.mem.Reexec)}
+}
+
+func units(us []Unit) string {
+	s := make([]string, len(us))
+	for i, u := range us {
+		s[i] = fmt.Sprintf("[%d,%d)", u.Lo, u.Hi)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+// format writes actions one a line, times as offsets from t0.
+func (h *harness) format(acts []Action) []string {
+	var out []string
+	for _, a := range acts {
+		var s string
+		switch a.Kind {
+		case Chunk:
+			s = fmt.Sprintf("chunk %d [%d,%d)", a.Rank, a.Unit.Lo, a.Unit.Hi)
+		case Commit:
+			s = fmt.Sprintf("commit %d", a.Rank)
+		case Run:
+			s = fmt.Sprintf("run [%d,%d)", a.Unit.Lo, a.Unit.Hi)
+			if a.Redo {
+				s += " redo"
+			}
+		case Wait:
+			s = fmt.Sprintf("wait until %v", a.At.Sub(t0))
+		case Done:
+			s = "done"
+		case Declare:
+			s = fmt.Sprintf("declare %d #%d", a.Rank, a.Seq)
+			if a.Straggler {
+				s += " straggler"
+			}
+		case Lost:
+			where := "master"
+			if a.Dynamic {
+				where = "pool"
+			}
+			s = fmt.Sprintf("lost %d at %v: %v; units %s to the %s", a.Rank, a.At.Sub(t0), a.Err, units(a.Units), where)
+		case Leave:
+			s = fmt.Sprintf("leave %d #%d", a.Rank, a.Seq)
+		case Refuse:
+			s = fmt.Sprintf("refuse %d kind %d #%d", a.Rank, a.MsgKind, a.MsgSeq)
+		case Drop:
+			s = fmt.Sprintf("drop %d", a.Rank)
+		case Wake:
+			s = "wake"
+		case Recovered:
+			s = fmt.Sprintf("recovered #%d from %v in %v: re-ran %d units in %v", a.Seq, a.Ranks, a.Took, a.Count, a.Reexec)
+		default:
+			s = fmt.Sprintf("action %d", a.Kind)
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package roster
+
+import (
+	"testing"
+	"time"
+)
+
+// TestChunksCoverTheSpaceOnce hands out a dynamic and a guided loop's
+// chunks to two slaves and the master in turn: every iteration is handed
+// out exactly once, dynamic chunks are the chunk size (the last may be
+// short), guided chunks never grow and are at least the chunk size (but
+// the last), and an empty chunk ends each slave's loop.
+func TestChunksCoverTheSpaceOnce(t *testing.T) {
+	const count, chunk = 1000, 7
+	for _, guided := range []bool{false, true} {
+		m := NewMembers(3, -1)
+		ro := New(&m)
+		ro.Step(Event{Kind: Begin, Region: Region{Seq: 1, Count: count, Chunk: chunk, Dynamic: true, Guided: guided, Nodes: 3, Rerun: true}})
+		ro.Ready()
+		seen := make([]int, count)
+		prev := count
+		ended := 0
+		for step := 0; ended < 3; step++ {
+			if step > 2*count {
+				t.Fatalf("guided=%v: the loop does not end", guided)
+			}
+			at := time.Unix(int64(step), 0)
+			var u Unit
+			if rank := step % 3; rank == 0 {
+				ro.Step(Event{Kind: NextUnit, At: at})
+				a := ro.Ready()
+				if len(a) != 1 || (a[0].Kind != Run && a[0].Kind != Wait) {
+					t.Fatalf("guided=%v: the master's next: %+v", guided, a)
+				}
+				if a[0].Kind == Wait {
+					ended++
+					continue
+				}
+				u = a[0].Unit
+			} else {
+				ro.Step(Event{Kind: Recv, Rank: rank, Seq: 1, At: at})
+				a := ro.Ready()
+				if len(a) != 1 || a[0].Kind != Chunk || a[0].Rank != rank {
+					t.Fatalf("guided=%v: a chunk request of node %d: %+v", guided, rank, a)
+				}
+				u = a[0].Unit
+				if u.Lo == u.Hi {
+					ended++
+					continue
+				}
+			}
+			size := u.Hi - u.Lo
+			if !guided && size != chunk && u.Hi != count {
+				t.Fatalf("dynamic chunk %v, want %d iterations", u, chunk)
+			}
+			if guided && (size > prev || size < chunk && u.Hi != count) {
+				t.Fatalf("guided chunk %v after one of %d", u, prev)
+			}
+			prev = size
+			for i := u.Lo; i < u.Hi; i++ {
+				seen[i]++
+			}
+		}
+		for i, k := range seen {
+			if k != 1 {
+				t.Fatalf("guided=%v: iteration %d handed out %d times", guided, i, k)
+			}
+		}
+	}
+}
+
+// TestStaticUnitsPartition checks that the static units of every virtual
+// rank, blocks and block-cyclic chunks, cover the space exactly once.
+func TestStaticUnitsPartition(t *testing.T) {
+	for _, count := range []int{0, 1, 5, 12, 101} {
+		for _, size := range []int{1, 2, 3, 7} {
+			for _, chunk := range []int{0, 1, 3} {
+				seen := make([]int, count)
+				for v := range size {
+					for _, u := range AppendStatic(nil, count, chunk, v, size) {
+						if u.Lo >= u.Hi || chunk > 0 && u.Hi-u.Lo > chunk {
+							t.Fatalf("count %d size %d chunk %d: unit %v of rank %d", count, size, chunk, u, v)
+						}
+						for i := u.Lo; i < u.Hi; i++ {
+							seen[i]++
+						}
+					}
+				}
+				for i, k := range seen {
+					if k != 1 {
+						t.Fatalf("count %d size %d chunk %d: iteration %d in %d units", count, size, chunk, i, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReadyEmpties checks that Ready hands each action out once.
+func TestReadyEmpties(t *testing.T) {
+	m := NewMembers(2, -1)
+	ro := New(&m)
+	ro.Step(Event{Kind: Begin, Region: Region{Seq: 1, Count: 4, Nodes: 2, Rerun: true}})
+	ro.Ready()
+	ro.Step(Event{Kind: Recv, Rank: 1, Seq: 1, Delta: true})
+	if a := ro.Ready(); len(a) != 2 || a[0].Kind != Commit || a[1].Kind != Wake {
+		t.Fatalf("a delta: %+v, want commit and wake", a)
+	}
+	if a := ro.Ready(); len(a) != 0 {
+		t.Fatalf("Ready again: %+v, want nothing", a)
+	}
+}
