@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -16,15 +15,11 @@ import (
 	"github.com/cape-go/cape/internal/ckptlog"
 )
 
-// buildOnce builds the package dir for a test and returns the program.
+// buildOnce returns the package dir built for the tests (once per test
+// binary: sharedBuild).
 func buildOnce(t *testing.T, dir string) string {
 	t.Helper()
-	bin, cleanup, err := buildProgram(context.Background(), dir, io.Discard)
-	if err != nil {
-		t.Fatalf("build %s: %v", dir, err)
-	}
-	t.Cleanup(cleanup)
-	return bin
+	return sharedBuild(t, dir)
 }
 
 var replayedRE = regexp.MustCompile(`restart: replaying regions #1 to #(\d+)`)
