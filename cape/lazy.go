@@ -197,6 +197,14 @@ func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("lazy transfer: %w", err)
 	}
+	// The helper's connection is awaited here, at set-up, not at the first
+	// invalidation: the master's page server waits for every slave's
+	// helper, so a node lost before its helper connected would keep it
+	// waiting until the handshake timeout, and then fail every other
+	// node's helper with it.
+	if err := h.Ready(); err != nil {
+		return false, errors.Join(fmt.Errorf("lazy transfer: %w", err), h.Close())
+	}
 	lz.SetAbsent(h.Invalid)
 	n.lazyS = &lazySlave{tr: lz, h: h, ps: n.arena.PageSize()}
 	go n.watchPager(h)
