@@ -95,25 +95,7 @@ func TestRestartRefusesAlteredLog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "./testdata/ckptloop")
-	args := []string{"-n", "1500", "-steps", "3"}
-	ck := filepath.Join(t.TempDir(), "ck")
-	if _, errText, err := capeRun("2", []string{"--checkpoint", ck}, bin, args); err != nil {
-		t.Fatalf("checkpointed run: %v\n%s", err, errText)
-	}
-	d, err := ckptlog.OpenDir(ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := d.Scan(1 << 30)
-	if err != nil || s.Last() != 6 {
-		t.Fatalf("scan: %+v, %v", s, err)
-	}
-	name := filepath.Join(ck, ckptlog.LogName)
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, args, ck, s, name, b := ckptloopLog(t, "2")
 	e := s.Entries[3] // region #4
 	b[e.Off+e.Len-1] ^= 1
 	head := b[e.Off-ckptlog.FrameHead : e.Off]

@@ -22,6 +22,31 @@ func buildOnce(t *testing.T, dir string) string {
 	return sharedBuild(t, dir)
 }
 
+// ckptloopLog runs testdata/ckptloop (6 regions) checkpointed on nodes
+// and returns the program, its arguments, the checkpoint directory, the
+// log's scan, the log's path and its bytes.
+func ckptloopLog(t *testing.T, nodes string) (bin string, args []string, ck string, s *ckptlog.Scan, name string, b []byte) {
+	t.Helper()
+	bin = buildOnce(t, "./testdata/ckptloop")
+	args = []string{"-n", "1500", "-steps", "3"}
+	ck = filepath.Join(t.TempDir(), "ck")
+	if _, errText, err := capeRun(nodes, []string{"--checkpoint", ck}, bin, args); err != nil {
+		t.Fatalf("checkpointed run: %v\n%s", err, errText)
+	}
+	d, err := ckptlog.OpenDir(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = d.Scan(1 << 30); err != nil || s.Last() != 6 {
+		t.Fatalf("scan: %+v, %v", s, err)
+	}
+	name = filepath.Join(ck, ckptlog.LogName)
+	if b, err = os.ReadFile(name); err != nil {
+		t.Fatal(err)
+	}
+	return bin, args, ck, s, name, b
+}
+
 var replayedRE = regexp.MustCompile(`restart: replaying regions #1 to #(\d+)`)
 
 // replayed returns how many regions a restart's stderr says it replays.
@@ -387,31 +412,17 @@ func TestRestartChecksConsistencyCounts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "./testdata/ckptloop")
-	args := []string{"-n", "1500", "-steps", "3"}
-	ck := filepath.Join(t.TempDir(), "ck")
-	if _, errText, err := capeRun("3", []string{"--checkpoint", ck}, bin, args); err != nil {
-		t.Fatalf("checkpointed run: %v\n%s", err, errText)
-	}
-	d, err := ckptlog.OpenDir(ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := d.Scan(1 << 30)
-	if err != nil || s.Last() != 6 {
-		t.Fatalf("scan: %+v, %v", s, err)
-	}
-	name := filepath.Join(ck, ckptlog.LogName)
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, args, ck, s, name, b := ckptloopLog(t, "3")
 	e := s.Entries[3] // region #4
 	rec, err := ckptlog.ParseRegion(b[e.Off : e.Off+e.Len])
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec.Nodes[2].Recvd = 0
+	d, err := ckptlog.OpenDir(ck) // its key seals the rewritten frame
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := append([]byte(nil), b[:e.Off-ckptlog.FrameHead]...)
 	out = d.AppendFrame(out, ckptlog.KindRegion, ckptlog.AppendRegion(nil, rec))
 	out = append(out, b[e.Off+e.Len:]...)
