@@ -50,14 +50,7 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	if n.stats {
 		r.mergedIn, r.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
 	}
-	if len(notices) > 0 {
-		// The helper started with the node and had the region to
-		// connect; an invalidated page needs it from now on. (Once it
-		// is ready, Ready returns at once.)
-		if err := ls.h.Ready(); err != nil {
-			return r.wrap("lazy pages", err)
-		}
-	}
+	// The helper is connected: agreeLazySlave waited for it at set-up.
 	for _, p := range notices {
 		ls.h.MarkInvalid(p)
 	}

@@ -12,8 +12,9 @@
 // the transport package (its own authenticated connection: a job id derived
 // from the job's, the slave's rank) and answers when it is connected. Start
 // does not wait for that answer; [Helper.Ready] does, and the node calls it
-// before it invalidates its first page (until then no fault reaches the
-// helper: the memory is registered for missing faults at that point).
+// at set-up, before its first region (the master's page server waits for
+// every helper, so a node must not be lost with its helper unconnected; no
+// fault reaches the helper before the node's first invalidation anyway).
 //
 // The helper never needs the node's Go scheduler: a thread of the node
 // that touches a missing page blocks in the kernel until the helper, a
@@ -41,7 +42,7 @@
 // with an error) is never resolved with other data: the helper reports the
 // error on stderr, naming the node and the master, and kills the node.
 //
-// Lifecycle: Start → Ready (before the first invalidation) → (SetVersion,
+// Lifecycle: Start → Ready (at the node's set-up) → (SetVersion,
 // MarkInvalid, ClearInvalid)* → Close.
 // Close ends the helper; the node's exit ends it too (it ends when its
 // socket to the node closes).
