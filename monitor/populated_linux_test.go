@@ -22,6 +22,18 @@ type untouched struct {
 	sink           byte
 }
 
+// newUntouched returns a case whose model is already in memory: fresh Go
+// heap memory may come untouched from the kernel, and its first-touch
+// faults would be counted with the tracked memory's.
+func newUntouched(t *testing.T) *untouched {
+	c := &untouched{mixedCase: newMixedCase(t)}
+	c.model = make([]byte, len(c.mem))
+	for i := 0; i < len(c.model); i += c.ps {
+		c.model[i] = 0
+	}
+	return c
+}
+
 // write changes byte i (every write changes its byte, so that Stop's
 // exact answer is known).
 func (c *untouched) write(i int) {
@@ -59,10 +71,9 @@ func (c *untouched) stop() []int { c.t.Helper(); return c.stopAgainst(c.model, c
 func TestUffdUntouched(t *testing.T) {
 	bornCold := 0
 	for seed := range uint64(12) {
-		c := &untouched{mixedCase: newMixedCase(t)}
+		c := newUntouched(t)
 		ps := c.ps
 		np := len(c.mem) / ps
-		c.model = make([]byte, len(c.mem))
 		rng := rand.New(rand.NewPCG(seed, 29))
 		extent := (8 + rng.IntN(40)) * ps
 		for k := range 60 {

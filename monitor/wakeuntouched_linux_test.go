@@ -32,16 +32,7 @@ func pagesWith(u *uffdTracker, lo, hi int, mask uint64) []int {
 // exactly the pages written, the pages not written stay untouched, and
 // the chunks outside the bounds stay cold.
 func TestUffdWakeUntouched(t *testing.T) {
-	c := &untouched{mixedCase: newMixedCase(t)}
-	c.model = make([]byte, len(c.mem))
-	// The model is fresh Go heap memory, which the runtime may take
-	// untouched from the kernel: its pages are faulted in now, so that the
-	// first writes below count the tracked memory's faults only (else
-	// they count two a page whenever the model's memory is new).
-	for i := 0; i < len(c.model); i += 512 {
-		c.model[i] = 1
-	}
-	clear(c.model)
+	c := newUntouched(t) // its model faulted in: the first writes below count the tracked memory's faults only
 	u, ps := c.u, c.ps
 	np := len(c.mem) / ps
 	c.start(Hint{}, len(c.mem)) // the whole extent is untouched: every chunk is born cold
