@@ -179,35 +179,18 @@ func findMaster(bin string) (pid, port int) {
 	return pid, port
 }
 
-// listeningPorts returns the ports of the TCP sockets pid listens on.
+// listeningPorts returns the ports of the TCP sockets pid listens on
+// (cut_test's socketInodes and tcpSockets read /proc).
 func listeningPorts(pid int) []int {
-	dir := filepath.Join("/proc", strconv.Itoa(pid))
-	fds, err := os.ReadDir(filepath.Join(dir, "fd"))
-	if err != nil {
-		return nil
-	}
 	inodes := map[string]bool{}
-	for _, fd := range fds {
-		l, err := os.Readlink(filepath.Join(dir, "fd", fd.Name()))
-		if err == nil && strings.HasPrefix(l, "socket:[") {
-			inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
-		}
+	for _, ino := range socketInodes(pid) {
+		inodes[ino] = true
 	}
 	var ports []int
-	for _, table := range []string{"tcp", "tcp6"} {
-		b, err := os.ReadFile(filepath.Join(dir, "net", table))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n")[1:] {
-			f := strings.Fields(line)
-			if len(f) < 10 || f[3] != "0A" || !inodes[f[9]] {
-				continue
-			}
-			if i := strings.LastIndexByte(f[1], ':'); i >= 0 {
-				p, _ := strconv.ParseInt(f[1][i+1:], 16, 32)
-				ports = append(ports, int(p))
-			}
+	for _, s := range tcpSockets() {
+		if s.state == "0A" && inodes[s.inode] {
+			p, _ := strconv.Atoi(portOf(s.local))
+			ports = append(ports, p)
 		}
 	}
 	return ports
