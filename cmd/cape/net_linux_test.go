@@ -4,9 +4,7 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -38,14 +36,7 @@ func TestHardeningOnePort(t *testing.T) {
 		}
 	})
 	t.Run("stdin", func(t *testing.T) {
-		var in strings.Builder
-		for i := range 40000 {
-			fmt.Fprintf(&in, "%d\n", i*7919%100003)
-		}
-		file := filepath.Join(t.TempDir(), "in.txt")
-		if err := os.WriteFile(file, []byte(in.String()), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		in, file := stdinsumInput(t)
 		f, err := os.Open(file)
 		if err != nil {
 			t.Fatal(err)
@@ -53,7 +44,7 @@ func TestHardeningOnePort(t *testing.T) {
 		defer f.Close()
 		goCmd := goRunStdin(t, "./testdata/stdinsum", f)
 		bin := sharedBuild(t, "./testdata/stdinsum")
-		out, _ := onePortRun(t, bin, nil, nil, []byte(in.String()))
+		out, _ := onePortRun(t, bin, nil, nil, []byte(in))
 		if out != goCmd {
 			t.Errorf("printed %q, go run %q", out, goCmd)
 		}
@@ -194,16 +185,4 @@ func listeningPorts(pid int) []int {
 		}
 	}
 	return ports
-}
-
-// goRunStdin is go run of dir with its standard input from f.
-func goRunStdin(t *testing.T, dir string, f *os.File) string {
-	t.Helper()
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir, cmd.Stdin = dir, f
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	return string(out)
 }
