@@ -33,12 +33,13 @@ type refusals struct {
 
 	mu sync.Mutex
 	// mu protects the following fields.
-	window  bool   // an interval is running: the first notice opened it
 	printed int    // notices printed in full in this interval
 	held    int    // notices counted, not printed, in this interval
 	last    string // the last notice held
 	total   int    // every refused connection, over the job's life
-	stop    func() bool
+	// stop stops the running interval's timer; nil when no interval runs
+	// (the next notice opens one).
+	stop func() bool
 }
 
 // newRefusals returns a limiter that prints through print.
@@ -52,8 +53,8 @@ func (r *refusals) note(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.total++
-	if !r.window {
-		r.window, r.printed, r.held = true, 0, 0
+	if r.stop == nil {
+		r.printed, r.held = 0, 0
 		r.stop = r.after(r.interval, r.tick)
 	}
 	if r.printed < r.burst {
@@ -70,7 +71,7 @@ func (r *refusals) tick() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.summariseLocked()
-	r.window, r.stop = false, nil
+	r.stop = nil
 }
 
 // flush summarises the notices held so far, at the job's end.
@@ -81,7 +82,7 @@ func (r *refusals) flush() {
 		r.stop()
 	}
 	r.summariseLocked()
-	r.window, r.stop = false, nil
+	r.stop = nil
 }
 
 func (r *refusals) summariseLocked() {

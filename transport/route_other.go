@@ -11,5 +11,6 @@ func peekFull(nc net.Conn, b []byte) (net.Conn, int, error) {
 	return readFull(nc, b)
 }
 
-// peekable: a routed connection is handed over as accepted.
+// peekable: a routed connection is handed over wrapped (replayConn), not
+// as accepted.
 const peekable = false

@@ -28,7 +28,7 @@ func TestRouterSharesPort(t *testing.T) {
 	ids := []uint64{0xC0FFEE, 0xBEEF}
 	masters := make([]*Master, len(ids))
 	var wg sync.WaitGroup
-	errs := make([]error, 2*len(ids))
+	errs := make([]error, 3*len(ids)) // per service: its master's, then its slaves'
 	for i, id := range ids {
 		l, err := r.Listen(id)
 		if err != nil {
@@ -42,7 +42,7 @@ func TestRouterSharesPort(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			masters[i], errs[2*i] = NewMaster(l, cfg)
+			masters[i], errs[3*i] = NewMaster(l, cfg)
 			l.Close()
 		}()
 	}
@@ -58,7 +58,7 @@ func TestRouterSharesPort(t *testing.T) {
 				defer wg.Done()
 				s, err := Dial(context.Background(), addr, rank, cfg)
 				if err != nil {
-					errs[2*i+1] = err
+					errs[3*i+rank] = err
 					return
 				}
 				slaves[i][rank] = s
@@ -187,8 +187,6 @@ func TestRouterKeepsTCPConn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	cfg := testConfig(2)
-	cfg.JobID = 7
 	hello := appendHandshake(nil, &hsMsg{typ: hsHello, rank: 1, size: 2, jobID: 7})
 	// In two pieces: the Router waits for the whole job id.
 	if _, err := nc.Write(hello[:10]); err != nil {

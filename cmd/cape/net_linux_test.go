@@ -4,9 +4,7 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -38,14 +36,7 @@ func TestHardeningOnePort(t *testing.T) {
 		}
 	})
 	t.Run("stdin", func(t *testing.T) {
-		var in strings.Builder
-		for i := range 40000 {
-			fmt.Fprintf(&in, "%d\n", i*7919%100003)
-		}
-		file := filepath.Join(t.TempDir(), "in.txt")
-		if err := os.WriteFile(file, []byte(in.String()), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		in, file := stdinsumInput(t)
 		f, err := os.Open(file)
 		if err != nil {
 			t.Fatal(err)
@@ -53,7 +44,7 @@ func TestHardeningOnePort(t *testing.T) {
 		defer f.Close()
 		goCmd := goRunStdin(t, "./testdata/stdinsum", f)
 		bin := sharedBuild(t, "./testdata/stdinsum")
-		out, _ := onePortRun(t, bin, nil, nil, []byte(in.String()))
+		out, _ := onePortRun(t, bin, nil, nil, []byte(in))
 		if out != goCmd {
 			t.Errorf("printed %q, go run %q", out, goCmd)
 		}
@@ -179,48 +170,19 @@ func findMaster(bin string) (pid, port int) {
 	return pid, port
 }
 
-// listeningPorts returns the ports of the TCP sockets pid listens on.
+// listeningPorts returns the ports of the TCP sockets pid listens on
+// (cut_test's socketInodes and tcpSockets read /proc).
 func listeningPorts(pid int) []int {
-	dir := filepath.Join("/proc", strconv.Itoa(pid))
-	fds, err := os.ReadDir(filepath.Join(dir, "fd"))
-	if err != nil {
-		return nil
-	}
 	inodes := map[string]bool{}
-	for _, fd := range fds {
-		l, err := os.Readlink(filepath.Join(dir, "fd", fd.Name()))
-		if err == nil && strings.HasPrefix(l, "socket:[") {
-			inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
-		}
+	for _, ino := range socketInodes(pid) {
+		inodes[ino] = true
 	}
 	var ports []int
-	for _, table := range []string{"tcp", "tcp6"} {
-		b, err := os.ReadFile(filepath.Join(dir, "net", table))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n")[1:] {
-			f := strings.Fields(line)
-			if len(f) < 10 || f[3] != "0A" || !inodes[f[9]] {
-				continue
-			}
-			if i := strings.LastIndexByte(f[1], ':'); i >= 0 {
-				p, _ := strconv.ParseInt(f[1][i+1:], 16, 32)
-				ports = append(ports, int(p))
-			}
+	for _, s := range tcpSockets() {
+		if s.state == "0A" && inodes[s.inode] {
+			p, _ := strconv.Atoi(portOf(s.local))
+			ports = append(ports, p)
 		}
 	}
 	return ports
-}
-
-// goRunStdin is go run of dir with its standard input from f.
-func goRunStdin(t *testing.T, dir string, f *os.File) string {
-	t.Helper()
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir, cmd.Stdin = dir, f
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	return string(out)
 }

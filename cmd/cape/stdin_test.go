@@ -22,29 +22,13 @@ func TestStdinReachesEveryNode(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := "./testdata/stdinsum"
-	var in strings.Builder
-	for i := range 40000 {
-		fmt.Fprintf(&in, "%d\n", i*7919%100003)
-	}
-	file := filepath.Join(t.TempDir(), "in.txt")
-	if err := os.WriteFile(file, []byte(in.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	goRun := func(stdin *os.File) string {
-		cmd := exec.Command("go", "run", ".")
-		cmd.Dir, cmd.Stdin = dir, stdin
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("go run: %v", err)
-		}
-		return string(out)
-	}
+	in, file := stdinsumInput(t)
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	want := goRun(f)
+	want := goRunStdin(t, dir, f)
 	if !strings.HasPrefix(want, "batches 80 ") {
 		t.Fatalf("go run read too little: %s", want)
 	}
@@ -75,7 +59,7 @@ func TestStdinReachesEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		w.WriteString(in.String())
+		w.WriteString(in)
 		w.Close()
 	}()
 	withStdin("a pipe on 3 nodes", r, "3", want)
@@ -86,7 +70,7 @@ func TestStdinReachesEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer null.Close()
-	withStdin("no input", null, "2", goRun(null))
+	withStdin("no input", null, "2", goRunStdin(t, dir, null))
 }
 
 // TestStdinCutStream resets the master's input connection to node 1 in
@@ -103,25 +87,13 @@ func TestStdinCutStream(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := "./testdata/stdinsum"
-	var in strings.Builder
-	for i := range 40000 {
-		fmt.Fprintf(&in, "%d\n", i*7919%100003)
-	}
-	file := filepath.Join(t.TempDir(), "in.txt")
-	if err := os.WriteFile(file, []byte(in.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	in, file := stdinsumInput(t)
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir, cmd.Stdin = dir, f
-	wantOut, err := cmd.Output()
+	wantOut := goRunStdin(t, dir, f)
 	f.Close()
-	if err != nil {
-		t.Fatalf("go run: %v", err)
-	}
 	bin := sharedBuild(t, dir)
 	t.Setenv("CAPE_FAULT", "node=0,at=stdin,do=cut,after=300ms")
 	for _, tc := range []struct {
@@ -139,17 +111,17 @@ func TestStdinCutStream(t *testing.T) {
 			defer r.Close()
 			go func() {
 				defer w.Close()
-				half := len(in.String()) / 2
-				w.WriteString(in.String()[:half])
+				half := len(in) / 2
+				w.WriteString(in[:half])
 				time.Sleep(1500 * time.Millisecond) // the cut comes while the rest is not written
-				w.WriteString(in.String()[half:])
+				w.WriteString(in[half:])
 			}()
 			old := os.Stdin
 			os.Stdin = r
 			out, errText, err := capeRun("2", tc.flags, bin, nil)
 			os.Stdin = old
 			if err == nil {
-				if out != string(wantOut) {
+				if out != wantOut {
 					t.Fatalf("a cut input stream printed %q with exit 0, go run printed %q\nstderr:\n%s", out, wantOut, errText)
 				}
 				if tc.flags != nil {
@@ -169,4 +141,31 @@ func TestStdinCutStream(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stdinsumInput writes the input the testdata/stdinsum tests feed (40,000
+// numbers, one a line) to a file, and returns the input and the file.
+func stdinsumInput(t *testing.T) (in, file string) {
+	t.Helper()
+	var b strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&b, "%d\n", i*7919%100003)
+	}
+	file = filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), file
+}
+
+// goRunStdin is go run of dir with its standard input from f.
+func goRunStdin(t *testing.T, dir string, f *os.File) string {
+	t.Helper()
+	cmd := exec.Command("go", "run", ".")
+	cmd.Dir, cmd.Stdin = dir, f
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run %s: %v", dir, err)
+	}
+	return string(out)
 }

@@ -21,12 +21,7 @@ type Lost struct {
 // String returns the notice as one line, newline included, of at most
 // MaxReport bytes: "cape-lost/1 rank=R reason=TEXT".
 func (l Lost) String() string {
-	head := fmt.Sprintf("%srank=%d reason=", lostPrefix, l.Rank)
-	reason := strings.NewReplacer("\n", " ", "\r", " ").Replace(l.Reason)
-	if room := MaxReport - len(head) - 1; len(reason) > room {
-		reason = strings.ToValidUTF8(reason[:max(room-3, 0)], "") + "..."
-	}
-	return head + reason + "\n"
+	return statusLine(fmt.Sprintf("%srank=%d reason=", lostPrefix, l.Rank), l.Reason)
 }
 
 // ParseLost reads one lost notice line (with or without its newline).

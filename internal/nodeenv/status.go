@@ -51,13 +51,13 @@ func ReportFor(rank int, err error) Report {
 // String returns the report as one line, newline included, of at most
 // MaxReport bytes: "cape-status/1 rank=R blame=B reason=TEXT".
 func (r Report) String() string {
-	head := fmt.Sprintf("%srank=%d blame=%d reason=", reportPrefix, r.Rank, r.Blame)
-	reason := strings.Map(func(c rune) rune {
-		if c == '\n' || c == '\r' {
-			return ' '
-		}
-		return c
-	}, r.Reason)
+	return statusLine(fmt.Sprintf("%srank=%d blame=%d reason=", reportPrefix, r.Rank, r.Blame), r.Reason)
+}
+
+// statusLine is a status pipe line: head, then reason on one line, cut so
+// that the whole, newline included, fits MaxReport bytes.
+func statusLine(head, reason string) string {
+	reason = strings.NewReplacer("\n", " ", "\r", " ").Replace(reason)
 	if room := MaxReport - len(head) - 1; len(reason) > room {
 		reason = strings.ToValidUTF8(reason[:max(room-3, 0)], "") + "..."
 	}
