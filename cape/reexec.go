@@ -227,6 +227,7 @@ func (ro *rosterDriver) next() (unit, bool) {
 	defer ro.mu.Unlock()
 	n := ro.n
 	ev := roster.Event{Kind: roster.NextUnit, At: time.Now()}
+steps:
 	for {
 		n.lossMu.Lock()
 		ro.sm.Step(ev)
@@ -250,6 +251,9 @@ func (ro *rosterDriver) next() (unit, bool) {
 				ro.act(ro.sm.Ready(), nil)
 				n.lossMu.Unlock()
 				ev = roster.Event{Kind: roster.NextUnit, At: now}
+				// acts is the roster's, reused by the steps taken
+				// during the wait: none of it may be read again.
+				continue steps
 			}
 		}
 	}
