@@ -440,7 +440,7 @@ func (r *Region) gather() ([]transport.Message, error) {
 	}
 	msgs, committed, err := r.ro.collect()
 	if err != nil {
-		if r.ro.dynamic {
+		if r.ro.sm.Dynamic() {
 			err = fmt.Errorf("dynamic schedule: %w", err)
 		}
 		return nil, r.fail(err)

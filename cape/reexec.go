@@ -31,9 +31,8 @@ type unit struct{ lo, hi int }
 // late messages) carries that region's seq and touches nothing of a later
 // one.
 type rosterDriver struct {
-	r       *Region
-	n       *node
-	dynamic bool // the region's loop hands out chunks (read after collect)
+	r *Region
+	n *node
 
 	start []chan uint64 // per slave rank: a region's seq, for its receiver
 
@@ -60,7 +59,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	ro.grow(n.size)
-	ro.r, ro.dynamic = r, sched != Static
+	ro.r = r
 	clear(ro.msgs)
 	ro.wake.clear() // a signal left by the previous region
 	n.lossMu.Lock()
@@ -228,6 +227,7 @@ func (ro *rosterDriver) next() (unit, bool) {
 	defer ro.mu.Unlock()
 	n := ro.n
 	ev := roster.Event{Kind: roster.NextUnit, At: time.Now()}
+steps:
 	for {
 		n.lossMu.Lock()
 		ro.sm.Step(ev)
@@ -251,6 +251,9 @@ func (ro *rosterDriver) next() (unit, bool) {
 				ro.act(ro.sm.Ready(), nil)
 				n.lossMu.Unlock()
 				ev = roster.Event{Kind: roster.NextUnit, At: now}
+				// acts is the roster's, reused by the steps taken
+				// during the wait: none of it may be read again.
+				continue steps
 			}
 		}
 	}

@@ -76,7 +76,7 @@ func TestCutConnections(t *testing.T) {
 	capeBin := buildCapeCLI(t)
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n| run | job | nodes | after | cut | outcome |\n| --- | --- | --- | --- | --- | --- |\n")
-	exact, failed := 0, 0
+	exact, failed, landed := 0, 0, 0
 	// How long each job takes uncut on 2 and 3 nodes (and that it is exact
 	// then): the cuts fall between 5 % and 90 % of it.
 	took := map[string]time.Duration{}
@@ -97,6 +97,9 @@ func TestCutConnections(t *testing.T) {
 		d := took[fmt.Sprint(job.name, nodes)]
 		delay := d/20 + time.Duration(rng.Int64N(int64(d*17/20)))
 		res := cutOnce(t, capeBin, job, nodes, delay, rng)
+		if !strings.HasPrefix(res.cut, "none") && !strings.HasPrefix(res.cut, "failed") {
+			landed++
+		}
 		switch {
 		case res.hung:
 			t.Errorf("run %d (%s on %d nodes, cut %s after %v): cape run did not end within %v; stderr:\n%s",
@@ -118,7 +121,11 @@ func TestCutConnections(t *testing.T) {
 		}
 		fmt.Fprintf(&table, "| %d | %s | %d | %v | %s | %s |\n", i, job.name, nodes, delay.Round(time.Millisecond), res.cut, outcome)
 	}
-	t.Logf("%d cuts: %d exact, %d failed naming a node%s", cuts, exact, failed, table.String())
+	t.Logf("%d cuts (%d reset a connection): %d exact, %d failed naming a node%s", cuts, landed, exact, failed, table.String())
+	if landed == 0 {
+		// Every run ended uncut: the test checked nothing.
+		t.Errorf("none of the %d cuts reset a connection%s", cuts, table.String())
+	}
 }
 
 // cutRunLimit bounds one cut run: a job that outlives it hangs.
@@ -247,9 +254,15 @@ func cutOne(root int, bin string, rng *rand.Rand) string {
 	}
 	sort.Slice(conns, func(i, j int) bool { return conns[i].a.addr < conns[j].a.addr })
 	c := conns[rng.IntN(len(conns))]
-	out, err := exec.Command("ss", "-K", "-t", "src", c.a.addr, "dst", c.b.addr).CombinedOutput()
+	// Without a header (-H), ss -K prints the sockets it reset: none when
+	// the connection had closed or the kernel cannot destroy sockets
+	// (CONFIG_INET_DIAG_DESTROY), where it still exits 0.
+	out, err := exec.Command("ss", "-K", "-H", "-t", "src", c.a.addr, "dst", c.b.addr).CombinedOutput()
 	if err != nil {
 		return fmt.Sprintf("failed (ss -K: %v: %s)", err, bytes.TrimSpace(out))
+	}
+	if len(bytes.TrimSpace(out)) == 0 {
+		return fmt.Sprintf("none (ss -K reset nothing of %s %s ↔ %s %s)", c.a.node, portOf(c.a.addr), c.b.node, portOf(c.b.addr))
 	}
 	return fmt.Sprintf("%s %s ↔ %s %s (1 of %d)", c.a.node, portOf(c.a.addr), c.b.node, portOf(c.b.addr), len(conns))
 }

@@ -159,7 +159,6 @@ type Roster struct {
 	guided  bool
 	nodes   int
 	recover bool // losses may be survived: the master re-runs lost units
-	start   time.Time
 
 	slaves    []int           // the region's live slaves
 	mine      []Unit          // the master's own static units not run yet
@@ -180,8 +179,7 @@ type Roster struct {
 	reexecN   int  // units re-executed on the master
 	reexecT   time.Duration
 	waitedT   time.Duration // the master's loop waiting for the slaves
-	cur       Unit          // the master's unit being run
-	curStart  time.Time
+	curStart  time.Time     // when the master's unit being run began
 	curRedo   bool
 	running   bool
 
@@ -266,7 +264,7 @@ func (ro *Roster) begin(reg Region, at time.Time) {
 		size = max(size, rank+1)
 	}
 	ro.grow(size)
-	ro.seq, ro.count, ro.chunk, ro.start = reg.Seq, reg.Count, reg.Chunk, at
+	ro.seq, ro.count, ro.chunk = reg.Seq, reg.Count, reg.Chunk
 	ro.dynamic, ro.guided, ro.nodes = reg.Dynamic, reg.Guided, reg.Nodes
 	ro.recover = reg.Rerun && m.MaxLost != 0 && m.MayLose()
 	ro.nextLo, ro.fatal, ro.firstLoss, ro.settled = 0, nil, time.Time{}, false
@@ -483,7 +481,7 @@ func (ro *Roster) next(now time.Time) {
 }
 
 func (ro *Roster) startUnit(u Unit, redo bool, now time.Time) {
-	ro.cur, ro.curStart, ro.curRedo, ro.running = u, now, redo, true
+	ro.curStart, ro.curRedo, ro.running = now, redo, true
 	ro.emit(Action{Kind: Run, Unit: u, Redo: redo})
 }
 
