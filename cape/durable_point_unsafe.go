@@ -101,7 +101,6 @@ type pendingImage struct {
 // log into an image when the log nears the bound, or when logging was
 // suspended at the bound.
 func (d *durable) point(n *node, name string, vars [][]byte) {
-	d.pointSeen = true
 	if d.stopErr != nil {
 		return
 	}
