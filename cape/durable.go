@@ -214,11 +214,13 @@ func (d *durable) boundName() string {
 // names), so logging stops at the bound and a restart replays the logged
 // prefix, then computes the rest.
 func (d *durable) tellBound(extent int) {
-	if d.told || d.max > 0 || d.pointSeen {
-		d.told = true
+	if d.told {
 		return
 	}
 	d.told = true
+	if d.max > 0 || d.pointSeen {
+		return
+	}
 	d.notice(fmt.Sprintf("the log is bounded to %d bytes (%d times the arena in use, at least %d MiB; set it with --checkpoint-max); the program has reached no //cape:checkpoint point, where the log is compacted: if it reaches none, logging stops at the bound, and a restart replays the regions logged, then computes the rest",
 		d.bound(extent), defaultBoundFactor, defaultBoundMin>>20))
 }
