@@ -44,14 +44,14 @@ type Writer struct {
 	// logical is the log's size once everything queued is written: an
 	// Append adds to it, a Replace sets it to the new log's size.
 	logical int64
-	err     error // the first I/O error; every later call returns it
-	size    int64 // bytes of the log on disk
-	peak    int64 // the most bytes the directory held at once (old and new log during a compaction)
-	syncs   int   // fdatasync calls
+	err     error         // the first I/O error; every later call returns it
+	size    int64         // bytes of the log on disk
+	peak    int64         // the most bytes the directory held at once (old and new log during a compaction)
+	syncs   int           // fdatasync calls
+	synced  time.Duration // time spent in them
 	// superseded counts the records a compaction made useless before
 	// they were written (set when the writer ends).
 	superseded int
-	synced     time.Duration // time spent in them
 }
 
 type op struct {
