@@ -504,6 +504,13 @@ func (d *durable) entryMatches(rec *ckptlog.Region, hash uint64) bool {
 	return d.exitSeq != 0 && d.exitSeq+1 == rec.Seq && d.exitHash == hash
 }
 
+// exited records, on a replay, the arena mem as region seq left it (its
+// logged delta injected, or the image that follows it restored), for the
+// next record if its entry hash is chained (entryMatches).
+func (d *durable) exited(mem []byte, pageSize int, seq uint64) {
+	d.exitHash, d.exitSeq = arenaHash(mem, pageSize, nil, nil), seq
+}
+
 // checkCounts checks a record's consistency counts (seed 000's
 // sent/received rule, at CAPE's cut): every node of the logged job sent its
 // message and received its merged one, and the merged delta holds no more
@@ -548,7 +555,7 @@ func (r *Region) injectLogged() error {
 		return r.wrap("restart: logged delta", err)
 	}
 	d := r.n.dur
-	d.exitHash, d.exitSeq = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), nil, nil), r.seq
+	d.exited(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), r.seq)
 	d.logged = r.seq
 	return r.checkPointers()
 }

@@ -229,7 +229,7 @@ func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][
 	n.pending = nil
 	if d := n.dur; d != nil {
 		d.logged = im.Seq
-		d.exitHash, d.exitSeq = arenaHash(n.arena.Bytes()[:n.arena.Used()], n.arena.PageSize(), nil, nil), im.Seq
+		d.exited(n.arena.Bytes()[:n.arena.Used()], n.arena.PageSize(), im.Seq)
 	}
 	return nil
 }
