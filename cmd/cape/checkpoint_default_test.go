@@ -22,7 +22,7 @@ func TestCheckpointDefaultBound(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	const bound = 64 << 20
-	bin := buildOnce(t, "../../examples/stencil")
+	bin := sharedBuild(t, "../../examples/stencil")
 	args := []string{"-n", "512", "-iters", "200"}
 	want, errText, err := capeRun("2", nil, bin, args)
 	if err != nil {
@@ -62,7 +62,7 @@ func TestCheckpointDefaultBound(t *testing.T) {
 		t.Fatalf("the restart did not restore an image, or told a program with a point it has none:\n%s", errText)
 	}
 
-	bin = buildOnce(t, "./testdata/ckptloop")
+	bin = sharedBuild(t, "./testdata/ckptloop")
 	ck = filepath.Join(t.TempDir(), "ck")
 	_, errText, err = capeRun("2", []string{"--checkpoint", ck}, bin, []string{"-n", "500", "-steps", "2"})
 	if err != nil {

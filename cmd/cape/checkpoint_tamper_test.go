@@ -53,7 +53,7 @@ func TestRestartRefusesTamperedImage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "../../examples/stencil")
+	bin := sharedBuild(t, "../../examples/stencil")
 	args := []string{"-n", "64", "-iters", "300"}
 	flags := []string{"--stats", "--checkpoint-max", "256K"}
 	ck := filepath.Join(t.TempDir(), "ck")
