@@ -462,6 +462,10 @@ func (r *Region) hashEntry(pages []int) {
 	if d == nil || r.replay || r.nested != nil {
 		return
 	}
+	if d.chain.serves(r.seq, r.extent, r.clean) {
+		r.hash = chainedHash
+		return
+	}
 	tr := r.n.tracker
 	twins := make([][]byte, len(pages))
 	for i, p := range pages {
@@ -469,10 +473,6 @@ func (r *Region) hashEntry(pages []int) {
 	}
 	written := append([]int(nil), pages...)
 	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
-	if d.chain.serves(r.seq, r.extent, r.clean) {
-		r.hash = chainedHash
-		return
-	}
 	r.hashed = make(chan struct{})
 	go func() {
 		defer close(r.hashed)
