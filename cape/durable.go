@@ -214,11 +214,13 @@ func (d *durable) boundName() string {
 // names), so logging stops at the bound and a restart replays the logged
 // prefix, then computes the rest.
 func (d *durable) tellBound(extent int) {
-	if d.told || d.max > 0 || d.pointSeen {
-		d.told = true
+	if d.told {
 		return
 	}
 	d.told = true
+	if d.max > 0 || d.pointSeen {
+		return
+	}
 	d.notice(fmt.Sprintf("the log is bounded to %d bytes (%d times the arena in use, at least %d MiB; set it with --checkpoint-max); the program has reached no //cape:checkpoint point, where the log is compacted: if it reaches none, logging stops at the bound, and a restart replays the regions logged, then computes the rest",
 		d.bound(extent), defaultBoundFactor, defaultBoundMin>>20))
 }
@@ -460,6 +462,10 @@ func (r *Region) hashEntry(pages []int) {
 	if d == nil || r.replay || r.nested != nil {
 		return
 	}
+	if d.chain.serves(r.seq, r.extent, r.clean) {
+		r.hash = chainedHash
+		return
+	}
 	tr := r.n.tracker
 	twins := make([][]byte, len(pages))
 	for i, p := range pages {
@@ -467,10 +473,6 @@ func (r *Region) hashEntry(pages []int) {
 	}
 	written := append([]int(nil), pages...)
 	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
-	if d.chain.serves(r.seq, r.extent, r.clean) {
-		r.hash = chainedHash
-		return
-	}
 	r.hashed = make(chan struct{})
 	go func() {
 		defer close(r.hashed)
@@ -500,6 +502,13 @@ func (d *durable) entryMatches(rec *ckptlog.Region, hash uint64) bool {
 		return rec.EntryHash == hash
 	}
 	return d.exitSeq != 0 && d.exitSeq+1 == rec.Seq && d.exitHash == hash
+}
+
+// exited records, on a replay, the arena mem as region seq left it (its
+// logged delta injected, or the image that follows it restored), for the
+// next record if its entry hash is chained (entryMatches).
+func (d *durable) exited(mem []byte, pageSize int, seq uint64) {
+	d.exitHash, d.exitSeq = arenaHash(mem, pageSize, nil, nil), seq
 }
 
 // checkCounts checks a record's consistency counts (seed 000's
@@ -546,7 +555,7 @@ func (r *Region) injectLogged() error {
 		return r.wrap("restart: logged delta", err)
 	}
 	d := r.n.dur
-	d.exitHash, d.exitSeq = arenaHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), nil, nil), r.seq
+	d.exited(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), r.seq)
 	d.logged = r.seq
 	return r.checkPointers()
 }

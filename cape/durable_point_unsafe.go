@@ -89,6 +89,15 @@ func varBytes(n *node, vars []any) ([][]byte, error) {
 	return out, nil
 }
 
+// varsLen is the bytes of a point's variables (varBytes) together.
+func varsLen(vars [][]byte) int {
+	n := 0
+	for _, v := range vars {
+		n += len(v)
+	}
+	return n
+}
+
 // pendingImage is a restart's image, restored at the first call of its
 // point: the master holds the image; a slave only the point's name.
 type pendingImage struct {
@@ -101,16 +110,12 @@ type pendingImage struct {
 // log into an image when the log nears the bound, or when logging was
 // suspended at the bound.
 func (d *durable) point(n *node, name string, vars [][]byte) {
-	d.pointSeen = true
 	if d.stopErr != nil {
 		return
 	}
 	extent := n.arena.Used()
 	bound := d.bound(extent)
-	imgSize := int64(extent) + int64(len(name)) + 256
-	for _, v := range vars {
-		imgSize += int64(len(v))
-	}
+	imgSize := int64(extent) + int64(len(name)) + 256 + int64(varsLen(vars))
 	d.image = imgSize
 	size := d.w.Size()
 	if !d.suspended && (float64(size) < compactAt*float64(bound-imgSize) || d.joining.Load()) {
@@ -187,10 +192,7 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 			return errors.New("restart: image message too short")
 		}
 		im = &ckptlog.Image{Seq: binary.LittleEndian.Uint64(msg.Payload), Vars: msg.Payload[8:]}
-		nv := 0
-		for _, v := range vars {
-			nv += len(v)
-		}
+		nv := varsLen(vars)
 		if nv > len(im.Vars) {
 			return errors.New("restart: image message too short")
 		}
@@ -204,11 +206,7 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 // (checkRestored), and checks the pointers the arena's allocations then
 // hold (checkPointers, as at the end of every region).
 func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
-	nv := 0
-	for _, v := range vars {
-		nv += len(v)
-	}
-	if nv != len(im.Vars) {
+	if nv := varsLen(vars); nv != len(im.Vars) {
 		return fmt.Errorf("restart: point %s: the image holds %d bytes of variables, the point names %d", name, len(im.Vars), nv)
 	}
 	if len(im.Memory) != n.arena.Used() {
@@ -231,7 +229,7 @@ func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][
 	n.pending = nil
 	if d := n.dur; d != nil {
 		d.logged = im.Seq
-		d.exitHash, d.exitSeq = arenaHash(n.arena.Bytes()[:n.arena.Used()], n.arena.PageSize(), nil, nil), im.Seq
+		d.exited(n.arena.Bytes()[:n.arena.Used()], n.arena.PageSize(), im.Seq)
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ func TestRestartRefusesTamperedImage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "../../examples/stencil")
+	bin := sharedBuild(t, "../../examples/stencil")
 	args := []string{"-n", "64", "-iters", "300"}
 	flags := []string{"--stats", "--checkpoint-max", "256K"}
 	ck := filepath.Join(t.TempDir(), "ck")
@@ -99,9 +99,10 @@ func TestRestartRefusesAlteredLog(t *testing.T) {
 	e := s.Entries[3] // region #4
 	b[e.Off+e.Len-1] ^= 1
 	head := b[e.Off-ckptlog.FrameHead : e.Off]
-	sum := crc32.Update(0, crc32.MakeTable(crc32.Castagnoli), head[:16])
-	sum = crc32.Update(sum, crc32.MakeTable(crc32.Castagnoli), head[20:])
-	sum = crc32.Update(sum, crc32.MakeTable(crc32.Castagnoli), b[e.Off:e.Off+e.Len])
+	castagnoli := crc32.MakeTable(crc32.Castagnoli)
+	sum := crc32.Update(0, castagnoli, head[:16])
+	sum = crc32.Update(sum, castagnoli, head[20:])
+	sum = crc32.Update(sum, castagnoli, b[e.Off:e.Off+e.Len])
 	binary.LittleEndian.PutUint32(head[16:], sum)
 	if err := os.WriteFile(name, b, 0o600); err != nil {
 		t.Fatal(err)

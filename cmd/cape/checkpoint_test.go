@@ -15,19 +15,12 @@ import (
 	"github.com/cape-go/cape/internal/ckptlog"
 )
 
-// buildOnce returns the package dir built for the tests (once per test
-// binary: sharedBuild).
-func buildOnce(t *testing.T, dir string) string {
-	t.Helper()
-	return sharedBuild(t, dir)
-}
-
 // ckptloopLog runs testdata/ckptloop (6 regions) checkpointed on nodes
 // and returns the program, its arguments, the checkpoint directory, the
 // log's scan, the log's path and its bytes.
 func ckptloopLog(t *testing.T, nodes string) (bin string, args []string, ck string, s *ckptlog.Scan, name string, b []byte) {
 	t.Helper()
-	bin = buildOnce(t, "./testdata/ckptloop")
+	bin = sharedBuild(t, "./testdata/ckptloop")
 	args = []string{"-n", "1500", "-steps", "3"}
 	ck = filepath.Join(t.TempDir(), "ck")
 	if _, errText, err := capeRun(nodes, []string{"--checkpoint", ck}, bin, args); err != nil {
@@ -123,7 +116,7 @@ func TestRestartAfterMasterCrash(t *testing.T) {
 		{"./testdata/ckptloop", []string{"-n", "1500", "-steps", "8"}, []int{2, 9, 16}},
 	} {
 		t.Run(filepath.Base(p.dir), func(t *testing.T) {
-			bin := buildOnce(t, p.dir)
+			bin := sharedBuild(t, p.dir)
 			want, errText, err := capeRun("2", nil, bin, p.args)
 			if err != nil {
 				t.Fatalf("fault-free run: %v\n%s", err, errText)
@@ -157,7 +150,7 @@ func TestRestartAfterKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "./testdata/ckptloop")
+	bin := sharedBuild(t, "./testdata/ckptloop")
 	args := []string{"-n", "20000", "-steps", "40", "-pause", "20ms"}
 	want, errText, err := capeRun("2", nil, bin, args)
 	if err != nil {
@@ -207,7 +200,7 @@ func TestRestartDropsTornTail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "./testdata/ckptloop")
+	bin := sharedBuild(t, "./testdata/ckptloop")
 	args := []string{"-n", "1500", "-steps", "6"}
 	want, errText, err := capeRun("2", nil, bin, args)
 	if err != nil {
@@ -265,7 +258,7 @@ func TestRestartRefusesNondeterminism(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildOnce(t, "./testdata/clockbetween")
+	bin := sharedBuild(t, "./testdata/clockbetween")
 	ck := filepath.Join(t.TempDir(), "ck")
 	if _, errText, err := capeRun("2", []string{"--checkpoint", ck}, bin, nil); err != nil {
 		t.Fatalf("checkpointed run: %v\n%s", err, errText)
@@ -298,7 +291,7 @@ func TestCheckpointUsage(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	bin := buildOnce(t, "./testdata/clockbetween")
+	bin := sharedBuild(t, "./testdata/clockbetween")
 	ck := filepath.Join(t.TempDir(), "ck")
 	if _, errText, err := capeRun("1", []string{"--checkpoint", ck}, bin, nil); err != nil {
 		t.Fatalf("checkpointed run: %v\n%s", err, errText)
@@ -358,7 +351,7 @@ func TestCheckpointBound(t *testing.T) {
 		{"./testdata/ckptloop", []string{"-n", "500", "-steps", "1000"}, false},
 	} {
 		t.Run(filepath.Base(p.dir), func(t *testing.T) {
-			bin := buildOnce(t, p.dir)
+			bin := sharedBuild(t, p.dir)
 			want, errText, err := capeRun("2", nil, bin, p.args)
 			if err != nil {
 				t.Fatalf("fault-free run: %v\n%s", err, errText)

@@ -49,8 +49,11 @@ func loadKey(dir string) (Key, error) {
 	}
 	key := make([]byte, keySize+1)
 	n, err := io.ReadFull(f, key)
-	if n != keySize || !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fmt.Errorf("%s: a key of %d bytes or more, want %d", path, n, keySize)
+	switch {
+	case n > keySize:
+		return nil, fmt.Errorf("%s: a key of more than %d bytes, want %d", path, keySize, keySize)
+	case n != keySize || !errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, fmt.Errorf("%s: a key of %d bytes, want %d", path, n, keySize)
 	}
 	return Key(key[:keySize]), nil
 }

@@ -44,14 +44,14 @@ type Writer struct {
 	// logical is the log's size once everything queued is written: an
 	// Append adds to it, a Replace sets it to the new log's size.
 	logical int64
-	err     error // the first I/O error; every later call returns it
-	size    int64 // bytes of the log on disk
-	peak    int64 // the most bytes the directory held at once (old and new log during a compaction)
-	syncs   int   // fdatasync calls
+	err     error         // the first I/O error; every later call returns it
+	size    int64         // bytes of the log on disk
+	peak    int64         // the most bytes the directory held at once (old and new log during a compaction)
+	syncs   int           // fdatasync calls
+	synced  time.Duration // time spent in them
 	// superseded counts the records a compaction made useless before
 	// they were written (set when the writer ends).
 	superseded int
-	synced     time.Duration // time spent in them
 }
 
 type op struct {
@@ -228,7 +228,7 @@ func (w *Writer) loop(f *os.File) {
 			case o, ok = <-w.work:
 			case <-h.timer.C:
 				h.timerActive = false
-				f = w.flushHeld(f, h, time.Now())
+				w.flushHeld(f, h, time.Now())
 				continue
 			}
 		}
@@ -253,10 +253,10 @@ func (w *Writer) loop(f *os.File) {
 			h.note(int64(len(o.frame)), now)
 			h.ops = append(h.ops, held{o: o, since: now})
 			h.bytes += int64(len(o.frame))
-			f = w.flushHeld(f, h, now)
+			w.flushHeld(f, h, now)
 		default:
 			h.note(w.opSize(o), now)
-			f = w.flushHeld(f, h, time.Time{}) // all of them, in order
+			w.flushHeld(f, h, time.Time{}) // all of them, in order
 			w.writeOne(f, o)
 		}
 	}
@@ -286,7 +286,7 @@ func (h *holder) arm() {
 // flushHeld writes the held records that are due: all of them when now is
 // zero or the appends are not fast; else those held HoldFor, and the
 // oldest beyond maxBufferBytes/2 held.
-func (w *Writer) flushHeld(f *os.File, h *holder, now time.Time) *os.File {
+func (w *Writer) flushHeld(f *os.File, h *holder, now time.Time) {
 	for len(h.ops) > 0 {
 		o := h.ops[0]
 		if !now.IsZero() && h.fast && !w.noHold.Load() && now.Sub(o.since) < HoldFor && h.bytes <= maxBufferBytes/2 && len(h.ops) <= maxBuffers/2 {
@@ -297,13 +297,8 @@ func (w *Writer) flushHeld(f *os.File, h *holder, now time.Time) *os.File {
 		w.writeOne(f, o.o)
 	}
 	if len(h.ops) == 0 {
-		h.ops = h.ops[:0:0]
-		if h.timerActive {
-			h.timer.Stop() // no stale tick is received after Stop (Go 1.23 timers)
-		}
-		h.timerActive = false
+		h.idle()
 	}
-	return f
 }
 
 // dropHeld drops the held records, superseded by a compaction.
@@ -313,6 +308,11 @@ func (w *Writer) dropHeld(h *holder) {
 		w.written(int64(len(o.o.frame)), nil)
 		h.superseded++
 	}
+	h.idle()
+}
+
+// idle forgets the held records (written or dropped) and stops the timer.
+func (h *holder) idle() {
 	h.ops, h.bytes = nil, 0
 	if h.timerActive {
 		h.timer.Stop() // no stale tick is received after Stop (Go 1.23 timers)
