@@ -166,18 +166,7 @@ func (rt *runtimeSource) add(ctx context.Context, dir, tmp, modfile, userGo stri
 }
 
 // runtimeGo returns the go line of the runtime's go.mod.
-func runtimeGo() string {
-	b, err := capesrc.Files.ReadFile("go.mod")
-	if err != nil {
-		return "1.26"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "1.26"
-}
+func runtimeGo() string { return capesrc.GoVersion() }
 
 // goVersionLess reports whether the go version a is older than b; an
 // empty a (no go line) counts as older.
