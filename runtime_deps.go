@@ -227,6 +227,12 @@ func (m *manifest) rewriteImports(name string, src []byte) ([]byte, error) {
 	return out, nil
 }
 
+// GoVersion returns the version of the go line of the runtime's go.mod.
+func GoVersion() string {
+	b, _ := Files.ReadFile("go.mod")
+	return goLine(b)
+}
+
 // goLine returns the version of go.mod's go line.
 func goLine(mod []byte) string {
 	for _, line := range strings.Split(string(mod), "\n") {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -98,29 +97,12 @@ func firstLine(err error) string {
 // and of the cape runtime, with one go list run.
 func allImporter(t *testing.T, dirs, singles []string) types.Importer {
 	t.Helper()
-	paths := map[string]bool{capePath: true}
-	fset := token.NewFileSet()
 	var all []string
 	for _, d := range dirs {
 		fs, _ := filepath.Glob(filepath.Join(d, "*.go"))
 		all = append(all, fs...)
 	}
-	for _, f := range append(all, singles...) {
-		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-		if err != nil {
-			continue
-		}
-		for _, s := range af.Imports {
-			p, _ := strconv.Unquote(s.Path.Value)
-			paths[p] = true
-		}
-	}
-	var list []string
-	for p := range paths {
-		list = append(list, p)
-	}
-	sort.Strings(list)
-	imp, err := exportImporter(token.NewFileSet(), ".", list)
+	imp, err := importerFor(append(all, singles...))
 	if err != nil {
 		t.Fatal(err)
 	}

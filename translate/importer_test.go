@@ -1,43 +1,43 @@
 package translate
 
 import (
-	"bufio"
-	"bytes"
-	"fmt"
-	"go/importer"
+	"go/parser"
 	"go/token"
 	"go/types"
-	"io"
-	"os"
-	"os/exec"
-	"strings"
+	"maps"
+	"slices"
+	"strconv"
 )
 
-// exportImporter is the tests' importer: export data for paths and their
-// dependencies from one `go list -export -deps` run in dir, as package
-// gocmd's ExportImporter gives cape (which imports this package, so its
-// tests cannot import it).
-func exportImporter(fset *token.FileSet, dir string, paths []string) (types.Importer, error) {
-	cmd := exec.Command("go", append([]string{"list", "-e", "-export", "-deps", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}"}, paths...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("go list -export: %w: %s", err, stderr.Bytes())
+// exportImporter is the tests' importer: package gocmd's ExportImporter,
+// which cape uses. Package gocmd imports this package, so its internal
+// tests cannot import gocmd; the external test package sets this instead
+// (importer_ext_test.go), before any test runs.
+var exportImporter func(fset *token.FileSet, dir string, paths []string) (types.Importer, error)
+
+// SetExportImporter lets the external test package install exportImporter.
+func SetExportImporter(f func(*token.FileSet, string, []string) (types.Importer, error)) {
+	exportImporter = f
+}
+
+// importerFor returns an exportImporter for the cape runtime, the packages
+// extra names and every package that files import (a file that does not
+// parse is passed over), with one go list run.
+func importerFor(files []string, extra ...string) (types.Importer, error) {
+	paths := map[string]bool{capePath: true}
+	for _, p := range extra {
+		paths[p] = true
 	}
-	exports := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		if path, file, ok := strings.Cut(sc.Text(), "\t"); ok {
-			exports[path] = file
+	fset := token.NewFileSet()
+	for _, f := range files {
+		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, s := range af.Imports {
+			p, _ := strconv.Unquote(s.Path.Value)
+			paths[p] = true
 		}
 	}
-	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		file, ok := exports[path]
-		if !ok {
-			return nil, fmt.Errorf("no export data for %q", path)
-		}
-		return os.Open(file)
-	}), nil
+	return exportImporter(token.NewFileSet(), ".", slices.Sorted(maps.Keys(paths)))
 }

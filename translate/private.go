@@ -175,18 +175,9 @@ func (t *translator) findStarters() map[ast.Node]bool {
 			for _, c := range targets {
 				callers[c] = append(callers[c], n)
 			}
-			return true
-		})
-	}
-	for _, r := range t.regions {
-		if fn := t.enclosing(r.stmt, isFunc); fn != nil {
-			mark(fn)
-		}
-	}
-	// A function holds what its literals hold: a literal's region starts
-	// where the literal is called, but the literal is made by its function.
-	for _, f := range t.p.files {
-		ast.Inspect(f, func(n ast.Node) bool {
+			// A function holds what its literals hold: a literal's region
+			// starts where the literal is called, but the literal is made
+			// by its function.
 			if lit, ok := n.(*ast.FuncLit); ok {
 				if outer := t.enclosing(lit, isFunc); outer != nil {
 					callers[lit] = append(callers[lit], outer)
@@ -194,6 +185,11 @@ func (t *translator) findStarters() map[ast.Node]bool {
 			}
 			return true
 		})
+	}
+	for _, r := range t.regions {
+		if fn := t.enclosing(r.stmt, isFunc); fn != nil {
+			mark(fn)
+		}
 	}
 	for len(work) > 0 {
 		fn := work[len(work)-1]

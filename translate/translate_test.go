@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,28 +29,8 @@ var (
 func testImporter(t testing.TB) types.Importer {
 	t.Helper()
 	impOnce.Do(func() {
-		paths := map[string]bool{capePath: true}
 		files, _ := filepath.Glob("testdata/*.go")
-		fset := token.NewFileSet()
-		for _, f := range files {
-			af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-			if err != nil {
-				continue
-			}
-			for _, s := range af.Imports {
-				p, _ := strconv.Unquote(s.Path.Value)
-				paths[p] = true
-			}
-		}
-		for _, p := range []string{"fmt", "os", "math", "flag", "time"} {
-			paths[p] = true
-		}
-		var list []string
-		for p := range paths {
-			list = append(list, p)
-		}
-		sort.Strings(list)
-		imp, impErr = exportImporter(token.NewFileSet(), ".", list)
+		imp, impErr = importerFor(files, "fmt", "os", "math", "flag", "time")
 	})
 	if impErr != nil {
 		t.Fatal(impErr)

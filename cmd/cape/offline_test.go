@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,28 +26,9 @@ func TestOfflineFirstBuild(t *testing.T) {
 	// is the default run's first build of a user's module.
 	testenv.Full(t)
 	t.Parallel()
-	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		testenv.Skip(t, "switching to another user needs root on Linux")
-	}
+	top, as := otherUserCape(t, "cape-offline-")
 	if !capesrc.ShipsPlatform(runtime.GOOS, runtime.GOARCH) {
 		t.Fatalf("the cape binary carries no runtime dependencies for %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		testenv.Skip(t, "setpriv (util-linux) is not installed")
-	}
-	const uid = "65534"
-	top, err := os.MkdirTemp("", "cape-offline-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(top) })
-	if err := os.Chmod(top, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := buildCape(t, top)
-	if err := os.Chmod(bin, 0o755); err != nil {
-		t.Fatal(err)
 	}
 	home := filepath.Join(top, "home")
 	dir := filepath.Join(top, "work", "heat")
@@ -59,31 +39,20 @@ func TestOfflineFirstBuild(t *testing.T) {
 		}
 	}
 	want := newUserModule(t, dir, "example.com/heat")
-	if out, err := exec.Command("chown", "-R", uid+":"+uid, home, filepath.Dir(dir), modcache, filepath.Join(top, "gocache")).CombinedOutput(); err != nil {
+	if out, err := exec.Command("chown", "-R", otherUID+":"+otherUID, home, filepath.Dir(dir), modcache, filepath.Join(top, "gocache")).CombinedOutput(); err != nil {
 		t.Fatalf("chown: %v\n%s", err, out)
 	}
-	as := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(setpriv, append([]string{"--reuid=" + uid, "--regid=" + uid, "--clear-groups", bin}, args...)...)
-		cmd.Dir = dir
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GOPROXY=off", "GOFLAGS=-mod=mod",
-			"GOMODCACHE=" + modcache, "GOCACHE=" + filepath.Join(top, "gocache"), "GOTOOLCHAIN=local", "TMPDIR=" + home}
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("cape %s as uid %s, offline: %v\nstderr:\n%s", strings.Join(args, " "), uid, err, stderr.String())
-		}
-		return stdout.String()
-	}
-	if tr := as("translate", "."); !strings.Contains(tr, "cape.Begin") {
+	env := []string{"HOME=" + home, "GOPROXY=off", "GOFLAGS=-mod=mod",
+		"GOMODCACHE=" + modcache, "GOCACHE=" + filepath.Join(top, "gocache"), "GOTOOLCHAIN=local", "TMPDIR=" + home}
+	if tr := as(dir, env, "translate", "."); !strings.Contains(tr, "cape.Begin") {
 		t.Errorf("cape translate . printed no region template:\n%s", tr)
 	}
 	out := filepath.Join(home, "heat")
-	as("build", ".", "-o", out)
-	if got := as("run", "-n", "3", out, "--", "-n", "1500"); got != want {
+	as(dir, env, "build", ".", "-o", out)
+	if got := as(dir, env, "run", "-n", "3", out, "--", "-n", "1500"); got != want {
 		t.Errorf("offline, cape build then cape run -n 3 printed %q, go run printed %q", got, want)
 	}
-	if got := as("run", "-n", "2", ".", "--", "-n", "1500"); got != want {
+	if got := as(dir, env, "run", "-n", "2", ".", "--", "-n", "1500"); got != want {
 		t.Errorf("offline, cape run -n 2 . printed %q, go run printed %q", got, want)
 	}
 	if fi, err := os.Stat(filepath.Join(home, ".cache", "cape")); err != nil || fi.Mode().Perm() != 0o700 {

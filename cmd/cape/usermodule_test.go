@@ -212,6 +212,46 @@ func TestUserModuleOtherUser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
+	// Half a minute of compiling the standard library into an empty
+	// build cache; TestUserModule is the default run's user module.
+	testenv.Full(t)
+	t.Parallel()
+	top, as := otherUserCape(t, "cape-otheruser-")
+	proxy := filepath.Join(top, "proxy")
+	copyModuleDownloads(t, proxy, "golang.org/x/sys", "github.com/klauspost/compress", "github.com/spf13/pflag")
+	home := filepath.Join(top, "home")
+	dir := filepath.Join(home, "heat")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := newUserModule(t, dir, "example.com/heat")
+	if out, err := exec.Command("chown", "-R", otherUID+":"+otherUID, home).CombinedOutput(); err != nil {
+		t.Fatalf("chown: %v\n%s", err, out)
+	}
+	got := as(dir, []string{"HOME=" + home, "GOPROXY=file://" + proxy, "GOSUMDB=off", "GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=" + home},
+		"run", "-n", "3", ".", "--", "-n", "1500")
+	if got != want {
+		t.Errorf("as another user, cape run -n 3 printed %q, go run printed %q", got, want)
+	}
+	fi, err := os.Stat(filepath.Join(home, ".cache", "cape"))
+	if err != nil {
+		t.Fatalf("no per-user runtime cache: %v", err)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		t.Errorf("the runtime cache %s has mode %v, want 0700", filepath.Join(home, ".cache", "cape"), fi.Mode().Perm())
+	}
+}
+
+// otherUID is the user that otherUserCape's tests run cape as.
+const otherUID = "65534"
+
+// otherUserCape skips the test unless it runs as root on Linux with
+// setpriv. It returns a temporary directory that every user may read
+// (removed at the end), holding a cape binary that otherUID may run, and a
+// function that runs that binary as otherUID in dir with PATH and env
+// alone, fails the test if it fails, and returns its stdout.
+func otherUserCape(t *testing.T, prefix string) (top string, as func(dir string, env []string, args ...string) string) {
+	t.Helper()
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
 		testenv.Skip(t, "switching to another user needs root on Linux")
 	}
@@ -219,12 +259,7 @@ func TestUserModuleOtherUser(t *testing.T) {
 	if err != nil {
 		testenv.Skip(t, "setpriv (util-linux) is not installed")
 	}
-	// Half a minute of compiling the standard library into an empty
-	// build cache; TestUserModule is the default run's user module.
-	testenv.Full(t)
-	t.Parallel()
-	const uid = "65534"
-	top, err := os.MkdirTemp("", "cape-otheruser-")
+	top, err = os.MkdirTemp("", prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,37 +271,19 @@ func TestUserModuleOtherUser(t *testing.T) {
 	if err := os.Chmod(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	proxy := filepath.Join(top, "proxy")
-	copyModuleDownloads(t, proxy, "golang.org/x/sys", "github.com/klauspost/compress", "github.com/spf13/pflag")
-	home := filepath.Join(top, "home")
-	dir := filepath.Join(home, "heat")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+	as = func(dir string, env []string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(setpriv, append([]string{"--reuid=" + otherUID, "--regid=" + otherUID, "--clear-groups", bin}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("cape %s as uid %s (%s): %v\nstderr:\n%s", strings.Join(args, " "), otherUID, strings.Join(env, " "), err, stderr.String())
+		}
+		return stdout.String()
 	}
-	want := newUserModule(t, dir, "example.com/heat")
-	if out, err := exec.Command("chown", "-R", uid+":"+uid, home).CombinedOutput(); err != nil {
-		t.Fatalf("chown: %v\n%s", err, out)
-	}
-	cmd := exec.Command(setpriv, "--reuid="+uid, "--regid="+uid, "--clear-groups",
-		bin, "run", "-n", "3", ".", "--", "-n", "1500")
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GOPROXY=file://" + proxy,
-		"GOSUMDB=off", "GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=" + home}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("cape run as uid %s: %v\nstderr:\n%s", uid, err, stderr.String())
-	}
-	if stdout.String() != want {
-		t.Errorf("as another user, cape run -n 3 printed %q, go run printed %q", stdout.String(), want)
-	}
-	fi, err := os.Stat(filepath.Join(home, ".cache", "cape"))
-	if err != nil {
-		t.Fatalf("no per-user runtime cache: %v", err)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		t.Errorf("the runtime cache %s has mode %v, want 0700", filepath.Join(home, ".cache", "cape"), fi.Mode().Perm())
-	}
+	return top, as
 }
 
 // copyModuleDownloads copies the module cache's download files of the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -27,11 +26,7 @@ func TestUsers3MatchPlainGo(t *testing.T) {
 	for _, name := range users3Cases {
 		t.Run(name, func(t *testing.T) {
 			dir := "./testdata/users3/" + name
-			out, err := exec.Command("go", "run", dir).Output()
-			if err != nil {
-				t.Fatalf("go run %s: %v", dir, err)
-			}
-			want := string(out)
+			want := goRunOutput(t, dir, nil, nil)
 			for _, c := range []struct {
 				nodes string
 				flags []string
@@ -109,16 +104,13 @@ func TestUsers3LeapfrogArenaBounded(t *testing.T) {
 	args := []string{"-n", "20000", "-steps", "600"}
 	flags := []string{"--arena-size", "16M"}
 	dir := "./testdata/users3/leapfrog"
-	out, err := exec.Command("go", append([]string{"run", dir}, args...)...).Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
+	want := goRunOutput(t, dir, args, nil)
 	got, stderr, err := capeRun("3", flags, dir, args)
 	if err != nil {
 		t.Fatalf("cape run -n 3 %v %s: %v\nstderr:\n%s", flags, dir, err, stderr)
 	}
-	if got != string(out) {
-		t.Errorf("cape run -n 3 %v %s printed\n%s\ngo run printed\n%s", flags, dir, got, out)
+	if got != want {
+		t.Errorf("cape run -n 3 %v %s printed\n%s\ngo run printed\n%s", flags, dir, got, want)
 	}
 	got, stderr, err = capeRun("2", flags, "./testdata/users3/leapleak", args)
 	if err == nil {

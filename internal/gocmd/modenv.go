@@ -166,18 +166,7 @@ func (rt *runtimeSource) add(ctx context.Context, dir, tmp, modfile, userGo stri
 }
 
 // runtimeGo returns the go line of the runtime's go.mod.
-func runtimeGo() string {
-	b, err := capesrc.Files.ReadFile("go.mod")
-	if err != nil {
-		return "1.26"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "1.26"
-}
+func runtimeGo() string { return capesrc.GoVersion() }
 
 // goVersionLess reports whether the go version a is older than b; an
 // empty a (no go line) counts as older.
@@ -260,17 +249,12 @@ func runtimeKey(self bool) (string, error) {
 	if self {
 		fmt.Fprintf(h, "%s\x00", selfContainedLayout)
 	}
-	err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || !self && strings.HasPrefix(p, capesrc.DepsDir+"/") {
-			return err
-		}
-		b, err := capesrc.Files.ReadFile(p)
+	err := embeddedRuntime(self, func(p string, b []byte) {
 		fmt.Fprintf(h, "%s\x00%d\x00", p, len(b))
 		h.Write(b)
-		return err
 	})
 	if err != nil {
-		return "", fmt.Errorf("read the runtime's source: %w", err)
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -282,18 +266,38 @@ func runtimeFiles(self bool) (map[string][]byte, error) {
 		return capesrc.SelfContained()
 	}
 	files := map[string][]byte{}
-	err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || strings.HasPrefix(p, capesrc.DepsDir+"/") || d.IsDir() || strings.HasSuffix(p, "_test.go") {
-			return err
-		}
-		b, err := capesrc.Files.ReadFile(p)
-		files[p] = b
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read the runtime's source: %w", err)
+	if err := embeddedRuntime(false, func(p string, b []byte) { files[p] = b }); err != nil {
+		return nil, err
 	}
 	return files, nil
+}
+
+// embeddedRuntime calls fn, in lexical order, for each file of
+// capesrc.Files the runtime is made of: tests left out, and the carried
+// dependencies (capesrc.DepsDir) only when self. runtimeKey and
+// runtimeFiles share it so that the cache key covers exactly what is
+// extracted.
+func embeddedRuntime(self bool, fn func(p string, b []byte)) error {
+	err := fs.WalkDir(capesrc.Files, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && !self && p == capesrc.DepsDir:
+			return fs.SkipDir
+		case d.IsDir() || strings.HasSuffix(p, "_test.go"):
+			return nil
+		}
+		b, err := capesrc.Files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fn(p, b)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read the runtime's source: %w", err)
+	}
+	return nil
 }
 
 // privateCacheDir returns the user's cache directory for cape, creating it
