@@ -73,7 +73,7 @@ func TestCutConnections(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 
 	jobs := cutJobs(t)
-	capeBin := buildCapeCLI(t)
+	capeBin := buildCape(t, t.TempDir()) // each cut run a process tree of its own
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n| run | job | nodes | after | cut | outcome |\n| --- | --- | --- | --- | --- | --- |\n")
 	exact, failed, landed := 0, 0, 0
@@ -166,18 +166,6 @@ func goRunOutput(t *testing.T, dir string, args []string, stdin []byte) string {
 		t.Fatalf("go run %s: %v", dir, err)
 	}
 	return string(out)
-}
-
-// buildCapeCLI builds this command into a temporary directory, so that
-// every cut run is a process tree of its own (the nodes its descendants).
-func buildCapeCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cape")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build cape: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // cutResult is how one cut run ended.
