@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/roster"
@@ -56,7 +55,7 @@ func (n *node) split() (rank, size int) {
 // roster's or the membership's decision, already recorded): the launcher
 // stops it, the input stream forgets it, and its connection is dropped —
 // or, for a straggler, kept open so that its late messages can be refused
-// (and reported); it is then told to leave. n.lossMu must be held.
+// (and reported); it is then told to leave. No lock is held.
 func (n *node) declareLost(rank int, seq uint64, straggler bool) {
 	// The launcher, if any, stops the node: the job does not wait for it.
 	n.cfg.ReportLost(rank, fmt.Sprintf("declared lost in region #%d", seq))
@@ -110,17 +109,11 @@ func (n *node) adoptLive(p []byte) error {
 // summary prints the master's final line about the nodes it lost, if any.
 func (n *node) summary() {
 	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
-	m := &n.mem
-	if len(m.Losses) == 0 {
-		return
+	text := n.mem.Summary(n.size)
+	n.lossMu.Unlock()
+	if text != "" {
+		notice("cape: master: %s\n", text)
 	}
-	var who []string
-	for _, l := range m.Losses {
-		who = append(who, fmt.Sprintf("node %d in region #%d", l.Rank, l.Seq))
-	}
-	notice("cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
-		len(m.Losses), n.size, strings.Join(who, ", "), plural(m.Units, "unit"), short(m.Reexec))
 }
 
 // loseAfterCommit handles a slave lost while the master sent it a region's
@@ -132,14 +125,13 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 	if !errors.As(err, &ne) || ne.Rank < 1 || ne.Rank >= n.size {
 		return false
 	}
-	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
 	now := time.Now()
+	n.lossMu.Lock()
 	survived, declared := n.mem.LoseAfterCommit(ne.Rank, r.seq, now)
+	n.lossMu.Unlock()
 	if declared {
 		n.declareLost(ne.Rank, r.seq, false)
-		notice("cape: master: lost node %d at %s while sending it the result of %s: %v; it takes no share of the next regions\n",
-			ne.Rank, now.Format("15:04:05.000"), r.label(), err)
+		notice("cape: master: %s\n", roster.AfterCommitText(ne.Rank, now, r.label(), err))
 	}
 	return survived
 }
@@ -148,8 +140,9 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 // kept open to refuse their late messages (master, at the end of the job).
 func (n *node) dropLost() {
 	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
-	for _, l := range n.mem.Losses {
+	losses := slices.Clone(n.mem.Losses)
+	n.lossMu.Unlock()
+	for _, l := range losses {
 		_ = n.master.Drop(l.Rank)
 	}
 }

@@ -106,8 +106,8 @@ const (
 	// the input stream; keep its connection open to refuse its late
 	// messages (Straggler), else drop it.
 	Declare
-	// Lost: report Rank lost at At (Err) with its Units going back to be
-	// re-run (by the master, or to the pool when Dynamic).
+	// Lost: report Rank lost at At, Into the region (Err), with its Units
+	// going back to be re-run (by the master, or to the pool when Dynamic).
 	Lost
 	// Leave: tell straggler Rank, asynchronously, to leave the job.
 	Leave
@@ -131,6 +131,7 @@ type Action struct {
 	Rank      int
 	Seq       uint64
 	At        time.Time
+	Into      time.Duration // Lost: since the region began
 	Err       error
 	Unit      Unit
 	Units     []Unit // Lost: valid until the next region
@@ -153,6 +154,7 @@ type Roster struct {
 	mem *Members
 
 	seq     uint64
+	start   time.Time // when the region began
 	count   int
 	chunk   int
 	dynamic bool
@@ -264,7 +266,7 @@ func (ro *Roster) begin(reg Region, at time.Time) {
 		size = max(size, rank+1)
 	}
 	ro.grow(size)
-	ro.seq, ro.count, ro.chunk = reg.Seq, reg.Count, reg.Chunk
+	ro.seq, ro.start, ro.count, ro.chunk = reg.Seq, at, reg.Count, reg.Chunk
 	ro.dynamic, ro.guided, ro.nodes = reg.Dynamic, reg.Guided, reg.Nodes
 	ro.recover = reg.Rerun && m.MaxLost != 0 && m.MayLose()
 	ro.nextLo, ro.fatal, ro.firstLoss, ro.settled = 0, nil, time.Time{}, false
@@ -438,7 +440,7 @@ func (ro *Roster) lose(rank int, seq uint64, err error, straggler bool, now time
 	ro.lostHere = append(ro.lostHere, rank)
 	ro.out[rank] = true
 	ro.pending--
-	ro.emit(Action{Kind: Lost, Rank: rank, Seq: ro.seq, At: now, Err: err, Units: us, Dynamic: ro.dynamic, Straggler: straggler})
+	ro.emit(Action{Kind: Lost, Rank: rank, Seq: ro.seq, At: now, Into: now.Sub(ro.start), Err: err, Units: us, Dynamic: ro.dynamic, Straggler: straggler})
 	if straggler {
 		ro.emit(Action{Kind: Leave, Rank: rank, Seq: ro.seq})
 	}
