@@ -166,7 +166,7 @@ func (n *node) growFor(ranks []int) {
 		n.size = max(n.size, rank+1)
 	}
 	n.lossMu.Lock()
-	n.mem.Grow(n.size)
+	n.members.Grow(n.size)
 	n.lossMu.Unlock()
 	n.joins.include = append(n.joins.include, ranks...)
 }

@@ -70,7 +70,7 @@ func (n *node) startJoining(tcfg transport.Config) error {
 		return fmt.Errorf("join: %w", err)
 	}
 	n.dur, n.replayTo, n.pending = d, d.logged, d.pending
-	n.mem.Live = []int{n.rank}
+	n.members.Live = []int{n.rank}
 	n.joining = j
 	return nil
 }
@@ -264,7 +264,7 @@ func (n *node) becomeSlave() {
 		_ = n.dur.rd.Close()
 		n.dur = nil
 	}
-	n.mem.Live = j.live
+	n.members.Live = j.live
 	notice("cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
 		n.name, n.seq, roster.Short(j.joinAt), j.at)
 	go n.watchMaster()

@@ -21,34 +21,21 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// members is the live set and, on the master, the losses so far
-// (roster.Members). It is used from the goroutine that runs the program's
-// regions, except the loss accounting, which the master's receivers reach
-// through the region's roster under its lock (see roster); lossMu in node
-// protects the master's part.
-type members struct {
-	roster.Members
-}
-
-func newMembers(size, maxLost int) members {
-	return members{roster.NewMembers(size, maxLost)}
-}
-
 // split returns this node's virtual rank and the number of nodes sharing
 // the next region.
 func (n *node) split() (rank, size int) {
-	if n.mem.Live == nil {
+	if n.members.Live == nil {
 		// A node built without join (tests): everyone is live, no loss
 		// is survived.
-		n.mem = newMembers(max(n.size, 1), 0)
+		n.members = roster.NewMembers(max(n.size, 1), 0)
 	}
-	i, ok := slices.BinarySearch(n.mem.Live, n.rank)
+	i, ok := slices.BinarySearch(n.members.Live, n.rank)
 	if !ok {
 		// Not reached: a node dropped from the live set exits on the
 		// live message that drops it.
-		fail(fmt.Errorf("node %d is not in the live set %v", n.rank, n.mem.Live))
+		fail(fmt.Errorf("node %d is not in the live set %v", n.rank, n.members.Live))
 	}
-	return i, len(n.mem.Live)
+	return i, len(n.members.Live)
 }
 
 // declareLost gives up on rank, declared lost in region seq (the
@@ -71,19 +58,19 @@ func (n *node) declareLost(rank int, seq uint64, straggler bool) {
 // losses or joining nodes (join.go) changed it, and adopts it (master).
 func (n *node) announceLive(seq uint64) {
 	n.lossMu.Lock()
-	next, changed := n.mem.Survivors()
+	next, changed := n.members.Survivors()
 	n.lossMu.Unlock()
 	if joined := n.admitJoiners(seq, next); len(joined) > 0 {
 		n.growFor(joined)
 		n.lossMu.Lock()
-		next = n.mem.Admit(next, joined)
+		next = n.members.Admit(next, joined)
 		n.lossMu.Unlock()
 		changed = true
 	}
 	if !changed {
 		return
 	}
-	n.mem.Live = next
+	n.members.Live = next
 	// A send that fails is a loss found in the next region.
 	_ = n.master.Broadcast(transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(next)})
 }
@@ -95,21 +82,21 @@ func (n *node) adoptLive(p []byte) error {
 	if n.cfg != nil {
 		first = n.cfg.Size
 	}
-	live, err := parseLive(p, n.mem.Live, first)
+	live, err := parseLive(p, n.members.Live, first)
 	if err != nil {
 		return fmt.Errorf("live set from the master: %w", err)
 	}
 	if _, ok := slices.BinarySearch(live, n.rank); !ok {
 		return fmt.Errorf("%w (left out of the live set)", ErrLeft)
 	}
-	n.mem.Live = live
+	n.members.Live = live
 	return nil
 }
 
 // summary prints the master's final line about the nodes it lost, if any.
 func (n *node) summary() {
 	n.lossMu.Lock()
-	text := n.mem.Summary(n.size)
+	text := n.members.Summary(n.size)
 	n.lossMu.Unlock()
 	if text != "" {
 		notice("cape: master: %s\n", text)
@@ -127,7 +114,7 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 	}
 	now := time.Now()
 	n.lossMu.Lock()
-	survived, declared := n.mem.LoseAfterCommit(ne.Rank, r.seq, now)
+	survived, declared := n.members.LoseAfterCommit(ne.Rank, r.seq, now)
 	n.lossMu.Unlock()
 	if declared {
 		n.declareLost(ne.Rank, r.seq, false)
@@ -140,7 +127,7 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 // kept open to refuse their late messages (master, at the end of the job).
 func (n *node) dropLost() {
 	n.lossMu.Lock()
-	losses := slices.Clone(n.mem.Losses)
+	losses := slices.Clone(n.members.Losses)
 	n.lossMu.Unlock()
 	for _, l := range losses {
 		_ = n.master.Drop(l.Rank)

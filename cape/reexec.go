@@ -41,7 +41,7 @@ type rosterDriver struct {
 	mu sync.Mutex
 	// mu protects the following fields. node.lossMu is taken after it.
 	r      *Region
-	sm     *roster.Roster      // the decisions; it reads and updates n.mem
+	sm     *roster.Roster      // the decisions; it reads and updates n.members
 	msgs   []transport.Message // by rank: its delta, committed (Kind ≠ 0)
 	acting int                 // receivers carrying out a loss's actions: collect waits for them
 
@@ -57,7 +57,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	n := r.n
 	ro := n.rost
 	if ro == nil {
-		ro = &rosterDriver{n: n, wake: newWaker(), sm: roster.New(&n.mem.Members)}
+		ro = &rosterDriver{n: n, wake: newWaker(), sm: roster.New(&n.members)}
 		n.rost = ro
 	}
 	n.includeJoined()
@@ -75,7 +75,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	for rank := max(old, 1); rank < len(ro.start); rank++ {
 		go ro.serve(rank, ro.start[rank])
 	}
-	for _, rank := range n.mem.Live[1:] {
+	for _, rank := range n.members.Live[1:] {
 		ro.start[rank] <- r.seq
 	}
 	return ro
@@ -227,7 +227,7 @@ func (ro *rosterDriver) perform(acts []roster.Action, r *Region, wake bool) {
 			rank := a.Rank
 			go func() { _ = n.master.Send(rank, leave) }()
 		case roster.Recovered:
-			notice("cape: master: %s\n", a.RecoveredText(r.label(), n.mem.Live))
+			notice("cape: master: %s\n", a.RecoveredText(r.label(), n.members.Live))
 		}
 	}
 }

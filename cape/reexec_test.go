@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/cape/internal/roster"
 )
 
 // TestMasterReexecutesALostSlavesUnits runs a region on the master of a
@@ -22,7 +24,7 @@ func TestMasterReexecutesALostSlavesUnits(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := masterWithPeer(t, nil)
 			n := the()
-			n.mem = newMembers(2, -1)
+			n.members = roster.NewMembers(2, -1)
 			x := Make[int64](100)
 			s.Close() // the slave leaves before sending anything
 
@@ -85,8 +87,8 @@ func TestMasterReexecutesALostSlavesUnits(t *testing.T) {
 			if last != 99 {
 				t.Errorf("lastprivate %d, want 99", last)
 			}
-			if !slices.Equal(n.mem.Live, []int{0}) || len(n.mem.Losses) != 1 {
-				t.Errorf("live %v, losses %v; want [0], one loss", n.mem.Live, n.mem.Losses)
+			if !slices.Equal(n.members.Live, []int{0}) || len(n.members.Losses) != 1 {
+				t.Errorf("live %v, losses %v; want [0], one loss", n.members.Live, n.members.Losses)
 			}
 			// The next region runs whole on the master.
 			if r2 := Begin("alone"); r2.size != 1 {

@@ -151,8 +151,8 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 		return
 	}
 	n.lossMu.Lock()
-	lost := n.mem.IsLost(rank)
-	tolerant := n.mem.Tolerant()
+	lost := n.members.IsLost(rank)
+	tolerant := n.members.Tolerant()
 	n.lossMu.Unlock()
 	switch {
 	case lost:

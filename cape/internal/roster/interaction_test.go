@@ -126,7 +126,7 @@ func runScript(t *testing.T, file string) {
 // harness is a job's membership and the master's roster, driven by a
 // script.
 type harness struct {
-	mem     Members
+	members Members
 	ro      *Roster
 	joins   Joins
 	catchup Catchup
@@ -226,8 +226,8 @@ func (h *harness) run(cmd string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		h.mem = NewMembers(nodes, maxLost)
-		h.ro = New(&h.mem)
+		h.members = NewMembers(nodes, maxLost)
+		h.ro = New(&h.members)
 		h.joins, h.catchup = Joins{}, Catchup{}
 		return nil, nil
 	case "begin":
@@ -286,20 +286,20 @@ func (h *harness) run(cmd string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		survived, declared := h.mem.LoseAfterCommit(rank, seq, at)
+		survived, declared := h.members.LoseAfterCommit(rank, seq, at)
 		return []string{fmt.Sprintf("survived=%v declared=%v", survived, declared)}, nil
 	case "boundary":
 		joined, err := a.ints("joined")
 		if err != nil {
 			return nil, err
 		}
-		next, changed := h.mem.Survivors()
-		next = h.mem.Admit(next, joined)
+		next, changed := h.members.Survivors()
+		next = h.members.Admit(next, joined)
 		changed = changed || len(joined) > 0
-		h.mem.Live = next
+		h.members.Live = next
 		return []string{fmt.Sprintf("live %v changed=%v", next, changed)}, nil
 	case "members":
-		return h.members(), nil
+		return h.membership(), nil
 	case "ask-join", "admit", "should-ask":
 		return h.join(fields[0], a, rank, seq)
 	}
@@ -346,7 +346,7 @@ func (h *harness) join(cmd string, a args, rank int, seq uint64) ([]string, erro
 		return nil, err
 	}
 	var out []string
-	next, changed := h.mem.Survivors()
+	next, changed := h.members.Survivors()
 	var admitted []int
 	reqs := h.joins.Take()
 	if why := JoinRefusal(state); why != "" {
@@ -365,9 +365,9 @@ func (h *harness) join(cmd string, a args, rank int, seq uint64) ([]string, erro
 		admitted = append(admitted, r.Rank)
 	}
 	if len(admitted) > 0 {
-		next, changed = h.mem.Admit(next, admitted), true
+		next, changed = h.members.Admit(next, admitted), true
 	}
-	h.mem.Live = next
+	h.members.Live = next
 	return append(out, fmt.Sprintf("live %v changed=%v", next, changed)), nil
 }
 
@@ -445,10 +445,10 @@ func (h *harness) begin(a args, seq uint64) ([]string, error) {
 	_, norerun := a["norerun"]
 	h.ro.Step(Event{Kind: Begin, At: at, Region: Region{Seq: seq, Count: count, Chunk: chunk,
 		Dynamic: sched == "dynamic" || sched == "guided", Guided: sched == "guided",
-		Nodes: len(h.mem.Live), Rerun: !norerun}})
+		Nodes: len(h.members.Live), Rerun: !norerun}})
 	out := h.format(h.ro.Ready())
 	// The assignment of static units, by rank.
-	for _, rank := range h.mem.Live {
+	for _, rank := range h.members.Live {
 		us := h.ro.mine
 		if rank > 0 {
 			us = h.ro.given[rank]
@@ -478,13 +478,13 @@ func (h *harness) result() []string {
 	return []string{fmt.Sprintf("committed %v lost %v reexec %d units in %v, waited %v", committed, lost, n, reexec, waited)}
 }
 
-func (h *harness) members() []string {
+func (h *harness) membership() []string {
 	var ls []string
-	for _, l := range h.mem.Losses {
+	for _, l := range h.members.Losses {
 		ls = append(ls, fmt.Sprintf("%d@#%d", l.Rank, l.Seq))
 	}
 	return []string{fmt.Sprintf("live %v losses [%s] may-lose=%v units=%d reexec=%v",
-		h.mem.Live, strings.Join(ls, " "), h.mem.MayLose(), h.mem.Units, h.mem.Reexec)}
+		h.members.Live, strings.Join(ls, " "), h.members.MayLose(), h.members.Units, h.members.Reexec)}
 }
 
 func units(us []Unit) string {

@@ -151,7 +151,7 @@ type Action struct {
 // It owns the region's assignment of units to ranks and reads and updates
 // the job's Members it was made with. It is not safe for concurrent use.
 type Roster struct {
-	mem *Members
+	members *Members
 
 	seq     uint64
 	start   time.Time // when the region began
@@ -189,7 +189,7 @@ type Roster struct {
 }
 
 // New returns a roster over the job's membership m.
-func New(m *Members) *Roster { return &Roster{mem: m} }
+func New(m *Members) *Roster { return &Roster{members: m} }
 
 // Ready returns the actions queued since the last call, in order; the
 // slice is the roster's, valid until the next Step.
@@ -260,7 +260,7 @@ func (ro *Roster) Stats() (lost []int, units int, reexec, waited time.Duration) 
 
 // begin resets the roster for reg: the units of every live node.
 func (ro *Roster) begin(reg Region, at time.Time) {
-	m := ro.mem
+	m := ro.members
 	size := 1
 	for _, rank := range m.Live {
 		size = max(size, rank+1)
@@ -317,7 +317,7 @@ func (ro *Roster) grow(size int) {
 // region, a delta is committed, a chunk request answered.
 func (ro *Roster) recv(ev Event) {
 	rank := ev.Rank
-	if ro.mem.IsLost(rank) {
+	if ro.members.IsLost(rank) {
 		ro.emit(Action{Kind: Refuse, Rank: rank, MsgKind: ev.MsgKind, MsgSeq: ev.MsgSeq})
 		ro.emit(Action{Kind: Drop, Rank: rank})
 		return
@@ -409,7 +409,7 @@ func (ro *Roster) lose(rank int, seq uint64, err error, straggler bool, now time
 		ro.emit(Action{Kind: Drop, Rank: rank})
 		return
 	}
-	m := ro.mem
+	m := ro.members
 	// A node lost after it committed the previous region (while it was
 	// sent the result) is still in this region's live set: its units are
 	// re-run.
@@ -543,8 +543,8 @@ func (ro *Roster) end(now time.Time) {
 	if len(ro.lostHere) == 0 {
 		return
 	}
-	ro.mem.Units += ro.reexecN
-	ro.mem.Reexec += ro.reexecT
+	ro.members.Units += ro.reexecN
+	ro.members.Reexec += ro.reexecT
 	ro.emit(Action{Kind: Recovered, Seq: ro.seq, Ranks: ro.lostHere, Took: now.Sub(ro.firstLoss),
 		Count: ro.reexecN, Reexec: ro.reexecT})
 }
