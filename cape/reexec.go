@@ -10,11 +10,11 @@ package cape
 // the sockets, the clock, the waits and the notices.
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/wake"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -46,7 +46,7 @@ type rosterDriver struct {
 	acting int                 // receivers carrying out a loss's actions: collect waits for them
 
 	own  []roster.Action // the region goroutine's copy of the roster's actions
-	wake *waker          // a slave committed, was lost, or asked
+	wake *wake.Waker     // a slave committed, was lost, or asked
 }
 
 // newRoster resets the node's roster for r: the units of every live node,
@@ -57,7 +57,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	n := r.n
 	ro := n.rost
 	if ro == nil {
-		ro = &rosterDriver{n: n, wake: newWaker(), sm: roster.New(&n.members)}
+		ro = &rosterDriver{n: n, wake: wake.New(), sm: roster.New(&n.members)}
 		n.rost = ro
 	}
 	n.includeJoined()
@@ -65,7 +65,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	old := ro.grow(n.size)
 	ro.r = r
 	clear(ro.msgs)
-	ro.wake.clear() // a signal left by the previous region
+	ro.wake.Clear() // a signal left by the previous region
 	n.lossMu.Lock()
 	ro.sm.Step(roster.Event{Kind: roster.Begin, At: r.t0, Region: roster.Region{Seq: r.seq, Count: count, Chunk: chunk,
 		Dynamic: sched != Static, Guided: sched == Guided, Nodes: r.size, Rerun: rerun}})
@@ -162,7 +162,7 @@ func (ro *rosterDriver) step(ev roster.Event, msg *transport.Message, acts []ros
 		ro.mu.Lock()
 		ro.acting--
 		ro.mu.Unlock()
-		ro.wake.signal()
+		ro.wake.Signal()
 	}
 	for i := range acts {
 		if acts[i].Kind == roster.Chunk {
@@ -212,7 +212,7 @@ func (ro *rosterDriver) perform(acts []roster.Action, r *Region, wake bool) {
 		switch a.Kind {
 		case roster.Wake:
 			if wake {
-				ro.wake.signal()
+				ro.wake.Signal()
 			}
 		case roster.Drop:
 			_ = n.master.Drop(a.Rank)
@@ -256,7 +256,7 @@ func (ro *rosterDriver) next() (unit, bool) {
 			continue
 		}
 		t := time.Now()
-		ro.wake.wait(wait.At)
+		ro.wake.Wait(wait.At)
 		now := time.Now()
 		ro.own, r, _ = ro.decide(roster.Event{Kind: roster.Tick, At: now, Waited: now.Sub(t)}, nil, ro.own, false)
 		ro.perform(ro.own, r, true)
@@ -282,7 +282,7 @@ func (ro *rosterDriver) collect() ([]transport.Message, []int, error) {
 	defer ro.mu.Unlock()
 	for !ro.sm.Settled() || ro.acting > 0 {
 		ro.mu.Unlock()
-		ro.wake.wait(time.Time{})
+		ro.wake.Wait(time.Time{})
 		ro.mu.Lock()
 	}
 	committed, err := ro.sm.Result()
@@ -300,9 +300,8 @@ func (ro *rosterDriver) report() {
 	ro.perform(ro.own, r, true)
 }
 
-// reexecStats is the master's --stats note on the region's loop: the
-// units it re-executed, if any, and how much of its compute was waiting
-// for the slaves to commit (with re-execution on, its loop ends then).
+// reexecStats is the master's --stats note on the region's loop (see
+// roster.StatsNote).
 func (r *Region) reexecStats() string {
 	if r.ro == nil {
 		return ""
@@ -310,16 +309,5 @@ func (r *Region) reexecStats() string {
 	ro := r.ro
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
-	lost, units, reexec, waitedT := ro.sm.Stats()
-	var waited string
-	if waitedT > 0 {
-		// With re-execution on, the master's loop ends when every slave
-		// has committed: its compute includes that wait.
-		waited = fmt.Sprintf("; of the compute, %v waiting for the slaves' deltas", waitedT.Round(time.Microsecond))
-	}
-	if len(lost) == 0 {
-		return waited
-	}
-	return fmt.Sprintf(", lost node %s: re-executed %s on the master in %v", roster.JoinInts(lost),
-		roster.Plural(units, "unit"), reexec.Round(time.Microsecond)) + waited
+	return ro.sm.StatsNote()
 }

@@ -63,6 +63,21 @@ func (m *Members) Summary(size int) string {
 		len(m.Losses), size, strings.Join(who, ", "), Plural(m.Units, "unit"), Short(m.Reexec))
 }
 
+// StatsNote is the master's --stats note on the region's loop: the units
+// it re-executed, if any, and how much of its compute was waiting for the
+// slaves to commit (with re-execution on, its loop ends then).
+func (ro *Roster) StatsNote() string {
+	var waited string
+	if ro.waitedT > 0 {
+		waited = fmt.Sprintf("; of the compute, %v waiting for the slaves' deltas", ro.waitedT.Round(time.Microsecond))
+	}
+	if len(ro.lostHere) == 0 {
+		return waited
+	}
+	return fmt.Sprintf(", lost node %s: re-executed %s on the master in %v", JoinInts(ro.lostHere),
+		Plural(ro.reexecN, "unit"), ro.reexecT.Round(time.Microsecond)) + waited
+}
+
 // describeUnits lists units briefly: the first four, then a count.
 func describeUnits(us []Unit) string {
 	if len(us) == 0 {

@@ -78,3 +78,29 @@ func TestShort(t *testing.T) {
 		t.Error("JoinInts")
 	}
 }
+
+// TestStatsNote checks the --stats note of a region: none when nothing
+// was lost or waited for, the wait alone, and a loss with its re-executed
+// units.
+func TestStatsNote(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	ms := func(k int) time.Time { return t0.Add(time.Duration(k) * time.Millisecond) }
+	m := NewMembers(3, -1)
+	ro := New(&m)
+	ro.Step(Event{Kind: Begin, At: t0, Region: Region{Seq: 1, Count: 9, Nodes: 3, Rerun: true}})
+	if s := ro.StatsNote(); s != "" {
+		t.Errorf("a fresh region: %q, want none", s)
+	}
+	ro.Step(Event{Kind: Tick, At: ms(2), Waited: 1500 * time.Microsecond})
+	if s, want := ro.StatsNote(), "; of the compute, 1.5ms waiting for the slaves' deltas"; s != want {
+		t.Errorf("a wait:\n got %q\nwant %q", s, want)
+	}
+	ro.Step(Event{Kind: Closed, Rank: 2, Seq: 1, At: ms(3), Err: errors.New("EOF")})
+	ro.Step(Event{Kind: NextUnit, At: ms(3)}) // its own unit
+	ro.Step(Event{Kind: NextUnit, At: ms(5)}) // node 2's
+	ro.Step(Event{Kind: NextUnit, At: ms(8)})
+	ro.Ready()
+	if s, want := ro.StatsNote(), ", lost node 2: re-executed 1 unit on the master in 3ms; of the compute, 1.5ms waiting for the slaves' deltas"; s != want {
+		t.Errorf("a loss:\n got %q\nwant %q", s, want)
+	}
+}
