@@ -18,6 +18,18 @@
 // max(StragglerFactor × the median unit time, StragglerFloor) while the
 // master had nothing left to run is declared lost the same way, rather than
 // raced, so that a reduction partial is never committed twice.
+//
+// The job's membership (Members) is the live set, the losses and the
+// --max-lost policy; it changes only at region boundaries (Survivors,
+// Admit). Nodes joining a running job are admitted there (Joins,
+// JoinRefusal, AdmittedLive) once they have caught up with the job's log
+// (Catchup). The texts of the master's notices about its nodes are made
+// here too (text.go), so that the scripts in testdata check them; the
+// driver writes them.
+//
+// Lock order: none. A Roster and its Members are not safe for concurrent
+// use: the driver serialises them (cape's rosterDriver.mu, then
+// node.lossMu) and carries the actions out after releasing its locks.
 package roster
 
 import (
