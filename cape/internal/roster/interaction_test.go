@@ -218,18 +218,7 @@ func (h *harness) run(cmd string) ([]string, error) {
 	}
 	switch fields[0] {
 	case "job":
-		nodes, err := a.int("nodes", 0)
-		if err != nil {
-			return nil, err
-		}
-		maxLost, err := a.int("max-lost", -1)
-		if err != nil {
-			return nil, err
-		}
-		h.members = NewMembers(nodes, maxLost)
-		h.ro = New(&h.members)
-		h.joins, h.catchup = Joins{}, Catchup{}
-		return nil, nil
+		return nil, h.job(a)
 	case "begin":
 		return h.begin(a, seq)
 	case "ask", "delta", "bad":
@@ -304,6 +293,22 @@ func (h *harness) run(cmd string) ([]string, error) {
 		return h.join(fields[0], a, rank, seq)
 	}
 	return nil, fmt.Errorf("unknown command %q", fields[0])
+}
+
+// job starts a new job: its membership, roster and joining nodes.
+func (h *harness) job(a args) error {
+	nodes, err := a.int("nodes", 0)
+	if err != nil {
+		return err
+	}
+	maxLost, err := a.int("max-lost", -1)
+	if err != nil {
+		return err
+	}
+	h.members = NewMembers(nodes, maxLost)
+	h.ro = New(&h.members)
+	h.joins, h.catchup = Joins{}, Catchup{}
+	return nil
 }
 
 // logStates are the refuse= values of admit.
