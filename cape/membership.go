@@ -1,7 +1,10 @@
 package cape
 
 // The job's live set: the nodes that take a share of the next region, and
-// the master's account of the nodes it lost (policy, reports, summary).
+// the master's account of the nodes it lost. The state, the --max-lost
+// policy and the texts are roster.Members'; this file announces and adopts
+// the live set and carries out a loss (the launcher, the input stream, the
+// connection, the notice).
 //
 // Every node splits a region by its place in the live set (its virtual
 // rank) and the set's size, so the live set may change only where every
