@@ -205,13 +205,13 @@ func (ro *rosterDriver) decide(ev roster.Event, msg *transport.Message, acts []r
 
 // perform carries out the roster's actions, but the chunks to send
 // (receive) and the master's own units (next), with no lock held; r is the
-// region they are about. wake: a Wake action signals the waiter.
-func (ro *rosterDriver) perform(acts []roster.Action, r *Region, wake bool) {
+// region they are about. With signal, a Wake action signals the waiter.
+func (ro *rosterDriver) perform(acts []roster.Action, r *Region, signal bool) {
 	n := ro.n
 	for _, a := range acts {
 		switch a.Kind {
 		case roster.Wake:
-			if wake {
+			if signal {
 				ro.wake.Signal()
 			}
 		case roster.Drop:
