@@ -44,10 +44,11 @@ type node struct {
 	rost *rosterDriver // master: the regions' roster and receivers, reused (reexec.go)
 
 	// members is the live set (and, on the master, the losses so far),
-	// used from the program's goroutine but for the losses, which lossMu
-	// protects (the master's receivers reach them through the roster).
+	// used from the program's goroutine but for the losses (see lossMu).
 	members roster.Members
-	lossMu  sync.Mutex
+	// lossMu protects the master's losses in members (the master's
+	// receivers reach them through the roster).
+	lossMu sync.Mutex
 
 	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
 	lazyS *lazySlave  // slave with lazy transfer on
