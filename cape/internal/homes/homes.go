@@ -143,7 +143,7 @@ type entry struct {
 	ver    uint64
 	holder int
 	copies []int // ranks holding version ver, ascending; holder among them
-	site   int // the site of the region that wrote version ver
+	site   int   // the site of the region that wrote version ver
 	// replica is the buddy holding a replica of the page as of replVer,
 	// if hasReplica.
 	replica    int
