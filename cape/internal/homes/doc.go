@@ -35,16 +35,21 @@
 //     written), which reports a [Conflict] or a [Merged] delta for the
 //     writers, the lowest of which becomes the home.
 //  5. The region then releases: stale copies are dropped ([Invalidate]),
-//     pages that a node fetched after the previous instance of the same
-//     site are pushed to it ([Push]), pages homed on one slave only are
-//     replicated to its buddy off the critical path ([Replicate], confirmed
-//     by [Replicated]), and [Release] hands the driver the nodes' values.
+//     pages that a node learned for the region's site are pushed to it
+//     ([Push]), pages homed on one slave only are replicated to its buddy
+//     off the critical path ([Replicate], confirmed by [Replicated]), and
+//     [Release] hands the driver the nodes' values.
+//     (A fetch of a page some region wrote teaches the directory that the
+//     node reads it after regions of that site: every later instance of the
+//     site that writes the page pushes it to the node instead of
+//     invalidating it.)
 //  6. A lost node ([Lost]) leaves: a page it homed is rehomed at another
 //     node holding the current version ([Rehome]), or recovered from the
 //     buddy's replica when that is current ([Recover]); otherwise the job
 //     must roll back ([Rollback]) and the directory refuses further events.
-//     A notice from a node lost before its region's end is discarded
-//     ([Discard]): its units must be re-run.
+//     A node lost in an open region is [Discard]ed: its notice, if sent,
+//     is dropped, its units are re-run by the master, which sends its
+//     notice (again) afterwards.
 //
 // Pages move only as the actions say, so a page a node never touches is
 // never resident on it ([Dir.Resident]).
