@@ -19,6 +19,8 @@ import (
 //     node ever reads a stale version);
 //   - every transfer comes from a node (or replica) that holds the version
 //     sent;
+//   - every page a node holds has the bytes one machine running the same
+//     regions in order would have: multiple-writer pages merged byte-exact;
 //   - no well-formed event is refused, and no conflict arises (the model's
 //     writers write disjoint bytes).
 func FuzzDirectory(f *testing.F) {
@@ -38,14 +40,21 @@ func FuzzDirectory(f *testing.F) {
 
 const fuzzPages, fuzzPageSize = 8, 16
 
+// page is a page's content in the model.
+type page [fuzzPageSize]byte
+
 // model is the nodes' memories as the directory's actions leave them.
 type model struct {
 	t        *testing.T
 	d        *Dir
 	live     []bool
-	mem      []map[Page]uint64 // by rank: resident pages and their version
-	store    []map[Page]uint64 // by rank: replicas it keeps
-	repl     []Action          // Replicate actions not confirmed yet
+	mem      []map[Page]uint64        // by rank: resident pages and their version
+	bytes    []map[Page]*page         // by rank: resident pages' content
+	store    []map[Page]uint64        // by rank: replicas it keeps
+	stored   []map[Page]*page         // by rank: the replicas' content
+	sent     map[uint64]map[Page]page // a holder's pages at each version replicated
+	truth    map[Page]*page           // what one machine would hold
+	repl     []Action                 // Replicate actions not confirmed yet
 	open     bool
 	seq      uint64
 	noticed  []bool
@@ -59,11 +68,14 @@ func newModel(t *testing.T, n int) *model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &model{t: t, d: d, live: make([]bool, n), noticed: make([]bool, n), withRuns: make([]bool, n)}
+	m := &model{t: t, d: d, live: make([]bool, n), noticed: make([]bool, n), withRuns: make([]bool, n),
+		truth: map[Page]*page{}, sent: map[uint64]map[Page]page{}}
 	for r := range n {
 		m.live[r] = true
 		m.mem = append(m.mem, map[Page]uint64{})
+		m.bytes = append(m.bytes, map[Page]*page{})
 		m.store = append(m.store, map[Page]uint64{})
+		m.stored = append(m.stored, map[Page]*page{})
 		m.writes = append(m.writes, map[Page]bool{})
 	}
 	return m
@@ -118,11 +130,14 @@ func (m *model) write(node int, page Page) {
 	m.writes[node][page] = true
 }
 
-// runsOf is node's write on page: one byte at offset node, disjoint from
-// every other node's.
-func runsOf(node int, page Page) Write {
-	return Write{Page: page, Runs: []delta.Run{{Off: uint64(page*fuzzPageSize + node), Data: []byte{byte(node + 1)}}},
-		Entry: [][]byte{{0}}}
+// value is what node writes in the open region: one byte at offset node
+// of each page it writes, disjoint from every other node's.
+func (m *model) value(node int) byte { return byte(m.seq*5) + byte(node) + 1 }
+
+// runsOf is node's write on p as a run, with the byte under it at entry.
+func (m *model) runsOf(node int, p Page) Write {
+	return Write{Page: p, Runs: []delta.Run{{Off: uint64(p*fuzzPageSize + node), Data: []byte{m.value(node)}}},
+		Entry: [][]byte{{m.bytes[node][p][node]}}}
 }
 
 func (m *model) notice(node int, withRuns bool) {
@@ -130,7 +145,7 @@ func (m *model) notice(node int, withRuns bool) {
 	for _, p := range sortedKeys(m.writes[node]) {
 		w := Write{Page: p}
 		if withRuns {
-			w = runsOf(node, p)
+			w = m.runsOf(node, p)
 		}
 		ws = append(ws, w)
 	}
@@ -143,6 +158,7 @@ func (m *model) step(ev Event) {
 	m.t.Helper()
 	if ev.Kind == Lost {
 		m.live[ev.Node], m.mem[ev.Node], m.store[ev.Node] = false, map[Page]uint64{}, map[Page]uint64{}
+		m.bytes[ev.Node], m.stored[ev.Node] = map[Page]*page{}, map[Page]*page{}
 		m.writes[ev.Node] = map[Page]bool{}
 		m.repl = slices.DeleteFunc(m.repl, func(a Action) bool { return a.From == ev.Node || a.To[0] == ev.Node })
 	}
@@ -152,7 +168,8 @@ func (m *model) step(ev Event) {
 	}
 	if ev.Kind == Replicated {
 		for _, p := range ev.Pages {
-			m.store[ev.Node][p] = ev.Seq
+			c := m.sent[ev.Seq][p]
+			m.store[ev.Node][p], m.stored[ev.Node][p] = ev.Seq, &c
 		}
 	}
 	var collects []Action
@@ -167,24 +184,36 @@ func (m *model) step(ev Event) {
 	for _, c := range collects {
 		var ws []Write
 		for _, p := range c.Pages {
-			ws = append(ws, runsOf(c.Node, p))
+			ws = append(ws, m.runsOf(c.Node, p))
 		}
 		m.step(Event{Kind: Runs, Node: c.Node, Writes: ws})
 	}
 }
 
 // applyWrites makes the writers of the region being released hold the
-// region's version of the pages they wrote.
+// region's version of the pages they wrote, with their own writes (the
+// others' come with Merged), and applies every write to the truth.
 func (m *model) applyWrites() {
 	for r, ws := range m.writes {
 		if m.live[r] {
 			for p := range ws {
 				m.mem[r][p] = m.seq
+				m.bytes[r][p][r] = m.value(r)
+				if m.truth[p] == nil {
+					m.truth[p] = new(page)
+				}
+				m.truth[p][r] = m.value(r)
 			}
 		}
 		clear(ws)
 	}
 	m.open = false
+}
+
+// copyPage sets dst's content of p to src's.
+func copyPage(dst map[Page]*page, src *page, p Page) {
+	c := *src
+	dst[p] = &c
 }
 
 // holds checks that node holds page at ver, in memory or as a replica.
@@ -203,13 +232,19 @@ func (m *model) apply(ev Event, a Action) {
 	m.t.Helper()
 	switch a.Kind {
 	case Fetch:
-		if !a.Zero {
-			m.holds("fetch", a.From, a.Page, a.Version, false)
-		}
 		m.mem[a.Node][a.Page] = a.Version
+		if a.Zero {
+			m.bytes[a.Node][a.Page] = new(page)
+			break
+		}
+		m.holds("fetch", a.From, a.Page, a.Version, false)
+		copyPage(m.bytes[a.Node], m.bytes[a.From][a.Page], a.Page)
 	case Merged:
 		for _, r := range a.To {
 			m.mem[r][a.Page] = a.Version
+			for _, x := range a.Delta.Runs {
+				copy(m.bytes[r][a.Page][x.Off-uint64(a.Page*fuzzPageSize):], x.Data)
+			}
 		}
 	case Invalidate:
 		for _, p := range a.Pages {
@@ -217,13 +252,19 @@ func (m *model) apply(ev Event, a Action) {
 				m.t.Fatalf("invalidate: node %d does not hold page %d", a.Node, p)
 			}
 			delete(m.mem[a.Node], p)
+			delete(m.bytes[a.Node], p)
 		}
 	case Push:
 		m.holds("push", a.From, a.Page, a.Version, false)
 		m.mem[a.To[0]][a.Page] = a.Version
+		copyPage(m.bytes[a.To[0]], m.bytes[a.From][a.Page], a.Page)
 	case Replicate:
+		if m.sent[a.Version] == nil {
+			m.sent[a.Version] = map[Page]page{}
+		}
 		for _, p := range a.Pages {
 			m.holds("replicate", a.From, p, a.Version, false)
+			m.sent[a.Version][p] = *m.bytes[a.From][p]
 		}
 		m.repl = append(m.repl, a)
 	case Discard:
@@ -234,6 +275,7 @@ func (m *model) apply(ev Event, a Action) {
 	case Recover:
 		m.holds("recover", a.From, a.Page, a.Version, true)
 		m.mem[a.From][a.Page] = a.Version
+		copyPage(m.bytes[a.From], m.stored[a.From][a.Page], a.Page)
 	case Rollback:
 		m.stopped = true
 	case Conflict, Error:
@@ -260,6 +302,13 @@ func (m *model) check() {
 		for p := range mem {
 			if _, _, copies := m.d.Version(p); !slices.Contains(copies, r) {
 				m.t.Fatalf("node %d holds page %d at version %d, which the directory does not list (copies %v)", r, p, mem[p], copies)
+			}
+			want := m.truth[p]
+			if want == nil {
+				want = new(page)
+			}
+			if got := m.bytes[r][p]; *got != *want {
+				m.t.Fatalf("node %d holds page %d as %x, one machine would hold %x", r, p, *got, *want)
 			}
 		}
 	}

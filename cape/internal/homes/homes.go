@@ -44,7 +44,8 @@ const (
 	// Runs: Node's runs for the pages it was asked to Collect.
 	Runs
 	// Replicated: Node (a buddy) now holds a replica of Pages as of
-	// version Seq, sent by From.
+	// version Seq, sent by From (for the driver's logs; the directory
+	// does not need it).
 	Replicated
 	// Lost: Node is lost.
 	Lost
@@ -217,7 +218,7 @@ func (d *Dir) Step(ev Event) []Action {
 	case Runs:
 		err = d.runs(ev.Node, ev.Writes)
 	case Replicated:
-		err = d.replicated(ev.Node, ev.From, ev.Seq, ev.Pages)
+		err = d.replicated(ev.Node, ev.Seq, ev.Pages)
 	case Lost:
 		err = d.lose(ev.Node)
 	default:

@@ -78,13 +78,14 @@ func (d *Dir) discard(node int) {
 // replicated records that buddy holds replicas of pages as of version ver.
 // A replica older than a page's current version is kept, and useless for
 // recovery.
-func (d *Dir) replicated(buddy, from int, ver uint64, pages []Page) error {
+func (d *Dir) replicated(buddy int, ver uint64, pages []Page) error {
 	for _, p := range pages {
-		e := d.get(p)
-		if e == nil || ver == 0 || ver > e.ver {
+		if e := d.get(p); e == nil || ver == 0 || ver > e.ver {
 			return fmt.Errorf("node %d replicated page %d at version %d it never had: %w", buddy, p, ver, ErrProtocol)
 		}
-		if !e.hasReplica || ver >= e.replVer {
+	}
+	for _, p := range pages {
+		if e := d.get(p); !e.hasReplica || ver >= e.replVer {
 			e.replica, e.replVer, e.hasReplica = buddy, ver, true
 		}
 	}
