@@ -23,7 +23,7 @@ var (
 // [p×PageSize, (p+1)×PageSize).
 type Page = int
 
-// Config describes the job to [New].
+// Config describes the job to [New]. It is a plain value.
 type Config struct {
 	Nodes    int // ranks 0..Nodes-1, all live; rank 0 is the master
 	PageSize int // bytes per page, > 0
@@ -55,14 +55,16 @@ const (
 // node's byte runs on the page as [delta.Diff] makes them (arena offsets,
 // sorted, inside the page) and Entry the bytes under each run at region
 // entry (Entry[i] as long as Runs[i].Data); nil Runs means the node did not
-// send them.
+// send them. A Write is a plain value; the directory keeps the slices of
+// a Notice or Runs event until the region is released, and reads them only.
 type Write struct {
 	Page  Page
 	Runs  []delta.Run
 	Entry [][]byte
 }
 
-// Event is one input to Step. Fields not named by the kind are zero.
+// Event is one input to Step, a plain value. Fields not named by the kind
+// are zero.
 type Event struct {
 	Kind   EventKind
 	Node   int
@@ -122,7 +124,9 @@ const (
 	Error
 )
 
-// Action is one output of Step, for the driver to carry out in order.
+// Action is one output of Step, for the driver to carry out in order. Its
+// slices are the directory's or the events', valid until the next Step
+// (Delta until the driver drops it).
 type Action struct {
 	Kind    ActionKind
 	Node    int
