@@ -1,6 +1,6 @@
 //go:build linux
 
-package cape
+package lazy
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestLazySnapshotWatched(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
-	m := newTestLazyMaster(mem, ps, 2)
+	m := newMaster(mem, ps, 2)
 	m.watch = tr.(monitor.Watcher)
 	m.watch.WatchBetween()
 	region := func(write func()) {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cape
+package lazy
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func TestLazySnapshotLeaked(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
-	m := newTestLazyMaster(mem, ps, 2)
+	m := newMaster(mem, ps, 2)
 	m.watch = tr.(monitor.Watcher)
 	m.watch.WatchBetween()
 	// The buffers of the last steps are still hot in the tracker, which
