@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// FuzzLazyMerged checks the lazy merged payload's parser: no panic; what
+// FuzzMerged checks the lazy merged payload's parser: no panic; what
 // it accepts has strictly increasing notices below the page count, and
 // encodes back to the same bytes.
-func FuzzLazyMerged(f *testing.F) {
+func FuzzMerged(f *testing.F) {
 	f.Add(AppendMerged(nil, []int{1, 5, 9}, []byte("envelope")), 16)
 	f.Add(AppendMerged(nil, nil, nil), 1)
 	f.Add([]byte{2, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0}, 8)
@@ -37,9 +37,9 @@ func FuzzLazyMerged(f *testing.F) {
 	})
 }
 
-// TestLazyInfoRoundTrip checks the set-up message both ways and its
+// TestInfoRoundTrip checks the set-up message both ways and its
 // refusals.
-func TestLazyInfoRoundTrip(t *testing.T) {
+func TestInfoRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		on   bool
 		port int

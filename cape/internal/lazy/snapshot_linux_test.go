@@ -20,7 +20,7 @@ import (
 // page's content at the last Start; so does a page the region's deltas
 // touched. A lacked page nothing wrote is not compared again where the
 // tracker tracks it.
-func TestLazySnapshotWatched(t *testing.T) {
+func TestSnapshotWatched(t *testing.T) {
 	ps := os.Getpagesize()
 	mem, err := unix.Mmap(-1, 0, 16*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {

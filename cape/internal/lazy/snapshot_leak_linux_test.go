@@ -18,7 +18,7 @@ import (
 // the master's tracker knows them, a snapshot looks only at the pages that
 // may have changed, not at every lacked page, and still serves every
 // lacked page as of the last exchange.
-func TestLazySnapshotLeaked(t *testing.T) {
+func TestSnapshotLeaked(t *testing.T) {
 	ps := os.Getpagesize()
 	const npages, step = 8192, 64 // each step leaves 64 lacked pages
 	mem, err := unix.Mmap(-1, 0, npages*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
