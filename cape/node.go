@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
@@ -50,8 +51,8 @@ type node struct {
 	// receivers reach them through the roster).
 	lossMu sync.Mutex
 
-	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
-	lazyS *lazySlave  // slave with lazy transfer on
+	lazyM *lazy.Master // master with lazy transfer on (lazy.go)
+	lazyS *lazy.Slave  // slave with lazy transfer on
 
 	seq uint64 // number of regions begun
 	// The last outermost region stopped (hint_unsafe.go): its loop and number,
