@@ -8,8 +8,9 @@ import (
 // Capture is a node's capture of standard output during regions: while
 // on, descriptor 1 is a private capture file, and Mark records where each
 // unit of work begins. A nil *Capture captures nothing (the platform
-// cannot, or the job has one node): its methods do nothing. It is not safe
-// for concurrent use: the goroutine running the region uses it.
+// cannot, or the node needs none): its methods do nothing; NewCapture
+// makes the others. It is not safe for concurrent use: the goroutine
+// running the region uses it.
 type Capture struct {
 	sys   outFile // the capture file and the saved descriptor 1
 	on    bool    // descriptor 1 is the capture file

@@ -20,7 +20,8 @@ func AppendSegment(dst []byte, lo int, b []byte) []byte {
 	return append(dst, b...)
 }
 
-// Segment is one unit's output, as received.
+// Segment is one unit's output, as received: a plain value, whose bytes
+// stay valid as long as the piece they were parsed from.
 type Segment struct {
 	Lo   int64  // the unit's first iteration, -1 before any unit
 	Rank int    // the node that printed it
