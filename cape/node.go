@@ -11,6 +11,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
@@ -70,7 +71,7 @@ type node struct {
 	cur     *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	// out captures standard output while a multi-node region computes
 	// (output.go); nil where the platform cannot.
-	out      *outCapture
+	out      *stdio.Capture
 	finished bool
 	// everyRegionLast: Init was told that every region is the program's
 	// last (EveryRegionLast).
@@ -81,9 +82,7 @@ type node struct {
 	// master's port (refusals.go).
 	refused *refusals
 
-	stdinM  *stdinShare       // master streaming its standard input (stdin.go)
-	stdinPM *transport.Master // the stdinM's connections
-	stdinS  *stdinQueue       // slave fed by the master's stream
+	stdin stdio.Stream // this node's side of the input stream (stdin.go), or nil
 
 	joins   *joins  // master of a checkpointed job: the nodes joining it (join.go)
 	joining *joiner // a node joining a running job, until its end (join_node.go)
@@ -173,12 +172,12 @@ func join(o options) (*node, error) {
 	if cfg.Scheduler != "" && n.rank > 0 {
 		// Only the master's output is the job's (cape run drops the
 		// slaves' itself).
-		if err := dropStdout(); err != nil {
+		if err := stdio.DropStdout(); err != nil {
 			return nil, err
 		}
 	}
 	if n.size > 1 || n.verify {
-		if n.out, err = newOutCapture(); err != nil {
+		if n.out, err = stdio.NewCapture(); err != nil {
 			return nil, fmt.Errorf("capture regions' standard output: %w", err)
 		}
 	}
@@ -186,7 +185,7 @@ func join(o options) (*node, error) {
 		return n, n.initDurable()
 	}
 	if cfg.Lifeline != nil {
-		lf, err := offStdin(cfg.Lifeline)
+		lf, err := stdio.OffStdin(cfg.Lifeline)
 		if err != nil {
 			return nil, err
 		}
