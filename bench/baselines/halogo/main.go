@@ -73,6 +73,6 @@ func run() error {
 		return b / int64(*iters)
 	}
 	fmt.Fprintf(os.Stderr, "halogo: rank %d: compute %.6fs, communication %.6fs; per iteration sent %d, received %d bytes\n",
-		*rank, compute.Seconds(), (elapsed - compute).Seconds(), per(c.sent), per(c.recv))
+		*rank, compute.Seconds(), (elapsed - compute).Seconds(), per(c.Sent), per(c.Recv))
 	return l.finish()
 }

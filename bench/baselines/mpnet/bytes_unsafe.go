@@ -1,10 +1,10 @@
-package main
+package mpnet
 
 import "unsafe"
 
-// asBytes views s as its bytes in memory (little-endian on the platforms
-// this baseline is meant for), without copying. The result aliases s.
-func asBytes(s []float64) []byte {
+// Bytes views s as its bytes in memory (little-endian on the platforms
+// these baselines are meant for), without copying. The result aliases s.
+func Bytes(s []float64) []byte {
 	if len(s) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package mpnet
 
 import (
 	"encoding/binary"
@@ -10,27 +10,32 @@ import (
 	"strconv"
 	"syscall"
 	"time"
-
-	"github.com/cape-go/cape/bench/stencilkernel"
 )
 
 // setupTimeout bounds the start-up: every rank must be up by then.
 const setupTimeout = 60 * time.Second
 
-// links are a rank's connections: to the root (rank 0: one per slave,
+// Links are a rank's connections: to the root (rank 0: one per slave,
 // indexed by rank; a slave: root[0]) and to its neighbours rank-1 (up) and
 // rank+1 (down), nil at the edges. Not safe for concurrent use, except that
-// exchange writes to up and down concurrently.
-type links struct {
+// Halo writes to up and down concurrently.
+type Links struct {
 	rank, size int
 	root       []net.Conn
 	up, down   net.Conn
 }
 
-// counter counts the bytes of the iterations.
-type counter struct{ sent, recv int64 }
+// Counter counts the bytes of the iterations.
+type Counter struct{ Sent, Recv int64 }
 
-func (l *links) close() {
+// Rank returns this process's rank; Size the number of ranks.
+func (l *Links) Rank() int { return l.rank }
+
+// Size returns the number of ranks.
+func (l *Links) Size() int { return l.size }
+
+// Close closes every connection.
+func (l *Links) Close() {
 	for _, c := range append([]net.Conn{l.up, l.down}, l.root...) {
 		if c != nil {
 			c.Close()
@@ -38,10 +43,13 @@ func (l *links) close() {
 	}
 }
 
-// connect sets up the links of rank among size ranks, the root listening
+// Connect sets up the links of rank among size ranks, the root listening
 // on addr.
-func connect(addr string, rank, size int) (*links, error) {
-	l := &links{rank: rank, size: size}
+func Connect(addr string, rank, size int) (*Links, error) {
+	if size < 1 || rank < 0 || rank >= size {
+		return nil, fmt.Errorf("rank %d of %d: out of range", rank, size)
+	}
+	l := &Links{rank: rank, size: size}
 	var err error
 	if rank == 0 {
 		err = l.connectRoot(addr)
@@ -49,7 +57,7 @@ func connect(addr string, rank, size int) (*links, error) {
 		err = l.connectSlave(addr)
 	}
 	if err != nil {
-		l.close()
+		l.Close()
 		return nil, err
 	}
 	return l, nil
@@ -58,7 +66,7 @@ func connect(addr string, rank, size int) (*links, error) {
 // connectRoot accepts every slave, which reports its rank and the port of
 // its halo listener, answers each with the address of its upper neighbour,
 // and accepts rank 1's halo connection.
-func (l *links) connectRoot(addr string) error {
+func (l *Links) connectRoot(addr string) error {
 	l.root = make([]net.Conn, l.size)
 	if l.size == 1 {
 		return nil
@@ -108,7 +116,7 @@ func (l *links) connectRoot(addr string) error {
 
 // connectSlave dials the root, opens its halo listener (for rank+1) on the
 // address the root sees it at, and links to rank-1 and rank+1.
-func (l *links) connectSlave(addr string) error {
+func (l *Links) connectSlave(addr string) error {
 	deadline := time.Now().Add(setupTimeout)
 	conn, err := dialRank(addr, l.rank, deadline)
 	if err != nil {
@@ -203,41 +211,41 @@ func acceptIntro(ln net.Listener, n int, deadline time.Time) (net.Conn, []byte, 
 	}
 }
 
-// exchange sends the first and last rows this rank owns in v, [lo, hi), to
-// its neighbours while receiving theirs into rows lo-1 and hi.
-func (l *links) exchange(v []float64, size, lo, hi int, c *counter) error {
-	row := func(i int) []byte { return asBytes(v[i*size : (i+1)*size]) }
+// Halo sends toUp to rank-1 and toDown to rank+1 while receiving rank-1's
+// message into fromUp and rank+1's into fromDown (concurrently, so no
+// ordering can deadlock); the slices of a missing neighbour are ignored.
+func (l *Links) Halo(toUp, fromUp, toDown, fromDown []byte, c *Counter) error {
 	errc := make(chan error, 2)
 	sends := 0
-	send := func(conn net.Conn, i, to int) {
+	send := func(conn net.Conn, b []byte, to int) {
 		sends++
 		go func() {
-			if _, err := conn.Write(row(i)); err != nil {
-				errc <- fmt.Errorf("send row %d to rank %d: %w", i, to, err)
+			if _, err := conn.Write(b); err != nil {
+				errc <- fmt.Errorf("send %d bytes to rank %d: %w", len(b), to, err)
 				return
 			}
 			errc <- nil
 		}()
-		c.sent += int64(size) * 8
+		c.Sent += int64(len(b))
 	}
 	if l.up != nil {
-		send(l.up, lo, l.rank-1)
+		send(l.up, toUp, l.rank-1)
 	}
 	if l.down != nil {
-		send(l.down, hi-1, l.rank+1)
+		send(l.down, toDown, l.rank+1)
 	}
 	var errs []error
-	if l.up != nil {
-		if _, err := io.ReadFull(l.up, row(lo-1)); err != nil {
-			errs = append(errs, fmt.Errorf("receive row %d from rank %d: %w", lo-1, l.rank-1, err))
+	recv := func(conn net.Conn, b []byte, from int) {
+		if _, err := io.ReadFull(conn, b); err != nil {
+			errs = append(errs, fmt.Errorf("receive %d bytes from rank %d: %w", len(b), from, err))
 		}
-		c.recv += int64(size) * 8
+		c.Recv += int64(len(b))
+	}
+	if l.up != nil {
+		recv(l.up, fromUp, l.rank-1)
 	}
 	if l.down != nil {
-		if _, err := io.ReadFull(l.down, row(hi)); err != nil {
-			errs = append(errs, fmt.Errorf("receive row %d from rank %d: %w", hi, l.rank+1, err))
-		}
-		c.recv += int64(size) * 8
+		recv(l.down, fromDown, l.rank+1)
 	}
 	for ; sends > 0; sends-- {
 		errs = append(errs, <-errc)
@@ -245,50 +253,86 @@ func (l *links) exchange(v []float64, size, lo, hi int, c *counter) error {
 	return errors.Join(errs...)
 }
 
-// reduceMax sends d to the root; the root returns the largest of every
-// rank's d (the other ranks return their own).
-func (l *links) reduceMax(d float64, c *counter) (float64, error) {
+// Reduce combines one 8-byte word of every rank on the root with f, in rank
+// order (the root's own word first), and returns the result on the root;
+// the other ranks send theirs and return it unchanged.
+func (l *Links) Reduce(w uint64, f func(a, b uint64) uint64, c *Counter) (uint64, error) {
 	var buf [8]byte
 	if l.rank != 0 {
-		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(d))
+		binary.LittleEndian.PutUint64(buf[:], w)
 		if _, err := l.root[0].Write(buf[:]); err != nil {
-			return 0, fmt.Errorf("send diff to rank 0: %w", err)
+			return 0, fmt.Errorf("send a partial to rank 0: %w", err)
 		}
-		c.sent += 8
-		return d, nil
+		c.Sent += 8
+		return w, nil
 	}
 	for r := 1; r < l.size; r++ {
 		if _, err := io.ReadFull(l.root[r], buf[:]); err != nil {
-			return 0, fmt.Errorf("receive diff from rank %d: %w", r, err)
+			return 0, fmt.Errorf("receive a partial from rank %d: %w", r, err)
 		}
-		c.recv += 8
-		d = max(d, math.Float64frombits(binary.LittleEndian.Uint64(buf[:])))
+		c.Recv += 8
+		w = f(w, binary.LittleEndian.Uint64(buf[:]))
 	}
-	return d, nil
+	return w, nil
 }
 
-// gather sends every slave's rows of u to the root.
-func (l *links) gather(u []float64, size int) error {
+// Allreduce is Reduce followed by the root sending the result to every
+// rank: every rank returns the same word.
+func (l *Links) Allreduce(w uint64, f func(a, b uint64) uint64, c *Counter) (uint64, error) {
+	w, err := l.Reduce(w, f, c)
+	if err != nil {
+		return 0, err
+	}
+	var buf [8]byte
 	if l.rank != 0 {
-		lo, hi := stencilkernel.Rows(size, l.rank, l.size)
-		if _, err := l.root[0].Write(asBytes(u[lo*size : hi*size])); err != nil {
-			return fmt.Errorf("send rows %d-%d to rank 0: %w", lo, hi, err)
+		if _, err := io.ReadFull(l.root[0], buf[:]); err != nil {
+			return 0, fmt.Errorf("receive the reduction from rank 0: %w", err)
+		}
+		c.Recv += 8
+		return binary.LittleEndian.Uint64(buf[:]), nil
+	}
+	binary.LittleEndian.PutUint64(buf[:], w)
+	for r := 1; r < l.size; r++ {
+		if _, err := l.root[r].Write(buf[:]); err != nil {
+			return 0, fmt.Errorf("send the reduction to rank %d: %w", r, err)
+		}
+		c.Sent += 8
+	}
+	return w, nil
+}
+
+// MaxFloat64 combines two words holding float64 bits into the larger.
+func MaxFloat64(a, b uint64) uint64 {
+	return math.Float64bits(max(math.Float64frombits(a), math.Float64frombits(b)))
+}
+
+// SumInt64 combines two words holding int64s into their (wrapping) sum,
+// which is associative: any order of ranks gives the same bits.
+func SumInt64(a, b uint64) uint64 { return uint64(int64(a) + int64(b)) }
+
+// Gather sends mine to the root; the root receives every other rank's
+// block into part(rank). It is not counted: the benchmarks time it but
+// report the bytes of the iterations.
+func (l *Links) Gather(mine []byte, part func(rank int) []byte) error {
+	if l.rank != 0 {
+		if _, err := l.root[0].Write(mine); err != nil {
+			return fmt.Errorf("send %d bytes to rank 0: %w", len(mine), err)
 		}
 		return nil
 	}
 	for r := 1; r < l.size; r++ {
-		lo, hi := stencilkernel.Rows(size, r, l.size)
-		if _, err := io.ReadFull(l.root[r], asBytes(u[lo*size:hi*size])); err != nil {
-			return fmt.Errorf("receive rows %d-%d from rank %d: %w", lo, hi, r, err)
+		b := part(r)
+		if _, err := io.ReadFull(l.root[r], b); err != nil {
+			return fmt.Errorf("receive %d bytes from rank %d: %w", len(b), r, err)
 		}
 	}
 	return nil
 }
 
-// finish ends the job: the root tells every slave it has everything, and a
+// Finish ends the job: the root tells every slave it has everything, and a
 // slave waits for that before closing, so no unread byte resets a
 // connection under the root.
-func (l *links) finish() error {
+func (l *Links) Finish() error {
 	var b [1]byte
 	if l.rank == 0 {
 		for r := 1; r < l.size; r++ {
