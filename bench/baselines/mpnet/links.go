@@ -347,3 +347,35 @@ func (l *Links) Finish() error {
 	}
 	return nil
 }
+
+// Allgather sends mine to the root, which receives every other rank's
+// block into part(rank), then sends all of them, whole, to every rank,
+// which receives it into whole (where its own block and the root's
+// blocks already are).
+func (l *Links) Allgather(mine []byte, part func(rank int) []byte, whole []byte, c *Counter) error {
+	if l.rank != 0 {
+		if _, err := l.root[0].Write(mine); err != nil {
+			return fmt.Errorf("send %d bytes to rank 0: %w", len(mine), err)
+		}
+		c.Sent += int64(len(mine))
+		if _, err := io.ReadFull(l.root[0], whole); err != nil {
+			return fmt.Errorf("receive %d bytes from rank 0: %w", len(whole), err)
+		}
+		c.Recv += int64(len(whole))
+		return nil
+	}
+	for r := 1; r < l.size; r++ {
+		b := part(r)
+		if _, err := io.ReadFull(l.root[r], b); err != nil {
+			return fmt.Errorf("receive %d bytes from rank %d: %w", len(b), r, err)
+		}
+		c.Recv += int64(len(b))
+	}
+	for r := 1; r < l.size; r++ {
+		if _, err := l.root[r].Write(whole); err != nil {
+			return fmt.Errorf("send %d bytes to rank %d: %w", len(whole), r, err)
+		}
+		c.Sent += int64(len(whole))
+	}
+	return nil
+}
