@@ -13,7 +13,7 @@ func cg(j *job) (string, error) {
 	m, size := max(j.n, 2), j.l.Size()
 	rows := m * m
 	lo, hi := workkernel.Block(0, rows, j.l.Rank(), size)
-	if hi-lo < m {
+	if rows/size < m { // the smallest block, the same test on every rank
 		return "", fmt.Errorf("%d rows over %d ranks: a rank needs at least m=%d rows (the halo)", rows, size, m)
 	}
 	a := workkernel.Poisson(m, lo, hi)
