@@ -18,23 +18,14 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"time"
+
+	"github.com/cape-go/cape/bench/workkernel"
 )
 
 // scale is the fixed point of the dot products: 32 fractional bits.
-const scale = 1 << 32
-
-// random returns a deterministic pseudo-random value in [0, 1) for index k
-// (a splitmix64 step), the same on every node and in every baseline.
-func random(k int) float64 {
-	x := uint64(k)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x>>11) / (1 << 53)
-}
+const scale = workkernel.FixedPoint
 
 // poisson returns the CSR arrays of the 5-point Laplacian of an m×m grid.
 func poisson(m int) (rowptr, col []int, val []float64) {
@@ -70,7 +61,7 @@ func main() {
 	q := make([]float64, rows)
 	var rr int64
 	for i := range r {
-		r[i] = random(i)
+		r[i] = workkernel.Random(i)
 		p[i] = r[i]
 		rr += int64(float64(r[i]*r[i]) * scale)
 	}
@@ -107,11 +98,6 @@ func main() {
 	}
 	elapsed := time.Since(start)
 
-	hash := uint64(14695981039346656037)
-	for _, v := range x {
-		hash ^= math.Float64bits(v)
-		hash *= 1099511628211
-	}
-	fmt.Printf("cg n=%d iters=%d rr=%.9e hash=%016x\n", m, *iters, float64(rr)/scale, hash)
+	fmt.Printf("cg n=%d iters=%d rr=%.9e hash=%016x\n", m, *iters, float64(rr)/scale, workkernel.Hash(workkernel.HashStart, x))
 	fmt.Fprintf(os.Stderr, "cg: iterations %.6fs\n", elapsed.Seconds())
 }

@@ -12,20 +12,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"time"
-)
 
-// random returns a deterministic pseudo-random value in [0, 1) for index k
-// (a splitmix64 step), the same on every node and in every baseline.
-func random(k int) float64 {
-	x := uint64(k)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x>>11) / (1 << 53)
-}
+	"github.com/cape-go/cape/bench/workkernel"
+)
 
 func main() {
 	n := flag.Int("n", 64, "grid size (n×n×n points)")
@@ -37,7 +28,7 @@ func main() {
 	u := make([]float64, plane*size)
 	v := make([]float64, plane*size)
 	for k := range u {
-		u[k] = random(k)
+		u[k] = workkernel.Random(k)
 		v[k] = u[k]
 	}
 
@@ -58,12 +49,9 @@ func main() {
 	elapsed := time.Since(start)
 
 	var sum float64
-	hash := uint64(14695981039346656037)
 	for _, x := range u {
 		sum += x
-		hash ^= math.Float64bits(x)
-		hash *= 1099511628211
 	}
-	fmt.Printf("heat3d n=%d iters=%d sum=%.9f hash=%016x\n", size, *iters, sum, hash)
+	fmt.Printf("heat3d n=%d iters=%d sum=%.9f hash=%016x\n", size, *iters, sum, workkernel.Hash(workkernel.HashStart, u))
 	fmt.Fprintf(os.Stderr, "heat3d: iterations %.6fs\n", elapsed.Seconds())
 }

@@ -15,17 +15,10 @@ import (
 	"math"
 	"os"
 	"time"
-)
 
-// random returns a deterministic pseudo-random value in [0, 1) for index k
-// (a splitmix64 step), the same on every node and in every baseline.
-func random(k int) float64 {
-	x := uint64(k)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x>>11) / (1 << 53)
-}
+	"github.com/cape-go/cape/bench/stencilkernel"
+	"github.com/cape-go/cape/bench/workkernel"
+)
 
 func main() {
 	n := flag.Int("n", 256, "grid size (n×n points)")
@@ -36,7 +29,7 @@ func main() {
 	u := make([]float64, size*size)
 	v := make([]float64, size*size)
 	for k := range u {
-		u[k] = random(k)
+		u[k] = workkernel.Random(k)
 		v[k] = u[k]
 	}
 
@@ -57,16 +50,6 @@ func main() {
 	}
 	elapsed := time.Since(start)
 
-	var sum, weighted float64
-	hash := uint64(14695981039346656037)
-	for i := range size {
-		for j := range size {
-			sum += u[i*size+j]
-			weighted += float64(u[i*size+j] * float64(i+1))
-			hash ^= math.Float64bits(u[i*size+j])
-			hash *= 1099511628211
-		}
-	}
-	fmt.Printf("n=%d iters=%d sum=%.9f weighted=%.9f last-diff=%.3e hash=%016x\n", size, *iters, sum, weighted, diff, hash)
+	fmt.Println(stencilkernel.Line(u, size, *iters, diff))
 	fmt.Fprintf(os.Stderr, "stencil: iterations %.6fs\n", elapsed.Seconds())
 }

@@ -15,17 +15,9 @@ import (
 	"math"
 	"os"
 	"time"
-)
 
-// random returns a deterministic pseudo-random value in [0, 1) for index k
-// (a splitmix64 step), the same on every node and in every baseline.
-func random(k int) float64 {
-	x := uint64(k)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x>>11) / (1 << 53)
-}
+	"github.com/cape-go/cape/bench/workkernel"
+)
 
 func main() {
 	n := flag.Int("n", 512, "matrix size (n×n)")
@@ -35,7 +27,7 @@ func main() {
 
 	a := make([]float64, size*size)
 	for k := range a {
-		a[k] = random(k)
+		a[k] = workkernel.Random(k)
 	}
 	x := make([]float64, size)
 	y := make([]float64, size)
@@ -63,11 +55,6 @@ func main() {
 	}
 	elapsed := time.Since(start)
 
-	hash := uint64(14695981039346656037)
-	for _, v := range x {
-		hash ^= math.Float64bits(v)
-		hash *= 1099511628211
-	}
-	fmt.Printf("power n=%d iters=%d lambda=%.12e hash=%016x\n", size, *iters, lambda, hash)
+	fmt.Printf("power n=%d iters=%d lambda=%.12e hash=%016x\n", size, *iters, lambda, workkernel.Hash(workkernel.HashStart, x))
 	fmt.Fprintf(os.Stderr, "power: iterations %.6fs\n", elapsed.Seconds())
 }
