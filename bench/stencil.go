@@ -308,11 +308,9 @@ func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, 
 	prog := func(bin string, args ...string) []string { return append(append(bins.rss(), bin), args...) }
 	switch c.mode {
 	case Seq:
-		p := prog(bins.plain, args...)
-		err = runProc(ctx, cl.wrap(emulated, 0, true), p[0], p[1:], nil, &stdout, &stderr)
+		err = runProc(ctx, slices.Concat(cl.wrap(emulated, 0, true), bins.rss()), bins.plain, args, nil, &stdout, &stderr)
 	case Goroutines:
-		p := prog(bins.gor, append(args, "-workers", strconv.Itoa(runtime.NumCPU()))...)
-		err = runProc(ctx, nil, p[0], p[1:], nil, &stdout, &stderr)
+		err = runProc(ctx, bins.rss(), bins.gor, append(args, "-workers", strconv.Itoa(runtime.NumCPU())), nil, &stdout, &stderr)
 	case Incremental, Complete:
 		monitor := cfg.Monitor
 		if c.mode == Complete {
