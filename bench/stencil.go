@@ -144,7 +144,11 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 	if err := writeMachine(&cfg.Config, &binaries{mpirun: bins.mpirun}); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
-	if err := appendMachine(cfg.Out, fmt.Sprintf("%s: %d iterations per run; monitor of the incremental mode: %s.\n", cfg.Workload.Name, cfg.Iters, cfg.Monitor)); err != nil {
+	from := "built from the module"
+	if cfg.Prebuilt != "" {
+		from = "prebuilt, from " + cfg.Prebuilt
+	}
+	if err := appendMachine(cfg.Out, fmt.Sprintf("%s: %d iterations per run; monitor of the incremental mode: %s; binaries %s.\n", cfg.Workload.Name, cfg.Iters, cfg.Monitor, from)); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
 	var all []cell
