@@ -68,11 +68,12 @@ func (d *Log) Chained(seq uint64, extent int, clean bool) bool {
 // when the region is logged: not once logging stopped (the log cannot be
 // written, or would pass the bound without a checkpoint point to compact it
 // at: both told once), while it is suspended at the bound until the next
-// point, nor before a restart's pending image is restored. The log written
-// so far always stays a valid prefix.
+// point, nor before a restart's pending image is restored; never on a
+// joining node (OpenJoin). The log written so far always stays a valid
+// prefix.
 func (d *Log) Append(seq uint64, extent int, build func() *ckptlog.Region) {
 	d.chain.ended(seq, extent)
-	if d.stopErr != nil || d.suspended || d.pending != nil {
+	if d.w == nil || d.stopErr != nil || d.suspended || d.pending != nil {
 		return
 	}
 	d.tellBound(extent)

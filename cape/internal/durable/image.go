@@ -61,7 +61,7 @@ func (d *Log) SawPoint() { d.pointSeen = true }
 // of a and vars when the log nears the bound, or when logging was
 // suspended at the bound. A compaction that fails stops logging.
 func (d *Log) Point(name string, seq uint64, a Arena, vars [][]byte) {
-	if d.stopErr != nil {
+	if d.w == nil || d.stopErr != nil { // a joining node's log, or stopped
 		return
 	}
 	extent := a.Used()
