@@ -107,7 +107,7 @@ func pageHash(b []byte) uint64 {
 }
 
 // Hashing is an arena hash computed on its own goroutine (StartHash).
-// Its result is read once, by Log.Await.
+// Its result is read once, by Log.Await, on the goroutine that started it.
 type Hashing struct {
 	done chan struct{}
 	hash uint64
