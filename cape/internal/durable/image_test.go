@@ -240,3 +240,22 @@ func TestCheckRestore(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedImageRefused checks that a restart refuses a log whose
+// image (authentic, so written by the job) does not parse, before anything
+// is replayed.
+func TestMalformedImageRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ck")
+	d, _ := openLog(t, Config{Dir: dir})
+	im := ckptlog.AppendImage(nil, &ckptlog.Image{Seq: 3, Point: "main.go:1:1", Memory: make([]byte, 64)})
+	hdr := ckptlog.AppendHeader(ckptlog.Frame(ckptlog.KindHeader, 20), testHeader)
+	frame := append(ckptlog.Frame(ckptlog.KindImage, len(im)), im[:len(im)-1]...) // its memory cut short
+	if err := d.w.Replace(hdr, frame); err != nil {
+		t.Fatal(err)
+	}
+	closeLog(t, d)
+	_, err := Open(Config{Dir: dir, Restart: true, Header: testHeader, Notice: func(string) {}})
+	if !errors.Is(err, ckptlog.ErrCorrupt) || !strings.Contains(err.Error(), "the log's image") {
+		t.Fatalf("a malformed image: %v, want the log's image refused as corrupt", err)
+	}
+}
