@@ -261,7 +261,8 @@ func (s Stats) String() string {
 // Close writes what is queued, syncs and closes the log, and returns its
 // statistics (ok false when the node wrote no log). A log that could not
 // be written is a notice, not an error: the computation is unaffected,
-// and the log's intact prefix stays a valid recovery line.
+// and the log's intact prefix stays a valid recovery line. Close is called
+// once, last.
 func (d *Log) Close() (st Stats, ok bool) {
 	if d.rd != nil {
 		_ = d.rd.Close() // read-only
