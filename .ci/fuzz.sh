@@ -15,7 +15,7 @@ targets=(
 	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
-	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol ./cape:FuzzLazyMerged ./cape:FuzzParseLive ./cape:FuzzParseSegments
+	./cape:FuzzParseFault ./cape:FuzzOpen ./cape:FuzzUnpack ./cape:FuzzProtocol ./cape/internal/lazy:FuzzMerged ./cape:FuzzParseLive ./cape:FuzzParseSegments
 	./internal/pager:FuzzParseAnswer ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
 )
 # Every Fuzz function in the tree must be listed above.

@@ -273,7 +273,7 @@ func (r *Region) record(merged *delta.Delta, ds []*delta.Delta, msgs []transport
 			case r.n.lazyM != nil && !r.last:
 				// The lazy transfer's message: write notices, the
 				// pages pushed and the values (sendLazy).
-				recvd = r.n.lazyM.out[rank].size
+				recvd = r.n.lazyM.Sent(rank)
 			case r.n.ckpt.broadcastAll():
 				recvd = sent / (len(ranks) - 1)
 			}

@@ -134,7 +134,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return sent, 0, r.fail(err)
 	}
 	if n.lazyS != nil && !r.last {
-		recvd, err := len(msg.Payload)+n.lazyS.h.TakeFetched(), r.applyLazy(msg.Payload, d)
+		recvd, err := len(msg.Payload)+n.lazyS.TakeFetched(), r.applyLazy(msg.Payload, d)
 		n.slave.Release(msg.Payload)
 		return sent, recvd, err
 	}

@@ -45,7 +45,7 @@ import (
 )
 
 // Message kinds of the job's connection (transport reserves kinds < 16),
-// all numbered here, lazy transfer's included (lazy_protocol.go); kinds
+// all numbered here, lazy transfer's included (payloads: cape/internal/lazy); kinds
 // lists them with the input stream's set-up (stdin.go). Each receive
 // expects one kind at a time, but a kind is never reused: a message sent
 // out of turn is refused by its number, never read as another.
@@ -61,8 +61,8 @@ const (
 	kindReplay                      // master → slave: the first message of a restarted job, u64 the regions it replays
 	kindImage                       // master → slave: a restart's image, at its checkpoint point
 	kindJoin                        // joiner → master: u64 regions replayed; admit me
-	kindLazyHello                   // slave → master: can take lazy pages (lazy_protocol.go)
-	kindLazyInfo                    // master → slave: lazy on, page server port (lazy_protocol.go)
+	kindLazyHello                   // slave → master: can take lazy pages (lazy.Hello)
+	kindLazyInfo                    // master → slave: lazy on, page server port (lazy.Info)
 )
 
 // kindInfo describes one message kind of the job's connection.
