@@ -83,7 +83,7 @@ func joinAddr(a net.Addr) string {
 // node that authenticated: it waits for the node's request to be admitted.
 func (n *node) joinerArrived(rank int) {
 	if n.dur != nil {
-		n.dur.joinerArrived()
+		n.dur.JoinerArrived()
 	}
 	go func() {
 		msg, err := n.master.Recv(rank)
@@ -122,7 +122,7 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 	asked := j.asked.Take()
 	j.mu.Unlock()
 	if n.dur != nil {
-		n.dur.joining.Store(false) // admitted or refused below
+		n.dur.JoinerDecided() // admitted or refused below
 	}
 	if why := roster.JoinRefusal(n.logState()); why != "" {
 		for _, req := range asked {
@@ -153,8 +153,8 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 // logState is what the master's log can give a joining node now.
 func (n *node) logState() roster.LogState {
 	s := roster.LogState{Logging: n.dur != nil, Lazy: n.lazyM != nil}
-	if d := n.dur; d != nil {
-		s.Stopped, s.Logged, s.Suspended = d.stopErr, d.logged, d.suspended
+	if n.dur != nil {
+		s.Refusal = n.dur.JoinRefusal()
 	}
 	return s
 }
@@ -195,7 +195,7 @@ func (n *node) endAdmission() {
 	asked := j.asked.Take()
 	j.mu.Unlock()
 	if n.dur != nil {
-		n.dur.joining.Store(false) // admitted or refused below
+		n.dur.JoinerDecided() // admitted or refused below
 	}
 	for _, req := range asked {
 		_ = n.master.Drop(req.Rank)

@@ -315,8 +315,8 @@ func (h *harness) job(a args) error {
 var logStates = map[string]LogState{
 	"":          {Logging: true},
 	"no-log":    {},
-	"stopped":   {Logging: true, Stopped: errors.New("disk full"), Logged: 7},
-	"suspended": {Logging: true, Suspended: true},
+	"stopped":   {Logging: true, Refusal: "the job's checkpoint log stopped at region #7 (disk full): a joining node cannot catch up", Lazy: true},
+	"suspended": {Logging: true, Refusal: "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"},
 	"lazy":      {Logging: true, Lazy: true},
 }
 

@@ -60,11 +60,9 @@ func (j *Joins) Take() []Request {
 // LogState is what the master's checkpoint log can give a joining node,
 // for JoinRefusal.
 type LogState struct {
-	Logging   bool   // the job keeps a checkpoint log
-	Stopped   error  // the log stopped (at region Logged): it misses regions
-	Logged    uint64 // the last region logged
-	Suspended bool   // the log is suspended at its bound until a checkpoint point
-	Lazy      bool   // the job uses the lazy transfer, whose pages a joiner cannot have
+	Logging bool   // the job keeps a checkpoint log
+	Refusal string // why the log cannot bring a joining node up to now (it stopped, it is suspended), or ""
+	Lazy    bool   // the job uses the lazy transfer, whose pages a joining node cannot have
 }
 
 // JoinRefusal says why no node can be admitted at a boundary of a job
@@ -73,10 +71,8 @@ func JoinRefusal(s LogState) string {
 	switch {
 	case !s.Logging:
 		return "the job keeps no checkpoint log"
-	case s.Stopped != nil:
-		return fmt.Sprintf("the job's checkpoint log stopped at region #%d (%v): a joining node cannot catch up", s.Logged, s.Stopped)
-	case s.Suspended:
-		return "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"
+	case s.Refusal != "":
+		return s.Refusal
 	case s.Lazy:
 		return "the job uses the lazy transfer (start it with --transfer eager to admit joining nodes)"
 	}

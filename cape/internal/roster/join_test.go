@@ -1,7 +1,6 @@
 package roster
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -39,9 +38,8 @@ func TestJoinRefusal(t *testing.T) {
 	}{
 		{LogState{Logging: true}, ""},
 		{LogState{}, "keeps no checkpoint log"},
-		{LogState{Lazy: true, Suspended: true}, "keeps no checkpoint log"},
-		{LogState{Logging: true, Stopped: errors.New("no space"), Logged: 4, Suspended: true}, "stopped at region #4 (no space)"},
-		{LogState{Logging: true, Suspended: true, Lazy: true}, "suspended at its bound"},
+		{LogState{Lazy: true, Refusal: "the log stopped"}, "keeps no checkpoint log"},
+		{LogState{Logging: true, Refusal: "the log stopped", Lazy: true}, "the log stopped"},
 		{LogState{Logging: true, Lazy: true}, "--transfer eager"},
 	} {
 		got := JoinRefusal(c.s)
