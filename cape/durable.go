@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/monitor"
@@ -352,7 +353,7 @@ func (n *node) announceReplay() error {
 	if !n.cfg.Restart {
 		return nil
 	}
-	p := append(binary.LittleEndian.AppendUint64(nil, n.replayTo), n.pendingPayload()...)
+	p := wire.ReplayPayload(n.replayPlan())
 	if err := n.master.Broadcast(transport.Message{Kind: kindReplay, Payload: p}); err != nil {
 		return fmt.Errorf("restart: tell the slaves the regions to replay: %w", err)
 	}
@@ -369,12 +370,13 @@ func (n *node) awaitReplay() error {
 	if err == nil {
 		err = fromMaster(msg, kindReplay, 0)
 	}
-	if err == nil && len(msg.Payload) < 8 {
-		err = fmt.Errorf("replay message of %d bytes, want at least 8", len(msg.Payload))
+	var plan wire.ReplayPlan
+	if err == nil {
+		plan, err = wire.ParseReplay(msg.Payload)
 	}
 	if err == nil {
-		n.replayTo = binary.LittleEndian.Uint64(msg.Payload)
-		err = n.setPending(msg.Payload[8:])
+		n.replayTo = plan.Regions
+		n.setPending(plan)
 	}
 	if err != nil {
 		return fmt.Errorf("restart: %w", err)

@@ -10,12 +10,11 @@ package cape
 
 import (
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"reflect"
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
@@ -139,26 +138,21 @@ func (d *durable) point(n *node, name string, vars [][]byte) {
 	d.suspended, d.compactions = false, d.compactions+1
 }
 
-// pendingPayload is the replay message's tail: the point at which a
-// restarted job restores its image (u64 regions it covers, the point's
-// name), empty when the log has no image.
-func (n *node) pendingPayload() []byte {
-	p := n.pending
-	if p == nil {
-		return nil
+// replayPlan is what the replay message tells the slaves: the regions
+// replayed and, when the log has an image, the point at which a restarted
+// job restores it (and the regions it covers).
+func (n *node) replayPlan() wire.ReplayPlan {
+	r := wire.ReplayPlan{Regions: n.replayTo}
+	if p := n.pending; p != nil {
+		r.HasImage, r.ImageSeq, r.Point = true, p.seq, p.point
 	}
-	return append(binary.LittleEndian.AppendUint64(nil, p.seq), p.point...)
+	return r
 }
 
-func (n *node) setPending(tail []byte) error {
-	if len(tail) == 0 {
-		return nil
+func (n *node) setPending(r wire.ReplayPlan) {
+	if r.HasImage {
+		n.pending = &pendingImage{seq: r.ImageSeq, point: r.Point}
 	}
-	if len(tail) < 8 {
-		return fmt.Errorf("replay message: image tail of %d bytes", len(tail))
-	}
-	n.pending = &pendingImage{seq: binary.LittleEndian.Uint64(tail), point: string(tail[8:])}
-	return nil
 }
 
 // restore restores the pending image at its point: the master checks it
@@ -174,8 +168,7 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 			return fmt.Errorf("restart: point %s: the arena's allocations differ from those of the logged run when it saved its image there (the program allocates differently each time it reaches the point), so the image cannot be restored", name)
 		}
 		if n.master != nil && n.size > 1 {
-			msg := append(binary.LittleEndian.AppendUint64(nil, im.Seq), im.Vars...)
-			msg = append(msg, im.Memory...)
+			msg := wire.ImagePayload(im.Seq, im.Vars, im.Memory)
 			if err := n.master.Broadcast(transport.Message{Kind: kindImage, Seq: n.seq, Payload: msg}); err != nil {
 				return fmt.Errorf("restart: point %s: send the image: %w", name, err)
 			}
@@ -188,15 +181,10 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 		if err != nil {
 			return fmt.Errorf("restart: point %s: %w", name, err)
 		}
-		if len(msg.Payload) < 8 {
-			return errors.New("restart: image message too short")
+		im = new(ckptlog.Image)
+		if im.Seq, im.Vars, im.Memory, err = wire.ParseImage(msg.Payload, varsLen(vars)); err != nil {
+			return fmt.Errorf("restart: %w", err)
 		}
-		im = &ckptlog.Image{Seq: binary.LittleEndian.Uint64(msg.Payload), Vars: msg.Payload[8:]}
-		nv := varsLen(vars)
-		if nv > len(im.Vars) {
-			return errors.New("restart: image message too short")
-		}
-		im.Vars, im.Memory = im.Vars[:nv], im.Vars[nv:]
 	}
 	return n.restoreImage(name, im, live, vars)
 }

@@ -16,13 +16,13 @@ package cape
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
 	"slices"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
@@ -231,7 +231,7 @@ func (n *node) askToJoin() error {
 		if !j.shouldAsk(n.seq, n.replayTo) {
 			return nil
 		}
-		p := binary.LittleEndian.AppendUint64(nil, n.seq-1)
+		p := wire.JoinPayload(n.seq - 1)
 		if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: n.seq - 1, Payload: p}); err != nil {
 			return n.joinLost(err)
 		}

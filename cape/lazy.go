@@ -29,6 +29,7 @@ import (
 	"net"
 	"strconv"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/internal/pager"
@@ -125,10 +126,11 @@ func (n *node) agreeLazyMaster() (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("lazy transfer set-up: %w", err)
 		}
-		if msg.Kind != kindLazyHello || len(msg.Payload) != 1 || msg.Payload[0] > 1 {
+		capable, perr := wire.ParseLazyHello(msg.Payload)
+		if msg.Kind != kindLazyHello || perr != nil {
 			return false, fmt.Errorf("lazy transfer set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
 		}
-		if msg.Payload[0] == 0 {
+		if !capable {
 			on = false
 			unable = append(unable, rank)
 		}
@@ -141,7 +143,7 @@ func (n *node) agreeLazyMaster() (bool, error) {
 			return false, fmt.Errorf("lazy transfer: open the page server: %w", err)
 		}
 	}
-	if err := n.sendEach(kindLazyInfo, lazyInfoPayload(on, port)); err != nil {
+	if err := n.sendEach(kindLazyInfo, wire.LazyInfoPayload(on, port)); err != nil {
 		return false, errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
 	}
 	if !on {
@@ -164,11 +166,7 @@ func closeListener(ln net.Listener) error {
 // agreeLazySlave answers the master and, if it decides for lazy transfer,
 // starts the pager helper.
 func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
-	b := []byte{0}
-	if capable {
-		b[0] = 1
-	}
-	if err := n.slave.Send(transport.Message{Kind: kindLazyHello, Payload: b}); err != nil {
+	if err := n.slave.Send(transport.Message{Kind: kindLazyHello, Payload: wire.LazyHelloPayload(capable)}); err != nil {
 		return false, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
 	msg, err := n.slave.Recv()
@@ -178,7 +176,7 @@ func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
-	on, port, err := parseLazyInfo(msg.Payload)
+	on, port, err := wire.ParseLazyInfo(msg.Payload)
 	if err != nil || !on {
 		return false, err
 	}

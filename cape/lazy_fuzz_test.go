@@ -35,22 +35,3 @@ func FuzzLazyMerged(f *testing.F) {
 		}
 	})
 }
-
-// TestLazyInfoRoundTrip checks the set-up message both ways and its
-// refusals.
-func TestLazyInfoRoundTrip(t *testing.T) {
-	for _, c := range []struct {
-		on   bool
-		port int
-	}{{true, 1}, {true, 65535}, {false, 0}} {
-		on, port, err := parseLazyInfo(lazyInfoPayload(c.on, c.port))
-		if err != nil || on != c.on || port != c.port {
-			t.Errorf("%v, %d: parsed %v, %d, %v", c.on, c.port, on, port, err)
-		}
-	}
-	for _, b := range [][]byte{nil, {1, 0, 0}, {2, 1, 0}, {1, 1, 0, 0}} {
-		if _, _, err := parseLazyInfo(b); err == nil {
-			t.Errorf("%x accepted", b)
-		}
-	}
-}

@@ -1,7 +1,8 @@
 package cape
 
 // The messages of lazy transfer (--transfer lazy), beside those of
-// protocol.go, whose table numbers their kinds with the others.
+// internal/wire, whose table numbers their kinds with the others and
+// holds the set-up messages' codecs.
 //
 //	kind       from → to        payload
 //	lazyHello  slave → master   u8: 1 if this slave can take lazy pages (its tracker is monitor.Lazy)
@@ -48,26 +49,4 @@ func openLazyMerged(p []byte, npages int, notices []int) ([]int, []byte, error) 
 		notices = append(notices, int(v))
 	}
 	return notices, p[4+4*int(n):], nil
-}
-
-// lazyInfoPayload is the payload of a lazyInfo message.
-func lazyInfoPayload(on bool, port int) []byte {
-	b := []byte{0, 0, 0}
-	if on {
-		b[0] = 1
-	}
-	binary.LittleEndian.PutUint16(b[1:], uint16(port))
-	return b
-}
-
-// parseLazyInfo reads a lazyInfo payload.
-func parseLazyInfo(b []byte) (on bool, port int, err error) {
-	if len(b) != 3 || b[0] > 1 {
-		return false, 0, fmt.Errorf("lazy set-up message of %d bytes, want 3", len(b))
-	}
-	port = int(binary.LittleEndian.Uint16(b[1:]))
-	if b[0] == 1 && port == 0 {
-		return false, 0, fmt.Errorf("lazy set-up message without a page server port")
-	}
-	return b[0] == 1, port, nil
 }

@@ -2,7 +2,6 @@ package cape
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -44,22 +44,7 @@ import (
 // in which case the slave, whose input stopped, fails by itself and is
 // lost like any failed node.
 
-// Message kinds of the set-up on the job's connection.
 const (
-	kindStdinInfo uint8 = 56 // master → slave: u8 mode (stdinNone, stdinStream), u16 port (0: the job's)
-)
-
-// Message kinds on the input's own connection. Seq carries a byte offset.
-const (
-	kindStdinData uint8 = transport.MinKind + iota // master → slave: the bytes from offset Seq on
-	kindStdinEnd                                   // master → slave: the end; u64 the input's size (also in Seq)
-	kindStdinAck                                   // slave → master: u64 bytes fed to the program so far (also in Seq)
-)
-
-const (
-	stdinNone   = 0
-	stdinStream = 1
-
 	stdinChunk = 64 << 10
 	// stdinWindow bounds the input read and not yet taken by every
 	// consumer: what the master holds, and what a slave queues.
@@ -84,7 +69,7 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: %w", err)
 	}
 	if !stream {
-		if err := n.sendEach(kindStdinInfo, []byte{stdinNone, 0, 0}); err != nil {
+		if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinNone, 0)); err != nil {
 			return fmt.Errorf("standard input set-up: %w", err)
 		}
 		return devNullStdin()
@@ -97,7 +82,7 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: open its server: %w", err)
 	}
 	defer bln.Close()
-	if err := n.sendEach(kindStdinInfo, binary.LittleEndian.AppendUint16([]byte{stdinStream}, uint16(port))); err != nil {
+	if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinStream, port)); err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
 	sln := bln
@@ -183,22 +168,24 @@ func (n *node) takeStdinSlave() error {
 	if err == nil {
 		err = fromMaster(msg, kindStdinInfo, 0)
 	}
-	if err == nil && (len(msg.Payload) != 3 || msg.Payload[0] > stdinStream) {
-		err = fmt.Errorf("standard input information of %d bytes, mode %v", len(msg.Payload), msg.Payload)
+	var mode uint8
+	var port int
+	if err == nil {
+		mode, port, err = wire.ParseStdinInfo(msg.Payload)
 	}
 	if err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
-	if msg.Payload[0] == stdinNone {
+	if mode == wire.StdinNone {
 		return devNullStdin()
 	}
 	addr := n.cfg.Master
-	if port := binary.LittleEndian.Uint16(msg.Payload[1:]); port != 0 {
+	if port != 0 {
 		host, _, err := net.SplitHostPort(n.cfg.Master)
 		if err != nil {
 			return fmt.Errorf("standard input: master address %q: %w", n.cfg.Master, err)
 		}
-		addr = net.JoinHostPort(host, strconv.Itoa(int(port)))
+		addr = net.JoinHostPort(host, strconv.Itoa(port))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
