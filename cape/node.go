@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
@@ -249,13 +250,7 @@ func (n *node) startSlave(tcfg transport.Config, backend string, mopts monitor.O
 			n.loopback = true
 		}
 	}
-	if err := n.setUpLazy(backend, mopts); err != nil {
-		return err
-	}
-	if err := n.takeStdinSlave(); err != nil {
-		return err
-	}
-	if err := n.awaitReplay(); err != nil {
+	if err := n.followStartup(backend, mopts); err != nil {
 		return err
 	}
 	go n.watchMaster()
@@ -296,13 +291,7 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 	if n.master, err = transport.NewMaster(mln, tcfg); err != nil {
 		return fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
 	}
-	if err := n.setUpLazy(backend, mopts); err != nil {
-		return err
-	}
-	if err := n.shareStdinMaster(); err != nil {
-		return err
-	}
-	if err := n.announceReplay(); err != nil {
+	if err := n.followStartup(backend, mopts); err != nil {
 		return err
 	}
 	if n.dur != nil {
@@ -312,6 +301,41 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 	}
 	n.router.Seal()
 	return err
+}
+
+// followStartup carries out the job's start-up sequence (wire.Startup) on
+// this node's side, phase by phase: the master's and every slave's code
+// run the same phases in the same order, so their messages pair up.
+func (n *node) followStartup(backend string, mopts monitor.Options) error {
+	lazy, err := wantLazy(n)
+	if err != nil {
+		return err
+	}
+	for _, ph := range wire.Phases(wire.Setup{Lazy: lazy, Restart: n.cfg.Restart}) {
+		var err error
+		switch ph {
+		case wire.PhaseLazy:
+			err = n.setUpLazy(backend, mopts)
+		case wire.PhaseStdin:
+			if n.rank == 0 {
+				err = n.shareStdinMaster()
+			} else {
+				err = n.takeStdinSlave()
+			}
+		case wire.PhaseReplay:
+			if n.rank == 0 {
+				err = n.announceReplay()
+			} else {
+				err = n.awaitReplay()
+			}
+		default:
+			err = fmt.Errorf("start-up: no code for phase %v", ph)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listenBeside returns a listener for one more service of the master (the
