@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/fault"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
@@ -31,8 +32,8 @@ type node struct {
 	// less than compressing them, so auto compression sends them raw.
 	loopback bool
 	stats    bool
-	verify   bool         // master under --verify: regions are re-run sequentially
-	faults   []*faultSpec // CAPE_FAULT's faults not fired yet
+	verify   bool       // master under --verify: regions are re-run sequentially
+	faults   *fault.Set // CAPE_FAULT's faults not fired yet
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
@@ -156,7 +157,7 @@ func join(o options) (*node, error) {
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
 		mem: newMembers(cfg.Size, cfg.MaxLost), everyRegionLast: o.everyRegionLast}
-	if n.faults, err = parseFaults(nodeenv.FaultSpec()); err != nil {
+	if n.faults, err = fault.Parse(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
 	n.name = "master"

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -236,20 +235,12 @@ func (n *node) closeStdin() error {
 
 // stdinCutFault returns the master's pending at=stdin fault (do=cut), if
 // any, and forgets it (it fires once).
-func (n *node) stdinCutFault() *faultSpec {
-	i := slices.IndexFunc(n.faults, func(f *faultSpec) bool { return f.node == n.rank && f.at == "stdin" })
-	if i < 0 {
-		return nil
-	}
-	f := n.faults[i]
-	n.faults = slices.Delete(n.faults, i, i+1)
-	return f
-}
+func (n *node) stdinCutFault() *faultSpec { return n.faults.Take(n.rank, "stdin") }
 
 // cutStdin carries out an at=stdin fault: after f.after it resets every
 // input connection the master accepted, as a network cut (or ss -K) would.
 func (n *node) cutStdin(f *faultSpec, rec *connRecorder) {
-	time.Sleep(f.after)
+	time.Sleep(f.After)
 	notice("cape: %s: injected fault: cut the standard input connections\n", n.name)
 	rec.reset()
 }
