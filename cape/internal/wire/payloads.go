@@ -136,7 +136,7 @@ func ParseImage(p []byte, nvars int) (seq uint64, vars, memory []byte, err error
 
 // JoinPayload is the payload of a join message: the regions the joining
 // node replayed.
-func JoinPayload(regions uint64) []byte { return binary.LittleEndian.AppendUint64(nil, regions) }
+func JoinPayload(regions uint64) []byte { return U64Payload(regions) }
 
 // ParseJoin reads a join message's payload.
 func ParseJoin(p []byte) (uint64, error) { return parseU64(p, "join request") }
@@ -206,3 +206,6 @@ func parseU64(p []byte, what string) (uint64, error) {
 	}
 	return binary.LittleEndian.Uint64(p), nil
 }
+
+// U64Payload is a payload of one number (stdinEnd, stdinAck).
+func U64Payload(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
