@@ -20,6 +20,6 @@ const ModulePath = "github.com/cape-go/cape"
 // runtime needs from other modules (see SelfContained).
 //
 //go:embed go.mod go.sum _runtimedeps
-//go:embed cape/*.go cape/internal/roster/*.go monitor/*.go delta/*.go transport/*.go
+//go:embed cape/*.go cape/internal/*/*.go monitor/*.go delta/*.go transport/*.go
 //go:embed internal/arena/*.go internal/ckptlog/*.go internal/nodeenv/*.go internal/ptrace/*.go internal/uffd/*.go internal/pager/*.go internal/pagemem/*.go internal/safedir/*.go
 var Files embed.FS

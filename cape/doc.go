@@ -63,7 +63,7 @@
 // injection end there too. The launcher's environment is read by package
 // nodeenv only.
 //
-// With lazy transfer (cape run --transfer lazy, lazy.go) a slave's Exchange
+// With lazy transfer (cape run --transfer lazy, internal/lazy) a slave's Exchange
 // receives write notices and the bytes it read last time instead of the whole
 // merged delta; the pages it lacks are fetched from the master when touched,
 // by a helper process (internal/pager). When Exchange returns, the master's

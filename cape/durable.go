@@ -646,7 +646,7 @@ func (r *Region) logRegion(merged *delta.Delta, ds []*delta.Delta, msgs []transp
 			case r.n.lazyM != nil && !r.last:
 				// The lazy transfer's message: write notices, the
 				// pages pushed and the values (sendLazy).
-				recvd = r.n.lazyM.out[rank].size
+				recvd = r.n.lazyM.Sent(rank)
 			case r.n.ckpt.broadcastAll():
 				recvd = sent / (len(ranks) - 1)
 			}

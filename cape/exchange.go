@@ -2,7 +2,7 @@ package cape
 
 // The exchange at the end of a region: the master gathers the slaves'
 // deltas and values, merges, injects and sends the result; a slave sends
-// its delta and injects what it receives. The messages are in protocol.go.
+// its delta and injects what it receives. The messages are in internal/wire.
 
 import (
 	"errors"
@@ -134,7 +134,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return sent, 0, r.fail(err)
 	}
 	if n.lazyS != nil && !r.last {
-		recvd, err := len(msg.Payload)+n.lazyS.h.TakeFetched(), r.applyLazy(msg.Payload, d)
+		recvd, err := len(msg.Payload)+n.lazyS.TakeFetched(), r.applyLazy(msg.Payload, d)
 		n.slave.Release(msg.Payload)
 		return sent, recvd, err
 	}

@@ -1,16 +1,10 @@
 package cape
 
-// Lazy transfer (--transfer lazy, DESIGN "Lazy transfer for
-// communication-bound loops"): after a region the master sends each slave
-// write notices (the pages others changed) instead of every changed byte,
-// plus, eagerly, the changed pages that slave fetched after the previous
-// instance of the same region. A slave invalidates the noticed pages; its
-// pager helper (internal/pager), a separate process holding the slave's
-// userfaultfd, fetches a page from the master's page server on first
-// access. The master is the home of every page: it injects every region's
-// merged delta, so it always holds the committed state, and it serves a
-// page as of the last exchange from a snapshot it takes then of the pages
-// slaves lack.
+// Lazy transfer (--transfer lazy, docs/transfer.md) is package
+// internal/lazy's: write notices instead of every changed byte, pages
+// fetched on first touch by a slave's pager helper from the master's page
+// server, pushes of what a slave read last time. This file is the glue:
+// the decision, the trackers, and the set-up messages.
 //
 // Set-up, when the nodes join: a slave whose tracker is monitor.Lazy says
 // so (lazyHello); if every slave can, the master opens its
@@ -29,6 +23,7 @@ import (
 	"net"
 	"strconv"
 
+	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
@@ -37,32 +32,15 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// Transfer modes (nodeenv.Transfer, cape run --transfer).
-const (
-	transferEager = "eager"
-	transferLazy  = "lazy"
-	transferAuto  = "auto"
-)
-
 // wantLazy reports whether the job asks for lazy transfer and may use it:
-// --verify and single nodes keep the eager path.
+// --verify, restarts and single nodes keep the eager path.
 func wantLazy(n *node) (bool, error) {
-	switch t := n.cfg.Transfer; t {
-	case "", transferEager:
-		return false, nil
-	case transferLazy, transferAuto:
-		// The durable log (durable.go) logs the merged delta the master
-		// has in either exchange; a restart replays a region by sending
-		// it whole, so a restarted job (and --verify) keeps the eager
-		// exchange. A program whose every region is its last sends slaves no bytes
-		// (Region.Last): auto does not pay for a helper it cannot use.
-		if t == transferAuto && n.everyRegionLast {
-			return false, nil
-		}
-		return n.size > 1 && !n.cfg.Verify && !n.cfg.Restart, nil
-	default:
-		return false, fmt.Errorf("%s=%q: want eager, lazy or auto", nodeenv.Transfer, t)
+	want, err := lazy.Want(lazy.Job{Transfer: n.cfg.Transfer, Size: n.size, Verify: n.cfg.Verify,
+		Restart: n.cfg.Restart, EveryRegionLast: n.everyRegionLast})
+	if err != nil {
+		return false, fmt.Errorf("%s=%w", nodeenv.Transfer, err)
 	}
+	return want, nil
 }
 
 // newTracker creates the node's tracker: a monitor.Lazy when the job wants
@@ -78,7 +56,7 @@ func (n *node) newTracker(backend string, opts monitor.Options) (monitor.Tracker
 		if err == nil {
 			return t, nil
 		}
-		if n.cfg.Transfer == transferLazy {
+		if n.cfg.Transfer == lazy.Lazy {
 			notice("cape: %s: lazy transfer unavailable, using eager: %v\n", n.name, err)
 		}
 	}
@@ -117,7 +95,8 @@ func (n *node) setUpLazy(backend string, opts monitor.Options) error {
 }
 
 // agreeLazyMaster collects the slaves' answers, decides, tells them and,
-// if on, opens the page server and waits for every helper.
+// if on, opens the page server, which accepts the helpers in the
+// background.
 func (n *node) agreeLazyMaster() (bool, error) {
 	on := true
 	var unable []int
@@ -147,12 +126,13 @@ func (n *node) agreeLazyMaster() (bool, error) {
 		return false, errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
 	}
 	if !on {
-		if n.cfg.Transfer == transferLazy && len(unable) > 0 {
+		if n.cfg.Transfer == lazy.Lazy && len(unable) > 0 {
 			notice("cape: lazy transfer unavailable on node(s) %v: the job uses eager transfer\n", unable)
 		}
 		return false, nil
 	}
-	n.lazyM = newLazyMaster(n, pln)
+	n.lazyM = lazy.NewMaster(lazy.MasterConfig{Arena: n.arena.Bytes(), PageSize: n.arena.PageSize(), Size: n.size,
+		Tracker: n.tracker, Listener: pln, Job: n.cfg.Job, Token: n.cfg.Token, PeerTimeout: n.cfg.PeerTimeout})
 	return true, nil
 }
 
@@ -187,46 +167,35 @@ func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("lazy transfer: master address %q: %w", n.cfg.Master, err)
 	}
-	mem := n.arena.Bytes()
-	h, err := pager.Start(pager.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
+	ls, err := lazy.StartSlave(pager.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
 		Master: net.JoinHostPort(host, strconv.Itoa(port)), PeerTimeout: n.cfg.PeerTimeout,
-		Base: uint64(arena.Base), ArenaSize: len(mem), PageSize: n.arena.PageSize(),
-		UffdFD: lz.UffdFD(), TwinFD: lz.TwinFD()})
+		Base: uint64(arena.Base), ArenaSize: n.arena.Size(), PageSize: n.arena.PageSize()}, lz)
 	if err != nil {
 		return false, fmt.Errorf("lazy transfer: %w", err)
 	}
-	// The helper's connection is awaited here, at set-up, not at the first
-	// invalidation: the master's page server waits for every slave's
-	// helper, so a node lost before its helper connected would keep it
-	// waiting until the handshake timeout, and then fail every other
-	// node's helper with it.
-	if err := h.Ready(); err != nil {
-		return false, errors.Join(fmt.Errorf("lazy transfer: %w", err), h.Close())
-	}
-	lz.SetAbsent(h.Invalid)
-	n.lazyS = &lazySlave{tr: lz, h: h, ps: n.arena.PageSize()}
-	go n.watchPager(h)
+	n.lazyS = ls
+	go n.watchPager(ls)
 	return true, nil
 }
 
 // watchPager ends the node when its helper ends before Finalize: a page
 // it lacks could never arrive.
-func (n *node) watchPager(h *pager.Helper) {
-	<-h.Done()
+func (n *node) watchPager(ls *lazy.Slave) {
+	<-ls.Done()
 	if n.closing.Load() {
 		return
 	}
-	exit(1, fmt.Sprintf("the lazy page helper ended: %v", h.Err()))
+	exit(1, fmt.Sprintf("the lazy page helper ended: %v", ls.Err()))
 }
 
 // closeLazy stops the page server or the helper (Finalize).
 func (n *node) closeLazy() error {
 	var errs []error
 	if n.lazyM != nil {
-		errs = append(errs, n.lazyM.close())
+		errs = append(errs, n.lazyM.Close())
 	}
 	if n.lazyS != nil {
-		errs = append(errs, n.lazyS.h.Close())
+		errs = append(errs, n.lazyS.Close())
 	}
 	return errors.Join(errs...)
 }

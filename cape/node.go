@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/fault"
+	"github.com/cape-go/cape/cape/internal/lazy"
+	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
@@ -49,8 +51,8 @@ type node struct {
 	mem    members
 	lossMu sync.Mutex
 
-	lazyM *lazyMaster // master with lazy transfer on (lazy.go)
-	lazyS *lazySlave  // slave with lazy transfer on
+	lazyM *lazy.Master // master with lazy transfer on (lazy.go)
+	lazyS *lazy.Slave  // slave with lazy transfer on
 
 	seq uint64 // number of regions begun
 	// The last outermost region stopped (hint_unsafe.go): its loop and number,
@@ -68,7 +70,7 @@ type node struct {
 	cur     *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	// out captures standard output while a multi-node region computes
 	// (output.go); nil where the platform cannot.
-	out      *outCapture
+	out      *stdio.Capture
 	finished bool
 	// everyRegionLast: Init was told that every region is the program's
 	// last (EveryRegionLast).
@@ -79,9 +81,7 @@ type node struct {
 	// master's port (refusals.go).
 	refused *refusals
 
-	stdinM  *stdinShare       // master streaming its standard input (stdin.go)
-	stdinPM *transport.Master // the stdinM's connections
-	stdinS  *stdinQueue       // slave fed by the master's stream
+	stdin stdio.Stream // this node's side of the input stream (stdin.go), or nil
 
 	joins   *joins  // master of a checkpointed job: the nodes joining it (join.go)
 	joining *joiner // a node joining a running job, until its end (join_node.go)
@@ -171,12 +171,12 @@ func join(o options) (*node, error) {
 	if cfg.Scheduler != "" && n.rank > 0 {
 		// Only the master's output is the job's (cape run drops the
 		// slaves' itself).
-		if err := dropStdout(); err != nil {
+		if err := stdio.DropStdout(); err != nil {
 			return nil, err
 		}
 	}
 	if n.size > 1 || n.verify {
-		if n.out, err = newOutCapture(); err != nil {
+		if n.out, err = stdio.NewCapture(); err != nil {
 			return nil, fmt.Errorf("capture regions' standard output: %w", err)
 		}
 	}
@@ -184,7 +184,7 @@ func join(o options) (*node, error) {
 		return n, n.initDurable()
 	}
 	if cfg.Lifeline != nil {
-		lf, err := offStdin(cfg.Lifeline)
+		lf, err := stdio.OffStdin(cfg.Lifeline)
 		if err != nil {
 			return nil, err
 		}

@@ -32,13 +32,6 @@ const (
 	kindStdinInfo = wire.StdinInfo
 )
 
-// Message kinds on the input stream's own connection.
-const (
-	kindStdinData = wire.StdinData
-	kindStdinEnd  = wire.StdinEnd
-	kindStdinAck  = wire.StdinAck
-)
-
 type outEnvelope = wire.OutEnvelope
 
 func appendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression) ([]byte, error) {

@@ -182,7 +182,7 @@ func (r *Region) Start() error {
 		}
 	}
 	if r.captures() {
-		if err := n.out.begin(); err != nil {
+		if err := n.out.Begin(); err != nil {
 			return r.fail(err)
 		}
 	}
@@ -344,7 +344,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 	n.fault("create", r.seq)
 	if r.captures() {
 		var err error
-		if r.output, err = n.out.end(n.rank == 0); err != nil {
+		if r.output, err = n.out.End(n.rank == 0); err != nil {
 			return nil, r.fail(err)
 		}
 	}

@@ -21,7 +21,7 @@ func (r *Region) VerifyBegin() {
 	copy(mem, r.entry)
 	r.n.cur = r
 	// The parallel run printed the region's output: the re-run's is dropped.
-	if err := r.n.out.begin(); err != nil {
+	if err := r.n.out.Begin(); err != nil {
 		fail(r.fail(err))
 	}
 }
@@ -31,7 +31,7 @@ func (r *Region) VerifyBegin() {
 // difference, naming the variable that holds it.
 func (r *Region) VerifyEnd() error {
 	r.n.cur = nil
-	if err := r.n.out.discard(); err != nil {
+	if err := r.n.out.Discard(); err != nil {
 		return r.fail(err)
 	}
 	mem := r.n.arena.Bytes()[:r.extent]

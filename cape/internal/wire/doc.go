@@ -26,7 +26,7 @@
 //	delta      slave → master   envelope: the slave's delta and its values' partials
 //	merged     master → slave   envelope: the merged delta less the slave's own bytes
 //	                            (incremental; complete: the whole arena), and the values' results;
-//	                            with lazy transfer on, a lazy merged payload (cape/lazy_protocol.go)
+//	                            with lazy transfer on, a lazy merged payload (cape/internal/lazy)
 //	chunkReq   slave → master   none: the next chunk of a dynamic loop, please
 //	chunk      master → slave   u64 lo, u64 hi: [lo, hi), lo = hi when done
 //	done       master → slave   none: the master's program ended

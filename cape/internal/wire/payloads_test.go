@@ -234,3 +234,40 @@ func TestParseLiveNoJoiners(t *testing.T) {
 		t.Errorf("ParseLive with joiners = %v, %v", got, err)
 	}
 }
+
+// TestStdinInfoBytes checks the stdinInfo payload to the byte, both ways,
+// and its refusals' messages.
+func TestStdinInfoBytes(t *testing.T) {
+	for _, tc := range []struct {
+		mode  uint8
+		port  int
+		bytes []byte
+	}{
+		{StdinNone, 0, []byte{0, 0, 0}},
+		{StdinStream, 0, []byte{1, 0, 0}},
+		{StdinStream, 12345, []byte{1, 0x39, 0x30}},
+		{StdinStream, 65535, []byte{1, 0xff, 0xff}},
+	} {
+		b := StdinInfoPayload(tc.mode, tc.port)
+		if !bytes.Equal(b, tc.bytes) {
+			t.Errorf("StdinInfoPayload(%d, %d) = %v, want %v", tc.mode, tc.port, b, tc.bytes)
+		}
+		mode, port, err := ParseStdinInfo(b)
+		if err != nil || mode != tc.mode || port != tc.port {
+			t.Errorf("ParseStdinInfo(%v) = %d, %d, %v; want %d, %d", b, mode, port, err, tc.mode, tc.port)
+		}
+	}
+	for _, tc := range []struct {
+		p    []byte
+		want string
+	}{
+		{nil, "standard input information of 0 bytes, mode []"},
+		{[]byte{1, 0}, "standard input information of 2 bytes, mode [1 0]"},
+		{[]byte{1, 0, 0, 0}, "standard input information of 4 bytes, mode [1 0 0 0]"},
+		{[]byte{2, 0, 0}, "standard input information of 3 bytes, mode [2 0 0]"},
+	} {
+		if _, _, err := ParseStdinInfo(tc.p); err == nil || err.Error() != tc.want {
+			t.Errorf("ParseStdinInfo(%v) = %v, want %q", tc.p, err, tc.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package cape
+package stdio
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ type memfdOut struct {
 	fd, saved int
 }
 
-// newOutCapture makes the node's capture of standard output: an anonymous
+// NewCapture makes the node's capture of standard output: an anonymous
 // memory file (memfd, close-on-exec, never visible in the file system) and
 // a duplicate of descriptor 1 to restore.
-func newOutCapture() (*outCapture, error) {
+func NewCapture() (*Capture, error) {
 	fd, err := unix.MemfdCreate("cape-region-stdout", unix.MFD_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("memfd_create: %w", err)
@@ -24,7 +24,7 @@ func newOutCapture() (*outCapture, error) {
 		unix.Close(fd)
 		return nil, err
 	}
-	return &outCapture{sys: &memfdOut{fd: fd, saved: saved}}, nil
+	return &Capture{sys: &memfdOut{fd: fd, saved: saved}}, nil
 }
 
 // redirect, restore and offset run at every region: they use raw system
@@ -82,8 +82,3 @@ func (m *memfdOut) reset() error {
 	_, err := unix.Seek(m.fd, 0, unix.SEEK_SET)
 	return err
 }
-
-// dropStdout makes /dev/null this process's standard output: a slave
-// started by a scheduler, whose output the scheduler would print beside
-// the master's (cape run drops it itself).
-func dropStdout() error { return devNullOnto(1, unix.O_WRONLY) }

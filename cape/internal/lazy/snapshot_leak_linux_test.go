@@ -1,16 +1,13 @@
 //go:build linux
 
-package cape
+package lazy
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"testing"
 
-	"github.com/cape-go/cape/internal/testenv"
 	"github.com/cape-go/cape/monitor"
-	"golang.org/x/sys/unix"
 )
 
 // A program that leaves memory behind (a time-step loop leaking a buffer
@@ -18,25 +15,10 @@ import (
 // the master's tracker knows them, a snapshot looks only at the pages that
 // may have changed, not at every lacked page, and still serves every
 // lacked page as of the last exchange.
-func TestLazySnapshotLeaked(t *testing.T) {
+func TestSnapshotLeaked(t *testing.T) {
 	ps := os.Getpagesize()
 	const npages, step = 8192, 64 // each step leaves 64 lacked pages
-	mem, err := unix.Mmap(-1, 0, npages*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = unix.Munmap(mem) })
-	tr, err := monitor.New(monitor.BackendUffd, mem, monitor.Options{})
-	if errors.Is(err, monitor.ErrNotSupported) {
-		testenv.Skip(t, "uffd tracker: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tr.Close() })
-	m := newTestLazyMaster(mem, ps, 2)
-	m.watch = tr.(monitor.Watcher)
-	m.watch.WatchBetween()
+	mem, tr, m := newWatchedMaster(t, npages)
 	// The buffers of the last steps are still hot in the tracker, which
 	// cannot tell their pages unwritten until they cool (some 12 to 20 Starts):
 	// a snapshot may look at those, a bounded number, never at all the

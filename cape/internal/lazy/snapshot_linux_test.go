@@ -1,6 +1,6 @@
 //go:build linux
 
-package cape
+package lazy
 
 import (
 	"bytes"
@@ -20,24 +20,9 @@ import (
 // page's content at the last Start; so does a page the region's deltas
 // touched. A lacked page nothing wrote is not compared again where the
 // tracker tracks it.
-func TestLazySnapshotWatched(t *testing.T) {
+func TestSnapshotWatched(t *testing.T) {
 	ps := os.Getpagesize()
-	mem, err := unix.Mmap(-1, 0, 16*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = unix.Munmap(mem) })
-	tr, err := monitor.New(monitor.BackendUffd, mem, monitor.Options{})
-	if errors.Is(err, monitor.ErrNotSupported) {
-		testenv.Skip(t, "uffd tracker: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tr.Close() })
-	m := newTestLazyMaster(mem, ps, 2)
-	m.watch = tr.(monitor.Watcher)
-	m.watch.WatchBetween()
+	mem, tr, m := newWatchedMaster(t, 16)
 	region := func(write func()) {
 		t.Helper()
 		if err := tr.Start(len(mem)); err != nil {
@@ -90,4 +75,30 @@ func TestLazySnapshotWatched(t *testing.T) {
 		// or not this snapshot compared it.
 		copy(m.snap[2], mem[2*ps:3*ps])
 	}
+}
+
+// newWatchedMaster returns an arena of npages mapped pages, a uffd tracker
+// of it, and a Master (without a page server) over it watched by the
+// tracker, as NewMaster sets it up; it skips where there is no uffd
+// tracker.
+func newWatchedMaster(t *testing.T, npages int) ([]byte, monitor.Tracker, *Master) {
+	t.Helper()
+	ps := os.Getpagesize()
+	mem, err := unix.Mmap(-1, 0, npages*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = unix.Munmap(mem) })
+	tr, err := monitor.New(monitor.BackendUffd, mem, monitor.Options{})
+	if errors.Is(err, monitor.ErrNotSupported) {
+		testenv.Skip(t, "uffd tracker: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tr.Close() })
+	m := newMaster(mem, ps, 2)
+	m.watch = tr.(monitor.Watcher)
+	m.watch.WatchBetween()
+	return mem, tr, m
 }

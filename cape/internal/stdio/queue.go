@@ -1,4 +1,4 @@
-package cape
+package stdio
 
 import (
 	"encoding/binary"
@@ -10,19 +10,18 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// stdinConn is a slave's end of the input's connection (a
-// *transport.Slave).
-type stdinConn interface {
+// Conn is a slave's end of the input's connection (a *transport.Slave).
+type Conn interface {
 	Send(msg transport.Message) error
 	Recv() (transport.Message, error)
 	Close() error
 }
 
-// stdinQueue is a slave's side of the input stream: it owns the chunks
-// that arrived and were not yet written to the program's pipe (the
-// program may read slower than the master's), and acknowledges what it
-// wrote, which bounds what the master sends ahead (stdinShare). It is
-// safe for concurrent use; its goroutines are receive and feed.
+// Queue is a slave's side of the input stream: it owns the chunks that
+// arrived and were not yet written to the program's pipe (the program may
+// read slower than the master's), and acknowledges what it wrote, which
+// bounds what the master sends ahead (Share). It is safe for concurrent
+// use; its goroutines are receive and feed.
 //
 // The program sees the end of its input only after the master's end
 // message, and only if it counted every byte received. Any other end of
@@ -30,8 +29,8 @@ type stdinConn interface {
 // is reported to fail and the pipe is left open: a program never takes a
 // cut stream for the end of its input. The master's orderly close (the
 // job ends) is not a failure: the job's connection says how it ends.
-type stdinQueue struct {
-	conn     stdinConn
+type Queue struct {
+	conn     Conn
 	ackEvery int64
 	// fail reports a stream that failed; the node ends the job with it.
 	fail func(error)
@@ -55,22 +54,41 @@ type stdinQueue struct {
 	held, peak int64 // bytes in chunks, and their most (for tests)
 }
 
-// newStdinQueue returns a slave's side on conn; start starts it.
-func newStdinQueue(conn stdinConn, ackEvery int64, fail func(error)) *stdinQueue {
-	q := &stdinQueue{conn: conn, ackEvery: ackEvery, fail: fail}
+// StartQueue starts a slave's side on conn: it makes a pipe this
+// process's standard input and feeds it the master's stream. fail is as
+// in NewQueue. On an error conn is closed.
+func StartQueue(conn Conn, fail func(error)) (*Queue, error) {
+	_, w, err := PipeStdin()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	q := NewQueue(conn, AckEvery, fail)
+	q.Start(w)
+	return q, nil
+}
+
+// NewQueue returns a slave's side on conn, which acknowledges every
+// ackEvery bytes fed (and whenever its queue runs dry); fail is called
+// once if the stream fails. Start starts it.
+func NewQueue(conn Conn, ackEvery int64, fail func(error)) *Queue {
+	q := &Queue{conn: conn, ackEvery: ackEvery, fail: fail}
 	q.cond = sync.NewCond(&q.mu)
 	return q
 }
 
-// start receives the stream and feeds the program through w.
-func (q *stdinQueue) start(w io.WriteCloser) {
+// Start receives the stream and feeds the program through w.
+func (q *Queue) Start(w io.WriteCloser) {
 	q.pipe = w
 	go q.receive()
 	go q.feed(w)
 }
 
+// Drop does nothing: a slave streams to no one (see Share.Drop).
+func (q *Queue) Drop(int) {}
+
 // receive queues the master's chunks until its end message or a failure.
-func (q *stdinQueue) receive() {
+func (q *Queue) receive() {
 	for {
 		msg, err := q.conn.Recv()
 		q.mu.Lock()
@@ -91,53 +109,41 @@ func (q *stdinQueue) receive() {
 		case closing, errors.Is(err, transport.ErrClosed), errors.Is(err, transport.ErrPeerClosed):
 			return
 		}
-		q.fail(stdinCut(recvd, err))
+		q.fail(cutError(recvd, err))
 		return
 	}
 }
 
 // take queues one message of the stream. q.mu must be held.
-func (q *stdinQueue) take(msg transport.Message) error {
+func (q *Queue) take(msg transport.Message) error {
 	switch msg.Kind {
-	case kindStdinData:
+	case KindData:
 		if msg.Seq != uint64(q.recvd) {
-			return fmt.Errorf("%w: bytes from offset %d, want %d", errStdinProtocol, msg.Seq, q.recvd)
+			return fmt.Errorf("%w: bytes from offset %d, want %d", ErrProtocol, msg.Seq, q.recvd)
 		}
 		q.chunks = append(q.chunks, msg.Payload)
 		q.recvd += int64(len(msg.Payload))
 		q.held += int64(len(msg.Payload))
 		q.peak = max(q.peak, q.held)
 		return nil
-	case kindStdinEnd:
+	case KindEnd:
 		if len(msg.Payload) != 8 {
-			return fmt.Errorf("%w: an end of %d bytes", errStdinProtocol, len(msg.Payload))
+			return fmt.Errorf("%w: an end of %d bytes", ErrProtocol, len(msg.Payload))
 		}
 		if total := int64(binary.LittleEndian.Uint64(msg.Payload)); total != q.recvd {
-			return fmt.Errorf("%w: the master sent %d bytes, %d arrived", errStdinProtocol, total, q.recvd)
+			return fmt.Errorf("%w: the master sent %d bytes, %d arrived", ErrProtocol, total, q.recvd)
 		}
 		q.end = true
 		return nil
 	}
-	return fmt.Errorf("%w: message kind %d", errStdinProtocol, msg.Kind)
-}
-
-// stdinCut is a slave's error for a stream that failed after recvd bytes.
-// It names this node's input, not the master: the master's transport
-// error is unwrapped to its cause so that the node's failure report
-// blames the node whose input was cut.
-func stdinCut(recvd int64, err error) error {
-	var ne *transport.NodeError
-	if errors.As(err, &ne) {
-		return fmt.Errorf("standard input stream from the master cut after %d bytes: %s: %w", recvd, ne.Op, ne.Err)
-	}
-	return fmt.Errorf("standard input stream from the master cut after %d bytes: %w", recvd, err)
+	return fmt.Errorf("%w: message kind %d", ErrProtocol, msg.Kind)
 }
 
 // feed writes the queued input to the program and acknowledges it; at the
 // end of the input it closes the pipe. Once the program closed its input,
 // chunks are discarded (and acknowledged) so that the master is not held
 // back.
-func (q *stdinQueue) feed(w io.WriteCloser) {
+func (q *Queue) feed(w io.WriteCloser) {
 	open := true
 	for {
 		q.mu.Lock()
@@ -173,7 +179,7 @@ func (q *stdinQueue) feed(w io.WriteCloser) {
 // acknowledge tells the master how many bytes were fed, once ackEvery
 // bytes are unacknowledged or the queue ran dry (the master may be
 // waiting for it). A failed send is the receiver's to report.
-func (q *stdinQueue) acknowledge() {
+func (q *Queue) acknowledge() {
 	q.mu.Lock()
 	v := q.fed
 	if q.closing || q.acking || (v-q.acked < q.ackEvery && len(q.chunks) > 0) || v == q.acked {
@@ -182,7 +188,7 @@ func (q *stdinQueue) acknowledge() {
 	}
 	q.acking = true
 	q.mu.Unlock()
-	err := q.conn.Send(transport.Message{Kind: kindStdinAck, Seq: uint64(v), Payload: binary.LittleEndian.AppendUint64(nil, uint64(v))})
+	err := q.conn.Send(transport.Message{Kind: KindAck, Seq: uint64(v), Payload: encodeCount(v)})
 	q.mu.Lock()
 	q.acking = false
 	if err == nil {
@@ -192,10 +198,10 @@ func (q *stdinQueue) acknowledge() {
 	q.mu.Unlock()
 }
 
-// close ends the stream in order, so that the master sees this node's end
+// Close ends the stream in order, so that the master sees this node's end
 // and not a cut: it waits for an acknowledgement being sent (closing the
 // connection then would cut it short, without the goodbye), then closes.
-func (q *stdinQueue) close() error {
+func (q *Queue) Close() error {
 	q.mu.Lock()
 	q.closing = true
 	for q.acking {

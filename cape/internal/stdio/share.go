@@ -1,4 +1,4 @@
-package cape
+package stdio
 
 import (
 	"encoding/binary"
@@ -10,15 +10,18 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// stdinPeers is the master's end of the input's connections (a
-// *transport.Master): Send to a slave, Recv its acknowledgements.
-type stdinPeers interface {
+// Peers is the master's end of the input's connections (a
+// *transport.Master): Send to a slave, Recv its acknowledgements, Drop a
+// slave's connection, Close them all.
+type Peers interface {
 	Send(rank int, msg transport.Message) error
 	Recv(rank int) (transport.Message, error)
+	Drop(rank int) error
+	Close() error
 }
 
-// stdinShare is the master's side of the input stream: it owns the chunks
-// of the real input read and not yet taken by every consumer (this node's
+// Share is the master's side of the input stream: it owns the chunks of
+// the real input read and not yet taken by every consumer (this node's
 // program and each slave still streamed to) and each consumer's progress.
 // It is safe for concurrent use; its goroutines are readFrom, feed, and
 // send and acks for each slave.
@@ -30,17 +33,18 @@ type stdinPeers interface {
 // here, and the bytes queued on each slave, never exceed window plus one
 // chunk. A chunk is released once every consumer has taken it. A slave
 // that ended, failed or was declared lost is gone: it holds nothing back.
-type stdinShare struct {
+type Share struct {
 	window int64
-	pm     stdinPeers
-	// fail ends the job: the real input could not be read.
+	pm     Peers
+	// fail reports that the real input could not be read: the job must
+	// end, since no program may take that for the end of its input.
 	fail func(error)
 	// peerErr reports a slave's stream that failed other than by the
 	// slave's or this side's orderly close (the slave ended, the job
-	// ends); the slave is already gone from the stream.
+	// ends), naming the slave; the slave is already gone from the stream.
 	peerErr func(rank int, err error)
 	// pipe is the write end of the master's program's input, held for the
-	// share's life (see stdinQueue.pipe: the collector would close it).
+	// share's life (see Queue.pipe: the collector would close it).
 	pipe io.WriteCloser
 
 	mu   sync.Mutex // protects the following fields
@@ -54,12 +58,12 @@ type stdinShare struct {
 	failed     bool  // reading the real input failed
 	fed        int64 // bytes written to this node's program
 	feedNext   int   // the next chunk for this node's program
-	peers      []*stdinPeer
+	peers      []*peer
 	held, peak int64 // bytes in chunks, and their most (for tests)
 }
 
-// stdinPeer is one slave's progress in the stream.
-type stdinPeer struct {
+// peer is one slave's progress in the stream.
+type peer struct {
 	rank  int
 	next  int   // the next chunk to send
 	sent  int64 // bytes sent
@@ -67,20 +71,42 @@ type stdinPeer struct {
 	gone  bool  // ended, failed or lost: it holds nothing back
 }
 
-// newStdinShare returns the master's side for the slaves of the given
-// ranks; start starts its goroutines.
-func newStdinShare(pm stdinPeers, ranks []int, window int64, fail func(error), peerErr func(int, error)) *stdinShare {
-	s := &stdinShare{window: window, pm: pm, fail: fail, peerErr: peerErr}
+// StartShare starts the master's side for the slaves 1..size-1 on pm:
+// it makes a pipe this process's standard input, reads the real input,
+// feeds this node's program through the pipe and streams the input to
+// every slave. fail and peerErr are as in NewShare. On an error pm is
+// closed.
+func StartShare(pm Peers, size int, fail func(error), peerErr func(rank int, err error)) (*Share, error) {
+	src, w, err := PipeStdin()
+	if err != nil {
+		pm.Close()
+		return nil, err
+	}
+	ranks := make([]int, 0, size-1)
+	for rank := 1; rank < size; rank++ {
+		ranks = append(ranks, rank)
+	}
+	s := NewShare(pm, ranks, Window, fail, peerErr)
+	s.Start(src, w)
+	return s, nil
+}
+
+// NewShare returns the master's side for the slaves of the given ranks,
+// holding at most window bytes ahead of the slowest consumer. fail is
+// called once if the real input cannot be read; peerErr whenever a
+// slave's stream fails (see Share). Start starts it.
+func NewShare(pm Peers, ranks []int, window int64, fail func(error), peerErr func(rank int, err error)) *Share {
+	s := &Share{window: window, pm: pm, fail: fail, peerErr: peerErr}
 	s.cond = sync.NewCond(&s.mu)
 	for _, r := range ranks {
-		s.peers = append(s.peers, &stdinPeer{rank: r})
+		s.peers = append(s.peers, &peer{rank: r})
 	}
 	return s
 }
 
-// start reads src, feeds this node's program through w and streams the
+// Start reads src, feeds this node's program through w and streams the
 // input to every slave.
-func (s *stdinShare) start(src io.ReadCloser, w io.WriteCloser) {
+func (s *Share) Start(src io.ReadCloser, w io.WriteCloser) {
 	s.pipe = w
 	go s.readFrom(src)
 	go s.feed(w)
@@ -90,8 +116,28 @@ func (s *stdinShare) start(src io.ReadCloser, w io.WriteCloser) {
 	}
 }
 
+// Drop takes a slave the job declared lost out of the stream, so that it
+// holds back no one, and drops its connection (a straggler that wakes
+// sees the master's orderly close, not an end of input).
+func (s *Share) Drop(rank int) {
+	s.mu.Lock()
+	for _, p := range s.peers {
+		if p.rank == rank {
+			p.gone = true
+		}
+	}
+	s.release()
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	_ = s.pm.Drop(rank)
+}
+
+// Close closes the input's connections (the end of the job): the slaves
+// see the master's orderly close.
+func (s *Share) Close() error { return s.pm.Close() }
+
 // low is the slowest consumer's position in bytes. s.mu must be held.
-func (s *stdinShare) low() int64 {
+func (s *Share) low() int64 {
 	low := s.fed
 	for _, p := range s.peers {
 		if !p.gone {
@@ -102,7 +148,7 @@ func (s *stdinShare) low() int64 {
 }
 
 // release drops the chunks every consumer has taken. s.mu must be held.
-func (s *stdinShare) release() {
+func (s *Share) release() {
 	low := s.feedNext
 	for _, p := range s.peers {
 		if !p.gone {
@@ -120,7 +166,7 @@ func (s *stdinShare) release() {
 // readFrom reads the real input into chunks, staying at most window
 // bytes ahead of the slowest consumer. A read error ends the job: the
 // programs must not take it for the end of their input.
-func (s *stdinShare) readFrom(src io.ReadCloser) {
+func (s *Share) readFrom(src io.ReadCloser) {
 	defer src.Close()
 	for {
 		s.mu.Lock()
@@ -128,7 +174,7 @@ func (s *stdinShare) readFrom(src io.ReadCloser) {
 			s.cond.Wait()
 		}
 		s.mu.Unlock()
-		buf := make([]byte, stdinChunk)
+		buf := make([]byte, Chunk)
 		k, err := src.Read(buf)
 		s.mu.Lock()
 		if k > 0 {
@@ -157,7 +203,7 @@ func (s *stdinShare) readFrom(src io.ReadCloser) {
 // chunk waits for chunk i: it returns it, or ok false at the end of the
 // input (total is then its size), or stop true when the input failed or
 // gone says the consumer is gone. s.mu must be held.
-func (s *stdinShare) chunk(i int, gone func() bool) (b []byte, total int64, ok, stop bool) {
+func (s *Share) chunk(i int, gone func() bool) (b []byte, total int64, ok, stop bool) {
 	for i >= s.base+len(s.chunks) && !s.end && !s.failed && !gone() {
 		s.cond.Wait()
 	}
@@ -174,7 +220,7 @@ func (s *stdinShare) chunk(i int, gone func() bool) (b []byte, total int64, ok, 
 // closes the pipe at the end of the input, never after a read error. A
 // program that closed its standard input stops the feed: the chunks it
 // did not take stay, and the reader stops a window ahead of it.
-func (s *stdinShare) feed(w io.WriteCloser) {
+func (s *Share) feed(w io.WriteCloser) {
 	never := func() bool { return false }
 	for {
 		s.mu.Lock()
@@ -203,7 +249,7 @@ func (s *stdinShare) feed(w io.WriteCloser) {
 // send streams the input to one slave: each chunk with its offset in
 // Seq, then the end with the input's size, so that the slave can tell
 // the end from a cut.
-func (s *stdinShare) send(p *stdinPeer) {
+func (s *Share) send(p *peer) {
 	gone := func() bool { return p.gone }
 	for {
 		s.mu.Lock()
@@ -222,13 +268,12 @@ func (s *stdinShare) send(p *stdinPeer) {
 			return
 		}
 		if !ok {
-			end := binary.LittleEndian.AppendUint64(nil, uint64(total))
-			if err := s.pm.Send(p.rank, transport.Message{Kind: kindStdinEnd, Seq: uint64(total), Payload: end}); err != nil {
+			if err := s.pm.Send(p.rank, transport.Message{Kind: KindEnd, Seq: uint64(total), Payload: encodeCount(total)}); err != nil {
 				s.peerFailed(p, err)
 			}
 			return
 		}
-		if err := s.pm.Send(p.rank, transport.Message{Kind: kindStdinData, Seq: uint64(off), Payload: b}); err != nil {
+		if err := s.pm.Send(p.rank, transport.Message{Kind: KindData, Seq: uint64(off), Payload: b}); err != nil {
 			s.peerFailed(p, err)
 			return
 		}
@@ -236,7 +281,7 @@ func (s *stdinShare) send(p *stdinPeer) {
 }
 
 // acks receives one slave's acknowledgements until its connection ends.
-func (s *stdinShare) acks(p *stdinPeer) {
+func (s *Share) acks(p *peer) {
 	for {
 		msg, err := s.pm.Recv(p.rank)
 		if err == nil {
@@ -251,15 +296,15 @@ func (s *stdinShare) acks(p *stdinPeer) {
 
 // ack takes one acknowledgement: the bytes the slave has fed its program
 // so far, which never decrease nor exceed the bytes sent.
-func (s *stdinShare) ack(p *stdinPeer, msg transport.Message) error {
-	if msg.Kind != kindStdinAck || len(msg.Payload) != 8 {
-		return fmt.Errorf("%w: message kind %d of %d bytes, want an acknowledgement", errStdinProtocol, msg.Kind, len(msg.Payload))
+func (s *Share) ack(p *peer, msg transport.Message) error {
+	if msg.Kind != KindAck || len(msg.Payload) != 8 {
+		return fmt.Errorf("%w: message kind %d of %d bytes, want an acknowledgement", ErrProtocol, msg.Kind, len(msg.Payload))
 	}
 	v := int64(binary.LittleEndian.Uint64(msg.Payload))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if v < p.acked || v > p.sent {
-		return fmt.Errorf("%w: acknowledged %d bytes after %d, of %d sent", errStdinProtocol, v, p.acked, p.sent)
+		return fmt.Errorf("%w: acknowledged %d bytes after %d, of %d sent", ErrProtocol, v, p.acked, p.sent)
 	}
 	p.acked = v
 	s.cond.Broadcast()
@@ -269,7 +314,7 @@ func (s *stdinShare) ack(p *stdinPeer, msg transport.Message) error {
 // peerFailed takes a slave out of the stream once its connection ended,
 // and reports the failure unless the slave or this side closed it in
 // order (the slave's program ended; the job ends).
-func (s *stdinShare) peerFailed(p *stdinPeer, err error) {
+func (s *Share) peerFailed(p *peer, err error) {
 	s.mu.Lock()
 	was := p.gone
 	p.gone = true
@@ -279,30 +324,5 @@ func (s *stdinShare) peerFailed(p *stdinPeer, err error) {
 	if was || errors.Is(err, transport.ErrClosed) || errors.Is(err, transport.ErrPeerClosed) {
 		return
 	}
-	s.peerErr(p.rank, stdinNodeError(p.rank, err))
-}
-
-// stdinNodeError is err, a failure of rank's input stream, as a
-// *transport.NodeError naming the node and the stream.
-func stdinNodeError(rank int, err error) error {
-	const op = "standard input stream: "
-	var ne *transport.NodeError
-	if errors.As(err, &ne) {
-		return &transport.NodeError{Rank: ne.Rank, Addr: ne.Addr, Op: op + ne.Op, Err: ne.Err}
-	}
-	return &transport.NodeError{Rank: rank, Addr: "-", Op: op + "recv", Err: err}
-}
-
-// drop takes a slave the job declared lost out of the stream, so that it
-// holds back no one.
-func (s *stdinShare) drop(rank int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range s.peers {
-		if p.rank == rank {
-			p.gone = true
-		}
-	}
-	s.release()
-	s.cond.Broadcast()
+	s.peerErr(p.rank, nodeError(p.rank, err))
 }
