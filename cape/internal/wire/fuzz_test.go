@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"testing"
 
 	"github.com/cape-go/cape/delta"
@@ -39,6 +40,9 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("kind %d: re-encoding %x: %v", kind, p, err)
 		}
+		if live, ok := v.(LiveSet); ok {
+			checkLive(t, live, lim)
+		}
 		env, isEnv := v.(Envelope)
 		if !isEnv {
 			if !bytes.Equal(again, p) {
@@ -48,6 +52,24 @@ func FuzzDecode(f *testing.F) {
 		}
 		checkEnvelope(t, env, again, lim)
 	})
+}
+
+// checkLive checks an accepted live set: ascending, the master first,
+// every rank live before or one a joining node may hold.
+func checkLive(t *testing.T, live LiveSet, lim *Limits) {
+	t.Helper()
+	if len(live) == 0 || live[0] != 0 {
+		t.Fatalf("accepted live set %v without the master", live)
+	}
+	for i, r := range live {
+		if i > 0 && r <= live[i-1] {
+			t.Fatalf("accepted live set %v, not ascending", live)
+		}
+		joined := lim.First > 0 && r >= lim.First && r < lim.First+lim.Joiners
+		if !joined && !slices.Contains(lim.Prev, r) {
+			t.Fatalf("accepted live set %v naming node %d, neither live before (%v) nor joining", live, r, lim.Prev)
+		}
+	}
 }
 
 // checkEnvelope checks an accepted envelope env, re-encoded as again.

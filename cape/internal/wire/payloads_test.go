@@ -222,16 +222,29 @@ func TestChecks(t *testing.T) {
 	}
 }
 
-// TestParseLiveNoJoiners checks that without joining ranks allowed, a
-// rank from the job's size on is refused.
-func TestParseLiveNoJoiners(t *testing.T) {
+// TestParseLiveJoined checks the live set that admits nodes joining the
+// running job: ranks from the job's size on may appear, in order; without
+// joining ranks allowed, they are refused as before.
+func TestParseLiveJoined(t *testing.T) {
+	const joiners = 64
 	prev := []int{0, 1}
-	if _, err := ParseLive(LivePayload([]int{0, 1, 2}), prev, 0, 64); err == nil {
-		t.Error("a joined rank was accepted without joiners")
-	}
-	got, err := ParseLive(LivePayload([]int{0, 1, 2}), prev, 2, 64)
-	if err != nil || !slices.Equal(got, []int{0, 1, 2}) {
-		t.Errorf("ParseLive with joiners = %v, %v", got, err)
+	for _, c := range []struct {
+		live  []int
+		first int
+		ok    bool
+	}{
+		{[]int{0, 1, 2}, 2, true},
+		{[]int{0, 3}, 2, true},
+		{[]int{0, 1, 2}, 0, false},
+		{[]int{0, 2, 2}, 2, false},
+		{[]int{0, 3, 2}, 2, false},
+		{[]int{0, 2 + joiners}, 2, false},
+		{[]int{1, 2}, 2, false},
+	} {
+		got, err := ParseLive(LivePayload(c.live), prev, c.first, joiners)
+		if (err == nil) != c.ok || err == nil && !slices.Equal(got, c.live) {
+			t.Errorf("ParseLive(%v, %v, %d) = %v, %v; want ok %v", c.live, prev, c.first, got, err, c.ok)
+		}
 	}
 }
 
