@@ -9,8 +9,10 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// FuzzProtocol feeds arbitrary messages to the checks and decoders of
-// protocol.go, as a peer that holds the token could send them: no panic;
+// FuzzProtocol feeds arbitrary messages to the checks and decoders the
+// runtime uses (protocol.go's names for internal/wire's, and its mapping
+// of the job-ending kinds to ErrJobDone, ErrJobAborted and ErrLeft), as a
+// peer that holds the token could send them: no panic;
 // a message of another region or an unexpected kind is refused; a chunk is
 // accepted only inside the loop and re-encodes to the same bytes; an
 // envelope is accepted only if its delta applies to the region's extent and
