@@ -36,7 +36,7 @@ var DefaultModes = []Mode{Seq, Goroutines, Complete, Incremental, MPIGo, MPIC, O
 // distributed reports whether m runs on several nodes.
 func (m Mode) distributed() bool {
 	switch m {
-	case Complete, Incremental, MPIGo, MPIGoGather, MPIC, HaloGo, HaloC:
+	case Complete, Incremental, MPIGo, MPIGoGather, MPIC, HaloGo, HaloC, MPGo:
 		return true
 	}
 	return false

@@ -32,6 +32,12 @@
 // share bench/stencilkernel's point update, so every run must print the same
 // line, whose hash covers every bit of the final grid. ReportStencil writes
 // the times, paired ratios, bytes per iteration and the --stats breakdown.
+// RunStencil also runs the other Workloads (workload.go): examples/jacobi
+// (the same sweep, every point active), heat3d, cg and power, each beside
+// its hand-written Go message passing (halogo -active, bench/baselines/
+// mpwork over mpnet). Every process runs under bench/rsswrap for its peak
+// RSS. StencilConfig.Prebuilt takes the binaries from a directory that
+// Prebuild (`cape bench build`) filled, for a machine without Go.
 // RunRegions (`cape bench regions`) times bench/regions, thousands of tiny
 // regions in a row, to report the fixed cost of a region. Each benchmark has
 // its own results.csv header; ReportDir tells them apart.

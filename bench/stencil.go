@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cape-go/cape/internal/nodeenv"
@@ -26,48 +25,35 @@ const (
 
 // StencilModes lists every mode of the stencil benchmark in the order its
 // tables show them.
-var StencilModes = []Mode{Seq, Goroutines, Incremental, Complete, HaloGo, HaloC}
+var StencilModes = Stencil.Modes
 
 // DefaultStencilModes is what cape bench stencil runs without --modes:
 // every mode but complete, which sends the whole arena every iteration.
-var DefaultStencilModes = []Mode{Seq, Goroutines, Incremental, HaloGo, HaloC}
+var DefaultStencilModes = Stencil.DefaultModes
 
 // ParseStencilModes parses a comma-separated list of stencil modes; "all"
 // means every mode.
-func ParseStencilModes(s string) ([]Mode, error) {
-	if strings.TrimSpace(s) == "all" {
-		return slices.Clone(StencilModes), nil
-	}
-	var out []Mode
-	for _, f := range strings.Split(s, ",") {
-		m := Mode(strings.TrimSpace(f))
-		if m == "" {
-			continue
-		}
-		if !slices.Contains(StencilModes, m) {
-			return nil, fmt.Errorf("unknown stencil mode %q (want one of %s)", m, joinModes(StencilModes))
-		}
-		if !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no mode given")
-	}
-	return out, nil
-}
+func ParseStencilModes(s string) ([]Mode, error) { return Stencil.ParseModes(s) }
 
-// StencilConfig describes a run of the stencil benchmark: Config's sizes
-// are grid sizes n (n×n points), its modes stencil modes.
+// StencilConfig describes a run of the stencil benchmark or of another
+// Workload: Config's sizes are the workload's sizes n, its modes the
+// workload's modes.
 type StencilConfig struct {
 	Config
-	Iters   int    // Jacobi iterations of every run; 0 means 100
-	Monitor string // cape run --monitor of the incremental mode; "" means auto
+	Workload *Workload // nil means Stencil
+	Iters    int       // iterations of every run; 0 means the workload's default
+	Monitor  string    // cape run --monitor of the incremental mode; "" means auto
+
+	// Prebuilt is a directory of binaries built beforehand (see
+	// Prebuild), used instead of building from the module: then no Go
+	// toolchain and no Root are needed.
+	Prebuilt string
 }
 
 // StencilSample is one execution of one variant of the stencil benchmark.
 // Times are seconds; byte counts are per iteration.
 type StencilSample struct {
+	Workload           string // the Workload's name; "" (old results) means stencil
 	Size, Iters, Nodes int
 	Mode               Mode
 	Rep                int
@@ -87,6 +73,11 @@ type StencilSample struct {
 	// Bytes per iteration on the master's (rank 0's) sockets, and the
 	// mean over the other nodes.
 	MasterSent, MasterRecv, OtherSent, OtherRecv float64
+
+	// Peak resident set sizes in bytes (bench/rsswrap): the master's
+	// (rank 0's, or the one process of seq) and the largest of the other
+	// nodes'; 0 when not measured.
+	MasterRSS, OtherRSS float64
 }
 
 // stencilPlan lists the cells of one size, in the order of the first
@@ -115,20 +106,21 @@ func stencilPlan(cfg *Config, size int, have func(Mode) bool) [][]cell {
 
 // stencilCost estimates the relative duration of a cell, for the progress
 // bar: the points swept, times how much slower CAPE is today.
-func stencilCost(c cell, iters int) float64 {
-	work := float64(c.size) * float64(c.size) * float64(iters)
+func stencilCost(w *Workload, c cell, iters int) float64 {
+	work := w.points(c.size) * float64(iters)
 	switch c.mode {
 	case Goroutines:
 		work /= float64(runtime.NumCPU())
 	case Incremental, Complete:
 		work *= 4 * float64(c.nodes)
-	case HaloGo, HaloC:
+	case HaloGo, HaloC, MPGo:
 		work /= float64(c.nodes)
 	}
 	return work + 5e6
 }
 
-// RunStencil builds the variants, runs the plan (every size, repetition,
+// RunStencil builds the variants of cfg's workload (or takes them from
+// cfg.Prebuilt), runs the plan (every size, repetition,
 // node count and mode, interleaved as Run does for matmul), writes
 // results.csv into cfg.Out and returns the samples. It fails on the first
 // run whose output line differs from the first one of its size (a
@@ -142,8 +134,8 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
 	defer cl.closeLogged(cfg.Log)
-	bins, err := buildStencil(ctx, &cfg)
-	if bins != nil {
+	bins, err := stencilBinaries(ctx, &cfg)
+	if bins != nil && cfg.Prebuilt == "" {
 		defer os.RemoveAll(bins.dir)
 	}
 	if err != nil {
@@ -152,7 +144,11 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 	if err := writeMachine(&cfg.Config, &binaries{mpirun: bins.mpirun}); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
-	if err := appendMachine(cfg.Out, fmt.Sprintf("Stencil: %d Jacobi iterations per run; monitor of the incremental mode: %s.\n", cfg.Iters, cfg.Monitor)); err != nil {
+	from := "built from the module"
+	if cfg.Prebuilt != "" {
+		from = "prebuilt, from " + cfg.Prebuilt
+	}
+	if err := appendMachine(cfg.Out, fmt.Sprintf("%s: %d iterations per run; monitor of the incremental mode: %s; binaries %s.\n", cfg.Workload.Name, cfg.Iters, cfg.Monitor, from)); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
 	var all []cell
@@ -162,7 +158,7 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 		for r := 0; r < cfg.Reps; r++ {
 			for _, c := range rotate(cells, r) {
 				all = append(all, c)
-				total += stencilCost(c, cfg.Iters)
+				total += stencilCost(cfg.Workload, c, cfg.Iters)
 			}
 		}
 	}
@@ -188,15 +184,19 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 		if err != nil {
 			return samples, err
 		}
-		bar.done(stencilCost(c, cfg.Iters), s.Seconds)
+		bar.done(stencilCost(cfg.Workload, c, cfg.Iters), s.Seconds)
 	}
 	return samples, nil
 }
 
 // prepare fills the defaults of cfg and checks it.
 func (cfg *StencilConfig) prepare() error {
+	if cfg.Workload == nil {
+		cfg.Workload = Stencil
+	}
+	w := cfg.Workload
 	if cfg.Iters == 0 {
-		cfg.Iters = 100
+		cfg.Iters = w.Iters
 	}
 	if cfg.Monitor == "" {
 		cfg.Monitor = "auto"
@@ -208,16 +208,16 @@ func (cfg *StencilConfig) prepare() error {
 		return err
 	}
 	for _, m := range cfg.Modes {
-		if !slices.Contains(StencilModes, m) {
-			return fmt.Errorf("mode %s is not a stencil mode (want one of %s)", m, joinModes(StencilModes))
+		if !slices.Contains(w.Modes, m) {
+			return fmt.Errorf("mode %s is not a %s mode (want one of %s)", m, w.Name, joinModes(w.Modes))
 		}
 	}
 	for _, n := range cfg.Sizes {
-		if n-2 < slicesMax(cfg.Nodes) {
-			return fmt.Errorf("size %d: a grid needs at least one interior row per node (%d nodes)", n, slicesMax(cfg.Nodes))
+		if k := slicesMax(cfg.Nodes); n < w.minSize(k) {
+			return fmt.Errorf("size %d: %s needs at least %d to split over %d nodes", n, w.Name, w.minSize(k), k)
 		}
 	}
-	if cfg.Root == "" {
+	if cfg.Root == "" && cfg.Prebuilt == "" {
 		root, err := ModuleRoot(".")
 		if err != nil {
 			return err
@@ -298,7 +298,7 @@ func countStencilRep(samples []StencilSample, c cell) int {
 func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, cl *cluster, c cell) (StencilSample, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	s := StencilSample{Size: c.size, Iters: cfg.Iters, Nodes: c.nodes, Mode: c.mode}
+	s := StencilSample{Workload: cfg.Workload.Name, Size: c.size, Iters: cfg.Iters, Nodes: c.nodes, Mode: c.mode}
 	emulated := cl != nil && c.mode != Goroutines
 	if emulated {
 		s.Emulated, s.NodeCPUs, s.Bandwidth = true, cfg.NodeCPUs, cfg.Bandwidth
@@ -307,21 +307,26 @@ func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, 
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
 	var err error
+	// Every process but mpirun's runs under bins.rsswrap, when there is
+	// one, for its peak RSS: prog is the program and its arguments.
+	prog := func(bin string, args ...string) []string { return append(append(bins.rss(), bin), args...) }
 	switch c.mode {
 	case Seq:
-		err = runProc(ctx, cl.wrap(emulated, 0, true), bins.plain, args, nil, &stdout, &stderr)
+		err = runProc(ctx, slices.Concat(cl.wrap(emulated, 0, true), bins.rss()), bins.plain, args, nil, &stdout, &stderr)
 	case Goroutines:
-		err = runProc(ctx, nil, bins.gor, append(args, "-workers", strconv.Itoa(runtime.NumCPU())), nil, &stdout, &stderr)
+		err = runProc(ctx, bins.rss(), bins.gor, append(args, "-workers", strconv.Itoa(runtime.NumCPU())), nil, &stdout, &stderr)
 	case Incremental, Complete:
 		monitor := cfg.Monitor
 		if c.mode == Complete {
 			monitor = "complete"
 		}
-		err = capeJob(ctx, &cfg.Config, cl, emulated, bins.cape, args, c.nodes,
+		p := prog(bins.cape, args...)
+		err = capeJob(ctx, &cfg.Config, cl, emulated, p[0], p[1:], c.nodes,
 			nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s", Transfer: cfg.Transfer}, &stdout, &stderr)
-	case HaloGo:
-		_, err = runRanks(ctx, cl, emulated, c.nodes, bins.halogo, func(rank int, addr string) []string {
-			return append(slices.Clone(args), "-rank", strconv.Itoa(rank), "-size", strconv.Itoa(c.nodes), "-addr", addr)
+	case HaloGo, MPGo:
+		p := prog(bins.baseline, append(slices.Clone(cfg.Workload.BaselineArgs), args...)...)
+		_, err = runRanks(ctx, cl, emulated, c.nodes, p[0], func(rank int, addr string) []string {
+			return append(slices.Clone(p[1:]), "-rank", strconv.Itoa(rank), "-size", strconv.Itoa(c.nodes), "-addr", addr)
 		}, &stdout, &stderr)
 	case HaloC:
 		err = runMPIRun(ctx, bins.mpirun, cl, emulated, c.nodes, bins.haloc, args, &stdout, &stderr)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,17 +13,18 @@ import (
 	"github.com/cape-go/cape/internal/gocmd"
 )
 
-// stencilBins are the built variants of the stencil benchmark; an empty path
-// means not available.
+// stencilBins are the built variants of a workload; an empty path means
+// not available.
 type stencilBins struct {
-	dir     string
-	plain   string // examples/stencil built by go build: the sequential loop
-	cape    string // examples/stencil through the CAPE translator
-	gor     string // bench/baselines/stencilgo
-	halogo  string // bench/baselines/halogo
-	haloc   string // bench/c/stencil_mpi.c
-	mpirun  string
-	regions string // bench/regions through the translator (cape bench regions)
+	dir      string
+	plain    string // the example built by go build: the sequential loop
+	cape     string // the example through the CAPE translator
+	gor      string // bench/baselines/stencilgo
+	baseline string // bench/baselines/halogo or mpwork
+	haloc    string // bench/c/stencil_mpi.c
+	mpirun   string
+	rsswrap  string // bench/rsswrap: peak RSS of every process
+	regions  string // bench/regions through the translator (cape bench regions)
 }
 
 func (b *stencilBins) have(m Mode) bool {
@@ -33,12 +35,20 @@ func (b *stencilBins) have(m Mode) bool {
 		return b.gor != ""
 	case Incremental, Complete:
 		return b.cape != ""
-	case HaloGo:
-		return b.halogo != ""
+	case HaloGo, MPGo:
+		return b.baseline != ""
 	case HaloC:
 		return b.haloc != ""
 	}
 	return false
+}
+
+// rss is the prefix that runs a program under rsswrap, if there is one.
+func (b *stencilBins) rss() []string {
+	if b.rsswrap == "" {
+		return nil
+	}
+	return []string{b.rsswrap}
 }
 
 // goBuildPkg builds the package ./pkg of the module at root into dir/name.
@@ -52,42 +62,167 @@ func goBuildPkg(ctx context.Context, root, dir, pkg, name string) (string, error
 	return bin, nil
 }
 
-// buildStencil builds what the modes of cfg need into a new temporary
-// directory. A missing Open MPI is a notice: halo-c is skipped.
-func buildStencil(ctx context.Context, cfg *StencilConfig) (*stencilBins, error) {
-	dir, err := os.MkdirTemp("", "cape-bench-stencil-")
+// The names of the binaries in a build directory (Prebuild's layout): for
+// a workload W, W is the example through the CAPE translator and W.seq the
+// example by plain go build; the baselines and rsswrap by their package's
+// name.
+func seqName(w *Workload) string { return w.Example + ".seq" }
+
+func baselineName(w *Workload) string {
+	if w.Baseline == HaloGo {
+		return "halogo"
+	}
+	return "mpwork"
+}
+
+// buildOne builds one binary of w's variants into dir under its Prebuild
+// name: what is "cape", "seq", "goroutines", "baseline" or "rsswrap".
+func buildOne(ctx context.Context, root, dir string, w *Workload, what string) (string, error) {
+	switch what {
+	case "cape":
+		var out bytes.Buffer
+		bin := filepath.Join(dir, w.Example)
+		if err := gocmd.Build(ctx, filepath.Join(root, "examples", w.Example), bin, &out); err != nil {
+			return "", fmt.Errorf("build examples/%s: %w\n%s", w.Example, err, out.String())
+		}
+		return bin, nil
+	case "seq":
+		return goBuildPkg(ctx, root, dir, "examples/"+w.Example, seqName(w))
+	case "goroutines":
+		return goBuildPkg(ctx, root, dir, "bench/baselines/stencilgo", "stencilgo")
+	case "baseline":
+		return goBuildPkg(ctx, root, dir, "bench/baselines/"+baselineName(w), baselineName(w))
+	case "rsswrap":
+		return goBuildPkg(ctx, root, dir, "bench/rsswrap", "rsswrap")
+	}
+	return "", fmt.Errorf("nothing called %q to build", what)
+}
+
+// wanted lists what w's modes need built (buildOne's names), rsswrap
+// first.
+func wanted(w *Workload, modes []Mode) []string {
+	want := func(ms ...Mode) bool {
+		return slices.ContainsFunc(ms, func(m Mode) bool { return slices.Contains(modes, m) })
+	}
+	out := []string{"rsswrap"}
+	for _, x := range []struct {
+		what  string
+		modes []Mode
+	}{{"seq", []Mode{Seq}}, {"cape", []Mode{Incremental, Complete}}, {"goroutines", []Mode{Goroutines}}, {"baseline", []Mode{HaloGo, MPGo}}} {
+		if want(x.modes...) {
+			out = append(out, x.what)
+		}
+	}
+	return out
+}
+
+// set records the binary bin, built as what, in b.
+func (b *stencilBins) set(what, bin string) {
+	switch what {
+	case "cape":
+		b.cape = bin
+	case "seq":
+		b.plain = bin
+	case "goroutines":
+		b.gor = bin
+	case "baseline":
+		b.baseline = bin
+	case "rsswrap":
+		b.rsswrap = bin
+	}
+}
+
+// stencilBinaries builds what the modes of cfg need into a new temporary
+// directory, or finds them in cfg.Prebuilt. A missing Open MPI is a
+// notice: halo-c is skipped; so is a missing prebuilt binary: its modes
+// are.
+func stencilBinaries(ctx context.Context, cfg *StencilConfig) (*stencilBins, error) {
+	if cfg.Prebuilt != "" {
+		return prebuilt(cfg.Prebuilt, cfg.Workload, cfg.Modes, cfg.Log), nil
+	}
+	dir, err := os.MkdirTemp("", "cape-bench-"+cfg.Workload.Name+"-")
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
 	b := &stencilBins{dir: dir}
-	want := func(ms ...Mode) bool {
-		return slices.ContainsFunc(ms, func(m Mode) bool { return slices.Contains(cfg.Modes, m) })
-	}
-	if want(Seq) {
-		if b.plain, err = goBuildPkg(ctx, cfg.Root, dir, "examples/stencil", "stencil-plain"); err != nil {
+	for _, what := range wanted(cfg.Workload, cfg.Modes) {
+		bin, err := buildOne(ctx, cfg.Root, dir, cfg.Workload, what)
+		if err != nil {
 			return b, err
 		}
+		b.set(what, bin)
 	}
-	if want(Incremental, Complete) {
-		var out bytes.Buffer
-		b.cape = filepath.Join(dir, "stencil-cape")
-		if err := gocmd.Build(ctx, filepath.Join(cfg.Root, "examples", "stencil"), b.cape, &out); err != nil {
-			return b, fmt.Errorf("build examples/stencil: %w\n%s", err, out.String())
-		}
-	}
-	if want(Goroutines) {
-		if b.gor, err = goBuildPkg(ctx, cfg.Root, dir, "bench/baselines/stencilgo", "stencilgo"); err != nil {
-			return b, err
-		}
-	}
-	if want(HaloGo) {
-		if b.halogo, err = goBuildPkg(ctx, cfg.Root, dir, "bench/baselines/halogo", "halogo"); err != nil {
-			return b, err
-		}
-	}
-	if want(HaloC) {
+	if slices.Contains(cfg.Modes, HaloC) {
 		src := filepath.Join(cfg.Root, "bench", "c", "stencil_mpi.c")
 		b.haloc, b.mpirun = buildMPI(ctx, cfg.Log, HaloC, []string{"-O2", "-ffp-contract=off"}, src, filepath.Join(dir, "stencil_mpi"))
 	}
 	return b, nil
+}
+
+// prebuilt finds w's binaries in dir (Prebuild's layout), with a notice
+// on log for each that is missing. halo-c uses dir/stencil_mpi and mpirun
+// from $PATH.
+func prebuilt(dir string, w *Workload, modes []Mode, log io.Writer) *stencilBins {
+	b := &stencilBins{dir: dir}
+	names := map[string]string{"cape": w.Example, "seq": seqName(w), "goroutines": "stencilgo", "baseline": baselineName(w), "rsswrap": "rsswrap"}
+	for _, what := range wanted(w, modes) {
+		bin := filepath.Join(dir, names[what])
+		if _, err := os.Stat(bin); err != nil {
+			fmt.Fprintf(log, "bench: %s: no prebuilt %s (%v): skipping what needs it\n", w.Name, names[what], err)
+			continue
+		}
+		b.set(what, bin)
+	}
+	if slices.Contains(modes, HaloC) {
+		if bin := filepath.Join(dir, "stencil_mpi"); fileExists(bin) {
+			if mp, err := exec.LookPath("mpirun"); err == nil {
+				b.haloc, b.mpirun = bin, mp
+			}
+		}
+		if b.haloc == "" {
+			fmt.Fprintf(log, "bench: skipping %s: no prebuilt stencil_mpi or no mpirun\n", HaloC)
+		}
+	}
+	return b
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// Prebuild builds every binary of the workloads into dir, in the layout
+// that StencilConfig.Prebuilt reads, from the cape module at root: run it
+// with CGO_ENABLED=0 in the environment for static binaries that run on a
+// machine without a Go toolchain. The MPI reference halo-c is built when
+// mpicc is installed (a notice on log otherwise); it needs Open MPI where
+// it runs.
+func Prebuild(ctx context.Context, root, dir string, log io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("prebuild: %w", err)
+	}
+	done := map[string]bool{}
+	for _, w := range Workloads {
+		for _, what := range wanted(w, w.Modes) {
+			key := what
+			switch what {
+			case "cape", "seq":
+				key += "/" + w.Example
+			case "baseline":
+				key += "/" + baselineName(w)
+			}
+			if done[key] {
+				continue
+			}
+			done[key] = true
+			if _, err := buildOne(ctx, root, dir, w, what); err != nil {
+				return fmt.Errorf("prebuild: %w", err)
+			}
+		}
+	}
+	src := filepath.Join(root, "bench", "c", "stencil_mpi.c")
+	if _, err := cBuild(ctx, "mpicc", []string{"-O2", "-ffp-contract=off"}, src, filepath.Join(dir, "stencil_mpi")); err != nil {
+		fmt.Fprintf(log, "bench: prebuild: no halo-c: %v\n", err)
+	}
+	return nil
 }

@@ -14,7 +14,13 @@ import (
 
 var stencilHeader = []string{"size", "iters", "nodes", "mode", "rep", "emulated", "node_cpus", "bandwidth", "seconds", "wall_seconds", "line",
 	"compute_seconds", "max_compute_seconds", "create_seconds", "wait_seconds", "merge_seconds", "send_seconds", "comm_seconds",
-	"pages_per_region", "master_sent_per_iter", "master_received_per_iter", "other_sent_per_iter", "other_received_per_iter"}
+	"pages_per_region", "master_sent_per_iter", "master_received_per_iter", "other_sent_per_iter", "other_received_per_iter",
+	"workload", "master_peak_rss", "other_peak_rss"}
+
+// stencilHeaderV1 is the header of the results.csv files written before
+// the workloads and the peak RSS (stencil only): the first columns of
+// stencilHeader.
+var stencilHeaderV1 = stencilHeader[:23]
 
 // writeStencilCSV writes the samples, one per line, with a header.
 func writeStencilCSV(path string, samples []StencilSample) error {
@@ -24,7 +30,8 @@ func writeStencilCSV(path string, samples []StencilSample) error {
 		rows = append(rows, []string{strconv.Itoa(s.Size), strconv.Itoa(s.Iters), strconv.Itoa(s.Nodes), string(s.Mode),
 			strconv.Itoa(s.Rep), strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), s.Line,
 			g(s.Compute), g(s.MaxCompute), g(s.Create), g(s.Wait), g(s.Merge), g(s.Send), g(s.Comm),
-			g(s.Pages), g(s.MasterSent), g(s.MasterRecv), g(s.OtherSent), g(s.OtherRecv)})
+			g(s.Pages), g(s.MasterSent), g(s.MasterRecv), g(s.OtherSent), g(s.OtherRecv),
+			s.workload().Name, g(s.MasterRSS), g(s.OtherRSS)})
 	}
 	return writeRows(path, rows)
 }
@@ -69,11 +76,14 @@ func readRows(path string, want []string) ([][]string, error) {
 	return rows[1:], nil
 }
 
-// ReadStencilCSV reads a results.csv written by RunStencil.
+// ReadStencilCSV reads a results.csv written by RunStencil, in either
+// header's format.
 func ReadStencilCSV(path string) ([]StencilSample, error) {
 	rows, err := readRows(path, stencilHeader)
 	if err != nil {
-		return nil, err
+		if rows, err = readRows(path, stencilHeaderV1); err != nil {
+			return nil, fmt.Errorf("%w (or the header of an older stencil run)", err)
+		}
 	}
 	var out []StencilSample
 	for i, r := range rows {
@@ -87,6 +97,9 @@ func ReadStencilCSV(path string) ([]StencilSample, error) {
 		s.Compute, s.MaxCompute, s.Create, s.Wait = p.float(11), p.float(12), p.float(13), p.float(14)
 		s.Merge, s.Send, s.Comm, s.Pages = p.float(15), p.float(16), p.float(17), p.float(18)
 		s.MasterSent, s.MasterRecv, s.OtherSent, s.OtherRecv = p.float(19), p.float(20), p.float(21), p.float(22)
+		if len(r) > 23 {
+			s.Workload, s.MasterRSS, s.OtherRSS = r[23], p.float(24), p.float(25)
+		}
 		if p.err != nil {
 			return nil, fmt.Errorf("read results %s line %d: %w", path, i+2, p.err)
 		}
@@ -118,8 +131,8 @@ func (p *parser) float(i int) float64 {
 }
 
 // ReportDir redraws the tables and figures of a results directory written
-// by any cape bench benchmark (matmul, stencil or regions), telling them
-// apart by the header of results.csv.
+// by any cape bench benchmark (matmul, stencil and the other workloads, or
+// regions), telling them apart by the header of results.csv.
 func ReportDir(dir string, modelNodes int) error {
 	path := filepath.Join(dir, "results.csv")
 	f, err := os.Open(path)
@@ -130,7 +143,7 @@ func ReportDir(dir string, modelNodes int) error {
 	f.Close()
 	head = strings.TrimSpace(head)
 	switch head {
-	case strings.Join(stencilHeader, ","):
+	case strings.Join(stencilHeader, ","), strings.Join(stencilHeaderV1, ","):
 		samples, err := ReadStencilCSV(path)
 		if err != nil {
 			return err

@@ -9,9 +9,7 @@ import (
 )
 
 var (
-	stencilLineRE = regexp.MustCompile(`(?m)^(n=(\d+) iters=(\d+) sum=\S+ weighted=\S+ last-diff=\S+ hash=[0-9a-f]{16})$`)
-	stencilTimeRE = regexp.MustCompile(`(?m)^stencil: iterations ([0-9.]+)s`)
-	haloStatsRE   = regexp.MustCompile(`(?m)^(?:halogo|halo-c): rank (\d+): compute ([0-9.]+)s, communication ([0-9.]+)s; per iteration sent (\d+), received (\d+) bytes`)
+	haloStatsRE = regexp.MustCompile(`(?m)^(?:halogo|halo-c|mpwork): rank (\d+): compute ([0-9.]+)s, communication ([0-9.]+)s; per iteration sent (\d+), received (\d+) bytes`)
 
 	// One region of cape run --stats, from any node (a slave's line is
 	// prefixed "[node N] " by the launcher); its fields are read one by
@@ -27,6 +25,23 @@ var (
 		"bytes":    regexp.MustCompile(`sent (\d+), received (\d+) bytes`),
 	}
 )
+
+// rssRE matches bench/rsswrap's line, from a CAPE slave prefixed
+// "[node N] " by the launcher, from a baseline's rank with "rank R: ".
+var rssRE = regexp.MustCompile(`(?m)^(?:\[node (\d+)\] )?bench: (?:rank (\d+): )?peak rss (\d+) kB$`)
+
+// parseRSS sets the peak RSS of s from rsswrap's lines: rank 0's (the
+// master's) and the largest of the others'.
+func (s *StencilSample) parseRSS(stderr string) {
+	for _, m := range rssRE.FindAllStringSubmatch(stderr, -1) {
+		kb, _ := strconv.ParseFloat(m[3], 64)
+		if (m[1] == "" || m[1] == "0") && (m[2] == "" || m[2] == "0") {
+			s.MasterRSS = max(s.MasterRSS, kb*1024)
+			continue
+		}
+		s.OtherRSS = max(s.OtherRSS, kb*1024)
+	}
+}
 
 // nodeStats are one node's totals over the regions of a CAPE run.
 type nodeStats struct {
@@ -82,18 +97,20 @@ func parseRegionStats(stderr string) (map[string]*nodeStats, error) {
 // parseStencil fills the output line, the time and the statistics of s
 // from a variant's output.
 func parseStencil(s *StencilSample, stdout, stderr string) error {
-	m := stencilLineRE.FindStringSubmatch(stdout)
+	w := s.workload()
+	m := w.lineRE.FindStringSubmatch(stdout)
 	if m == nil {
-		return errors.New("no `n=N iters=I sum=… hash=…` line on stdout")
+		return fmt.Errorf("no `%s` line on stdout", w.lineRE)
 	}
 	if m[2] != strconv.Itoa(s.Size) || m[3] != strconv.Itoa(s.Iters) {
 		return fmt.Errorf("output is for n=%s iters=%s, want n=%d iters=%d", m[2], m[3], s.Size, s.Iters)
 	}
 	s.Line = m[1]
-	t := stencilTimeRE.FindStringSubmatch(stderr)
+	t := w.timeRE.FindStringSubmatch(stderr)
 	if t == nil {
-		return errors.New("no `stencil: iterations Xs` line on stderr")
+		return fmt.Errorf("no `%s` line on stderr", w.timeRE)
 	}
+	s.parseRSS(stderr)
 	var err error
 	if s.Seconds, err = strconv.ParseFloat(t[1], 64); err != nil {
 		return fmt.Errorf("iterations time %q: %w", t[1], err)
@@ -101,7 +118,7 @@ func parseStencil(s *StencilSample, stdout, stderr string) error {
 	switch s.Mode {
 	case Incremental, Complete:
 		return s.capeStats(stderr)
-	case HaloGo, HaloC:
+	case HaloGo, HaloC, MPGo:
 		return s.haloStats(stderr)
 	}
 	return nil
@@ -115,17 +132,19 @@ func (s *StencilSample) capeStats(stderr string) error {
 	if s.Nodes > 1 && s.Iters > 0 && len(nodes) != s.Nodes {
 		return fmt.Errorf("cape run --stats lines from %d node(s), want %d", len(nodes), s.Nodes)
 	}
+	w := s.workload()
+	want := s.Iters * w.RegionsPerIter
 	var others int
 	for name, ns := range nodes {
-		if ns.regions != s.Iters {
-			return fmt.Errorf("%s reported %d regions, want %d (one per iteration)", name, ns.regions, s.Iters)
+		if ns.regions != want && (!w.MayStop || ns.regions > want) {
+			return fmt.Errorf("%s reported %d regions, want %d (%d per iteration)", name, ns.regions, want, w.RegionsPerIter)
 		}
 		s.MaxCompute = max(s.MaxCompute, ns.compute)
-		per := func(b int64) float64 { return float64(b) / float64(ns.regions) }
+		per := func(b int64) float64 { return float64(b) / float64(max(s.Iters, 1)) }
 		if name == "master" {
 			s.Compute, s.Create, s.Wait, s.Merge, s.Send = ns.compute, ns.create, ns.wait, ns.merge, ns.send
 			s.Comm = ns.create + ns.exchange
-			s.Pages = float64(ns.pages) / float64(ns.regions)
+			s.Pages = float64(ns.pages) / float64(max(ns.regions, 1))
 			s.MasterSent, s.MasterRecv = per(ns.sent), per(ns.received)
 			continue
 		}
@@ -165,4 +184,12 @@ func (s *StencilSample) haloStats(stderr string) error {
 		s.OtherRecv /= float64(others)
 	}
 	return nil
+}
+
+// workload returns the Workload s is a sample of.
+func (s *StencilSample) workload() *Workload {
+	if w := WorkloadByName(s.Workload); w != nil {
+		return w
+	}
+	return Stencil
 }

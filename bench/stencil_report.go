@@ -12,7 +12,7 @@ import (
 // StencilFigures are the files ReportStencil writes besides results.md.
 var StencilFigures = []string{"stencil_time_vs_nodes.svg", "stencil_bytes_per_iteration.svg"}
 
-var stencilColor = map[Mode]string{HaloGo: "#2ca02c", HaloC: "#ff7f0e"}
+var stencilColor = map[Mode]string{HaloGo: "#2ca02c", HaloC: "#ff7f0e", MPGo: "#2ca02c"}
 
 func colorOf(m Mode) string {
 	if c, ok := stencilColor[m]; ok {
@@ -23,6 +23,7 @@ func colorOf(m Mode) string {
 
 // stencilTable holds the samples of a stencil run grouped by cell.
 type stencilTable struct {
+	w       *Workload
 	samples []StencilSample
 	groups  map[key][]StencilSample
 	sizes   []int
@@ -32,7 +33,7 @@ type stencilTable struct {
 }
 
 func tabulateStencil(samples []StencilSample) *stencilTable {
-	t := &stencilTable{samples: samples, groups: map[key][]StencilSample{}}
+	t := &stencilTable{w: samples[0].workload(), samples: samples, groups: map[key][]StencilSample{}}
 	for _, s := range samples {
 		k := key{s.Size, s.Nodes, s.Mode}
 		t.groups[k] = append(t.groups[k], s)
@@ -44,7 +45,7 @@ func tabulateStencil(samples []StencilSample) *stencilTable {
 		}
 		t.iters = s.Iters
 	}
-	for _, m := range StencilModes {
+	for _, m := range t.w.Modes {
 		if slices.ContainsFunc(samples, func(s StencilSample) bool { return s.Mode == m }) {
 			t.modes = append(t.modes, m)
 		}
@@ -136,13 +137,14 @@ func ReportStencil(dir string, samples []StencilSample) error {
 	if i := slices.IndexFunc(samples, func(s StencilSample) bool { return s.Emulated }); i >= 0 {
 		emu = fmt.Sprintf(" Emulated cluster: %.3g CPU per node, link %s.", samples[i].NodeCPUs, orDefault(samples[i].Bandwidth, "unlimited"))
 	}
-	fmt.Fprintf(&b, "# cape bench stencil results\n\nThe 2-D Jacobi iterations of examples/stencil, %d iterations. "+
+	fmt.Fprintf(&b, "# cape bench %s results\n\n%s; size n: %s; %d iterations. "+
 		"Times are the iterations in seconds as each variant times them (median of the repetitions, [min–max]); "+
-		"every run printed the same line (sums and a hash of the bits of the final grid). "+
-		"The machine and the configuration are in machine.md, every sample in results.csv.%s\n\n", t.iters, emu)
+		"every run printed the same line (a hash of every bit of the result). "+
+		"The machine and the configuration are in machine.md, every sample in results.csv.%s\n\n", t.w.Name, t.w.Title, t.w.Size, t.iters, emu)
 	writeStencilTimes(&b, t)
 	writeStencilRatios(&b, t)
 	writeStencilBytes(&b, t)
+	writeStencilRSS(&b, t)
 	writeStencilBreakdown(&b, t)
 	charts := []*chart{stencilTimeChart(t), stencilBytesChart(t)}
 	for i, f := range StencilFigures {
@@ -173,7 +175,7 @@ func (t *stencilTable) eachDist(minNodes int, f func(n, k int, m Mode, g []Stenc
 	}
 }
 
-var stencilDist = []Mode{Incremental, Complete, HaloGo, HaloC}
+var stencilDist = []Mode{Incremental, Complete, HaloGo, MPGo, HaloC}
 
 func (t *stencilTable) distModes() []Mode {
 	var out []Mode
@@ -218,39 +220,31 @@ func writeStencilTimes(b *strings.Builder, t *stencilTable) {
 }
 
 func writeStencilRatios(b *strings.Builder, t *stencilTable) {
+	base := t.w.Baseline
 	fmt.Fprintf(b, "## Ratios\n\nTimes of the same repetition divided, median [min–max] over the repetitions. "+
-		"Issue 13's goals: incremental / seq ≤ 0.6 on 2 nodes (a speedup), incremental / halo-go ≤ 2 on 2 and 4 nodes.\n\n"+
-		"| n | nodes | incremental / seq | incremental / halo-go | incremental / halo-c | halo-go / seq | halo-c / seq | complete / incremental |\n"+
-		"|---|---|---|---|---|---|---|---|\n")
+		"Issue 13's goals: incremental / seq ≤ 0.6 on 2 nodes (a speedup), incremental / %[1]s ≤ 2 on 2 and 4 nodes.\n\n"+
+		"| n | nodes | incremental / seq | incremental / %[1]s | incremental / halo-c | %[1]s / seq | halo-c / seq | complete / incremental |\n"+
+		"|---|---|---|---|---|---|---|---|\n", base)
 	for _, n := range t.sizes {
 		for _, k := range t.nodes {
 			fmt.Fprintf(b, "| %d | %d | %s | %s | %s | %s | %s | %s |\n", n, k,
-				t.ratio(n, k, Incremental, Seq), t.ratio(n, k, Incremental, HaloGo), t.ratio(n, k, Incremental, HaloC),
-				t.ratio(n, k, HaloGo, Seq), t.ratio(n, k, HaloC, Seq), t.ratio(n, k, Complete, Incremental))
+				t.ratio(n, k, Incremental, Seq), t.ratio(n, k, Incremental, base), t.ratio(n, k, Incremental, HaloC),
+				t.ratio(n, k, base, Seq), t.ratio(n, k, HaloC, Seq), t.ratio(n, k, Complete, Incremental))
 		}
 	}
 	b.WriteString("\n")
 }
 
-// haloBytes is what the non-master nodes of a halo exchange over k nodes
-// read from others per iteration, on average: the rows of their neighbours
-// that the next iteration reads (two for an interior node, one for the last).
-func haloBytes(n, k int) float64 {
-	if k < 2 {
-		return 0
-	}
-	rows := float64(2*(k-2)+1) / float64(k-1)
-	return rows * float64(n*8)
-}
-
 func writeStencilBytes(b *strings.Builder, t *stencilTable) {
 	fmt.Fprintf(b, "## Bytes moved per iteration per node\n\n"+
 		"Medians of bytes per iteration: the master (rank 0) and the mean over the other nodes, sent and received "+
-		"(CAPE: the --stats byte counts of every node's region exchange; halo-go and halo-c: halo rows and the "+
-		"reduction, counted by the program, the final gather excluded). The last column divides what the other nodes "+
-		"receive by what their next iteration reads from other nodes: the neighbours' boundary rows of n float64s, "+
-		"two for an interior node and one for the last node (mean over the non-master nodes).\n\n"+
-		"| n | nodes | mode | master sent | master received | others sent | others received | others received / halo rows |\n"+
+		"(CAPE: the --stats byte counts of every node's region exchanges, over all the regions of an iteration; "+
+		"the message-passing baselines: halos and reductions, counted by the program, the final gather excluded). "+
+		"The last column divides what the other nodes receive by what a non-master node of the baseline's decomposition "+
+		"must receive per iteration: for the grids and cg the neighbours' boundary rows (planes for heat3d, m entries of p "+
+		"for cg), two for an interior node and one for the last node (mean over the non-master nodes); for power the "+
+		"parts of x the other nodes computed.\n\n"+
+		"| n | nodes | mode | master sent | master received | others sent | others received | others received / needed |\n"+
 		"|---|---|---|---|---|---|---|---|\n")
 	t.eachDist(2, func(n, k int, m Mode, g []StencilSample) {
 		recv := med(g, func(s StencilSample) float64 { return s.OtherRecv })
@@ -258,7 +252,7 @@ func writeStencilBytes(b *strings.Builder, t *stencilTable) {
 			sizeText(med(g, func(s StencilSample) float64 { return s.MasterSent })),
 			sizeText(med(g, func(s StencilSample) float64 { return s.MasterRecv })),
 			sizeText(med(g, func(s StencilSample) float64 { return s.OtherSent })),
-			sizeText(recv), recv/haloBytes(n, k))
+			sizeText(recv), recv/t.w.needs(n, k))
 	})
 	b.WriteString("\n")
 }
@@ -274,12 +268,49 @@ func sizeText(v float64) string {
 	return fmt.Sprintf("%.0f B", v)
 }
 
+// writeStencilRSS writes the peak RSS per node (bench/rsswrap's ru_maxrss).
+func writeStencilRSS(b *strings.Builder, t *stencilTable) {
+	if !slices.ContainsFunc(t.samples, func(s StencilSample) bool { return s.MasterRSS > 0 }) {
+		return
+	}
+	fmt.Fprintf(b, "## Peak RSS per node\n\n"+
+		"Medians of the peak resident set size (wait4's ru_maxrss, measured by bench/rsswrap around every process): "+
+		"the master (rank 0) and the largest of the other nodes, and the master's over seq's of the same node count. "+
+		"seq is the one process of the sequential program.\n\n"+
+		"| n | nodes | mode | master | largest other | master / seq |\n|---|---|---|---|---|---|\n")
+	for _, n := range t.sizes {
+		seq := med(t.get(n, 0, Seq), func(s StencilSample) float64 { return s.MasterRSS })
+		if seq > 0 {
+			fmt.Fprintf(b, "| %d | 1 | seq | %s | – | 1 |\n", n, sizeText(seq))
+		}
+		for _, k := range t.nodes {
+			for _, m := range t.distModes() {
+				g := t.get(n, k, m)
+				if len(g) == 0 {
+					continue
+				}
+				master := med(g, func(s StencilSample) float64 { return s.MasterRSS })
+				ratio := "–"
+				if seq > 0 {
+					ratio = fmt.Sprintf("%.2f", master/seq)
+				}
+				other := "–"
+				if v := med(g, func(s StencilSample) float64 { return s.OtherRSS }); v > 0 {
+					other = sizeText(v)
+				}
+				fmt.Fprintf(b, "| %d | %d | %s | %s | %s | %s |\n", n, k, m, sizeText(master), other, ratio)
+			}
+		}
+	}
+	b.WriteString("\n")
+}
+
 func writeStencilBreakdown(b *strings.Builder, t *stencilTable) {
 	fmt.Fprintf(b, "## Where the time goes (master / rank 0, ms per iteration, medians)\n\n"+
 		"CAPE: cape run --stats summed over the regions of the master; compute is its own share of the sweep "+
 		"(in a region, write faults included), slowest the slowest node's; the exchange is wait (for the slaves' "+
 		"deltas) + merge/inject + send; comm = create + exchange. The time outside them (the span minus compute "+
-		"and comm) is starting and stopping the regions. halo-go, halo-c: rank 0's compute, and comm = its "+
+		"and comm) is starting and stopping the regions. halo-go, mp-go, halo-c: rank 0's compute, and comm = its "+
 		"span minus compute (halo exchange, reduction, waiting for neighbours, final gather).\n\n"+
 		"| n | nodes | mode | span | compute | slowest compute | create | wait | merge/inject | send | comm | other | pages per region |\n"+
 		"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -288,7 +319,7 @@ func writeStencilBreakdown(b *strings.Builder, t *stencilTable) {
 		ms := func(f func(StencilSample) float64) float64 { return 1000 * med(g, f) / it }
 		span, comp, comm := ms(secondsOf), ms(func(s StencilSample) float64 { return s.Compute }), ms(func(s StencilSample) float64 { return s.Comm })
 		fmt.Fprintf(b, "| %d | %d | %s | %.3f | %.3f | %.3f |", n, k, m, span, comp, ms(func(s StencilSample) float64 { return s.MaxCompute }))
-		if m == HaloGo || m == HaloC {
+		if m == HaloGo || m == HaloC || m == MPGo {
 			fmt.Fprintf(b, " – | – | – | – | %.3f | – | – |\n", comm)
 			return
 		}
@@ -302,7 +333,7 @@ func writeStencilBreakdown(b *strings.Builder, t *stencilTable) {
 
 func stencilTimeChart(t *stencilTable) *chart {
 	n := t.sizes[len(t.sizes)-1]
-	c := &chart{title: fmt.Sprintf("Jacobi stencil: time of %d iterations vs nodes (n = %d)", t.iters, n), xlabel: "nodes", ylabel: "seconds", log2x: true,
+	c := &chart{title: fmt.Sprintf("%s: time of %d iterations vs nodes (n = %d)", t.w.Name, t.iters, n), xlabel: "nodes", ylabel: "seconds", log2x: true,
 		note: "points: medians with min–max; seq and goroutines (one node) drawn flat across the node counts"}
 	for _, m := range []Mode{Seq, Goroutines} {
 		g := t.get(n, 0, m)
@@ -337,11 +368,11 @@ func stencilTimeChart(t *stencilTable) *chart {
 func stencilBytesChart(t *stencilTable) *chart {
 	n := t.sizes[len(t.sizes)-1]
 	c := &chart{title: fmt.Sprintf("Bytes a non-master node receives per iteration (n = %d)", n), xlabel: "nodes", ylabel: "KiB per iteration", log2x: true,
-		note: "medians, mean over the non-master nodes; grey: the halo rows they read"}
-	halo := series{name: "halo rows", color: "#999999", dashed: true}
+		note: "medians, mean over the non-master nodes; grey: what they must receive (halo rows, planes or x)"}
+	halo := series{name: "needed", color: "#999999", dashed: true}
 	for _, k := range t.nodes {
 		if k >= 2 {
-			y := haloBytes(n, k) / 1024
+			y := t.w.needs(n, k) / 1024
 			halo.points = append(halo.points, point{float64(k), y, y, y})
 		}
 	}

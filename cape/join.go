@@ -83,7 +83,7 @@ func joinAddr(a net.Addr) string {
 // node that authenticated: it waits for the node's request to be admitted.
 func (n *node) joinerArrived(rank int) {
 	if n.dur != nil {
-		n.dur.joinerArrived()
+		n.dur.JoinerArrived()
 	}
 	go func() {
 		msg, err := n.master.Recv(rank)
@@ -123,7 +123,7 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 	j.asked = map[int]uint64{}
 	j.mu.Unlock()
 	if n.dur != nil {
-		n.dur.joining.Store(false) // admitted or refused below
+		n.dur.JoinerDecided() // admitted or refused below
 	}
 	if why := n.joinRefusal(seq); why != "" {
 		for rank := range asked {
@@ -166,10 +166,8 @@ func (n *node) joinRefusal(seq uint64) string {
 	switch {
 	case d == nil:
 		return "the job keeps no checkpoint log"
-	case d.stopErr != nil:
-		return fmt.Sprintf("the job's checkpoint log stopped at region #%d (%v): a joining node cannot catch up", d.logged, d.stopErr)
-	case d.suspended:
-		return "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"
+	case d.JoinRefusal() != "":
+		return d.JoinRefusal()
 	case n.lazyM != nil:
 		return "the job uses the lazy transfer (start it with --transfer eager to admit joining nodes)"
 	}
@@ -213,7 +211,7 @@ func (n *node) endAdmission() {
 	j.asked = map[int]uint64{}
 	j.mu.Unlock()
 	if n.dur != nil {
-		n.dur.joining.Store(false) // admitted or refused below
+		n.dur.JoinerDecided() // admitted or refused below
 	}
 	for rank := range asked {
 		_ = n.master.Drop(rank)

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
@@ -60,18 +61,17 @@ func (n *node) startJoining(tcfg transport.Config) error {
 	if j.fl, err = dir.Follow(n.recordLimit()); err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
-	d := &durable{dir: dir, notice: func(s string) { notice("cape: %s: %s\n", n.name, s) },
-		hdr: ckptlog.Header{ArenaBase: uint64(n.arena.Addr()), ArenaSize: uint64(n.arena.Size()), PageSize: uint32(n.arena.PageSize())}}
 	tcfg.Broadcast = transport.BroadcastStar // a joining node has no relay links
 	if err := n.dialJoin(tcfg); err != nil {
 		j.fl.Close()
 		return err
 	}
-	if err := d.loadReplay(j.fl.Scan(), j.fl, "join"); err != nil {
+	d, err := durable.OpenJoin(dir, j.fl, n.arenaHeader(), func(s string) { notice("cape: %s: %s\n", n.name, s) })
+	if err != nil {
 		j.fl.Close()
 		return fmt.Errorf("join: %w", err)
 	}
-	n.dur, n.replayTo, n.pending = d, d.logged, d.pending
+	n.dur, n.replayTo, n.pending = d, d.Logged(), d.Pending()
 	n.mem.Live = []int{n.rank}
 	n.joining = j
 	return nil
@@ -192,7 +192,7 @@ func (n *node) followLog() error {
 			return fmt.Errorf("join: the job compacted its log past region #%d, which this node has not replayed yet: %w", n.seq, err)
 		}
 	}
-	d.entries, d.first = entries, first
+	d.SetEntries(entries, first)
 	n.replayTo = max(n.replayTo, s.Last())
 	return nil
 }
@@ -209,16 +209,12 @@ func (n *node) adoptImage(s *ckptlog.Scan) error {
 	if len(s.Entries) == 0 || s.Entries[0].Kind != ckptlog.KindImage {
 		return errors.New("the log holds no image to restart from: start this node again")
 	}
-	p, err := n.joining.fl.PayloadInto(nil, s.Entries[0])
+	p, err := durable.ReadImage(n.joining.fl, s.Entries[0])
 	if err != nil {
 		return err
 	}
-	im, err := ckptlog.ParseImage(p)
-	if err != nil {
-		return fmt.Errorf("the log's image: %w", err)
-	}
-	n.pending = &pendingImage{point: im.Point, seq: im.Seq, image: im}
-	n.dur.notice(fmt.Sprintf("join: the job compacted its log into an image of point %s after region #%d; this node restores it there and follows the log from it", im.Point, im.Seq))
+	n.pending = p
+	n.dur.Notice(fmt.Sprintf("join: the job compacted its log into an image of point %s after region #%d; this node restores it there and follows the log from it", p.Point, p.Seq))
 	return nil
 }
 
@@ -299,7 +295,7 @@ func (n *node) becomeSlave() {
 	n.replayTo = min(n.replayTo, n.seq-1) // from here the master sends the results
 	j.joinAt = time.Since(j.start)
 	if n.dur != nil {
-		_ = n.dur.rd.Close()
+		_, _ = n.dur.Close()
 		n.dur = nil
 	}
 	n.mem.Live = j.live

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/fault"
 	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/stdio"
@@ -62,11 +63,11 @@ type node struct {
 	gapDirty bool
 	// dur is the master's durable checkpoint log (--checkpoint), or nil;
 	// regions numbered up to replayTo are replayed from it (--restart).
-	dur      *durable
+	dur      *durable.Log
 	replayTo uint64
 	// pending is a restart's image, restored at its checkpoint point;
 	// until then regions compute (they precede the image).
-	pending *pendingImage
+	pending *durable.Pending
 	cur     *Region // the region between Start and Stop (or in its --verify re-run), or nil
 	// out captures standard output while a multi-node region computes
 	// (output.go); nil where the platform cannot.

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
@@ -72,9 +73,8 @@ type Region struct {
 	// replayed from the log (restart), its record and logged delta.
 	replay   bool
 	hash     uint64
-	hashed   chan struct{} // closed when hashEntry is done
-	zero     []bool        // pages unpopulated at Start (see unpopulated)
-	hashTime time.Duration
+	hashing  *durable.Hashing // started by hashEntry, or nil
+	zero     []bool           // pages unpopulated at Start (see durable.Unpopulated)
 	rec      *ckptlog.Region
 	recDelta *delta.Delta
 

@@ -20,9 +20,10 @@ import (
 )
 
 const benchHelp = `Usage: cape bench matmul [flags]
-       cape bench stencil [flags]
+       cape bench stencil|jacobi|heat3d|cg|power [flags]
        cape bench regions [flags]
        cape bench report DIR
+       cape bench build DIR
 
 matmul reproduces the evaluation of the CAPE paper (Table I, Figs. 4-6): the
 int64 naive matrix product of examples/matmul, run by every variant on the
@@ -74,6 +75,38 @@ has the times, the paired ratios (incremental / seq, incremental / halo-go,
 interior node needs, and the --stats breakdown of the CAPE runs per
 iteration; figures stencil_time_vs_nodes.svg, stencil_bytes_per_iteration.svg.
 
+stencil is edge-heated: the grid is heated from one edge, so most of its
+bytes never change. The other workloads keep every byte busy and run the
+same modes as stencil (seq, incremental, complete) beside a hand-written Go
+message-passing baseline, with the same table, ratios, bytes per iteration
+per node and peak RSS per node (every process runs under bench/rsswrap,
+which reports wait4's ru_maxrss):
+
+	jacobi   examples/jacobi: stencil's sweep with every point pseudo-random,
+	         so every point changes every iteration (n×n grid, --iters 100);
+	         baseline halo-go (halogo -active)
+	heat3d   examples/heat3d: a 7-point 3-D heat step (n×n×n, --iters 50);
+	         baseline mp-go (bench/baselines/mpwork: plane halos)
+	cg       examples/cg: conjugate gradients on the CSR 5-point Poisson
+	         matrix of an n×n grid, three short regions per iteration, dot
+	         products as reductions in fixed point (--iters 300); baseline
+	         mp-go (halo of p, allreduce)
+	power    examples/power: power iteration on a dense n×n matrix, a max
+	         reduction normalising x (--iters 20); baseline mp-go (allreduce,
+	         allgather of x)
+
+Every variant of a workload must print the same line (a hash of every bit
+of the result). --prebuilt DIR runs them from binaries built beforehand,
+on a machine without a Go toolchain; build them with
+
+	CGO_ENABLED=0 cape bench build DIR       # from the cape module
+
+which writes, for every workload W, W (cape build of examples/W) and W.seq
+(plain go build), and stencilgo, halogo, mpwork, rsswrap (and stencil_mpi
+when mpicc is installed). Copy DIR and a static cape
+(CGO_ENABLED=0 go build ./cmd/cape) to the machine and run, e.g.,
+cape bench jacobi --prebuilt DIR --nodes 1,2,4,8,15 --out /tmp/jacobi.
+
 regions measures the fixed cost of a region: bench/regions runs --k regions
 (3000 by default) in a row, each writing 64 int64s, under cape run -n N for
 every --nodes (1,2,4 by default), and reports microseconds per region
@@ -102,6 +135,7 @@ Run it from the cape module (or give --root). Examples:
 	cape bench stencil --quick --out /tmp/stencil            # sizes 256,512, nodes 1,2,4, 2 reps
 	cape bench stencil --sizes 1024,2048 --nodes 1,2,4 --reps 5 --out /tmp/stencil
 	cape bench stencil --emulate --nodes 1,2,4 --out /tmp/stencil-emu
+	cape bench jacobi --quick --out /tmp/jacobi              # also heat3d, cg, power
 	cape bench regions --nodes 2,4 --reps 5 --out /tmp/regions
 	cape bench report bench/results/local                     # redo tables and plots from results.csv
 
@@ -112,7 +146,7 @@ Flags:
 type benchFlags struct {
 	fs                                                    *pflag.FlagSet
 	sizes, nodes, modes, out, bw, compress, root, monitor string
-	transfer                                              string
+	transfer, prebuilt                                    string
 	reps, modelNodes, iters, k                            int
 	quick, emulate, noProgress, noNetns                   bool
 	cpus                                                  float64
@@ -136,7 +170,8 @@ func newBenchFlags() *benchFlags {
 	fs.StringVar(&f.compress, "compress", "none", "cape run --compress for the CAPE modes: none, auto, s2 or zstd")
 	fs.StringVar(&f.root, "root", "", "the cape module's directory (default: found from the working directory)")
 	fs.IntVar(&f.modelNodes, "model-nodes", 32, "extrapolate the performance model to this many nodes (matmul)")
-	fs.IntVar(&f.iters, "iters", 100, "Jacobi iterations of every stencil run")
+	fs.IntVar(&f.iters, "iters", 100, "iterations of every run of stencil and the other workloads (default: the workload's)")
+	fs.StringVar(&f.prebuilt, "prebuilt", "", "run stencil and the other workloads from the binaries in this directory (cape bench build DIR)")
 	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
 	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
 	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of the CAPE modes (matmul's complete and incremental, stencil's incremental, regions): eager, lazy or auto (the default of cape run)")
@@ -188,30 +223,36 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	rest := f.fs.Args()
 	if len(rest) == 0 {
-		return usagef("bench: say what to run: cape bench matmul|stencil|regions [flags] (see cape bench --help)")
+		return usagef("bench: say what to run: cape bench matmul|stencil|jacobi|heat3d|cg|power|regions [flags] (see cape bench --help)")
 	}
-	switch rest[0] {
-	case "report":
+	w := bench.WorkloadByName(rest[0])
+	switch {
+	case rest[0] == "report":
 		if len(rest) != 2 {
 			return usagef("bench report: want one results directory")
 		}
 		return bench.ReportDir(rest[1], f.modelNodes)
-	case "matmul", "stencil", "regions":
+	case rest[0] == "build":
+		return benchBuild(f, rest[1:], stdout, stderr)
+	case rest[0] == "matmul" || rest[0] == "regions" || w != nil:
 		if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
 			return usagef("bench: --transfer %q: want eager, lazy or auto", f.transfer)
 		}
 	default:
-		return usagef("bench: unknown benchmark %q (matmul, stencil, regions, or report DIR)", rest[0])
+		return usagef("bench: unknown benchmark %q (matmul, stencil, jacobi, heat3d, cg, power, regions, report DIR or build DIR)", rest[0])
 	}
 	if len(rest) > 1 {
 		return usagef("bench %s: unexpected argument %q", rest[0], rest[1])
 	}
+	if w == nil && f.prebuilt != "" {
+		return usagef("bench %s: no --prebuilt (it builds from the module)", rest[0])
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	switch rest[0] {
-	case "stencil":
-		return benchStencil(ctx, f, args, stdout, stderr)
-	case "regions":
+	switch {
+	case w != nil:
+		return benchStencil(ctx, f, w, args, stdout, stderr)
+	case rest[0] == "regions":
 		return benchRegions(ctx, f, args, stdout, stderr)
 	}
 	return benchMatmul(ctx, f, args, stdout, stderr)
@@ -248,31 +289,57 @@ func benchMatmul(ctx context.Context, f *benchFlags, args []string, stdout, stde
 	return f.report(stdout, "cape bench", len(samples))
 }
 
-func benchStencil(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {
-	modes := make([]string, len(bench.DefaultStencilModes))
-	for i, m := range bench.DefaultStencilModes {
+// benchStencil runs cape bench stencil or another workload w.
+func benchStencil(ctx context.Context, f *benchFlags, w *bench.Workload, args []string, stdout, stderr io.Writer) error {
+	modes := make([]string, len(w.DefaultModes))
+	for i, m := range w.DefaultModes {
 		modes[i] = string(m)
 	}
-	f.defaults("1024,2048", "256,512", "1,2,4", strings.Join(modes, ","))
-	cfg := bench.StencilConfig{Config: f.config(args, stderr), Iters: f.iters, Monitor: f.monitor}
+	f.defaults(w.Sizes, w.QuickSizes, "1,2,4", strings.Join(modes, ","))
+	if !f.fs.Changed("iters") {
+		f.iters = w.Iters
+	}
+	cfg := bench.StencilConfig{Config: f.config(args, stderr), Workload: w, Iters: f.iters, Monitor: f.monitor, Prebuilt: f.prebuilt}
 	if f.iters < 1 {
-		return usagef("bench stencil: --iters %d: want ≥ 1", f.iters)
+		return usagef("bench %s: --iters %d: want ≥ 1", w.Name, f.iters)
 	}
 	var err error
 	if cfg.Sizes, err = intList(f.sizes); err != nil {
-		return usagef("bench stencil: --sizes: %v", err)
+		return usagef("bench %s: --sizes: %v", w.Name, err)
 	}
 	if cfg.Nodes, err = intList(f.nodes); err != nil {
-		return usagef("bench stencil: --nodes: %v", err)
+		return usagef("bench %s: --nodes: %v", w.Name, err)
 	}
-	if cfg.Modes, err = bench.ParseStencilModes(f.modes); err != nil {
-		return usagef("bench stencil: --modes: %v", err)
+	if cfg.Modes, err = w.ParseModes(f.modes); err != nil {
+		return usagef("bench %s: --modes: %v", w.Name, err)
 	}
 	samples, err := bench.RunStencil(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	return f.report(stdout, "cape bench stencil", len(samples))
+	return f.report(stdout, "cape bench "+w.Name, len(samples))
+}
+
+// benchBuild builds the binaries of every workload into one directory,
+// for --prebuilt.
+func benchBuild(f *benchFlags, rest []string, stdout, stderr io.Writer) error {
+	if len(rest) != 1 {
+		return usagef("bench build: want one output directory")
+	}
+	root := f.root
+	if root == "" {
+		var err error
+		if root, err = bench.ModuleRoot("."); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := bench.Prebuild(ctx, root, rest[0], stderr); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "cape bench build: wrote the binaries of %d workloads into %s\n", len(bench.Workloads), rest[0])
+	return nil
 }
 
 func benchRegions(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) error {

@@ -1,9 +1,11 @@
 // Command halogo is the hand-written Go message-passing baseline of `cape
 // bench stencil`: what a competent Go programmer writes instead of CAPE to run
 // the Jacobi iterations of examples/stencil on several machines over TCP,
-// with no library. It moves only what the next iteration reads.
+// with no library. It moves only what the next iteration reads. With -active
+// it runs examples/jacobi instead: every point starts pseudo-random.
 //
-// Ranks are started like bench/baselines/mpigo's: every rank gets -rank,
+// Ranks are started like bench/baselines/mpigo's and linked by package
+// bench/baselines/mpnet: every rank gets -rank,
 // -size and the root's address -addr. Each rank owns a static block of the
 // interior rows (the example's schedule(static) split) and keeps the whole
 // grid in memory, of which it reads its rows and the two rows around them.

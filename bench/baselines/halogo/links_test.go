@@ -64,7 +64,7 @@ func TestHaloRanksMatchSequential(t *testing.T) {
 		t.Fatalf("3 ranks printed\n%s\nsequential\n%s", lines[0], want)
 	}
 	row := int64(size * 8 * iters)
-	want := []counter{{sent: row, recv: row + 16*iters}, {sent: 2*row + 8*iters, recv: 2 * row}, {sent: row + 8*iters, recv: row}}
+	want := []counter{{Sent: row, Recv: row + 16*iters}, {Sent: 2*row + 8*iters, Recv: 2 * row}, {Sent: row + 8*iters, Recv: row}}
 	for r := range ranks {
 		if counts[r] != want[r] {
 			t.Errorf("rank %d counted %+v, want %+v", r, counts[r], want[r])

@@ -57,7 +57,7 @@ type LiveSet []int
 
 func (l LiveSet) Append(dst []byte) ([]byte, error) { return append(dst, LivePayload(l)...), nil }
 
-func (r ReplayPlan) Append(dst []byte) ([]byte, error) { return append(dst, ReplayPayload(r)...), nil }
+func (r ReplayPlan) Append(dst []byte) ([]byte, error) { return AppendReplay(dst, r), nil }
 
 // ImageMsg is an image payload.
 type ImageMsg struct {
@@ -66,7 +66,7 @@ type ImageMsg struct {
 }
 
 func (m ImageMsg) Append(dst []byte) ([]byte, error) {
-	return append(dst, ImagePayload(m.Seq, m.Vars, m.Memory)...), nil
+	return AppendImage(dst, m.Seq, m.Vars, m.Memory), nil
 }
 
 // U64 is a payload of one number (join, stdinEnd, stdinAck).

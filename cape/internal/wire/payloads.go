@@ -6,9 +6,11 @@ import (
 	"fmt"
 )
 
+// ErrImageShort refuses an image message shorter than its parts.
+var ErrImageShort = errors.New("image message too short")
+
 var (
 	errTruncatedValues = errors.New("truncated value list")
-	errImageShort      = errors.New("image message too short")
 	errNoMaster        = errors.New("live set without the master")
 )
 
@@ -88,14 +90,14 @@ type ReplayPlan struct {
 	Point    string
 }
 
-// ReplayPayload is the payload of a replay message.
-func ReplayPayload(r ReplayPlan) []byte {
-	p := binary.LittleEndian.AppendUint64(nil, r.Regions)
+// AppendReplay appends to dst the payload of a replay message.
+func AppendReplay(dst []byte, r ReplayPlan) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, r.Regions)
 	if !r.HasImage {
-		return p
+		return dst
 	}
-	p = binary.LittleEndian.AppendUint64(p, r.ImageSeq)
-	return append(p, r.Point...)
+	dst = binary.LittleEndian.AppendUint64(dst, r.ImageSeq)
+	return append(dst, r.Point...)
 }
 
 // ParseReplay reads a replay message's payload.
@@ -115,20 +117,20 @@ func ParseReplay(p []byte) (ReplayPlan, error) {
 	return r, nil
 }
 
-// ImagePayload is the payload of an image message: the regions the image
-// covers, the point's variables, then the arena's extent.
-func ImagePayload(seq uint64, vars, memory []byte) []byte {
-	p := make([]byte, 0, 8+len(vars)+len(memory))
-	p = binary.LittleEndian.AppendUint64(p, seq)
-	p = append(p, vars...)
-	return append(p, memory...)
+// AppendImage appends to dst the payload of an image message: the
+// regions the image covers, the point's variables, then the arena's
+// extent.
+func AppendImage(dst []byte, seq uint64, vars, memory []byte) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, seq)
+	dst = append(dst, vars...)
+	return append(dst, memory...)
 }
 
 // ParseImage reads an image message's payload whose point has nvars bytes
 // of variables; vars and memory alias p.
 func ParseImage(p []byte, nvars int) (seq uint64, vars, memory []byte, err error) {
 	if len(p) < 8 || nvars < 0 || nvars > len(p)-8 {
-		return 0, nil, nil, errImageShort
+		return 0, nil, nil, ErrImageShort
 	}
 	body := p[8:]
 	return binary.LittleEndian.Uint64(p), body[:nvars], body[nvars:], nil

@@ -42,7 +42,7 @@ func samplePayload(kind uint8, s Setup) []byte {
 	case StdinInfo:
 		return StdinInfoPayload(StdinStream, 0)
 	case Replay:
-		return ReplayPayload(ReplayPlan{Regions: 3, HasImage: true, ImageSeq: 1, Point: "main.go:3:1"})
+		return AppendReplay(nil, ReplayPlan{Regions: 3, HasImage: true, ImageSeq: 1, Point: "main.go:3:1"})
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cape
+package durable
 
 import (
 	"encoding/binary"
@@ -8,10 +8,10 @@ import (
 	"unsafe"
 )
 
-// unpopulated reports, per page of mem, whether the page was never
+// Unpopulated reports, per page of mem, whether the page was never
 // populated (/proc/self/pagemap: neither present nor swapped), so that it
 // reads as zero; nil when pagemap cannot be read (every page is then read).
-func unpopulated(mem []byte, pageSize int) []bool {
+func Unpopulated(mem []byte, pageSize int) []bool {
 	if len(mem) == 0 || pageSize != os.Getpagesize() {
 		return nil
 	}
