@@ -44,7 +44,7 @@ func fail(err error) {
 	case errors.Is(err, ErrLeft):
 		_ = Finalize()
 		exit(LeftExit, err.Error()+"; exiting")
-	case self != nil && self.rank > 0 && self.mem.Tolerant() && errors.Is(err, transport.ErrPeerClosed):
+	case self != nil && self.rank > 0 && self.members.Tolerant() && errors.Is(err, transport.ErrPeerClosed):
 		// The master closed this node's connection in order: the job
 		// ended, or the master declared this node lost (a straggler
 		// back too late); either way its work is done elsewhere.

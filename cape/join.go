@@ -24,10 +24,10 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/transport"
@@ -37,12 +37,13 @@ import (
 // take ranks size..size+maxJoiners-1.
 const maxJoiners = 64
 
-// joins is the master's account of the nodes joining the job. mu protects
-// asked; the rest is used from the program's goroutine.
+// joins is the master's account of the nodes joining the job.
 type joins struct {
-	mu    sync.Mutex
-	asked map[int]uint64 // rank → regions replayed: asked to be admitted
+	mu sync.Mutex
+	// mu protects the following field.
+	asked roster.Joins // the nodes that asked to be admitted
 
+	// Used from the program's goroutine.
 	include []int // admitted: to include in the transport at the next region
 	dir     string
 }
@@ -50,7 +51,7 @@ type joins struct {
 // startAdmission makes a checkpointing master admit joining nodes on ln:
 // it writes the join file, whose address is ln's.
 func (n *node) startAdmission(ln net.Listener) error {
-	n.joins = &joins{asked: map[int]uint64{}, dir: n.cfg.Checkpoint}
+	n.joins = &joins{dir: n.cfg.Checkpoint}
 	if err := n.master.Admit(ln, n.joinerArrived); err != nil {
 		return fmt.Errorf("admit joining nodes: %w", err)
 	}
@@ -99,7 +100,7 @@ func (n *node) joinerArrived(rank int) {
 		}
 		j := n.joins
 		j.mu.Lock()
-		j.asked[rank] = binary.LittleEndian.Uint64(msg.Payload)
+		j.asked.Ask(rank, binary.LittleEndian.Uint64(msg.Payload))
 		j.mu.Unlock()
 	}()
 }
@@ -115,63 +116,48 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 		return nil
 	}
 	j.mu.Lock()
-	if len(j.asked) == 0 {
+	if !j.asked.Waiting() {
 		j.mu.Unlock()
 		return nil
 	}
-	asked := j.asked
-	j.asked = map[int]uint64{}
+	asked := j.asked.Take()
 	j.mu.Unlock()
 	if n.dur != nil {
 		n.dur.JoinerDecided() // admitted or refused below
 	}
-	if why := n.joinRefusal(seq); why != "" {
-		for rank := range asked {
-			notice("cape: master: refused joining node %d: %s\n", rank, why)
+	if why := roster.JoinRefusal(n.logState()); why != "" {
+		for _, req := range asked {
+			notice("cape: master: refused joining node %d: %s\n", req.Rank, why)
 			go func() {
-				_ = n.master.Send(rank, transport.Message{Kind: kindLeave, Seq: seq, Payload: []byte(why)})
-				_ = n.master.Drop(rank)
+				_ = n.master.Send(req.Rank, transport.Message{Kind: kindLeave, Seq: seq, Payload: []byte(why)})
+				_ = n.master.Drop(req.Rank)
 			}()
 		}
 		return nil
 	}
-	var ranks []int
-	for rank := range asked {
-		ranks = append(ranks, rank)
-	}
-	slices.Sort(ranks)
-	live := slices.Clone(next)
-	for _, rank := range ranks {
-		live = append(live, rank)
-	}
-	slices.Sort(live)
+	live := livePayload(roster.AdmittedLive(next, asked))
 	var admitted []int
-	for _, rank := range ranks {
-		msg := transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(live)}
-		if err := n.master.Send(rank, msg); err != nil {
-			notice("cape: master: joining node %d lost as it was admitted: %v\n", rank, err)
-			_ = n.master.Drop(rank)
+	for _, req := range asked {
+		msg := transport.Message{Kind: kindLive, Seq: seq, Payload: live}
+		if err := n.master.Send(req.Rank, msg); err != nil {
+			notice("cape: master: joining node %d lost as it was admitted: %v\n", req.Rank, err)
+			_ = n.master.Drop(req.Rank)
 			continue
 		}
 		notice("cape: master: node %d joined at %s after region #%d (it asked once it had replayed %d regions from the log); it takes a share of the next regions\n",
-			rank, time.Now().Format("15:04:05.000"), seq, asked[rank])
-		admitted = append(admitted, rank)
+			req.Rank, time.Now().Format("15:04:05.000"), seq, req.Replayed)
+		admitted = append(admitted, req.Rank)
 	}
 	return admitted
 }
 
-// joinRefusal says why no node can be admitted after region seq, or "".
-func (n *node) joinRefusal(seq uint64) string {
-	d := n.dur
-	switch {
-	case d == nil:
-		return "the job keeps no checkpoint log"
-	case d.JoinRefusal() != "":
-		return d.JoinRefusal()
-	case n.lazyM != nil:
-		return "the job uses the lazy transfer (start it with --transfer eager to admit joining nodes)"
+// logState is what the master's log can give a joining node now.
+func (n *node) logState() roster.LogState {
+	s := roster.LogState{Logging: n.dur != nil, Lazy: n.lazyM != nil}
+	if n.dur != nil {
+		s.Refusal = n.dur.JoinRefusal()
 	}
-	return ""
+	return s
 }
 
 // grow makes room for the ranks of admitted nodes (master): the job's size
@@ -181,7 +167,7 @@ func (n *node) growFor(ranks []int) {
 		n.size = max(n.size, rank+1)
 	}
 	n.lossMu.Lock()
-	n.mem.Grow(n.size)
+	n.members.Grow(n.size)
 	n.lossMu.Unlock()
 	n.joins.include = append(n.joins.include, ranks...)
 }
@@ -207,13 +193,12 @@ func (n *node) endAdmission() {
 	}
 	nodeenv.RemoveJoin(j.dir)
 	j.mu.Lock()
-	asked := j.asked
-	j.asked = map[int]uint64{}
+	asked := j.asked.Take()
 	j.mu.Unlock()
 	if n.dur != nil {
 		n.dur.JoinerDecided() // admitted or refused below
 	}
-	for rank := range asked {
-		_ = n.master.Drop(rank)
+	for _, req := range asked {
+		_ = n.master.Drop(req.Rank)
 	}
 }

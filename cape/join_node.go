@@ -19,10 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"slices"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
@@ -44,10 +44,8 @@ type joiner struct {
 	first   uint64    // the first region this node took a share of
 	shares  int       // regions it took a share of
 	joinAt  time.Duration
-	caughtN uint64 // regions replayed from the log
-	// shouldAsk's last look: when, and how many records were ahead.
-	mark      time.Time
-	markAhead uint64
+	caughtN uint64         // regions replayed from the log
+	catchup roster.Catchup // when to ask to be admitted
 }
 
 // startJoining connects a joining node to the job's master and opens the
@@ -72,7 +70,7 @@ func (n *node) startJoining(tcfg transport.Config) error {
 		return fmt.Errorf("join: %w", err)
 	}
 	n.dur, n.replayTo, n.pending = d, d.Logged(), d.Pending()
-	n.mem.Live = []int{n.rank}
+	n.members.Live = []int{n.rank}
 	n.joining = j
 	return nil
 }
@@ -138,39 +136,6 @@ func (n *node) catchUp() {
 	}
 }
 
-// Catching up: a joining node asks to be admitted once it has replayed
-// every record the log holds, or once the records ahead of it stop
-// shrinking fast (a program whose time goes mostly to sequential code,
-// which the node re-runs as fast as the job does). The master then admits
-// it at its next region boundary; the node replays the regions it is still
-// behind before its first share, while the master waits for it once.
-const (
-	askAhead  = 2                      // records ahead of the node: close enough
-	askPeriod = 500 * time.Millisecond // the records ahead must halve in this time
-)
-
-// shouldAsk reports whether the node at region seq, with the log holding
-// regions up to replayTo, should ask to be admitted.
-func (j *joiner) shouldAsk(seq, replayTo uint64) bool {
-	ahead := replayTo - min(replayTo, seq-1)
-	if ahead <= askAhead {
-		return true
-	}
-	now := time.Now()
-	if j.mark.IsZero() {
-		j.mark, j.markAhead = now, ahead
-		return false
-	}
-	if now.Sub(j.mark) < askPeriod {
-		return false
-	}
-	if 2*ahead > j.markAhead {
-		return true
-	}
-	j.mark, j.markAhead = now, ahead
-	return false
-}
-
 // followLog takes the records the master appended since the last look.
 func (n *node) followLog() error {
 	j, d := n.joining, n.dur
@@ -219,12 +184,12 @@ func (n *node) adoptImage(s *ckptlog.Scan) error {
 }
 
 // askToJoin sends the request to be admitted, once it is time (see
-// shouldAsk), and takes the master's answer if it came: the live set that
-// names this node, or the end of the job.
+// roster.Catchup), and takes the master's answer if it came: the live set
+// that names this node, or the end of the job.
 func (n *node) askToJoin() error {
 	j := n.joining
 	if !j.asked {
-		if !j.shouldAsk(n.seq, n.replayTo) {
+		if !j.catchup.ShouldAsk(n.seq, n.replayTo, time.Now()) {
 			return nil
 		}
 		p := wire.JoinPayload(n.seq - 1)
@@ -263,11 +228,8 @@ func (n *node) askToJoin() error {
 		start[i] = i
 	}
 	live, err := parseLive(msg.Payload, start, n.cfg.Size)
-	if err == nil && !slices.Contains(live, n.rank) {
-		err = errors.New("the live set does not name this node")
-	}
-	if err == nil && msg.Seq+1 < n.seq {
-		err = fmt.Errorf("admitted from region #%d, this node is at region #%d", msg.Seq+1, n.seq)
+	if err == nil {
+		err = roster.CheckAdmission(live, n.rank, msg.Seq, n.seq)
 	}
 	if err != nil {
 		return fmt.Errorf("join: the master's answer: %w", err)
@@ -298,9 +260,9 @@ func (n *node) becomeSlave() {
 		_, _ = n.dur.Close()
 		n.dur = nil
 	}
-	n.mem.Live = j.live
+	n.members.Live = j.live
 	notice("cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
-		n.name, n.seq, short(j.joinAt), j.at)
+		n.name, n.seq, roster.Short(j.joinAt), j.at)
 	go n.watchMaster()
 }
 
@@ -311,5 +273,5 @@ func (n *node) joinSummary() {
 		return
 	}
 	notice("cape: %s: joined after %v; took a share of %s (#%d to #%d)\n",
-		n.name, short(j.joinAt), plural(j.shares, "region"), j.first, j.first+uint64(j.shares)-1)
+		n.name, roster.Short(j.joinAt), roster.Plural(j.shares, "region"), j.first, j.first+uint64(j.shares)-1)
 }

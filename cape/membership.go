@@ -1,7 +1,10 @@
 package cape
 
 // The job's live set: the nodes that take a share of the next region, and
-// the master's account of the nodes it lost (policy, reports, summary).
+// the master's account of the nodes it lost. The state, the --max-lost
+// policy and the texts are roster.Members'; this file announces and adopts
+// the live set and carries out a loss (the launcher, the input stream, the
+// connection, the notice).
 //
 // Every node splits a region by its place in the live set (its virtual
 // rank) and the set's size, so the live set may change only where every
@@ -15,48 +18,34 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/transport"
 )
 
-// members is the live set and, on the master, the losses so far
-// (roster.Members). It is used from the goroutine that runs the program's
-// regions, except the loss accounting, which the master's receivers reach
-// through the region's roster under its lock (see roster); lossMu in node
-// protects the master's part.
-type members struct {
-	roster.Members
-}
-
-func newMembers(size, maxLost int) members {
-	return members{roster.NewMembers(size, maxLost)}
-}
-
 // split returns this node's virtual rank and the number of nodes sharing
 // the next region.
 func (n *node) split() (rank, size int) {
-	if n.mem.Live == nil {
+	if n.members.Live == nil {
 		// A node built without join (tests): everyone is live, no loss
 		// is survived.
-		n.mem = newMembers(max(n.size, 1), 0)
+		n.members = roster.NewMembers(max(n.size, 1), 0)
 	}
-	i, ok := slices.BinarySearch(n.mem.Live, n.rank)
+	i, ok := slices.BinarySearch(n.members.Live, n.rank)
 	if !ok {
 		// Not reached: a node dropped from the live set exits on the
 		// live message that drops it.
-		fail(fmt.Errorf("node %d is not in the live set %v", n.rank, n.mem.Live))
+		fail(fmt.Errorf("node %d is not in the live set %v", n.rank, n.members.Live))
 	}
-	return i, len(n.mem.Live)
+	return i, len(n.members.Live)
 }
 
 // declareLost gives up on rank, declared lost in region seq (the
 // roster's or the membership's decision, already recorded): the launcher
 // stops it, the input stream forgets it, and its connection is dropped —
 // or, for a straggler, kept open so that its late messages can be refused
-// (and reported); it is then told to leave. n.lossMu must be held.
+// (and reported); it is then told to leave. No lock is held.
 func (n *node) declareLost(rank int, seq uint64, straggler bool) {
 	// The launcher, if any, stops the node: the job does not wait for it.
 	n.cfg.ReportLost(rank, fmt.Sprintf("declared lost in region #%d", seq))
@@ -72,19 +61,19 @@ func (n *node) declareLost(rank int, seq uint64, straggler bool) {
 // losses or joining nodes (join.go) changed it, and adopts it (master).
 func (n *node) announceLive(seq uint64) {
 	n.lossMu.Lock()
-	next, changed := n.mem.Survivors()
+	next, changed := n.members.Survivors()
 	n.lossMu.Unlock()
 	if joined := n.admitJoiners(seq, next); len(joined) > 0 {
 		n.growFor(joined)
 		n.lossMu.Lock()
-		next = n.mem.Admit(next, joined)
+		next = n.members.Admit(next, joined)
 		n.lossMu.Unlock()
 		changed = true
 	}
 	if !changed {
 		return
 	}
-	n.mem.Live = next
+	n.members.Live = next
 	// A send that fails is a loss found in the next region.
 	_ = n.master.Broadcast(transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(next)})
 }
@@ -96,31 +85,25 @@ func (n *node) adoptLive(p []byte) error {
 	if n.cfg != nil {
 		first = n.cfg.Size
 	}
-	live, err := parseLive(p, n.mem.Live, first)
+	live, err := parseLive(p, n.members.Live, first)
 	if err != nil {
 		return fmt.Errorf("live set from the master: %w", err)
 	}
 	if _, ok := slices.BinarySearch(live, n.rank); !ok {
 		return fmt.Errorf("%w (left out of the live set)", ErrLeft)
 	}
-	n.mem.Live = live
+	n.members.Live = live
 	return nil
 }
 
 // summary prints the master's final line about the nodes it lost, if any.
 func (n *node) summary() {
 	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
-	m := &n.mem
-	if len(m.Losses) == 0 {
-		return
+	text := n.members.Summary(n.size)
+	n.lossMu.Unlock()
+	if text != "" {
+		notice("cape: master: %s\n", text)
 	}
-	var who []string
-	for _, l := range m.Losses {
-		who = append(who, fmt.Sprintf("node %d in region #%d", l.Rank, l.Seq))
-	}
-	notice("cape: master: the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v\n",
-		len(m.Losses), n.size, strings.Join(who, ", "), plural(m.Units, "unit"), short(m.Reexec))
 }
 
 // loseAfterCommit handles a slave lost while the master sent it a region's
@@ -132,14 +115,13 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 	if !errors.As(err, &ne) || ne.Rank < 1 || ne.Rank >= n.size {
 		return false
 	}
-	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
 	now := time.Now()
-	survived, declared := n.mem.LoseAfterCommit(ne.Rank, r.seq, now)
+	n.lossMu.Lock()
+	survived, declared := n.members.LoseAfterCommit(ne.Rank, r.seq, now)
+	n.lossMu.Unlock()
 	if declared {
 		n.declareLost(ne.Rank, r.seq, false)
-		notice("cape: master: lost node %d at %s while sending it the result of %s: %v; it takes no share of the next regions\n",
-			ne.Rank, now.Format("15:04:05.000"), r.label(), err)
+		notice("cape: master: %s\n", roster.AfterCommitText(ne.Rank, now, r.label(), err))
 	}
 	return survived
 }
@@ -148,8 +130,9 @@ func (n *node) loseAfterCommit(r *Region, err error) bool {
 // kept open to refuse their late messages (master, at the end of the job).
 func (n *node) dropLost() {
 	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
-	for _, l := range n.mem.Losses {
+	losses := slices.Clone(n.members.Losses)
+	n.lossMu.Unlock()
+	for _, l := range losses {
 		_ = n.master.Drop(l.Rank)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/fault"
 	"github.com/cape-go/cape/cape/internal/lazy"
+	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
@@ -47,9 +48,11 @@ type node struct {
 	xch  exchangeState // the exchange's buffers, kept from one region to the next
 	rost *rosterDriver // master: the regions' roster and receivers, reused (reexec.go)
 
-	// mem is the live set (and, on the master, the losses so far); lossMu
-	// protects the master's losses in it (see membership.go).
-	mem    members
+	// members is the live set (and, on the master, the losses so far),
+	// used from the program's goroutine but for the losses (see lossMu).
+	members roster.Members
+	// lossMu protects the master's losses in members (the master's
+	// receivers reach them through the roster).
 	lossMu sync.Mutex
 
 	lazyM *lazy.Master // master with lazy transfer on (lazy.go)
@@ -157,7 +160,7 @@ func join(o options) (*node, error) {
 		return nil, err
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
-		mem: newMembers(cfg.Size, cfg.MaxLost), everyRegionLast: o.everyRegionLast}
+		members: roster.NewMembers(cfg.Size, cfg.MaxLost), everyRegionLast: o.everyRegionLast}
 	if n.faults, err = fault.Parse(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}

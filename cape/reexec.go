@@ -10,12 +10,11 @@ package cape
 // the sockets, the clock, the waits and the notices.
 
 import (
-	"fmt"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/wake"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -30,18 +29,24 @@ type unit struct{ lo, hi int }
 // receiver still serving an earlier region (a straggler's, refusing its
 // late messages) carries that region's seq and touches nothing of a later
 // one.
+//
+// Under its locks the driver only feeds the roster and copies out the
+// actions it queued (decide); it carries them out — sockets, notices, the
+// launcher, goroutines — with no lock held (perform).
 type rosterDriver struct {
-	r *Region
 	n *node
 
 	start []chan uint64 // per slave rank: a region's seq, for its receiver
 
 	mu sync.Mutex
 	// mu protects the following fields. node.lossMu is taken after it.
-	sm   *roster.Roster      // the decisions; it reads and updates n.mem
-	msgs []transport.Message // by rank: its delta, committed (Kind ≠ 0)
+	r      *Region
+	sm     *roster.Roster      // the decisions; it reads and updates n.members
+	msgs   []transport.Message // by rank: its delta, committed (Kind ≠ 0)
+	acting int                 // receivers carrying out a loss's actions: collect waits for them
 
-	wake *waker // a slave committed, was lost, or asked
+	own  []roster.Action // the region goroutine's copy of the roster's actions
+	wake *wake.Waker     // a slave committed, was lost, or asked
 }
 
 // newRoster resets the node's roster for r: the units of every live node,
@@ -52,41 +57,44 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	n := r.n
 	ro := n.rost
 	if ro == nil {
-		ro = &rosterDriver{n: n, wake: newWaker(), sm: roster.New(&n.mem.Members)}
+		ro = &rosterDriver{n: n, wake: wake.New(), sm: roster.New(&n.members)}
 		n.rost = ro
 	}
 	n.includeJoined()
 	ro.mu.Lock()
-	defer ro.mu.Unlock()
-	ro.grow(n.size)
+	old := ro.grow(n.size)
 	ro.r = r
 	clear(ro.msgs)
-	ro.wake.clear() // a signal left by the previous region
+	ro.wake.Clear() // a signal left by the previous region
 	n.lossMu.Lock()
 	ro.sm.Step(roster.Event{Kind: roster.Begin, At: r.t0, Region: roster.Region{Seq: r.seq, Count: count, Chunk: chunk,
 		Dynamic: sched != Static, Guided: sched == Guided, Nodes: r.size, Rerun: rerun}})
 	n.lossMu.Unlock()
 	ro.sm.Ready()
-	for _, rank := range n.mem.Live[1:] {
+	ro.mu.Unlock()
+	for rank := max(old, 1); rank < len(ro.start); rank++ {
+		go ro.serve(rank, ro.start[rank])
+	}
+	for _, rank := range n.members.Live[1:] {
 		ro.start[rank] <- r.seq
 	}
 	return ro
 }
 
 // grow sizes the roster's per-rank tables for a job of size nodes (it
-// grows when nodes join) and starts the receivers of the new ranks. ro.mu
-// must be held.
-func (ro *rosterDriver) grow(size int) {
-	old := len(ro.start)
+// grows when nodes join) and returns the old size: the receivers of the
+// ranks from there on are to be started. ro.mu must be held.
+func (ro *rosterDriver) grow(size int) (old int) {
+	old = len(ro.start)
 	if old >= size {
-		return
+		return old
 	}
 	ro.msgs = append(ro.msgs, make([]transport.Message, size-old)...)
 	ro.start = append(ro.start, make([]chan uint64, size-old)...)
 	for rank := max(old, 1); rank < size; rank++ {
 		ro.start[rank] = make(chan uint64, 1)
-		go ro.serve(rank, ro.start[rank])
 	}
+	return old
 }
 
 // serve is the receiver of rank's messages, for every region it is
@@ -96,13 +104,14 @@ func (ro *rosterDriver) grow(size int) {
 // arrival wakes this goroutine directly, not the region goroutine's start
 // signal after it.
 func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
+	var acts []roster.Action // this receiver's copy of the roster's actions
 	for {
 		msg, err := ro.n.master.Recv(rank)
 		seq, ok := <-start
 		if !ok {
 			return
 		}
-		ro.receive(rank, seq, msg, err)
+		acts = ro.receive(rank, seq, msg, err, acts)
 	}
 }
 
@@ -118,33 +127,58 @@ func staticUnits(count, chunk, v, size int) []unit {
 }
 
 // receive serves one slave for the region: its chunk requests, then its
-// delta. msg and err are what the first Recv of the region returned. After
-// the slave is declared a straggler it keeps receiving, to refuse what the
-// slave sends late.
-func (ro *rosterDriver) receive(rank int, seq uint64, msg transport.Message, err error) {
+// delta. msg and err are what the first Recv of the region returned; acts
+// is the receiver's buffer for the roster's actions, returned for reuse.
+// After the slave is declared a straggler it keeps receiving, to refuse
+// what the slave sends late.
+func (ro *rosterDriver) receive(rank int, seq uint64, msg transport.Message, err error, acts []roster.Action) []roster.Action {
 	for ; ; msg, err = ro.n.master.Recv(rank) {
 		if err != nil {
-			ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil)
-			return
+			acts, _ = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
+			return acts
 		}
-		c, ok := ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
-			Delta: msg.Kind == kindDelta, At: time.Now()}, &msg)
-		if !ok {
-			return
+		var c *roster.Action
+		acts, c = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
+			Delta: msg.Kind == kindDelta, At: time.Now()}, &msg, acts)
+		if c == nil {
+			return acts
 		}
 		// The chunk is sent with no lock held: the send may block.
 		if err := ro.n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: c.Seq, Payload: chunkPayload(c.Unit.Lo, c.Unit.Hi)}); err != nil {
-			ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil)
-			return
+			acts, _ = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
+			return acts
 		}
 	}
 }
 
-// step feeds the roster ev and carries out its actions; msg is the
-// message ev reports (Recv), validated here against the region. It
-// returns the chunk to send the slave, if any (ok): its receiver then
-// waits for the slave's next message.
-func (ro *rosterDriver) step(ev roster.Event, msg *transport.Message) (chunk roster.Action, ok bool) {
+// step is a receiver's turn of the roster: it decides ev (msg is the
+// message ev reports), carries the actions out, and returns them (in acts,
+// the receiver's buffer) with the chunk to send the slave, if any: its
+// receiver then waits for the slave's next message.
+func (ro *rosterDriver) step(ev roster.Event, msg *transport.Message, acts []roster.Action) ([]roster.Action, *roster.Action) {
+	acts, r, busy := ro.decide(ev, msg, acts, true)
+	ro.perform(acts, r, !busy)
+	if busy {
+		ro.mu.Lock()
+		ro.acting--
+		ro.mu.Unlock()
+		ro.wake.Signal()
+	}
+	for i := range acts {
+		if acts[i].Kind == roster.Chunk {
+			return acts, &acts[i]
+		}
+	}
+	return acts, nil
+}
+
+// decide feeds the roster ev under the locks and returns the actions it
+// queued, appended to acts[:0], with the region they are about; msg is the
+// message ev reports (Recv), validated here against the region and kept
+// when the roster commits it. For a receiver (count), busy reports that
+// the actions include a loss's, counted in ro.acting until it carried them
+// out, so that collect does not return before.
+func (ro *rosterDriver) decide(ev roster.Event, msg *transport.Message, acts []roster.Action, count bool) (_ []roster.Action, _ *Region, busy bool) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	if msg != nil && ev.Seq == ro.sm.Seq() {
@@ -152,88 +186,62 @@ func (ro *rosterDriver) step(ev roster.Event, msg *transport.Message) (chunk ros
 	}
 	n := ro.n
 	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
 	ro.sm.Step(ev)
-	acts := ro.sm.Ready()
-	ro.act(acts, msg)
-	for _, a := range acts {
-		if a.Kind == roster.Chunk {
-			return a, true
-		}
-	}
-	return roster.Action{}, false
-}
-
-// act carries out the roster's actions but the chunks to send (step) and
-// the master's own (next). ro.mu and n.lossMu must be held.
-func (ro *rosterDriver) act(acts []roster.Action, msg *transport.Message) {
-	n := ro.n
+	n.lossMu.Unlock()
+	acts = append(acts[:0], ro.sm.Ready()...)
 	for _, a := range acts {
 		switch a.Kind {
 		case roster.Commit:
 			ro.msgs[a.Rank] = *msg
+		case roster.Drop, roster.Refuse, roster.Declare, roster.Lost, roster.Leave:
+			busy = count
+		}
+	}
+	if busy {
+		ro.acting++
+	}
+	return acts, ro.r, busy
+}
+
+// perform carries out the roster's actions, but the chunks to send
+// (receive) and the master's own units (next), with no lock held; r is the
+// region they are about. With signal, a Wake action signals the waiter.
+func (ro *rosterDriver) perform(acts []roster.Action, r *Region, signal bool) {
+	n := ro.n
+	for _, a := range acts {
+		switch a.Kind {
 		case roster.Wake:
-			ro.wake.signal()
+			if signal {
+				ro.wake.Signal()
+			}
 		case roster.Drop:
 			_ = n.master.Drop(a.Rank)
 		case roster.Refuse:
-			notice("cape: master: refused node %d's late message (kind %d, region #%d): it was declared lost\n",
-				a.Rank, a.MsgKind, a.MsgSeq)
+			notice("cape: master: %s\n", a.RefuseText())
 		case roster.Declare:
 			n.declareLost(a.Rank, a.Seq, a.Straggler)
 		case roster.Lost:
-			where := "the master re-runs them"
-			if a.Dynamic {
-				where = "they go back to the pool, for the first survivor to ask (the master included)"
-			}
-			notice("cape: master: lost node %d at %s, %v into %s: %v; its %s: %s\n",
-				a.Rank, a.At.Format("15:04:05.000"), short(a.At.Sub(ro.r.t0)), ro.r.label(), a.Err, describeUnits(a.Units), where)
+			notice("cape: master: %s\n", a.LostText(r.label()))
 		case roster.Leave:
-			leave := transport.Message{Kind: kindLeave, Seq: a.Seq,
-				Payload: []byte(fmt.Sprintf("node %d straggled in %s; its units ran elsewhere", a.Rank, ro.r.label()))}
+			leave := transport.Message{Kind: kindLeave, Seq: a.Seq, Payload: []byte(a.LeaveText(r.label()))}
 			rank := a.Rank
 			go func() { _ = n.master.Send(rank, leave) }()
 		case roster.Recovered:
-			notice("cape: master: %s recovered from the loss of node %s in %v: the master re-ran %s in %v; next regions are shared by nodes %v\n",
-				ro.r.label(), joinInts(a.Ranks), short(a.Took), plural(a.Count, "unit"), short(a.Reexec), n.mem.Live)
+			notice("cape: master: %s\n", a.RecoveredText(r.label(), n.members.Live))
 		}
 	}
-}
-
-// describeUnits lists units briefly.
-func describeUnits(us []roster.Unit) string {
-	if len(us) == 0 {
-		return "units: none (it had not asked for a chunk)"
-	}
-	var parts []string
-	iters := 0
-	for i, u := range us {
-		iters += u.Hi - u.Lo
-		if i < 4 {
-			parts = append(parts, fmt.Sprintf("[%d, %d)", u.Lo, u.Hi))
-		}
-	}
-	if len(us) > 4 {
-		parts = append(parts, fmt.Sprintf("and %d more", len(us)-4))
-	}
-	return fmt.Sprintf("%s (%d iterations: %s)", plural(len(us), "unit"), iters, strings.Join(parts, " "))
 }
 
 // next returns the master's next unit: its own, then (when losses may be
 // survived) lost nodes' units as they appear, until every slave committed
 // or was lost. It waits for the slaves only when it may re-run their units.
 func (ro *rosterDriver) next() (unit, bool) {
-	ro.mu.Lock()
-	defer ro.mu.Unlock()
-	n := ro.n
 	ev := roster.Event{Kind: roster.NextUnit, At: time.Now()}
-steps:
 	for {
-		n.lossMu.Lock()
-		ro.sm.Step(ev)
-		acts := ro.sm.Ready()
-		ro.act(acts, nil)
-		n.lossMu.Unlock()
+		acts, r, _ := ro.decide(ev, nil, ro.own, false)
+		ro.own = acts
+		ro.perform(acts, r, true)
+		wait, ok := roster.Action{}, false
 		for _, a := range acts {
 			switch a.Kind {
 			case roster.Run:
@@ -241,21 +249,18 @@ steps:
 			case roster.Done:
 				return unit{}, false
 			case roster.Wait:
-				t := time.Now()
-				ro.mu.Unlock()
-				ro.wake.wait(a.At)
-				ro.mu.Lock()
-				now := time.Now()
-				n.lossMu.Lock()
-				ro.sm.Step(roster.Event{Kind: roster.Tick, At: now, Waited: now.Sub(t)})
-				ro.act(ro.sm.Ready(), nil)
-				n.lossMu.Unlock()
-				ev = roster.Event{Kind: roster.NextUnit, At: now}
-				// acts is the roster's, reused by the steps taken
-				// during the wait: none of it may be read again.
-				continue steps
+				wait, ok = a, true
 			}
 		}
+		if !ok {
+			continue
+		}
+		t := time.Now()
+		ro.wake.Wait(wait.At)
+		now := time.Now()
+		ro.own, r, _ = ro.decide(roster.Event{Kind: roster.Tick, At: now, Waited: now.Sub(t)}, nil, ro.own, false)
+		ro.perform(ro.own, r, true)
+		ev = roster.Event{Kind: roster.NextUnit, At: now}
 	}
 }
 
@@ -266,17 +271,18 @@ func (ro *rosterDriver) ownLeft() int {
 	return ro.sm.OwnLeft()
 }
 
-// collect waits for every slave to commit or be lost and returns the
-// committed deltas, indexed by rank (Kind 0 for lost nodes), and the ranks
-// that committed, ascending; both are the roster's, valid until the next
+// collect waits for every slave to commit or be lost (and for the
+// receivers to have carried out their losses) and returns the committed
+// deltas, indexed by rank (Kind 0 for lost nodes), and the ranks that
+// committed, ascending; both are the roster's, valid until the next
 // region. A loss whose units the master could not re-run (its iterator had
 // ended) is an error.
 func (ro *rosterDriver) collect() ([]transport.Message, []int, error) {
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
-	for !ro.sm.Settled() {
+	for !ro.sm.Settled() || ro.acting > 0 {
 		ro.mu.Unlock()
-		ro.wake.wait(time.Time{})
+		ro.wake.Wait(time.Time{})
 		ro.mu.Lock()
 	}
 	committed, err := ro.sm.Result()
@@ -289,34 +295,13 @@ func (ro *rosterDriver) collect() ([]transport.Message, []int, error) {
 // report prints how the region recovered from its losses, and adds the
 // re-executed work to the job's account.
 func (ro *rosterDriver) report() {
-	ro.mu.Lock()
-	defer ro.mu.Unlock()
-	n := ro.n
-	n.lossMu.Lock()
-	defer n.lossMu.Unlock()
-	ro.sm.Step(roster.Event{Kind: roster.End, At: time.Now()})
-	ro.act(ro.sm.Ready(), nil)
+	var r *Region
+	ro.own, r, _ = ro.decide(roster.Event{Kind: roster.End, At: time.Now()}, nil, ro.own, false)
+	ro.perform(ro.own, r, true)
 }
 
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ", ")
-}
-
-// plural is "1 unit", "2 units".
-func plural(k int, what string) string {
-	if k == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", k, what)
-}
-
-// reexecStats is the master's --stats note on the region's loop: the
-// units it re-executed, if any, and how much of its compute was waiting
-// for the slaves to commit (with re-execution on, its loop ends then).
+// reexecStats is the master's --stats note on the region's loop (see
+// roster.StatsNote).
 func (r *Region) reexecStats() string {
 	if r.ro == nil {
 		return ""
@@ -324,25 +309,5 @@ func (r *Region) reexecStats() string {
 	ro := r.ro
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
-	lost, units, reexec, waitedT := ro.sm.Stats()
-	var waited string
-	if waitedT > 0 {
-		// With re-execution on, the master's loop ends when every slave
-		// has committed: its compute includes that wait.
-		waited = fmt.Sprintf("; of the compute, %v waiting for the slaves' deltas", waitedT.Round(time.Microsecond))
-	}
-	if len(lost) == 0 {
-		return waited
-	}
-	return fmt.Sprintf(", lost node %s: re-executed %s on the master in %v", joinInts(lost),
-		plural(units, "unit"), reexec.Round(time.Microsecond)) + waited
-}
-
-// short rounds a duration for a report: to the microsecond below a
-// millisecond, else to the millisecond.
-func short(d time.Duration) time.Duration {
-	if d < time.Millisecond {
-		return d.Round(time.Microsecond)
-	}
-	return d.Round(time.Millisecond)
+	return ro.sm.StatsNote()
 }

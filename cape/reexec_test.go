@@ -3,8 +3,11 @@ package cape
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/cape/internal/roster"
 )
 
 // TestMasterReexecutesALostSlavesUnits runs a region on the master of a
@@ -12,7 +15,8 @@ import (
 // over its units runs every iteration exactly once (its own, then the
 // slave's, or the whole pool), and the region ends with every element
 // written, the reduction over all of them, the lastprivate value of the
-// last iteration, and a live set of the master alone.
+// last iteration, and a live set of the master alone. The notices of the
+// loss and the recovery are written with none of the roster's locks held.
 func TestMasterReexecutesALostSlavesUnits(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -22,7 +26,8 @@ func TestMasterReexecutesALostSlavesUnits(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := masterWithPeer(t, nil)
 			n := the()
-			n.mem = newMembers(2, -1)
+			n.members = roster.NewMembers(2, -1)
+			probe := probeLocks(t, n)
 			x := Make[int64](100)
 			s.Close() // the slave leaves before sending anything
 
@@ -85,8 +90,11 @@ func TestMasterReexecutesALostSlavesUnits(t *testing.T) {
 			if last != 99 {
 				t.Errorf("lastprivate %d, want 99", last)
 			}
-			if !slices.Equal(n.mem.Live, []int{0}) || len(n.mem.Losses) != 1 {
-				t.Errorf("live %v, losses %v; want [0], one loss", n.mem.Live, n.mem.Losses)
+			if !slices.Equal(n.members.Live, []int{0}) || len(n.members.Losses) != 1 {
+				t.Errorf("live %v, losses %v; want [0], one loss", n.members.Live, n.members.Losses)
+			}
+			if text := probe.String(); !strings.Contains(text, "cape: master: lost node 1 ") || !strings.Contains(text, "recovered from the loss of node 1") {
+				t.Errorf("the notices do not report the loss and the recovery:\n%s", text)
 			}
 			// The next region runs whole on the master.
 			if r2 := Begin("alone"); r2.size != 1 {
@@ -122,4 +130,57 @@ func TestStrictPolicyFailsOnLoss(t *testing.T) {
 	if got := err.Error(); !strings.Contains(got, "node 1") {
 		t.Errorf("error %q does not name node 1", got)
 	}
+}
+
+// lockProbe is the notices' output in a test: it records the notices, and
+// fails the test if one is written while the node's roster or loss lock is
+// held (the driver carries out the roster's actions after unlocking).
+type lockProbe struct {
+	t  *testing.T
+	n  *node
+	mu sync.Mutex
+	// mu protects the following field.
+	text strings.Builder
+}
+
+// probeLocks makes a lockProbe n's notices' output until the test ends.
+func probeLocks(t *testing.T, n *node) *lockProbe {
+	p := &lockProbe{t: t, n: n}
+	notices.Lock()
+	old := notices.out
+	notices.out = p
+	notices.Unlock()
+	t.Cleanup(func() { notices.Lock(); notices.out = old; notices.Unlock() })
+	return p
+}
+
+func (p *lockProbe) Write(b []byte) (int, error) {
+	locks := map[string]*sync.Mutex{"node.lossMu": &p.n.lossMu}
+	if p.n.rost != nil {
+		locks["rosterDriver.mu"] = &p.n.rost.mu
+	}
+	for name, mu := range locks {
+		// Another goroutine may hold it for a moment: only a lock that
+		// stays held is the writer's own.
+		free := false
+		for range 200 {
+			if free = mu.TryLock(); free {
+				mu.Unlock()
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if !free {
+			p.t.Errorf("a notice was written with %s held: %q", name, b)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.text.Write(b)
+}
+
+func (p *lockProbe) String() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.text.String()
 }

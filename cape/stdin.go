@@ -83,8 +83,8 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 		return
 	}
 	n.lossMu.Lock()
-	lost := n.mem.IsLost(rank)
-	tolerant := n.mem.Tolerant()
+	lost := n.members.IsLost(rank)
+	tolerant := n.members.Tolerant()
 	n.lossMu.Unlock()
 	switch {
 	case lost:
@@ -99,7 +99,7 @@ func (n *node) stdinPeerFailed(rank int, err error) {
 // stdinLost takes a slave the job declared lost out of the input stream
 // and closes its input connection in the background (a straggler that
 // wakes sees the master's orderly close, not an end of input, and learns
-// from the job's connection that it must leave). n.lossMu is held
+// from the job's connection that it must leave). No lock is held
 // (declareLost).
 func (n *node) stdinLost(rank int) {
 	if n.stdin != nil {

@@ -126,8 +126,10 @@ func runScript(t *testing.T, file string) {
 // harness is a job's membership and the master's roster, driven by a
 // script.
 type harness struct {
-	mem Members
-	ro  *Roster
+	members Members
+	ro      *Roster
+	joins   Joins
+	catchup Catchup
 }
 
 // t0 is the job's start: times in scripts are offsets from it.
@@ -177,12 +179,24 @@ func (a args) ints(key string) ([]int, error) {
 //	bad rank=R [seq=S] at=T             a malformed message
 //	closed rank=R [seq=S] at=T [err=E]  the connection failed
 //	next at=T                           the master's loop asks for a unit
+//	master at=T                         the master's loop runs units of 1ms
+//	                                    from T until it is done or waits
+//	slave rank=R at=T                   the slave runs the rest of the region:
+//	                                    in a dynamic loop it asks for chunks
+//	                                    of 1ms until an empty one; its delta
 //	tick waited=D at=T                  the master's loop waited
 //	end at=T                            the region's exchange completed
 //	result                              the region's outcome (Settled, Result)
 //	lose-after-commit rank=R seq=S at=T the result's broadcast to R failed
 //	boundary [joined=R,...]             the next live set (Survivors, Admit), adopted
 //	members                             the live set and the losses
+//	ask-join rank=R replayed=K          a joining node asks to be admitted
+//	admit seq=S [refuse=W] [fail=R,...] the boundary after region S with the
+//	                                    nodes that asked: refused (W: no-log,
+//	                                    stopped, suspended, lazy) or sent the
+//	                                    live set (failing for the ranks fail)
+//	should-ask seq=S replay-to=K at=T   a joining node at region S, the log
+//	                                    up to region K: does it ask now?
 func (h *harness) run(cmd string) ([]string, error) {
 	fields := strings.Fields(cmd)
 	a := args{}
@@ -204,17 +218,7 @@ func (h *harness) run(cmd string) ([]string, error) {
 	}
 	switch fields[0] {
 	case "job":
-		nodes, err := a.int("nodes", 0)
-		if err != nil {
-			return nil, err
-		}
-		maxLost, err := a.int("max-lost", -1)
-		if err != nil {
-			return nil, err
-		}
-		h.mem = NewMembers(nodes, maxLost)
-		h.ro = New(&h.mem)
-		return nil, nil
+		return nil, h.job(a)
 	case "begin":
 		return h.begin(a, seq)
 	case "ask", "delta", "bad":
@@ -240,6 +244,10 @@ func (h *harness) run(cmd string) ([]string, error) {
 			e = "EOF"
 		}
 		return h.step(Event{Kind: Closed, Rank: rank, Seq: seq, At: at, Err: fmt.Errorf("node %d: %s", rank, e)}), nil
+	case "master":
+		return h.master(a)
+	case "slave":
+		return h.slave(a, rank, seq)
 	case "next", "end":
 		at, err := a.at()
 		if err != nil {
@@ -267,22 +275,149 @@ func (h *harness) run(cmd string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		survived, declared := h.mem.LoseAfterCommit(rank, seq, at)
+		survived, declared := h.members.LoseAfterCommit(rank, seq, at)
 		return []string{fmt.Sprintf("survived=%v declared=%v", survived, declared)}, nil
 	case "boundary":
 		joined, err := a.ints("joined")
 		if err != nil {
 			return nil, err
 		}
-		next, changed := h.mem.Survivors()
-		next = h.mem.Admit(next, joined)
+		next, changed := h.members.Survivors()
+		next = h.members.Admit(next, joined)
 		changed = changed || len(joined) > 0
-		h.mem.Live = next
+		h.members.Live = next
 		return []string{fmt.Sprintf("live %v changed=%v", next, changed)}, nil
 	case "members":
-		return h.members(), nil
+		return h.membership(), nil
+	case "ask-join", "admit", "should-ask":
+		return h.join(fields[0], a, rank, seq)
 	}
 	return nil, fmt.Errorf("unknown command %q", fields[0])
+}
+
+// job starts a new job: its membership, roster and joining nodes.
+func (h *harness) job(a args) error {
+	nodes, err := a.int("nodes", 0)
+	if err != nil {
+		return err
+	}
+	maxLost, err := a.int("max-lost", -1)
+	if err != nil {
+		return err
+	}
+	h.members = NewMembers(nodes, maxLost)
+	h.ro = New(&h.members)
+	h.joins, h.catchup = Joins{}, Catchup{}
+	return nil
+}
+
+// logStates are the refuse= values of admit.
+var logStates = map[string]LogState{
+	"":          {Logging: true},
+	"no-log":    {},
+	"stopped":   {Logging: true, Refusal: "the job's checkpoint log stopped at region #7 (disk full): a joining node cannot catch up", Lazy: true},
+	"suspended": {Logging: true, Refusal: "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"},
+	"lazy":      {Logging: true, Lazy: true},
+}
+
+// join carries out the commands of joining nodes, as the driver (cape's
+// announceLive and admitJoiners) does.
+func (h *harness) join(cmd string, a args, rank int, seq uint64) ([]string, error) {
+	switch cmd {
+	case "ask-join":
+		replayed, err := a.int("replayed", 0)
+		if err != nil {
+			return nil, err
+		}
+		h.joins.Ask(rank, uint64(replayed))
+		return nil, nil
+	case "should-ask":
+		at, err := a.at()
+		if err != nil {
+			return nil, err
+		}
+		to, err := a.int("replay-to", 0)
+		if err != nil {
+			return nil, err
+		}
+		return []string{fmt.Sprintf("ask=%v", h.catchup.ShouldAsk(seq, uint64(to), at))}, nil
+	}
+	state, ok := logStates[a["refuse"]]
+	if !ok {
+		return nil, fmt.Errorf("refuse=%q", a["refuse"])
+	}
+	fail, err := a.ints("fail")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	next, changed := h.members.Survivors()
+	var admitted []int
+	reqs := h.joins.Take()
+	if why := JoinRefusal(state); why != "" {
+		for _, r := range reqs {
+			out = append(out, fmt.Sprintf("refuse %d: %s", r.Rank, why))
+		}
+		reqs = nil
+	}
+	live := AdmittedLive(next, reqs)
+	for _, r := range reqs {
+		if slices.Contains(fail, r.Rank) {
+			out = append(out, fmt.Sprintf("send %d live %v: failed, dropped", r.Rank, live))
+			continue
+		}
+		out = append(out, fmt.Sprintf("send %d live %v: admitted (replayed %d)", r.Rank, live, r.Replayed))
+		admitted = append(admitted, r.Rank)
+	}
+	if len(admitted) > 0 {
+		next, changed = h.members.Admit(next, admitted), true
+	}
+	h.members.Live = next
+	return append(out, fmt.Sprintf("live %v changed=%v", next, changed)), nil
+}
+
+// master runs the master's loop from at: each unit takes 1ms, until the
+// loop is done or waits for the slaves.
+func (h *harness) master(a args) ([]string, error) {
+	at, err := a.at()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for range 1000 {
+		out = append(out, h.step(Event{Kind: NextUnit, At: at})...)
+		if last := out[len(out)-1]; !strings.HasPrefix(last, "run ") {
+			return out, nil
+		}
+		at = at.Add(time.Millisecond)
+	}
+	return nil, errors.New("the master's loop does not end")
+}
+
+// slave runs the rest of the region on slave rank from at: in a dynamic
+// loop it asks for chunks, each taking 1ms, until it gets an empty one;
+// then it sends its delta.
+func (h *harness) slave(a args, rank int, seq uint64) ([]string, error) {
+	at, err := a.at()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := 0; h.ro.Dynamic(); i++ {
+		if i == 1000 {
+			return nil, errors.New("the slave's loop does not end")
+		}
+		acts := h.step(Event{Kind: Recv, Rank: rank, Seq: seq, MsgSeq: seq, At: at, MsgKind: 50})
+		out = append(out, acts...)
+		if len(acts) != 1 || !strings.HasPrefix(acts[0], "chunk ") {
+			return out, nil // not answered with a chunk: refused, or the region failed
+		}
+		if strings.HasSuffix(acts[0], fmt.Sprintf(" [%d,%d)", h.ro.count, h.ro.count)) {
+			break
+		}
+		at = at.Add(time.Millisecond)
+	}
+	return append(out, h.step(Event{Kind: Recv, Rank: rank, Seq: seq, MsgSeq: seq, At: at, MsgKind: 51, Delta: true})...), nil
 }
 
 func (h *harness) seq() uint64 {
@@ -315,10 +450,10 @@ func (h *harness) begin(a args, seq uint64) ([]string, error) {
 	_, norerun := a["norerun"]
 	h.ro.Step(Event{Kind: Begin, At: at, Region: Region{Seq: seq, Count: count, Chunk: chunk,
 		Dynamic: sched == "dynamic" || sched == "guided", Guided: sched == "guided",
-		Nodes: len(h.mem.Live), Rerun: !norerun}})
+		Nodes: len(h.members.Live), Rerun: !norerun}})
 	out := h.format(h.ro.Ready())
 	// The assignment of static units, by rank.
-	for _, rank := range h.mem.Live {
+	for _, rank := range h.members.Live {
 		us := h.ro.mine
 		if rank > 0 {
 			us = h.ro.given[rank]
@@ -348,13 +483,13 @@ func (h *harness) result() []string {
 	return []string{fmt.Sprintf("committed %v lost %v reexec %d units in %v, waited %v", committed, lost, n, reexec, waited)}
 }
 
-func (h *harness) members() []string {
+func (h *harness) membership() []string {
 	var ls []string
-	for _, l := range h.mem.Losses {
+	for _, l := range h.members.Losses {
 		ls = append(ls, fmt.Sprintf("%d@#%d", l.Rank, l.Seq))
 	}
 	return []string{fmt.Sprintf("live %v losses [%s] may-lose=%v units=%d reexec=%v",
-		h.mem.Live, strings.Join(ls, " "), h.mem.MayLose(), h.mem.Units, h.mem.Reexec)}
+		h.members.Live, strings.Join(ls, " "), h.members.MayLose(), h.members.Units, h.members.Reexec)}
 }
 
 func units(us []Unit) string {

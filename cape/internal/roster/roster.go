@@ -18,6 +18,18 @@
 // max(StragglerFactor × the median unit time, StragglerFloor) while the
 // master had nothing left to run is declared lost the same way, rather than
 // raced, so that a reduction partial is never committed twice.
+//
+// The job's membership (Members) is the live set, the losses and the
+// --max-lost policy; it changes only at region boundaries (Survivors,
+// Admit). Nodes joining a running job are admitted there (Joins,
+// JoinRefusal, AdmittedLive) once they have caught up with the job's log
+// (Catchup). The texts of the master's notices about its nodes are made
+// here too (text.go), so that the scripts in testdata check them; the
+// driver writes them.
+//
+// Lock order: none. A Roster and its Members are not safe for concurrent
+// use: the driver serialises them (cape's rosterDriver.mu, then
+// node.lossMu) and carries the actions out after releasing its locks.
 package roster
 
 import (
@@ -106,8 +118,8 @@ const (
 	// the input stream; keep its connection open to refuse its late
 	// messages (Straggler), else drop it.
 	Declare
-	// Lost: report Rank lost at At (Err) with its Units going back to be
-	// re-run (by the master, or to the pool when Dynamic).
+	// Lost: report Rank lost at At, Into the region (Err), with its Units
+	// going back to be re-run (by the master, or to the pool when Dynamic).
 	Lost
 	// Leave: tell straggler Rank, asynchronously, to leave the job.
 	Leave
@@ -131,6 +143,7 @@ type Action struct {
 	Rank      int
 	Seq       uint64
 	At        time.Time
+	Into      time.Duration // Lost: since the region began
 	Err       error
 	Unit      Unit
 	Units     []Unit // Lost: valid until the next region
@@ -150,9 +163,10 @@ type Action struct {
 // It owns the region's assignment of units to ranks and reads and updates
 // the job's Members it was made with. It is not safe for concurrent use.
 type Roster struct {
-	mem *Members
+	members *Members
 
 	seq     uint64
+	start   time.Time // when the region began
 	count   int
 	chunk   int
 	dynamic bool
@@ -187,7 +201,7 @@ type Roster struct {
 }
 
 // New returns a roster over the job's membership m.
-func New(m *Members) *Roster { return &Roster{mem: m} }
+func New(m *Members) *Roster { return &Roster{members: m} }
 
 // Ready returns the actions queued since the last call, in order; the
 // slice is the roster's, valid until the next Step.
@@ -258,13 +272,13 @@ func (ro *Roster) Stats() (lost []int, units int, reexec, waited time.Duration) 
 
 // begin resets the roster for reg: the units of every live node.
 func (ro *Roster) begin(reg Region, at time.Time) {
-	m := ro.mem
+	m := ro.members
 	size := 1
 	for _, rank := range m.Live {
 		size = max(size, rank+1)
 	}
 	ro.grow(size)
-	ro.seq, ro.count, ro.chunk = reg.Seq, reg.Count, reg.Chunk
+	ro.seq, ro.start, ro.count, ro.chunk = reg.Seq, at, reg.Count, reg.Chunk
 	ro.dynamic, ro.guided, ro.nodes = reg.Dynamic, reg.Guided, reg.Nodes
 	ro.recover = reg.Rerun && m.MaxLost != 0 && m.MayLose()
 	ro.nextLo, ro.fatal, ro.firstLoss, ro.settled = 0, nil, time.Time{}, false
@@ -315,7 +329,7 @@ func (ro *Roster) grow(size int) {
 // region, a delta is committed, a chunk request answered.
 func (ro *Roster) recv(ev Event) {
 	rank := ev.Rank
-	if ro.mem.IsLost(rank) {
+	if ro.members.IsLost(rank) {
 		ro.emit(Action{Kind: Refuse, Rank: rank, MsgKind: ev.MsgKind, MsgSeq: ev.MsgSeq})
 		ro.emit(Action{Kind: Drop, Rank: rank})
 		return
@@ -407,7 +421,7 @@ func (ro *Roster) lose(rank int, seq uint64, err error, straggler bool, now time
 		ro.emit(Action{Kind: Drop, Rank: rank})
 		return
 	}
-	m := ro.mem
+	m := ro.members
 	// A node lost after it committed the previous region (while it was
 	// sent the result) is still in this region's live set: its units are
 	// re-run.
@@ -438,7 +452,7 @@ func (ro *Roster) lose(rank int, seq uint64, err error, straggler bool, now time
 	ro.lostHere = append(ro.lostHere, rank)
 	ro.out[rank] = true
 	ro.pending--
-	ro.emit(Action{Kind: Lost, Rank: rank, Seq: ro.seq, At: now, Err: err, Units: us, Dynamic: ro.dynamic, Straggler: straggler})
+	ro.emit(Action{Kind: Lost, Rank: rank, Seq: ro.seq, At: now, Into: now.Sub(ro.start), Err: err, Units: us, Dynamic: ro.dynamic, Straggler: straggler})
 	if straggler {
 		ro.emit(Action{Kind: Leave, Rank: rank, Seq: ro.seq})
 	}
@@ -541,8 +555,8 @@ func (ro *Roster) end(now time.Time) {
 	if len(ro.lostHere) == 0 {
 		return
 	}
-	ro.mem.Units += ro.reexecN
-	ro.mem.Reexec += ro.reexecT
+	ro.members.Units += ro.reexecN
+	ro.members.Reexec += ro.reexecT
 	ro.emit(Action{Kind: Recovered, Seq: ro.seq, Ranks: ro.lostHere, Took: now.Sub(ro.firstLoss),
 		Count: ro.reexecN, Reexec: ro.reexecT})
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cape
+package wake
 
 import (
 	"os"
@@ -9,9 +9,9 @@ import (
 	"unsafe"
 )
 
-// evfd is the waker's eventfd (see waker), read through the runtime's
-// network poller. Its counter is the pending signal.
-type evfd struct {
+// eventfd is the Waker's eventfd (see the package doc), read through the
+// runtime's network poller. Its counter is the pending signal.
+type eventfd struct {
 	fd       uintptr
 	f        *os.File
 	rc       syscall.RawConn
@@ -20,9 +20,9 @@ type evfd struct {
 	readFn   func(fd uintptr) bool
 }
 
-// newEvfd returns a non-blocking eventfd in the poller, or nil if one
+// newEventfd returns a non-blocking eventfd in the poller, or nil if one
 // cannot be made.
-func newEvfd() *evfd {
+func newEventfd() *eventfd {
 	fd, _, errno := syscall.RawSyscall(syscall.SYS_EVENTFD2, 0, syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if errno != 0 {
 		return nil
@@ -40,28 +40,28 @@ func newEvfd() *evfd {
 		f.Close()
 		return nil
 	}
-	e := &evfd{fd: fd, f: f, rc: rc}
+	e := &eventfd{fd: fd, f: f, rc: rc}
 	e.readFn = e.readFD
 	return e
 }
 
-func (e *evfd) signal() {
+func (e *eventfd) signal() {
 	one := uint64(1)
 	// Writing to an eventfd cannot block until its counter nears 2⁶⁴.
 	syscall.RawSyscall(syscall.SYS_WRITE, e.fd, uintptr(unsafe.Pointer(&one)), 8)
 }
 
-func (e *evfd) clear() {
+func (e *eventfd) clear() {
 	syscall.RawSyscall(syscall.SYS_READ, e.fd, uintptr(unsafe.Pointer(&e.buf)), 8)
 }
 
 // readFD consumes the counter, or asks the poller to wait for a signal.
-func (e *evfd) readFD(fd uintptr) bool {
+func (e *eventfd) readFD(fd uintptr) bool {
 	_, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&e.buf)), 8)
 	return errno != syscall.EAGAIN && errno != syscall.EINTR
 }
 
-func (e *evfd) wait(due time.Time) {
+func (e *eventfd) wait(due time.Time) {
 	now := time.Now()
 	switch {
 	case due.IsZero():
