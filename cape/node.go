@@ -312,11 +312,11 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 // this node's side, phase by phase: the master's and every slave's code
 // run the same phases in the same order, so their messages pair up.
 func (n *node) followStartup(backend string, mopts monitor.Options) error {
-	lazy, err := wantLazy(n)
+	wantsLazy, err := wantLazy(n)
 	if err != nil {
 		return err
 	}
-	for _, ph := range wire.Phases(wire.Setup{Lazy: lazy, Restart: n.cfg.Restart}) {
+	for _, ph := range wire.Phases(wire.Setup{Lazy: wantsLazy, Restart: n.cfg.Restart}) {
 		var err error
 		switch ph {
 		case wire.PhaseLazy:

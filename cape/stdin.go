@@ -20,7 +20,6 @@ import (
 // survives losses (--max-lost), in which case the slave, whose input
 // stopped, fails by itself and is lost like any failed node.
 
-// Message kinds of the set-up on the job's connection.
 // shareStdinMaster decides how the job reads standard input and tells the
 // slaves; streaming, it starts the master's side.
 func (n *node) shareStdinMaster() error {
