@@ -16,7 +16,6 @@ package cape
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
@@ -192,7 +192,7 @@ func (n *node) askToJoin() error {
 		if !j.catchup.ShouldAsk(n.seq, n.replayTo, time.Now()) {
 			return nil
 		}
-		p := binary.LittleEndian.AppendUint64(nil, n.seq-1)
+		p := wire.JoinPayload(n.seq - 1)
 		if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: n.seq - 1, Payload: p}); err != nil {
 			return n.joinLost(err)
 		}
