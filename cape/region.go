@@ -7,6 +7,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/values"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/monitor"
@@ -45,7 +46,7 @@ type Region struct {
 	// how many of them fall where this node's own delta has runs.
 	mergedIn, ownIn int
 
-	values []value // reductions and lastprivates, in registration order
+	values values.List // reductions and lastprivates, in registration order
 
 	// What the translator proved (hint_unsafe.go): the region's loop, and the
 	// arena spans it writes in when bounded.
