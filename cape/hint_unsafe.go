@@ -19,9 +19,9 @@ package cape
 // image, a replayed delta, an allocation, a joiner's catch-up, --verify).
 
 import (
-	"fmt"
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/stats"
 	"github.com/cape-go/cape/monitor"
 )
 
@@ -80,17 +80,7 @@ func (r *Region) hint() monitor.Hint {
 }
 
 // hintStats is the --stats note of what r's Start was told.
-func (r *Region) hintStats() string {
-	switch {
-	case r.bounded && r.clean:
-		return fmt.Sprintf("; hints: writes in %d span(s), clean stretch", len(r.spans))
-	case r.bounded:
-		return fmt.Sprintf("; hints: writes in %d span(s)", len(r.spans))
-	case r.clean:
-		return "; hints: clean stretch"
-	}
-	return ""
-}
+func (r *Region) hintStats() string { return stats.HintNote(r.bounded, r.clean, len(r.spans)) }
 
 // ended records, when r (outermost) stops, where the next region's
 // stretch starts.

@@ -2,8 +2,10 @@ package cape
 
 import (
 	"os"
+	"time"
 
 	"github.com/cape-go/cape/cape/internal/stats"
+	"github.com/cape-go/cape/delta"
 )
 
 // statsOut batches the lines --stats prints for every region, to standard
@@ -17,3 +19,31 @@ func statsf(format string, args ...any) { statsOut.Printf(format, args...) }
 
 // flushStats writes the pending --stats lines.
 func flushStats() { statsOut.Flush() }
+
+// regionStats are a region's measures for its --stats line (Exchange),
+// kept from Start to Exchange when --stats is on.
+type regionStats struct {
+	t1                time.Time     // the compute's end (Create)
+	starting, created time.Duration // Start's own time (the monitor's arming above all); Create's
+	pages             int           // dirty pages found by Create
+	flt0              int64         // the process's page faults at Start (faults.go), and
+	faults            int64         // those of the compute, -1 if not counted
+	// Exchange's parts: waiting for peers (the slowest node's compute
+	// shows here), decoding + merging + injecting, encoding + sending.
+	waited, merging, sent time.Duration
+	// Slave: data bytes of the merged delta received, and how many of
+	// them fall where this node's own delta has runs.
+	mergedIn, ownIn int
+}
+
+// printStats adds r's --stats line: d is this node's delta, exchange the
+// time Exchange took, sent and recvd the bytes it sent and received.
+func (r *Region) printStats(d *delta.Delta, exchange time.Duration, sent, recvd int) {
+	s, n := r.stats, r.n
+	line := stats.Region{Node: n.name, Name: r.name, Seq: r.seq,
+		Start: s.starting, Compute: s.t1.Sub(r.t0), Create: s.created, Pages: s.pages, Bytes: d.Len(),
+		Exchange: exchange, Wait: s.waited, Merge: s.merging, Send: s.sent, Sent: sent, Received: recvd,
+		Slave: n.rank > 0, MergedIn: s.mergedIn, OwnIn: s.ownIn,
+		Reexec: r.reexecStats(), Faults: r.faultStats(), Hints: r.hintStats()}
+	_, _ = statsOut.Write(stats.AppendRegion(nil, &line))
+}
