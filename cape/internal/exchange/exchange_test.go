@@ -73,6 +73,22 @@ func created(t *testing.T, m Mode, e twins, seq uint64, rank int, w writes) *del
 	return d
 }
 
+// received returns the master's delta of nodes[0] and a Master holding
+// the deltas of the slaves, nodes[1:], as if decoded (In) and received
+// (Deltas), each with its rank as its values (Parts).
+func received(t *testing.T, e twins, seq uint64, nodes []writes) (*Master, *delta.Delta) {
+	t.Helper()
+	m := &Master{}
+	m.Grow(len(nodes))
+	own := created(t, Incremental{}, e, seq, 0, nodes[0])
+	for rank := 1; rank < len(nodes); rank++ {
+		m.In[rank] = *created(t, Incremental{}, e, seq, rank, nodes[rank])
+		m.Deltas[rank] = Incremental{}.Received(&m.In[rank], e)
+		m.Parts[rank] = []byte{byte(rank)}
+	}
+	return m, own
+}
+
 // apply returns mem with d applied.
 func apply(t *testing.T, mem []byte, d *delta.Delta) []byte {
 	t.Helper()
@@ -108,14 +124,7 @@ func TestMerge(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := entry(size)
-			var m Master
-			m.Grow(len(tt.nodes))
-			own := created(t, Incremental{}, e, seq, 0, tt.nodes[0])
-			for rank := 1; rank < len(tt.nodes); rank++ {
-				m.In[rank] = *created(t, Incremental{}, e, seq, rank, tt.nodes[rank])
-				m.Deltas[rank] = Incremental{}.Received(&m.In[rank], e)
-				m.Parts[rank] = []byte{byte(rank)}
-			}
+			m, own := received(t, e, seq, tt.nodes)
 			base := delta.PagedBase(pageSize, e.Twin)
 			merged, parts, err := m.Merge(seq, base, own, []byte{0}, tt.committed)
 			if tt.want == nil {
@@ -177,21 +186,16 @@ func TestLessOwn(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := entry(size)
-			var m Master
-			m.Grow(len(tt.nodes))
-			own := created(t, Incremental{}, e, seq, 0, tt.nodes[0])
+			m, own := received(t, e, seq, tt.nodes)
 			committed := []int{}
 			want := writes{}
 			for rank, w := range tt.nodes {
 				for off, v := range w {
 					want[off] = v
 				}
-				if rank == 0 {
-					continue
+				if rank > 0 {
+					committed = append(committed, rank)
 				}
-				committed = append(committed, rank)
-				m.In[rank] = *created(t, Incremental{}, e, seq, rank, w)
-				m.Deltas[rank] = &m.In[rank]
 			}
 			if _, _, err := m.Merge(seq, delta.PagedBase(pageSize, e.Twin), own, nil, committed); err != nil {
 				t.Fatal(err)
