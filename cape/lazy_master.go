@@ -2,9 +2,9 @@ package cape
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/cape-go/cape/cape/internal/lazy"
+	"github.com/cape-go/cape/cape/internal/stats"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/transport"
 )
@@ -37,9 +37,9 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		o := m.Result(s)
 		sent += o.Size
 		if n.stats {
-			statsf("cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; pages %v, plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
-				r.name, r.seq, s, o.Size, o.Pushed, o.Notices, o.Eager, o.Fetched,
-				rep.Pages.Round(time.Microsecond), rep.Plan.Round(time.Microsecond), rep.Snapshot.Round(time.Microsecond), rep.Snapped, rep.Copied, rep.Compared, rep.Send.Round(time.Microsecond))
+			_, _ = statsOut.Write(stats.AppendLazy(nil, &stats.Lazy{Name: r.name, Seq: r.seq, Node: s,
+				Size: o.Size, Pushed: o.Pushed, Notices: o.Notices, Eager: o.Eager, Fetched: o.Fetched,
+				Pages: rep.Pages, Plan: rep.Plan, Snapshot: rep.Snapshot, Snapped: rep.Snapped, Copied: rep.Copied, Compared: rep.Compared, Send: rep.Send}))
 		}
 	}
 	for _, s := range r.roster.committed {

@@ -72,3 +72,32 @@ func HintNote(bounded, clean bool, spans int) string {
 	}
 	return ""
 }
+
+// Lazy is what the master's --stats line on the lazy transfer to one
+// slave after a region says (package lazy's Result and Report).
+type Lazy struct {
+	Name string // the region's name
+	Seq  uint64
+	Node int // the slave's rank
+
+	// To this slave: the payload's bytes, the pages pushed, the write
+	// notices, whether everything changed was pushed, and the bytes of
+	// pages it fetched since the last exchange.
+	Size, Pushed, Notices int
+	Eager                 bool
+	Fetched               int
+
+	// The exchange's steps (for every slave): finding the changed pages,
+	// planning, the snapshot (its pages, those copied and those
+	// compared), sending.
+	Pages, Plan, Snapshot     time.Duration
+	Snapped, Copied, Compared int
+	Send                      time.Duration
+}
+
+// AppendLazy appends the --stats line of s, newline included, to dst.
+func AppendLazy(dst []byte, s *Lazy) []byte {
+	return fmt.Appendf(dst, "cape: master: lazy transfer after region %s #%d: node %d: %d bytes sent (%d pages pushed, %d write notices, eager %v), %d bytes of pages fetched since the last exchange; pages %v, plan %v, snapshot %v (%d pages: %d copied, %d compared), send %v\n",
+		s.Name, s.Seq, s.Node, s.Size, s.Pushed, s.Notices, s.Eager, s.Fetched,
+		us(s.Pages), us(s.Plan), us(s.Snapshot), s.Snapped, s.Copied, s.Compared, us(s.Send))
+}

@@ -85,3 +85,21 @@ func TestLogBatches(t *testing.T) {
 	}
 	l.Flush() // nothing pending: no write
 }
+
+func TestAppendLazy(t *testing.T) {
+	tests := []struct {
+		in   Lazy
+		want string
+	}{
+		{Lazy{Name: "s.go:1:2", Seq: 4, Node: 2, Size: 100, Pushed: 3, Notices: 7, Eager: true, Fetched: 4096,
+			Pages: 1499 * time.Nanosecond, Plan: time.Microsecond, Snapshot: 2500 * time.Nanosecond, Snapped: 9, Copied: 5, Compared: 4, Send: time.Millisecond},
+			"cape: master: lazy transfer after region s.go:1:2 #4: node 2: 100 bytes sent (3 pages pushed, 7 write notices, eager true), 4096 bytes of pages fetched since the last exchange; pages 1µs, plan 1µs, snapshot 3µs (9 pages: 5 copied, 4 compared), send 1ms\n"},
+		{Lazy{Name: "a", Seq: 1, Node: 1},
+			"cape: master: lazy transfer after region a #1: node 1: 0 bytes sent (0 pages pushed, 0 write notices, eager false), 0 bytes of pages fetched since the last exchange; pages 0s, plan 0s, snapshot 0s (0 pages: 0 copied, 0 compared), send 0s\n"},
+	}
+	for i, tt := range tests {
+		if got := string(AppendLazy(nil, &tt.in)); got != tt.want {
+			t.Errorf("%d:\n got %q\nwant %q", i, got, tt.want)
+		}
+	}
+}
