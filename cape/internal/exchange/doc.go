@@ -3,7 +3,8 @@
 // what the master sends back: incremental or complete), the master's merge
 // of its own delta with the committed slaves' ones, what each slave is
 // sent (the merged delta less the bytes of its own delta), and the limits
-// a received delta is decoded under. It holds no pointer into the runtime,
+// a received delta is decoded under, and the preparation of an injection.
+// It holds no pointer into the runtime,
 // no socket and no clock; it never exits and never prints. Package cape
 // drives it: it gathers and decodes the slaves' messages, injects the
 // merged delta into the arena and sends the results.
@@ -17,7 +18,9 @@
 // wrote with different values is a *delta.ConflictError naming both).
 // The master then sends every slave the Mode's Outgoing delta (the
 // complete mode: the whole extent, broadcast) or, incrementally, each its
-// own Master.LessOwn delta: no node receives bytes it wrote.
+// own Master.LessOwn delta: no node receives bytes it wrote. Before any
+// node injects a delta, Prepare tells the monitor of the bytes about to
+// be written and populates large runs.
 //
 // # Lifecycle
 //
