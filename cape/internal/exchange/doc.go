@@ -2,10 +2,10 @@
 // from moving bytes: the checkpoint modes (what a node's delta holds and
 // what the master sends back: incremental or complete), the master's merge
 // of its own delta with the committed slaves' ones, what each slave is
-// sent (the merged delta less the bytes of its own delta), and the limits
-// a received delta is decoded under, and the preparation of an injection.
-// It holds no pointer into the runtime,
-// no socket and no clock; it never exits and never prints. Package cape
+// sent (the merged delta less the bytes of its own delta), the limits a
+// received delta is decoded under, and the preparation of an injection.
+// It holds no pointer into the runtime, no socket and no clock; it never
+// exits and never prints. Package cape
 // drives it: it gathers and decodes the slaves' messages, injects the
 // merged delta into the arena and sends the results.
 //
