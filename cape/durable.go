@@ -155,7 +155,7 @@ func (r *Region) hashEntry(pages []int) {
 	if d == nil || r.replaying() || r.nested != nil {
 		return
 	}
-	if d.Chained(r.seq, r.extent, r.clean) {
+	if d.Chained(r.seq, r.extent, r.hints.clean) {
 		r.dlog.hash = durable.ChainedHash
 		return
 	}
@@ -270,7 +270,7 @@ func (r *Region) record(merged *delta.Delta, ds []*delta.Delta, msgs []transport
 		if rank > 0 {
 			recvd := r.n.xch.sent[rank]
 			switch {
-			case r.n.lazyM != nil && !r.last:
+			case r.n.lazyM != nil && !r.hints.last:
 				// The lazy transfer's message: write notices, the
 				// pages pushed and the values (sendLazy).
 				recvd = r.n.lazyM.Sent(rank)

@@ -122,7 +122,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err != nil {
 		return sent, 0, r.fail(err)
 	}
-	if n.lazyS != nil && !r.last {
+	if n.lazyS != nil && !r.hints.last {
 		recvd, err := len(msg.Payload)+n.lazyS.TakeFetched(), r.applyLazy(msg.Payload, d)
 		n.slave.Release(msg.Payload)
 		return sent, recvd, err
@@ -234,7 +234,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	}
 	n.announceLive(r.seq)
 	switch {
-	case n.lazyM != nil && !r.last:
+	case n.lazyM != nil && !r.hints.last:
 		sent, err = r.sendLazy(merged, x.Deltas)
 	case n.ckpt.BroadcastAll():
 		sent, err = r.broadcastMerged(merged)
@@ -342,7 +342,7 @@ func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
 	x := &n.xch
 	vals := r.results()
 	committed := r.roster.committed
-	total := x.LessOwn(r.seq, committed, r.last)
+	total := x.LessOwn(r.seq, committed, r.hints.last)
 	clear(x.errs)
 	if total < parallelSendBytes || len(committed) == 1 {
 		for _, rank := range committed {

@@ -36,14 +36,7 @@ type Region struct {
 
 	values []value // reductions and lastprivates, in registration order
 
-	// What the translator proved (hint_unsafe.go): the region's loop, and the
-	// arena spans it writes in when bounded.
-	loop    *Loop
-	bounded bool
-	last    bool // the program's last region: the slaves leave after it
-	spans   []monitor.Span
-	spanBuf [2]monitor.Span // spans' first storage: no allocation per region
-	clean   bool            // Start was told the stretch before it was clean
+	hints regionHints // what the translator proved (hint_unsafe.go)
 
 	count  int          // the iterations of the region's loop (first)
 	roster regionRoster // master of a multi-node region
@@ -204,7 +197,7 @@ func (r *Region) Start() error {
 	if r.stats != nil {
 		r.stats.starting = r.t0.Sub(ts)
 	}
-	r.clean = h.Clean
+	r.hints.clean = h.Clean
 	return nil
 }
 
