@@ -12,7 +12,9 @@ package cape
 // yet, it asks the master to admit it and keeps following the log; the
 // master answers with the live set from some region on, which names it.
 // The node reads the regions up to that one from the log, then becomes an
-// ordinary slave: it takes its share of the next region.
+// ordinary slave: it takes its share of the next region. What it does at
+// each region, and when it asks, is package catchup's decision; this file
+// follows the log, talks to the master and prints.
 
 import (
 	"context"
@@ -22,36 +24,24 @@ import (
 	"net"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/catchup"
 	"github.com/cape-go/cape/cape/internal/durable"
-	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
 
-// joinPoll is how often a joining node that caught up with the log looks
-// for new records and for the master's answer.
-const joinPoll = time.Millisecond
-
-// joiner is a joining node's state. It is used from the program's
-// goroutine only.
+// joiner is a joining node's state: its decisions (package catchup) and
+// the log it follows. It is used from the program's goroutine only.
 type joiner struct {
-	fl      *ckptlog.Follower
-	start   time.Time // the process's start of joining
-	asked   bool      // the request to be admitted was sent
-	at      uint64    // admitted: the live set names this node from region at+1
-	live    []int     // admitted: that live set
-	slave   bool      // admitted and past region at: an ordinary slave
-	first   uint64    // the first region this node took a share of
-	shares  int       // regions it took a share of
-	joinAt  time.Duration
-	caughtN uint64         // regions replayed from the log
-	catchup roster.Catchup // when to ask to be admitted
+	*catchup.Joiner
+	fl *ckptlog.Follower
 }
 
 // startJoining connects a joining node to the job's master and opens the
 // job's log for replay.
 func (n *node) startJoining(tcfg transport.Config) error {
-	j := &joiner{start: time.Now()}
+	start := time.Now()
+	j := &joiner{}
 	dir, err := ckptlog.OpenDir(n.cfg.JoinDir)
 	if err != nil {
 		return fmt.Errorf("join: %w", err)
@@ -71,6 +61,7 @@ func (n *node) startJoining(tcfg transport.Config) error {
 	}
 	n.dur, n.replayTo, n.pending = d, d.Logged(), d.Pending()
 	n.members.Live = []int{n.rank}
+	j.Joiner = catchup.New(n.rank, start)
 	n.joining = j
 	return nil
 }
@@ -101,38 +92,36 @@ func (n *node) dialJoin(tcfg transport.Config) error {
 
 // catchUp runs at the start of each region of a joining node: it makes the
 // region one the log holds (replayed), or the node's first as a slave, and
-// waits for either as long as needed.
+// waits for either as long as needed (catchup.Joiner decides).
 func (n *node) catchUp() {
 	n.dirtyGap()
 	j := n.joining
-	if j.slave {
-		j.shares++
-		return
-	}
-	if n.pending != nil {
-		return // regions before the log's image compute, as on restart
-	}
+	j.Begin(n.seq, n.replayTo, n.pending != nil)
 	for {
-		if j.live != nil && n.seq == j.at+1 {
+		var err error
+		switch j.Next(time.Now()) {
+		case catchup.Share, catchup.Compute, catchup.Replay:
+			return
+		case catchup.Join:
 			n.becomeSlave()
 			return
+		case catchup.Follow:
+			err = n.followLog()
+			j.Followed(n.replayTo, n.pending != nil)
+		case catchup.Ask:
+			p := binary.LittleEndian.AppendUint64(nil, j.Request())
+			if err = n.slave.Send(transport.Message{Kind: kindJoin, Seq: j.Request(), Payload: p}); err != nil {
+				fail(n.joinLost(err))
+			}
+			j.Asked()
+		case catchup.Listen:
+			err = n.hearMaster()
+		case catchup.Sleep:
+			time.Sleep(catchup.Poll)
 		}
-		if err := n.followLog(); err != nil {
+		if err != nil {
 			fail(err)
 		}
-		if n.pending != nil {
-			return // the log was compacted: compute up to its image's point
-		}
-		if err := n.askToJoin(); err != nil {
-			fail(err)
-		}
-		if j.live != nil && n.seq == j.at+1 {
-			continue
-		}
-		if n.seq <= n.replayTo {
-			return
-		}
-		time.Sleep(joinPoll)
 	}
 }
 
@@ -166,10 +155,8 @@ func (n *node) followLog() error {
 // pending image: at the next call of its checkpoint point, the node
 // restores it (Checkpoint), and it computes its regions until then.
 func (n *node) adoptImage(s *ckptlog.Scan) error {
-	if n.joining.asked {
-		// The master may admit it from any region now, which it would
-		// have to replay from the log.
-		return errors.New("this node had asked to be admitted: start it again")
+	if err := n.joining.AdoptImage(); err != nil {
+		return err
 	}
 	if len(s.Entries) == 0 || s.Entries[0].Kind != ckptlog.KindImage {
 		return errors.New("the log holds no image to restart from: start this node again")
@@ -183,32 +170,22 @@ func (n *node) adoptImage(s *ckptlog.Scan) error {
 	return nil
 }
 
-// askToJoin sends the request to be admitted, once it is time (see
-// roster.Catchup), and takes the master's answer if it came: the live set
-// that names this node, or the end of the job.
-func (n *node) askToJoin() error {
+// hearMaster takes the master's answer to the request to be admitted,
+// if it came: the live set that names this node, or the end of the job.
+func (n *node) hearMaster() error {
 	j := n.joining
-	if !j.asked {
-		if !j.catchup.ShouldAsk(n.seq, n.replayTo, time.Now()) {
-			return nil
-		}
-		p := binary.LittleEndian.AppendUint64(nil, n.seq-1)
-		if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: n.seq - 1, Payload: p}); err != nil {
-			return n.joinLost(err)
-		}
-		j.asked = true
-	}
 	msg, ok, err := n.slave.TryRecv()
 	if err != nil {
 		return n.joinLost(err)
 	}
 	if !ok {
+		j.Silent()
 		return nil
 	}
 	if msg.Kind == kindDone {
 		return n.joinLost(transport.ErrPeerClosed)
 	}
-	if j.live != nil {
+	if j.Admitted() {
 		// Admitted, this node sent nothing yet: the master only tells it
 		// to leave (it straggled) or that the job ended.
 		if err := fromMaster(msg, 0, msg.Seq); errors.Is(err, ErrLeft) || errors.Is(err, ErrJobAborted) {
@@ -229,12 +206,11 @@ func (n *node) askToJoin() error {
 	}
 	live, err := parseLive(msg.Payload, start, n.cfg.Size)
 	if err == nil {
-		err = roster.CheckAdmission(live, n.rank, msg.Seq, n.seq)
+		err = j.Heard(live, msg.Seq)
 	}
 	if err != nil {
 		return fmt.Errorf("join: the master's answer: %w", err)
 	}
-	j.at, j.live = msg.Seq, live
 	return nil
 }
 
@@ -251,27 +227,23 @@ func (n *node) joinLost(err error) error {
 // becomeSlave turns the joining node into a slave of the live set, at the
 // start of its first region.
 func (n *node) becomeSlave() {
-	j := n.joining
-	j.slave, j.first, j.shares = true, n.seq, 1
-	j.caughtN = n.replayTo
+	live, text := n.joining.Joined(time.Now())
 	n.replayTo = min(n.replayTo, n.seq-1) // from here the master sends the results
-	j.joinAt = time.Since(j.start)
 	if n.dur != nil {
 		_, _ = n.dur.Close()
 		n.dur = nil
 	}
-	n.members.Live = j.live
-	notice("cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
-		n.name, n.seq, roster.Short(j.joinAt), j.at)
+	n.members.Live = live
+	notice("cape: %s: %s\n", n.name, text)
 	go n.watchMaster()
 }
 
 // joinSummary prints, on a joined node at its end, what it took part in.
 func (n *node) joinSummary() {
-	j := n.joining
-	if j == nil || !j.slave {
+	if n.joining == nil {
 		return
 	}
-	notice("cape: %s: joined after %v; took a share of %s (#%d to #%d)\n",
-		n.name, roster.Short(j.joinAt), roster.Plural(j.shares, "region"), j.first, j.first+uint64(j.shares)-1)
+	if text := n.joining.Summary(); text != "" {
+		notice("cape: %s: %s\n", n.name, text)
+	}
 }
