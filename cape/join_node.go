@@ -30,39 +30,35 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// joiner is a joining node's state: its decisions (package catchup) and
-// the log it follows. It is used from the program's goroutine only.
-type joiner struct {
-	*catchup.Joiner
-	fl *ckptlog.Follower
-}
+// joiner is a joining node's state (package catchup); the log it follows
+// is its durable.Log's.
+type joiner = catchup.Joiner
 
 // startJoining connects a joining node to the job's master and opens the
 // job's log for replay.
 func (n *node) startJoining(tcfg transport.Config) error {
 	start := time.Now()
-	j := &joiner{}
 	dir, err := ckptlog.OpenDir(n.cfg.JoinDir)
 	if err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
-	if j.fl, err = dir.Follow(n.recordLimit()); err != nil {
+	fl, err := dir.Follow(n.recordLimit())
+	if err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
 	tcfg.Broadcast = transport.BroadcastStar // a joining node has no relay links
 	if err := n.dialJoin(tcfg); err != nil {
-		j.fl.Close()
+		fl.Close()
 		return err
 	}
-	d, err := durable.OpenJoin(dir, j.fl, n.arenaHeader(), func(s string) { notice("cape: %s: %s\n", n.name, s) })
+	d, err := durable.OpenJoin(dir, fl, n.arenaHeader(), func(s string) { notice("cape: %s: %s\n", n.name, s) })
 	if err != nil {
-		j.fl.Close()
+		fl.Close()
 		return fmt.Errorf("join: %w", err)
 	}
 	n.dur, n.replayTo, n.pending = d, d.Logged(), d.Pending()
 	n.members.Live = []int{n.rank}
-	j.Joiner = catchup.New(n.rank, start)
-	n.joining = j
+	n.joining = catchup.New(n.rank, start)
 	return nil
 }
 
@@ -125,48 +121,19 @@ func (n *node) catchUp() {
 	}
 }
 
-// followLog takes the records the master appended since the last look.
+// followLog takes the records the master appended since the last look
+// (durable.Log.Follow): a node behind a compaction of the log adopts its
+// image, which it restores at its point (Checkpoint), computing its regions
+// until then.
 func (n *node) followLog() error {
-	j, d := n.joining, n.dur
-	replaced, err := j.fl.Poll()
+	last, image, err := n.dur.Follow(n.seq, n.joining.AdoptImage)
 	if err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
-	s := j.fl.Scan()
-	entries := s.Entries
-	first := uint64(1)
-	if len(entries) > 0 && entries[0].Kind == ckptlog.KindImage {
-		first, entries = entries[0].Seq+1, entries[1:]
+	if image != nil {
+		n.pending = image
 	}
-	if replaced && first > n.seq {
-		// The regions this node has not replayed are gone, but the log
-		// starts with an image of a checkpoint point: the node restores it
-		// at that point, as a restart does, computing the regions before.
-		if err := n.adoptImage(s); err != nil {
-			return fmt.Errorf("join: the job compacted its log past region #%d, which this node has not replayed yet: %w", n.seq, err)
-		}
-	}
-	d.SetEntries(entries, first)
-	n.replayTo = max(n.replayTo, s.Last())
-	return nil
-}
-
-// adoptImage makes the image the compacted log s starts with the node's
-// pending image: at the next call of its checkpoint point, the node
-// restores it (Checkpoint), and it computes its regions until then.
-func (n *node) adoptImage(s *ckptlog.Scan) error {
-	if err := n.joining.AdoptImage(); err != nil {
-		return err
-	}
-	if len(s.Entries) == 0 || s.Entries[0].Kind != ckptlog.KindImage {
-		return errors.New("the log holds no image to restart from: start this node again")
-	}
-	p, err := durable.ReadImage(n.joining.fl, s.Entries[0])
-	if err != nil {
-		return err
-	}
-	n.pending = p
-	n.dur.Notice(fmt.Sprintf("join: the job compacted its log into an image of point %s after region #%d; this node restores it there and follows the log from it", p.Point, p.Seq))
+	n.replayTo = max(n.replayTo, last)
 	return nil
 }
 
