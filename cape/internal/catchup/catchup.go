@@ -51,6 +51,7 @@ const (
 )
 
 // Joiner is a joining node's state. The zero value is not ready: use New.
+// It is not safe for concurrent use.
 type Joiner struct {
 	rank  int       // this node's rank
 	start time.Time // the node's start of joining
