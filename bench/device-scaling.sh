@@ -11,7 +11,9 @@
 #   CGO_ENABLED=0 P/cape build -o P/regions ./bench/regions
 #   and the build before: P/cape.base, P/matmul.base
 #   tar cf - -C $(dirname P) $(basename P) | xz -6 > .devbin/pb.tar.xz
-# then run: bash bench/device-scaling.sh [quick]. Results go to $OUT.
+# then run: bash bench/device-scaling.sh [quick]. Results go to $OUT (pack
+# its folders into one archive where the copy back limits the file count);
+# BENCH_ONLY=1 stops after the cape bench workloads.
 set -u
 O=${OUT:-/tmp/out}; mkdir -p $O
 T=${TMPDIR:-/tmp}/capebench; rm -rf $T; mkdir -p $T
@@ -36,6 +38,7 @@ else
   b power 70 2 --sizes 6144 --iters 20 --modes seq,incremental,mp-go
   b stencil 70 2 --sizes 2048 --iters 100 --modes seq,incremental,halo-go
 fi
+[ -n "${BENCH_ONLY:-}" ] && exit 0
 # The empty region: microseconds per region, the master's time / 3000.
 echo "round nodes us_per_region" > $O/regions.txt
 for r in 1 2 3; do for n in 2 4 8 15; do
