@@ -105,11 +105,9 @@ func (n *node) catchUp() {
 			err = n.followLog()
 			j.Followed(n.replayTo, n.pending != nil)
 		case catchup.Ask:
-			p := binary.LittleEndian.AppendUint64(nil, j.Request())
-			if err = n.slave.Send(transport.Message{Kind: kindJoin, Seq: j.Request(), Payload: p}); err != nil {
-				fail(n.joinLost(err))
+			if err = n.askToJoin(j.Request()); err == nil {
+				j.Asked()
 			}
-			j.Asked()
 		case catchup.Listen:
 			err = n.hearMaster()
 		case catchup.Sleep:
@@ -134,6 +132,16 @@ func (n *node) followLog() error {
 		n.pending = image
 	}
 	n.replayTo = max(n.replayTo, last)
+	return nil
+}
+
+// askToJoin sends the request to be admitted, made once this node replayed
+// regions 1 to replayed.
+func (n *node) askToJoin(replayed uint64) error {
+	p := binary.LittleEndian.AppendUint64(nil, replayed)
+	if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: replayed, Payload: p}); err != nil {
+		return n.joinLost(err)
+	}
 	return nil
 }
 
