@@ -2,7 +2,7 @@ package cape
 
 // The exchange at the end of a region: the master gathers the slaves'
 // deltas and values, merges, injects and sends the result; a slave sends
-// its delta and injects what it receives. The messages are in protocol.go.
+// its delta and injects what it receives. The messages are in internal/wire.
 
 import (
 	"errors"
@@ -116,7 +116,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	x := &n.xch
 	x.grow(n.size)
 	ts := time.Now()
-	bufs, err := x.env[0].build(d, r.partials(), n.compression())
+	bufs, err := x.env[0].Build(d, r.partials(), n.compression())
 	if err != nil {
 		return 0, 0, r.fail(err)
 	}
@@ -393,7 +393,7 @@ func (r *Region) sendMergedLessOwn(merged *delta.Delta) (sent int, err error) {
 func (r *Region) sendLessOwn(rank int, vals []byte) {
 	x := &r.n.xch
 	x.sent[rank] = 0
-	bufs, err := x.env[rank].build(&x.out[rank], vals, r.n.compression())
+	bufs, err := x.env[rank].Build(&x.out[rank], vals, r.n.compression())
 	if err == nil {
 		x.sent[rank] = payloadLen(bufs)
 		err = r.n.master.SendBuffers(rank, kindMerged, r.seq, bufs)

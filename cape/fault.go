@@ -1,12 +1,9 @@
 package cape
 
 import (
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/fault"
 	"github.com/cape-go/cape/internal/nodeenv"
 )
 
@@ -40,133 +37,32 @@ import (
 // once.
 const FaultEnv = nodeenv.Fault
 
-// faultSpec is a parsed CAPE_FAULT: where and how this job fails on purpose.
-type faultSpec struct {
-	node   int
-	at     string
-	do     string
-	region uint64
-	after  time.Duration // at=compute
-	pause  time.Duration // do=pause
-}
-
-var (
-	faultPoints  = []string{"init", "start", "compute", "create", "send", "broadcast", "exchange", "stdin"}
-	faultActions = []string{"crash", "exit", "stall", "drop", "pause", "cut"}
-)
-
-// parseFaults parses a CAPE_FAULT value: faults separated by semicolons.
-func parseFaults(s string) ([]*faultSpec, error) {
-	var fs []*faultSpec
-	for _, one := range strings.Split(s, ";") {
-		f, err := parseFault(strings.TrimSpace(one))
-		if err != nil {
-			return nil, err
-		}
-		if f != nil {
-			fs = append(fs, f)
-		}
-	}
-	return fs, nil
-}
-
-// parseFault parses one fault.
-func parseFault(s string) (*faultSpec, error) {
-	if s == "" {
-		return nil, nil
-	}
-	f := &faultSpec{node: -1, after: 10 * time.Millisecond, pause: 3 * time.Second}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		if !ok {
-			return nil, fmt.Errorf("%s: %q is not key=value", FaultEnv, kv)
-		}
-		switch k {
-		case "node":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("%s: node=%q: want a rank", FaultEnv, v)
-			}
-			f.node = n
-		case "at":
-			if !contains(faultPoints, v) {
-				return nil, fmt.Errorf("%s: at=%q: want one of %s", FaultEnv, v, strings.Join(faultPoints, ", "))
-			}
-			f.at = v
-		case "do":
-			if !contains(faultActions, v) {
-				return nil, fmt.Errorf("%s: do=%q: want one of %s", FaultEnv, v, strings.Join(faultActions, ", "))
-			}
-			f.do = v
-		case "after", "for":
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				return nil, fmt.Errorf("%s: %s=%q: want a duration such as 50ms", FaultEnv, k, v)
-			}
-			if k == "after" {
-				f.after = d
-			} else {
-				f.pause = d
-			}
-		case "region":
-			n, err := strconv.ParseUint(v, 10, 64)
-			if err != nil || n == 0 {
-				return nil, fmt.Errorf("%s: region=%q: want a region number from 1", FaultEnv, v)
-			}
-			f.region = n
-		default:
-			return nil, fmt.Errorf("%s: unknown key %q (want node, at, do, region, after, for)", FaultEnv, k)
-		}
-	}
-	if f.node < 0 || f.at == "" || f.do == "" {
-		return nil, fmt.Errorf("%s=%q: node, at and do are required", FaultEnv, s)
-	}
-	if (f.at == "stdin") != (f.do == "cut") || (f.at == "stdin" && f.node != 0) {
-		return nil, fmt.Errorf("%s=%q: do=cut goes with at=stdin and node=0 (the master cuts its input stream)", FaultEnv, s)
-	}
-	return f, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+// faultSpec is one parsed fault of CAPE_FAULT.
+type faultSpec = fault.Spec
 
 // fault fails on purpose if the configured fault matches this point. At
 // start it also arms a compute fault, which fires from a goroutine while
 // the region's work runs.
 func (n *node) fault(at string, region uint64) {
-	for i, f := range n.faults {
-		if f.node != n.rank || (f.region != 0 && region != f.region) {
-			continue
-		}
-		if at == "start" && f.at == "compute" {
-			n.faults = slices.Delete(n.faults, i, i+1) // once
-			go func() {
-				time.Sleep(f.after)
-				n.inject(f, "compute", region)
-			}()
-			return
-		}
-		if f.at == at {
-			// Once: a straggler that goes on must not fail again.
-			n.faults = slices.Delete(n.faults, i, i+1)
-			n.inject(f, at, region)
-			return
-		}
+	f, deferred := n.faults.At(n.rank, at, region)
+	switch {
+	case f == nil:
+	case deferred:
+		go func() {
+			time.Sleep(f.After)
+			n.inject(f, "compute", region)
+		}()
+	default:
+		n.inject(f, at, region)
 	}
 }
 
 // inject carries out fault f.
 func (n *node) inject(f *faultSpec, at string, region uint64) {
-	notice("cape: %s: injected fault: %s at %s (region #%d)\n", n.name, f.do, at, region)
-	switch f.do {
+	notice("cape: %s: injected fault: %s at %s (region #%d)\n", n.name, f.Do, at, region)
+	switch f.Do {
 	case "pause":
-		pauseSelf(f.pause)
+		pauseSelf(f.Pause)
 		return
 	case "crash":
 		killSelf()

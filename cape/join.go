@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/transport"
 )
@@ -87,7 +88,7 @@ func (n *node) joinerArrived(rank int) {
 	}
 	go func() {
 		msg, err := n.master.Recv(rank)
-		if err == nil && (msg.Kind != kindJoin || len(msg.Payload) != 8) {
+		if _, perr := wire.ParseJoin(msg.Payload); err == nil && (msg.Kind != kindJoin || perr != nil) {
 			err = fmt.Errorf("sent message kind %d (%d bytes), want a request to join", msg.Kind, len(msg.Payload))
 		}
 		if err != nil {

@@ -18,7 +18,6 @@ package cape
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/catchup"
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
@@ -138,7 +138,7 @@ func (n *node) followLog() error {
 // askToJoin sends the request to be admitted, made once this node replayed
 // regions 1 to replayed.
 func (n *node) askToJoin(replayed uint64) error {
-	p := binary.LittleEndian.AppendUint64(nil, replayed)
+	p := wire.JoinPayload(replayed)
 	if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: replayed, Payload: p}); err != nil {
 		return n.joinLost(err)
 	}

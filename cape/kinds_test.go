@@ -5,61 +5,22 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"unicode"
-
-	"github.com/cape-go/cape/transport"
 )
 
-// ownConnection names the kind constants of connections other than the
-// job's, which number their kinds apart: the input stream's (stdin.go).
-var ownConnection = map[string]bool{"kindStdinData": true, "kindStdinEnd": true, "kindStdinAck": true}
-
-// TestProtocolKindsUnique checks the kinds table: every number is unique
-// and available to callers of the transport, every name is unique, and
-// every kind constant the package declares for the job's connection is in
-// the table (read from the package's source, so that a kind added beside
-// the table fails here).
-func TestProtocolKindsUnique(t *testing.T) {
-	byNum := map[uint8]string{}
-	byName := map[string]bool{}
-	for _, k := range kinds {
-		if k.kind < transport.MinKind {
-			t.Errorf("kind %s is %d, below transport.MinKind %d", k.name, k.kind, transport.MinKind)
-		}
-		if other, dup := byNum[k.kind]; dup {
-			t.Errorf("kinds %s and %s are both %d", other, k.name, k.kind)
-		}
-		if byName[k.name] {
-			t.Errorf("kind name %s twice", k.name)
-		}
-		byNum[k.kind], byName[k.name] = k.name, true
-		if kindName(k.kind) != k.name {
-			t.Errorf("kindName(%d) = %q, want %q", k.kind, kindName(k.kind), k.name)
-		}
-	}
-	declared, listed := kindIdents(t)
-	for _, id := range declared {
-		if !ownConnection[id] && !slices.Contains(listed, id) {
-			t.Errorf("%s is not in the kinds table (protocol.go)", id)
-		}
-	}
-	if len(listed) != len(kinds) {
-		t.Errorf("the table lists %d identifiers, has %d entries", len(listed), len(kinds))
-	}
-}
-
-// kindIdents returns the kind constants the package's non-test files
-// declare, and the identifiers the kinds table lists.
-func kindIdents(t *testing.T) (declared, listed []string) {
-	t.Helper()
+// TestKindsFromWire checks that every message kind constant the package
+// declares is a name for one of internal/wire's (whose table numbers them
+// all, TestProtocolKindsUnique there), read from the package's source: a
+// kind numbered here, beside the table, fails.
+func TestKindsFromWire(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
+	found := 0
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -70,29 +31,26 @@ func kindIdents(t *testing.T) (declared, listed []string) {
 		}
 		for _, decl := range f.Decls {
 			gd, ok := decl.(*ast.GenDecl)
-			if !ok {
+			if !ok || gd.Tok != token.CONST {
 				continue
 			}
 			for _, spec := range gd.Specs {
-				vs, ok := spec.(*ast.ValueSpec)
-				if !ok {
-					continue
-				}
+				vs := spec.(*ast.ValueSpec)
 				for i, id := range vs.Names {
-					switch {
-					case gd.Tok == token.CONST && isKindIdent(id.Name):
-						declared = append(declared, id.Name)
-					case gd.Tok == token.VAR && id.Name == "kinds" && i < len(vs.Values):
-						listed = append(listed, tableIdents(vs.Values[i])...)
+					if !isKindIdent(id.Name) {
+						continue
+					}
+					found++
+					if i >= len(vs.Values) || !isWireSelector(vs.Values[i]) {
+						t.Errorf("%s: %s is not declared as a kind of internal/wire", fset.Position(id.Pos()), id.Name)
 					}
 				}
 			}
 		}
 	}
-	if len(declared) == 0 || len(listed) == 0 {
-		t.Fatalf("found %d kind constants and %d table entries in the package's source", len(declared), len(listed))
+	if found == 0 {
+		t.Fatal("found no kind constants in the package's source")
 	}
-	return declared, listed
 }
 
 func isKindIdent(s string) bool {
@@ -100,20 +58,11 @@ func isKindIdent(s string) bool {
 	return ok && rest != "" && unicode.IsUpper(rune(rest[0]))
 }
 
-// tableIdents returns the first field of each element of the kinds table's
-// composite literal.
-func tableIdents(e ast.Expr) []string {
-	cl, ok := e.(*ast.CompositeLit)
+func isWireSelector(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
 	if !ok {
-		return nil
+		return false
 	}
-	var ids []string
-	for _, el := range cl.Elts {
-		if kl, ok := el.(*ast.CompositeLit); ok && len(kl.Elts) > 0 {
-			if id, ok := kl.Elts[0].(*ast.Ident); ok {
-				ids = append(ids, id.Name)
-			}
-		}
-	}
-	return ids
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == "wire"
 }

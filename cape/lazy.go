@@ -24,6 +24,7 @@ import (
 	"strconv"
 
 	"github.com/cape-go/cape/cape/internal/lazy"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/internal/pager"
@@ -104,8 +105,8 @@ func (n *node) agreeLazyMaster() (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("lazy transfer set-up: %w", err)
 		}
-		capable, err := lazy.ParseHello(msg.Payload)
-		if msg.Kind != kindLazyHello || err != nil {
+		capable, perr := wire.ParseLazyHello(msg.Payload)
+		if msg.Kind != kindLazyHello || perr != nil {
 			return false, fmt.Errorf("lazy transfer set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
 		}
 		if !capable {
@@ -121,7 +122,7 @@ func (n *node) agreeLazyMaster() (bool, error) {
 			return false, fmt.Errorf("lazy transfer: open the page server: %w", err)
 		}
 	}
-	if err := n.sendEach(kindLazyInfo, lazy.Info(on, port)); err != nil {
+	if err := n.sendEach(kindLazyInfo, wire.LazyInfoPayload(on, port)); err != nil {
 		return false, errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
 	}
 	if !on {
@@ -145,7 +146,7 @@ func closeListener(ln net.Listener) error {
 // agreeLazySlave answers the master and, if it decides for lazy transfer,
 // starts the pager helper.
 func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
-	if err := n.slave.Send(transport.Message{Kind: kindLazyHello, Payload: lazy.Hello(capable)}); err != nil {
+	if err := n.slave.Send(transport.Message{Kind: kindLazyHello, Payload: wire.LazyHelloPayload(capable)}); err != nil {
 		return false, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
 	msg, err := n.slave.Recv()
@@ -155,7 +156,7 @@ func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
-	on, port, err := lazy.ParseInfo(msg.Payload)
+	on, port, err := wire.ParseLazyInfo(msg.Payload)
 	if err != nil || !on {
 		return false, err
 	}

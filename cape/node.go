@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/fault"
 	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/refusal"
 	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/stdio"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
@@ -35,8 +37,8 @@ type node struct {
 	// less than compressing them, so auto compression sends them raw.
 	loopback bool
 	stats    bool
-	verify   bool         // master under --verify: regions are re-run sequentially
-	faults   []*faultSpec // CAPE_FAULT's faults not fired yet
+	verify   bool       // master under --verify: regions are re-run sequentially
+	faults   *fault.Set // CAPE_FAULT's faults not fired yet
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0
@@ -160,7 +162,7 @@ func join(o options) (*node, error) {
 	}
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
 		members: roster.NewMembers(cfg.Size, cfg.MaxLost), everyRegionLast: o.everyRegionLast}
-	if n.faults, err = parseFaults(nodeenv.FaultSpec()); err != nil {
+	if n.faults, err = fault.Parse(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
 	n.name = "master"
@@ -254,13 +256,7 @@ func (n *node) startSlave(tcfg transport.Config, backend string, mopts monitor.O
 			n.loopback = true
 		}
 	}
-	if err := n.setUpLazy(backend, mopts); err != nil {
-		return err
-	}
-	if err := n.takeStdinSlave(); err != nil {
-		return err
-	}
-	if err := n.awaitReplay(); err != nil {
+	if err := n.followStartup(backend, mopts); err != nil {
 		return err
 	}
 	go n.watchMaster()
@@ -301,13 +297,7 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 	if n.master, err = transport.NewMaster(mln, tcfg); err != nil {
 		return fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
 	}
-	if err := n.setUpLazy(backend, mopts); err != nil {
-		return err
-	}
-	if err := n.shareStdinMaster(); err != nil {
-		return err
-	}
-	if err := n.announceReplay(); err != nil {
+	if err := n.followStartup(backend, mopts); err != nil {
 		return err
 	}
 	if n.dur != nil {
@@ -317,6 +307,41 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 	}
 	n.router.Seal()
 	return err
+}
+
+// followStartup carries out the job's start-up sequence (wire.Startup) on
+// this node's side, phase by phase: the master's and every slave's code
+// run the same phases in the same order, so their messages pair up.
+func (n *node) followStartup(backend string, mopts monitor.Options) error {
+	wantsLazy, err := wantLazy(n)
+	if err != nil {
+		return err
+	}
+	for _, ph := range wire.Phases(wire.Setup{Lazy: wantsLazy, Restart: n.cfg.Restart}) {
+		var err error
+		switch ph {
+		case wire.PhaseLazy:
+			err = n.setUpLazy(backend, mopts)
+		case wire.PhaseStdin:
+			if n.rank == 0 {
+				err = n.shareStdinMaster()
+			} else {
+				err = n.takeStdinSlave()
+			}
+		case wire.PhaseReplay:
+			if n.rank == 0 {
+				err = n.announceReplay()
+			} else {
+				err = n.awaitReplay()
+			}
+		default:
+			err = fmt.Errorf("start-up: no code for phase %v", ph)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listenBeside returns a listener for one more service of the master (the

@@ -3,10 +3,10 @@ package cape
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/stdio"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -20,11 +20,6 @@ import (
 // survives losses (--max-lost), in which case the slave, whose input
 // stopped, fails by itself and is lost like any failed node.
 
-// Message kinds of the set-up on the job's connection.
-const (
-	kindStdinInfo uint8 = 56 // master → slave: u8 mode (stdio.None, stdio.Streamed), u16 port (0: the job's)
-)
-
 // shareStdinMaster decides how the job reads standard input and tells the
 // slaves; streaming, it starts the master's side.
 func (n *node) shareStdinMaster() error {
@@ -33,7 +28,7 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: %w", err)
 	}
 	if !stream {
-		if err := n.sendEach(kindStdinInfo, stdio.AppendInfo(nil, stdio.None, 0)); err != nil {
+		if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinNone, 0)); err != nil {
 			return fmt.Errorf("standard input set-up: %w", err)
 		}
 		return stdio.DevNullStdin()
@@ -46,7 +41,7 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: open its server: %w", err)
 	}
 	defer bln.Close()
-	if err := n.sendEach(kindStdinInfo, stdio.AppendInfo(nil, stdio.Streamed, uint16(port))); err != nil {
+	if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinStream, port)); err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
 	sln := bln
@@ -118,18 +113,18 @@ func (n *node) takeStdinSlave() error {
 	if err == nil {
 		err = fromMaster(msg, kindStdinInfo, 0)
 	}
-	var mode stdio.Mode
-	var port uint16
+	var mode uint8
+	var port int
 	if err == nil {
-		mode, port, err = stdio.ParseInfo(msg.Payload)
+		mode, port, err = wire.ParseStdinInfo(msg.Payload)
 	}
 	if err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
-	if mode == stdio.None {
+	if mode == wire.StdinNone {
 		return stdio.DevNullStdin()
 	}
-	addr, err := stdio.Addr(n.cfg.Master, port)
+	addr, err := stdio.Addr(n.cfg.Master, uint16(port))
 	if err != nil {
 		return fmt.Errorf("standard input: %w", err)
 	}
@@ -176,20 +171,12 @@ func (n *node) closeStdin() error {
 
 // stdinCutFault returns the master's pending at=stdin fault (do=cut), if
 // any, and forgets it (it fires once).
-func (n *node) stdinCutFault() *faultSpec {
-	i := slices.IndexFunc(n.faults, func(f *faultSpec) bool { return f.node == n.rank && f.at == "stdin" })
-	if i < 0 {
-		return nil
-	}
-	f := n.faults[i]
-	n.faults = slices.Delete(n.faults, i, i+1)
-	return f
-}
+func (n *node) stdinCutFault() *faultSpec { return n.faults.Take(n.rank, "stdin") }
 
-// cutStdin carries out an at=stdin fault: after f.after it resets every
+// cutStdin carries out an at=stdin fault: after f.After it resets every
 // input connection the master accepted, as a network cut (or ss -K) would.
 func (n *node) cutStdin(f *faultSpec, cl *stdio.CutListener) {
-	time.Sleep(f.after)
+	time.Sleep(f.After)
 	notice("cape: %s: injected fault: cut the standard input connections\n", n.name)
 	cl.Cut()
 }

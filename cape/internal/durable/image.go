@@ -10,10 +10,10 @@ package durable
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 )
 
@@ -100,54 +100,44 @@ func VarsLen(vars [][]byte) int {
 }
 
 // AppendReplay appends to dst the replay message the master of a
-// restarted job sends every slave: u64 the regions it replays (1..replayTo),
-// then, when the log starts with an image (p not nil), u64 the regions the
-// image covers and the name of the point at which it is restored.
+// restarted job sends every slave (wire.AppendReplay): the regions it
+// replays (1..replayTo) and, when the log starts with an image (p not nil),
+// the regions the image covers and the point at which it is restored.
 func AppendReplay(dst []byte, replayTo uint64, p *Pending) []byte {
-	dst = binary.LittleEndian.AppendUint64(dst, replayTo)
-	if p == nil {
-		return dst
+	r := wire.ReplayPlan{Regions: replayTo}
+	if p != nil {
+		r.HasImage, r.ImageSeq, r.Point = true, p.Seq, p.Point
 	}
-	return append(binary.LittleEndian.AppendUint64(dst, p.Seq), p.Point...)
+	return wire.AppendReplay(dst, r)
 }
 
 // ParseReplay parses a replay message (AppendReplay): the regions replayed,
 // and the slave's pending image, or nil.
 func ParseReplay(p []byte) (replayTo uint64, pending *Pending, err error) {
-	if len(p) < 8 {
-		return 0, nil, fmt.Errorf("replay message of %d bytes, want at least 8", len(p))
+	r, err := wire.ParseReplay(p)
+	if err != nil {
+		return 0, nil, err
 	}
-	replayTo, tail := binary.LittleEndian.Uint64(p), p[8:]
-	if len(tail) == 0 {
-		return replayTo, nil, nil
+	if r.HasImage {
+		pending = &Pending{Seq: r.ImageSeq, Point: r.Point}
 	}
-	if len(tail) < 8 {
-		return 0, nil, fmt.Errorf("replay message: image tail of %d bytes", len(tail))
-	}
-	return replayTo, &Pending{Seq: binary.LittleEndian.Uint64(tail), Point: string(tail[8:])}, nil
+	return r.Regions, pending, nil
 }
 
-// errImageShort is the error of an image message shorter than its parts.
-var errImageShort = errors.New("image message too short")
-
 // AppendImageMessage appends to dst the image message the master sends
-// the slaves at the image's point: u64 regions it covers, the point's
-// variables, the arena's extent.
+// the slaves at the image's point (wire.AppendImage).
 func AppendImageMessage(dst []byte, im *ckptlog.Image) []byte {
-	dst = binary.LittleEndian.AppendUint64(dst, im.Seq)
-	dst = append(dst, im.Vars...)
-	return append(dst, im.Memory...)
+	return wire.AppendImage(dst, im.Seq, im.Vars, im.Memory)
 }
 
 // ParseImageMessage parses an image message (AppendImageMessage) whose
 // point's variables take varsLen bytes. The image aliases p.
 func ParseImageMessage(p []byte, varsLen int) (*ckptlog.Image, error) {
-	if len(p) < 8 || varsLen > len(p)-8 {
-		return nil, errImageShort
+	seq, vars, mem, err := wire.ParseImage(p, varsLen)
+	if err != nil {
+		return nil, err
 	}
-	im := &ckptlog.Image{Seq: binary.LittleEndian.Uint64(p), Vars: p[8:]}
-	im.Vars, im.Memory = im.Vars[:varsLen], im.Vars[varsLen:]
-	return im, nil
+	return &ckptlog.Image{Seq: seq, Vars: vars, Memory: mem}, nil
 }
 
 // SameAllocations checks that the arena's allocator state, alloc, is the

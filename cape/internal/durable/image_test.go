@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 )
 
@@ -169,7 +170,7 @@ func TestImageMessage(t *testing.T) {
 		b  []byte
 		nv int
 	}{{b[:7], 0}, {b[:10], 3}, {b, len(b)}} {
-		if _, err := ParseImageMessage(c.b, c.nv); !errors.Is(err, errImageShort) {
+		if _, err := ParseImageMessage(c.b, c.nv); !errors.Is(err, wire.ErrImageShort) {
 			t.Fatalf("%d bytes with %d of variables: %v", len(c.b), c.nv, err)
 		}
 	}

@@ -24,7 +24,7 @@
 // # Lifecycle
 //
 // At set-up each slave tells the master whether its tracker is a
-// monitor.Lazy (Hello); the master decides for the job and answers (Info);
+// monitor.Lazy (lazyHello); the master decides for the job and answers (lazyInfo);
 // if on, the master creates its Master with a listener for the page
 // server, which accepts the slaves' helpers in the background, and each
 // slave starts its helper and waits for its connection (StartSlave).
@@ -33,8 +33,9 @@
 //
 // # Messages
 //
-// The message kinds are numbered in package cape's table (lazyHello,
-// lazyInfo, merged); this package encodes and validates their payloads:
+// The message kinds are numbered in cape/internal/wire's table (lazyHello,
+// lazyInfo, merged), which also encodes and validates the set-up messages'
+// payloads; this package encodes and validates the lazy merged payload:
 //
 //	kind       from → to        payload
 //	lazyHello  slave → master   u8: 1 if this slave can take lazy pages (its tracker is monitor.Lazy)
@@ -44,7 +45,7 @@
 // Both set-up messages carry Seq 0 and are exchanged once, when the nodes
 // join. A lazy merged payload is a u32 count of write notices, the notices
 // (u32 page indices, strictly increasing: the pages the slave must
-// invalidate), then an envelope (package cape's protocol.go) whose delta
+// invalidate), then an envelope (cape/internal/wire) whose delta
 // holds the pushed bytes: runs on pages the slave holds, and whole pages
 // that it lacked. All integers are little-endian. Page requests travel on
 // the helper's own connection (internal/pager).

@@ -2,7 +2,6 @@ package lazy
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -36,47 +35,4 @@ func OpenMerged(p []byte, npages int, notices []int) ([]int, []byte, error) {
 		notices = append(notices, int(v))
 	}
 	return notices, p[4+4*int(n):], nil
-}
-
-// Hello is the payload of a lazyHello message: whether the slave can take
-// lazy pages.
-func Hello(capable bool) []byte {
-	if capable {
-		return []byte{1}
-	}
-	return []byte{0}
-}
-
-// errHello refuses a lazyHello payload; the caller names the node.
-var errHello = errors.New("malformed lazy transfer answer")
-
-// ParseHello reads a lazyHello payload.
-func ParseHello(b []byte) (capable bool, err error) {
-	if len(b) != 1 || b[0] > 1 {
-		return false, errHello
-	}
-	return b[0] == 1, nil
-}
-
-// Info is the payload of a lazyInfo message: whether the job uses lazy
-// transfer and, if so, the page server's port.
-func Info(on bool, port int) []byte {
-	b := []byte{0, 0, 0}
-	if on {
-		b[0] = 1
-	}
-	binary.LittleEndian.PutUint16(b[1:], uint16(port))
-	return b
-}
-
-// ParseInfo reads a lazyInfo payload.
-func ParseInfo(b []byte) (on bool, port int, err error) {
-	if len(b) != 3 || b[0] > 1 {
-		return false, 0, fmt.Errorf("lazy set-up message of %d bytes, want 3", len(b))
-	}
-	port = int(binary.LittleEndian.Uint16(b[1:]))
-	if b[0] == 1 && port == 0 {
-		return false, 0, errors.New("lazy set-up message without a page server port")
-	}
-	return b[0] == 1, port, nil
 }

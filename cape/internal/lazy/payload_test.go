@@ -37,25 +37,6 @@ func FuzzMerged(f *testing.F) {
 	})
 }
 
-// TestInfoRoundTrip checks the set-up message both ways and its
-// refusals.
-func TestInfoRoundTrip(t *testing.T) {
-	for _, c := range []struct {
-		on   bool
-		port int
-	}{{true, 1}, {true, 65535}, {false, 0}} {
-		on, port, err := ParseInfo(Info(c.on, c.port))
-		if err != nil || on != c.on || port != c.port {
-			t.Errorf("%v, %d: parsed %v, %d, %v", c.on, c.port, on, port, err)
-		}
-	}
-	for _, b := range [][]byte{nil, {1, 0, 0}, {2, 1, 0}, {1, 1, 0, 0}} {
-		if _, _, err := ParseInfo(b); err == nil {
-			t.Errorf("%x accepted", b)
-		}
-	}
-}
-
 // TestMergedRoundTrip encodes notices and an envelope and reads them back;
 // refusals name what is wrong.
 func TestMergedRoundTrip(t *testing.T) {
@@ -87,20 +68,6 @@ func TestMergedRoundTrip(t *testing.T) {
 	} {
 		if _, _, err := OpenMerged(c.p, c.npages, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%x: %v, want an error with %q", c.p, err, c.want)
-		}
-	}
-}
-
-// TestHello checks the slave's answer both ways and its refusals.
-func TestHello(t *testing.T) {
-	for _, capable := range []bool{false, true} {
-		if got, err := ParseHello(Hello(capable)); err != nil || got != capable {
-			t.Errorf("%v: parsed %v, %v", capable, got, err)
-		}
-	}
-	for _, b := range [][]byte{nil, {2}, {1, 0}} {
-		if _, err := ParseHello(b); err == nil {
-			t.Errorf("%x accepted", b)
 		}
 	}
 }

@@ -20,7 +20,7 @@
 // too. Any other standard input (a terminal, /dev/null, none) becomes
 // /dev/null on every node ([DevNullStdin]): a terminal is never read, since
 // a node is not in the terminal's foreground. The master tells each slave
-// which it is with the job's stdinInfo message ([AppendInfo], [ParseInfo]).
+// which it is with the job's stdinInfo message (cape/internal/wire).
 //
 // The stream is flow-controlled: a slave acknowledges the bytes it wrote
 // to its program's pipe, and the master reads at most a window of bytes

@@ -8,28 +8,18 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
 // The input stream's protocol. Its set-up travels on the job's connection
-// as the runtime's stdinInfo message (its kind is numbered in the runtime's
-// kinds table; its payload is encoded here): u8 mode (None, Streamed), u16
-// the input server's port, little-endian (0: the job's). The stream itself
-// has a connection of its own, whose kinds are numbered here. Seq carries
-// a byte offset.
+// as the stdinInfo message; the stream itself has a connection of its own.
+// Both connections' kinds are numbered, and the set-up's payload encoded,
+// in cape/internal/wire's table. Seq carries a byte offset.
 const (
-	KindData uint8 = transport.MinKind + iota // master → slave: the bytes from offset Seq on
-	KindEnd                                   // master → slave: the end; u64 the input's size (also in Seq)
-	KindAck                                   // slave → master: u64 bytes fed to the program so far (also in Seq)
-)
-
-// Mode is how the job reads standard input, as the master tells the
-// slaves.
-type Mode uint8
-
-const (
-	None     Mode = 0 // no stream: standard input is /dev/null on every node
-	Streamed Mode = 1 // the master streams its standard input to every node
+	KindData = wire.StdinData // master → slave: the bytes from offset Seq on
+	KindEnd  = wire.StdinEnd  // master → slave: the end; u64 the input's size (also in Seq)
+	KindAck  = wire.StdinAck  // slave → master: u64 bytes fed to the program so far (also in Seq)
 )
 
 const (
@@ -41,8 +31,6 @@ const (
 	// AckEvery is how many bytes a slave feeds its program before it
 	// acknowledges them (and whenever its queue runs dry).
 	AckEvery = Window / 4
-
-	infoLen = 3
 )
 
 // ErrProtocol marks a message on the input's connection that breaks the
@@ -64,20 +52,6 @@ func Config(token []byte, job uint64, size int, peerTimeout time.Duration) trans
 		c.PeerTimeout, c.IOTimeout, c.HandshakeTimeout = d, d, 3*d
 	}
 	return c
-}
-
-// AppendInfo appends the payload of the stdinInfo message: mode and the
-// input server's port (0: the job's).
-func AppendInfo(dst []byte, mode Mode, port uint16) []byte {
-	return binary.LittleEndian.AppendUint16(append(dst, byte(mode)), port)
-}
-
-// ParseInfo reads the payload of the stdinInfo message.
-func ParseInfo(p []byte) (Mode, uint16, error) {
-	if len(p) != infoLen || Mode(p[0]) > Streamed {
-		return None, 0, fmt.Errorf("standard input information of %d bytes, mode %v", len(p), p)
-	}
-	return Mode(p[0]), binary.LittleEndian.Uint16(p[1:]), nil
 }
 
 // Addr is the address of the master's input server: the job's address

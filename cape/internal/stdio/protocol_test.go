@@ -9,43 +9,6 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// TestInfo checks the stdinInfo payload to the byte, both ways, and its
-// refusals.
-func TestInfo(t *testing.T) {
-	for _, tc := range []struct {
-		mode  Mode
-		port  uint16
-		bytes []byte
-	}{
-		{None, 0, []byte{0, 0, 0}},
-		{Streamed, 0, []byte{1, 0, 0}},
-		{Streamed, 12345, []byte{1, 0x39, 0x30}},
-		{Streamed, 65535, []byte{1, 0xff, 0xff}},
-	} {
-		b := AppendInfo(nil, tc.mode, tc.port)
-		if !bytes.Equal(b, tc.bytes) {
-			t.Errorf("AppendInfo(%d, %d) = %v, want %v", tc.mode, tc.port, b, tc.bytes)
-		}
-		mode, port, err := ParseInfo(b)
-		if err != nil || mode != tc.mode || port != tc.port {
-			t.Errorf("ParseInfo(%v) = %d, %d, %v; want %d, %d", b, mode, port, err, tc.mode, tc.port)
-		}
-	}
-	for _, tc := range []struct {
-		p    []byte
-		want string
-	}{
-		{nil, "standard input information of 0 bytes, mode []"},
-		{[]byte{1, 0}, "standard input information of 2 bytes, mode [1 0]"},
-		{[]byte{1, 0, 0, 0}, "standard input information of 4 bytes, mode [1 0 0 0]"},
-		{[]byte{2, 0, 0}, "standard input information of 3 bytes, mode [2 0 0]"},
-	} {
-		if _, _, err := ParseInfo(tc.p); err == nil || err.Error() != tc.want {
-			t.Errorf("ParseInfo(%v) = %v, want %q", tc.p, err, tc.want)
-		}
-	}
-}
-
 // TestAddr checks the input server's address: the job's on port 0,
 // else the master's host on the port, IPv6 included.
 func TestAddr(t *testing.T) {

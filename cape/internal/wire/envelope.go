@@ -1,0 +1,134 @@
+package wire
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/cape-go/cape/delta"
+)
+
+// AppendEnvelope appends the envelope of vals and d, compressed as c, to dst.
+func AppendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression) ([]byte, error) {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(vals)))
+	dst = append(dst, vals...)
+	return d.AppendBinary(dst, c)
+}
+
+// OutEnvelope is an envelope to send by reference: its pieces, in order,
+// are the values list and the delta's header and table (in head), the
+// delta's run data (aliasing the delta) and the trailer. It is reused from
+// one region to the next. It is not safe for concurrent use.
+type OutEnvelope struct {
+	head  []byte
+	bufs  [][]byte
+	trail [4]byte
+}
+
+// Build makes e the envelope of vals and d, compressed as c, and returns
+// its pieces. Uncompressed, the run data is not copied: the pieces are
+// valid while d's runs are, and until the next Build. Compressed, the
+// envelope is one piece.
+func (e *OutEnvelope) Build(d *delta.Delta, vals []byte, c delta.Compression) ([][]byte, error) {
+	clear(e.bufs) // do not pin the last region's data
+	e.head = binary.LittleEndian.AppendUint32(e.head[:0], uint32(len(vals)))
+	e.head = append(e.head, vals...)
+	if c != delta.None {
+		var err error
+		if e.head, err = d.AppendBinary(e.head, c); err != nil {
+			return nil, err
+		}
+		e.bufs = append(e.bufs[:0], e.head)
+		return e.bufs, nil
+	}
+	head, bufs, trail, err := d.AppendBinaryVec(e.head, append(e.bufs[:0], nil))
+	if err != nil {
+		return nil, err
+	}
+	e.head, e.trail = head, trail
+	bufs[0] = e.head
+	e.bufs = append(bufs, e.trail[:])
+	return e.bufs, nil
+}
+
+// OpenEnvelope splits an envelope into its values list (aliasing p) and
+// its delta, decoded under lim.
+func OpenEnvelope(p []byte, lim delta.Limits) (vals []byte, d *delta.Delta, err error) {
+	d = new(delta.Delta)
+	vals, err = OpenEnvelopeRef(p, d, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vals, d, nil
+}
+
+// OpenEnvelopeRef is OpenEnvelope into d, whose runs then alias p (unless
+// the delta is compressed): p must stay unchanged while d is used.
+func OpenEnvelopeRef(p []byte, d *delta.Delta, lim delta.Limits) (vals []byte, err error) {
+	if len(p) < 4 {
+		return nil, fmt.Errorf("payload of %d bytes is too short", len(p))
+	}
+	nv := binary.LittleEndian.Uint32(p)
+	if uint64(nv) > uint64(len(p)-4) {
+		return nil, fmt.Errorf("values length %d exceeds the payload", nv)
+	}
+	vals = p[4 : 4+nv]
+	return vals, delta.DecodeRef(d, p[4+nv:], lim)
+}
+
+// CheckLabel checks that a decoded delta is labelled with the region and
+// node it came for.
+func CheckLabel(d *delta.Delta, seq uint64, node int) error {
+	if d.Region != seq || d.Node != node {
+		return fmt.Errorf("delta is labelled region #%d node %d", d.Region, d.Node)
+	}
+	return nil
+}
+
+// Pack concatenates the length-prefixed pieces of vals: a values list.
+func Pack[T any](piece func(T) []byte, vals []T) []byte {
+	var out []byte
+	for _, v := range vals {
+		p := piece(v)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(p)))
+		out = append(out, p...)
+	}
+	return out
+}
+
+// UnpackValues splits a node's values list into the n registered values
+// and, when there is one more piece, the output its units printed. The
+// pieces alias b.
+func UnpackValues(b []byte, n int) (vals [][]byte, out []byte, err error) {
+	vals, err = Unpack(b, n+1)
+	if err != nil && len(vals) != n {
+		return nil, nil, err
+	}
+	if len(vals) == n+1 {
+		return vals[:n], vals[n], nil
+	}
+	return vals, nil, nil
+}
+
+// Unpack splits a values list into exactly n pieces (aliasing b); when it
+// finds fewer, it returns them with its error.
+func Unpack(b []byte, n int) ([][]byte, error) {
+	out := make([][]byte, 0, n)
+	for len(b) > 0 {
+		if len(b) < 4 {
+			return nil, errTruncatedValues
+		}
+		l := binary.LittleEndian.Uint32(b)
+		if uint64(l) > uint64(len(b)-4) {
+			return nil, fmt.Errorf("value of %d bytes exceeds the list", l)
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("more than the %d values this node registered", n)
+		}
+		out = append(out, b[4:4+l])
+		b = b[4+l:]
+	}
+	if len(out) != n {
+		return out, fmt.Errorf("%d values received, this node registered %d", len(out), n)
+	}
+	return out, nil
+}
