@@ -3,7 +3,7 @@ package cape
 // The runtime's API is spread over this package's files: node.go (Init,
 // Finalize, Must, Master, Rank, Size), alloc_unsafe.go (Make, New, Alloc, Free),
 // region.go (Begin, Region.Start/Static/Chunks/Sections/Create/End(Stop)/
-// Exchange/EndLast), values_unsafe.go (Reduction, LastPrivate).
+// Exchange/EndLast), values.go (Reduction, LastPrivate).
 
 // Schedule is an OpenMP loop schedule kind.
 type Schedule int

@@ -127,13 +127,13 @@ func (r *Region) durableStart() error {
 		return nil
 	}
 	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
-	if !r.replay || r.n.pending != nil {
+	if !r.replaying() || r.n.pending != nil {
 		// Hashed by hashEntry, while the master waits for the slaves;
 		// which pages are still unpopulated is only known now (and not
 		// needed when the region's entry hash is chained).
-		r.zero = nil
+		r.dlog.zero = nil
 		if !d.Chained(r.seq, r.extent, r.hint().Clean) {
-			r.zero = durable.Unpopulated(mem, ps)
+			r.dlog.zero = durable.Unpopulated(mem, ps)
 		}
 		return nil
 	}
@@ -141,7 +141,7 @@ func (r *Region) durableStart() error {
 	if err != nil {
 		return r.wrap("restart", err)
 	}
-	r.rec, r.recDelta = rec, md
+	r.dlog.rec, r.dlog.recDelta = rec, md
 	return nil
 }
 
@@ -152,11 +152,11 @@ func (r *Region) durableStart() error {
 // slaves' deltas and merges them. pages are the pages Create found written.
 func (r *Region) hashEntry(pages []int) {
 	d := r.n.dur
-	if d == nil || r.replay || r.nested != nil {
+	if d == nil || r.replaying() || r.nested != nil {
 		return
 	}
-	if d.Chained(r.seq, r.extent, r.clean) {
-		r.hash = durable.ChainedHash
+	if d.Chained(r.seq, r.extent, r.hints.clean) {
+		r.dlog.hash = durable.ChainedHash
 		return
 	}
 	tr := r.n.tracker
@@ -165,25 +165,25 @@ func (r *Region) hashEntry(pages []int) {
 		twins[i] = tr.Twin(p) // valid until the next Start
 	}
 	written := append([]int(nil), pages...)
-	r.hashing = durable.StartHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), written, twins, r.zero)
+	r.dlog.hashing = durable.StartHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), written, twins, r.dlog.zero)
 }
 
 // awaitHash waits for hashEntry: before anything writes the arena.
 func (r *Region) awaitHash() {
-	if r.hashing != nil {
-		r.hash = r.n.dur.Await(r.hashing)
-		r.hashing = nil
+	if l := r.dlog; l != nil && l.hashing != nil {
+		l.hash = r.n.dur.Await(l.hashing)
+		l.hashing = nil
 	}
 }
 
 // injectLogged injects a replayed region's logged values and delta on the
 // master (or a single node).
 func (r *Region) injectLogged() error {
-	if err := r.setValues(r.rec.Values); err != nil {
+	if err := r.setValues(r.dlog.rec.Values); err != nil {
 		return err
 	}
 	r.n.dirtyGap()
-	if err := r.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
+	if err := r.dlog.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("restart: logged delta", err)
 	}
 	r.n.dur.Injected(r.seq, r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize())
@@ -194,7 +194,7 @@ func (r *Region) injectLogged() error {
 // sequential results (or the logged ones), and a checkpointing node logs
 // its delta.
 func (r *Region) exchangeSingle(d *delta.Delta) error {
-	if r.replay {
+	if r.replaying() {
 		return r.injectLogged()
 	}
 	r.awaitHash()
@@ -223,7 +223,7 @@ func (r *Region) replayMaster(msgs []transport.Message) (sent, recvd int, err er
 	if err := r.injectLogged(); err != nil {
 		return 0, recvd, err
 	}
-	out := n.ckpt.outgoing(r.recDelta, n.arena.Bytes()[:r.extent])
+	out := n.ckpt.Outgoing(r.dlog.recDelta, n.arena.Bytes()[:r.extent])
 	buf, err := r.envelope(out, r.results())
 	if err != nil {
 		return 0, recvd, err
@@ -261,20 +261,20 @@ func (r *Region) record(merged *delta.Delta, ds []*delta.Delta, msgs []transport
 	// the master's delta).
 	ranks := []int{0}
 	if msgs != nil {
-		ranks = append(ranks, r.committed...)
+		ranks = append(ranks, r.roster.committed...)
 	}
-	rec := &ckptlog.Region{Seq: r.seq, Name: r.name, EntryHash: r.hash, Extent: uint64(r.extent),
+	rec := &ckptlog.Region{Seq: r.seq, Name: r.name, EntryHash: r.dlog.hash, Extent: uint64(r.extent),
 		Nodes: make([]ckptlog.Counts, len(ranks)), Values: r.logged(), Runs: durable.Runs(merged)}
 	for i, rank := range ranks {
 		rec.Nodes[i].Data = uint64(ds[rank].Len())
 		if rank > 0 {
 			recvd := r.n.xch.sent[rank]
 			switch {
-			case r.n.lazyM != nil && !r.last:
+			case r.n.lazyM != nil && !r.hints.last:
 				// The lazy transfer's message: write notices, the
 				// pages pushed and the values (sendLazy).
 				recvd = r.n.lazyM.Sent(rank)
-			case r.n.ckpt.broadcastAll():
+			case r.n.ckpt.BroadcastAll():
 				recvd = sent / (len(ranks) - 1)
 			}
 			rec.Nodes[i].Sent, rec.Nodes[i].Recvd = uint64(len(msgs[rank].Payload)), uint64(recvd)

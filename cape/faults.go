@@ -1,8 +1,7 @@
 package cape
 
 import (
-	"fmt"
-
+	"github.com/cape-go/cape/cape/internal/stats"
 	"github.com/cape-go/cape/internal/pagemem"
 )
 
@@ -14,26 +13,25 @@ import (
 // startFaults records, with --stats, the process's page faults as the
 // region's compute begins.
 func (r *Region) startFaults() {
-	if r.n.stats {
-		r.flt0 = pagemem.Faults(false)
+	if st := r.stats; st != nil {
+		st.flt0 = pagemem.Faults(false)
 	}
 }
 
 // endFaults records, with --stats, the page faults of the compute.
 func (r *Region) endFaults() {
-	r.faults = -1
-	if r.n.stats && r.flt0 >= 0 {
+	st := r.stats
+	if st == nil {
+		return
+	}
+	st.faults = -1
+	if st.flt0 >= 0 {
 		if f := pagemem.Faults(false); f >= 0 {
-			r.faults = f - r.flt0
+			st.faults = f - st.flt0
 		}
 	}
 }
 
 // faultStats is the --stats note on the compute's page faults: empty where
 // the platform cannot count them.
-func (r *Region) faultStats() string {
-	if r.faults < 0 {
-		return ""
-	}
-	return fmt.Sprintf("; %d page faults in the compute", r.faults)
-}
+func (r *Region) faultStats() string { return stats.FaultNote(r.stats.faults) }

@@ -19,11 +19,23 @@ package cape
 // image, a replayed delta, an allocation, a joiner's catch-up, --verify).
 
 import (
-	"fmt"
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/stats"
 	"github.com/cape-go/cape/monitor"
 )
+
+// regionHints are what the translator proved about a region: its loop,
+// the arena spans it writes in when bounded, whether it is the program's
+// last, and what Start made of them.
+type regionHints struct {
+	loop    *Loop
+	bounded bool
+	last    bool // the program's last region: the slaves leave after it
+	spans   []monitor.Span
+	spanBuf [2]monitor.Span // spans' first storage: no allocation per region
+	clean   bool            // Start was told the stretch before it was clean
+}
 
 // Loop is one entry into a loop that InLoop names: generated code makes
 // one with NewLoop just before the loop statement.
@@ -35,7 +47,7 @@ func NewLoop() *Loop { return new(Loop) }
 
 // InLoop says that r is the only region of l's loop, whose code outside r
 // writes no arena memory (a proof of the translator: see hint_unsafe.go).
-func (r *Region) InLoop(l *Loop) { r.loop = l }
+func (r *Region) InLoop(l *Loop) { r.hints.loop = l }
 
 // Last says that r is the program's last parallel region (a proof of the
 // translator: no region can run after it, see Region.EndLast). The slaves
@@ -45,7 +57,7 @@ func (r *Region) InLoop(l *Loop) { r.loop = l }
 // leave the slaves' memory behind the master's.
 func (r *Region) Last() {
 	if r.nested == nil {
-		r.last = true
+		r.hints.last = true
 	}
 }
 
@@ -54,7 +66,7 @@ func (r *Region) Last() {
 // proof of the translator: see hint_unsafe.go). An empty slice, or one outside
 // the arena, adds nothing.
 func WritesIn[T any](r *Region, s []T) {
-	r.bounded = true
+	r.hints.bounded = true
 	if r.nested != nil || len(s) == 0 {
 		return
 	}
@@ -65,38 +77,32 @@ func WritesIn[T any](r *Region, s []T) {
 	top := base + uintptr(len(mem))
 	lo, hi = max(lo, base), min(hi, top)
 	if lo < hi {
-		if r.spans == nil {
-			r.spans = r.spanBuf[:0]
+		h := &r.hints
+		if h.spans == nil {
+			h.spans = h.spanBuf[:0]
 		}
-		r.spans = append(r.spans, monitor.Span{Off: int(lo - base), Len: int(hi - lo)})
+		h.spans = append(h.spans, monitor.Span{Off: int(lo - base), Len: int(hi - lo)})
 	}
 }
 
 // hint is what Start tells the monitor about r.
 func (r *Region) hint() monitor.Hint {
 	n := r.n
-	clean := r.loop != nil && n.lastLoop == r.loop && n.lastSeq+1 == r.seq && !n.gapDirty && !n.verify
-	return monitor.Hint{Clean: clean, Bounded: r.bounded, Writes: r.spans}
+	h := &r.hints
+	clean := h.loop != nil && n.lastLoop == h.loop && n.lastSeq+1 == r.seq && !n.gapDirty && !n.verify
+	return monitor.Hint{Clean: clean, Bounded: h.bounded, Writes: h.spans}
 }
 
 // hintStats is the --stats note of what r's Start was told.
 func (r *Region) hintStats() string {
-	switch {
-	case r.bounded && r.clean:
-		return fmt.Sprintf("; hints: writes in %d span(s), clean stretch", len(r.spans))
-	case r.bounded:
-		return fmt.Sprintf("; hints: writes in %d span(s)", len(r.spans))
-	case r.clean:
-		return "; hints: clean stretch"
-	}
-	return ""
+	return stats.HintNote(r.hints.bounded, r.hints.clean, len(r.hints.spans))
 }
 
 // ended records, when r (outermost) stops, where the next region's
 // stretch starts.
 func (r *Region) ended() {
 	n := r.n
-	n.lastLoop, n.lastSeq, n.gapDirty = r.loop, r.seq, false
+	n.lastLoop, n.lastSeq, n.gapDirty = r.hints.loop, r.seq, false
 }
 
 // dirtyGap records that the runtime wrote arena memory the monitor was not

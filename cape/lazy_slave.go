@@ -31,8 +31,8 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	if err := ls.Apply(md, n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("merged delta from the master", err)
 	}
-	if n.stats {
-		r.mergedIn, r.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
+	if st := r.stats; st != nil {
+		st.mergedIn, st.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
 	}
 	// The helper is connected: agreeLazySlave waited for it at set-up.
 	if err := ls.Invalidate(r.seq); err != nil {

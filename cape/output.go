@@ -25,7 +25,7 @@ func printLogged(piece []byte) error { return stdio.WriteLogged(os.Stdout, piece
 // captures reports whether this region's output is captured: a region
 // split over several nodes, computing (not replayed from the log).
 func (r *Region) captures() bool {
-	return r.nested == nil && r.size > 1 && !r.replay && r.n.out != nil
+	return r.nested == nil && r.size > 1 && !r.replaying() && r.n.out != nil
 }
 
 // markUnit records the start of the unit [lo, …) in the output capture.

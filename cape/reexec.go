@@ -303,10 +303,10 @@ func (ro *rosterDriver) report() {
 // reexecStats is the master's --stats note on the region's loop (see
 // roster.StatsNote).
 func (r *Region) reexecStats() string {
-	if r.ro == nil {
+	ro := r.roster.ro
+	if ro == nil {
 		return ""
 	}
-	ro := r.ro
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	return ro.sm.StatsNote()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/values"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/monitor"
@@ -31,56 +32,20 @@ type Region struct {
 	// writes of the enclosing region, recorded by that region's monitor.
 	nested *Region
 
-	extent   int // arena bytes tracked in this region
-	pages    int // dirty pages found by Create
-	t0, t1   time.Time
-	flt0     int64 // the process's page faults at t0 (--stats), and
-	faults   int64 // those of the compute, -1 if not counted
-	created  time.Duration
-	starting time.Duration // Start's own time (the monitor's arming above all)
-	// Exchange's parts, for --stats: waiting for peers (the slowest node's
-	// compute shows here), decoding + merging + injecting, encoding + sending.
-	waited, merging, sent time.Duration
-	// Slave, for --stats: data bytes of the merged delta received, and
-	// how many of them fall where this node's own delta has runs.
-	mergedIn, ownIn int
+	extent int       // arena bytes tracked in this region
+	t0     time.Time // the compute's start (Start's end)
 
-	values []value // reductions and lastprivates, in registration order
+	values values.List // reductions and lastprivates, in registration order
 
-	// What the translator proved (hint_unsafe.go): the region's loop, and the
-	// arena spans it writes in when bounded.
-	loop    *Loop
-	bounded bool
-	last    bool // the program's last region: the slaves leave after it
-	spans   []monitor.Span
-	spanBuf [2]monitor.Span // spans' first storage: no allocation per region
-	clean   bool            // Start was told the stretch before it was clean
+	hints regionHints // what the translator proved (hint_unsafe.go)
 
-	// Master of a multi-node region: who runs which units, the slaves'
-	// deltas, the units of lost slaves (reexec.go).
-	ro *rosterDriver
-	// Master: the slaves whose delta was committed in this region, by
-	// rank (set by gather).
-	committed []int
-	// Slave: the static units not run yet; for a dynamic schedule, whether
-	// the master said there are no more chunks.
-	units   []unit
-	dynamic bool
-	dynDone bool
-	count   int
+	count  int          // the iterations of the region's loop (first)
+	roster regionRoster // master of a multi-node region
+	units  slaveUnits   // slave of a multi-node region
 
-	// Durable log (master): the arena's hash at Start; when the region is
-	// replayed from the log (restart), its record and logged delta.
-	replay   bool
-	hash     uint64
-	hashing  *durable.Hashing // started by hashEntry, or nil
-	zero     []bool           // pages unpopulated at Start (see durable.Unpopulated)
-	rec      *ckptlog.Region
-	recDelta *delta.Delta
-
-	// --verify (master): the arena at Start, and the merged result while
-	// the sequential re-run runs.
-	entry, merged []byte
+	stats  *regionStats  // --stats (statslog.go), or nil
+	verify *regionVerify // --verify (verify.go, master), or nil
+	dlog   *regionLog    // durable log or restart (durable.go), or nil
 
 	// output: what this node's units printed on standard output, as
 	// encoded segments (output.go), from Create to Exchange.
@@ -89,6 +54,41 @@ type Region struct {
 	// order, as written by Exchange, for the durable log.
 	printed []byte
 }
+
+// regionRoster is the master's bookkeeping of a multi-node region: who
+// runs which units, the slaves' deltas, the units of lost slaves
+// (reexec.go).
+type regionRoster struct {
+	ro *rosterDriver
+	// committed are the slaves whose delta was committed in this region,
+	// by rank (set by gather).
+	committed []int
+}
+
+// slaveUnits are a slave's units of a multi-node region: the static units
+// not run yet; for a dynamic schedule, whether the master said there are
+// no more chunks.
+type slaveUnits struct {
+	static  []unit
+	dynamic bool
+	done    bool
+}
+
+// regionLog is a region's part in the durable log (durable.go): on a
+// checkpointing master, the arena's hash at Start; when the region is
+// replayed from the log (restart), its record and logged delta.
+type regionLog struct {
+	replay   bool
+	hash     uint64
+	hashing  *durable.Hashing // started by hashEntry, or nil
+	zero     []bool           // pages unpopulated at Start (see durable.Unpopulated)
+	rec      *ckptlog.Region
+	recDelta *delta.Delta
+}
+
+// replaying reports whether the region is replayed from the log: its
+// result is injected, not computed.
+func (r *Region) replaying() bool { return r.dlog != nil && r.dlog.replay }
 
 const (
 	stBegun = iota
@@ -115,7 +115,11 @@ func Begin(name string) *Region {
 		n.catchUp() // a node joining the running job (join_node.go)
 	}
 	rank, size := n.split()
-	return &Region{n: n, name: name, seq: n.seq, rank: rank, size: size, replay: n.seq <= n.replayTo && n.pending == nil}
+	r := &Region{n: n, name: name, seq: n.seq, rank: rank, size: size}
+	if replay := n.seq <= n.replayTo && n.pending == nil; replay || n.dur != nil {
+		r.dlog = &regionLog{replay: replay}
+	}
+	return r
 }
 
 // label names the region in errors.
@@ -166,8 +170,11 @@ func (r *Region) Start() error {
 	r.state = stStarted
 	n.arena.Freeze(true)
 	r.extent = n.arena.Used()
+	if n.stats {
+		r.stats = &regionStats{}
+	}
 	if n.verify {
-		r.entry = append([]byte(nil), n.arena.Bytes()[:r.extent]...)
+		r.verify = &regionVerify{entry: append([]byte(nil), n.arena.Bytes()[:r.extent]...)}
 	}
 	if err := r.durableStart(); err != nil {
 		return err
@@ -188,8 +195,10 @@ func (r *Region) Start() error {
 	}
 	r.startFaults()
 	r.t0 = time.Now()
-	r.starting = r.t0.Sub(ts)
-	r.clean = h.Clean
+	if r.stats != nil {
+		r.stats.starting = r.t0.Sub(ts)
+	}
+	r.hints.clean = h.Clean
 	return nil
 }
 
@@ -197,7 +206,7 @@ func (r *Region) Start() error {
 // space [0, count) (schedule(static) without a chunk size): the blocks of
 // consecutive ranks are consecutive and differ in length by at most one.
 func (r *Region) Static(count int) (lo, hi int) {
-	if r.replay {
+	if r.replaying() {
 		return 0, 0 // restart: the log holds the region's result
 	}
 	return block(count, r.rank, r.size)
@@ -251,9 +260,9 @@ func (r *Region) Next() (lo, hi int, more bool) {
 // once on every node.
 func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 	r.count = max(count, 0)
-	if r.replay {
+	if r.replaying() {
 		// Restart: the log holds the region's result; one empty unit.
-		r.units = nil
+		r.units.static = nil
 		return unit{r.count, r.count}, true
 	}
 	if chunk <= 0 && sched != Static {
@@ -261,37 +270,37 @@ func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 	}
 	if r.size == 1 {
 		lo, hi := r.Static(count)
-		r.units = nil
+		r.units.static = nil
 		return unit{lo, hi}, true
 	}
 	if r.n.rank == 0 {
-		if r.ro != nil {
+		if r.roster.ro != nil {
 			fail(r.errorf("more than one loop or sections construct in one region"))
 		}
-		r.ro = r.newRoster(count, sched, chunk, true)
-		if sched == Static && chunk <= 0 && r.ro.ownLeft() == 0 {
+		r.roster.ro = r.newRoster(count, sched, chunk, true)
+		if sched == Static && chunk <= 0 && r.roster.ro.ownLeft() == 0 {
 			return unit{r.count, r.count}, true // an empty block
 		}
 		return r.next()
 	}
 	if sched == Static {
-		r.units = staticUnits(count, chunk, r.rank, r.size)
-		if chunk <= 0 && len(r.units) == 0 {
+		r.units.static = staticUnits(count, chunk, r.rank, r.size)
+		if chunk <= 0 && len(r.units.static) == 0 {
 			return unit{r.count, r.count}, true
 		}
 		return r.next()
 	}
-	r.dynamic = true
+	r.units.dynamic = true
 	return r.next()
 }
 
 // next returns this node's next unit.
 func (r *Region) next() (unit, bool) {
 	switch {
-	case r.ro != nil:
-		return r.ro.next()
-	case r.dynamic:
-		if r.dynDone {
+	case r.roster.ro != nil:
+		return r.roster.ro.next()
+	case r.units.dynamic:
+		if r.units.done {
 			return unit{}, false
 		}
 		lo, hi, err := r.requestChunk(r.count)
@@ -299,13 +308,13 @@ func (r *Region) next() (unit, bool) {
 			fail(r.wrap("next chunk", err))
 		}
 		if lo >= hi {
-			r.dynDone = true
+			r.units.done = true
 			return unit{}, false
 		}
 		return unit{lo, hi}, true
-	case len(r.units) > 0:
-		u := r.units[0]
-		r.units = r.units[1:]
+	case len(r.units.static) > 0:
+		u := r.units.static[0]
+		r.units.static = r.units.static[1:]
 		return u, true
 	}
 	return unit{}, false
@@ -334,7 +343,9 @@ func (r *Region) Create() (*delta.Delta, error) {
 	if r.state != stStarted {
 		return nil, r.errorf("Create outside Start/Stop")
 	}
-	r.t1 = time.Now()
+	if r.stats != nil {
+		r.stats.t1 = time.Now()
+	}
 	r.state = stCreated
 	n := r.n
 	if r.nested != nil {
@@ -357,10 +368,11 @@ func (r *Region) Create() (*delta.Delta, error) {
 	if err != nil {
 		return nil, r.wrap("collect written pages", err)
 	}
-	r.pages = len(pages)
 	r.hashEntry(pages)
-	n.ckpt.create(d, n.arena.Bytes(), pages, n.tracker)
-	r.created = time.Since(r.t1)
+	n.ckpt.Create(d, n.arena.Bytes(), pages, n.tracker)
+	if r.stats != nil {
+		r.stats.pages, r.stats.created = len(pages), time.Since(r.stats.t1)
+	}
 	return d, nil
 }
 

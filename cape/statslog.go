@@ -1,52 +1,49 @@
 package cape
 
 import (
-	"fmt"
 	"os"
-	"sync"
 	"time"
+
+	"github.com/cape-go/cape/cape/internal/stats"
+	"github.com/cape-go/cape/delta"
 )
 
-// statsLog batches the lines --stats prints for every region: written one
-// by one, each line was a write to a pipe that woke the launcher relaying
-// it, on cores the regions it measures were using (a stencil run on two
-// nodes of a two-core machine took 35 % longer with --stats). The lines go
-// out once statsFlushBytes are pending or statsFlushEvery has passed since
-// the last write, and when the node ends (Finalize, exit).
-type statsLog struct {
-	mu   sync.Mutex
-	buf  []byte
-	last time.Time
-}
-
-const (
-	statsFlushBytes = 32 << 10
-	statsFlushEvery = 250 * time.Millisecond
-)
-
-var stats statsLog
+// statsOut batches the lines --stats prints for every region, to standard
+// error (stats.Log: written one by one, they slowed the regions measured).
+// They go out when enough are pending or time has passed, and when the
+// node ends (Finalize, exit).
+var statsOut = stats.NewLog(os.Stderr, nil)
 
 // statsf adds a --stats line.
-func statsf(format string, args ...any) {
-	stats.mu.Lock()
-	defer stats.mu.Unlock()
-	stats.buf = fmt.Appendf(stats.buf, format, args...)
-	if len(stats.buf) >= statsFlushBytes || time.Since(stats.last) >= statsFlushEvery {
-		stats.flushLocked()
-	}
-}
+func statsf(format string, args ...any) { statsOut.Printf(format, args...) }
 
 // flushStats writes the pending --stats lines.
-func flushStats() {
-	stats.mu.Lock()
-	defer stats.mu.Unlock()
-	stats.flushLocked()
+func flushStats() { statsOut.Flush() }
+
+// regionStats are a region's measures for its --stats line (Exchange),
+// kept from Start to Exchange when --stats is on.
+type regionStats struct {
+	t1                time.Time     // the compute's end (Create)
+	starting, created time.Duration // Start's own time (the monitor's arming above all); Create's
+	pages             int           // dirty pages found by Create
+	flt0              int64         // the process's page faults at Start (faults.go), and
+	faults            int64         // those of the compute, -1 if not counted
+	// Exchange's parts: waiting for peers (the slowest node's compute
+	// shows here), decoding + merging + injecting, encoding + sending.
+	waited, merging, sent time.Duration
+	// Slave: data bytes of the merged delta received, and how many of
+	// them fall where this node's own delta has runs.
+	mergedIn, ownIn int
 }
 
-func (s *statsLog) flushLocked() {
-	if len(s.buf) > 0 {
-		_, _ = os.Stderr.Write(s.buf)
-		s.buf = s.buf[:0]
-	}
-	s.last = time.Now()
+// printStats adds r's --stats line: d is this node's delta, exchange the
+// time Exchange took, sent and recvd the bytes it sent and received.
+func (r *Region) printStats(d *delta.Delta, exchange time.Duration, sent, recvd int) {
+	s, n := r.stats, r.n
+	line := stats.Region{Node: n.name, Name: r.name, Seq: r.seq,
+		Start: s.starting, Compute: s.t1.Sub(r.t0), Create: s.created, Pages: s.pages, Bytes: d.Len(),
+		Exchange: exchange, Wait: s.waited, Merge: s.merging, Send: s.sent, Sent: sent, Received: recvd,
+		Slave: n.rank > 0, MergedIn: s.mergedIn, OwnIn: s.ownIn,
+		Reexec: r.reexecStats(), Faults: r.faultStats(), Hints: r.hintStats()}
+	_, _ = statsOut.Write(stats.AppendRegion(nil, &line))
 }

@@ -1,5 +1,11 @@
 package cape
 
+// regionVerify is what --verify keeps of a region on the master: the
+// arena at Start, and the merged result while the sequential re-run runs.
+type regionVerify struct {
+	entry, merged []byte
+}
+
 // Verifying reports whether this node re-runs the region sequentially to
 // check the parallel result (the master under `cape run --verify`).
 // Generated code runs the region's original loop between VerifyBegin and
@@ -16,9 +22,10 @@ func (r *Region) Verifying() bool { return r.nested == nil && r.n.verify && r.st
 // Until VerifyEnd, regions begun by the re-run are nested in r: they run
 // whole on the master, as they did inside r on the nodes.
 func (r *Region) VerifyBegin() {
+	v := r.verify
 	mem := r.n.arena.Bytes()[:r.extent]
-	r.merged = append(r.merged[:0], mem...)
-	copy(mem, r.entry)
+	v.merged = append(v.merged[:0], mem...)
+	copy(mem, v.entry)
 	r.n.cur = r
 	// The parallel run printed the region's output: the re-run's is dropped.
 	if err := r.n.out.Begin(); err != nil {
@@ -34,10 +41,11 @@ func (r *Region) VerifyEnd() error {
 	if err := r.n.out.Discard(); err != nil {
 		return r.fail(err)
 	}
+	v := r.verify
 	mem := r.n.arena.Bytes()[:r.extent]
 	first, count := -1, 0
 	for i := range mem {
-		if mem[i] != r.merged[i] {
+		if mem[i] != v.merged[i] {
 			if first < 0 {
 				first = i
 			}
@@ -51,9 +59,9 @@ func (r *Region) VerifyEnd() error {
 			in = "no live allocation"
 		}
 		err = r.errorf("--verify: the parallel run and a sequential re-run differ in %d byte(s) of the arena; the first at offset %#x, in %s: parallel %#02x, sequential %#02x (a write the translator could not see, or an iteration reading what another node wrote)",
-			count, first, in, r.merged[first], mem[first])
+			count, first, in, v.merged[first], mem[first])
 	}
-	copy(mem, r.merged)
-	r.merged, r.entry = nil, nil
+	copy(mem, v.merged)
+	r.verify = nil
 	return err
 }

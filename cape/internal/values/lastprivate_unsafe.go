@@ -1,0 +1,55 @@
+package values
+
+import "fmt"
+
+// LastPrivate is a lastprivate variable: at the exchange, the value held by
+// the node that owns it (the one that ran the sequentially last iteration
+// or section) is stored in it on every node. T must not contain pointers
+// (the runtime checks it when it registers one). It is used by one
+// goroutine, like its region.
+type LastPrivate[T any] struct {
+	v     *T
+	owner bool
+}
+
+// NewLastPrivate returns *v as a lastprivate variable; owner says whether
+// this node ran the sequentially last iteration or section.
+func NewLastPrivate[T any](v *T, owner bool) *LastPrivate[T] {
+	return &LastPrivate[T]{v: v, owner: owner}
+}
+
+// PartialBytes is this node's piece: a flag byte, 1 when it owns the
+// value, then the value's bytes.
+func (x *LastPrivate[T]) PartialBytes() []byte {
+	flag := byte(0)
+	if x.owner {
+		flag = 1
+	}
+	return append([]byte{flag}, rawBytes(x.v)...)
+}
+
+// Bytes is the variable's value (aliasing it).
+func (x *LastPrivate[T]) Bytes() []byte { return rawBytes(x.v) }
+
+// Combine stores the value of the node whose flag is 1: the highest such
+// rank when several claim it; the variable keeps its value when none does.
+func (x *LastPrivate[T]) Combine(parts [][]byte) error {
+	for rank, p := range parts {
+		if len(p) != 1+len(rawBytes(x.v)) {
+			return fmt.Errorf("node %d sent a lastprivate value of %d bytes, want %d", rank, len(p), 1+len(rawBytes(x.v)))
+		}
+		if p[0] == 1 {
+			copy(rawBytes(x.v), p[1:])
+		}
+	}
+	return nil
+}
+
+// Set stores the value the master chose.
+func (x *LastPrivate[T]) Set(b []byte) error {
+	if len(b) != len(rawBytes(x.v)) {
+		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(x.v)))
+	}
+	copy(rawBytes(x.v), b)
+	return nil
+}
