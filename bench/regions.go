@@ -38,9 +38,9 @@ type RegionsSample struct {
 	Wall          float64 // the whole job as the harness sees it
 	PerRegion     float64 // Seconds / K, in µs
 	Line          string  // the output line
-	// RTT is the median TCP round trip of a small message on this
-	// machine, in µs, measured right after the job (LoopbackRTT); 0 in
-	// the results of older runs.
+	// RTT is the median TCP round trip of a small message between two
+	// processes on this machine, in µs, measured right after the job
+	// (ProcessRTT); 0 in the results of older runs.
 	RTT float64
 }
 
@@ -161,11 +161,11 @@ func runRegionsJob(ctx context.Context, cfg *RegionsConfig, cl *cluster, bin str
 	s.Line = m[1]
 	s.Seconds, _ = strconv.ParseFloat(t[2], 64)
 	s.PerRegion = 1e6 * s.Seconds / float64(cfg.K)
-	rtt, _, _, err := LoopbackRTT(rttTrips)
+	rtt, err := ProcessRTT(ctx, []string{bin}, rttTrips)
 	if err != nil {
 		return s, err
 	}
-	s.RTT = float64(rtt) / float64(time.Microsecond)
+	s.RTT = float64(rtt.Median) / float64(time.Microsecond)
 	return s, nil
 }
 
@@ -231,8 +231,8 @@ func ReportRegions(dir string, samples []RegionsSample) error {
 	fmt.Fprintf(&b, "# cape bench regions results\n\nThe fixed cost of a parallel region: bench/regions runs %d regions in a row, "+
 		"each a parallel for writing 64 int64s (one page), under cape run -n N (monitor %s); "+
 		"µs per region = the master's time of the regions / %d. Median [min–max] over the repetitions. "+
-		"TCP round trip: the median round trip of a 64-byte message over loopback TCP between two goroutines, "+
-		"measured right after each job (bench.LoopbackRTT); region/RTT is the ratio of the two medians.\n\n"+
+		"TCP round trip: the median round trip of a 64-byte message over loopback TCP between two processes, "+
+		"measured right after each job (bench.ProcessRTT); region/RTT is the ratio of the two medians.\n\n"+
 		"| nodes | µs per region | regions per second | TCP round trip µs | region/RTT | goal (issue 13) |\n|---|---|---|---|---|---|\n",
 		samples[0].K, samples[0].Monitor, samples[0].K)
 	c := &chart{title: fmt.Sprintf("Time per empty region (%d regions per run)", samples[0].K), xlabel: "nodes", ylabel: "µs per region", log2x: true,

@@ -1,22 +1,66 @@
 package bench
 
 import (
+	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoopbackRTT(t *testing.T) {
-	if _, _, _, err := LoopbackRTT(0); err == nil {
+	if _, err := LoopbackRTT(0); err == nil {
 		t.Error("LoopbackRTT(0): no error")
 	}
-	med, lo, hi, err := LoopbackRTT(50)
+	r, err := LoopbackRTT(50)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lo <= 0 || lo > med || med > hi {
-		t.Errorf("round trips: fastest %v, median %v, slowest %v: want 0 < fastest ≤ median ≤ slowest", lo, med, hi)
+	if r.Fastest <= 0 || r.Fastest > r.Median || r.Median > r.Slowest {
+		t.Errorf("round trips %+v: want 0 < fastest ≤ median ≤ slowest", r)
+	}
+}
+
+// echoEnv makes TestEchoProcess the echo of TestProcessRTT.
+const echoEnv = "CAPE_BENCH_TEST_ECHO"
+
+// ProcessRTT runs the echo in another process (this test binary re-run as
+// TestEchoProcess), and a command that does not echo is an error, not a
+// hang.
+func TestProcessRTT(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	t.Setenv(echoEnv, "1")
+	r, err := ProcessRTT(ctx, []string{exe, "-test.run=^TestEchoProcess$", "--"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fastest <= 0 || r.Fastest > r.Median || r.Median > r.Slowest {
+		t.Errorf("round trips %+v: want 0 < fastest ≤ median ≤ slowest", r)
+	}
+	if _, err := ProcessRTT(ctx, []string{"/bin/true"}, 5); err == nil {
+		t.Error("ProcessRTT with /bin/true as the echo: no error")
+	}
+	if _, err := ProcessRTT(ctx, nil, 5); err == nil {
+		t.Error("ProcessRTT with no command: no error")
+	}
+}
+
+// TestEchoProcess is the echo of TestProcessRTT: run with echoEnv set and
+// the arguments -- -echo ADDR, it echoes what arrives from ADDR.
+func TestEchoProcess(t *testing.T) {
+	args := flag.Args()
+	if os.Getenv(echoEnv) == "" || len(args) != 2 || args[0] != "-echo" {
+		t.Skip("the echo of TestProcessRTT")
+	}
+	if err := echoFrom(args[1]); err != nil {
+		t.Fatal(err)
 	}
 }
 
