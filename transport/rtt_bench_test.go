@@ -60,22 +60,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 // BenchmarkRawRoundTrip is BenchmarkRoundTrip's baseline: rttSize bytes
 // and an 8-byte length there and back over a plain loopback connection.
 func BenchmarkRawRoundTrip(b *testing.B) {
-	ln := listen(b)
-	acc := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		acc <- c
-	}()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	peer := <-acc
-	if peer == nil {
-		b.Fatal("accept failed")
-	}
-	defer peer.Close()
+	c, peer := tcpPair(b)
 	go func() {
 		buf := make([]byte, 8+rttSize)
 		for {
@@ -101,4 +86,26 @@ func BenchmarkRawRoundTrip(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// tcpPair returns the two ends of a plain loopback TCP connection, closed
+// by the test's cleanup.
+func tcpPair(tb testing.TB) (dialed, accepted net.Conn) {
+	tb.Helper()
+	ln := listen(tb)
+	acc := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		acc <- c
+	}()
+	dialed, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { dialed.Close() })
+	if accepted = <-acc; accepted == nil {
+		tb.Fatal("accept failed")
+	}
+	tb.Cleanup(func() { accepted.Close() })
+	return dialed, accepted
 }
