@@ -228,26 +228,33 @@ func ReportRegions(dir string, samples []RegionsSample) error {
 	}
 	slices.Sort(nodes)
 	var b strings.Builder
+	// Runs before the round trip was measured keep their report.
+	rttNote, rttHead, rttRule := "", "", ""
+	if len(rtts) > 0 {
+		rttNote = " TCP round trip: the median round trip of a 64-byte message over loopback TCP between two processes, " +
+			"measured right after each job (bench.ProcessRTT); region/RTT is the ratio of the two medians."
+		rttHead, rttRule = " TCP round trip µs | region/RTT |", "---|---|"
+	}
 	fmt.Fprintf(&b, "# cape bench regions results\n\nThe fixed cost of a parallel region: bench/regions runs %d regions in a row, "+
 		"each a parallel for writing 64 int64s (one page), under cape run -n N (monitor %s); "+
-		"µs per region = the master's time of the regions / %d. Median [min–max] over the repetitions. "+
-		"TCP round trip: the median round trip of a 64-byte message over loopback TCP between two processes, "+
-		"measured right after each job (bench.ProcessRTT); region/RTT is the ratio of the two medians.\n\n"+
-		"| nodes | µs per region | regions per second | TCP round trip µs | region/RTT | goal (issue 13) |\n|---|---|---|---|---|---|\n",
-		samples[0].K, samples[0].Monitor, samples[0].K)
+		"µs per region = the master's time of the regions / %d. Median [min–max] over the repetitions.%s\n\n"+
+		"| nodes | µs per region | regions per second |%s goal (issue 13) |\n|---|---|---|%s---|\n",
+		samples[0].K, samples[0].Monitor, samples[0].K, rttNote, rttHead, rttRule)
 	c := &chart{title: fmt.Sprintf("Time per empty region (%d regions per run)", samples[0].K), xlabel: "nodes", ylabel: "µs per region", log2x: true,
 		note: "points: medians with min–max"}
 	var pts []point
 	for _, k := range nodes {
 		v := byNodes[k]
 		m := median(v)
-		rttCell, ratio := "–", "–"
-		if r := rtts[k]; len(r) > 0 {
-			rttCell = fmt.Sprintf("%.1f [%.1f–%.1f]", median(r), slices.Min(r), slices.Max(r))
-			ratio = fmt.Sprintf("%.1f", m/median(r))
+		rttCells := ""
+		if len(rtts) > 0 {
+			rttCells = " – | – |"
 		}
-		fmt.Fprintf(&b, "| %d | %.1f [%.1f–%.1f] | %.0f | %s | %s | %s |\n", k, m, slices.Min(v), slices.Max(v), 1e6/m,
-			rttCell, ratio, orDefault(regionGoal[k], "–"))
+		if r := rtts[k]; len(r) > 0 {
+			rttCells = fmt.Sprintf(" %.1f [%.1f–%.1f] | %.1f |", median(r), slices.Min(r), slices.Max(r), m/median(r))
+		}
+		fmt.Fprintf(&b, "| %d | %.1f [%.1f–%.1f] | %.0f |%s %s |\n", k, m, slices.Min(v), slices.Max(v), 1e6/m,
+			rttCells, orDefault(regionGoal[k], "–"))
 		pts = append(pts, point{float64(k), m, slices.Min(v), slices.Max(v)})
 	}
 	c.series = append(c.series, series{name: "cape " + samples[0].Monitor, color: modeColor[Incremental], points: pts})
