@@ -38,13 +38,23 @@ type RegionsSample struct {
 	Wall          float64 // the whole job as the harness sees it
 	PerRegion     float64 // Seconds / K, in µs
 	Line          string  // the output line
+	// RTT is the median TCP round trip of a small message between two
+	// processes on this machine, in µs, measured right after the job
+	// (ProcessRTT); 0 in the results of older runs.
+	RTT float64
 }
 
+// rttTrips is how many round trips LoopbackRTT times after each job.
+const rttTrips = 2000
+
 var (
-	regionsHeader = []string{"k", "nodes", "monitor", "rep", "emulated", "node_cpus", "bandwidth", "seconds", "wall_seconds", "us_per_region", "line"}
+	regionsHeader = []string{"k", "nodes", "monitor", "rep", "emulated", "node_cpus", "bandwidth", "seconds", "wall_seconds", "us_per_region", "line", "rtt_us"}
 	regionsLineRE = regexp.MustCompile(`(?m)^(regions k=(\d+) sum=-?\d+)$`)
 	regionsTimeRE = regexp.MustCompile(`(?m)^regions: (\d+) regions in ([0-9.]+)s`)
 )
+
+// regionsHeaderV1 is the header of the runs before the rtt_us column.
+var regionsHeaderV1 = regionsHeader[:len(regionsHeader)-1]
 
 // RunRegions builds bench/regions, runs it on every node count of cfg for
 // every repetition (the order of the node counts rotating), checks that
@@ -151,6 +161,11 @@ func runRegionsJob(ctx context.Context, cfg *RegionsConfig, cl *cluster, bin str
 	s.Line = m[1]
 	s.Seconds, _ = strconv.ParseFloat(t[2], 64)
 	s.PerRegion = 1e6 * s.Seconds / float64(cfg.K)
+	rtt, err := ProcessRTT(ctx, []string{bin}, rttTrips)
+	if err != nil {
+		return s, err
+	}
+	s.RTT = float64(rtt.Median) / float64(time.Microsecond)
 	return s, nil
 }
 
@@ -159,22 +174,28 @@ func writeRegionsCSV(path string, samples []RegionsSample) error {
 	rows := [][]string{regionsHeader}
 	for _, s := range samples {
 		rows = append(rows, []string{strconv.Itoa(s.K), strconv.Itoa(s.Nodes), s.Monitor, strconv.Itoa(s.Rep),
-			strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), g(s.PerRegion), s.Line})
+			strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), g(s.PerRegion), s.Line, g(s.RTT)})
 	}
 	return writeRows(path, rows)
 }
 
-// ReadRegionsCSV reads a results.csv written by RunRegions.
+// ReadRegionsCSV reads a results.csv written by RunRegions, with or
+// without the rtt_us column.
 func ReadRegionsCSV(path string) ([]RegionsSample, error) {
 	rows, err := readRows(path, regionsHeader)
 	if err != nil {
-		return nil, err
+		if rows, err = readRows(path, regionsHeaderV1); err != nil {
+			return nil, fmt.Errorf("%w (or the header of an older regions run)", err)
+		}
 	}
 	var out []RegionsSample
 	for i, r := range rows {
 		p := parser{row: r}
 		s := RegionsSample{K: p.int(0), Nodes: p.int(1), Monitor: r[2], Rep: p.int(3), Emulated: r[4] == "true",
 			NodeCPUs: p.float(5), Bandwidth: r[6], Seconds: p.float(7), Wall: p.float(8), PerRegion: p.float(9), Line: r[10]}
+		if len(r) > 11 {
+			s.RTT = p.float(11)
+		}
 		if p.err != nil {
 			return nil, fmt.Errorf("read results %s line %d: %w", path, i+2, p.err)
 		}
@@ -194,28 +215,46 @@ func ReportRegions(dir string, samples []RegionsSample) error {
 	if len(samples) == 0 {
 		return errors.New("report: no samples")
 	}
-	byNodes := map[int][]float64{}
+	byNodes, rtts := map[int][]float64{}, map[int][]float64{}
 	var nodes []int
 	for _, s := range samples {
 		if _, ok := byNodes[s.Nodes]; !ok {
 			nodes = append(nodes, s.Nodes)
 		}
 		byNodes[s.Nodes] = append(byNodes[s.Nodes], s.PerRegion)
+		if s.RTT > 0 {
+			rtts[s.Nodes] = append(rtts[s.Nodes], s.RTT)
+		}
 	}
 	slices.Sort(nodes)
 	var b strings.Builder
+	// Runs before the round trip was measured keep their report.
+	rttNote, rttHead, rttRule := "", "", ""
+	if len(rtts) > 0 {
+		rttNote = " TCP round trip: the median round trip of a 64-byte message over loopback TCP between two processes, " +
+			"measured right after each job (bench.ProcessRTT); region/RTT is the ratio of the two medians."
+		rttHead, rttRule = " TCP round trip µs | region/RTT |", "---|---|"
+	}
 	fmt.Fprintf(&b, "# cape bench regions results\n\nThe fixed cost of a parallel region: bench/regions runs %d regions in a row, "+
 		"each a parallel for writing 64 int64s (one page), under cape run -n N (monitor %s); "+
-		"µs per region = the master's time of the regions / %d. Median [min–max] over the repetitions.\n\n"+
-		"| nodes | µs per region | regions per second | goal (issue 13) |\n|---|---|---|---|\n",
-		samples[0].K, samples[0].Monitor, samples[0].K)
+		"µs per region = the master's time of the regions / %d. Median [min–max] over the repetitions.%s\n\n"+
+		"| nodes | µs per region | regions per second |%s goal (issue 13) |\n|---|---|---|%s---|\n",
+		samples[0].K, samples[0].Monitor, samples[0].K, rttNote, rttHead, rttRule)
 	c := &chart{title: fmt.Sprintf("Time per empty region (%d regions per run)", samples[0].K), xlabel: "nodes", ylabel: "µs per region", log2x: true,
 		note: "points: medians with min–max"}
 	var pts []point
 	for _, k := range nodes {
 		v := byNodes[k]
 		m := median(v)
-		fmt.Fprintf(&b, "| %d | %.1f [%.1f–%.1f] | %.0f | %s |\n", k, m, slices.Min(v), slices.Max(v), 1e6/m, orDefault(regionGoal[k], "–"))
+		rttCells := ""
+		if len(rtts) > 0 {
+			rttCells = " – | – |"
+		}
+		if r := rtts[k]; len(r) > 0 {
+			rttCells = fmt.Sprintf(" %.1f [%.1f–%.1f] | %.1f |", median(r), slices.Min(r), slices.Max(r), m/median(r))
+		}
+		fmt.Fprintf(&b, "| %d | %.1f [%.1f–%.1f] | %.0f |%s %s |\n", k, m, slices.Min(v), slices.Max(v), 1e6/m,
+			rttCells, orDefault(regionGoal[k], "–"))
 		pts = append(pts, point{float64(k), m, slices.Min(v), slices.Max(v)})
 	}
 	c.series = append(c.series, series{name: "cape " + samples[0].Monitor, color: modeColor[Incremental], points: pts})

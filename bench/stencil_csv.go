@@ -149,7 +149,7 @@ func ReportDir(dir string, modelNodes int) error {
 			return err
 		}
 		return ReportStencil(dir, samples)
-	case strings.Join(regionsHeader, ","):
+	case strings.Join(regionsHeader, ","), strings.Join(regionsHeaderV1, ","):
 		samples, err := ReadRegionsCSV(path)
 		if err != nil {
 			return err

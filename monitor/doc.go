@@ -76,7 +76,11 @@
 //     (and, on a watched tracker, the walk). Where the extent
 //     is so small that a scan costs more than copying and comparing it, a
 //     plain region is bare: nothing armed, Start copies the extent into the
-//     twins, Stop compares it, the compare backend's work. A caller that
+//     twins, Stop compares it, the compare backend's work. On a lazy node
+//     (twins in a memory file, absent pages) such a region makes no system
+//     call once its pages have been seen populated and its twins held: a
+//     page stays populated until Invalidate discards it, and nothing
+//     punches holes in the twin file (populatedSeen, twinSpans). A caller that
 //     writes the arena between regions (cape's injection of the merged delta)
 //     announces the byte ranges first (Injector's WillWrite): their
 //     write-protected pages are unprotected, with their chunks, so that the

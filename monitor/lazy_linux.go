@@ -140,6 +140,7 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 			return fmt.Errorf("invalidate pages [%d, %d): outside the %d pages or out of order", lo, hi, len(l.mem)/ps)
 		}
 		l.othersWrite(lo, hi)
+		l.populatedSeen.remove(lo, hi) // before the discard, even if it fails
 		if err := pagemem.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
 			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
 		}

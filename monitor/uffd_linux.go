@@ -102,6 +102,10 @@ type uffdTracker struct {
 	// have changed since their twin was right (lazy_linux.go): copies and
 	// comparisons skip them, since reading one would fetch it.
 	absent func(p int) bool
+	// populatedSeen (lazy node): pages a walk of populated found
+	// populated. A page stays populated until Invalidate discards it,
+	// which removes it, so a short range of them needs no walk.
+	populatedSeen pageSet
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
@@ -707,13 +711,19 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 
 // twinSpans is twin.spans over the pages [from, to) for any twin: for
 // anonymous twins, which only this process writes, a page never held
-// (holdTwins) is zero.
+// (holdTwins) is zero. A page of a twin file that this process held is
+// data (nothing punches holes in the file), so a range of them needs no
+// lseek.
 func (u *uffdTracker) twinSpans(h *holeCache, from, to int, fn func(lo, hi int, data bool)) {
+	held := func(p int) bool { return p/64 < len(u.held) && u.held[p/64]&(1<<(p%64)) != 0 }
 	if u.res.twin.file >= 0 {
+		if from < to && pageSet(u.held).hasAll(from, to) {
+			fn(from, to, true)
+			return
+		}
 		u.res.twin.spans(h, from, to, u.pageSize, fn)
 		return
 	}
-	held := func(p int) bool { return p/64 < len(u.held) && u.held[p/64]&(1<<(p%64)) != 0 }
 	for p := from; p < to; {
 		q, data := p+1, held(p)
 		for q < to && held(q) == data {
@@ -756,17 +766,21 @@ const populatedMin = 64
 // zeroes: comparing or copying them, which would fault each one in, can be
 // skipped. A short range counts as populated, except on a lazy node, where
 // reading a missing page is a round trip to its helper, which installs the
-// zero pages after it too; so does what a walk the kernel refuses did not
+// zero pages after it too, unless an earlier walk found all its pages
+// populated (populatedSeen); so does what a walk the kernel refuses did not
 // reach.
 func (u *uffdTracker) populated(from, to int, fn func(lo, hi int)) {
-	if to-from < populatedMin && u.absent == nil {
+	if to-from < populatedMin && (u.absent == nil || u.populatedSeen.hasAll(from, to)) {
 		if from < to {
 			fn(from, to)
 		}
 		return
 	}
-	u.pagesIn(from, to, uffd.PageIsPresent|uffd.PageIsSwapped, fn)
+	u.pagesIn(from, to, populatedMask, fn)
 }
+
+// populatedMask holds the PAGEMAP_SCAN categories of a populated page.
+const populatedMask = uffd.PageIsPresent | uffd.PageIsSwapped
 
 // pagesIn calls fn for each run [lo, hi) of pages in [from, to) that have
 // one of the PAGEMAP_SCAN categories mask, in increasing order. A walk the
@@ -793,7 +807,11 @@ func (u *uffdTracker) pagesIn(from, to int, mask uint64, fn func(lo, hi int)) {
 			break
 		}
 		for _, r := range u.vec[:n] {
-			add(int(r.Start-uint64(u.base))/u.pageSize, int(r.End-uint64(u.base))/u.pageSize)
+			a, b := int(r.Start-uint64(u.base))/u.pageSize, int(r.End-uint64(u.base))/u.pageSize
+			if mask == populatedMask && u.absent != nil {
+				u.populatedSeen.add(a, b)
+			}
+			add(a, b)
 		}
 		if n < len(u.vec) {
 			break
@@ -814,7 +832,7 @@ func (u *uffdTracker) pagesIn(from, to int, mask uint64, fn func(lo, hi int)) {
 // installs zero pages after it.
 func (u *uffdTracker) protectTouched(lo, hi int) error {
 	var err error
-	u.pagesIn(lo, hi, uffd.PageIsPresent|uffd.PageIsSwapped, func(a, b int) {
+	u.pagesIn(lo, hi, populatedMask, func(a, b int) {
 		if err == nil {
 			err = u.writeProtect(a*u.pageSize, b*u.pageSize, true)
 		}

@@ -56,19 +56,7 @@ func BenchmarkRawTCP(b *testing.B) {
 				name = sizeName(size) + "/alloc"
 			}
 			b.Run(name, func(b *testing.B) {
-				ln := listen(b)
-				acc := make(chan net.Conn, 1)
-				go func() {
-					c, _ := ln.Accept()
-					acc <- c
-				}()
-				w, err := net.Dial("tcp", ln.Addr().String())
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer w.Close()
-				r := <-acc
-				defer r.Close()
+				w, r := tcpPair(b)
 				p := payload(size, 1)
 				buf := make([]byte, size)
 				start, done := make(chan struct{}), make(chan error)
