@@ -15,8 +15,10 @@ package cape
 //     Start compares nothing it compared at the last Stop.
 //
 // The runtime's own writes between regions are announced to the monitor
-// (injections) or make the next Start unproven (gapDirty: a restored
+// (injections) or make the next Start unproven (dirtyGap: a restored
 // image, a replayed delta, an allocation, a joiner's catch-up, --verify).
+// The bookkeeping and the decision are package hints'; this file holds the
+// API generated code calls.
 
 import (
 	"unsafe"
