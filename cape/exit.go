@@ -1,61 +1,48 @@
 package cape
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/ending"
 	"github.com/cape-go/cape/internal/nodeenv"
-	"github.com/cape-go/cape/transport"
 )
 
-// Errors that end a node without being its fault. A slave's receive returns
-// them; Must turns them into the node's exit.
+// Errors that end a node without being its fault (package ending). A
+// slave's receive returns them; Must turns them into the node's exit.
 var (
 	// ErrJobDone means the master's program ended while this node was still
 	// in a region: the node has nothing left to do and ends with status 0.
-	ErrJobDone = errors.New("the master ended the job")
+	ErrJobDone = ending.ErrJobDone
 	// ErrJobAborted means the master stopped the job because a node failed;
 	// the node ends with status 1.
-	ErrJobAborted = errors.New("the job was aborted")
+	ErrJobAborted = ending.ErrJobAborted
 	// ErrLeft means the master declared this node lost (it was too slow, or
 	// silent for too long) and re-ran its work elsewhere: the node's later
 	// messages are refused, and it ends with status LeftExit.
-	ErrLeft = errors.New("the master declared this node lost")
+	ErrLeft = ending.ErrLeft
 )
 
 // LeftExit is the exit status of a node the master declared lost.
-const LeftExit = 4
+const LeftExit = ending.LeftExit
 
-// fail ends the node because of err: ErrJobDone ends it quietly with status
-// 0, ErrJobAborted with status 1 after closing its connection gracefully
-// (relay children get the master's message too); any other error is this
+// fail ends the node because of err, as ending.Of decides: an error that is
+// not this node's failure (the job ended or was aborted, the node was
+// declared lost) ends it in order after Finalize; any other error is this
 // node's failure, which the master reports to the slaves before ending.
 func fail(err error) {
-	switch {
-	case errors.Is(err, ErrJobDone):
+	e := ending.Of(err, self != nil && self.rank > 0 && self.members.Tolerant())
+	if !e.Failure {
 		_ = Finalize()
-		exit(0, "")
-	case errors.Is(err, ErrJobAborted):
-		_ = Finalize()
-		exit(1, "stopping: "+err.Error())
-	case errors.Is(err, ErrLeft):
-		_ = Finalize()
-		exit(LeftExit, err.Error()+"; exiting")
-	case self != nil && self.rank > 0 && self.members.Tolerant() && errors.Is(err, transport.ErrPeerClosed):
-		// The master closed this node's connection in order: the job
-		// ended, or the master declared this node lost (a straggler
-		// back too late); either way its work is done elsewhere.
-		_ = Finalize()
-		exit(LeftExit, "the master closed the connection (the job ended, or this node was declared lost); exiting")
+		exit(e.Code, e.Msg)
 	}
 	if self != nil && self.size > 1 {
 		self.cfg.ReportFailure(err) // tells the launcher which node the error points to
 		self.abort(fmt.Sprintf("cape: %s: %v", self.name, err))
 	}
-	exit(1, err.Error())
+	exit(e.Code, e.Msg)
 }
 
 // exit is the runtime's one way out of the process: Must, EndLast, the
@@ -84,11 +71,8 @@ func (n *node) watchMaster() {
 	if n.closing.Load() {
 		return
 	}
-	err := n.slave.Err()
-	if errors.Is(err, transport.ErrPeerClosed) {
-		exit(0, "")
-	}
-	exit(1, fmt.Sprintf("lost the master: %v", err))
+	e := ending.MasterGone(n.slave.Err())
+	exit(e.Code, e.Msg)
 }
 
 // watchLifeline ends the node when the launcher's lifeline (see nodeenv)

@@ -93,7 +93,7 @@ func (n *node) joinerArrived(rank int) {
 		}
 		if err != nil {
 			if !n.closing.Load() {
-				notice("cape: master: joining node %d gave up before it was admitted: %v\n", rank, err)
+				notice("cape: master: %s\n", roster.GaveUpText(rank, err))
 			}
 			_ = n.master.Drop(rank)
 			return
@@ -125,27 +125,27 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 	if n.dur != nil {
 		n.dur.JoinerDecided() // admitted or refused below
 	}
-	if why := roster.JoinRefusal(n.logState()); why != "" {
+	ans := roster.AnswerRequests(asked, next, n.logState())
+	if ans.Refusal != "" {
 		for _, req := range asked {
-			notice("cape: master: refused joining node %d: %s\n", req.Rank, why)
+			notice("cape: master: %s\n", roster.RefusedText(req.Rank, ans.Refusal))
 			go func() {
-				_ = n.master.Send(req.Rank, transport.Message{Kind: kindLeave, Seq: seq, Payload: []byte(why)})
+				_ = n.master.Send(req.Rank, transport.Message{Kind: kindLeave, Seq: seq, Payload: []byte(ans.Refusal)})
 				_ = n.master.Drop(req.Rank)
 			}()
 		}
 		return nil
 	}
-	live := livePayload(roster.AdmittedLive(next, asked))
+	live := livePayload(ans.Live)
 	var admitted []int
 	for _, req := range asked {
 		msg := transport.Message{Kind: kindLive, Seq: seq, Payload: live}
 		if err := n.master.Send(req.Rank, msg); err != nil {
-			notice("cape: master: joining node %d lost as it was admitted: %v\n", req.Rank, err)
+			notice("cape: master: %s\n", roster.LostAdmittedText(req.Rank, err))
 			_ = n.master.Drop(req.Rank)
 			continue
 		}
-		notice("cape: master: node %d joined at %s after region #%d (it asked once it had replayed %d regions from the log); it takes a share of the next regions\n",
-			req.Rank, time.Now().Format("15:04:05.000"), seq, req.Replayed)
+		notice("cape: master: %s\n", req.JoinedText(time.Now(), seq))
 		admitted = append(admitted, req.Rank)
 	}
 	return admitted

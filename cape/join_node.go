@@ -12,7 +12,9 @@ package cape
 // yet, it asks the master to admit it and keeps following the log; the
 // master answers with the live set from some region on, which names it.
 // The node reads the regions up to that one from the log, then becomes an
-// ordinary slave: it takes its share of the next region.
+// ordinary slave: it takes its share of the next region. What it does at
+// each region, and when it asks, is package catchup's decision; this file
+// follows the log, talks to the master and prints.
 
 import (
 	"context"
@@ -21,57 +23,42 @@ import (
 	"net"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/catchup"
 	"github.com/cape-go/cape/cape/internal/durable"
-	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
 
-// joinPoll is how often a joining node that caught up with the log looks
-// for new records and for the master's answer.
-const joinPoll = time.Millisecond
-
-// joiner is a joining node's state. It is used from the program's
-// goroutine only.
-type joiner struct {
-	fl      *ckptlog.Follower
-	start   time.Time // the process's start of joining
-	asked   bool      // the request to be admitted was sent
-	at      uint64    // admitted: the live set names this node from region at+1
-	live    []int     // admitted: that live set
-	slave   bool      // admitted and past region at: an ordinary slave
-	first   uint64    // the first region this node took a share of
-	shares  int       // regions it took a share of
-	joinAt  time.Duration
-	caughtN uint64         // regions replayed from the log
-	catchup roster.Catchup // when to ask to be admitted
-}
+// joiner is a joining node's state (package catchup); the log it follows
+// is its durable.Log's.
+type joiner = catchup.Joiner
 
 // startJoining connects a joining node to the job's master and opens the
 // job's log for replay.
 func (n *node) startJoining(tcfg transport.Config) error {
-	j := &joiner{start: time.Now()}
+	start := time.Now()
 	dir, err := ckptlog.OpenDir(n.cfg.JoinDir)
 	if err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
-	if j.fl, err = dir.Follow(n.recordLimit()); err != nil {
+	fl, err := dir.Follow(n.recordLimit())
+	if err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
 	tcfg.Broadcast = transport.BroadcastStar // a joining node has no relay links
 	if err := n.dialJoin(tcfg); err != nil {
-		j.fl.Close()
+		fl.Close()
 		return err
 	}
-	d, err := durable.OpenJoin(dir, j.fl, n.arenaHeader(), func(s string) { notice("cape: %s: %s\n", n.name, s) })
+	d, err := durable.OpenJoin(dir, fl, n.arenaHeader(), func(s string) { notice("cape: %s: %s\n", n.name, s) })
 	if err != nil {
-		j.fl.Close()
+		fl.Close()
 		return fmt.Errorf("join: %w", err)
 	}
 	n.dur, n.replayTo, n.pending = d, d.Logged(), d.Pending()
 	n.members.Live = []int{n.rank}
-	n.joining = j
+	n.joining = catchup.New(n.rank, start)
 	return nil
 }
 
@@ -101,114 +88,79 @@ func (n *node) dialJoin(tcfg transport.Config) error {
 
 // catchUp runs at the start of each region of a joining node: it makes the
 // region one the log holds (replayed), or the node's first as a slave, and
-// waits for either as long as needed.
+// waits for either as long as needed (catchup.Joiner decides).
 func (n *node) catchUp() {
 	n.dirtyGap()
 	j := n.joining
-	if j.slave {
-		j.shares++
-		return
-	}
-	if n.pending != nil {
-		return // regions before the log's image compute, as on restart
-	}
+	j.Begin(n.seq, n.replayTo, n.pending != nil)
 	for {
-		if j.live != nil && n.seq == j.at+1 {
+		var err error
+		switch j.Next(time.Now()) {
+		case catchup.Share, catchup.Compute, catchup.Replay:
+			return
+		case catchup.Join:
 			n.becomeSlave()
 			return
+		case catchup.Follow:
+			err = n.followLog()
+			j.Followed(n.replayTo, n.pending != nil)
+		case catchup.Ask:
+			if err = n.askToJoin(j.Request()); err == nil {
+				j.Asked()
+			}
+		case catchup.Listen:
+			err = n.hearMaster()
+		case catchup.Sleep:
+			time.Sleep(catchup.Poll)
 		}
-		if err := n.followLog(); err != nil {
+		if err != nil {
 			fail(err)
 		}
-		if n.pending != nil {
-			return // the log was compacted: compute up to its image's point
-		}
-		if err := n.askToJoin(); err != nil {
-			fail(err)
-		}
-		if j.live != nil && n.seq == j.at+1 {
-			continue
-		}
-		if n.seq <= n.replayTo {
-			return
-		}
-		time.Sleep(joinPoll)
 	}
 }
 
-// followLog takes the records the master appended since the last look.
+// followLog takes the records the master appended since the last look
+// (durable.Log.Follow): a node behind a compaction of the log adopts its
+// image, which it restores at its point (Checkpoint), computing its regions
+// until then.
 func (n *node) followLog() error {
-	j, d := n.joining, n.dur
-	replaced, err := j.fl.Poll()
+	last, image, err := n.dur.Follow(n.seq, n.joining.AdoptImage)
 	if err != nil {
 		return fmt.Errorf("join: %w", err)
 	}
-	s := j.fl.Scan()
-	entries := s.Entries
-	first := uint64(1)
-	if len(entries) > 0 && entries[0].Kind == ckptlog.KindImage {
-		first, entries = entries[0].Seq+1, entries[1:]
+	if image != nil {
+		n.pending = image
 	}
-	if replaced && first > n.seq {
-		// The regions this node has not replayed are gone, but the log
-		// starts with an image of a checkpoint point: the node restores it
-		// at that point, as a restart does, computing the regions before.
-		if err := n.adoptImage(s); err != nil {
-			return fmt.Errorf("join: the job compacted its log past region #%d, which this node has not replayed yet: %w", n.seq, err)
-		}
-	}
-	d.SetEntries(entries, first)
-	n.replayTo = max(n.replayTo, s.Last())
+	n.replayTo = max(n.replayTo, last)
 	return nil
 }
 
-// adoptImage makes the image the compacted log s starts with the node's
-// pending image: at the next call of its checkpoint point, the node
-// restores it (Checkpoint), and it computes its regions until then.
-func (n *node) adoptImage(s *ckptlog.Scan) error {
-	if n.joining.asked {
-		// The master may admit it from any region now, which it would
-		// have to replay from the log.
-		return errors.New("this node had asked to be admitted: start it again")
+// askToJoin sends the request to be admitted, made once this node replayed
+// regions 1 to replayed.
+func (n *node) askToJoin(replayed uint64) error {
+	p := wire.JoinPayload(replayed)
+	if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: replayed, Payload: p}); err != nil {
+		return n.joinLost(err)
 	}
-	if len(s.Entries) == 0 || s.Entries[0].Kind != ckptlog.KindImage {
-		return errors.New("the log holds no image to restart from: start this node again")
-	}
-	p, err := durable.ReadImage(n.joining.fl, s.Entries[0])
-	if err != nil {
-		return err
-	}
-	n.pending = p
-	n.dur.Notice(fmt.Sprintf("join: the job compacted its log into an image of point %s after region #%d; this node restores it there and follows the log from it", p.Point, p.Seq))
 	return nil
 }
 
-// askToJoin sends the request to be admitted, once it is time (see
-// roster.Catchup), and takes the master's answer if it came: the live set
-// that names this node, or the end of the job.
-func (n *node) askToJoin() error {
+// hearMaster takes the master's answer to the request to be admitted,
+// if it came: the live set that names this node, or the end of the job.
+func (n *node) hearMaster() error {
 	j := n.joining
-	if !j.asked {
-		if !j.catchup.ShouldAsk(n.seq, n.replayTo, time.Now()) {
-			return nil
-		}
-		p := wire.JoinPayload(n.seq - 1)
-		if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: n.seq - 1, Payload: p}); err != nil {
-			return n.joinLost(err)
-		}
-		j.asked = true
-	}
 	msg, ok, err := n.slave.TryRecv()
 	if err != nil {
 		return n.joinLost(err)
 	}
 	if !ok {
+		j.Silent()
 		return nil
 	}
 	if msg.Kind == kindDone {
 		return n.joinLost(transport.ErrPeerClosed)
 	}
-	if j.live != nil {
+	if j.Admitted() {
 		// Admitted, this node sent nothing yet: the master only tells it
 		// to leave (it straggled) or that the job ended.
 		if err := fromMaster(msg, 0, msg.Seq); errors.Is(err, ErrLeft) || errors.Is(err, ErrJobAborted) {
@@ -229,12 +181,11 @@ func (n *node) askToJoin() error {
 	}
 	live, err := parseLive(msg.Payload, start, n.cfg.Size)
 	if err == nil {
-		err = roster.CheckAdmission(live, n.rank, msg.Seq, n.seq)
+		err = j.Heard(live, msg.Seq)
 	}
 	if err != nil {
 		return fmt.Errorf("join: the master's answer: %w", err)
 	}
-	j.at, j.live = msg.Seq, live
 	return nil
 }
 
@@ -251,27 +202,23 @@ func (n *node) joinLost(err error) error {
 // becomeSlave turns the joining node into a slave of the live set, at the
 // start of its first region.
 func (n *node) becomeSlave() {
-	j := n.joining
-	j.slave, j.first, j.shares = true, n.seq, 1
-	j.caughtN = n.replayTo
+	live, text := n.joining.Joined(time.Now())
 	n.replayTo = min(n.replayTo, n.seq-1) // from here the master sends the results
-	j.joinAt = time.Since(j.start)
 	if n.dur != nil {
 		_, _ = n.dur.Close()
 		n.dur = nil
 	}
-	n.members.Live = j.live
-	notice("cape: %s: joined the job: takes a share of region #%d on, %v after it started (replayed regions #1 to #%d from the log)\n",
-		n.name, n.seq, roster.Short(j.joinAt), j.at)
+	n.members.Live = live
+	notice("cape: %s: %s\n", n.name, text)
 	go n.watchMaster()
 }
 
 // joinSummary prints, on a joined node at its end, what it took part in.
 func (n *node) joinSummary() {
-	j := n.joining
-	if j == nil || !j.slave {
+	if n.joining == nil {
 		return
 	}
-	notice("cape: %s: joined after %v; took a share of %s (#%d to #%d)\n",
-		n.name, roster.Short(j.joinAt), roster.Plural(j.shares, "region"), j.first, j.first+uint64(j.shares)-1)
+	if text := n.joining.Summary(); text != "" {
+		notice("cape: %s: %s\n", n.name, text)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cape-go/cape/cape/internal/fault"
 	"github.com/cape-go/cape/cape/internal/hints"
 	"github.com/cape-go/cape/cape/internal/lazy"
+	"github.com/cape-go/cape/cape/internal/refusal"
 	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/cape/internal/wire"
@@ -80,8 +81,8 @@ type node struct {
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
 	// refused rate-limits the notices of connections refused on the
-	// master's port (refusals.go).
-	refused *refusals
+	// master's port (package refusal).
+	refused *refusal.Limiter
 
 	stdin stdio.Stream // this node's side of the input stream (stdin.go), or nil
 
@@ -166,7 +167,7 @@ func join(o options) (*node, error) {
 	if n.rank > 0 {
 		n.name = fmt.Sprintf("node %d", n.rank)
 	}
-	n.refused = newRefusals(func(s string) { notice("cape: node %d: %s\n", n.rank, s) })
+	n.refused = refusal.New(func(s string) { notice("cape: node %d: %s\n", n.rank, s) }, refusal.WallClock)
 	if n.arena, err = sharedArena(); err != nil {
 		return nil, err
 	}
@@ -263,8 +264,8 @@ func (n *node) startSlave(tcfg transport.Config, backend string, mopts monitor.O
 // transportNotice prints what a transport wants the user to know; the
 // notices of refused connections go through the rate limit.
 func (n *node) transportNotice(s string) {
-	if isRefusal(s) {
-		n.refused.note(s)
+	if refusal.Is(s) {
+		n.refused.Note(s)
 		return
 	}
 	notice("cape: node %d: %s\n", n.rank, s)
@@ -393,7 +394,7 @@ func Finalize() error {
 		_ = n.master.WaitClosed(0)
 		errs = append(errs, n.master.Close())
 		errs = append(errs, n.closeStdin())
-		n.refused.flush()
+		n.refused.Flush()
 		flushStats()
 		n.summary()
 	}
@@ -419,7 +420,7 @@ func (n *node) abort(reason string) {
 		n.endAdmission()
 		_ = n.master.Broadcast(transport.Message{Kind: kindAbort, Seq: n.seq, Payload: []byte(reason)})
 		_ = n.master.Close()
-		n.refused.flush()
+		n.refused.Flush()
 	}
 }
 

@@ -48,9 +48,10 @@ type Log struct {
 	// of a default bound without a point was given.
 	pointSeen, told bool
 
-	rd      payloads        // restart, join: the log being replayed
-	recBuf  []byte          // restart: the storage of the record being replayed
-	entries []ckptlog.Entry // restart: the region records, by seq-first
+	rd      payloads          // restart, join: the log being replayed
+	fl      *ckptlog.Follower // join: rd, followed as the master appends (Follow)
+	recBuf  []byte            // restart: the storage of the record being replayed
+	entries []ckptlog.Entry   // restart: the region records, by seq-first
 	notice  func(string)
 	first   uint64         // the first region number the log holds a record of
 	logged  uint64         // regions logged (or replayed) so far
@@ -123,7 +124,7 @@ func Open(cfg Config) (*Log, error) {
 // OpenJoin prepares the replay, on a node joining the job, of the log in
 // dir that fl follows; hdr is this node's arena.
 func OpenJoin(dir *ckptlog.Dir, fl *ckptlog.Follower, hdr ckptlog.Header, notice func(string)) (*Log, error) {
-	d := &Log{dir: dir, notice: notice, hdr: hdr}
+	d := &Log{dir: dir, notice: notice, hdr: hdr, fl: fl}
 	if err := d.loadReplay(fl.Scan(), fl, "join"); err != nil {
 		return nil, err
 	}

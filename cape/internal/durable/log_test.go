@@ -334,12 +334,16 @@ func TestJoinFollowsLog(t *testing.T) {
 	replay(t, d, mem, 1, 2)
 
 	j.region(m, 4000, 200, false)
-	for deadline := time.Now().Add(10 * time.Second); fl.Scan().Last() < 3; time.Sleep(time.Millisecond) {
-		if _, err := fl.Poll(); err != nil || time.Now().After(deadline) {
-			t.Fatalf("follow the log to region 3: %v", err)
+	noAdopt := func() error { t.Fatal("a joining node adopted an image of an uncompacted log"); return nil }
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		last, image, err := d.Follow(3, noAdopt)
+		if err != nil || image != nil || time.Now().After(deadline) {
+			t.Fatalf("follow the log to region 3: last %d, image %v, %v", last, image, err)
+		}
+		if last == 3 {
+			break
 		}
 	}
-	d.SetEntries(fl.Scan().Entries, 1)
 	replay(t, d, mem, 3, 3)
 	if !bytes.Equal(mem, j.mem) {
 		t.Fatal("the joining node's arena differs from the master's")
@@ -369,4 +373,68 @@ func waitLogged(t *testing.T, dir string, last uint64) {
 		}
 	}
 	t.Fatalf("the log holds no region #%d after 10s", last)
+}
+
+// TestJoinFollowsCompaction checks a joining node behind a compaction of
+// the log: Follow returns the image the compacted log starts with when the
+// node may adopt it, and refuses to go on, naming the region the node was
+// at, when it may not.
+func TestJoinFollowsCompaction(t *testing.T) {
+	for _, refuse := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "ck")
+		m, _ := openLog(t, Config{Dir: dir, Max: 12000})
+		j := &job{mem: make([]byte, testPage)}
+		a := &fakeArena{mem: j.mem, used: testPage, state: []byte("allocs")}
+		j.region(m, 0, 1000, false)
+		waitLogged(t, dir, 1)
+		cd, err := ckptlog.OpenDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl, err := cd.Follow(RecordLimit(int(testHeader.ArenaSize)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns := &notes{}
+		d, err := OpenJoin(cd, fl, testHeader, ns.add)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m.compactions == 0 {
+			if j.seqs > 20 {
+				t.Fatal("the master's log never compacted")
+			}
+			j.region(m, int(j.seqs)*8, 1000, false)
+			m.Point("main.go:40:3", j.seqs, a, nil)
+		}
+		adopted := 0
+		adopt := func() error {
+			adopted++
+			if refuse {
+				return errors.New("this node had asked to be admitted")
+			}
+			return nil
+		}
+		var image *Pending
+		for deadline := time.Now().Add(10 * time.Second); image == nil; time.Sleep(time.Millisecond) {
+			var last uint64
+			last, image, err = d.Follow(2, adopt)
+			if err != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("refuse %v: no image after 10s (last %d)", refuse, last)
+			}
+		}
+		switch {
+		case adopted != 1:
+			t.Errorf("refuse %v: asked to adopt %d times, want once", refuse, adopted)
+		case refuse && (err == nil || !strings.Contains(err.Error(), "compacted its log past region #2") || !strings.Contains(err.Error(), "had asked")):
+			t.Errorf("refused adoption: %v", err)
+		case !refuse && (err != nil || image.Point != "main.go:40:3" || image.Seq < 2 || !ns.has("this node restores it there")):
+			t.Errorf("adopted: image %+v, %v, notices %q", image, err, *ns)
+		}
+		d.Close()
+		closeLog(t, m)
+	}
 }

@@ -354,13 +354,14 @@ func (h *harness) join(cmd string, a args, rank int, seq uint64) ([]string, erro
 	next, changed := h.members.Survivors()
 	var admitted []int
 	reqs := h.joins.Take()
-	if why := JoinRefusal(state); why != "" {
+	ans := AnswerRequests(reqs, next, state)
+	live := ans.Live
+	if ans.Refusal != "" {
 		for _, r := range reqs {
-			out = append(out, fmt.Sprintf("refuse %d: %s", r.Rank, why))
+			out = append(out, fmt.Sprintf("refuse %d: %s", r.Rank, ans.Refusal))
 		}
 		reqs = nil
 	}
-	live := AdmittedLive(next, reqs)
 	for _, r := range reqs {
 		if slices.Contains(fail, r.Rank) {
 			out = append(out, fmt.Sprintf("send %d live %v: failed, dropped", r.Rank, live))

@@ -91,6 +91,23 @@ func AdmittedLive(next []int, reqs []Request) []int {
 	return live
 }
 
+// Answer is the master's answer, at a region boundary, to the nodes that
+// asked to be admitted: every request refused (Refusal), or every node
+// admitted and sent Live.
+type Answer struct {
+	Refusal string // why they are refused; "" when they are admitted
+	Live    []int  // admitted: the live set each is sent (AdmittedLive)
+}
+
+// AnswerRequests answers reqs, the requests taken at a boundary (Take),
+// whose survivors are next, with the log in state s.
+func AnswerRequests(reqs []Request, next []int, s LogState) Answer {
+	if why := JoinRefusal(s); why != "" {
+		return Answer{Refusal: why}
+	}
+	return Answer{Live: AdmittedLive(next, reqs)}
+}
+
 // CheckAdmission validates the master's answer to this joining node of
 // rank rank, at region seq: the live set live from region at+1 on. It
 // must name the node and begin no earlier than the node's region.

@@ -111,3 +111,35 @@ func TestShouldAsk(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerRequests checks the master's answer at a boundary: a log that
+// cannot bring the nodes up refuses them all with its reason, and
+// otherwise each is sent the survivors with every node that asked.
+func TestAnswerRequests(t *testing.T) {
+	reqs := []Request{{Rank: 3, Replayed: 4}, {Rank: 5, Replayed: 6}}
+	for _, c := range []struct {
+		name    string
+		next    []int
+		s       LogState
+		refusal string // a part of the reason; "" for admitted
+		live    []int
+	}{
+		{"admitted", []int{0, 1}, LogState{Logging: true}, "", []int{0, 1, 3, 5}},
+		{"admitted beside a loss", []int{0, 2}, LogState{Logging: true}, "", []int{0, 2, 3, 5}},
+		{"no log", []int{0, 1}, LogState{}, "keeps no checkpoint log", nil},
+		{"suspended log", []int{0, 1}, LogState{Logging: true, Refusal: "suspended at its bound"}, "suspended at its bound", nil},
+		{"lazy transfer", []int{0, 1}, LogState{Logging: true, Lazy: true}, "--transfer eager", nil},
+	} {
+		next := slices.Clone(c.next)
+		a := AnswerRequests(reqs, next, c.s)
+		if c.refusal == "" && a.Refusal != "" || !strings.Contains(a.Refusal, c.refusal) {
+			t.Errorf("%s: refusal %q, want %q", c.name, a.Refusal, c.refusal)
+		}
+		if !slices.Equal(a.Live, c.live) {
+			t.Errorf("%s: live %v, want %v", c.name, a.Live, c.live)
+		}
+		if !slices.Equal(next, c.next) {
+			t.Errorf("%s: the survivors changed to %v", c.name, next)
+		}
+	}
+}

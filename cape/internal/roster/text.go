@@ -122,3 +122,29 @@ func Short(d time.Duration) time.Duration {
 	}
 	return d.Round(time.Millisecond)
 }
+
+// The texts of the master's notices about joining nodes (cape/join.go).
+
+// GaveUpText is the notice of joining node rank whose request to be
+// admitted never came (err says why).
+func GaveUpText(rank int, err error) string {
+	return fmt.Sprintf("joining node %d gave up before it was admitted: %v", rank, err)
+}
+
+// RefusedText is the notice of joining node rank refused, why the reason.
+func RefusedText(rank int, why string) string {
+	return fmt.Sprintf("refused joining node %d: %s", rank, why)
+}
+
+// LostAdmittedText is the notice of joining node rank lost as it was sent
+// its live set (err the send's error).
+func LostAdmittedText(rank int, err error) string {
+	return fmt.Sprintf("joining node %d lost as it was admitted: %v", rank, err)
+}
+
+// JoinedText is the notice of the node that made request r admitted at at,
+// after region seq.
+func (r Request) JoinedText(at time.Time, seq uint64) string {
+	return fmt.Sprintf("node %d joined at %s after region #%d (it asked once it had replayed %d regions from the log); it takes a share of the next regions",
+		r.Rank, at.Format("15:04:05.000"), seq, r.Replayed)
+}

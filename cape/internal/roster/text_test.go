@@ -28,6 +28,11 @@ func TestNoticeTexts(t *testing.T) {
 		{"refuse", Action{Kind: Refuse, Rank: 2, MsgKind: 51, MsgSeq: 7}.RefuseText(),
 			"refused node 2's late message (kind 51, region #7): it was declared lost"},
 		{"leave", Action{Kind: Leave, Rank: 2}.LeaveText("r"), "node 2 straggled in r; its units ran elsewhere"},
+		{"joiner gave up", GaveUpText(4, errors.New("node 4: EOF")), "joining node 4 gave up before it was admitted: node 4: EOF"},
+		{"joiner refused", RefusedText(4, "the job keeps no checkpoint log"), "refused joining node 4: the job keeps no checkpoint log"},
+		{"joiner lost on admission", LostAdmittedText(4, errors.New("node 4: broken pipe")), "joining node 4 lost as it was admitted: node 4: broken pipe"},
+		{"joined", Request{Rank: 4, Replayed: 9}.JoinedText(at, 11),
+			"node 4 joined at 10:11:12.345 after region #11 (it asked once it had replayed 9 regions from the log); it takes a share of the next regions"},
 		{"after commit", AfterCommitText(2, at, "r", errors.New("node 2: broken pipe")),
 			"lost node 2 at 10:11:12.345 while sending it the result of r: node 2: broken pipe; it takes no share of the next regions"},
 	} {
