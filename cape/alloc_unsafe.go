@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/allocs"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
 )
@@ -29,7 +30,7 @@ func (e *AllocError) Unwrap() error { return e.Err }
 var ErrPointers = errors.New("the arena holds numbers, bools, pointers and slices (into the arena), and arrays and structs of them; not strings, maps, channels, functions or interfaces")
 
 // ErrFree is wrapped by the errors of Free.
-var ErrFree = errors.New("cannot free")
+var ErrFree = allocs.ErrFree
 
 var (
 	arenaOnce sync.Once
@@ -81,7 +82,7 @@ func Alloc[T any](n int) ([]T, error) {
 	if err != nil {
 		return nil, &AllocError{Type: t.String(), N: n, Err: err}
 	}
-	recordAlloc(&allocation{off: off, size: n * size, n: n, typ: t.String(), ptrs: words, where: caller()})
+	allocTable.Add(&allocs.Allocation{Off: off, Size: n * size, N: n, Type: t.String(), Ptrs: words, Where: allocs.Caller(0, "github.com/cape-go/cape/cape")})
 	mem := a.Bytes()[off : off+n*size]
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(mem))), n), nil
 }
@@ -137,16 +138,5 @@ func Free(v any) error {
 	if self != nil && self.cur != nil {
 		return fmt.Errorf("%w %s inside %s: free it after the region", ErrFree, describe(off), self.cur.label())
 	}
-	al := forgetAlloc(off)
-	if al == nil {
-		if in := describe(off); in != "" {
-			return fmt.Errorf("%w a %s starting at %s: it does not start its allocation (free what cape.Make or cape.New returned)", ErrFree, what, in)
-		}
-		return fmt.Errorf("%w the %s at arena offset %#x: no live allocation starts there (freed already)", ErrFree, what, off)
-	}
-	if err := a.Free(off); err != nil {
-		recordAlloc(al)
-		return fmt.Errorf("%w the %s allocated at %s: %w", ErrFree, al.typ, al.where, err)
-	}
-	return nil
+	return allocTable.Release(off, what, a.Free)
 }

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/allocs"
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
@@ -69,12 +70,8 @@ func varBytes(n *node, vars []any) ([][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("variable %d (%s): %w", i+1, t, err)
 		}
-		lo, hi := n.arena.Addr(), n.arena.Addr()+uintptr(n.arena.Size())
-		for _, w := range words {
-			p := *(*uintptr)(unsafe.Pointer(&b[w.off]))
-			if p != 0 && (p < lo || p > hi) {
-				return nil, fmt.Errorf("variable %d (%s): %s points outside the arena", i+1, t, w.path)
-			}
+		if w, bad := allocs.Stray(b, words, n.arena.Addr(), n.arena.Addr()+uintptr(n.arena.Size())); bad {
+			return nil, fmt.Errorf("variable %d (%s): %s points outside the arena", i+1, t, w.Path)
 		}
 		out[i] = b
 	}

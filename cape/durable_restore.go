@@ -4,28 +4,14 @@ package cape
 
 import (
 	"reflect"
-	"sort"
 
 	"github.com/cape-go/cape/cape/internal/durable"
 )
 
 // layout is the arena an image is restored into, with its live
-// allocations.
+// allocations (allocs.go).
 func (n *node) layout() durable.Layout {
-	return durable.Layout{Base: n.arena.Addr(), Used: n.arena.Used(), Allocs: liveAllocs{}}
-}
-
-// liveAllocs looks up the arena's live allocations (allocs).
-type liveAllocs struct{}
-
-func (liveAllocs) AllocationAt(off int) (start, end int, ok bool) {
-	allocMu.Lock()
-	defer allocMu.Unlock()
-	i := sort.Search(len(allocs), func(i int) bool { return allocs[i].off > off }) - 1
-	if i < 0 {
-		return 0, 0, false
-	}
-	return allocs[i].off, allocs[i].off + allocs[i].size, true
+	return durable.Layout{Base: n.arena.Addr(), Used: n.arena.Used(), Allocs: &allocTable}
 }
 
 // varTypes are the types of the variables a checkpoint point names (vars

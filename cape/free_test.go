@@ -182,7 +182,7 @@ func TestPointerCheckCost(t *testing.T) {
 		}
 	}
 	t.Logf("pointer check with %d live pointerful allocations (%d pointer words in the largest): %v per region",
-		len(pointerful), len(rows), time.Since(start)/reps)
+		allocTable.Pointerful(), len(rows), time.Since(start)/reps)
 	for _, r := range rows {
 		if err := Free(r); err != nil {
 			t.Fatal(err)

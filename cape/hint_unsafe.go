@@ -15,31 +15,31 @@ package cape
 //     Start compares nothing it compared at the last Stop.
 //
 // The runtime's own writes between regions are announced to the monitor
-// (injections) or make the next Start unproven (gapDirty: a restored
+// (injections) or make the next Start unproven (dirtyGap: a restored
 // image, a replayed delta, an allocation, a joiner's catch-up, --verify).
+// The bookkeeping and the decision are package hints'; this file holds the
+// API generated code calls.
 
 import (
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/hints"
 	"github.com/cape-go/cape/cape/internal/stats"
 	"github.com/cape-go/cape/monitor"
 )
 
-// regionHints are what the translator proved about a region: its loop,
-// the arena spans it writes in when bounded, whether it is the program's
-// last, and what Start made of them.
+// regionHints are what the translator proved about a region (package
+// hints: its loop, the arena spans it writes in when bounded), whether it
+// is the program's last, and what Start made of them.
 type regionHints struct {
-	loop    *Loop
-	bounded bool
-	last    bool // the program's last region: the slaves leave after it
-	spans   []monitor.Span
-	spanBuf [2]monitor.Span // spans' first storage: no allocation per region
-	clean   bool            // Start was told the stretch before it was clean
+	hints.Proof
+	last  bool // the program's last region: the slaves leave after it
+	clean bool // Start was told the stretch before it was clean
 }
 
 // Loop is one entry into a loop that InLoop names: generated code makes
 // one with NewLoop just before the loop statement.
-type Loop struct{ _ byte }
+type Loop = hints.Loop
 
 // NewLoop returns a new Loop, for the regions of the loop statement that
 // follows.
@@ -47,7 +47,7 @@ func NewLoop() *Loop { return new(Loop) }
 
 // InLoop says that r is the only region of l's loop, whose code outside r
 // writes no arena memory (a proof of the translator: see hint_unsafe.go).
-func (r *Region) InLoop(l *Loop) { r.hints.loop = l }
+func (r *Region) InLoop(l *Loop) { r.hints.InLoop(l) }
 
 // Last says that r is the program's last parallel region (a proof of the
 // translator: no region can run after it, see Region.EndLast). The slaves
@@ -66,45 +66,28 @@ func (r *Region) Last() {
 // proof of the translator: see hint_unsafe.go). An empty slice, or one outside
 // the arena, adds nothing.
 func WritesIn[T any](r *Region, s []T) {
-	r.hints.bounded = true
+	r.hints.Bound()
 	if r.nested != nil || len(s) == 0 {
 		return
 	}
 	mem := r.n.arena.Bytes()
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	hi := lo + uintptr(len(s))*unsafe.Sizeof(s[0])
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
-	top := base + uintptr(len(mem))
-	lo, hi = max(lo, base), min(hi, top)
-	if lo < hi {
-		h := &r.hints
-		if h.spans == nil {
-			h.spans = h.spanBuf[:0]
-		}
-		h.spans = append(h.spans, monitor.Span{Off: int(lo - base), Len: int(hi - lo)})
-	}
+	r.hints.WritesIn(lo, lo+uintptr(len(s))*unsafe.Sizeof(s[0]), base, base+uintptr(len(mem)))
 }
 
 // hint is what Start tells the monitor about r.
-func (r *Region) hint() monitor.Hint {
-	n := r.n
-	h := &r.hints
-	clean := h.loop != nil && n.lastLoop == h.loop && n.lastSeq+1 == r.seq && !n.gapDirty && !n.verify
-	return monitor.Hint{Clean: clean, Bounded: h.bounded, Writes: h.spans}
-}
+func (r *Region) hint() monitor.Hint { return r.hints.Hint(&r.n.gap, r.seq, r.n.verify) }
 
 // hintStats is the --stats note of what r's Start was told.
 func (r *Region) hintStats() string {
-	return stats.HintNote(r.hints.bounded, r.hints.clean, len(r.hints.spans))
+	return stats.HintNote(r.hints.Bounded(), r.hints.clean, r.hints.Spans())
 }
 
 // ended records, when r (outermost) stops, where the next region's
 // stretch starts.
-func (r *Region) ended() {
-	n := r.n
-	n.lastLoop, n.lastSeq, n.gapDirty = r.hints.loop, r.seq, false
-}
+func (r *Region) ended() { r.n.gap.Ended(&r.hints.Proof, r.seq) }
 
 // dirtyGap records that the runtime wrote arena memory the monitor was not
 // told of, since the last region.
-func (n *node) dirtyGap() { n.gapDirty = true }
+func (n *node) dirtyGap() { n.gap.Dirty() }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/fault"
+	"github.com/cape-go/cape/cape/internal/hints"
 	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/refusal"
 	"github.com/cape-go/cape/cape/internal/roster"
@@ -61,11 +62,8 @@ type node struct {
 	lazyS *lazy.Slave  // slave with lazy transfer on
 
 	seq uint64 // number of regions begun
-	// The last outermost region stopped (hint_unsafe.go): its loop and number,
-	// and whether the runtime has since written the arena unannounced.
-	lastLoop *Loop
-	lastSeq  uint64
-	gapDirty bool
+	// The stretch since the last outermost region stopped (hint_unsafe.go).
+	gap hints.Gap
 	// dur is the master's durable checkpoint log (--checkpoint), or nil;
 	// regions numbered up to replayTo are replayed from it (--restart).
 	dur      *durable.Log

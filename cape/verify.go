@@ -1,5 +1,7 @@
 package cape
 
+import "github.com/cape-go/cape/internal/arena"
+
 // regionVerify is what --verify keeps of a region on the master: the
 // arena at Start, and the merged result while the sequential re-run runs.
 type regionVerify struct {
@@ -43,15 +45,7 @@ func (r *Region) VerifyEnd() error {
 	}
 	v := r.verify
 	mem := r.n.arena.Bytes()[:r.extent]
-	first, count := -1, 0
-	for i := range mem {
-		if mem[i] != v.merged[i] {
-			if first < 0 {
-				first = i
-			}
-			count++
-		}
-	}
+	first, count := arena.Diff(mem, v.merged)
 	var err error
 	if first >= 0 {
 		in := describe(first)
