@@ -1,7 +1,8 @@
 package cape
 
-// The runtime's API is spread over this package's files: node.go (Init,
-// Finalize, Must, Master, Rank, Size), alloc_unsafe.go (Make, New, Alloc, Free),
+// The runtime's API is spread over this package's files: this one (Must,
+// Master, Rank, Size, the options of Init), node.go (Init, Finalize),
+// alloc_unsafe.go (Make, New, Alloc, Free),
 // region.go (Begin, Region.Start/Static/Chunks/Sections/Create/End(Stop)/
 // Exchange/EndLast), values.go (Reduction, LastPrivate).
 
@@ -38,3 +39,37 @@ type Reducible interface {
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
 		~float32 | ~float64 | ~bool
 }
+
+// An Option is a fact about the whole program that the translator proved,
+// given to Init.
+type Option func(*options)
+
+type options struct {
+	everyRegionLast bool
+}
+
+// EveryRegionLast says that every parallel region of the program is its
+// last (Region.Last): the slaves leave after the first one that runs, so
+// no slave ever reads memory that another node wrote, and the default
+// transfer (auto) does not set up lazy transfer, whose helpers would only
+// cost the job their start.
+func EveryRegionLast() Option { return func(o *options) { o.everyRegionLast = true } }
+
+// Must ends the node when err is not nil: with status 0 for ErrJobDone,
+// and otherwise with status 1, reporting err on stderr naming this node (the
+// master also tells the slaves that the job failed). Generated code calls it
+// around runtime calls.
+func Must(err error) {
+	if err != nil {
+		fail(err)
+	}
+}
+
+// Master reports whether this node is the master (rank 0).
+func Master() bool { return the().rank == 0 }
+
+// Rank is this node's rank in [0, Size()).
+func Rank() int { return the().rank }
+
+// Size is the number of nodes in the job.
+func Size() int { return the().size }

@@ -70,6 +70,13 @@
 // arena holds what one machine would hold, and every page a slave touches
 // reads as it would there.
 //
+// Init decides the node's set-up in package internal/setup: from the
+// launcher's configuration it computes a Plan (the node's role, its
+// monitor and checkpoint mode, compression, lazy transfer, the services
+// and watchdogs it starts, the start-up phases it follows), which node.go
+// carries out: it opens the sockets, starts the goroutines and fills the
+// node, one field per feature, nil when the feature is off.
+//
 // Without a launcher's environment the program runs as a single node, so a
 // program written against this package still runs with plain `go run`.
 //

@@ -25,7 +25,6 @@ import (
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
-	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -38,8 +37,8 @@ func (n *node) arenaHeader() ckptlog.Header {
 }
 
 // initDurable opens the checkpoint log on the master (creating it, or
-// scanning it for a restart) and, on a single node, the monitor the log's
-// deltas need.
+// scanning it for a restart); a single node's monitor for the log's deltas
+// is its plan's (setup.Plan.Tracker).
 func (n *node) initDurable() error {
 	cfg := n.cfg
 	if n.rank != 0 || (cfg.Checkpoint == "" && !cfg.Restart) {
@@ -55,23 +54,6 @@ func (n *node) initDurable() error {
 	}
 	n.dur = d
 	n.replayTo, n.pending = d.Logged(), d.Pending()
-	if n.size == 1 && n.tracker == nil {
-		return n.singleTracker()
-	}
-	return nil
-}
-
-// singleTracker gives a single node checkpointing a job the monitor a
-// multi-node job has, so that its regions have deltas to log.
-func (n *node) singleTracker() error {
-	backend := orDefault(n.cfg.Monitor, "auto")
-	var err error
-	n.tracker, err = monitor.New(backend, n.arena.Bytes(), monitor.Options{PageSize: n.arena.PageSize(),
-		Notice: func(s string) { notice("cape: %s\n", s) }})
-	if err != nil {
-		return fmt.Errorf("monitor %q: %w", backend, err)
-	}
-	n.ckpt = incremental{}
 	return nil
 }
 

@@ -20,11 +20,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/catchup"
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/setup"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
@@ -75,12 +75,8 @@ func (n *node) dialJoin(tcfg transport.Config) error {
 		if err != nil {
 			return fmt.Errorf("join: connect to the master at %s: %w", n.cfg.Master, err)
 		}
-		n.slave, n.rank, n.name = s, rank, fmt.Sprintf("node %d", rank)
-		if host, _, err := net.SplitHostPort(n.cfg.Master); err == nil {
-			if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-				n.loopback = true
-			}
-		}
+		n.slave, n.rank, n.name = s, rank, setup.Name(rank)
+		n.loopback = setup.LoopbackHost(n.cfg.Master)
 		return nil
 	}
 	return fmt.Errorf("join: the job at %s admits no more joining nodes (%d joined)", n.cfg.Master, tcfg.MaxJoin)

@@ -4,7 +4,9 @@ package cape
 // internal/lazy's: write notices instead of every changed byte, pages
 // fetched on first touch by a slave's pager helper from the master's page
 // server, pushes of what a slave read last time. This file is the glue:
-// the decision, the trackers, and the set-up messages.
+// the set-up's messages and services; whether the job wants lazy transfer,
+// which tracker each node creates (tracker.go) and what the answers mean
+// are package setup's decisions.
 //
 // Set-up, when the nodes join: a slave whose tracker is monitor.Lazy says
 // so (lazyHello); if every slave can, the master opens its
@@ -24,116 +26,82 @@ import (
 	"strconv"
 
 	"github.com/cape-go/cape/cape/internal/lazy"
+	"github.com/cape-go/cape/cape/internal/setup"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/arena"
-	"github.com/cape-go/cape/internal/nodeenv"
 	"github.com/cape-go/cape/internal/pager"
 	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
 )
 
-// wantLazy reports whether the job asks for lazy transfer and may use it:
-// --verify, restarts and single nodes keep the eager path.
-func wantLazy(n *node) (bool, error) {
-	want, err := lazy.Want(lazy.Job{Transfer: n.cfg.Transfer, Size: n.size, Verify: n.cfg.Verify,
-		Restart: n.cfg.Restart, EveryRegionLast: n.everyRegionLast})
-	if err != nil {
-		return false, fmt.Errorf("%s=%w", nodeenv.Transfer, err)
-	}
-	return want, nil
-}
-
-// newTracker creates the node's tracker: a monitor.Lazy when the job wants
-// lazy transfer and the backend is uffd (or auto) and this node can have
-// one, else the backend's tracker.
-func (n *node) newTracker(backend string, opts monitor.Options) (monitor.Tracker, error) {
-	want, err := wantLazy(n)
-	if err != nil {
-		return nil, err
-	}
-	if want && n.rank > 0 && (backend == monitor.BackendAuto || backend == monitor.BackendUffd) {
-		t, err := monitor.NewLazy(n.arena.Bytes(), opts, monitor.LazyOptions{Missing: n.rank > 0})
-		if err == nil {
-			return t, nil
-		}
-		if n.cfg.Transfer == lazy.Lazy {
-			notice("cape: %s: lazy transfer unavailable, using eager: %v\n", n.name, err)
-		}
-	}
-	return monitor.New(backend, n.arena.Bytes(), opts)
-}
-
 // setUpLazy agrees on lazy transfer with the other nodes, once the
-// transport is up, and starts the page server (master, on its port) or the
-// pager helper (slave). When the job does not use it, a slave that
-// created a monitor.Lazy replaces it with the backend's plain tracker.
-func (n *node) setUpLazy(backend string, opts monitor.Options) error {
-	want, err := wantLazy(n)
-	if err != nil || !want {
-		return err
-	}
+// transport is up (wire.PhaseLazy), and starts the page server (master, on
+// its port) or the pager helper (slave). When the job does not use it, a
+// slave that created a monitor.Lazy replaces it with the backend's plain
+// tracker.
+func (n *node) setUpLazy() error {
 	if n.rank == 0 {
-		// The master keeps its plain tracker: it serves pages from
-		// snapshots, not from its twins.
-		_, err := n.agreeLazyMaster()
-		return err
+		return n.agreeLazyMaster()
 	}
 	lz, capable := n.tracker.(monitor.Lazy)
-	on, err := n.agreeLazySlave(capable, lz)
-	if err != nil || on || !capable {
+	on, port, err := n.agreeLazySlave(capable)
+	if err != nil {
 		return err
 	}
-	// Lazy transfer is off: the plain tracker keeps the eager path as it
-	// is (adaptive monitor; no missing-page registration without a helper).
-	if err := n.tracker.Close(); err != nil {
-		return fmt.Errorf("close the lazy tracker: %w", err)
+	step, err := setup.SlaveLazy(capable, on)
+	if err != nil {
+		return fmt.Errorf("lazy transfer set-up: %w", err)
 	}
-	if n.tracker, err = monitor.New(backend, n.arena.Bytes(), opts); err != nil {
-		return fmt.Errorf("monitor %q: %w", backend, err)
+	switch step {
+	case setup.StartHelper:
+		return n.startPager(lz, port)
+	case setup.ReplaceTracker:
+		if err := n.tracker.Close(); err != nil {
+			return fmt.Errorf("close the lazy tracker: %w", err)
+		}
+		return n.newPlainTracker()
 	}
 	return nil
 }
 
-// agreeLazyMaster collects the slaves' answers, decides, tells them and,
-// if on, opens the page server, which accepts the helpers in the
-// background.
-func (n *node) agreeLazyMaster() (bool, error) {
-	on := true
-	var unable []int
+// agreeLazyMaster collects the slaves' answers, decides (setup's
+// AgreeLazy), tells them and, if on, opens the page server, which accepts
+// the helpers in the background.
+func (n *node) agreeLazyMaster() error {
+	ranks := make([]int, 0, n.size-1)
+	capable := make([]bool, 0, n.size-1)
 	for rank := 1; rank < n.size; rank++ {
 		msg, err := n.master.Recv(rank)
 		if err != nil {
-			return false, fmt.Errorf("lazy transfer set-up: %w", err)
+			return fmt.Errorf("lazy transfer set-up: %w", err)
 		}
-		capable, perr := wire.ParseLazyHello(msg.Payload)
+		ok, perr := wire.ParseLazyHello(msg.Payload)
 		if msg.Kind != kindLazyHello || perr != nil {
-			return false, fmt.Errorf("lazy transfer set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
+			return fmt.Errorf("lazy transfer set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
 		}
-		if !capable {
-			on = false
-			unable = append(unable, rank)
-		}
+		ranks, capable = append(ranks, rank), append(capable, ok)
 	}
+	a := n.plan.AgreeLazy(ranks, capable)
 	var pln net.Listener
 	port := 0
-	if on {
+	if a.On {
 		var err error
 		if pln, port, err = n.listenBeside(pager.JobID(n.cfg.Job)); err != nil {
-			return false, fmt.Errorf("lazy transfer: open the page server: %w", err)
+			return fmt.Errorf("lazy transfer: open the page server: %w", err)
 		}
 	}
-	if err := n.sendEach(kindLazyInfo, wire.LazyInfoPayload(on, port)); err != nil {
-		return false, errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
+	if err := n.sendEach(kindLazyInfo, wire.LazyInfoPayload(a.On, port)); err != nil {
+		return errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
 	}
-	if !on {
-		if n.cfg.Transfer == lazy.Lazy && len(unable) > 0 {
-			notice("cape: lazy transfer unavailable on node(s) %v: the job uses eager transfer\n", unable)
-		}
-		return false, nil
+	if a.Notice != "" {
+		notice("cape: %s\n", a.Notice)
+	}
+	if !a.On {
+		return nil
 	}
 	n.lazyM = lazy.NewMaster(lazy.MasterConfig{Arena: n.arena.Bytes(), PageSize: n.arena.PageSize(), Size: n.size,
 		Tracker: n.tracker, Listener: pln, Job: n.cfg.Job, Token: n.cfg.Token, PeerTimeout: n.cfg.PeerTimeout})
-	return true, nil
+	return nil
 }
 
 func closeListener(ln net.Listener) error {
@@ -143,39 +111,38 @@ func closeListener(ln net.Listener) error {
 	return ln.Close()
 }
 
-// agreeLazySlave answers the master and, if it decides for lazy transfer,
-// starts the pager helper.
-func (n *node) agreeLazySlave(capable bool, lz monitor.Lazy) (bool, error) {
+// agreeLazySlave tells the master whether this node can serve lazy
+// transfer and returns its answer: on, and the page server's port.
+func (n *node) agreeLazySlave(capable bool) (bool, int, error) {
 	if err := n.slave.Send(transport.Message{Kind: kindLazyHello, Payload: wire.LazyHelloPayload(capable)}); err != nil {
-		return false, fmt.Errorf("lazy transfer set-up: %w", err)
+		return false, 0, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
 	msg, err := n.slave.Recv()
 	if err == nil {
 		err = fromMaster(msg, kindLazyInfo, 0)
 	}
 	if err != nil {
-		return false, fmt.Errorf("lazy transfer set-up: %w", err)
+		return false, 0, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
-	on, port, err := wire.ParseLazyInfo(msg.Payload)
-	if err != nil || !on {
-		return false, err
-	}
-	if !capable {
-		return false, errors.New("lazy transfer set-up: the master turned lazy transfer on, but this node said it cannot")
-	}
+	return wire.ParseLazyInfo(msg.Payload)
+}
+
+// startPager starts the pager helper, which fetches pages from the
+// master's page server on port.
+func (n *node) startPager(lz monitor.Lazy, port int) error {
 	host, _, err := net.SplitHostPort(n.cfg.Master)
 	if err != nil {
-		return false, fmt.Errorf("lazy transfer: master address %q: %w", n.cfg.Master, err)
+		return fmt.Errorf("lazy transfer: master address %q: %w", n.cfg.Master, err)
 	}
 	ls, err := lazy.StartSlave(pager.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
 		Master: net.JoinHostPort(host, strconv.Itoa(port)), PeerTimeout: n.cfg.PeerTimeout,
 		Base: uint64(arena.Base), ArenaSize: n.arena.Size(), PageSize: n.arena.PageSize()}, lz)
 	if err != nil {
-		return false, fmt.Errorf("lazy transfer: %w", err)
+		return fmt.Errorf("lazy transfer: %w", err)
 	}
 	n.lazyS = ls
 	go n.watchPager(ls)
-	return true, nil
+	return nil
 }
 
 // watchPager ends the node when its helper ends before Finalize: a page

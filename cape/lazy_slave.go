@@ -34,7 +34,7 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	if st := r.stats; st != nil {
 		st.mergedIn, st.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
 	}
-	// The helper is connected: agreeLazySlave waited for it at set-up.
+	// The helper is connected: startPager waited for it at set-up.
 	if err := ls.Invalidate(r.seq); err != nil {
 		return r.wrap("lazy pages", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/refusal"
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/setup"
 	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
@@ -29,13 +30,13 @@ type node struct {
 	rank, size int
 	name       string // "node 2" or "master"
 	cfg        *nodeenv.Config
+	plan       *setup.Plan // what the node set up at Init (package setup)
 
 	arena   *arena.Arena
 	tracker monitor.Tracker // nil on a single node
 	ckpt    checkpointer    // with tracker: the checkpoint mode
 	comp    delta.Compression
-	// loopback: every peer is on this machine, where sending bytes costs
-	// less than compressing them, so auto compression sends them raw.
+	// loopback: every peer is on this machine (setup.SendCompression).
 	loopback bool
 	stats    bool
 	verify   bool       // master under --verify: regions are re-run sequentially
@@ -75,9 +76,6 @@ type node struct {
 	// (output.go); nil where the platform cannot.
 	out      *stdio.Capture
 	finished bool
-	// everyRegionLast: Init was told that every region is the program's
-	// last (EveryRegionLast).
-	everyRegionLast bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
 	// refused rate-limits the notices of connections refused on the
@@ -90,10 +88,8 @@ type node struct {
 	joining *joiner // a node joining a running job, until its end (join_node.go)
 }
 
-// watchGrace is how long a slave's watchdog leaves the program to notice a
-// lost master by itself (in a receive, with the precise message) before it
-// ends the node.
-const watchGrace = 500 * time.Millisecond
+// watchGrace is how long a slave's watchdogs wait (setup.WatchGrace).
+const watchGrace = setup.WatchGrace
 
 var (
 	initMu  sync.Mutex
@@ -135,21 +131,8 @@ func Init(opts ...Option) error {
 	return nil
 }
 
-// An Option is a fact about the whole program that the translator proved,
-// given to Init.
-type Option func(*options)
-
-type options struct {
-	everyRegionLast bool
-}
-
-// EveryRegionLast says that every parallel region of the program is its
-// last (Region.Last): the slaves leave after the first one that runs, so
-// no slave ever reads memory that another node wrote, and the default
-// transfer (auto) does not set up lazy transfer, whose helpers would only
-// cost the job their start.
-func EveryRegionLast() Option { return func(o *options) { o.everyRegionLast = true } }
-
+// join reads the node's configuration, plans its set-up (package setup)
+// and carries the plan out.
 func join(o options) (*node, error) {
 	cfg, err := nodeenv.Read()
 	if errors.Is(err, nodeenv.ErrNotLaunched) {
@@ -158,106 +141,90 @@ func join(o options) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, stats: cfg.Stats, verify: cfg.Verify && cfg.Rank == 0,
-		members: roster.NewMembers(cfg.Size, cfg.MaxLost), everyRegionLast: o.everyRegionLast}
+	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, members: roster.NewMembers(cfg.Size, cfg.MaxLost)}
 	if n.faults, err = fault.Parse(nodeenv.FaultSpec()); err != nil {
 		return nil, err
-	}
-	n.name = "master"
-	if n.rank > 0 {
-		n.name = fmt.Sprintf("node %d", n.rank)
 	}
 	n.refused = refusal.New(func(s string) { notice("cape: node %d: %s\n", n.rank, s) }, refusal.WallClock)
 	if n.arena, err = sharedArena(); err != nil {
 		return nil, err
 	}
-	if cfg.Scheduler != "" && n.rank > 0 {
-		// Only the master's output is the job's (cape run drops the
-		// slaves' itself).
-		if err := stdio.DropStdout(); err != nil {
-			return nil, err
+	p, err := setup.New(cfg, setup.Runtime{EveryRegionLast: o.everyRegionLast, ArenaSize: n.arena.Size(), MaxJoiners: maxJoiners})
+	if err != nil {
+		return nil, err
+	}
+	n.plan, n.name, n.stats, n.verify = p, p.Name, p.Stats, p.Verify
+	if err := n.startOutput(p); err != nil {
+		return nil, err
+	}
+	if p.Role == setup.Single {
+		if err := n.initDurable(); err != nil {
+			return n, err
 		}
+		return n, n.newTracker()
 	}
-	if n.size > 1 || n.verify {
-		if n.out, err = stdio.NewCapture(); err != nil {
-			return nil, fmt.Errorf("capture regions' standard output: %w", err)
-		}
-	}
-	if n.size == 1 {
-		return n, n.initDurable()
-	}
-	if cfg.Lifeline != nil {
+	if p.WatchLifeline {
 		lf, err := stdio.OffStdin(cfg.Lifeline)
 		if err != nil {
 			return nil, err
 		}
 		go watchLifeline(lf)
 	}
-	if n.comp, err = delta.ParseCompression(orDefault(cfg.Compress, "auto")); err != nil {
+	n.comp = p.Compression
+	if err := n.newTracker(); err != nil {
 		return nil, err
 	}
-	backend := orDefault(cfg.Monitor, "auto")
-	mopts := monitor.Options{
-		PageSize: n.arena.PageSize(),
-		Notice: func(s string) {
-			if n.rank == 0 {
-				notice("cape: %s\n", s)
-			}
-		},
-	}
-	n.tracker, err = n.newTracker(backend, mopts)
-	if err != nil {
-		return nil, fmt.Errorf("monitor %q: %w", backend, err)
-	}
-	n.ckpt = newCheckpointer(backend, n.rank)
 	if err := n.initDurable(); err != nil {
 		return nil, err
 	}
-	tcfg := transport.Config{Token: cfg.Token, JobID: cfg.Job, Size: cfg.Size, Broadcast: cfg.Broadcast,
-		// Losses may be survived: a relayed broadcast heals around a
-		// lost relay node (the merged delta's buffer is not reused).
-		HealRelay: cfg.MaxLost != 0,
-		// The largest message is a delta of the whole arena: its payload,
-		// a run table that cannot exceed it, and small headers.
-		MaxFrame: max(transport.DefaultMaxFrame, 2*n.arena.Size()+1<<20),
-		// Relay links that could not be built are reported, naming the
-		// nodes; the job goes on with the star broadcast.
-		Notice: n.transportNotice}
-	if d := cfg.PeerTimeout; d > 0 {
-		tcfg.PeerTimeout = d
-		tcfg.HandshakeTimeout = 3 * d
-	}
-	if cfg.Checkpoint != "" {
-		// A checkpointed job admits joining nodes (join.go).
-		tcfg.MaxJoin = maxJoiners
-	}
-	if cfg.JoinDir != "" {
+	tcfg := p.Transport
+	// Relay links that could not be built are reported, naming the
+	// nodes; the job goes on with the star broadcast.
+	tcfg.Notice = n.transportNotice
+	switch p.Role {
+	case setup.Joiner:
 		return n, n.startJoining(tcfg)
+	case setup.Master:
+		return n, n.startMaster(tcfg)
 	}
-	if n.rank == 0 {
-		return n, n.startMaster(tcfg, backend, mopts)
+	return n, n.startSlave(tcfg)
+}
+
+// startOutput drops a scheduled slave's standard output and captures the
+// regions' output, as the plan says.
+func (n *node) startOutput(p *setup.Plan) error {
+	if p.DropStdout {
+		// Only the master's output is the job's (cape run drops the
+		// slaves' itself).
+		if err := stdio.DropStdout(); err != nil {
+			return err
+		}
 	}
-	return n, n.startSlave(tcfg, backend, mopts)
+	if p.CaptureOutput {
+		var err error
+		if n.out, err = stdio.NewCapture(); err != nil {
+			return fmt.Errorf("capture regions' standard output: %w", err)
+		}
+	}
+	return nil
 }
 
 // startSlave connects a slave of a multi-node job to its master and takes
 // part in the set-up the master leads (startMaster).
-func (n *node) startSlave(tcfg transport.Config, backend string, mopts monitor.Options) error {
+func (n *node) startSlave(tcfg transport.Config) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var err error
 	if n.slave, err = transport.Dial(ctx, n.cfg.Master, n.rank, tcfg); err != nil {
 		return fmt.Errorf("connect to the master: %w", err)
 	}
-	if host, _, err := net.SplitHostPort(n.cfg.Master); err == nil {
-		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-			n.loopback = true
-		}
-	}
-	if err := n.followStartup(backend, mopts); err != nil {
+	n.loopback = setup.LoopbackHost(n.cfg.Master)
+	if err := n.followStartup(); err != nil {
 		return err
 	}
-	go n.watchMaster()
+	if n.plan.WatchMaster {
+		go n.watchMaster()
+	}
 	return nil
 }
 
@@ -278,12 +245,12 @@ func (n *node) transportNotice(s string) {
 // the page helpers', the input stream's, the joining nodes'): a
 // transport.Router hands each to its service, which authenticates it with
 // its own handshake; the port closes once the services stop accepting.
-func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.Options) error {
+func (n *node) startMaster(tcfg transport.Config) error {
 	ln, err := nodeenv.Listen(n.cfg)
 	if err != nil {
 		return err
 	}
-	n.loopback = isLoopback(ln.Addr())
+	n.loopback = setup.LoopbackAddr(ln.Addr())
 	if n.router, err = transport.NewRouter(ln, tcfg); err != nil {
 		ln.Close()
 		return err
@@ -295,10 +262,10 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 	if n.master, err = transport.NewMaster(mln, tcfg); err != nil {
 		return fmt.Errorf("wait for %d slaves: %w", n.size-1, err)
 	}
-	if err := n.followStartup(backend, mopts); err != nil {
+	if err := n.followStartup(); err != nil {
 		return err
 	}
-	if n.dur != nil {
+	if n.plan.Admission {
 		err = n.startAdmission(mln)
 	} else {
 		mln.Close() // nothing more is accepted for the job's connection
@@ -308,18 +275,15 @@ func (n *node) startMaster(tcfg transport.Config, backend string, mopts monitor.
 }
 
 // followStartup carries out the job's start-up sequence (wire.Startup) on
-// this node's side, phase by phase: the master's and every slave's code
-// run the same phases in the same order, so their messages pair up.
-func (n *node) followStartup(backend string, mopts monitor.Options) error {
-	wantsLazy, err := wantLazy(n)
-	if err != nil {
-		return err
-	}
-	for _, ph := range wire.Phases(wire.Setup{Lazy: wantsLazy, Restart: n.cfg.Restart}) {
+// this node's side, phase by phase (setup.Plan.Startup): the master's and
+// every slave's code run the same phases in the same order, so their
+// messages pair up.
+func (n *node) followStartup() error {
+	for _, ph := range n.plan.Startup {
 		var err error
 		switch ph {
 		case wire.PhaseLazy:
-			err = n.setUpLazy(backend, mopts)
+			err = n.setUpLazy()
 		case wire.PhaseStdin:
 			if n.rank == 0 {
 				err = n.shareStdinMaster()
@@ -362,13 +326,6 @@ func (n *node) sendEach(kind uint8, payload []byte) error {
 		}
 	}
 	return nil
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // Finalize ends the job: the master tells the slaves to stop; a slave closes
@@ -424,35 +381,6 @@ func (n *node) abort(reason string) {
 	}
 }
 
-// Must ends the node when err is not nil: with status 0 for ErrJobDone,
-// and otherwise with status 1, reporting err on stderr naming this node (the
-// master also tells the slaves that the job failed). Generated code calls it
-// around runtime calls.
-func Must(err error) {
-	if err != nil {
-		fail(err)
-	}
-}
-
-// Master reports whether this node is the master (rank 0).
-func Master() bool { return the().rank == 0 }
-
-// Rank is this node's rank in [0, Size()).
-func Rank() int { return the().rank }
-
-// Size is the number of nodes in the job.
-func Size() int { return the().size }
-
-func isLoopback(a net.Addr) bool {
-	ta, ok := a.(*net.TCPAddr)
-	return ok && ta.IP.IsLoopback()
-}
-
-// compression is the compression to use for a message: auto means none
-// between nodes of one machine, and delta's measured choice otherwise.
-func (n *node) compression() delta.Compression {
-	if n.comp == delta.Auto && n.loopback {
-		return delta.None
-	}
-	return n.comp
-}
+// compression is the compression to use for a message
+// (setup.SendCompression).
+func (n *node) compression() delta.Compression { return setup.SendCompression(n.comp, n.loopback) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/setup"
 	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
@@ -73,26 +74,21 @@ func (n *node) stdinConfig() transport.Config {
 }
 
 // stdinPeerFailed is the master's answer to a slave's stream that failed
-// (see stdio.Share): nothing once the job ends or the slave was declared
-// lost; a notice where the job survives losses (the slave's input
-// stopped, so it fails by itself and is lost like any failed node);
-// otherwise the job's end, naming the slave.
+// (see stdio.Share), as setup.InputFailed decides.
 func (n *node) stdinPeerFailed(rank int, err error) {
-	if n.closing.Load() {
-		return
+	closing := n.closing.Load()
+	var lost, tolerant bool
+	if !closing { // once the job ends, the losses' lock is not taken
+		n.lossMu.Lock()
+		lost, tolerant = n.members.IsLost(rank), n.members.Tolerant()
+		n.lossMu.Unlock()
 	}
-	n.lossMu.Lock()
-	lost := n.members.IsLost(rank)
-	tolerant := n.members.Tolerant()
-	n.lossMu.Unlock()
-	switch {
-	case lost:
-		return
-	case tolerant:
+	switch setup.InputFailed(closing, lost, tolerant) {
+	case setup.Notify:
 		notice("cape: master: %v; node %d gets no more input\n", err, rank)
-		return
+	case setup.Fail:
+		fail(err)
 	}
-	fail(err)
 }
 
 // stdinLost takes a slave the job declared lost out of the input stream
@@ -142,21 +138,22 @@ func (n *node) takeStdinSlave() error {
 	return nil
 }
 
-// stdinFailed ends a slave whose input stream failed, unless the job is
-// ending, or the job's connection failed too: then the master is gone,
-// and the watchdog (watchMaster) says how, as it would without input.
+// stdinFailed ends a slave whose input stream failed, as
+// setup.OwnInputFailed decides once the watchdogs' grace has passed (or the
+// job's connection failed too: then the master is gone, and the watchdog,
+// watchMaster, says how, as it would without input).
 func (n *node) stdinFailed(err error) {
 	t := time.NewTimer(watchGrace)
 	defer t.Stop()
+	dead := false
 	select {
 	case <-n.slave.Dead():
-		return
+		dead = true
 	case <-t.C:
 	}
-	if n.closing.Load() {
-		return
+	if setup.OwnInputFailed(dead, n.closing.Load()) == setup.Fail {
+		fail(err)
 	}
-	fail(err)
 }
 
 // closeStdin ends this node's input stream in order (Finalize): a slave

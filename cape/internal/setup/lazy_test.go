@@ -1,0 +1,70 @@
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+func TestAgreeLazy(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		asked    bool
+		ranks    []int
+		capable  []bool
+		on       bool
+		unable   []int
+		noticeOK bool
+	}{
+		{"every slave can", true, []int{1, 2, 3}, []bool{true, true, true}, true, nil, false},
+		{"one cannot, asked by name", true, []int{1, 2, 3}, []bool{true, false, true}, false, []int{2}, true},
+		{"two cannot, auto: silent", false, []int{1, 2, 3}, []bool{false, true, false}, false, []int{1, 3}, false},
+		{"ranks as given", true, []int{4, 9}, []bool{false, false}, false, []int{4, 9}, true},
+		{"no slave", true, nil, nil, true, nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &Plan{LazyAsked: c.asked}
+			a := p.AgreeLazy(c.ranks, c.capable)
+			if a.On != c.on || !reflect.DeepEqual(a.Unable, c.unable) || (a.Notice != "") != c.noticeOK {
+				t.Errorf("got %+v; want on %v, unable %v, notice %v", a, c.on, c.unable, c.noticeOK)
+			}
+			if c.noticeOK {
+				want := fmt.Sprintf("lazy transfer unavailable on node(s) %v: the job uses eager transfer", c.unable)
+				if a.Notice != want {
+					t.Errorf("notice %q, want %q", a.Notice, want)
+				}
+			}
+		})
+	}
+}
+
+func TestSlaveLazy(t *testing.T) {
+	for _, c := range []struct {
+		capable, on bool
+		step        LazyStep
+		err         error
+	}{
+		{true, true, StartHelper, nil},
+		{true, false, ReplaceTracker, nil},
+		{false, false, KeepTracker, nil},
+		{false, true, KeepTracker, ErrLazyRefused},
+	} {
+		step, err := SlaveLazy(c.capable, c.on)
+		if step != c.step || !errors.Is(err, c.err) || (err == nil) != (c.err == nil) {
+			t.Errorf("capable %v, on %v: %v, %v; want %v, %v", c.capable, c.on, step, err, c.step, c.err)
+		}
+	}
+}
+
+func TestLazyFallback(t *testing.T) {
+	cause := errors.New("userfaultfd: operation not permitted")
+	p := &Plan{Name: "node 3", LazyAsked: true}
+	if got, want := p.LazyFallback(cause), "node 3: lazy transfer unavailable, using eager: userfaultfd: operation not permitted"; got != want {
+		t.Errorf("asked: %q, want %q", got, want)
+	}
+	p.LazyAsked = false
+	if got := p.LazyFallback(cause); got != "" {
+		t.Errorf("auto: %q, want none", got)
+	}
+}
