@@ -23,6 +23,7 @@ import (
 	"fmt"
 
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
@@ -64,7 +65,7 @@ func (n *node) announceReplay() error {
 		return nil
 	}
 	p := durable.AppendReplay(nil, n.replayTo, n.pending)
-	if err := n.master.Broadcast(transport.Message{Kind: kindReplay, Payload: p}); err != nil {
+	if err := n.master.Broadcast(transport.Message{Kind: wire.Replay, Payload: p}); err != nil {
 		return fmt.Errorf("restart: tell the slaves the regions to replay: %w", err)
 	}
 	return nil
@@ -78,7 +79,7 @@ func (n *node) awaitReplay() error {
 	}
 	msg, err := n.slave.Recv()
 	if err == nil {
-		err = fromMaster(msg, kindReplay, 0)
+		err = fromMaster(msg, wire.Replay, 0)
 	}
 	if err == nil {
 		n.replayTo, n.pending, err = durable.ParseReplay(msg.Payload)
@@ -210,7 +211,7 @@ func (r *Region) replayMaster(msgs []transport.Message) (sent, recvd int, err er
 	if err != nil {
 		return 0, recvd, err
 	}
-	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
+	if err := n.master.Broadcast(transport.Message{Kind: wire.Merged, Seq: r.seq, Payload: buf}); err != nil {
 		return 0, recvd, r.fail(err)
 	}
 	for rank := 1; rank < n.size; rank++ {

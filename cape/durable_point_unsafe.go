@@ -13,6 +13,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/allocs"
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
@@ -92,14 +93,14 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 		}
 		if n.master != nil && n.size > 1 {
 			msg := durable.AppendImageMessage(nil, im)
-			if err := n.master.Broadcast(transport.Message{Kind: kindImage, Seq: n.seq, Payload: msg}); err != nil {
+			if err := n.master.Broadcast(transport.Message{Kind: wire.Image, Seq: n.seq, Payload: msg}); err != nil {
 				return fmt.Errorf("restart: point %s: send the image: %w", name, err)
 			}
 		}
 	} else {
 		msg, err := n.slave.Recv()
 		if err == nil {
-			err = fromMaster(msg, kindImage, n.seq)
+			err = fromMaster(msg, wire.Image, n.seq)
 		}
 		if err != nil {
 			return fmt.Errorf("restart: point %s: %w", name, err)

@@ -76,7 +76,7 @@ func (n *node) agreeLazyMaster() error {
 			return fmt.Errorf("lazy transfer set-up: %w", err)
 		}
 		ok, perr := wire.ParseLazyHello(msg.Payload)
-		if msg.Kind != kindLazyHello || perr != nil {
+		if msg.Kind != wire.LazyHello || perr != nil {
 			return fmt.Errorf("lazy transfer set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
 		}
 		ranks, capable = append(ranks, rank), append(capable, ok)
@@ -90,7 +90,7 @@ func (n *node) agreeLazyMaster() error {
 			return fmt.Errorf("lazy transfer: open the page server: %w", err)
 		}
 	}
-	if err := n.sendEach(kindLazyInfo, wire.LazyInfoPayload(a.On, port)); err != nil {
+	if err := n.sendEach(wire.LazyInfo, wire.LazyInfoPayload(a.On, port)); err != nil {
 		return errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
 	}
 	if a.Notice != "" {
@@ -114,12 +114,12 @@ func closeListener(ln net.Listener) error {
 // agreeLazySlave tells the master whether this node can serve lazy
 // transfer and returns its answer: on, and the page server's port.
 func (n *node) agreeLazySlave(capable bool) (bool, int, error) {
-	if err := n.slave.Send(transport.Message{Kind: kindLazyHello, Payload: wire.LazyHelloPayload(capable)}); err != nil {
+	if err := n.slave.Send(transport.Message{Kind: wire.LazyHello, Payload: wire.LazyHelloPayload(capable)}); err != nil {
 		return false, 0, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
 	msg, err := n.slave.Recv()
 	if err == nil {
-		err = fromMaster(msg, kindLazyInfo, 0)
+		err = fromMaster(msg, wire.LazyInfo, 0)
 	}
 	if err != nil {
 		return false, 0, fmt.Errorf("lazy transfer set-up: %w", err)

@@ -29,7 +29,7 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: %w", err)
 	}
 	if !stream {
-		if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinNone, 0)); err != nil {
+		if err := n.sendEach(wire.StdinInfo, wire.StdinInfoPayload(wire.StdinNone, 0)); err != nil {
 			return fmt.Errorf("standard input set-up: %w", err)
 		}
 		return stdio.DevNullStdin()
@@ -42,7 +42,7 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: open its server: %w", err)
 	}
 	defer bln.Close()
-	if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinStream, port)); err != nil {
+	if err := n.sendEach(wire.StdinInfo, wire.StdinInfoPayload(wire.StdinStream, port)); err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
 	sln := bln
@@ -107,7 +107,7 @@ func (n *node) stdinLost(rank int) {
 func (n *node) takeStdinSlave() error {
 	msg, err := n.slave.Recv()
 	if err == nil {
-		err = fromMaster(msg, kindStdinInfo, 0)
+		err = fromMaster(msg, wire.StdinInfo, 0)
 	}
 	var mode uint8
 	var port int
