@@ -1,12 +1,10 @@
 package cape
 
-// The durable checkpoint log (cape run --checkpoint DIR, --restart): the
-// master appends each region's merged result to a log (package durable,
-// over package ckptlog; this file is the runtime's glue to it);
-// a restarted job re-runs the program and, for every region the log holds,
-// injects the logged result instead of computing. Every region boundary is
-// a consistent cut (all arenas are equal there), so the log's intact prefix
-// is always a valid recovery line.
+// The runtime's glue to the durable checkpoint log (cape run --checkpoint
+// DIR, --restart), whose policy is package durable's: the master appends
+// each region's merged result; a restarted job re-runs the program and,
+// for every region the log holds, injects the logged result instead of
+// computing.
 //
 // Restart, region by region: Begin marks the regions numbered up to the
 // log's last (every node learns that number from the master when it joins,

@@ -1,21 +1,13 @@
 package cape
 
-// Lazy transfer (--transfer lazy, docs/transfer.md) is package
-// internal/lazy's: write notices instead of every changed byte, pages
-// fetched on first touch by a slave's pager helper from the master's page
-// server, pushes of what a slave read last time. This file is the glue:
-// the set-up's messages and services; whether the job wants lazy transfer,
-// which tracker each node creates (tracker.go) and what the answers mean
-// are package setup's decisions.
-//
-// Set-up, when the nodes join: a slave whose tracker is monitor.Lazy says
-// so (lazyHello); if every slave can, the master opens its
-// page server and tells the slaves (lazyInfo), and each slave starts its
-// helper. Neither waits for the helpers to connect: the master accepts
-// them in the background, and a slave waits for its own before it
+// The runtime's side of lazy transfer (--transfer lazy, docs/transfer.md):
+// the set-up's messages and services, whose sequence package lazy's doc
+// gives. Whether the job wants lazy transfer, which tracker each node
+// creates (tracker.go) and what the answers mean are package setup's
+// decisions. Neither side waits for the helpers to connect: the master
+// accepts them in the background, and a slave waits for its own before it
 // invalidates its first page, which is also when its memory starts to
-// fault to the helper (monitor.LazyOptions.Missing). Otherwise every node
-// goes on with a plain tracker and eager transfer. The default transfer
+// fault to the helper (monitor.LazyOptions.Missing). The default transfer
 // (auto) is eager from the start for a program whose every region is its
 // last (EveryRegionLast): its slaves are sent no bytes (Region.Last).
 
