@@ -140,13 +140,8 @@ func (r *Region) hashEntry(pages []int) {
 		r.dlog.hash = durable.ChainedHash
 		return
 	}
-	tr := r.n.tracker
-	twins := make([][]byte, len(pages))
-	for i, p := range pages {
-		twins[i] = tr.Twin(p) // valid until the next Start
-	}
-	written := append([]int(nil), pages...)
-	r.dlog.hashing = durable.StartHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), written, twins, r.dlog.zero)
+	// The tracker's twins are valid until the next Start.
+	r.dlog.hashing = durable.StartHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), pages, r.n.tracker.Twin, r.dlog.zero)
 }
 
 // awaitHash waits for hashEntry: before anything writes the arena.
