@@ -14,7 +14,7 @@ import (
 //	node=N        the rank that fails (required)
 //	at=POINT      init (after joining), start (entering a region), compute
 //	              (in the middle of the region's work: after=DUR past its
-//	              start), create (a region's work is done, before its delta is
+//	              start, or when the work ends if it ends sooner), create (a region's work is done, before its delta is
 //	              made), send (before the exchange), broadcast (a slave's
 //	              delta is sent, the merged delta is on its way), exchange
 //	              (after it: between regions), stdin (node=0 only, with
@@ -39,18 +39,30 @@ const FaultEnv = nodeenv.Fault
 
 // fault fails on purpose if the configured fault matches this point. At
 // start it also arms a compute fault, which fires from a goroutine while
-// the region's work runs.
+// the region's work runs, or at the end of that work (computeDone) if the
+// work ends first: a compute fault always fires in its region.
 func (n *node) fault(at string, region uint64) {
 	f, deferred := n.faults.At(n.rank, at, region)
 	switch {
 	case f == nil:
 	case deferred:
+		n.computeFault.Store(f)
 		go func() {
 			time.Sleep(f.After)
-			n.inject(f, "compute", region)
+			if n.computeFault.CompareAndSwap(f, nil) {
+				n.inject(f, "compute", region)
+			}
 		}()
 	default:
 		n.inject(f, at, region)
+	}
+}
+
+// computeDone fires the region's compute fault if its delay has not run
+// out before the work ended.
+func (n *node) computeDone(region uint64) {
+	if f := n.computeFault.Swap(nil); f != nil {
+		n.inject(f, "compute", region)
 	}
 }
 

@@ -41,6 +41,8 @@ type node struct {
 	stats    bool
 	verify   bool       // master under --verify: regions are re-run sequentially
 	faults   *fault.Set // CAPE_FAULT's faults not fired yet
+	// computeFault is the compute fault armed at this region's start, until it fires.
+	computeFault atomic.Pointer[fault.Spec]
 
 	master *transport.Master // rank 0 of a multi-node job
 	slave  *transport.Slave  // rank > 0

@@ -352,6 +352,7 @@ func (r *Region) Create() (*delta.Delta, error) {
 		return &delta.Delta{}, nil
 	}
 	r.endFaults()
+	n.computeDone(r.seq)
 	n.fault("create", r.seq)
 	if r.captures() {
 		var err error
