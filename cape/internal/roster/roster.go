@@ -590,3 +590,34 @@ func Block(count, v, size int) (lo, hi int) {
 	}
 	return lo, hi
 }
+
+// Loss reports whether the action is part of carrying out a loss (or a
+// lost node's late message): the driver counts the receivers still doing
+// so, and the region's end waits for them.
+func (a Action) Loss() bool {
+	switch a.Kind {
+	case Drop, Refuse, Declare, Lost, Leave:
+		return true
+	}
+	return false
+}
+
+// Find returns the index of the first action of kind k in acts, or -1.
+func Find(acts []Action, k ActionKind) int {
+	for i := range acts {
+		if acts[i].Kind == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// Ranks returns the ranks 0 to size-1: the nodes of a job of size nodes
+// at its start.
+func Ranks(size int) []int {
+	live := make([]int, size)
+	for i := range live {
+		live[i] = i
+	}
+	return live
+}
