@@ -41,7 +41,7 @@ func (n *node) startAdmission(ln net.Listener) error {
 	if err := n.master.Admit(ln, n.joinerArrived); err != nil {
 		return fmt.Errorf("admit joining nodes: %w", err)
 	}
-	info, err := nodeenv.NewJoinInfo(n.cfg, joinAddr(ln.Addr()), maxJoiners)
+	info, err := nodeenv.NewJoinInfo(n.cfg, nodeenv.JoinAddr(ln.Addr(), os.Hostname), maxJoiners)
 	if err == nil {
 		err = nodeenv.WriteJoin(n.joins.dir, info)
 	}
@@ -50,20 +50,6 @@ func (n *node) startAdmission(ln net.Listener) error {
 		notice("cape: master: %v: no node can join this job\n", err)
 	}
 	return nil
-}
-
-// joinAddr is the address a joining node dials: the listener's, with the
-// host's name when it listens on every interface.
-func joinAddr(a net.Addr) string {
-	ta, ok := a.(*net.TCPAddr)
-	if !ok || !ta.IP.IsUnspecified() {
-		return a.String()
-	}
-	host, err := os.Hostname()
-	if err != nil {
-		host = "localhost"
-	}
-	return net.JoinHostPort(host, fmt.Sprint(ta.Port))
 }
 
 // joinerArrived is called, from the transport's accepting goroutine, for a
