@@ -28,22 +28,16 @@ import (
 // take ranks size..size+maxJoiners-1.
 const maxJoiners = 64
 
-// joins is the master's account of the nodes joining the job.
-type joins struct {
-	roster.Joins        // the nodes that asked, and those admitted
-	dir          string // the checkpoint directory, which holds the join file
-}
-
 // startAdmission makes a checkpointing master admit joining nodes on ln:
 // it writes the join file, whose address is ln's.
 func (n *node) startAdmission(ln net.Listener) error {
-	n.joins = &joins{dir: n.cfg.Checkpoint}
+	n.joins = &roster.Joins{}
 	if err := n.master.Admit(ln, n.joinerArrived); err != nil {
 		return fmt.Errorf("admit joining nodes: %w", err)
 	}
 	info, err := nodeenv.NewJoinInfo(n.cfg, nodeenv.JoinAddr(ln.Addr(), os.Hostname), maxJoiners)
 	if err == nil {
-		err = nodeenv.WriteJoin(n.joins.dir, info)
+		err = nodeenv.WriteJoin(n.cfg.Checkpoint, info)
 	}
 	if err != nil {
 		// The job runs; it only cannot be joined.
@@ -134,12 +128,11 @@ func (n *node) includeJoined() {
 // endAdmission drops the joining nodes not admitted yet and removes the
 // join file (master, at the end of the job).
 func (n *node) endAdmission() {
-	j := n.joins
-	if j == nil {
+	if n.joins == nil {
 		return
 	}
-	nodeenv.RemoveJoin(j.dir)
-	asked := j.Take()
+	nodeenv.RemoveJoin(n.cfg.Checkpoint)
+	asked := n.joins.Take()
 	if n.dur != nil {
 		n.dur.JoinerDecided() // the nodes that asked are dropped
 	}
