@@ -94,11 +94,12 @@ func (ro *rosterDriver) grow(size int) (old int) {
 }
 
 // serve is the receiver of rank's messages, for every region it is
-// started for on start (see receive). It waits for the slave's next
-// message before the region it belongs to has started here (a slave's
-// delta may arrive first), so that in a loop of regions the message's
-// arrival wakes this goroutine directly, not the region goroutine's start
-// signal after it.
+// started for on start: the slave's chunk requests, then its delta. It
+// waits for the slave's next message before the region it belongs to has
+// started here (a slave's delta may arrive first), so that in a loop of
+// regions the message's arrival wakes this goroutine directly, not the
+// region goroutine's start signal after it. After the slave is declared a
+// straggler it keeps receiving, to refuse what the slave sends late.
 func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 	var acts []roster.Action // this receiver's copy of the roster's actions
 	for {
@@ -107,7 +108,22 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 		if !ok {
 			return
 		}
-		acts = ro.receive(rank, seq, msg, err, acts)
+		for err == nil {
+			acts = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
+				Delta: msg.Kind == kindDelta, At: time.Now()}, &msg, acts)
+			i := roster.Find(acts, roster.Chunk)
+			if i < 0 {
+				break
+			}
+			// The chunk is sent with no lock held: the send may block.
+			c := acts[i]
+			if err = ro.n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: c.Seq, Payload: chunkPayload(c.Unit.Lo, c.Unit.Hi)}); err == nil {
+				msg, err = ro.n.master.Recv(rank)
+			}
+		}
+		if err != nil {
+			acts = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
+		}
 	}
 }
 
@@ -120,28 +136,6 @@ func staticUnits(count, chunk, v, size int) []unit {
 		us[i] = unit{u.Lo, u.Hi}
 	}
 	return us
-}
-
-// receive serves one slave for the region: its chunk requests, then its
-// delta. msg and err are what the first Recv of the region returned; acts
-// is the receiver's buffer for the roster's actions, returned for reuse.
-// After the slave is declared a straggler it keeps receiving, to refuse
-// what the slave sends late.
-func (ro *rosterDriver) receive(rank int, seq uint64, msg transport.Message, err error, acts []roster.Action) []roster.Action {
-	for ; err == nil; msg, err = ro.n.master.Recv(rank) {
-		acts = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
-			Delta: msg.Kind == kindDelta, At: time.Now()}, &msg, acts)
-		i := roster.Find(acts, roster.Chunk)
-		if i < 0 {
-			return acts
-		}
-		// The chunk is sent with no lock held: the send may block.
-		c := acts[i]
-		if err = ro.n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: c.Seq, Payload: chunkPayload(c.Unit.Lo, c.Unit.Hi)}); err != nil {
-			break
-		}
-	}
-	return ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
 }
 
 // step is a receiver's turn of the roster: it decides ev (msg is the
@@ -189,7 +183,7 @@ func (ro *rosterDriver) decide(ev roster.Event, msg *transport.Message, acts []r
 }
 
 // perform carries out the roster's actions, but the chunks to send
-// (receive) and the master's own units (next), with no lock held; r is the
+// (serve) and the master's own units (next), with no lock held; r is the
 // region they are about. With signal, a Wake action signals the waiter.
 func (ro *rosterDriver) perform(acts []roster.Action, r *Region, signal bool) {
 	n := ro.n
