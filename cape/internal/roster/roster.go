@@ -27,9 +27,10 @@
 // here too (text.go), so that the scripts in testdata check them; the
 // driver writes them.
 //
-// Lock order: none. A Roster and its Members are not safe for concurrent
-// use: the driver serialises them (cape's rosterDriver.mu, then
-// node.lossMu) and carries the actions out after releasing its locks.
+// Lock order: Joins locks itself and holds its lock in no call out; a
+// Roster and its Members are not safe for concurrent use: the driver
+// serialises them (cape's rosterDriver.mu, then node.lossMu) and carries
+// the actions out after releasing its locks.
 package roster
 
 import (
