@@ -1,12 +1,10 @@
 package cape
 
-// The durable checkpoint log (cape run --checkpoint DIR, --restart): the
-// master appends each region's merged result to a log (package durable,
-// over package ckptlog; this file is the runtime's glue to it);
-// a restarted job re-runs the program and, for every region the log holds,
-// injects the logged result instead of computing. Every region boundary is
-// a consistent cut (all arenas are equal there), so the log's intact prefix
-// is always a valid recovery line.
+// The runtime's glue to the durable checkpoint log (cape run --checkpoint
+// DIR, --restart), whose policy is package durable's: the master appends
+// each region's merged result; a restarted job re-runs the program and,
+// for every region the log holds, injects the logged result instead of
+// computing.
 //
 // Restart, region by region: Begin marks the regions numbered up to the
 // log's last (every node learns that number from the master when it joins,
@@ -23,6 +21,7 @@ import (
 	"fmt"
 
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
@@ -64,7 +63,7 @@ func (n *node) announceReplay() error {
 		return nil
 	}
 	p := durable.AppendReplay(nil, n.replayTo, n.pending)
-	if err := n.master.Broadcast(transport.Message{Kind: kindReplay, Payload: p}); err != nil {
+	if err := n.master.Broadcast(transport.Message{Kind: wire.Replay, Payload: p}); err != nil {
 		return fmt.Errorf("restart: tell the slaves the regions to replay: %w", err)
 	}
 	return nil
@@ -78,7 +77,7 @@ func (n *node) awaitReplay() error {
 	}
 	msg, err := n.slave.Recv()
 	if err == nil {
-		err = fromMaster(msg, kindReplay, 0)
+		err = fromMaster(msg, wire.Replay, 0)
 	}
 	if err == nil {
 		n.replayTo, n.pending, err = durable.ParseReplay(msg.Payload)
@@ -141,13 +140,8 @@ func (r *Region) hashEntry(pages []int) {
 		r.dlog.hash = durable.ChainedHash
 		return
 	}
-	tr := r.n.tracker
-	twins := make([][]byte, len(pages))
-	for i, p := range pages {
-		twins[i] = tr.Twin(p) // valid until the next Start
-	}
-	written := append([]int(nil), pages...)
-	r.dlog.hashing = durable.StartHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), written, twins, r.dlog.zero)
+	// The tracker's twins are valid until the next Start.
+	r.dlog.hashing = durable.StartHash(r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize(), pages, r.n.tracker.Twin, r.dlog.zero)
 }
 
 // awaitHash waits for hashEntry: before anything writes the arena.
@@ -210,7 +204,7 @@ func (r *Region) replayMaster(msgs []transport.Message) (sent, recvd int, err er
 	if err != nil {
 		return 0, recvd, err
 	}
-	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
+	if err := n.master.Broadcast(transport.Message{Kind: wire.Merged, Seq: r.seq, Payload: buf}); err != nil {
 		return 0, recvd, r.fail(err)
 	}
 	for rank := 1; rank < n.size; rank++ {

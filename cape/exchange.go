@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/exchange"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/transport"
 )
@@ -76,7 +77,7 @@ type exchangeState struct {
 	// The merge's storage (exchange.Master); on a slave, In[0] is the
 	// merged delta received.
 	exchange.Master
-	env  []outEnvelope // per destination rank (the master at 0)
+	env  []wire.OutEnvelope // per destination rank (the master at 0)
 	errs []error
 	sent []int               // per slave, bytes sent
 	msgs []transport.Message // master: Gather's table
@@ -88,7 +89,7 @@ func (x *exchangeState) grow(size int) {
 	if len(x.env) == size {
 		return
 	}
-	x.env, x.errs, x.sent = make([]outEnvelope, size), make([]error, size), make([]int, size)
+	x.env, x.errs, x.sent = make([]wire.OutEnvelope, size), make([]error, size), make([]int, size)
 }
 
 // Thresholds above which the master decodes, and sends to, the slaves
@@ -108,13 +109,13 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err != nil {
 		return 0, 0, r.fail(err)
 	}
-	if err := n.slave.SendBuffers(kindDelta, r.seq, bufs); err != nil {
+	if err := n.slave.SendBuffers(wire.Delta, r.seq, bufs); err != nil {
 		return 0, 0, r.fail(err)
 	}
 	n.fault("broadcast", r.seq)
 	sent = payloadLen(bufs)
 	t := time.Now()
-	msg, err := r.recvFromMaster(kindMerged)
+	msg, err := r.recvFromMaster(wire.Merged)
 	if st := r.stats; st != nil {
 		st.sent, st.waited = t.Sub(ts), time.Since(t)
 		defer func() { st.merging = time.Since(t) - st.waited }()
@@ -128,9 +129,9 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return sent, recvd, err
 	}
 	md := &x.In[0]
-	vals, err := openEnvelopeRef(msg.Payload, md, r.limits())
+	vals, err := wire.OpenEnvelopeRef(msg.Payload, md, r.limits())
 	if err == nil {
-		err = checkLabel(md, r.seq, delta.Merged)
+		err = wire.CheckLabel(md, r.seq, delta.Merged)
 	}
 	if err != nil {
 		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
@@ -171,7 +172,7 @@ func (r *Region) recvFromMaster(want uint8) (transport.Message, error) {
 		if err != nil {
 			return msg, err
 		}
-		if msg.Kind == kindLive && msg.Seq == r.seq && want == kindMerged {
+		if msg.Kind == wire.Live && msg.Seq == r.seq && want == wire.Merged {
 			if err := r.n.adoptLive(msg.Payload); err != nil {
 				return msg, err
 			}
@@ -287,9 +288,9 @@ func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 // x.Parts[rank], or sets x.errs[rank].
 func (r *Region) openSlave(msgs []transport.Message, rank int) {
 	x := &r.n.xch
-	vals, err := openEnvelopeRef(msgs[rank].Payload, &x.In[rank], r.limits())
+	vals, err := wire.OpenEnvelopeRef(msgs[rank].Payload, &x.In[rank], r.limits())
 	if err == nil {
-		err = checkLabel(&x.In[rank], r.seq, rank)
+		err = wire.CheckLabel(&x.In[rank], r.seq, rank)
 	}
 	x.errs[rank] = nil
 	if err != nil {
@@ -323,7 +324,7 @@ func (r *Region) broadcastMerged(merged *delta.Delta) (sent int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := n.master.Broadcast(transport.Message{Kind: kindMerged, Seq: r.seq, Payload: buf}); err != nil {
+	if err := n.master.Broadcast(transport.Message{Kind: wire.Merged, Seq: r.seq, Payload: buf}); err != nil {
 		if !n.loseAfterCommit(r, err) {
 			return 0, r.fail(err)
 		}
@@ -374,7 +375,7 @@ func (r *Region) sendLessOwn(rank int, vals []byte) {
 	bufs, err := x.env[rank].Build(&x.Out[rank], vals, r.n.compression())
 	if err == nil {
 		x.sent[rank] = payloadLen(bufs)
-		err = r.n.master.SendBuffers(rank, kindMerged, r.seq, bufs)
+		err = r.n.master.SendBuffers(rank, wire.Merged, r.seq, bufs)
 	}
 	x.errs[rank] = err
 }
@@ -416,7 +417,7 @@ func (r *Region) gather() ([]transport.Message, error) {
 
 // envelope encodes values and a delta into one payload.
 func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
-	buf, err := appendEnvelope(make([]byte, 0, 64+len(vals)+d.Len()), d, vals, r.n.compression())
+	buf, err := wire.AppendEnvelope(make([]byte, 0, 64+len(vals)+d.Len()), d, vals, r.n.compression())
 	if err != nil {
 		return nil, r.fail(err)
 	}
@@ -425,5 +426,5 @@ func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
 
 // open reads an envelope received in this region.
 func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
-	return openEnvelope(p, r.limits())
+	return wire.OpenEnvelope(p, r.limits())
 }

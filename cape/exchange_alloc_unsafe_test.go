@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/transport"
 )
@@ -18,7 +19,7 @@ type regionDriver struct {
 	peer  *transport.Slave
 	xs    []int64
 	base  uint64
-	env   outEnvelope
+	env   wire.OutEnvelope
 	peerD delta.Delta
 }
 
@@ -50,7 +51,7 @@ func (g *regionDriver) region() {
 	if err != nil {
 		g.tb.Fatal(err)
 	}
-	if err := g.peer.SendBuffers(kindDelta, r.seq, bufs); err != nil {
+	if err := g.peer.SendBuffers(wire.Delta, r.seq, bufs); err != nil {
 		g.tb.Fatal(err)
 	}
 	if err := r.Exchange(d); err != nil {

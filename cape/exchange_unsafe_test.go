@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/transport"
 )
@@ -34,7 +35,7 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 	own := honestDelta(x, r.seq, 1, 1)
 	wOff := uint64(uintptr(unsafe.Pointer(&w[0])) - the().arena.Addr())
 	delta.AppendFull(own, wOff, []byte{0, 0, 0, 0, 's', 'l', 'a', 'v'})
-	if err := peer.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
+	if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Exchange(d); err != nil {
@@ -69,7 +70,7 @@ func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 	x := Make[int64](4096)
 	r, d, sum := regionUpToCreate(t, "last", true, x, func(sum *int64, _, _ int) { *sum = 5 })
 	own := honestDelta(x, r.seq, 1, 1)
-	if err := peer.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
+	if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Exchange(d); err != nil {
@@ -94,10 +95,10 @@ func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 func recvMerged(t *testing.T, peer *transport.Slave) *delta.Delta {
 	t.Helper()
 	msg, err := peer.Recv()
-	if err != nil || msg.Kind != kindMerged {
+	if err != nil || msg.Kind != wire.Merged {
 		t.Fatalf("slave received kind %d, err %v", msg.Kind, err)
 	}
-	vals, md, err := openEnvelope(msg.Payload, delta.Limits{})
+	vals, md, err := wire.OpenEnvelope(msg.Payload, delta.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

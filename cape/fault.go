@@ -37,9 +37,6 @@ import (
 // once.
 const FaultEnv = nodeenv.Fault
 
-// faultSpec is one parsed fault of CAPE_FAULT.
-type faultSpec = fault.Spec
-
 // fault fails on purpose if the configured fault matches this point. At
 // start it also arms a compute fault, which fires from a goroutine while
 // the region's work runs.
@@ -58,7 +55,7 @@ func (n *node) fault(at string, region uint64) {
 }
 
 // inject carries out fault f.
-func (n *node) inject(f *faultSpec, at string, region uint64) {
+func (n *node) inject(f *fault.Spec, at string, region uint64) {
 	notice("cape: %s: injected fault: %s at %s (region #%d)\n", n.name, f.Do, at, region)
 	switch f.Do {
 	case "pause":

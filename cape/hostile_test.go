@@ -25,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
@@ -262,18 +263,18 @@ func TestHostileSlave(t *testing.T) {
 		want  string
 	}{
 		{"delta for another region", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil)}
 		}, "labelled region"},
 		{"delta labelled with another node", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 0, 1), nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 0, 1), nil)}
 		}, "node 0"},
 		{"message for another region", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: kindDelta, Seq: r.seq + 1, Payload: encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq + 1, Payload: encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil)}
 		}, "node 1 sent message kind"},
 		{"run past the arena extent", func(t *testing.T, r *Region) transport.Message {
 			d := honestDelta(x, r.seq, 1, 1)
 			delta.AppendFull(d, uint64(r.extent), []byte("past the end"))
-			return transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, d, nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, d, nil)}
 		}, "does not fit"},
 		{"offset rewritten past the extent, re-checksummed", func(t *testing.T, r *Region) transport.Message {
 			// One run at offset 16384: its gap is the 3-byte varint
@@ -289,21 +290,21 @@ func TestHostileSlave(t *testing.T) {
 			}
 			copy(p[tab:], []byte{0xff, 0xff, 0x7f})
 			reseal(p[4:])
-			return transport.Message{Kind: kindDelta, Seq: r.seq, Payload: p}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: p}
 		}, "does not fit"},
 		{"delta larger than the extent", func(t *testing.T, r *Region) transport.Message {
 			d := &delta.Delta{}
 			d.Reset(r.seq, 1)
 			delta.AppendFull(d, 0, make([]byte, r.extent+4096))
-			return transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, d, nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, d, nil)}
 		}, "too large"},
 		{"values list that does not match", func(t *testing.T, r *Region) transport.Message {
 			vals := binary.LittleEndian.AppendUint32(nil, 1)
 			vals = append(vals, 9) // a 1-byte partial for an int64 sum
-			return transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), vals)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), vals)}
 		}, "reduction partial"},
 		{"truncated envelope", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: kindDelta, Seq: r.seq, Payload: []byte{200, 0, 0, 0, 1}}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: []byte{200, 0, 0, 0, 1}}
 		}, "exceeds the payload"},
 	}
 	for _, c := range cases {
@@ -338,7 +339,7 @@ func TestHostileSlave(t *testing.T) {
 		r, d := regionUpToExchange(t, x)
 		mem := the().arena.Bytes()[:r.extent]
 		before := bytes.Clone(mem)
-		if err := peer.Send(transport.Message{Kind: kindDelta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), nil)}); err != nil {
+		if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), nil)}); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -392,7 +393,7 @@ func TestHostileMaster(t *testing.T) {
 			r, d := regionUpToExchange(t, x)
 			mem := the().arena.Bytes()[:r.extent]
 			before := bytes.Clone(mem)
-			if err := peer.Send(1, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: c.craft(t, r)}); err != nil {
+			if err := peer.Send(1, transport.Message{Kind: wire.Merged, Seq: r.seq, Payload: c.craft(t, r)}); err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()

@@ -1,21 +1,13 @@
 package cape
 
-// Lazy transfer (--transfer lazy, docs/transfer.md) is package
-// internal/lazy's: write notices instead of every changed byte, pages
-// fetched on first touch by a slave's pager helper from the master's page
-// server, pushes of what a slave read last time. This file is the glue:
-// the set-up's messages and services; whether the job wants lazy transfer,
-// which tracker each node creates (tracker.go) and what the answers mean
-// are package setup's decisions.
-//
-// Set-up, when the nodes join: a slave whose tracker is monitor.Lazy says
-// so (lazyHello); if every slave can, the master opens its
-// page server and tells the slaves (lazyInfo), and each slave starts its
-// helper. Neither waits for the helpers to connect: the master accepts
-// them in the background, and a slave waits for its own before it
+// The runtime's side of lazy transfer (--transfer lazy, docs/transfer.md):
+// the set-up's messages and services, whose sequence package lazy's doc
+// gives. Whether the job wants lazy transfer, which tracker each node
+// creates (tracker.go) and what the answers mean are package setup's
+// decisions. Neither side waits for the helpers to connect: the master
+// accepts them in the background, and a slave waits for its own before it
 // invalidates its first page, which is also when its memory starts to
-// fault to the helper (monitor.LazyOptions.Missing). Otherwise every node
-// goes on with a plain tracker and eager transfer. The default transfer
+// fault to the helper (monitor.LazyOptions.Missing). The default transfer
 // (auto) is eager from the start for a program whose every region is its
 // last (EveryRegionLast): its slaves are sent no bytes (Region.Last).
 
@@ -76,7 +68,7 @@ func (n *node) agreeLazyMaster() error {
 			return fmt.Errorf("lazy transfer set-up: %w", err)
 		}
 		ok, perr := wire.ParseLazyHello(msg.Payload)
-		if msg.Kind != kindLazyHello || perr != nil {
+		if msg.Kind != wire.LazyHello || perr != nil {
 			return fmt.Errorf("lazy transfer set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
 		}
 		ranks, capable = append(ranks, rank), append(capable, ok)
@@ -90,7 +82,7 @@ func (n *node) agreeLazyMaster() error {
 			return fmt.Errorf("lazy transfer: open the page server: %w", err)
 		}
 	}
-	if err := n.sendEach(kindLazyInfo, wire.LazyInfoPayload(a.On, port)); err != nil {
+	if err := n.sendEach(wire.LazyInfo, wire.LazyInfoPayload(a.On, port)); err != nil {
 		return errors.Join(fmt.Errorf("lazy transfer set-up: %w", err), closeListener(pln))
 	}
 	if a.Notice != "" {
@@ -114,12 +106,12 @@ func closeListener(ln net.Listener) error {
 // agreeLazySlave tells the master whether this node can serve lazy
 // transfer and returns its answer: on, and the page server's port.
 func (n *node) agreeLazySlave(capable bool) (bool, int, error) {
-	if err := n.slave.Send(transport.Message{Kind: kindLazyHello, Payload: wire.LazyHelloPayload(capable)}); err != nil {
+	if err := n.slave.Send(transport.Message{Kind: wire.LazyHello, Payload: wire.LazyHelloPayload(capable)}); err != nil {
 		return false, 0, fmt.Errorf("lazy transfer set-up: %w", err)
 	}
 	msg, err := n.slave.Recv()
 	if err == nil {
-		err = fromMaster(msg, kindLazyInfo, 0)
+		err = fromMaster(msg, wire.LazyInfo, 0)
 	}
 	if err != nil {
 		return false, 0, fmt.Errorf("lazy transfer set-up: %w", err)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/stats"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/transport"
 )
@@ -24,10 +25,10 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		// goroutine per slave would cost each a thread wake-up.
 		Parallel: len(r.roster.committed) > 1 && merged.Len() >= parallelSendBytes,
 		Seal: func(dst []byte, push *delta.Delta) ([]byte, error) {
-			return appendEnvelope(dst, push, vals, n.compression())
+			return wire.AppendEnvelope(dst, push, vals, n.compression())
 		},
 		Send: func(rank int, payload []byte) error {
-			return n.master.Send(rank, transport.Message{Kind: kindMerged, Seq: r.seq, Payload: payload})
+			return n.master.Send(rank, transport.Message{Kind: wire.Merged, Seq: r.seq, Payload: payload})
 		}})
 	if err != nil {
 		return 0, r.fail(fmt.Errorf("lazy transfer: %w", err))

@@ -1,6 +1,9 @@
 package cape
 
-import "github.com/cape-go/cape/delta"
+import (
+	"github.com/cape-go/cape/cape/internal/wire"
+	"github.com/cape-go/cape/delta"
+)
 
 // applyLazy is a slave's end of a lazy exchange: it applies the values and
 // the pushed bytes of a lazy merged payload, invalidates the noticed pages,
@@ -15,7 +18,7 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	}
 	vals, md, err := r.open(env)
 	if err == nil {
-		err = checkLabel(md, r.seq, delta.Merged)
+		err = wire.CheckLabel(md, r.seq, delta.Merged)
 	}
 	if err != nil {
 		return r.wrap("merged delta from the master", err)

@@ -344,7 +344,7 @@ func Finalize() error {
 	if n.master != nil {
 		n.endAdmission()
 		n.dropLost()
-		_ = n.master.Broadcast(transport.Message{Kind: kindDone, Seq: n.seq})
+		_ = n.master.Broadcast(transport.Message{Kind: wire.Done, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
 		// receiving (or relaying) the last merged delta would otherwise
 		// see the master's goodbye first and its watchdog would end it.
@@ -375,7 +375,7 @@ func (n *node) abort(reason string) {
 	if n.master != nil && !n.finished {
 		n.finished = true
 		n.endAdmission()
-		_ = n.master.Broadcast(transport.Message{Kind: kindAbort, Seq: n.seq, Payload: []byte(reason)})
+		_ = n.master.Broadcast(transport.Message{Kind: wire.Abort, Seq: n.seq, Payload: []byte(reason)})
 		_ = n.master.Close()
 		n.refused.Flush()
 	}

@@ -1,7 +1,6 @@
 package cape
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -11,15 +10,12 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// Every node reads the master's standard input, streamed by the master
-// when it is a file, a pipe or a socket (cape/internal/stdio). This is the
-// runtime's side: the set-up on the job's connection, the input server on
-// the job's port, and what a failed stream does to the job. A stream that
-// fails (a cut or reset connection, a timeout, a malformed message) ends
-// the job with an error naming the node, through the runtime's exit path;
-// on the master a slave's failed stream ends the job unless the job
-// survives losses (--max-lost), in which case the slave, whose input
-// stopped, fails by itself and is lost like any failed node.
+// The runtime's side of the input stream (package stdio): the set-up on
+// the job's connection, the input server on the job's port, and what a
+// failed stream does to the job. A failed stream ends the job through the
+// runtime's exit path; on the master a slave's failed stream ends the job
+// unless the job survives losses (--max-lost), in which case the slave,
+// whose input stopped, fails by itself and is lost like any failed node.
 
 // shareStdinMaster decides how the job reads standard input and tells the
 // slaves; streaming, it starts the master's side.
@@ -29,7 +25,7 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: %w", err)
 	}
 	if !stream {
-		if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinNone, 0)); err != nil {
+		if err := n.sendEach(wire.StdinInfo, wire.StdinInfoPayload(wire.StdinNone, 0)); err != nil {
 			return fmt.Errorf("standard input set-up: %w", err)
 		}
 		return stdio.DevNullStdin()
@@ -42,28 +38,20 @@ func (n *node) shareStdinMaster() error {
 		return fmt.Errorf("standard input: open its server: %w", err)
 	}
 	defer bln.Close()
-	if err := n.sendEach(kindStdinInfo, wire.StdinInfoPayload(wire.StdinStream, port)); err != nil {
+	if err := n.sendEach(wire.StdinInfo, wire.StdinInfoPayload(wire.StdinStream, port)); err != nil {
 		return fmt.Errorf("standard input set-up: %w", err)
 	}
-	sln := bln
-	cut := n.stdinCutFault()
-	var cl *stdio.CutListener
-	if cut != nil {
-		cl = &stdio.CutListener{Listener: bln}
-		sln = cl
+	var cut *stdio.Cut
+	if f := n.faults.Take(n.rank, "stdin"); f != nil { // do=cut, once
+		cut = &stdio.Cut{After: f.After, Notify: func() {
+			notice("cape: %s: injected fault: cut the standard input connections\n", n.name)
+		}}
 	}
-	pm, err := transport.NewMaster(sln, n.stdinConfig())
-	if err != nil {
-		return fmt.Errorf("standard input: wait for the slaves: %w", err)
-	}
-	share, err := stdio.StartShare(pm, n.size, fail, n.stdinPeerFailed)
+	share, err := stdio.Serve(bln, n.stdinConfig(), n.size, cut, fail, n.stdinPeerFailed)
 	if err != nil {
 		return fmt.Errorf("standard input: %w", err)
 	}
 	n.stdin = share
-	if cut != nil {
-		go n.cutStdin(cut, cl)
-	}
 	return nil
 }
 
@@ -107,7 +95,7 @@ func (n *node) stdinLost(rank int) {
 func (n *node) takeStdinSlave() error {
 	msg, err := n.slave.Recv()
 	if err == nil {
-		err = fromMaster(msg, kindStdinInfo, 0)
+		err = fromMaster(msg, wire.StdinInfo, 0)
 	}
 	var mode uint8
 	var port int
@@ -120,17 +108,7 @@ func (n *node) takeStdinSlave() error {
 	if mode == wire.StdinNone {
 		return stdio.DevNullStdin()
 	}
-	addr, err := stdio.Addr(n.cfg.Master, uint16(port))
-	if err != nil {
-		return fmt.Errorf("standard input: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	conn, err := transport.Dial(ctx, addr, n.rank, n.stdinConfig())
-	if err != nil {
-		return fmt.Errorf("standard input: connect to the master: %w", err)
-	}
-	q, err := stdio.StartQueue(conn, n.stdinFailed)
+	q, err := stdio.Connect(n.cfg.Master, uint16(port), n.rank, n.stdinConfig(), n.stdinFailed)
 	if err != nil {
 		return fmt.Errorf("standard input: %w", err)
 	}
@@ -164,16 +142,4 @@ func (n *node) closeStdin() error {
 		return nil
 	}
 	return n.stdin.Close()
-}
-
-// stdinCutFault returns the master's pending at=stdin fault (do=cut), if
-// any, and forgets it (it fires once).
-func (n *node) stdinCutFault() *faultSpec { return n.faults.Take(n.rank, "stdin") }
-
-// cutStdin carries out an at=stdin fault: after f.After it resets every
-// input connection the master accepted, as a network cut (or ss -K) would.
-func (n *node) cutStdin(f *faultSpec, cl *stdio.CutListener) {
-	time.Sleep(f.After)
-	notice("cape: %s: injected fault: cut the standard input connections\n", n.name)
-	cl.Cut()
 }

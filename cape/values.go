@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cape-go/cape/cape/internal/values"
+	"github.com/cape-go/cape/cape/internal/wire"
 )
 
 // The reductions' and lastprivates' logic is cape/internal/values's: this
@@ -45,7 +46,7 @@ func LastPrivate[T any](r *Region, v *T, owner bool) {
 // value's partial and, when its units printed anything, their output
 // (output.go) as one more piece.
 func (r *Region) partials() []byte {
-	p := pack(value.PartialBytes, r.values.All())
+	p := wire.Pack(value.PartialBytes, r.values.All())
 	if len(r.output) > 0 {
 		p = binary.LittleEndian.AppendUint32(p, uint32(len(r.output)))
 		p = append(p, r.output...)
@@ -53,7 +54,7 @@ func (r *Region) partials() []byte {
 	return p
 }
 
-func (r *Region) results() []byte { return pack(value.Bytes, r.values.All()) }
+func (r *Region) results() []byte { return wire.Pack(value.Bytes, r.values.All()) }
 
 // logged is what the durable log keeps of the region's values: their
 // results and, when the region printed anything, its output in order.
@@ -82,7 +83,7 @@ func (r *Region) combineValues(parts [][]byte) error {
 	per := make([][][]byte, len(parts))
 	outs := make([][]byte, len(parts))
 	for rank, p := range parts {
-		vs, out, err := unpackValues(p, r.values.Len())
+		vs, out, err := wire.UnpackValues(p, r.values.Len())
 		if err != nil {
 			return r.wrap(fmt.Sprintf("values from node %d", rank), err)
 		}
@@ -102,7 +103,7 @@ func (r *Region) combineValues(parts [][]byte) error {
 // logged (a replayed region), and writes a replayed region's logged output
 // on the master.
 func (r *Region) setValues(b []byte) error {
-	vs, out, err := unpackValues(b, r.values.Len())
+	vs, out, err := wire.UnpackValues(b, r.values.Len())
 	if err == nil {
 		err = r.values.Set(vs)
 	}

@@ -75,3 +75,48 @@ func TestStray(t *testing.T) {
 		}
 	}
 }
+
+func TestVarBytes(t *testing.T) {
+	mem := make([]int64, 8)
+	lo := reflect.ValueOf(mem).Pointer()
+	hi := lo + uintptr(len(mem))*8
+	type rows struct {
+		N int
+		S []int64
+	}
+	var nilp *int64
+	in, out := &rows{N: 1, S: mem[2:4]}, &rows{S: make([]int64, 2)}
+	x, s := int64(5), "text"
+	tests := []struct {
+		name string
+		vars []any
+		want string // a substring of the error, "" for none
+	}{
+		{name: "none"},
+		{name: "scalars and a slice into the arena", vars: []any{&x, in, &rows{}}},
+		{name: "not a pointer", vars: []any{&x, x}, want: "variable 2: want a non-nil pointer, got int64"},
+		{name: "nil pointer", vars: []any{nilp}, want: "variable 1: want a non-nil pointer, got *int64"},
+		{name: "a type the arena refuses", vars: []any{&s}, want: "variable 1 (string): "},
+		{name: "a slice on the Go heap", vars: []any{&x, &x, out}, want: "variable 3 (allocs.rows): .S points outside the arena"},
+	}
+	for _, tt := range tests {
+		got, err := VarBytes(tt.vars, lo, hi)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: %v, want an error containing %q", tt.name, err, tt.want)
+		case tt.want == "" && len(got) != len(tt.vars):
+			t.Errorf("%s: %d variables' bytes, want %d", tt.name, len(got), len(tt.vars))
+		}
+	}
+	// The bytes alias the variable.
+	b, err := VarBytes([]any{&x}, lo, hi)
+	if err != nil || len(b) != 1 || len(b[0]) != 8 {
+		t.Fatalf("VarBytes(&x) = %v, %v", b, err)
+	}
+	binary.NativeEndian.PutUint64(b[0], 42)
+	if x != 42 {
+		t.Errorf("x = %d after writing its bytes, want 42", x)
+	}
+}

@@ -2,6 +2,7 @@ package allocs
 
 import (
 	"fmt"
+	"reflect"
 	"unsafe"
 )
 
@@ -43,4 +44,30 @@ func Stray(b []byte, words []PtrWord, lo, hi uintptr) (PtrWord, bool) {
 		}
 	}
 	return PtrWord{}, false
+}
+
+// VarBytes returns the memory of the variables vars point to (one []byte
+// each, aliasing the variable, valid while it lives), once it checked that
+// each is a non-nil pointer to a type the arena can hold and that any
+// pointers in the variables are nil or addresses in [lo, hi] (the arena,
+// its end included). Errors name the variable by its position, from 1.
+func VarBytes(vars []any, lo, hi uintptr) ([][]byte, error) {
+	out := make([][]byte, len(vars))
+	for i, v := range vars {
+		rv := reflect.ValueOf(v)
+		if rv.Kind() != reflect.Pointer || rv.IsNil() {
+			return nil, fmt.Errorf("variable %d: want a non-nil pointer, got %T", i+1, v)
+		}
+		t := rv.Type().Elem()
+		b := unsafe.Slice((*byte)(rv.UnsafePointer()), t.Size())
+		words, err := PointerWords(t)
+		if err != nil {
+			return nil, fmt.Errorf("variable %d (%s): %w", i+1, t, err)
+		}
+		if w, bad := Stray(b, words, lo, hi); bad {
+			return nil, fmt.Errorf("variable %d (%s): %s points outside the arena", i+1, t, w.Path)
+		}
+		out[i] = b
+	}
+	return out, nil
 }

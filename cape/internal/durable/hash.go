@@ -3,6 +3,7 @@ package durable
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"time"
 )
 
@@ -114,10 +115,16 @@ type Hashing struct {
 	took time.Duration
 }
 
-// StartHash starts computing ArenaHashZero(mem, pageSize, written, twins,
-// zero) on a new goroutine. Nothing may write mem's pages outside written,
-// nor the twins, until Log.Await returns.
-func StartHash(mem []byte, pageSize int, written []int, twins [][]byte, zero []bool) *Hashing {
+// StartHash starts computing ArenaHashZero(mem, pageSize, written,
+// twins, zero) on a new goroutine, where twins are twin's pages of written
+// (read before StartHash returns; written is copied). Nothing may write
+// mem's pages outside written, nor the twins, until Log.Await returns.
+func StartHash(mem []byte, pageSize int, written []int, twin func(page int) []byte, zero []bool) *Hashing {
+	twins := make([][]byte, len(written))
+	for i, p := range written {
+		twins[i] = twin(p)
+	}
+	written = slices.Clone(written)
 	h := &Hashing{done: make(chan struct{})}
 	go func() {
 		defer close(h.done)

@@ -2,6 +2,7 @@ package durable
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/cape-go/cape/internal/ckptlog"
@@ -114,15 +115,27 @@ func TestArenaHashEntryState(t *testing.T) {
 	}
 }
 
-// TestStartHashAwait checks the background hash and its statistics.
+// TestStartHashAwait checks the background hash, from the written
+// pages' twins, and its statistics.
 func TestStartHashAwait(t *testing.T) {
+	const ps = 512
 	mem := bytes.Repeat([]byte{1, 2, 3}, 3000)
-	d := &Log{}
-	h := StartHash(mem, 512, nil, nil, nil)
-	if got, want := d.Await(h), ArenaHashZero(mem, 512, nil, nil, nil); got != want {
-		t.Fatalf("background hash %016x, want %016x", got, want)
-	}
-	if d.hashing <= 0 {
-		t.Fatalf("the hash's time was not counted: %v", d.hashing)
+	entry := bytes.Clone(mem)
+	twin := func(p int) []byte { return entry[p*ps : (p+1)*ps] }
+	for _, written := range [][]int{nil, {0}, {2, 5}} {
+		copy(mem, entry)
+		for _, p := range written {
+			mem[p*ps+7] ^= 0xff // written after the entry
+		}
+		pages := slices.Clone(written)
+		d := &Log{}
+		h := StartHash(mem, ps, pages, twin, nil)
+		clear(pages) // the caller's slice may change once StartHash returns
+		if got, want := d.Await(h), ArenaHashZero(entry, ps, nil, nil, nil); got != want {
+			t.Fatalf("written %v: background hash %016x, want the entry's %016x", written, got, want)
+		}
+		if d.hashing <= 0 {
+			t.Fatalf("the hash's time was not counted: %v", d.hashing)
+		}
 	}
 }

@@ -260,3 +260,45 @@ func TestMalformedImageRefused(t *testing.T) {
 		t.Fatalf("a malformed image: %v, want the log's image refused as corrupt", err)
 	}
 }
+
+// TestRestore checks that an image is written into the arena and the
+// variables only once it is accepted, and the arena checked before the
+// variables are written.
+func TestRestore(t *testing.T) {
+	const base = 0x10000
+	l := Layout{Base: base, Used: 16, Allocs: allocTable{{0, 16}}}
+	i64 := reflect.TypeFor[int64]()
+	bad := errors.New("a stray pointer")
+	for _, c := range []struct {
+		name      string
+		img       *ckptlog.Image
+		check     error
+		want      string // "" when restored
+		mem, vars byte   // the first byte of the arena and of the variable after
+	}{
+		{"restored", &ckptlog.Image{Vars: words(7), Memory: bytes.Repeat([]byte{9}, 16)}, nil, "", 9, 7},
+		{"refused", &ckptlog.Image{Vars: words(7, 8), Memory: bytes.Repeat([]byte{9}, 16)}, nil, "holds 16 bytes of variables", 1, 1},
+		{"the arena's check", &ckptlog.Image{Vars: words(7), Memory: bytes.Repeat([]byte{9}, 16)}, bad, "the image's arena: a stray pointer", 9, 1},
+	} {
+		mem, v := bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{1}, 8)
+		checked := false
+		err := Restore(c.img, []reflect.Type{i64}, [][]byte{v}, mem, l, func(b []byte) error {
+			checked = true
+			if b[0] != c.img.Memory[0] {
+				t.Errorf("%s: the check saw the arena before the image was written", c.name)
+			}
+			return c.check
+		})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		case c.check != nil && !errors.Is(err, c.check):
+			t.Errorf("%s: %v does not wrap the check's error", c.name, err)
+		}
+		if mem[0] != c.mem || v[0] != c.vars || checked != (c.mem == 9) {
+			t.Errorf("%s: arena %d, variable %d, checked %v; want %d, %d, %v", c.name, mem[0], v[0], checked, c.mem, c.vars, c.mem == 9)
+		}
+	}
+}

@@ -147,3 +147,24 @@ func (l Layout) inAllocation(p, size uintptr, path string) error {
 	}
 	return nil
 }
+
+// Restore writes image im, once CheckRestore accepts it for the point's
+// variables (of types types) and the arena l, into mem (the arena from its
+// start), has check verify the arena it wrote (the pointers its
+// allocations hold), then writes the image's variables into vars (their
+// bytes, in the directive's order).
+func Restore(im *ckptlog.Image, types []reflect.Type, vars [][]byte, mem []byte, l Layout, check func([]byte) error) error {
+	if err := CheckRestore(im, types, l); err != nil {
+		return err
+	}
+	copy(mem, im.Memory)
+	if err := check(mem); err != nil {
+		return fmt.Errorf("the image's arena: %w", err)
+	}
+	rest := im.Vars
+	for _, v := range vars {
+		copy(v, rest[:len(v)])
+		rest = rest[len(v):]
+	}
+	return nil
+}

@@ -49,9 +49,10 @@
 // Output written before the first unit (code the region runs on every
 // node) is the master's alone. Standard error is never captured.
 //
-// Lifecycle. A master makes its [Share] once at Init ([StartShare]) and
-// closes it at the end of the job; a slave its [Queue] ([StartQueue]), the
-// same. A node that captures output makes one [Capture] ([NewCapture]) and
+// Lifecycle. A master makes its [Share] once at Init ([Serve], which
+// accepts the slaves' input connections and calls [StartShare]) and closes
+// it at the end of the job; a slave its [Queue] ([Connect], which dials the
+// master's input server and calls [StartQueue]), the same. A node that captures output makes one [Capture] ([NewCapture]) and
 // uses it for every region: Begin, Mark per unit, then End or Discard.
 //
 // Locks. Share and Queue each have one mutex, never held while sending,

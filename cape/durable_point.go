@@ -8,11 +8,10 @@ package cape
 
 import (
 	"fmt"
-	"reflect"
-	"unsafe"
 
 	"github.com/cape-go/cape/cape/internal/allocs"
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/transport"
 )
@@ -37,7 +36,7 @@ func Checkpoint(name string, vars ...any) {
 	if n.cur != nil {
 		fail(fmt.Errorf("checkpoint point %s: inside region %s", name, n.cur.label()))
 	}
-	raw, err := varBytes(n, vars)
+	raw, err := allocs.VarBytes(vars, n.arena.Addr(), n.arena.Addr()+uintptr(n.arena.Size()))
 	if err != nil {
 		fail(fmt.Errorf("checkpoint point %s: %w", name, err))
 	}
@@ -55,29 +54,6 @@ func Checkpoint(name string, vars ...any) {
 	}
 }
 
-// varBytes returns the bytes of the variables vars point to, checking that
-// any pointers in them point into the arena.
-func varBytes(n *node, vars []any) ([][]byte, error) {
-	out := make([][]byte, len(vars))
-	for i, v := range vars {
-		rv := reflect.ValueOf(v)
-		if rv.Kind() != reflect.Pointer || rv.IsNil() {
-			return nil, fmt.Errorf("variable %d: want a non-nil pointer, got %T", i+1, v)
-		}
-		t := rv.Type().Elem()
-		b := unsafe.Slice((*byte)(rv.UnsafePointer()), t.Size())
-		words, err := pointerWords(t)
-		if err != nil {
-			return nil, fmt.Errorf("variable %d (%s): %w", i+1, t, err)
-		}
-		if w, bad := allocs.Stray(b, words, n.arena.Addr(), n.arena.Addr()+uintptr(n.arena.Size())); bad {
-			return nil, fmt.Errorf("variable %d (%s): %s points outside the arena", i+1, t, w.Path)
-		}
-		out[i] = b
-	}
-	return out, nil
-}
-
 // restore restores the pending image at its point: the master checks it
 // fits this run (the same allocator state, the same variables), sends it to
 // the slaves and injects it; a slave receives and injects it. The job's
@@ -92,14 +68,14 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 		}
 		if n.master != nil && n.size > 1 {
 			msg := durable.AppendImageMessage(nil, im)
-			if err := n.master.Broadcast(transport.Message{Kind: kindImage, Seq: n.seq, Payload: msg}); err != nil {
+			if err := n.master.Broadcast(transport.Message{Kind: wire.Image, Seq: n.seq, Payload: msg}); err != nil {
 				return fmt.Errorf("restart: point %s: send the image: %w", name, err)
 			}
 		}
 	} else {
 		msg, err := n.slave.Recv()
 		if err == nil {
-			err = fromMaster(msg, kindImage, n.seq)
+			err = fromMaster(msg, wire.Image, n.seq)
 		}
 		if err != nil {
 			return fmt.Errorf("restart: point %s: %w", name, err)
@@ -113,22 +89,12 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 
 // restoreImage writes an image's memory and variables (live points to
 // them, vars are their bytes), once the image is checked against the arena
-// and the variables (durable.CheckRestore), and checks the pointers the
-// arena's allocations then hold (checkPointers, as at the end of every
-// region).
+// and the variables, and checks the pointers the arena's allocations then
+// hold (durable.Restore).
 func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
-	if err := durable.CheckRestore(im, varTypes(live), n.layout()); err != nil {
-		return fmt.Errorf("restart: point %s: %w", name, err)
-	}
 	n.dirtyGap()
-	copy(n.arena.Bytes(), im.Memory)
-	if err := checkPointers(n.arena.Bytes()); err != nil {
-		return fmt.Errorf("restart: point %s: the image's arena: %w", name, err)
-	}
-	rest := im.Vars
-	for _, v := range vars {
-		copy(v, rest[:len(v)])
-		rest = rest[len(v):]
+	if err := durable.Restore(im, varTypes(live), vars, n.arena.Bytes(), n.layout(), checkPointers); err != nil {
+		return fmt.Errorf("restart: point %s: %w", name, err)
 	}
 	n.seq = im.Seq
 	n.pending = nil
