@@ -1,20 +1,14 @@
 package cape
 
 // A node that joins a running job (cape join DIR, or CAPE_JOIN=DIR), the
-// joining node's side (the master's is in join.go).
-//
-// In a nutshell: the node starts from the job's join file (package
-// nodeenv), connects to the master under the first free rank from the
-// job's size on, and runs the program as a restart does: sequential code
-// runs, and every region the log holds injects its logged result, with the
-// arena-hash check at its entry (durable.go; its own log reader follows the
-// file as the master appends). When its next region is not in the log
-// yet, it asks the master to admit it and keeps following the log; the
-// master answers with the live set from some region on, which names it.
-// The node reads the regions up to that one from the log, then becomes an
-// ordinary slave: it takes its share of the next region. What it does at
-// each region, and when it asks, is package catchup's decision; this file
-// follows the log, talks to the master and prints.
+// joining node's side (the master's is in join.go). The node starts from
+// the job's join file (package nodeenv), connects to the master under the
+// first free rank from the job's size on, and runs the program as a
+// restart does, every region the log holds injecting its logged result
+// (durable.go; its own log reader follows the file as the master appends).
+// What it does at each region, and when it asks to be admitted, is package
+// catchup's decision; this file follows the log, talks to the master and
+// prints.
 
 import (
 	"context"
@@ -24,6 +18,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/catchup"
 	"github.com/cape-go/cape/cape/internal/durable"
+	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/setup"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
@@ -171,11 +166,7 @@ func (n *node) hearMaster() error {
 			return fmt.Errorf("join: before this node was admitted: %w", err)
 		}
 	}
-	start := make([]int, n.cfg.Size) // the job's nodes at its start
-	for i := range start {
-		start[i] = i
-	}
-	live, err := parseLive(msg.Payload, start, n.cfg.Size)
+	live, err := parseLive(msg.Payload, roster.Ranks(n.cfg.Size), n.cfg.Size)
 	if err == nil {
 		err = j.Heard(live, msg.Seq)
 	}

@@ -1,18 +1,13 @@
 package cape
 
-// The job's live set: the nodes that take a share of the next region, and
-// the master's account of the nodes it lost. The state, the --max-lost
-// policy and the texts are roster.Members'; this file announces and adopts
-// the live set and carries out a loss (the launcher, the input stream, the
-// connection, the notice).
-//
-// Every node splits a region by its place in the live set (its virtual
-// rank) and the set's size, so the live set may change only where every
-// node learns it at the same point of the program: the master sends it
-// (kindLive) just before a region's merged delta, and each slave adopts it
-// before the next region begins. A slave lost at any other time is still
-// in the live set of the region that follows: its share of that region is
-// re-executed like the share of a node lost inside it.
+// The job's live set and losses (the state, the --max-lost policy and the
+// texts are roster.Members'): this file announces and adopts the live set
+// and carries out a loss (the launcher, the input stream, the connection,
+// the notice). The master sends the live set (kindLive) just before a
+// region's merged delta, and each slave adopts it before the next region
+// begins. A slave lost at any other time is still in the live set of the
+// region that follows: its share of that region is re-executed like the
+// share of a node lost inside it.
 
 import (
 	"errors"
@@ -64,7 +59,9 @@ func (n *node) announceLive(seq uint64) {
 	next, changed := n.members.Survivors()
 	n.lossMu.Unlock()
 	if joined := n.admitJoiners(seq, next); len(joined) > 0 {
-		n.growFor(joined)
+		// The job's size becomes one more than the largest rank.
+		n.size = max(n.size, slices.Max(joined)+1)
+		n.joins.Admitted(joined)
 		n.lossMu.Lock()
 		next = n.members.Admit(next, joined)
 		n.lossMu.Unlock()

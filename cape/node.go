@@ -86,8 +86,8 @@ type node struct {
 
 	stdin stdio.Stream // this node's side of the input stream (stdin.go), or nil
 
-	joins   *joins  // master of a checkpointed job: the nodes joining it (join.go)
-	joining *joiner // a node joining a running job, until its end (join_node.go)
+	joins   *roster.Joins // master of a checkpointed job: the nodes joining it (join.go)
+	joining *joiner       // a node joining a running job, until its end (join_node.go)
 }
 
 // watchGrace is how long a slave's watchdogs wait (setup.WatchGrace).

@@ -1,13 +1,9 @@
 package cape
 
-// Re-execution: the master's driver of the roster (internal/roster), the
-// state machine that decides which node runs which unit of a region,
-// commits each slave's delta once, and declares slaves lost (a failed
-// connection, a straggler) under the job's --max-lost policy, their units
-// then re-run by the master or, for dynamic and guided loops, by any
-// survivor asking for a chunk. This file owns what the roster may not: one
-// receiver goroutine per slave that takes its chunk requests and its delta,
-// the sockets, the clock, the waits and the notices.
+// Re-execution: the master's driver of the roster (package roster decides
+// who runs which unit, commits and losses). This file owns what the roster
+// may not: one receiver goroutine per slave that takes its chunk requests
+// and its delta, the sockets, the clock, the waits and the notices.
 
 import (
 	"sync"
@@ -98,11 +94,12 @@ func (ro *rosterDriver) grow(size int) (old int) {
 }
 
 // serve is the receiver of rank's messages, for every region it is
-// started for on start (see receive). It waits for the slave's next
-// message before the region it belongs to has started here (a slave's
-// delta may arrive first), so that in a loop of regions the message's
-// arrival wakes this goroutine directly, not the region goroutine's start
-// signal after it.
+// started for on start: the slave's chunk requests, then its delta. It
+// waits for the slave's next message before the region it belongs to has
+// started here (a slave's delta may arrive first), so that in a loop of
+// regions the message's arrival wakes this goroutine directly, not the
+// region goroutine's start signal after it. After the slave is declared a
+// straggler it keeps receiving, to refuse what the slave sends late.
 func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 	var acts []roster.Action // this receiver's copy of the roster's actions
 	for {
@@ -111,7 +108,22 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 		if !ok {
 			return
 		}
-		acts = ro.receive(rank, seq, msg, err, acts)
+		for err == nil {
+			acts = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
+				Delta: msg.Kind == kindDelta, At: time.Now()}, &msg, acts)
+			i := roster.Find(acts, roster.Chunk)
+			if i < 0 {
+				break
+			}
+			// The chunk is sent with no lock held: the send may block.
+			c := acts[i]
+			if err = ro.n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: c.Seq, Payload: chunkPayload(c.Unit.Lo, c.Unit.Hi)}); err == nil {
+				msg, err = ro.n.master.Recv(rank)
+			}
+		}
+		if err != nil {
+			acts = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
+		}
 	}
 }
 
@@ -126,36 +138,10 @@ func staticUnits(count, chunk, v, size int) []unit {
 	return us
 }
 
-// receive serves one slave for the region: its chunk requests, then its
-// delta. msg and err are what the first Recv of the region returned; acts
-// is the receiver's buffer for the roster's actions, returned for reuse.
-// After the slave is declared a straggler it keeps receiving, to refuse
-// what the slave sends late.
-func (ro *rosterDriver) receive(rank int, seq uint64, msg transport.Message, err error, acts []roster.Action) []roster.Action {
-	for ; ; msg, err = ro.n.master.Recv(rank) {
-		if err != nil {
-			acts, _ = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
-			return acts
-		}
-		var c *roster.Action
-		acts, c = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
-			Delta: msg.Kind == kindDelta, At: time.Now()}, &msg, acts)
-		if c == nil {
-			return acts
-		}
-		// The chunk is sent with no lock held: the send may block.
-		if err := ro.n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: c.Seq, Payload: chunkPayload(c.Unit.Lo, c.Unit.Hi)}); err != nil {
-			acts, _ = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
-			return acts
-		}
-	}
-}
-
 // step is a receiver's turn of the roster: it decides ev (msg is the
 // message ev reports), carries the actions out, and returns them (in acts,
-// the receiver's buffer) with the chunk to send the slave, if any: its
-// receiver then waits for the slave's next message.
-func (ro *rosterDriver) step(ev roster.Event, msg *transport.Message, acts []roster.Action) ([]roster.Action, *roster.Action) {
+// the receiver's buffer), a chunk to send the slave included.
+func (ro *rosterDriver) step(ev roster.Event, msg *transport.Message, acts []roster.Action) []roster.Action {
 	acts, r, busy := ro.decide(ev, msg, acts, true)
 	ro.perform(acts, r, !busy)
 	if busy {
@@ -164,12 +150,7 @@ func (ro *rosterDriver) step(ev roster.Event, msg *transport.Message, acts []ros
 		ro.mu.Unlock()
 		ro.wake.Signal()
 	}
-	for i := range acts {
-		if acts[i].Kind == roster.Chunk {
-			return acts, &acts[i]
-		}
-	}
-	return acts, nil
+	return acts
 }
 
 // decide feeds the roster ev under the locks and returns the actions it
@@ -190,12 +171,10 @@ func (ro *rosterDriver) decide(ev roster.Event, msg *transport.Message, acts []r
 	n.lossMu.Unlock()
 	acts = append(acts[:0], ro.sm.Ready()...)
 	for _, a := range acts {
-		switch a.Kind {
-		case roster.Commit:
+		if a.Kind == roster.Commit {
 			ro.msgs[a.Rank] = *msg
-		case roster.Drop, roster.Refuse, roster.Declare, roster.Lost, roster.Leave:
-			busy = count
 		}
+		busy = busy || (count && a.Loss())
 	}
 	if busy {
 		ro.acting++
@@ -204,7 +183,7 @@ func (ro *rosterDriver) decide(ev roster.Event, msg *transport.Message, acts []r
 }
 
 // perform carries out the roster's actions, but the chunks to send
-// (receive) and the master's own units (next), with no lock held; r is the
+// (serve) and the master's own units (next), with no lock held; r is the
 // region they are about. With signal, a Wake action signals the waiter.
 func (ro *rosterDriver) perform(acts []roster.Action, r *Region, signal bool) {
 	n := ro.n
@@ -238,30 +217,35 @@ func (ro *rosterDriver) perform(acts []roster.Action, r *Region, signal bool) {
 func (ro *rosterDriver) next() (unit, bool) {
 	ev := roster.Event{Kind: roster.NextUnit, At: time.Now()}
 	for {
-		acts, r, _ := ro.decide(ev, nil, ro.own, false)
-		ro.own = acts
-		ro.perform(acts, r, true)
-		wait, ok := roster.Action{}, false
-		for _, a := range acts {
+		i := -1
+		for j, a := range ro.turn(ev) {
 			switch a.Kind {
 			case roster.Run:
 				return unit{a.Unit.Lo, a.Unit.Hi}, true
 			case roster.Done:
 				return unit{}, false
 			case roster.Wait:
-				wait, ok = a, true
+				i = j
 			}
 		}
-		if !ok {
+		if i < 0 {
 			continue
 		}
 		t := time.Now()
-		ro.wake.Wait(wait.At)
+		ro.wake.Wait(ro.own[i].At)
 		now := time.Now()
-		ro.own, r, _ = ro.decide(roster.Event{Kind: roster.Tick, At: now, Waited: now.Sub(t)}, nil, ro.own, false)
-		ro.perform(ro.own, r, true)
+		ro.turn(roster.Event{Kind: roster.Tick, At: now, Waited: now.Sub(t)})
 		ev = roster.Event{Kind: roster.NextUnit, At: now}
 	}
+}
+
+// turn is the region goroutine's turn of the roster: it decides ev and
+// carries out the actions, which it returns (valid until its next turn).
+func (ro *rosterDriver) turn(ev roster.Event) []roster.Action {
+	var r *Region
+	ro.own, r, _ = ro.decide(ev, nil, ro.own, false)
+	ro.perform(ro.own, r, true)
+	return ro.own
 }
 
 // ownLeft is the number of the master's own static units not run yet.
@@ -294,11 +278,7 @@ func (ro *rosterDriver) collect() ([]transport.Message, []int, error) {
 
 // report prints how the region recovered from its losses, and adds the
 // re-executed work to the job's account.
-func (ro *rosterDriver) report() {
-	var r *Region
-	ro.own, r, _ = ro.decide(roster.Event{Kind: roster.End, At: time.Now()}, nil, ro.own, false)
-	ro.perform(ro.own, r, true)
-}
+func (ro *rosterDriver) report() { ro.turn(roster.Event{Kind: roster.End, At: time.Now()}) }
 
 // reexecStats is the master's --stats note on the region's loop (see
 // roster.StatsNote).

@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cape-go/cape/internal/arena"
@@ -57,6 +59,21 @@ type JoinInfo struct {
 
 // settingVars are the variables a join file carries over to a joining node.
 var settingVars = []string{Monitor, Compress, Stats, Timeout, Broadcast, MaxLost, Transfer, arena.SizeEnv}
+
+// JoinAddr is the address a joining node dials for a master listening at
+// a: a itself, with the host's name (hostname's, "localhost" when that
+// fails) when it listens on every interface.
+func JoinAddr(a net.Addr, hostname func() (string, error)) string {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok || !ta.IP.IsUnspecified() {
+		return a.String()
+	}
+	host, err := hostname()
+	if err != nil {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, strconv.Itoa(ta.Port))
+}
 
 // NewJoinInfo describes the job of c, whose master listens at addr and
 // admits up to maxJoin joining nodes, for its join file: the program is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -24,15 +25,21 @@ type Request struct {
 }
 
 // Joins is the master's account of the nodes that asked to be admitted
-// and wait for the next region boundary. It is not safe for concurrent
-// use: the driver serialises it (the requests arrive on the joining nodes'
-// receivers, the boundary is on the program's goroutine).
+// and wait for the next region boundary, and of those admitted at the last
+// boundary and not yet included in the transport. It is safe for
+// concurrent use: the requests arrive on the joining nodes' receivers, the
+// boundary is on the program's goroutine.
 type Joins struct {
-	asked map[int]uint64 // rank → regions replayed
+	mu sync.Mutex
+	// mu protects the following fields.
+	asked   map[int]uint64 // rank → regions replayed
+	include []int          // admitted, to include at the next region
 }
 
 // Ask records rank's request, made once it had replayed replayed regions.
 func (j *Joins) Ask(rank int, replayed uint64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	if j.asked == nil {
 		j.asked = map[int]uint64{}
 	}
@@ -40,12 +47,18 @@ func (j *Joins) Ask(rank int, replayed uint64) {
 }
 
 // Waiting reports whether a node asked and was not answered yet.
-func (j *Joins) Waiting() bool { return len(j.asked) > 0 }
+func (j *Joins) Waiting() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return len(j.asked) > 0
+}
 
 // Take returns the requests not answered yet, ascending by rank, and
 // forgets them: each is answered once (admitted, refused, or dropped at the
 // end of the job).
 func (j *Joins) Take() []Request {
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	if len(j.asked) == 0 {
 		return nil
 	}
@@ -55,6 +68,25 @@ func (j *Joins) Take() []Request {
 	}
 	clear(j.asked)
 	return reqs
+}
+
+// Admitted records the ranks admitted at a boundary, to include in the
+// transport's broadcasts and gathers when their first region begins.
+func (j *Joins) Admitted(ranks []int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.include = append(j.include, ranks...)
+}
+
+// Include returns the ranks admitted since the last call, in the order
+// they were admitted, and forgets them. The slice is valid until the next
+// Admitted.
+func (j *Joins) Include() []int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	inc := j.include
+	j.include = j.include[:0]
+	return inc
 }
 
 // LogState is what the master's checkpoint log can give a joining node,

@@ -29,6 +29,55 @@ func TestJoinsTake(t *testing.T) {
 	}
 }
 
+// TestJoinsInclude checks that the admitted ranks are included once, in
+// the order they were admitted, over several boundaries, and that requests
+// taken concurrently with Ask are each taken once.
+func TestJoinsInclude(t *testing.T) {
+	var j Joins
+	if inc := j.Include(); len(inc) != 0 {
+		t.Fatalf("a new Joins includes %v", inc)
+	}
+	for _, c := range []struct {
+		admitted [][]int
+		want     []int
+	}{
+		{[][]int{{4}}, []int{4}},
+		{nil, nil},
+		{[][]int{{6, 5}, {7}}, []int{6, 5, 7}},
+	} {
+		for _, ranks := range c.admitted {
+			j.Admitted(ranks)
+		}
+		if inc := j.Include(); !slices.Equal(inc, c.want) {
+			t.Errorf("after admitting %v: Include %v, want %v", c.admitted, inc, c.want)
+		}
+	}
+	const askers = 8
+	done := make(chan struct{})
+	for rank := 10; rank < 10+askers; rank++ {
+		go func() { j.Ask(rank, uint64(rank)); done <- struct{}{} }()
+	}
+	seen := map[int]int{}
+	for left := askers; left > 0; {
+		select {
+		case <-done:
+			left--
+		default:
+		}
+		for _, r := range j.Take() {
+			seen[r.Rank]++
+		}
+	}
+	for _, r := range j.Take() {
+		seen[r.Rank]++
+	}
+	for rank := 10; rank < 10+askers; rank++ {
+		if seen[rank] != 1 {
+			t.Errorf("rank %d taken %d times, want once", rank, seen[rank])
+		}
+	}
+}
+
 // TestJoinRefusal checks each reason the master refuses joining nodes,
 // and that the first that applies is given.
 func TestJoinRefusal(t *testing.T) {

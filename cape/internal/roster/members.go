@@ -34,11 +34,7 @@ type Loss struct {
 
 // NewMembers returns the membership of a job of size nodes, all live.
 func NewMembers(size, maxLost int) Members {
-	live := make([]int, size)
-	for i := range live {
-		live[i] = i
-	}
-	return Members{Live: live, MaxLost: maxLost, lost: make([]bool, size)}
+	return Members{Live: Ranks(size), MaxLost: maxLost, lost: make([]bool, size)}
 }
 
 // Grow makes room for ranks below size (nodes that joined the job).

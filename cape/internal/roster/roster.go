@@ -27,9 +27,10 @@
 // here too (text.go), so that the scripts in testdata check them; the
 // driver writes them.
 //
-// Lock order: none. A Roster and its Members are not safe for concurrent
-// use: the driver serialises them (cape's rosterDriver.mu, then
-// node.lossMu) and carries the actions out after releasing its locks.
+// Lock order: Joins locks itself and holds its lock in no call out; a
+// Roster and its Members are not safe for concurrent use: the driver
+// serialises them (cape's rosterDriver.mu, then node.lossMu) and carries
+// the actions out after releasing its locks.
 package roster
 
 import (
@@ -589,4 +590,35 @@ func Block(count, v, size int) (lo, hi int) {
 		hi++
 	}
 	return lo, hi
+}
+
+// Loss reports whether the action is part of carrying out a loss (or a
+// lost node's late message): the driver counts the receivers still doing
+// so, and the region's end waits for them.
+func (a Action) Loss() bool {
+	switch a.Kind {
+	case Drop, Refuse, Declare, Lost, Leave:
+		return true
+	}
+	return false
+}
+
+// Find returns the index of the first action of kind k in acts, or -1.
+func Find(acts []Action, k ActionKind) int {
+	for i := range acts {
+		if acts[i].Kind == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// Ranks returns the ranks 0 to size-1: the nodes of a job of size nodes
+// at its start.
+func Ranks(size int) []int {
+	live := make([]int, size)
+	for i := range live {
+		live[i] = i
+	}
+	return live
 }

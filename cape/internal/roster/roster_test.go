@@ -1,6 +1,7 @@
 package roster
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -108,5 +109,39 @@ func TestReadyEmpties(t *testing.T) {
 	}
 	if a := ro.Ready(); len(a) != 0 {
 		t.Fatalf("Ready again: %+v, want nothing", a)
+	}
+}
+
+// TestActionHelpers checks which actions are a loss's (the region's end
+// waits for the receivers carrying them out), Find and Ranks.
+func TestActionHelpers(t *testing.T) {
+	loss := map[ActionKind]bool{Drop: true, Refuse: true, Declare: true, Lost: true, Leave: true}
+	for k := Chunk; k <= Recovered; k++ {
+		if got := (Action{Kind: k}).Loss(); got != loss[k] {
+			t.Errorf("kind %d: Loss %v, want %v", k, got, loss[k])
+		}
+	}
+	acts := []Action{{Kind: Commit}, {Kind: Chunk, Rank: 1}, {Kind: Wake}, {Kind: Chunk, Rank: 2}}
+	for _, c := range []struct {
+		acts []Action
+		k    ActionKind
+		want int
+	}{
+		{acts, Chunk, 1},
+		{acts, Wake, 2},
+		{acts, Run, -1},
+		{nil, Chunk, -1},
+	} {
+		if got := Find(c.acts, c.k); got != c.want {
+			t.Errorf("Find(%v, %d) = %d, want %d", c.acts, c.k, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		size int
+		want []int
+	}{{0, []int{}}, {1, []int{0}}, {4, []int{0, 1, 2, 3}}} {
+		if got := Ranks(c.size); !slices.Equal(got, c.want) {
+			t.Errorf("Ranks(%d) = %v, want %v", c.size, got, c.want)
+		}
 	}
 }
