@@ -55,7 +55,7 @@ func (n *node) joinerArrived(rank int) {
 	go func() {
 		msg, err := n.master.Recv(rank)
 		replayed, perr := wire.ParseJoin(msg.Payload)
-		if err == nil && (msg.Kind != kindJoin || perr != nil) {
+		if err == nil && (msg.Kind != wire.Join || perr != nil) {
 			err = fmt.Errorf("sent message kind %d (%d bytes), want a request to join", msg.Kind, len(msg.Payload))
 		}
 		if err == nil {
@@ -94,16 +94,16 @@ func (n *node) admitJoiners(seq uint64, next []int) []int {
 		for _, req := range asked {
 			notice("cape: master: %s\n", roster.RefusedText(req.Rank, ans.Refusal))
 			go func() {
-				_ = n.master.Send(req.Rank, transport.Message{Kind: kindLeave, Seq: seq, Payload: []byte(ans.Refusal)})
+				_ = n.master.Send(req.Rank, transport.Message{Kind: wire.Leave, Seq: seq, Payload: []byte(ans.Refusal)})
 				_ = n.master.Drop(req.Rank)
 			}()
 		}
 		return nil
 	}
-	live := livePayload(ans.Live)
+	live := wire.LivePayload(ans.Live)
 	var admitted []int
 	for _, req := range asked {
-		if err := n.master.Send(req.Rank, transport.Message{Kind: kindLive, Seq: seq, Payload: live}); err != nil {
+		if err := n.master.Send(req.Rank, transport.Message{Kind: wire.Live, Seq: seq, Payload: live}); err != nil {
 			notice("cape: master: %s\n", roster.LostAdmittedText(req.Rank, err))
 			_ = n.master.Drop(req.Rank)
 			continue

@@ -130,7 +130,7 @@ func (n *node) followLog() error {
 // regions 1 to replayed.
 func (n *node) askToJoin(replayed uint64) error {
 	p := wire.JoinPayload(replayed)
-	if err := n.slave.Send(transport.Message{Kind: kindJoin, Seq: replayed, Payload: p}); err != nil {
+	if err := n.slave.Send(transport.Message{Kind: wire.Join, Seq: replayed, Payload: p}); err != nil {
 		return n.joinLost(err)
 	}
 	return nil
@@ -148,7 +148,7 @@ func (n *node) hearMaster() error {
 		j.Silent()
 		return nil
 	}
-	if msg.Kind == kindDone {
+	if msg.Kind == wire.Done {
 		return n.joinLost(transport.ErrPeerClosed)
 	}
 	if j.Admitted() {
@@ -159,14 +159,14 @@ func (n *node) hearMaster() error {
 		}
 		return fmt.Errorf("join: the master sent message kind %d before this node's first region", msg.Kind)
 	}
-	if msg.Kind != kindLive {
-		if err := fromMaster(msg, kindLive, msg.Seq); errors.Is(err, ErrLeft) {
+	if msg.Kind != wire.Live {
+		if err := fromMaster(msg, wire.Live, msg.Seq); errors.Is(err, ErrLeft) {
 			return fmt.Errorf("join: the master refused this node: %s", msg.Payload)
 		} else if err != nil {
 			return fmt.Errorf("join: before this node was admitted: %w", err)
 		}
 	}
-	live, err := parseLive(msg.Payload, roster.Ranks(n.cfg.Size), n.cfg.Size)
+	live, err := wire.ParseLive(msg.Payload, roster.Ranks(n.cfg.Size), n.cfg.Size, maxJoiners)
 	if err == nil {
 		err = j.Heard(live, msg.Seq)
 	}

@@ -3,7 +3,7 @@ package cape
 // The job's live set and losses (the state, the --max-lost policy and the
 // texts are roster.Members'): this file announces and adopts the live set
 // and carries out a loss (the launcher, the input stream, the connection,
-// the notice). The master sends the live set (kindLive) just before a
+// the notice). The master sends the live set (wire.Live) just before a
 // region's merged delta, and each slave adopts it before the next region
 // begins. A slave lost at any other time is still in the live set of the
 // region that follows: its share of that region is re-executed like the
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/roster"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -72,7 +73,7 @@ func (n *node) announceLive(seq uint64) {
 	}
 	n.members.Live = next
 	// A send that fails is a loss found in the next region.
-	_ = n.master.Broadcast(transport.Message{Kind: kindLive, Seq: seq, Payload: livePayload(next)})
+	_ = n.master.Broadcast(transport.Message{Kind: wire.Live, Seq: seq, Payload: wire.LivePayload(next)})
 }
 
 // adoptLive applies a live message (slave): a node left out of it was
@@ -82,7 +83,7 @@ func (n *node) adoptLive(p []byte) error {
 	if n.cfg != nil {
 		first = n.cfg.Size
 	}
-	live, err := parseLive(p, n.members.Live, first)
+	live, err := wire.ParseLive(p, n.members.Live, first, maxJoiners)
 	if err != nil {
 		return fmt.Errorf("live set from the master: %w", err)
 	}

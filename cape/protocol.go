@@ -10,30 +10,6 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// Names of wire's kinds and codecs that only reexec.go, membership.go,
-// join.go and join_node.go still use: to be replaced by wire's (wire.X, and
-// wire.ParseLive with maxJoiners) once those files' branch is merged.
-const (
-	kindDelta = wire.Delta
-	kindChunk = wire.Chunk
-	kindDone  = wire.Done
-	kindLive  = wire.Live
-	kindLeave = wire.Leave
-	kindJoin  = wire.Join
-)
-
-func chunkPayload(lo, hi int) []byte { return wire.ChunkPayload(lo, hi) }
-
-func livePayload(live []int) []byte { return wire.LivePayload(live) }
-
-func parseLive(p []byte, prev []int, first int) ([]int, error) {
-	return wire.ParseLive(p, prev, first, maxJoiners)
-}
-
-func fromSlave(msg transport.Message, rank int, seq uint64, dynamic bool) error {
-	return wire.FromSlave(msg, rank, seq, dynamic)
-}
-
 // fromMaster checks a message a slave received in region seq when it
 // expects kind want. The master's end of the program, its abort and its
 // declaring this node lost come back as ErrJobDone, ErrJobAborted and

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/wake"
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -110,14 +111,14 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 		}
 		for err == nil {
 			acts = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
-				Delta: msg.Kind == kindDelta, At: time.Now()}, &msg, acts)
+				Delta: msg.Kind == wire.Delta, At: time.Now()}, &msg, acts)
 			i := roster.Find(acts, roster.Chunk)
 			if i < 0 {
 				break
 			}
 			// The chunk is sent with no lock held: the send may block.
 			c := acts[i]
-			if err = ro.n.master.Send(rank, transport.Message{Kind: kindChunk, Seq: c.Seq, Payload: chunkPayload(c.Unit.Lo, c.Unit.Hi)}); err == nil {
+			if err = ro.n.master.Send(rank, transport.Message{Kind: wire.Chunk, Seq: c.Seq, Payload: wire.ChunkPayload(c.Unit.Lo, c.Unit.Hi)}); err == nil {
 				msg, err = ro.n.master.Recv(rank)
 			}
 		}
@@ -163,7 +164,7 @@ func (ro *rosterDriver) decide(ev roster.Event, msg *transport.Message, acts []r
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	if msg != nil && ev.Seq == ro.sm.Seq() {
-		ev.Err = fromSlave(*msg, ev.Rank, ev.Seq, ro.sm.Dynamic())
+		ev.Err = wire.FromSlave(*msg, ev.Rank, ev.Seq, ro.sm.Dynamic())
 	}
 	n := ro.n
 	n.lossMu.Lock()
@@ -202,7 +203,7 @@ func (ro *rosterDriver) perform(acts []roster.Action, r *Region, signal bool) {
 		case roster.Lost:
 			notice("cape: master: %s\n", a.LostText(r.label()))
 		case roster.Leave:
-			leave := transport.Message{Kind: kindLeave, Seq: a.Seq, Payload: []byte(a.LeaveText(r.label()))}
+			leave := transport.Message{Kind: wire.Leave, Seq: a.Seq, Payload: []byte(a.LeaveText(r.label()))}
 			rank := a.Rank
 			go func() { _ = n.master.Send(rank, leave) }()
 		case roster.Recovered:
