@@ -58,19 +58,26 @@ func loadKey(dir string) (Key, error) {
 	return Key(key[:keySize]), nil
 }
 
-// createKey writes a new random key to path, which must not exist.
+// createKey writes a new random key to path, which must not exist. The
+// key is written and synced under a temporary name, then linked to path,
+// so that a process reading path never sees it partly written; the link
+// fails with fs.ErrExist when another process created path first.
 func createKey(path string) error {
 	key := make([]byte, keySize)
 	if _, err := rand.Read(key); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+KeyName+".*")
 	if err != nil {
 		return err
 	}
+	defer os.Remove(f.Name())
 	_, err = f.Write(key)
 	if err == nil {
 		err = syncData(f)
 	}
-	return errors.Join(err, f.Close())
+	if err = errors.Join(err, f.Close()); err != nil {
+		return err
+	}
+	return os.Link(f.Name(), path)
 }

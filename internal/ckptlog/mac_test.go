@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -103,5 +104,39 @@ func TestKeyFile(t *testing.T) {
 	}
 	if _, err := OpenDir(dir); !errors.Is(err, ErrUnsafeDir) {
 		t.Fatalf("a key that is a symbolic link: %v", err)
+	}
+}
+
+// TestKeyCreatedOnce: processes that open a new checkpoint directory at
+// once (a restarted job's nodes) all read the one key that is created,
+// never a partly written one.
+func TestKeyCreatedOnce(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		dir := t.TempDir()
+		if err := os.Chmod(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		keys := make([]Key, 8)
+		errs := make([]error, len(keys))
+		var wg sync.WaitGroup
+		for i := range keys {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				keys[i], errs[i] = loadKey(dir)
+			}()
+		}
+		wg.Wait()
+		for i := range keys {
+			if errs[i] != nil {
+				t.Fatalf("round %d, opener %d: %v", round, i, errs[i])
+			}
+			if !bytes.Equal(keys[i], keys[0]) {
+				t.Fatalf("round %d: openers read different keys", round)
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, "."+KeyName+".*")); len(left) != 0 {
+			t.Fatalf("temporary key files left: %v", left)
+		}
 	}
 }
