@@ -23,8 +23,16 @@ const (
 	numKinds
 )
 
+// kindSnap: the hint bounds the region's writes to a few pages, none of
+// them write-protected; Start copies them into the twins and Stop
+// compares them, and nothing is armed, walked or scanned (snap_linux.go).
+// It is not one of the kinds the estimates choose from (numKinds): the
+// tracker takes it where snapCheaper says, and otherwise leaves the state
+// of the kind before it as it was.
+const kindSnap = numKinds
+
 func (k regionKind) String() string {
-	return [...]string{"faults", "compare", "plain"}[k]
+	return [...]string{"faults", "compare", "plain", "snap"}[k]
 }
 
 // regionCosts chooses how the next region is tracked from what the
@@ -168,6 +176,26 @@ func (c *regionCosts) plainOnly(e int) bool {
 	}
 	_, _, cm, _, bulk := c.figures()
 	return (bulk+cm)*float64(e) < faultsCalls*c.callNS.median()
+}
+
+// snapCheaper reports whether a region whose writes are bounded to h
+// pages of an extent of e costs less as a snapshot region (a copy and a
+// comparison of the h pages) than as the plain region it would otherwise
+// be: bare, a copy and a comparison of the e pages; or mixed, a comparison
+// of the h pages at Stop (and at Start too when the stretch before it is
+// not proven clean) and its two PAGEMAP_SCAN walks, counted at the cost
+// of a short call, which is what they cost at the least.
+func (c *regionCosts) snapCheaper(h, e int, bare, clean bool) bool {
+	_, cp, cm, _, bulk := c.figures()
+	snap := (cp + cm) * float64(h)
+	if bare {
+		return snap < (bulk+cm)*float64(e)
+	}
+	mixed := cm*float64(h) + faultsCalls*c.callNS.median()
+	if !clean {
+		mixed += cm * float64(h)
+	}
+	return snap < mixed
 }
 
 // observe records d spent on pages pages in w.

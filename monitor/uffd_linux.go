@@ -106,6 +106,10 @@ type uffdTracker struct {
 	// populated. A page stays populated until Invalidate discards it,
 	// which removes it, so a short range of them needs no walk.
 	populatedSeen pageSet
+	// snap: the current or last region is a snapshot region
+	// (snap_linux.go), which kind does not record: kind stays that of the
+	// last region of another kind, whose state snapshot regions keep.
+	snap bool
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
@@ -117,6 +121,7 @@ const (
 	uffdModeCompare                   // always kindCompare
 	uffdModePlain                     // always kindPlain
 	uffdModeAlternate                 // cycle through the kinds, to test the transitions
+	uffdModeSnap                      // kindPlain, and kindSnap wherever snapFits allows, whatever its size
 )
 
 // probeEvery paces the fault probe once its window is full: one Start in
@@ -242,6 +247,14 @@ func (u *uffdTracker) Start(extent int) error {
 	}
 	h := u.takeHint()
 	u.setBounds(h, extent)
+	if u.snapFits(h, extent) {
+		if err := u.startSnap(h); err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		u.enter(extent)
+		return nil
+	}
+	u.snap = false
 	u.deferred = false
 	u.startBetween()
 	probed, err := u.probeFault(extent)
@@ -468,6 +481,10 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		return nil, err
 	}
 	u.dirty = u.dirty[:0]
+	if u.snap {
+		u.stopSnap()
+		return u.dirty, nil
+	}
 	n := u.extent / u.pageSize
 	switch {
 	case u.kind == kindFaults:
@@ -603,7 +620,7 @@ func (u *uffdTracker) chooseKind(e int) regionKind {
 		return kindFaults
 	case uffdModeCompare:
 		return kindCompare
-	case uffdModePlain:
+	case uffdModePlain, uffdModeSnap:
 		return kindPlain
 	case uffdModeAlternate:
 		return regionKind(u.starts % int(numKinds))

@@ -1,0 +1,261 @@
+//go:build linux
+
+package monitor
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/cape-go/cape/internal/testenv"
+	"golang.org/x/sys/unix"
+)
+
+// The hinted sequence of TestUffdHintExact with snapshot regions wherever
+// a hint allows one, mixed ones elsewhere, and now and then a faults or
+// compared region: every Stop exact, every twin of the bounds current.
+func TestUffdHintSnap(t *testing.T) {
+	for _, transitions := range []bool{false, true} {
+		t.Run(fmt.Sprintf("transitions=%v", transitions), func(t *testing.T) {
+			if n := hintExact(t, transitions, uffdModeSnap); n < 20 {
+				t.Errorf("%d snapshot regions, want at least 20: the sequence did not exercise them", n)
+			}
+		})
+	}
+}
+
+// The conformance suite on a lazy tracker with SetAbsent set, with
+// snapshot regions wherever a hint allows one.
+func TestLazyConformanceSnap(t *testing.T) {
+	runConformance(t, func(mem []byte) (Tracker, error) {
+		for i := 0; i < len(mem); i += unix.Getpagesize() {
+			mem[i] = 0
+		}
+		tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
+		if err == nil {
+			tr.SetAbsent(func(int) bool { return false })
+			tr.(*lazyTracker).mode = uffdModeSnap
+		}
+		return tr, err
+	})
+}
+
+// Snapshot regions over different pages in a row, then a mixed region
+// after a clean stretch: the pages the first snapshot region wrote, which
+// the last Stop (the second's) does not list, must reach the mixed Start
+// as known written, or their twins stay as of the first region's Start
+// and the mixed Stop reports them again.
+func TestUffdSnapHandoff(t *testing.T) {
+	c := newMixedCase(t)
+	c.u.mode = uffdModeSnap
+	for range 3 { // pages 1, 20 and 40 hot
+		c.hstart(Hint{})
+		for _, p := range []int{1, 20, 40} {
+			c.mem[p*c.ps+c.i]++
+		}
+		c.stop()
+	}
+	for _, p := range []int{1, 20} {
+		c.hstart(Hint{Clean: true, Bounded: true, Writes: []Span{c.pageSpan(p, p+1)}})
+		if !c.u.snap {
+			t.Fatalf("region over page %d: not a snapshot region (chunk %+v)", p, c.u.chunks[p/chunkPages])
+		}
+		c.mem[p*c.ps+7]++
+		if got := c.stop(); !slices.Equal(got, []int{p}) {
+			t.Fatalf("snapshot region over page %d: Stop = %v", p, got)
+		}
+	}
+	c.hstart(Hint{Clean: true})
+	if c.u.snap || c.u.kind != kindPlain {
+		t.Fatalf("unbounded region: snap %v, kind %v, want mixed", c.u.snap, c.u.kind)
+	}
+	c.mem[40*c.ps+9]++
+	c.stop() // exactly [40]
+}
+
+// When a snapshot region is taken: a region with bounded writes over the
+// same extent as the plain region before it, none of whose pages is
+// write-protected; and what it leaves for the regions after it.
+func TestUffdSnapFits(t *testing.T) {
+	c := newMixedCase(t)
+	c.u.mode = uffdModeSnap
+	cold := 200 // chunk 12, never written: cold after a few Starts
+	hot := 5
+	for range 12 {
+		c.hstart(Hint{})
+		c.mem[hot*c.ps+c.i]++
+		c.stop()
+	}
+	if c.state(cold/chunkPages) != chunkCold || c.state(hot/chunkPages) != chunkHot {
+		t.Fatalf("chunks %v and %v, want cold and hot", c.state(cold/chunkPages), c.state(hot/chunkPages))
+	}
+	one := func(p int) Hint { return Hint{Bounded: true, Writes: []Span{c.pageSpan(p, p+1)}} }
+	for _, tc := range []struct {
+		name   string
+		h      Hint
+		extent int
+		mode   uffdMode
+		snap   bool
+	}{
+		{"hot page", one(hot), len(c.mem), uffdModeSnap, true},
+		{"cold page", one(cold), len(c.mem), uffdModeSnap, false},
+		{"hot and cold", Hint{Bounded: true, Writes: []Span{c.pageSpan(hot, hot+1), c.pageSpan(cold, cold+1)}}, len(c.mem), uffdModeSnap, false},
+		{"unbounded", Hint{}, len(c.mem), uffdModeSnap, false},
+		{"bounded to nothing", Hint{Bounded: true}, len(c.mem), uffdModeSnap, true},
+		{"mixed mode", one(hot), len(c.mem), uffdModePlain, false},
+		{"other extent", one(hot), len(c.mem) - chunkPages*c.ps, uffdModeSnap, false},
+		{"the first extent again", one(hot), len(c.mem), uffdModeSnap, false},
+		{"the same extent again", one(hot), len(c.mem), uffdModeSnap, true},
+	} {
+		c.u.mode = tc.mode
+		c.hstartAt(tc.h, tc.extent)
+		if c.u.snap != tc.snap {
+			t.Errorf("%s: snapshot region %v, want %v", tc.name, c.u.snap, tc.snap)
+		}
+		for _, w := range tc.h.Writes {
+			c.mem[w.Off+c.i]++
+		}
+		c.stopAgainst(c.mem[:tc.extent], c.snap[:tc.extent])
+	}
+	// The cold page written by a mixed region above woke its chunk; the
+	// snapshot regions left the others as they were.
+	if c.state(hot/chunkPages) != chunkHot || c.state(150/chunkPages) != chunkCold {
+		t.Errorf("chunks %v and %v after the regions, want hot and cold", c.state(hot/chunkPages), c.state(150/chunkPages))
+	}
+}
+
+// A watched tracker's snapshot Start learns what a mixed one would: after
+// a stretch not proven clean, the pages written in cold chunks and every
+// page of the hot ones may have changed, the others not; after a clean
+// one, none; and its Starts count.
+func TestUffdSnapBetween(t *testing.T) {
+	c := newMixedCase(t)
+	c.u.mode = uffdModeSnap
+	c.u.WatchBetween()
+	hot, cold, coldWritten := 5, 150, 200
+	for range 12 {
+		c.hstart(Hint{})
+		c.mem[hot*c.ps+c.i]++
+		c.stop()
+	}
+	bounds := Hint{Bounded: true, Writes: []Span{c.pageSpan(hot, hot+1)}}
+	starts := c.u.Between().Starts
+	c.mem[coldWritten*c.ps]++ // not announced
+	c.hstart(bounds)
+	b := c.u.Between()
+	if !c.u.snap || b.Starts != starts+1 {
+		t.Fatalf("snap %v, Between.Starts %d, want a snapshot region and %d", c.u.snap, b.Starts, starts+1)
+	}
+	for _, tc := range []struct {
+		p    int
+		want bool
+	}{{hot, true}, {hot/chunkPages*chunkPages + 3, true}, {cold, false}, {coldWritten, true}} {
+		if got := b.MayHaveChanged(tc.p); got != tc.want {
+			t.Errorf("unclean stretch: MayHaveChanged(%d) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+	c.mem[hot*c.ps]++
+	c.stop()
+	bounds.Clean = true
+	c.hstart(bounds)
+	b = c.u.Between()
+	for _, p := range []int{hot, cold, coldWritten} {
+		if b.MayHaveChanged(p) {
+			t.Errorf("clean stretch: MayHaveChanged(%d) = true, want false", p)
+		}
+	}
+	c.stop()
+	// The mixed Start after them still finds the cold page written before
+	// the first snapshot region, and refreshes its twin (hstart checks it).
+	c.hstart(Hint{})
+	if b := c.u.Between(); !b.MayHaveChanged(coldWritten) {
+		t.Errorf("mixed Start after the snapshot regions: page %d not found written", coldWritten)
+	}
+	c.stop()
+}
+
+// BenchmarkSmallRegionHinted measures a region whose hint bounds its writes
+// to one page (cape.WritesIn over a short slice), over arenas of 16, 512
+// and 4096 pages in use, every page populated, adaptive tracking, on the
+// uffd tracker and on a lazy node's (SetAbsent set, nothing absent); the
+// stretch between regions is not proven clean, as in a loop of several
+// regions. kind-snap is the share of snapshot regions.
+func BenchmarkSmallRegionHinted(b *testing.B) {
+	for _, lazy := range []bool{false, true} {
+		for _, pages := range []int{16, 512, 4096} {
+			name := fmt.Sprintf("uffd/pages=%d", pages)
+			if lazy {
+				name = fmt.Sprintf("lazy/pages=%d", pages)
+			}
+			b.Run(name, func(b *testing.B) { benchHinted(b, pages, lazy) })
+		}
+	}
+}
+
+func benchHinted(b *testing.B, pages int, lazy bool) {
+	mem := mapArena(b, 4096*unix.Getpagesize())
+	var tr Tracker
+	var err error
+	if lazy {
+		var l Lazy
+		l, err = NewLazy(mem, Options{}, LazyOptions{})
+		if err == nil {
+			l.SetAbsent(func(int) bool { return false })
+		}
+		tr = l
+	} else {
+		tr, err = New(BackendUffd, mem, Options{})
+	}
+	if err != nil {
+		testenv.Skip(b, "uffd: %v", err)
+	}
+	b.Cleanup(func() {
+		if err := tr.Close(); err != nil {
+			b.Errorf("Close: %v", err)
+		}
+	})
+	ps := tr.PageSize()
+	extent := pages * ps
+	for off := 0; off < extent; off += ps {
+		mem[off] = 1
+	}
+	target := pages / 2
+	h := Hint{Bounded: true, Writes: []Span{{Off: target * ps, Len: ps}}}
+	u := trackerOf(tr)
+	region := func(i int) {
+		u.SetHint(h)
+		if err := tr.Start(extent); err != nil {
+			b.Fatal(err)
+		}
+		mem[target*ps+8*(i%64)]++
+		got, err := tr.Stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != 1 || got[0] != target {
+			b.Fatalf("Stop: pages %v, want [%d]", got, target)
+		}
+	}
+	for i := range 100 { // the chunks left alone turn cold
+		region(i)
+	}
+	snaps := 0
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		region(i)
+		if u.snap {
+			snaps++
+		}
+		i++
+	}
+	b.ReportMetric(float64(snaps)/float64(b.N), "kind-snap")
+}
+
+// trackerOf returns the uffd tracker of a uffd or lazy Tracker.
+func trackerOf(tr Tracker) *uffdTracker {
+	if l, ok := tr.(*lazyTracker); ok {
+		return l.uffdTracker
+	}
+	return tr.(*uffdTracker)
+}
