@@ -23,9 +23,9 @@ const (
 	numKinds
 )
 
-// kindSnap: the hint bounds the region's writes to a few pages, none of
-// them write-protected; Start copies them into the twins and Stop
-// compares them, and nothing is armed, walked or scanned (snap_linux.go).
+// kindSnap: the hint bounds the region's writes to a few pages; Start
+// copies them into the twins and Stop compares them, and nothing is
+// armed, walked or scanned (snap_linux.go).
 // It is not one of the kinds the estimates choose from (numKinds): the
 // tracker takes it where snapCheaper says, and otherwise leaves the state
 // of the kind before it as it was.
@@ -180,22 +180,41 @@ func (c *regionCosts) plainOnly(e int) bool {
 
 // snapCheaper reports whether a region whose writes are bounded to h
 // pages of an extent of e costs less as a snapshot region (a copy and a
-// comparison of the h pages) than as the plain region it would otherwise
-// be: bare, a copy and a comparison of the e pages; or mixed, a comparison
-// of the h pages at Stop (and at Start too when the stretch before it is
-// not proven clean) and its two PAGEMAP_SCAN walks, counted at the cost
-// of a short call, which is what they cost at the least.
-func (c *regionCosts) snapCheaper(h, e int, bare, clean bool) bool {
-	_, cp, cm, _, bulk := c.figures()
+// comparison of the h pages) than as a region of the kind cur (bare: a
+// plain region with nothing armed), if it writes what the last one did:
+//
+//   - faults: a fault, a copy and a re-arm per page written, and two
+//     PAGEMAP_SCAN calls;
+//   - compare: the extent unprotected, compared and protected again, a
+//     copy per page written, and three calls;
+//   - mixed: a comparison of the h pages at Stop, and at Start too when
+//     the stretch before it is not proven clean, and two walks;
+//   - bare: a copy and a comparison of the e pages.
+//
+// Calls and walks are counted at the cost of a short call, what they cost
+// at the least. Writes between regions cost the same either way. Without
+// a fault figure, faults and compared regions are not estimated: false.
+func (c *regionCosts) snapCheaper(cur regionKind, bare bool, h, e int, clean bool) bool {
+	f, cp, cm, wp, bulk := c.figures()
 	snap := (cp + cm) * float64(h)
-	if bare {
-		return snap < (bulk+cm)*float64(e)
+	w, ef, call := float64(c.written), float64(e), c.callNS.median()
+	var other float64
+	switch {
+	case cur == kindPlain && bare:
+		other = (bulk + cm) * ef
+	case cur == kindPlain:
+		other = cm*float64(h) + faultsCalls*call
+		if !clean {
+			other += cm * float64(h)
+		}
+	case c.fault.n == 0:
+		return false
+	case cur == kindFaults:
+		other = (f+cp+wp)*w + faultsCalls*call
+	default:
+		other = (cm+2*wp)*ef + cp*w + compareCalls*call
 	}
-	mixed := cm*float64(h) + faultsCalls*c.callNS.median()
-	if !clean {
-		mixed += cm * float64(h)
-	}
-	return snap < mixed
+	return snap < other
 }
 
 // observe records d spent on pages pages in w.

@@ -47,7 +47,7 @@ func (c *mixedCase) hstartAt(h Hint, extent int) {
 	}
 	c.i++
 	for p := range extent / c.ps {
-		if h.Bounded && c.u.kind == kindPlain && !meets(h.Writes, p*c.ps, (p+1)*c.ps) {
+		if h.Bounded && (c.u.kind == kindPlain || c.u.snap) && !meets(h.Writes, p*c.ps, (p+1)*c.ps) {
 			continue
 		}
 		if !bytes.Equal(c.u.Twin(p), c.snap[p*c.ps:(p+1)*c.ps]) {

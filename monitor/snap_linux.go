@@ -8,31 +8,33 @@ import (
 )
 
 // Snapshot regions (kindSnap). A region whose hint bounds its writes to a
-// few pages (cape.WritesIn over a short slice, a loop's step over one
-// vector) pays, tracked as a mixed region, two PAGEMAP_SCAN walks of the
-// extent and the comparisons of the chunks its bounds meet, several
-// microseconds whatever it writes. Where none of the pages the bounds meet
-// is write-protected (they lie in hot or probing chunks, not on a probe
-// page, or nothing is armed: bare regions), a snapshot region does only
-// this: Start copies those pages into the twins, Stop compares them and
-// reports those that changed, the work of the compare backend over the
-// bounds alone. No system call, unless the pages need a walk to tell the
-// populated ones (populated) or a watched tracker learns Between.
+// few pages (cape.WritesIn over a short slice) pays, tracked by faults or
+// as a mixed region, two PAGEMAP_SCAN calls (the Start's walk of the
+// extent, the Stop's scan of the bounds) and a fault or comparisons per
+// page written, several microseconds whatever it writes. A snapshot
+// region does only this: Start copies the pages of the bounds into their
+// twins, Stop compares them and reports those that changed, the compare
+// backend's work over the bounds alone. No system call, unless the pages
+// need a walk to tell the populated ones (populated, over 64 pages or
+// more) or a watched tracker learns Between; a page of the bounds that is
+// write-protected takes one fault at its first write, and stays
+// unprotected while snapshot regions follow.
 //
-// A snapshot region leaves the state of the plain region before it (its
-// kind, chunks, armed pages) as it was, and hands what the mixed regions
-// need to the next Start of another kind:
+// A snapshot region leaves the state of the region before it (its kind,
+// chunks, armed pages, pending twins) as it was, and what it and the
+// stretches around it wrote reaches the next Start of another kind:
 //
-//   - The pages the Stop before it reported join those announced
-//     (u.injected): the next mixed Start copies them into their twins, as
-//     it does the pages the last Stop reported, which after a snapshot
+//   - A page written (in a snapshot region or between regions) where
+//     write-protected stays unprotected, reading as written, until that
+//     Start's walk finds it and refreshes its twin.
+//   - The pages the Stop before a snapshot region reported join those
+//     announced (u.injected): a mixed Start copies them into their twins,
+//     as it does the pages the last Stop reported, which after a snapshot
 //     region are only that region's.
 //   - A stretch not proven clean before it makes the twins of the hot
 //     chunks stale (dirtyAt), as a mixed Start's would; its own bounds'
 //     twins are current, but it does not record that, and the next mixed
 //     Start compares them again.
-//   - Writes between regions to cold chunks stay unprotected, reading as
-//     written, until the next mixed Start's walk finds them.
 //   - Between, where watched, is what a mixed Start would learn: after a
 //     stretch not proven clean, the written pages of cold chunks (a walk)
 //     and every page of the others; after a clean one, nothing: what
@@ -40,40 +42,33 @@ import (
 //
 // The pages of the bounds are all a snapshot region compares: a write
 // outside them, which the translator's proof excludes, is not reported,
-// as in a mixed region, whose Stop scans and compares only the bounds too.
-// It meets the same safety net: where it lands in a cold chunk, the next
-// walk takes it for a write between regions and refreshes its twin; where
-// it lands in a hot chunk, the next Start that compares the chunk does.
+// as in a mixed or faults region, whose Stop compares or scans only the
+// bounds too. It meets the same safety net: where it lands on a
+// write-protected page, the next walk takes it for a write between
+// regions and refreshes its twin; in a hot chunk, the next Start that
+// compares the chunk does.
 
 // snapFits reports whether the region Start begins over extent bytes,
 // whose hint is h and whose bounds setBounds has set, is a snapshot region:
-// its writes are bounded, it follows a plain region over the same extent
-// (mixed, or bare), none of the pages of its bounds is write-protected,
-// and it is estimated cheaper so (snapCheaper; always in uffdModeSnap).
+// its writes are bounded, it follows a region over the same extent, and it
+// is estimated cheaper so (snapCheaper; always in uffdModeSnap).
 func (u *uffdTracker) snapFits(h Hint, extent int) bool {
-	if !h.Bounded || u.starts == 0 || u.kind != kindPlain || extent != u.extent ||
-		(u.mode != uffdModeAdaptive && u.mode != uffdModeSnap) {
+	if !h.Bounded || u.starts == 0 || extent != u.extent || (u.mode != uffdModeAdaptive && u.mode != uffdModeSnap) {
 		return false
+	}
+	if u.mode == uffdModeSnap {
+		return true
 	}
 	pages := 0
 	for _, b := range u.bounds {
 		pages += b.hi - b.lo
 	}
-	if u.mode == uffdModeAdaptive && !u.costs.snapCheaper(pages, extent/u.pageSize, u.bare, h.Clean) {
-		return false
-	}
-	if u.bare {
-		return true
-	}
-	for _, b := range u.bounds {
-		for p := b.lo; p < b.hi; p++ {
-			if u.armedPage(p) {
-				return false
-			}
-		}
-	}
-	return true
+	return u.costs.snapCheaper(u.kind, u.bareBase(), pages, extent/u.pageSize, h.Clean)
 }
+
+// bareBase reports whether the last region of another kind than snapshot
+// was bare.
+func (u *uffdTracker) bareBase() bool { return u.kind == kindPlain && u.bare }
 
 // startSnap starts a snapshot region: it learns Between, marks the hot
 // chunks' twins stale after a stretch not proven clean, and copies the
@@ -83,12 +78,12 @@ func (u *uffdTracker) startSnap(h Hint) error {
 	if !h.Clean {
 		u.dirtyAt = uint32(u.starts + 1)
 	}
-	if u.watch && !h.Clean && !u.bare {
+	if u.watch && !h.Clean && !u.bareBase() {
 		if err := u.snapBetween(); err != nil {
 			return err
 		}
 	}
-	if !u.bare {
+	if !u.bareBase() {
 		u.injected = append(u.injected, u.dirty...)
 	}
 	if n := len(u.injected); n > 64 && n > 2*(u.armed/u.pageSize) {
