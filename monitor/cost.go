@@ -54,7 +54,11 @@ type regionCosts struct {
 	// callNS: ns per call of a small PAGEMAP_SCAN or UFFDIO_WRITEPROTECT,
 	// the fixed cost of an armed region (tens of microseconds on a
 	// paravirtualized guest, where changing a protection flushes TLBs).
-	callNS  window
+	callNS window
+	// walkNS: ns per page of a PAGEMAP_SCAN call over minTimedPages
+	// pages or more, the walk of the extent at the Start of a faults or
+	// mixed region.
+	walkNS  window
 	written int // pages the last region wrote (faults) or changed (compared)
 	between int // pages written between the last two regions
 	// hot: pages a mixed region compares (those of its hot chunks), as of
@@ -158,6 +162,10 @@ func (c *regionCosts) observeCall(d time.Duration, pages int) {
 	}
 }
 
+// observeWalk records d spent in one PAGEMAP_SCAN call over pages pages:
+// only calls over minTimedPages pages or more.
+func (c *regionCosts) observeWalk(d time.Duration, pages int) { c.observe(&c.walkNS, d, pages) }
+
 // Calls an armed region makes at least, besides its faults: kindFaults
 // scans and re-arms at Start and scans at Stop; kindCompare also disarms
 // at Start and re-arms at Stop. A plain region makes none.
@@ -178,39 +186,55 @@ func (c *regionCosts) plainOnly(e int) bool {
 	return (bulk+cm)*float64(e) < faultsCalls*c.callNS.median()
 }
 
+// snapMaxPages is the most pages a snapshot region copies and compares.
+// Measured on the 2-core VM of RESULTS.md (BenchmarkSmallRegionHinted's
+// region over an extent of 1024 pages, one page written): a snapshot
+// region over 16 pages costs 3-4 µs, over 32 pages 5-8, over 64 pages
+// 16-24, where a faults or mixed region costs 9-17 µs whatever the bounds.
+const snapMaxPages = 32
+
 // snapCheaper reports whether a region whose writes are bounded to h
 // pages of an extent of e costs less as a snapshot region (a copy and a
-// comparison of the h pages) than as a region of the kind cur (bare: a
-// plain region with nothing armed), if it writes what the last one did:
+// comparison of the h pages, timed as those of a whole extent) than as a
+// region of the kind cur (bare: a plain region with nothing armed), if it
+// writes what the last one did:
 //
-//   - faults: a fault, a copy and a re-arm per page written, and two
-//     PAGEMAP_SCAN calls;
+//   - faults: a fault, a copy and a re-arm per page written, the Start's
+//     walk of the extent and two calls;
 //   - compare: the extent unprotected, compared and protected again, a
 //     copy per page written, and three calls;
 //   - mixed: a comparison of the h pages at Stop, and at Start too when
-//     the stretch before it is not proven clean, and two walks;
+//     the stretch before it is not proven clean, the Start's walk of the
+//     extent and two calls;
 //   - bare: a copy and a comparison of the e pages.
 //
-// Calls and walks are counted at the cost of a short call, what they cost
-// at the least. Writes between regions cost the same either way. Without
-// a fault figure, faults and compared regions are not estimated: false.
+// Calls are counted at the cost of a short one, walks at their measured
+// cost per page (none until measured). Writes between regions cost the
+// same either way. Without a fault figure, faults and compared regions
+// are not estimated: false. Over snapMaxPages pages, false: the figures
+// of calls and walks, few and noisy, can make faults or mixed regions
+// look dearer than they are, and a snapshot region over many pages costs
+// more than either (RESULTS.md, "Empty regions").
 func (c *regionCosts) snapCheaper(cur regionKind, bare bool, h, e int, clean bool) bool {
+	if h > snapMaxPages {
+		return false
+	}
 	f, cp, cm, wp, bulk := c.figures()
-	snap := (cp + cm) * float64(h)
-	w, ef, call := float64(c.written), float64(e), c.callNS.median()
+	snap := (bulk + cm) * float64(h)
+	w, ef, call, walk := float64(c.written), float64(e), c.callNS.median(), c.walkNS.median()
 	var other float64
 	switch {
 	case cur == kindPlain && bare:
 		other = (bulk + cm) * ef
 	case cur == kindPlain:
-		other = cm*float64(h) + faultsCalls*call
+		other = cm*float64(h) + faultsCalls*call + walk*ef
 		if !clean {
 			other += cm * float64(h)
 		}
 	case c.fault.n == 0:
 		return false
 	case cur == kindFaults:
-		other = (f+cp+wp)*w + faultsCalls*call
+		other = (f+cp+wp)*w + faultsCalls*call + walk*ef
 	default:
 		other = (cm+2*wp)*ef + cp*w + compareCalls*call
 	}

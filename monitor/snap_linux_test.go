@@ -263,3 +263,59 @@ func trackerOf(tr Tracker) *uffdTracker {
 	}
 	return tr.(*uffdTracker)
 }
+
+// BenchmarkSnapBounds measures, over an extent of 1024 pages, a region
+// whose hint bounds its writes to h pages and which writes one of them,
+// tracked as a snapshot region whatever h (snap=forced) or as the adaptive
+// tracker chooses (snap=auto: a snapshot region up to snapMaxPages pages
+// when estimated cheaper, faults or mixed otherwise): where the two cross
+// is snapMaxPages. kind-snap is the share of snapshot regions.
+func BenchmarkSnapBounds(b *testing.B) {
+	for _, forced := range []bool{true, false} {
+		for _, h := range []int{1, 4, 16, 32, 64, 128, 256} {
+			name := fmt.Sprintf("snap=auto/h=%d", h)
+			if forced {
+				name = fmt.Sprintf("snap=forced/h=%d", h)
+			}
+			b.Run(name, func(b *testing.B) { benchSnapBounds(b, h, forced) })
+		}
+	}
+}
+
+func benchSnapBounds(b *testing.B, h int, forced bool) {
+	const pages, first = 1024, 100
+	mem := mapArena(b, 4*pages*unix.Getpagesize())
+	tr := newOrSkip(b, BackendUffd, mem)
+	u := tr.(*uffdTracker)
+	ps := tr.PageSize()
+	for off := 0; off < pages*ps; off += ps {
+		mem[off] = 1
+	}
+	hint := Hint{Bounded: true, Writes: []Span{{Off: first * ps, Len: h * ps}}}
+	region := func(i int) {
+		u.SetHint(hint)
+		if err := tr.Start(pages * ps); err != nil {
+			b.Fatal(err)
+		}
+		mem[first*ps+8*(i%64)]++
+		if got, err := tr.Stop(); err != nil || len(got) != 1 || got[0] != first {
+			b.Fatalf("Stop = %v, %v; want [%d]", got, err, first)
+		}
+	}
+	for i := range 100 {
+		region(i)
+	}
+	if forced {
+		u.mode = uffdModeSnap
+	}
+	snaps, i := 0, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		region(i)
+		if u.snap {
+			snaps++
+		}
+		i++
+	}
+	b.ReportMetric(float64(snaps)/float64(b.N), "kind-snap")
+}

@@ -680,7 +680,9 @@ func (u *uffdTracker) scan(from, to int, rearm bool, fn func(lo, hi int)) error 
 		arg.Start, arg.End = start, end
 		t := time.Now()
 		n, err := uffd.Scan(u.res.pmfd, &arg, u.vec)
-		u.costs.observeCall(time.Since(t), int(end-start)/u.pageSize)
+		d := time.Since(t)
+		u.costs.observeCall(d, int(end-start)/u.pageSize)
+		u.costs.observeWalk(d, int(end-start)/u.pageSize)
 		if err != nil {
 			return err
 		}
