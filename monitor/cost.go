@@ -216,8 +216,8 @@ const snapMaxPages = 32
 // look dearer than they are, and a snapshot region over many pages costs
 // more than either (RESULTS.md, "Empty regions").
 func (c *regionCosts) snapCheaper(cur regionKind, bare bool, h, e int, clean bool) bool {
-	if h > snapMaxPages {
-		return false
+	if h > snapMaxPages || (cur == kindPlain && bare && h >= e) {
+		return false // before the figures, whose medians cost a sort each
 	}
 	f, cp, cm, wp, bulk := c.figures()
 	snap := (bulk + cm) * float64(h)
