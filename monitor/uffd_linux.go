@@ -40,7 +40,9 @@ import (
 // extent. Where the extent is so small that a scan costs more than
 // copying and comparing it, a plain region is bare instead: nothing armed
 // (armed = 0), Start copies the extent into the twins, Stop compares it.
-// The twins stay persistent except in bare regions.
+// The twins stay persistent except in bare regions. A region whose hint
+// bounds its writes to a few pages may instead be a snapshot region
+// (snap_linux.go), which copies and compares only those.
 type uffdTracker struct {
 	trackerState
 	base vaddr
