@@ -26,18 +26,23 @@ func TestUffdHintSnap(t *testing.T) {
 
 // The conformance suite on a lazy tracker with SetAbsent set, with
 // snapshot regions wherever a hint allows one.
-func TestLazyConformanceSnap(t *testing.T) {
-	runConformance(t, func(mem []byte) (Tracker, error) {
+func TestLazyConformanceSnap(t *testing.T) { runConformance(t, lazyNothingAbsent(uffdModeSnap)) }
+
+// lazyNothingAbsent returns a conformance suite's tracker: a lazy one
+// over populated memory, with SetAbsent set (nothing absent), whose
+// regions are tracked in mode.
+func lazyNothingAbsent(mode uffdMode) func(mem []byte) (Tracker, error) {
+	return func(mem []byte) (Tracker, error) {
 		for i := 0; i < len(mem); i += unix.Getpagesize() {
 			mem[i] = 0
 		}
 		tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
 		if err == nil {
 			tr.SetAbsent(func(int) bool { return false })
-			tr.(*lazyTracker).mode = uffdModeSnap
+			tr.(*lazyTracker).mode = mode
 		}
 		return tr, err
-	})
+	}
 }
 
 // Snapshot regions over different pages in a row, then a mixed region
@@ -243,8 +248,13 @@ func benchHinted(b *testing.B, pages int, lazy bool) {
 	for i := range 100 { // the chunks left alone turn cold
 		region(i)
 	}
-	snaps := 0
-	i := 0
+	measureRegions(b, u, region)
+}
+
+// measureRegions runs region(i), i = 0, 1, ..., as the benchmark's loop,
+// and reports the share of snapshot regions of u as kind-snap.
+func measureRegions(b *testing.B, u *uffdTracker, region func(i int)) {
+	snaps, i := 0, 0
 	b.ReportAllocs()
 	for b.Loop() {
 		region(i)
@@ -308,14 +318,5 @@ func benchSnapBounds(b *testing.B, h int, forced bool) {
 	if forced {
 		u.mode = uffdModeSnap
 	}
-	snaps, i := 0, 0
-	b.ReportAllocs()
-	for b.Loop() {
-		region(i)
-		if u.snap {
-			snaps++
-		}
-		i++
-	}
-	b.ReportMetric(float64(snaps)/float64(b.N), "kind-snap")
+	measureRegions(b, u, region)
 }
