@@ -113,8 +113,8 @@ func (u *uffdTracker) snapBetween() error {
 	ps := u.pageSize
 	err := u.scan(0, u.armed, false, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
-			if u.chunks[p/chunkPages].state == chunkCold {
-				u.betw.add(p, p+1)
+			if c := p / chunkPages; c >= len(u.chunks) || u.chunks[c].state == chunkCold {
+				u.betw.add(p, p+1) // armed: cold (armedPage)
 			}
 		}
 	})

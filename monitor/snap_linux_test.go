@@ -133,54 +133,66 @@ func TestUffdSnapFits(t *testing.T) {
 	}
 }
 
-// A watched tracker's snapshot Start learns what a mixed one would: after
-// a stretch not proven clean, the pages written in cold chunks and every
-// page of the hot ones may have changed, the others not; after a clean
-// one, none; and its Starts count.
+// A watched tracker's snapshot Start learns what a Start of the kind
+// before it would: after a stretch not proven clean, the pages written
+// since the last walk where write-protected (all of them after a faults
+// region, those of cold chunks after a mixed one) and every page of the
+// hot chunks may have changed, the others not; after a clean stretch,
+// none; and its Starts count. The next Start of another kind still finds
+// the page written before the snapshot regions, and refreshes its twin.
 func TestUffdSnapBetween(t *testing.T) {
-	c := newMixedCase(t)
-	c.u.mode = uffdModeSnap
-	c.u.WatchBetween()
-	hot, cold, coldWritten := 5, 150, 200
-	for range 12 {
-		c.hstart(Hint{})
-		c.mem[hot*c.ps+c.i]++
-		c.stop()
-	}
-	bounds := Hint{Bounded: true, Writes: []Span{c.pageSpan(hot, hot+1)}}
-	starts := c.u.Between().Starts
-	c.mem[coldWritten*c.ps]++ // not announced
-	c.hstart(bounds)
-	b := c.u.Between()
-	if !c.u.snap || b.Starts != starts+1 {
-		t.Fatalf("snap %v, Between.Starts %d, want a snapshot region and %d", c.u.snap, b.Starts, starts+1)
-	}
+	const hot, cold, coldWritten = 5, 150, 200
 	for _, tc := range []struct {
-		p    int
-		want bool
-	}{{hot, true}, {hot/chunkPages*chunkPages + 3, true}, {cold, false}, {coldWritten, true}} {
-		if got := b.MayHaveChanged(tc.p); got != tc.want {
-			t.Errorf("unclean stretch: MayHaveChanged(%d) = %v, want %v", tc.p, got, tc.want)
-		}
+		name string
+		base uffdMode
+		// hotChunk: a page of hot's chunk that no region writes
+		hotChunk bool
+	}{{"mixed", uffdModePlain, true}, {"faults", uffdModeFaults, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newMixedCase(t)
+			c.u.WatchBetween()
+			c.u.mode = tc.base
+			for range 12 {
+				c.hstart(Hint{})
+				c.mem[hot*c.ps+c.i]++
+				c.stop()
+			}
+			c.u.mode = uffdModeSnap
+			bounds := Hint{Bounded: true, Writes: []Span{c.pageSpan(hot, hot+1)}}
+			starts := c.u.Between().Starts
+			c.mem[coldWritten*c.ps]++ // not announced
+			c.hstart(bounds)
+			b := c.u.Between()
+			if !c.u.snap || b.Starts != starts+1 {
+				t.Fatalf("snap %v, Between.Starts %d, want a snapshot region and %d", c.u.snap, b.Starts, starts+1)
+			}
+			for _, w := range []struct {
+				p    int
+				want bool
+			}{{hot, true}, {hot/chunkPages*chunkPages + 3, tc.hotChunk}, {cold, false}, {coldWritten, true}} {
+				if got := b.MayHaveChanged(w.p); got != w.want {
+					t.Errorf("unclean stretch: MayHaveChanged(%d) = %v, want %v", w.p, got, w.want)
+				}
+			}
+			c.mem[hot*c.ps]++
+			c.stop()
+			bounds.Clean = true
+			c.hstart(bounds)
+			b = c.u.Between()
+			for _, p := range []int{hot, cold, coldWritten} {
+				if b.MayHaveChanged(p) {
+					t.Errorf("clean stretch: MayHaveChanged(%d) = true, want false", p)
+				}
+			}
+			c.stop()
+			c.u.mode = tc.base
+			c.hstart(Hint{})
+			if b := c.u.Between(); c.u.snap || !b.MayHaveChanged(coldWritten) {
+				t.Errorf("Start after the snapshot regions (snap %v): page %d not found written", c.u.snap, coldWritten)
+			}
+			c.stop()
+		})
 	}
-	c.mem[hot*c.ps]++
-	c.stop()
-	bounds.Clean = true
-	c.hstart(bounds)
-	b = c.u.Between()
-	for _, p := range []int{hot, cold, coldWritten} {
-		if b.MayHaveChanged(p) {
-			t.Errorf("clean stretch: MayHaveChanged(%d) = true, want false", p)
-		}
-	}
-	c.stop()
-	// The mixed Start after them still finds the cold page written before
-	// the first snapshot region, and refreshes its twin (hstart checks it).
-	c.hstart(Hint{})
-	if b := c.u.Between(); !b.MayHaveChanged(coldWritten) {
-		t.Errorf("mixed Start after the snapshot regions: page %d not found written", coldWritten)
-	}
-	c.stop()
 }
 
 // BenchmarkSmallRegionHinted measures a region whose hint bounds its writes
