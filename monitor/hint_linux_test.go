@@ -52,7 +52,7 @@ func (c *mixedCase) hstartAt(h Hint, extent int) {
 		}
 		if !bytes.Equal(c.u.Twin(p), c.snap[p*c.ps:(p+1)*c.ps]) {
 			c.t.Fatalf("region %d (%v; hint Clean %v, Bounded %v, %d spans): twin of page %d (chunk %+v, dirtyAt %d) is not its content at Start",
-				c.i, c.u.kind, h.Clean, h.Bounded, len(h.Writes), p, c.u.chunks[p/chunkPages], c.u.dirtyAt)
+				c.i, c.u.tracked(), h.Clean, h.Bounded, len(h.Writes), p, c.u.chunks[p/chunkPages], c.u.dirtyAt)
 		}
 	}
 }

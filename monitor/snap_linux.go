@@ -66,6 +66,15 @@ func (u *uffdTracker) snapFits(h Hint, extent int) bool {
 	return u.costs.snapCheaper(u.kind, u.bareBase(), pages, extent/u.pageSize, h.Clean)
 }
 
+// tracked returns how the current or last region is or was tracked:
+// kindSnap for a snapshot region, else its kind.
+func (u *uffdTracker) tracked() regionKind {
+	if u.snap {
+		return kindSnap
+	}
+	return u.kind
+}
+
 // bareBase reports whether the last region of another kind than snapshot
 // was bare.
 func (u *uffdTracker) bareBase() bool { return u.kind == kindPlain && u.bare }

@@ -270,12 +270,12 @@ func measureRegions(b *testing.B, u *uffdTracker, region func(i int)) {
 	b.ReportAllocs()
 	for b.Loop() {
 		region(i)
-		if u.snap {
+		if u.tracked() == kindSnap {
 			snaps++
 		}
 		i++
 	}
-	b.ReportMetric(float64(snaps)/float64(b.N), "kind-snap")
+	b.ReportMetric(float64(snaps)/float64(b.N), "kind-"+kindSnap.String())
 }
 
 // trackerOf returns the uffd tracker of a uffd or lazy Tracker.
