@@ -186,11 +186,10 @@ func (c *regionCosts) plainOnly(e int) bool {
 	return (bulk+cm)*float64(e) < faultsCalls*c.callNS.median()
 }
 
-// snapMaxPages is the most pages a snapshot region copies and compares.
-// Measured on the 2-core VM of RESULTS.md (BenchmarkSmallRegionHinted's
-// region over an extent of 1024 pages, one page written): a snapshot
-// region over 16 pages costs 3-4 µs, over 32 pages 5-8, over 64 pages
-// 16-24, where a faults or mixed region costs 9-17 µs whatever the bounds.
+// snapMaxPages is the most pages a snapshot region copies and compares,
+// chosen from the measurements in RESULTS.md ("Empty regions",
+// BenchmarkSnapBounds): over more, a snapshot region cost more than a
+// faults or mixed region, whose cost does not grow with the bounds.
 const snapMaxPages = 32
 
 // snapCheaper reports whether a region whose writes are bounded to h

@@ -89,8 +89,7 @@
 //     to a few pages (32 at most) is a snapshot region where that is
 //     estimated cheaper than the kind it would otherwise be: Start copies
 //     those pages into the twins, Stop compares them, and nothing is
-//     walked, scanned or armed (under a microsecond for one page, against
-//     8-16 µs for a faults or mixed region over 16-4096 pages); it leaves
+//     walked, scanned or armed (RESULTS.md, "Empty regions"); it leaves
 //     the other pages' tracking as the region before it left it, for the
 //     next region of another kind to take up (snap_linux.go).
 //   - compare (every OS): Start copies the extent into the twin, Stop
