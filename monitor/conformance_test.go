@@ -38,6 +38,7 @@ func runConformance(t *testing.T, newTracker func(mem []byte) (Tracker, error)) 
 		{"KernelWrites", confKernelWrites},
 		{"ZeroExtent", confZeroExtent},
 		{"Lifecycle", confLifecycle},
+		{"HintedSmall", confHintedSmall},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,6 +75,7 @@ type confCase struct {
 	closed   bool
 
 	snap    []byte // memory at the last Start
+	hint    *Hint  // the last Start's, if it bounds the writes: checkTwins checks only its pages
 	extent  int
 	inside  bool         // between start and stop
 	written map[int]bool // pages written inside the region, below extent
@@ -83,6 +85,7 @@ func (c *confCase) pages() int { return len(c.mem) / c.ps }
 
 func (c *confCase) start(extent int) {
 	c.t.Helper()
+	c.hint = nil
 	c.snap = append(c.snap[:0], c.mem[:extent]...)
 	if err := c.tr.Start(extent); err != nil {
 		c.t.Fatalf("Start(%d): %v", extent, err)
@@ -140,6 +143,9 @@ func (c *confCase) checkTwins() {
 	c.t.Helper()
 	n := c.extent / c.ps
 	for p := range n {
+		if c.hint != nil && !hintMeets(c.hint.Writes, p*c.ps, (p+1)*c.ps) {
+			continue // a bounded region needs the twins of its bounds only
+		}
 		if tw := c.tr.Twin(p); !bytes.Equal(tw, c.snap[p*c.ps:(p+1)*c.ps]) {
 			c.t.Fatalf("Twin(%d) differs from the page's content at Start (len %d)", p, len(tw))
 		}
@@ -388,5 +394,91 @@ func confLifecycle(c *confCase) {
 	// The memory stays usable.
 	for i := 0; i < len(c.mem); i += c.ps {
 		c.mem[i]++
+	}
+}
+
+// hintMeets reports whether a span of ws meets the bytes [lo, hi).
+func hintMeets(ws []Span, lo, hi int) bool {
+	for _, w := range ws {
+		if w.Len > 0 && w.Off < hi && lo < w.Off+w.Len {
+			return true
+		}
+	}
+	return false
+}
+
+// startHinted gives a Hinter h and starts a region over extent bytes; on
+// other trackers it is start.
+func (c *confCase) startHinted(extent int, h Hint) {
+	c.t.Helper()
+	ht, ok := c.tr.(Hinter)
+	if !ok {
+		c.start(extent)
+		return
+	}
+	ht.SetHint(h)
+	c.snap = append(c.snap[:0], c.mem[:extent]...)
+	if err := c.tr.Start(extent); err != nil {
+		c.t.Fatalf("Start(%d): %v", extent, err)
+	}
+	c.extent, c.inside, c.written = extent, true, map[int]bool{}
+	c.hint = nil
+	if h.Bounded {
+		c.hint = &h
+	}
+	c.checkTwins()
+}
+
+// Regions whose hints bound their writes to a few short spans (one to
+// four pages, some straddling a page boundary), as cape.WritesIn gives
+// for the short vectors of an iterative solver, most of them the same
+// spans region after region; now and then a region with no bounds or one
+// that writes nothing; between regions, writes anywhere, announced
+// (Injector) or not, except before a region whose hint says the stretch
+// is clean, where only announced ones. Stop reports exactly the pages
+// written, and the twins of the pages the bounds meet are their content
+// at Start.
+func confHintedSmall(c *confCase) {
+	ps := c.ps
+	hot := []Span{{Off: 3 * ps, Len: ps}, {Off: 40*ps - 100, Len: 200}, {Off: 300 * ps, Len: 4 * ps}}
+	inj, _ := c.tr.(Injector)
+	for k := range 400 {
+		clean := k > 0 && c.rng.IntN(3) == 0
+		for range c.rng.IntN(3) {
+			off := c.rng.IntN(len(c.mem) - 2*ps)
+			n := 1 + c.rng.IntN(2*ps)
+			switch {
+			case inj != nil && (clean || c.rng.IntN(2) == 0):
+				if err := inj.WillWrite(off, n); err != nil {
+					c.t.Fatal(err)
+				}
+			case clean:
+				continue
+			}
+			c.write(off, n)
+		}
+		if k%9 == 8 {
+			c.startHinted(len(c.mem), Hint{Clean: clean})
+			c.write(c.rng.IntN(len(c.mem)), 1)
+			c.stop()
+			continue
+		}
+		h := Hint{Bounded: true, Clean: clean}
+		if c.rng.IntN(4) == 0 {
+			off := c.rng.IntN(len(c.mem) - 4*ps)
+			h.Writes = []Span{{Off: off, Len: 1 + c.rng.IntN(4*ps)}}
+		} else {
+			h.Writes = hot[:1+c.rng.IntN(len(hot))]
+		}
+		c.startHinted(len(c.mem), h)
+		for _, w := range h.Writes {
+			if c.rng.IntN(5) == 0 {
+				continue
+			}
+			for range 1 + c.rng.IntN(3) {
+				c.write(w.Off+c.rng.IntN(w.Len), 1)
+			}
+		}
+		c.stop()
 	}
 }

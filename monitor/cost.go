@@ -23,8 +23,16 @@ const (
 	numKinds
 )
 
+// kindSnap: the hint bounds the region's writes to a few pages; Start
+// copies them into the twins and Stop compares them, and nothing is
+// armed, walked or scanned (snap_linux.go).
+// It is not one of the kinds the estimates choose from (numKinds): the
+// tracker takes it where snapCheaper says, and otherwise leaves the state
+// of the kind before it as it was.
+const kindSnap = numKinds
+
 func (k regionKind) String() string {
-	return [...]string{"faults", "compare", "plain"}[k]
+	return [...]string{"faults", "compare", "plain", "snap"}[k]
 }
 
 // regionCosts chooses how the next region is tracked from what the
@@ -46,7 +54,11 @@ type regionCosts struct {
 	// callNS: ns per call of a small PAGEMAP_SCAN or UFFDIO_WRITEPROTECT,
 	// the fixed cost of an armed region (tens of microseconds on a
 	// paravirtualized guest, where changing a protection flushes TLBs).
-	callNS  window
+	callNS window
+	// walkNS: ns per page of a PAGEMAP_SCAN call over minTimedPages
+	// pages or more, the walk of the extent at the Start of a faults or
+	// mixed region.
+	walkNS  window
 	written int // pages the last region wrote (faults) or changed (compared)
 	between int // pages written between the last two regions
 	// hot: pages a mixed region compares (those of its hot chunks), as of
@@ -150,6 +162,10 @@ func (c *regionCosts) observeCall(d time.Duration, pages int) {
 	}
 }
 
+// observeWalk records d spent in one PAGEMAP_SCAN call over pages pages:
+// only calls over minTimedPages pages or more.
+func (c *regionCosts) observeWalk(d time.Duration, pages int) { c.observe(&c.walkNS, d, pages) }
+
 // Calls an armed region makes at least, besides its faults: kindFaults
 // scans and re-arms at Start and scans at Stop; kindCompare also disarms
 // at Start and re-arms at Stop. A plain region makes none.
@@ -168,6 +184,60 @@ func (c *regionCosts) plainOnly(e int) bool {
 	}
 	_, _, cm, _, bulk := c.figures()
 	return (bulk+cm)*float64(e) < faultsCalls*c.callNS.median()
+}
+
+// snapMaxPages is the most pages a snapshot region copies and compares,
+// chosen from the measurements in RESULTS.md ("Empty regions",
+// BenchmarkSnapBounds): over more, a snapshot region cost more than a
+// faults or mixed region, whose cost does not grow with the bounds.
+const snapMaxPages = 32
+
+// snapCheaper reports whether a region whose writes are bounded to h
+// pages of an extent of e costs less as a snapshot region (a copy and a
+// comparison of the h pages, timed as those of a whole extent) than as a
+// region of the kind cur (bare: a plain region with nothing armed), if it
+// writes what the last one did:
+//
+//   - faults: a fault, a copy and a re-arm per page written, the Start's
+//     walk of the extent and two calls;
+//   - compare: the extent unprotected, compared and protected again, a
+//     copy per page written, and three calls;
+//   - mixed: a comparison of the h pages at Stop, and at Start too when
+//     the stretch before it is not proven clean, the Start's walk of the
+//     extent and two calls;
+//   - bare: a copy and a comparison of the e pages.
+//
+// Calls are counted at the cost of a short one, walks at their measured
+// cost per page (none until measured). Writes between regions cost the
+// same either way. Without a fault figure, faults and compared regions
+// are not estimated: false. Over snapMaxPages pages, false: the figures
+// of calls and walks, few and noisy, can make faults or mixed regions
+// look dearer than they are, and a snapshot region over many pages costs
+// more than either (RESULTS.md, "Empty regions").
+func (c *regionCosts) snapCheaper(cur regionKind, bare bool, h, e int, clean bool) bool {
+	if h > snapMaxPages || (cur == kindPlain && bare && h >= e) {
+		return false // before the figures, whose medians cost a sort each
+	}
+	f, cp, cm, wp, bulk := c.figures()
+	snap := (bulk + cm) * float64(h)
+	w, ef, call, walk := float64(c.written), float64(e), c.callNS.median(), c.walkNS.median()
+	var other float64
+	switch {
+	case cur == kindPlain && bare:
+		other = (bulk + cm) * ef
+	case cur == kindPlain:
+		other = cm*float64(h) + faultsCalls*call + walk*ef
+		if !clean {
+			other += cm * float64(h)
+		}
+	case c.fault.n == 0:
+		return false
+	case cur == kindFaults:
+		other = (f+cp+wp)*w + faultsCalls*call + walk*ef
+	default:
+		other = (cm+2*wp)*ef + cp*w + compareCalls*call
+	}
+	return snap < other
 }
 
 // observe records d spent on pages pages in w.

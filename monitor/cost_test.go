@@ -154,3 +154,51 @@ func TestChoosePlainOnly(t *testing.T) {
 		t.Errorf("400 pages, 60 µs calls: chose %v, want plain", got)
 	}
 }
+
+// A snapshot region is chosen where copying and comparing the pages of
+// its bounds costs less than what the kind it replaces would do, and never
+// over snapMaxPages pages.
+func TestSnapCheaper(t *testing.T) {
+	// ns: fault 2000, copy 200, compare 200, protect 200, whole-extent
+	// copy 200; a short call 2000, a walk 5 per page; 1 page written.
+	costs := func(fault bool) *regionCosts {
+		c := &regionCosts{written: 1}
+		if fault {
+			c.fault.add(2000)
+		}
+		for _, w := range []*window{&c.copyNS, &c.cmpNS, &c.wpNS, &c.bulkNS} {
+			w.add(200)
+		}
+		c.callNS.add(2000)
+		c.walkNS.add(5)
+		return c
+	}
+	for _, tc := range []struct {
+		name  string
+		fault bool
+		cur   regionKind
+		bare  bool
+		h, e  int
+		clean bool
+		want  bool
+	}{
+		{"bare, fewer pages", true, kindPlain, true, 1, 4, false, true},
+		{"bare, every page", true, kindPlain, true, 4, 4, false, false},
+		{"mixed, one page", true, kindPlain, false, 1, 512, true, true},
+		// 32 pages: 12.8 µs against 6.4 + 4 + 1.28 (walk) clean, 6.4 more unclean.
+		{"mixed, 32 pages, clean", true, kindPlain, false, 32, 256, true, false},
+		{"mixed, 32 pages, unclean", true, kindPlain, false, 32, 256, false, true},
+		{"over snapMaxPages", true, kindPlain, false, snapMaxPages + 1, 1 << 20, false, false},
+		{"faults, one page", true, kindFaults, false, 1, 512, false, true},
+		// 20 pages: 8 µs against 2.4 + 4 + 0.32 (walk), or + 20.5 over 4096 pages.
+		{"faults, 20 pages, small extent", true, kindFaults, false, 20, 64, false, false},
+		{"faults, 20 pages, large extent", true, kindFaults, false, 20, 4096, false, true},
+		{"faults, no fault figure", false, kindFaults, false, 1, 512, false, false},
+		{"compare, one page", true, kindCompare, false, 1, 16, false, true},
+	} {
+		c := costs(tc.fault)
+		if got := c.snapCheaper(tc.cur, tc.bare, tc.h, tc.e, tc.clean); got != tc.want {
+			t.Errorf("%s: snapCheaper = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -85,7 +85,13 @@
 //     announces the byte ranges first (Injector's WillWrite): their
 //     write-protected pages are unprotected, with their chunks, so that the
 //     injection takes no write fault, and the next Start copies them into the
-//     twins without comparing them.
+//     twins without comparing them. A region whose hint bounds its writes
+//     to a few pages (32 at most) is a snapshot region where that is
+//     estimated cheaper than the kind it would otherwise be: Start copies
+//     those pages into the twins, Stop compares them, and nothing is
+//     walked, scanned or armed (RESULTS.md, "Empty regions"); it leaves
+//     the other pages' tracking as the region before it left it, for the
+//     next region of another kind to take up (snap_linux.go).
 //   - compare (every OS): Start copies the extent into the twin, Stop
 //     compares memory with it page by page. Reports pages whose content
 //     changed: a page rewritten with its old bytes is not reported, and

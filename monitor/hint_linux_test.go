@@ -47,12 +47,12 @@ func (c *mixedCase) hstartAt(h Hint, extent int) {
 	}
 	c.i++
 	for p := range extent / c.ps {
-		if h.Bounded && c.u.kind == kindPlain && !meets(h.Writes, p*c.ps, (p+1)*c.ps) {
+		if h.Bounded && (c.u.kind == kindPlain || c.u.snap) && !meets(h.Writes, p*c.ps, (p+1)*c.ps) {
 			continue
 		}
 		if !bytes.Equal(c.u.Twin(p), c.snap[p*c.ps:(p+1)*c.ps]) {
 			c.t.Fatalf("region %d (%v; hint Clean %v, Bounded %v, %d spans): twin of page %d (chunk %+v, dirtyAt %d) is not its content at Start",
-				c.i, c.u.kind, h.Clean, h.Bounded, len(h.Writes), p, c.u.chunks[p/chunkPages], c.u.dirtyAt)
+				c.i, c.u.tracked(), h.Clean, h.Bounded, len(h.Writes), p, c.u.chunks[p/chunkPages], c.u.dirtyAt)
 		}
 	}
 }
@@ -131,13 +131,17 @@ func (a hintRows) rowSpan(r int) Span { return Span{Off: a.lo + r*a.row + 16, Le
 // the stretches not proven clean writes nobody announced. Every Stop
 // reports exactly the pages the region changed, and the twins of the
 // pages its bounds meet are the memory at its Start.
-func TestUffdHintExact(t *testing.T) { hintExact(t, false) }
+func TestUffdHintExact(t *testing.T) { hintExact(t, false, uffdModePlain) }
 
 // The same with, now and then, a region tracked by faults or compared
 // (hints apply only to mixed regions; after those, Starts compare again).
-func TestUffdHintTransitions(t *testing.T) { hintExact(t, true) }
+func TestUffdHintTransitions(t *testing.T) { hintExact(t, true, uffdModePlain) }
 
-func hintExact(t *testing.T, transitions bool) {
+// hintExact runs the sequence with regions in mode (mixed: uffdModePlain,
+// or uffdModeSnap, which makes snapshot regions of those it can) and, with
+// transitions, now and then a faults or compared one. It returns the
+// number of snapshot regions.
+func hintExact(t *testing.T, transitions bool, mode uffdMode) (snaps int) {
 	c := newMixedCase(t)
 	ps := c.ps
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -167,7 +171,7 @@ func hintExact(t *testing.T, transitions bool) {
 		for r := r0; r < r1; r++ {
 			h.Writes = append(h.Writes, a.rowSpan(r))
 		}
-		c.u.mode = uffdModePlain
+		c.u.mode = mode
 		if transitions && k%10 == 9 {
 			c.u.mode = []uffdMode{uffdModeFaults, uffdModeCompare}[k/10%2]
 		}
@@ -179,6 +183,8 @@ func hintExact(t *testing.T, transitions bool) {
 			}
 		}
 		switch {
+		case c.u.snap:
+			snaps++
 		case c.u.kind != kindPlain:
 		case clean && c.u.startCompared == 0:
 			cleanZero++
@@ -197,10 +203,11 @@ func hintExact(t *testing.T, transitions bool) {
 	}
 	t.Logf("%d Starts proven clean compared nothing, %d compared stale chunks; %d not proven clean; %d with a cold chunk",
 		cleanZero, cleanCompared, unclean, coldStarts)
-	if cleanZero == 0 || cleanCompared == 0 || coldStarts == 0 {
+	if mode == uffdModePlain && (cleanZero == 0 || cleanCompared == 0 || coldStarts == 0) {
 		t.Errorf("the sequence did not exercise the hints: %d clean Starts compared nothing, %d compared stale chunks, %d had a cold chunk",
 			cleanZero, cleanCompared, coldStarts)
 	}
+	return snaps
 }
 
 // A write nobody announced, between regions, to a hot page inside the

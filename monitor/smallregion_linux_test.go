@@ -56,16 +56,7 @@ func BenchmarkSmallRegionLazy(b *testing.B) {
 // absent), the way a lazy node runs it: its short comparisons then skip
 // the page walk for pages an earlier walk found populated.
 func TestLazyConformanceAbsentSet(t *testing.T) {
-	runConformance(t, func(mem []byte) (Tracker, error) {
-		for i := 0; i < len(mem); i += unix.Getpagesize() {
-			mem[i] = 0
-		}
-		tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
-		if err == nil {
-			tr.SetAbsent(func(int) bool { return false })
-		}
-		return tr, err
-	})
+	runConformance(t, lazyNothingAbsent(uffdModeAdaptive))
 }
 
 // A lazy node's small regions remember which pages a walk found populated,

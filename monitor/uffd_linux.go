@@ -40,7 +40,9 @@ import (
 // extent. Where the extent is so small that a scan costs more than
 // copying and comparing it, a plain region is bare instead: nothing armed
 // (armed = 0), Start copies the extent into the twins, Stop compares it.
-// The twins stay persistent except in bare regions.
+// The twins stay persistent except in bare regions. A region whose hint
+// bounds its writes to a few pages may instead be a snapshot region
+// (snap_linux.go), which copies and compares only those.
 type uffdTracker struct {
 	trackerState
 	base vaddr
@@ -106,6 +108,10 @@ type uffdTracker struct {
 	// populated. A page stays populated until Invalidate discards it,
 	// which removes it, so a short range of them needs no walk.
 	populatedSeen pageSet
+	// snap: the current or last region is a snapshot region
+	// (snap_linux.go), which kind does not record: kind stays that of the
+	// last region of another kind, whose state snapshot regions keep.
+	snap bool
 }
 
 // uffdMode selects how regions are tracked; tests force the modes.
@@ -117,6 +123,7 @@ const (
 	uffdModeCompare                   // always kindCompare
 	uffdModePlain                     // always kindPlain
 	uffdModeAlternate                 // cycle through the kinds, to test the transitions
+	uffdModeSnap                      // kindPlain, and kindSnap wherever snapFits allows, whatever its size
 )
 
 // probeEvery paces the fault probe once its window is full: one Start in
@@ -242,6 +249,14 @@ func (u *uffdTracker) Start(extent int) error {
 	}
 	h := u.takeHint()
 	u.setBounds(h, extent)
+	if u.snapFits(h, extent) {
+		if err := u.startSnap(h); err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		u.enter(extent)
+		return nil
+	}
+	u.snap = false
 	u.deferred = false
 	u.startBetween()
 	probed, err := u.probeFault(extent)
@@ -468,6 +483,10 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		return nil, err
 	}
 	u.dirty = u.dirty[:0]
+	if u.snap {
+		u.stopSnap()
+		return u.dirty, nil
+	}
 	n := u.extent / u.pageSize
 	switch {
 	case u.kind == kindFaults:
@@ -603,7 +622,7 @@ func (u *uffdTracker) chooseKind(e int) regionKind {
 		return kindFaults
 	case uffdModeCompare:
 		return kindCompare
-	case uffdModePlain:
+	case uffdModePlain, uffdModeSnap:
 		return kindPlain
 	case uffdModeAlternate:
 		return regionKind(u.starts % int(numKinds))
@@ -663,7 +682,9 @@ func (u *uffdTracker) scan(from, to int, rearm bool, fn func(lo, hi int)) error 
 		arg.Start, arg.End = start, end
 		t := time.Now()
 		n, err := uffd.Scan(u.res.pmfd, &arg, u.vec)
-		u.costs.observeCall(time.Since(t), int(end-start)/u.pageSize)
+		d := time.Since(t)
+		u.costs.observeCall(d, int(end-start)/u.pageSize)
+		u.costs.observeWalk(d, int(end-start)/u.pageSize)
 		if err != nil {
 			return err
 		}

@@ -357,3 +357,6 @@ func BenchmarkSmallRegion(b *testing.B) {
 		})
 	}
 }
+
+// Mixed regions, and snapshot regions wherever a hint allows one.
+func TestUffdConformanceSnap(t *testing.T) { runConformance(t, uffdWithMode(uffdModeSnap)) }
