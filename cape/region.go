@@ -69,7 +69,7 @@ type regionRoster struct {
 // not run yet; for a dynamic schedule, whether the master said there are
 // no more chunks.
 type slaveUnits struct {
-	static  []unit
+	static  []roster.Unit
 	dynamic bool
 	done    bool
 }
@@ -225,7 +225,7 @@ func block(count, rank, size int) (lo, hi int) {
 func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		for u, ok := r.markUnit(r.first(count, sched, chunk)); ok; u, ok = r.markUnit(r.next()) {
-			if !yield(u.lo, u.hi) {
+			if !yield(u.Lo, u.Hi) {
 				return
 			}
 		}
@@ -246,24 +246,24 @@ func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int
 // the region, which the master re-executes (see reexec.go).
 func (r *Region) First(count int) (lo, hi int, more bool) {
 	u, ok := r.markUnit(r.first(count, Static, 0))
-	return u.lo, u.hi, ok
+	return u.Lo, u.Hi, ok
 }
 
 // Next returns the next unit after First; see First.
 func (r *Region) Next() (lo, hi int, more bool) {
 	u, ok := r.markUnit(r.next())
-	return u.lo, u.hi, ok
+	return u.Lo, u.Hi, ok
 }
 
 // first starts a loop over this node's units and returns the first one.
 // A static block is returned even when empty, so that First's loop runs
 // once on every node.
-func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
+func (r *Region) first(count int, sched Schedule, chunk int) (roster.Unit, bool) {
 	r.count = max(count, 0)
 	if r.replaying() {
 		// Restart: the log holds the region's result; one empty unit.
 		r.units.static = nil
-		return unit{r.count, r.count}, true
+		return roster.Unit{Lo: r.count, Hi: r.count}, true
 	}
 	if chunk <= 0 && sched != Static {
 		chunk = 1
@@ -271,7 +271,7 @@ func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 	if r.size == 1 {
 		lo, hi := r.Static(count)
 		r.units.static = nil
-		return unit{lo, hi}, true
+		return roster.Unit{Lo: lo, Hi: hi}, true
 	}
 	if r.n.rank == 0 {
 		if r.roster.ro != nil {
@@ -279,14 +279,14 @@ func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 		}
 		r.roster.ro = r.newRoster(count, sched, chunk, true)
 		if sched == Static && chunk <= 0 && r.roster.ro.ownLeft() == 0 {
-			return unit{r.count, r.count}, true // an empty block
+			return roster.Unit{Lo: r.count, Hi: r.count}, true // an empty block
 		}
 		return r.next()
 	}
 	if sched == Static {
-		r.units.static = staticUnits(count, chunk, r.rank, r.size)
+		r.units.static = roster.AppendStatic(nil, count, chunk, r.rank, r.size)
 		if chunk <= 0 && len(r.units.static) == 0 {
-			return unit{r.count, r.count}, true
+			return roster.Unit{Lo: r.count, Hi: r.count}, true
 		}
 		return r.next()
 	}
@@ -295,13 +295,13 @@ func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 }
 
 // next returns this node's next unit.
-func (r *Region) next() (unit, bool) {
+func (r *Region) next() (roster.Unit, bool) {
 	switch {
 	case r.roster.ro != nil:
 		return r.roster.ro.next()
 	case r.units.dynamic:
 		if r.units.done {
-			return unit{}, false
+			return roster.Unit{}, false
 		}
 		lo, hi, err := r.requestChunk(r.count)
 		if err != nil {
@@ -309,15 +309,15 @@ func (r *Region) next() (unit, bool) {
 		}
 		if lo >= hi {
 			r.units.done = true
-			return unit{}, false
+			return roster.Unit{}, false
 		}
-		return unit{lo, hi}, true
+		return roster.Unit{Lo: lo, Hi: hi}, true
 	case len(r.units.static) > 0:
 		u := r.units.static[0]
 		r.units.static = r.units.static[1:]
 		return u, true
 	}
-	return unit{}, false
+	return roster.Unit{}, false
 }
 
 // Sections yields the indices in [0, n) of the sections this node runs:
