@@ -113,7 +113,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return 0, 0, r.fail(err)
 	}
 	n.fault("broadcast", r.seq)
-	sent = payloadLen(bufs)
+	sent = x.env[0].Len()
 	t := time.Now()
 	msg, err := r.recvFromMaster(wire.Merged)
 	if st := r.stats; st != nil {
@@ -153,14 +153,6 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	exchange.Release(md)
 	n.slave.Release(msg.Payload)
 	return sent, len(msg.Payload), nil
-}
-
-func payloadLen(bufs [][]byte) int {
-	n := 0
-	for _, b := range bufs {
-		n += len(b)
-	}
-	return n
 }
 
 // recvFromMaster receives the next message of kind want, handling the
@@ -374,7 +366,7 @@ func (r *Region) sendLessOwn(rank int, vals []byte) {
 	x.sent[rank] = 0
 	bufs, err := x.env[rank].Build(&x.Out[rank], vals, r.n.compression())
 	if err == nil {
-		x.sent[rank] = payloadLen(bufs)
+		x.sent[rank] = x.env[rank].Len()
 		err = r.n.master.SendBuffers(rank, wire.Merged, r.seq, bufs)
 	}
 	x.errs[rank] = err

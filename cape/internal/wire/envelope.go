@@ -50,6 +50,16 @@ func (e *OutEnvelope) Build(d *delta.Delta, vals []byte, c delta.Compression) ([
 	return e.bufs, nil
 }
 
+// Len returns the bytes of the envelope Build last made, its pieces
+// together.
+func (e *OutEnvelope) Len() int {
+	n := 0
+	for _, b := range e.bufs {
+		n += len(b)
+	}
+	return n
+}
+
 // OpenEnvelope splits an envelope into its values list (aliasing p) and
 // its delta, decoded under lim.
 func OpenEnvelope(p []byte, lim delta.Limits) (vals []byte, d *delta.Delta, err error) {

@@ -159,6 +159,9 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 		if joined := bytes.Join(bufs, nil); !bytes.Equal(joined, p) {
 			t.Errorf("%v: Build's pieces differ from AppendEnvelope's bytes", c)
 		}
+		if out.Len() != len(p) {
+			t.Errorf("%v: Len %d, want the envelope's %d bytes", c, out.Len(), len(p))
+		}
 	}
 }
 
