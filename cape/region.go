@@ -39,9 +39,9 @@ type Region struct {
 
 	hints regionHints // what the translator proved (hint_unsafe.go)
 
-	count  int          // the iterations of the region's loop (first)
-	roster regionRoster // master of a multi-node region
-	units  slaveUnits   // slave of a multi-node region
+	count  int               // the iterations of the region's loop (first)
+	roster regionRoster      // master of a multi-node region
+	units  roster.SlaveUnits // slave of a multi-node region
 
 	stats  *regionStats  // --stats (statslog.go), or nil
 	verify *regionVerify // --verify (verify.go, master), or nil
@@ -63,15 +63,6 @@ type regionRoster struct {
 	// committed are the slaves whose delta was committed in this region,
 	// by rank (set by gather).
 	committed []int
-}
-
-// slaveUnits are a slave's units of a multi-node region: the static units
-// not run yet; for a dynamic schedule, whether the master said there are
-// no more chunks.
-type slaveUnits struct {
-	static  []roster.Unit
-	dynamic bool
-	done    bool
 }
 
 // regionLog is a region's part in the durable log (durable.go): on a
@@ -262,7 +253,7 @@ func (r *Region) first(count int, sched Schedule, chunk int) (roster.Unit, bool)
 	r.count = max(count, 0)
 	if r.replaying() {
 		// Restart: the log holds the region's result; one empty unit.
-		r.units.static = nil
+		r.units.Clear()
 		return roster.Unit{Lo: r.count, Hi: r.count}, true
 	}
 	if chunk <= 0 && sched != Static {
@@ -270,7 +261,7 @@ func (r *Region) first(count int, sched Schedule, chunk int) (roster.Unit, bool)
 	}
 	if r.size == 1 {
 		lo, hi := r.Static(count)
-		r.units.static = nil
+		r.units.Clear()
 		return roster.Unit{Lo: lo, Hi: hi}, true
 	}
 	if r.n.rank == 0 {
@@ -283,41 +274,24 @@ func (r *Region) first(count int, sched Schedule, chunk int) (roster.Unit, bool)
 		}
 		return r.next()
 	}
-	if sched == Static {
-		r.units.static = roster.AppendStatic(nil, count, chunk, r.rank, r.size)
-		if chunk <= 0 && len(r.units.static) == 0 {
-			return roster.Unit{Lo: r.count, Hi: r.count}, true
-		}
-		return r.next()
+	if sched != Static {
+		r.units.Dynamic()
+	} else if none := r.units.Static(count, chunk, r.rank, r.size); none && chunk <= 0 {
+		return roster.Unit{Lo: r.count, Hi: r.count}, true
 	}
-	r.units.dynamic = true
 	return r.next()
 }
 
 // next returns this node's next unit.
 func (r *Region) next() (roster.Unit, bool) {
-	switch {
-	case r.roster.ro != nil:
+	if r.roster.ro != nil {
 		return r.roster.ro.next()
-	case r.units.dynamic:
-		if r.units.done {
-			return roster.Unit{}, false
-		}
-		lo, hi, err := r.requestChunk(r.count)
-		if err != nil {
-			fail(r.wrap("next chunk", err))
-		}
-		if lo >= hi {
-			r.units.done = true
-			return roster.Unit{}, false
-		}
-		return roster.Unit{Lo: lo, Hi: hi}, true
-	case len(r.units.static) > 0:
-		u := r.units.static[0]
-		r.units.static = r.units.static[1:]
-		return u, true
 	}
-	return roster.Unit{}, false
+	u, ok, err := r.units.Next(r.requestChunk)
+	if err != nil {
+		fail(r.wrap("next chunk", err))
+	}
+	return u, ok
 }
 
 // Sections yields the indices in [0, n) of the sections this node runs:
