@@ -129,10 +129,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return sent, recvd, err
 	}
 	md := &x.In[0]
-	vals, err := wire.OpenEnvelopeRef(msg.Payload, md, r.limits())
-	if err == nil {
-		err = wire.CheckLabel(md, r.seq, delta.Merged)
-	}
+	vals, err := wire.OpenLabelled(msg.Payload, md, r.limits(), r.seq, delta.Merged)
 	if err != nil {
 		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
@@ -280,10 +277,7 @@ func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 // x.Parts[rank], or sets x.errs[rank].
 func (r *Region) openSlave(msgs []transport.Message, rank int) {
 	x := &r.n.xch
-	vals, err := wire.OpenEnvelopeRef(msgs[rank].Payload, &x.In[rank], r.limits())
-	if err == nil {
-		err = wire.CheckLabel(&x.In[rank], r.seq, rank)
-	}
+	vals, err := wire.OpenLabelled(msgs[rank].Payload, &x.In[rank], r.limits(), r.seq, rank)
 	x.errs[rank] = nil
 	if err != nil {
 		x.errs[rank] = fmt.Errorf("node %d: %w", rank, err)

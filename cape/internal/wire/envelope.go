@@ -85,6 +85,20 @@ func OpenEnvelopeRef(p []byte, d *delta.Delta, lim delta.Limits) (vals []byte, e
 	return vals, delta.DecodeRef(d, p[4+nv:], lim)
 }
 
+// OpenLabelled is OpenEnvelopeRef followed by CheckLabel: the envelope p
+// of a delta that came for region seq and node (a rank, or delta.Merged).
+// On an error, vals is nil.
+func OpenLabelled(p []byte, d *delta.Delta, lim delta.Limits, seq uint64, node int) (vals []byte, err error) {
+	vals, err = OpenEnvelopeRef(p, d, lim)
+	if err == nil {
+		err = CheckLabel(d, seq, node)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return vals, nil
+}
+
 // CheckLabel checks that a decoded delta is labelled with the region and
 // node it came for.
 func CheckLabel(d *delta.Delta, seq uint64, node int) error {
