@@ -200,11 +200,7 @@ func (r *Region) Static(count int) (lo, hi int) {
 	if r.replaying() {
 		return 0, 0 // restart: the log holds the region's result
 	}
-	return block(count, r.rank, r.size)
-}
-
-func block(count, rank, size int) (lo, hi int) {
-	return roster.Block(count, rank, size)
+	return roster.Block(count, r.rank, r.size)
 }
 
 // Chunks yields this node's chunks [lo, hi) of [0, count): static with
