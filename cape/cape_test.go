@@ -5,7 +5,12 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/cape-go/cape/cape/internal/roster"
 )
+
+// block is roster.Block, as the tests of this package name it.
+func block(count, rank, size int) (lo, hi int) { return roster.Block(count, rank, size) }
 
 func TestBlockPartitionCoversOnce(t *testing.T) {
 	for _, count := range []int{0, 1, 2, 3, 7, 300, 1024, 1025} {

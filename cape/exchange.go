@@ -113,7 +113,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return 0, 0, r.fail(err)
 	}
 	n.fault("broadcast", r.seq)
-	sent = payloadLen(bufs)
+	sent = x.env[0].Len()
 	t := time.Now()
 	msg, err := r.recvFromMaster(wire.Merged)
 	if st := r.stats; st != nil {
@@ -129,10 +129,7 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 		return sent, recvd, err
 	}
 	md := &x.In[0]
-	vals, err := wire.OpenEnvelopeRef(msg.Payload, md, r.limits())
-	if err == nil {
-		err = wire.CheckLabel(md, r.seq, delta.Merged)
-	}
+	vals, err := wire.OpenLabelled(msg.Payload, md, r.limits(), r.seq, delta.Merged)
 	if err != nil {
 		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
@@ -153,14 +150,6 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	exchange.Release(md)
 	n.slave.Release(msg.Payload)
 	return sent, len(msg.Payload), nil
-}
-
-func payloadLen(bufs [][]byte) int {
-	n := 0
-	for _, b := range bufs {
-		n += len(b)
-	}
-	return n
 }
 
 // recvFromMaster receives the next message of kind want, handling the
@@ -288,10 +277,7 @@ func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 // x.Parts[rank], or sets x.errs[rank].
 func (r *Region) openSlave(msgs []transport.Message, rank int) {
 	x := &r.n.xch
-	vals, err := wire.OpenEnvelopeRef(msgs[rank].Payload, &x.In[rank], r.limits())
-	if err == nil {
-		err = wire.CheckLabel(&x.In[rank], r.seq, rank)
-	}
+	vals, err := wire.OpenLabelled(msgs[rank].Payload, &x.In[rank], r.limits(), r.seq, rank)
 	x.errs[rank] = nil
 	if err != nil {
 		x.errs[rank] = fmt.Errorf("node %d: %w", rank, err)
@@ -374,7 +360,7 @@ func (r *Region) sendLessOwn(rank int, vals []byte) {
 	x.sent[rank] = 0
 	bufs, err := x.env[rank].Build(&x.Out[rank], vals, r.n.compression())
 	if err == nil {
-		x.sent[rank] = payloadLen(bufs)
+		x.sent[rank] = x.env[rank].Len()
 		err = r.n.master.SendBuffers(rank, wire.Merged, r.seq, bufs)
 	}
 	x.errs[rank] = err

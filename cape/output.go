@@ -3,6 +3,7 @@ package cape
 import (
 	"os"
 
+	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/stdio"
 )
 
@@ -29,9 +30,9 @@ func (r *Region) captures() bool {
 }
 
 // markUnit records the start of the unit [lo, …) in the output capture.
-func (r *Region) markUnit(u unit, ok bool) (unit, bool) {
+func (r *Region) markUnit(u roster.Unit, ok bool) (roster.Unit, bool) {
 	if ok && r.nested == nil {
-		if err := r.n.out.Mark(u.lo); err != nil {
+		if err := r.n.out.Mark(u.Lo); err != nil {
 			fail(r.fail(err))
 		}
 	}

@@ -79,35 +79,3 @@ func FuzzProtocol(f *testing.F) {
 		}
 	})
 }
-
-// TestStaticUnits checks the units the master assigns: every iteration in
-// exactly one unit, each node's as its Static block or block-cyclic chunks.
-func TestStaticUnits(t *testing.T) {
-	for _, count := range []int{0, 1, 7, 100} {
-		for _, size := range []int{1, 2, 3, 5} {
-			for _, chunk := range []int{0, 1, 4} {
-				seen := make([]int, count)
-				for v := range size {
-					for _, u := range staticUnits(count, chunk, v, size) {
-						if u.lo >= u.hi || (chunk > 0 && u.hi-u.lo > chunk) {
-							t.Fatalf("count %d size %d chunk %d node %d: unit %v", count, size, chunk, v, u)
-						}
-						for i := u.lo; i < u.hi; i++ {
-							seen[i]++
-						}
-					}
-					if lo, hi := block(count, v, size); chunk == 0 && lo < hi {
-						if us := staticUnits(count, chunk, v, size); len(us) != 1 || us[0] != (unit{lo, hi}) {
-							t.Fatalf("count %d size %d node %d: %v, want its block [%d, %d)", count, size, v, us, lo, hi)
-						}
-					}
-				}
-				for i, k := range seen {
-					if k != 1 {
-						t.Fatalf("count %d size %d chunk %d: iteration %d in %d units", count, size, chunk, i, k)
-					}
-				}
-			}
-		}
-	}
-}

@@ -15,9 +15,6 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// unit is a share of a region's iterations, [lo, hi); section s is [s, s+1).
-type unit struct{ lo, hi int }
-
 // rosterDriver is the master's driver of one region's roster. The node keeps
 // one and resets it for each region (so that a region allocates nothing
 // for it), with one receiver goroutine per slave for the job's life,
@@ -128,17 +125,6 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 	}
 }
 
-// staticUnits returns the units of virtual rank v of size nodes: its block
-// (chunk ≤ 0) or its block-cyclic chunks.
-func staticUnits(count, chunk, v, size int) []unit {
-	rus := roster.AppendStatic(nil, count, chunk, v, size)
-	us := make([]unit, len(rus))
-	for i, u := range rus {
-		us[i] = unit{u.Lo, u.Hi}
-	}
-	return us
-}
-
 // step is a receiver's turn of the roster: it decides ev (msg is the
 // message ev reports), carries the actions out, and returns them (in acts,
 // the receiver's buffer), a chunk to send the slave included.
@@ -215,16 +201,16 @@ func (ro *rosterDriver) perform(acts []roster.Action, r *Region, signal bool) {
 // next returns the master's next unit: its own, then (when losses may be
 // survived) lost nodes' units as they appear, until every slave committed
 // or was lost. It waits for the slaves only when it may re-run their units.
-func (ro *rosterDriver) next() (unit, bool) {
+func (ro *rosterDriver) next() (roster.Unit, bool) {
 	ev := roster.Event{Kind: roster.NextUnit, At: time.Now()}
 	for {
 		i := -1
 		for j, a := range ro.turn(ev) {
 			switch a.Kind {
 			case roster.Run:
-				return unit{a.Unit.Lo, a.Unit.Hi}, true
+				return a.Unit, true
 			case roster.Done:
-				return unit{}, false
+				return roster.Unit{}, false
 			case roster.Wait:
 				i = j
 			}

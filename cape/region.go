@@ -39,9 +39,9 @@ type Region struct {
 
 	hints regionHints // what the translator proved (hint_unsafe.go)
 
-	count  int          // the iterations of the region's loop (first)
-	roster regionRoster // master of a multi-node region
-	units  slaveUnits   // slave of a multi-node region
+	count  int               // the iterations of the region's loop (first)
+	roster regionRoster      // master of a multi-node region
+	units  roster.SlaveUnits // slave of a multi-node region
 
 	stats  *regionStats  // --stats (statslog.go), or nil
 	verify *regionVerify // --verify (verify.go, master), or nil
@@ -63,15 +63,6 @@ type regionRoster struct {
 	// committed are the slaves whose delta was committed in this region,
 	// by rank (set by gather).
 	committed []int
-}
-
-// slaveUnits are a slave's units of a multi-node region: the static units
-// not run yet; for a dynamic schedule, whether the master said there are
-// no more chunks.
-type slaveUnits struct {
-	static  []unit
-	dynamic bool
-	done    bool
 }
 
 // regionLog is a region's part in the durable log (durable.go): on a
@@ -209,11 +200,7 @@ func (r *Region) Static(count int) (lo, hi int) {
 	if r.replaying() {
 		return 0, 0 // restart: the log holds the region's result
 	}
-	return block(count, r.rank, r.size)
-}
-
-func block(count, rank, size int) (lo, hi int) {
-	return roster.Block(count, rank, size)
+	return roster.Block(count, r.rank, r.size)
 }
 
 // Chunks yields this node's chunks [lo, hi) of [0, count): static with
@@ -225,7 +212,7 @@ func block(count, rank, size int) (lo, hi int) {
 func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		for u, ok := r.markUnit(r.first(count, sched, chunk)); ok; u, ok = r.markUnit(r.next()) {
-			if !yield(u.lo, u.hi) {
+			if !yield(u.Lo, u.Hi) {
 				return
 			}
 		}
@@ -246,32 +233,32 @@ func (r *Region) Chunks(count int, sched Schedule, chunk int) iter.Seq2[int, int
 // the region, which the master re-executes (see reexec.go).
 func (r *Region) First(count int) (lo, hi int, more bool) {
 	u, ok := r.markUnit(r.first(count, Static, 0))
-	return u.lo, u.hi, ok
+	return u.Lo, u.Hi, ok
 }
 
 // Next returns the next unit after First; see First.
 func (r *Region) Next() (lo, hi int, more bool) {
 	u, ok := r.markUnit(r.next())
-	return u.lo, u.hi, ok
+	return u.Lo, u.Hi, ok
 }
 
 // first starts a loop over this node's units and returns the first one.
 // A static block is returned even when empty, so that First's loop runs
 // once on every node.
-func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
+func (r *Region) first(count int, sched Schedule, chunk int) (roster.Unit, bool) {
 	r.count = max(count, 0)
 	if r.replaying() {
 		// Restart: the log holds the region's result; one empty unit.
-		r.units.static = nil
-		return unit{r.count, r.count}, true
+		r.units.Clear()
+		return roster.Unit{Lo: r.count, Hi: r.count}, true
 	}
 	if chunk <= 0 && sched != Static {
 		chunk = 1
 	}
 	if r.size == 1 {
 		lo, hi := r.Static(count)
-		r.units.static = nil
-		return unit{lo, hi}, true
+		r.units.Clear()
+		return roster.Unit{Lo: lo, Hi: hi}, true
 	}
 	if r.n.rank == 0 {
 		if r.roster.ro != nil {
@@ -279,45 +266,28 @@ func (r *Region) first(count int, sched Schedule, chunk int) (unit, bool) {
 		}
 		r.roster.ro = r.newRoster(count, sched, chunk, true)
 		if sched == Static && chunk <= 0 && r.roster.ro.ownLeft() == 0 {
-			return unit{r.count, r.count}, true // an empty block
+			return roster.Unit{Lo: r.count, Hi: r.count}, true // an empty block
 		}
 		return r.next()
 	}
-	if sched == Static {
-		r.units.static = staticUnits(count, chunk, r.rank, r.size)
-		if chunk <= 0 && len(r.units.static) == 0 {
-			return unit{r.count, r.count}, true
-		}
-		return r.next()
+	if sched != Static {
+		r.units.Dynamic()
+	} else if none := r.units.Static(count, chunk, r.rank, r.size); none && chunk <= 0 {
+		return roster.Unit{Lo: r.count, Hi: r.count}, true
 	}
-	r.units.dynamic = true
 	return r.next()
 }
 
 // next returns this node's next unit.
-func (r *Region) next() (unit, bool) {
-	switch {
-	case r.roster.ro != nil:
+func (r *Region) next() (roster.Unit, bool) {
+	if r.roster.ro != nil {
 		return r.roster.ro.next()
-	case r.units.dynamic:
-		if r.units.done {
-			return unit{}, false
-		}
-		lo, hi, err := r.requestChunk(r.count)
-		if err != nil {
-			fail(r.wrap("next chunk", err))
-		}
-		if lo >= hi {
-			r.units.done = true
-			return unit{}, false
-		}
-		return unit{lo, hi}, true
-	case len(r.units.static) > 0:
-		u := r.units.static[0]
-		r.units.static = r.units.static[1:]
-		return u, true
 	}
-	return unit{}, false
+	u, ok, err := r.units.Next(r.requestChunk)
+	if err != nil {
+		fail(r.wrap("next chunk", err))
+	}
+	return u, ok
 }
 
 // Sections yields the indices in [0, n) of the sections this node runs:

@@ -26,8 +26,7 @@ type regionStats struct {
 	t1                time.Time     // the compute's end (Create)
 	starting, created time.Duration // Start's own time (the monitor's arming above all); Create's
 	pages             int           // dirty pages found by Create
-	flt0              int64         // the process's page faults at Start (faults.go), and
-	faults            int64         // those of the compute, -1 if not counted
+	faults            stats.Faults  // the compute's page faults (faults.go)
 	// Exchange's parts: waiting for peers (the slowest node's compute
 	// shows here), decoding + merging + injecting, encoding + sending.
 	waited, merging, sent time.Duration
@@ -44,6 +43,6 @@ func (r *Region) printStats(d *delta.Delta, exchange time.Duration, sent, recvd 
 		Start: s.starting, Compute: s.t1.Sub(r.t0), Create: s.created, Pages: s.pages, Bytes: d.Len(),
 		Exchange: exchange, Wait: s.waited, Merge: s.merging, Send: s.sent, Sent: sent, Received: recvd,
 		Slave: n.rank > 0, MergedIn: s.mergedIn, OwnIn: s.ownIn,
-		Reexec: r.reexecStats(), Faults: r.faultStats(), Hints: r.hintStats()}
+		Reexec: r.reexecStats(), Faults: s.faults.Note(), Hints: r.hintStats()}
 	_, _ = statsOut.Write(stats.AppendRegion(nil, &line))
 }

@@ -19,6 +19,9 @@
 // master had nothing left to run is declared lost the same way, rather than
 // raced, so that a reduction partial is never committed twice.
 //
+// A slave's side of a region's units is SlaveUnits: its static units, or
+// the chunks the master hands out.
+//
 // The job's membership (Members) is the live set, the losses and the
 // --max-lost policy; it changes only at region boundaries (Survivors,
 // Admit). Nodes joining a running job are admitted there (Joins,

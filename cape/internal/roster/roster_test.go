@@ -71,14 +71,19 @@ func TestChunksCoverTheSpaceOnce(t *testing.T) {
 }
 
 // TestStaticUnitsPartition checks that the static units of every virtual
-// rank, blocks and block-cyclic chunks, cover the space exactly once.
+// rank, blocks and block-cyclic chunks, cover the space exactly once, and
+// that without a chunk size a rank's one unit is its Block.
 func TestStaticUnitsPartition(t *testing.T) {
 	for _, count := range []int{0, 1, 5, 12, 101} {
 		for _, size := range []int{1, 2, 3, 7} {
 			for _, chunk := range []int{0, 1, 3} {
 				seen := make([]int, count)
 				for v := range size {
-					for _, u := range AppendStatic(nil, count, chunk, v, size) {
+					us := AppendStatic(nil, count, chunk, v, size)
+					if lo, hi := Block(count, v, size); chunk == 0 && lo < hi && (len(us) != 1 || us[0] != (Unit{lo, hi})) {
+						t.Fatalf("count %d size %d rank %d: %v, want its block [%d, %d)", count, size, v, us, lo, hi)
+					}
+					for _, u := range us {
 						if u.Lo >= u.Hi || chunk > 0 && u.Hi-u.Lo > chunk {
 							t.Fatalf("count %d size %d chunk %d: unit %v of rank %d", count, size, chunk, u, v)
 						}

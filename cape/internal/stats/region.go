@@ -49,6 +49,26 @@ func AppendRegion(dst []byte, s *Region) []byte {
 	return append(dst, '\n')
 }
 
+// Faults counts the page faults of a region's compute from two readings
+// of the process's count, each negative where the platform cannot count.
+// The zero Faults has counted none. It is not safe for concurrent use.
+type Faults struct{ start, n int64 }
+
+// Start records the count as the compute begins.
+func (f *Faults) Start(count int64) { f.start = count }
+
+// End records the count as the compute ends; the faults in between are
+// then known unless either reading was negative.
+func (f *Faults) End(count int64) {
+	f.n = -1
+	if f.start >= 0 && count >= 0 {
+		f.n = count - f.start
+	}
+}
+
+// Note is FaultNote of the faults counted between Start and End.
+func (f *Faults) Note() string { return FaultNote(f.n) }
+
 // FaultNote is the note on the page faults of a region's compute: empty
 // where they were not counted (faults < 0).
 func FaultNote(faults int64) string {

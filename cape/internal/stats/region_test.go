@@ -103,3 +103,26 @@ func TestAppendLazy(t *testing.T) {
 		}
 	}
 }
+
+// TestFaults checks the faults counted between two readings and their note.
+func TestFaults(t *testing.T) {
+	tests := []struct {
+		name       string
+		start, end int64
+		want       string
+	}{
+		{"counted", 10, 13, "; 3 page faults in the compute"},
+		{"none", 5, 5, "; 0 page faults in the compute"},
+		{"no start", -1, 13, ""},
+		{"no end", 10, -1, ""},
+		{"neither", -1, -1, ""},
+	}
+	for _, tt := range tests {
+		var f Faults
+		f.Start(tt.start)
+		f.End(tt.end)
+		if got := f.Note(); got != tt.want {
+			t.Errorf("%s: Start(%d), End(%d): note %q, want %q", tt.name, tt.start, tt.end, got, tt.want)
+		}
+	}
+}

@@ -50,6 +50,16 @@ func (e *OutEnvelope) Build(d *delta.Delta, vals []byte, c delta.Compression) ([
 	return e.bufs, nil
 }
 
+// Len returns the bytes of the envelope Build last made, its pieces
+// together.
+func (e *OutEnvelope) Len() int {
+	n := 0
+	for _, b := range e.bufs {
+		n += len(b)
+	}
+	return n
+}
+
 // OpenEnvelope splits an envelope into its values list (aliasing p) and
 // its delta, decoded under lim.
 func OpenEnvelope(p []byte, lim delta.Limits) (vals []byte, d *delta.Delta, err error) {
@@ -73,6 +83,20 @@ func OpenEnvelopeRef(p []byte, d *delta.Delta, lim delta.Limits) (vals []byte, e
 	}
 	vals = p[4 : 4+nv]
 	return vals, delta.DecodeRef(d, p[4+nv:], lim)
+}
+
+// OpenLabelled is OpenEnvelopeRef followed by CheckLabel: the envelope p
+// of a delta that came for region seq and node (a rank, or delta.Merged).
+// On an error, vals is nil.
+func OpenLabelled(p []byte, d *delta.Delta, lim delta.Limits, seq uint64, node int) (vals []byte, err error) {
+	vals, err = OpenEnvelopeRef(p, d, lim)
+	if err == nil {
+		err = CheckLabel(d, seq, node)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return vals, nil
 }
 
 // CheckLabel checks that a decoded delta is labelled with the region and

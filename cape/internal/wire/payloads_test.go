@@ -159,6 +159,44 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 		if joined := bytes.Join(bufs, nil); !bytes.Equal(joined, p) {
 			t.Errorf("%v: Build's pieces differ from AppendEnvelope's bytes", c)
 		}
+		if out.Len() != len(p) {
+			t.Errorf("%v: Len %d, want the envelope's %d bytes", c, out.Len(), len(p))
+		}
+	}
+}
+
+// TestOpenLabelled checks that an envelope opens only for the region and
+// node its delta is labelled with, and only whole, with no values on an
+// error.
+func TestOpenLabelled(t *testing.T) {
+	lim := testLimits().Delta
+	p := testEnvelope(t, delta.None)
+	tests := []struct {
+		name    string
+		p       []byte
+		seq     uint64
+		node    int
+		wantErr string
+	}{
+		{"its label", p, 7, 1, ""},
+		{"another node", p, 7, 2, "labelled region #7 node 1"},
+		{"another region", p, 8, 1, "labelled region #7 node 1"},
+		{"merged", p, 7, delta.Merged, "labelled region #7 node 1"},
+		{"truncated", p[:len(p)-1], 7, 1, ""},
+		{"too short", p[:3], 7, 1, "too short"},
+	}
+	for _, tt := range tests {
+		var d delta.Delta
+		vals, err := OpenLabelled(tt.p, &d, lim, tt.seq, tt.node)
+		if tt.name == "its label" {
+			if err != nil || len(vals) == 0 || d.Len() != len("node 1 wrote this")+300 {
+				t.Errorf("%s: %d value bytes, %d data bytes, %v", tt.name, len(vals), d.Len(), err)
+			}
+			continue
+		}
+		if err == nil || vals != nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%s: values %x, error %v, want nil and %q", tt.name, vals, err, tt.wantErr)
+		}
 	}
 }
 
