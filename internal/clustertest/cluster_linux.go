@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -111,15 +112,17 @@ func New(t testing.TB, o Options) *Cluster {
 	return c
 }
 
-// probeNetns checks that a namespace can be created (root alone is not
-// enough in some containers).
-func probeNetns() error {
+// probeNetns checks, once per process, that a namespace can be created
+// (root alone is not enough in some containers). Tests that run in
+// parallel share the answer: probes of the same name at once would fail
+// each other.
+var probeNetns = sync.OnceValue(func() error {
 	name := fmt.Sprintf("cape-probe-%d", os.Getpid())
 	if out, err := exec.Command("ip", "netns", "add", name).CombinedOutput(); err != nil {
 		return fmt.Errorf("ip netns add: %v: %s", err, bytes.TrimSpace(out))
 	}
 	return exec.Command("ip", "netns", "del", name).Run()
-}
+})
 
 // clusters counts the clusters made by this process.
 var clusters atomic.Int64
