@@ -38,7 +38,8 @@ type Router struct {
 	notice  func(string)
 	acc     *acceptor
 	stop    chan struct{}
-	done    chan struct{} // the accept loop returned
+	done    chan struct{} // the accept loop returned (or never ran)
+	begun   sync.Once     // the accept loop started, at the first Listen
 
 	mu sync.Mutex
 	// mu protects the following fields.
@@ -48,8 +49,8 @@ type Router struct {
 	closing bool
 }
 
-// NewRouter starts accepting on ln for the services of the job that cfg
-// configures (its timeouts and Notice apply). The Router owns ln from
+// NewRouter shares ln among the services of the job that cfg configures
+// (its timeouts and Notice apply); it starts accepting at the first Listen. The Router owns ln from
 // then on: it closes it at Close, or once sealed (Seal) and every
 // service's listener is closed.
 func NewRouter(ln net.Listener, cfg Config) (*Router, error) {
@@ -60,13 +61,22 @@ func NewRouter(ln net.Listener, cfg Config) (*Router, error) {
 	r := &Router{ln: ln, timeout: handshakeTimeout(&cfg), notice: cfg.Notice,
 		stop: make(chan struct{}), done: make(chan struct{}), routes: map[uint64]*routeListener{}}
 	r.acc = newAcceptor(ln, pendingBase+cfg.Size+cfg.MaxJoin, r.route)
-	go func() {
-		defer close(r.done)
-		if err := r.acc.run(r.stop); err != nil {
-			r.refused(fmt.Sprintf("accepting on %v stopped: %v", ln.Addr(), err))
-		}
-	}()
 	return r, nil
+}
+
+// begin starts the accept loop, once: at the first Listen, so that a
+// connection that comes before any service listens (a slave dialling the
+// port while its master is still setting up) waits in the listener's
+// backlog instead of being refused for want of a service.
+func (r *Router) begin() {
+	r.begun.Do(func() {
+		go func() {
+			defer close(r.done)
+			if err := r.acc.run(r.stop); err != nil {
+				r.refused(fmt.Sprintf("accepting on %v stopped: %v", r.ln.Addr(), err))
+			}
+		}()
+	})
 }
 
 // Listen returns the listener of the service whose handshakes use jobID.
@@ -87,6 +97,7 @@ func (r *Router) Listen(jobID uint64) (net.Listener, error) {
 	if len(r.routes) == 1 {
 		r.def = l
 	}
+	r.begin()
 	return l, nil
 }
 
@@ -123,6 +134,7 @@ func (r *Router) Close() error {
 	for _, l := range routes {
 		l.closeOnce() // frees a route() waiting to hand a connection over
 	}
+	r.begun.Do(func() { close(r.done) }) // no service ever listened
 	<-r.done
 	r.acc.shutdown()
 	if errors.Is(err, net.ErrClosed) {

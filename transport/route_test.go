@@ -245,3 +245,52 @@ func TestRouterCloseFreesHandOver(t *testing.T) {
 		t.Errorf("the waiting connection: %v, want closed", err)
 	}
 }
+
+// TestRouterWaitsForItsFirstService: slaves that dial the port before any
+// service listens (the master still setting up) are routed to the job's
+// service once it listens, and nothing is reported refused.
+func TestRouterWaitsForItsFirstService(t *testing.T) {
+	ln := listen(t)
+	cfg := testConfig(3)
+	var mu sync.Mutex
+	var notices []string
+	cfg.Notice = func(s string) { mu.Lock(); notices = append(notices, s); mu.Unlock() }
+	r, err := NewRouter(ln, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	addr := ln.Addr().String()
+	slaves := make([]*Slave, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for rank := 1; rank < 3; rank++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slaves[rank], errs[rank] = Dial(context.Background(), addr, rank, cfg)
+		}()
+	}
+	time.Sleep(200 * time.Millisecond) // the hellos are sent and wait for a service
+	l, err := r.Listen(cfg.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMaster(l, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	for rank := 1; rank < 3; rank++ {
+		slaves[rank].Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(notices) != 0 {
+		t.Fatalf("connections refused while the first service was not listening yet: %q", notices)
+	}
+}
