@@ -67,7 +67,7 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 			return fmt.Errorf("restart: point %s: %w", name, err)
 		}
 		if n.master != nil && n.size > 1 {
-			msg := durable.AppendImageMessage(nil, im)
+			msg := wire.AppendImage(nil, im.Seq, im.Vars, im.Memory)
 			if err := n.master.Broadcast(transport.Message{Kind: wire.Image, Seq: n.seq, Payload: msg}); err != nil {
 				return fmt.Errorf("restart: point %s: send the image: %w", name, err)
 			}
@@ -80,9 +80,12 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 		if err != nil {
 			return fmt.Errorf("restart: point %s: %w", name, err)
 		}
-		if im, err = durable.ParseImageMessage(msg.Payload, durable.VarsLen(vars)); err != nil {
+		seq, vs, mem, err := wire.ParseImage(msg.Payload, durable.VarsLen(vars))
+		if err != nil {
 			return fmt.Errorf("restart: %w", err)
 		}
+		im = &ckptlog.Image{Seq: seq, Vars: vs, Memory: mem} // aliases the message
+
 	}
 	return n.restoreImage(name, im, live, vars)
 }

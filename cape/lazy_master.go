@@ -2,6 +2,7 @@ package cape
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/cape-go/cape/cape/internal/lazy"
 	"github.com/cape-go/cape/cape/internal/stats"
@@ -18,7 +19,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	n := r.n
 	m := n.lazyM
 	vals := r.results()
-	rep, err := m.Exchange(&lazy.Round{Seq: r.seq, Name: r.name, Extent: r.extent, Merged: merged, Deltas: ds,
+	rd := &lazy.Round{Seq: r.seq, Name: r.name, Extent: r.extent, Merged: merged, Deltas: ds,
 		Committed: r.roster.committed,
 		// Small results go one after the other from this goroutine: a
 		// write returns once the bytes are in the socket buffer, and a
@@ -29,7 +30,11 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		},
 		Send: func(rank int, payload []byte) error {
 			return n.master.Send(rank, transport.Message{Kind: wire.Merged, Seq: r.seq, Payload: payload})
-		}})
+		}}
+	if n.stats {
+		rd.Now = time.Now // the step times go to --stats only
+	}
+	rep, err := m.Exchange(rd)
 	if err != nil {
 		return 0, r.fail(fmt.Errorf("lazy transfer: %w", err))
 	}

@@ -1,6 +1,7 @@
 package catchup
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -183,10 +184,22 @@ func TestJoiner(t *testing.T) {
 func step(j *Joiner, now *time.Time, line string) error {
 	cmd, want, _ := strings.Cut(line, " => ")
 	f := strings.Fields(cmd)
+	// A malformed number fails the line (not a silent 0, which could pass
+	// a case it does not test).
+	var numErr error
 	num := func(i int) uint64 {
-		v, _ := strconv.ParseUint(f[i], 10, 64)
+		v, err := strconv.ParseUint(f[i], 10, 64)
+		numErr = cmp.Or(numErr, err)
 		return v
 	}
+	if err := stepCmd(j, now, f, want, num); err != nil {
+		return err
+	}
+	return numErr
+}
+
+// stepCmd carries out one command of a TestJoiner script, f its fields.
+func stepCmd(j *Joiner, now *time.Time, f []string, want string, num func(int) uint64) error {
 	pending := len(f) > 0 && f[len(f)-1] == "pending"
 	switch f[0] {
 	case "begin":
@@ -210,7 +223,10 @@ func step(j *Joiner, now *time.Time, line string) error {
 	case "heard":
 		var live []int
 		for _, s := range strings.Split(f[1], ",") {
-			r, _ := strconv.Atoi(s)
+			r, err := strconv.Atoi(s)
+			if err != nil {
+				return err
+			}
 			live = append(live, r)
 		}
 		return wantErr("Heard", j.Heard(live, num(2)), want)

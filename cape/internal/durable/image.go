@@ -124,22 +124,6 @@ func ParseReplay(p []byte) (replayTo uint64, pending *Pending, err error) {
 	return r.Regions, pending, nil
 }
 
-// AppendImageMessage appends to dst the image message the master sends
-// the slaves at the image's point (wire.AppendImage).
-func AppendImageMessage(dst []byte, im *ckptlog.Image) []byte {
-	return wire.AppendImage(dst, im.Seq, im.Vars, im.Memory)
-}
-
-// ParseImageMessage parses an image message (AppendImageMessage) whose
-// point's variables take varsLen bytes. The image aliases p.
-func ParseImageMessage(p []byte, varsLen int) (*ckptlog.Image, error) {
-	seq, vars, mem, err := wire.ParseImage(p, varsLen)
-	if err != nil {
-		return nil, err
-	}
-	return &ckptlog.Image{Seq: seq, Vars: vars, Memory: mem}, nil
-}
-
 // SameAllocations checks that the arena's allocator state, alloc, is the
 // one the image was saved with at its point.
 func SameAllocations(im *ckptlog.Image, alloc []byte) error {

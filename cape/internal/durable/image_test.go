@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/ckptlog"
 )
 
@@ -154,24 +153,6 @@ func TestReplayMessage(t *testing.T) {
 	for _, b := range [][]byte{nil, make([]byte, 7), make([]byte, 12)} {
 		if _, _, err := ParseReplay(b); err == nil {
 			t.Fatalf("a replay message of %d bytes parsed", len(b))
-		}
-	}
-}
-
-// TestImageMessage checks the image message's round trip and refusals.
-func TestImageMessage(t *testing.T) {
-	im := &ckptlog.Image{Seq: 9, Vars: []byte{1, 2, 3}, Memory: []byte("arena bytes")}
-	b := AppendImageMessage(nil, im)
-	got, err := ParseImageMessage(b, 3)
-	if err != nil || got.Seq != 9 || !bytes.Equal(got.Vars, im.Vars) || !bytes.Equal(got.Memory, im.Memory) {
-		t.Fatalf("round trip: %+v, %v", got, err)
-	}
-	for _, c := range []struct {
-		b  []byte
-		nv int
-	}{{b[:7], 0}, {b[:10], 3}, {b, len(b)}} {
-		if _, err := ParseImageMessage(c.b, c.nv); !errors.Is(err, wire.ErrImageShort) {
-			t.Fatalf("%d bytes with %d of variables: %v", len(c.b), c.nv, err)
 		}
 	}
 }

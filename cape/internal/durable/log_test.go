@@ -313,20 +313,7 @@ func TestJoinFollowsLog(t *testing.T) {
 	j.region(m, 0, 100, false)
 	j.region(m, 50, 100, true)
 
-	waitLogged(t, dir, 2)
-	cd, err := ckptlog.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := cd.Follow(RecordLimit(int(testHeader.ArenaSize)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := &notes{}
-	d, err := OpenJoin(cd, fl, testHeader, ns.add)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, ns := openJoinWhenLogged(t, dir, 2)
 	if d.Logged() != 2 || !ns.has("join: replaying regions #1 to #2") {
 		t.Fatalf("join: %d regions, notices %q", d.Logged(), *ns)
 	}
@@ -355,24 +342,36 @@ func TestJoinFollowsLog(t *testing.T) {
 	}
 }
 
-// waitLogged waits until the log in dir holds region last: the writer
-// writes records in the background.
-func waitLogged(t *testing.T, dir string, last uint64) {
+// openJoinWhenLogged waits until the log in dir holds region last (the
+// writer writes records in the background), then opens a joining node's
+// log on it, its notices going to ns.
+func openJoinWhenLogged(t *testing.T, dir string, last uint64) (d *Log, ns *notes) {
 	t.Helper()
 	cd, err := ckptlog.OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		s, err := cd.Scan(RecordLimit(int(testHeader.ArenaSize)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if s.Last() >= last {
-			return
+			break
+		}
+		if !time.Now().Before(deadline) {
+			t.Fatalf("the log holds no region #%d after 10s", last)
 		}
 	}
-	t.Fatalf("the log holds no region #%d after 10s", last)
+	fl, err := cd.Follow(RecordLimit(int(testHeader.ArenaSize)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns = &notes{}
+	if d, err = OpenJoin(cd, fl, testHeader, ns.add); err != nil {
+		t.Fatal(err)
+	}
+	return d, ns
 }
 
 // TestJoinFollowsCompaction checks a joining node behind a compaction of
@@ -386,20 +385,7 @@ func TestJoinFollowsCompaction(t *testing.T) {
 		j := &job{mem: make([]byte, testPage)}
 		a := &fakeArena{mem: j.mem, used: testPage, state: []byte("allocs")}
 		j.region(m, 0, 1000, false)
-		waitLogged(t, dir, 1)
-		cd, err := ckptlog.OpenDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fl, err := cd.Follow(RecordLimit(int(testHeader.ArenaSize)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ns := &notes{}
-		d, err := OpenJoin(cd, fl, testHeader, ns.add)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, ns := openJoinWhenLogged(t, dir, 1)
 		for m.compactions == 0 {
 			if j.seqs > 20 {
 				t.Fatal("the master's log never compacted")
@@ -416,6 +402,7 @@ func TestJoinFollowsCompaction(t *testing.T) {
 			return nil
 		}
 		var image *Pending
+		var err error
 		for deadline := time.Now().Add(10 * time.Second); image == nil; time.Sleep(time.Millisecond) {
 			var last uint64
 			last, image, err = d.Follow(2, adopt)

@@ -2,107 +2,32 @@ package homes
 
 import (
 	"encoding/hex"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/scripttest"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected output of testdata/*.txt")
-
 // TestInteraction runs the scripts in testdata/*.txt (etcd raft's
-// interaction tests): each paragraph is a command that feeds the directory
-// one event, "----", and the actions it returned (or the state a query
-// printed), one a line. Lines starting with # are comments. Run with
-// -update to rewrite the expected output.
+// interaction tests, through scripttest): each command feeds the directory
+// one event, and the lines after "----" are the actions it returned (or the
+// state a query printed), one a line. Lines starting with # are comments.
+// Run with -update to rewrite the expected output.
 func TestInteraction(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts in testdata: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			runFile(t, file)
-		})
-	}
-}
-
-func runFile(t *testing.T, file string) {
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var h scriptHarness
-	var out []string
-	for _, para := range strings.Split(strings.TrimRight(string(src), "\n"), "\n\n") {
-		lines := strings.Split(para, "\n")
-		var comments []string
-		for len(lines) > 0 && strings.HasPrefix(lines[0], "#") {
-			comments, lines = append(comments, lines[0]), lines[1:]
-		}
-		out = append(out, comments...)
-		if len(lines) == 0 {
-			out = append(out, "")
-			continue
-		}
-		if len(lines) < 2 || lines[1] != "----" {
-			t.Fatalf("%s: %q: want a command then ----", file, lines[0])
-		}
-		got, err := h.run(lines[0])
-		if err != nil {
-			t.Fatalf("%s: %s: %v", file, lines[0], err)
-		}
-		if want := lines[2:]; !*update && !slices.Equal(got, want) {
-			t.Errorf("%s: %s\ngot:\n\t%s\nwant:\n\t%s", file, lines[0],
-				strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
-		}
-		out = append(out, lines[0], "----")
-		out = append(out, got...)
-		out = append(out, "")
-	}
-	if *update {
-		if err := os.WriteFile(file, []byte(strings.Join(out, "\n")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	scripttest.Run(t, func() func(string) ([]string, error) {
+		var h scriptHarness
+		return h.run
+	})
 }
 
 // scriptHarness is a directory driven by a script.
 type scriptHarness struct {
 	d  *Dir
 	ps int
-}
-
-// kv is a command's key=value arguments.
-type kv map[string]string
-
-func (a kv) num(key string) (int, error) {
-	v, ok := a[key]
-	if !ok {
-		return 0, fmt.Errorf("%s= missing", key)
-	}
-	return strconv.Atoi(v)
-}
-
-func (a kv) list(key string) ([]int, error) {
-	var xs []int
-	for f := range strings.SplitSeq(a[key], ",") {
-		if f == "" {
-			continue
-		}
-		x, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, err
-		}
-		xs = append(xs, x)
-	}
-	return xs, nil
 }
 
 // run carries out one command and returns what it printed. Commands:
@@ -120,37 +45,32 @@ func (a kv) list(key string) ([]int, error) {
 // runs= lists page:offset:new/entry, offset in the page and bytes in hex;
 // several runs of one page come in order.
 func (h *scriptHarness) run(cmd string) ([]string, error) {
-	fields := strings.Fields(cmd)
-	a := kv{}
-	for _, f := range fields[1:] {
-		k, v, _ := strings.Cut(f, "=")
-		a[k] = v
-	}
-	if fields[0] == "job" {
-		n, err := a.num("nodes")
+	name, a := scripttest.Fields(cmd)
+	if name == "job" {
+		n, err := a.MustInt("nodes")
 		if err != nil {
 			return nil, err
 		}
-		if h.ps, err = a.num("pagesize"); err != nil {
+		if h.ps, err = a.MustInt("pagesize"); err != nil {
 			return nil, err
 		}
 		h.d, err = New(Config{Nodes: n, PageSize: h.ps})
 		return nil, err
 	}
 	if h.d == nil {
-		return nil, fmt.Errorf("%s before job", fields[0])
+		return nil, fmt.Errorf("%s before job", name)
 	}
-	switch fields[0] {
+	switch name {
 	case "state":
 		return h.state(), nil
 	case "resident":
-		n, err := a.num("node")
+		n, err := a.MustInt("node")
 		if err != nil {
 			return nil, err
 		}
 		return []string{fmt.Sprintf("node %d: %v", n, h.d.Resident(n))}, nil
 	}
-	ev, err := h.event(fields[0], a)
+	ev, err := h.event(name, a)
 	if err != nil {
 		return nil, err
 	}
@@ -158,27 +78,27 @@ func (h *scriptHarness) run(cmd string) ([]string, error) {
 }
 
 // event builds the event of command name.
-func (h *scriptHarness) event(name string, a kv) (Event, error) {
+func (h *scriptHarness) event(name string, a scripttest.Args) (Event, error) {
 	var ev Event
 	var err error
 	if _, ok := a["node"]; ok {
-		if ev.Node, err = a.num("node"); err != nil {
+		if ev.Node, err = a.MustInt("node"); err != nil {
 			return ev, err
 		}
 	}
 	switch name {
 	case "begin":
 		ev.Kind = Begin
-		s, err := a.num("seq")
+		s, err := a.MustInt("seq")
 		if err != nil {
 			return ev, err
 		}
 		ev.Seq = uint64(s)
-		ev.Site, err = a.num("site")
+		ev.Site, err = a.MustInt("site")
 		return ev, err
 	case "touch":
 		ev.Kind = Touch
-		ev.Page, err = a.num("page")
+		ev.Page, err = a.MustInt("page")
 		return ev, err
 	case "notice", "runs":
 		ev.Kind = Notice
@@ -194,15 +114,15 @@ func (h *scriptHarness) event(name string, a kv) (Event, error) {
 		return ev, err
 	case "replicated":
 		ev.Kind = Replicated
-		s, err := a.num("seq")
+		s, err := a.MustInt("seq")
 		if err != nil {
 			return ev, err
 		}
 		ev.Seq = uint64(s)
-		if ev.From, err = a.num("from"); err != nil {
+		if ev.From, err = a.MustInt("from"); err != nil {
 			return ev, err
 		}
-		ev.Pages, err = a.list("pages")
+		ev.Pages, err = a.Ints("pages")
 		return ev, err
 	case "lost":
 		ev.Kind = Lost
@@ -212,8 +132,8 @@ func (h *scriptHarness) event(name string, a kv) (Event, error) {
 }
 
 // writes parses pages= and runs= into writes in page order.
-func (h *scriptHarness) writes(a kv) ([]Write, error) {
-	pages, err := a.list("pages")
+func (h *scriptHarness) writes(a scripttest.Args) ([]Write, error) {
+	pages, err := a.Ints("pages")
 	if err != nil {
 		return nil, err
 	}

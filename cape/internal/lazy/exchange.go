@@ -29,11 +29,14 @@ type Round struct {
 	// Send sends slave rank its payload, a lazy merged payload, and
 	// returns once payload may be reused. It may be called concurrently.
 	Send func(rank int, payload []byte) error
+	// Now is the driver's clock, for Report's step times; nil (no
+	// --stats) leaves them zero and reads no clock.
+	Now func() time.Time
 }
 
 // Report is what an Exchange took, for --stats.
 type Report struct {
-	Pages, Plan, Send, Snapshot time.Duration // its steps: finding the changed pages, planning, sending, the snapshot
+	Pages, Plan, Send, Snapshot time.Duration // its steps: finding the changed pages, planning, sending, the snapshot (zero unless Round.Now is set)
 	// Snapped is the number of pages in the snapshot; Copied and Compared
 	// the pages this snapshot copied (changed or new) and compared
 	// without copying.
@@ -85,14 +88,18 @@ func (m *Master) grow(size int) {
 // Result.
 func (m *Master) Exchange(rd *Round) (Report, error) {
 	var rep Report
-	tp := time.Now()
+	now := rd.Now
+	if now == nil {
+		now = zeroTime
+	}
+	tp := now()
 	m.changedBuf = appendPages(m.changedBuf[:0], rd.Merged, m.ps)
 	changed := m.changedBuf
 	m.pagesBuf = fillWriters(m.writer, m.pagesBuf, rd.Deltas, m.ps)
 	writer := m.writer
 	m.grow(len(m.lacks))
 	out := m.out
-	t0 := time.Now()
+	t0 := now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.acceptErr; err != nil {
@@ -108,7 +115,7 @@ func (m *Master) Exchange(rd *Round) (Report, error) {
 	// The results go out before the snapshot, under mu: a slave's fetch
 	// of this region's pages waits for it, and the slave, which starts
 	// its next region once it has the notices, waits for nothing.
-	t1 := time.Now()
+	t1 := now()
 	arena := m.arena[:rd.Extent]
 	var wg sync.WaitGroup
 	for _, s := range rd.Committed {
@@ -131,13 +138,16 @@ func (m *Master) Exchange(rd *Round) (Report, error) {
 		}
 	}
 	wg.Wait()
-	t2 := time.Now()
+	t2 := now()
 	m.snapshot(writer, changed)
 	m.version = rd.Seq
 	rep.Snapped, rep.Copied, rep.Compared = len(m.snap), m.copied, m.compared
-	rep.Pages, rep.Plan, rep.Send, rep.Snapshot = t0.Sub(tp), t1.Sub(t0), t2.Sub(t1), time.Since(t2)
+	rep.Pages, rep.Plan, rep.Send, rep.Snapshot = t0.Sub(tp), t1.Sub(t0), t2.Sub(t1), now().Sub(t2)
 	return rep, nil
 }
+
+// zeroTime is the clock of an untimed Exchange.
+func zeroTime() time.Time { return time.Time{} }
 
 // Result returns what the last Exchange sent to slave rank. Like
 // Exchange, it is for the region's goroutine.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cape-go/cape/delta"
 )
@@ -192,5 +193,29 @@ func TestExchangeFailures(t *testing.T) {
 	}
 	if r := m.Result(1); r.Size != 0 || r.Notices != 0 || len(m.lacks[1]) != 0 {
 		t.Errorf("the lost node 1: %+v, lacks %v; want nothing", r, m.lacks[1])
+	}
+}
+
+// TestExchangeClock checks that an Exchange reads the clock only through
+// Round.Now: untimed, its step times are zero; timed by a clock that
+// advances a millisecond a reading, each step took a millisecond.
+func TestExchangeClock(t *testing.T) {
+	const ps = 16
+	arena := make([]byte, 4*ps)
+	m := newMaster(arena, ps, 2)
+	md := write(arena, 1, delta.Merged, 1, 0)
+	rd := &Round{Seq: 1, Name: "R", Extent: len(arena), Merged: md,
+		Deltas: []*delta.Delta{write(arena, 1, 0, 1, 0), {}}, Committed: []int{1},
+		Seal: func(dst []byte, push *delta.Delta) ([]byte, error) { return dst, nil },
+		Send: func(rank int, payload []byte) error { return nil }}
+	rep, err := m.Exchange(rd)
+	if err != nil || rep.Pages != 0 || rep.Plan != 0 || rep.Send != 0 || rep.Snapshot != 0 {
+		t.Fatalf("untimed: %+v, %v; want zero step times", rep, err)
+	}
+	var clock time.Time
+	rd.Now = func() time.Time { clock = clock.Add(time.Millisecond); return clock }
+	rep, err = m.Exchange(rd)
+	if ms := time.Millisecond; err != nil || rep.Pages != ms || rep.Plan != ms || rep.Send != ms || rep.Snapshot != ms {
+		t.Fatalf("timed: %+v, %v; want a millisecond a step", rep, err)
 	}
 }

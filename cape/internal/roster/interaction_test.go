@@ -1,17 +1,15 @@
 package roster
 
 import (
-	"bufio"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/internal/scripttest"
 )
 
 // TestInteraction runs the scripts in testdata/*.txt (etcd's
@@ -31,96 +29,10 @@ import (
 // Times are offsets from the job's start (at=10ms); see run for the
 // commands. Run with -update to rewrite the expected output.
 func TestInteraction(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts in testdata: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			runScript(t, file)
-		})
-	}
-}
-
-// block is one command of a script and its expected output.
-type block struct {
-	pre  []string // comment and blank lines before the command
-	line int
-	cmd  string
-	want []string
-}
-
-// parseScript reads a script's blocks.
-func parseScript(t *testing.T, file string) []block {
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var blocks []block
-	var cur *block
-	var pre []string
-	inOut := false
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		line := sc.Text()
-		switch {
-		case cur == nil && (line == "" || strings.HasPrefix(line, "#")):
-			pre = append(pre, line)
-		case cur == nil:
-			blocks = append(blocks, block{pre: pre, line: ln, cmd: line})
-			cur, pre = &blocks[len(blocks)-1], nil
-		case !inOut && line == "----":
-			inOut = true
-		case !inOut:
-			t.Fatalf("%s:%d: want ---- after the command, got %q", file, ln, line)
-		case line == "":
-			cur, inOut = nil, false
-		default:
-			cur.want = append(cur.want, line)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if cur != nil && !inOut {
-		t.Fatalf("%s: the last command has no ----", file)
-	}
-	return blocks
-}
-
-var update = flag.Bool("update", false, "rewrite the expected output of testdata/*.txt")
-
-func runScript(t *testing.T, file string) {
-	blocks := parseScript(t, file)
-	var h harness
-	var rewritten strings.Builder
-	for _, b := range blocks {
-		got, err := h.run(b.cmd)
-		if err != nil {
-			t.Fatalf("%s:%d: %s: %v", file, b.line, b.cmd, err)
-		}
-		if *update {
-			for _, l := range b.pre {
-				fmt.Fprintln(&rewritten, l)
-			}
-			fmt.Fprintf(&rewritten, "%s\n----\n", b.cmd)
-			for _, l := range got {
-				fmt.Fprintln(&rewritten, l)
-			}
-			fmt.Fprintln(&rewritten)
-			continue
-		}
-		if !slices.Equal(got, b.want) {
-			t.Errorf("%s:%d: %s\ngot:\n\t%s\nwant:\n\t%s", file, b.line, b.cmd,
-				strings.Join(got, "\n\t"), strings.Join(b.want, "\n\t"))
-		}
-	}
-	if *update {
-		if err := os.WriteFile(file, []byte(strings.TrimSuffix(rewritten.String(), "\n")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	scripttest.Run(t, func() func(string) ([]string, error) {
+		var h harness
+		return h.run
+	})
 }
 
 // harness is a job's membership and the master's roster, driven by a
@@ -135,39 +47,14 @@ type harness struct {
 // t0 is the job's start: times in scripts are offsets from it.
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// args are a command's key=value (or bare key) arguments.
-type args map[string]string
-
-func (a args) int(key string, def int) (int, error) {
-	v, ok := a[key]
-	if !ok {
-		return def, nil
-	}
-	return strconv.Atoi(v)
-}
-
-func (a args) at() (time.Time, error) {
+// parseAt returns the time at=, an offset from t0.
+func parseAt(a scripttest.Args) (time.Time, error) {
 	v, ok := a["at"]
 	if !ok {
 		return time.Time{}, errors.New("at= missing")
 	}
 	d, err := time.ParseDuration(v)
 	return t0.Add(d), err
-}
-
-func (a args) ints(key string) ([]int, error) {
-	var xs []int
-	if a[key] == "" {
-		return nil, nil
-	}
-	for _, f := range strings.Split(a[key], ",") {
-		x, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, err
-		}
-		xs = append(xs, x)
-	}
-	return xs, nil
 }
 
 // run carries out one command and returns what it printed. Commands:
@@ -198,12 +85,7 @@ func (a args) ints(key string) ([]int, error) {
 //	should-ask seq=S replay-to=K at=T   a joining node at region S, the log
 //	                                    up to region K: does it ask now?
 func (h *harness) run(cmd string) ([]string, error) {
-	fields := strings.Fields(cmd)
-	a := args{}
-	for _, f := range fields[1:] {
-		k, v, _ := strings.Cut(f, "=")
-		a[k] = v
-	}
+	name, a := scripttest.Fields(cmd)
 	seq := h.seq()
 	if s, ok := a["seq"]; ok {
 		v, err := strconv.ParseUint(s, 10, 64)
@@ -212,30 +94,30 @@ func (h *harness) run(cmd string) ([]string, error) {
 		}
 		seq = v
 	}
-	rank, err := a.int("rank", -1)
+	rank, err := a.Int("rank", -1)
 	if err != nil {
 		return nil, err
 	}
-	switch fields[0] {
+	switch name {
 	case "job":
 		return nil, h.job(a)
 	case "begin":
 		return h.begin(a, seq)
 	case "ask", "delta", "bad":
-		at, err := a.at()
+		at, err := parseAt(a)
 		if err != nil {
 			return nil, err
 		}
-		ev := Event{Kind: Recv, Rank: rank, Seq: seq, MsgSeq: seq, At: at, MsgKind: 50, Delta: fields[0] == "delta"}
-		if fields[0] == "delta" {
+		ev := Event{Kind: Recv, Rank: rank, Seq: seq, MsgSeq: seq, At: at, MsgKind: 50, Delta: name == "delta"}
+		if name == "delta" {
 			ev.MsgKind = 51
 		}
-		if fields[0] == "bad" {
+		if name == "bad" {
 			ev.Err = fmt.Errorf("node %d sent a malformed message", rank)
 		}
 		return h.step(ev), nil
 	case "closed":
-		at, err := a.at()
+		at, err := parseAt(a)
 		if err != nil {
 			return nil, err
 		}
@@ -249,17 +131,17 @@ func (h *harness) run(cmd string) ([]string, error) {
 	case "slave":
 		return h.slave(a, rank, seq)
 	case "next", "end":
-		at, err := a.at()
+		at, err := parseAt(a)
 		if err != nil {
 			return nil, err
 		}
 		kind := NextUnit
-		if fields[0] == "end" {
+		if name == "end" {
 			kind = End
 		}
 		return h.step(Event{Kind: kind, At: at}), nil
 	case "tick":
-		at, err := a.at()
+		at, err := parseAt(a)
 		if err != nil {
 			return nil, err
 		}
@@ -271,14 +153,14 @@ func (h *harness) run(cmd string) ([]string, error) {
 	case "result":
 		return h.result(), nil
 	case "lose-after-commit":
-		at, err := a.at()
+		at, err := parseAt(a)
 		if err != nil {
 			return nil, err
 		}
 		survived, declared := h.members.LoseAfterCommit(rank, seq, at)
 		return []string{fmt.Sprintf("survived=%v declared=%v", survived, declared)}, nil
 	case "boundary":
-		joined, err := a.ints("joined")
+		joined, err := a.Ints("joined")
 		if err != nil {
 			return nil, err
 		}
@@ -290,18 +172,18 @@ func (h *harness) run(cmd string) ([]string, error) {
 	case "members":
 		return h.membership(), nil
 	case "ask-join", "admit", "should-ask":
-		return h.join(fields[0], a, rank, seq)
+		return h.join(name, a, rank, seq)
 	}
-	return nil, fmt.Errorf("unknown command %q", fields[0])
+	return nil, fmt.Errorf("unknown command %q", name)
 }
 
 // job starts a new job: its membership, roster and joining nodes.
-func (h *harness) job(a args) error {
-	nodes, err := a.int("nodes", 0)
+func (h *harness) job(a scripttest.Args) error {
+	nodes, err := a.Int("nodes", 0)
 	if err != nil {
 		return err
 	}
-	maxLost, err := a.int("max-lost", -1)
+	maxLost, err := a.Int("max-lost", -1)
 	if err != nil {
 		return err
 	}
@@ -322,21 +204,21 @@ var logStates = map[string]LogState{
 
 // join carries out the commands of joining nodes, as the driver (cape's
 // announceLive and admitJoiners) does.
-func (h *harness) join(cmd string, a args, rank int, seq uint64) ([]string, error) {
+func (h *harness) join(cmd string, a scripttest.Args, rank int, seq uint64) ([]string, error) {
 	switch cmd {
 	case "ask-join":
-		replayed, err := a.int("replayed", 0)
+		replayed, err := a.Int("replayed", 0)
 		if err != nil {
 			return nil, err
 		}
 		h.joins.Ask(rank, uint64(replayed))
 		return nil, nil
 	case "should-ask":
-		at, err := a.at()
+		at, err := parseAt(a)
 		if err != nil {
 			return nil, err
 		}
-		to, err := a.int("replay-to", 0)
+		to, err := a.Int("replay-to", 0)
 		if err != nil {
 			return nil, err
 		}
@@ -346,7 +228,7 @@ func (h *harness) join(cmd string, a args, rank int, seq uint64) ([]string, erro
 	if !ok {
 		return nil, fmt.Errorf("refuse=%q", a["refuse"])
 	}
-	fail, err := a.ints("fail")
+	fail, err := a.Ints("fail")
 	if err != nil {
 		return nil, err
 	}
@@ -379,8 +261,8 @@ func (h *harness) join(cmd string, a args, rank int, seq uint64) ([]string, erro
 
 // master runs the master's loop from at: each unit takes 1ms, until the
 // loop is done or waits for the slaves.
-func (h *harness) master(a args) ([]string, error) {
-	at, err := a.at()
+func (h *harness) master(a scripttest.Args) ([]string, error) {
+	at, err := parseAt(a)
 	if err != nil {
 		return nil, err
 	}
@@ -398,8 +280,8 @@ func (h *harness) master(a args) ([]string, error) {
 // slave runs the rest of the region on slave rank from at: in a dynamic
 // loop it asks for chunks, each taking 1ms, until it gets an empty one;
 // then it sends its delta.
-func (h *harness) slave(a args, rank int, seq uint64) ([]string, error) {
-	at, err := a.at()
+func (h *harness) slave(a scripttest.Args, rank int, seq uint64) ([]string, error) {
+	at, err := parseAt(a)
 	if err != nil {
 		return nil, err
 	}
@@ -428,19 +310,19 @@ func (h *harness) seq() uint64 {
 	return h.ro.Seq()
 }
 
-func (h *harness) begin(a args, seq uint64) ([]string, error) {
+func (h *harness) begin(a scripttest.Args, seq uint64) ([]string, error) {
 	if h.ro == nil {
 		return nil, errors.New("begin before job")
 	}
-	at, err := a.at()
+	at, err := parseAt(a)
 	if err != nil {
 		return nil, err
 	}
-	count, err := a.int("count", 0)
+	count, err := a.Int("count", 0)
 	if err != nil {
 		return nil, err
 	}
-	chunk, err := a.int("chunk", 0)
+	chunk, err := a.Int("chunk", 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package stdio
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -66,10 +65,6 @@ func Addr(master string, port uint16) (string, error) {
 	}
 	return net.JoinHostPort(host, strconv.Itoa(int(port))), nil
 }
-
-// encodeCount is the payload of an end or an acknowledgement: a count of
-// bytes.
-func encodeCount(n int64) []byte { return binary.LittleEndian.AppendUint64(nil, uint64(n)) }
 
 // nodeError is err, a failure of rank's input stream on the master, as a
 // *transport.NodeError naming the node and the stream.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -188,7 +189,7 @@ func (q *Queue) acknowledge() {
 	}
 	q.acking = true
 	q.mu.Unlock()
-	err := q.conn.Send(transport.Message{Kind: KindAck, Seq: uint64(v), Payload: encodeCount(v)})
+	err := q.conn.Send(transport.Message{Kind: KindAck, Seq: uint64(v), Payload: wire.U64Payload(uint64(v))})
 	q.mu.Lock()
 	q.acking = false
 	if err == nil {

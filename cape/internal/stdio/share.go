@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -268,7 +269,7 @@ func (s *Share) send(p *peer) {
 			return
 		}
 		if !ok {
-			if err := s.pm.Send(p.rank, transport.Message{Kind: KindEnd, Seq: uint64(total), Payload: encodeCount(total)}); err != nil {
+			if err := s.pm.Send(p.rank, transport.Message{Kind: KindEnd, Seq: uint64(total), Payload: wire.U64Payload(uint64(total))}); err != nil {
 				s.peerFailed(p, err)
 			}
 			return

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/transport"
 )
 
@@ -294,7 +295,7 @@ type recordPeers struct {
 func (p *recordPeers) Send(rank int, m transport.Message) error {
 	p.sent <- m
 	if m.Kind == KindData {
-		p.acks <- transport.Message{Kind: KindAck, Payload: encodeCount(int64(m.Seq) + int64(len(m.Payload)))}
+		p.acks <- transport.Message{Kind: KindAck, Payload: wire.U64Payload(m.Seq + uint64(len(m.Payload)))}
 	}
 	return nil
 }

@@ -121,3 +121,21 @@ func FuzzUnpack(f *testing.F) {
 		}
 	})
 }
+
+// FuzzImage checks that an image message a slave parses, with any length
+// of the point's variables, either is refused or re-encodes to the bytes
+// received (moved from durable, which parsed it).
+func FuzzImage(f *testing.F) {
+	f.Add(AppendImage(nil, 2, []byte{1, 2}, []byte{3}), 2)
+	f.Add([]byte{1, 2, 3}, -1)
+	f.Fuzz(func(t *testing.T, b []byte, varsLen int) {
+		if varsLen < 0 {
+			return
+		}
+		if seq, vars, mem, err := ParseImage(b, varsLen); err == nil {
+			if len(vars) != varsLen || !bytes.Equal(AppendImage(nil, seq, vars, mem), b) {
+				t.Fatalf("image message %x with %d bytes of variables: seq %d, vars %x, memory %x", b, varsLen, seq, vars, mem)
+			}
+		}
+	})
+}

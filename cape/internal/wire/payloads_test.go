@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -319,6 +320,25 @@ func TestStdinInfoBytes(t *testing.T) {
 	} {
 		if _, _, err := ParseStdinInfo(tc.p); err == nil || err.Error() != tc.want {
 			t.Errorf("ParseStdinInfo(%v) = %v, want %q", tc.p, err, tc.want)
+		}
+	}
+}
+
+// TestImage checks the image message's round trip and refusals, for any
+// length of the point's variables (moved from durable, which parsed it).
+func TestImage(t *testing.T) {
+	vars, mem := []byte{1, 2, 3}, []byte("arena bytes")
+	b := AppendImage(nil, 9, vars, mem)
+	seq, gotVars, gotMem, err := ParseImage(b, 3)
+	if err != nil || seq != 9 || !bytes.Equal(gotVars, vars) || !bytes.Equal(gotMem, mem) {
+		t.Fatalf("round trip: %d, %x, %x, %v", seq, gotVars, gotMem, err)
+	}
+	for _, c := range []struct {
+		b  []byte
+		nv int
+	}{{b[:7], 0}, {b[:10], 3}, {b, len(b)}} {
+		if _, _, _, err := ParseImage(c.b, c.nv); !errors.Is(err, ErrImageShort) {
+			t.Fatalf("%d bytes with %d of variables: %v", len(c.b), c.nv, err)
 		}
 	}
 }
