@@ -16,10 +16,8 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	if err != nil {
 		return r.wrap("merged delta from the master", err)
 	}
-	vals, md, err := r.open(env)
-	if err == nil {
-		err = wire.CheckLabel(md, r.seq, delta.Merged)
-	}
+	md := new(delta.Delta)
+	vals, err := wire.OpenLabelled(env, md, r.limits(), r.seq, delta.Merged)
 	if err != nil {
 		return r.wrap("merged delta from the master", err)
 	}
