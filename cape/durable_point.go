@@ -93,7 +93,7 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 // hold (durable.Restore).
 func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
 	n.dirtyGap()
-	if err := durable.Restore(im, varTypes(live), vars, n.arena.Bytes(), n.layout(), checkPointers); err != nil {
+	if err := durable.Restore(im, varTypes(live), vars, n.arena.Bytes(), n.layout(), allocTable.CheckPointers); err != nil {
 		return fmt.Errorf("restart: point %s: %w", name, err)
 	}
 	n.seq = im.Seq

@@ -57,7 +57,7 @@ func (r *Region) Exchange(d *delta.Delta) error {
 // region's writes stored in the arena, before any slave receives them.
 // Slaves need not check: their arenas then equal the master's.
 func (r *Region) checkPointers() error {
-	if err := checkPointers(r.n.arena.Bytes()); err != nil {
+	if err := allocTable.CheckPointers(r.n.arena.Bytes()); err != nil {
 		return r.fail(err)
 	}
 	return nil
@@ -373,7 +373,7 @@ func (r *Region) mergeError(err error) error {
 	if !ok {
 		return r.fail(err)
 	}
-	in := describe(int(ce.Offset))
+	in := allocTable.Describe(int(ce.Offset))
 	if in == "" {
 		in = fmt.Sprintf("arena offset %#x (no live allocation)", ce.Offset)
 	}

@@ -152,7 +152,7 @@ func (r *Region) Start() error {
 	}
 	// Sequential code since the last region may have stored pointers in
 	// the arena.
-	if err := checkPointers(n.arena.Bytes()); err != nil {
+	if err := allocTable.CheckPointers(n.arena.Bytes()); err != nil {
 		return r.fail(err)
 	}
 	n.fault("start", r.seq)

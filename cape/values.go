@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/cape-go/cape/cape/internal/allocs"
 	"github.com/cape-go/cape/cape/internal/values"
 	"github.com/cape-go/cape/cape/internal/wire"
 )
@@ -36,7 +37,7 @@ func (op Op) String() string { return values.Op(op).String() }
 // sequentially last iteration or section) is stored in *v on every node. T
 // must not contain pointers.
 func LastPrivate[T any](r *Region, v *T, owner bool) {
-	if err := pointerFree(reflect.TypeFor[T]()); err != nil {
+	if err := allocs.PointerFree(reflect.TypeFor[T]()); err != nil {
 		fail(r.wrap("lastprivate variable", err))
 	}
 	r.values.Add(values.NewLastPrivate(v, owner))

@@ -48,7 +48,7 @@ func (r *Region) VerifyEnd() error {
 	first, count := arena.Diff(mem, v.merged)
 	var err error
 	if first >= 0 {
-		in := describe(first)
+		in := allocTable.Describe(first)
 		if in == "" {
 			in = "no live allocation"
 		}
