@@ -94,7 +94,7 @@ func (n *node) closeDurable() error {
 		return nil
 	}
 	if st, ok := n.dur.Close(); ok && n.stats {
-		statsf("cape: checkpoint: %s\n", st)
+		statsOut.Printf("cape: checkpoint: %s\n", st)
 	}
 	return nil
 }

@@ -341,7 +341,7 @@ func Finalize() error {
 	}
 	n.finished = true
 	n.closing.Store(true)
-	defer flushStats()
+	defer func() { statsOut.Flush() }() // reads statsOut at return, not now
 	var errs []error
 	if n.master != nil {
 		n.endAdmission()
@@ -354,7 +354,7 @@ func Finalize() error {
 		errs = append(errs, n.master.Close())
 		errs = append(errs, n.closeStdin())
 		n.refused.Flush()
-		flushStats()
+		statsOut.Flush()
 		n.summary()
 	}
 	if n.slave != nil {
