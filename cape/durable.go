@@ -93,7 +93,7 @@ func (n *node) closeDurable() error {
 	if n.dur == nil {
 		return nil
 	}
-	if st, ok := n.dur.Close(); ok && n.stats {
+	if st, ok := n.dur.Close(); ok && n.plan.Stats {
 		statsOut.Printf("cape: checkpoint: %s\n", st)
 	}
 	return nil

@@ -77,7 +77,7 @@ func WritesIn[T any](r *Region, s []T) {
 }
 
 // hint is what Start tells the monitor about r.
-func (r *Region) hint() monitor.Hint { return r.hints.Hint(&r.n.gap, r.seq, r.n.verify) }
+func (r *Region) hint() monitor.Hint { return r.hints.Hint(&r.n.gap, r.seq, r.n.plan.Verify) }
 
 // hintStats is the --stats note of what r's Start was told.
 func (r *Region) hintStats() string {

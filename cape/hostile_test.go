@@ -78,7 +78,7 @@ func installNode(t testing.TB, n *node) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.arena, n.tracker, n.ckpt, n.comp = a, tr, incremental{}, delta.None
+	n.arena, n.tracker, n.ckpt, n.plan.Compression = a, tr, incremental{}, delta.None
 	initMu.Lock()
 	old := self
 	self = n

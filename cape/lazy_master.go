@@ -37,7 +37,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	for _, s := range r.roster.committed {
 		o := m.Result(s)
 		sent += o.Size
-		if n.stats {
+		if n.plan.Stats {
 			_, _ = statsOut.Write(stats.AppendLazy(nil, &stats.Lazy{Name: r.name, Seq: r.seq, Node: s,
 				Size: o.Size, Pushed: o.Pushed, Notices: o.Notices, Eager: o.Eager, Fetched: o.Fetched,
 				Pages: rep.Pages, Plan: rep.Plan, Snapshot: rep.Snapshot, Snapped: rep.Snapped, Copied: rep.Copied, Compared: rep.Compared, Send: rep.Send}))

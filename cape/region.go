@@ -161,10 +161,10 @@ func (r *Region) Start() error {
 	r.state = stStarted
 	n.arena.Freeze(true)
 	r.extent = n.arena.Used()
-	if n.stats {
+	if n.plan.Stats {
 		r.stats = &regionStats{}
 	}
-	if n.verify {
+	if n.plan.Verify {
 		r.verify = &regionVerify{entry: append([]byte(nil), n.arena.Bytes()[:r.extent]...)}
 	}
 	if err := r.durableStart(); err != nil {
