@@ -409,8 +409,3 @@ func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
 	}
 	return buf, nil
 }
-
-// open reads an envelope received in this region.
-func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
-	return wire.OpenEnvelope(p, r.limits())
-}

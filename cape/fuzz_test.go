@@ -32,7 +32,7 @@ func FuzzOpen(f *testing.F) {
 	}
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, p []byte) {
-		vals, d, err := r.open(p)
+		vals, d, err := wire.OpenEnvelope(p, r.limits())
 		if err != nil {
 			return
 		}

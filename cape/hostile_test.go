@@ -432,7 +432,7 @@ func TestOversizedDeltaRefusedBeforeAllocating(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
 	start := time.Now()
-	_, _, err := r.open(p)
+	_, _, err := wire.OpenEnvelope(p, r.limits())
 	took := time.Since(start)
 	runtime.ReadMemStats(&m1)
 	table.add("delta declaring 1 TiB for a 1 MiB extent", err, took)
