@@ -76,7 +76,7 @@ func Alloc[T any](n int) ([]T, error) {
 		return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(a.Bytes()))), n), nil
 	}
 	if self != nil {
-		self.dirtyGap() // a block handed out again is zeroed
+		self.gap.Dirty() // a block handed out again is zeroed
 	}
 	off, err := a.Alloc(n*size, t.Align())
 	if err != nil {

@@ -158,7 +158,7 @@ func (r *Region) injectLogged() error {
 	if err := r.setValues(r.dlog.rec.Values); err != nil {
 		return err
 	}
-	r.n.dirtyGap()
+	r.n.gap.Dirty()
 	if err := r.dlog.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("restart: logged delta", err)
 	}
