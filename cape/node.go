@@ -382,4 +382,6 @@ func (n *node) abort(reason string) {
 
 // compression is the compression to use for a message
 // (setup.SendCompression).
-func (n *node) compression() delta.Compression { return setup.SendCompression(n.plan.Compression, n.loopback) }
+func (n *node) compression() delta.Compression {
+	return setup.SendCompression(n.plan.Compression, n.loopback)
+}
