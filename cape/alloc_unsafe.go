@@ -58,7 +58,7 @@ func Alloc[T any](n int) ([]T, error) {
 	if n < 0 {
 		return nil, &AllocError{Type: t.String(), N: n, Err: errors.New("negative length")}
 	}
-	words, err := pointerWords(t)
+	words, err := allocs.PointerWords(t)
 	if err != nil {
 		return nil, &AllocError{Type: t.String(), N: n, Err: fmt.Errorf("%w: %w", ErrPointers, err)}
 	}
@@ -76,7 +76,7 @@ func Alloc[T any](n int) ([]T, error) {
 		return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(a.Bytes()))), n), nil
 	}
 	if self != nil {
-		self.dirtyGap() // a block handed out again is zeroed
+		self.gap.Dirty() // a block handed out again is zeroed
 	}
 	off, err := a.Alloc(n*size, t.Align())
 	if err != nil {
@@ -136,7 +136,7 @@ func Free(v any) error {
 	}
 	off := int(p - a.Addr())
 	if self != nil && self.cur != nil {
-		return fmt.Errorf("%w %s inside %s: free it after the region", ErrFree, describe(off), self.cur.label())
+		return fmt.Errorf("%w %s inside %s: free it after the region", ErrFree, allocTable.Describe(off), self.cur.label())
 	}
 	return allocTable.Release(off, what, a.Free)
 }

@@ -112,8 +112,8 @@ func TestSingleNodeRegionReductions(t *testing.T) {
 
 func TestVerifyReportsDifferenceAndRestores(t *testing.T) {
 	n := the()
-	n.verify = true
-	defer func() { n.verify = false }()
+	n.plan.Verify = true
+	defer func() { n.plan.Verify = false }()
 	x := Make[int32](64)
 	x[7] = 70
 	for _, bad := range []bool{false, true} {

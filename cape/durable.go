@@ -93,8 +93,8 @@ func (n *node) closeDurable() error {
 	if n.dur == nil {
 		return nil
 	}
-	if st, ok := n.dur.Close(); ok && n.stats {
-		statsf("cape: checkpoint: %s\n", st)
+	if st, ok := n.dur.Close(); ok && n.plan.Stats {
+		statsOut.Printf("cape: checkpoint: %s\n", st)
 	}
 	return nil
 }
@@ -158,7 +158,7 @@ func (r *Region) injectLogged() error {
 	if err := r.setValues(r.dlog.rec.Values); err != nil {
 		return err
 	}
-	r.n.dirtyGap()
+	r.n.gap.Dirty()
 	if err := r.dlog.recDelta.Apply(r.n.arena.Bytes()[:r.extent]); err != nil {
 		return r.wrap("restart: logged delta", err)
 	}

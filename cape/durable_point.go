@@ -95,8 +95,8 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 // and the variables, and checks the pointers the arena's allocations then
 // hold (durable.Restore).
 func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
-	n.dirtyGap()
-	if err := durable.Restore(im, varTypes(live), vars, n.arena.Bytes(), n.layout(), checkPointers); err != nil {
+	n.gap.Dirty()
+	if err := durable.Restore(im, varTypes(live), vars, n.arena.Bytes(), n.layout(), allocTable.CheckPointers); err != nil {
 		return fmt.Errorf("restart: point %s: %w", name, err)
 	}
 	n.seq = im.Seq

@@ -57,7 +57,7 @@ func (r *Region) Exchange(d *delta.Delta) error {
 // region's writes stored in the arena, before any slave receives them.
 // Slaves need not check: their arenas then equal the master's.
 func (r *Region) checkPointers() error {
-	if err := checkPointers(r.n.arena.Bytes()); err != nil {
+	if err := allocTable.CheckPointers(r.n.arena.Bytes()); err != nil {
 		return r.fail(err)
 	}
 	return nil
@@ -133,23 +133,35 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	if err != nil {
 		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
 	}
-	// Values first: a malformed one is an error before any byte of the
-	// arena is written.
-	if err := r.setValues(vals); err != nil {
+	if err := r.injectMerged(vals, md, d, md.Apply); err != nil {
 		return sent, len(msg.Payload), err
-	}
-	if err := n.willInject(md); err != nil {
-		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
-	}
-	if err := md.Apply(n.arena.Bytes()[:r.extent]); err != nil {
-		return sent, len(msg.Payload), r.wrap("merged delta from the master", err)
-	}
-	if st := r.stats; st != nil {
-		st.mergedIn, st.ownIn = md.Len(), delta.Overlap(md.Runs, d.Runs)
 	}
 	exchange.Release(md)
 	n.slave.Release(msg.Payload)
 	return sent, len(msg.Payload), nil
+}
+
+// injectMerged is a slave's taking of the master's merged result, eager or
+// lazy: the values vals, then the bytes of md, which apply writes into the
+// region's extent of the arena. own is the node's delta of the region, for
+// --stats.
+func (r *Region) injectMerged(vals []byte, md, own *delta.Delta, apply func(arena []byte) error) error {
+	n := r.n
+	// Values first: a malformed one is an error before any byte of the
+	// arena is written.
+	if err := r.setValues(vals); err != nil {
+		return err
+	}
+	if err := n.willInject(md); err != nil {
+		return r.wrap("merged delta from the master", err)
+	}
+	if err := apply(n.arena.Bytes()[:r.extent]); err != nil {
+		return r.wrap("merged delta from the master", err)
+	}
+	if st := r.stats; st != nil {
+		st.mergedIn, st.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
+	}
+	return nil
 }
 
 // recvFromMaster receives the next message of kind want, handling the
@@ -373,7 +385,7 @@ func (r *Region) mergeError(err error) error {
 	if !ok {
 		return r.fail(err)
 	}
-	in := describe(int(ce.Offset))
+	in := allocTable.Describe(int(ce.Offset))
 	if in == "" {
 		in = fmt.Sprintf("arena offset %#x (no live allocation)", ce.Offset)
 	}
@@ -408,9 +420,4 @@ func (r *Region) envelope(d *delta.Delta, vals []byte) ([]byte, error) {
 		return nil, r.fail(err)
 	}
 	return buf, nil
-}
-
-// open reads an envelope received in this region.
-func (r *Region) open(p []byte) (vals []byte, d *delta.Delta, err error) {
-	return wire.OpenEnvelope(p, r.limits())
 }

@@ -49,7 +49,7 @@ func fail(err error) {
 // watchdogs (lost master, closed lifeline) and fault injection end here. It
 // prints msg, if any, on stderr naming this node, and exits with code.
 func exit(code int, msg string) {
-	flushStats()
+	statsOut.Flush()
 	if msg != "" {
 		who := "cape"
 		if self != nil && self.size > 1 {

@@ -177,7 +177,7 @@ func TestPointerCheckCost(t *testing.T) {
 	const reps = 200
 	start := time.Now()
 	for range reps {
-		if err := checkPointers(mem); err != nil {
+		if err := allocTable.CheckPointers(mem); err != nil {
 			t.Fatal(err)
 		}
 	}

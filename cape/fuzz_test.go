@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/cape-go/cape/cape/internal/setup"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
 )
@@ -14,14 +15,14 @@ import (
 // which is the only memory Exchange writes.
 func FuzzOpen(f *testing.F) {
 	const extent = 1 << 16
-	r := &Region{n: &node{comp: delta.None}, extent: extent, seq: 3}
+	r := &Region{n: &node{plan: setup.Plan{Compression: delta.None}}, extent: extent, seq: 3}
 	d := &delta.Delta{}
 	d.Reset(3, 1)
 	delta.AppendFull(d, 4096, []byte("written by node 1"))
 	delta.AppendFull(d, extent-8, []byte{1, 2, 3, 4, 5, 6, 7, 8})
 	for _, vals := range [][]byte{nil, wire.Pack(func(value) []byte { return []byte{1, 2, 3} }, make([]value, 2))} {
 		for _, c := range []delta.Compression{delta.None, delta.S2} {
-			r.n.comp = c
+			r.n.plan.Compression = c
 			buf, err := r.envelope(d, vals)
 			if err != nil {
 				f.Fatal(err)
@@ -31,7 +32,7 @@ func FuzzOpen(f *testing.F) {
 	}
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, p []byte) {
-		vals, d, err := r.open(p)
+		vals, d, err := wire.OpenEnvelope(p, r.limits())
 		if err != nil {
 			return
 		}

@@ -15,7 +15,7 @@ package cape
 //     Start compares nothing it compared at the last Stop.
 //
 // The runtime's own writes between regions are announced to the monitor
-// (injections) or make the next Start unproven (dirtyGap: a restored
+// (injections) or make the next Start unproven (n.gap.Dirty: a restored
 // image, a replayed delta, an allocation, a joiner's catch-up, --verify).
 // The bookkeeping and the decision are package hints'; this file holds the
 // API generated code calls.
@@ -77,7 +77,7 @@ func WritesIn[T any](r *Region, s []T) {
 }
 
 // hint is what Start tells the monitor about r.
-func (r *Region) hint() monitor.Hint { return r.hints.Hint(&r.n.gap, r.seq, r.n.verify) }
+func (r *Region) hint() monitor.Hint { return r.hints.Hint(&r.n.gap, r.seq, r.n.plan.Verify) }
 
 // hintStats is the --stats note of what r's Start was told.
 func (r *Region) hintStats() string {
@@ -87,7 +87,3 @@ func (r *Region) hintStats() string {
 // ended records, when r (outermost) stops, where the next region's
 // stretch starts.
 func (r *Region) ended() { r.n.gap.Ended(&r.hints.Proof, r.seq) }
-
-// dirtyGap records that the runtime wrote arena memory the monitor was not
-// told of, since the last region.
-func (n *node) dirtyGap() { n.gap.Dirty() }

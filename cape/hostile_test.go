@@ -78,7 +78,7 @@ func installNode(t testing.TB, n *node) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.arena, n.tracker, n.ckpt, n.comp = a, tr, incremental{}, delta.None
+	n.arena, n.tracker, n.ckpt, n.plan.Compression = a, tr, incremental{}, delta.None
 	initMu.Lock()
 	old := self
 	self = n
@@ -432,7 +432,7 @@ func TestOversizedDeltaRefusedBeforeAllocating(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
 	start := time.Now()
-	_, _, err := r.open(p)
+	_, _, err := wire.OpenEnvelope(p, r.limits())
 	took := time.Since(start)
 	runtime.ReadMemStats(&m1)
 	table.add("delta declaring 1 TiB for a 1 MiB extent", err, took)

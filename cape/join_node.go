@@ -81,7 +81,7 @@ func (n *node) dialJoin(tcfg transport.Config) error {
 // region one the log holds (replayed), or the node's first as a slave, and
 // waits for either as long as needed (catchup.Joiner decides).
 func (n *node) catchUp() {
-	n.dirtyGap()
+	n.gap.Dirty()
 	j := n.joining
 	j.Begin(n.seq, n.replayTo, n.pending != nil)
 	for {

@@ -31,7 +31,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 		Send: func(rank int, payload []byte) error {
 			return n.master.Send(rank, transport.Message{Kind: wire.Merged, Seq: r.seq, Payload: payload})
 		}}
-	if n.stats {
+	if n.plan.Stats {
 		rd.Now = time.Now // the step times go to --stats only
 	}
 	rep, err := m.Exchange(rd)
@@ -42,7 +42,7 @@ func (r *Region) sendLazy(merged *delta.Delta, ds []*delta.Delta) (int, error) {
 	for _, s := range r.roster.committed {
 		o := m.Result(s)
 		sent += o.Size
-		if n.stats {
+		if n.plan.Stats {
 			_, _ = statsOut.Write(stats.AppendLazy(nil, &stats.Lazy{Name: r.name, Seq: r.seq, Node: s,
 				Size: o.Size, Pushed: o.Pushed, Notices: o.Notices, Eager: o.Eager, Fetched: o.Fetched,
 				Pages: rep.Pages, Plan: rep.Plan, Snapshot: rep.Snapshot, Snapped: rep.Snapped, Copied: rep.Copied, Compared: rep.Compared, Send: rep.Send}))

@@ -16,26 +16,13 @@ func (r *Region) applyLazy(payload []byte, own *delta.Delta) error {
 	if err != nil {
 		return r.wrap("merged delta from the master", err)
 	}
-	vals, md, err := r.open(env)
-	if err == nil {
-		err = wire.CheckLabel(md, r.seq, delta.Merged)
-	}
+	md := new(delta.Delta)
+	vals, err := wire.OpenLabelled(env, md, r.limits(), r.seq, delta.Merged)
 	if err != nil {
 		return r.wrap("merged delta from the master", err)
 	}
-	// Values first: a malformed one is an error before any byte of the
-	// arena is written.
-	if err := r.setValues(vals); err != nil {
+	if err := r.injectMerged(vals, md, own, func(arena []byte) error { return ls.Apply(md, arena) }); err != nil {
 		return err
-	}
-	if err := n.willInject(md); err != nil {
-		return r.wrap("merged delta from the master", err)
-	}
-	if err := ls.Apply(md, n.arena.Bytes()[:r.extent]); err != nil {
-		return r.wrap("merged delta from the master", err)
-	}
-	if st := r.stats; st != nil {
-		st.mergedIn, st.ownIn = md.Len(), delta.Overlap(md.Runs, own.Runs)
 	}
 	// The helper is connected: startPager waited for it at set-up.
 	if err := ls.Invalidate(r.seq); err != nil {

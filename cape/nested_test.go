@@ -114,8 +114,8 @@ func TestNestedRegionRunsWholeOnTheNode(t *testing.T) {
 // nodes from the master alone).
 func TestNestedRegionInVerifyRerun(t *testing.T) {
 	n := the()
-	n.verify = true
-	defer func() { n.verify = false }()
+	n.plan.Verify = true
+	defer func() { n.plan.Verify = false }()
 	const cols = 6
 	x := Make[int64](2 * cols)
 	body := func() {

@@ -30,16 +30,13 @@ type node struct {
 	rank, size int
 	name       string // "node 2" or "master"
 	cfg        *nodeenv.Config
-	plan       *setup.Plan // what the node set up at Init (package setup)
+	plan       setup.Plan // what the node set up at Init (package setup): its one copy
 
 	arena   *arena.Arena
 	tracker monitor.Tracker // nil on a single node
 	ckpt    checkpointer    // with tracker: the checkpoint mode
-	comp    delta.Compression
 	// loopback: every peer is on this machine (setup.SendCompression).
 	loopback bool
-	stats    bool
-	verify   bool       // master under --verify: regions are re-run sequentially
 	faults   *fault.Set // CAPE_FAULT's faults not fired yet
 	// computeFault is the compute fault armed at this region's start, until it fires.
 	computeFault atomic.Pointer[fault.Spec]
@@ -155,7 +152,8 @@ func join(o options) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.plan, n.name, n.stats, n.verify = p, p.Name, p.Stats, p.Verify
+	n.plan, n.name = *p, p.Name
+	p = &n.plan
 	if err := n.startOutput(p); err != nil {
 		return nil, err
 	}
@@ -172,7 +170,6 @@ func join(o options) (*node, error) {
 		}
 		go watchLifeline(lf)
 	}
-	n.comp = p.Compression
 	if err := n.newTracker(); err != nil {
 		return nil, err
 	}
@@ -341,7 +338,7 @@ func Finalize() error {
 	}
 	n.finished = true
 	n.closing.Store(true)
-	defer flushStats()
+	defer func() { statsOut.Flush() }() // reads statsOut at return, not now
 	var errs []error
 	if n.master != nil {
 		n.endAdmission()
@@ -354,7 +351,7 @@ func Finalize() error {
 		errs = append(errs, n.master.Close())
 		errs = append(errs, n.closeStdin())
 		n.refused.Flush()
-		flushStats()
+		statsOut.Flush()
 		n.summary()
 	}
 	if n.slave != nil {
@@ -385,4 +382,6 @@ func (n *node) abort(reason string) {
 
 // compression is the compression to use for a message
 // (setup.SendCompression).
-func (n *node) compression() delta.Compression { return setup.SendCompression(n.comp, n.loopback) }
+func (n *node) compression() delta.Compression {
+	return setup.SendCompression(n.plan.Compression, n.loopback)
+}

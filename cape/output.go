@@ -1,11 +1,6 @@
 package cape
 
-import (
-	"os"
-
-	"github.com/cape-go/cape/cape/internal/roster"
-	"github.com/cape-go/cape/cape/internal/stdio"
-)
+import "github.com/cape-go/cape/cape/internal/roster"
 
 // What a region's iterations print on standard output appears once, in
 // the order a sequential run prints it (cape/internal/stdio captures it
@@ -15,13 +10,6 @@ import (
 // writes them in iteration order when it combines the values, and logs
 // them with the region (--checkpoint), so that a restart prints them
 // again. A nested region's output is its enclosing region's.
-
-// orderOutput writes the nodes' output pieces, by rank, in iteration order
-// to standard output and returns them as one piece for the log.
-func orderOutput(outs [][]byte) ([]byte, error) { return stdio.WriteOrdered(os.Stdout, outs) }
-
-// printLogged writes a replayed region's logged output.
-func printLogged(piece []byte) error { return stdio.WriteLogged(os.Stdout, piece) }
 
 // captures reports whether this region's output is captured: a region
 // split over several nodes, computing (not replayed from the log).

@@ -48,7 +48,7 @@ func (x *ArrayReducer[T]) Partial(p []T) { x.x.Partial(p) }
 // is not told the stretch was clean (hint_unsafe.go).
 func (x *ArrayReducer[T]) Result(dst []T) {
 	if self != nil {
-		self.dirtyGap()
+		self.gap.Dirty()
 	}
 	x.x.Result(dst)
 }

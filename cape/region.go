@@ -152,7 +152,7 @@ func (r *Region) Start() error {
 	}
 	// Sequential code since the last region may have stored pointers in
 	// the arena.
-	if err := checkPointers(n.arena.Bytes()); err != nil {
+	if err := allocTable.CheckPointers(n.arena.Bytes()); err != nil {
 		return r.fail(err)
 	}
 	n.fault("start", r.seq)
@@ -161,10 +161,10 @@ func (r *Region) Start() error {
 	r.state = stStarted
 	n.arena.Freeze(true)
 	r.extent = n.arena.Used()
-	if n.stats {
+	if n.plan.Stats {
 		r.stats = &regionStats{}
 	}
-	if n.verify {
+	if n.plan.Verify {
 		r.verify = &regionVerify{entry: append([]byte(nil), n.arena.Bytes()[:r.extent]...)}
 	}
 	if err := r.durableStart(); err != nil {

@@ -16,11 +16,11 @@ func TestRegionFeatureFields(t *testing.T) {
 	var out bytes.Buffer
 	old := statsOut
 	statsOut = stats.NewLog(&out, nil)
-	defer func() { statsOut = old; n.stats, n.verify = false, false }()
+	defer func() { statsOut = old; n.plan.Stats, n.plan.Verify = false, false }()
 	x := Make[int64](16)
 	line := regexp.MustCompile(`(?m)^cape: \S+: region fields #\d+: start \S+, compute \S+, create \S+ \(\d+ pages, \d+ bytes\), exchange \S+ = wait \S+ \+ merge/inject \S+ \+ send \S+ \(sent 0, received 0 bytes\)(; .*)?\n`)
 	for _, tt := range []struct{ stats, verify bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-		n.stats, n.verify = tt.stats, tt.verify
+		n.plan.Stats, n.plan.Verify = tt.stats, tt.verify
 		out.Reset()
 		r := Begin("fields")
 		if err := r.Start(); err != nil {

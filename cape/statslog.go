@@ -14,12 +14,6 @@ import (
 // node ends (Finalize, exit).
 var statsOut = stats.NewLog(os.Stderr, nil)
 
-// statsf adds a --stats line.
-func statsf(format string, args ...any) { statsOut.Printf(format, args...) }
-
-// flushStats writes the pending --stats lines.
-func flushStats() { statsOut.Flush() }
-
 // regionStats are a region's measures for its --stats line (Exchange),
 // kept from Start to Exchange when --stats is on.
 type regionStats struct {

@@ -11,7 +11,7 @@ import (
 // the plan says (setup.Tracker): none, the backend's, or a monitor.Lazy
 // where this node can have one, else the backend's.
 func (n *node) newTracker() error {
-	p := n.plan
+	p := &n.plan
 	if p.Tracker == setup.NoTracker {
 		return nil
 	}

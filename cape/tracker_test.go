@@ -18,11 +18,11 @@ func TestNewTrackerFollowsPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &node{arena: a, plan: &setup.Plan{Tracker: setup.NoTracker, Monitor: "compare"}}
+	n := &node{arena: a, plan: setup.Plan{Tracker: setup.NoTracker, Monitor: "compare"}}
 	if err := n.newTracker(); err != nil || n.tracker != nil || n.ckpt != nil {
 		t.Errorf("no tracker: %v, tracker %v, mode %v", err, n.tracker, n.ckpt)
 	}
-	n = &node{arena: a, plan: &setup.Plan{Tracker: setup.PlainTracker, Monitor: "nosuch", Checkpoints: exchange.Incremental{}}}
+	n = &node{arena: a, plan: setup.Plan{Tracker: setup.PlainTracker, Monitor: "nosuch", Checkpoints: exchange.Incremental{}}}
 	err = n.newTracker()
 	if !errors.Is(err, monitor.ErrUnknownBackend) || !strings.HasPrefix(err.Error(), `monitor "nosuch": `) || n.tracker != nil {
 		t.Errorf("unknown backend: %v, tracker %v", err, n.tracker)

@@ -3,9 +3,12 @@ package cape
 import (
 	"encoding/binary"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 
+	"github.com/cape-go/cape/cape/internal/allocs"
+	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/cape/internal/values"
 	"github.com/cape-go/cape/cape/internal/wire"
 )
@@ -36,7 +39,7 @@ func (op Op) String() string { return values.Op(op).String() }
 // sequentially last iteration or section) is stored in *v on every node. T
 // must not contain pointers.
 func LastPrivate[T any](r *Region, v *T, owner bool) {
-	if err := pointerFree(reflect.TypeFor[T]()); err != nil {
+	if err := allocs.PointerFree(reflect.TypeFor[T]()); err != nil {
 		fail(r.wrap("lastprivate variable", err))
 	}
 	r.values.Add(values.NewLastPrivate(v, owner))
@@ -93,7 +96,9 @@ func (r *Region) combineValues(parts [][]byte) error {
 		return r.wrap("combine values", err)
 	}
 	var err error
-	if r.printed, err = orderOutput(outs); err != nil {
+	// The nodes' pieces, by rank, in iteration order to standard output;
+	// r.printed is them as one piece, for the log.
+	if r.printed, err = stdio.WriteOrdered(os.Stdout, outs); err != nil {
 		return r.fail(err)
 	}
 	return nil
@@ -111,7 +116,7 @@ func (r *Region) setValues(b []byte) error {
 		return r.wrap("values from the master", err)
 	}
 	if len(out) > 0 && r.n.rank == 0 {
-		if err := printLogged(out); err != nil {
+		if err := stdio.WriteLogged(os.Stdout, out); err != nil {
 			return r.wrap("restart: logged output", err)
 		}
 		r.printed = out

@@ -15,7 +15,9 @@ type regionVerify struct {
 //
 // A nested region is never re-run on its own: the enclosing region's re-run
 // runs it again.
-func (r *Region) Verifying() bool { return r.nested == nil && r.n.verify && r.state == stExchanged }
+func (r *Region) Verifying() bool {
+	return r.nested == nil && r.n.plan.Verify && r.state == stExchanged
+}
 
 // VerifyBegin keeps the region's merged result aside and puts the arena back
 // in the state it had when the region started, so that the original,
@@ -48,7 +50,7 @@ func (r *Region) VerifyEnd() error {
 	first, count := arena.Diff(mem, v.merged)
 	var err error
 	if first >= 0 {
-		in := describe(first)
+		in := allocTable.Describe(first)
 		if in == "" {
 			in = "no live allocation"
 		}
