@@ -73,7 +73,8 @@ has the times, the paired ratios (incremental / seq, incremental / halo-go,
 ...), the bytes each node sends and receives per iteration (CAPE's from
 --stats, the halo baselines' counted by them) against the two halo rows an
 interior node needs, and the --stats breakdown of the CAPE runs per
-iteration; figures stencil_time_vs_nodes.svg, stencil_bytes_per_iteration.svg.
+iteration; figures stencil_time_vs_nodes.svg, stencil_bytes_per_iteration.svg
+(the other workloads name theirs after themselves: jacobi_time_vs_nodes.svg, ...).
 
 stencil is edge-heated: the grid is heated from one edge, so most of its
 bytes never change. The other workloads keep every byte busy and run the
