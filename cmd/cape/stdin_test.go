@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,7 +60,7 @@ func TestStdinReachesEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer null.Close()
-	withStdin("no input", null, "2", goRunStdin(t, dir, null))
+	withStdin("no input", null, "2", goRunOutput(t, dir, nil, nil))
 }
 
 // TestStdinCutStream resets the master's input connection to node 1 in
@@ -138,12 +137,7 @@ func stdinsumInput(t *testing.T) (in, file, want string) {
 	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	return b.String(), file, goRunStdin(t, "./testdata/stdinsum", f)
+	return b.String(), file, goRunOutput(t, "./testdata/stdinsum", nil, []byte(b.String()))
 }
 
 // capeRunStdin is capeRun with the process's standard input, which cape
@@ -153,16 +147,4 @@ func capeRunStdin(stdin *os.File, nodes string, flags []string, bin string) (out
 	os.Stdin = stdin
 	defer func() { os.Stdin = old }()
 	return capeRun(nodes, flags, bin, nil)
-}
-
-// goRunStdin is go run of dir with its standard input from f.
-func goRunStdin(t *testing.T, dir string, f *os.File) string {
-	t.Helper()
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir, cmd.Stdin = dir, f
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	return string(out)
 }
