@@ -24,7 +24,7 @@ type Workload struct {
 	Size    string // what a size n means, for results.md
 
 	Modes        []Mode // every mode it has, in table order
-	DefaultModes []Mode // what cape bench NAME runs without --modes
+	DefaultModes []Mode // what cape bench NAME runs without --modes: all but complete, which sends the whole arena every iteration
 	Baseline     Mode   // its hand-written Go message passing: HaloGo or MPGo
 	BaselineArgs []string
 
