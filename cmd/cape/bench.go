@@ -327,16 +327,9 @@ func benchBuild(f *benchFlags, rest []string, stdout, stderr io.Writer) error {
 	if len(rest) != 1 {
 		return usagef("bench build: want one output directory")
 	}
-	root := f.root
-	if root == "" {
-		var err error
-		if root, err = bench.ModuleRoot("."); err != nil {
-			return err
-		}
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := bench.Prebuild(ctx, root, rest[0], stderr); err != nil {
+	if err := bench.Prebuild(ctx, f.root, rest[0], stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "cape bench build: wrote the binaries of %d workloads into %s\n", len(bench.Workloads), rest[0])
