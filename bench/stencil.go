@@ -23,18 +23,6 @@ const (
 	HaloC  Mode = "halo-c"  // C with MPI, halo rows by MPI_Sendrecv (bench/c/stencil_mpi.c)
 )
 
-// StencilModes lists every mode of the stencil benchmark in the order its
-// tables show them.
-var StencilModes = Stencil.Modes
-
-// DefaultStencilModes is what cape bench stencil runs without --modes:
-// every mode but complete, which sends the whole arena every iteration.
-var DefaultStencilModes = Stencil.DefaultModes
-
-// ParseStencilModes parses a comma-separated list of stencil modes; "all"
-// means every mode.
-func ParseStencilModes(s string) ([]Mode, error) { return Stencil.ParseModes(s) }
-
 // StencilConfig describes a run of the stencil benchmark or of another
 // Workload: Config's sizes are the workload's sizes n, its modes the
 // workload's modes.

@@ -194,10 +194,17 @@ func fileExists(path string) bool {
 // Prebuild builds every binary of the workloads into dir, in the layout
 // that StencilConfig.Prebuilt reads, from the cape module at root: run it
 // with CGO_ENABLED=0 in the environment for static binaries that run on a
-// machine without a Go toolchain. The MPI reference halo-c is built when
-// mpicc is installed (a notice on log otherwise); it needs Open MPI where
-// it runs.
+// machine without a Go toolchain. An empty root means the module holding
+// the working directory, as in Config.Root. The MPI reference halo-c is
+// built when mpicc is installed (a notice on log otherwise); it needs Open
+// MPI where it runs.
 func Prebuild(ctx context.Context, root, dir string, log io.Writer) error {
+	if root == "" {
+		var err error
+		if root, err = ModuleRoot("."); err != nil {
+			return err
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("prebuild: %w", err)
 	}

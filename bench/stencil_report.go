@@ -9,9 +9,6 @@ import (
 	"strings"
 )
 
-// StencilFigures are the files ReportStencil writes besides results.md.
-var StencilFigures = []string{"stencil_time_vs_nodes.svg", "stencil_bytes_per_iteration.svg"}
-
 var stencilColor = map[Mode]string{HaloGo: "#2ca02c", HaloC: "#ff7f0e", MPGo: "#2ca02c"}
 
 func colorOf(m Mode) string {
@@ -147,7 +144,7 @@ func ReportStencil(dir string, samples []StencilSample) error {
 	writeStencilRSS(&b, t)
 	writeStencilBreakdown(&b, t)
 	charts := []*chart{stencilTimeChart(t), stencilBytesChart(t)}
-	for i, f := range StencilFigures {
+	for i, f := range t.w.Figures() {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte(charts[i].svg()), 0o644); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
@@ -221,10 +218,13 @@ func writeStencilTimes(b *strings.Builder, t *stencilTable) {
 
 func writeStencilRatios(b *strings.Builder, t *stencilTable) {
 	base := t.w.Baseline
-	fmt.Fprintf(b, "## Ratios\n\nTimes of the same repetition divided, median [min–max] over the repetitions. "+
-		"Issue 13's goals: incremental / seq ≤ 0.6 on 2 nodes (a speedup), incremental / %[1]s ≤ 2 on 2 and 4 nodes.\n\n"+
+	goals := ""
+	if t.w.Goals != "" {
+		goals = " " + t.w.Goals
+	}
+	fmt.Fprintf(b, "## Ratios\n\nTimes of the same repetition divided, median [min–max] over the repetitions.%[2]s\n\n"+
 		"| n | nodes | incremental / seq | incremental / %[1]s | incremental / halo-c | %[1]s / seq | halo-c / seq | complete / incremental |\n"+
-		"|---|---|---|---|---|---|---|---|\n", base)
+		"|---|---|---|---|---|---|---|---|\n", base, goals)
 	for _, n := range t.sizes {
 		for _, k := range t.nodes {
 			fmt.Fprintf(b, "| %d | %d | %s | %s | %s | %s | %s | %s |\n", n, k,

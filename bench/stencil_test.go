@@ -22,7 +22,7 @@ func runTinyStencil(t *testing.T, cfg StencilConfig) []StencilSample {
 	if err := ReportDir(cfg.Out, 0); err != nil {
 		t.Fatal(err)
 	}
-	checkWritten(t, cfg.Out, append([]string{"results.csv", "results.md", "machine.md"}, StencilFigures...))
+	checkWritten(t, cfg.Out, append([]string{"results.csv", "results.md", "machine.md"}, Stencil.Figures()...))
 	back := readBack(t, ReadStencilCSV, cfg.Out, len(samples), "RunStencil")
 	var seq *StencilSample
 	for i, s := range back {

@@ -24,7 +24,7 @@ type Workload struct {
 	Size    string // what a size n means, for results.md
 
 	Modes        []Mode // every mode it has, in table order
-	DefaultModes []Mode // what cape bench NAME runs without --modes
+	DefaultModes []Mode // what cape bench NAME runs without --modes: all but complete, which sends the whole arena every iteration
 	Baseline     Mode   // its hand-written Go message passing: HaloGo or MPGo
 	BaselineArgs []string
 
@@ -36,6 +36,10 @@ type Workload struct {
 	// (cg, converged), so that fewer regions are fine.
 	RegionsPerIter int
 	MayStop        bool
+
+	// Goals is the sentence of results.md's ratios section naming the
+	// targets the ratios are held to; empty for a workload that has none.
+	Goals string
 
 	lineRE, timeRE *regexp.Regexp // groups of lineRE: the line, n, iterations
 
@@ -81,6 +85,7 @@ var (
 			"so most bytes never change (see jacobi for every point active)",
 		Modes: []Mode{Seq, Goroutines, Incremental, Complete, HaloGo, HaloC}, DefaultModes: []Mode{Seq, Goroutines, Incremental, HaloGo, HaloC},
 		Baseline: HaloGo, Sizes: "1024,2048", QuickSizes: "256,512", Iters: 100, RegionsPerIter: 1,
+		Goals:  "Issue 13's goals: incremental / seq ≤ 0.6 on 2 nodes (a speedup), incremental / halo-go ≤ 2 on 2 and 4 nodes.",
 		lineRE: stencilLine, timeRE: timeLine("stencil"),
 		minSize: func(k int) int { return k + 2 }, points: square, needs: haloNeeds(rowBytes)}
 
@@ -123,6 +128,12 @@ var (
 	// Workloads lists every workload, stencil first.
 	Workloads = []*Workload{Stencil, Jacobi, Heat3D, CG, Power}
 )
+
+// Figures are the files ReportStencil writes for w besides results.md,
+// named after the workload.
+func (w *Workload) Figures() []string {
+	return []string{w.Name + "_time_vs_nodes.svg", w.Name + "_bytes_per_iteration.svg"}
+}
 
 // WorkloadByName returns the workload called name, or nil.
 func WorkloadByName(name string) *Workload {

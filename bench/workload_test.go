@@ -191,3 +191,33 @@ func TestPrebuiltFindsWhatIsThere(t *testing.T) {
 		t.Fatal("jacobi's halogo found where there is none")
 	}
 }
+
+// TestReportNamesItsWorkload: a workload's figures are named after it,
+// and only a workload with goals quotes them.
+func TestReportNamesItsWorkload(t *testing.T) {
+	for _, w := range []*Workload{Stencil, CG} {
+		dir := t.TempDir()
+		var samples []StencilSample
+		for _, m := range []Mode{Seq, Incremental, w.Baseline} {
+			for _, k := range []int{1, 2} {
+				samples = append(samples, StencilSample{Workload: w.Name, Size: 64, Iters: 3, Nodes: k, Mode: m, Seconds: 0.5})
+			}
+		}
+		if err := ReportStencil(dir, samples); err != nil {
+			t.Fatal(err)
+		}
+		checkWritten(t, dir, append([]string{"results.md"}, w.Figures()...))
+		for _, f := range w.Figures() {
+			if !strings.HasPrefix(f, w.Name+"_") {
+				t.Errorf("%s's figure %s is not named after it", w.Name, f)
+			}
+		}
+		md, err := os.ReadFile(filepath.Join(dir, "results.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(md), "goals"); got != (w.Goals != "") {
+			t.Errorf("%s's results.md quotes goals: %v, want %v", w.Name, got, w.Goals != "")
+		}
+	}
+}

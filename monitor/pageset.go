@@ -4,11 +4,14 @@ package monitor
 // the zero value is empty. It is not safe for concurrent use.
 type pageSet []uint64
 
+// has reports whether page p is in s.
+func (s pageSet) has(p int) bool { return p/64 < len(s) && s[p/64]&(1<<(p%64)) != 0 }
+
 // hasAll reports whether every page of [lo, hi) is in s (true if the
 // range is empty).
 func (s pageSet) hasAll(lo, hi int) bool {
 	for p := lo; p < hi; p++ {
-		if p/64 >= len(s) || s[p/64]&(1<<(p%64)) == 0 {
+		if !s.has(p) {
 			return false
 		}
 	}

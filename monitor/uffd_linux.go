@@ -56,7 +56,7 @@ type uffdTracker struct {
 	// held: bit p is set once twin page p is populated in this process
 	// (holdTwins); fresh counts the pages it populated since the last
 	// timed copy or comparison began (see observe).
-	held  []uint64
+	held  pageSet
 	fresh int
 	// chunks: the state of each chunk of chunkPages pages below armed
 	// (mixed_linux.go); all cold after a faults or compared region.
@@ -709,20 +709,17 @@ func (u *uffdTracker) scan(from, to int, rearm bool, fn func(lo, hi int)) error 
 // is preceded by a holdTwins of it, so that a page never held is zero
 // (twinSpans).
 func (u *uffdTracker) holdTwins(lo, hi int) {
-	if need := (hi + 63) / 64; len(u.held) < need {
-		u.held = append(u.held, make([]uint64, need-len(u.held))...)
-	}
 	ps := u.pageSize
 	for p := lo; p < hi; {
-		for p < hi && u.held[p/64]&(1<<(p%64)) != 0 {
+		for p < hi && u.held.has(p) {
 			p++
 		}
 		q := p
-		for q < hi && u.held[q/64]&(1<<(q%64)) == 0 {
-			u.held[q/64] |= 1 << (q % 64)
+		for q < hi && !u.held.has(q) {
 			q++
 		}
 		if p < q {
+			u.held.add(p, q)
 			pagemem.Populate(u.res.twin.buf[p*ps : q*ps])
 			u.fresh += q - p
 		}
@@ -736,9 +733,8 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 // data (nothing punches holes in the file), so a range of them needs no
 // lseek.
 func (u *uffdTracker) twinSpans(h *holeCache, from, to int, fn func(lo, hi int, data bool)) {
-	held := func(p int) bool { return p/64 < len(u.held) && u.held[p/64]&(1<<(p%64)) != 0 }
 	if u.res.twin.file >= 0 {
-		if from < to && pageSet(u.held).hasAll(from, to) {
+		if from < to && u.held.hasAll(from, to) {
 			fn(from, to, true)
 			return
 		}
@@ -746,8 +742,8 @@ func (u *uffdTracker) twinSpans(h *holeCache, from, to int, fn func(lo, hi int, 
 		return
 	}
 	for p := from; p < to; {
-		q, data := p+1, held(p)
-		for q < to && held(q) == data {
+		q, data := p+1, u.held.has(p)
+		for q < to && u.held.has(q) == data {
 			q++
 		}
 		fn(p, q, data)

@@ -73,7 +73,8 @@ has the times, the paired ratios (incremental / seq, incremental / halo-go,
 ...), the bytes each node sends and receives per iteration (CAPE's from
 --stats, the halo baselines' counted by them) against the two halo rows an
 interior node needs, and the --stats breakdown of the CAPE runs per
-iteration; figures stencil_time_vs_nodes.svg, stencil_bytes_per_iteration.svg.
+iteration; figures stencil_time_vs_nodes.svg, stencil_bytes_per_iteration.svg
+(the other workloads name theirs after themselves: jacobi_time_vs_nodes.svg, ...).
 
 stencil is edge-heated: the grid is heated from one edge, so most of its
 bytes never change. The other workloads keep every byte busy and run the
@@ -326,16 +327,9 @@ func benchBuild(f *benchFlags, rest []string, stdout, stderr io.Writer) error {
 	if len(rest) != 1 {
 		return usagef("bench build: want one output directory")
 	}
-	root := f.root
-	if root == "" {
-		var err error
-		if root, err = bench.ModuleRoot("."); err != nil {
-			return err
-		}
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := bench.Prebuild(ctx, root, rest[0], stderr); err != nil {
+	if err := bench.Prebuild(ctx, f.root, rest[0], stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "cape bench build: wrote the binaries of %d workloads into %s\n", len(bench.Workloads), rest[0])

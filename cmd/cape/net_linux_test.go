@@ -36,13 +36,7 @@ func TestHardeningOnePort(t *testing.T) {
 		}
 	})
 	t.Run("stdin", func(t *testing.T) {
-		in, file := stdinsumInput(t)
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		goCmd := goRunStdin(t, "./testdata/stdinsum", f)
+		in, _, goCmd := stdinsumInput(t)
 		bin := sharedBuild(t, "./testdata/stdinsum")
 		out, _ := onePortRun(t, bin, nil, nil, []byte(in))
 		if out != goCmd {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,23 +21,14 @@ func TestStdinReachesEveryNode(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := "./testdata/stdinsum"
-	in, file := stdinsumInput(t)
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	want := goRunStdin(t, dir, f)
+	in, file, want := stdinsumInput(t)
 	if !strings.HasPrefix(want, "batches 80 ") {
 		t.Fatalf("go run read too little: %s", want)
 	}
 	bin := sharedBuild(t, dir)
 	withStdin := func(what string, stdin *os.File, nodes string, want string) {
 		t.Helper()
-		old := os.Stdin
-		os.Stdin = stdin
-		out, errText, err := capeRun(nodes, nil, bin, nil)
-		os.Stdin = old
+		out, errText, err := capeRunStdin(stdin, nodes, nil, bin)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", what, err, errText)
 		}
@@ -70,7 +60,7 @@ func TestStdinReachesEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer null.Close()
-	withStdin("no input", null, "2", goRunStdin(t, dir, null))
+	withStdin("no input", null, "2", goRunOutput(t, dir, nil, nil))
 }
 
 // TestStdinCutStream resets the master's input connection to node 1 in
@@ -87,13 +77,7 @@ func TestStdinCutStream(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	dir := "./testdata/stdinsum"
-	in, file := stdinsumInput(t)
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantOut := goRunStdin(t, dir, f)
-	f.Close()
+	in, _, wantOut := stdinsumInput(t)
 	bin := sharedBuild(t, dir)
 	t.Setenv("CAPE_FAULT", "node=0,at=stdin,do=cut,after=300ms")
 	for _, tc := range []struct {
@@ -116,10 +100,7 @@ func TestStdinCutStream(t *testing.T) {
 				time.Sleep(1500 * time.Millisecond) // the cut comes while the rest is not written
 				w.WriteString(in[half:])
 			}()
-			old := os.Stdin
-			os.Stdin = r
-			out, errText, err := capeRun("2", tc.flags, bin, nil)
-			os.Stdin = old
+			out, errText, err := capeRunStdin(r, "2", tc.flags, bin)
 			if err == nil {
 				if out != wantOut {
 					t.Fatalf("a cut input stream printed %q with exit 0, go run printed %q\nstderr:\n%s", out, wantOut, errText)
@@ -144,8 +125,9 @@ func TestStdinCutStream(t *testing.T) {
 }
 
 // stdinsumInput writes the input the testdata/stdinsum tests feed (40,000
-// numbers, one a line) to a file, and returns the input and the file.
-func stdinsumInput(t *testing.T) (in, file string) {
+// numbers, one a line) to a file, and returns the input, the file and what
+// go run of testdata/stdinsum prints reading it.
+func stdinsumInput(t *testing.T) (in, file, want string) {
 	t.Helper()
 	var b strings.Builder
 	for i := range 40000 {
@@ -155,17 +137,14 @@ func stdinsumInput(t *testing.T) (in, file string) {
 	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return b.String(), file
+	return b.String(), file, goRunOutput(t, "./testdata/stdinsum", nil, []byte(b.String()))
 }
 
-// goRunStdin is go run of dir with its standard input from f.
-func goRunStdin(t *testing.T, dir string, f *os.File) string {
-	t.Helper()
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir, cmd.Stdin = dir, f
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	return string(out)
+// capeRunStdin is capeRun with the process's standard input, which cape
+// run forwards to the job, set to stdin for the run.
+func capeRunStdin(stdin *os.File, nodes string, flags []string, bin string) (out, errText string, err error) {
+	old := os.Stdin
+	os.Stdin = stdin
+	defer func() { os.Stdin = old }()
+	return capeRun(nodes, flags, bin, nil)
 }

@@ -11,8 +11,6 @@ import (
 // links are a rank's connections (package mpnet) seen as the grid's rows.
 type links struct{ *mpnet.Links }
 
-type counter = mpnet.Counter
-
 // connect sets up the links of rank among size ranks, the root listening
 // on addr.
 func connect(addr string, rank, size int) (*links, error) {
@@ -23,13 +21,9 @@ func connect(addr string, rank, size int) (*links, error) {
 	return &links{l}, nil
 }
 
-func (l *links) close() { l.Close() }
-
-func (l *links) finish() error { return l.Finish() }
-
 // exchange sends the first and last rows this rank owns in v, [lo, hi), to
 // its neighbours while receiving theirs into rows lo-1 and hi.
-func (l *links) exchange(v []float64, size, lo, hi int, c *counter) error {
+func (l *links) exchange(v []float64, size, lo, hi int, c *mpnet.Counter) error {
 	row := func(i int) []byte { return mpnet.Bytes(v[i*size : (i+1)*size]) }
 	if err := l.Halo(row(lo), row(lo-1), row(hi-1), row(hi), c); err != nil {
 		return fmt.Errorf("halo rows: %w", err)
@@ -39,7 +33,7 @@ func (l *links) exchange(v []float64, size, lo, hi int, c *counter) error {
 
 // reduceMax sends d to the root; the root returns the largest of every
 // rank's d (the other ranks return their own).
-func (l *links) reduceMax(d float64, c *counter) (float64, error) {
+func (l *links) reduceMax(d float64, c *mpnet.Counter) (float64, error) {
 	w, err := l.Reduce(math.Float64bits(d), mpnet.MaxFloat64, c)
 	return math.Float64frombits(w), err
 }

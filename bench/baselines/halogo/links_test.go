@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cape-go/cape/bench/baselines/mpnet"
 	"github.com/cape-go/cape/bench/stencilkernel"
 )
 
@@ -25,7 +26,7 @@ func TestHaloRanksMatchSequential(t *testing.T) {
 
 	var wg sync.WaitGroup
 	lines := make([]string, ranks)
-	counts := make([]counter, ranks)
+	counts := make([]mpnet.Counter, ranks)
 	errs := make([]error, ranks)
 	start := func(r int) {
 		wg.Go(func() { lines[r], counts[r], errs[r] = rank(addr, r, ranks, size, iters) })
@@ -64,7 +65,7 @@ func TestHaloRanksMatchSequential(t *testing.T) {
 		t.Fatalf("3 ranks printed\n%s\nsequential\n%s", lines[0], want)
 	}
 	row := int64(size * 8 * iters)
-	want := []counter{{Sent: row, Recv: row + 16*iters}, {Sent: 2*row + 8*iters, Recv: 2 * row}, {Sent: row + 8*iters, Recv: row}}
+	want := []mpnet.Counter{{Sent: row, Recv: row + 16*iters}, {Sent: 2*row + 8*iters, Recv: 2 * row}, {Sent: row + 8*iters, Recv: row}}
 	for r := range ranks {
 		if counts[r] != want[r] {
 			t.Errorf("rank %d counted %+v, want %+v", r, counts[r], want[r])
@@ -73,16 +74,16 @@ func TestHaloRanksMatchSequential(t *testing.T) {
 }
 
 // rank runs what run does for one rank and returns the root's line.
-func rank(addr string, r, ranks, size, iters int) (string, counter, error) {
+func rank(addr string, r, ranks, size, iters int) (string, mpnet.Counter, error) {
 	l, err := connect(addr, r, ranks)
 	if err != nil {
-		return "", counter{}, err
+		return "", mpnet.Counter{}, err
 	}
-	defer l.close()
+	defer l.Close()
 	u, v := make([]float64, size*size), make([]float64, size*size)
 	stencilkernel.Init(u, v, size)
 	lo, hi := stencilkernel.Rows(size, r, ranks)
-	var c counter
+	var c mpnet.Counter
 	var diff float64
 	for it := range iters {
 		d := stencilkernel.Sweep(u, v, size, lo, hi)
@@ -101,5 +102,5 @@ func rank(addr string, r, ranks, size, iters int) (string, counter, error) {
 	if r == 0 {
 		line = stencilkernel.Line(u, size, iters, diff)
 	}
-	return line, c, l.finish()
+	return line, c, l.Finish()
 }

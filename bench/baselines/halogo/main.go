@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/cape-go/cape/bench/baselines/mpnet"
 	"github.com/cape-go/cape/bench/stencilkernel"
 	"github.com/cape-go/cape/bench/workkernel"
 )
@@ -36,7 +37,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer l.close()
+	defer l.Close()
 
 	u := make([]float64, size*size)
 	v := make([]float64, size*size)
@@ -48,7 +49,7 @@ func run() error {
 		stencilkernel.Init(u, v, size)
 	}
 
-	var c counter
+	var c mpnet.Counter
 	var diff float64
 	var compute time.Duration
 	start := time.Now()
@@ -84,5 +85,5 @@ func run() error {
 	}
 	fmt.Fprintf(os.Stderr, "halogo: rank %d: compute %.6fs, communication %.6fs; per iteration sent %d, received %d bytes\n",
 		*rank, compute.Seconds(), (elapsed - compute).Seconds(), per(c.Sent), per(c.Recv))
-	return l.finish()
+	return l.Finish()
 }
