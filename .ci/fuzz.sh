@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for a bounded time, one target per invocation (go
 # test -fuzz accepts one target at a time). FUZZTIME (default 5s) bounds each:
-# 30 targets take about two and a half minutes with the builds. A crasher fails CI; go
+# 31 targets take about two and a half minutes with the builds. A crasher fails CI; go
 # test writes it under the package's testdata/fuzz, where it becomes a
 # regression input of every later `go test`.
 set -euo pipefail
@@ -15,12 +15,19 @@ targets=(
 	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
-	./cape:FuzzOpen ./cape:FuzzProtocol ./cape/internal/lazy:FuzzMerged ./cape:FuzzParseSegments
-	./cape/internal/wire:FuzzDecode ./cape/internal/wire:FuzzUnpack ./cape/internal/fault:FuzzParseFault ./cape/internal/homes:FuzzDirectory
+	./cape:FuzzOpen ./cape:FuzzProtocol ./cape/internal/lazy:FuzzMerged ./cape/internal/stdio:FuzzParseSegments
+	./cape/internal/wire:FuzzDecode ./cape/internal/wire:FuzzUnpack ./cape/internal/wire:FuzzImage ./cape/internal/fault:FuzzParseFault ./cape/internal/homes:FuzzDirectory
 	./cape/internal/durable:FuzzMessages
 	./internal/pager:FuzzParseAnswer ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
 )
-# Every Fuzz function in the tree must be listed above.
+# Every Fuzz function in the tree must be listed above, in its package (a
+# target named in the wrong package would fuzz nothing and pass).
+for t in "${targets[@]}"; do
+	if ! grep -qs "^func ${t#*:}(" "${t%%:*}"/*_test.go; then
+		echo "fuzz.sh: $t: no such fuzz target in that package"
+		exit 1
+	fi
+done
 listed=$(printf '%s\n' "${targets[@]#*:}" | sort)
 found=$(grep -rhoE --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+' . | sed 's/^func //' | sort)
 if [ "$listed" != "$found" ]; then
