@@ -59,6 +59,7 @@ type node struct {
 
 	lazyM *lazy.Master // master with lazy transfer on (lazy.go)
 	lazyS *lazy.Slave  // slave with lazy transfer on
+	homes *homesNode   // distributed homes on (homes.go)
 
 	seq uint64 // number of regions begun
 	// The stretch since the last outermost region stopped (hint_unsafe.go).
@@ -355,6 +356,9 @@ func Finalize() error {
 		n.summary()
 	}
 	if n.slave != nil {
+		// Distributed homes: the master may still fetch pages this node
+		// holds until its program ends.
+		n.awaitMasterEnd()
 		n.joinSummary()
 		errs = append(errs, n.closeStdin(), n.slave.Close())
 	}

@@ -380,6 +380,7 @@ func (r *Region) Stop() error { return r.End() }
 // code after the last region runs on the master only.
 func (r *Region) EndLast() {
 	if r.nested == nil && r.n.rank != 0 {
+		r.n.awaitMasterEnd()
 		fail(ErrJobDone)
 	}
 }

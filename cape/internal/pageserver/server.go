@@ -154,7 +154,7 @@ func (s *Server) answer(rank int, msg transport.Message) ([]byte, error) {
 	}
 	want := 1
 	if p == s.next[rank] {
-		want = min(2*s.ahead[rank], pager.MaxPages)
+		want = max(1, min(2*s.ahead[rank], pager.MaxPages))
 	}
 	out := make([]byte, 0, want*(8+s.cfg.PageSize))
 	q := p
