@@ -219,12 +219,37 @@ func (n *node) awaitMasterEnd() {
 		return
 	}
 	hs.doneSeen = true
+	if err := n.slave.Send(transport.Message{Kind: wire.Finished, Seq: n.seq}); err != nil {
+		return
+	}
 	for {
 		msg, err := n.slave.Recv()
 		if err != nil || msg.Kind == wire.Done || msg.Kind == wire.Abort || msg.Kind == wire.Leave {
 			return
 		}
 		n.slave.Release(msg.Payload)
+	}
+}
+
+// awaitSlavesEnd waits, on the master at Finalize, until every live slave's
+// program has ended (or its connection has): until then one may still fetch
+// pages from another, which must not leave before.
+func (n *node) awaitSlavesEnd() {
+	if n.homes == nil {
+		return
+	}
+	for _, rank := range n.members.Live[1:] {
+		if ro := n.rost; ro != nil && rank < len(ro.runs) && ro.runs[rank] != nil {
+			ro.awaitFinished(rank)
+			continue
+		}
+		for {
+			msg, err := n.master.Recv(rank)
+			if err != nil || msg.Kind == wire.Finished {
+				break
+			}
+			n.master.Release(rank, msg.Payload)
+		}
 	}
 }
 

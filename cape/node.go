@@ -344,6 +344,7 @@ func Finalize() error {
 	if n.master != nil {
 		n.endAdmission()
 		n.dropLost()
+		n.awaitSlavesEnd()
 		_ = n.master.Broadcast(transport.Message{Kind: wire.Done, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
 		// receiving (or relaying) the last merged delta would otherwise

@@ -144,7 +144,7 @@ type runsMsg struct {
 func (ro *rosterDriver) recvSkippingRuns(rank int) (transport.Message, error) {
 	for {
 		msg, err := ro.n.master.Recv(rank)
-		if err == nil && msg.Kind != wire.Runs {
+		if err == nil && msg.Kind != wire.Runs && msg.Kind != wire.Finished {
 			return msg, nil
 		}
 		select {
@@ -157,6 +157,17 @@ func (ro *rosterDriver) recvSkippingRuns(rank int) (transport.Message, error) {
 		}
 		if err != nil {
 			return msg, err
+		}
+	}
+}
+
+// awaitFinished waits until slave rank says its program ended, or its
+// connection ends (distributed homes: its pages are served until then).
+func (ro *rosterDriver) awaitFinished(rank int) {
+	for {
+		m := <-ro.runs[rank]
+		if m.err != nil || m.msg.Kind == wire.Finished {
+			return
 		}
 	}
 }

@@ -28,6 +28,7 @@ const (
 	Collect                     // master → slave: shared pages still needed (homes)
 	Runs                        // slave → master: the shared pages asked for (homes)
 	Release                     // master → slave: the written pages' holders, merged runs, values (homes)
+	Finished                    // slave → master: its program ended; it serves its pages until done (homes)
 
 	StdinInfo uint8 = 56 // master → slave: how the job reads standard input (start-up)
 )
@@ -101,6 +102,7 @@ var Kinds = [...]KindInfo{
 	{Collect, JobConn, "collect", Master, Slave, decodeCollect},
 	{Runs, JobConn, "runs", Slave, Master, decodeRuns},
 	{Release, JobConn, "release", Master, Slave, decodeRelease},
+	{Finished, JobConn, "finished", Slave, Master, decodeEmpty},
 	{StdinInfo, JobConn, "stdinInfo", Master, Slave, decodeStdinInfo},
 	{StdinData, StdinConn, "stdinData", Master, Slave, decodeText},
 	{StdinEnd, StdinConn, "stdinEnd", Master, Slave, decodeU64},
