@@ -13,7 +13,7 @@ import (
 func TestAppendWritten(t *testing.T) {
 	runs := []delta.Run{{Off: 5, Data: []byte{1}}, {Off: 20, Data: make([]byte, 30)}, {Off: 70, Data: []byte{1}}, {Off: 200, Data: nil}, {Off: 300, Data: []byte{1, 2}}}
 	got := AppendWritten(nil, runs, 16)
-	want := []wire.PageRange{{0, 5}, {18, 19}}
+	want := []wire.PageRange{{Lo: 0, Hi: 5}, {Lo: 18, Hi: 19}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("AppendWritten = %v, want %v", got, want)
 	}
