@@ -175,7 +175,7 @@ func newBenchFlags() *benchFlags {
 	fs.StringVar(&f.prebuilt, "prebuilt", "", "run stencil and the other workloads from the binaries in this directory (cape bench build DIR)")
 	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
 	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
-	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of the CAPE modes (matmul's complete and incremental, stencil's incremental, regions): eager, lazy or auto (the default of cape run)")
+	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of the CAPE modes (matmul's complete and incremental, stencil's incremental, regions): eager, lazy, auto (the default of cape run) or homes")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar")
 	return f
@@ -236,8 +236,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	case rest[0] == "build":
 		return benchBuild(f, rest[1:], stdout, stderr)
 	case rest[0] == "matmul" || rest[0] == "regions" || w != nil:
-		if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
-			return usagef("bench: --transfer %q: want eager, lazy or auto", f.transfer)
+		if !slices.Contains([]string{"eager", "lazy", "auto", "homes"}, f.transfer) {
+			return usagef("bench: --transfer %q: want eager, lazy, auto or homes", f.transfer)
 		}
 	default:
 		return usagef("bench: unknown benchmark %q (matmul, stencil, jacobi, heat3d, cg, power, regions, report DIR or build DIR)", rest[0])
