@@ -36,8 +36,12 @@ type homesNode struct {
 	// wait for it).
 	doneSeen bool
 
-	// Scratch space, reused from one region to the next.
+	// written: the pages this node wrote in the region (as the tracker
+	// reports them: written, not necessarily changed), as ranges; shared:
+	// those it sends its runs of with its notice.
 	written []wire.PageRange
+	shared  []int
+	// Scratch space, reused from one region to the next.
 	homes   []wire.Home
 	inval   []int
 	pages   []int

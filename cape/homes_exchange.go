@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cape-go/cape/cape/internal/exchange"
 	"github.com/cape-go/cape/cape/internal/homes"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
@@ -57,19 +58,29 @@ func (r *Region) appendShared(dst []byte, pages []int, own *delta.Delta, vals []
 	return wire.AppendEnvelope(dst, &hs.sub, vals, n.compression())
 }
 
+// createHomes is Create under distributed homes: it records the pages
+// written, and makes d the node's runs on the pages it will share (the
+// pages of this region whose runs a collect asked for before). A page
+// that one node writes needs no runs: its bytes stay where they are.
+func (r *Region) createHomes(d *delta.Delta, pages []int) {
+	n := r.n
+	hs := n.homes
+	hs.written = homes.AppendPageRanges(hs.written[:0], pages)
+	hs.shared = hs.shared[:0]
+	for _, p := range hs.share[r.name] {
+		if homes.Contains(hs.written, p) {
+			hs.shared = append(hs.shared, p)
+		}
+	}
+	exchange.Incremental{}.Create(d, n.arena.Bytes(), hs.shared, n.tracker)
+}
+
 // exchangeHomesSlave sends the notice, answers collects, and takes the
 // release.
 func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
-	hs.written = homes.AppendWritten(hs.written[:0], d.Runs, hs.ps)
-	hs.pages = hs.pages[:0]
-	for _, p := range hs.share[r.name] {
-		if homes.Contains(hs.written, p) {
-			hs.pages = append(hs.pages, p)
-		}
-	}
-	p, err := r.appendShared(wire.AppendRanges(hs.payload[:0], hs.written), hs.pages, d, r.partials())
+	p, err := r.appendShared(wire.AppendRanges(hs.payload[:0], hs.written), hs.shared, d, r.partials())
 	if err != nil {
 		return 0, 0, r.fail(err)
 	}
@@ -86,7 +97,7 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 		recvd += len(msg.Payload)
 		switch {
 		case msg.Kind == wire.Collect && msg.Seq == r.seq:
-			k, err := r.answerCollect(msg.Payload, d)
+			k, err := r.answerCollect(msg.Payload)
 			n.slave.Release(msg.Payload)
 			if err != nil {
 				return sent, recvd, err
@@ -110,7 +121,7 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 
 // answerCollect sends the runs of the pages a collect asks for, and
 // remembers to send them with the notices of the region's next instances.
-func (r *Region) answerCollect(payload []byte, d *delta.Delta) (int, error) {
+func (r *Region) answerCollect(payload []byte) (int, error) {
 	n := r.n
 	hs := n.homes
 	pages, rest, err := wire.ParsePageList(payload, r.extent/hs.ps, nil)
@@ -132,7 +143,11 @@ func (r *Region) answerCollect(payload []byte, d *delta.Delta) (int, error) {
 		}
 	}
 	hs.share[r.name] = share
-	out, err := r.appendShared(nil, pages, d, nil)
+	// The twins hold the region's entry until the next Start.
+	var d delta.Delta
+	d.Reset(r.seq, n.rank)
+	exchange.Incremental{}.Create(&d, n.arena.Bytes(), pages, n.tracker)
+	out, err := r.appendShared(nil, pages, &d, nil)
 	if err == nil {
 		err = n.slave.Send(transport.Message{Kind: wire.Runs, Seq: r.seq, Payload: out})
 	}
@@ -249,13 +264,12 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 			return 0, recvd, err
 		}
 	}
-	hs.written = homes.AppendWritten(hs.written[:0], own.Runs, hs.ps)
 	m.all[0] = hs.written
 	for rank := 1; rank < n.size; rank++ {
 		m.all[rank] = m.peers[rank].written
 	}
 	hs.homes = homes.Decide(hs.homes, m.all)
-	k, err := r.mergeMulti(own, lim)
+	k, err := r.mergeMulti(lim)
 	recvd += k
 	if err != nil {
 		return 0, recvd, err
@@ -271,7 +285,7 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	if sent, err = r.sendReleases(); err != nil {
 		return sent, recvd, err
 	}
-	if err := r.applyOwnMerged(own); err != nil {
+	if err := r.applyOwnMerged(); err != nil {
 		return sent, recvd, err
 	}
 	if err := r.release(hs.homes); err != nil {
@@ -341,7 +355,7 @@ func (r *Region) readShared(rank int, p []byte, lim *wire.Limits) ([]byte, error
 // hs.m.merged, first collecting the runs a writer's notice lacked; a
 // conflict is the error naming both nodes, as in the eager exchange. It
 // returns the bytes collected.
-func (r *Region) mergeMulti(own *delta.Delta, lim *wire.Limits) (int, error) {
+func (r *Region) mergeMulti(lim *wire.Limits) (int, error) {
 	n := r.n
 	hs := n.homes
 	m := &hs.m
@@ -368,11 +382,13 @@ func (r *Region) mergeMulti(own *delta.Delta, lim *wire.Limits) (int, error) {
 		if len(pe.mine) == 0 {
 			continue
 		}
-		runs := pe.runs
 		if rank == 0 {
-			runs = own.Runs
+			// The master's own runs, against its twins (the region's entry
+			// until the next Start).
+			exchange.Incremental{}.Create(&pe.d, n.arena.Bytes(), pe.mine, n.tracker)
+		} else {
+			homes.Restrict(&pe.d, pe.runs, pe.mine, hs.ps)
 		}
-		homes.Restrict(&pe.d, runs, pe.mine, hs.ps)
 		m.ds = append(m.ds, &pe.d)
 	}
 	base := delta.PagedBase(hs.ps, func(p int) []byte {
@@ -469,7 +485,7 @@ func (r *Region) sendReleases() (int, error) {
 
 // applyOwnMerged writes into the master's arena the merged runs of the
 // pages it co-wrote, less its own bytes.
-func (r *Region) applyOwnMerged(own *delta.Delta) error {
+func (r *Region) applyOwnMerged() error {
 	n := r.n
 	hs := n.homes
 	m := &hs.m

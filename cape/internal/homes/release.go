@@ -34,6 +34,19 @@ func AppendWritten(out []wire.PageRange, runs []delta.Run, ps int) []wire.PageRa
 	return out
 }
 
+// AppendPageRanges appends to out the ranges of pages (ascending).
+func AppendPageRanges(out []wire.PageRange, pages []int) []wire.PageRange {
+	base := len(out)
+	for _, p := range pages {
+		if k := len(out); k > base && out[k-1].Hi == p {
+			out[k-1].Hi++
+			continue
+		}
+		out = append(out, wire.PageRange{Lo: p, Hi: p + 1})
+	}
+	return out
+}
+
 // Contains reports whether page p is in ranges (ascending, disjoint).
 func Contains(ranges []wire.PageRange, p int) bool {
 	i, _ := slices.BinarySearchFunc(ranges, p, func(r wire.PageRange, p int) int {

@@ -17,6 +17,9 @@ func TestAppendWritten(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("AppendWritten = %v, want %v", got, want)
 	}
+	if r := AppendPageRanges(nil, []int{1, 2, 3, 7, 9, 10}); !slices.Equal(r, []wire.PageRange{{Lo: 1, Hi: 4}, {Lo: 7, Hi: 8}, {Lo: 9, Hi: 11}}) {
+		t.Fatalf("AppendPageRanges = %v", r)
+	}
 	for p := range 20 {
 		if Contains(got, p) != (p < 5 || p == 18) {
 			t.Errorf("Contains(%d) = %v", p, Contains(got, p))
