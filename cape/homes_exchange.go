@@ -16,12 +16,15 @@ import (
 	"github.com/cape-go/cape/cape/internal/homes"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
 )
 
 // homesPeer is what the master read of one node's notice (and runs).
 type homesPeer struct {
 	written []wire.PageRange
+	pushes  []wire.Push // the pages it pushes, with their readers
+	to      []wire.Push // the pages pushed to it (no readers)
 	entry   map[int][]byte // shared page → its bytes at the region's entry
 	runs    []delta.Run    // the node's runs on its shared pages, sorted
 	vals    []byte
@@ -80,7 +83,9 @@ func (r *Region) createHomes(d *delta.Delta, pages []int) {
 func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
-	p, err := r.appendShared(wire.AppendRanges(hs.payload[:0], hs.written), hs.shared, d, r.partials())
+	hs.pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), hs.pushes[:0])
+	head := wire.AppendPushes(wire.AppendRanges(hs.payload[:0], hs.written), hs.pushes)
+	p, err := r.appendShared(head, hs.shared, d, r.partials())
 	if err != nil {
 		return 0, 0, r.fail(err)
 	}
@@ -167,6 +172,11 @@ func (r *Region) applyRelease(payload []byte, own *delta.Delta) error {
 		return r.wrap("release from the master", err)
 	}
 	hs.homes = hl
+	pushed, rest, err := wire.ParsePagePushes(rest, r.extent/hs.ps, hs.ps, hs.pushed)
+	if err != nil {
+		return r.wrap("release from the master", err)
+	}
+	hs.pushed = pushed
 	md := &hs.in
 	vals, err := wire.OpenLabelled(rest, md, r.limits(), r.seq, delta.Merged)
 	if err == nil {
@@ -200,13 +210,16 @@ func (r *Region) checkMergedPages(runs []delta.Run, hl []wire.Home) error {
 }
 
 // release moves the node to region r's result: every page written in it
-// that this node does not hold now (it did not write it, or wrote it
-// alone with none... ) is dropped and will be fetched from its holder; the
-// page server then serves the pages this node holds as of r.
+// that this node does not hold now (another node wrote it, alone or with
+// others but not this one) is dropped, to be fetched from its holder on
+// the next touch, or replaced by its bytes where pushed (hs.pushed, pages
+// one other node wrote); the page server then serves the pages this node
+// holds as of r.
 func (r *Region) release(hl []wire.Home) error {
 	n := r.n
 	hs := n.homes
 	inval := hs.inval[:0]
+	pushed := hs.pushed
 	for _, h := range hl {
 		if h.Holder == n.rank {
 			continue
@@ -216,6 +229,13 @@ func (r *Region) release(hl []wire.Home) error {
 				continue // a co-writer: its copy is the merged page
 			}
 			hs.h.SetHolder(p, h.Holder)
+			if len(pushed) > 0 && pushed[0].Page == p && !h.Multi {
+				if err := hs.install(p, pushed[0].Data, n.arena.Bytes()); err != nil {
+					return r.wrap("pushed page", err)
+				}
+				pushed = pushed[1:]
+				continue
+			}
 			if hs.h.Invalid(p) {
 				continue
 			}
@@ -223,12 +243,41 @@ func (r *Region) release(hl []wire.Home) error {
 			inval = append(inval, p)
 		}
 	}
+	if len(pushed) > 0 {
+		return r.errorf("distributed homes: page %d pushed to this node, which another node did not write alone in this region", pushed[0].Page)
+	}
 	hs.inval = inval
 	if err := hs.tr.Invalidate(inval); err != nil {
 		return r.wrap("distributed homes", err)
 	}
 	hs.h.SetVersion(r.seq)
-	hs.srv.Update(r.seq, hl, n.arena.Bytes())
+	hs.srv.Update(r.seq, r.name, hl, n.arena.Bytes())
+	return nil
+}
+
+// install sets page p of arena to data, a page pushed to this node: a
+// page it lacks is installed whole (it would otherwise fault and be
+// fetched), one it holds is overwritten, as the write of an injection.
+func (hs *homesNode) install(p int, data, arena []byte) error {
+	ps := hs.ps
+	if hs.h.Invalid(p) {
+		ok, err := hs.tr.Install(p, data)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("page %d is marked invalid but present", p)
+		}
+		hs.h.ClearInvalid(p)
+		return nil
+	}
+	// Announced as an injection's writes are (exchange.Prepare).
+	if inj, ok := hs.tr.(monitor.Injector); ok {
+		if err := inj.WillWrite(p*ps, ps); err != nil {
+			return err
+		}
+	}
+	copy(arena[p*ps:(p+1)*ps], data)
 	return nil
 }
 
@@ -269,6 +318,10 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 		m.all[rank] = m.peers[rank].written
 	}
 	hs.homes = homes.Decide(hs.homes, m.all)
+	m.peers[0].pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
+	if err := r.routePushes(); err != nil {
+		return 0, recvd, err
+	}
 	k, err := r.mergeMulti(lim)
 	recvd += k
 	if err != nil {
@@ -288,6 +341,7 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	if err := r.applyOwnMerged(); err != nil {
 		return sent, recvd, err
 	}
+	hs.pushed = m.peers[0].to
 	if err := r.release(hs.homes); err != nil {
 		return sent, recvd, err
 	}
@@ -300,6 +354,43 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	return sent, recvd, nil
 }
 
+// routePushes hands each page a node pushes to its readers' releases:
+// only a page its pusher wrote alone in this region (its holder now), to
+// nodes that took part, other than the pusher. Each reader's list is in
+// ascending pages (a page has one holder).
+func (r *Region) routePushes() error {
+	n := r.n
+	hs := n.homes
+	m := &hs.m
+	for rank := range m.peers {
+		m.peers[rank].to = m.peers[rank].to[:0]
+	}
+	live := func(rank int) bool { return rank == 0 || slices.Contains(r.roster.committed, rank) }
+	for from := range m.peers {
+		if !live(from) {
+			continue
+		}
+		for _, p := range m.peers[from].pushes {
+			i := slices.IndexFunc(hs.homes, func(h wire.Home) bool { return h.Lo <= p.Page && p.Page < h.Hi })
+			if i < 0 {
+				return r.errorf("node %d pushed page %d, which it did not write", from, p.Page)
+			}
+			if h := hs.homes[i]; h.Multi || h.Holder != from {
+				continue // several wrote it: the merged page is fetched
+			}
+			for _, to := range p.Readers {
+				if to != from && live(to) {
+					m.peers[to].to = append(m.peers[to].to, wire.Push{Page: p.Page, Data: p.Data})
+				}
+			}
+		}
+	}
+	for rank := range m.peers {
+		slices.SortFunc(m.peers[rank].to, func(a, b wire.Push) int { return a.Page - b.Page })
+	}
+	return nil
+}
+
 // readNotice decodes rank's notice into its homesPeer.
 func (r *Region) readNotice(rank int, payload []byte, lim *wire.Limits) error {
 	pe := &r.n.homes.m.peers[rank]
@@ -308,6 +399,9 @@ func (r *Region) readNotice(rank int, payload []byte, lim *wire.Limits) error {
 		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
 	}
 	pe.written = written
+	if pe.pushes, rest, err = wire.ParsePushes(rest, lim.Pages, lim.PageSize, lim.Nodes, pe.pushes); err != nil {
+		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
+	}
 	clear(pe.entry)
 	pe.runs = pe.runs[:0]
 	vals, err := r.readShared(rank, rest, lim)
@@ -470,7 +564,8 @@ func (r *Region) sendReleases() (int, error) {
 			homes.Restrict(&hs.sub, m.merged.Runs, pe.mine, hs.ps)
 			pe.out.Runs = delta.Exclude(pe.out.Runs[:0], hs.sub.Runs, pe.d.Runs)
 		}
-		p, err := wire.AppendEnvelope(wire.AppendHomes(hs.payload[:0], hs.homes), &pe.out, vals, n.compression())
+		head := wire.AppendPagePushes(wire.AppendHomes(hs.payload[:0], hs.homes), pe.to)
+		p, err := wire.AppendEnvelope(head, &pe.out, vals, n.compression())
 		if err == nil {
 			hs.payload = p
 			err = n.master.Send(rank, transport.Message{Kind: wire.Release, Seq: r.seq, Payload: p})

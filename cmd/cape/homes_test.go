@@ -35,6 +35,8 @@ func TestHomesTransfer(t *testing.T) {
 	}{
 		{"./testdata/lazy", nil},
 		{"../../examples/jacobi", []string{"-n", "256", "-iters", "20"}},
+		// Pushed halo rows land on pages the tracker compares (n=1024).
+		{"../../examples/jacobi", []string{"-n", "1024", "-iters", "12"}},
 		{"../../examples/cg", nil},
 		{"../../examples/rows", nil},
 		{"../../examples/sections", nil},

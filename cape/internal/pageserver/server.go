@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,12 +56,19 @@ type Server struct {
 	next    []int          // by client rank: the page after the last one served
 	ahead   []int          // by client rank: how many pages the last answer held
 	served  int            // bytes of pages served since the last Take
+	// site: by page held, the region whose end gave it its version;
+	// learned: by region, by page, the nodes that fetched the page after
+	// that region's end (sorted), to whom it is pushed after the region's
+	// next instances (Pushes).
+	site    map[int]string
+	learned map[string]map[int][]int
 }
 
 // New starts the server: it accepts the other nodes' helpers in the
 // background and serves them.
 func New(c Config) *Server {
-	s := &Server{cfg: c, snap: map[int][]byte{}, next: make([]int, c.Size), ahead: make([]int, c.Size)}
+	s := &Server{cfg: c, snap: map[int][]byte{}, next: make([]int, c.Size), ahead: make([]int, c.Size),
+		site: map[int]string{}, learned: map[string]map[int][]int{}}
 	s.moved = sync.NewCond(&s.mu)
 	tcfg := transport.Config{Token: c.Token, JobID: pager.ServerJobID(c.Job, c.Rank), Size: c.Size,
 		Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20, PeerTimeout: c.PeerTimeout}
@@ -152,6 +160,7 @@ func (s *Server) answer(rank int, msg transport.Message) ([]byte, error) {
 	if _, ok := s.snap[p]; !ok {
 		return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d, which it does not hold", rank, s.cfg.Rank, p, msg.Seq)
 	}
+	s.learn(rank, p)
 	want := 1
 	if p == s.next[rank] {
 		want = max(1, min(2*s.ahead[rank], pager.MaxPages))
@@ -170,11 +179,57 @@ func (s *Server) answer(rank int, msg transport.Message) ([]byte, error) {
 	return out, nil
 }
 
-// Update takes region seq's release: of the pages homes name, it keeps
-// a copy of those this node now holds (from arena, the node's memory
-// after the release was applied) and drops the others; then it serves
-// version seq.
-func (s *Server) Update(seq uint64, homes []wire.Home, arena []byte) {
+// learn records that rank fetched page p (not the pages read ahead with
+// it, which it may never read).
+func (s *Server) learn(rank, p int) {
+	site := s.site[p]
+	l := s.learned[site]
+	if l == nil {
+		l = map[int][]int{}
+		s.learned[site] = l
+	}
+	if i, ok := slices.BinarySearch(l[p], rank); !ok {
+		l[p] = slices.Insert(l[p], i, rank)
+	}
+}
+
+// Pushes appends to out, in ascending pages, the pages written (this
+// node's writes in an instance of region site) that other nodes fetched
+// after an earlier instance, with those nodes and the page's bytes (from
+// arena, the node's memory at the region's end, aliased).
+func (s *Server) Pushes(site string, written []wire.PageRange, arena []byte, out []wire.Push) []wire.Push {
+	ps := s.cfg.PageSize
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	base := len(out)
+	for p, readers := range s.learned[site] {
+		if in(written, p) {
+			out = append(out, wire.Push{Page: p, Readers: readers, Data: arena[p*ps : (p+1)*ps]})
+		}
+	}
+	slices.SortFunc(out[base:], func(a, b wire.Push) int { return a.Page - b.Page })
+	return out
+}
+
+// in reports whether page p is in ranges (ascending, disjoint).
+func in(ranges []wire.PageRange, p int) bool {
+	i, ok := slices.BinarySearchFunc(ranges, p, func(r wire.PageRange, p int) int {
+		switch {
+		case r.Hi <= p:
+			return -1
+		case r.Lo > p:
+			return 1
+		}
+		return 0
+	})
+	return ok && i < len(ranges)
+}
+
+// Update takes the release of region seq, an instance of site: of the
+// pages homes name, it keeps a copy of those this node now holds (from
+// arena, the node's memory after the release was applied) and drops the
+// others; then it serves version seq.
+func (s *Server) Update(seq uint64, site string, homes []wire.Home, arena []byte) {
 	ps := s.cfg.PageSize
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -185,9 +240,11 @@ func (s *Server) Update(seq uint64, homes []wire.Home, arena []byte) {
 				if ok {
 					s.spare = append(s.spare, page)
 					delete(s.snap, p)
+					delete(s.site, p)
 				}
 				continue
 			}
+			s.site[p] = site
 			if !ok {
 				page = s.page()
 				s.snap[p] = page

@@ -58,7 +58,7 @@ func TestServe(t *testing.T) {
 	got := make(chan transport.Message)
 	go func() { got <- ask(h0, 1, 4) }()
 	time.Sleep(50 * time.Millisecond)
-	s.Update(1, []wire.Home{{PageRange: wire.PageRange{Lo: 3, Hi: 9}, Holder: 1}, {PageRange: wire.PageRange{Lo: 9, Hi: 10}, Holder: 2}}, arena)
+	s.Update(1, "a", []wire.Home{{PageRange: wire.PageRange{Lo: 3, Hi: 9}, Holder: 1}, {PageRange: wire.PageRange{Lo: 9, Hi: 10}, Holder: 2}}, arena)
 	m := <-got
 	if m.Kind != pager.KindPages || len(m.Payload) != 8+ps || !bytes.Equal(m.Payload[8:], arena[4*ps:5*ps]) {
 		t.Fatalf("page 4: kind %d, %d bytes", m.Kind, len(m.Payload))
@@ -80,9 +80,19 @@ func TestServe(t *testing.T) {
 			t.Errorf("page %d as of #%d: kind %d %q, want a refusal saying %q", c.p, c.v, m.Kind, m.Payload, c.want)
 		}
 	}
+	// Node 0 fetched page 4, then 5 (the read-ahead page 6 is not
+	// learned): they are pushed after region a's next instances when this
+	// node writes them.
+	pushes := s.Pushes("a", []wire.PageRange{{Lo: 5, Hi: 7}}, arena, nil)
+	if len(pushes) != 1 || pushes[0].Page != 5 || len(pushes[0].Readers) != 1 || pushes[0].Readers[0] != 0 || pushes[0].Data[0] != 5 {
+		t.Fatalf("pushes after region a: %+v", pushes)
+	}
+	if p := s.Pushes("b", []wire.PageRange{{Lo: 0, Hi: 16}}, arena, nil); len(p) != 0 {
+		t.Fatalf("pushes after region b: %+v", p)
+	}
 	// A page written elsewhere is dropped; the content follows the arena.
 	arena[3*ps] = 42
-	s.Update(2, []wire.Home{{PageRange: wire.PageRange{Lo: 3, Hi: 4}, Holder: 1}, {PageRange: wire.PageRange{Lo: 4, Hi: 5}, Holder: 0, Multi: true}}, arena)
+	s.Update(2, "a", []wire.Home{{PageRange: wire.PageRange{Lo: 3, Hi: 4}, Holder: 1}, {PageRange: wire.PageRange{Lo: 4, Hi: 5}, Holder: 0, Multi: true}}, arena)
 	if m = ask(c2, 2, 3); m.Kind != pager.KindPages || m.Payload[8] != 42 {
 		t.Fatalf("page 3 as of #2: kind %d", m.Kind)
 	}

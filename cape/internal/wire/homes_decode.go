@@ -10,11 +10,12 @@ import (
 // NoticeMsg is a notice payload.
 type NoticeMsg struct {
 	Written []PageRange
+	Pushes  []Push
 	Shared  SharedMsg
 }
 
 func (m NoticeMsg) Append(dst []byte) ([]byte, error) {
-	return m.Shared.Append(AppendRanges(dst, m.Written))
+	return m.Shared.Append(AppendPushes(AppendRanges(dst, m.Written), m.Pushes))
 }
 
 // SharedMsg is a shared section and the envelope after it (a runs payload).
@@ -37,12 +38,13 @@ func (l PageList) Append(dst []byte) ([]byte, error) { return AppendPageList(dst
 
 // ReleaseMsg is a release payload.
 type ReleaseMsg struct {
-	Homes []Home
-	Env   Envelope
+	Homes  []Home
+	Pushes []Push // Readers nil
+	Env    Envelope
 }
 
 func (m ReleaseMsg) Append(dst []byte) ([]byte, error) {
-	return m.Env.Append(AppendHomes(dst, m.Homes))
+	return m.Env.Append(AppendPagePushes(AppendHomes(dst, m.Homes), m.Pushes))
 }
 
 func decodeNotice(p []byte, lim *Limits) (Payload, error) {
@@ -50,11 +52,15 @@ func decodeNotice(p []byte, lim *Limits) (Payload, error) {
 	if err != nil {
 		return nil, err
 	}
+	pushes, rest, err := ParsePushes(rest, lim.Pages, lim.PageSize, lim.Nodes, nil)
+	if err != nil {
+		return nil, err
+	}
 	sh, err := decodeShared(rest, lim)
 	if err != nil {
 		return nil, err
 	}
-	return NoticeMsg{Written: written, Shared: sh}, nil
+	return NoticeMsg{Written: written, Pushes: pushes, Shared: sh}, nil
 }
 
 func decodeRuns(p []byte, lim *Limits) (Payload, error) {
@@ -97,11 +103,15 @@ func decodeRelease(p []byte, lim *Limits) (Payload, error) {
 	if err != nil {
 		return nil, err
 	}
+	pushes, rest, err := ParsePagePushes(rest, lim.Pages, lim.PageSize, nil)
+	if err != nil {
+		return nil, err
+	}
 	vals, d, err := OpenEnvelope(rest, lim.Delta)
 	if err != nil {
 		return nil, err
 	}
-	return ReleaseMsg{Homes: homes, Env: Envelope{Values: vals, Delta: d}}, nil
+	return ReleaseMsg{Homes: homes, Pushes: pushes, Env: Envelope{Values: vals, Delta: d}}, nil
 }
 
 // RunsOnPages checks that every run lies on the pages listed (ascending)
