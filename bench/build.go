@@ -45,13 +45,14 @@ var matmulFiles = []struct {
 // into dir. static links the OpenMP reference statically, so that it runs
 // where gcc's libgomp is not installed. A Go build's failure is an error;
 // a C one's (compiler missing, say) is returned in skipped, by mode.
-func buildMatmul(ctx context.Context, root, dir string, modes []Mode, static bool) (b *binaries, skipped map[Mode]error, err error) {
-	b, skipped = &binaries{}, map[Mode]error{}
+func buildMatmul(ctx context.Context, root, dir string, modes []Mode, static bool) (*binaries, map[Mode]error, error) {
+	b, skipped := &binaries{}, map[Mode]error{}
 	for _, f := range matmulFiles {
 		if !slices.ContainsFunc(f.modes, func(m Mode) bool { return slices.Contains(modes, m) }) {
 			continue
 		}
 		var bin string
+		var err error
 		switch {
 		case f.cape:
 			bin, err = capeBuild(ctx, root, dir, filepath.Base(f.src))
@@ -62,11 +63,11 @@ func buildMatmul(ctx context.Context, root, dir string, modes []Mode, static boo
 			if static && f.cc == "gcc" {
 				flags = append(slices.Clone(flags), "-static")
 			}
-			var cerr error
-			if bin, cerr = cBuild(ctx, f.cc, flags, filepath.Join(root, f.src), filepath.Join(dir, f.name)); cerr != nil {
+			if bin, err = cBuild(ctx, f.cc, flags, filepath.Join(root, f.src), filepath.Join(dir, f.name)); err != nil {
 				for _, m := range f.modes {
-					skipped[m] = cerr
+					skipped[m] = err
 				}
+				continue
 			}
 		}
 		if err != nil {

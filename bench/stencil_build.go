@@ -203,7 +203,9 @@ func lookPrebuilt(dir, name string) (string, error) {
 // empty.
 func prebuiltMPI(dir, name string, mode Mode, log io.Writer) (bin, mpirun string) {
 	bin, err := lookPrebuilt(dir, name)
-	if err == nil {
+	if err != nil {
+		err = fmt.Errorf("%w: cape bench build writes it only where mpicc is installed", err)
+	} else {
 		if mpirun, err = exec.LookPath("mpirun"); err != nil {
 			bin, err = "", errors.New("no mpirun on $PATH (Open MPI is not installed here)")
 		}
