@@ -8,7 +8,7 @@
 # change is there, matmul paired against it. Build the binaries here first,
 # from the module root, into a tarball (.devbin is git-ignored; P must be
 # named pb):
-#   P=/tmp/pb; rm -rf $P; mkdir -p $P .devbin; git rev-parse HEAD > $P/commit
+#   P=$(mktemp -d)/pb; mkdir -p $P .devbin; git rev-parse HEAD > $P/commit
 #   CGO_ENABLED=0 go build -ldflags='-s -w' -o $P/cape ./cmd/cape
 #   CGO_ENABLED=0 $P/cape bench build $P   # every workload's and matmul's
 #   CGO_ENABLED=0 $P/cape build -o $P/regions ./bench/regions
