@@ -133,7 +133,7 @@ under the same quota. C variants, mpi-c and halo-c aside (quota only), and
 goroutines are not emulated. The C variants are skipped with a notice when
 gcc or Open MPI is missing (.ci/bench-setup.sh installs them).
 
-Run it from the cape module (or give --root). Examples:
+Run it from the cape module (or give --root, or --prebuilt). Examples:
 
 	cape bench matmul --quick --out /tmp/bench               # < 2 minutes on 2 cores
 	cape bench matmul --sizes 512,1024,1536 --nodes 1,2 --reps 3 --out bench/results/local
