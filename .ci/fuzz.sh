@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for a bounded time, one target per invocation (go
 # test -fuzz accepts one target at a time). FUZZTIME (default 5s) bounds each:
-# 31 targets take about two and a half minutes with the builds. A crasher fails CI; go
+# 32 targets take about two and a half minutes with the builds. A crasher fails CI; go
 # test writes it under the package's testdata/fuzz, where it becomes a
 # regression input of every later `go test`.
 set -euo pipefail
@@ -16,7 +16,7 @@ targets=(
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
 	./cape:FuzzOpen ./cape:FuzzProtocol ./cape/internal/lazy:FuzzMerged ./cape/internal/stdio:FuzzParseSegments
-	./cape/internal/wire:FuzzDecode ./cape/internal/wire:FuzzUnpack ./cape/internal/wire:FuzzImage ./cape/internal/fault:FuzzParseFault ./cape/internal/homes:FuzzDirectory
+	./cape/internal/wire:FuzzDecode ./cape/internal/wire:FuzzHomesSetup ./cape/internal/wire:FuzzUnpack ./cape/internal/wire:FuzzImage ./cape/internal/fault:FuzzParseFault ./cape/internal/homes:FuzzDirectory
 	./cape/internal/durable:FuzzMessages
 	./internal/pager:FuzzParseAnswer ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
 )

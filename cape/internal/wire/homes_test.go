@@ -110,3 +110,22 @@ func TestHomesPayloadsRefused(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHomesSetup checks the homes set-up payloads a peer sends (a slave's
+// capability and port, the master's server list): no panic, and what is
+// accepted re-encodes to the bytes received.
+func FuzzHomesSetup(f *testing.F) {
+	f.Add(HomesHelloPayload(true, 4321), 3)
+	f.Add(HomesInfoPayload(true, []string{":80", "10.0.0.2:81", "h:82"}), 3)
+	f.Fuzz(func(t *testing.T, p []byte, size int) {
+		if ok, port, err := ParseHomesHello(p); err == nil && !bytes.Equal(HomesHelloPayload(ok, port), p) {
+			t.Fatalf("hello %x read as %v %d", p, ok, port)
+		}
+		size = 1 + int(uint(size)%16)
+		if on, servers, err := ParseHomesInfo(p, size); err == nil {
+			if len(servers) != size || !bytes.Equal(HomesInfoPayload(on, servers), p) {
+				t.Fatalf("info %x read as %v %q", p, on, servers)
+			}
+		}
+	})
+}
