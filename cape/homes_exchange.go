@@ -23,8 +23,8 @@ import (
 // homesPeer is what the master read of one node's notice (and runs).
 type homesPeer struct {
 	written []wire.PageRange
-	pushes  []wire.Push // the pages it pushes, with their readers
-	to      []wire.Push // the pages pushed to it (no readers)
+	pushes  []wire.Push    // the pages it pushes, with their readers
+	to      []wire.Push    // the pages pushed to it (no readers)
 	entry   map[int][]byte // shared page → its bytes at the region's entry
 	runs    []delta.Run    // the node's runs on its shared pages, sorted
 	vals    []byte
@@ -212,9 +212,8 @@ func (r *Region) checkMergedPages(runs []delta.Run, hl []wire.Home) error {
 // release moves the node to region r's result: every page written in it
 // that this node does not hold now (another node wrote it, alone or with
 // others but not this one) is dropped, to be fetched from its holder on
-// the next touch, or replaced by its bytes where pushed (hs.pushed, pages
-// one other node wrote); the page server then serves the pages this node
-// holds as of r.
+// the next touch, or replaced by its bytes where pushed (hs.pushed); the
+// page server then serves the pages this node holds as of r.
 func (r *Region) release(hl []wire.Home) error {
 	n := r.n
 	hs := n.homes
@@ -229,7 +228,7 @@ func (r *Region) release(hl []wire.Home) error {
 				continue // a co-writer: its copy is the merged page
 			}
 			hs.h.SetHolder(p, h.Holder)
-			if len(pushed) > 0 && pushed[0].Page == p && !h.Multi {
+			if len(pushed) > 0 && pushed[0].Page == p {
 				if err := hs.install(p, pushed[0].Data, n.arena.Bytes()); err != nil {
 					return r.wrap("pushed page", err)
 				}
@@ -244,7 +243,7 @@ func (r *Region) release(hl []wire.Home) error {
 		}
 	}
 	if len(pushed) > 0 {
-		return r.errorf("distributed homes: page %d pushed to this node, which another node did not write alone in this region", pushed[0].Page)
+		return r.errorf("distributed homes: page %d pushed to this node, which it wrote or no other node wrote in this region", pushed[0].Page)
 	}
 	hs.inval = inval
 	if err := hs.tr.Invalidate(inval); err != nil {
@@ -318,13 +317,13 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 		m.all[rank] = m.peers[rank].written
 	}
 	hs.homes = homes.Decide(hs.homes, m.all)
-	m.peers[0].pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
-	if err := r.routePushes(); err != nil {
-		return 0, recvd, err
-	}
 	k, err := r.mergeMulti(lim)
 	recvd += k
 	if err != nil {
+		return 0, recvd, err
+	}
+	m.peers[0].pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
+	if err := r.routePushes(); err != nil {
 		return 0, recvd, err
 	}
 	m.parts[0] = r.partials()
@@ -354,10 +353,11 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	return sent, recvd, nil
 }
 
-// routePushes hands each page a node pushes to its readers' releases:
-// only a page its pusher wrote alone in this region (its holder now), to
-// nodes that took part, other than the pusher. Each reader's list is in
-// ascending pages (a page has one holder).
+// routePushes hands each page a node pushes to its readers' releases,
+// after the merge: a page its pusher holds now (it wrote it alone, or
+// was the lowest of its writers: the page is then its bytes with the
+// merged runs applied), to nodes that took part, other than its writers.
+// Each reader's list is in ascending pages (a page has one holder).
 func (r *Region) routePushes() error {
 	n := r.n
 	hs := n.homes
@@ -375,12 +375,17 @@ func (r *Region) routePushes() error {
 			if i < 0 {
 				return r.errorf("node %d pushed page %d, which it did not write", from, p.Page)
 			}
-			if h := hs.homes[i]; h.Multi || h.Holder != from {
-				continue // several wrote it: the merged page is fetched
+			h := hs.homes[i]
+			if h.Holder != from {
+				continue
+			}
+			data := p.Data
+			if h.Multi {
+				data = r.mergedPage(p.Page, p.Data)
 			}
 			for _, to := range p.Readers {
-				if to != from && live(to) {
-					m.peers[to].to = append(m.peers[to].to, wire.Push{Page: p.Page, Data: p.Data})
+				if to != from && live(to) && !(h.Multi && homes.Contains(m.all[to], p.Page)) {
+					m.peers[to].to = append(m.peers[to].to, wire.Push{Page: p.Page, Data: data})
 				}
 			}
 		}
@@ -389,6 +394,23 @@ func (r *Region) routePushes() error {
 		slices.SortFunc(m.peers[rank].to, func(a, b wire.Push) int { return a.Page - b.Page })
 	}
 	return nil
+}
+
+// mergedPage returns a copy of mine, a writer's page p at the region's
+// end, with the region's merged runs on p applied: the page as every
+// writer holds it after the release.
+func (r *Region) mergedPage(p int, mine []byte) []byte {
+	ps := r.n.homes.ps
+	out := slices.Clone(mine)
+	lo, hi := uint64(p*ps), uint64((p+1)*ps)
+	for _, run := range r.n.homes.m.merged.Runs {
+		if run.End() <= lo || run.Off >= hi {
+			continue
+		}
+		a, b := max(run.Off, lo), min(run.End(), hi)
+		copy(out[a-lo:b-lo], run.Data[a-run.Off:b-run.Off])
+	}
+	return out
 }
 
 // readNotice decodes rank's notice into its homesPeer.

@@ -35,6 +35,9 @@ func (n *node) setUpLazy() error {
 	if n.plan.Homes {
 		return n.setUpHomes()
 	}
+	if n.rank == 0 && n.plan.HomesNotice != "" {
+		notice("cape: %s\n", n.plan.HomesNotice)
+	}
 	if n.rank == 0 {
 		return n.agreeLazyMaster()
 	}

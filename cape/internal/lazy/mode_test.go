@@ -24,7 +24,7 @@ func TestWant(t *testing.T) {
 		{job: Job{Transfer: Auto, Size: 3, Restart: true}},
 		{job: Job{Transfer: Eager, Size: 2}},
 		{job: Job{Size: 2}},
-		{job: Job{Transfer: "Lazy", Size: 2}, err: `"Lazy": want eager, lazy or auto`},
+		{job: Job{Transfer: "Lazy", Size: 2}, err: `"Lazy": want eager, lazy, auto or homes`},
 	} {
 		got, err := Want(c.job)
 		if c.err != "" {

@@ -172,8 +172,8 @@ func TestNewRefused(t *testing.T) {
 		is   error
 	}{
 		{nodeenv.Config{Size: 2, Compress: "lz4"}, "", delta.ErrCompression},
-		{nodeenv.Config{Size: 2, Rank: 1, Transfer: "sometimes"}, `monitor "auto": CAPE_TRANSFER="sometimes": want eager, lazy or auto`, nil},
-		{nodeenv.Config{Size: 2, Transfer: "Lazy", Monitor: "uffd"}, `monitor "uffd": CAPE_TRANSFER="Lazy": want eager, lazy or auto`, nil},
+		{nodeenv.Config{Size: 2, Rank: 1, Transfer: "sometimes"}, `monitor "auto": CAPE_TRANSFER="sometimes": want eager, lazy, auto or homes`, nil},
+		{nodeenv.Config{Size: 2, Transfer: "Lazy", Monitor: "uffd"}, `monitor "uffd": CAPE_TRANSFER="Lazy": want eager, lazy, auto or homes`, nil},
 	} {
 		p, err := New(&c.cfg, rt)
 		if err == nil {
@@ -223,5 +223,26 @@ func TestName(t *testing.T) {
 	}
 	if s := Joiner.String(); !strings.Contains(s, "joining") {
 		t.Errorf("Joiner: %q", s)
+	}
+}
+
+// TestHomesPlan checks what --transfer homes plans: every node, the master
+// included, a lazy tracker; with --checkpoint, lazy transfer and a notice.
+func TestHomesPlan(t *testing.T) {
+	for _, rank := range []int{0, 1} {
+		p, err := New(&nodeenv.Config{Rank: rank, Size: 3, Transfer: "homes"}, Runtime{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Homes || !p.Lazy || p.Tracker != LazyTracker || p.HomesNotice != "" {
+			t.Errorf("rank %d: homes %v lazy %v tracker %v notice %q", rank, p.Homes, p.Lazy, p.Tracker, p.HomesNotice)
+		}
+	}
+	p, err := New(&nodeenv.Config{Rank: 0, Size: 3, Transfer: "homes", Checkpoint: "/tmp/x"}, Runtime{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Homes || !p.Lazy || p.Tracker != PlainTracker || !strings.Contains(p.HomesNotice, "--checkpoint") {
+		t.Errorf("with --checkpoint: homes %v lazy %v tracker %v notice %q", p.Homes, p.Lazy, p.Tracker, p.HomesNotice)
 	}
 }
