@@ -73,7 +73,7 @@ func PresentPtr[T any](p *T) *T {
 // references below their top level (the rows of a [][]byte for writev).
 func PresentAll[T any](v T) T {
 	if m := presentArena.Load(); m != nil {
-		w := presentWalk{m: m, seen: map[[2]uintptr]bool{}}
+		w := presentWalk{m: m}
 		w.value(reflect.ValueOf(any(v)))
 	}
 	return v
@@ -145,11 +145,14 @@ func (w *presentWalk) value(v reflect.Value) {
 }
 
 // visit touches [addr, addr+size) and reports whether it was visited
-// before.
+// before. The set of visited memory is made at the first visit.
 func (w *presentWalk) visit(addr, size uintptr) bool {
 	k := [2]uintptr{addr, size}
 	if w.seen[k] {
 		return true
+	}
+	if w.seen == nil {
+		w.seen = map[[2]uintptr]bool{}
 	}
 	w.seen[k] = true
 	w.m.touch(addr, size)

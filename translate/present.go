@@ -22,7 +22,8 @@ import (
 // receiver of another package's method is wrapped too; one whose method
 // takes its address becomes (*cape.PresentAll(&x)). Not wrapped: calls of
 // the package's own functions and methods (their calls are wrapped in
-// turn), of the cape package, of built-ins and function literals called
+// turn) and of interfaces only its types implement, of the cape package,
+// of built-ins and function literals called
 // where they stand, conversions, operands that cannot hold a reference
 // (numbers, strings, arrays and structs of them, functions, channels) and
 // a multi-valued call as the only argument.
@@ -78,8 +79,9 @@ func (t *emitter) emitPresents(outs map[*ast.File]*fileOut) {
 
 // callsOut reports whether call may run code outside the package: it is
 // not a conversion, nor a call of a built-in, of a function literal where
-// it stands, or of a function or concrete method of this package or of
-// the cape package.
+// it stands, of a function or concrete method of this package or of the
+// cape package, or of a method of an interface that only this package's
+// types implement.
 func (t *translator) callsOut(call *ast.CallExpr) bool {
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
 		return false
@@ -92,7 +94,10 @@ func (t *translator) callsOut(call *ast.CallExpr) bool {
 		id = f
 	case *ast.SelectorExpr:
 		if sel := t.info.Selections[f]; sel != nil && sel.Kind() == types.MethodVal && types.IsInterface(sel.Recv()) {
-			return true // any implementation may run
+			// Another package's implementation may run, unless none
+			// exists (an interface with an unexported method).
+			iface, _ := sel.Recv().Underlying().(*types.Interface)
+			return iface == nil || t.externalImpl(iface) != ""
 		}
 		id = f.Sel
 	default:

@@ -14,7 +14,8 @@ import (
 // translation, exactly which operands are made present: those handed to
 // other packages' functions and methods, interface methods and function
 // values, in regions (and their --verify re-runs) and in sequential code;
-// not those of the package's own functions, built-ins, conversions, cape's
+// not those of the package's own functions and of interfaces only its types
+// implement, built-ins, conversions, cape's
 // functions and function literals called in place, nor operands without
 // references (numbers, strings, arrays of numbers, functions).
 func TestPresentWraps(t *testing.T) {

@@ -20,6 +20,14 @@ type frame struct {
 	Tag  int
 }
 
+// A putter's method is unexported: only this package's types implement it,
+// so its calls run this package's code.
+type putter interface{ put(b []byte) }
+
+type counter struct{ n *int }
+
+func (c counter) put(b []byte) { *c.n += len(b) }
+
 // sum is this package's: its calls are not wrapped (the calls it makes are).
 func sum(b []byte) int {
 	s := 0
@@ -68,6 +76,8 @@ func main() {
 	var bb bytes.Buffer
 	_, _ = bb.Write(buf[:1])
 	each(os.Stdout.Write, out[:1])
+	var p putter = counter{n: new(int)}
+	p.put(out[:1])
 	fr := frame{Rows: rows, Tag: 1}
 	fmt.Fprintln(os.Stderr, len(buf), string(buf[:0]), h.N, fr, func() int { return sum(out) }())
 	_, _ = os.Stdout.Write(bytes.ToUpper(out[:0]))
