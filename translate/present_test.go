@@ -14,10 +14,10 @@ import (
 // translation, exactly which operands are made present: those handed to
 // other packages' functions and methods, interface methods and function
 // values, in regions (and their --verify re-runs) and in sequential code;
-// not those of the package's own functions and of interfaces only its types
-// implement, built-ins, conversions, cape's
-// functions and function literals called in place, nor operands without
-// references (numbers, strings, arrays of numbers, functions).
+// not those of the package's own functions and of interfaces only its
+// types implement, of built-ins, conversions, cape's functions and
+// function literals called in place, nor operands without references
+// (numbers, strings, arrays of numbers, functions).
 func TestPresentWraps(t *testing.T) {
 	const file = "testdata/present.go"
 	res, err := (&Config{Importer: testImporter(t)}).Files("testdata", []string{file}, nil)
