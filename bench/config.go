@@ -83,6 +83,7 @@ type Config struct {
 	Out   string // output directory (created)
 
 	Root     string // module root (holds go.mod); found from the working directory when empty
+	Prebuilt string // binaries from Prebuild to run instead of building: no Go toolchain, no Root (not regions)
 	Compress string // cape run --compress for the CAPE modes; "none" when empty
 	Transfer string // cape run --transfer for the CAPE modes; "" means eager
 

@@ -36,8 +36,9 @@
 // (the same sweep, every point active), heat3d, cg and power, each beside
 // its hand-written Go message passing (halogo -active, bench/baselines/
 // mpwork over mpnet). Every process runs under bench/rsswrap for its peak
-// RSS. StencilConfig.Prebuilt takes the binaries from a directory that
-// Prebuild (`cape bench build`) filled, for a machine without Go.
+// RSS. Config.Prebuilt takes the binaries of matmul and of the workloads
+// from a directory that Prebuild (`cape bench build`) filled, for a machine
+// without Go.
 // RunRegions (`cape bench regions`) times bench/regions, thousands of tiny
 // regions in a row, to report the fixed cost of a region. Each benchmark has
 // its own results.csv header; ReportDir tells them apart.

@@ -138,7 +138,7 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	if cfg.Root == "" {
+	if cfg.Root == "" && cfg.Prebuilt == "" {
 		root, err := ModuleRoot(".")
 		if err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
@@ -163,13 +163,16 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 		fmt.Fprintf(cfg.Log, "bench: notice: %d nodes on %d cores share the cores; use --emulate for an emulated cluster with per-node CPU quotas\n", n, runtime.NumCPU())
 	}
 	bins, err := build(ctx, &cfg)
-	if bins != nil {
-		defer os.RemoveAll(bins.dir)
+	if bins != nil && bins.tmp != "" {
+		defer os.RemoveAll(bins.tmp)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	if err := writeMachine(&cfg, bins); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	if err := appendMachine(cfg.Out, "matmul: binaries "+cfg.binariesFrom()+".\n"); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 

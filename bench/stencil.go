@@ -31,11 +31,6 @@ type StencilConfig struct {
 	Workload *Workload // nil means Stencil
 	Iters    int       // iterations of every run; 0 means the workload's default
 	Monitor  string    // cape run --monitor of the incremental mode; "" means auto
-
-	// Prebuilt is a directory of binaries built beforehand (see
-	// Prebuild), used instead of building from the module: then no Go
-	// toolchain and no Root are needed.
-	Prebuilt string
 }
 
 // StencilSample is one execution of one variant of the stencil benchmark.
@@ -132,11 +127,7 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 	if err := writeMachine(&cfg.Config, &binaries{mpirun: bins.mpirun}); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
-	from := "built from the module"
-	if cfg.Prebuilt != "" {
-		from = "prebuilt, from " + cfg.Prebuilt
-	}
-	if err := appendMachine(cfg.Out, fmt.Sprintf("%s: %d iterations per run; monitor of the incremental mode: %s; binaries %s.\n", cfg.Workload.Name, cfg.Iters, cfg.Monitor, from)); err != nil {
+	if err := appendMachine(cfg.Out, fmt.Sprintf("%s: %d iterations per run; monitor of the incremental mode: %s; binaries %s.\n", cfg.Workload.Name, cfg.Iters, cfg.Monitor, cfg.binariesFrom())); err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)
 	}
 	var all []cell
@@ -242,6 +233,14 @@ func (c *cluster) closeLogged(log io.Writer) {
 	if err := c.Close(); err != nil {
 		fmt.Fprintf(log, "bench: tearing down the emulated cluster: %v\n", err)
 	}
+}
+
+// binariesFrom says where the binaries of a run come from, for machine.md.
+func (cfg *Config) binariesFrom() string {
+	if cfg.Prebuilt != "" {
+		return "prebuilt, from " + cfg.Prebuilt
+	}
+	return "built from the module"
 }
 
 // appendMachine adds text to the machine.md of dir.

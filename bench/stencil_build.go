@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,17 +76,23 @@ func baselineName(w *Workload) string {
 	return "mpwork"
 }
 
+// capeBuild builds examples/example of the module at root through the
+// CAPE translator into dir/example.
+func capeBuild(ctx context.Context, root, dir, example string) (string, error) {
+	var out bytes.Buffer
+	bin := filepath.Join(dir, example)
+	if err := gocmd.Build(ctx, filepath.Join(root, "examples", example), bin, &out); err != nil {
+		return "", fmt.Errorf("build examples/%s: %w\n%s", example, err, out.String())
+	}
+	return bin, nil
+}
+
 // buildOne builds one binary of w's variants into dir under its Prebuild
 // name: what is "cape", "seq", "goroutines", "baseline" or "rsswrap".
 func buildOne(ctx context.Context, root, dir string, w *Workload, what string) (string, error) {
 	switch what {
 	case "cape":
-		var out bytes.Buffer
-		bin := filepath.Join(dir, w.Example)
-		if err := gocmd.Build(ctx, filepath.Join(root, "examples", w.Example), bin, &out); err != nil {
-			return "", fmt.Errorf("build examples/%s: %w\n%s", w.Example, err, out.String())
-		}
-		return bin, nil
+		return capeBuild(ctx, root, dir, w.Example)
 	case "seq":
 		return goBuildPkg(ctx, root, dir, "examples/"+w.Example, seqName(w))
 	case "goroutines":
@@ -166,38 +173,57 @@ func prebuilt(dir string, w *Workload, modes []Mode, log io.Writer) *stencilBins
 	b := &stencilBins{dir: dir}
 	names := map[string]string{"cape": w.Example, "seq": seqName(w), "goroutines": "stencilgo", "baseline": baselineName(w), "rsswrap": "rsswrap"}
 	for _, what := range wanted(w, modes) {
-		bin := filepath.Join(dir, names[what])
-		if _, err := os.Stat(bin); err != nil {
-			fmt.Fprintf(log, "bench: %s: no prebuilt %s (%v): skipping what needs it\n", w.Name, names[what], err)
+		bin, err := lookPrebuilt(dir, names[what])
+		if err != nil {
+			fmt.Fprintf(log, "bench: %s: %v: skipping what needs it\n", w.Name, err)
 			continue
 		}
 		b.set(what, bin)
 	}
 	if slices.Contains(modes, HaloC) {
-		if bin := filepath.Join(dir, "stencil_mpi"); fileExists(bin) {
-			if mp, err := exec.LookPath("mpirun"); err == nil {
-				b.haloc, b.mpirun = bin, mp
-			}
-		}
-		if b.haloc == "" {
-			fmt.Fprintf(log, "bench: skipping %s: no prebuilt stencil_mpi or no mpirun\n", HaloC)
-		}
+		b.haloc, b.mpirun = prebuiltMPI(dir, "stencil_mpi", HaloC, log)
 	}
 	return b
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+// lookPrebuilt returns the path of the binary name in the build directory
+// dir, or an error naming the missing file.
+func lookPrebuilt(dir, name string) (string, error) {
+	bin := filepath.Join(dir, name)
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("no prebuilt %s (%w)", name, err)
+	}
+	return bin, nil
 }
 
-// Prebuild builds every binary of the workloads into dir, in the layout
-// that StencilConfig.Prebuilt reads, from the cape module at root: run it
-// with CGO_ENABLED=0 in the environment for static binaries that run on a
-// machine without a Go toolchain. An empty root means the module holding
-// the working directory, as in Config.Root. The MPI reference halo-c is
-// built when mpicc is installed (a notice on log otherwise); it needs Open
-// MPI where it runs.
+// prebuiltMPI finds the MPI reference name of mode in the build directory
+// dir and mpirun on $PATH. Either one missing is a notice on log that mode
+// is skipped (Prebuild makes name only where mpicc is installed; Open MPI
+// must be installed where it runs), and then both returned paths are
+// empty.
+func prebuiltMPI(dir, name string, mode Mode, log io.Writer) (bin, mpirun string) {
+	bin, err := lookPrebuilt(dir, name)
+	if err != nil {
+		err = fmt.Errorf("%w: cape bench build writes it only where mpicc is installed", err)
+	} else {
+		if mpirun, err = exec.LookPath("mpirun"); err != nil {
+			bin, err = "", errors.New("no mpirun on $PATH (Open MPI is not installed here)")
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(log, "bench: skipping %s: %v\n", mode, err)
+	}
+	return bin, mpirun
+}
+
+// Prebuild builds every binary of matmul and of the workloads into dir,
+// in the layout that Config.Prebuilt reads, from the cape module at root:
+// run it with CGO_ENABLED=0 in the environment for static binaries that
+// run on a machine without a Go toolchain. An empty root means the module
+// holding the working directory, as in Config.Root. The C references are
+// built when their compiler is installed (a notice on log otherwise):
+// omp-c statically, mpi-c and halo-c with mpicc, which need Open MPI where
+// they run.
 func Prebuild(ctx context.Context, root, dir string, log io.Writer) error {
 	if root == "" {
 		var err error
@@ -230,6 +256,15 @@ func Prebuild(ctx context.Context, root, dir string, log io.Writer) error {
 	src := filepath.Join(root, "bench", "c", "stencil_mpi.c")
 	if _, err := cBuild(ctx, "mpicc", []string{"-O2", "-ffp-contract=off"}, src, filepath.Join(dir, "stencil_mpi")); err != nil {
 		fmt.Fprintf(log, "bench: prebuild: no halo-c: %v\n", err)
+	}
+	_, skipped, err := buildMatmul(ctx, root, dir, AllModes, true)
+	if err != nil {
+		return fmt.Errorf("prebuild: %w", err)
+	}
+	for _, m := range AllModes {
+		if skipped[m] != nil {
+			fmt.Fprintf(log, "bench: prebuild: no %s: %v\n", m, skipped[m])
+		}
 	}
 	return nil
 }

@@ -192,6 +192,34 @@ func TestPrebuiltFindsWhatIsThere(t *testing.T) {
 	}
 }
 
+// TestMatmulPrebuiltFindsWhatIsThere: matmul's Go binaries missing from
+// a build directory are an error naming the file, its C ones a notice
+// that their modes are skipped; what is there is used.
+func TestMatmulPrebuiltFindsWhatIsThere(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"matmul", "goroutines"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log bytes.Buffer
+	b, err := matmulPrebuilt(dir, []Mode{Seq, Goroutines, Incremental, OMPC}, &log)
+	if err != nil || !b.have(Seq) || !b.have(Goroutines) || !b.have(Incremental) || b.have(OMPC) {
+		t.Fatalf("found %+v, %v", b, err)
+	}
+	if !strings.Contains(log.String(), "skipping omp-c: no prebuilt matmul_omp") {
+		t.Errorf("no notice of the missing matmul_omp: %q", log.String())
+	}
+	_, err = matmulPrebuilt(dir, []Mode{Seq, MPIGoGather}, &log)
+	if want := filepath.Join(dir, "mpigo"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("mpi-go-gather without mpigo: %v, want an error naming %s", err, want)
+	}
+	log.Reset()
+	if b, err = matmulPrebuilt(dir, []Mode{MPIC}, &log); err != nil || b.have(MPIC) || !strings.Contains(log.String(), "skipping mpi-c: no prebuilt matmul_mpi") {
+		t.Errorf("mpi-c without matmul_mpi: %+v, %v, notice %q", b, err, log.String())
+	}
+}
+
 // TestReportNamesItsWorkload: a workload's figures are named after it,
 // and only a workload with goals quotes them.
 func TestReportNamesItsWorkload(t *testing.T) {

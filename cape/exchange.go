@@ -38,6 +38,10 @@ func (r *Region) Exchange(d *delta.Delta) error {
 	case r.size == 1:
 		// A single node, or a master left alone: its arena holds the result.
 		err = r.exchangeSingle(d)
+	case n.homes != nil && n.rank == 0:
+		sent, recvd, err = r.exchangeHomesMaster(d)
+	case n.homes != nil:
+		sent, recvd, err = r.exchangeHomesSlave(d)
 	case n.rank == 0:
 		sent, recvd, err = r.exchangeMaster(d)
 	default:

@@ -34,6 +34,9 @@ const LeftExit = ending.LeftExit
 // node's failure, which the master reports to the slaves before ending.
 func fail(err error) {
 	e := ending.Of(err, self != nil && self.rank > 0 && self.members.Tolerant())
+	if self != nil && self.homes != nil {
+		self.homes.doneSeen = true // leaving: Finalize waits for no end of job
+	}
 	if !e.Failure {
 		_ = Finalize()
 		exit(e.Code, e.Msg)

@@ -32,6 +32,9 @@ import (
 // slave that created a monitor.Lazy replaces it with the backend's plain
 // tracker.
 func (n *node) setUpLazy() error {
+	if n.plan.Homes {
+		return n.setUpHomes()
+	}
 	if n.rank == 0 {
 		return n.agreeLazyMaster()
 	}
@@ -159,5 +162,6 @@ func (n *node) closeLazy() error {
 	if n.lazyS != nil {
 		errs = append(errs, n.lazyS.Close())
 	}
+	errs = append(errs, n.closeHomes())
 	return errors.Join(errs...)
 }

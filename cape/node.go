@@ -59,6 +59,7 @@ type node struct {
 
 	lazyM *lazy.Master // master with lazy transfer on (lazy.go)
 	lazyS *lazy.Slave  // slave with lazy transfer on
+	homes *homesNode   // distributed homes on (homes.go)
 
 	seq uint64 // number of regions begun
 	// The stretch since the last outermost region stopped (hint_unsafe.go).
@@ -343,6 +344,7 @@ func Finalize() error {
 	if n.master != nil {
 		n.endAdmission()
 		n.dropLost()
+		n.awaitSlavesEnd()
 		_ = n.master.Broadcast(transport.Message{Kind: wire.Done, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
 		// receiving (or relaying) the last merged delta would otherwise
@@ -355,6 +357,9 @@ func Finalize() error {
 		n.summary()
 	}
 	if n.slave != nil {
+		// Distributed homes: the master may still fetch pages this node
+		// holds until its program ends.
+		n.awaitMasterEnd()
 		n.joinSummary()
 		errs = append(errs, n.closeStdin(), n.slave.Close())
 	}

@@ -6,6 +6,7 @@ package cape
 // and its delta, the sockets, the clock, the waits and the notices.
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -31,6 +32,9 @@ type rosterDriver struct {
 	n *node
 
 	start []chan uint64 // per slave rank: a region's seq, for its receiver
+	// runs, per slave rank: the runs messages its receiver took (answers
+	// to a collect, distributed homes), or the end of its connection.
+	runs []chan runsMsg
 
 	mu sync.Mutex
 	// mu protects the following fields. node.lossMu is taken after it.
@@ -85,8 +89,10 @@ func (ro *rosterDriver) grow(size int) (old int) {
 	}
 	ro.msgs = append(ro.msgs, make([]transport.Message, size-old)...)
 	ro.start = append(ro.start, make([]chan uint64, size-old)...)
+	ro.runs = append(ro.runs, make([]chan runsMsg, size-old)...)
 	for rank := max(old, 1); rank < size; rank++ {
 		ro.start[rank] = make(chan uint64, 1)
+		ro.runs[rank] = make(chan runsMsg, 1)
 	}
 	return old
 }
@@ -101,14 +107,14 @@ func (ro *rosterDriver) grow(size int) (old int) {
 func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 	var acts []roster.Action // this receiver's copy of the roster's actions
 	for {
-		msg, err := ro.n.master.Recv(rank)
+		msg, err := ro.recvSkippingRuns(rank)
 		seq, ok := <-start
 		if !ok {
 			return
 		}
 		for err == nil {
 			acts = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
-				Delta: msg.Kind == wire.Delta, At: time.Now()}, &msg, acts)
+				Delta: msg.Kind == wire.Delta || msg.Kind == wire.Notice, At: time.Now()}, &msg, acts)
 			i := roster.Find(acts, roster.Chunk)
 			if i < 0 {
 				break
@@ -123,6 +129,56 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 			acts = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
 		}
 	}
+}
+
+// runsMsg is a runs message a receiver took, or why its connection ended.
+type runsMsg struct {
+	msg transport.Message
+	err error
+}
+
+// recvSkippingRuns is the receiver's next message from rank for the
+// roster: a runs message (the answer to a collect, which the region's
+// goroutine awaits) goes to awaitRuns instead, as does the end of the
+// connection, should the region's goroutine be waiting for one.
+func (ro *rosterDriver) recvSkippingRuns(rank int) (transport.Message, error) {
+	for {
+		msg, err := ro.n.master.Recv(rank)
+		if err == nil && msg.Kind != wire.Runs && msg.Kind != wire.Finished {
+			return msg, nil
+		}
+		select {
+		case ro.runs[rank] <- runsMsg{msg, err}:
+		default:
+			if err == nil {
+				// A second answer nobody asked for: the roster refuses it.
+				return msg, nil
+			}
+		}
+		if err != nil {
+			return msg, err
+		}
+	}
+}
+
+// awaitFinished waits until slave rank says its program ended, or its
+// connection ends (distributed homes: its pages are served until then).
+func (ro *rosterDriver) awaitFinished(rank int) {
+	for {
+		m := <-ro.runs[rank]
+		if m.err != nil || m.msg.Kind == wire.Finished {
+			return
+		}
+	}
+}
+
+// awaitRuns returns the runs message rank sent in answer to a collect.
+func (ro *rosterDriver) awaitRuns(rank int) (transport.Message, error) {
+	m := <-ro.runs[rank]
+	if m.err != nil {
+		return m.msg, fmt.Errorf("node %d, asked for its runs: %w", rank, m.err)
+	}
+	return m.msg, nil
 }
 
 // step is a receiver's turn of the roster: it decides ev (msg is the

@@ -340,7 +340,11 @@ func (r *Region) Create() (*delta.Delta, error) {
 		return nil, r.wrap("collect written pages", err)
 	}
 	r.hashEntry(pages)
-	n.ckpt.Create(d, n.arena.Bytes(), pages, n.tracker)
+	if n.homes != nil {
+		r.createHomes(d, pages)
+	} else {
+		n.ckpt.Create(d, n.arena.Bytes(), pages, n.tracker)
+	}
 	if r.stats != nil {
 		r.stats.pages, r.stats.created = len(pages), time.Since(r.stats.t1)
 	}
@@ -380,6 +384,7 @@ func (r *Region) Stop() error { return r.End() }
 // code after the last region runs on the master only.
 func (r *Region) EndLast() {
 	if r.nested == nil && r.n.rank != 0 {
+		r.n.awaitMasterEnd()
 		fail(ErrJobDone)
 	}
 }

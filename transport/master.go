@@ -569,3 +569,12 @@ func (m *Master) isDropped(rank int) bool {
 	defer m.dropMu.Unlock()
 	return m.dropped[rank]
 }
+
+// PeerAddr is the remote address of slave rank's connection, as this
+// master sees it ("" for an unknown rank).
+func (m *Master) PeerAddr(rank int) string {
+	if rank <= 0 || rank >= len(m.peers) || m.peers[rank] == nil {
+		return ""
+	}
+	return m.peers[rank].nc.RemoteAddr().String()
+}

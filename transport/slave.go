@@ -220,3 +220,8 @@ func (s *Slave) Err() error {
 	}
 	return s.c.opErr("recv")
 }
+
+// LocalAddr is the address of this end of the connection to the master:
+// where the master's side sees the slave (distributed homes listen beside
+// it for the other nodes).
+func (s *Slave) LocalAddr() net.Addr { return s.c.nc.LocalAddr() }

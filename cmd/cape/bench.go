@@ -97,16 +97,21 @@ which reports wait4's ru_maxrss):
 	         allgather of x)
 
 Every variant of a workload must print the same line (a hash of every bit
-of the result). --prebuilt DIR runs them from binaries built beforehand,
-on a machine without a Go toolchain; build them with
+of the result). --prebuilt DIR runs matmul and the workloads from binaries
+built beforehand, on a machine without a Go toolchain; build them with
 
 	CGO_ENABLED=0 cape bench build DIR       # from the cape module
 
 which writes, for every workload W, W (cape build of examples/W) and W.seq
-(plain go build), and stencilgo, halogo, mpwork, rsswrap (and stencil_mpi
-when mpicc is installed). Copy DIR and a static cape
-(CGO_ENABLED=0 go build ./cmd/cape) to the machine and run, e.g.,
-cape bench jacobi --prebuilt DIR --nodes 1,2,4,8,15 --out /tmp/jacobi.
+(plain go build), and stencilgo, halogo, mpwork, rsswrap; for matmul,
+matmul (cape build of examples/matmul, also its seq mode), goroutines and
+mpigo; and the C references where their compiler is installed: matmul_omp
+(gcc -fopenmp -static), matmul_mpi and stencil_mpi (mpicc; they need Open
+MPI's mpirun where they run). A C mode whose binary or mpirun is missing is
+skipped with a notice; a missing Go binary is an error. Copy DIR and a
+static cape (CGO_ENABLED=0 go build ./cmd/cape) to the machine and run,
+e.g., cape bench jacobi --prebuilt DIR --nodes 1,2,4,8,15 --out /tmp/jacobi
+or cape bench matmul --prebuilt DIR --nodes 1,2,4,8,15 --out /tmp/matmul.
 
 regions measures the fixed cost of a region: bench/regions runs --k regions
 (3000 by default) in a row, each writing 64 int64s, under cape run -n N for
@@ -128,7 +133,7 @@ under the same quota. C variants, mpi-c and halo-c aside (quota only), and
 goroutines are not emulated. The C variants are skipped with a notice when
 gcc or Open MPI is missing (.ci/bench-setup.sh installs them).
 
-Run it from the cape module (or give --root). Examples:
+Run it from the cape module (or give --root, or --prebuilt). Examples:
 
 	cape bench matmul --quick --out /tmp/bench               # < 2 minutes on 2 cores
 	cape bench matmul --sizes 512,1024,1536 --nodes 1,2 --reps 3 --out bench/results/local
@@ -172,10 +177,10 @@ func newBenchFlags() *benchFlags {
 	fs.StringVar(&f.root, "root", "", "the cape module's directory (default: found from the working directory)")
 	fs.IntVar(&f.modelNodes, "model-nodes", 32, "extrapolate the performance model to this many nodes (matmul)")
 	fs.IntVar(&f.iters, "iters", 100, "iterations of every run of stencil and the other workloads (default: the workload's)")
-	fs.StringVar(&f.prebuilt, "prebuilt", "", "run stencil and the other workloads from the binaries in this directory (cape bench build DIR)")
+	fs.StringVar(&f.prebuilt, "prebuilt", "", "run matmul, stencil and the other workloads from the binaries in this directory (cape bench build DIR)")
 	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
 	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
-	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of the CAPE modes (matmul's complete and incremental, stencil's incremental, regions): eager, lazy or auto (the default of cape run)")
+	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of the CAPE modes (matmul's complete and incremental, stencil's incremental, regions): eager, lazy, auto (the default of cape run) or homes")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar")
 	return f
@@ -183,7 +188,7 @@ func newBenchFlags() *benchFlags {
 
 // config is the part of bench.Config common to every benchmark.
 func (f *benchFlags) config(args []string, stderr io.Writer) bench.Config {
-	cfg := bench.Config{Reps: f.reps, Out: f.out, Root: f.root, Compress: f.compress, Transfer: f.transfer, Emulate: f.emulate,
+	cfg := bench.Config{Reps: f.reps, Out: f.out, Root: f.root, Prebuilt: f.prebuilt, Compress: f.compress, Transfer: f.transfer, Emulate: f.emulate,
 		NodeCPUs: f.cpus, Bandwidth: f.bw, NoNetns: f.noNetns, ModelNodes: f.modelNodes, Timeout: f.timeout, Log: stderr,
 		Note: "cape bench " + strings.Join(args, " ")}
 	if f.quick && !f.fs.Changed("reps") {
@@ -236,8 +241,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	case rest[0] == "build":
 		return benchBuild(f, rest[1:], stdout, stderr)
 	case rest[0] == "matmul" || rest[0] == "regions" || w != nil:
-		if !slices.Contains([]string{"eager", "lazy", "auto"}, f.transfer) {
-			return usagef("bench: --transfer %q: want eager, lazy or auto", f.transfer)
+		if !slices.Contains([]string{"eager", "lazy", "auto", "homes"}, f.transfer) {
+			return usagef("bench: --transfer %q: want eager, lazy, auto or homes", f.transfer)
 		}
 	default:
 		return usagef("bench: unknown benchmark %q (matmul, stencil, jacobi, heat3d, cg, power, regions, report DIR or build DIR)", rest[0])
@@ -245,8 +250,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if len(rest) > 1 {
 		return usagef("bench %s: unexpected argument %q", rest[0], rest[1])
 	}
-	if w == nil && f.prebuilt != "" {
-		return usagef("bench %s: no --prebuilt (it builds from the module)", rest[0])
+	if rest[0] == "regions" && f.prebuilt != "" {
+		return usagef("bench regions: no --prebuilt (it builds from the module)")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -300,7 +305,7 @@ func benchStencil(ctx context.Context, f *benchFlags, w *bench.Workload, args []
 	if !f.fs.Changed("iters") {
 		f.iters = w.Iters
 	}
-	cfg := bench.StencilConfig{Config: f.config(args, stderr), Workload: w, Iters: f.iters, Monitor: f.monitor, Prebuilt: f.prebuilt}
+	cfg := bench.StencilConfig{Config: f.config(args, stderr), Workload: w, Iters: f.iters, Monitor: f.monitor}
 	if f.iters < 1 {
 		return usagef("bench %s: --iters %d: want ≥ 1", w.Name, f.iters)
 	}
@@ -332,7 +337,7 @@ func benchBuild(f *benchFlags, rest []string, stdout, stderr io.Writer) error {
 	if err := bench.Prebuild(ctx, f.root, rest[0], stderr); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "cape bench build: wrote the binaries of %d workloads into %s\n", len(bench.Workloads), rest[0])
+	fmt.Fprintf(stdout, "cape bench build: wrote the binaries of matmul and %d workloads into %s\n", len(bench.Workloads), rest[0])
 	return nil
 }
 

@@ -42,7 +42,7 @@ type helper struct {
 	npages int
 	twin   []byte
 	state  *state
-	conn   *transport.Slave
+	conns  []*transport.Slave // by the rank of the node whose page server it reaches
 	zeros  []byte
 	msgs   []uffd.Msg
 }
@@ -119,15 +119,34 @@ func (h *helper) setUp() error {
 	}
 	h.zeros = make([]byte, zeroAhead*ps)
 	h.msgs = make([]uffd.Msg, 64)
-	tc := transport.Config{Token: c.Token, JobID: JobID(c.Job), Size: c.Size, Broadcast: transport.BroadcastStar,
-		MaxFrame: MaxPages * (8 + ps), PeerTimeout: c.PeerTimeout}
-	if c.PeerTimeout > 0 {
-		tc.HandshakeTimeout = 3 * c.PeerTimeout
+	return h.connect()
+}
+
+// connect dials the page servers: the master's (lazy transfer), or every
+// other node's (distributed homes, Config.Servers).
+func (h *helper) connect() error {
+	c := &h.cfg
+	servers := c.Servers
+	if len(servers) == 0 {
+		servers = []string{c.Master}
 	}
+	h.conns = make([]*transport.Slave, len(servers))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if h.conn, err = transport.Dial(ctx, c.Master, c.Rank, tc); err != nil {
-		return fmt.Errorf("connect to the master's page server %s: %w", c.Master, err)
+	for holder, addr := range servers {
+		if holder == c.Rank || addr == "" {
+			continue
+		}
+		tc := transport.Config{Token: c.Token, JobID: ServerJobID(c.Job, holder), Size: c.Size, Broadcast: transport.BroadcastStar,
+			MaxFrame: MaxPages * (8 + c.PageSize), PeerTimeout: c.PeerTimeout}
+		if c.PeerTimeout > 0 {
+			tc.HandshakeTimeout = 3 * c.PeerTimeout
+		}
+		conn, err := transport.Dial(ctx, addr, ClientID(c.Rank, holder, c.Size), tc)
+		if err != nil {
+			return fmt.Errorf("connect to node %d's page server %s: %w", holder, addr, err)
+		}
+		h.conns[holder] = conn
 	}
 	return nil
 }
@@ -186,23 +205,32 @@ func (h *helper) resolve(addr uint64, write bool) error {
 	return uffd.Wake(helperUffdFD, &uffd.Range{Start: h.cfg.Base + uint64(p)*ps, Len: ps})
 }
 
-// fetch asks the master for page p (and the pages it reads ahead) and
-// installs them.
+// fetch asks the page's holder (the master, with lazy transfer) for page
+// p (and the pages it reads ahead) and installs them.
 func (h *helper) fetch(p int) error {
 	v := h.state.loadVersion()
-	req := transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}
-	if err := h.conn.Send(req); err != nil {
-		return fmt.Errorf("fetch page %d from the master: %w", p, err)
+	holder := h.state.holder(p)
+	from := "the master"
+	if holder != 0 {
+		from = fmt.Sprintf("node %d", holder)
 	}
-	msg, err := h.conn.Recv()
+	if holder >= len(h.conns) || h.conns[holder] == nil {
+		return fmt.Errorf("page %d is held by node %d, whose page server this node has no connection to", p, holder)
+	}
+	conn := h.conns[holder]
+	req := transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}
+	if err := conn.Send(req); err != nil {
+		return fmt.Errorf("fetch page %d from %s: %w", p, from, err)
+	}
+	msg, err := conn.Recv()
 	if err != nil {
-		return fmt.Errorf("fetch page %d from the master: %w", p, err)
+		return fmt.Errorf("fetch page %d from %s: %w", p, from, err)
 	}
 	switch {
 	case msg.Kind == KindPageErr:
-		return fmt.Errorf("the master refused page %d: %s", p, msg.Payload)
+		return fmt.Errorf("%s refused page %d: %s", from, p, msg.Payload)
 	case msg.Kind != KindPages || msg.Seq != v:
-		return fmt.Errorf("fetch page %d: the master answered kind %d for version %d, want kind %d for %d", p, msg.Kind, msg.Seq, KindPages, v)
+		return fmt.Errorf("fetch page %d: %s answered kind %d for version %d, want kind %d for %d", p, from, msg.Kind, msg.Seq, KindPages, v)
 	}
 	h.state.addFetched(len(msg.Payload))
 	return ParseAnswer(msg.Payload, p, h.npages, h.cfg.PageSize, h.install)

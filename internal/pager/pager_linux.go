@@ -40,6 +40,7 @@ type wireConfig struct {
 	Job         uint64
 	Token       []byte
 	Master      string
+	Servers     []string
 	PeerTimeout time.Duration
 	Base        uint64
 	ArenaSize   int
@@ -114,7 +115,7 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 		h.err = err
 		close(h.done)
 	}()
-	w := wireConfig{Rank: cfg.Rank, Size: cfg.Size, Job: cfg.Job, Token: cfg.Token, Master: cfg.Master,
+	w := wireConfig{Rank: cfg.Rank, Size: cfg.Size, Job: cfg.Job, Token: cfg.Token, Master: cfg.Master, Servers: cfg.Servers,
 		PeerTimeout: cfg.PeerTimeout, Base: cfg.Base, ArenaSize: cfg.ArenaSize, PageSize: cfg.PageSize}
 	if err := json.NewEncoder(h.sock).Encode(&w); err != nil {
 		return fmt.Errorf("configure the helper: %w", err)
@@ -163,6 +164,10 @@ func (h *Helper) SetVersion(seq uint64) { h.state.storeVersion(seq) }
 
 // MarkInvalid records that page p is about to be invalidated.
 func (h *Helper) MarkInvalid(p int) { h.state.mark(p) }
+
+// SetHolder records that page p is served by node h (distributed homes);
+// the node sets it before it marks the page invalid.
+func (h *Helper) SetHolder(p, holder int) { h.state.setHolder(p, holder) }
 
 // ClearInvalid records that the node installed page p itself.
 func (h *Helper) ClearInvalid(p int) { h.state.clear(p) }

@@ -22,6 +22,9 @@ func (*Helper) SetVersion(uint64) {}
 // MarkInvalid does nothing.
 func (*Helper) MarkInvalid(int) {}
 
+// SetHolder does nothing.
+func (*Helper) SetHolder(int, int) {}
+
 // ClearInvalid does nothing.
 func (*Helper) ClearInvalid(int) {}
 

@@ -29,6 +29,21 @@ const MaxPages = 32
 // join the job's main star, nor a node the page server.
 func JobID(job uint64) uint64 { return job ^ 0x7061676573 } // "pages"
 
+// ServerJobID is the job id of the connections to node holder's page
+// server (distributed homes, where every node serves the pages it holds):
+// a helper cannot reach one server with another's connection. Node 0's is
+// JobID.
+func ServerJobID(job uint64, holder int) uint64 { return JobID(job) ^ uint64(holder)<<40 }
+
+// ClientID is the id under which node rank's helper connects to node
+// holder's page server, in a job of size nodes: 1 to size-1 (a server's
+// own node never fetches from it), rank itself at node 0's.
+func ClientID(rank, holder, size int) int { return (rank - holder + size) % size }
+
+// ClientRank is the rank of the helper connected to node holder's page
+// server under id.
+func ClientRank(id, holder, size int) int { return (id + holder) % size }
+
 // AppendRequest appends the payload of a request for page p.
 func AppendRequest(dst []byte, p int) []byte {
 	return binary.LittleEndian.AppendUint64(dst, uint64(p))

@@ -12,17 +12,22 @@ import (
 
 // state is the memory the node and its helper share: the version word,
 // the count of bytes the helper received from the master, then one bit per
-// arena page, set while the page is invalidated. Words are read and
-// written atomically.
+// arena page, set while the page is invalidated, then one 32-bit word per
+// page, the rank of the node that serves it (distributed homes; 0, the
+// master, otherwise). Words are read and written atomically.
 type state struct {
 	mem     []byte
 	version *uint64
 	fetched *uint64
 	bits    []uint64
+	holders []uint32
 }
 
 // stateSize is the size of the state of an arena of npages pages.
-func stateSize(npages int) int { return 16 + 8*((npages+63)/64) }
+func stateSize(npages int) int { return 16 + 8*bitWords(npages) + 4*npages }
+
+// bitWords is the number of words of the bitmap of npages pages.
+func bitWords(npages int) int { return (npages + 63) / 64 }
 
 // newStateFile creates the state's memory file for npages pages.
 func newStateFile(npages int) (int, error) {
@@ -43,12 +48,14 @@ func mapState(fd, npages int) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map the state file: %w", err)
 	}
-	words := (len(mem) - 16) / 8
+	words := bitWords(npages)
+	hold := 16 + 8*words
 	return &state{
 		mem:     mem,
 		version: (*uint64)(unsafe.Pointer(&mem[0])),
 		fetched: (*uint64)(unsafe.Pointer(&mem[8])),
 		bits:    unsafe.Slice((*uint64)(unsafe.Pointer(&mem[16])), words),
+		holders: unsafe.Slice((*uint32)(unsafe.Pointer(&mem[hold])), npages),
 	}, nil
 }
 
@@ -69,3 +76,7 @@ func (s *state) invalid(p int) bool {
 func (s *state) mark(p int) { atomic.OrUint64(&s.bits[p/64], 1<<(p%64)) }
 
 func (s *state) clear(p int) { atomic.AndUint64(&s.bits[p/64], ^uint64(1<<(p%64))) }
+
+func (s *state) holder(p int) int { return int(atomic.LoadUint32(&s.holders[p])) }
+
+func (s *state) setHolder(p, h int) { atomic.StoreUint32(&s.holders[p], uint32(h)) }

@@ -7,6 +7,11 @@ const (
 	Eager = "eager" // every slave receives every byte another node changed
 	Lazy  = "lazy"  // write notices and pages on demand, or eager with a notice where unavailable
 	Auto  = "auto"  // lazy where the host allows it, else eager, silently
+	// Homes: pages stay at their writers, every node serves those it
+	// holds (distributed homes, docs/homes.md); where a node cannot take
+	// lazy pages, eager with a notice. It needs what lazy needs on every
+	// node, the master included.
+	Homes = "homes"
 )
 
 // Job is what decides whether a job may use lazy transfer.
@@ -29,12 +34,12 @@ func Want(j Job) (bool, error) {
 	switch j.Transfer {
 	case "", Eager:
 		return false, nil
-	case Lazy, Auto:
+	case Lazy, Auto, Homes:
 		if j.Transfer == Auto && j.EveryRegionLast {
 			return false, nil
 		}
 		return j.Size > 1 && !j.Verify && !j.Restart, nil
 	default:
-		return false, fmt.Errorf("%q: want eager, lazy or auto", j.Transfer)
+		return false, fmt.Errorf("%q: want eager, lazy, auto or homes", j.Transfer)
 	}
 }

@@ -89,6 +89,12 @@ type Plan struct {
 	// LazyAsked: lazy transfer was asked for by name (--transfer lazy),
 	// so a node that falls back to eager says so.
 	LazyAsked bool
+	// Homes: the job wants distributed homes (--transfer homes), a form of
+	// lazy transfer where every node, the master included, serves the
+	// pages it wrote. A checkpointed job keeps lazy transfer (its log
+	// needs every byte at the master); HomesNotice then says so.
+	Homes       bool
+	HomesNotice string
 
 	// Transport is the job's connection's configuration, without its
 	// Notice (multi-node jobs).
@@ -110,7 +116,7 @@ type Plan struct {
 func New(cfg *nodeenv.Config, rt Runtime) (*Plan, error) {
 	p := &Plan{Rank: cfg.Rank, Name: Name(cfg.Rank), Stats: cfg.Stats, Verify: cfg.Verify && cfg.Rank == 0,
 		DropStdout: cfg.Scheduler != "" && cfg.Rank > 0, Monitor: orDefault(cfg.Monitor, monitor.BackendAuto),
-		MonitorNotices: cfg.Rank == 0, LazyAsked: cfg.Transfer == lazy.Lazy}
+		MonitorNotices: cfg.Rank == 0, LazyAsked: cfg.Transfer == lazy.Lazy || cfg.Transfer == lazy.Homes}
 	p.CaptureOutput = cfg.Size > 1 || p.Verify
 	if cfg.Size == 1 {
 		p.Role = Single
@@ -134,7 +140,14 @@ func New(cfg *nodeenv.Config, rt Runtime) (*Plan, error) {
 	p.Role = roleOf(cfg)
 	p.WatchLifeline = cfg.Lifeline != nil
 	p.Tracker = PlainTracker
-	if p.Lazy && cfg.Rank > 0 && (p.Monitor == monitor.BackendAuto || p.Monitor == monitor.BackendUffd) {
+	p.Homes = p.Lazy && cfg.Transfer == lazy.Homes
+	if p.Homes && cfg.Checkpoint != "" {
+		p.Homes, p.HomesNotice = false, "distributed homes do not combine with --checkpoint yet (the log needs every byte at the master): the job uses lazy transfer"
+	}
+	if p.Homes && (p.Monitor == monitor.BackendAuto || p.Monitor == monitor.BackendUffd) {
+		// Every node serves the pages it wrote and fetches the others'.
+		p.Tracker = LazyTracker
+	} else if p.Lazy && cfg.Rank > 0 && (p.Monitor == monitor.BackendAuto || p.Monitor == monitor.BackendUffd) {
 		// The master keeps its plain tracker: it serves pages from
 		// snapshots, not from its twins.
 		p.Tracker = LazyTracker

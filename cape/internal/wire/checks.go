@@ -27,10 +27,19 @@ func FromSlave(msg transport.Message, rank int, seq uint64, dynamic bool) error 
 	switch {
 	case msg.Seq != seq:
 		return fmt.Errorf("node %d sent message kind %d for region #%d, want #%d", rank, msg.Kind, msg.Seq, seq)
-	case msg.Kind == Delta, dynamic && msg.Kind == ChunkReq:
+	case msg.Kind == Delta, msg.Kind == Notice, dynamic && msg.Kind == ChunkReq:
 		return nil
 	case dynamic:
 		return fmt.Errorf("node %d sent message kind %d during a dynamic loop", rank, msg.Kind)
 	}
 	return fmt.Errorf("node %d sent message kind %d, want a delta", rank, msg.Kind)
+}
+
+// FromSlaveKind checks that a message from slave rank is of kind want
+// for region seq.
+func FromSlaveKind(msg transport.Message, rank int, seq uint64, want uint8) error {
+	if msg.Kind != want || msg.Seq != seq {
+		return fmt.Errorf("node %d sent message kind %d for region #%d, want %s for #%d", rank, msg.Kind, msg.Seq, Name(want), seq)
+	}
+	return nil
 }

@@ -17,6 +17,9 @@ type Limits struct {
 	Prev           []int
 	First, Joiners int
 	ImageVars      int // image: the bytes of the point's variables
+	// notice, collect, runs, release (homes): the arena's pages and page
+	// size, and the job's nodes.
+	Pages, PageSize, Nodes int
 }
 
 // A Payload is a decoded message payload: Append re-encodes it.

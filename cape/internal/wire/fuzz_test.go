@@ -26,6 +26,9 @@ func FuzzDecode(f *testing.F) {
 	f.Add(uint8(JobConn), LazyInfo, LazyInfoPayload(true, 80))
 	f.Add(uint8(JobConn), StdinInfo, StdinInfoPayload(StdinStream, 0))
 	f.Add(uint8(StdinConn), StdinEnd, U64Payload(12))
+	for kind, p := range testHomesPayloads(f) {
+		f.Add(uint8(JobConn), kind, p)
+	}
 	lim := testLimits()
 	f.Fuzz(func(t *testing.T, conn, kind uint8, p []byte) {
 		c := Conn(conn % 2)
@@ -42,6 +45,14 @@ func FuzzDecode(f *testing.F) {
 		}
 		if live, ok := v.(LiveSet); ok {
 			checkLive(t, live, lim)
+		}
+		if head, env, ok := splitEnvelope(t, v); ok {
+			// The part before the envelope re-encodes as received.
+			if !bytes.HasPrefix(p, head) || !bytes.HasPrefix(again, head) {
+				t.Fatalf("kind %d: %x decoded as %#v, whose head re-encodes as %x", kind, p, v, head)
+			}
+			checkEnvelope(t, env, again[len(head):], lim)
+			return
 		}
 		env, isEnv := v.(Envelope)
 		if !isEnv {

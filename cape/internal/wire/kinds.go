@@ -24,6 +24,11 @@ const (
 	Join                        // joiner → master: u64 regions replayed; admit me
 	LazyHello                   // slave → master: can take lazy pages (start-up)
 	LazyInfo                    // master → slave: lazy on, page server port (start-up)
+	Notice                      // slave → master: pages written, shared pages' bytes, values (homes)
+	Collect                     // master → slave: shared pages still needed (homes)
+	Runs                        // slave → master: the shared pages asked for (homes)
+	Release                     // master → slave: the written pages' holders, merged runs, values (homes)
+	Finished                    // slave → master: its program ended; it serves its pages until done (homes)
 
 	StdinInfo uint8 = 56 // master → slave: how the job reads standard input (start-up)
 )
@@ -93,6 +98,11 @@ var Kinds = [...]KindInfo{
 	{Join, JobConn, "join", Joiner, Master, decodeJoin},
 	{LazyHello, JobConn, "lazyHello", Slave, Master, decodeLazyHello},
 	{LazyInfo, JobConn, "lazyInfo", Master, Slave, decodeLazyInfo},
+	{Notice, JobConn, "notice", Slave, Master, decodeNotice},
+	{Collect, JobConn, "collect", Master, Slave, decodeCollect},
+	{Runs, JobConn, "runs", Slave, Master, decodeRuns},
+	{Release, JobConn, "release", Master, Slave, decodeRelease},
+	{Finished, JobConn, "finished", Slave, Master, decodeEmpty},
 	{StdinInfo, JobConn, "stdinInfo", Master, Slave, decodeStdinInfo},
 	{StdinData, StdinConn, "stdinData", Master, Slave, decodeText},
 	{StdinEnd, StdinConn, "stdinEnd", Master, Slave, decodeU64},

@@ -182,6 +182,57 @@ func ParseLazyInfo(b []byte) (on bool, port int, err error) {
 	return b[0] == 1, port, nil
 }
 
+// HomesHelloPayload is a lazyHello payload under distributed homes:
+// whether the slave can take lazy pages, and its page server's port.
+func HomesHelloPayload(capable bool, port int) []byte {
+	return binary.LittleEndian.AppendUint16(LazyHelloPayload(capable), uint16(port))
+}
+
+// ParseHomesHello reads a lazyHello payload under distributed homes.
+func ParseHomesHello(p []byte) (capable bool, port int, err error) {
+	if len(p) != 3 || p[0] > 1 || (p[0] == 1 && p[1] == 0 && p[2] == 0) {
+		return false, 0, fmt.Errorf("homes answer of %d bytes, want capability and a port", len(p))
+	}
+	return p[0] == 1, int(binary.LittleEndian.Uint16(p[1:])), nil
+}
+
+// HomesInfoPayload is a lazyInfo payload under distributed homes: on, and
+// every node's page server as host:port by rank (the master's with no
+// host: the slaves know it).
+func HomesInfoPayload(on bool, servers []string) []byte {
+	b := []byte{0}
+	if on {
+		b[0] = 1
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(servers)))
+	for _, s := range servers {
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+// ParseHomesInfo reads a lazyInfo payload under distributed homes for a
+// job of size nodes.
+func ParseHomesInfo(p []byte, size int) (on bool, servers []string, err error) {
+	if len(p) < 5 || p[0] > 1 || binary.LittleEndian.Uint32(p[1:]) != uint32(size) {
+		return false, nil, fmt.Errorf("homes set-up message of %d bytes for %d nodes", len(p), size)
+	}
+	rest := p[5:]
+	for range size {
+		if len(rest) < 2 || int(binary.LittleEndian.Uint16(rest)) > len(rest)-2 {
+			return false, nil, errors.New("homes set-up message: truncated server address")
+		}
+		k := int(binary.LittleEndian.Uint16(rest))
+		servers = append(servers, string(rest[2:2+k]))
+		rest = rest[2+k:]
+	}
+	if len(rest) != 0 {
+		return false, nil, fmt.Errorf("homes set-up message: %d bytes after the addresses", len(rest))
+	}
+	return p[0] == 1, servers, nil
+}
+
 // Standard input modes of a stdinInfo message.
 const (
 	StdinNone   = 0 // no input: every node reads /dev/null

@@ -18,7 +18,8 @@ import (
 func testLimits() *Limits {
 	const extent = 1 << 14
 	return &Limits{Delta: delta.Limits{MaxBytes: extent, MaxRuns: extent/2 + 1, ArenaSize: extent},
-		Count: 1000, Prev: []int{0, 1, 3, 4, 7}, First: 8, Joiners: 2, ImageVars: 4}
+		Count: 1000, Prev: []int{0, 1, 3, 4, 7}, First: 8, Joiners: 2, ImageVars: 4,
+		Pages: extent / 64, PageSize: 64, Nodes: 8}
 }
 
 func testEnvelope(t testing.TB, c delta.Compression) []byte {

@@ -1,0 +1,269 @@
+package cape
+
+// The runtime's side of distributed homes (--transfer homes,
+// docs/homes.md): set-up and the node's state. Every node, the master
+// included, has a monitor.Lazy tracker, a page server (package
+// pageserver) for the pages it holds, and a pager helper that fetches the
+// pages it lacks from their holders. The exchange is homes_exchange.go.
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/cape-go/cape/cape/internal/pageserver"
+	"github.com/cape-go/cape/cape/internal/setup"
+	"github.com/cape-go/cape/cape/internal/wire"
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/pager"
+	"github.com/cape-go/cape/monitor"
+	"github.com/cape-go/cape/transport"
+)
+
+// homesNode is a node's state under distributed homes.
+type homesNode struct {
+	tr  monitor.Lazy
+	h   *pager.Helper
+	srv *pageserver.Server
+	ps  int
+	// share, by region name: the pages this node was asked to send its
+	// runs of (collect) in an earlier instance; it sends them with its
+	// notice from then on.
+	share map[string][]int
+	// doneSeen: the master's end of the job arrived (Finalize need not
+	// wait for it).
+	doneSeen bool
+
+	// written: the pages this node wrote in the region (as the tracker
+	// reports them: written, not necessarily changed), as ranges; shared:
+	// those it sends its runs of with its notice.
+	written []wire.PageRange
+	shared  []int
+	pushes  []wire.Push // the pages this node pushes with its notice
+	pushed  []wire.Push // the pages pushed to this node in the release
+	// Scratch space, reused from one region to the next.
+	homes   []wire.Home
+	inval   []int
+	pages   []int
+	sub     delta.Delta
+	in      delta.Delta
+	payload []byte
+	m       homesMerge    // the master's
+	keep    []keptPayload // the master's: runs payloads read in this exchange
+}
+
+// keptPayload is a received payload to give back to rank's connection.
+type keptPayload struct {
+	rank int
+	p    []byte
+}
+
+// setUpHomes agrees on distributed homes with the other nodes, once the
+// transport is up (the lazy phase of the start-up): each slave tells the
+// master whether it can take lazy pages and its page server's port; the
+// master answers with every server's address, or off.
+func (n *node) setUpHomes() error {
+	lz, capable := n.tracker.(monitor.Lazy)
+	if n.rank == 0 {
+		return n.agreeHomesMaster(lz, capable)
+	}
+	var ln net.Listener
+	port := 0
+	if capable {
+		var err error
+		host, _, _ := net.SplitHostPort(n.slave.LocalAddr().String())
+		if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err != nil {
+			return fmt.Errorf("distributed homes: open the page server: %w", err)
+		}
+		port = ln.Addr().(*net.TCPAddr).Port
+	}
+	on, servers, err := n.helloHomes(capable, port)
+	if err == nil {
+		err = n.actOnHomes(lz, capable, on, servers, ln)
+	}
+	if err != nil {
+		return errors.Join(err, closeListener(ln))
+	}
+	return nil
+}
+
+// helloHomes sends the slave's answer and returns the master's.
+func (n *node) helloHomes(capable bool, port int) (bool, []string, error) {
+	if err := n.slave.Send(transport.Message{Kind: wire.LazyHello, Payload: wire.HomesHelloPayload(capable, port)}); err != nil {
+		return false, nil, fmt.Errorf("distributed homes set-up: %w", err)
+	}
+	msg, err := n.slave.Recv()
+	if err == nil {
+		err = fromMaster(msg, wire.LazyInfo, 0)
+	}
+	if err != nil {
+		return false, nil, fmt.Errorf("distributed homes set-up: %w", err)
+	}
+	on, servers, err := wire.ParseHomesInfo(msg.Payload, n.size)
+	if err != nil {
+		return false, nil, fmt.Errorf("distributed homes set-up: %w", err)
+	}
+	if on {
+		host, _, err := net.SplitHostPort(n.cfg.Master)
+		if err != nil {
+			return false, nil, fmt.Errorf("distributed homes: master address %q: %w", n.cfg.Master, err)
+		}
+		servers[0] = net.JoinHostPort(host, servers[0][1:])
+	}
+	return on, servers, nil
+}
+
+// actOnHomes is a slave's step once the master answered.
+func (n *node) actOnHomes(lz monitor.Lazy, capable, on bool, servers []string, ln net.Listener) error {
+	step, err := setup.SlaveLazy(capable, on)
+	if err != nil {
+		return fmt.Errorf("distributed homes set-up: %w", err)
+	}
+	switch step {
+	case setup.StartHelper:
+		return n.startHomes(lz, servers, ln)
+	case setup.ReplaceTracker:
+		_ = ln.Close()
+		if err := n.tracker.Close(); err != nil {
+			return fmt.Errorf("close the lazy tracker: %w", err)
+		}
+		return n.newPlainTracker()
+	}
+	return closeListener(ln)
+}
+
+// agreeHomesMaster collects the slaves' answers and ports, decides and
+// tells them, and starts the master's own server and helper.
+func (n *node) agreeHomesMaster(lz monitor.Lazy, mine bool) error {
+	ranks := make([]int, 0, n.size-1)
+	capable := make([]bool, 0, n.size-1)
+	servers := make([]string, n.size)
+	for rank := 1; rank < n.size; rank++ {
+		msg, err := n.master.Recv(rank)
+		if err != nil {
+			return fmt.Errorf("distributed homes set-up: %w", err)
+		}
+		ok, port, perr := wire.ParseHomesHello(msg.Payload)
+		if msg.Kind != wire.LazyHello || perr != nil {
+			return fmt.Errorf("distributed homes set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
+		}
+		host, _, _ := net.SplitHostPort(n.master.PeerAddr(rank))
+		servers[rank] = net.JoinHostPort(host, strconv.Itoa(port))
+		ranks, capable = append(ranks, rank), append(capable, ok)
+	}
+	a := n.plan.AgreeLazy(append(ranks, 0), append(capable, mine))
+	var ln net.Listener
+	if a.On {
+		var port int
+		var err error
+		if ln, port, err = n.listenBeside(pager.ServerJobID(n.cfg.Job, 0)); err != nil {
+			return fmt.Errorf("distributed homes: open the page server: %w", err)
+		}
+		servers[0] = ":" + strconv.Itoa(port)
+	}
+	if err := n.sendEach(wire.LazyInfo, wire.HomesInfoPayload(a.On, servers)); err != nil {
+		return errors.Join(fmt.Errorf("distributed homes set-up: %w", err), closeListener(ln))
+	}
+	if a.Notice != "" {
+		notice("cape: %s\n", a.Notice)
+	}
+	if !a.On {
+		if !mine {
+			return nil
+		}
+		if err := n.tracker.Close(); err != nil {
+			return fmt.Errorf("close the lazy tracker: %w", err)
+		}
+		return n.newPlainTracker()
+	}
+	servers[0] = ""
+	return n.startHomes(lz, servers, ln)
+}
+
+// startHomes starts the node's page server on ln and its pager helper,
+// which connects to every other node's server, and waits for it.
+func (n *node) startHomes(lz monitor.Lazy, servers []string, ln net.Listener) error {
+	ps := n.arena.PageSize()
+	hs := &homesNode{tr: lz, ps: ps, share: map[string][]int{}}
+	hs.srv = pageserver.New(pageserver.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
+		PeerTimeout: n.cfg.PeerTimeout, Listener: ln, PageSize: ps, Pages: n.arena.Size() / ps})
+	h, err := pager.Start(pager.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
+		Servers: servers, PeerTimeout: n.cfg.PeerTimeout, Base: uint64(arena.Base), ArenaSize: n.arena.Size(),
+		PageSize: ps, UffdFD: lz.UffdFD(), TwinFD: lz.TwinFD()})
+	if err == nil {
+		if err = h.Ready(); err != nil {
+			err = errors.Join(err, h.Close())
+		}
+	}
+	if err != nil {
+		return errors.Join(fmt.Errorf("distributed homes: %w", err), hs.srv.Close())
+	}
+	hs.h = h
+	lz.SetAbsent(h.Invalid)
+	n.homes = hs
+	go n.watchHomes(h)
+	return nil
+}
+
+// watchHomes ends the node when its helper ends before Finalize.
+func (n *node) watchHomes(h *pager.Helper) {
+	<-h.Done()
+	if n.closing.Load() {
+		return
+	}
+	exit(1, fmt.Sprintf("the page helper ended: %v", h.Err()))
+}
+
+// awaitMasterEnd keeps a slave's page server up until the master's program
+// has ended (its end-of-job message, or its connection's end): the master's
+// sequential code may still need the pages this node holds.
+func (n *node) awaitMasterEnd() {
+	hs := n.homes
+	if hs == nil || hs.doneSeen || n.slave == nil {
+		return
+	}
+	hs.doneSeen = true
+	if err := n.slave.Send(transport.Message{Kind: wire.Finished, Seq: n.seq}); err != nil {
+		return
+	}
+	for {
+		msg, err := n.slave.Recv()
+		if err != nil || msg.Kind == wire.Done || msg.Kind == wire.Abort || msg.Kind == wire.Leave {
+			return
+		}
+		n.slave.Release(msg.Payload)
+	}
+}
+
+// awaitSlavesEnd waits, on the master at Finalize, until every live slave's
+// program has ended (or its connection has): until then one may still fetch
+// pages from another, which must not leave before.
+func (n *node) awaitSlavesEnd() {
+	if n.homes == nil {
+		return
+	}
+	for _, rank := range n.members.Live[1:] {
+		if ro := n.rost; ro != nil && rank < len(ro.runs) && ro.runs[rank] != nil {
+			ro.awaitFinished(rank)
+			continue
+		}
+		for {
+			msg, err := n.master.Recv(rank)
+			if err != nil || msg.Kind == wire.Finished {
+				break
+			}
+			n.master.Release(rank, msg.Payload)
+		}
+	}
+}
+
+// closeHomes stops the node's page server and helper (Finalize).
+func (n *node) closeHomes() error {
+	hs := n.homes
+	if hs == nil {
+		return nil
+	}
+	return errors.Join(hs.h.Close(), hs.srv.Close())
+}

@@ -1,0 +1,602 @@
+package cape
+
+// The end-of-region exchange under distributed homes (docs/homes.md):
+// each slave sends the master a notice (the pages it wrote, and its runs
+// on pages it may share with other writers); the master decides the
+// homes, merges the pages several nodes wrote (asking a writer for its
+// runs where its notice lacks them: collect), and sends every slave a
+// release (every written page's holder, the merged runs of the pages it
+// co-wrote, the values). No other byte goes through the master.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/cape-go/cape/cape/internal/exchange"
+	"github.com/cape-go/cape/cape/internal/homes"
+	"github.com/cape-go/cape/cape/internal/wire"
+	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/monitor"
+	"github.com/cape-go/cape/transport"
+)
+
+// homesPeer is what the master read of one node's notice (and runs).
+type homesPeer struct {
+	written []wire.PageRange
+	pushes  []wire.Push // the pages it pushes, with their readers
+	to      []wire.Push // the pages pushed to it (no readers)
+	entry   map[int][]byte // shared page → its bytes at the region's entry
+	runs    []delta.Run    // the node's runs on its shared pages, sorted
+	vals    []byte
+	d       delta.Delta // scratch: the node's runs on the multi-writer pages
+	out     delta.Delta // scratch: what the node is sent
+	mine    []int       // scratch: the multi-writer pages the node wrote
+}
+
+// homesMerge is the master's storage for a region's homes exchange.
+type homesMerge struct {
+	peers   []homesPeer
+	all     [][]wire.PageRange
+	merged  delta.Delta
+	ds      []*delta.Delta
+	parts   [][]byte
+	pending []int
+}
+
+// noticeLimits are the limits a homes payload is checked against.
+func (r *Region) noticeLimits() *wire.Limits {
+	n := r.n
+	return &wire.Limits{Delta: r.limits(), Pages: r.extent / n.homes.ps, PageSize: n.homes.ps, Nodes: n.size}
+}
+
+// appendShared appends a shared section of pages with their entry bytes
+// (the tracker's twins) and the envelope of the node's runs on them (of
+// own) and vals.
+func (r *Region) appendShared(dst []byte, pages []int, own *delta.Delta, vals []byte) ([]byte, error) {
+	n := r.n
+	hs := n.homes
+	dst = wire.AppendShared(dst, pages, n.tracker.Twin)
+	hs.sub.Reset(r.seq, n.rank)
+	homes.Restrict(&hs.sub, own.Runs, pages, hs.ps)
+	return wire.AppendEnvelope(dst, &hs.sub, vals, n.compression())
+}
+
+// createHomes is Create under distributed homes: it records the pages
+// written, and makes d the node's runs on the pages it will share (the
+// pages of this region whose runs a collect asked for before). A page
+// that one node writes needs no runs: its bytes stay where they are.
+func (r *Region) createHomes(d *delta.Delta, pages []int) {
+	n := r.n
+	hs := n.homes
+	hs.written = homes.AppendPageRanges(hs.written[:0], pages)
+	hs.shared = hs.shared[:0]
+	for _, p := range hs.share[r.name] {
+		if homes.Contains(hs.written, p) {
+			hs.shared = append(hs.shared, p)
+		}
+	}
+	exchange.Incremental{}.Create(d, n.arena.Bytes(), hs.shared, n.tracker)
+}
+
+// exchangeHomesSlave sends the notice, answers collects, and takes the
+// release.
+func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error) {
+	n := r.n
+	hs := n.homes
+	hs.pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), hs.pushes[:0])
+	head := wire.AppendPushes(wire.AppendRanges(hs.payload[:0], hs.written), hs.pushes)
+	p, err := r.appendShared(head, hs.shared, d, r.partials())
+	if err != nil {
+		return 0, 0, r.fail(err)
+	}
+	hs.payload = p
+	if err := n.slave.Send(transport.Message{Kind: wire.Notice, Seq: r.seq, Payload: p}); err != nil {
+		return 0, 0, r.fail(err)
+	}
+	sent = len(p)
+	for {
+		msg, err := n.slave.Recv()
+		if err != nil {
+			return sent, recvd, r.fail(err)
+		}
+		recvd += len(msg.Payload)
+		switch {
+		case msg.Kind == wire.Collect && msg.Seq == r.seq:
+			k, err := r.answerCollect(msg.Payload)
+			n.slave.Release(msg.Payload)
+			if err != nil {
+				return sent, recvd, err
+			}
+			sent += k
+			continue
+		case msg.Kind == wire.Live && msg.Seq == r.seq:
+			err = n.adoptLive(msg.Payload)
+		default:
+			if err = fromMaster(msg, wire.Release, r.seq); err == nil {
+				err = r.applyRelease(msg.Payload, d)
+				recvd += hs.h.TakeFetched()
+			}
+		}
+		n.slave.Release(msg.Payload)
+		if err != nil || msg.Kind == wire.Release {
+			return sent, recvd, err
+		}
+	}
+}
+
+// answerCollect sends the runs of the pages a collect asks for, and
+// remembers to send them with the notices of the region's next instances.
+func (r *Region) answerCollect(payload []byte) (int, error) {
+	n := r.n
+	hs := n.homes
+	pages, rest, err := wire.ParsePageList(payload, r.extent/hs.ps, nil)
+	if err == nil && len(rest) != 0 {
+		err = fmt.Errorf("%d bytes after the pages", len(rest))
+	}
+	for _, p := range pages {
+		if err == nil && !homes.Contains(hs.written, p) {
+			err = fmt.Errorf("page %d, which this node did not write", p)
+		}
+	}
+	if err != nil {
+		return 0, r.wrap("collect from the master", err)
+	}
+	share := hs.share[r.name]
+	for _, p := range pages {
+		if i, ok := slices.BinarySearch(share, p); !ok {
+			share = slices.Insert(share, i, p)
+		}
+	}
+	hs.share[r.name] = share
+	// The twins hold the region's entry until the next Start.
+	var d delta.Delta
+	d.Reset(r.seq, n.rank)
+	exchange.Incremental{}.Create(&d, n.arena.Bytes(), pages, n.tracker)
+	out, err := r.appendShared(nil, pages, &d, nil)
+	if err == nil {
+		err = n.slave.Send(transport.Message{Kind: wire.Runs, Seq: r.seq, Payload: out})
+	}
+	if err != nil {
+		return 0, r.fail(err)
+	}
+	return len(out), nil
+}
+
+// applyRelease takes the master's release: values, the merged runs of the
+// pages this node co-wrote, then the new holders.
+func (r *Region) applyRelease(payload []byte, own *delta.Delta) error {
+	n := r.n
+	hs := n.homes
+	hl, rest, err := wire.ParseHomes(payload, r.extent/hs.ps, n.size, hs.homes)
+	if err != nil {
+		return r.wrap("release from the master", err)
+	}
+	hs.homes = hl
+	pushed, rest, err := wire.ParsePagePushes(rest, r.extent/hs.ps, hs.ps, hs.pushed)
+	if err != nil {
+		return r.wrap("release from the master", err)
+	}
+	hs.pushed = pushed
+	md := &hs.in
+	vals, err := wire.OpenLabelled(rest, md, r.limits(), r.seq, delta.Merged)
+	if err == nil {
+		err = r.checkMergedPages(md.Runs, hl)
+	}
+	if err != nil {
+		return r.wrap("release from the master", err)
+	}
+	if err := r.injectMerged(vals, md, own, md.Apply); err != nil {
+		return err
+	}
+	return r.release(hl)
+}
+
+// checkMergedPages checks that the merged runs a release carries lie on
+// pages that several nodes wrote, this one among them.
+func (r *Region) checkMergedPages(runs []delta.Run, hl []wire.Home) error {
+	hs := r.n.homes
+	for _, run := range runs {
+		if len(run.Data) == 0 {
+			continue
+		}
+		for p := int(run.Off) / hs.ps; p <= int(run.End()-1)/hs.ps; p++ {
+			i := slices.IndexFunc(hl, func(h wire.Home) bool { return h.Lo <= p && p < h.Hi })
+			if i < 0 || !hl[i].Multi || !homes.Contains(hs.written, p) {
+				return fmt.Errorf("merged run on page %d, which this node did not write with others", p)
+			}
+		}
+	}
+	return nil
+}
+
+// release moves the node to region r's result: every page written in it
+// that this node does not hold now (another node wrote it, alone or with
+// others but not this one) is dropped, to be fetched from its holder on
+// the next touch, or replaced by its bytes where pushed (hs.pushed, pages
+// one other node wrote); the page server then serves the pages this node
+// holds as of r.
+func (r *Region) release(hl []wire.Home) error {
+	n := r.n
+	hs := n.homes
+	inval := hs.inval[:0]
+	pushed := hs.pushed
+	for _, h := range hl {
+		if h.Holder == n.rank {
+			continue
+		}
+		for p := h.Lo; p < h.Hi; p++ {
+			if h.Multi && homes.Contains(hs.written, p) {
+				continue // a co-writer: its copy is the merged page
+			}
+			hs.h.SetHolder(p, h.Holder)
+			if len(pushed) > 0 && pushed[0].Page == p && !h.Multi {
+				if err := hs.install(p, pushed[0].Data, n.arena.Bytes()); err != nil {
+					return r.wrap("pushed page", err)
+				}
+				pushed = pushed[1:]
+				continue
+			}
+			if hs.h.Invalid(p) {
+				continue
+			}
+			hs.h.MarkInvalid(p)
+			inval = append(inval, p)
+		}
+	}
+	if len(pushed) > 0 {
+		return r.errorf("distributed homes: page %d pushed to this node, which another node did not write alone in this region", pushed[0].Page)
+	}
+	hs.inval = inval
+	if err := hs.tr.Invalidate(inval); err != nil {
+		return r.wrap("distributed homes", err)
+	}
+	hs.h.SetVersion(r.seq)
+	hs.srv.Update(r.seq, r.name, hl, n.arena.Bytes())
+	return nil
+}
+
+// install sets page p of arena to data, a page pushed to this node: a
+// page it lacks is installed whole (it would otherwise fault and be
+// fetched), one it holds is overwritten, as the write of an injection.
+func (hs *homesNode) install(p int, data, arena []byte) error {
+	ps := hs.ps
+	if hs.h.Invalid(p) {
+		ok, err := hs.tr.Install(p, data)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("page %d is marked invalid but present", p)
+		}
+		hs.h.ClearInvalid(p)
+		return nil
+	}
+	// Announced as an injection's writes are (exchange.Prepare).
+	if inj, ok := hs.tr.(monitor.Injector); ok {
+		if err := inj.WillWrite(p*ps, ps); err != nil {
+			return err
+		}
+	}
+	copy(arena[p*ps:(p+1)*ps], data)
+	return nil
+}
+
+// exchangeHomesMaster gathers the notices, decides the homes, merges the
+// pages several nodes wrote, sends the releases and takes its own.
+func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err error) {
+	n := r.n
+	hs := n.homes
+	msgs, err := r.gather()
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(r.roster.committed) != n.size-1 {
+		return 0, 0, r.errorf("a node was lost: under distributed homes (--transfer homes) the pages it held cannot be recovered yet; run with --transfer lazy to survive losses")
+	}
+	defer func() {
+		for _, rank := range r.roster.committed {
+			n.master.Release(rank, msgs[rank].Payload)
+		}
+		for _, k := range hs.keep {
+			n.master.Release(k.rank, k.p)
+		}
+		hs.keep = hs.keep[:0]
+	}()
+	m := &hs.m
+	if len(m.peers) != n.size {
+		m.peers, m.all, m.ds, m.parts = make([]homesPeer, n.size), make([][]wire.PageRange, n.size), make([]*delta.Delta, 0, n.size), make([][]byte, n.size)
+	}
+	lim := r.noticeLimits()
+	for _, rank := range r.roster.committed {
+		recvd += len(msgs[rank].Payload)
+		if err := r.readNotice(rank, msgs[rank].Payload, lim); err != nil {
+			return 0, recvd, err
+		}
+	}
+	m.all[0] = hs.written
+	for rank := 1; rank < n.size; rank++ {
+		m.all[rank] = m.peers[rank].written
+	}
+	hs.homes = homes.Decide(hs.homes, m.all)
+	m.peers[0].pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
+	if err := r.routePushes(); err != nil {
+		return 0, recvd, err
+	}
+	k, err := r.mergeMulti(lim)
+	recvd += k
+	if err != nil {
+		return 0, recvd, err
+	}
+	m.parts[0] = r.partials()
+	for rank := 1; rank < n.size; rank++ {
+		m.parts[rank] = m.peers[rank].vals
+	}
+	r.awaitHash()
+	if err := r.combineValues(m.parts); err != nil {
+		return 0, recvd, err
+	}
+	if sent, err = r.sendReleases(); err != nil {
+		return sent, recvd, err
+	}
+	if err := r.applyOwnMerged(); err != nil {
+		return sent, recvd, err
+	}
+	hs.pushed = m.peers[0].to
+	if err := r.release(hs.homes); err != nil {
+		return sent, recvd, err
+	}
+	if err := r.checkPointers(); err != nil {
+		return sent, recvd, err
+	}
+	if r.roster.ro != nil {
+		r.roster.ro.report()
+	}
+	return sent, recvd, nil
+}
+
+// routePushes hands each page a node pushes to its readers' releases:
+// only a page its pusher wrote alone in this region (its holder now), to
+// nodes that took part, other than the pusher. Each reader's list is in
+// ascending pages (a page has one holder).
+func (r *Region) routePushes() error {
+	n := r.n
+	hs := n.homes
+	m := &hs.m
+	for rank := range m.peers {
+		m.peers[rank].to = m.peers[rank].to[:0]
+	}
+	live := func(rank int) bool { return rank == 0 || slices.Contains(r.roster.committed, rank) }
+	for from := range m.peers {
+		if !live(from) {
+			continue
+		}
+		for _, p := range m.peers[from].pushes {
+			i := slices.IndexFunc(hs.homes, func(h wire.Home) bool { return h.Lo <= p.Page && p.Page < h.Hi })
+			if i < 0 {
+				return r.errorf("node %d pushed page %d, which it did not write", from, p.Page)
+			}
+			if h := hs.homes[i]; h.Multi || h.Holder != from {
+				continue // several wrote it: the merged page is fetched
+			}
+			for _, to := range p.Readers {
+				if to != from && live(to) {
+					m.peers[to].to = append(m.peers[to].to, wire.Push{Page: p.Page, Data: p.Data})
+				}
+			}
+		}
+	}
+	for rank := range m.peers {
+		slices.SortFunc(m.peers[rank].to, func(a, b wire.Push) int { return a.Page - b.Page })
+	}
+	return nil
+}
+
+// readNotice decodes rank's notice into its homesPeer.
+func (r *Region) readNotice(rank int, payload []byte, lim *wire.Limits) error {
+	pe := &r.n.homes.m.peers[rank]
+	written, rest, err := wire.ParseRanges(payload, lim.Pages, pe.written)
+	if err != nil {
+		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
+	}
+	pe.written = written
+	if pe.pushes, rest, err = wire.ParsePushes(rest, lim.Pages, lim.PageSize, lim.Nodes, pe.pushes); err != nil {
+		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
+	}
+	clear(pe.entry)
+	pe.runs = pe.runs[:0]
+	vals, err := r.readShared(rank, rest, lim)
+	if err != nil {
+		return err
+	}
+	pe.vals = vals
+	return nil
+}
+
+// readShared decodes a shared section and its envelope from rank (a
+// notice's or a runs message's) into its homesPeer, and returns the
+// envelope's values.
+func (r *Region) readShared(rank int, p []byte, lim *wire.Limits) ([]byte, error) {
+	pe := &r.n.homes.m.peers[rank]
+	pages, entries, rest, err := wire.ParseShared(p, lim.Pages, lim.PageSize, nil)
+	var d delta.Delta
+	var vals []byte
+	if err == nil {
+		vals, err = wire.OpenLabelled(rest, &d, lim.Delta, r.seq, rank)
+	}
+	if err == nil {
+		err = wire.RunsOnPages(d.Runs, pages, lim.PageSize)
+	}
+	for _, pg := range pages {
+		if err == nil && !homes.Contains(pe.written, pg) {
+			err = fmt.Errorf("shared page %d, which the node did not write", pg)
+		}
+	}
+	if err != nil {
+		return nil, r.wrap(fmt.Sprintf("notice from node %d", rank), err)
+	}
+	if pe.entry == nil {
+		pe.entry = map[int][]byte{}
+	}
+	for i, pg := range pages {
+		pe.entry[pg] = entries[i*lim.PageSize : (i+1)*lim.PageSize]
+	}
+	pe.runs = append(pe.runs, d.Runs...)
+	slices.SortFunc(pe.runs, func(a, b delta.Run) int { return int(a.Off) - int(b.Off) })
+	return vals, nil
+}
+
+// mergeMulti merges the runs of the pages several nodes wrote into
+// hs.m.merged, first collecting the runs a writer's notice lacked; a
+// conflict is the error naming both nodes, as in the eager exchange. It
+// returns the bytes collected.
+func (r *Region) mergeMulti(lim *wire.Limits) (int, error) {
+	n := r.n
+	hs := n.homes
+	m := &hs.m
+	multi := homes.AppendMulti(hs.pages[:0], hs.homes)
+	hs.pages = multi
+	m.merged.Reset(r.seq, delta.Merged)
+	if len(multi) == 0 {
+		return 0, nil
+	}
+	recvd, err := r.collect(multi, lim)
+	if err != nil {
+		return recvd, err
+	}
+	m.ds = m.ds[:0]
+	for rank := range n.size {
+		pe := &m.peers[rank]
+		pe.mine = pe.mine[:0]
+		for _, p := range multi {
+			if homes.Contains(m.all[rank], p) {
+				pe.mine = append(pe.mine, p)
+			}
+		}
+		pe.d.Reset(r.seq, rank)
+		if len(pe.mine) == 0 {
+			continue
+		}
+		if rank == 0 {
+			// The master's own runs, against its twins (the region's entry
+			// until the next Start).
+			exchange.Incremental{}.Create(&pe.d, n.arena.Bytes(), pe.mine, n.tracker)
+		} else {
+			homes.Restrict(&pe.d, pe.runs, pe.mine, hs.ps)
+		}
+		m.ds = append(m.ds, &pe.d)
+	}
+	base := delta.PagedBase(hs.ps, func(p int) []byte {
+		if homes.Contains(m.all[0], p) {
+			return n.tracker.Twin(p)
+		}
+		for rank := 1; rank < n.size; rank++ {
+			if e, ok := m.peers[rank].entry[p]; ok {
+				return e
+			}
+		}
+		return nil
+	})
+	if err := delta.MergeBaseInto(&m.merged, r.seq, base, m.ds...); err != nil {
+		return recvd, r.mergeError(err)
+	}
+	return recvd, nil
+}
+
+// collect asks every slave that wrote a page of multi without sending its
+// runs for them, and reads the answers.
+func (r *Region) collect(multi []int, lim *wire.Limits) (int, error) {
+	n := r.n
+	m := &n.homes.m
+	var asked []int
+	for rank := 1; rank < n.size; rank++ {
+		pe := &m.peers[rank]
+		m.pending = m.pending[:0]
+		for _, p := range multi {
+			if _, ok := pe.entry[p]; !ok && homes.Contains(pe.written, p) {
+				m.pending = append(m.pending, p)
+			}
+		}
+		if len(m.pending) == 0 {
+			continue
+		}
+		if err := n.master.Send(rank, transport.Message{Kind: wire.Collect, Seq: r.seq, Payload: wire.AppendPageList(nil, m.pending)}); err != nil {
+			return 0, r.fail(err)
+		}
+		asked = append(asked, rank)
+	}
+	recvd := 0
+	for _, rank := range asked {
+		msg, err := r.roster.ro.awaitRuns(rank)
+		if err == nil {
+			err = wire.FromSlaveKind(msg, rank, r.seq, wire.Runs)
+		}
+		if err != nil {
+			return recvd, r.fail(err)
+		}
+		recvd += len(msg.Payload)
+		// The runs alias the payload until the region's exchange ends.
+		r.n.homes.keep = append(r.n.homes.keep, keptPayload{rank, msg.Payload})
+		if _, err := r.readShared(rank, msg.Payload, lim); err != nil {
+			return recvd, err
+		}
+		for _, p := range multi {
+			if _, ok := m.peers[rank].entry[p]; !ok && homes.Contains(m.peers[rank].written, p) {
+				return recvd, r.errorf("node %d did not send its runs of page %d when asked", rank, p)
+			}
+		}
+	}
+	return recvd, nil
+}
+
+// sendReleases sends each committed slave its release: the homes, the
+// merged runs of the pages it co-wrote less its own bytes, the values.
+func (r *Region) sendReleases() (int, error) {
+	n := r.n
+	hs := n.homes
+	m := &hs.m
+	vals := r.results()
+	sent := 0
+	for _, rank := range r.roster.committed {
+		pe := &m.peers[rank]
+		pe.out.Reset(r.seq, delta.Merged)
+		if len(pe.mine) > 0 && len(m.merged.Runs) > 0 {
+			hs.sub.Reset(r.seq, delta.Merged)
+			homes.Restrict(&hs.sub, m.merged.Runs, pe.mine, hs.ps)
+			pe.out.Runs = delta.Exclude(pe.out.Runs[:0], hs.sub.Runs, pe.d.Runs)
+		}
+		head := wire.AppendPagePushes(wire.AppendHomes(hs.payload[:0], hs.homes), pe.to)
+		p, err := wire.AppendEnvelope(head, &pe.out, vals, n.compression())
+		if err == nil {
+			hs.payload = p
+			err = n.master.Send(rank, transport.Message{Kind: wire.Release, Seq: r.seq, Payload: p})
+		}
+		if err != nil {
+			return sent, r.fail(err)
+		}
+		sent += len(p)
+	}
+	return sent, nil
+}
+
+// applyOwnMerged writes into the master's arena the merged runs of the
+// pages it co-wrote, less its own bytes.
+func (r *Region) applyOwnMerged() error {
+	n := r.n
+	hs := n.homes
+	m := &hs.m
+	pe := &m.peers[0]
+	if len(m.merged.Runs) == 0 || len(pe.mine) == 0 {
+		return nil
+	}
+	hs.sub.Reset(r.seq, delta.Merged)
+	homes.Restrict(&hs.sub, m.merged.Runs, pe.mine, hs.ps)
+	pe.out.Reset(r.seq, delta.Merged)
+	pe.out.Runs = delta.Exclude(pe.out.Runs[:0], hs.sub.Runs, pe.d.Runs)
+	if err := n.willInject(&pe.out); err != nil {
+		return r.wrap("merged delta", err)
+	}
+	if err := pe.out.Apply(n.arena.Bytes()[:r.extent]); err != nil {
+		return r.wrap("merged delta", err)
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package homes
+
+// The runtime's use of distributed homes (package cape's --transfer homes)
+// is a subset of the directory above, computed per region from the nodes'
+// notices alone: every page written is homed at its writer, or at the
+// lowest of several (whose runs are merged), and every node is told the
+// holder of every page written, so it drops a stale copy and fetches the
+// page from its holder on its next touch. These functions are that
+// subset's bookkeeping; Dir remains the model of the whole protocol
+// (pushes, replicas, recovery), which the runtime does not run yet.
+
+import (
+	"slices"
+
+	"github.com/cape-go/cape/cape/internal/wire"
+	"github.com/cape-go/cape/delta"
+)
+
+// AppendWritten appends to out the page ranges that runs (sorted, as a
+// delta holds them) touch, in pages of ps bytes, merged where adjacent.
+func AppendWritten(out []wire.PageRange, runs []delta.Run, ps int) []wire.PageRange {
+	base := len(out)
+	for _, r := range runs {
+		if len(r.Data) == 0 {
+			continue
+		}
+		lo, hi := int(r.Off)/ps, int(r.End()-1)/ps+1
+		if k := len(out); k > base && out[k-1].Hi >= lo {
+			out[k-1].Hi = max(out[k-1].Hi, hi)
+			continue
+		}
+		out = append(out, wire.PageRange{Lo: lo, Hi: hi})
+	}
+	return out
+}
+
+// AppendPageRanges appends to out the ranges of pages (ascending).
+func AppendPageRanges(out []wire.PageRange, pages []int) []wire.PageRange {
+	base := len(out)
+	for _, p := range pages {
+		if k := len(out); k > base && out[k-1].Hi == p {
+			out[k-1].Hi++
+			continue
+		}
+		out = append(out, wire.PageRange{Lo: p, Hi: p + 1})
+	}
+	return out
+}
+
+// Contains reports whether page p is in ranges (ascending, disjoint).
+func Contains(ranges []wire.PageRange, p int) bool {
+	i, _ := slices.BinarySearchFunc(ranges, p, func(r wire.PageRange, p int) int {
+		switch {
+		case r.Hi <= p:
+			return -1
+		case r.Lo > p:
+			return 1
+		}
+		return 0
+	})
+	return i < len(ranges) && ranges[i].Lo <= p && p < ranges[i].Hi
+}
+
+// Decide returns the homes of a region from the page ranges each rank
+// wrote (written[rank], ascending and disjoint; nil for a rank that wrote
+// nothing or did not take part), appended to out[:0]: a page one rank
+// wrote is homed there; a page several wrote is Multi, homed at the lowest.
+// Adjacent pages with the same holder and kind share a Home.
+func Decide(out []wire.Home, written [][]wire.PageRange) []wire.Home {
+	out = out[:0]
+	next := make([]int, len(written)) // per rank, its first range not yet passed
+	at := 0
+	for {
+		// The next page some rank wrote, from at on.
+		lo := -1
+		for rank, rs := range written {
+			for next[rank] < len(rs) && rs[next[rank]].Hi <= at {
+				next[rank]++
+			}
+			if next[rank] < len(rs) {
+				l := max(rs[next[rank]].Lo, at)
+				if lo < 0 || l < lo {
+					lo = l
+				}
+			}
+		}
+		if lo < 0 {
+			return out
+		}
+		// The stretch from lo on over which the writers do not change.
+		hi, holder, writers := -1, -1, 0
+		for rank, rs := range written {
+			if next[rank] >= len(rs) {
+				continue
+			}
+			r := rs[next[rank]]
+			if r.Lo <= lo {
+				writers++
+				if holder < 0 {
+					holder = rank
+				}
+				if hi < 0 || r.Hi < hi {
+					hi = r.Hi
+				}
+			} else if hi < 0 || r.Lo < hi {
+				hi = r.Lo
+			}
+		}
+		out = appendHome(out, wire.Home{PageRange: wire.PageRange{Lo: lo, Hi: hi}, Holder: holder, Multi: writers > 1})
+		at = hi
+	}
+}
+
+// appendHome appends h, extending the last home where h continues it.
+func appendHome(out []wire.Home, h wire.Home) []wire.Home {
+	if k := len(out); k > 0 {
+		last := &out[k-1]
+		if last.Hi == h.Lo && last.Holder == h.Holder && last.Multi == h.Multi {
+			last.Hi = h.Hi
+			return out
+		}
+	}
+	return append(out, h)
+}
+
+// AppendMulti appends to out the pages of homes that several ranks wrote.
+func AppendMulti(out []int, homes []wire.Home) []int {
+	for _, h := range homes {
+		if h.Multi {
+			for p := h.Lo; p < h.Hi; p++ {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Restrict appends to d the parts of runs (sorted) that lie on pages
+// (ascending), in pages of ps bytes, cut at page boundaries.
+func Restrict(d *delta.Delta, runs []delta.Run, pages []int, ps int) {
+	if len(pages) == 0 {
+		return
+	}
+	for _, r := range runs {
+		off, data := int(r.Off), r.Data
+		for len(data) > 0 {
+			p := off / ps
+			k := min(len(data), (p+1)*ps-off)
+			if _, ok := slices.BinarySearch(pages, p); ok {
+				d.Runs = append(d.Runs, delta.Run{Off: uint64(off), Data: data[:k]})
+			}
+			off, data = off+k, data[k:]
+		}
+	}
+}
