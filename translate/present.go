@@ -133,9 +133,12 @@ func (t *translator) presentRecv(call *ast.CallExpr) (recv ast.Expr, addr bool) 
 	if sig == nil || sig.Recv() == nil {
 		return f.X, false
 	}
+	// A pointer method called on an addressable operand takes its
+	// address; on an operand that is not addressable (a call's result), it
+	// is reached through an embedded pointer, which a copy holds too.
 	_, wantsPtr := sig.Recv().Type().Underlying().(*types.Pointer)
 	_, isPtr := rt.Underlying().(*types.Pointer)
-	return f.X, wantsPtr && !isPtr && !types.IsInterface(rt)
+	return f.X, wantsPtr && !isPtr && !types.IsInterface(rt) && t.info.Types[f.X].Addressable()
 }
 
 // presentFunc names the cape function that makes what a value of type typ

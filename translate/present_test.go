@@ -61,6 +61,7 @@ func TestPresentWraps(t *testing.T) {
 		"Present out[n : n+1]",                      // syscall.Write
 		"PresentAll &bufs", "PresentAll io.Discard", // (&bufs).WriteTo: its rows too
 		"PresentAll &bb", "Present buf[:1]", // a pointer method of another package
+		"PresentAll newWrapped()", "Present out[:1]", // the same through an embedded pointer
 		"PresentAll os.Stderr", "PresentAll fr", // fmt.Fprintln: a struct holding rows
 		"PresentAll os.Stdout", "Present bytes.ToUpper(cape.Present(out[:0]))", "Present out[:0]",
 		// each's body: a function value

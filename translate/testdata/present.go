@@ -28,6 +28,12 @@ type counter struct{ n *int }
 
 func (c counter) put(b []byte) { *c.n += len(b) }
 
+// wrapped reaches bytes.Buffer's pointer methods through an embedded
+// pointer, so they can be called on a value that is not addressable.
+type wrapped struct{ *bytes.Buffer }
+
+func newWrapped() wrapped { return wrapped{new(bytes.Buffer)} }
+
 // sum is this package's: its calls are not wrapped (the calls it makes are).
 func sum(b []byte) int {
 	s := 0
@@ -76,6 +82,7 @@ func main() {
 	var bb bytes.Buffer
 	_, _ = bb.Write(buf[:1])
 	each(os.Stdout.Write, out[:1])
+	_, _ = newWrapped().Write(out[:1])
 	var p putter = counter{n: new(int)}
 	p.put(out[:1])
 	fr := frame{Rows: rows, Tag: 1}
