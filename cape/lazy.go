@@ -139,6 +139,9 @@ func (n *node) startPager(lz monitor.Lazy, port int) error {
 		return fmt.Errorf("lazy transfer: %w", err)
 	}
 	n.lazyS = ls
+	if n.plan.Stats {
+		notice("cape: %s\n", n.plan.LazyMode(lz.UserModeOnly()))
+	}
 	go n.watchPager(ls)
 	return nil
 }

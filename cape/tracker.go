@@ -17,9 +17,12 @@ func (n *node) newTracker() error {
 	}
 	n.ckpt = p.Checkpoints
 	if p.Tracker == setup.LazyTracker {
-		t, err := monitor.NewLazy(n.arena.Bytes(), n.monitorOptions(), monitor.LazyOptions{Missing: true})
+		t, err := monitor.NewLazy(n.arena.Bytes(), n.monitorOptions(), p.LazyOptions())
 		if err == nil {
 			n.tracker = t
+			// Its kernel accesses to invalidated pages fail: the
+			// program's calls make them present first (present.go).
+			setPresent(n.arena.Bytes(), n.arena.PageSize(), t.UserModeOnly())
 			return nil
 		}
 		if s := p.LazyFallback(err); s != "" {
@@ -31,6 +34,7 @@ func (n *node) newTracker() error {
 
 // newPlainTracker creates the backend's tracker.
 func (n *node) newPlainTracker() error {
+	setPresent(nil, 0, false)
 	var err error
 	if n.tracker, err = monitor.New(n.plan.Monitor, n.arena.Bytes(), n.monitorOptions()); err != nil {
 		return fmt.Errorf("monitor %q: %w", n.plan.Monitor, err)

@@ -35,6 +35,13 @@ type Lazy interface {
 	// (Start then refreshes its twin); it returns false, changing
 	// nothing, when p is present.
 	Install(p int, content []byte) (bool, error)
+	// UserModeOnly reports whether the userfaultfd handles only faults
+	// raised in user mode (LazyOptions.UserMode): then a system call that
+	// reads or writes an invalidated page fails with EFAULT, or moves
+	// fewer bytes than asked where the buffer starts on a page in memory,
+	// instead of waiting for the helper, so the caller must make such
+	// pages present from user mode first (a load from each page).
+	UserModeOnly() bool
 }
 
 // LazyOptions configures NewLazy.
@@ -45,6 +52,27 @@ type LazyOptions struct {
 	// kernel's own zero fills, and no helper process needs to run. It
 	// requires a userfaultfd that also handles faults raised by the kernel
 	// (a read(2) into an invalidated page), which only a process with
-	// CAP_SYS_PTRACE or vm.unprivileged_userfaultfd=1 may create.
+	// CAP_SYS_PTRACE or vm.unprivileged_userfaultfd=1 may create, or a
+	// user-mode-only one where UserMode allows it.
 	Missing bool
+	// UserMode says whether a Missing tracker may use a user-mode-only
+	// userfaultfd (UFFD_USER_MODE_ONLY), which any process may create, and
+	// whose faults from the kernel fail instead of reaching the helper
+	// (Lazy.UserModeOnly).
+	UserMode UserMode
 }
+
+// UserMode is LazyOptions.UserMode.
+type UserMode uint8
+
+const (
+	// UserModeNever: a Missing tracker needs a userfaultfd that handles
+	// the kernel's faults too, or NewLazy fails.
+	UserModeNever UserMode = iota
+	// UserModeFallback: such a userfaultfd where this process may create
+	// one, else a user-mode-only one.
+	UserModeFallback
+	// UserModeAlways: a user-mode-only userfaultfd (for tests and
+	// measurements of that mode by a privileged user).
+	UserModeAlways
+)

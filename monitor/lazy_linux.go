@@ -17,13 +17,16 @@ import (
 // uffdConfig holds the lazy-page settings of a uffd tracker; the zero
 // value is the plain write-protection tracker.
 type uffdConfig struct {
-	// missing: no UFFD_USER_MODE_ONLY, so that the memory can be
-	// registered for missing faults too (lazyTracker.registerMissing).
+	// missing: the memory can be registered for missing faults too
+	// (lazyTracker.registerMissing).
 	missing bool
+	// full: no UFFD_USER_MODE_ONLY, so that the kernel's own faults on
+	// missing pages reach the helper too.
+	full bool
 }
 
 func (c uffdConfig) openFlags() int {
-	if c.missing {
+	if c.full {
 		return 0
 	}
 	return uffd.UserModeOnly
@@ -47,12 +50,8 @@ func NewLazy(mem []byte, opts Options, lo LazyOptions) (Lazy, error) {
 	if err := checkMemory(mem, opts.PageSize); err != nil {
 		return nil, err
 	}
-	u, err := newUffdWith(mem, opts.PageSize, uffdConfig{missing: lo.Missing})
+	u, cfg, err := newLazyUffd(mem, opts.PageSize, lo)
 	if err != nil {
-		if lo.Missing && errors.Is(err, unix.EPERM) {
-			return nil, fmt.Errorf("%w: lazy pages need a userfaultfd that also handles the kernel's faults: run as root or with CAP_SYS_PTRACE, or set vm.unprivileged_userfaultfd=1: %w",
-				ErrNotSupported, err)
-		}
 		return nil, err
 	}
 	fail := func(err error) (Lazy, error) { return nil, errors.Join(err, u.res.release()) }
@@ -61,7 +60,26 @@ func NewLazy(mem []byte, opts Options, lo LazyOptions) (Lazy, error) {
 		return fail(err)
 	}
 	u.res.twin = tw
-	return &lazyTracker{uffdTracker: u, twinFD: fd, missing: lo.Missing}, nil
+	return &lazyTracker{uffdTracker: u, twinFD: fd, missing: lo.Missing, userModeOnly: !cfg.full}, nil
+}
+
+// newLazyUffd creates the uffd tracker of a Lazy: for missing faults, with
+// a userfaultfd that handles the kernel's faults too unless lo.UserMode
+// says otherwise or allows a user-mode-only one where this process may not
+// have it. It returns the settings it used.
+func newLazyUffd(mem []byte, pageSize int, lo LazyOptions) (*uffdTracker, uffdConfig, error) {
+	cfg := uffdConfig{missing: lo.Missing, full: lo.Missing && lo.UserMode != UserModeAlways}
+	u, err := newUffdWith(mem, pageSize, cfg)
+	if err == nil || !cfg.full || !errors.Is(err, unix.EPERM) {
+		return u, cfg, err
+	}
+	if lo.UserMode == UserModeFallback {
+		cfg.full = false
+		u, err = newUffdWith(mem, pageSize, cfg)
+		return u, cfg, err
+	}
+	return nil, cfg, fmt.Errorf("%w: lazy pages need a userfaultfd that also handles the kernel's faults: run as root or with CAP_SYS_PTRACE, or set vm.unprivileged_userfaultfd=1: %w",
+		ErrNotSupported, err)
 }
 
 // lazyTracker is a uffdTracker with the Lazy methods.
@@ -71,6 +89,8 @@ type lazyTracker struct {
 	// missing: the memory may be registered for missing faults;
 	// registered: it is (from the first Invalidate on).
 	missing, registered bool
+	// userModeOnly: the userfaultfd has UFFD_USER_MODE_ONLY.
+	userModeOnly bool
 }
 
 // registerMissing adds missing faults to the memory's registration, once.
@@ -118,6 +138,8 @@ func newSharedTwin(size int) (*twin, int, error) {
 func (l *lazyTracker) UffdFD() int { return l.res.fd }
 
 func (l *lazyTracker) TwinFD() int { return l.twinFD }
+
+func (l *lazyTracker) UserModeOnly() bool { return l.userModeOnly }
 
 func (l *lazyTracker) Invalidate(pages []int) error {
 	if err := l.check(); err != nil {

@@ -86,12 +86,18 @@ func (r *faultRecorder) pages() []int {
 // recorded; absent is the set its SetAbsent consults.
 func newLazyRecorded(t *testing.T, pages int) ([]byte, Lazy, map[int]bool, *faultRecorder) {
 	t.Helper()
+	return newLazyRecordedWith(t, pages, LazyOptions{Missing: true})
+}
+
+// newLazyRecordedWith is newLazyRecorded with the tracker's options lo.
+func newLazyRecordedWith(t *testing.T, pages int, lo LazyOptions) ([]byte, Lazy, map[int]bool, *faultRecorder) {
+	t.Helper()
 	ps := unix.Getpagesize()
 	mem := mapArena(t, pages*ps)
 	for p := range pages {
 		mem[p*ps] = byte(p + 1)
 	}
-	tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
+	tr, err := NewLazy(mem, Options{}, lo)
 	if errors.Is(err, ErrNotSupported) {
 		testenv.Skip(t, "%v", err)
 	}

@@ -167,9 +167,15 @@
 //     that would run inside a region.
 //   - findLast (last.go) needs facts and directives; returns the regions
 //     after which no region can run.
-//   - emit (emit.go, hint.go, point.go) needs directives, facts, placement,
-//     freePlan and the last regions; returns the Result. It proves the
-//     regions' hints (hint.go) on the way.
+//   - emit (emit.go, hint.go, point.go, present.go) needs directives,
+//     facts, placement, freePlan and the last regions; returns the Result.
+//     It proves the regions' hints (hint.go) on the way, and wraps every
+//     operand that may reach memory of every call that may run another
+//     package's code in cape.Present, PresentPtr or PresentAll, in regions
+//     and sequential code (present.go): with lazy transfer and a
+//     user-mode-only userfaultfd, the kernel cannot fetch an arena page
+//     that a system call reads or writes, so the program's calls bring it
+//     in first.
 //
 // Nothing is dropped by a mode: the origin trace of analyze (need,
 // needExpr and what they call) passes its mode down as a trace value

@@ -10,7 +10,21 @@ type edit struct {
 	start, end int
 	text       string
 	seq        int
+	rank       editRank
 }
+
+// editRank orders the edits that start at one offset: the end of an
+// expression wrapped there, then insertions before a statement, then the
+// start of an expression wrapped there, then replacements; edits of one
+// rank go in the order they were made.
+type editRank uint8
+
+const (
+	rankClose   editRank = iota // insertExpr's closing text
+	rankInsert                  // insert
+	rankOpen                    // insertExpr's opening text
+	rankReplace                 // replace of a non-empty range
+)
 
 // editor accumulates non-overlapping edits of one source file.
 type editor struct {
@@ -21,11 +35,30 @@ type editor struct {
 }
 
 func (e *editor) replace(start, end int, text string) {
+	r := rankReplace
+	if start == end {
+		r = rankInsert
+	}
+	e.add(edit{start: start, end: end, text: text, rank: r})
+}
+
+func (e *editor) add(ed edit) {
 	e.seq++
-	e.edits = append(e.edits, edit{start: start, end: end, text: text, seq: e.seq})
+	ed.seq = e.seq
+	e.edits = append(e.edits, ed)
 }
 
 func (e *editor) insert(at int, text string) { e.replace(at, at, text) }
+
+// wrap surrounds the expression at src[start:end] with open and close:
+// open goes after the insertions before a statement that starts there and
+// before any replacement of the expression's first token, close before
+// anything inserted after the expression. Of two wraps of one offset, the
+// one made first is the outer one: wrap outer expressions first.
+func (e *editor) wrap(start, end int, open, close string) {
+	e.add(edit{start: start, end: start, text: open, rank: rankOpen})
+	e.add(edit{start: end, end: end, text: close, rank: rankClose})
+}
 
 // inside reports whether ed lies within [start, end); an insertion at end
 // belongs to what follows.
@@ -87,6 +120,12 @@ func render(src []byte, start, end int, edits []edit) ([]byte, error) {
 	sort.SliceStable(edits, func(i, j int) bool {
 		if edits[i].start != edits[j].start {
 			return edits[i].start < edits[j].start
+		}
+		if edits[i].rank != edits[j].rank {
+			return edits[i].rank < edits[j].rank
+		}
+		if edits[i].rank == rankClose { // inner wraps close first
+			return edits[i].seq > edits[j].seq
 		}
 		return edits[i].seq < edits[j].seq
 	})

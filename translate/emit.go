@@ -125,6 +125,9 @@ func (t *emitter) emit() *Result {
 	if t.p.name == "main" {
 		t.emitMain(outs)
 	}
+	// 4b. Operands handed to other packages' code are made present first
+	// (present.go): before the regions, which take their bodies.
+	t.emitPresents(outs)
 	// 5. The regions.
 	for _, r := range t.sortedRegions() {
 		fo := t.outAt(outs, r.stmt.Pos())

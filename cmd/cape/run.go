@@ -78,7 +78,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job)")
 	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
 		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
-		"needs Linux, the uffd monitor and root or vm.unprivileged_userfaultfd=1, else eager with a notice), auto (lazy where possible, silently, else eager), "+
+		"needs Linux and the uffd monitor, else eager with a notice), auto (lazy where possible, silently, else eager), "+
 		"or homes (pages stay at the node that wrote them and every node serves its own: no byte goes through the master but the pages several nodes wrote; needs what lazy needs on every node; a node's loss stops the job; with --checkpoint, lazy)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory, bounded (see --checkpoint-max) and authenticated by its key DIR/cape.key")
 	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")

@@ -3,7 +3,28 @@ package setup
 import (
 	"errors"
 	"fmt"
+
+	"github.com/cape-go/cape/monitor"
 )
+
+// LazyOptions are the options of a slave's monitor.Lazy: its memory is
+// registered for missing faults, with a userfaultfd that also serves the
+// kernel's own faults where this process may create one, else (an
+// unprivileged user with vm.unprivileged_userfaultfd=0) a user-mode-only
+// one, whose kernel accesses the program's calls make present first
+// (cape.Present): lazy transfer does not need privileges.
+func (p *Plan) LazyOptions() monitor.LazyOptions {
+	return monitor.LazyOptions{Missing: true, UserMode: monitor.UserModeFallback}
+}
+
+// LazyMode is the --stats line of a slave whose lazy transfer is on, with a
+// user-mode-only userfaultfd or not.
+func (p *Plan) LazyMode(userModeOnly bool) string {
+	if userModeOnly {
+		return fmt.Sprintf("%s: lazy transfer with a user-mode-only userfaultfd (no CAP_SYS_PTRACE, vm.unprivileged_userfaultfd=0): shared memory handed to system calls is made present first", p.Name)
+	}
+	return fmt.Sprintf("%s: lazy transfer with a userfaultfd that serves the kernel's faults too", p.Name)
+}
 
 // LazyAgreement is the master's decision on lazy transfer for the job.
 type LazyAgreement struct {

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/cape-go/cape/monitor"
 )
 
 func TestAgreeLazy(t *testing.T) {
@@ -66,5 +69,25 @@ func TestLazyFallback(t *testing.T) {
 	p.LazyAsked = false
 	if got := p.LazyFallback(cause); got != "" {
 		t.Errorf("auto: %q, want none", got)
+	}
+}
+
+// A slave's lazy tracker needs no privileges: it falls back to a
+// user-mode-only userfaultfd, and --stats says which one it has.
+func TestLazyOptionsAndMode(t *testing.T) {
+	p := &Plan{Name: Name(2)}
+	if lo := p.LazyOptions(); !lo.Missing || lo.UserMode != monitor.UserModeFallback {
+		t.Errorf("LazyOptions() = %+v, want Missing with UserModeFallback", lo)
+	}
+	for _, c := range []struct {
+		userModeOnly bool
+		want         string
+	}{
+		{true, "node 2: lazy transfer with a user-mode-only userfaultfd"},
+		{false, "node 2: lazy transfer with a userfaultfd that serves the kernel's faults too"},
+	} {
+		if got := p.LazyMode(c.userModeOnly); !strings.HasPrefix(got, c.want) {
+			t.Errorf("LazyMode(%v) = %q, want it to start %q", c.userModeOnly, got, c.want)
+		}
 	}
 }
