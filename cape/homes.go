@@ -203,6 +203,9 @@ func (n *node) startHomes(lz monitor.Lazy, servers []string, ln net.Listener) er
 	hs.h = h
 	lz.SetAbsent(h.Invalid)
 	n.homes = hs
+	if n.plan.Stats {
+		notice("cape: %s (distributed homes)\n", n.plan.LazyMode(lz.UserModeOnly()))
+	}
 	go n.watchHomes(h)
 	return nil
 }
