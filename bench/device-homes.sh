@@ -20,19 +20,23 @@ xz -dc .devbin/pb.tar.xz | tar xf - -C $T
 P=$T/pb
 { nproc; uname -r; id; grep 'model name' /proc/cpuinfo | head -1; free -g | head -2; cat $P/commit 2>/dev/null; } > $R/machine.txt
 N=${NODES:-1,2,4,8,15}
-b() { local w=$1 t=$2 r=$3; shift 3; echo "== $w $(date +%T)"; timeout $t $P/cape bench $w --prebuilt $P --nodes $N --reps $r --no-progress --out $R/$w "$@" > $R/$w.log 2>&1; echo "rc $?"; tail -2 $R/$w.log; }
+# ONLY="cg power" runs just those cape bench workloads (and the regions
+# unless it names no "regions").
+b() { local w=$1 t=$2 r=$3; shift 3; [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $w "* ]] && return; echo "== $w $(date +%T)"; timeout $t $P/cape bench $w --prebuilt $P --nodes $N --reps $r --no-progress --out $R/$w "$@" > $R/$w.log 2>&1; echo "rc $?"; tail -2 $R/$w.log; }
 b jacobi 130 3 --transfer homes --sizes 2048 --iters 100 --modes seq,incremental,halo-go
 b cg 40 3 --transfer homes --sizes 256 --iters 500 --modes seq,incremental,mp-go
 b heat3d 60 2 --transfer homes --sizes 192 --iters 50 --modes seq,incremental,mp-go
 b power 40 2 --transfer homes --sizes 6144 --iters 20 --modes seq,incremental,mp-go
-b stencil 50 2 --transfer homes --sizes 2048 --iters 100 --modes seq,incremental,halo-go
+b stencil 100 2 --transfer homes --sizes 2048 --iters 100 --modes seq,incremental,halo-go
 MM=seq,goroutines,omp-c,complete,incremental,mpi-go
 b matmul 140 2 --sizes 512,768,1024 --modes $MM
 # The empty region: microseconds per region (the master's time / 3000).
+if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" regions "* ]]; then
 echo "round transfer nodes us_per_region" > $R/regions.txt
 for r in 1 2; do for n in 2 4 8 15; do for m in homes lazy; do
   us=$(timeout 20 $P/cape run -n $n --transfer $m $P/regions -- -k 3000 2>&1 >/dev/null | awk '/^regions:/{printf "%.1f", $5*1e6/$2}')
   echo "$r $m $n $us" >> $R/regions.txt
 done; done; done
 cat $R/regions.txt
+fi
 tar cf $O/homes.tar -C $O r && rm -rf $R
