@@ -41,8 +41,8 @@ type homesNode struct {
 	// those it sends its runs of with its notice.
 	written []wire.PageRange
 	shared  []int
-	pushes  []wire.Push // the pages this node pushes with its notice
-	pushed  []wire.Push // the pages pushed to this node in the release
+	pushes   []wire.Push // the pages this node wrote that others read last time (its notice)
+	prefetch []int       // the pages this node fetches at the release
 	// Scratch space, reused from one region to the next.
 	homes   []wire.Home
 	inval   []int
@@ -217,6 +217,15 @@ func (n *node) watchHomes(h *pager.Helper) {
 		return
 	}
 	exit(1, fmt.Sprintf("the page helper ended: %v", h.Err()))
+}
+
+// commitKind is the kind of a slave's end-of-region message: a notice
+// under distributed homes, else a delta.
+func (n *node) commitKind() uint8 {
+	if n.homes != nil {
+		return wire.Notice
+	}
+	return wire.Delta
 }
 
 // awaitMasterEnd keeps a slave's page server up until the master's program

@@ -48,7 +48,7 @@ func FuzzProtocol(f *testing.F) {
 			}
 		}
 		for _, dyn := range []bool{false, true} {
-			err := wire.FromSlave(msg, 1, seq, dyn)
+			err := wire.FromSlave(msg, 1, seq, dyn, wire.Delta)
 			ok := s == seq && (kind == wire.Delta || dyn && kind == wire.ChunkReq)
 			if (err == nil) != ok {
 				t.Fatalf("wire.FromSlave(kind %d, region #%d, dynamic %v) = %v", kind, s, dyn, err)

@@ -114,7 +114,7 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 		}
 		for err == nil {
 			acts = ro.step(roster.Event{Kind: roster.Recv, Rank: rank, Seq: seq, MsgKind: msg.Kind, MsgSeq: msg.Seq,
-				Delta: msg.Kind == wire.Delta || msg.Kind == wire.Notice, At: time.Now()}, &msg, acts)
+				Delta: msg.Kind == ro.n.commitKind(), At: time.Now()}, &msg, acts)
 			i := roster.Find(acts, roster.Chunk)
 			if i < 0 {
 				break
@@ -206,7 +206,7 @@ func (ro *rosterDriver) decide(ev roster.Event, msg *transport.Message, acts []r
 	ro.mu.Lock()
 	defer ro.mu.Unlock()
 	if msg != nil && ev.Seq == ro.sm.Seq() {
-		ev.Err = wire.FromSlave(*msg, ev.Rank, ev.Seq, ro.sm.Dynamic())
+		ev.Err = wire.FromSlave(*msg, ev.Rank, ev.Seq, ro.sm.Dynamic(), ro.n.commitKind())
 	}
 	n := ro.n
 	n.lossMu.Lock()

@@ -21,18 +21,19 @@ func FromMaster(msg transport.Message, want uint8, seq uint64) error {
 }
 
 // FromSlave checks a message the master received from rank in region
-// seq: a delta, or (dynamic is true: during a dynamic loop) a chunk
+// seq: the slave's result, of kind commit (a delta, or a notice under
+// distributed homes), or (dynamic is true: during a dynamic loop) a chunk
 // request.
-func FromSlave(msg transport.Message, rank int, seq uint64, dynamic bool) error {
+func FromSlave(msg transport.Message, rank int, seq uint64, dynamic bool, commit uint8) error {
 	switch {
 	case msg.Seq != seq:
 		return fmt.Errorf("node %d sent message kind %d for region #%d, want #%d", rank, msg.Kind, msg.Seq, seq)
-	case msg.Kind == Delta, msg.Kind == Notice, dynamic && msg.Kind == ChunkReq:
+	case msg.Kind == commit, dynamic && msg.Kind == ChunkReq:
 		return nil
 	case dynamic:
 		return fmt.Errorf("node %d sent message kind %d during a dynamic loop", rank, msg.Kind)
 	}
-	return fmt.Errorf("node %d sent message kind %d, want a delta", rank, msg.Kind)
+	return fmt.Errorf("node %d sent message kind %d, want a %s", rank, msg.Kind, Name(commit))
 }
 
 // FromSlaveKind checks that a message from slave rank is of kind want

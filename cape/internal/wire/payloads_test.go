@@ -254,11 +254,18 @@ func TestChecks(t *testing.T) {
 	}{
 		{Delta, 3, false, true}, {Delta, 3, true, true}, {ChunkReq, 3, true, true},
 		{ChunkReq, 3, false, false}, {Delta, 4, false, false}, {Merged, 3, true, false},
+		{Notice, 3, false, false}, // the commit kind of another transfer
 	} {
-		err := FromSlave(transport.Message{Kind: c.kind, Seq: c.seq}, 1, 3, c.dynamic)
+		err := FromSlave(transport.Message{Kind: c.kind, Seq: c.seq}, 1, 3, c.dynamic, Delta)
 		if (err == nil) != c.ok {
 			t.Errorf("FromSlave(%s, #%d, dynamic %v) = %v", Name(c.kind), c.seq, c.dynamic, err)
 		}
+	}
+	if err := FromSlave(transport.Message{Kind: Notice, Seq: 3}, 1, 3, false, Notice); err != nil {
+		t.Errorf("a notice under distributed homes: %v", err)
+	}
+	if err := FromSlave(transport.Message{Kind: Delta, Seq: 3}, 1, 3, false, Notice); err == nil {
+		t.Errorf("a delta under distributed homes was accepted")
 	}
 }
 
