@@ -12,7 +12,8 @@
 #   CGO_ENABLED=0 $P/cape build -o $P/regions ./bench/regions
 #   git rev-parse HEAD > $P/commit
 #   tar cf - -C $(dirname $P) pb | xz -6 > .devbin/pb.tar.xz
-# then: bash bench/device-homes.sh (about 8 minutes). Results: $OUT/homes.tar.
+# then: bash bench/device-homes.sh (about 8 minutes). Results: $OUT/homes.tar,
+# which grows workload by workload (a run cut short keeps what it did).
 set -u
 O=${OUT:-/tmp/out}; R=$O/r; mkdir -p $R
 T=${TMPDIR:-/tmp}/capehomes; rm -rf $T; mkdir -p $T
@@ -22,7 +23,7 @@ P=$T/pb
 N=${NODES:-1,2,4,8,15}
 # ONLY="cg power" runs just those cape bench workloads (and the regions
 # unless it names no "regions").
-b() { local w=$1 t=$2 r=$3; shift 3; [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $w "* ]] && return; echo "== $w $(date +%T)"; timeout $t $P/cape bench $w --prebuilt $P --nodes $N --reps $r --no-progress --out $R/$w "$@" > $R/$w.log 2>&1; echo "rc $?"; tail -2 $R/$w.log; }
+b() { local w=$1 t=$2 r=$3; shift 3; [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $w "* ]] && return; echo "== $w $(date +%T)"; timeout $t $P/cape bench $w --prebuilt $P --nodes $N --reps $r --no-progress --out $R/$w "$@" > $R/$w.log 2>&1; echo "rc $?"; tail -2 $R/$w.log; tar rf $O/homes.tar -C $O r/$w r/$w.log; }
 b jacobi 130 3 --transfer homes --sizes 2048 --iters 100 --modes seq,incremental,halo-go
 b cg 40 3 --transfer homes --sizes 256 --iters 500 --modes seq,incremental,mp-go
 b heat3d 60 2 --transfer homes --sizes 192 --iters 50 --modes seq,incremental,mp-go
@@ -39,4 +40,4 @@ for r in 1 2; do for n in 2 4 8 15; do for m in homes lazy; do
 done; done; done
 cat $R/regions.txt
 fi
-tar cf $O/homes.tar -C $O r && rm -rf $R
+tar rf $O/homes.tar -C $O r/machine.txt $(cd $O && ls r/regions.txt 2>/dev/null) && rm -rf $R
