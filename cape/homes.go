@@ -41,8 +41,8 @@ type homesNode struct {
 	// those it sends its runs of with its notice.
 	written []wire.PageRange
 	shared  []int
-	pushes   []wire.Push // the pages this node wrote that others read last time (its notice)
-	prefetch []int       // the pages this node fetches at the release
+	pushes  []wire.Push // the pages this node pushes with its notice
+	pushed  []wire.Push // the pages pushed to this node in the release
 	// Scratch space, reused from one region to the next.
 	homes   []wire.Home
 	inval   []int

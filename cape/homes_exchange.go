@@ -16,14 +16,15 @@ import (
 	"github.com/cape-go/cape/cape/internal/homes"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
 )
 
 // homesPeer is what the master read of one node's notice (and runs).
 type homesPeer struct {
 	written []wire.PageRange
-	pushes  []wire.Push    // the pages it wrote that others read last time, with those readers
-	to      []int          // the pages it is to prefetch
+	pushes  []wire.Push    // the pages it pushes, with their readers
+	to      []wire.Push    // the pages pushed to it (no readers)
 	entry   map[int][]byte // shared page → its bytes at the region's entry
 	runs    []delta.Run    // the node's runs on its shared pages, sorted
 	vals    []byte
@@ -82,7 +83,7 @@ func (r *Region) createHomes(d *delta.Delta, pages []int) {
 func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
-	hs.pushes = hs.srv.Pushes(r.name, hs.written, hs.pushes[:0])
+	hs.pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), hs.pushes[:0])
 	head := wire.AppendPushes(wire.AppendRanges(hs.payload[:0], hs.written), hs.pushes)
 	p, err := r.appendShared(head, hs.shared, d, r.partials())
 	if err != nil {
@@ -171,14 +172,11 @@ func (r *Region) applyRelease(payload []byte, own *delta.Delta) error {
 		return r.wrap("release from the master", err)
 	}
 	hs.homes = hl
-	prefetch, rest, err := wire.ParsePageList(rest, r.extent/hs.ps, hs.prefetch)
-	if err == nil {
-		err = hs.checkPrefetch(prefetch, hl, n.rank)
-	}
+	pushed, rest, err := wire.ParsePagePushes(rest, r.extent/hs.ps, hs.ps, hs.pushed)
 	if err != nil {
 		return r.wrap("release from the master", err)
 	}
-	hs.prefetch = prefetch
+	hs.pushed = pushed
 	md := &hs.in
 	vals, err := wire.OpenLabelled(rest, md, r.limits(), r.seq, delta.Merged)
 	if err == nil {
@@ -214,13 +212,13 @@ func (r *Region) checkMergedPages(runs []delta.Run, hl []wire.Home) error {
 // release moves the node to region r's result: every page written in it
 // that this node does not hold now (another node wrote it, alone or with
 // others but not this one) is dropped, to be fetched from its holder on
-// the next touch; the page server then serves the pages this node holds
-// as of r, and the helper fetches at once the pages this node read after
-// the region's last instance (hs.prefetch), from their holders directly.
+// the next touch, or replaced by its bytes where pushed (hs.pushed); the
+// page server then serves the pages this node holds as of r.
 func (r *Region) release(hl []wire.Home) error {
 	n := r.n
 	hs := n.homes
 	inval := hs.inval[:0]
+	pushed := hs.pushed
 	for _, h := range hl {
 		if h.Holder == n.rank {
 			continue
@@ -230,6 +228,13 @@ func (r *Region) release(hl []wire.Home) error {
 				continue // a co-writer: its copy is the merged page
 			}
 			hs.h.SetHolder(p, h.Holder)
+			if len(pushed) > 0 && pushed[0].Page == p {
+				if err := hs.install(p, pushed[0].Data, n.arena.Bytes()); err != nil {
+					return r.wrap("pushed page", err)
+				}
+				pushed = pushed[1:]
+				continue
+			}
 			if hs.h.Invalid(p) {
 				continue
 			}
@@ -237,27 +242,41 @@ func (r *Region) release(hl []wire.Home) error {
 			inval = append(inval, p)
 		}
 	}
+	if len(pushed) > 0 {
+		return r.errorf("distributed homes: page %d pushed to this node, which it wrote or no other node wrote in this region", pushed[0].Page)
+	}
 	hs.inval = inval
 	if err := hs.tr.Invalidate(inval); err != nil {
 		return r.wrap("distributed homes", err)
 	}
 	hs.h.SetVersion(r.seq)
 	hs.srv.Update(r.seq, r.name, hl, n.arena.Bytes())
-	if err := hs.h.Prefetch(hs.prefetch); err != nil {
-		return r.wrap("distributed homes", err)
-	}
 	return nil
 }
 
-// checkPrefetch checks that every page a release asks this node (rank)
-// to prefetch was written in the region by other nodes only.
-func (hs *homesNode) checkPrefetch(pages []int, hl []wire.Home, rank int) error {
-	for _, p := range pages {
-		i := slices.IndexFunc(hl, func(h wire.Home) bool { return h.Lo <= p && p < h.Hi })
-		if i < 0 || hl[i].Holder == rank || (hl[i].Multi && homes.Contains(hs.written, p)) {
-			return fmt.Errorf("prefetch of page %d, which this node holds or no other node wrote in the region", p)
+// install sets page p of arena to data, a page pushed to this node: a
+// page it lacks is installed whole (it would otherwise fault and be
+// fetched), one it holds is overwritten, as the write of an injection.
+func (hs *homesNode) install(p int, data, arena []byte) error {
+	ps := hs.ps
+	if hs.h.Invalid(p) {
+		ok, err := hs.tr.Install(p, data)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("page %d is marked invalid but present", p)
+		}
+		hs.h.ClearInvalid(p)
+		return nil
+	}
+	// Announced as an injection's writes are (exchange.Prepare).
+	if inj, ok := hs.tr.(monitor.Injector); ok {
+		if err := inj.WillWrite(p*ps, ps); err != nil {
+			return err
 		}
 	}
+	copy(arena[p*ps:(p+1)*ps], data)
 	return nil
 }
 
@@ -303,7 +322,7 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	if err != nil {
 		return 0, recvd, err
 	}
-	m.peers[0].pushes = hs.srv.Pushes(r.name, hs.written, m.peers[0].pushes[:0])
+	m.peers[0].pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
 	if err := r.routePushes(); err != nil {
 		return 0, recvd, err
 	}
@@ -321,7 +340,7 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	if err := r.applyOwnMerged(); err != nil {
 		return sent, recvd, err
 	}
-	hs.prefetch = append(hs.prefetch[:0], m.peers[0].to...)
+	hs.pushed = m.peers[0].to
 	if err := r.release(hs.homes); err != nil {
 		return sent, recvd, err
 	}
@@ -334,11 +353,11 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	return sent, recvd, nil
 }
 
-// routePushes turns the pages each node pushes into its readers'
-// prefetch lists: a page its pusher holds now (it wrote it alone, or was
-// the lowest of its writers: its server then serves the merged page), to
-// nodes that took part and did not write it. Each list is in ascending
-// pages (a page has one holder).
+// routePushes hands each page a node pushes to its readers' releases,
+// after the merge: a page its pusher holds now (it wrote it alone, or
+// was the lowest of its writers: the page is then its bytes with the
+// merged runs applied), to nodes that took part, other than its writers.
+// Each reader's list is in ascending pages (a page has one holder).
 func (r *Region) routePushes() error {
 	n := r.n
 	hs := n.homes
@@ -356,20 +375,42 @@ func (r *Region) routePushes() error {
 			if i < 0 {
 				return r.errorf("node %d pushed page %d, which it did not write", from, p.Page)
 			}
-			if hs.homes[i].Holder != from {
+			h := hs.homes[i]
+			if h.Holder != from {
 				continue
 			}
+			data := p.Data
+			if h.Multi {
+				data = r.mergedPage(p.Page, p.Data)
+			}
 			for _, to := range p.Readers {
-				if to != from && live(to) && !homes.Contains(m.all[to], p.Page) {
-					m.peers[to].to = append(m.peers[to].to, p.Page)
+				if to != from && live(to) && !(h.Multi && homes.Contains(m.all[to], p.Page)) {
+					m.peers[to].to = append(m.peers[to].to, wire.Push{Page: p.Page, Data: data})
 				}
 			}
 		}
 	}
 	for rank := range m.peers {
-		slices.Sort(m.peers[rank].to)
+		slices.SortFunc(m.peers[rank].to, func(a, b wire.Push) int { return a.Page - b.Page })
 	}
 	return nil
+}
+
+// mergedPage returns a copy of mine, a writer's page p at the region's
+// end, with the region's merged runs on p applied: the page as every
+// writer holds it after the release.
+func (r *Region) mergedPage(p int, mine []byte) []byte {
+	ps := r.n.homes.ps
+	out := slices.Clone(mine)
+	lo, hi := uint64(p*ps), uint64((p+1)*ps)
+	for _, run := range r.n.homes.m.merged.Runs {
+		if run.End() <= lo || run.Off >= hi {
+			continue
+		}
+		a, b := max(run.Off, lo), min(run.End(), hi)
+		copy(out[a-lo:b-lo], run.Data[a-run.Off:b-run.Off])
+	}
+	return out
 }
 
 // readNotice decodes rank's notice into its homesPeer.
@@ -380,7 +421,7 @@ func (r *Region) readNotice(rank int, payload []byte, lim *wire.Limits) error {
 		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
 	}
 	pe.written = written
-	if pe.pushes, rest, err = wire.ParsePushes(rest, lim.Pages, lim.Nodes, pe.pushes); err != nil {
+	if pe.pushes, rest, err = wire.ParsePushes(rest, lim.Pages, lim.PageSize, lim.Nodes, pe.pushes); err != nil {
 		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
 	}
 	clear(pe.entry)
@@ -545,7 +586,7 @@ func (r *Region) sendReleases() (int, error) {
 			homes.Restrict(&hs.sub, m.merged.Runs, pe.mine, hs.ps)
 			pe.out.Runs = delta.Exclude(pe.out.Runs[:0], hs.sub.Runs, pe.d.Runs)
 		}
-		head := wire.AppendPageList(wire.AppendHomes(hs.payload[:0], hs.homes), pe.to)
+		head := wire.AppendPagePushes(wire.AppendHomes(hs.payload[:0], hs.homes), pe.to)
 		p, err := wire.AppendEnvelope(head, &pe.out, vals, n.compression())
 		if err == nil {
 			hs.payload = p

@@ -4,11 +4,9 @@ package pager
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"time"
@@ -164,11 +162,7 @@ func (h *helper) loop() error {
 			return fmt.Errorf("poll: %w", err)
 		}
 		if fds[1].Revents != 0 {
-			end, err := h.command()
-			if end || err != nil {
-				return err // the node closed its end, or a prefetch failed
-			}
-			continue
+			return nil // the node closed its end (or wrote, which it never does)
 		}
 		if fds[0].Revents&(unix.POLLERR|unix.POLLNVAL) != 0 {
 			return errors.New("the userfaultfd failed")
@@ -189,109 +183,6 @@ func (h *helper) loop() error {
 			}
 		}
 	}
-}
-
-// command reads the node's one command, a prefetch (distributed homes):
-// u32 count, then the pages (u32 each); it fetches them from their holders
-// and answers one byte, 0, or 1 then the reason (u32 length, text). end
-// reports that the node closed the socket.
-func (h *helper) command() (end bool, err error) {
-	var head [4]byte
-	if n, err := readFull(helperSockFD, head[:]); n == 0 || err != nil {
-		return true, nil
-	}
-	n := int(binary.LittleEndian.Uint32(head[:]))
-	if n > h.npages {
-		return false, fmt.Errorf("the node asked to prefetch %d pages of a %d-page arena", n, h.npages)
-	}
-	raw := make([]byte, 4*n)
-	if _, err := readFull(helperSockFD, raw); err != nil {
-		return false, fmt.Errorf("read the node's prefetch: %w", err)
-	}
-	pages := make([]int, n)
-	for i := range pages {
-		pages[i] = int(binary.LittleEndian.Uint32(raw[4*i:]))
-		if pages[i] >= h.npages {
-			return false, fmt.Errorf("the node asked to prefetch page %d of a %d-page arena", pages[i], h.npages)
-		}
-	}
-	reply := []byte{0}
-	if perr := h.prefetch(pages); perr != nil {
-		msg := perr.Error()
-		reply = binary.LittleEndian.AppendUint32([]byte{1}, uint32(len(msg)))
-		reply = append(reply, msg...)
-		err = perr
-	}
-	if _, werr := unix.Write(helperSockFD, reply); werr != nil && err == nil {
-		err = fmt.Errorf("answer the node's prefetch: %w", werr)
-	}
-	return false, err
-}
-
-// readFull reads len(b) bytes from fd, returning how many it read before
-// the end or an error.
-func readFull(fd int, b []byte) (int, error) {
-	got := 0
-	for got < len(b) {
-		n, err := unix.Read(fd, b[got:])
-		if errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN) {
-			continue
-		}
-		if err != nil {
-			return got, err
-		}
-		if n == 0 {
-			return got, io.ErrUnexpectedEOF
-		}
-		got += n
-	}
-	return got, nil
-}
-
-// prefetch fetches pages (ascending) from their holders and installs
-// those still invalid: every request goes out first, in sets of at most
-// MaxPages per holder, then the answers are read, holder by holder.
-func (h *helper) prefetch(pages []int) error {
-	v := h.state.loadVersion()
-	byHolder := map[int][][]int{}
-	for _, p := range pages {
-		hd := h.state.holder(p)
-		if hd >= len(h.conns) || h.conns[hd] == nil {
-			return fmt.Errorf("prefetch page %d: held by node %d, whose page server this node has no connection to", p, hd)
-		}
-		sets := byHolder[hd]
-		if k := len(sets); k == 0 || len(sets[k-1]) == MaxPages {
-			sets = append(sets, nil)
-		}
-		sets[len(sets)-1] = append(sets[len(sets)-1], p)
-		byHolder[hd] = sets
-	}
-	for hd, sets := range byHolder {
-		for _, set := range sets {
-			req := transport.Message{Kind: KindPageSet, Seq: v, Payload: AppendSetRequest(nil, set)}
-			if err := h.conns[hd].Send(req); err != nil {
-				return fmt.Errorf("prefetch pages from node %d: %w", hd, err)
-			}
-		}
-	}
-	for hd, sets := range byHolder {
-		for _, set := range sets {
-			msg, err := h.conns[hd].Recv()
-			switch {
-			case err != nil:
-				return fmt.Errorf("prefetch pages from node %d: %w", hd, err)
-			case msg.Kind == KindPageErr:
-				return fmt.Errorf("node %d refused pages %v: %s", hd, set, msg.Payload)
-			case msg.Kind != KindPages || msg.Seq != v:
-				return fmt.Errorf("prefetch from node %d: answered kind %d for version %d, want kind %d for %d", hd, msg.Kind, msg.Seq, KindPages, v)
-			}
-			h.state.addFetched(len(msg.Payload))
-			if err := ParseSetAnswer(msg.Payload, set, h.cfg.PageSize, h.install); err != nil {
-				return fmt.Errorf("prefetch from node %d: %w", hd, err)
-			}
-		}
-	}
-	return nil
 }
 
 // resolve installs the page holding addr and wakes its threads; write

@@ -4,11 +4,9 @@ package pager
 
 import (
 	"bufio"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -34,7 +32,6 @@ type Helper struct {
 	readyErr error         // what it answered, if not ok; set before ready is closed
 
 	closeOnce sync.Once
-	cmdMu     sync.Mutex // one prefetch at a time
 }
 
 // wireConfig is what the node sends the helper on its socket.
@@ -167,40 +164,6 @@ func (h *Helper) SetVersion(seq uint64) { h.state.storeVersion(seq) }
 
 // MarkInvalid records that page p is about to be invalidated.
 func (h *Helper) MarkInvalid(p int) { h.state.mark(p) }
-
-// Prefetch has the helper fetch pages (ascending, invalid, each from the
-// holder the state names) and install them, and waits until it has
-// (distributed homes: the pages a node read after a region's last instance
-// come to it as soon as the region's release says who holds them).
-func (h *Helper) Prefetch(pages []int) error {
-	if len(pages) == 0 {
-		return nil
-	}
-	h.cmdMu.Lock()
-	defer h.cmdMu.Unlock()
-	b := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+4*len(pages)), uint32(len(pages)))
-	for _, p := range pages {
-		b = binary.LittleEndian.AppendUint32(b, uint32(p))
-	}
-	if _, err := h.sock.Write(b); err != nil {
-		return fmt.Errorf("pager: prefetch: %w", err)
-	}
-	var st [5]byte
-	if _, err := io.ReadFull(h.sock, st[:1]); err != nil {
-		return fmt.Errorf("pager: prefetch: the helper did not answer: %w", err)
-	}
-	if st[0] == 0 {
-		return nil
-	}
-	if _, err := io.ReadFull(h.sock, st[1:5]); err != nil {
-		return fmt.Errorf("pager: prefetch failed, and its reason was cut: %w", err)
-	}
-	msg := make([]byte, min(binary.LittleEndian.Uint32(st[1:5]), 1<<16))
-	if _, err := io.ReadFull(h.sock, msg); err != nil {
-		return fmt.Errorf("pager: prefetch failed, and its reason was cut: %w", err)
-	}
-	return fmt.Errorf("pager: prefetch: %s", msg)
-}
 
 // SetHolder records that page p is served by node h (distributed homes);
 // the node sets it before it marks the page invalid.

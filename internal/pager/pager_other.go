@@ -22,9 +22,6 @@ func (*Helper) SetVersion(uint64) {}
 // MarkInvalid does nothing.
 func (*Helper) MarkInvalid(int) {}
 
-// Prefetch does nothing.
-func (*Helper) Prefetch([]int) error { return nil }
-
 // SetHolder does nothing.
 func (*Helper) SetHolder(int, int) {}
 

@@ -16,13 +16,10 @@ import (
 //	pages     master → helper  1 to MaxPages entries: u64 page index, then the page's bytes;
 //	                           the first entry is the page requested, the others are read ahead
 //	pageErr   master → helper  the reason, text: the request is refused
-//	pageSet   helper → holder  u32 count (1 to MaxPages), then the pages, ascending (u32 each):
-//	                           distributed homes' prefetch; answered by pages holding exactly those
 const (
 	KindPageReq uint8 = 16 + iota
 	KindPages
 	KindPageErr
-	KindPageSet
 )
 
 // MaxPages is the most pages one answer carries.
@@ -89,58 +86,6 @@ func ParseAnswer(b []byte, want, npages, pageSize int, fn func(p int, content []
 	}
 	for i := 0; i < len(b); i += entry {
 		if err := fn(int(binary.LittleEndian.Uint64(b[i:])), b[i+8:i+entry]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// AppendSetRequest appends the payload of a request for pages (1 to
-// MaxPages, ascending).
-func AppendSetRequest(dst []byte, pages []int) []byte {
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(pages)))
-	for _, p := range pages {
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(p))
-	}
-	return dst
-}
-
-// ParseSetRequest reads a page set request's payload for an arena of
-// npages pages, appending the pages to out[:0].
-func ParseSetRequest(b []byte, npages int, out []int) ([]int, error) {
-	if len(b) < 4 {
-		return nil, fmt.Errorf("page set request of %d bytes", len(b))
-	}
-	n := binary.LittleEndian.Uint32(b)
-	if n == 0 || n > MaxPages || len(b) != 4+4*int(n) {
-		return nil, fmt.Errorf("page set request of %d bytes for %d pages: want 1 to %d", len(b), n, MaxPages)
-	}
-	out = out[:0]
-	for i := range int(n) {
-		p := int(binary.LittleEndian.Uint32(b[4+4*i:]))
-		if p >= npages || (i > 0 && p <= out[i-1]) {
-			return nil, fmt.Errorf("page set request: page %d of a %d-page arena, or out of order", p, npages)
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// ParseSetAnswer splits an answer to a request for pages, each entry
-// checked to be the page asked for in order, calling fn for each; it
-// checks the whole answer first.
-func ParseSetAnswer(b []byte, pages []int, pageSize int, fn func(p int, content []byte) error) error {
-	entry := 8 + pageSize
-	if len(b) != len(pages)*entry {
-		return fmt.Errorf("answer of %d bytes for %d pages of %d bytes", len(b), len(pages), pageSize)
-	}
-	for i, p := range pages {
-		if q := binary.LittleEndian.Uint64(b[i*entry:]); q != uint64(p) {
-			return fmt.Errorf("answer holds page %d where page %d was asked for", q, p)
-		}
-	}
-	for i, p := range pages {
-		if err := fn(p, b[i*entry+8:(i+1)*entry]); err != nil {
 			return err
 		}
 	}

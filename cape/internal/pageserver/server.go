@@ -139,9 +139,6 @@ func (s *Server) serve(id int) {
 // as last time, up to pager.MaxPages (a halo of a few pages costs few
 // extra pages; a stream of pages gets them 32 at a time).
 func (s *Server) answer(rank int, msg transport.Message) ([]byte, error) {
-	if msg.Kind == pager.KindPageSet {
-		return s.answerSet(rank, msg)
-	}
 	if msg.Kind != pager.KindPageReq {
 		return nil, fmt.Errorf("message kind %d, want a page request", msg.Kind)
 	}
@@ -151,8 +148,14 @@ func (s *Server) answer(rank int, msg transport.Message) ([]byte, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.await(rank, p, msg.Seq); err != nil {
-		return nil, err
+	for s.version < msg.Seq && !s.closed {
+		s.moved.Wait()
+	}
+	switch {
+	case s.closed:
+		return nil, errors.New("the node's page server is closing")
+	case s.version != msg.Seq:
+		return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d; it is at #%d", rank, s.cfg.Rank, p, msg.Seq, s.version)
 	}
 	if _, ok := s.snap[p]; !ok {
 		return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d, which it does not hold", rank, s.cfg.Rank, p, msg.Seq)
@@ -176,45 +179,6 @@ func (s *Server) answer(rank int, msg transport.Message) ([]byte, error) {
 	return out, nil
 }
 
-// await waits, s.mu held, until the server serves version seq, which
-// rank asks page p as of.
-func (s *Server) await(rank, p int, seq uint64) error {
-	for s.version < seq && !s.closed {
-		s.moved.Wait()
-	}
-	switch {
-	case s.closed:
-		return errors.New("the node's page server is closing")
-	case s.version != seq:
-		return fmt.Errorf("node %d asked node %d for page %d as of region #%d; it is at #%d", rank, s.cfg.Rank, p, seq, s.version)
-	}
-	return nil
-}
-
-// answerSet answers a prefetch: exactly the pages asked for, all of which
-// this node must hold.
-func (s *Server) answerSet(rank int, msg transport.Message) ([]byte, error) {
-	pages, err := pager.ParseSetRequest(msg.Payload, s.cfg.Pages, nil)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.await(rank, pages[0], msg.Seq); err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(pages)*(8+s.cfg.PageSize))
-	for _, p := range pages {
-		page, ok := s.snap[p]
-		if !ok {
-			return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d, which it does not hold", rank, s.cfg.Rank, p, msg.Seq)
-		}
-		out = pager.AppendPage(out, p, page)
-	}
-	s.served += len(out)
-	return out, nil
-}
-
 // learn records that rank fetched page p (not the pages read ahead with
 // it, which it may never read).
 func (s *Server) learn(rank, p int) {
@@ -231,14 +195,16 @@ func (s *Server) learn(rank, p int) {
 
 // Pushes appends to out, in ascending pages, the pages written (this
 // node's writes in an instance of region site) that other nodes fetched
-// after an earlier instance, with those nodes.
-func (s *Server) Pushes(site string, written []wire.PageRange, out []wire.Push) []wire.Push {
+// after an earlier instance, with those nodes and the page's bytes (from
+// arena, the node's memory at the region's end, aliased).
+func (s *Server) Pushes(site string, written []wire.PageRange, arena []byte, out []wire.Push) []wire.Push {
+	ps := s.cfg.PageSize
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	base := len(out)
 	for p, readers := range s.learned[site] {
 		if in(written, p) {
-			out = append(out, wire.Push{Page: p, Readers: readers})
+			out = append(out, wire.Push{Page: p, Readers: readers, Data: arena[p*ps : (p+1)*ps]})
 		}
 	}
 	slices.SortFunc(out[base:], func(a, b wire.Push) int { return a.Page - b.Page })

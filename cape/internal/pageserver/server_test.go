@@ -83,11 +83,11 @@ func TestServe(t *testing.T) {
 	// Node 0 fetched page 4, then 5 (the read-ahead page 6 is not
 	// learned): they are pushed after region a's next instances when this
 	// node writes them.
-	pushes := s.Pushes("a", []wire.PageRange{{Lo: 5, Hi: 7}}, nil)
-	if len(pushes) != 1 || pushes[0].Page != 5 || len(pushes[0].Readers) != 1 || pushes[0].Readers[0] != 0 {
+	pushes := s.Pushes("a", []wire.PageRange{{Lo: 5, Hi: 7}}, arena, nil)
+	if len(pushes) != 1 || pushes[0].Page != 5 || len(pushes[0].Readers) != 1 || pushes[0].Readers[0] != 0 || pushes[0].Data[0] != 5 {
 		t.Fatalf("pushes after region a: %+v", pushes)
 	}
-	if p := s.Pushes("b", []wire.PageRange{{Lo: 0, Hi: 16}}, nil); len(p) != 0 {
+	if p := s.Pushes("b", []wire.PageRange{{Lo: 0, Hi: 16}}, arena, nil); len(p) != 0 {
 		t.Fatalf("pushes after region b: %+v", p)
 	}
 	// A page written elsewhere is dropped; the content follows the arena.
@@ -98,23 +98,5 @@ func TestServe(t *testing.T) {
 	}
 	if m = ask(c2, 2, 4); m.Kind != pager.KindPageErr {
 		t.Fatalf("page 4, now held by the master, was served")
-	}
-	// A prefetch gets exactly the pages asked for, all held, or a refusal.
-	set := func(pages ...int) transport.Message {
-		t.Helper()
-		if err := c2.Send(transport.Message{Kind: pager.KindPageSet, Seq: 2, Payload: pager.AppendSetRequest(nil, pages)}); err != nil {
-			t.Fatal(err)
-		}
-		m, err := c2.Recv()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	if m = set(3, 5, 7); m.Kind != pager.KindPages || len(m.Payload) != 3*(8+ps) || m.Payload[8+ps+8] != 5 {
-		t.Fatalf("pages 3, 5, 7: kind %d, %d bytes", m.Kind, len(m.Payload))
-	}
-	if m = set(3, 4); m.Kind != pager.KindPageErr || !strings.Contains(string(m.Payload), "page 4") {
-		t.Fatalf("pages 3, 4 (4 not held): kind %d %q", m.Kind, m.Payload)
 	}
 }

@@ -11,13 +11,12 @@ import (
 // with other writers; the master's release names, for every page written,
 // the node that now serves it.
 //
-//	notice   node → master  page ranges written, then pushes (pages others read last time, and who), then a
-//	                        shared section, then an envelope (values, no delta)
+//	notice   node → master  page ranges written, then pushes, then a shared section, then an envelope (values, no delta)
 //	collect  master → node  pages whose shared section the master still needs
 //	runs     node → master  a shared section, then an envelope (no values)
-//	release  master → node  homes (page ranges, each with its holder), then the pages the node is to
-//	                        prefetch from their holders (a page list), then an envelope (the merged
-//	                        runs of pages the node co-wrote, less its own bytes; values)
+//	release  master → node  homes (page ranges, each with its holder), then the pages pushed to the
+//	                        node (pushes, no readers), then an envelope (the merged runs of pages
+//	                        the node co-wrote, less its own bytes; values)
 //
 // A shared section is: u32 count, count ascending u32 pages, then each
 // page's bytes at the region's entry (count × page size), then the
@@ -171,16 +170,17 @@ func ParseShared(p []byte, npages, pageSize int, out []int) (pages []int, entrie
 	return pages, p[:need], p[need:], nil
 }
 
-// Push is a page a node wrote in a region and that other nodes fetched
-// after the region's last instance: its readers, whom the master tells to
-// prefetch it from its holder with the release.
+// Push is a page a node sends with its notice for others that read it
+// after the same region's last instance: its holder's bytes at the
+// region's end, and the nodes to forward them to.
 type Push struct {
 	Page    int
 	Readers []int
+	Data    []byte // one page
 }
 
 // AppendPushes appends pushes (ascending pages): u32 count, then each
-// page's u32 index, u32 reader count and the readers (u32 each).
+// page's u32 index, u32 reader count, the readers (u32 each) and its bytes.
 func AppendPushes(dst []byte, pushes []Push) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(pushes)))
 	for _, p := range pushes {
@@ -189,15 +189,16 @@ func AppendPushes(dst []byte, pushes []Push) []byte {
 		for _, r := range p.Readers {
 			dst = binary.LittleEndian.AppendUint32(dst, uint32(r))
 		}
+		dst = append(dst, p.Data...)
 	}
 	return dst
 }
 
-// ParsePushes reads pushes of pages below npages, for readers below size
-// (strictly ascending, at least one), appended to out[:0]. It returns the
-// rest of p.
-func ParsePushes(p []byte, npages, size int, out []Push) ([]Push, []byte, error) {
-	n, p, err := count(p, 8, npages, "pushed pages")
+// ParsePushes reads pushes of pages below npages of pageSize bytes, for
+// readers below size (strictly ascending, at least one), appended to
+// out[:0]; the data alias p. It returns the rest of p.
+func ParsePushes(p []byte, npages, pageSize, size int, out []Push) ([]Push, []byte, error) {
+	n, p, err := count(p, 8+pageSize, npages, "pushed pages")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,7 +208,7 @@ func ParsePushes(p []byte, npages, size int, out []Push) ([]Push, []byte, error)
 			return nil, nil, fmt.Errorf("pushed page %d: truncated", i)
 		}
 		pg, k := int(binary.LittleEndian.Uint32(p)), uint64(binary.LittleEndian.Uint32(p[4:]))
-		if pg >= npages || (i > 0 && pg <= out[i-1].Page) || k == 0 || k > uint64(size) || 8+4*k > uint64(len(p)) {
+		if pg >= npages || (i > 0 && pg <= out[i-1].Page) || k == 0 || k > uint64(size) || 8+4*k+uint64(pageSize) > uint64(len(p)) {
 			return nil, nil, fmt.Errorf("pushed page %d (%d, %d readers): past the %d pages, out of order, no readers or truncated", i, pg, k, npages)
 		}
 		readers := make([]int, k)
@@ -217,8 +218,40 @@ func ParsePushes(p []byte, npages, size int, out []Push) ([]Push, []byte, error)
 				return nil, nil, fmt.Errorf("pushed page %d: reader %d of a %d-node job, or out of order", pg, readers[j], size)
 			}
 		}
-		out = append(out, Push{Page: pg, Readers: readers})
-		p = p[8+4*int(k):]
+		at := 8 + 4*int(k)
+		out = append(out, Push{Page: pg, Readers: readers, Data: p[at : at+pageSize]})
+		p = p[at+pageSize:]
 	}
 	return out, p, nil
+}
+
+// AppendPagePushes appends pages pushed to one node (a release's; the
+// readers are not sent): u32 count, then each page's u32 index and bytes.
+func AppendPagePushes(dst []byte, pushes []Push) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(pushes)))
+	for _, p := range pushes {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(p.Page))
+		dst = append(dst, p.Data...)
+	}
+	return dst
+}
+
+// ParsePagePushes reads a release's pushed pages (strictly ascending,
+// below npages, pageSize bytes each, aliasing p), appended to out[:0], and
+// returns the rest of p.
+func ParsePagePushes(p []byte, npages, pageSize int, out []Push) ([]Push, []byte, error) {
+	n, p, err := count(p, 4+pageSize, npages, "pushed pages")
+	if err != nil {
+		return nil, nil, err
+	}
+	out = out[:0]
+	for i := range n {
+		b := p[i*(4+pageSize):]
+		pg := int(binary.LittleEndian.Uint32(b))
+		if pg >= npages || (i > 0 && pg <= out[i-1].Page) {
+			return nil, nil, fmt.Errorf("pushed page %d (%d): past the %d pages or out of order", i, pg, npages)
+		}
+		out = append(out, Push{Page: pg, Data: b[4 : 4+pageSize]})
+	}
+	return out, p[n*(4+pageSize):], nil
 }

@@ -38,13 +38,13 @@ func (l PageList) Append(dst []byte) ([]byte, error) { return AppendPageList(dst
 
 // ReleaseMsg is a release payload.
 type ReleaseMsg struct {
-	Homes    []Home
-	Prefetch []int
-	Env      Envelope
+	Homes  []Home
+	Pushes []Push // Readers nil
+	Env    Envelope
 }
 
 func (m ReleaseMsg) Append(dst []byte) ([]byte, error) {
-	return m.Env.Append(AppendPageList(AppendHomes(dst, m.Homes), m.Prefetch))
+	return m.Env.Append(AppendPagePushes(AppendHomes(dst, m.Homes), m.Pushes))
 }
 
 func decodeNotice(p []byte, lim *Limits) (Payload, error) {
@@ -52,7 +52,7 @@ func decodeNotice(p []byte, lim *Limits) (Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	pushes, rest, err := ParsePushes(rest, lim.Pages, lim.Nodes, nil)
+	pushes, rest, err := ParsePushes(rest, lim.Pages, lim.PageSize, lim.Nodes, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func decodeRelease(p []byte, lim *Limits) (Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	prefetch, rest, err := ParsePageList(rest, lim.Pages, nil)
+	pushes, rest, err := ParsePagePushes(rest, lim.Pages, lim.PageSize, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func decodeRelease(p []byte, lim *Limits) (Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ReleaseMsg{Homes: homes, Prefetch: prefetch, Env: Envelope{Values: vals, Delta: d}}, nil
+	return ReleaseMsg{Homes: homes, Pushes: pushes, Env: Envelope{Values: vals, Delta: d}}, nil
 }
 
 // RunsOnPages checks that every run lies on the pages listed (ascending)

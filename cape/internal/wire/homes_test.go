@@ -22,9 +22,9 @@ func testHomesPayloads(t testing.TB) map[uint8][]byte {
 	}
 	entry := func(p int) []byte { return bytes.Repeat([]byte{byte(p)}, 64) }
 	shared := append(AppendShared(nil, []int{3, 9, 10}, entry), env...)
-	pushes := []Push{{Page: 40, Readers: []int{0, 2}}, {Page: 41, Readers: []int{7}}}
+	pushes := []Push{{Page: 40, Readers: []int{0, 2}, Data: entry(40)}, {Page: 41, Readers: []int{7}, Data: entry(41)}}
 	notice := AppendPushes(AppendRanges(nil, []PageRange{{0, 4}, {9, 11}, {40, 42}}), pushes)
-	release := AppendPageList(AppendHomes(nil, []Home{{PageRange{0, 4}, 1, false}, {PageRange{4, 5}, 0, true}, {PageRange{9, 12}, 7, false}}), []int{9, 41})
+	release := AppendPagePushes(AppendHomes(nil, []Home{{PageRange{0, 4}, 1, false}, {PageRange{4, 5}, 0, true}, {PageRange{9, 12}, 7, false}}), pushes)
 	return map[uint8][]byte{
 		Notice:  append(notice, shared...),
 		Runs:    shared,
@@ -44,7 +44,7 @@ func splitEnvelope(t *testing.T, v Payload) (head []byte, env Envelope, ok bool)
 	case SharedMsg:
 		return append(AppendPageList(nil, m.Pages), m.Entries...), m.Env, true
 	case ReleaseMsg:
-		return AppendPageList(AppendHomes(nil, m.Homes), m.Prefetch), m.Env, true
+		return AppendPagePushes(AppendHomes(nil, m.Homes), m.Pushes), m.Env, true
 	}
 	return nil, Envelope{}, false
 }
@@ -67,8 +67,8 @@ func TestHomesPayloadsRoundTrip(t *testing.T) {
 		t.Fatalf("home 1 decoded as %+v", h)
 	}
 	v, _ = Decode(JobConn, Notice, testHomesPayloads(t)[Notice], lim)
-	if !slices.Equal(rel.Prefetch, []int{9, 41}) {
-		t.Fatalf("release prefetch decoded as %v", rel.Prefetch)
+	if len(rel.Pushes) != 2 || rel.Pushes[1].Page != 41 || rel.Pushes[1].Data[0] != 41 || rel.Pushes[0].Readers != nil {
+		t.Fatalf("release pushes decoded as %+v", rel.Pushes)
 	}
 	nm := v.(NoticeMsg)
 	if !slices.Equal(nm.Shared.Pages, []int{3, 9, 10}) || nm.Shared.Entries[64] != 9 || len(nm.Written) != 3 ||
@@ -93,9 +93,9 @@ func TestHomesPayloadsRefused(t *testing.T) {
 		{"ranges out of order", Notice, append(AppendRanges(nil, []PageRange{{5, 6}, {2, 3}}), good[Runs]...), "out of order"},
 		{"empty range", Notice, append(AppendRanges(nil, []PageRange{{5, 5}}), good[Runs]...), "empty"},
 		{"range past the arena", Notice, append(AppendRanges(nil, []PageRange{{250, 257}}), good[Runs]...), "past"},
-		{"push to no one", Notice, append(AppendPushes(AppendRanges(nil, nil), []Push{{Page: 1}}), good[Runs]...), "no readers"},
-		{"push to a node past the job", Notice, append(AppendPushes(AppendRanges(nil, nil), []Push{{Page: 1, Readers: []int{8}}}), good[Runs]...), "of a 8-node job"},
-		{"prefetch out of order", Release, append(AppendPageList(AppendHomes(nil, nil), []int{2, 1}), offPage...), "out of order"},
+		{"push to no one", Notice, append(AppendPushes(AppendRanges(nil, nil), []Push{{Page: 1, Data: make([]byte, 64)}}), good[Runs]...), "no readers"},
+		{"push to a node past the job", Notice, append(AppendPushes(AppendRanges(nil, nil), []Push{{Page: 1, Readers: []int{8}, Data: make([]byte, 64)}}), good[Runs]...), "of a 8-node job"},
+		{"pushed pages out of order", Release, append(AppendPagePushes(AppendHomes(nil, nil), []Push{{Page: 2, Data: make([]byte, 64)}, {Page: 1, Data: make([]byte, 64)}}), offPage...), "out of order"},
 		{"run off the shared pages", Runs, append(AppendShared(nil, []int{3}, func(int) []byte { return make([]byte, 64) }), offPage...), "not among the shared pages"},
 		{"entry bytes missing", Runs, append(AppendPageList(nil, []int{1, 2}), 0, 0), "entry bytes"},
 		{"holder past the job", Release, append(AppendHomes(nil, []Home{{PageRange{0, 1}, 8, false}}), offPage...), "no such node"},
