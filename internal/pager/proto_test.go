@@ -53,3 +53,29 @@ func TestParseRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestClientIDs checks the ids under which helpers reach each node's page
+// server: 1 to size-1, distinct per server, back to the rank, and the
+// rank itself at node 0's (lazy transfer's numbering).
+func TestClientIDs(t *testing.T) {
+	const size = 5
+	for holder := range size {
+		seen := map[int]bool{}
+		for rank := range size {
+			if rank == holder {
+				continue
+			}
+			id := ClientID(rank, holder, size)
+			if id < 1 || id >= size || seen[id] || ClientRank(id, holder, size) != rank {
+				t.Fatalf("rank %d at node %d's server: id %d (seen %v), back to %d", rank, holder, id, seen[id], ClientRank(id, holder, size))
+			}
+			seen[id] = true
+			if holder == 0 && id != rank {
+				t.Fatalf("rank %d at the master's server has id %d", rank, id)
+			}
+		}
+	}
+	if ServerJobID(7, 0) != JobID(7) || ServerJobID(7, 1) == ServerJobID(7, 2) {
+		t.Fatal("server job ids: node 0's must be JobID, the others distinct")
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cape-go/cape/cape/internal/homes"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/internal/pager"
 	"github.com/cape-go/cape/transport"
@@ -203,26 +204,12 @@ func (s *Server) Pushes(site string, written []wire.PageRange, arena []byte, out
 	defer s.mu.Unlock()
 	base := len(out)
 	for p, readers := range s.learned[site] {
-		if in(written, p) {
+		if homes.Contains(written, p) {
 			out = append(out, wire.Push{Page: p, Readers: readers, Data: arena[p*ps : (p+1)*ps]})
 		}
 	}
 	slices.SortFunc(out[base:], func(a, b wire.Push) int { return a.Page - b.Page })
 	return out
-}
-
-// in reports whether page p is in ranges (ascending, disjoint).
-func in(ranges []wire.PageRange, p int) bool {
-	i, ok := slices.BinarySearchFunc(ranges, p, func(r wire.PageRange, p int) int {
-		switch {
-		case r.Hi <= p:
-			return -1
-		case r.Lo > p:
-			return 1
-		}
-		return 0
-	})
-	return ok && i < len(ranges)
 }
 
 // Update takes the release of region seq, an instance of site: of the
