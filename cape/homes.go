@@ -61,32 +61,59 @@ type keptPayload struct {
 }
 
 // setUpHomes agrees on distributed homes with the other nodes, once the
-// transport is up (the lazy phase of the start-up): each slave tells the
-// master whether it can take lazy pages and its page server's port; the
-// master answers with every server's address, or off.
+// transport is up (the lazy phase of the start-up): each node that can
+// take lazy pages starts its pager helper, which also serves its pages and
+// listens; each slave tells the master whether it can and its helper's
+// port; the master answers with every server's address, or off.
 func (n *node) setUpHomes() error {
 	lz, capable := n.tracker.(monitor.Lazy)
-	if n.rank == 0 {
-		return n.agreeHomesMaster(lz, capable)
-	}
-	var ln net.Listener
+	var h *pager.Helper
 	port := 0
 	if capable {
 		var err error
-		host, _, _ := net.SplitHostPort(n.slave.LocalAddr().String())
-		if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err != nil {
-			return fmt.Errorf("distributed homes: open the page server: %w", err)
+		if h, port, err = n.startServingHelper(lz); err != nil {
+			return fmt.Errorf("distributed homes: %w", err)
 		}
-		port = ln.Addr().(*net.TCPAddr).Port
 	}
-	on, servers, err := n.helloHomes(capable, port)
-	if err == nil {
-		err = n.actOnHomes(lz, capable, on, servers, ln)
+	var err error
+	if n.rank == 0 {
+		err = n.agreeHomesMaster(lz, h, port)
+	} else {
+		var on bool
+		var servers []string
+		if on, servers, err = n.helloHomes(capable, port); err == nil {
+			err = n.actOnHomes(lz, h, capable, on, servers)
+		}
 	}
+	if err != nil && h != nil && n.homes == nil {
+		err = errors.Join(err, h.Close())
+	}
+	return err
+}
+
+// startServingHelper starts the node's pager helper with its page server,
+// listening on the host the other nodes reach this node at, and returns
+// it with its port.
+func (n *node) startServingHelper(lz monitor.Lazy) (*pager.Helper, int, error) {
+	addr := n.listenAddr
+	if n.slave != nil {
+		addr = n.slave.LocalAddr()
+	}
+	host := ""
+	if a, ok := addr.(*net.TCPAddr); ok && !a.IP.IsUnspecified() {
+		host = a.IP.String()
+	}
+	h, err := pager.Start(pager.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
+		PeerTimeout: n.cfg.PeerTimeout, Base: uint64(arena.Base), ArenaSize: n.arena.Size(),
+		PageSize: n.arena.PageSize(), Serve: true, ServeHost: host, UffdFD: lz.UffdFD(), TwinFD: lz.TwinFD()})
 	if err != nil {
-		return errors.Join(err, closeListener(ln))
+		return nil, 0, err
 	}
-	return nil
+	port, err := h.Port()
+	if err != nil {
+		return nil, 0, errors.Join(err, h.Close())
+	}
+	return h, port, nil
 }
 
 // helloHomes sends the slave's answer and returns the master's.
@@ -116,27 +143,27 @@ func (n *node) helloHomes(capable bool, port int) (bool, []string, error) {
 }
 
 // actOnHomes is a slave's step once the master answered.
-func (n *node) actOnHomes(lz monitor.Lazy, capable, on bool, servers []string, ln net.Listener) error {
+func (n *node) actOnHomes(lz monitor.Lazy, h *pager.Helper, capable, on bool, servers []string) error {
 	step, err := setup.SlaveLazy(capable, on)
 	if err != nil {
 		return fmt.Errorf("distributed homes set-up: %w", err)
 	}
 	switch step {
 	case setup.StartHelper:
-		return n.startHomes(lz, servers, ln)
+		return n.startHomes(lz, h, servers)
 	case setup.ReplaceTracker:
-		_ = ln.Close()
-		if err := n.tracker.Close(); err != nil {
+		if err := errors.Join(h.Close(), n.tracker.Close()); err != nil {
 			return fmt.Errorf("close the lazy tracker: %w", err)
 		}
 		return n.newPlainTracker()
 	}
-	return closeListener(ln)
+	return nil
 }
 
 // agreeHomesMaster collects the slaves' answers and ports, decides and
-// tells them, and starts the master's own server and helper.
-func (n *node) agreeHomesMaster(lz monitor.Lazy, mine bool) error {
+// tells them, and connects the master's own helper (h, on port; nil where
+// the master cannot take lazy pages).
+func (n *node) agreeHomesMaster(lz monitor.Lazy, h *pager.Helper, port int) error {
 	ranks := make([]int, 0, n.size-1)
 	capable := make([]bool, 0, n.size-1)
 	servers := make([]string, n.size)
@@ -145,64 +172,44 @@ func (n *node) agreeHomesMaster(lz monitor.Lazy, mine bool) error {
 		if err != nil {
 			return fmt.Errorf("distributed homes set-up: %w", err)
 		}
-		ok, port, perr := wire.ParseHomesHello(msg.Payload)
+		ok, p, perr := wire.ParseHomesHello(msg.Payload)
 		if msg.Kind != wire.LazyHello || perr != nil {
 			return fmt.Errorf("distributed homes set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
 		}
 		host, _, _ := net.SplitHostPort(n.master.PeerAddr(rank))
-		servers[rank] = net.JoinHostPort(host, strconv.Itoa(port))
+		servers[rank] = net.JoinHostPort(host, strconv.Itoa(p))
 		ranks, capable = append(ranks, rank), append(capable, ok)
 	}
-	a := n.plan.AgreeLazy(append(ranks, 0), append(capable, mine))
-	var ln net.Listener
-	if a.On {
-		var port int
-		var err error
-		if ln, port, err = n.listenBeside(pager.ServerJobID(n.cfg.Job, 0)); err != nil {
-			return fmt.Errorf("distributed homes: open the page server: %w", err)
-		}
-		servers[0] = ":" + strconv.Itoa(port)
-	}
+	a := n.plan.AgreeLazy(append(ranks, 0), append(capable, h != nil))
+	servers[0] = ":" + strconv.Itoa(port)
 	if err := n.sendEach(wire.LazyInfo, wire.HomesInfoPayload(a.On, servers)); err != nil {
-		return errors.Join(fmt.Errorf("distributed homes set-up: %w", err), closeListener(ln))
+		return fmt.Errorf("distributed homes set-up: %w", err)
 	}
 	if a.Notice != "" {
 		notice("cape: %s\n", a.Notice)
 	}
 	if !a.On {
-		if !mine {
+		if h == nil {
 			return nil
 		}
-		if err := n.tracker.Close(); err != nil {
+		if err := errors.Join(h.Close(), n.tracker.Close()); err != nil {
 			return fmt.Errorf("close the lazy tracker: %w", err)
 		}
 		return n.newPlainTracker()
 	}
 	servers[0] = ""
-	return n.startHomes(lz, servers, ln)
+	return n.startHomes(lz, h, servers)
 }
 
-// startHomes starts the node's page server on ln and its pager helper,
-// which connects to every other node's server, and waits for it.
-func (n *node) startHomes(lz monitor.Lazy, servers []string, ln net.Listener) error {
+// startHomes connects the node's helper to every other node's page server
+// and waits for it; from then on the node is under distributed homes.
+func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string) error {
+	if err := h.Connect(servers); err != nil {
+		return fmt.Errorf("distributed homes: %w", err)
+	}
 	ps := n.arena.PageSize()
-	hs := &homesNode{tr: lz, ps: ps, share: map[string][]int{}}
-	hs.srv = pageserver.New(pageserver.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
-		PeerTimeout: n.cfg.PeerTimeout, Listener: ln, PageSize: ps, Pages: n.arena.Size() / ps})
-	h, err := pager.Start(pager.Config{Rank: n.rank, Size: n.size, Job: n.cfg.Job, Token: n.cfg.Token,
-		Servers: servers, PeerTimeout: n.cfg.PeerTimeout, Base: uint64(arena.Base), ArenaSize: n.arena.Size(),
-		PageSize: ps, UffdFD: lz.UffdFD(), TwinFD: lz.TwinFD()})
-	if err == nil {
-		if err = h.Ready(); err != nil {
-			err = errors.Join(err, h.Close())
-		}
-	}
-	if err != nil {
-		return errors.Join(fmt.Errorf("distributed homes: %w", err), hs.srv.Close())
-	}
-	hs.h = h
+	n.homes = &homesNode{tr: lz, h: h, srv: pageserver.New(h, n.rank, ps), ps: ps, share: map[string][]int{}}
 	lz.SetAbsent(h.Invalid)
-	n.homes = hs
 	if n.plan.Stats {
 		notice("cape: %s (distributed homes)\n", n.plan.LazyMode(lz.UserModeOnly()))
 	}
@@ -277,5 +284,5 @@ func (n *node) closeHomes() error {
 	if hs == nil {
 		return nil
 	}
-	return errors.Join(hs.h.Close(), hs.srv.Close())
+	return hs.h.Close()
 }

@@ -83,7 +83,7 @@ func (r *Region) createHomes(d *delta.Delta, pages []int) {
 func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
-	hs.pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), hs.pushes[:0])
+	hs.pushes = hs.srv.Pushes(hs.written, n.arena.Bytes(), hs.pushes[:0])
 	head := wire.AppendPushes(wire.AppendRanges(hs.payload[:0], hs.written), hs.pushes)
 	p, err := r.appendShared(head, hs.shared, d, r.partials())
 	if err != nil {
@@ -250,7 +250,7 @@ func (r *Region) release(hl []wire.Home) error {
 		return r.wrap("distributed homes", err)
 	}
 	hs.h.SetVersion(r.seq)
-	hs.srv.Update(r.seq, r.name, hl, n.arena.Bytes())
+	hs.srv.Update(r.seq, hl, n.arena.Bytes())
 	return nil
 }
 
@@ -322,7 +322,7 @@ func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err err
 	if err != nil {
 		return 0, recvd, err
 	}
-	m.peers[0].pushes = hs.srv.Pushes(r.name, hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
+	m.peers[0].pushes = hs.srv.Pushes(hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
 	if err := r.routePushes(); err != nil {
 		return 0, recvd, err
 	}

@@ -60,6 +60,9 @@ type node struct {
 	lazyM *lazy.Master // master with lazy transfer on (lazy.go)
 	lazyS *lazy.Slave  // slave with lazy transfer on
 	homes *homesNode   // distributed homes on (homes.go)
+	// listenAddr is the master's port's address (its page helper listens
+	// on the same host).
+	listenAddr net.Addr
 
 	seq uint64 // number of regions begun
 	// The stretch since the last outermost region stopped (hint_unsafe.go).
@@ -251,6 +254,7 @@ func (n *node) startMaster(tcfg transport.Config) error {
 		return err
 	}
 	n.loopback = setup.LoopbackAddr(ln.Addr())
+	n.listenAddr = ln.Addr()
 	if n.router, err = transport.NewRouter(ln, tcfg); err != nil {
 		ln.Close()
 		return err

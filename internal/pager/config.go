@@ -20,6 +20,12 @@ type Config struct {
 	Base        uint64        // the arena's address
 	ArenaSize   int
 	PageSize    int
-	UffdFD      int // the tracker's userfaultfd (monitor.Lazy.UffdFD)
-	TwinFD      int // the tracker's twin file (monitor.Lazy.TwinFD)
+	// Serve, for distributed homes, makes the helper also serve the pages
+	// the node holds (from the snapshot file it shares with the node) on
+	// a port it opens on ServeHost: Start returns once it listens (Port),
+	// and Connect gives it the other nodes' servers.
+	Serve     bool
+	ServeHost string
+	UffdFD    int // the tracker's userfaultfd (monitor.Lazy.UffdFD)
+	TwinFD    int // the tracker's twin file (monitor.Lazy.TwinFD)
 }

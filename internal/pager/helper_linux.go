@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"runtime"
 	"time"
@@ -22,6 +23,7 @@ const (
 	helperUffdFD  = 4 // the node's userfaultfd
 	helperTwinFD  = 5 // the node's twin file
 	helperStateFD = 6 // the shared state
+	helperSnapFD  = 7 // distributed homes: the snapshot of the pages the node holds
 )
 
 // zeroAhead is how many never-populated pages the helper installs at once
@@ -45,17 +47,20 @@ type helper struct {
 	conns  []*transport.Slave // by the rank of the node whose page server it reaches
 	zeros  []byte
 	msgs   []uffd.Msg
+	snap   []byte       // distributed homes: the snapshot (read-only)
+	ln     net.Listener // distributed homes: the page server's port, until it accepts
 }
 
 func runHelper() int {
 	node := os.Getppid()
 	sock := os.NewFile(helperSockFD, "node")
 	h := &helper{}
-	if err := json.NewDecoder(sock).Decode(&h.cfg); err != nil {
+	dec := json.NewDecoder(sock)
+	if err := dec.Decode(&h.cfg); err != nil {
 		fmt.Fprintf(sock, "error: read the configuration: %v\n", err)
 		return 1
 	}
-	if err := h.setUp(); err != nil {
+	if err := h.setUp(sock, dec); err != nil {
 		fmt.Fprintf(sock, "error: %v\n", err)
 		return 1
 	}
@@ -101,8 +106,10 @@ func parentGone(node int, d time.Duration) bool {
 	return os.Getppid() != node
 }
 
-// setUp maps the shared memory and connects to the page server.
-func (h *helper) setUp() error {
+// setUp maps the shared memory and connects to the page server. To serve
+// pages (distributed homes) it first opens its own server's port, tells
+// the node ("listening PORT"), and reads the other nodes' servers from dec.
+func (h *helper) setUp(sock *os.File, dec *json.Decoder) error {
 	c := &h.cfg
 	ps := c.PageSize
 	if ps <= 0 || c.ArenaSize <= 0 || c.ArenaSize%ps != 0 {
@@ -119,6 +126,22 @@ func (h *helper) setUp() error {
 	}
 	h.zeros = make([]byte, zeroAhead*ps)
 	h.msgs = make([]uffd.Msg, 64)
+	if c.Serve {
+		port, err := h.listen()
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(sock, "listening %d\n", port); err != nil {
+			return err
+		}
+		if err := dec.Decode(&c.Servers); err != nil {
+			return fmt.Errorf("read the page servers: %w", err)
+		}
+		if len(c.Servers) != c.Size {
+			return fmt.Errorf("%d page servers for %d nodes", len(c.Servers), c.Size)
+		}
+		h.startServer()
+	}
 	return h.connect()
 }
 

@@ -32,6 +32,10 @@ type Helper struct {
 	readyErr error         // what it answered, if not ok; set before ready is closed
 
 	closeOnce sync.Once
+
+	rd   *bufio.Reader // the helper's answers on the socket
+	port int           // a serving helper's page server port
+	snap []byte        // a serving helper's snapshot, mapped by the node
 }
 
 // wireConfig is what the node sends the helper on its socket.
@@ -41,6 +45,8 @@ type wireConfig struct {
 	Token       []byte
 	Master      string
 	Servers     []string
+	Serve       bool
+	ServeHost   string
 	PeerTimeout time.Duration
 	Base        uint64
 	ArenaSize   int
@@ -96,6 +102,14 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 		files = append(files, f)
 	}
 	files = append(files, stateFile)
+	if cfg.Serve {
+		snapFile, err := h.newSnapshot(cfg.ArenaSize)
+		if err != nil {
+			return err
+		}
+		defer snapFile.Close()
+		files = append(files, snapFile)
+	}
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = append(helperEnv(), HelperEnv+"=1")
 	cmd.Stderr = os.Stderr
@@ -116,24 +130,107 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 		close(h.done)
 	}()
 	w := wireConfig{Rank: cfg.Rank, Size: cfg.Size, Job: cfg.Job, Token: cfg.Token, Master: cfg.Master, Servers: cfg.Servers,
-		PeerTimeout: cfg.PeerTimeout, Base: cfg.Base, ArenaSize: cfg.ArenaSize, PageSize: cfg.PageSize}
+		Serve: cfg.Serve, ServeHost: cfg.ServeHost, PeerTimeout: cfg.PeerTimeout, Base: cfg.Base, ArenaSize: cfg.ArenaSize, PageSize: cfg.PageSize}
 	if err := json.NewEncoder(h.sock).Encode(&w); err != nil {
 		return fmt.Errorf("configure the helper: %w", err)
 	}
+	h.rd = bufio.NewReader(h.sock)
 	go func() {
 		defer close(h.ready)
-		line, err := bufio.NewReader(h.sock).ReadString('\n')
-		if err != nil {
-			<-h.done
-			h.readyErr = fmt.Errorf("the helper ended before it was ready (%v): %w", h.err, err)
-			return
-		}
-		if line = strings.TrimSpace(line); line != "ok" {
-			h.readyErr = fmt.Errorf("helper: %s", strings.TrimPrefix(line, "error: "))
+		line, err := h.readLine()
+		switch {
+		case err != nil:
+			h.readyErr = err
+		case cfg.Serve:
+			h.port, h.readyErr = parsePort(line)
+		case line != "ok":
+			h.readyErr = fmt.Errorf("helper: %s", line)
 		}
 	}()
 	return nil
 }
+
+// readLine reads the helper's next line on the socket: an answer, or its
+// error, or why it ended.
+func (h *Helper) readLine() (string, error) {
+	line, err := h.rd.ReadString('\n')
+	if err != nil {
+		<-h.done
+		return "", fmt.Errorf("the helper ended before it was ready (%v): %w", h.err, err)
+	}
+	line = strings.TrimSpace(line)
+	if msg, ok := strings.CutPrefix(line, "error: "); ok {
+		return "", fmt.Errorf("helper: %s", msg)
+	}
+	return line, nil
+}
+
+// newSnapshot creates the snapshot file the node writes the pages it holds
+// into and its helper serves them from (distributed homes), and maps it.
+func (h *Helper) newSnapshot(size int) (*os.File, error) {
+	fd, err := unix.MemfdCreate("cape-pager-snapshot", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("memfd_create: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "cape-pager-snapshot")
+	if err := unix.Ftruncate(fd, int64(size)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("size the snapshot file: %w", err)
+	}
+	if h.snap, err = unix.Mmap(fd, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_NORESERVE); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("map the snapshot file: %w", err)
+	}
+	return f, nil
+}
+
+// Port waits until a serving helper listens (Config.Serve) and returns
+// its page server's port.
+func (h *Helper) Port() (int, error) {
+	if err := h.Ready(); err != nil {
+		return 0, err
+	}
+	return h.port, nil
+}
+
+// Connect gives a serving helper the other nodes' page servers by rank
+// and waits until it is connected to each.
+func (h *Helper) Connect(servers []string) error {
+	if _, err := h.Port(); err != nil {
+		return err
+	}
+	if err := json.NewEncoder(h.sock).Encode(servers); err != nil {
+		return fmt.Errorf("pager: give the helper the page servers: %w", err)
+	}
+	line, err := h.readLine()
+	if err == nil && line != "ok" {
+		err = fmt.Errorf("helper: %s", line)
+	}
+	if err != nil {
+		return fmt.Errorf("pager: %w", err)
+	}
+	return nil
+}
+
+// Snapshot is the memory the node keeps the pages it holds in, page p at
+// p × the page size (distributed homes); BeginUpdate before it writes it,
+// SetVersion after.
+func (h *Helper) Snapshot() []byte { return h.snap }
+
+// BeginUpdate stops the helper's server from serving until SetVersion.
+func (h *Helper) BeginUpdate() { h.state.storeVersion(updating) }
+
+// SetHeld records whether the node holds page p (its bytes are in the
+// snapshot).
+func (h *Helper) SetHeld(p int, held bool) { h.state.setHeld(p, held) }
+
+// Readers returns the ranks below 64 that fetched page p from this node,
+// a bit each.
+func (h *Helper) Readers(p int) uint64 { return h.state.readersOf(p) }
+
+// TakeServed returns the bytes of pages the helper's server sent since
+// the last call.
+func (h *Helper) TakeServed() int { return int(h.state.takeServed()) }
 
 // Ready waits until the helper is connected to the master's page server,
 // and returns why it never will be if so. The node calls it before it
@@ -209,6 +306,9 @@ func (h *Helper) Close() error {
 			}
 		}
 		errs = append(errs, h.state.unmap())
+		if h.snap != nil {
+			errs = append(errs, unix.Munmap(h.snap))
+		}
 	})
 	return errors.Join(errs...)
 }

@@ -42,3 +42,24 @@ func (*Helper) Err() error { return nil }
 
 // Close does nothing.
 func (*Helper) Close() error { return nil }
+
+// Port reports that there is no helper here.
+func (*Helper) Port() (int, error) { return 0, ErrNotSupported }
+
+// Connect reports that there is no helper here.
+func (*Helper) Connect([]string) error { return ErrNotSupported }
+
+// Snapshot returns nil.
+func (*Helper) Snapshot() []byte { return nil }
+
+// BeginUpdate does nothing.
+func (*Helper) BeginUpdate() {}
+
+// SetHeld does nothing.
+func (*Helper) SetHeld(int, bool) {}
+
+// Readers returns 0.
+func (*Helper) Readers(int) uint64 { return 0 }
+
+// TakeServed returns 0.
+func (*Helper) TakeServed() int { return 0 }

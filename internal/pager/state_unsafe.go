@@ -14,17 +14,28 @@ import (
 // the count of bytes the helper received from the master, then one bit per
 // arena page, set while the page is invalidated, then one 32-bit word per
 // page, the rank of the node that serves it (distributed homes; 0, the
-// master, otherwise). Words are read and written atomically.
+// master, otherwise). Distributed homes add, for the helper's page server:
+// the count of bytes it served, one bit per page set while the node holds
+// it (its bytes are in the snapshot file), and one word per page with a
+// bit per rank below 64 that fetched it. Words are read and written
+// atomically.
 type state struct {
 	mem     []byte
 	version *uint64
 	fetched *uint64
+	served  *uint64
 	bits    []uint64
 	holders []uint32
+	held    []uint64
+	readers []uint64
 }
 
+// updating marks the version word while the node rewrites the snapshot
+// (distributed homes): the helper's server serves no page meanwhile.
+const updating = 1 << 63
+
 // stateSize is the size of the state of an arena of npages pages.
-func stateSize(npages int) int { return 16 + 8*bitWords(npages) + 4*npages }
+func stateSize(npages int) int { return 24 + 16*bitWords(npages) + 12*npages }
 
 // bitWords is the number of words of the bitmap of npages pages.
 func bitWords(npages int) int { return (npages + 63) / 64 }
@@ -49,12 +60,18 @@ func mapState(fd, npages int) (*state, error) {
 		return nil, fmt.Errorf("map the state file: %w", err)
 	}
 	words := bitWords(npages)
-	hold := 16 + 8*words
+	bits := 24
+	held := bits + 8*words
+	readers := held + 8*words
+	hold := readers + 8*npages
 	return &state{
 		mem:     mem,
 		version: (*uint64)(unsafe.Pointer(&mem[0])),
 		fetched: (*uint64)(unsafe.Pointer(&mem[8])),
-		bits:    unsafe.Slice((*uint64)(unsafe.Pointer(&mem[16])), words),
+		served:  (*uint64)(unsafe.Pointer(&mem[16])),
+		bits:    unsafe.Slice((*uint64)(unsafe.Pointer(&mem[bits])), words),
+		held:    unsafe.Slice((*uint64)(unsafe.Pointer(&mem[held])), words),
+		readers: unsafe.Slice((*uint64)(unsafe.Pointer(&mem[readers])), npages),
 		holders: unsafe.Slice((*uint32)(unsafe.Pointer(&mem[hold])), npages),
 	}, nil
 }
@@ -80,3 +97,29 @@ func (s *state) clear(p int) { atomic.AndUint64(&s.bits[p/64], ^uint64(1<<(p%64)
 func (s *state) holder(p int) int { return int(atomic.LoadUint32(&s.holders[p])) }
 
 func (s *state) setHolder(p, h int) { atomic.StoreUint32(&s.holders[p], uint32(h)) }
+
+func (s *state) isHeld(p int) bool {
+	return atomic.LoadUint64(&s.held[p/64])&(1<<(p%64)) != 0
+}
+
+func (s *state) setHeld(p int, held bool) {
+	if held {
+		atomic.OrUint64(&s.held[p/64], 1<<(p%64))
+	} else {
+		atomic.AndUint64(&s.held[p/64], ^uint64(1<<(p%64)))
+	}
+}
+
+// learn records that rank fetched page p (ranks from 64 on are not
+// recorded: their pages are not pushed).
+func (s *state) learn(p, rank int) {
+	if rank < 64 {
+		atomic.OrUint64(&s.readers[p], 1<<rank)
+	}
+}
+
+func (s *state) readersOf(p int) uint64 { return atomic.LoadUint64(&s.readers[p]) }
+
+func (s *state) addServed(n int) { atomic.AddUint64(s.served, uint64(n)) }
+
+func (s *state) takeServed() uint64 { return atomic.SwapUint64(s.served, 0) }

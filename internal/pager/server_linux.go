@@ -1,0 +1,163 @@
+//go:build linux
+
+package pager
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/cape-go/cape/transport"
+	"golang.org/x/sys/unix"
+)
+
+// The helper's page server (distributed homes): it answers the other
+// nodes' helpers from the snapshot file, where the node keeps the pages it
+// holds as of its last release, so that serving a page never needs the
+// node's Go scheduler. A node whose threads wait in page faults, or are
+// stopped for a garbage collection, still serves its pages; in the node,
+// two nodes faulting on each other's pages while collecting garbage would
+// wait for each other for ever.
+
+// listen opens the server's port on the configured host, maps the
+// snapshot and returns the port.
+func (h *helper) listen() (int, error) {
+	snap, err := unix.Mmap(helperSnapFD, 0, h.cfg.ArenaSize, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_NORESERVE)
+	if err != nil {
+		return 0, fmt.Errorf("map the snapshot: %w", err)
+	}
+	h.snap = snap
+	ln, err := net.Listen("tcp", net.JoinHostPort(h.cfg.ServeHost, "0"))
+	if err != nil {
+		return 0, fmt.Errorf("open the page server: %w", err)
+	}
+	h.ln = ln
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// startServer accepts the other nodes' helpers in the background and
+// serves each.
+func (h *helper) startServer() {
+	c := &h.cfg
+	tcfg := transport.Config{Token: c.Token, JobID: ServerJobID(c.Job, c.Rank), Size: c.Size,
+		Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20, PeerTimeout: c.PeerTimeout}
+	if d := c.PeerTimeout; d > 0 {
+		tcfg.HandshakeTimeout = 3 * d
+	}
+	go func() {
+		pm, err := transport.NewMaster(h.ln, tcfg)
+		_ = h.ln.Close()
+		if err != nil {
+			// The nodes whose helpers did not connect fail their own
+			// set-up; this one's fetches from them fail in turn.
+			fmt.Fprintf(os.Stderr, "cape: node %d: page server: wait for the other nodes' page helpers: %v\n", c.Rank, err)
+			return
+		}
+		for id := 1; id < c.Size; id++ {
+			go h.serveClient(pm, id)
+		}
+	}()
+}
+
+// serveClient answers the requests of the helper connected under id until
+// its connection ends. A refused request is answered with the reason: the
+// asking helper stops its node, naming this one.
+func (h *helper) serveClient(pm *transport.Master, id int) {
+	rank := ClientRank(id, h.cfg.Rank, h.cfg.Size)
+	var rs readState
+	for {
+		msg, err := pm.Recv(id)
+		if err != nil {
+			return
+		}
+		out, err := h.answer(rank, msg, &rs)
+		reply := transport.Message{Kind: KindPages, Seq: msg.Seq, Payload: out}
+		if err != nil {
+			reply = transport.Message{Kind: KindPageErr, Seq: msg.Seq, Payload: []byte(err.Error())}
+		}
+		if err := pm.Send(id, reply); err != nil {
+			return
+		}
+	}
+}
+
+// readState is what the server remembers of one reader: the page after the
+// last one it served, and how many that answer held.
+type readState struct{ next, ahead int }
+
+// versionWait bounds how long a request waits for the node to take the
+// release it asks pages as of (the asking node has taken it; this one is
+// taking it, or is gone).
+const versionWait = 2 * time.Minute
+
+// answer returns the pages for a request of rank's helper as of the
+// version it is at: the page asked for and, where rank reads this node's
+// pages in order (it asks for the page after the last one served), the
+// held pages after it, twice as many as last time, up to MaxPages. The
+// snapshot's pages are copied under the version word: a copy the node
+// overwrote meanwhile is taken again.
+func (h *helper) answer(rank int, msg transport.Message, rs *readState) ([]byte, error) {
+	if msg.Kind != KindPageReq {
+		return nil, fmt.Errorf("message kind %d, want a page request", msg.Kind)
+	}
+	p, err := ParseRequest(msg.Payload, h.npages)
+	if err != nil {
+		return nil, err
+	}
+	ps := h.cfg.PageSize
+	for deadline := time.Now().Add(versionWait); ; {
+		v := h.state.loadVersion()
+		switch {
+		case v == msg.Seq:
+			out, ok := h.copyPages(p, rank, rs)
+			if h.state.loadVersion() != v {
+				continue // the node rewrote the snapshot meanwhile
+			}
+			if !ok {
+				return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d, which it does not hold", rank, h.cfg.Rank, p, msg.Seq)
+			}
+			h.state.learn(p, rank)
+			h.state.addServed(len(out))
+			rs.next, rs.ahead = p+len(out)/(8+ps), len(out)/(8+ps)
+			return out, nil
+		case v&updating == 0 && v > msg.Seq:
+			return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d; it is at #%d", rank, h.cfg.Rank, p, msg.Seq, v)
+		case time.Now().After(deadline):
+			return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d, which it has not reached in %v", rank, h.cfg.Rank, p, msg.Seq, versionWait)
+		}
+		runtime.Gosched()
+		time.Sleep(20 * time.Microsecond)
+	}
+}
+
+// copyPages returns page p and the held pages read ahead after it, or
+// false if p is not held.
+func (h *helper) copyPages(p, rank int, rs *readState) ([]byte, bool) {
+	if !h.state.isHeld(p) {
+		return nil, false
+	}
+	ps := h.cfg.PageSize
+	want := 1
+	if p == rs.next {
+		want = max(1, min(2*rs.ahead, MaxPages))
+	}
+	out := make([]byte, 0, want*(8+ps))
+	for q := p; q < p+want && q < h.npages && h.state.isHeld(q); q++ {
+		out = AppendPage(out, q, h.snap[q*ps:(q+1)*ps])
+	}
+	return out, true
+}
+
+var errNoPort = errors.New("the helper gave no page server port")
+
+// parsePort reads the helper's "listening PORT" line.
+func parsePort(line string) (int, error) {
+	var port int
+	if _, err := fmt.Sscanf(line, "listening %d", &port); err != nil || port <= 0 || port > 65535 {
+		return 0, fmt.Errorf("%w in %q", errNoPort, line)
+	}
+	return port, nil
+}
