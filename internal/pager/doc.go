@@ -42,8 +42,20 @@
 // with an error) is never resolved with other data: the helper reports the
 // error on stderr, naming the node and the master, and kills the node.
 //
+// Under distributed homes (Config.Serve) the helper also serves the pages
+// its node holds to the other nodes' helpers, from a snapshot file the node
+// writes at each release (Snapshot, BeginUpdate, SetHeld, SetVersion), and
+// fetches each page from the node the state names as its holder. Serving
+// lives here, not in the node, for the reason faults do: a node whose
+// threads wait in faults, or are stopped for a garbage collection, must
+// still serve, or two nodes fetching from each other would wait for ever.
+// Its version word is then a seqlock: BeginUpdate marks it while the node
+// rewrites the snapshot, and the server copies a page only under an
+// unchanged version.
+//
 // Lifecycle: Start → Ready (at the node's set-up) → (SetVersion,
-// MarkInvalid, ClearInvalid)* → Close.
+// MarkInvalid, ClearInvalid)* → Close; serving: Start → Port → Connect →
+// (BeginUpdate, SetHeld, SetVersion, …)* → Close.
 // Close ends the helper; the node's exit ends it too (it ends when its
 // socket to the node closes).
 package pager
