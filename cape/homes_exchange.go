@@ -281,8 +281,10 @@ func (hs *homesNode) install(p int, data, arena []byte) error {
 }
 
 // exchangeHomesMaster gathers the notices, decides the homes, merges the
-// pages several nodes wrote, sends the releases and takes its own.
-func (r *Region) exchangeHomesMaster(own *delta.Delta) (sent, recvd int, err error) {
+// pages several nodes wrote, sends the releases and takes its own. The
+// master's own runs come from its twins where it needs them (Create made
+// the delta of its shared pages only, which it does not send).
+func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
 	msgs, err := r.gather()
