@@ -152,10 +152,7 @@ func (n *node) actOnHomes(lz monitor.Lazy, h *pager.Helper, capable, on bool, se
 	case setup.StartHelper:
 		return n.startHomes(lz, h, servers)
 	case setup.ReplaceTracker:
-		if err := errors.Join(h.Close(), n.tracker.Close()); err != nil {
-			return fmt.Errorf("close the lazy tracker: %w", err)
-		}
-		return n.newPlainTracker()
+		return n.replaceLazyTracker(h)
 	}
 	return nil
 }
@@ -164,21 +161,15 @@ func (n *node) actOnHomes(lz monitor.Lazy, h *pager.Helper, capable, on bool, se
 // tells them, and connects the master's own helper (h, on port; nil where
 // the master cannot take lazy pages).
 func (n *node) agreeHomesMaster(lz monitor.Lazy, h *pager.Helper, port int) error {
-	ranks := make([]int, 0, n.size-1)
-	capable := make([]bool, 0, n.size-1)
 	servers := make([]string, n.size)
-	for rank := 1; rank < n.size; rank++ {
-		msg, err := n.master.Recv(rank)
-		if err != nil {
-			return fmt.Errorf("distributed homes set-up: %w", err)
-		}
-		ok, p, perr := wire.ParseHomesHello(msg.Payload)
-		if msg.Kind != wire.LazyHello || perr != nil {
-			return fmt.Errorf("distributed homes set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
-		}
+	ranks, capable, err := n.collectHellos(func(rank int, payload []byte) (bool, error) {
+		ok, p, err := wire.ParseHomesHello(payload)
 		host, _, _ := net.SplitHostPort(n.master.PeerAddr(rank))
 		servers[rank] = net.JoinHostPort(host, strconv.Itoa(p))
-		ranks, capable = append(ranks, rank), append(capable, ok)
+		return ok, err
+	})
+	if err != nil {
+		return fmt.Errorf("distributed homes set-up: %w", err)
 	}
 	a := n.plan.AgreeLazy(append(ranks, 0), append(capable, h != nil))
 	servers[0] = ":" + strconv.Itoa(port)
@@ -192,10 +183,7 @@ func (n *node) agreeHomesMaster(lz monitor.Lazy, h *pager.Helper, port int) erro
 		if h == nil {
 			return nil
 		}
-		if err := errors.Join(h.Close(), n.tracker.Close()); err != nil {
-			return fmt.Errorf("close the lazy tracker: %w", err)
-		}
-		return n.newPlainTracker()
+		return n.replaceLazyTracker(h)
 	}
 	servers[0] = ""
 	return n.startHomes(lz, h, servers)

@@ -6,7 +6,9 @@ package cape
 // homes, merges the pages several nodes wrote (asking a writer for its
 // runs where its notice lacks them: collect), and sends every slave a
 // release (every written page's holder, the merged runs of the pages it
-// co-wrote, the values). No other byte goes through the master.
+// co-wrote, the values, and the pages it read after the region's last
+// instance, which their holders put in their notices). Other pages go from
+// their holder to the node that touches them, through the nodes' helpers.
 
 import (
 	"fmt"
@@ -114,7 +116,7 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 		default:
 			if err = fromMaster(msg, wire.Release, r.seq); err == nil {
 				err = r.applyRelease(msg.Payload, d)
-				recvd += hs.h.TakeFetched()
+				sent, recvd = sent+hs.h.TakeServed(), recvd+hs.h.TakeFetched()
 			}
 		}
 		n.slave.Release(msg.Payload)
@@ -200,8 +202,7 @@ func (r *Region) checkMergedPages(runs []delta.Run, hl []wire.Home) error {
 			continue
 		}
 		for p := int(run.Off) / hs.ps; p <= int(run.End()-1)/hs.ps; p++ {
-			i := slices.IndexFunc(hl, func(h wire.Home) bool { return h.Lo <= p && p < h.Hi })
-			if i < 0 || !hl[i].Multi || !homes.Contains(hs.written, p) {
+			if h, ok := homes.Find(hl, p); !ok || !h.Multi || !homes.Contains(hs.written, p) {
 				return fmt.Errorf("merged run on page %d, which this node did not write with others", p)
 			}
 		}
@@ -352,7 +353,9 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	if r.roster.ro != nil {
 		r.roster.ro.report()
 	}
-	return sent, recvd, nil
+	// The pages this node's helper served and fetched since the last
+	// exchange count with this one, as on a slave.
+	return sent + hs.h.TakeServed(), recvd + hs.h.TakeFetched(), nil
 }
 
 // routePushes hands each page a node pushes to its readers' releases,
@@ -373,11 +376,10 @@ func (r *Region) routePushes() error {
 			continue
 		}
 		for _, p := range m.peers[from].pushes {
-			i := slices.IndexFunc(hs.homes, func(h wire.Home) bool { return h.Lo <= p.Page && p.Page < h.Hi })
-			if i < 0 {
+			h, ok := homes.Find(hs.homes, p.Page)
+			if !ok {
 				return r.errorf("node %d pushed page %d, which it did not write", from, p.Page)
 			}
-			h := hs.homes[i]
 			if h.Holder != from {
 				continue
 			}
@@ -552,7 +554,7 @@ func (r *Region) collect(multi []int, lim *wire.Limits) (int, error) {
 	for _, rank := range asked {
 		msg, err := r.roster.ro.awaitRuns(rank)
 		if err == nil {
-			err = wire.FromSlaveKind(msg, rank, r.seq, wire.Runs)
+			err = wire.FromSlave(msg, rank, r.seq, false, wire.Runs)
 		}
 		if err != nil {
 			return recvd, r.fail(err)

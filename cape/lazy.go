@@ -54,10 +54,7 @@ func (n *node) setUpLazy() error {
 	case setup.StartHelper:
 		return n.startPager(lz, port)
 	case setup.ReplaceTracker:
-		if err := n.tracker.Close(); err != nil {
-			return fmt.Errorf("close the lazy tracker: %w", err)
-		}
-		return n.newPlainTracker()
+		return n.replaceLazyTracker()
 	}
 	return nil
 }
@@ -66,18 +63,9 @@ func (n *node) setUpLazy() error {
 // AgreeLazy), tells them and, if on, opens the page server, which accepts
 // the helpers in the background.
 func (n *node) agreeLazyMaster() error {
-	ranks := make([]int, 0, n.size-1)
-	capable := make([]bool, 0, n.size-1)
-	for rank := 1; rank < n.size; rank++ {
-		msg, err := n.master.Recv(rank)
-		if err != nil {
-			return fmt.Errorf("lazy transfer set-up: %w", err)
-		}
-		ok, perr := wire.ParseLazyHello(msg.Payload)
-		if msg.Kind != wire.LazyHello || perr != nil {
-			return fmt.Errorf("lazy transfer set-up: node %d sent message kind %d (%d bytes), want its answer", rank, msg.Kind, len(msg.Payload))
-		}
-		ranks, capable = append(ranks, rank), append(capable, ok)
+	ranks, capable, err := n.collectHellos(func(_ int, p []byte) (bool, error) { return wire.ParseLazyHello(p) })
+	if err != nil {
+		return fmt.Errorf("lazy transfer set-up: %w", err)
 	}
 	a := n.plan.AgreeLazy(ranks, capable)
 	var pln net.Listener

@@ -16,24 +16,6 @@ import (
 	"github.com/cape-go/cape/delta"
 )
 
-// AppendWritten appends to out the page ranges that runs (sorted, as a
-// delta holds them) touch, in pages of ps bytes, merged where adjacent.
-func AppendWritten(out []wire.PageRange, runs []delta.Run, ps int) []wire.PageRange {
-	base := len(out)
-	for _, r := range runs {
-		if len(r.Data) == 0 {
-			continue
-		}
-		lo, hi := int(r.Off)/ps, int(r.End()-1)/ps+1
-		if k := len(out); k > base && out[k-1].Hi >= lo {
-			out[k-1].Hi = max(out[k-1].Hi, hi)
-			continue
-		}
-		out = append(out, wire.PageRange{Lo: lo, Hi: hi})
-	}
-	return out
-}
-
 // AppendPageRanges appends to out the ranges of pages (ascending).
 func AppendPageRanges(out []wire.PageRange, pages []int) []wire.PageRange {
 	base := len(out)
@@ -49,7 +31,7 @@ func AppendPageRanges(out []wire.PageRange, pages []int) []wire.PageRange {
 
 // Contains reports whether page p is in ranges (ascending, disjoint).
 func Contains(ranges []wire.PageRange, p int) bool {
-	i, _ := slices.BinarySearchFunc(ranges, p, func(r wire.PageRange, p int) int {
+	_, ok := slices.BinarySearchFunc(ranges, p, func(r wire.PageRange, p int) int {
 		switch {
 		case r.Hi <= p:
 			return -1
@@ -58,7 +40,24 @@ func Contains(ranges []wire.PageRange, p int) bool {
 		}
 		return 0
 	})
-	return i < len(ranges) && ranges[i].Lo <= p && p < ranges[i].Hi
+	return ok
+}
+
+// Find returns the home of hl (ascending, disjoint) that page p is in.
+func Find(hl []wire.Home, p int) (wire.Home, bool) {
+	i, ok := slices.BinarySearchFunc(hl, p, func(h wire.Home, p int) int {
+		switch {
+		case h.Hi <= p:
+			return -1
+		case h.Lo > p:
+			return 1
+		}
+		return 0
+	})
+	if !ok {
+		return wire.Home{}, false
+	}
+	return hl[i], true
 }
 
 // Decide returns the homes of a region from the page ranges each rank

@@ -10,12 +10,19 @@ import (
 	"github.com/cape-go/cape/delta"
 )
 
-func TestAppendWritten(t *testing.T) {
-	runs := []delta.Run{{Off: 5, Data: []byte{1}}, {Off: 20, Data: make([]byte, 30)}, {Off: 70, Data: []byte{1}}, {Off: 200, Data: nil}, {Off: 300, Data: []byte{1, 2}}}
-	got := AppendWritten(nil, runs, 16)
+func TestPageRanges(t *testing.T) {
+	got := AppendPageRanges(nil, []int{0, 1, 2, 3, 4, 18})
 	want := []wire.PageRange{{Lo: 0, Hi: 5}, {Lo: 18, Hi: 19}}
 	if !slices.Equal(got, want) {
-		t.Fatalf("AppendWritten = %v, want %v", got, want)
+		t.Fatalf("AppendPageRanges = %v, want %v", got, want)
+	}
+	hl := []wire.Home{{PageRange: wire.PageRange{Lo: 2, Hi: 4}, Holder: 1}, {PageRange: wire.PageRange{Lo: 6, Hi: 7}, Holder: 2, Multi: true}}
+	for p := range 9 {
+		h, ok := Find(hl, p)
+		want := (p >= 2 && p < 4 && h.Holder == 1) || (p == 6 && h.Holder == 2 && h.Multi)
+		if ok != want || ok != (p == 2 || p == 3 || p == 6) {
+			t.Errorf("Find(%d) = %+v, %v", p, h, ok)
+		}
 	}
 	if r := AppendPageRanges(nil, []int{1, 2, 3, 7, 9, 10}); !slices.Equal(r, []wire.PageRange{{Lo: 1, Hi: 4}, {Lo: 7, Hi: 8}, {Lo: 9, Hi: 11}}) {
 		t.Fatalf("AppendPageRanges = %v", r)

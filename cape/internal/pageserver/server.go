@@ -34,12 +34,11 @@ type Server struct {
 	st   Store
 	rank int
 	ps   int
-	held map[int]struct{}
 }
 
 // New returns the Server of node rank over st, for pages of ps bytes.
 func New(st Store, rank, ps int) *Server {
-	return &Server{st: st, rank: rank, ps: ps, held: map[int]struct{}{}}
+	return &Server{st: st, rank: rank, ps: ps}
 }
 
 // Update takes the release of region seq: of the pages homes name, it
@@ -51,27 +50,16 @@ func (s *Server) Update(seq uint64, homes []wire.Home, arena []byte) {
 	snap := s.st.Snapshot()
 	s.st.BeginUpdate()
 	for _, h := range homes {
+		mine := h.Holder == s.rank
+		if mine {
+			copy(snap[h.Lo*ps:h.Hi*ps], arena[h.Lo*ps:h.Hi*ps])
+		}
 		for p := h.Lo; p < h.Hi; p++ {
-			_, ok := s.held[p]
-			if h.Holder != s.rank {
-				if ok {
-					s.st.SetHeld(p, false)
-					delete(s.held, p)
-				}
-				continue
-			}
-			copy(snap[p*ps:(p+1)*ps], arena[p*ps:(p+1)*ps])
-			if !ok {
-				s.st.SetHeld(p, true)
-				s.held[p] = struct{}{}
-			}
+			s.st.SetHeld(p, mine)
 		}
 	}
 	s.st.SetVersion(seq)
 }
-
-// Held returns the number of pages the node holds.
-func (s *Server) Held() int { return len(s.held) }
 
 // Pushes appends to out, in ascending pages, the pages written (this
 // node's writes in a region) that other nodes fetched from it before, with

@@ -35,12 +35,3 @@ func FromSlave(msg transport.Message, rank int, seq uint64, dynamic bool, commit
 	}
 	return fmt.Errorf("node %d sent message kind %d, want a %s", rank, msg.Kind, Name(commit))
 }
-
-// FromSlaveKind checks that a message from slave rank is of kind want
-// for region seq.
-func FromSlaveKind(msg transport.Message, rank int, seq uint64, want uint8) error {
-	if msg.Kind != want || msg.Seq != seq {
-		return fmt.Errorf("node %d sent message kind %d for region #%d, want %s for #%d", rank, msg.Kind, msg.Seq, Name(want), seq)
-	}
-	return nil
-}
