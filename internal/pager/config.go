@@ -8,14 +8,10 @@ const HelperEnv = "CAPE_PAGER_HELPER"
 
 // Config describes the node to a new helper.
 type Config struct {
-	Rank, Size int
-	Job        uint64
-	Token      []byte
-	Master     string // the page server's host:port (lazy transfer: the master serves every page)
-	// Servers, for distributed homes, are the page servers' host:port by
-	// rank ("" at the node's own rank): a page is fetched from the server
-	// of the node the state names as its holder. Master is then unused.
-	Servers     []string
+	Rank, Size  int
+	Job         uint64
+	Token       []byte
+	Master      string        // the page server's host:port (lazy transfer: the master serves every page)
 	PeerTimeout time.Duration // 0: the transport's default
 	Base        uint64        // the arena's address
 	ArenaSize   int

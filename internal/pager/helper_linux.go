@@ -146,7 +146,7 @@ func (h *helper) setUp(sock *os.File, dec *json.Decoder) error {
 }
 
 // connect dials the page servers: the master's (lazy transfer), or every
-// other node's (distributed homes, Config.Servers).
+// other node's (distributed homes: the servers Connect sent).
 func (h *helper) connect() error {
 	c := &h.cfg
 	servers := c.Servers

@@ -44,7 +44,7 @@ type wireConfig struct {
 	Job         uint64
 	Token       []byte
 	Master      string
-	Servers     []string
+	Servers     []string // distributed homes: sent by Connect, not in the first configuration
 	Serve       bool
 	ServeHost   string
 	PeerTimeout time.Duration
@@ -129,7 +129,7 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 		h.err = err
 		close(h.done)
 	}()
-	w := wireConfig{Rank: cfg.Rank, Size: cfg.Size, Job: cfg.Job, Token: cfg.Token, Master: cfg.Master, Servers: cfg.Servers,
+	w := wireConfig{Rank: cfg.Rank, Size: cfg.Size, Job: cfg.Job, Token: cfg.Token, Master: cfg.Master,
 		Serve: cfg.Serve, ServeHost: cfg.ServeHost, PeerTimeout: cfg.PeerTimeout, Base: cfg.Base, ArenaSize: cfg.ArenaSize, PageSize: cfg.PageSize}
 	if err := json.NewEncoder(h.sock).Encode(&w); err != nil {
 		return fmt.Errorf("configure the helper: %w", err)
