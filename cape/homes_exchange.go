@@ -361,8 +361,9 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 // routePushes hands each page a node pushes to its readers' releases,
 // after the merge: a page its pusher holds now (it wrote it alone, or
 // was the lowest of its writers: the page is then its bytes with the
-// merged runs applied), to nodes that took part, other than its writers.
-// Each reader's list is in ascending pages (a page has one holder).
+// merged runs applied), to its readers other than its writers (every node
+// took part: under homes a loss stops the region before this). Each
+// reader's list is in ascending pages (a page has one holder).
 func (r *Region) routePushes() error {
 	n := r.n
 	hs := n.homes
@@ -370,11 +371,7 @@ func (r *Region) routePushes() error {
 	for rank := range m.peers {
 		m.peers[rank].to = m.peers[rank].to[:0]
 	}
-	live := func(rank int) bool { return rank == 0 || slices.Contains(r.roster.committed, rank) }
 	for from := range m.peers {
-		if !live(from) {
-			continue
-		}
 		for _, p := range m.peers[from].pushes {
 			h, ok := homes.Find(hs.homes, p.Page)
 			if !ok {
@@ -388,7 +385,7 @@ func (r *Region) routePushes() error {
 				data = r.mergedPage(p.Page, p.Data)
 			}
 			for _, to := range p.Readers {
-				if to != from && live(to) && !(h.Multi && homes.Contains(m.all[to], p.Page)) {
+				if to != from && !(h.Multi && homes.Contains(m.all[to], p.Page)) {
 					m.peers[to].to = append(m.peers[to].to, wire.Push{Page: p.Page, Data: data})
 				}
 			}
