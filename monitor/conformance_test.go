@@ -83,9 +83,14 @@ type confCase struct {
 
 func (c *confCase) pages() int { return len(c.mem) / c.ps }
 
-func (c *confCase) start(extent int) {
+func (c *confCase) start(extent int) { c.t.Helper(); c.startBounded(extent, nil) }
+
+// startBounded starts a region over extent bytes whose writes, if bounds
+// is not nil, the tracker was told are bounded to bounds.Writes: then
+// checkTwins checks only the pages they meet.
+func (c *confCase) startBounded(extent int, bounds *Hint) {
 	c.t.Helper()
-	c.hint = nil
+	c.hint = bounds
 	c.snap = append(c.snap[:0], c.mem[:extent]...)
 	if err := c.tr.Start(extent); err != nil {
 		c.t.Fatalf("Start(%d): %v", extent, err)
@@ -143,7 +148,7 @@ func (c *confCase) checkTwins() {
 	c.t.Helper()
 	n := c.extent / c.ps
 	for p := range n {
-		if c.hint != nil && !hintMeets(c.hint.Writes, p*c.ps, (p+1)*c.ps) {
+		if c.hint != nil && !meets(c.hint.Writes, p*c.ps, (p+1)*c.ps) {
 			continue // a bounded region needs the twins of its bounds only
 		}
 		if tw := c.tr.Twin(p); !bytes.Equal(tw, c.snap[p*c.ps:(p+1)*c.ps]) {
@@ -397,8 +402,8 @@ func confLifecycle(c *confCase) {
 	}
 }
 
-// hintMeets reports whether a span of ws meets the bytes [lo, hi).
-func hintMeets(ws []Span, lo, hi int) bool {
+// meets reports whether a span of ws meets the bytes [lo, hi).
+func meets(ws []Span, lo, hi int) bool {
 	for _, w := range ws {
 		if w.Len > 0 && w.Off < hi && lo < w.Off+w.Len {
 			return true
@@ -417,16 +422,11 @@ func (c *confCase) startHinted(extent int, h Hint) {
 		return
 	}
 	ht.SetHint(h)
-	c.snap = append(c.snap[:0], c.mem[:extent]...)
-	if err := c.tr.Start(extent); err != nil {
-		c.t.Fatalf("Start(%d): %v", extent, err)
-	}
-	c.extent, c.inside, c.written = extent, true, map[int]bool{}
-	c.hint = nil
+	var bounds *Hint
 	if h.Bounded {
-		c.hint = &h
+		bounds = &h
 	}
-	c.checkTwins()
+	c.startBounded(extent, bounds)
 }
 
 // Regions whose hints bound their writes to a few short spans (one to

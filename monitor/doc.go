@@ -85,7 +85,10 @@
 //     announces the byte ranges first (Injector's WillWrite): their
 //     write-protected pages are unprotected, with their chunks, so that the
 //     injection takes no write fault, and the next Start copies them into the
-//     twins without comparing them. A region whose hint bounds its writes
+//     twins without comparing them. Before a Start whose hint says the
+//     stretch is clean, announcing is required, not only cheaper: such a
+//     Start compares no hot page whose twin it knows current, so a write
+//     there unannounced keeps a stale twin. A region whose hint bounds its writes
 //     to a few pages (32 at most) is a snapshot region where that is
 //     estimated cheaper than the kind it would otherwise be: Start copies
 //     those pages into the twins, Stop compares them, and nothing is

@@ -18,16 +18,6 @@ import (
 // pageSpan is the byte span of pages [lo, hi).
 func (c *mixedCase) pageSpan(lo, hi int) Span { return Span{Off: lo * c.ps, Len: (hi - lo) * c.ps} }
 
-// meets reports whether a span of ws meets the bytes [lo, hi).
-func meets(ws []Span, lo, hi int) bool {
-	for _, w := range ws {
-		if w.Len > 0 && w.Off < hi && lo < w.Off+w.Len {
-			return true
-		}
-	}
-	return false
-}
-
 // hstart gives h to the tracker and starts a region over the whole
 // memory.
 func (c *mixedCase) hstart(h Hint) { c.t.Helper(); c.hstartAt(h, len(c.mem)) }

@@ -13,7 +13,12 @@ type Injector interface {
 	// about to write the bytes [off, off+n) of the tracked memory before
 	// the next Start. Like any write between regions, those writes never
 	// appear in a Stop, and the next Start makes them the twins' content;
-	// calling WillWrite changes only what they cost. Bytes the caller then
-	// leaves unwritten are harmless.
+	// before a Start whose Hint is not Clean, calling WillWrite changes
+	// only what they cost. A Clean hint says that nothing but announced
+	// writes changed the memory since the last Stop, and a Start given one
+	// does not look for others (it compares no hot page whose twin it
+	// knows current): before it, every write must be announced, or its
+	// page keeps a stale twin and a later Stop reports it written. Bytes
+	// the caller then leaves unwritten are harmless.
 	WillWrite(off, n int) error
 }

@@ -60,7 +60,7 @@ func NewLazy(mem []byte, opts Options, lo LazyOptions) (Lazy, error) {
 		return fail(err)
 	}
 	u.res.twin = tw
-	return &lazyTracker{uffdTracker: u, twinFD: fd, missing: lo.Missing, userModeOnly: !cfg.full}, nil
+	return &lazyTracker{uffdTracker: u, twinFD: fd, cfg: cfg}, nil
 }
 
 // newLazyUffd creates the uffd tracker of a Lazy: for missing faults, with
@@ -86,11 +86,12 @@ func newLazyUffd(mem []byte, pageSize int, lo LazyOptions) (*uffdTracker, uffdCo
 type lazyTracker struct {
 	*uffdTracker
 	twinFD int
-	// missing: the memory may be registered for missing faults;
-	// registered: it is (from the first Invalidate on).
-	missing, registered bool
-	// userModeOnly: the userfaultfd has UFFD_USER_MODE_ONLY.
-	userModeOnly bool
+	// cfg: the settings the uffd tracker was made with (cfg.missing: the
+	// memory may be registered for missing faults).
+	cfg uffdConfig
+	// registered: the memory is registered for missing faults (from the
+	// first Invalidate on).
+	registered bool
 }
 
 // registerMissing adds missing faults to the memory's registration, once.
@@ -101,7 +102,7 @@ func (l *lazyTracker) registerMissing() error {
 	if l.registered {
 		return nil
 	}
-	if !l.missing {
+	if !l.cfg.missing {
 		return fmt.Errorf("%w: invalidating pages needs a tracker made with LazyOptions.Missing", ErrState)
 	}
 	reg := uffd.Register{Range: uffd.Range{Start: uint64(l.base), Len: uint64(len(l.mem))},
@@ -139,7 +140,7 @@ func (l *lazyTracker) UffdFD() int { return l.res.fd }
 
 func (l *lazyTracker) TwinFD() int { return l.twinFD }
 
-func (l *lazyTracker) UserModeOnly() bool { return l.userModeOnly }
+func (l *lazyTracker) UserModeOnly() bool { return !l.cfg.full }
 
 func (l *lazyTracker) Invalidate(pages []int) error {
 	if err := l.check(); err != nil {

@@ -45,10 +45,11 @@ func (t *emitter) emitPresents(outs map[*ast.File]*fileOut) {
 				return true
 			}
 			if recv, addr := t.presentRecv(call); recv != nil {
-				ws = append(ws, wrapped{e: recv, fn: "PresentAll", addr: addr})
+				fn := "PresentAll"
 				if !addr {
-					ws[len(ws)-1].fn = presentFunc(t.info.TypeOf(recv))
+					fn = presentFunc(t.info.TypeOf(recv))
 				}
+				ws = append(ws, wrapped{e: recv, fn: fn, addr: addr})
 			}
 			for _, a := range call.Args {
 				if tv, ok := t.info.Types[a]; ok && !tv.IsType() && !tv.IsNil() {

@@ -144,12 +144,10 @@ func New(cfg *nodeenv.Config, rt Runtime) (*Plan, error) {
 	if p.Homes && cfg.Checkpoint != "" {
 		p.Homes, p.HomesNotice = false, "distributed homes do not combine with --checkpoint yet (the log needs every byte at the master): the job uses lazy transfer"
 	}
-	if p.Homes && (p.Monitor == monitor.BackendAuto || p.Monitor == monitor.BackendUffd) {
-		// Every node serves the pages it wrote and fetches the others'.
-		p.Tracker = LazyTracker
-	} else if p.Lazy && cfg.Rank > 0 && (p.Monitor == monitor.BackendAuto || p.Monitor == monitor.BackendUffd) {
-		// The master keeps its plain tracker: it serves pages from
-		// snapshots, not from its twins.
+	// Under homes every node serves the pages it wrote and fetches the
+	// others'; under lazy transfer the master keeps its plain tracker: it
+	// serves pages from snapshots, not from its twins.
+	if (p.Homes || p.Lazy && cfg.Rank > 0) && (p.Monitor == monitor.BackendAuto || p.Monitor == monitor.BackendUffd) {
 		p.Tracker = LazyTracker
 	}
 	p.Checkpoints = exchange.NewMode(p.Monitor == monitor.BackendComplete, cfg.Rank != 0)
