@@ -271,7 +271,10 @@ func (hs *homesNode) install(p int, data, arena []byte) error {
 		hs.h.ClearInvalid(p)
 		return nil
 	}
-	// Announced as an injection's writes are (exchange.Prepare).
+	// Announced as an injection's writes are (exchange.Prepare): required,
+	// not a cost hint, before a Start the translator proved clean
+	// (monitor.Injector), or the page keeps a stale twin and the next
+	// region reports it written.
 	if inj, ok := hs.tr.(monitor.Injector); ok {
 		if err := inj.WillWrite(p*ps, ps); err != nil {
 			return err
