@@ -98,6 +98,6 @@ func main() {
 	}
 	elapsed := time.Since(start)
 
-	fmt.Printf("cg n=%d iters=%d rr=%.9e hash=%016x\n", m, *iters, float64(rr)/scale, workkernel.Hash(workkernel.HashStart, x))
+	fmt.Println(workkernel.CGLine(x, m, *iters, rr))
 	fmt.Fprintf(os.Stderr, "cg: iterations %.6fs\n", elapsed.Seconds())
 }
