@@ -44,7 +44,7 @@ type RegionsSample struct {
 	RTT float64
 }
 
-// rttTrips is how many round trips LoopbackRTT times after each job.
+// rttTrips is how many round trips ProcessRTT times after each job.
 const rttTrips = 2000
 
 var (
