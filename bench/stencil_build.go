@@ -25,7 +25,6 @@ type stencilBins struct {
 	haloc    string // bench/c/stencil_mpi.c
 	mpirun   string
 	rsswrap  string // bench/rsswrap: peak RSS of every process
-	regions  string // bench/regions through the translator (cape bench regions)
 }
 
 func (b *stencilBins) have(m Mode) bool {
