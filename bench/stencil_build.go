@@ -17,7 +17,7 @@ import (
 // stencilBins are the built variants of a workload; an empty path means
 // not available.
 type stencilBins struct {
-	dir      string
+	tmp      string // the temporary directory they were built in; "" when prebuilt
 	plain    string // the example built by go build: the sequential loop
 	cape     string // the example through the CAPE translator
 	gor      string // bench/baselines/stencilgo
@@ -160,7 +160,7 @@ func stencilBinaries(ctx context.Context, cfg *StencilConfig) (*stencilBins, err
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
-	b := &stencilBins{dir: dir}
+	b := &stencilBins{tmp: dir}
 	for _, what := range wanted(cfg.Workload, cfg.Modes) {
 		bin, err := buildOne(ctx, cfg.Root, dir, cfg.Workload, what)
 		if err != nil {
@@ -179,7 +179,7 @@ func stencilBinaries(ctx context.Context, cfg *StencilConfig) (*stencilBins, err
 // on log for each that is missing. halo-c uses dir/stencil_mpi and mpirun
 // from $PATH.
 func prebuilt(dir string, w *Workload, modes []Mode, log io.Writer) *stencilBins {
-	b := &stencilBins{dir: dir}
+	b := &stencilBins{}
 	for _, what := range wanted(w, modes) {
 		bin, err := lookPrebuilt(dir, binName(w, what))
 		if err != nil {

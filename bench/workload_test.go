@@ -186,8 +186,8 @@ func TestPrebuiltFindsWhatIsThere(t *testing.T) {
 	}
 	var log bytes.Buffer
 	b := prebuilt(dir, CG, []Mode{Seq, Incremental, MPGo}, &log)
-	if b.have(Seq) || !b.have(Incremental) || !b.have(MPGo) || b.rsswrap == "" {
-		t.Fatalf("found %+v", b)
+	if b.have(Seq) || !b.have(Incremental) || !b.have(MPGo) || b.rsswrap == "" || b.tmp != "" {
+		t.Fatalf("found %+v (a prebuilt directory is not temporary: RunStencil would remove it)", b)
 	}
 	if !strings.Contains(log.String(), "no prebuilt cg.seq") {
 		t.Fatalf("no notice of the missing cg.seq: %q", log.String())
