@@ -150,11 +150,7 @@ func build(ctx context.Context, cfg *Config) (*binaries, error) {
 		}
 	}
 	if b.mpic != "" {
-		var lerr error
-		if b.mpirun, lerr = exec.LookPath("mpirun"); lerr != nil {
-			b.mpic = ""
-			fmt.Fprintf(cfg.Log, "bench: skipping %s: mpirun not found\n", MPIC)
-		}
+		b.mpic, b.mpirun = withMPIRun(b.mpic, MPIC, cfg.Log)
 	}
 	return b, nil
 }
@@ -167,13 +163,21 @@ var errNoToolchain = errors.New("compiler not installed (run .ci/bench-setup.sh,
 // then both returned paths are empty.
 func buildMPI(ctx context.Context, log io.Writer, mode Mode, flags []string, src, out string) (bin, mpirun string) {
 	bin, err := cBuild(ctx, "mpicc", flags, src, out)
-	if err == nil {
-		if mpirun, err = exec.LookPath("mpirun"); err != nil {
-			bin, err = "", errors.New("mpirun not found")
-		}
-	}
 	if err != nil {
 		fmt.Fprintf(log, "bench: skipping %s: %v\n", mode, err)
+		return "", ""
+	}
+	return withMPIRun(bin, mode, log)
+}
+
+// withMPIRun returns the MPI binary bin of mode and mpirun from $PATH;
+// without mpirun, a notice on log that mode is skipped, and two empty
+// paths.
+func withMPIRun(bin string, mode Mode, log io.Writer) (string, string) {
+	mpirun, err := exec.LookPath("mpirun")
+	if err != nil {
+		fmt.Fprintf(log, "bench: skipping %s: mpirun not found\n", mode)
+		return "", ""
 	}
 	return bin, mpirun
 }

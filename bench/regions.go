@@ -44,7 +44,7 @@ type RegionsSample struct {
 	RTT float64
 }
 
-// rttTrips is how many round trips LoopbackRTT times after each job.
+// rttTrips is how many round trips ProcessRTT times after each job.
 const rttTrips = 2000
 
 var (
@@ -193,7 +193,7 @@ func ReadRegionsCSV(path string) ([]RegionsSample, error) {
 		p := parser{row: r}
 		s := RegionsSample{K: p.int(0), Nodes: p.int(1), Monitor: r[2], Rep: p.int(3), Emulated: r[4] == "true",
 			NodeCPUs: p.float(5), Bandwidth: r[6], Seconds: p.float(7), Wall: p.float(8), PerRegion: p.float(9), Line: r[10]}
-		if len(r) > 11 {
+		if len(r) > len(regionsHeaderV1) { // rtt_us
 			s.RTT = p.float(11)
 		}
 		if p.err != nil {

@@ -118,8 +118,8 @@ func RunStencil(ctx context.Context, cfg StencilConfig) ([]StencilSample, error)
 	}
 	defer cl.closeLogged(cfg.Log)
 	bins, err := stencilBinaries(ctx, &cfg)
-	if bins != nil && cfg.Prebuilt == "" {
-		defer os.RemoveAll(bins.dir)
+	if bins != nil && bins.tmp != "" {
+		defer os.RemoveAll(bins.tmp)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bench stencil: %w", err)

@@ -17,7 +17,7 @@ import (
 // stencilBins are the built variants of a workload; an empty path means
 // not available.
 type stencilBins struct {
-	dir      string
+	tmp      string // the temporary directory they were built in; "" when prebuilt
 	plain    string // the example built by go build: the sequential loop
 	cape     string // the example through the CAPE translator
 	gor      string // bench/baselines/stencilgo
@@ -25,7 +25,6 @@ type stencilBins struct {
 	haloc    string // bench/c/stencil_mpi.c
 	mpirun   string
 	rsswrap  string // bench/rsswrap: peak RSS of every process
-	regions  string // bench/regions through the translator (cape bench regions)
 }
 
 func (b *stencilBins) have(m Mode) bool {
@@ -63,17 +62,28 @@ func goBuildPkg(ctx context.Context, root, dir, pkg, name string) (string, error
 	return bin, nil
 }
 
-// The names of the binaries in a build directory (Prebuild's layout): for
-// a workload W, W is the example through the CAPE translator and W.seq the
-// example by plain go build; the baselines and rsswrap by their package's
-// name.
-func seqName(w *Workload) string { return w.Example + ".seq" }
-
-func baselineName(w *Workload) string {
-	if w.Baseline == HaloGo {
-		return "halogo"
+// binName is the name in a build directory (Prebuild's layout) of the
+// binary of w built as what (buildOne's names): for a workload W, W is the
+// example through the CAPE translator and W.seq the example by plain go
+// build; the baselines and rsswrap are named after their package. It is ""
+// for an unknown what.
+func binName(w *Workload, what string) string {
+	switch what {
+	case "cape":
+		return w.Example
+	case "seq":
+		return w.Example + ".seq"
+	case "goroutines":
+		return "stencilgo"
+	case "baseline":
+		if w.Baseline == HaloGo {
+			return "halogo"
+		}
+		return "mpwork"
+	case "rsswrap":
+		return "rsswrap"
 	}
-	return "mpwork"
+	return ""
 }
 
 // capeBuild builds examples/example of the module at root through the
@@ -90,17 +100,16 @@ func capeBuild(ctx context.Context, root, dir, example string) (string, error) {
 // buildOne builds one binary of w's variants into dir under its Prebuild
 // name: what is "cape", "seq", "goroutines", "baseline" or "rsswrap".
 func buildOne(ctx context.Context, root, dir string, w *Workload, what string) (string, error) {
+	name := binName(w, what)
 	switch what {
 	case "cape":
 		return capeBuild(ctx, root, dir, w.Example)
 	case "seq":
-		return goBuildPkg(ctx, root, dir, "examples/"+w.Example, seqName(w))
-	case "goroutines":
-		return goBuildPkg(ctx, root, dir, "bench/baselines/stencilgo", "stencilgo")
-	case "baseline":
-		return goBuildPkg(ctx, root, dir, "bench/baselines/"+baselineName(w), baselineName(w))
+		return goBuildPkg(ctx, root, dir, "examples/"+w.Example, name)
+	case "goroutines", "baseline":
+		return goBuildPkg(ctx, root, dir, "bench/baselines/"+name, name)
 	case "rsswrap":
-		return goBuildPkg(ctx, root, dir, "bench/rsswrap", "rsswrap")
+		return goBuildPkg(ctx, root, dir, "bench/rsswrap", name)
 	}
 	return "", fmt.Errorf("nothing called %q to build", what)
 }
@@ -151,7 +160,7 @@ func stencilBinaries(ctx context.Context, cfg *StencilConfig) (*stencilBins, err
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
-	b := &stencilBins{dir: dir}
+	b := &stencilBins{tmp: dir}
 	for _, what := range wanted(cfg.Workload, cfg.Modes) {
 		bin, err := buildOne(ctx, cfg.Root, dir, cfg.Workload, what)
 		if err != nil {
@@ -170,10 +179,9 @@ func stencilBinaries(ctx context.Context, cfg *StencilConfig) (*stencilBins, err
 // on log for each that is missing. halo-c uses dir/stencil_mpi and mpirun
 // from $PATH.
 func prebuilt(dir string, w *Workload, modes []Mode, log io.Writer) *stencilBins {
-	b := &stencilBins{dir: dir}
-	names := map[string]string{"cape": w.Example, "seq": seqName(w), "goroutines": "stencilgo", "baseline": baselineName(w), "rsswrap": "rsswrap"}
+	b := &stencilBins{}
 	for _, what := range wanted(w, modes) {
-		bin, err := lookPrebuilt(dir, names[what])
+		bin, err := lookPrebuilt(dir, binName(w, what))
 		if err != nil {
 			fmt.Fprintf(log, "bench: %s: %v: skipping what needs it\n", w.Name, err)
 			continue
@@ -234,20 +242,14 @@ func Prebuild(ctx context.Context, root, dir string, log io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("prebuild: %w", err)
 	}
-	done := map[string]bool{}
+	done := map[string]bool{} // by binName: workloads share binaries
 	for _, w := range Workloads {
 		for _, what := range wanted(w, w.Modes) {
-			key := what
-			switch what {
-			case "cape", "seq":
-				key += "/" + w.Example
-			case "baseline":
-				key += "/" + baselineName(w)
-			}
-			if done[key] {
+			name := binName(w, what)
+			if done[name] {
 				continue
 			}
-			done[key] = true
+			done[name] = true
 			if _, err := buildOne(ctx, root, dir, w, what); err != nil {
 				return fmt.Errorf("prebuild: %w", err)
 			}

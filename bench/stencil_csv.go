@@ -97,7 +97,7 @@ func ReadStencilCSV(path string) ([]StencilSample, error) {
 		s.Compute, s.MaxCompute, s.Create, s.Wait = p.float(11), p.float(12), p.float(13), p.float(14)
 		s.Merge, s.Send, s.Comm, s.Pages = p.float(15), p.float(16), p.float(17), p.float(18)
 		s.MasterSent, s.MasterRecv, s.OtherSent, s.OtherRecv = p.float(19), p.float(20), p.float(21), p.float(22)
-		if len(r) > 23 {
+		if len(r) > len(stencilHeaderV1) {
 			s.Workload, s.MasterRSS, s.OtherRSS = r[23], p.float(24), p.float(25)
 		}
 		if p.err != nil {

@@ -24,7 +24,6 @@ type Workload struct {
 	Size    string // what a size n means, for results.md
 
 	Modes        []Mode // every mode it has, in table order
-	DefaultModes []Mode // what cape bench NAME runs without --modes: all but complete, which sends the whole arena every iteration
 	Baseline     Mode   // its hand-written Go message passing: HaloGo or MPGo
 	BaselineArgs []string
 
@@ -83,8 +82,7 @@ var (
 	Stencil = &Workload{Name: "stencil", Example: "stencil", Size: "n×n grid",
 		Title: "The 2-D Jacobi iterations of examples/stencil, edge-heated: the grid is heated from its top edge, " +
 			"so most bytes never change (see jacobi for every point active)",
-		Modes: []Mode{Seq, Goroutines, Incremental, Complete, HaloGo, HaloC}, DefaultModes: []Mode{Seq, Goroutines, Incremental, HaloGo, HaloC},
-		Baseline: HaloGo, Sizes: "1024,2048", QuickSizes: "256,512", Iters: 100, RegionsPerIter: 1,
+		Modes: []Mode{Seq, Goroutines, Incremental, Complete, HaloGo, HaloC}, Baseline: HaloGo, Sizes: "1024,2048", QuickSizes: "256,512", Iters: 100, RegionsPerIter: 1,
 		Goals:  "Issue 13's goals: incremental / seq ≤ 0.6 on 2 nodes (a speedup), incremental / halo-go ≤ 2 on 2 and 4 nodes.",
 		lineRE: stencilLine, timeRE: timeLine("stencil"),
 		minSize: func(k int) int { return k + 2 }, points: square, needs: haloNeeds(rowBytes)}
@@ -92,16 +90,14 @@ var (
 	// Jacobi is examples/jacobi: the same sweep, every point active.
 	Jacobi = &Workload{Name: "jacobi", Example: "jacobi", Size: "n×n grid",
 		Title: "The 2-D Jacobi iterations of examples/jacobi, active grid: every point starts pseudo-random and changes every iteration",
-		Modes: []Mode{Seq, Incremental, Complete, HaloGo}, DefaultModes: []Mode{Seq, Incremental, HaloGo},
-		Baseline: HaloGo, BaselineArgs: []string{"-active"}, Sizes: "1024,2048", QuickSizes: "256,512", Iters: 100, RegionsPerIter: 1,
+		Modes: []Mode{Seq, Incremental, Complete, HaloGo}, Baseline: HaloGo, BaselineArgs: []string{"-active"}, Sizes: "1024,2048", QuickSizes: "256,512", Iters: 100, RegionsPerIter: 1,
 		lineRE: stencilLine, timeRE: timeLine("stencil"),
 		minSize: func(k int) int { return k + 2 }, points: square, needs: haloNeeds(rowBytes)}
 
 	// Heat3D is examples/heat3d, the 7-point stencil.
 	Heat3D = &Workload{Name: "heat3d", Example: "heat3d", Size: "n×n×n grid",
 		Title: "The 3-D heat stencil of examples/heat3d (7 points, every point active), one region per step over the planes",
-		Modes: []Mode{Seq, Incremental, Complete, MPGo}, DefaultModes: []Mode{Seq, Incremental, MPGo},
-		Baseline: MPGo, BaselineArgs: []string{"-workload", "heat3d"}, Sizes: "128,256", QuickSizes: "48,64", Iters: 50, RegionsPerIter: 1,
+		Modes: []Mode{Seq, Incremental, Complete, MPGo}, Baseline: MPGo, BaselineArgs: []string{"-workload", "heat3d"}, Sizes: "128,256", QuickSizes: "48,64", Iters: 50, RegionsPerIter: 1,
 		lineRE: hashLine("heat3d"), timeRE: timeLine("heat3d"),
 		minSize: func(k int) int { return k + 2 }, points: func(n int) float64 { return square(n) * float64(n) },
 		needs: haloNeeds(func(n int) float64 { return square(n) * 8 })}
@@ -110,8 +106,7 @@ var (
 	CG = &Workload{Name: "cg", Example: "cg", Size: "m×m grid, m² unknowns",
 		Title: "The conjugate-gradient solver of examples/cg (CSR 5-point Poisson matrix; three short regions per iteration, " +
 			"two dot products as reductions)",
-		Modes: []Mode{Seq, Incremental, Complete, MPGo}, DefaultModes: []Mode{Seq, Incremental, MPGo},
-		Baseline: MPGo, BaselineArgs: []string{"-workload", "cg"}, Sizes: "256,1024", QuickSizes: "64,128", Iters: 300, RegionsPerIter: 3, MayStop: true,
+		Modes: []Mode{Seq, Incremental, Complete, MPGo}, Baseline: MPGo, BaselineArgs: []string{"-workload", "cg"}, Sizes: "256,1024", QuickSizes: "64,128", Iters: 300, RegionsPerIter: 3, MayStop: true,
 		lineRE: hashLine("cg"), timeRE: timeLine("cg"),
 		minSize: func(k int) int { return k }, points: func(n int) float64 { return 12 * square(n) },
 		needs: haloNeeds(rowBytes)}
@@ -119,8 +114,7 @@ var (
 	// Power is examples/power: the power iteration on a dense matrix.
 	Power = &Workload{Name: "power", Example: "power", Size: "n×n dense matrix",
 		Title: "The power iteration of examples/power (dense matrix–vector product with a max reduction, then a normalisation region)",
-		Modes: []Mode{Seq, Incremental, Complete, MPGo}, DefaultModes: []Mode{Seq, Incremental, MPGo},
-		Baseline: MPGo, BaselineArgs: []string{"-workload", "power"}, Sizes: "2048,4096", QuickSizes: "256,512", Iters: 20, RegionsPerIter: 2,
+		Modes: []Mode{Seq, Incremental, Complete, MPGo}, Baseline: MPGo, BaselineArgs: []string{"-workload", "power"}, Sizes: "2048,4096", QuickSizes: "256,512", Iters: 20, RegionsPerIter: 2,
 		lineRE: hashLine("power"), timeRE: timeLine("power"),
 		minSize: func(k int) int { return k }, points: square,
 		needs: func(n, k int) float64 { return float64(n) * 8 * float64(k-1) / float64(k) }}
@@ -133,6 +127,12 @@ var (
 // named after the workload.
 func (w *Workload) Figures() []string {
 	return []string{w.Name + "_time_vs_nodes.svg", w.Name + "_bytes_per_iteration.svg"}
+}
+
+// DefaultModes is what cape bench NAME runs without --modes: every mode
+// of w but complete, which sends the whole arena every iteration.
+func (w *Workload) DefaultModes() []Mode {
+	return slices.DeleteFunc(slices.Clone(w.Modes), func(m Mode) bool { return m == Complete })
 }
 
 // WorkloadByName returns the workload called name, or nil.

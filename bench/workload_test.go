@@ -141,11 +141,17 @@ func TestWorkloadModes(t *testing.T) {
 		if WorkloadByName(w.Name) != w || !slices.Contains(w.Modes, w.Baseline) || w.RegionsPerIter < 1 {
 			t.Errorf("workload %s is not consistent", w.Name)
 		}
-		for _, m := range w.DefaultModes {
-			if !slices.Contains(w.Modes, m) {
-				t.Errorf("%s: default mode %s is not one of its modes", w.Name, m)
+		for _, m := range w.DefaultModes() {
+			if !slices.Contains(w.Modes, m) || m == Complete {
+				t.Errorf("%s: default mode %s is not one of its modes, or is complete", w.Name, m)
 			}
 		}
+	}
+	if got, want := Stencil.DefaultModes(), []Mode{Seq, Goroutines, Incremental, HaloGo, HaloC}; !slices.Equal(got, want) {
+		t.Errorf("stencil's default modes %v, want %v", got, want)
+	}
+	if got, want := CG.DefaultModes(), []Mode{Seq, Incremental, MPGo}; !slices.Equal(got, want) || !slices.Contains(CG.Modes, Complete) {
+		t.Errorf("cg's default modes %v, want %v (its modes %v keep complete)", got, want, CG.Modes)
 	}
 	if WorkloadByName("nbody") != nil {
 		t.Error("an unknown workload was found")
@@ -180,8 +186,8 @@ func TestPrebuiltFindsWhatIsThere(t *testing.T) {
 	}
 	var log bytes.Buffer
 	b := prebuilt(dir, CG, []Mode{Seq, Incremental, MPGo}, &log)
-	if b.have(Seq) || !b.have(Incremental) || !b.have(MPGo) || b.rsswrap == "" {
-		t.Fatalf("found %+v", b)
+	if b.have(Seq) || !b.have(Incremental) || !b.have(MPGo) || b.rsswrap == "" || b.tmp != "" {
+		t.Fatalf("found %+v (a prebuilt directory is not temporary: RunStencil would remove it)", b)
 	}
 	if !strings.Contains(log.String(), "no prebuilt cg.seq") {
 		t.Fatalf("no notice of the missing cg.seq: %q", log.String())

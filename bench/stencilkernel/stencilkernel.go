@@ -3,6 +3,8 @@ package stencilkernel
 import (
 	"fmt"
 	"math"
+
+	"github.com/cape-go/cape/bench/workkernel"
 )
 
 // MinSize is the smallest grid; examples/stencil raises smaller sizes to it.
@@ -53,14 +55,7 @@ func Line(u []float64, size, iters int, diff float64) string {
 
 // Rows returns the interior rows [lo, hi) that part p of parts owns: the
 // static schedule of the example's loop `for i := 1; i < size-1; i++`
-// (cape's Region.Static split of its size-2 iterations).
+// (cape's Region.Static split of its size-2 iterations, workkernel.Block).
 func Rows(size, p, parts int) (lo, hi int) {
-	count := size - 2
-	q, rem := count/parts, count%parts
-	lo = p*q + min(p, rem)
-	hi = lo + q
-	if p < rem {
-		hi++
-	}
-	return lo + 1, hi + 1
+	return workkernel.Block(1, size-2, p, parts)
 }

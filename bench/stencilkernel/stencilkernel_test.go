@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+
+	"github.com/cape-go/cape/bench/workkernel"
 )
 
 // TestSameKernelAsExample checks that the point update (the body of the
@@ -113,6 +115,19 @@ func TestRowsCoverInterior(t *testing.T) {
 				lo, hi := Rows(size, p, parts)
 				if lo != next || hi < lo {
 					t.Fatalf("Rows(%d, %d, %d) = [%d, %d), want lo %d", size, p, parts, lo, hi, next)
+				}
+				// cape's static split: the first (size-2)%parts blocks
+				// are one row longer than the others.
+				want := (size - 2) / parts
+				if p < (size-2)%parts {
+					want++
+				}
+				if hi-lo != want {
+					t.Fatalf("Rows(%d, %d, %d) = [%d, %d): %d rows, want %d", size, p, parts, lo, hi, hi-lo, want)
+				}
+				// workkernel's split of the same loop (mp-go's blocks).
+				if wlo, whi := workkernel.Block(1, size-2, p, parts); wlo != lo || whi != hi {
+					t.Errorf("Rows(%d, %d, %d) = [%d, %d), workkernel.Block says [%d, %d)", size, p, parts, lo, hi, wlo, whi)
 				}
 				next = hi
 			}

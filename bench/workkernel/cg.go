@@ -1,5 +1,7 @@
 package workkernel
 
+import "fmt"
+
 // CSR is the rows [Lo, Hi) of a sparse matrix: row i's entries are
 // Col[k], Val[k] for k in [Ptr[i-Lo], Ptr[i-Lo+1]); columns are global.
 type CSR struct {
@@ -76,4 +78,10 @@ func SquaresFixed(r []float64, lo, hi int) int64 {
 		rr += int64(float64(r[i]*r[i]) * FixedPoint)
 	}
 	return rr
+}
+
+// CGLine returns the line examples/cg prints for its final x on an m×m
+// grid after iters iterations whose last r·r was rr (in fixed point).
+func CGLine(x []float64, m, iters int, rr int64) string {
+	return fmt.Sprintf("cg n=%d iters=%d rr=%.9e hash=%016x", m, iters, float64(rr)/FixedPoint, Hash(HashStart, x))
 }

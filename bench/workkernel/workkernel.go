@@ -1,6 +1,7 @@
 package workkernel
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -90,4 +91,21 @@ func Scale(x, y []float64, d float64, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		x[i] = y[i] / d
 	}
+}
+
+// Heat3DLine returns the line examples/heat3d prints for its final grid u
+// (size³ points) after iters steps: the sum of the points, in index order,
+// and the hash of their bits.
+func Heat3DLine(u []float64, size, iters int) string {
+	var sum float64
+	for _, x := range u {
+		sum += x
+	}
+	return fmt.Sprintf("heat3d n=%d iters=%d sum=%.9f hash=%016x", size, iters, sum, Hash(HashStart, u))
+}
+
+// PowerLine returns the line examples/power prints for its final x after
+// iters iterations of an n×n matrix whose last maximum was lambda.
+func PowerLine(x []float64, n, iters int, lambda float64) string {
+	return fmt.Sprintf("power n=%d iters=%d lambda=%.12e hash=%016x", n, iters, lambda, Hash(HashStart, x))
 }

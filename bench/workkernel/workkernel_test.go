@@ -3,8 +3,6 @@ package workkernel
 import (
 	"math"
 	"testing"
-
-	"github.com/cape-go/cape/bench/stencilkernel"
 )
 
 func TestBlockIsTheStaticSplit(t *testing.T) {
@@ -16,12 +14,6 @@ func TestBlockIsTheStaticSplit(t *testing.T) {
 				t.Fatalf("%+v part %d: [%d, %d) after %d", tc, p, lo, hi, next)
 			}
 			next = hi
-			if tc.first == 1 {
-				// examples/stencil's rows: the same split as stencilkernel.
-				if slo, shi := stencilkernel.Rows(tc.count+2, p, tc.parts); slo != lo || shi != hi {
-					t.Errorf("%+v part %d: [%d, %d), stencilkernel says [%d, %d)", tc, p, lo, hi, slo, shi)
-				}
-			}
 		}
 		if next != tc.first+tc.count {
 			t.Errorf("%+v: the parts end at %d", tc, next)

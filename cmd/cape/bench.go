@@ -297,8 +297,9 @@ func benchMatmul(ctx context.Context, f *benchFlags, args []string, stdout, stde
 
 // benchStencil runs cape bench stencil or another workload w.
 func benchStencil(ctx context.Context, f *benchFlags, w *bench.Workload, args []string, stdout, stderr io.Writer) error {
-	modes := make([]string, len(w.DefaultModes))
-	for i, m := range w.DefaultModes {
+	defaults := w.DefaultModes()
+	modes := make([]string, len(defaults))
+	for i, m := range defaults {
 		modes[i] = string(m)
 	}
 	f.defaults(w.Sizes, w.QuickSizes, "1,2,4", strings.Join(modes, ","))

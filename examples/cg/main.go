@@ -27,33 +27,14 @@ import (
 // scale is the fixed point of the dot products: 32 fractional bits.
 const scale = workkernel.FixedPoint
 
-// poisson returns the CSR arrays of the 5-point Laplacian of an m×m grid.
-func poisson(m int) (rowptr, col []int, val []float64) {
-	rowptr = make([]int, m*m+1)
-	for i := range m * m {
-		y, x := i/m, i%m
-		for _, e := range [5]struct {
-			ok  bool
-			c   int
-			val float64
-		}{{y > 0, i - m, -1}, {x > 0, i - 1, -1}, {true, i, 4}, {x < m-1, i + 1, -1}, {y < m-1, i + m, -1}} {
-			if e.ok {
-				col = append(col, e.c)
-				val = append(val, e.val)
-			}
-		}
-		rowptr[i+1] = len(col)
-	}
-	return rowptr, col, val
-}
-
 func main() {
 	n := flag.Int("n", 64, "grid side m (m² unknowns)")
 	iters := flag.Int("iters", 100, "number of iterations")
 	flag.Parse()
 	m := max(*n, 2)
 	rows := m * m
-	rowptr, col, val := poisson(m)
+	a := workkernel.Poisson(m, 0, rows) // the CSR arrays of the whole matrix
+	rowptr, col, val := a.Ptr, a.Col, a.Val
 
 	x := make([]float64, rows)
 	r := make([]float64, rows)
@@ -98,6 +79,6 @@ func main() {
 	}
 	elapsed := time.Since(start)
 
-	fmt.Printf("cg n=%d iters=%d rr=%.9e hash=%016x\n", m, *iters, float64(rr)/scale, workkernel.Hash(workkernel.HashStart, x))
+	fmt.Println(workkernel.CGLine(x, m, *iters, rr))
 	fmt.Fprintf(os.Stderr, "cg: iterations %.6fs\n", elapsed.Seconds())
 }

@@ -48,10 +48,6 @@ func main() {
 	}
 	elapsed := time.Since(start)
 
-	var sum float64
-	for _, x := range u {
-		sum += x
-	}
-	fmt.Printf("heat3d n=%d iters=%d sum=%.9f hash=%016x\n", size, *iters, sum, workkernel.Hash(workkernel.HashStart, u))
+	fmt.Println(workkernel.Heat3DLine(u, size, *iters))
 	fmt.Fprintf(os.Stderr, "heat3d: iterations %.6fs\n", elapsed.Seconds())
 }

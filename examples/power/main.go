@@ -55,6 +55,6 @@ func main() {
 	}
 	elapsed := time.Since(start)
 
-	fmt.Printf("power n=%d iters=%d lambda=%.12e hash=%016x\n", size, *iters, lambda, workkernel.Hash(workkernel.HashStart, x))
+	fmt.Println(workkernel.PowerLine(x, size, *iters, lambda))
 	fmt.Fprintf(os.Stderr, "power: iterations %.6fs\n", elapsed.Seconds())
 }

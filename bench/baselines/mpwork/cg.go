@@ -68,5 +68,5 @@ func cg(j *job) (string, error) {
 	if err != nil || j.l.Rank() != 0 {
 		return "", err
 	}
-	return fmt.Sprintf("cg n=%d iters=%d rr=%.9e hash=%016x", m, j.iters, float64(rr)/workkernel.FixedPoint, workkernel.Hash(workkernel.HashStart, x)), nil
+	return workkernel.CGLine(x, m, j.iters, rr), nil
 }

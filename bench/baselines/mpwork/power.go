@@ -45,5 +45,5 @@ func power(j *job) (string, error) {
 	if j.l.Rank() != 0 {
 		return "", nil
 	}
-	return fmt.Sprintf("power n=%d iters=%d lambda=%.12e hash=%016x", n, j.iters, lambda, workkernel.Hash(workkernel.HashStart, x)), nil
+	return workkernel.PowerLine(x, n, j.iters, lambda), nil
 }
