@@ -112,11 +112,26 @@ func CheckLabel(d *delta.Delta, seq uint64, node int) error {
 func Pack[T any](piece func(T) []byte, vals []T) []byte {
 	var out []byte
 	for _, v := range vals {
-		p := piece(v)
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(p)))
-		out = append(out, p...)
+		out = appendPiece(out, piece(v))
 	}
 	return out
+}
+
+// PackValues is Pack of vals followed, when out is not empty, by out as
+// one more piece: the region's values and the output its units printed, as
+// UnpackValues splits them.
+func PackValues[T any](piece func(T) []byte, vals []T, out []byte) []byte {
+	b := Pack(piece, vals)
+	if len(out) > 0 {
+		b = appendPiece(b, out)
+	}
+	return b
+}
+
+// appendPiece appends p, length-prefixed, to a values list.
+func appendPiece(dst, p []byte) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p)))
+	return append(dst, p...)
 }
 
 // UnpackValues splits a node's values list into the n registered values
