@@ -79,10 +79,15 @@ func (n *node) dialJoin(tcfg transport.Config) error {
 
 // catchUp runs at the start of each region of a joining node: it makes the
 // region one the log holds (replayed), or the node's first as a slave, and
-// waits for either as long as needed (catchup.Joiner decides).
+// waits for either as long as needed (catchup.Joiner decides). Until the
+// node is a slave, the runtime writes its arena between regions (replays,
+// an image): the next Start is not told the stretch was clean. A joined
+// slave's stretches are any slave's.
 func (n *node) catchUp() {
-	n.gap.Dirty()
 	j := n.joining
+	if !j.Slave() {
+		n.gap.Dirty()
+	}
 	j.Begin(n.seq, n.replayTo, n.pending != nil)
 	for {
 		var err error

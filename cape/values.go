@@ -1,7 +1,6 @@
 package cape
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"reflect"
@@ -49,12 +48,7 @@ func LastPrivate[T any](r *Region, v *T, owner bool) {
 // value's partial and, when its units printed anything, their output
 // (output.go) as one more piece.
 func (r *Region) partials() []byte {
-	p := wire.Pack(value.PartialBytes, r.values.All())
-	if len(r.output) > 0 {
-		p = binary.LittleEndian.AppendUint32(p, uint32(len(r.output)))
-		p = append(p, r.output...)
-	}
-	return p
+	return wire.PackValues(value.PartialBytes, r.values.All(), r.output)
 }
 
 func (r *Region) results() []byte { return wire.Pack(value.Bytes, r.values.All()) }
@@ -62,12 +56,7 @@ func (r *Region) results() []byte { return wire.Pack(value.Bytes, r.values.All()
 // logged is what the durable log keeps of the region's values: their
 // results and, when the region printed anything, its output in order.
 func (r *Region) logged() []byte {
-	p := r.results()
-	if len(r.printed) > 0 {
-		p = binary.LittleEndian.AppendUint32(p, uint32(len(r.printed)))
-		p = append(p, r.printed...)
-	}
-	return p
+	return wire.PackValues(value.Bytes, r.values.All(), r.printed)
 }
 
 // combineValues computes every registered value from all nodes' partials

@@ -2,6 +2,7 @@ package allocs
 
 import (
 	"encoding/binary"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -38,6 +39,8 @@ func TestCheckPointers(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("%s: %v, want an error containing %q", tt.name, err, tt.want)
+		case tt.want != "" && !strings.Contains(err.Error(), fmt.Sprintf("(%#x, Go heap memory)", tt.v)):
+			t.Errorf("%s: %v, want the word's value %#x", tt.name, err, tt.v)
 		}
 	}
 }

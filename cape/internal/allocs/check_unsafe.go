@@ -18,15 +18,12 @@ func (t *Table) CheckPointers(mem []byte) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, a := range t.pointerful {
-		elem := uintptr(a.Size / a.N)
-		for i := range uintptr(a.N) {
-			for _, w := range a.Ptrs {
-				o := uintptr(a.Off) + i*elem + w.Off
-				v := *(*uintptr)(unsafe.Pointer(&mem[o]))
-				if v != 0 && (v < lo || v > hi) {
-					return fmt.Errorf("%s holds a pointer outside the CAPE arena (%#x, Go heap memory): memory that arena data points to must be in the arena too; make rows of arena slices with make inside the program (cape.Make by hand) so that CAPE can place them",
-						a.element(int(i), w.Path), v)
-				}
+		elem := a.Size / a.N
+		for i := range a.N {
+			e := mem[a.Off+i*elem:]
+			if w, bad := Stray(e, a.Ptrs, lo, hi); bad {
+				return fmt.Errorf("%s holds a pointer outside the CAPE arena (%#x, Go heap memory): memory that arena data points to must be in the arena too; make rows of arena slices with make inside the program (cape.Make by hand) so that CAPE can place them",
+					a.element(i, w.Path), *(*uintptr)(unsafe.Pointer(&e[w.Off])))
 			}
 		}
 	}

@@ -1,9 +1,6 @@
 package values
 
-import (
-	"fmt"
-	"reflect"
-)
+import "fmt"
 
 // ArrayReducer is an element-by-element reduction over an array or a
 // slice of numbers, with OpenMP 4.5's semantics: each node's private copy
@@ -71,10 +68,8 @@ func (x *ArrayReducer[T]) Combine(parts [][]byte) error {
 			return fmt.Errorf("node %d sent an array reduction partial of %d bytes, want %d", rank, len(b), want)
 		}
 		copy(sliceBytes(p), b)
-		for i := range acc {
-			if err := combine(x.op, reflect.ValueOf(&acc[i]).Elem(), reflect.ValueOf(p[i])); err != nil {
-				return err
-			}
+		if err := foldArray(x.op, acc, p); err != nil {
+			return err
 		}
 	}
 	x.result = acc

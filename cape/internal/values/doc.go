@@ -5,7 +5,8 @@
 // In a nutshell, it works as follows. Each operator has an identity per
 // type (Identity) and a way to combine two values (combine, by reflection
 // on the type's kind, so that named types reduce like their underlying
-// type). A region registers its values in a List, in the order the
+// type; an array reduction's loop, foldArray, looks the kind up once and
+// folds in the underlying type, with the same results). A region registers its values in a List, in the order the
 // generated code registers them; every node runs its share with private
 // copies started from the identities; each Value gives its node's partial
 // (Value.Partial), which the runtime packs into the region's values list

@@ -145,15 +145,23 @@ func combine(op Op, acc, b reflect.Value) error {
 	return nil
 }
 
-func b2i[T int64 | uint64](b bool) T {
+// integer is the integer types a reduction may name.
+type integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+}
+
+func b2i[T integer](b bool) T {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// intOp is op on integers, signed or not (min and max compare in T).
-func intOp[T int64 | uint64](op Op, x, y T) T {
+// intOp is op on integers, signed or not (min and max compare in T). On a
+// type narrower than 64 bits it gives the low bits of its result on the
+// values widened to 64 bits: integers wrap as in Go.
+func intOp[T integer](op Op, x, y T) T {
 	switch op {
 	case Add, Sub:
 		return x + y

@@ -195,20 +195,30 @@ type combineCase[T Reducible] struct {
 	wantErr string
 }
 
+// checkCombine checks every case through a Reducer (fold) and through an
+// array reduction's elementwise loop (foldArray), which must agree with it.
 func checkCombine[T Reducible](t *testing.T, cases []combineCase[T]) {
 	t.Helper()
 	for _, c := range cases {
 		got, err := fold(c.op, c.a, c.b)
-		switch {
-		case c.wantErr != "":
-			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
-				t.Errorf("%T %v %v %v: err %v, want %q", c.a, c.a, c.op, c.b, err, c.wantErr)
-			}
-		case err != nil:
-			t.Errorf("%T %v %v %v: %v", c.a, c.a, c.op, c.b, err)
-		case !sameBits(got, c.want):
-			t.Errorf("%T %v %v %v = %v, want %v", c.a, c.a, c.op, c.b, got, c.want)
+		checkCombined(t, "", c, got, err)
+		acc := []T{c.a}
+		err = foldArray(c.op, acc, []T{c.b})
+		checkCombined(t, "array: ", c, acc[0], err)
+	}
+}
+
+func checkCombined[T Reducible](t *testing.T, path string, c combineCase[T], got T, err error) {
+	t.Helper()
+	switch {
+	case c.wantErr != "":
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s%T %v %v %v: err %v, want %q", path, c.a, c.a, c.op, c.b, err, c.wantErr)
 		}
+	case err != nil:
+		t.Errorf("%s%T %v %v %v: %v", path, c.a, c.a, c.op, c.b, err)
+	case !sameBits(got, c.want):
+		t.Errorf("%s%T %v %v %v = %v, want %v", path, c.a, c.a, c.op, c.b, got, c.want)
 	}
 }
 

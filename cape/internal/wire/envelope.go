@@ -9,9 +9,7 @@ import (
 
 // AppendEnvelope appends the envelope of vals and d, compressed as c, to dst.
 func AppendEnvelope(dst []byte, d *delta.Delta, vals []byte, c delta.Compression) ([]byte, error) {
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(vals)))
-	dst = append(dst, vals...)
-	return d.AppendBinary(dst, c)
+	return d.AppendBinary(appendPiece(dst, vals), c)
 }
 
 // OutEnvelope is an envelope to send by reference: its pieces, in order,
@@ -30,8 +28,7 @@ type OutEnvelope struct {
 // envelope is one piece.
 func (e *OutEnvelope) Build(d *delta.Delta, vals []byte, c delta.Compression) ([][]byte, error) {
 	clear(e.bufs) // do not pin the last region's data
-	e.head = binary.LittleEndian.AppendUint32(e.head[:0], uint32(len(vals)))
-	e.head = append(e.head, vals...)
+	e.head = appendPiece(e.head[:0], vals)
 	if c != delta.None {
 		var err error
 		if e.head, err = d.AppendBinary(e.head, c); err != nil {
@@ -112,11 +109,27 @@ func CheckLabel(d *delta.Delta, seq uint64, node int) error {
 func Pack[T any](piece func(T) []byte, vals []T) []byte {
 	var out []byte
 	for _, v := range vals {
-		p := piece(v)
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(p)))
-		out = append(out, p...)
+		out = appendPiece(out, piece(v))
 	}
 	return out
+}
+
+// PackValues is Pack of vals followed, when out is not empty, by out as
+// one more piece: the region's values and the output its units printed, as
+// UnpackValues splits them.
+func PackValues[T any](piece func(T) []byte, vals []T, out []byte) []byte {
+	b := Pack(piece, vals)
+	if len(out) > 0 {
+		b = appendPiece(b, out)
+	}
+	return b
+}
+
+// appendPiece appends p, length-prefixed: a piece of a values list, or an
+// envelope's values list.
+func appendPiece(dst, p []byte) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(p)))
+	return append(dst, p...)
 }
 
 // UnpackValues splits a node's values list into the n registered values

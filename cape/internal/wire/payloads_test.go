@@ -203,7 +203,14 @@ func TestOpenLabelled(t *testing.T) {
 }
 
 func TestUnpackValues(t *testing.T) {
-	list := Pack(func(b []byte) []byte { return b }, [][]byte{{1}, {2, 2}, []byte("printed")})
+	id := func(b []byte) []byte { return b }
+	list := Pack(id, [][]byte{{1}, {2, 2}, []byte("printed")})
+	if got := PackValues(id, [][]byte{{1}, {2, 2}}, []byte("printed")); !bytes.Equal(got, list) {
+		t.Errorf("PackValues with output = %x, want %x", got, list)
+	}
+	if got, want := PackValues(id, [][]byte{{1}, {2, 2}}, nil), list[:len(list)-len("printed")-4]; !bytes.Equal(got, want) {
+		t.Errorf("PackValues without output = %x, want %x", got, want)
+	}
 	for _, c := range []struct {
 		n       int
 		vals    int
