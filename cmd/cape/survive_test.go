@@ -66,15 +66,7 @@ func runSurvivorArgs(t *testing.T, bin, fault string, nodes int, flags, progArgs
 	case <-time.After(limit):
 		t.Fatalf("%s: cape run still running after %v; stderr:\n%s", fault, limit, errs.String())
 	}
-	pids := regexp.MustCompile(`(?m)^(?:\[node \d+\] )?pid (\d+)$`).FindAllStringSubmatch(errs.String(), -1)
-	for _, m := range pids {
-		pid, _ := strconv.Atoi(m[1])
-		// The launcher has waited for every node: a pid still there is a
-		// node left behind (or, rarely, a new process that reused it).
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("%s: node process %d is still there after cape run returned", fault, pid)
-		}
-	}
+	checkNodesGone(t, fault, errs.String())
 	return out.String(), errs.String(), err
 }
 
