@@ -576,5 +576,5 @@ func (m *Master) PeerAddr(rank int) string {
 	if rank <= 0 || rank >= len(m.peers) || m.peers[rank] == nil {
 		return ""
 	}
-	return m.peers[rank].nc.RemoteAddr().String()
+	return m.peers[rank].addr
 }

@@ -157,6 +157,27 @@ func TestSingleNode(t *testing.T) {
 	m.Close()
 }
 
+// TestPeerAddr checks that the master sees each slave at the address the
+// slave's end has (distributed homes dial a node at its PeerAddr's host),
+// and that PeerAddr has no address for the master's rank or one out of
+// range.
+func TestPeerAddr(t *testing.T) {
+	m, slaves := startJob(t, testConfig(3), nil)
+	for rank := 1; rank < 3; rank++ {
+		if got, want := m.PeerAddr(rank), slaves[rank].LocalAddr().String(); got != want {
+			t.Errorf("PeerAddr(%d) = %q, slave %d's LocalAddr %q", rank, got, rank, want)
+		}
+	}
+	if a, b := m.PeerAddr(1), m.PeerAddr(2); a == b {
+		t.Errorf("slaves 1 and 2 at the same address %q", a)
+	}
+	for _, rank := range []int{-1, 0, 3} {
+		if got := m.PeerAddr(rank); got != "" {
+			t.Errorf("PeerAddr(%d) = %q, want none", rank, got)
+		}
+	}
+}
+
 func TestConfigErrors(t *testing.T) {
 	for _, c := range []Config{
 		{Token: []byte("short"), Size: 2},

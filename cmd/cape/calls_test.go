@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -21,11 +20,7 @@ func TestCallsMatchPlainGo(t *testing.T) {
 	for _, name := range callCases {
 		t.Run(name, func(t *testing.T) {
 			dir := "./testdata/calls/" + name
-			out, err := exec.Command("go", "run", dir).Output()
-			if err != nil {
-				t.Fatalf("go run %s: %v", dir, err)
-			}
-			want := string(out)
+			want := goRun(t, dir)
 			bin := sharedBuild(t, dir)
 			for _, nodes := range []string{"2", "3"} {
 				got, stderr, err := capeRun(nodes, nil, bin, nil)
@@ -50,10 +45,7 @@ func TestVerifyClosureWrites(t *testing.T) {
 	}
 	t.Parallel()
 	dir := "./testdata/calls/closure"
-	out, err := exec.Command("go", "run", dir).Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
+	out := goRun(t, dir)
 	bin := sharedBuild(t, dir)
 	for _, nodes := range []string{"2", "3"} {
 		got, stderr, err := capeRun(nodes, []string{"--verify"}, bin, nil)
@@ -63,7 +55,7 @@ func TestVerifyClosureWrites(t *testing.T) {
 		if strings.Contains(stderr, "--verify") {
 			t.Errorf("cape run --verify reported a difference:\n%s", stderr)
 		}
-		if got != string(out) {
+		if got != out {
 			t.Errorf("cape run -n %s --verify printed\n%s\ngo run printed\n%s", nodes, got, out)
 		}
 	}

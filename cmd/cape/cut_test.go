@@ -156,10 +156,13 @@ func cutJobs(t *testing.T) []cutJob {
 	return []cutJob{stdinsum, stencil}
 }
 
-// goRunOutput is go run's standard output for dir with args and stdin.
+// goRunOutput is go run's standard output for dir with args and stdin; a
+// run of more than 2 minutes fails the test.
 func goRunOutput(t *testing.T, dir string, args []string, stdin []byte) string {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"run", "."}, args...)...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", append([]string{"run", "."}, args...)...)
 	cmd.Dir, cmd.Stdin = dir, bytes.NewReader(stdin)
 	out, err := cmd.Output()
 	if err != nil {

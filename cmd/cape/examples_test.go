@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -32,11 +31,7 @@ func TestExamplesMatchPlainGo(t *testing.T) {
 		t.Run(ex.name, func(t *testing.T) {
 			dir := "../../examples/" + ex.name
 			args := strings.Fields(ex.args)
-			out, err := exec.Command("go", append([]string{"run", dir}, args...)...).Output()
-			if err != nil {
-				t.Fatalf("go run %s: %v", dir, err)
-			}
-			want := string(out)
+			want := goRun(t, dir, args...)
 			counts := []int{3}
 			if testenv.IsFull() {
 				counts = []int{3, 1, 2, 4}

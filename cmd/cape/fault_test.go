@@ -91,15 +91,29 @@ func runFailingJob(t *testing.T, fault string, limit time.Duration, prog string,
 	if !errors.As(err, &ee) || ee.Code == 0 {
 		t.Errorf("%s: cape run returned %v, want a non-zero exit; stderr:\n%s", fault, err, stderr.String())
 	}
-	pids := regexp.MustCompile(`(?m)^(?:\[node \d+\] )?pid (\d+)$`).FindAllStringSubmatch(stderr.String(), -1)
-	if len(pids) == 0 {
+	if checkNodesGone(t, fault, stderr.String()) == 0 {
 		t.Errorf("%s: no node reported its pid:\n%s", fault, stderr.String())
 	}
+	return stderr.String(), took, err
+}
+
+// nodePIDRE matches the "pid N" line that each node of the test programs
+// prints, prefixed with its rank on a slave.
+var nodePIDRE = regexp.MustCompile(`(?m)^(?:\[node \d+\] )?pid (\d+)$`)
+
+// checkNodesGone fails the test for each node process that reported its
+// pid in stderr and is still there, once cape run has returned, and
+// returns how many reported one.
+func checkNodesGone(t *testing.T, fault, stderr string) int {
+	t.Helper()
+	pids := nodePIDRE.FindAllStringSubmatch(stderr, -1)
 	for _, m := range pids {
 		pid, _ := strconv.Atoi(m[1])
+		// The launcher has waited for every node: a pid still there is a
+		// node left behind (or, rarely, a new process that reused it).
 		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 			t.Errorf("%s: node process %d is still there after cape run returned", fault, pid)
 		}
 	}
-	return stderr.String(), took, err
+	return len(pids)
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestHintedLoops runs testdata/hintloops, whose regions get the
@@ -65,16 +62,9 @@ func TestHintedLoops(t *testing.T) {
 	}
 }
 
-// goRun returns what go run prints for the package in dir given args.
+// goRun returns what go run prints for the package in dir given args,
+// with no input.
 func goRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", append([]string{"run", "."}, args...)...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	return string(out)
+	return goRunOutput(t, dir, args, nil)
 }

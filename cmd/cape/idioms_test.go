@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -27,10 +26,7 @@ func TestIdiomsMatchPlainGo(t *testing.T) {
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			pkg := "./" + dir
-			out, err := exec.Command("go", "run", pkg).Output()
-			if err != nil {
-				t.Fatalf("go run %s: %v", pkg, err)
-			}
+			out := goRun(t, pkg)
 			bin := sharedBuild(t, pkg)
 			for _, nodes := range []int{2, 3} {
 				var stdout, stderr bytes.Buffer
@@ -38,7 +34,7 @@ func TestIdiomsMatchPlainGo(t *testing.T) {
 				if err := run(cmd, &stdout, &stderr); err != nil {
 					t.Fatalf("cape run -n %d %s: %v\n%s", nodes, pkg, err, stderr.String())
 				}
-				if stdout.String() != string(out) {
+				if stdout.String() != out {
 					t.Errorf("cape run -n %d %s printed\n%s\ngo run printed\n%s", nodes, pkg, stdout.String(), out)
 				}
 			}

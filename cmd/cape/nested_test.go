@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -24,10 +23,7 @@ func TestNestedRegionMatchesPlainGo(t *testing.T) {
 }
 
 func nestedMatchesPlainGo(t *testing.T, dir string) {
-	out, err := exec.Command("go", "run", dir).Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
+	out := goRun(t, dir)
 	for _, c := range []struct {
 		nodes string
 		flags []string
@@ -37,7 +33,7 @@ func nestedMatchesPlainGo(t *testing.T, dir string) {
 		if err := run(args, &stdout, &stderr); err != nil {
 			t.Fatalf("cape %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		}
-		if stdout.String() != string(out) {
+		if stdout.String() != out {
 			t.Errorf("cape %s printed\n%s\ngo run printed\n%s", strings.Join(args, " "), stdout.String(), out)
 		}
 	}

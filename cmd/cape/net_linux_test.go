@@ -90,7 +90,7 @@ func onePortRun(t *testing.T, bin string, flags, args []string, in []byte) (stri
 			}
 		}
 	}()
-	old := os.Stdin
+	stdin := os.Stdin
 	if in != nil {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -108,10 +108,9 @@ func onePortRun(t *testing.T, bin string, flags, args []string, in []byte) (stri
 				time.Sleep(5 * time.Millisecond)
 			}
 		}()
-		os.Stdin = r
+		stdin = r
 	}
-	out, errText, err := capeRun("3", flags, bin, args)
-	os.Stdin = old
+	out, errText, err := capeRunStdin(stdin, "3", flags, bin, args)
 	close(stop)
 	wg.Wait()
 	if err != nil {

@@ -28,7 +28,7 @@ func TestStdinReachesEveryNode(t *testing.T) {
 	bin := sharedBuild(t, dir)
 	withStdin := func(what string, stdin *os.File, nodes string, want string) {
 		t.Helper()
-		out, errText, err := capeRunStdin(stdin, nodes, nil, bin)
+		out, errText, err := capeRunStdin(stdin, nodes, nil, bin, nil)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", what, err, errText)
 		}
@@ -100,7 +100,7 @@ func TestStdinCutStream(t *testing.T) {
 				time.Sleep(1500 * time.Millisecond) // the cut comes while the rest is not written
 				w.WriteString(in[half:])
 			}()
-			out, errText, err := capeRunStdin(r, "2", tc.flags, bin)
+			out, errText, err := capeRunStdin(r, "2", tc.flags, bin, nil)
 			if err == nil {
 				if out != wantOut {
 					t.Fatalf("a cut input stream printed %q with exit 0, go run printed %q\nstderr:\n%s", out, wantOut, errText)
@@ -142,9 +142,9 @@ func stdinsumInput(t *testing.T) (in, file, want string) {
 
 // capeRunStdin is capeRun with the process's standard input, which cape
 // run forwards to the job, set to stdin for the run.
-func capeRunStdin(stdin *os.File, nodes string, flags []string, bin string) (out, errText string, err error) {
+func capeRunStdin(stdin *os.File, nodes string, flags []string, dir string, args []string) (out, errText string, err error) {
 	old := os.Stdin
 	os.Stdin = stdin
 	defer func() { os.Stdin = old }()
-	return capeRun(nodes, flags, bin, nil)
+	return capeRun(nodes, flags, dir, args)
 }

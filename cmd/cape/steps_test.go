@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,16 +26,13 @@ func TestStepsFreeAndArenaPointers(t *testing.T) {
 		// Sparse steps leave two thirds of each new state as allocated:
 		// reused memory must read as zero on every node.
 		args := append([]string{fmt.Sprintf("-sparse=%v", sparse)}, args...)
-		out, err := exec.Command("go", append([]string{"run", dir, "-plain"}, args...)...).Output()
-		if err != nil {
-			t.Fatalf("go run %s: %v", dir, err)
-		}
+		out := goRun(t, dir, append([]string{"-plain"}, args...)...)
 		for _, nodes := range []string{"1", "2", "3"} {
 			var stdout, stderr bytes.Buffer
 			if err := run(append([]string{"run", "-n", nodes, sharedBuild(t, dir), "--"}, args...), &stdout, &stderr); err != nil {
 				t.Fatalf("cape run -n %s %v: %v\n%s", nodes, args, err, stderr.String())
 			}
-			if stdout.String() != string(out) {
+			if stdout.String() != out {
 				t.Errorf("cape run -n %s %v printed %q, plain Go %q", nodes, args, stdout.String(), out)
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -36,11 +35,7 @@ func buildSurvive(t *testing.T) (bin, want string) {
 		t.Fatalf("build testdata/survive: %v", err)
 	}
 	t.Cleanup(cleanup)
-	out, err := exec.Command("go", append([]string{"run", "./testdata/survive"}, surviveArgs...)...).Output()
-	if err != nil {
-		t.Fatalf("go run testdata/survive: %v", err)
-	}
-	return bin, string(out)
+	return bin, goRun(t, "./testdata/survive", surviveArgs...)
 }
 
 // runSurvivor runs bin on nodes nodes under fault (CAPE_FAULT) with extra
@@ -66,15 +61,7 @@ func runSurvivorArgs(t *testing.T, bin, fault string, nodes int, flags, progArgs
 	case <-time.After(limit):
 		t.Fatalf("%s: cape run still running after %v; stderr:\n%s", fault, limit, errs.String())
 	}
-	pids := regexp.MustCompile(`(?m)^(?:\[node \d+\] )?pid (\d+)$`).FindAllStringSubmatch(errs.String(), -1)
-	for _, m := range pids {
-		pid, _ := strconv.Atoi(m[1])
-		// The launcher has waited for every node: a pid still there is a
-		// node left behind (or, rarely, a new process that reused it).
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("%s: node process %d is still there after cape run returned", fault, pid)
-		}
-	}
+	checkNodesGone(t, fault, errs.String())
 	return out.String(), errs.String(), err
 }
 
@@ -229,10 +216,7 @@ func TestStraggler(t *testing.T) {
 	// Regions 3 to 5 take about a second: the job is still running when
 	// node 2 comes back.
 	args := []string{"-n", "2000", "-rounds", "30000"}
-	want, err := exec.Command("go", append([]string{"run", "./testdata/survive"}, args...)...).Output()
-	if err != nil {
-		t.Fatalf("go run testdata/survive: %v", err)
-	}
+	want := goRun(t, "./testdata/survive", args...)
 	t.Setenv("CAPE_FAULT", "node=2,at=compute,do=stall,region=2")
 	pr, pw := io.Pipe()
 	var stdout, stderr lockedBuffer
@@ -257,6 +241,7 @@ func TestStraggler(t *testing.T) {
 			}
 		}
 	}
+	var err error
 	select {
 	case err = <-done:
 	case <-time.After(60 * time.Second):
@@ -268,7 +253,7 @@ func TestStraggler(t *testing.T) {
 	if !resumed {
 		t.Fatalf("node 2 was never declared a straggler:\n%s", stderr.String())
 	}
-	if stdout.String() != string(want) {
+	if stdout.String() != want {
 		t.Errorf("printed\n%s\nwant\n%s\nstderr:\n%s", stdout.String(), want, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "the master re-runs them") {

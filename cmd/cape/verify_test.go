@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -97,11 +96,7 @@ func TestVerifyClauses(t *testing.T) {
 	}
 	t.Parallel()
 	dir := "./testdata/verifyclauses"
-	out, err := exec.Command("go", "run", dir).Output()
-	if err != nil {
-		t.Fatalf("go run %s: %v", dir, err)
-	}
-	want := string(out)
+	want := goRun(t, dir)
 	bin := sharedBuild(t, dir)
 	for _, nodes := range []string{"1", "2", "3"} {
 		got, stderr, err := capeRun(nodes, []string{"--verify"}, bin, nil)

@@ -57,7 +57,7 @@ const (
 	Lifeline  = "CAPE_LIFELINE_FD" // inherited fd held open by the launcher: EOF means stop (ssh: 0)
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
 	MaxLost   = "CAPE_MAX_LOST"    // slaves the job may lose and go on without; -1 or unset: no cap
-	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto (pages on demand)
+	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto/homes (pages on demand)
 
 	Checkpoint    = "CAPE_CHECKPOINT"     // the master's checkpoint directory (cape run --checkpoint)
 	Restart       = "CAPE_RESTART"        // "1": replay the checkpoint log, then continue (every node)
@@ -85,7 +85,7 @@ type Config struct {
 	// and validated by Read; 0 means the transport's default.
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
-	Transfer    string // how region results travel (Transfer): "", eager, lazy or auto
+	Transfer    string // how region results travel (Transfer): "", eager, lazy, auto or homes
 	// MaxLost is how many slaves the job may lose and still complete, their
 	// work re-executed by the survivors (MaxLost); negative means no cap
 	// (the job goes on while the master and one node remain), 0 means the

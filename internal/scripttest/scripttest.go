@@ -34,24 +34,24 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output of testdata/*.txt")
 
-// Block is one command of a script and its expected output.
-type Block struct {
+// block is one command of a script and its expected output.
+type block struct {
 	Pre  []string // comment and blank lines before the command
 	Line int      // the command's line number
 	Cmd  string
 	Want []string
 }
 
-// Parse reads a script's blocks and the comment and blank lines after the
+// parse reads a script's blocks and the comment and blank lines after the
 // last one.
-func Parse(t testing.TB, file string) (blocks []Block, tail []string) {
+func parse(t testing.TB, file string) (blocks []block, tail []string) {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var cur *Block
+	var cur *block
 	var pre []string
 	inOut := false
 	sc := bufio.NewScanner(f)
@@ -61,7 +61,7 @@ func Parse(t testing.TB, file string) (blocks []Block, tail []string) {
 		case cur == nil && (line == "" || strings.HasPrefix(line, "#")):
 			pre = append(pre, line)
 		case cur == nil:
-			blocks = append(blocks, Block{Pre: pre, Line: ln, Cmd: line})
+			blocks = append(blocks, block{Pre: pre, Line: ln, Cmd: line})
 			cur, pre = &blocks[len(blocks)-1], nil
 		case !inOut && line == "----":
 			inOut = true
@@ -93,16 +93,16 @@ func Run(t *testing.T, newRun func() func(cmd string) ([]string, error)) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			RunFile(t, file, newRun())
+			runFile(t, file, newRun())
 		})
 	}
 }
 
-// RunFile runs one script through run, comparing (or, with -update,
+// runFile runs one script through run, comparing (or, with -update,
 // rewriting) the expected output.
-func RunFile(t *testing.T, file string, run func(cmd string) ([]string, error)) {
+func runFile(t *testing.T, file string, run func(cmd string) ([]string, error)) {
 	t.Helper()
-	blocks, tail := Parse(t, file)
+	blocks, tail := parse(t, file)
 	var rewritten strings.Builder
 	for _, b := range blocks {
 		got, err := run(b.Cmd)
