@@ -16,7 +16,7 @@ const (
 
 // Job is what decides whether a job may use lazy transfer.
 type Job struct {
-	Transfer string // the mode asked for: "", Eager, Lazy or Auto
+	Transfer string // the mode asked for: "", Eager, Lazy, Auto or Homes
 	Size     int    // nodes
 	// Verify, Restart: --verify re-runs regions on the master, and a
 	// restart replays logged regions by sending them whole: both keep the

@@ -9,8 +9,7 @@ import (
 
 // Log batches --stats lines: written one by one, each line was a write to
 // a pipe that woke the launcher relaying it, on cores the regions it
-// measures were using (a stencil run on two nodes of a two-core machine
-// took 35 % longer with --stats). The lines go out once FlushBytes are
+// measures were using. The lines go out once FlushBytes are
 // pending or FlushEvery has passed since the last write, and on Flush.
 // A Log is safe for concurrent use.
 type Log struct {

@@ -137,13 +137,15 @@ func appendPiece(dst, p []byte) []byte {
 // pieces alias b.
 func UnpackValues(b []byte, n int) (vals [][]byte, out []byte, err error) {
 	vals, err = Unpack(b, n+1)
-	if err != nil && len(vals) != n {
-		return nil, nil, err
-	}
-	if len(vals) == n+1 {
+	switch {
+	case err == nil:
 		return vals[:n], vals[n], nil
+	case vals != nil && len(vals) == n:
+		return vals, nil, nil // the n values and no output
 	}
-	return vals, nil, nil
+	// A malformed list (Unpack returned no pieces), or a count that is
+	// neither n nor n+1: with no values registered, too.
+	return nil, nil, err
 }
 
 // Unpack splits a values list into exactly n pieces (aliasing b); when it

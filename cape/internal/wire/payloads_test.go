@@ -227,6 +227,18 @@ func TestUnpackValues(t *testing.T) {
 			t.Errorf("UnpackValues(n %d) = %d values, output %q, %v", c.n, len(vals), out, err)
 		}
 	}
+	// With no values registered: an empty list, or the output alone, is
+	// taken; a malformed list is refused all the same.
+	for _, c := range []struct {
+		list    []byte
+		out     string
+		refused bool
+	}{{nil, "", false}, {Pack(id, [][]byte{[]byte("out")}), "out", false}, {[]byte{1, 2}, "", true}, {[]byte{9, 0, 0, 0, 1}, "", true}} {
+		vals, out, err := UnpackValues(c.list, 0)
+		if c.refused != (err != nil) || len(vals) != 0 || string(out) != c.out {
+			t.Errorf("UnpackValues(%x, 0) = %d values, output %q, %v", c.list, len(vals), out, err)
+		}
+	}
 	if _, err := Unpack(list[:len(list)-1], 3); err == nil {
 		t.Error("a truncated list was accepted")
 	}
