@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -241,8 +240,8 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	case rest[0] == "build":
 		return benchBuild(f, rest[1:], stdout, stderr)
 	case rest[0] == "matmul" || rest[0] == "regions" || w != nil:
-		if !slices.Contains([]string{"eager", "lazy", "auto", "homes"}, f.transfer) {
-			return usagef("bench: --transfer %q: want eager, lazy, auto or homes", f.transfer)
+		if err := checkTransfer("bench", f.transfer); err != nil {
+			return err
 		}
 	default:
 		return usagef("bench: unknown benchmark %q (matmul, stencil, jacobi, heat3d, cg, power, regions, report DIR or build DIR)", rest[0])

@@ -170,8 +170,8 @@ func (f *runFlags) check() error {
 	if !slices.Contains(monitor.Backends(), f.monitor) {
 		return usagef("run: --monitor %q: want one of %s", f.monitor, strings.Join(monitor.Backends(), ", "))
 	}
-	if !slices.Contains([]string{"eager", "lazy", "auto", "homes"}, f.transfer) {
-		return usagef("run: --transfer %q: want eager, lazy, auto or homes", f.transfer)
+	if err := checkTransfer("run", f.transfer); err != nil {
+		return err
 	}
 	if _, err := delta.ParseCompression(f.compress); err != nil {
 		return usagef("run: --compress: %v", err)
@@ -229,4 +229,16 @@ func programInput() *os.File {
 		return nil
 	}
 	return os.Stdin
+}
+
+// transferModes are the values of --transfer (cape run, cape bench).
+var transferModes = []string{"eager", "lazy", "auto", "homes"}
+
+// checkTransfer refuses a --transfer value of the command cmd that is not
+// one of transferModes.
+func checkTransfer(cmd, mode string) error {
+	if !slices.Contains(transferModes, mode) {
+		return usagef("%s: --transfer %q: want eager, lazy, auto or homes", cmd, mode)
+	}
+	return nil
 }
