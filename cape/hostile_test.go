@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/cape-go/cape/internal/arena"
 	"hash/crc32"
 	"io"
 	"net"
@@ -444,13 +445,9 @@ func TestOversizedDeltaRefusedBeforeAllocating(t *testing.T) {
 	}
 }
 
+// diffCount is how many bytes of a and b differ (arena.Diff's count).
 func diffCount(a, b []byte) int {
-	n := 0
-	for i := range a {
-		if a[i] != b[i] {
-			n++
-		}
-	}
+	_, n := arena.Diff(a, b)
 	return n
 }
 
