@@ -13,7 +13,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/cape-go/cape/internal/arena"
 	"hash/crc32"
 	"io"
 	"net"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
+	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/monitor"
 	"github.com/cape-go/cape/transport"
 )
