@@ -43,6 +43,7 @@ type homesMerge struct {
 	ds      []*delta.Delta
 	parts   [][]byte
 	pending []int
+	built   []wire.PageRange // the multi-writer pages the master built (holdMulti)
 }
 
 // noticeLimits are the limits a homes payload is checked against.
@@ -328,7 +329,12 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	if err != nil {
 		return 0, recvd, err
 	}
+	r.awaitHash() // the entry hash reads the arena until here
+	if err := r.holdMulti(); err != nil {
+		return 0, recvd, err
+	}
 	m.peers[0].pushes = hs.srv.Pushes(hs.written, n.arena.Bytes(), m.peers[0].pushes[:0])
+	m.peers[0].pushes = hs.srv.Pushes(m.built, n.arena.Bytes(), m.peers[0].pushes)
 	if err := r.routePushes(); err != nil {
 		return 0, recvd, err
 	}
@@ -336,7 +342,6 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	for rank := 1; rank < n.size; rank++ {
 		m.parts[rank] = m.peers[rank].vals
 	}
-	r.awaitHash()
 	if err := r.combineValues(m.parts); err != nil {
 		return 0, recvd, err
 	}
@@ -361,12 +366,41 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	return sent + hs.h.TakeServed(), recvd + hs.h.TakeFetched(), nil
 }
 
+// holdMulti makes the master's copy of each page several nodes wrote (it
+// is their holder) the merged page. A page the master wrote too is merged
+// by applyOwnMerged; any other is built here from the bytes at the
+// region's entry that a writer sent with its runs, with the merged runs
+// applied, and installed. m.built gets the ranges of the pages built.
+func (r *Region) holdMulti() error {
+	n := r.n
+	hs := n.homes
+	m := &hs.m
+	m.built = m.built[:0]
+	for _, p := range hs.pages {
+		if homes.Contains(m.all[0], p) {
+			continue
+		}
+		var entry []byte
+		for rank := 1; rank < n.size && entry == nil; rank++ {
+			entry = m.peers[rank].entry[p]
+		}
+		if entry == nil {
+			return r.errorf("distributed homes: no writer of page %d sent its bytes at the region's entry", p)
+		}
+		if err := hs.install(p, r.mergedPage(p, entry), n.arena.Bytes()); err != nil {
+			return r.wrap("merged page", err)
+		}
+		m.built = homes.AppendPageRanges(m.built, []int{p})
+	}
+	return nil
+}
+
 // routePushes hands each page a node pushes to its readers' releases,
-// after the merge: a page its pusher holds now (it wrote it alone, or
-// was the lowest of its writers: the page is then its bytes with the
-// merged runs applied), to its readers other than its writers (every node
-// took part: under homes a loss stops the region before this). Each
-// reader's list is in ascending pages (a page has one holder).
+// after the merge: a page its pusher holds now (it wrote it alone), or a
+// page several wrote, from any of its writers or the master (the page is
+// then the pusher's bytes with the merged runs applied), to its readers
+// other than its writers. Each reader's list is in ascending pages, each
+// page once.
 func (r *Region) routePushes() error {
 	n := r.n
 	hs := n.homes
@@ -380,7 +414,7 @@ func (r *Region) routePushes() error {
 			if !ok {
 				return r.errorf("node %d pushed page %d, which it did not write", from, p.Page)
 			}
-			if h.Holder != from {
+			if h.Holder != from && !(h.Multi && homes.Contains(m.all[from], p.Page)) {
 				continue
 			}
 			data := p.Data
@@ -395,7 +429,9 @@ func (r *Region) routePushes() error {
 		}
 	}
 	for rank := range m.peers {
-		slices.SortFunc(m.peers[rank].to, func(a, b wire.Push) int { return a.Page - b.Page })
+		pe := &m.peers[rank]
+		slices.SortFunc(pe.to, func(a, b wire.Push) int { return a.Page - b.Page })
+		pe.to = slices.CompactFunc(pe.to, func(a, b wire.Push) bool { return a.Page == b.Page })
 	}
 	return nil
 }

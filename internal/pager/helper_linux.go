@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/cape-go/cape/internal/uffd"
@@ -24,6 +25,7 @@ const (
 	helperTwinFD  = 5 // the node's twin file
 	helperStateFD = 6 // the shared state
 	helperSnapFD  = 7 // distributed homes: the snapshot of the pages the node holds
+	helperPendFD  = 8 // distributed homes: the pages the node wrote, to replicate
 )
 
 // zeroAhead is how many never-populated pages the helper installs at once
@@ -49,13 +51,22 @@ type helper struct {
 	msgs   []uffd.Msg
 	snap   []byte       // distributed homes: the snapshot (read-only)
 	ln     net.Listener // distributed homes: the page server's port, until it accepts
+
+	// Distributed homes with replication (replicate_linux.go).
+	dec      *json.Decoder // the node's commands, after the set-up
+	sock     *os.File      // the node's socket, for the answers to its commands
+	pend     []byte        // the pages the node wrote, to replicate (read-only)
+	connMu   []sync.Mutex  // by holder: one request and its answer at a time on conns
+	dead     []bool        // by holder: its server is gone (the loop's only)
+	replMu   sync.Mutex
+	replicas map[int]*replica // by origin: the pages other nodes replicated here
 }
 
 func runHelper() int {
 	node := os.Getppid()
 	sock := os.NewFile(helperSockFD, "node")
-	h := &helper{}
 	dec := json.NewDecoder(sock)
+	h := &helper{dec: dec, sock: sock}
 	if err := dec.Decode(&h.cfg); err != nil {
 		fmt.Fprintf(sock, "error: read the configuration: %v\n", err)
 		return 1
@@ -154,6 +165,7 @@ func (h *helper) connect() error {
 		servers = []string{c.Master}
 	}
 	h.conns = make([]*transport.Slave, len(servers))
+	h.connMu, h.dead = make([]sync.Mutex, len(servers)), make([]bool, len(servers))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for holder, addr := range servers {
@@ -185,7 +197,10 @@ func (h *helper) loop() error {
 			return fmt.Errorf("poll: %w", err)
 		}
 		if fds[1].Revents != 0 {
-			return nil // the node closed its end (or wrote, which it never does)
+			if done, err := h.readCommand(); done || err != nil {
+				return err // nil: the node closed its end
+			}
+			continue
 		}
 		if fds[0].Revents&(unix.POLLERR|unix.POLLNVAL) != 0 {
 			return errors.New("the userfaultfd failed")
@@ -229,34 +244,55 @@ func (h *helper) resolve(addr uint64, write bool) error {
 }
 
 // fetch asks the page's holder (the master, with lazy transfer) for page
-// p (and the pages it reads ahead) and installs them.
+// p (and the pages it reads ahead) and installs them; if the holder's
+// server is gone (its node was lost), it asks the node keeping the
+// holder's replica instead (distributed homes).
 func (h *helper) fetch(p int) error {
 	v := h.state.loadVersion()
 	holder := h.state.holder(p)
-	from := "the master"
-	if holder != 0 {
-		from = fmt.Sprintf("node %d", holder)
-	}
 	if holder >= len(h.conns) || h.conns[holder] == nil {
 		return fmt.Errorf("page %d is held by node %d, whose page server this node has no connection to", p, holder)
 	}
-	conn := h.conns[holder]
-	req := transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}
+	var err error
+	if !h.dead[holder] {
+		var gone bool
+		gone, err = h.fetchFrom(holder, transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}, p, h.install)
+		if !gone {
+			return err
+		}
+		h.dead[holder] = true
+	} else {
+		err = fmt.Errorf("fetch page %d from node %d: its page server is gone", p, holder)
+	}
+	return h.fetchFromReplica(holder, p, v, err)
+}
+
+// fetchFrom sends req for page p to node at's server and installs the
+// pages of its answer with install; gone reports that the connection
+// failed (rather than the server refusing).
+func (h *helper) fetchFrom(at int, req transport.Message, p int, install func(int, []byte) error) (gone bool, err error) {
+	from := "the master"
+	if at != 0 {
+		from = fmt.Sprintf("node %d", at)
+	}
+	h.connMu[at].Lock()
+	defer h.connMu[at].Unlock()
+	conn := h.conns[at]
 	if err := conn.Send(req); err != nil {
-		return fmt.Errorf("fetch page %d from %s: %w", p, from, err)
+		return true, fmt.Errorf("fetch page %d from %s: %w", p, from, err)
 	}
 	msg, err := conn.Recv()
 	if err != nil {
-		return fmt.Errorf("fetch page %d from %s: %w", p, from, err)
+		return true, fmt.Errorf("fetch page %d from %s: %w", p, from, err)
 	}
 	switch {
 	case msg.Kind == KindPageErr:
-		return fmt.Errorf("%s refused page %d: %s", from, p, msg.Payload)
-	case msg.Kind != KindPages || msg.Seq != v:
-		return fmt.Errorf("fetch page %d: %s answered kind %d for version %d, want kind %d for %d", p, from, msg.Kind, msg.Seq, KindPages, v)
+		return false, fmt.Errorf("%s refused page %d: %s", from, p, msg.Payload)
+	case msg.Kind != KindPages || msg.Seq != req.Seq:
+		return false, fmt.Errorf("fetch page %d: %s answered kind %d for version %d, want kind %d for %d", p, from, msg.Kind, msg.Seq, KindPages, req.Seq)
 	}
 	h.state.addFetched(len(msg.Payload))
-	return ParseAnswer(msg.Payload, p, h.npages, h.cfg.PageSize, h.install)
+	return false, ParseAnswer(msg.Payload, p, h.npages, h.cfg.PageSize, install)
 }
 
 // install installs fetched page q, write-protected, after its twin and

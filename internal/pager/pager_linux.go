@@ -36,6 +36,7 @@ type Helper struct {
 	rd   *bufio.Reader // the helper's answers on the socket
 	port int           // a serving helper's page server port
 	snap []byte        // a serving helper's snapshot, mapped by the node
+	pend []byte        // a serving helper's pending file, mapped by the node
 }
 
 // wireConfig is what the node sends the helper on its socket.
@@ -103,12 +104,14 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 	}
 	files = append(files, stateFile)
 	if cfg.Serve {
-		snapFile, err := h.newSnapshot(cfg.ArenaSize)
-		if err != nil {
-			return err
+		for _, m := range []*[]byte{&h.snap, &h.pend} {
+			f, err := newShared(cfg.ArenaSize, m)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			files = append(files, f)
 		}
-		defer snapFile.Close()
-		files = append(files, snapFile)
 	}
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = append(helperEnv(), HelperEnv+"=1")
@@ -165,21 +168,22 @@ func (h *Helper) readLine() (string, error) {
 	return line, nil
 }
 
-// newSnapshot creates the snapshot file the node writes the pages it holds
-// into and its helper serves them from (distributed homes), and maps it.
-func (h *Helper) newSnapshot(size int) (*os.File, error) {
-	fd, err := unix.MemfdCreate("cape-pager-snapshot", unix.MFD_CLOEXEC)
+// newShared creates a file of size bytes the node writes and its helper
+// reads (distributed homes: the snapshot of the pages the node holds, and
+// the pending file of those it wrote, to replicate), and maps it at *m.
+func newShared(size int, m *[]byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate("cape-pager-shared", unix.MFD_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("memfd_create: %w", err)
 	}
-	f := os.NewFile(uintptr(fd), "cape-pager-snapshot")
+	f := os.NewFile(uintptr(fd), "cape-pager-shared")
 	if err := unix.Ftruncate(fd, int64(size)); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("size the snapshot file: %w", err)
+		return nil, fmt.Errorf("size the shared file: %w", err)
 	}
-	if h.snap, err = unix.Mmap(fd, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_NORESERVE); err != nil {
+	if *m, err = unix.Mmap(fd, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_NORESERVE); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("map the snapshot file: %w", err)
+		return nil, fmt.Errorf("map the shared file: %w", err)
 	}
 	return f, nil
 }
@@ -216,6 +220,32 @@ func (h *Helper) Connect(servers []string) error {
 // p × the page size (distributed homes); BeginUpdate before it writes it,
 // SetVersion after.
 func (h *Helper) Snapshot() []byte { return h.snap }
+
+// Pending is the memory the node copies the pages it wrote in a region
+// into before Replicate, page p at p × the page size.
+func (h *Helper) Pending() []byte { return h.pend }
+
+// Replicate has the helper send node buddy's page server the pages of
+// ranges ([lo, hi) page indices) from Pending, as version seq, and waits
+// until the buddy has them; with full, first every page the node holds,
+// from the snapshot (a new buddy). It must not be called concurrently.
+func (h *Helper) Replicate(seq uint64, buddy int, full bool, ranges [][2]int) error {
+	if err := json.NewEncoder(h.sock).Encode(command{Seq: seq, Buddy: buddy, Full: full, Ranges: ranges}); err != nil {
+		return fmt.Errorf("pager: ask the helper to replicate: %w", err)
+	}
+	line, err := h.readLine()
+	if err == nil && line != "ok" {
+		err = fmt.Errorf("helper: %s", line)
+	}
+	if err != nil {
+		return fmt.Errorf("pager: %w", err)
+	}
+	return nil
+}
+
+// SetReplica records that node at keeps rank's replica (-1: none): a
+// fetch from rank once its server is gone asks at.
+func (h *Helper) SetReplica(rank, at int) { h.state.setReplicaAt(rank, at) }
 
 // BeginUpdate stops the helper's server from serving until SetVersion.
 func (h *Helper) BeginUpdate() { h.state.storeVersion(updating) }
@@ -306,8 +336,10 @@ func (h *Helper) Close() error {
 			}
 		}
 		errs = append(errs, h.state.unmap())
-		if h.snap != nil {
-			errs = append(errs, unix.Munmap(h.snap))
+		for _, m := range [][]byte{h.snap, h.pend} {
+			if m != nil {
+				errs = append(errs, unix.Munmap(m))
+			}
 		}
 	})
 	return errors.Join(errs...)

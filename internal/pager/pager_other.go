@@ -63,3 +63,12 @@ func (*Helper) Readers(int) uint64 { return 0 }
 
 // TakeServed returns 0.
 func (*Helper) TakeServed() int { return 0 }
+
+// Pending returns nil.
+func (*Helper) Pending() []byte { return nil }
+
+// Replicate reports that there is no helper here.
+func (*Helper) Replicate(uint64, int, bool, [][2]int) error { return ErrNotSupported }
+
+// SetReplica does nothing.
+func (*Helper) SetReplica(int, int) {}

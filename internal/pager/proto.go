@@ -16,10 +16,24 @@ import (
 //	pages     master → helper  1 to MaxPages entries: u64 page index, then the page's bytes;
 //	                           the first entry is the page requested, the others are read ahead
 //	pageErr   master → helper  the reason, text: the request is refused
+//
+// Distributed homes add replication to a buddy (docs/homes.md, "Loss
+// recovery"): a node's helper sends its buddy's server the pages the node
+// wrote in a region before the node's notice, and the buddy's server keeps
+// them, two versions a page, to serve them once the node is lost.
+//
+//	replicate  helper → buddy   Seq: the pages' version; 1 to MaxPages entries: u64 page index, then its bytes
+//	replEnd    helper → buddy   Seq: the version replicated; no payload; answered by replAck (Seq the same)
+//	replicaReq helper → buddy   Seq: the version asked as of; u64 the lost node's rank, u64 page index;
+//	                            answered as a pageReq is, from the lost node's replica
 const (
 	KindPageReq uint8 = 16 + iota
 	KindPages
 	KindPageErr
+	KindReplicate
+	KindReplEnd
+	KindReplAck
+	KindReplicaReq
 )
 
 // MaxPages is the most pages one answer carries.
@@ -59,6 +73,45 @@ func ParseRequest(b []byte, npages int) (int, error) {
 		return 0, fmt.Errorf("page request for page %d of a %d-page arena", p, npages)
 	}
 	return int(p), nil
+}
+
+// AppendReplicaRequest appends the payload of a request for page p of the
+// replica of node origin's pages.
+func AppendReplicaRequest(dst []byte, origin, p int) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(origin))
+	return binary.LittleEndian.AppendUint64(dst, uint64(p))
+}
+
+// ParseReplicaRequest reads a replica request's payload for a job of size
+// nodes and an arena of npages pages.
+func ParseReplicaRequest(b []byte, size, npages int) (origin, p int, err error) {
+	if len(b) != 16 {
+		return 0, 0, fmt.Errorf("replica request of %d bytes, want 16", len(b))
+	}
+	o, q := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+	if o >= uint64(size) || q >= uint64(npages) {
+		return 0, 0, fmt.Errorf("replica request for page %d of node %d: a %d-page arena, %d nodes", q, o, npages, size)
+	}
+	return int(o), int(q), nil
+}
+
+// ParseEntries checks a replicate message's payload, for an arena of
+// npages pages of pageSize bytes, and calls fn for each entry in order
+// (content aliases b); it checks the whole payload before the first call.
+func ParseEntries(b []byte, npages, pageSize int, fn func(p int, content []byte)) error {
+	entry := 8 + pageSize
+	if len(b) == 0 || len(b)%entry != 0 || len(b)/entry > MaxPages {
+		return fmt.Errorf("replicated pages of %d bytes: want 1 to %d entries of %d bytes", len(b), MaxPages, entry)
+	}
+	for i := 0; i < len(b); i += entry {
+		if p := binary.LittleEndian.Uint64(b[i:]); p >= uint64(npages) {
+			return fmt.Errorf("replicated page %d of a %d-page arena", p, npages)
+		}
+	}
+	for i := 0; i < len(b); i += entry {
+		fn(int(binary.LittleEndian.Uint64(b[i:])), b[i+8:i+entry])
+	}
+	return nil
 }
 
 // AppendPage appends one entry of an answer: page p and its content.

@@ -30,6 +30,9 @@ func (h *helper) listen() (int, error) {
 		return 0, fmt.Errorf("map the snapshot: %w", err)
 	}
 	h.snap = snap
+	if h.pend, err = unix.Mmap(helperPendFD, 0, h.cfg.ArenaSize, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_NORESERVE); err != nil {
+		return 0, fmt.Errorf("map the pending file: %w", err)
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(h.cfg.ServeHost, "0"))
 	if err != nil {
 		return 0, fmt.Errorf("open the page server: %w", err)
@@ -68,13 +71,29 @@ func (h *helper) startServer() {
 func (h *helper) serveClient(pm *transport.Master, id int) {
 	rank := ClientRank(id, h.cfg.Rank, h.cfg.Size)
 	var rs readState
+	var replErr error // the first replicated page refused since the last replEnd
 	for {
 		msg, err := pm.Recv(id)
 		if err != nil {
 			return
 		}
-		out, err := h.answer(rank, msg, &rs)
-		reply := transport.Message{Kind: KindPages, Seq: msg.Seq, Payload: out}
+		var out []byte
+		kind := uint8(KindPages)
+		switch msg.Kind {
+		case KindReplicate:
+			if replErr == nil {
+				replErr = h.storeReplica(rank, msg)
+			}
+			pm.Release(id, msg.Payload)
+			continue
+		case KindReplEnd:
+			kind, err, replErr = KindReplAck, replErr, nil
+		case KindReplicaReq:
+			out, err = h.answerReplica(rank, msg)
+		default:
+			out, err = h.answer(rank, msg, &rs)
+		}
+		reply := transport.Message{Kind: kind, Seq: msg.Seq, Payload: out}
 		if err != nil {
 			reply = transport.Message{Kind: KindPageErr, Seq: msg.Seq, Payload: []byte(err.Error())}
 		}
@@ -149,6 +168,50 @@ func (h *helper) copyPages(p, rank int, rs *readState) ([]byte, bool) {
 		out = AppendPage(out, q, h.snap[q*ps:(q+1)*ps])
 	}
 	return out, true
+}
+
+// storeReplica keeps the pages of a replicate message from node origin's
+// helper in origin's replica.
+func (h *helper) storeReplica(origin int, msg transport.Message) error {
+	r, err := h.replicaOf(origin)
+	if err != nil {
+		return err
+	}
+	err = ParseEntries(msg.Payload, h.npages, h.cfg.PageSize, func(p int, content []byte) { r.store(p, msg.Seq, content) })
+	if err != nil {
+		return fmt.Errorf("node %d's replicated pages: %w", origin, err)
+	}
+	return nil
+}
+
+// answerReplica answers rank's request for a page of a lost node's
+// replica, as of the version it asks: the page and the replica's pages
+// after it (the asker installs only those it lacks and the lost node
+// held).
+func (h *helper) answerReplica(rank int, msg transport.Message) ([]byte, error) {
+	origin, p, err := ParseReplicaRequest(msg.Payload, h.cfg.Size, h.npages)
+	if err != nil {
+		return nil, err
+	}
+	out, err := h.replicaPages(origin, p, msg.Seq)
+	if err != nil {
+		return nil, fmt.Errorf("node %d asked node %d: %w", rank, h.cfg.Rank, err)
+	}
+	return out, nil
+}
+
+// replicaPages returns page p of node origin's replica as of version v,
+// with the pages after it read ahead, as an answer's entries.
+func (h *helper) replicaPages(origin, p int, v uint64) ([]byte, error) {
+	r := h.existingReplica(origin)
+	if r == nil {
+		return nil, fmt.Errorf("no replica of node %d's pages here", origin)
+	}
+	out, ok := r.appendPages(make([]byte, 0, MaxPages*(8+h.cfg.PageSize)), p, v, MaxPages, h.npages)
+	if !ok {
+		return nil, fmt.Errorf("page %d of node %d as of region #%d is not in its replica here", p, origin, v)
+	}
+	return out, nil
 }
 
 var errNoPort = errors.New("the helper gave no page server port")

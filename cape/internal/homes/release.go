@@ -3,7 +3,7 @@ package homes
 // The runtime's use of distributed homes (package cape's --transfer homes)
 // is a subset of the directory above, computed per region from the nodes'
 // notices alone: every page written is homed at its writer, or at the
-// lowest of several (whose runs are merged), and every node is told the
+// master where several wrote it (their runs are merged), and every node is told the
 // holder of every page written, so it drops a stale copy and fetches the
 // page from its holder on its next touch. These functions are that
 // subset's bookkeeping; Dir remains the model of the whole protocol
@@ -63,8 +63,11 @@ func Find(hl []wire.Home, p int) (wire.Home, bool) {
 // Decide returns the homes of a region from the page ranges each rank
 // wrote (written[rank], ascending and disjoint; nil for a rank that wrote
 // nothing or did not take part), appended to out[:0]: a page one rank
-// wrote is homed there; a page several wrote is Multi, homed at the lowest.
-// Adjacent pages with the same holder and kind share a Home.
+// wrote is homed there; a page several wrote is Multi, homed at the master
+// (rank 0), which builds it from the merged runs: the master's loss ends
+// the job, so such a page needs no replica, and a slave's replica (its
+// bytes before the merge) would not be the page. Adjacent pages with the
+// same holder and kind share a Home.
 func Decide(out []wire.Home, written [][]wire.PageRange) []wire.Home {
 	out = out[:0]
 	next := make([]int, len(written)) // per rank, its first range not yet passed
@@ -104,6 +107,9 @@ func Decide(out []wire.Home, written [][]wire.PageRange) []wire.Home {
 			} else if hi < 0 || r.Lo < hi {
 				hi = r.Lo
 			}
+		}
+		if writers > 1 {
+			holder = 0
 		}
 		out = appendHome(out, wire.Home{PageRange: wire.PageRange{Lo: lo, Hi: hi}, Holder: holder, Multi: writers > 1})
 		at = hi

@@ -75,7 +75,11 @@ func TestDecideModel(t *testing.T) {
 				}
 				continue
 			}
-			if i < 0 || homes[i].Holder != ws[0] || homes[i].Multi != (len(ws) > 1) {
+			holder := ws[0]
+			if len(ws) > 1 {
+				holder = 0
+			}
+			if i < 0 || homes[i].Holder != holder || homes[i].Multi != (len(ws) > 1) {
 				t.Fatalf("iter %d: page %d written by %v: homes %+v", iter, p, ws, homes)
 			}
 		}

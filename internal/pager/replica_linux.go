@@ -1,0 +1,109 @@
+//go:build linux
+
+package pager
+
+import (
+	"fmt"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// A replica is what a buddy keeps of one other node's pages (distributed
+// homes with replication): two versions of each page, the newest two it
+// was sent. A node sends the pages it wrote in a region before its notice,
+// so one of the two may be the version of a region not yet released (its
+// node may be lost before the release); the other is then the released
+// one. Asked for a page as of version v, the replica answers the newest of
+// the two at most v.
+type replica struct {
+	mu  sync.RWMutex
+	ps  int
+	mem []byte   // two slots per page: page p's slot s at (2p+s) × ps
+	ver []uint64 // per slot, its version + 1 (0: empty)
+}
+
+// newReplica maps the storage of a replica of an arena of npages pages of
+// ps bytes: address space only, until pages arrive.
+func newReplica(npages, ps int) (*replica, error) {
+	mem, err := unix.Mmap(-1, 0, 2*npages*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
+	if err != nil {
+		return nil, fmt.Errorf("map a replica: %w", err)
+	}
+	// A Go slice of 2 × npages words would be zeroed, hence resident, at
+	// once; a mapping is resident only where versions are stored.
+	vmem, err := unix.Mmap(-1, 0, 16*npages, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
+	if err != nil {
+		_ = unix.Munmap(mem)
+		return nil, fmt.Errorf("map a replica's versions: %w", err)
+	}
+	return &replica{ps: ps, mem: mem, ver: wordsOf(vmem)}, nil
+}
+
+// store keeps content as page p's version v: in the slot that holds v
+// already (a page sent again), else in the older slot.
+func (r *replica) store(p int, v uint64, content []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := 0
+	switch a, b := r.ver[2*p], r.ver[2*p+1]; {
+	case a == v+1:
+	case b == v+1 || b < a:
+		s = 1
+	}
+	copy(r.mem[(2*p+s)*r.ps:(2*p+s+1)*r.ps], content)
+	r.ver[2*p+s] = v + 1
+}
+
+// slot returns the slot of page p's newest version at most v, or -1.
+// r.mu must be held.
+func (r *replica) slot(p int, v uint64) int {
+	best := -1
+	for s := range 2 {
+		if x := r.ver[2*p+s]; x != 0 && x-1 <= v && (best < 0 || x > r.ver[2*p+best]) {
+			best = s
+		}
+	}
+	return best
+}
+
+// appendPages appends to out, as answer entries, page p as of version v
+// and the pages after it the replica has as of v, up to want in all; it
+// reports false if the replica lacks p as of v.
+func (r *replica) appendPages(out []byte, p int, v uint64, want, npages int) ([]byte, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for q := p; q < p+want && q < npages; q++ {
+		s := r.slot(q, v)
+		if s < 0 {
+			return out, q > p
+		}
+		out = AppendPage(out, q, r.mem[(2*q+s)*r.ps:(2*q+s+1)*r.ps])
+	}
+	return out, true
+}
+
+// replicaOf returns the replica of node origin's pages, made on first use.
+func (h *helper) replicaOf(origin int) (*replica, error) {
+	h.replMu.Lock()
+	defer h.replMu.Unlock()
+	if r := h.replicas[origin]; r != nil {
+		return r, nil
+	}
+	r, err := newReplica(h.npages, h.cfg.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	if h.replicas == nil {
+		h.replicas = map[int]*replica{}
+	}
+	h.replicas[origin] = r
+	return r, nil
+}
+
+// existingReplica returns the replica of origin's pages, or nil.
+func (h *helper) existingReplica(origin int) *replica {
+	h.replMu.Lock()
+	defer h.replMu.Unlock()
+	return h.replicas[origin]
+}

@@ -1,0 +1,168 @@
+//go:build linux
+
+package pager
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/cape-go/cape/transport"
+)
+
+// Replication to a buddy and recovery from it, the helper's side
+// (distributed homes, docs/homes.md "Loss recovery"). Before its notice, a
+// node copies the pages it wrote into the pending file and asks its helper
+// to send them to its buddy's server (command): the notice leaves only
+// once the buddy has them, so every page a release names has two copies.
+// A fetch from a holder that is gone falls back to the node keeping its
+// replica (the state's replica table).
+
+// command is a node's request to its helper: replicate to Buddy the pages
+// of Ranges, from the pending file, as version Seq; with Full, first every
+// page the node holds, from the snapshot, as of the node's version (a new
+// buddy has none of them).
+type command struct {
+	Seq    uint64
+	Buddy  int
+	Full   bool
+	Ranges [][2]int
+}
+
+// readCommand reads the node's next command and carries it out in the
+// background, answering on the socket; done reports that the node closed
+// its end.
+func (h *helper) readCommand() (done bool, err error) {
+	var c command
+	if err := h.dec.Decode(&c); err != nil {
+		if errors.Is(err, io.EOF) {
+			return true, nil
+		}
+		return true, fmt.Errorf("read the node's command: %w", err)
+	}
+	go func() {
+		// The node waits for this answer before its next command, so
+		// answers never interleave.
+		if err := h.replicate(c); err != nil {
+			fmt.Fprintf(h.sock, "error: %v\n", err)
+			return
+		}
+		fmt.Fprintf(h.sock, "ok\n")
+	}()
+	return false, nil
+}
+
+// replicate sends the pages of c to c.Buddy's server and waits until it
+// has them.
+func (h *helper) replicate(c command) error {
+	b := c.Buddy
+	if b < 0 || b >= len(h.conns) || h.conns[b] == nil {
+		return fmt.Errorf("replicate to node %d: no connection to its page server", b)
+	}
+	h.connMu[b].Lock()
+	defer h.connMu[b].Unlock()
+	w := entryWriter{conn: h.conns[b], ps: h.cfg.PageSize}
+	if c.Full {
+		w.seq = h.state.loadVersion() &^ updating
+		for p := range h.npages {
+			if h.state.isHeld(p) {
+				if err := w.add(p, h.snap); err != nil {
+					return fmt.Errorf("replicate to node %d: %w", b, err)
+				}
+			}
+		}
+	}
+	if err := w.flush(); err != nil {
+		return fmt.Errorf("replicate to node %d: %w", b, err)
+	}
+	w.seq = c.Seq
+	for _, r := range c.Ranges {
+		if r[0] < 0 || r[0] >= r[1] || r[1] > h.npages {
+			return fmt.Errorf("replicate pages [%d, %d) of a %d-page arena", r[0], r[1], h.npages)
+		}
+		for p := r[0]; p < r[1]; p++ {
+			if err := w.add(p, h.pend); err != nil {
+				return fmt.Errorf("replicate to node %d: %w", b, err)
+			}
+		}
+	}
+	if err := w.flush(); err != nil {
+		return fmt.Errorf("replicate to node %d: %w", b, err)
+	}
+	if err := w.conn.Send(transport.Message{Kind: KindReplEnd, Seq: c.Seq}); err != nil {
+		return fmt.Errorf("replicate to node %d: %w", b, err)
+	}
+	msg, err := w.conn.Recv()
+	switch {
+	case err != nil:
+		return fmt.Errorf("replicate to node %d: %w", b, err)
+	case msg.Kind == KindPageErr:
+		return fmt.Errorf("node %d refused the replicated pages: %s", b, msg.Payload)
+	case msg.Kind != KindReplAck || msg.Seq != c.Seq:
+		return fmt.Errorf("replicate to node %d: answered kind %d for version %d, want kind %d for %d", b, msg.Kind, msg.Seq, KindReplAck, c.Seq)
+	}
+	return nil
+}
+
+// entryWriter batches replicated pages into messages of up to MaxPages.
+type entryWriter struct {
+	conn *transport.Slave
+	ps   int
+	seq  uint64
+	buf  []byte
+	n    int
+}
+
+// add appends page p of mem (the snapshot or the pending file), sending
+// the batch when full.
+func (w *entryWriter) add(p int, mem []byte) error {
+	w.buf = AppendPage(w.buf, p, mem[p*w.ps:(p+1)*w.ps])
+	if w.n++; w.n == MaxPages {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *entryWriter) flush() error {
+	if w.n == 0 {
+		return nil
+	}
+	err := w.conn.Send(transport.Message{Kind: KindReplicate, Seq: w.seq, Payload: w.buf})
+	w.buf, w.n = w.buf[:0], 0
+	return err
+}
+
+// fetchFromReplica fetches page p of the lost node origin (its server is
+// gone: cause) from the node keeping its replica, as of version v, and
+// installs it with the replica's pages after it that the node lacks and
+// origin held.
+func (h *helper) fetchFromReplica(origin, p int, v uint64, cause error) error {
+	at := h.state.replicaAt(origin)
+	if at < 0 {
+		return fmt.Errorf("%w; no other node keeps its pages", cause)
+	}
+	install := func(q int, content []byte) error {
+		if q != p && h.state.holder(q) != origin {
+			return nil
+		}
+		return h.install(q, content)
+	}
+	if at == h.cfg.Rank {
+		out, err := h.replicaPages(origin, p, v)
+		if err != nil {
+			return fmt.Errorf("%w; %w", cause, err)
+		}
+		return ParseAnswer(out, p, h.npages, h.cfg.PageSize, install)
+	}
+	if at >= len(h.conns) || h.conns[at] == nil || h.dead[at] {
+		return fmt.Errorf("%w; node %d, which keeps its pages, is unreachable", cause, at)
+	}
+	gone, err := h.fetchFrom(at, transport.Message{Kind: KindReplicaReq, Seq: v, Payload: AppendReplicaRequest(nil, origin, p)}, p, install)
+	if gone {
+		h.dead[at] = true
+	}
+	if err != nil {
+		return fmt.Errorf("%w; from node %d's replica: %w", cause, at, err)
+	}
+	return nil
+}
