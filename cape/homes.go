@@ -36,6 +36,13 @@ type homesNode struct {
 	// wait for it).
 	doneSeen bool
 
+	// Replication (homes_loss.go), where losses may be survived.
+	replicate    bool
+	buddy        int          // the node keeping this one's replica, or -1
+	replicatedTo int          // the buddy this node last replicated to, or -1
+	ranges       [][2]int     // scratch: the pages to replicate
+	adopted      map[int]bool // the master's: lost nodes whose pages it took over
+
 	// written: the pages this node wrote in the region (as the tracker
 	// reports them: written, not necessarily changed), as ranges; shared:
 	// those it sends its runs of with its notice.
@@ -196,7 +203,9 @@ func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string) er
 		return fmt.Errorf("distributed homes: %w", err)
 	}
 	ps := n.arena.PageSize()
-	n.homes = &homesNode{tr: lz, h: h, srv: pageserver.New(h, n.rank, ps), ps: ps, share: map[string][]int{}}
+	n.homes = &homesNode{tr: lz, h: h, srv: pageserver.New(h, n.rank, ps), ps: ps, share: map[string][]int{},
+		replicate: n.cfg.MaxLost != 0, buddy: -1, replicatedTo: -1, adopted: map[int]bool{}}
+	n.setReplicas()
 	lz.SetAbsent(h.Invalid)
 	if n.plan.Stats {
 		notice("cape: %s (distributed homes)\n", n.plan.LazyMode(lz.UserModeOnly()))

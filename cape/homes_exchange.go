@@ -86,6 +86,9 @@ func (r *Region) createHomes(d *delta.Delta, pages []int) {
 func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
+	if err := r.replicateWritten(); err != nil {
+		return 0, 0, err
+	}
 	hs.pushes = hs.srv.Pushes(hs.written, n.arena.Bytes(), hs.pushes[:0])
 	head := wire.AppendPushes(wire.AppendRanges(hs.payload[:0], hs.written), hs.pushes)
 	p, err := r.appendShared(head, hs.shared, d, r.partials())
@@ -96,6 +99,7 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 	if err := n.slave.Send(transport.Message{Kind: wire.Notice, Seq: r.seq, Payload: p}); err != nil {
 		return 0, 0, r.fail(err)
 	}
+	n.fault("broadcast", r.seq)
 	sent = len(p)
 	for {
 		msg, err := n.slave.Recv()
@@ -253,6 +257,7 @@ func (r *Region) release(hl []wire.Home) error {
 	}
 	hs.h.SetVersion(r.seq)
 	hs.srv.Update(r.seq, hl, n.arena.Bytes())
+	n.setReplicas()
 	return nil
 }
 
@@ -296,9 +301,6 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	if err != nil {
 		return 0, 0, err
 	}
-	if len(r.roster.committed) != n.size-1 {
-		return 0, 0, r.errorf("a node was lost: under distributed homes (--transfer homes) the pages it held cannot be recovered yet; run with --transfer lazy to survive losses")
-	}
 	defer func() {
 		for _, rank := range r.roster.committed {
 			n.master.Release(rank, msgs[rank].Payload)
@@ -310,9 +312,13 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	}()
 	m := &hs.m
 	if len(m.peers) != n.size {
-		m.peers, m.all, m.ds, m.parts = make([]homesPeer, n.size), make([][]wire.PageRange, n.size), make([]*delta.Delta, 0, n.size), make([][]byte, n.size)
+		m.peers, m.all, m.ds = make([]homesPeer, n.size), make([][]wire.PageRange, n.size), make([]*delta.Delta, 0, n.size)
 	}
 	lim := r.noticeLimits()
+	for rank := 1; rank < n.size; rank++ {
+		// A lost node's notice is discarded: the master re-ran its units.
+		m.peers[rank].forget()
+	}
 	for _, rank := range r.roster.committed {
 		recvd += len(msgs[rank].Payload)
 		if err := r.readNotice(rank, msgs[rank].Payload, lim); err != nil {
@@ -324,6 +330,9 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 		m.all[rank] = m.peers[rank].written
 	}
 	hs.homes = homes.Decide(hs.homes, m.all)
+	if err := r.adoptLost(); err != nil {
+		return 0, recvd, err
+	}
 	k, err := r.mergeMulti(lim)
 	recvd += k
 	if err != nil {
@@ -338,13 +347,14 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	if err := r.routePushes(); err != nil {
 		return 0, recvd, err
 	}
-	m.parts[0] = r.partials()
-	for rank := 1; rank < n.size; rank++ {
-		m.parts[rank] = m.peers[rank].vals
+	m.parts = append(m.parts[:0], r.partials())
+	for _, rank := range r.roster.committed {
+		m.parts = append(m.parts, m.peers[rank].vals)
 	}
 	if err := r.combineValues(m.parts); err != nil {
 		return 0, recvd, err
 	}
+	n.announceLive(r.seq)
 	if sent, err = r.sendReleases(); err != nil {
 		return sent, recvd, err
 	}
@@ -380,10 +390,7 @@ func (r *Region) holdMulti() error {
 		if homes.Contains(m.all[0], p) {
 			continue
 		}
-		var entry []byte
-		for rank := 1; rank < n.size && entry == nil; rank++ {
-			entry = m.peers[rank].entry[p]
-		}
+		entry := r.entryBytes(p, -1)
 		if entry == nil {
 			return r.errorf("distributed homes: no writer of page %d sent its bytes at the region's entry", p)
 		}
@@ -422,7 +429,7 @@ func (r *Region) routePushes() error {
 				data = r.mergedPage(p.Page, p.Data)
 			}
 			for _, to := range p.Readers {
-				if to != from && !(h.Multi && homes.Contains(m.all[to], p.Page)) {
+				if to != from && to != h.Holder && !(h.Multi && homes.Contains(m.all[to], p.Page)) {
 					m.peers[to].to = append(m.peers[to].to, wire.Push{Page: p.Page, Data: data})
 				}
 			}
@@ -451,6 +458,12 @@ func (r *Region) mergedPage(p int, mine []byte) []byte {
 		copy(out[a-lo:b-lo], run.Data[a-run.Off:b-run.Off])
 	}
 	return out
+}
+
+// forget clears what the master read of the node's last notice.
+func (pe *homesPeer) forget() {
+	pe.written, pe.pushes, pe.runs, pe.vals = pe.written[:0], pe.pushes[:0], pe.runs[:0], nil
+	clear(pe.entry)
 }
 
 // readNotice decodes rank's notice into its homesPeer.
@@ -547,17 +560,7 @@ func (r *Region) mergeMulti(lim *wire.Limits) (int, error) {
 		}
 		m.ds = append(m.ds, &pe.d)
 	}
-	base := delta.PagedBase(hs.ps, func(p int) []byte {
-		if homes.Contains(m.all[0], p) {
-			return n.tracker.Twin(p)
-		}
-		for rank := 1; rank < n.size; rank++ {
-			if e, ok := m.peers[rank].entry[p]; ok {
-				return e
-			}
-		}
-		return nil
-	})
+	base := delta.PagedBase(hs.ps, func(p int) []byte { return r.entryBytes(p, -1) })
 	if err := delta.MergeBaseInto(&m.merged, r.seq, base, m.ds...); err != nil {
 		return recvd, r.mergeError(err)
 	}
@@ -565,34 +568,33 @@ func (r *Region) mergeMulti(lim *wire.Limits) (int, error) {
 }
 
 // collect asks every slave that wrote a page of multi without sending its
-// runs for them, and reads the answers.
+// runs for them, and reads the answers. A slave lost since its notice
+// cannot answer: its runs come from its replica (runsFromReplica).
 func (r *Region) collect(multi []int, lim *wire.Limits) (int, error) {
 	n := r.n
 	m := &n.homes.m
-	var asked []int
+	var asked, gone []int
+	var causes []error
 	for rank := 1; rank < n.size; rank++ {
-		pe := &m.peers[rank]
-		m.pending = m.pending[:0]
-		for _, p := range multi {
-			if _, ok := pe.entry[p]; !ok && homes.Contains(pe.written, p) {
-				m.pending = append(m.pending, p)
-			}
-		}
-		if len(m.pending) == 0 {
+		pending := r.lacking(rank, multi, m.pending[:0])
+		m.pending = pending
+		if len(pending) == 0 {
 			continue
 		}
-		if err := n.master.Send(rank, transport.Message{Kind: wire.Collect, Seq: r.seq, Payload: wire.AppendPageList(nil, m.pending)}); err != nil {
-			return 0, r.fail(err)
+		if err := n.master.Send(rank, transport.Message{Kind: wire.Collect, Seq: r.seq, Payload: wire.AppendPageList(nil, pending)}); err != nil {
+			gone, causes = append(gone, rank), append(causes, err)
+			continue
 		}
 		asked = append(asked, rank)
 	}
 	recvd := 0
 	for _, rank := range asked {
 		msg, err := r.roster.ro.awaitRuns(rank)
-		if err == nil {
-			err = wire.FromSlave(msg, rank, r.seq, false, wire.Runs)
-		}
 		if err != nil {
+			gone, causes = append(gone, rank), append(causes, err)
+			continue
+		}
+		if err := wire.FromSlave(msg, rank, r.seq, false, wire.Runs); err != nil {
 			return recvd, r.fail(err)
 		}
 		recvd += len(msg.Payload)
@@ -601,13 +603,81 @@ func (r *Region) collect(multi []int, lim *wire.Limits) (int, error) {
 		if _, err := r.readShared(rank, msg.Payload, lim); err != nil {
 			return recvd, err
 		}
-		for _, p := range multi {
-			if _, ok := m.peers[rank].entry[p]; !ok && homes.Contains(m.peers[rank].written, p) {
-				return recvd, r.errorf("node %d did not send its runs of page %d when asked", rank, p)
-			}
+		if p := r.lacking(rank, multi, m.pending[:0]); len(p) > 0 {
+			return recvd, r.errorf("node %d did not send its runs of page %d when asked", rank, p[0])
+		}
+	}
+	for i, rank := range gone {
+		if err := r.runsFromReplica(rank, r.lacking(rank, multi, nil), causes[i]); err != nil {
+			return recvd, err
 		}
 	}
 	return recvd, nil
+}
+
+// lacking appends to out the pages of multi that rank wrote without
+// sending its runs.
+func (r *Region) lacking(rank int, multi, out []int) []int {
+	pe := &r.n.homes.m.peers[rank]
+	for _, p := range multi {
+		if _, ok := pe.entry[p]; !ok && homes.Contains(pe.written, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// runsFromReplica reads the runs of pages, which rank wrote with other
+// nodes and was lost (cause) before it sent them, from its replica at its
+// buddy: the page as rank wrote it, diffed against its bytes at the
+// region's entry (another writer's, or the master's twin). The node sent
+// its replica before its notice, so the replica holds this region's
+// version.
+func (r *Region) runsFromReplica(rank int, pages []int, cause error) error {
+	n := r.n
+	hs := n.homes
+	pe := &hs.m.peers[rank]
+	at := buddyOf(n.members.Live, rank)
+	if !hs.replicate || at < 0 {
+		return r.wrap(fmt.Sprintf("node %d, asked for its runs", rank), cause)
+	}
+	if pe.entry == nil {
+		pe.entry = map[int][]byte{}
+	}
+	for _, p := range pages {
+		entry := r.entryBytes(p, rank)
+		if entry == nil {
+			return r.wrap(fmt.Sprintf("node %d, asked for its runs", rank), fmt.Errorf("%w; no other writer sent page %d's bytes at the region's entry", cause, p))
+		}
+		page, err := hs.h.ReplicaPage(rank, p, r.seq, at)
+		if err != nil {
+			return r.wrap(fmt.Sprintf("node %d, asked for its runs", rank), fmt.Errorf("%w; from its replica: %w", cause, err))
+		}
+		var d delta.Delta
+		d.Reset(r.seq, rank)
+		delta.Diff(&d, uint64(p*hs.ps), page, entry)
+		pe.entry[p] = entry
+		pe.runs = append(pe.runs, d.Runs...)
+	}
+	slices.SortFunc(pe.runs, func(a, b delta.Run) int { return int(a.Off) - int(b.Off) })
+	notice("cape: master: %s: node %d, lost after its notice, did not send its runs of %d pages written with other nodes: read from its replica at node %d\n", r.label(), rank, len(pages), at)
+	return nil
+}
+
+// entryBytes returns page p's bytes at the region's entry, as the master's
+// twin (if it wrote p) or a writer other than skip sent them, or nil.
+func (r *Region) entryBytes(p, skip int) []byte {
+	n := r.n
+	m := &n.homes.m
+	if homes.Contains(m.all[0], p) {
+		return n.tracker.Twin(p)
+	}
+	for rank := 1; rank < n.size; rank++ {
+		if e, ok := m.peers[rank].entry[p]; ok && rank != skip {
+			return e
+		}
+	}
+	return nil
 }
 
 // sendReleases sends each committed slave its release: the homes, the
@@ -628,11 +698,14 @@ func (r *Region) sendReleases() (int, error) {
 		}
 		head := wire.AppendPagePushes(wire.AppendHomes(hs.payload[:0], hs.homes), pe.to)
 		p, err := wire.AppendEnvelope(head, &pe.out, vals, n.compression())
-		if err == nil {
-			hs.payload = p
-			err = n.master.Send(rank, transport.Message{Kind: wire.Release, Seq: r.seq, Payload: p})
-		}
 		if err != nil {
+			return sent, r.fail(err)
+		}
+		hs.payload = p
+		// A slave lost while it is sent the release (the region is
+		// committed) only takes no share of the next regions, if the
+		// policy allows; its pages are adopted at the next region's end.
+		if err := n.master.Send(rank, transport.Message{Kind: wire.Release, Seq: r.seq, Payload: p}); err != nil && !n.loseAfterCommit(r, err) {
 			return sent, r.fail(err)
 		}
 		sent += len(p)

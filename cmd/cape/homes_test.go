@@ -94,26 +94,40 @@ func TestHomesConflict(t *testing.T) {
 	}
 }
 
-// TestHomesLossStops checks that losing a slave under distributed homes,
-// whose pages no other node holds, stops the job with an error naming the
-// page or the loss, never printing another answer (recovery, from a buddy's
-// replica, is not built yet).
-func TestHomesLossStops(t *testing.T) {
+// TestHomesLossRecovers checks a loss under distributed homes: the
+// master re-runs the lost node's units, reading the pages only that node
+// held from its buddy's replica (here the master's own), takes them over,
+// and the job prints the sequential output; with --max-lost 0 nothing is
+// replicated and the loss stops the job, naming the node.
+func TestHomesLossRecovers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	needLazyPages(t)
+	bin := sharedBuild(t, "./testdata/lazy")
+	want := goRun(t, "./testdata/lazy")
 	t.Setenv("CAPE_FAULT", "node=1,at=send,do=exit,region=3")
-	stdout, stderr, err := capeRun("2", []string{"--transfer", "homes"}, sharedBuild(t, "./testdata/lazy"), nil)
-	if err == nil {
-		t.Fatalf("the job succeeded without node 1's pages: printed %q\n%s", stdout, stderr)
+	stdout, stderr, err := capeRun("2", []string{"--transfer", "homes"}, bin, nil)
+	if err != nil || stdout != want {
+		t.Fatalf("cape run: %v, printed %q, want %q\n%s", err, stdout, want, stderr)
 	}
-	if stdout != "" {
-		t.Errorf("the job printed %q after a loss", stdout)
+	if !regexp.MustCompile(`took over the \d+ pages lost node\(s\) \[1\] held`).MatchString(stderr) {
+		t.Errorf("the master did not say it took over node 1's pages:\n%s", stderr)
 	}
-	// The master stops either when it re-runs the lost node's units and
-	// touches a page only that node held, or at the region's end.
-	if !regexp.MustCompile(`fetch page \d+ from node 1|the pages it held cannot be recovered`).MatchString(stderr) {
-		t.Errorf("no error naming the lost pages:\n%s", stderr)
+	stdout, stderr, err = capeRun("2", []string{"--transfer", "homes", "--max-lost", "0"}, bin, nil)
+	if err == nil || stdout != "" || !strings.Contains(stderr, "node 1") {
+		t.Errorf("--max-lost 0: %v, printed %q; want a failure naming node 1\n%s", err, stdout, stderr)
 	}
+}
+
+// TestHomesSurvive runs TestSurviveLostSlaves's cases under distributed
+// homes: a slave killed, stopped or disconnected at every point of every
+// kind of region, then two, and the job still prints the fault-free
+// output, from the lost nodes' replicas.
+func TestHomesSurvive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	needLazyPages(t)
+	testSurvive(t, "--transfer", "homes")
 }

@@ -82,12 +82,20 @@ func TestSurviveLostSlaves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin, want := buildSurvive(t)
-	type tc struct {
-		name, fault string
-		nodes       int
-		lost        []int
-	}
+	testSurvive(t)
+}
+
+// surviveCase is a case of TestSurviveLostSlaves: the faults (CAPE_FAULT),
+// the nodes, and the ranks whose loss must be reported.
+type surviveCase struct {
+	name, fault string
+	nodes       int
+	lost        []int
+}
+
+// surviveCases are TestSurviveLostSlaves's cases.
+func surviveCases() []surviveCase {
+	type tc = surviveCase
 	var cases []tc
 	// One slave killed at every point of every kind of region.
 	for i, kind := range surviveRegions {
@@ -132,6 +140,15 @@ func TestSurviveLostSlaves(t *testing.T) {
 		tc{"two/broadcast+sections", "node=3,at=broadcast,do=crash,region=2;node=1,at=compute,do=crash,region=5,after=0s", 4, []int{3, 1}},
 		tc{"two/init+guided", "node=2,at=init,do=crash;node=1,at=compute,do=crash,region=4", 4, []int{2, 1}},
 	)
+	return cases
+}
+
+// testSurvive runs surviveCases with flags (the quick ones, or all under
+// CAPE_TEST_FULL=1) and checks each: the fault-free output, exit status 0,
+// the losses named.
+func testSurvive(t *testing.T, flags ...string) {
+	bin, want := buildSurvive(t)
+	cases := surviveCases()
 	names := map[string]bool{}
 	for _, c := range cases {
 		names[c.name] = true
@@ -146,7 +163,7 @@ func TestSurviveLostSlaves(t *testing.T) {
 			if !surviveQuick[c.name] {
 				testenv.Full(t)
 			}
-			stdout, stderr, err := runSurvivor(t, bin, c.fault, c.nodes)
+			stdout, stderr, err := runSurvivor(t, bin, c.fault, c.nodes, flags...)
 			if err != nil {
 				t.Fatalf("%s: cape run: %v\n%s", c.fault, err, stderr)
 			}

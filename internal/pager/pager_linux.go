@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -243,6 +244,31 @@ func (h *Helper) Replicate(seq uint64, buddy int, full bool, ranges [][2]int) er
 	return nil
 }
 
+// ReplicaPage returns page p of node origin's replica as of version seq,
+// which node at keeps (it may be this node): the bytes a node lost after
+// its notice replicated before it. It must not be called concurrently
+// with Replicate.
+func (h *Helper) ReplicaPage(origin, p int, seq uint64, at int) ([]byte, error) {
+	if err := json.NewEncoder(h.sock).Encode(command{Op: "page", Seq: seq, Buddy: at, Origin: origin, Page: p}); err != nil {
+		return nil, fmt.Errorf("pager: ask the helper for a replicated page: %w", err)
+	}
+	line, err := h.readLine()
+	var size int
+	if err == nil {
+		if _, err = fmt.Sscanf(line, "page %d", &size); err != nil || size <= 0 || size > 1<<30 {
+			err = fmt.Errorf("helper: %s", line)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pager: %w", err)
+	}
+	page := make([]byte, size)
+	if _, err := io.ReadFull(h.rd, page); err != nil {
+		return nil, fmt.Errorf("pager: read a replicated page: %w", err)
+	}
+	return page, nil
+}
+
 // SetReplica records that node at keeps rank's replica (-1: none): a
 // fetch from rank once its server is gone asks at.
 func (h *Helper) SetReplica(rank, at int) { h.state.setReplicaAt(rank, at) }
@@ -295,6 +321,12 @@ func (h *Helper) MarkInvalid(p int) { h.state.mark(p) }
 // SetHolder records that page p is served by node h (distributed homes);
 // the node sets it before it marks the page invalid.
 func (h *Helper) SetHolder(p, holder int) { h.state.setHolder(p, holder) }
+
+// Holder returns the node that serves page p, as last set.
+func (h *Helper) Holder(p int) int { return h.state.holder(p) }
+
+// Held reports whether the node holds page p (SetHeld).
+func (h *Helper) Held(p int) bool { return h.state.isHeld(p) }
 
 // ClearInvalid records that the node installed page p itself.
 func (h *Helper) ClearInvalid(p int) { h.state.clear(p) }

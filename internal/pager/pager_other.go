@@ -72,3 +72,12 @@ func (*Helper) Replicate(uint64, int, bool, [][2]int) error { return ErrNotSuppo
 
 // SetReplica does nothing.
 func (*Helper) SetReplica(int, int) {}
+
+// Holder returns 0.
+func (*Helper) Holder(int) int { return 0 }
+
+// Held reports false.
+func (*Helper) Held(int) bool { return false }
+
+// ReplicaPage reports that there is no helper here.
+func (*Helper) ReplicaPage(int, int, uint64, int) ([]byte, error) { return nil, ErrNotSupported }

@@ -22,11 +22,19 @@ import (
 // of Ranges, from the pending file, as version Seq; with Full, first every
 // page the node holds, from the snapshot, as of the node's version (a new
 // buddy has none of them).
+//
+// With Op "page", it asks instead for page Page of node Origin's replica
+// as of version Seq, kept by node Buddy (the master reading the pages of
+// a node lost after its notice); the answer is a line "page N" and the N
+// bytes.
 type command struct {
+	Op     string
 	Seq    uint64
 	Buddy  int
 	Full   bool
 	Ranges [][2]int
+	Origin int
+	Page   int
 }
 
 // readCommand reads the node's next command and carries it out in the
@@ -43,11 +51,22 @@ func (h *helper) readCommand() (done bool, err error) {
 	go func() {
 		// The node waits for this answer before its next command, so
 		// answers never interleave.
-		if err := h.replicate(c); err != nil {
-			fmt.Fprintf(h.sock, "error: %v\n", err)
-			return
+		var page []byte
+		var err error
+		if c.Op == "page" {
+			page, err = h.replicaPage(c)
+		} else {
+			err = h.replicate(c)
 		}
-		fmt.Fprintf(h.sock, "ok\n")
+		switch {
+		case err != nil:
+			fmt.Fprintf(h.sock, "error: %v\n", err)
+		case c.Op == "page":
+			fmt.Fprintf(h.sock, "page %d\n", len(page))
+			_, _ = h.sock.Write(page)
+		default:
+			fmt.Fprintf(h.sock, "ok\n")
+		}
 	}()
 	return false, nil
 }
@@ -165,4 +184,31 @@ func (h *helper) fetchFromReplica(origin, p int, v uint64, cause error) error {
 		return fmt.Errorf("%w; from node %d's replica: %w", cause, at, err)
 	}
 	return nil
+}
+
+// replicaPage returns page c.Page of node c.Origin's replica as of
+// version c.Seq, from node c.Buddy (which may be this one).
+func (h *helper) replicaPage(c command) ([]byte, error) {
+	if c.Origin < 0 || c.Origin >= h.cfg.Size || c.Page < 0 || c.Page >= h.npages {
+		return nil, fmt.Errorf("page %d of node %d's replica: no such page or node", c.Page, c.Origin)
+	}
+	var page []byte
+	keep := func(q int, content []byte) error {
+		if q == c.Page {
+			page = append([]byte(nil), content...)
+		}
+		return nil
+	}
+	if c.Buddy == h.cfg.Rank {
+		out, err := h.replicaPages(c.Origin, c.Page, c.Seq)
+		if err != nil {
+			return nil, err
+		}
+		return page, ParseAnswer(out, c.Page, h.npages, h.cfg.PageSize, keep)
+	}
+	if c.Buddy < 0 || c.Buddy >= len(h.conns) || h.conns[c.Buddy] == nil {
+		return nil, fmt.Errorf("page %d of node %d's replica: no connection to node %d", c.Page, c.Origin, c.Buddy)
+	}
+	_, err := h.fetchFrom(c.Buddy, transport.Message{Kind: KindReplicaReq, Seq: c.Seq, Payload: AppendReplicaRequest(nil, c.Origin, c.Page)}, c.Page, keep)
+	return page, err
 }

@@ -128,6 +128,24 @@ func appendHome(out []wire.Home, h wire.Home) []wire.Home {
 	return append(out, h)
 }
 
+// AddHeld returns hl (ascending, disjoint) with the pages of ranges
+// (ascending, disjoint from hl's) homed at holder, each written by one
+// node.
+func AddHeld(hl []wire.Home, ranges []wire.PageRange, holder int) []wire.Home {
+	if len(ranges) == 0 {
+		return hl
+	}
+	for _, r := range ranges {
+		hl = append(hl, wire.Home{PageRange: r, Holder: holder})
+	}
+	slices.SortFunc(hl, func(a, b wire.Home) int { return a.Lo - b.Lo })
+	out := hl[:0]
+	for _, h := range hl {
+		out = appendHome(out, h)
+	}
+	return out
+}
+
 // AppendMulti appends to out the pages of homes that several ranks wrote.
 func AppendMulti(out []int, homes []wire.Home) []int {
 	for _, h := range homes {

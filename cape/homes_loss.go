@@ -1,0 +1,118 @@
+package cape
+
+// Loss recovery under distributed homes (docs/homes.md, "Loss recovery"):
+// before its notice, each slave has its pager helper send the pages it
+// wrote to its buddy (the next live slave), whose helper keeps them; a
+// fetch from a lost node's page server falls back to its buddy; and the
+// master adopts a lost node's pages at the end of the region in which it
+// learns of the loss, so that after that release no page depends on a
+// replica. The master is replicated nowhere: its loss ends the job.
+
+import (
+	"runtime"
+	"slices"
+
+	"github.com/cape-go/cape/cape/internal/homes"
+)
+
+// buddyOf returns the rank of the node keeping rank's replica in the live
+// set live (ascending, the master first): the next live slave, or the
+// master where rank is the only one; -1 for the master or a node not live.
+func buddyOf(live []int, rank int) int {
+	i, ok := slices.BinarySearch(live, rank)
+	if rank == 0 || !ok || live[0] != 0 {
+		return -1
+	}
+	if len(live) == 2 {
+		return 0
+	}
+	if i++; i == len(live) {
+		i = 1
+	}
+	return live[i]
+}
+
+// setReplicas tells the node's helper where each live slave's replica is
+// kept, and the node its own buddy. A lost node's replica stays where it
+// was: the fetches of its pages go there until the master adopts them.
+func (n *node) setReplicas() {
+	hs := n.homes
+	if !hs.replicate {
+		return
+	}
+	live := n.members.Live
+	for _, rank := range live {
+		hs.h.SetReplica(rank, buddyOf(live, rank))
+	}
+	hs.buddy = buddyOf(live, n.rank)
+}
+
+// replicateWritten sends the node's buddy the pages it wrote in the region
+// and waits until the buddy has them (a slave, where losses may be
+// survived): the notice, hence the release, leaves only after. A new
+// buddy first gets every page the node holds.
+func (r *Region) replicateWritten() error {
+	n := r.n
+	hs := n.homes
+	full := hs.buddy != hs.replicatedTo
+	if !hs.replicate || hs.buddy < 0 || len(hs.written) == 0 && !full {
+		return nil
+	}
+	pend, arena, ps := hs.h.Pending(), n.arena.Bytes(), hs.ps
+	hs.ranges = hs.ranges[:0]
+	for _, w := range hs.written {
+		copy(pend[w.Lo*ps:w.Hi*ps], arena[w.Lo*ps:w.Hi*ps])
+		hs.ranges = append(hs.ranges, [2]int{w.Lo, w.Hi})
+	}
+	if err := hs.h.Replicate(r.seq, hs.buddy, full, hs.ranges); err != nil {
+		return r.wrap("distributed homes", err)
+	}
+	hs.replicatedTo = hs.buddy
+	return nil
+}
+
+// adoptLost makes the master the holder of the pages that nodes lost so
+// far held and no node wrote in this region: it faults in those it lacks
+// (its helper fetches them from the lost node's buddy, the node's server
+// being gone) and adds them to the release's homes as its own.
+func (r *Region) adoptLost() error {
+	n := r.n
+	hs := n.homes
+	n.lossMu.Lock()
+	var lost []int
+	for _, l := range n.members.Losses {
+		if !hs.adopted[l.Rank] {
+			lost = append(lost, l.Rank)
+		}
+	}
+	n.lossMu.Unlock()
+	if len(lost) == 0 {
+		return nil
+	}
+	ps := hs.ps
+	var adopt []int
+	for p := range r.extent / ps {
+		if hs.h.Held(p) || !slices.Contains(lost, hs.h.Holder(p)) {
+			continue
+		}
+		if _, ok := homes.Find(hs.homes, p); !ok {
+			adopt = append(adopt, p)
+		}
+	}
+	arena := n.arena.Bytes()
+	var acc byte
+	for _, p := range adopt {
+		if hs.h.Invalid(p) {
+			acc += arena[p*ps] // the helper installs it, or ends the node naming the page
+		}
+	}
+	runtime.KeepAlive(acc)
+	hs.homes = homes.AddHeld(hs.homes, homes.AppendPageRanges(nil, adopt), 0)
+	for _, rank := range lost {
+		hs.adopted[rank] = true
+	}
+	if len(adopt) > 0 {
+		notice("cape: master: %s: took over the %d pages lost node(s) %v held, from their replicas\n", r.label(), len(adopt), lost)
+	}
+	return nil
+}
