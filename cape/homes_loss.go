@@ -64,10 +64,11 @@ func (r *Region) replicateWritten() error {
 		copy(pend[w.Lo*ps:w.Hi*ps], arena[w.Lo*ps:w.Hi*ps])
 		hs.ranges = append(hs.ranges, [2]int{w.Lo, w.Hi})
 	}
-	if err := hs.h.Replicate(r.seq, hs.buddy, full, hs.ranges); err != nil {
+	to, err := hs.h.Replicate(r.seq, hs.buddy, full, hs.ranges)
+	if err != nil {
 		return r.wrap("distributed homes", err)
 	}
-	hs.replicatedTo = hs.buddy
+	hs.replicatedTo = to
 	return nil
 }
 

@@ -131,3 +131,24 @@ func TestHomesSurvive(t *testing.T) {
 	needLazyPages(t)
 	testSurvive(t, "--transfer", "homes")
 }
+
+// TestHomesMaxLost is TestMaxLost under distributed homes: the cap still
+// stops the job at the loss past it.
+func TestHomesMaxLost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	needLazyPages(t)
+	testMaxLost(t, "--transfer", "homes")
+}
+
+// TestHomesStraggler is TestStraggler under distributed homes: the
+// straggler's pages are read from it or its replica while it is stopped,
+// and the master takes them over.
+func TestHomesStraggler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	needLazyPages(t)
+	testStraggler(t, "--transfer", "homes")
+}

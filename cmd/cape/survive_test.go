@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -198,8 +199,14 @@ func TestMaxLost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	testMaxLost(t)
+}
+
+// testMaxLost is TestMaxLost with flags.
+func testMaxLost(t *testing.T, flags ...string) {
 	bin, want := buildSurvive(t)
-	_, stderr, err := runSurvivor(t, bin, "node=2,at=create,do=crash,region=1", 3, "--max-lost", "0")
+	with := func(f ...string) []string { return append(slices.Clone(flags), f...) }
+	_, stderr, err := runSurvivor(t, bin, "node=2,at=create,do=crash,region=1", 3, with("--max-lost", "0")...)
 	var ee *launch.ExitError
 	if !errors.As(err, &ee) || ee.Code == 0 || !strings.HasPrefix(ee.Msg, "node 2 (") {
 		t.Errorf("--max-lost 0: cape run returned %v, want a failure naming node 2\n%s", err, stderr)
@@ -207,11 +214,11 @@ func TestMaxLost(t *testing.T) {
 	if strings.Contains(stderr, "goes on without it") || strings.Contains(stderr, "master had completed") || strings.Contains(stderr, "master: lost node") {
 		t.Errorf("--max-lost 0: a loss was survived:\n%s", stderr)
 	}
-	stdout, stderr, err := runSurvivor(t, bin, "node=2,at=create,do=crash,region=1", 3, "--max-lost", "1")
+	stdout, stderr, err := runSurvivor(t, bin, "node=2,at=create,do=crash,region=1", 3, with("--max-lost", "1")...)
 	if err != nil || stdout != want {
 		t.Errorf("--max-lost 1, one loss: %v, printed\n%s\nwant\n%s\n%s", err, stdout, want, stderr)
 	}
-	_, stderr, err = runSurvivor(t, bin, "node=2,at=create,do=crash,region=1;node=1,at=create,do=crash,region=3", 3, "--max-lost", "1")
+	_, stderr, err = runSurvivor(t, bin, "node=2,at=create,do=crash,region=1;node=1,at=create,do=crash,region=3", 3, with("--max-lost", "1")...)
 	// Either lost node may be named: with lazy transfer a node's end can be
 	// seen late (its pager helper holds its output open).
 	if !errors.As(err, &ee) || ee.Code == 0 || !strings.Contains(ee.Msg, "node 1") && !strings.Contains(ee.Msg, "node 2") {
@@ -227,6 +234,11 @@ func TestStraggler(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
+	testStraggler(t)
+}
+
+// testStraggler is TestStraggler with flags.
+func testStraggler(t *testing.T, flags ...string) {
 	bin, _ := buildSurvive(t)
 	// Node 2 stops in region 2 (in region 1 the relay links may still be
 	// being built, which a stopped node holds up for the peer timeout).
@@ -239,7 +251,8 @@ func TestStraggler(t *testing.T) {
 	var stdout, stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- run(append([]string{"run", "-n", "3", "--timeout", "20s", bin, "--"}, args...), &stdout, io.MultiWriter(pw, &stderr))
+		runArgs := append(append([]string{"run", "-n", "3", "--timeout", "20s"}, flags...), bin, "--")
+		done <- run(append(runArgs, args...), &stdout, io.MultiWriter(pw, &stderr))
 		pw.Close()
 	}()
 	pidRE := regexp.MustCompile(`^\[node 2\] pid (\d+)$`)

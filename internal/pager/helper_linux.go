@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cape-go/cape/internal/uffd"
@@ -57,7 +58,7 @@ type helper struct {
 	sock     *os.File      // the node's socket, for the answers to its commands
 	pend     []byte        // the pages the node wrote, to replicate (read-only)
 	connMu   []sync.Mutex  // by holder: one request and its answer at a time on conns
-	dead     []bool        // by holder: its server is gone (the loop's only)
+	dead     []atomic.Bool // by holder: its server is gone
 	replMu   sync.Mutex
 	replicas map[int]*replica // by origin: the pages other nodes replicated here
 }
@@ -165,7 +166,7 @@ func (h *helper) connect() error {
 		servers = []string{c.Master}
 	}
 	h.conns = make([]*transport.Slave, len(servers))
-	h.connMu, h.dead = make([]sync.Mutex, len(servers)), make([]bool, len(servers))
+	h.connMu, h.dead = make([]sync.Mutex, len(servers)), make([]atomic.Bool, len(servers))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for holder, addr := range servers {
@@ -254,13 +255,12 @@ func (h *helper) fetch(p int) error {
 		return fmt.Errorf("page %d is held by node %d, whose page server this node has no connection to", p, holder)
 	}
 	var err error
-	if !h.dead[holder] {
+	if !h.dead[holder].Load() {
 		var gone bool
 		gone, err = h.fetchFrom(holder, transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}, p, h.install)
 		if !gone {
 			return err
 		}
-		h.dead[holder] = true
 	} else {
 		err = fmt.Errorf("fetch page %d from node %d: its page server is gone", p, holder)
 	}
@@ -269,7 +269,7 @@ func (h *helper) fetch(p int) error {
 
 // fetchFrom sends req for page p to node at's server and installs the
 // pages of its answer with install; gone reports that the connection
-// failed (rather than the server refusing).
+// failed (rather than the server refusing): at is then marked gone.
 func (h *helper) fetchFrom(at int, req transport.Message, p int, install func(int, []byte) error) (gone bool, err error) {
 	from := "the master"
 	if at != 0 {
@@ -279,10 +279,12 @@ func (h *helper) fetchFrom(at int, req transport.Message, p int, install func(in
 	defer h.connMu[at].Unlock()
 	conn := h.conns[at]
 	if err := conn.Send(req); err != nil {
+		h.dead[at].Store(true)
 		return true, fmt.Errorf("fetch page %d from %s: %w", p, from, err)
 	}
 	msg, err := conn.Recv()
 	if err != nil {
+		h.dead[at].Store(true)
 		return true, fmt.Errorf("fetch page %d from %s: %w", p, from, err)
 	}
 	switch {

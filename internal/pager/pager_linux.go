@@ -229,19 +229,23 @@ func (h *Helper) Pending() []byte { return h.pend }
 // Replicate has the helper send node buddy's page server the pages of
 // ranges ([lo, hi) page indices) from Pending, as version seq, and waits
 // until the buddy has them; with full, first every page the node holds,
-// from the snapshot (a new buddy). It must not be called concurrently.
-func (h *Helper) Replicate(seq uint64, buddy int, full bool, ranges [][2]int) error {
+// from the snapshot (a new buddy). It returns the node that has them: the
+// master if the buddy was gone. It must not be called concurrently.
+func (h *Helper) Replicate(seq uint64, buddy int, full bool, ranges [][2]int) (int, error) {
 	if err := json.NewEncoder(h.sock).Encode(command{Seq: seq, Buddy: buddy, Full: full, Ranges: ranges}); err != nil {
-		return fmt.Errorf("pager: ask the helper to replicate: %w", err)
+		return -1, fmt.Errorf("pager: ask the helper to replicate: %w", err)
 	}
 	line, err := h.readLine()
-	if err == nil && line != "ok" {
-		err = fmt.Errorf("helper: %s", line)
+	to := -1
+	if err == nil {
+		if _, err2 := fmt.Sscanf(line, "ok %d", &to); err2 != nil || to < 0 {
+			err = fmt.Errorf("helper: %s", line)
+		}
 	}
 	if err != nil {
-		return fmt.Errorf("pager: %w", err)
+		return -1, fmt.Errorf("pager: %w", err)
 	}
-	return nil
+	return to, nil
 }
 
 // ReplicaPage returns page p of node origin's replica as of version seq,

@@ -68,7 +68,7 @@ func (*Helper) TakeServed() int { return 0 }
 func (*Helper) Pending() []byte { return nil }
 
 // Replicate reports that there is no helper here.
-func (*Helper) Replicate(uint64, int, bool, [][2]int) error { return ErrNotSupported }
+func (*Helper) Replicate(uint64, int, bool, [][2]int) (int, error) { return -1, ErrNotSupported }
 
 // SetReplica does nothing.
 func (*Helper) SetReplica(int, int) {}

@@ -48,15 +48,21 @@ func (h *helper) readCommand() (done bool, err error) {
 		}
 		return true, fmt.Errorf("read the node's command: %w", err)
 	}
+	for _, r := range c.Ranges {
+		if r[0] < 0 || r[0] >= r[1] || r[1] > h.npages {
+			return true, fmt.Errorf("the node asked to replicate pages [%d, %d) of a %d-page arena", r[0], r[1], h.npages)
+		}
+	}
 	go func() {
 		// The node waits for this answer before its next command, so
 		// answers never interleave.
 		var page []byte
 		var err error
+		to := -1
 		if c.Op == "page" {
 			page, err = h.replicaPage(c)
 		} else {
-			err = h.replicate(c)
+			to, err = h.replicate(c)
 		}
 		switch {
 		case err != nil:
@@ -65,62 +71,87 @@ func (h *helper) readCommand() (done bool, err error) {
 			fmt.Fprintf(h.sock, "page %d\n", len(page))
 			_, _ = h.sock.Write(page)
 		default:
-			fmt.Fprintf(h.sock, "ok\n")
+			fmt.Fprintf(h.sock, "ok %d\n", to)
 		}
 	}()
 	return false, nil
 }
 
 // replicate sends the pages of c to c.Buddy's server and waits until it
-// has them.
-func (h *helper) replicate(c command) error {
-	b := c.Buddy
+// has them, and returns the rank it replicated to: if the buddy is gone
+// (lost, not yet out of the live set), the master, which keeps a replica
+// until the next live set names another buddy, gets every page the node
+// holds and those of c (fetches of this node's pages try the master after
+// the buddy).
+func (h *helper) replicate(c command) (int, error) {
+	gone, err := h.replicateTo(c.Buddy, c)
+	if !gone || c.Buddy == 0 || h.cfg.Rank == 0 {
+		return c.Buddy, err
+	}
+	c.Full = true
+	if _, err2 := h.replicateTo(0, c); err2 != nil {
+		return 0, fmt.Errorf("%w; then to the master: %w", err, err2)
+	}
+	return 0, nil
+}
+
+// replicateTo sends the pages of c to node b's server and waits until it
+// has them; gone reports that the connection failed.
+func (h *helper) replicateTo(b int, c command) (gone bool, err error) {
 	if b < 0 || b >= len(h.conns) || h.conns[b] == nil {
-		return fmt.Errorf("replicate to node %d: no connection to its page server", b)
+		return false, fmt.Errorf("replicate to node %d: no connection to its page server", b)
+	}
+	if h.dead[b].Load() {
+		return true, fmt.Errorf("replicate to node %d: its page server is gone", b)
 	}
 	h.connMu[b].Lock()
 	defer h.connMu[b].Unlock()
 	w := entryWriter{conn: h.conns[b], ps: h.cfg.PageSize}
+	if err := h.sendReplica(&w, c); err != nil {
+		h.dead[b].Store(true)
+		return true, fmt.Errorf("replicate to node %d: %w", b, err)
+	}
+	msg, err := w.conn.Recv()
+	switch {
+	case err != nil:
+		h.dead[b].Store(true)
+		return true, fmt.Errorf("replicate to node %d: %w", b, err)
+	case msg.Kind == KindPageErr:
+		return false, fmt.Errorf("node %d refused the replicated pages: %s", b, msg.Payload)
+	case msg.Kind != KindReplAck || msg.Seq != c.Seq:
+		return false, fmt.Errorf("replicate to node %d: answered kind %d for version %d, want kind %d for %d", b, msg.Kind, msg.Seq, KindReplAck, c.Seq)
+	}
+	return false, nil
+}
+
+// sendReplica sends, through w, the pages c asks for and the end; an
+// error is the connection's.
+func (h *helper) sendReplica(w *entryWriter, c command) error {
 	if c.Full {
 		w.seq = h.state.loadVersion() &^ updating
 		for p := range h.npages {
 			if h.state.isHeld(p) {
 				if err := w.add(p, h.snap); err != nil {
-					return fmt.Errorf("replicate to node %d: %w", b, err)
+					return err
 				}
 			}
 		}
-	}
-	if err := w.flush(); err != nil {
-		return fmt.Errorf("replicate to node %d: %w", b, err)
+		if err := w.flush(); err != nil {
+			return err
+		}
 	}
 	w.seq = c.Seq
 	for _, r := range c.Ranges {
-		if r[0] < 0 || r[0] >= r[1] || r[1] > h.npages {
-			return fmt.Errorf("replicate pages [%d, %d) of a %d-page arena", r[0], r[1], h.npages)
-		}
 		for p := r[0]; p < r[1]; p++ {
 			if err := w.add(p, h.pend); err != nil {
-				return fmt.Errorf("replicate to node %d: %w", b, err)
+				return err
 			}
 		}
 	}
 	if err := w.flush(); err != nil {
-		return fmt.Errorf("replicate to node %d: %w", b, err)
+		return err
 	}
-	if err := w.conn.Send(transport.Message{Kind: KindReplEnd, Seq: c.Seq}); err != nil {
-		return fmt.Errorf("replicate to node %d: %w", b, err)
-	}
-	msg, err := w.conn.Recv()
-	switch {
-	case err != nil:
-		return fmt.Errorf("replicate to node %d: %w", b, err)
-	case msg.Kind == KindPageErr:
-		return fmt.Errorf("node %d refused the replicated pages: %s", b, msg.Payload)
-	case msg.Kind != KindReplAck || msg.Seq != c.Seq:
-		return fmt.Errorf("replicate to node %d: answered kind %d for version %d, want kind %d for %d", b, msg.Kind, msg.Seq, KindReplAck, c.Seq)
-	}
-	return nil
+	return w.conn.Send(transport.Message{Kind: KindReplEnd, Seq: c.Seq})
 }
 
 // entryWriter batches replicated pages into messages of up to MaxPages.
@@ -152,42 +183,46 @@ func (w *entryWriter) flush() error {
 }
 
 // fetchFromReplica fetches page p of the lost node origin (its server is
-// gone: cause) from the node keeping its replica, as of version v, and
+// gone: cause) from the node keeping its replica, or else the master (a
+// node whose buddy was lost replicates there), as of version v, and
 // installs it with the replica's pages after it that the node lacks and
 // origin held.
 func (h *helper) fetchFromReplica(origin, p int, v uint64, cause error) error {
-	at := h.state.replicaAt(origin)
-	if at < 0 {
-		return fmt.Errorf("%w; no other node keeps its pages", cause)
-	}
 	install := func(q int, content []byte) error {
 		if q != p && h.state.holder(q) != origin {
 			return nil
 		}
 		return h.install(q, content)
 	}
-	if at == h.cfg.Rank {
-		out, err := h.replicaPages(origin, p, v)
-		if err != nil {
-			return fmt.Errorf("%w; %w", cause, err)
+	at := h.state.replicaAt(origin)
+	if at < 0 {
+		return fmt.Errorf("%w; no other node keeps its pages", cause)
+	}
+	err := cause
+	for _, at := range []int{at, 0} {
+		if at == h.cfg.Rank {
+			out, err2 := h.replicaPages(origin, p, v)
+			if err2 == nil {
+				return ParseAnswer(out, p, h.npages, h.cfg.PageSize, install)
+			}
+			err = fmt.Errorf("%w; %w", err, err2)
+			continue
 		}
-		return ParseAnswer(out, p, h.npages, h.cfg.PageSize, install)
+		if at >= len(h.conns) || h.conns[at] == nil || h.dead[at].Load() {
+			continue
+		}
+		_, err2 := h.fetchFrom(at, transport.Message{Kind: KindReplicaReq, Seq: v, Payload: AppendReplicaRequest(nil, origin, p)}, p, install)
+		if err2 == nil {
+			return nil
+		}
+		err = fmt.Errorf("%w; from node %d's replica: %w", err, at, err2)
 	}
-	if at >= len(h.conns) || h.conns[at] == nil || h.dead[at] {
-		return fmt.Errorf("%w; node %d, which keeps its pages, is unreachable", cause, at)
-	}
-	gone, err := h.fetchFrom(at, transport.Message{Kind: KindReplicaReq, Seq: v, Payload: AppendReplicaRequest(nil, origin, p)}, p, install)
-	if gone {
-		h.dead[at] = true
-	}
-	if err != nil {
-		return fmt.Errorf("%w; from node %d's replica: %w", cause, at, err)
-	}
-	return nil
+	return err
 }
 
 // replicaPage returns page c.Page of node c.Origin's replica as of
-// version c.Seq, from node c.Buddy (which may be this one).
+// version c.Seq, from node c.Buddy or else the master (either may be this
+// node).
 func (h *helper) replicaPage(c command) ([]byte, error) {
 	if c.Origin < 0 || c.Origin >= h.cfg.Size || c.Page < 0 || c.Page >= h.npages {
 		return nil, fmt.Errorf("page %d of node %d's replica: no such page or node", c.Page, c.Origin)
@@ -199,16 +234,24 @@ func (h *helper) replicaPage(c command) ([]byte, error) {
 		}
 		return nil
 	}
-	if c.Buddy == h.cfg.Rank {
-		out, err := h.replicaPages(c.Origin, c.Page, c.Seq)
-		if err != nil {
-			return nil, err
+	var errs []error
+	for _, at := range []int{c.Buddy, 0} {
+		var err error
+		switch {
+		case at == h.cfg.Rank:
+			var out []byte
+			if out, err = h.replicaPages(c.Origin, c.Page, c.Seq); err == nil {
+				err = ParseAnswer(out, c.Page, h.npages, h.cfg.PageSize, keep)
+			}
+		case at < 0 || at >= len(h.conns) || h.conns[at] == nil || h.dead[at].Load():
+			err = fmt.Errorf("node %d is unreachable", at)
+		default:
+			_, err = h.fetchFrom(at, transport.Message{Kind: KindReplicaReq, Seq: c.Seq, Payload: AppendReplicaRequest(nil, c.Origin, c.Page)}, c.Page, keep)
 		}
-		return page, ParseAnswer(out, c.Page, h.npages, h.cfg.PageSize, keep)
+		if err == nil {
+			return page, nil
+		}
+		errs = append(errs, err)
 	}
-	if c.Buddy < 0 || c.Buddy >= len(h.conns) || h.conns[c.Buddy] == nil {
-		return nil, fmt.Errorf("page %d of node %d's replica: no connection to node %d", c.Page, c.Origin, c.Buddy)
-	}
-	_, err := h.fetchFrom(c.Buddy, transport.Message{Kind: KindReplicaReq, Seq: c.Seq, Payload: AppendReplicaRequest(nil, c.Origin, c.Page)}, c.Page, keep)
-	return page, err
+	return nil, fmt.Errorf("page %d of node %d's replica: %w", c.Page, c.Origin, errors.Join(errs...))
 }
