@@ -31,9 +31,10 @@ type Lazy interface {
 	// from then on the helper must be reading the userfaultfd.
 	Invalidate(pages []int) error
 	// Install sets page p to content (one page) where p is missing
-	// (invalidated or never touched), atomically, leaving it writable
-	// (Start then refreshes its twin); it returns false, changing
-	// nothing, when p is present.
+	// (invalidated or never touched), atomically, leaving it writable; the
+	// install counts as an announced write between regions (Injector), so
+	// the next Start refreshes its twin, under a Clean hint too. It
+	// returns false, changing nothing, when p is present.
 	Install(p int, content []byte) (bool, error)
 	// UserModeOnly reports whether the userfaultfd handles only faults
 	// raised in user mode (LazyOptions.UserMode): then a system call that

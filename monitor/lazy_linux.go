@@ -190,6 +190,13 @@ func (l *lazyTracker) Install(p int, content []byte) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("install page %d: %w", p, err)
 	}
+	// The install is a write between regions: announced (Injector), so
+	// that the next Start makes it the twin's content and write-protects
+	// it, even under a Clean hint. The caller marks the page present only
+	// after this returns.
+	if err := l.willWrite(p*ps, ps, nil); err != nil {
+		return false, fmt.Errorf("install page %d: %w", p, err)
+	}
 	return true, nil
 }
 

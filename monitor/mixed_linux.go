@@ -843,7 +843,11 @@ func (u *uffdTracker) stopMixed() error {
 // chunks, which turn hot, and the next Start copies the pages announced
 // into their twins without comparing them first; after a faults or
 // compared region, only those pages (the next such Start re-arms them).
-func (u *uffdTracker) WillWrite(off, n int) error {
+func (u *uffdTracker) WillWrite(off, n int) error { return u.willWrite(off, n, u.absent) }
+
+// willWrite is WillWrite, with absent the pages to leave alone (absent
+// pages are not mapped: their content comes with their install).
+func (u *uffdTracker) willWrite(off, n int, absent func(p int) bool) error {
 	switch {
 	case u.closed:
 		return fmt.Errorf("will write: %w", ErrClosed)
@@ -859,10 +863,10 @@ func (u *uffdTracker) WillWrite(off, n int) error {
 	mixed := u.kind == kindPlain && !u.bare
 	lo, hi := off/ps, min((off+n-1)/ps+1, top)
 	for p := lo; p < hi; p++ {
-		if mixed && (u.absent == nil || !u.absent(p)) {
+		if mixed && (absent == nil || !absent(p)) {
 			u.injected = append(u.injected, p)
 		}
-		if !u.armedPage(p) || (u.absent != nil && u.absent(p)) {
+		if !u.armedPage(p) || (absent != nil && absent(p)) {
 			continue
 		}
 		if mixed {
@@ -873,7 +877,7 @@ func (u *uffdTracker) WillWrite(off, n int) error {
 			continue
 		}
 		q := p + 1
-		for q < hi && u.armedPage(q) && (u.absent == nil || !u.absent(q)) {
+		for q < hi && u.armedPage(q) && (absent == nil || !absent(q)) {
 			q++
 		}
 		if err := u.writeProtect(p*ps, q*ps, false); err != nil {
