@@ -12,7 +12,9 @@ package cape
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"time"
 
 	"github.com/cape-go/cape/cape/internal/exchange"
 	"github.com/cape-go/cape/cape/internal/homes"
@@ -261,6 +263,22 @@ func (r *Region) release(hl []wire.Home) error {
 	return nil
 }
 
+// pullAll faults in, on the master after the program's last region, every
+// page of the extent that other nodes hold: the sequential code after it
+// then needs no other node, and a slave lost meanwhile cannot stop it
+// halfway through what it writes (it stops here, before, if at all).
+func (r *Region) pullAll() {
+	hs := r.n.homes
+	arena := r.n.arena.Bytes()
+	var acc byte
+	for p := range r.extent / hs.ps {
+		if hs.h.Invalid(p) {
+			acc += arena[p*hs.ps]
+		}
+	}
+	runtime.KeepAlive(acc)
+}
+
 // install sets page p of arena to data, a page pushed to this node: a
 // page it lacks is installed whole (it would otherwise fault and be
 // fetched), one it holds is overwritten, as the write of an injection.
@@ -297,9 +315,17 @@ func (hs *homesNode) install(p int, data, arena []byte) error {
 func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
+	t := time.Now()
 	msgs, err := r.gather()
 	if err != nil {
 		return 0, 0, err
+	}
+	if st := r.stats; st != nil {
+		// The --stats parts as in the eager exchange: the wait for the
+		// notices, the decision and merge, the releases.
+		st.waited = time.Since(t)
+		t = time.Now()
+		defer func() { st.sent = time.Since(t) - st.merging }()
 	}
 	defer func() {
 		for _, rank := range r.roster.committed {
@@ -355,6 +381,9 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 		return 0, recvd, err
 	}
 	n.announceLive(r.seq)
+	if st := r.stats; st != nil {
+		st.merging = time.Since(t)
+	}
 	if sent, err = r.sendReleases(); err != nil {
 		return sent, recvd, err
 	}
@@ -364,6 +393,9 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	hs.pushed = m.peers[0].to
 	if err := r.release(hs.homes); err != nil {
 		return sent, recvd, err
+	}
+	if r.hints.last {
+		r.pullAll()
 	}
 	if err := r.checkPointers(); err != nil {
 		return sent, recvd, err

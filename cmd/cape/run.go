@@ -78,8 +78,11 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job)")
 	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
 		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
-		"needs Linux and the uffd monitor, else eager with a notice), auto (lazy where possible, silently, else eager), "+
-		"or homes (the pages a node writes stay on it: others fetch them from it, or get them pushed through the master when they read them last time; needs what lazy needs on every node; a node's loss stops the job; with --checkpoint, lazy)")
+		"needs Linux and the uffd monitor, else eager with a notice), "+
+		"homes (the pages a node writes stay on it: others fetch them from it, or get them pushed through the master when they read them last time; "+
+		"each slave copies what it wrote to another node before the region ends, unless --max-lost 0, so that a loss is survived; "+
+		"needs what lazy needs on every node; with --checkpoint, lazy), "+
+		"or auto (homes where every node can, silently; lazy with --max-lost 0 or --checkpoint; else eager)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory, bounded (see --checkpoint-max) and authenticated by its key DIR/cape.key")
 	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
 	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (default: 4 times the arena in use, at least 64M); the log is compacted into an image at //cape:checkpoint points, else logging stops at the bound and a restart computes the regions after it")

@@ -140,9 +140,18 @@ func New(cfg *nodeenv.Config, rt Runtime) (*Plan, error) {
 	p.Role = roleOf(cfg)
 	p.WatchLifeline = cfg.Lifeline != nil
 	p.Tracker = PlainTracker
-	p.Homes = p.Lazy && cfg.Transfer == lazy.Homes
+	// Auto is distributed homes where losses may be survived (each slave's
+	// pages are then replicated, so the master can still read them after
+	// a slave's loss), else lazy transfer, which keeps every byte at the
+	// master: with --max-lost 0 a slave lost after the last region would
+	// otherwise stop the master halfway through its output. A checkpoint
+	// log needs every byte at the master too.
+	p.Homes = p.Lazy && (cfg.Transfer == lazy.Homes || cfg.Transfer == lazy.Auto && cfg.MaxLost != 0)
 	if p.Homes && cfg.Checkpoint != "" {
-		p.Homes, p.HomesNotice = false, "distributed homes do not combine with --checkpoint yet (the log needs every byte at the master): the job uses lazy transfer"
+		p.Homes = false
+		if cfg.Transfer == lazy.Homes {
+			p.HomesNotice = "distributed homes do not combine with --checkpoint yet (the log needs every byte at the master): the job uses lazy transfer"
+		}
 	}
 	// Under homes every node serves the pages it wrote and fetches the
 	// others'; under lazy transfer the master keeps its plain tracker: it

@@ -246,3 +246,27 @@ func TestHomesPlan(t *testing.T) {
 		t.Errorf("with --checkpoint: homes %v lazy %v tracker %v notice %q", p.Homes, p.Lazy, p.Tracker, p.HomesNotice)
 	}
 }
+
+// TestAutoPlan checks what the default transfer (auto) plans: distributed
+// homes where losses may be survived, silently lazy transfer with
+// --max-lost 0 or a checkpoint log.
+func TestAutoPlan(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cfg   nodeenv.Config
+		homes bool
+	}{
+		{"no cap", nodeenv.Config{Size: 3, Transfer: "auto", MaxLost: -1}, true},
+		{"a cap", nodeenv.Config{Size: 3, Rank: 2, Transfer: "auto", MaxLost: 1}, true},
+		{"--max-lost 0", nodeenv.Config{Size: 3, Transfer: "auto", MaxLost: 0}, false},
+		{"a checkpoint log", nodeenv.Config{Size: 3, Transfer: "auto", MaxLost: -1, Checkpoint: "/tmp/x"}, false},
+	} {
+		p, err := New(&c.cfg, Runtime{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Homes != c.homes || !p.Lazy || p.HomesNotice != "" {
+			t.Errorf("%s: homes %v lazy %v notice %q; want homes %v, lazy, no notice", c.name, p.Homes, p.Lazy, p.HomesNotice, c.homes)
+		}
+	}
+}
