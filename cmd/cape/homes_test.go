@@ -119,36 +119,3 @@ func TestHomesLossRecovers(t *testing.T) {
 		t.Errorf("--max-lost 0: %v, printed %q; want a failure naming node 1\n%s", err, stdout, stderr)
 	}
 }
-
-// TestHomesSurvive runs TestSurviveLostSlaves's cases under distributed
-// homes: a slave killed, stopped or disconnected at every point of every
-// kind of region, then two, and the job still prints the fault-free
-// output, from the lost nodes' replicas.
-func TestHomesSurvive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	needLazyPages(t)
-	testSurvive(t, "--transfer", "homes")
-}
-
-// TestHomesMaxLost is TestMaxLost under distributed homes: the cap still
-// stops the job at the loss past it.
-func TestHomesMaxLost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	needLazyPages(t)
-	testMaxLost(t, "--transfer", "homes")
-}
-
-// TestHomesStraggler is TestStraggler under distributed homes: the
-// straggler's pages are read from it or its replica while it is stopped,
-// and the master takes them over.
-func TestHomesStraggler(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	needLazyPages(t)
-	testStraggler(t, "--transfer", "homes")
-}

@@ -299,3 +299,15 @@ func testStraggler(t *testing.T, flags ...string) {
 		t.Errorf("node 2 (pid %d) is still there", pid)
 	}
 }
+
+// TestSurviveLazy runs TestSurviveLostSlaves's cases, the cap's and the
+// straggler's under lazy transfer, where the master holds every page (the
+// default transfer is distributed homes, which the other tests run).
+func TestSurviveLazy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Run("losses", func(t *testing.T) { testSurvive(t, "--transfer", "lazy") })
+	t.Run("cap", func(t *testing.T) { testMaxLost(t, "--transfer", "lazy") })
+	t.Run("straggler", func(t *testing.T) { testStraggler(t, "--transfer", "lazy") })
+}
