@@ -19,7 +19,7 @@ targets=(
 	./cape:FuzzOpen ./cape:FuzzProtocol ./cape/internal/lazy:FuzzMerged ./cape/internal/stdio:FuzzParseSegments
 	./cape/internal/wire:FuzzDecode ./cape/internal/wire:FuzzHomesSetup ./cape/internal/wire:FuzzUnpack ./cape/internal/wire:FuzzImage ./cape/internal/fault:FuzzParseFault ./cape/internal/homes:FuzzDirectory
 	./cape/internal/durable:FuzzMessages
-	./internal/pager:FuzzParseAnswer ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
+	./internal/pager:FuzzParseAnswer ./internal/pager:FuzzReplicaMessages ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord
 )
 # Every Fuzz function in the tree must be listed above, in its package (a
 # target named in the wrong package would fuzz nothing and pass): the list
