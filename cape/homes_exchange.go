@@ -91,6 +91,7 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 	if err := r.replicateWritten(); err != nil {
 		return 0, 0, err
 	}
+	ts := time.Now()
 	hs.pushes = hs.srv.Pushes(hs.written, n.arena.Bytes(), hs.pushes[:0])
 	head := wire.AppendPushes(wire.AppendRanges(hs.payload[:0], hs.written), hs.pushes)
 	p, err := r.appendShared(head, hs.shared, d, r.partials())
@@ -103,6 +104,13 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 	}
 	n.fault("broadcast", r.seq)
 	sent = len(p)
+	t := time.Now()
+	if st := r.stats; st != nil {
+		// The --stats parts: the notice's send, the wait for the release
+		// (and the collects answered meanwhile), taking the release.
+		st.sent = t.Sub(ts)
+		defer func() { st.merging = time.Since(t) - st.waited }()
+	}
 	for {
 		msg, err := n.slave.Recv()
 		if err != nil {
@@ -121,6 +129,9 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 		case msg.Kind == wire.Live && msg.Seq == r.seq:
 			err = n.adoptLive(msg.Payload)
 		default:
+			if st := r.stats; st != nil {
+				st.waited = time.Since(t)
+			}
 			if err = fromMaster(msg, wire.Release, r.seq); err == nil {
 				err = r.applyRelease(msg.Payload, d)
 				sent, recvd = sent+hs.h.TakeServed(), recvd+hs.h.TakeFetched()

@@ -11,6 +11,7 @@ package cape
 import (
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/cape-go/cape/cape/internal/homes"
 )
@@ -58,17 +59,23 @@ func (r *Region) replicateWritten() error {
 	if !hs.replicate || hs.buddy < 0 || len(hs.written) == 0 && !full {
 		return nil
 	}
+	t := time.Now()
 	pend, arena, ps := hs.h.Pending(), n.arena.Bytes(), hs.ps
 	hs.ranges = hs.ranges[:0]
+	pages := 0
 	for _, w := range hs.written {
 		copy(pend[w.Lo*ps:w.Hi*ps], arena[w.Lo*ps:w.Hi*ps])
 		hs.ranges = append(hs.ranges, [2]int{w.Lo, w.Hi})
+		pages += w.Hi - w.Lo
 	}
 	to, err := hs.h.Replicate(r.seq, hs.buddy, full, hs.ranges)
 	if err != nil {
 		return r.wrap("distributed homes", err)
 	}
 	hs.replicatedTo = to
+	if st := r.stats; st != nil {
+		st.replPages, st.replTo, st.replicate = pages, to, time.Since(t)
+	}
 	return nil
 }
 

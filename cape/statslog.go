@@ -27,6 +27,10 @@ type regionStats struct {
 	// Slave: data bytes of the merged delta received, and how many of
 	// them fall where this node's own delta has runs.
 	mergedIn, ownIn int
+	// Distributed homes: the pages copied to the buddy, to which node, and
+	// how long that took.
+	replPages, replTo int
+	replicate         time.Duration
 }
 
 // printStats adds r's --stats line: d is this node's delta, exchange the
@@ -37,6 +41,7 @@ func (r *Region) printStats(d *delta.Delta, exchange time.Duration, sent, recvd 
 		Start: s.starting, Compute: s.t1.Sub(r.t0), Create: s.created, Pages: s.pages, Bytes: d.Len(),
 		Exchange: exchange, Wait: s.waited, Merge: s.merging, Send: s.sent, Sent: sent, Received: recvd,
 		Slave: n.rank > 0, MergedIn: s.mergedIn, OwnIn: s.ownIn,
+		ReplPages: s.replPages, ReplTo: s.replTo, Replicate: s.replicate,
 		Reexec: r.reexecStats(), Faults: s.faults.Note(), Hints: r.hintStats()}
 	_, _ = statsOut.Write(stats.AppendRegion(nil, &line))
 }

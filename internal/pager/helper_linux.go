@@ -174,7 +174,7 @@ func (h *helper) connect() error {
 			continue
 		}
 		tc := transport.Config{Token: c.Token, JobID: ServerJobID(c.Job, holder), Size: c.Size, Broadcast: transport.BroadcastStar,
-			MaxFrame: MaxPages * (8 + c.PageSize), PeerTimeout: c.PeerTimeout}
+			MaxFrame: max(MaxPages*(8+c.PageSize), ReplFrame), PeerTimeout: c.PeerTimeout}
 		if c.PeerTimeout > 0 {
 			tc.HandshakeTimeout = 3 * c.PeerTimeout
 		}

@@ -22,7 +22,8 @@ import (
 // wrote in a region before the node's notice, and the buddy's server keeps
 // them, two versions a page, to serve them once the node is lost.
 //
-//	replicate  helper → buddy   Seq: the pages' version; 1 to MaxPages entries: u64 page index, then its bytes
+//	replicate  helper → buddy   Seq: the pages' version; u64 the first page's index, then the bytes of 1 to
+//	                            ReplPages(page size) consecutive pages
 //	replEnd    helper → buddy   Seq: the version replicated; no payload; answered by replAck (Seq the same)
 //	replicaReq helper → buddy   Seq: the version asked as of; u64 the lost node's rank, u64 page index;
 //	                            answered as a pageReq is, from the lost node's replica
@@ -95,23 +96,32 @@ func ParseReplicaRequest(b []byte, size, npages int) (origin, p int, err error) 
 	return int(o), int(q), nil
 }
 
-// ParseEntries checks a replicate message's payload, for an arena of
-// npages pages of pageSize bytes, and calls fn for each entry in order
-// (content aliases b); it checks the whole payload before the first call.
-func ParseEntries(b []byte, npages, pageSize int, fn func(p int, content []byte)) error {
-	entry := 8 + pageSize
-	if len(b) == 0 || len(b)%entry != 0 || len(b)/entry > MaxPages {
-		return fmt.Errorf("replicated pages of %d bytes: want 1 to %d entries of %d bytes", len(b), MaxPages, entry)
+// ReplFrame bounds a replicate message's payload, and MaxFrame of the
+// connections between helpers and servers.
+const ReplFrame = 1 << 20
+
+// ReplPages is the most pages one replicate message carries, for pages of
+// pageSize bytes.
+func ReplPages(pageSize int) int { return max(1, (ReplFrame-8)/pageSize) }
+
+// AppendRunHeader appends the header of a replicate message whose pages
+// start at page first; the pages' bytes follow it.
+func AppendRunHeader(dst []byte, first int) []byte {
+	return binary.LittleEndian.AppendUint64(dst, uint64(first))
+}
+
+// ParseRun reads a replicate message's payload, for an arena of npages
+// pages of pageSize bytes: the first page and the pages' bytes (aliasing
+// b).
+func ParseRun(b []byte, npages, pageSize int) (first int, content []byte, err error) {
+	if len(b) < 8+pageSize || (len(b)-8)%pageSize != 0 || (len(b)-8)/pageSize > ReplPages(pageSize) {
+		return 0, nil, fmt.Errorf("replicated pages of %d bytes: want 8 and 1 to %d pages of %d bytes", len(b), ReplPages(pageSize), pageSize)
 	}
-	for i := 0; i < len(b); i += entry {
-		if p := binary.LittleEndian.Uint64(b[i:]); p >= uint64(npages) {
-			return fmt.Errorf("replicated page %d of a %d-page arena", p, npages)
-		}
+	f, k := binary.LittleEndian.Uint64(b), uint64((len(b)-8)/pageSize)
+	if f >= uint64(npages) || k > uint64(npages)-f {
+		return 0, nil, fmt.Errorf("replicated pages [%d, +%d) of a %d-page arena", f, k, npages)
 	}
-	for i := 0; i < len(b); i += entry {
-		fn(int(binary.LittleEndian.Uint64(b[i:])), b[i+8:i+entry])
-	}
-	return nil
+	return int(f), b[8:], nil
 }
 
 // AppendPage appends one entry of an answer: page p and its content.

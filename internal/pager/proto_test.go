@@ -81,29 +81,25 @@ func TestClientIDs(t *testing.T) {
 }
 
 // FuzzReplicaMessages checks the parsers of the replication messages (a
-// buddy's: a replicate message's entries and a replica request): no
-// panic; accepted entries are whole pages below the count, one callback
-// each, none after an error; an accepted request names a node and a page
-// in range, and encodes back to itself.
+// buddy's: a replicate message's run of pages and a replica request): no
+// panic; an accepted run is whole pages, at most ReplPages, below the
+// count; an accepted request names a node and a page in range, and
+// encodes back to itself.
 func FuzzReplicaMessages(f *testing.F) {
 	const ps = 64
 	page := bytes.Repeat([]byte{9}, ps)
-	f.Add(AppendPage(AppendPage(nil, 1, page), 7, page), 8, 3)
+	f.Add(append(AppendRunHeader(nil, 6), append(page, page...)...), 8, 3)
 	f.Add(AppendReplicaRequest(nil, 2, 5), 8, 3)
 	f.Add([]byte{1, 2, 3}, 1, 1)
 	f.Fuzz(func(t *testing.T, b []byte, npages, size int) {
 		if npages <= 0 || npages > 1<<20 || size <= 0 || size > 1<<16 {
 			return
 		}
-		n := 0
-		err := ParseEntries(b, npages, ps, func(p int, content []byte) {
-			if p < 0 || p >= npages || len(content) != ps {
-				t.Fatalf("entry for page %d of %d, %d bytes", p, npages, len(content))
+		if first, content, err := ParseRun(b, npages, ps); err == nil {
+			k := len(content) / ps
+			if len(content)%ps != 0 || k == 0 || k > ReplPages(ps) || first < 0 || first+k > npages || len(content)+8 != len(b) {
+				t.Fatalf("run of %d bytes from page %d of %d accepted from %d bytes", len(content), first, npages, len(b))
 			}
-			n++
-		})
-		if err != nil && n != 0 || err == nil && (n == 0 || n > MaxPages || n*(8+ps) != len(b)) {
-			t.Fatalf("%d entries from %d bytes, error %v", n, len(b), err)
 		}
 		origin, p, err := ParseReplicaRequest(b, size, npages)
 		if err != nil {

@@ -19,19 +19,20 @@ func TestReplicaVersions(t *testing.T) {
 	const ps, npages = 64, 8
 	h := &helper{cfg: wireConfig{Rank: 2, Size: 3, PageSize: ps}, npages: npages}
 	page := func(b byte) []byte { return bytes.Repeat([]byte{b}, ps) }
-	send := func(v uint64, pages ...int) {
-		var payload []byte
-		for _, p := range pages {
-			payload = AppendPage(payload, p, page(byte(10*v)+byte(p)))
+	// send replicates pages [lo, hi) as version v, page p holding 10v + p.
+	send := func(v uint64, lo, hi int) {
+		payload := AppendRunHeader(nil, lo)
+		for p := lo; p < hi; p++ {
+			payload = append(payload, page(byte(10*v)+byte(p))...)
 		}
 		if err := h.storeReplica(1, transport.Message{Kind: KindReplicate, Seq: v, Payload: payload}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	send(3, 1, 2, 3)
-	send(5, 1, 2)
-	send(6, 1) // page 1's version 3 is dropped; 6 is the pending one
-	send(5, 2) // sent again: replaces 5, keeps 3
+	send(3, 1, 4)
+	send(5, 1, 3)
+	send(6, 1, 2) // page 1's version 3 is dropped; 6 is the pending one
+	send(5, 2, 3) // sent again: replaces 5, keeps 3
 	get := func(p int, v uint64) (map[int]byte, error) {
 		out, err := h.answerReplica(0, transport.Message{Kind: KindReplicaReq, Seq: v, Payload: AppendReplicaRequest(nil, 1, p)})
 		if err != nil {
@@ -74,9 +75,10 @@ func TestReplicaVersions(t *testing.T) {
 			t.Errorf("node %d's page %d as of #%d: %v, want an error saying %q", c.origin, c.p, c.v, err, c.want)
 		}
 	}
-	bad := AppendPage(nil, npages, page(0))
-	if err := h.storeReplica(1, transport.Message{Kind: KindReplicate, Seq: 7, Payload: bad}); err == nil {
-		t.Error("a replicated page past the arena was kept")
+	for _, bad := range [][]byte{append(AppendRunHeader(nil, npages-1), bytes.Repeat(page(0), 2)...), AppendRunHeader(nil, 0), append(AppendRunHeader(nil, 0), 1)} {
+		if err := h.storeReplica(1, transport.Message{Kind: KindReplicate, Seq: 7, Payload: bad}); err == nil {
+			t.Errorf("replicated pages %x... (%d bytes) were kept", bad[:8], len(bad))
+		}
 	}
 	if _, _, err := ParseReplicaRequest(AppendReplicaRequest(nil, 3, 0), 3, npages); err == nil {
 		t.Error("a replica request for node 3 of 3 was read")

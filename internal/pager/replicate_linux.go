@@ -106,7 +106,7 @@ func (h *helper) replicateTo(b int, c command) (gone bool, err error) {
 	}
 	h.connMu[b].Lock()
 	defer h.connMu[b].Unlock()
-	w := entryWriter{conn: h.conns[b], ps: h.cfg.PageSize}
+	w := runWriter{conn: h.conns[b], ps: h.cfg.PageSize}
 	if err := h.sendReplica(&w, c); err != nil {
 		h.dead[b].Store(true)
 		return true, fmt.Errorf("replicate to node %d: %w", b, err)
@@ -126,60 +126,52 @@ func (h *helper) replicateTo(b int, c command) (gone bool, err error) {
 
 // sendReplica sends, through w, the pages c asks for and the end; an
 // error is the connection's.
-func (h *helper) sendReplica(w *entryWriter, c command) error {
+func (h *helper) sendReplica(w *runWriter, c command) error {
 	if c.Full {
-		w.seq = h.state.loadVersion() &^ updating
-		for p := range h.npages {
-			if h.state.isHeld(p) {
-				if err := w.add(p, h.snap); err != nil {
-					return err
-				}
+		seq := h.state.loadVersion() &^ updating
+		for p := 0; p < h.npages; {
+			if !h.state.isHeld(p) {
+				p++
+				continue
 			}
-		}
-		if err := w.flush(); err != nil {
-			return err
-		}
-	}
-	w.seq = c.Seq
-	for _, r := range c.Ranges {
-		for p := r[0]; p < r[1]; p++ {
-			if err := w.add(p, h.pend); err != nil {
+			q := p + 1
+			for q < h.npages && h.state.isHeld(q) {
+				q++
+			}
+			if err := w.send(seq, p, q, h.snap); err != nil {
 				return err
 			}
+			p = q
 		}
 	}
-	if err := w.flush(); err != nil {
-		return err
+	for _, r := range c.Ranges {
+		if err := w.send(c.Seq, r[0], r[1], h.pend); err != nil {
+			return err
+		}
 	}
 	return w.conn.Send(transport.Message{Kind: KindReplEnd, Seq: c.Seq})
 }
 
-// entryWriter batches replicated pages into messages of up to MaxPages.
-type entryWriter struct {
+// runWriter sends runs of pages as replicate messages, each a header and
+// the pages' bytes straight from the shared file, ReplPages at most.
+type runWriter struct {
 	conn *transport.Slave
 	ps   int
-	seq  uint64
-	buf  []byte
-	n    int
+	hdr  []byte
 }
 
-// add appends page p of mem (the snapshot or the pending file), sending
-// the batch when full.
-func (w *entryWriter) add(p int, mem []byte) error {
-	w.buf = AppendPage(w.buf, p, mem[p*w.ps:(p+1)*w.ps])
-	if w.n++; w.n == MaxPages {
-		return w.flush()
+// send sends pages [lo, hi) of mem (the snapshot or the pending file) as
+// version seq.
+func (w *runWriter) send(seq uint64, lo, hi int, mem []byte) error {
+	k := ReplPages(w.ps)
+	for p := lo; p < hi; p += k {
+		q := min(p+k, hi)
+		w.hdr = AppendRunHeader(w.hdr[:0], p)
+		if err := w.conn.SendBuffers(KindReplicate, seq, [][]byte{w.hdr, mem[p*w.ps : q*w.ps]}); err != nil {
+			return err
+		}
 	}
 	return nil
-}
-
-func (w *entryWriter) flush() error {
-	if w.n == 0 {
-		return nil
-	}
-	err := w.conn.Send(transport.Message{Kind: KindReplicate, Seq: w.seq, Payload: w.buf})
-	w.buf, w.n = w.buf[:0], 0
-	return err
 }
 
 // fetchFromReplica fetches page p of the lost node origin (its server is

@@ -46,7 +46,7 @@ func (h *helper) listen() (int, error) {
 func (h *helper) startServer() {
 	c := &h.cfg
 	tcfg := transport.Config{Token: c.Token, JobID: ServerJobID(c.Job, c.Rank), Size: c.Size,
-		Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20, PeerTimeout: c.PeerTimeout}
+		Broadcast: transport.BroadcastStar, MaxFrame: ReplFrame, PeerTimeout: c.PeerTimeout}
 	if d := c.PeerTimeout; d > 0 {
 		tcfg.HandshakeTimeout = 3 * d
 	}
@@ -177,9 +177,13 @@ func (h *helper) storeReplica(origin int, msg transport.Message) error {
 	if err != nil {
 		return err
 	}
-	err = ParseEntries(msg.Payload, h.npages, h.cfg.PageSize, func(p int, content []byte) { r.store(p, msg.Seq, content) })
+	first, content, err := ParseRun(msg.Payload, h.npages, h.cfg.PageSize)
 	if err != nil {
 		return fmt.Errorf("node %d's replicated pages: %w", origin, err)
+	}
+	ps := h.cfg.PageSize
+	for i := 0; i < len(content); i += ps {
+		r.store(first+i/ps, msg.Seq, content[i:i+ps])
 	}
 	return nil
 }

@@ -27,6 +27,11 @@ type Region struct {
 	Slave           bool
 	MergedIn, OwnIn int
 
+	// Distributed homes: the pages this node copied to its buddy (ReplTo)
+	// before its notice, and how long that took (0 pages: no note).
+	ReplPages, ReplTo int
+	Replicate         time.Duration
+
 	// Notes that end the line, already formatted ("; ..." or empty): the
 	// roster's, FaultNote's and HintNote's.
 	Reexec, Faults, Hints string
@@ -42,6 +47,9 @@ func AppendRegion(dst []byte, s *Region) []byte {
 		us(s.Exchange), us(s.Wait), us(s.Merge), us(s.Send), s.Sent, s.Received)
 	if s.Slave {
 		dst = fmt.Appendf(dst, "; merged delta received: %d bytes, %d of them where this node wrote", s.MergedIn, s.OwnIn)
+	}
+	if s.ReplPages > 0 {
+		dst = fmt.Appendf(dst, "; before the notice, %d pages copied to node %d in %v", s.ReplPages, s.ReplTo, us(s.Replicate))
 	}
 	dst = append(dst, s.Reexec...)
 	dst = append(dst, s.Faults...)
