@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,43 +102,14 @@ func TestLazyTransferUnprivileged(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	t.Parallel()
-	if b, err := os.ReadFile("/proc/sys/vm/unprivileged_userfaultfd"); err != nil || strings.TrimSpace(string(b)) != "0" {
-		testenv.Skip(t, "vm.unprivileged_userfaultfd is not 0 (%q, %v): uid %s would get a full userfaultfd", b, err, otherUID)
+	u := setUpUnprivileged(t)
+	stdout, errs, err := u.run(nil, "run", "-n", "2", "--transfer", "lazy", "--max-lost", "0", "--stats", u.prog)
+	if err != nil {
+		t.Fatalf("cape run as uid %s: %v\nstderr:\n%s", otherUID, err, errs)
 	}
-	top, _ := otherUserCape(t, "cape-unpriv-")
-	bin := filepath.Join(top, "cape")
-	dir := t.TempDir()
-	for name, src := range map[string]string{"main.go": unprivProgram, "go.mod": "module example.com/unpriv\n\ngo 1.26\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if stdout != u.want {
+		t.Errorf("cape run -n 2 --transfer lazy as uid %s printed %q, go run %q", otherUID, stdout, u.want)
 	}
-	want := goRun(t, dir)
-	prog := filepath.Join(top, "unpriv")
-	capeIn(t, bin, dir, nil, "build", ".", "-o", prog)
-	tmp := filepath.Join(top, "tmp")
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(tmp, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(prog, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("setpriv", "--reuid="+otherUID, "--regid="+otherUID, "--clear-groups",
-		bin, "run", "-n", "2", "--transfer", "lazy", "--max-lost", "0", "--stats", prog)
-	cmd.Dir = tmp
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + tmp}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("cape run as uid %s: %v\nstderr:\n%s", otherUID, err, stderr.String())
-	}
-	if stdout.String() != want {
-		t.Errorf("cape run -n 2 --transfer lazy as uid %s printed %q, go run %q", otherUID, stdout.String(), want)
-	}
-	errs := stderr.String()
 	if !strings.Contains(errs, "[node 1] cape: node 1: lazy transfer with a user-mode-only userfaultfd") {
 		t.Errorf("the slave did not say it used a user-mode-only userfaultfd:\n%s", errs)
 	}
@@ -155,4 +127,89 @@ func TestLazyTransferUnprivileged(t *testing.T) {
 	if notices == 0 || fetched == 0 {
 		t.Errorf("%d write notices, %d bytes fetched: want lazy transfer, both above zero\n%s", notices, fetched, errs)
 	}
+}
+
+// TestHomesUnprivileged runs unprivProgram on 3 nodes as uid 65534 with
+// the default transfer, distributed homes, on user-mode-only
+// userfaultfds: the output must be go run's; then with a slave lost in its
+// second region, whose pages the master reads from its buddy's replica.
+func TestHomesUnprivileged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	u := setUpUnprivileged(t)
+	for _, fault := range []string{"", "node=1,at=send,do=exit,region=2"} {
+		var env []string
+		if fault != "" {
+			env = []string{"CAPE_FAULT=" + fault}
+		}
+		stdout, errs, err := u.run(env, "run", "-n", "3", "--stats", u.prog)
+		if err != nil {
+			t.Fatalf("%q: cape run as uid %s: %v\nstderr:\n%s", fault, otherUID, err, errs)
+		}
+		if stdout != u.want {
+			t.Errorf("%q: cape run -n 3 as uid %s printed %q, go run %q", fault, otherUID, stdout, u.want)
+		}
+		if !homesUserModeRE.MatchString(errs) {
+			t.Errorf("%q: the master did not say it used distributed homes with a user-mode-only userfaultfd:\n%s", fault, errs)
+		}
+		if fault != "" && !strings.Contains(errs, "took over the") {
+			t.Errorf("%q: the master did not take node 1's pages over:\n%s", fault, errs)
+		}
+		for _, bad := range []string{"unavailable", "panic", "EFAULT", "bad address"} {
+			if strings.Contains(errs, bad) {
+				t.Errorf("%q: stderr says %q:\n%s", fault, bad, errs)
+			}
+		}
+	}
+}
+
+// homesUserModeRE matches the master's --stats line saying it runs
+// distributed homes on a user-mode-only userfaultfd.
+var homesUserModeRE = regexp.MustCompile(`(?m)^cape: master: lazy transfer with a user-mode-only userfaultfd.*\(distributed homes\)$`)
+
+// unprivileged is unprivProgram built for uid 65534: the cape binary and
+// the program where that user may run them, its working directory, and go
+// run's output.
+type unprivileged struct{ bin, prog, tmp, want string }
+
+// setUpUnprivileged builds unprivileged, or skips where uid 65534 would
+// get a userfaultfd that handles the kernel's faults.
+func setUpUnprivileged(t *testing.T) unprivileged {
+	if b, err := os.ReadFile("/proc/sys/vm/unprivileged_userfaultfd"); err != nil || strings.TrimSpace(string(b)) != "0" {
+		testenv.Skip(t, "vm.unprivileged_userfaultfd is not 0 (%q, %v): uid %s would get a full userfaultfd", b, err, otherUID)
+	}
+	top, _ := otherUserCape(t, "cape-unpriv-")
+	u := unprivileged{bin: filepath.Join(top, "cape"), prog: filepath.Join(top, "unpriv"), tmp: filepath.Join(top, "tmp")}
+	dir := t.TempDir()
+	for name, src := range map[string]string{"main.go": unprivProgram, "go.mod": "module example.com/unpriv\n\ngo 1.26\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u.want = goRun(t, dir)
+	capeIn(t, u.bin, dir, nil, "build", ".", "-o", u.prog)
+	if err := os.Mkdir(u.tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(u.tmp, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(u.prog, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// run runs the cape binary with args as uid 65534, with env added to a
+// bare environment.
+func (u unprivileged) run(env []string, args ...string) (stdout, stderr string, err error) {
+	cmd := exec.Command("setpriv", append([]string{"--reuid=" + otherUID, "--regid=" + otherUID, "--clear-groups", u.bin}, args...)...)
+	cmd.Dir = u.tmp
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + u.tmp}, env...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	err = cmd.Run()
+	return out.String(), errs.String(), err
 }
