@@ -46,6 +46,7 @@ type homesMerge struct {
 	parts   [][]byte
 	pending []int
 	built   []wire.PageRange // the multi-writer pages the master built (holdMulti)
+	shared  []int            // the pages whose runs the notices carried (sharedPages)
 }
 
 // noticeLimits are the limits a homes payload is checked against.
@@ -366,7 +367,7 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	for rank := 1; rank < n.size; rank++ {
 		m.all[rank] = m.peers[rank].written
 	}
-	hs.homes = homes.Decide(hs.homes, m.all)
+	hs.homes = homes.AtMaster(homes.Decide(hs.homes, m.all), r.sharedPages())
 	if err := r.adoptLost(); err != nil {
 		return 0, recvd, err
 	}
@@ -443,6 +444,23 @@ func (r *Region) holdMulti() error {
 		m.built = homes.AppendPageRanges(m.built, []int{p})
 	}
 	return nil
+}
+
+// sharedPages returns the pages whose runs a notice of this region
+// carried, ascending: the master holds them (AtMaster) whether or not
+// another node wrote them too, since it can build them from the runs and
+// entry bytes, and their writers need not replicate them.
+func (r *Region) sharedPages() []int {
+	m := &r.n.homes.m
+	m.shared = m.shared[:0]
+	for _, rank := range r.roster.committed {
+		for p := range m.peers[rank].entry {
+			m.shared = append(m.shared, p)
+		}
+	}
+	slices.Sort(m.shared)
+	m.shared = slices.Compact(m.shared)
+	return m.shared
 }
 
 // routePushes hands each page a node pushes to its readers' releases,

@@ -64,9 +64,23 @@ func (r *Region) replicateWritten() error {
 	hs.ranges = hs.ranges[:0]
 	pages := 0
 	for _, w := range hs.written {
-		copy(pend[w.Lo*ps:w.Hi*ps], arena[w.Lo*ps:w.Hi*ps])
-		hs.ranges = append(hs.ranges, [2]int{w.Lo, w.Hi})
-		pages += w.Hi - w.Lo
+		// The pages whose runs the notice carries (shared) are held by
+		// the master, which builds them: they need no replica.
+		for lo := w.Lo; lo < w.Hi; {
+			hi := lo
+			for hi < w.Hi && !sharedPage(hs.shared, hi) {
+				hi++
+			}
+			if hi > lo {
+				copy(pend[lo*ps:hi*ps], arena[lo*ps:hi*ps])
+				hs.ranges = append(hs.ranges, [2]int{lo, hi})
+				pages += hi - lo
+			}
+			lo = hi + 1
+		}
+	}
+	if len(hs.ranges) == 0 && !full {
+		return nil
 	}
 	to, err := hs.h.Replicate(r.seq, hs.buddy, full, hs.ranges)
 	if err != nil {
@@ -123,4 +137,10 @@ func (r *Region) adoptLost() error {
 		notice("cape: master: %s: took over the %d pages lost node(s) %v held, from their replicas\n", r.label(), len(adopt), lost)
 	}
 	return nil
+}
+
+// sharedPage reports whether page p is in shared (ascending).
+func sharedPage(shared []int, p int) bool {
+	_, ok := slices.BinarySearch(shared, p)
+	return ok
 }

@@ -128,6 +128,33 @@ func appendHome(out []wire.Home, h wire.Home) []wire.Home {
 	return append(out, h)
 }
 
+// AtMaster returns hl (ascending, disjoint) with the pages of pages
+// (ascending) that hl homes made Multi and homed at the master: pages
+// whose runs a writer sent, so that the master can build them (package
+// cape does not replicate them). Pages hl lacks are ignored.
+func AtMaster(hl []wire.Home, pages []int) []wire.Home {
+	if len(pages) == 0 {
+		return hl
+	}
+	out := make([]wire.Home, 0, len(hl)+2*len(pages))
+	for _, h := range hl {
+		lo := h.Lo
+		i, _ := slices.BinarySearch(pages, h.Lo)
+		for ; i < len(pages) && pages[i] < h.Hi; i++ {
+			p := pages[i]
+			if p > lo {
+				out = appendHome(out, wire.Home{PageRange: wire.PageRange{Lo: lo, Hi: p}, Holder: h.Holder, Multi: h.Multi})
+			}
+			out = appendHome(out, wire.Home{PageRange: wire.PageRange{Lo: p, Hi: p + 1}, Holder: 0, Multi: true})
+			lo = p + 1
+		}
+		if lo < h.Hi {
+			out = appendHome(out, wire.Home{PageRange: wire.PageRange{Lo: lo, Hi: h.Hi}, Holder: h.Holder, Multi: h.Multi})
+		}
+	}
+	return out
+}
+
 // AddHeld returns hl (ascending, disjoint) with the pages of ranges
 // (ascending, disjoint from hl's) homed at holder, each written by one
 // node.

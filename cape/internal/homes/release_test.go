@@ -108,3 +108,20 @@ func TestRestrict(t *testing.T) {
 		t.Fatalf("AppendMulti = %v", m)
 	}
 }
+
+// TestAtMaster checks that AtMaster makes exactly the pages named (those
+// some home covers) Multi at the master, keeping every other page's home.
+func TestAtMaster(t *testing.T) {
+	hl := []wire.Home{{PageRange: wire.PageRange{Lo: 2, Hi: 6}, Holder: 1}, {PageRange: wire.PageRange{Lo: 6, Hi: 8}, Holder: 0, Multi: true},
+		{PageRange: wire.PageRange{Lo: 9, Hi: 10}, Holder: 2}}
+	got := AtMaster(hl, []int{0, 2, 4, 7, 9, 11})
+	want := []wire.Home{{PageRange: wire.PageRange{Lo: 2, Hi: 3}, Holder: 0, Multi: true}, {PageRange: wire.PageRange{Lo: 3, Hi: 4}, Holder: 1},
+		{PageRange: wire.PageRange{Lo: 4, Hi: 5}, Holder: 0, Multi: true}, {PageRange: wire.PageRange{Lo: 5, Hi: 6}, Holder: 1},
+		{PageRange: wire.PageRange{Lo: 6, Hi: 8}, Holder: 0, Multi: true}, {PageRange: wire.PageRange{Lo: 9, Hi: 10}, Holder: 0, Multi: true}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("AtMaster = %+v\nwant %+v", got, want)
+	}
+	if got := AtMaster(hl, nil); !slices.Equal(got, hl) {
+		t.Fatalf("AtMaster with no pages = %+v", got)
+	}
+}
