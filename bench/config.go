@@ -86,6 +86,10 @@ type Config struct {
 	Prebuilt string // binaries from Prebuild to run instead of building: no Go toolchain, no Root (not regions)
 	Compress string // cape run --compress for the CAPE modes; "none" when empty
 	Transfer string // cape run --transfer for the CAPE modes; "" means eager
+	// MaxLost is cape run --max-lost for the CAPE modes (-1: no cap, cape
+	// run's default; 0: no loss survived, so distributed homes copy
+	// nothing to a buddy and auto is lazy transfer).
+	MaxLost int
 
 	Emulate   bool    // run every node in its own cgroup and network namespace
 	NodeCPUs  float64 // CPU quota of an emulated node; 0 means cores / max(Nodes)

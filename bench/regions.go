@@ -147,7 +147,7 @@ func runRegionsJob(ctx context.Context, cfg *RegionsConfig, cl *cluster, bin str
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
 	err := capeJob(ctx, &cfg.Config, cl, cl != nil, bin, []string{"-k", strconv.Itoa(cfg.K)}, nodes,
-		nodeenv.Config{Monitor: cfg.Monitor, Compress: cfg.Compress, Timeout: "60s", Transfer: cfg.Transfer}, &stdout, &stderr)
+		nodeenv.Config{Monitor: cfg.Monitor, Compress: cfg.Compress, Timeout: "60s", Transfer: cfg.Transfer, MaxLost: cfg.MaxLost}, &stdout, &stderr)
 	s.Wall = time.Since(start).Seconds()
 	if err != nil {
 		return s, fmt.Errorf("%w\n%s", err, tail(stderr.String(), 2000))

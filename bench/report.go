@@ -123,8 +123,8 @@ func writeMachine(cfg *Config, bins *binaries) error {
 	if bins.mpirun != "" {
 		fmt.Fprintf(&b, "- MPI: %s\n", first(bins.mpirun, "--version"))
 	}
-	fmt.Fprintf(&b, "\nConfiguration: sizes %v, nodes %v, modes %s, %d repetitions, CAPE compression %s, CAPE transfer %s.\n",
-		cfg.Sizes, cfg.Nodes, joinModes(cfg.Modes), cfg.Reps, cfg.Compress, orEager(cfg.Transfer))
+	fmt.Fprintf(&b, "\nConfiguration: sizes %v, nodes %v, modes %s, %d repetitions, CAPE compression %s, CAPE transfer %s, --max-lost %d.\n",
+		cfg.Sizes, cfg.Nodes, joinModes(cfg.Modes), cfg.Reps, cfg.Compress, orEager(cfg.Transfer), cfg.MaxLost)
 	if cfg.Emulate {
 		fmt.Fprintf(&b, "Emulated cluster: %.3g CPU per node, link rate %s (see RESULTS.md, \"The emulated cluster\").\n", cfg.NodeCPUs, orDefault(cfg.Bandwidth, "unlimited"))
 	} else {

@@ -339,7 +339,7 @@ func runCAPE(ctx context.Context, cfg *Config, bins *binaries, cl *cluster, c ce
 		monitor = "complete"
 	}
 	return capeJob(ctx, cfg, cl, emulated, bins.matmul, []string{"-n", strconv.Itoa(c.size)}, c.nodes,
-		nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s", Transfer: cfg.Transfer}, stdout, stderr)
+		nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s", Transfer: cfg.Transfer, MaxLost: cfg.MaxLost}, stdout, stderr)
 }
 
 // capeJob runs bin with args on nodes nodes through the launcher of cape

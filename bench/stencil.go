@@ -309,7 +309,7 @@ func runStencilCell(ctx context.Context, cfg *StencilConfig, bins *stencilBins, 
 		}
 		p := prog(bins.cape, args...)
 		err = capeJob(ctx, &cfg.Config, cl, emulated, p[0], p[1:], c.nodes,
-			nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s", Transfer: cfg.Transfer}, &stdout, &stderr)
+			nodeenv.Config{Monitor: monitor, Compress: cfg.Compress, Stats: true, Timeout: "60s", Transfer: cfg.Transfer, MaxLost: cfg.MaxLost}, &stdout, &stderr)
 	case HaloGo, MPGo:
 		p := prog(bins.baseline, append(slices.Clone(cfg.Workload.BaselineArgs), args...)...)
 		_, err = runRanks(ctx, cl, emulated, c.nodes, p[0], func(rank int, addr string) []string {

@@ -89,7 +89,8 @@ func (r *Region) createHomes(d *delta.Delta, pages []int) {
 func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error) {
 	n := r.n
 	hs := n.homes
-	if err := r.replicateWritten(); err != nil {
+	repl, err := r.replicateWritten()
+	if err != nil {
 		return 0, 0, err
 	}
 	ts := time.Now()
@@ -104,7 +105,7 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 		return 0, 0, r.fail(err)
 	}
 	n.fault("broadcast", r.seq)
-	sent = len(p)
+	sent = repl + len(p) // the copy to the buddy counts as sent
 	t := time.Now()
 	if st := r.stats; st != nil {
 		// The --stats parts: the notice's send, the wait for the release

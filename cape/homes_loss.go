@@ -51,13 +51,14 @@ func (n *node) setReplicas() {
 // replicateWritten sends the node's buddy the pages it wrote in the region
 // and waits until the buddy has them (a slave, where losses may be
 // survived): the notice, hence the release, leaves only after. A new
-// buddy first gets every page the node holds.
-func (r *Region) replicateWritten() error {
+// buddy first gets every page the node holds. It returns the bytes of the
+// pages written it sent (those of a new buddy's first copy not counted).
+func (r *Region) replicateWritten() (int, error) {
 	n := r.n
 	hs := n.homes
 	full := hs.buddy != hs.replicatedTo
 	if !hs.replicate || hs.buddy < 0 || len(hs.written) == 0 && !full {
-		return nil
+		return 0, nil
 	}
 	t := time.Now()
 	pend, arena, ps := hs.h.Pending(), n.arena.Bytes(), hs.ps
@@ -80,17 +81,17 @@ func (r *Region) replicateWritten() error {
 		}
 	}
 	if len(hs.ranges) == 0 && !full {
-		return nil
+		return 0, nil
 	}
 	to, err := hs.h.Replicate(r.seq, hs.buddy, full, hs.ranges)
 	if err != nil {
-		return r.wrap("distributed homes", err)
+		return 0, r.wrap("distributed homes", err)
 	}
 	hs.replicatedTo = to
 	if st := r.stats; st != nil {
 		st.replPages, st.replTo, st.replicate = pages, to, time.Since(t)
 	}
-	return nil
+	return pages * ps, nil
 }
 
 // adoptLost makes the master the holder of the pages that nodes lost so

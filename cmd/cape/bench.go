@@ -152,7 +152,7 @@ type benchFlags struct {
 	fs                                                    *pflag.FlagSet
 	sizes, nodes, modes, out, bw, compress, root, monitor string
 	transfer, prebuilt                                    string
-	reps, modelNodes, iters, k                            int
+	reps, modelNodes, iters, k, maxLost                   int
 	quick, emulate, noProgress, noNetns                   bool
 	cpus                                                  float64
 	timeout                                               time.Duration
@@ -180,6 +180,7 @@ func newBenchFlags() *benchFlags {
 	fs.IntVar(&f.k, "k", 3000, "regions per run of cape bench regions")
 	fs.StringVar(&f.monitor, "monitor", "auto", "cape run --monitor of stencil's incremental mode and of regions")
 	fs.StringVar(&f.transfer, "transfer", "auto", "cape run --transfer of the CAPE modes (matmul's complete and incremental, stencil's incremental, regions): eager, lazy, auto (the default of cape run) or homes")
+	fs.IntVar(&f.maxLost, "max-lost", -1, "cape run --max-lost of the CAPE modes: -1 (no cap, cape run's default) copies what each slave writes to another node under distributed homes; 0 copies nothing (auto is then lazy transfer)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Minute, "give up on one execution after this long")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar")
 	return f
@@ -187,7 +188,7 @@ func newBenchFlags() *benchFlags {
 
 // config is the part of bench.Config common to every benchmark.
 func (f *benchFlags) config(args []string, stderr io.Writer) bench.Config {
-	cfg := bench.Config{Reps: f.reps, Out: f.out, Root: f.root, Prebuilt: f.prebuilt, Compress: f.compress, Transfer: f.transfer, Emulate: f.emulate,
+	cfg := bench.Config{Reps: f.reps, Out: f.out, Root: f.root, Prebuilt: f.prebuilt, Compress: f.compress, Transfer: f.transfer, MaxLost: f.maxLost, Emulate: f.emulate,
 		NodeCPUs: f.cpus, Bandwidth: f.bw, NoNetns: f.noNetns, ModelNodes: f.modelNodes, Timeout: f.timeout, Log: stderr,
 		Note: "cape bench " + strings.Join(args, " ")}
 	if f.quick && !f.fs.Changed("reps") {
