@@ -42,6 +42,7 @@ type homesNode struct {
 	replicatedTo int          // the buddy this node last replicated to, or -1
 	ranges       [][2]int     // scratch: the pages to replicate
 	adopted      map[int]bool // the master's: lost nodes whose pages it took over
+	live         []int        // the live set replicas were last set for
 
 	// written: the pages this node wrote in the region (as the tracker
 	// reports them: written, not necessarily changed), as ranges; shared:
@@ -205,7 +206,9 @@ func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string) er
 	ps := n.arena.PageSize()
 	n.homes = &homesNode{tr: lz, h: h, srv: pageserver.New(h, n.rank, ps), ps: ps, share: map[string][]int{},
 		replicate: n.cfg.MaxLost != 0, buddy: -1, replicatedTo: -1, adopted: map[int]bool{}}
-	n.setReplicas()
+	if err := n.setReplicas(); err != nil {
+		return err
+	}
 	lz.SetAbsent(h.Invalid)
 	if n.plan.Stats {
 		notice("cape: %s (distributed homes)\n", n.plan.LazyMode(lz.UserModeOnly()))

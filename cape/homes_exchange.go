@@ -272,7 +272,9 @@ func (r *Region) release(hl []wire.Home) error {
 	}
 	hs.h.SetVersion(r.seq)
 	hs.srv.Update(r.seq, hl, n.arena.Bytes())
-	n.setReplicas()
+	if err := n.setReplicas(); err != nil {
+		return r.fail(err)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ package cape
 // replica. The master is replicated nowhere: its loss ends the job.
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"time"
@@ -36,16 +37,31 @@ func buddyOf(live []int, rank int) int {
 // setReplicas tells the node's helper where each live slave's replica is
 // kept, and the node its own buddy. A lost node's replica stays where it
 // was: the fetches of its pages go there until the master adopts them.
-func (n *node) setReplicas() {
+//
+// A node that left the live set had its pages taken over by the master
+// before the release that says so (adoptLost runs in the exchange that
+// declares the loss, or, for a loss found while releases were sent, in the
+// next one, which the live set leaves it out of): the replica of its pages
+// kept here, if any, is dropped then.
+func (n *node) setReplicas() error {
 	hs := n.homes
 	if !hs.replicate {
-		return
+		return nil
 	}
 	live := n.members.Live
 	for _, rank := range live {
 		hs.h.SetReplica(rank, buddyOf(live, rank))
 	}
 	hs.buddy = buddyOf(live, n.rank)
+	for _, rank := range hs.live {
+		if _, ok := slices.BinarySearch(live, rank); !ok {
+			if err := hs.h.DropReplica(rank); err != nil {
+				return fmt.Errorf("distributed homes: %w", err)
+			}
+		}
+	}
+	hs.live = append(hs.live[:0], live...)
+	return nil
 }
 
 // replicateWritten sends the node's buddy the pages it wrote in the region

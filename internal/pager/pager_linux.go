@@ -273,6 +273,23 @@ func (h *Helper) ReplicaPage(origin, p int, seq uint64, at int) ([]byte, error) 
 	return page, nil
 }
 
+// DropReplica has the helper drop the replica of node origin's pages it
+// keeps, if any (the master has taken them over). It must not be called
+// concurrently with Replicate.
+func (h *Helper) DropReplica(origin int) error {
+	if err := json.NewEncoder(h.sock).Encode(command{Op: "drop", Origin: origin}); err != nil {
+		return fmt.Errorf("pager: ask the helper to drop a replica: %w", err)
+	}
+	line, err := h.readLine()
+	if err == nil && line != "ok" {
+		err = fmt.Errorf("helper: %s", line)
+	}
+	if err != nil {
+		return fmt.Errorf("pager: %w", err)
+	}
+	return nil
+}
+
 // SetReplica records that node at keeps rank's replica (-1: none): a
 // fetch from rank once its server is gone asks at.
 func (h *Helper) SetReplica(rank, at int) { h.state.setReplicaAt(rank, at) }

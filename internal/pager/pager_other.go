@@ -81,3 +81,6 @@ func (*Helper) Held(int) bool { return false }
 
 // ReplicaPage reports that there is no helper here.
 func (*Helper) ReplicaPage(int, int, uint64, int) ([]byte, error) { return nil, ErrNotSupported }
+
+// DropReplica reports that there is no helper here.
+func (*Helper) DropReplica(int) error { return ErrNotSupported }

@@ -3,6 +3,7 @@
 package pager
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -17,10 +18,11 @@ import (
 // one. Asked for a page as of version v, the replica answers the newest of
 // the two at most v.
 type replica struct {
-	mu  sync.RWMutex
-	ps  int
-	mem []byte   // two slots per page: page p's slot s at (2p+s) × ps
-	ver []uint64 // per slot, its version + 1 (0: empty)
+	mu   sync.RWMutex
+	ps   int
+	mem  []byte   // two slots per page: page p's slot s at (2p+s) × ps; nil once dropped
+	vmem []byte   // the mapping of ver
+	ver  []uint64 // per slot, its version + 1 (0: empty)
 }
 
 // newReplica maps the storage of a replica of an arena of npages pages of
@@ -37,7 +39,7 @@ func newReplica(npages, ps int) (*replica, error) {
 		_ = unix.Munmap(mem)
 		return nil, fmt.Errorf("map a replica's versions: %w", err)
 	}
-	return &replica{ps: ps, mem: mem, ver: wordsOf(vmem)}, nil
+	return &replica{ps: ps, mem: mem, vmem: vmem, ver: wordsOf(vmem)}, nil
 }
 
 // store keeps content as page p's version v: in the slot that holds v
@@ -45,6 +47,9 @@ func newReplica(npages, ps int) (*replica, error) {
 func (r *replica) store(p int, v uint64, content []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.mem == nil {
+		return // dropped: a late copy from a node already taken over
+	}
 	s := 0
 	switch a, b := r.ver[2*p], r.ver[2*p+1]; {
 	case a == v+1:
@@ -73,6 +78,9 @@ func (r *replica) slot(p int, v uint64) int {
 func (r *replica) appendPages(out []byte, p int, v uint64, want, npages int) ([]byte, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	if r.mem == nil {
+		return out, false
+	}
 	for q := p; q < p+want && q < npages; q++ {
 		s := r.slot(q, v)
 		if s < 0 {
@@ -106,4 +114,24 @@ func (h *helper) existingReplica(origin int) *replica {
 	h.replMu.Lock()
 	defer h.replMu.Unlock()
 	return h.replicas[origin]
+}
+
+// dropReplica drops the replica of node origin's pages kept here, if any,
+// and gives its memory back.
+func (h *helper) dropReplica(origin int) error {
+	h.replMu.Lock()
+	r := h.replicas[origin]
+	delete(h.replicas, origin)
+	h.replMu.Unlock()
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := errors.Join(unix.Munmap(r.mem), unix.Munmap(r.vmem))
+	r.mem, r.vmem, r.ver = nil, nil, nil
+	if err != nil {
+		return fmt.Errorf("drop node %d's replica: %w", origin, err)
+	}
+	return nil
 }

@@ -80,6 +80,12 @@ func TestReplicaVersions(t *testing.T) {
 			t.Errorf("replicated pages %x... (%d bytes) were kept", bad[:8], len(bad))
 		}
 	}
+	if err := h.dropReplica(1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := get(1, 9); err == nil || !strings.Contains(err.Error(), "no replica of node 1") {
+		t.Errorf("page 1 after the replica was dropped: %v", err)
+	}
 	if _, _, err := ParseReplicaRequest(AppendReplicaRequest(nil, 3, 0), 3, npages); err == nil {
 		t.Error("a replica request for node 3 of 3 was read")
 	}

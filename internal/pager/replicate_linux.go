@@ -26,7 +26,8 @@ import (
 // With Op "page", it asks instead for page Page of node Origin's replica
 // as of version Seq, kept by node Buddy (the master reading the pages of
 // a node lost after its notice); the answer is a line "page N" and the N
-// bytes.
+// bytes. With Op "drop", it drops the replica of node Origin's pages kept
+// here (the master has taken them over).
 type command struct {
 	Op     string
 	Seq    uint64
@@ -59,9 +60,12 @@ func (h *helper) readCommand() (done bool, err error) {
 		var page []byte
 		var err error
 		to := -1
-		if c.Op == "page" {
+		switch c.Op {
+		case "page":
 			page, err = h.replicaPage(c)
-		} else {
+		case "drop":
+			err = h.dropReplica(c.Origin)
+		default:
 			to, err = h.replicate(c)
 		}
 		switch {
@@ -70,6 +74,8 @@ func (h *helper) readCommand() (done bool, err error) {
 		case c.Op == "page":
 			fmt.Fprintf(h.sock, "page %d\n", len(page))
 			_, _ = h.sock.Write(page)
+		case c.Op == "drop":
+			fmt.Fprintf(h.sock, "ok\n")
 		default:
 			fmt.Fprintf(h.sock, "ok %d\n", to)
 		}
