@@ -40,8 +40,10 @@ func TestParseWorkloads(t *testing.T) {
 			master: 1000 * 1024, other: 3000 * 1024, masterSent: 300, recvSent: 300},
 		{name: "cg may stop early (converged)",
 			s:      StencilSample{Workload: "cg", Size: 16, Iters: 2, Nodes: 2, Mode: Incremental},
+			// 4 regions of 3 per iteration: 4/3 iterations ran, so 400
+			// bytes are 300 per iteration (not 200 per iteration asked).
 			stdout: "cg n=16 iters=2 rr=0.0e+00 hash=0123456789abcdef\n", stderr: capeRegions(4, 100, 10) + "cg: iterations 0.5s\n",
-			masterSent: 200, recvSent: 200},
+			masterSent: 300, recvSent: 300},
 		{name: "cg with more regions than its iterations",
 			s:      StencilSample{Workload: "cg", Size: 16, Iters: 2, Nodes: 2, Mode: Incremental},
 			stdout: "cg n=16 iters=2 rr=0.0e+00 hash=0123456789abcdef\n", stderr: capeRegions(7, 100, 10) + "cg: iterations 0.5s\n",
