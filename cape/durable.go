@@ -101,8 +101,8 @@ func (n *node) closeDurable() error {
 
 // durableStart records, on a checkpointing master, which pages of the
 // arena are unpopulated at the region's entry (for hashEntry), and checks a
-// replayed region against its record.
-func (r *Region) durableStart() error {
+// replayed region against its record; clean is the Start's hint.
+func (r *Region) durableStart(clean bool) error {
 	d := r.n.dur
 	if d == nil {
 		return nil
@@ -113,7 +113,7 @@ func (r *Region) durableStart() error {
 		// which pages are still unpopulated is only known now (and not
 		// needed when the region's entry hash is chained).
 		r.dlog.zero = nil
-		if !d.Chained(r.seq, r.extent, r.hint().Clean) {
+		if !d.Chained(r.seq, r.extent, clean) {
 			r.dlog.zero = durable.Unpopulated(mem, ps)
 		}
 		return nil

@@ -156,7 +156,10 @@ func (r *Region) Start() error {
 		return r.fail(err)
 	}
 	n.fault("start", r.seq)
-	ts := time.Now()
+	var ts time.Time // Start's own time, for --stats only
+	if n.plan.Stats {
+		ts = time.Now()
+	}
 	n.cur = r
 	r.state = stStarted
 	n.arena.Freeze(true)
@@ -167,10 +170,10 @@ func (r *Region) Start() error {
 	if n.plan.Verify {
 		r.verify = &regionVerify{entry: append([]byte(nil), n.arena.Bytes()[:r.extent]...)}
 	}
-	if err := r.durableStart(); err != nil {
+	h := r.hint()
+	if err := r.durableStart(h.Clean); err != nil {
 		return err
 	}
-	h := r.hint()
 	if n.tracker != nil {
 		if ht, ok := n.tracker.(monitor.Hinter); ok {
 			ht.SetHint(h)
