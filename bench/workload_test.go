@@ -39,7 +39,7 @@ func TestParseWorkloads(t *testing.T) {
 			stdout: "cg n=16 iters=2 rr=1.0e+00 hash=0123456789abcdef\n", stderr: capeRegions(6, 100, 10) + "cg: iterations 0.5s\n" + rss,
 			master: 1000 * 1024, other: 3000 * 1024, masterSent: 300, recvSent: 300},
 		{name: "cg may stop early (converged)",
-			s:      StencilSample{Workload: "cg", Size: 16, Iters: 2, Nodes: 2, Mode: Incremental},
+			s: StencilSample{Workload: "cg", Size: 16, Iters: 2, Nodes: 2, Mode: Incremental},
 			// 4 regions of 3 per iteration: 4/3 iterations ran, so 400
 			// bytes are 300 per iteration (not 200 per iteration asked).
 			stdout: "cg n=16 iters=2 rr=0.0e+00 hash=0123456789abcdef\n", stderr: capeRegions(4, 100, 10) + "cg: iterations 0.5s\n",
