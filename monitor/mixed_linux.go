@@ -88,6 +88,11 @@ type chunk struct {
 	// seen: 1 + the last Start after which the chunk was hot or probing
 	// (0: cold since it was made). See deferScan.
 	seen uint32
+	// dropped: the chunk's twins were not taken (a writes-only tracker's
+	// chunk that the extent grew over outside a region's bounds): it is
+	// hot and stale, never compared nor cooled, until fillDropped copies
+	// it at the first Start whose region may write it.
+	dropped bool
 }
 
 func (c *chunk) waitFor() int {
@@ -236,6 +241,7 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	if err := u.wake(old); err != nil {
 		return err
 	}
+	u.fillDropped()
 	// The woken chunks are hot: refreshHot copies the pages the last
 	// region wrote (u.dirty, which holds the pending pages after a
 	// compared region) and compares the others.
@@ -246,13 +252,8 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 		k := len(u.chunks)
 		u.setChunksFrom(old, np)
 		u.markCompared(h, k, len(u.chunks))
-		u.copyNew(old, np) // not timed: populates the twins
+		u.dropNew(h, old, np)
 		u.twinned = max(u.twinned, extent)
-		// The new chunks' twins are current; a chunk the old extent ended
-		// in is not, unless refreshHot compared it.
-		for c := (old + chunkPages - 1) / chunkPages; c < len(u.chunks); c++ {
-			u.chunks[c].synced = uint32(u.starts + 1)
-		}
 		if err := u.coldUnpopulated(old, np); err != nil {
 			return err
 		}
@@ -293,6 +294,53 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	return nil
 }
 
+// dropNew takes the twins of the pages [old, np) that a grown extent
+// adds (copyNew), except, on a writes-only tracker before a region whose
+// writes h bounds, those of the whole chunks the bounds do not meet, whose
+// twins were never written (past twinned): those are dropped. The new
+// chunks' twins are then current, but for the dropped ones; a chunk the
+// old extent ended in is not, unless refreshHot compared it.
+func (u *uffdTracker) dropNew(h Hint, old, np int) {
+	synced := uint32(u.starts + 1)
+	first := (old + chunkPages - 1) / chunkPages
+	fresh := (u.twinned + u.pageSize - 1) / u.pageSize
+	drop := func(c int) bool {
+		return u.writesOnly && h.Bounded && !u.chunks[c].cmp && c*chunkPages >= max(old, fresh) && (c+1)*chunkPages <= np
+	}
+	lo := old
+	for c := first; c < len(u.chunks); c++ {
+		ch := &u.chunks[c]
+		ch.synced = synced
+		if !drop(c) {
+			continue
+		}
+		ch.synced, ch.dropped = 0, true
+		u.copyNew(lo, c*chunkPages) // not timed: populates the twins
+		lo = (c + 1) * chunkPages
+	}
+	u.copyNew(min(lo, np), np)
+}
+
+// fillDropped takes the twins of the dropped chunks that the region may
+// write (chunk.cmp: its bounds meet them, or it is not bounded): it
+// copies their pages in memory into the twins, and counts them as
+// compared at this Start. Every page in memory is copied, zero or not: a
+// page the helper installed has a twin, which sequential code may since
+// have made stale. Not timed: it populates twins.
+func (u *uffdTracker) fillDropped() {
+	if !u.writesOnly {
+		return
+	}
+	synced := uint32(u.starts + 1)
+	ps := u.pageSize
+	for lo, hi := range u.runs(u.armed/ps, func(c *chunk) bool { return c.dropped && c.cmp }) {
+		for c := lo / chunkPages; c*chunkPages < hi; c++ {
+			u.chunks[c].dropped, u.chunks[c].synced = false, synced
+		}
+		u.copyPresent(lo*ps, hi*ps)
+	}
+}
+
 // coldUnpopulated arms the whole new chunks of the pages [old, np) that
 // hold no populated page (memory the program has not touched yet): they
 // start cold rather than hot, so that they are neither compared nor probed
@@ -319,7 +367,9 @@ func (u *uffdTracker) coldUnpopulated(old, np int) error {
 		}
 		d := c
 		for d < end && !used[d-first] {
-			u.chunks[d].state, u.chunks[d].untouched = chunkCold, true
+			// A dropped chunk's twins are zero, as its pages are.
+			ch := &u.chunks[d]
+			ch.state, ch.untouched, ch.dropped, ch.synced = chunkCold, true, false, uint32(u.starts+1)
 			d++
 		}
 		if err := u.writeProtect(c*chunkPages*ps, d*chunkPages*ps, true); err != nil {
@@ -574,7 +624,7 @@ func (u *uffdTracker) refreshHot(n int) int {
 	// pages cost nothing while it stays hot (Between leaves them out).
 	unproven := u.dirtyAt == synced
 	stale := func(c *chunk) bool {
-		return c.state != chunkCold && (c.cmp || unproven && c.due()) && c.synced < u.dirtyAt
+		return c.state != chunkCold && (c.cmp || unproven && c.due() && !c.dropped) && c.synced < u.dirtyAt
 	}
 	for lo, hi := range u.runs(n, stale) {
 		// Not a chunk n cuts, whose pages above n are not compared, unless

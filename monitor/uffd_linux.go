@@ -108,6 +108,9 @@ type uffdTracker struct {
 	// populated. A page stays populated until Invalidate discards it,
 	// which removes it, so a short range of them needs no walk.
 	populatedSeen pageSet
+	// writesOnly: twins are taken only for the chunks a region may write
+	// (Lazy.TwinWritesOnly; chunk.dropped).
+	writesOnly bool
 	// snap: the current or last region is a snapshot region
 	// (snap_linux.go), which kind does not record: kind stays that of the
 	// last region of another kind, whose state snapshot regions keep.
@@ -264,6 +267,11 @@ func (u *uffdTracker) Start(extent int) error {
 		return fmt.Errorf("start: %w", err)
 	}
 	kind := u.chooseKind(extent / u.pageSize)
+	if u.writesOnly && h.Bounded && extent > u.armed {
+		// Only a mixed Start leaves the twins of a grown extent untaken
+		// where the region cannot write (startMixed).
+		kind = kindPlain
+	}
 	switch {
 	case kind == kindPlain && u.mode == uffdModeAdaptive && u.costs.plainOnly(extent/u.pageSize):
 		err = u.startPlain(extent) // reads the last region's u.bare
