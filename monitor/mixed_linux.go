@@ -241,7 +241,7 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	if err := u.wake(old); err != nil {
 		return err
 	}
-	u.fillDropped()
+	u.fillDropped(false)
 	// The woken chunks are hot: refreshHot copies the pages the last
 	// region wrote (u.dirty, which holds the pending pages after a
 	// compared region) and compares the others.
@@ -322,18 +322,21 @@ func (u *uffdTracker) dropNew(h Hint, old, np int) {
 }
 
 // fillDropped takes the twins of the dropped chunks that the region may
-// write (chunk.cmp: its bounds meet them, or it is not bounded): it
-// copies their pages in memory into the twins, and counts them as
-// compared at this Start. Every page in memory is copied, zero or not: a
-// page the helper installed has a twin, which sequential code may since
-// have made stale. Not timed: it populates twins.
-func (u *uffdTracker) fillDropped() {
+// write (chunk.cmp: its bounds meet them, or it is not bounded), or of
+// all of them: it copies their pages in memory into the twins, and counts
+// them as compared at this Start. Every page in memory is copied, zero or
+// not: a page the helper installed has a twin, which sequential code may
+// since have made stale. Not timed: it populates twins.
+//
+// A Start of another kind than mixed fills them all first: those kinds
+// copy, compare or arm the whole extent as if every twin were current.
+func (u *uffdTracker) fillDropped(all bool) {
 	if !u.writesOnly {
 		return
 	}
 	synced := uint32(u.starts + 1)
 	ps := u.pageSize
-	for lo, hi := range u.runs(u.armed/ps, func(c *chunk) bool { return c.dropped && c.cmp }) {
+	for lo, hi := range u.runs(u.armed/ps, func(c *chunk) bool { return c.dropped && (all || c.cmp) }) {
 		for c := lo / chunkPages; c*chunkPages < hi; c++ {
 			u.chunks[c].dropped, u.chunks[c].synced = false, synced
 		}

@@ -274,12 +274,14 @@ func (u *uffdTracker) Start(extent int) error {
 	}
 	switch {
 	case kind == kindPlain && u.mode == uffdModeAdaptive && u.costs.plainOnly(extent/u.pageSize):
+		u.fillDropped(true)
 		err = u.startPlain(extent) // reads the last region's u.bare
 		u.bare = true
 	case kind == kindPlain:
 		err = u.startMixed(extent, h)
 		u.bare = false
 	default:
+		u.fillDropped(true)
 		err = u.startArmed(extent, kind)
 	}
 	c := &u.costs
@@ -771,10 +773,11 @@ func (u *uffdTracker) observe(rec func(time.Duration, int), d time.Duration, n i
 }
 
 // holdPages is holdTwins over the runs of consecutive pages in pages
-// (increasing).
+// (increasing), but for absent pages, whose twins nothing reads or
+// writes (a lazy node's twins of them are released: dropTwins).
 func (u *uffdTracker) holdPages(pages []int) {
 	for lo, hi := range pageRuns(pages) {
-		u.holdTwins(lo, hi)
+		u.notAbsentRuns(lo, hi, u.holdTwins)
 	}
 }
 
