@@ -169,8 +169,13 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 		if err := pagemem.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
 			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
 		}
-		if err := l.dropTwins(lo, hi); err != nil {
-			return fmt.Errorf("invalidate pages [%d, %d): %w", lo, hi, err)
+		// An absent page's twin is never read (copies and comparisons
+		// skip the page), and whoever installs the page writes its twin
+		// first (the helper) or has the next Start copy it (Install):
+		// keeping it would hold a page of memory for every page another
+		// node holds.
+		if err := l.releaseTwins(lo, hi); err != nil {
+			return fmt.Errorf("invalidate pages [%d, %d): release their twins: %w", lo, hi, err)
 		}
 		// Write-protecting the now empty entries leaves markers: the pages
 		// read as not written, and an access faults as missing.
@@ -178,23 +183,6 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 			return fmt.Errorf("invalidate pages [%d, %d): %w", lo, hi, err)
 		}
 		i = j
-	}
-	return nil
-}
-
-// dropTwins releases the twin pages of [lo, hi), which are being
-// invalidated: an absent page's twin is never read (copies and
-// comparisons skip the page) and whoever installs the page writes its
-// twin first (the helper) or has the next Start copy it (Install), so
-// keeping it would hold a page of memory for every page another node
-// holds. The holes read as zero; held forgets them, so that twinSpans
-// asks the file again.
-func (l *lazyTracker) dropTwins(lo, hi int) error {
-	ps := l.pageSize
-	l.held.remove(lo, hi)
-	err := unix.Fallocate(l.twinFD, unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, int64(lo*ps), int64((hi-lo)*ps))
-	if err != nil {
-		return fmt.Errorf("release their twins: fallocate: %w", err)
 	}
 	return nil
 }

@@ -89,10 +89,12 @@ type chunk struct {
 	// (0: cold since it was made). See deferScan.
 	seen uint32
 	// dropped: the chunk's twins were not taken (a writes-only tracker's
-	// chunk that the extent grew over outside a region's bounds): it is
-	// hot and stale, never compared nor cooled, until fillDropped copies
-	// it at the first Start whose region may write it.
-	dropped bool
+	// chunk that the extent grew over outside a region's bounds, or that
+	// its region did not write): it is hot and stale, never compared nor
+	// cooled, until fillDropped copies it at the first Start whose region
+	// may write it. again: it was dropped at a Stop once; its twins are
+	// kept from its next fill on. See writesonly_linux.go.
+	dropped, again bool
 }
 
 func (c *chunk) waitFor() int {
@@ -292,56 +294,6 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	// The estimates count h compared pages at each end.
 	u.costs.hot = (u.startCompared + cmp + 1) / 2
 	return nil
-}
-
-// dropNew takes the twins of the pages [old, np) that a grown extent
-// adds (copyNew), except, on a writes-only tracker before a region whose
-// writes h bounds, those of the whole chunks the bounds do not meet, whose
-// twins were never written (past twinned): those are dropped. The new
-// chunks' twins are then current, but for the dropped ones; a chunk the
-// old extent ended in is not, unless refreshHot compared it.
-func (u *uffdTracker) dropNew(h Hint, old, np int) {
-	synced := uint32(u.starts + 1)
-	first := (old + chunkPages - 1) / chunkPages
-	fresh := (u.twinned + u.pageSize - 1) / u.pageSize
-	drop := func(c int) bool {
-		return u.writesOnly && h.Bounded && !u.chunks[c].cmp && c*chunkPages >= max(old, fresh) && (c+1)*chunkPages <= np
-	}
-	lo := old
-	for c := first; c < len(u.chunks); c++ {
-		ch := &u.chunks[c]
-		ch.synced = synced
-		if !drop(c) {
-			continue
-		}
-		ch.synced, ch.dropped = 0, true
-		u.copyNew(lo, c*chunkPages) // not timed: populates the twins
-		lo = (c + 1) * chunkPages
-	}
-	u.copyNew(min(lo, np), np)
-}
-
-// fillDropped takes the twins of the dropped chunks that the region may
-// write (chunk.cmp: its bounds meet them, or it is not bounded), or of
-// all of them: it copies their pages in memory into the twins, and counts
-// them as compared at this Start. Every page in memory is copied, zero or
-// not: a page the helper installed has a twin, which sequential code may
-// since have made stale. Not timed: it populates twins.
-//
-// A Start of another kind than mixed fills them all first: those kinds
-// copy, compare or arm the whole extent as if every twin were current.
-func (u *uffdTracker) fillDropped(all bool) {
-	if !u.writesOnly {
-		return
-	}
-	synced := uint32(u.starts + 1)
-	ps := u.pageSize
-	for lo, hi := range u.runs(u.armed/ps, func(c *chunk) bool { return c.dropped && (all || c.cmp) }) {
-		for c := lo / chunkPages; c*chunkPages < hi; c++ {
-			u.chunks[c].dropped, u.chunks[c].synced = false, synced
-		}
-		u.copyPresent(lo*ps, hi*ps)
-	}
 }
 
 // coldUnpopulated arms the whole new chunks of the pages [old, np) that

@@ -30,11 +30,12 @@ func chunkHint(lo, hi int, clean bool) Hint {
 }
 
 // Under distributed homes (TwinWritesOnly) a node's twins follow what its
-// regions may write: a memory that sequential code filled has twins only
-// for the chunks a region's bounds meet (the Start that grows the extent
-// is mixed, whatever kind the tracker picks or is forced to, and so are
-// the next ones in plain mode; a Start of another kind takes every twin),
-// the twins of pages invalidated (held by another node) are released, and
+// regions write: a memory that sequential code filled has twins only for
+// the chunks a region's bounds meet (the Start that grows the extent is
+// mixed, whatever kind the tracker picks or is forced to, and so are the
+// next ones in plain mode; a Start of another kind takes every twin), of
+// which those the region did not write are released at its Stop, once;
+// the twins of pages invalidated (held by another node) are released; and
 // every Stop is still exact with the entry bytes of every page written in
 // its twin. An unbounded region takes every twin. The bounds allow the
 // probe page's twin (probeFault).
@@ -104,6 +105,10 @@ func testTwinsFollowWrites(t *testing.T, mode uffdMode) {
 	}
 	region(chunkHint(5, 6, true), []int{5*chunkPages + 3}, mixed(2*chunkPages+1))
 	region(chunkHint(2, 3, true), []int{2 * chunkPages}, mixed(2*chunkPages+1))
+	// Chunks 4 and 6 are filled; the region writes 6 only, so 4's twins
+	// go at the Stop, and are kept the next time.
+	region(chunkHint(4, 7, true), []int{6*chunkPages + 2}, mixed(3*chunkPages+1))
+	region(chunkHint(4, 7, true), []int{6*chunkPages + 2}, mixed(4*chunkPages+1))
 	// An unbounded region may write anything: every present page gets
 	// its twin, and a write anywhere is seen.
 	region(Hint{}, []int{0, 7*chunkPages + 15}, pages-chunkPages)

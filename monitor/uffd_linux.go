@@ -109,8 +109,11 @@ type uffdTracker struct {
 	// which removes it, so a short range of them needs no walk.
 	populatedSeen pageSet
 	// writesOnly: twins are taken only for the chunks a region may write
-	// (Lazy.TwinWritesOnly; chunk.dropped).
+	// (Lazy.TwinWritesOnly; writesonly_linux.go). taken: the chunks whose
+	// twins the current mixed Start took, for its Stop to drop those its
+	// region did not write.
 	writesOnly bool
+	taken      []int
 	// snap: the current or last region is a snapshot region
 	// (snap_linux.go), which kind does not record: kind stays that of the
 	// last region of another kind, whose state snapshot regions keep.
@@ -513,6 +516,9 @@ func (u *uffdTracker) Stop() ([]int, error) {
 			return nil, fmt.Errorf("stop: %w", err)
 		}
 		if err := u.readSample(); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
+		if err := u.releaseUnwritten(); err != nil {
 			return nil, fmt.Errorf("stop: %w", err)
 		}
 	default:
