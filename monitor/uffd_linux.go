@@ -746,8 +746,8 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 // twinSpans is twin.spans over the pages [from, to) for any twin: for
 // anonymous twins, which only this process writes, a page never held
 // (holdTwins) is zero. A page of a twin file that this process held is
-// data (nothing punches holes in the file), so a range of them needs no
-// lseek.
+// data (a hole is punched only where held is cleared: releaseTwins), so a
+// range of them needs no lseek.
 func (u *uffdTracker) twinSpans(h *holeCache, from, to int, fn func(lo, hi int, data bool)) {
 	if u.res.twin.file >= 0 {
 		if from < to && u.held.hasAll(from, to) {
