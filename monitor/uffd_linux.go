@@ -780,7 +780,7 @@ func (u *uffdTracker) observe(rec func(time.Duration, int), d time.Duration, n i
 
 // holdPages is holdTwins over the runs of consecutive pages in pages
 // (increasing), but for absent pages, whose twins nothing reads or
-// writes (a lazy node's twins of them are released: dropTwins).
+// writes (a lazy node releases its twins of them: Invalidate).
 func (u *uffdTracker) holdPages(pages []int) {
 	for lo, hi := range pageRuns(pages) {
 		u.notAbsentRuns(lo, hi, u.holdTwins)
