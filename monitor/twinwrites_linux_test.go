@@ -4,9 +4,12 @@ package monitor
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/cape-go/cape/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -161,4 +164,99 @@ func TestLazyInstallInHotChunk(t *testing.T) {
 	if !bytes.Equal(tr.Twin(p), content) {
 		t.Errorf("the twin of the installed page is not its content")
 	}
+}
+
+// BenchmarkLazyFirstRegions measures what TwinWritesOnly costs a node of
+// a Jacobi-like program: two arrays of 32 MiB that sequential code filled,
+// regions writing them in turn, the node's quarter of each, the other
+// quarters invalidated at the first two releases. first2-ms is the
+// Start, writes and Stop of the first two regions (where the twins are
+// taken, then released), steady-µs the mean of regions 10 to 29 (where
+// nothing is dropped any more), twin-MiB the twin pages resident after
+// the first region.
+func BenchmarkLazyFirstRegions(b *testing.B) {
+	for _, wo := range []bool{false, true} {
+		name := "all-twins"
+		if wo {
+			name = "writes-only"
+		}
+		b.Run(name, func(b *testing.B) {
+			var first, steady time.Duration
+			twins, n := 0, 0
+			for b.Loop() {
+				f, s, tw := lazyFirstRegions(b, wo)
+				first, steady, twins, n = first+f, steady+s, twins+tw, n+1
+			}
+			ps := unix.Getpagesize()
+			b.ReportMetric(float64(first.Milliseconds())/float64(n), "first2-ms")
+			b.ReportMetric(float64(steady.Microseconds())/float64(n), "steady-µs")
+			b.ReportMetric(float64(twins*ps)/float64(n)/(1<<20), "twin-MiB")
+		})
+	}
+}
+
+// lazyFirstRegions runs BenchmarkLazyFirstRegions's program once.
+func lazyFirstRegions(b *testing.B, writesOnly bool) (first, steady time.Duration, twins int) {
+	const pages, regions = 16384, 30 // two arrays of 32 MiB
+	ps := unix.Getpagesize()
+	half := pages / 2
+	mem, err := unix.Mmap(-1, 0, pages*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer unix.Munmap(mem)
+	for p := range pages {
+		mem[p*ps] = byte(p + 1)
+	}
+	tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
+	if errors.Is(err, ErrNotSupported) {
+		testenv.Skip(b, "%v", err)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	if writesOnly {
+		tr.TwinWritesOnly()
+	}
+	absent := make([]bool, pages) // a bit test on a node (pager.Helper.Invalid)
+	tr.SetAbsent(func(p int) bool { return absent[p] })
+	for r := range regions {
+		g := r % 2
+		lo := g*half + half/4 // this node's quarter of array g
+		tr.(Hinter).SetHint(Hint{Clean: r > 0, Bounded: true, Writes: []Span{{Off: g * half * ps, Len: half * ps}}})
+		t := time.Now()
+		if err := tr.Start(len(mem)); err != nil {
+			b.Fatal(err)
+		}
+		for p := lo; p < lo+half/4; p++ {
+			mem[p*ps+8]++
+		}
+		if _, err := tr.Stop(); err != nil {
+			b.Fatal(err)
+		}
+		switch d := time.Since(t); {
+		case r < 2:
+			first += d
+		case r >= 10:
+			steady += d / (regions - 10)
+		}
+		if r == 0 {
+			twins = twinData(tr, pages)
+		}
+		if r < 2 {
+			// The release: the other nodes' quarters of array g.
+			var inval []int
+			for p := g * half; p < (g+1)*half; p++ {
+				if p < lo || p >= lo+half/4 {
+					inval = append(inval, p)
+					absent[p] = true
+				}
+			}
+			if err := tr.Invalidate(inval); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return first, steady, twins
 }
