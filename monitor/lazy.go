@@ -42,9 +42,12 @@ type Lazy interface {
 	// are bounded (Hint), the twins of the pages the extent grows over
 	// and the bounds do not meet are not taken, and are taken at the
 	// first Start whose region may write them (its bounds meet them, or
-	// it is not bounded). A node then holds twins for the arrays its
+	// it is not bounded); and the Stop of such a region releases, once
+	// per chunk, the twins its Start took for chunks the region did not
+	// write. A node then holds twins for its share of the arrays its
 	// regions write, not for every page of its arena. Twin of a page
-	// whose twin was not taken returns zeros.
+	// the region did not write may return zeros: read it only for the
+	// pages Stop reported.
 	TwinWritesOnly()
 	// UserModeOnly reports whether the userfaultfd handles only faults
 	// raised in user mode (LazyOptions.UserMode): then a system call that
