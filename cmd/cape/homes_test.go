@@ -131,7 +131,7 @@ func TestHomesLossRecovers(t *testing.T) {
 // its twin file and snapshot included (VmHWM of the node's process, its
 // pager helper apart), stays under the grids and a half plus 24 MiB
 // (about 104 MiB measured); with twins of the whole arena at the first
-// region it was the grids twice and more (136 MiB).
+// region it was the grids twice and more (136 MiB, 145 on slaves).
 func TestHomesPeakRSS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
