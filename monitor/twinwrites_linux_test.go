@@ -120,6 +120,25 @@ func testTwinsFollowWrites(t *testing.T, mode uffdMode) {
 	}
 }
 
+// The randomized sequences of the hint tests (TestUffdHintExact,
+// TestUffdHintTransitions, the snapshot regions', TestUffdHintRandomExtents)
+// on writes-only trackers: regions over two arrays of rows with bounds,
+// sometimes none, writes between regions announced or not, faults and
+// compared regions now and then, extents that grow and shrink. Every Stop
+// reports exactly the pages the region changed, and the twins of the
+// pages its bounds meet are the memory at its Start.
+func TestUffdHintWritesOnly(t *testing.T) {
+	for _, tc := range []struct {
+		transitions bool
+		mode        uffdMode
+	}{{false, uffdModePlain}, {true, uffdModePlain}, {false, uffdModeSnap}, {true, uffdModeSnap}} {
+		c := newMixedCase(t)
+		c.u.writesOnly = true
+		hintExactOn(c, tc.transitions, tc.mode)
+	}
+	hintRandomExtents(t, true)
+}
+
 // A page installed (Lazy.Install) in a hot chunk whose twins are current
 // gets its twin at the next Start, even after a stretch proven clean (an
 // installed page is allowed there): its twin was released with the page,
