@@ -16,17 +16,17 @@ import (
 // region whose writes are bounded, mixed Starts leave out the twins of
 // the chunks the bounds do not meet:
 //
-//   - A Start that grows the extent (the program's first region: every
-//     array the sequential code filled) is mixed whatever the costs say,
-//     and takes no twin of the new whole chunks outside the bounds
-//     (dropNew): they are dropped.
+//   - A Start that grows the extent before a bounded region (the
+//     program's first region: every array the sequential code filled) is
+//     mixed whatever the costs say, and takes no twin of the new whole
+//     chunks outside the bounds (dropNew): they are dropped.
 //   - A dropped chunk is hot and stale: never compared nor cooled. The
 //     first mixed Start whose region may write it (its bounds meet it, or
 //     it is not bounded) copies its pages in memory into its twins
 //     (fillDropped); a Start of another kind fills every dropped chunk
 //     first, since those kinds copy, compare or arm the whole extent as if
 //     every twin were current.
-//   - A chunk whose twins a mixed Start took this way (chunk.taken) and
+//   - A chunk whose twins a mixed Start took this way (u.taken) and
 //     whose region did not write it, on this node, is dropped again at the
 //     Stop, its twin pages released (releaseUnwritten): the other nodes'
 //     share of an array, which another node's write will invalidate here
