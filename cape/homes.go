@@ -210,6 +210,10 @@ func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string) er
 		return err
 	}
 	lz.SetAbsent(h.Invalid)
+	// The node reads the twins of the pages it wrote only (its notice's
+	// shared runs, a collect, the master's merge base): where a region's
+	// writes are bounded, the others need none.
+	lz.TwinWritesOnly()
 	if n.plan.Stats {
 		notice("cape: %s (distributed homes)\n", n.plan.LazyMode(lz.UserModeOnly()))
 	}

@@ -5,9 +5,10 @@
 // In a nutshell, it works as follows. A Tracker watches one memory range,
 // the whole arena mapping, of which a prefix (the extent) is in use. Start
 // marks a region's entry: from then on every page below the extent has a
-// twin, a copy of its content at entry. Stop marks the exit and returns the
-// written pages; the caller diffs each against its twin to build a
-// byte-exact delta. Twins are persistent: a backend that knows which pages
+// twin, a copy of its content at entry (on a lazy tracker told
+// TwinWritesOnly, every page the region may write). Stop marks the exit
+// and returns the written pages; the caller diffs each against its twin
+// to build a byte-exact delta. Twins are persistent: a backend that knows which pages
 // changed since the last Start (uffd) refreshes only those, so no region
 // pays a full copy; writes made between regions (sequential code, injected
 // deltas) refresh the twins at the next Start and never appear in a Stop.
@@ -79,8 +80,15 @@
 //     twins, Stop compares it, the compare backend's work. On a lazy node
 //     (twins in a memory file, absent pages) such a region makes no system
 //     call once its pages have been seen populated and its twins held: a
-//     page stays populated until Invalidate discards it, and nothing
-//     punches holes in the twin file (populatedSeen, twinSpans). A caller that
+//     page stays populated until Invalidate discards it, and a hole is
+//     punched in the twin file only where held is cleared with it
+//     (releaseTwins: Invalidate, which releases the twins of the pages it
+//     discards, and a writes-only tracker's Stop; populatedSeen,
+//     twinSpans). A lazy tracker told TwinWritesOnly (distributed homes,
+//     whose nodes read the twins of the pages they wrote only) takes,
+//     before a region whose writes are bounded, the twins of the chunks
+//     the bounds meet only, and releases at Stop those it took for
+//     chunks the region did not write (writesonly_linux.go). A caller that
 //     writes the arena between regions (cape's injection of the merged delta)
 //     announces the byte ranges first (Injector's WillWrite): their
 //     write-protected pages are unprotected, with their chunks, so that the

@@ -132,7 +132,12 @@ func TestUffdHintTransitions(t *testing.T) { hintExact(t, true, uffdModePlain) }
 // transitions, now and then a faults or compared one. It returns the
 // number of snapshot regions.
 func hintExact(t *testing.T, transitions bool, mode uffdMode) (snaps int) {
-	c := newMixedCase(t)
+	return hintExactOn(newMixedCase(t), transitions, mode)
+}
+
+// hintExactOn is hintExact on the tracker of c.
+func hintExactOn(c *mixedCase, transitions bool, mode uffdMode) (snaps int) {
+	t := c.t
 	ps := c.ps
 	rng := rand.New(rand.NewPCG(7, 11))
 	row := ps + ps/4
@@ -481,10 +486,15 @@ func TestUffdHintCost(t *testing.T) {
 // clean, anywhere: every Stop and the twins its bounds meet are exact,
 // and Between tells every page changed since the previous Start other
 // than by the last region and announced writes.
-func TestUffdHintRandomExtents(t *testing.T) {
+func TestUffdHintRandomExtents(t *testing.T) { hintRandomExtents(t, false) }
+
+// hintRandomExtents runs TestUffdHintRandomExtents's sequences, on
+// writes-only trackers (TwinWritesOnly) if writesOnly.
+func hintRandomExtents(t *testing.T, writesOnly bool) {
 	for seed := range uint64(16) {
 		c := newMixedCase(t)
 		c.u.WatchBetween()
+		c.u.writesOnly = writesOnly
 		ps := c.ps
 		rng := rand.New(rand.NewPCG(seed, 11))
 		extent := (5 + rng.IntN(60)) * ps

@@ -36,6 +36,19 @@ type Lazy interface {
 	// the next Start refreshes its twin, under a Clean hint too. It
 	// returns false, changing nothing, when p is present.
 	Install(p int, content []byte) (bool, error)
+	// TwinWritesOnly narrows, from the next Start on, Start's promise
+	// about the twins to what a caller needs that reads Twin only for the
+	// pages a region wrote (distributed homes): where a region's writes
+	// are bounded (Hint), the twins of the pages the extent grows over
+	// and the bounds do not meet are not taken, and are taken at the
+	// first Start whose region may write them (its bounds meet them, or
+	// it is not bounded); and the Stop of such a region releases, once
+	// per chunk, the twins its Start took for chunks the region did not
+	// write. A node then holds twins for its share of the arrays its
+	// regions write, not for every page of its arena. Twin of a page
+	// the region did not write may return zeros: read it only for the
+	// pages Stop reported.
+	TwinWritesOnly()
 	// UserModeOnly reports whether the userfaultfd handles only faults
 	// raised in user mode (LazyOptions.UserMode): then a system call that
 	// reads or writes an invalidated page fails with EFAULT, or moves

@@ -142,6 +142,8 @@ func (l *lazyTracker) TwinFD() int { return l.twinFD }
 
 func (l *lazyTracker) UserModeOnly() bool { return !l.cfg.full }
 
+func (l *lazyTracker) TwinWritesOnly() { l.writesOnly = true }
+
 func (l *lazyTracker) Invalidate(pages []int) error {
 	if err := l.check(); err != nil {
 		return err
@@ -166,6 +168,14 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 		l.populatedSeen.remove(lo, hi) // before the discard, even if it fails
 		if err := pagemem.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
 			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
+		}
+		// An absent page's twin is never read (copies and comparisons
+		// skip the page), and whoever installs the page writes its twin
+		// first (the helper) or has the next Start copy it (Install):
+		// keeping it would hold a page of memory for every page another
+		// node holds.
+		if err := l.releaseTwins(lo, hi); err != nil {
+			return fmt.Errorf("invalidate pages [%d, %d): release their twins: %w", lo, hi, err)
 		}
 		// Write-protecting the now empty entries leaves markers: the pages
 		// read as not written, and an access faults as missing.

@@ -88,6 +88,13 @@ type chunk struct {
 	// seen: 1 + the last Start after which the chunk was hot or probing
 	// (0: cold since it was made). See deferScan.
 	seen uint32
+	// dropped: the chunk's twins were not taken (a writes-only tracker's
+	// chunk that the extent grew over outside a region's bounds, or that
+	// its region did not write): it is hot and stale, never compared nor
+	// cooled, until fillDropped copies it at the first Start whose region
+	// may write it. again: it was dropped at a Stop once; its twins are
+	// kept from its next fill on. See writesonly_linux.go.
+	dropped, again bool
 }
 
 func (c *chunk) waitFor() int {
@@ -236,6 +243,7 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	if err := u.wake(old); err != nil {
 		return err
 	}
+	u.fillDropped(false)
 	// The woken chunks are hot: refreshHot copies the pages the last
 	// region wrote (u.dirty, which holds the pending pages after a
 	// compared region) and compares the others.
@@ -246,13 +254,8 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 		k := len(u.chunks)
 		u.setChunksFrom(old, np)
 		u.markCompared(h, k, len(u.chunks))
-		u.copyNew(old, np) // not timed: populates the twins
+		u.dropNew(h, old, np)
 		u.twinned = max(u.twinned, extent)
-		// The new chunks' twins are current; a chunk the old extent ended
-		// in is not, unless refreshHot compared it.
-		for c := (old + chunkPages - 1) / chunkPages; c < len(u.chunks); c++ {
-			u.chunks[c].synced = uint32(u.starts + 1)
-		}
 		if err := u.coldUnpopulated(old, np); err != nil {
 			return err
 		}
@@ -319,7 +322,9 @@ func (u *uffdTracker) coldUnpopulated(old, np int) error {
 		}
 		d := c
 		for d < end && !used[d-first] {
-			u.chunks[d].state, u.chunks[d].untouched = chunkCold, true
+			// A dropped chunk's twins are zero, as its pages are.
+			ch := &u.chunks[d]
+			ch.state, ch.untouched, ch.dropped, ch.synced = chunkCold, true, false, uint32(u.starts+1)
 			d++
 		}
 		if err := u.writeProtect(c*chunkPages*ps, d*chunkPages*ps, true); err != nil {
@@ -574,7 +579,7 @@ func (u *uffdTracker) refreshHot(n int) int {
 	// pages cost nothing while it stays hot (Between leaves them out).
 	unproven := u.dirtyAt == synced
 	stale := func(c *chunk) bool {
-		return c.state != chunkCold && (c.cmp || unproven && c.due()) && c.synced < u.dirtyAt
+		return c.state != chunkCold && (c.cmp || unproven && c.due() && !c.dropped) && c.synced < u.dirtyAt
 	}
 	for lo, hi := range u.runs(n, stale) {
 		// Not a chunk n cuts, whose pages above n are not compared, unless

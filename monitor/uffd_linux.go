@@ -108,6 +108,12 @@ type uffdTracker struct {
 	// populated. A page stays populated until Invalidate discards it,
 	// which removes it, so a short range of them needs no walk.
 	populatedSeen pageSet
+	// writesOnly: twins are taken only for the chunks a region may write
+	// (Lazy.TwinWritesOnly; writesonly_linux.go). taken: the chunks whose
+	// twins the current mixed Start took, for its Stop to drop those its
+	// region did not write.
+	writesOnly bool
+	taken      []int
 	// snap: the current or last region is a snapshot region
 	// (snap_linux.go), which kind does not record: kind stays that of the
 	// last region of another kind, whose state snapshot regions keep.
@@ -264,14 +270,21 @@ func (u *uffdTracker) Start(extent int) error {
 		return fmt.Errorf("start: %w", err)
 	}
 	kind := u.chooseKind(extent / u.pageSize)
+	if u.writesOnly && h.Bounded && extent > u.armed {
+		// Only a mixed Start leaves the twins of a grown extent untaken
+		// where the region cannot write (startMixed).
+		kind = kindPlain
+	}
 	switch {
 	case kind == kindPlain && u.mode == uffdModeAdaptive && u.costs.plainOnly(extent/u.pageSize):
+		u.fillDropped(true)
 		err = u.startPlain(extent) // reads the last region's u.bare
 		u.bare = true
 	case kind == kindPlain:
 		err = u.startMixed(extent, h)
 		u.bare = false
 	default:
+		u.fillDropped(true)
 		err = u.startArmed(extent, kind)
 	}
 	c := &u.costs
@@ -505,6 +518,9 @@ func (u *uffdTracker) Stop() ([]int, error) {
 		if err := u.readSample(); err != nil {
 			return nil, fmt.Errorf("stop: %w", err)
 		}
+		if err := u.releaseUnwritten(); err != nil {
+			return nil, fmt.Errorf("stop: %w", err)
+		}
 	default:
 		u.fresh = 0
 		t := time.Now()
@@ -730,8 +746,8 @@ func (u *uffdTracker) holdTwins(lo, hi int) {
 // twinSpans is twin.spans over the pages [from, to) for any twin: for
 // anonymous twins, which only this process writes, a page never held
 // (holdTwins) is zero. A page of a twin file that this process held is
-// data (nothing punches holes in the file), so a range of them needs no
-// lseek.
+// data (a hole is punched only where held is cleared: releaseTwins), so a
+// range of them needs no lseek.
 func (u *uffdTracker) twinSpans(h *holeCache, from, to int, fn func(lo, hi int, data bool)) {
 	if u.res.twin.file >= 0 {
 		if from < to && u.held.hasAll(from, to) {
@@ -763,10 +779,11 @@ func (u *uffdTracker) observe(rec func(time.Duration, int), d time.Duration, n i
 }
 
 // holdPages is holdTwins over the runs of consecutive pages in pages
-// (increasing).
+// (increasing), but for absent pages, whose twins nothing reads or
+// writes (a lazy node releases its twins of them: Invalidate).
 func (u *uffdTracker) holdPages(pages []int) {
 	for lo, hi := range pageRuns(pages) {
-		u.holdTwins(lo, hi)
+		u.notAbsentRuns(lo, hi, u.holdTwins)
 	}
 }
 

@@ -3,10 +3,13 @@
 package main
 
 import (
+	"maps"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // homesMasterRE matches the master's --stats line of a region: the bytes it
@@ -118,4 +121,93 @@ func TestHomesLossRecovers(t *testing.T) {
 	if err == nil || stdout != "" || !strings.Contains(stderr, "node 1") {
 		t.Errorf("--max-lost 0: %v, printed %q; want a failure naming node 1\n%s", err, stdout, stderr)
 	}
+}
+
+// TestHomesPeakRSS bounds each node's peak resident set under distributed
+// homes on the active Jacobi sweep, n=2048 on 4 nodes: two grids of 32
+// MiB that sequential code fills on every node. A node's twins follow
+// what its regions may write and what it holds (monitor.Lazy's
+// TwinWritesOnly, the twins of invalidated pages released), so its peak,
+// its twin file and snapshot included (VmHWM of the node's process, its
+// pager helper apart), stays under the grids and a half plus 24 MiB
+// (about 104 MiB measured); with twins of the whole arena at the first
+// region it was the grids twice and more (136 MiB, 145 on slaves).
+func TestHomesPeakRSS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	needLazyPages(t)
+	const n = 2048
+	bin := sharedBuild(t, "../../examples/jacobi")
+	// -iters 9: no other test runs the program so, which tells its nodes.
+	args := []string{"-n", strconv.Itoa(n), "-iters", "9"}
+	want := goRun(t, "../../examples/jacobi", args...)
+	stop := make(chan struct{})
+	peaks := make(chan map[int]int, 1)
+	go func() { peaks <- pollPeakRSS(strings.Join(append([]string{bin}, args...), "\x00")+"\x00", stop) }()
+	stdout, stderr, err := capeRun("4", []string{"--transfer", "homes"}, bin, args)
+	close(stop)
+	got := <-peaks
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if stdout != want {
+		t.Fatalf("printed %q, go run %q", stdout, want)
+	}
+	grids := 2 * n * n * 8
+	limit := grids + grids/2 + 24<<20
+	// The nodes are the processes that filled the grids; a node's child
+	// shows its command line too, between its fork and its exec.
+	maps.DeleteFunc(got, func(_, kb int) bool { return kb<<10 < grids })
+	if len(got) != 4 {
+		t.Fatalf("saw %d node processes, want 4: %v", len(got), got)
+	}
+	for pid, kb := range got {
+		t.Logf("node process %d: peak RSS %.1f MiB (limit %.1f)", pid, float64(kb)/1024, float64(limit)/(1<<20))
+		if kb<<10 > limit {
+			t.Errorf("node process %d: peak RSS %.1f MiB, want at most %.1f MiB (grids %d MiB)", pid, float64(kb)/1024, float64(limit)/(1<<20), grids>>20)
+		}
+	}
+}
+
+// pollPeakRSS reads, every few milliseconds until stop is closed, the peak
+// RSS (VmHWM, KiB) of every process whose command line is cmdline (NUL
+// separated, as /proc shows it), and returns the last one read by pid.
+func pollPeakRSS(cmdline string, stop <-chan struct{}) map[int]int {
+	peaks := map[int]int{}
+	for {
+		select {
+		case <-stop:
+			return peaks
+		case <-time.After(5 * time.Millisecond):
+		}
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err != nil || string(b) != cmdline {
+				continue
+			}
+			if kb, ok := vmHWM(pid); ok {
+				peaks[pid] = max(peaks[pid], kb)
+			}
+		}
+	}
+}
+
+// vmHWM returns the VmHWM line of /proc/pid/status, in KiB.
+func vmHWM(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return kb, err == nil
+		}
+	}
+	return 0, false
 }
