@@ -211,3 +211,23 @@ func vmHWM(pid int) (int, bool) {
 	}
 	return 0, false
 }
+
+// TestHomesTwoAdjacentLosses loses a slave and its buddy in the same
+// region on 3 nodes, where the master, re-running their units, reads
+// pages only they held: no copy is left, and the job must stop with an
+// error naming the page and the nodes, printing nothing, never another
+// answer.
+func TestHomesTwoAdjacentLosses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	needLazyPages(t)
+	t.Setenv("CAPE_FAULT", "node=1,at=compute,do=crash,region=3;node=2,at=compute,do=crash,region=3")
+	stdout, stderr, err := capeRun("3", nil, sharedBuild(t, "./testdata/lazy"), nil)
+	if err == nil || stdout != "" {
+		t.Fatalf("cape run: %v, printed %q; want a failure and nothing printed\n%s", err, stdout, stderr)
+	}
+	if !regexp.MustCompile(`fetch page \d+ from node [12]: .*no replica of node [12]'s pages here`).MatchString(stderr) {
+		t.Errorf("no error naming the page and both lost nodes:\n%s", stderr)
+	}
+}
