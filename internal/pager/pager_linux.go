@@ -204,17 +204,29 @@ func (h *Helper) Connect(servers []string) error {
 	if _, err := h.Port(); err != nil {
 		return err
 	}
-	if err := json.NewEncoder(h.sock).Encode(servers); err != nil {
-		return fmt.Errorf("pager: give the helper the page servers: %w", err)
+	return h.askOK(servers, "give the helper the page servers")
+}
+
+// ask sends the helper v, a request (what names it in errors), and returns
+// the line it answers.
+func (h *Helper) ask(v any, what string) (string, error) {
+	if err := json.NewEncoder(h.sock).Encode(v); err != nil {
+		return "", fmt.Errorf("pager: %s: %w", what, err)
 	}
 	line, err := h.readLine()
-	if err == nil && line != "ok" {
-		err = fmt.Errorf("helper: %s", line)
-	}
 	if err != nil {
-		return fmt.Errorf("pager: %w", err)
+		return "", fmt.Errorf("pager: %w", err)
 	}
-	return nil
+	return line, nil
+}
+
+// askOK is ask for a request the helper answers "ok".
+func (h *Helper) askOK(v any, what string) error {
+	line, err := h.ask(v, what)
+	if err == nil && line != "ok" {
+		err = fmt.Errorf("pager: helper: %s", line)
+	}
+	return err
 }
 
 // Snapshot is the memory the node keeps the pages it holds in, page p at
@@ -232,18 +244,13 @@ func (h *Helper) Pending() []byte { return h.pend }
 // from the snapshot (a new buddy). It returns the node that has them: the
 // master if the buddy was gone. It must not be called concurrently.
 func (h *Helper) Replicate(seq uint64, buddy int, full bool, ranges [][2]int) (int, error) {
-	if err := json.NewEncoder(h.sock).Encode(command{Seq: seq, Buddy: buddy, Full: full, Ranges: ranges}); err != nil {
-		return -1, fmt.Errorf("pager: ask the helper to replicate: %w", err)
-	}
-	line, err := h.readLine()
-	to := -1
-	if err == nil {
-		if _, err2 := fmt.Sscanf(line, "ok %d", &to); err2 != nil || to < 0 {
-			err = fmt.Errorf("helper: %s", line)
-		}
-	}
+	line, err := h.ask(command{Seq: seq, Buddy: buddy, Full: full, Ranges: ranges}, "ask the helper to replicate")
 	if err != nil {
-		return -1, fmt.Errorf("pager: %w", err)
+		return -1, err
+	}
+	to := -1
+	if _, err := fmt.Sscanf(line, "ok %d", &to); err != nil || to < 0 {
+		return -1, fmt.Errorf("pager: helper: %s", line)
 	}
 	return to, nil
 }
@@ -253,18 +260,13 @@ func (h *Helper) Replicate(seq uint64, buddy int, full bool, ranges [][2]int) (i
 // its notice replicated before it. It must not be called concurrently
 // with Replicate.
 func (h *Helper) ReplicaPage(origin, p int, seq uint64, at int) ([]byte, error) {
-	if err := json.NewEncoder(h.sock).Encode(command{Op: "page", Seq: seq, Buddy: at, Origin: origin, Page: p}); err != nil {
-		return nil, fmt.Errorf("pager: ask the helper for a replicated page: %w", err)
-	}
-	line, err := h.readLine()
-	var size int
-	if err == nil {
-		if _, err = fmt.Sscanf(line, "page %d", &size); err != nil || size <= 0 || size > 1<<30 {
-			err = fmt.Errorf("helper: %s", line)
-		}
-	}
+	line, err := h.ask(command{Op: "page", Seq: seq, Buddy: at, Origin: origin, Page: p}, "ask the helper for a replicated page")
 	if err != nil {
-		return nil, fmt.Errorf("pager: %w", err)
+		return nil, err
+	}
+	var size int
+	if _, err := fmt.Sscanf(line, "page %d", &size); err != nil || size <= 0 || size > 1<<30 {
+		return nil, fmt.Errorf("pager: helper: %s", line)
 	}
 	page := make([]byte, size)
 	if _, err := io.ReadFull(h.rd, page); err != nil {
@@ -277,17 +279,7 @@ func (h *Helper) ReplicaPage(origin, p int, seq uint64, at int) ([]byte, error) 
 // keeps, if any (the master has taken them over). It must not be called
 // concurrently with Replicate.
 func (h *Helper) DropReplica(origin int) error {
-	if err := json.NewEncoder(h.sock).Encode(command{Op: "drop", Origin: origin}); err != nil {
-		return fmt.Errorf("pager: ask the helper to drop a replica: %w", err)
-	}
-	line, err := h.readLine()
-	if err == nil && line != "ok" {
-		err = fmt.Errorf("helper: %s", line)
-	}
-	if err != nil {
-		return fmt.Errorf("pager: %w", err)
-	}
-	return nil
+	return h.askOK(command{Op: "drop", Origin: origin}, "ask the helper to drop a replica")
 }
 
 // SetReplica records that node at keeps rank's replica (-1: none): a
