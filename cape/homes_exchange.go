@@ -12,7 +12,6 @@ package cape
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"time"
 
@@ -284,14 +283,9 @@ func (r *Region) release(hl []wire.Home) error {
 // halfway through what it writes (it stops here, before, if at all).
 func (r *Region) pullAll() {
 	hs := r.n.homes
-	arena := r.n.arena.Bytes()
-	var acc byte
 	for p := range r.extent / hs.ps {
-		if hs.h.Invalid(p) {
-			acc += arena[p*hs.ps]
-		}
+		hs.faultIn(r.n.arena.Bytes(), p)
 	}
-	runtime.KeepAlive(acc)
 }
 
 // install sets page p of arena to data, a page pushed to this node: a
@@ -432,7 +426,7 @@ func (r *Region) holdMulti() error {
 	n := r.n
 	hs := n.homes
 	m := &hs.m
-	m.built = m.built[:0]
+	var built []int
 	for _, p := range hs.pages {
 		if homes.Contains(m.all[0], p) {
 			continue
@@ -444,8 +438,9 @@ func (r *Region) holdMulti() error {
 		if err := hs.install(p, r.mergedPage(p, entry), n.arena.Bytes()); err != nil {
 			return r.wrap("merged page", err)
 		}
-		m.built = homes.AppendPageRanges(m.built, []int{p})
+		built = append(built, p)
 	}
+	m.built = homes.AppendPageRanges(m.built[:0], built)
 	return nil
 }
 
@@ -541,8 +536,7 @@ func (r *Region) readNotice(rank int, payload []byte, lim *wire.Limits) error {
 	if pe.pushes, rest, err = wire.ParsePushes(rest, lim.Pages, lim.PageSize, lim.Nodes, pe.pushes); err != nil {
 		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
 	}
-	clear(pe.entry)
-	pe.runs = pe.runs[:0]
+	// pe.entry and pe.runs are empty (forget): readShared fills them.
 	vals, err := r.readShared(rank, rest, lim)
 	if err != nil {
 		return err

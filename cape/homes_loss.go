@@ -10,7 +10,6 @@ package cape
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"time"
 
@@ -138,14 +137,9 @@ func (r *Region) adoptLost() error {
 			adopt = append(adopt, p)
 		}
 	}
-	arena := n.arena.Bytes()
-	var acc byte
 	for _, p := range adopt {
-		if hs.h.Invalid(p) {
-			acc += arena[p*ps] // the helper installs it, or ends the node naming the page
-		}
+		hs.faultIn(n.arena.Bytes(), p) // the helper installs it, or ends the node naming the page
 	}
-	runtime.KeepAlive(acc)
 	hs.homes = homes.AddHeld(hs.homes, homes.AppendPageRanges(nil, adopt), 0)
 	for _, rank := range lost {
 		hs.adopted[rank] = true
@@ -160,4 +154,14 @@ func (r *Region) adoptLost() error {
 func sharedPage(shared []int, p int) bool {
 	_, ok := slices.BinarySearch(shared, p)
 	return ok
+}
+
+// faultIn makes page p of arena present if this node lacks it: it loads a
+// byte of it, as the present calls do (presentMem.touch), and the node's
+// helper fetches it from its holder, or from the holder's replica.
+func (hs *homesNode) faultIn(arena []byte, p int) {
+	if hs.h.Invalid(p) {
+		m := presentMem{mem: arena, ps: uintptr(hs.ps)}
+		m.touch(sliceAddr(arena)+uintptr(p*hs.ps), 1)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/cape-go/cape/transport"
 )
@@ -186,36 +187,20 @@ func (w *runWriter) send(seq uint64, lo, hi int, mem []byte) error {
 // installs it with the replica's pages after it that the node lacks and
 // origin held.
 func (h *helper) fetchFromReplica(origin, p int, v uint64, cause error) error {
-	install := func(q int, content []byte) error {
-		if q != p && h.state.holder(q) != origin {
-			return nil
-		}
-		return h.install(q, content)
-	}
 	at := h.state.replicaAt(origin)
 	if at < 0 {
 		return fmt.Errorf("%w; no other node keeps its pages", cause)
 	}
-	err := cause
-	for _, at := range []int{at, 0} {
-		if at == h.cfg.Rank {
-			out, err2 := h.replicaPages(origin, p, v)
-			if err2 == nil {
-				return ParseAnswer(out, p, h.npages, h.cfg.PageSize, install)
-			}
-			err = fmt.Errorf("%w; %w", err, err2)
-			continue
-		}
-		if at >= len(h.conns) || h.conns[at] == nil || h.dead[at].Load() {
-			continue
-		}
-		_, err2 := h.fetchFrom(at, transport.Message{Kind: KindReplicaReq, Seq: v, Payload: AppendReplicaRequest(nil, origin, p)}, p, install)
-		if err2 == nil {
+	err := h.fromReplica(origin, p, v, at, func(q int, content []byte) error {
+		if q != p && h.state.holder(q) != origin {
 			return nil
 		}
-		err = fmt.Errorf("%w; from node %d's replica: %w", err, at, err2)
+		return h.install(q, content)
+	})
+	if err != nil {
+		return fmt.Errorf("%w; %w", cause, err)
 	}
-	return err
+	return nil
 }
 
 // replicaPage returns page c.Page of node c.Origin's replica as of
@@ -226,30 +211,45 @@ func (h *helper) replicaPage(c command) ([]byte, error) {
 		return nil, fmt.Errorf("page %d of node %d's replica: no such page or node", c.Page, c.Origin)
 	}
 	var page []byte
-	keep := func(q int, content []byte) error {
+	err := h.fromReplica(c.Origin, c.Page, c.Seq, c.Buddy, func(q int, content []byte) error {
 		if q == c.Page {
 			page = append([]byte(nil), content...)
 		}
 		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("page %d of node %d's replica: %w", c.Page, c.Origin, err)
 	}
-	var errs []error
-	for _, at := range []int{c.Buddy, 0} {
+	return page, nil
+}
+
+// fromReplica reads page p of node origin's replica as of version v, with
+// the replica's pages after it, from node at, or else from the master
+// (either may be this node, which then reads its own replica), and hands
+// each page to use.
+func (h *helper) fromReplica(origin, p int, v uint64, at int, use func(q int, content []byte) error) error {
+	tries := []int{at}
+	if at != 0 {
+		tries = append(tries, 0)
+	}
+	var errs []string
+	for _, at := range tries {
 		var err error
 		switch {
 		case at == h.cfg.Rank:
 			var out []byte
-			if out, err = h.replicaPages(c.Origin, c.Page, c.Seq); err == nil {
-				err = ParseAnswer(out, c.Page, h.npages, h.cfg.PageSize, keep)
+			if out, err = h.replicaPages(origin, p, v); err == nil {
+				return ParseAnswer(out, p, h.npages, h.cfg.PageSize, use)
 			}
 		case at < 0 || at >= len(h.conns) || h.conns[at] == nil || h.dead[at].Load():
-			err = fmt.Errorf("node %d is unreachable", at)
+			err = fmt.Errorf("node %d, which may keep its pages, is unreachable", at)
 		default:
-			_, err = h.fetchFrom(at, transport.Message{Kind: KindReplicaReq, Seq: c.Seq, Payload: AppendReplicaRequest(nil, c.Origin, c.Page)}, c.Page, keep)
+			if _, err = h.fetchFrom(at, transport.Message{Kind: KindReplicaReq, Seq: v, Payload: AppendReplicaRequest(nil, origin, p)}, p, use); err == nil {
+				return nil
+			}
+			err = fmt.Errorf("from node %d's replica: %w", at, err)
 		}
-		if err == nil {
-			return page, nil
-		}
-		errs = append(errs, err)
+		errs = append(errs, err.Error())
 	}
-	return nil, fmt.Errorf("page %d of node %d's replica: %w", c.Page, c.Origin, errors.Join(errs...))
+	return errors.New(strings.Join(errs, "; "))
 }
