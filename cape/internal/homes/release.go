@@ -31,8 +31,24 @@ func AppendPageRanges(out []wire.PageRange, pages []int) []wire.PageRange {
 
 // Contains reports whether page p is in ranges (ascending, disjoint).
 func Contains(ranges []wire.PageRange, p int) bool {
-	_, ok := slices.BinarySearchFunc(ranges, p, func(r wire.PageRange, p int) int {
-		switch {
+	_, ok := search(ranges, p, func(r wire.PageRange) wire.PageRange { return r })
+	return ok
+}
+
+// Find returns the home of hl (ascending, disjoint) that page p is in.
+func Find(hl []wire.Home, p int) (wire.Home, bool) {
+	i, ok := search(hl, p, func(h wire.Home) wire.PageRange { return h.PageRange })
+	if !ok {
+		return wire.Home{}, false
+	}
+	return hl[i], true
+}
+
+// search finds by binary search the element of xs (ascending, disjoint
+// ranges, as rng reads them) whose range holds page p.
+func search[T any](xs []T, p int, rng func(T) wire.PageRange) (int, bool) {
+	return slices.BinarySearchFunc(xs, p, func(x T, p int) int {
+		switch r := rng(x); {
 		case r.Hi <= p:
 			return -1
 		case r.Lo > p:
@@ -40,24 +56,6 @@ func Contains(ranges []wire.PageRange, p int) bool {
 		}
 		return 0
 	})
-	return ok
-}
-
-// Find returns the home of hl (ascending, disjoint) that page p is in.
-func Find(hl []wire.Home, p int) (wire.Home, bool) {
-	i, ok := slices.BinarySearchFunc(hl, p, func(h wire.Home, p int) int {
-		switch {
-		case h.Hi <= p:
-			return -1
-		case h.Lo > p:
-			return 1
-		}
-		return 0
-	})
-	if !ok {
-		return wire.Home{}, false
-	}
-	return hl[i], true
 }
 
 // Decide returns the homes of a region from the page ranges each rank
