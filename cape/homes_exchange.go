@@ -45,7 +45,9 @@ type homesMerge struct {
 	parts   [][]byte
 	pending []int
 	built   []wire.PageRange // the multi-writer pages the master built (holdMulti)
-	shared  []int            // the pages whose runs the notices carried (sharedPages)
+	// builtPages: scratch, holdMulti's pages before they become ranges.
+	builtPages []int
+	shared     []int // the pages whose runs the notices carried (sharedPages)
 }
 
 // noticeLimits are the limits a homes payload is checked against.
@@ -426,7 +428,7 @@ func (r *Region) holdMulti() error {
 	n := r.n
 	hs := n.homes
 	m := &hs.m
-	var built []int
+	built := m.builtPages[:0]
 	for _, p := range hs.pages {
 		if homes.Contains(m.all[0], p) {
 			continue
@@ -440,6 +442,7 @@ func (r *Region) holdMulti() error {
 		}
 		built = append(built, p)
 	}
+	m.builtPages = built
 	m.built = homes.AppendPageRanges(m.built[:0], built)
 	return nil
 }
