@@ -1,6 +1,7 @@
 package cape
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,6 +37,9 @@ func fail(err error) {
 	e := ending.Of(err, self != nil && self.rank > 0 && self.members.Tolerant())
 	if self != nil && self.homes != nil {
 		self.homes.doneSeen = true // leaving: Finalize waits for no end of job
+		// Declared lost: the master may still need this node's pages,
+		// which, with self replicas, only its helper has.
+		self.homes.lost = errors.Is(err, ErrLeft)
 	}
 	if !e.Failure {
 		_ = Finalize()

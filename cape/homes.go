@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/cape-go/cape/cape/internal/pageserver"
 	"github.com/cape-go/cape/cape/internal/setup"
@@ -38,7 +40,9 @@ type homesNode struct {
 
 	// Replication (homes_loss.go), where losses may be survived.
 	replicate    bool
-	buddy        int          // the node keeping this one's replica, or -1
+	self         bool         // self replicas: each slave keeps its own (one host)
+	lost         bool         // this node was declared lost: its helper serves on
+	buddy        int          // the node keeping this one's replica (itself with self replicas), or -1
 	replicatedTo int          // the buddy this node last replicated to, or -1
 	ranges       [][2]int     // scratch: the pages to replicate
 	adopted      map[int]bool // the master's: lost nodes whose pages it took over
@@ -87,10 +91,9 @@ func (n *node) setUpHomes() error {
 	if n.rank == 0 {
 		err = n.agreeHomesMaster(lz, h, port)
 	} else {
-		var on bool
-		var servers []string
-		if on, servers, err = n.helloHomes(capable, port); err == nil {
-			err = n.actOnHomes(lz, h, capable, on, servers)
+		var info wire.HomesInfo
+		if info, err = n.helloHomes(capable, port); err == nil {
+			err = n.actOnHomes(lz, h, capable, info)
 		}
 	}
 	if err != nil && h != nil && n.homes == nil {
@@ -125,40 +128,40 @@ func (n *node) startServingHelper(lz monitor.Lazy) (*pager.Helper, int, error) {
 }
 
 // helloHomes sends the slave's answer and returns the master's.
-func (n *node) helloHomes(capable bool, port int) (bool, []string, error) {
+func (n *node) helloHomes(capable bool, port int) (wire.HomesInfo, error) {
+	var info wire.HomesInfo
 	if err := n.slave.Send(transport.Message{Kind: wire.LazyHello, Payload: wire.HomesHelloPayload(capable, port)}); err != nil {
-		return false, nil, fmt.Errorf("distributed homes set-up: %w", err)
+		return info, fmt.Errorf("distributed homes set-up: %w", err)
 	}
 	msg, err := n.slave.Recv()
 	if err == nil {
 		err = fromMaster(msg, wire.LazyInfo, 0)
 	}
-	if err != nil {
-		return false, nil, fmt.Errorf("distributed homes set-up: %w", err)
+	if err == nil {
+		info, err = wire.ParseHomesInfo(msg.Payload, n.size)
 	}
-	on, servers, err := wire.ParseHomesInfo(msg.Payload, n.size)
 	if err != nil {
-		return false, nil, fmt.Errorf("distributed homes set-up: %w", err)
+		return info, fmt.Errorf("distributed homes set-up: %w", err)
 	}
-	if on {
+	if info.On {
 		host, _, err := net.SplitHostPort(n.cfg.Master)
 		if err != nil {
-			return false, nil, fmt.Errorf("distributed homes: master address %q: %w", n.cfg.Master, err)
+			return info, fmt.Errorf("distributed homes: master address %q: %w", n.cfg.Master, err)
 		}
-		servers[0] = net.JoinHostPort(host, servers[0][1:])
+		info.Servers[0] = net.JoinHostPort(host, strings.TrimPrefix(info.Servers[0], ":"))
 	}
-	return on, servers, nil
+	return info, nil
 }
 
 // actOnHomes is a slave's step once the master answered.
-func (n *node) actOnHomes(lz monitor.Lazy, h *pager.Helper, capable, on bool, servers []string) error {
-	step, err := setup.SlaveLazy(capable, on)
+func (n *node) actOnHomes(lz monitor.Lazy, h *pager.Helper, capable bool, info wire.HomesInfo) error {
+	step, err := setup.SlaveLazy(capable, info.On)
 	if err != nil {
 		return fmt.Errorf("distributed homes set-up: %w", err)
 	}
 	switch step {
 	case setup.StartHelper:
-		return n.startHomes(lz, h, servers)
+		return n.startHomes(lz, h, info.Servers, info.SelfReplicas)
 	case setup.ReplaceTracker:
 		return n.replaceLazyTracker(h)
 	}
@@ -180,8 +183,9 @@ func (n *node) agreeHomesMaster(lz monitor.Lazy, h *pager.Helper, port int) erro
 		return fmt.Errorf("distributed homes set-up: %w", err)
 	}
 	a := n.plan.AgreeLazy(append(ranks, 0), append(capable, h != nil))
+	self := a.On && n.cfg.MaxLost != 0 && n.cfg.Replicas != "buddy" && oneHost(servers[1:])
 	servers[0] = ":" + strconv.Itoa(port)
-	if err := n.sendEach(wire.LazyInfo, wire.HomesInfoPayload(a.On, servers)); err != nil {
+	if err := n.sendEach(wire.LazyInfo, wire.HomesInfoPayload(wire.HomesInfo{On: a.On, SelfReplicas: self, Servers: servers})); err != nil {
 		return fmt.Errorf("distributed homes set-up: %w", err)
 	}
 	if a.Notice != "" {
@@ -194,18 +198,26 @@ func (n *node) agreeHomesMaster(lz monitor.Lazy, h *pager.Helper, port int) erro
 		return n.replaceLazyTracker(h)
 	}
 	servers[0] = ""
-	return n.startHomes(lz, h, servers)
+	return n.startHomes(lz, h, servers, self)
 }
 
 // startHomes connects the node's helper to every other node's page server
-// and waits for it; from then on the node is under distributed homes.
-func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string) error {
+// and waits for it; from then on the node is under distributed homes. With
+// self replicas (every node on one host) a slave's helper keeps its
+// replica and serves on if the node is lost (homes_loss.go).
+func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string, self bool) error {
 	if err := h.Connect(servers); err != nil {
 		return fmt.Errorf("distributed homes: %w", err)
 	}
+	replicate := n.cfg.MaxLost != 0
+	if self && replicate && n.rank > 0 {
+		if err := h.KeepServing(os.Getppid()); err != nil {
+			return fmt.Errorf("distributed homes: %w", err)
+		}
+	}
 	ps := n.arena.PageSize()
 	n.homes = &homesNode{tr: lz, h: h, srv: pageserver.New(h, n.rank, ps), ps: ps, share: map[string][]int{},
-		replicate: n.cfg.MaxLost != 0, buddy: -1, replicatedTo: -1, adopted: map[int]bool{}}
+		replicate: replicate, self: self && replicate, buddy: -1, replicatedTo: -1, adopted: map[int]bool{}}
 	if err := n.setReplicas(); err != nil {
 		return err
 	}
@@ -287,6 +299,9 @@ func (n *node) closeHomes() error {
 	hs := n.homes
 	if hs == nil {
 		return nil
+	}
+	if hs.lost && hs.self {
+		return hs.h.Abandon()
 	}
 	return hs.h.Close()
 }

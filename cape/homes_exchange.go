@@ -698,7 +698,7 @@ func (r *Region) runsFromReplica(rank int, pages []int, cause error) error {
 	n := r.n
 	hs := n.homes
 	pe := &hs.m.peers[rank]
-	at := buddyOf(n.members.Live, rank)
+	at := hs.replicaAt(n.members.Live, rank)
 	if !hs.replicate || at < 0 {
 		return r.wrap(fmt.Sprintf("node %d, asked for its runs", rank), cause)
 	}

@@ -7,9 +7,16 @@ package cape
 // master adopts a lost node's pages at the end of the region in which it
 // learns of the loss, so that after that release no page depends on a
 // replica. The master is replicated nowhere: its loss ends the job.
+//
+// Where every node runs on one host (self replicas), a node's loss is its
+// process's: each slave's buddy is itself, its helper keeps the replica,
+// and, a process of its own, serves the node's pages from it once the node
+// is gone (package pager, orphan_linux.go). Nothing is copied to another
+// node.
 
 import (
 	"fmt"
+	"net"
 	"slices"
 	"time"
 
@@ -49,9 +56,9 @@ func (n *node) setReplicas() error {
 	}
 	live := n.members.Live
 	for _, rank := range live {
-		hs.h.SetReplica(rank, buddyOf(live, rank))
+		hs.h.SetReplica(rank, hs.replicaAt(live, rank))
 	}
-	hs.buddy = buddyOf(live, n.rank)
+	hs.buddy = hs.replicaAt(live, n.rank)
 	for _, rank := range hs.live {
 		if _, ok := slices.BinarySearch(live, rank); !ok {
 			if err := hs.h.DropReplica(rank); err != nil {
@@ -63,11 +70,54 @@ func (n *node) setReplicas() error {
 	return nil
 }
 
+// replicaAt returns the rank of the node keeping rank's replica in the
+// live set live: its buddy, or, with self replicas, the slave itself; -1
+// for the master or a node not live.
+func (hs *homesNode) replicaAt(live []int, rank int) int {
+	if hs.self {
+		if _, ok := slices.BinarySearch(live, rank); !ok || rank == 0 {
+			return -1
+		}
+		return rank
+	}
+	return buddyOf(live, rank)
+}
+
+// oneHost reports whether every address of hosts (host:port) is one of
+// this machine's: a loopback address, or one of its interfaces'. The
+// master's test of self replicas: every slave reached it from this host.
+func oneHost(hosts []string) bool {
+	var local []net.Addr
+	for _, hp := range hosts {
+		host, _, err := net.SplitHostPort(hp)
+		ip := net.ParseIP(host)
+		if err != nil || ip == nil {
+			return false
+		}
+		if ip.IsLoopback() {
+			continue
+		}
+		if local == nil {
+			if local, err = net.InterfaceAddrs(); err != nil {
+				return false
+			}
+		}
+		if !slices.ContainsFunc(local, func(a net.Addr) bool {
+			in, ok := a.(*net.IPNet)
+			return ok && in.IP.Equal(ip)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
 // replicateWritten sends the node's buddy the pages it wrote in the region
 // and waits until the buddy has them (a slave, where losses may be
 // survived): the notice, hence the release, leaves only after. A new
 // buddy first gets every page the node holds. It returns the bytes of the
-// pages written it sent (those of a new buddy's first copy not counted).
+// pages written it sent (those of a new buddy's first copy not counted;
+// none with self replicas, kept by the node's own helper).
 func (r *Region) replicateWritten() (int, error) {
 	n := r.n
 	hs := n.homes
@@ -104,7 +154,10 @@ func (r *Region) replicateWritten() (int, error) {
 	}
 	hs.replicatedTo = to
 	if st := r.stats; st != nil {
-		st.replPages, st.replTo, st.replicate = pages, to, time.Since(t)
+		st.replPages, st.replTo, st.replSelf, st.replicate = pages, to, hs.self, time.Since(t)
+	}
+	if hs.self {
+		return 0, nil // nothing left the host's node
 	}
 	return pages * ps, nil
 }

@@ -30,6 +30,7 @@ type regionStats struct {
 	// Distributed homes: the pages copied to the buddy, to which node, and
 	// how long that took.
 	replPages, replTo int
+	replSelf          bool
 	replicate         time.Duration
 }
 
@@ -41,7 +42,7 @@ func (r *Region) printStats(d *delta.Delta, exchange time.Duration, sent, recvd 
 		Start: s.starting, Compute: s.t1.Sub(r.t0), Create: s.created, Pages: s.pages, Bytes: d.Len(),
 		Exchange: exchange, Wait: s.waited, Merge: s.merging, Send: s.sent, Sent: sent, Received: recvd,
 		Slave: n.rank > 0, MergedIn: s.mergedIn, OwnIn: s.ownIn,
-		ReplPages: s.replPages, ReplTo: s.replTo, Replicate: s.replicate,
+		ReplPages: s.replPages, ReplTo: s.replTo, ReplSelf: s.replSelf, Replicate: s.replicate,
 		Reexec: r.reexecStats(), Faults: s.faults.Note(), Hints: r.hintStats()}
 	_, _ = statsOut.Write(stats.AppendRegion(nil, &line))
 }

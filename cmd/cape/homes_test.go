@@ -99,9 +99,12 @@ func TestHomesConflict(t *testing.T) {
 
 // TestHomesLossRecovers checks a loss under distributed homes: the
 // master re-runs the lost node's units, reading the pages only that node
-// held from its buddy's replica (here the master's own), takes them over,
-// and the job prints the sequential output; with --max-lost 0 nothing is
-// replicated and the loss stops the job, naming the node.
+// held from their replica, takes them over, and the job prints the
+// sequential output. On one host the replica is the lost node's own,
+// which its helper serves on after the node is gone (self replicas, the
+// default); with CAPE_REPLICAS=buddy it is its buddy's (here the
+// master's). With --max-lost 0 nothing is replicated and the loss stops
+// the job, naming the node.
 func TestHomesLossRecovers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -110,14 +113,23 @@ func TestHomesLossRecovers(t *testing.T) {
 	bin := sharedBuild(t, "./testdata/lazy")
 	want := goRun(t, "./testdata/lazy")
 	t.Setenv("CAPE_FAULT", "node=1,at=send,do=exit,region=3")
-	stdout, stderr, err := capeRun("2", []string{"--transfer", "homes"}, bin, nil)
-	if err != nil || stdout != want {
-		t.Fatalf("cape run: %v, printed %q, want %q\n%s", err, stdout, want, stderr)
+	for _, c := range []struct{ replicas, kept string }{
+		{"", "kept by its own helper"},
+		{"buddy", "copied to node 0"},
+	} {
+		t.Setenv("CAPE_REPLICAS", c.replicas)
+		stdout, stderr, err := capeRun("2", []string{"--transfer", "homes", "--stats"}, bin, nil)
+		if err != nil || stdout != want {
+			t.Fatalf("replicas %q: cape run: %v, printed %q, want %q\n%s", c.replicas, err, stdout, want, stderr)
+		}
+		if !regexp.MustCompile(`took over the \d+ pages lost node\(s\) \[1\] held`).MatchString(stderr) {
+			t.Errorf("replicas %q: the master did not say it took over node 1's pages:\n%s", c.replicas, stderr)
+		}
+		if !strings.Contains(stderr, "pages "+c.kept+" in") {
+			t.Errorf("replicas %q: node 1's --stats do not say its pages were %s:\n%s", c.replicas, c.kept, stderr)
+		}
 	}
-	if !regexp.MustCompile(`took over the \d+ pages lost node\(s\) \[1\] held`).MatchString(stderr) {
-		t.Errorf("the master did not say it took over node 1's pages:\n%s", stderr)
-	}
-	stdout, stderr, err = capeRun("2", []string{"--transfer", "homes", "--max-lost", "0"}, bin, nil)
+	stdout, stderr, err := capeRun("2", []string{"--transfer", "homes", "--max-lost", "0"}, bin, nil)
 	if err == nil || stdout != "" || !strings.Contains(stderr, "node 1") {
 		t.Errorf("--max-lost 0: %v, printed %q; want a failure naming node 1\n%s", err, stdout, stderr)
 	}
@@ -213,21 +225,34 @@ func vmHWM(pid int) (int, bool) {
 }
 
 // TestHomesTwoAdjacentLosses loses a slave and its buddy in the same
-// region on 3 nodes, where the master, re-running their units, reads
-// pages only they held: no copy is left, and the job must stop with an
-// error naming the page and the nodes, printing nothing, never another
-// answer.
+// region on 3 nodes. With buddies (CAPE_REPLICAS=buddy) the master,
+// re-running their units, reads pages only they held: no copy is left,
+// and the job must stop with an error naming the page and the nodes,
+// printing nothing, never another answer. With self replicas (one host,
+// the default) each lost node's helper still serves its pages, and the
+// job prints the sequential output.
 func TestHomesTwoAdjacentLosses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	needLazyPages(t)
+	bin := sharedBuild(t, "./testdata/lazy")
 	t.Setenv("CAPE_FAULT", "node=1,at=compute,do=crash,region=3;node=2,at=compute,do=crash,region=3")
-	stdout, stderr, err := capeRun("3", nil, sharedBuild(t, "./testdata/lazy"), nil)
+	t.Setenv("CAPE_REPLICAS", "buddy")
+	stdout, stderr, err := capeRun("3", nil, bin, nil)
 	if err == nil || stdout != "" {
-		t.Fatalf("cape run: %v, printed %q; want a failure and nothing printed\n%s", err, stdout, stderr)
+		t.Fatalf("buddies: cape run: %v, printed %q; want a failure and nothing printed\n%s", err, stdout, stderr)
 	}
 	if !regexp.MustCompile(`fetch page \d+ from node [12]: .*no replica of node [12]'s pages here`).MatchString(stderr) {
-		t.Errorf("no error naming the page and both lost nodes:\n%s", stderr)
+		t.Errorf("buddies: no error naming the page and both lost nodes:\n%s", stderr)
+	}
+	t.Setenv("CAPE_REPLICAS", "")
+	want := goRun(t, "./testdata/lazy")
+	stdout, stderr, err = capeRun("3", nil, bin, nil)
+	if err != nil || stdout != want {
+		t.Fatalf("self replicas: cape run: %v, printed %q, want %q\n%s", err, stdout, want, stderr)
+	}
+	if !regexp.MustCompile(`took over the \d+ pages lost node\(s\) \[(1 2|2 1)\] held`).MatchString(stderr) {
+		t.Errorf("self replicas: the master did not say it took over nodes 1 and 2's pages:\n%s", stderr)
 	}
 }

@@ -58,6 +58,7 @@ const (
 	Broadcast = "CAPE_BROADCAST"   // merged-delta broadcast scheme: auto, star, tree or chain
 	MaxLost   = "CAPE_MAX_LOST"    // slaves the job may lose and go on without; -1 or unset: no cap
 	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto/homes (pages on demand)
+	Replicas  = "CAPE_REPLICAS"    // distributed homes: auto (a node's own helper where all run on one host) or buddy (always another node)
 
 	Checkpoint    = "CAPE_CHECKPOINT"     // the master's checkpoint directory (cape run --checkpoint)
 	Restart       = "CAPE_RESTART"        // "1": replay the checkpoint log, then continue (every node)
@@ -86,6 +87,7 @@ type Config struct {
 	PeerTimeout time.Duration
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
 	Transfer    string // how region results travel (Transfer): "", eager, lazy, auto or homes
+	Replicas    string // where a node's written pages are replicated under homes (Replicas): "", auto or buddy
 	// MaxLost is how many slaves the job may lose and still complete, their
 	// work re-executed by the survivors (MaxLost); negative means no cap
 	// (the job goes on while the master and one node remain), 0 means the
@@ -181,6 +183,11 @@ func Read() (*Config, error) {
 func (c *Config) readSettings(get func(string) string) error {
 	c.Monitor, c.Compress, c.Broadcast, c.Transfer = get(Monitor), get(Compress), get(Broadcast), get(Transfer)
 	c.Stats, c.Verify = get(Stats) == "1", get(Verify) == "1"
+	switch c.Replicas = get(Replicas); c.Replicas {
+	case "", "auto", "buddy":
+	default:
+		return fmt.Errorf("%s=%q: want auto or buddy", Replicas, c.Replicas)
+	}
 	var err error
 	if c.MaxLost, err = maxLost(get); err != nil {
 		return err
@@ -333,6 +340,7 @@ func Environ(c Config) []string {
 	add(Monitor, c.Monitor)
 	add(Compress, c.Compress)
 	add(Transfer, c.Transfer)
+	add(Replicas, c.Replicas)
 	if c.PeerTimeout > 0 {
 		add(Timeout, c.PeerTimeout.String())
 	} else {

@@ -61,6 +61,13 @@ type helper struct {
 	dead     []atomic.Bool // by holder: its server is gone
 	replMu   sync.Mutex
 	replicas map[int]*replica // by origin: the pages other nodes replicated here
+
+	// Self replicas (orphan_linux.go).
+	keepServing bool         // the node asked to serve its pages after it is gone
+	launcher    int          // the process that started the node (its parent)
+	bye         atomic.Bool  // the node said goodbye before closing its end
+	orphaned    atomic.Bool  // the node is gone: answer from the replica
+	clients     atomic.Int32 // helpers connected to this one's server
 }
 
 func runHelper() int {
@@ -83,6 +90,12 @@ func runHelper() int {
 	// The socket's descriptor is polled raw: the File must not be
 	// collected (its finalizer would close it) before the loop ends.
 	runtime.KeepAlive(sock)
+	if h.keepServing && !h.bye.Load() && (err == nil || parentGone(node, nodeExitGrace)) {
+		// The node is gone without its goodbye: lost (its faults, if
+		// any, end with it).
+		h.serveOrphan()
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: %v\n", h.cfg.Rank, err)
 		// The node usually learns from its own connection why the master
@@ -257,7 +270,15 @@ func (h *helper) fetch(p int) error {
 	var err error
 	if !h.dead[holder].Load() {
 		var gone bool
-		gone, err = h.fetchFrom(holder, transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}, p, h.install)
+		// Of the pages read ahead, only those this node knows the holder
+		// to hold are installed: a lost node's helper answers from its
+		// replica, which may keep pages it no longer holds.
+		gone, err = h.fetchFrom(holder, transport.Message{Kind: KindPageReq, Seq: v, Payload: AppendRequest(nil, p)}, p, func(q int, content []byte) error {
+			if q != p && h.state.holder(q) != holder {
+				return nil
+			}
+			return h.install(q, content)
+		})
 		if !gone {
 			return err
 		}

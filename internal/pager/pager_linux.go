@@ -120,7 +120,10 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 	cmd.ExtraFiles = files
 	// No parent-death signal: it follows the thread that started the
 	// helper, which may end before the node. The helper ends when the
-	// node's end of the socket closes.
+	// node's end of the socket closes (or, serving a lost node's pages,
+	// once they are no longer needed: orphan_linux.go). Its own process
+	// group keeps it out of the launcher's kill of the node's.
+	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the helper: %w", err)
 	}
@@ -364,12 +367,48 @@ func (h *Helper) Err() error {
 	}
 }
 
+// KeepServing asks a serving helper to keep serving the node's pages, from
+// the replica the node keeps of them there (Replicate to itself), if the
+// node ends without Close: a lost node's pages stay available, while
+// launcher (the node's parent) runs and other helpers are connected.
+func (h *Helper) KeepServing(launcher int) error {
+	return h.askOK(command{Op: "keep", Launcher: launcher}, "ask the helper to keep serving")
+}
+
+// Abandon leaves the helper without the goodbye, as a lost node would:
+// a helper told to KeepServing serves on; any other ends at the socket's
+// end. The node must not touch an invalidated page afterwards.
+func (h *Helper) Abandon() error {
+	var errs []error
+	h.closeOnce.Do(func() {
+		if h.sock != nil {
+			errs = append(errs, h.sock.Close())
+		}
+		errs = append(errs, h.unmap())
+	})
+	return errors.Join(errs...)
+}
+
+// unmap releases the state and the shared files' mappings.
+func (h *Helper) unmap() error {
+	errs := []error{h.state.unmap()}
+	for _, m := range [][]byte{h.snap, h.pend} {
+		if m != nil {
+			errs = append(errs, unix.Munmap(m))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Close ends the helper and releases the state. The node must not touch an
 // invalidated page afterwards (the access would wait for ever).
 func (h *Helper) Close() error {
 	var errs []error
 	h.closeOnce.Do(func() {
 		if h.sock != nil {
+			// The goodbye: the node is not lost, its helper need not
+			// serve on. A helper already gone does not read it.
+			_ = json.NewEncoder(h.sock).Encode(command{Op: "exit"})
 			errs = append(errs, h.sock.Close()) // the helper ends at EOF
 		}
 		if h.cmd != nil {
@@ -380,12 +419,7 @@ func (h *Helper) Close() error {
 				<-h.done
 			}
 		}
-		errs = append(errs, h.state.unmap())
-		for _, m := range [][]byte{h.snap, h.pend} {
-			if m != nil {
-				errs = append(errs, unix.Munmap(m))
-			}
-		}
+		errs = append(errs, h.unmap())
 	})
 	return errors.Join(errs...)
 }

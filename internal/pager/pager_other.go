@@ -84,3 +84,9 @@ func (*Helper) ReplicaPage(int, int, uint64, int) ([]byte, error) { return nil, 
 
 // DropReplica reports that there is no helper here.
 func (*Helper) DropReplica(int) error { return ErrNotSupported }
+
+// KeepServing is Linux's.
+func (*Helper) KeepServing(int) error { return ErrNotSupported }
+
+// Abandon is Linux's.
+func (*Helper) Abandon() error { return nil }

@@ -24,19 +24,25 @@ import (
 // page the node holds, from the snapshot, as of the node's version (a new
 // buddy has none of them).
 //
+// With Op "keep", it asks the helper to keep serving the node's pages
+// from its own replica if the node ends without Op "exit" (its goodbye),
+// until Launcher, the node's parent, is gone (self replicas,
+// orphan_linux.go).
+//
 // With Op "page", it asks instead for page Page of node Origin's replica
 // as of version Seq, kept by node Buddy (the master reading the pages of
 // a node lost after its notice); the answer is a line "page N" and the N
 // bytes. With Op "drop", it drops the replica of node Origin's pages kept
 // here (the master has taken them over).
 type command struct {
-	Op     string
-	Seq    uint64
-	Buddy  int
-	Full   bool
-	Ranges [][2]int
-	Origin int
-	Page   int
+	Op       string
+	Seq      uint64
+	Buddy    int
+	Full     bool
+	Ranges   [][2]int
+	Origin   int
+	Page     int
+	Launcher int
 }
 
 // readCommand reads the node's next command and carries it out in the
@@ -54,6 +60,15 @@ func (h *helper) readCommand() (done bool, err error) {
 		if r[0] < 0 || r[0] >= r[1] || r[1] > h.npages {
 			return true, fmt.Errorf("the node asked to replicate pages [%d, %d) of a %d-page arena", r[0], r[1], h.npages)
 		}
+	}
+	switch c.Op {
+	case "exit":
+		h.bye.Store(true)
+		return true, nil
+	case "keep":
+		h.keepServing, h.launcher = true, c.Launcher
+		_, err := fmt.Fprintf(h.sock, "ok\n")
+		return err != nil, err
 	}
 	go func() {
 		// The node waits for this answer before its next command, so
@@ -91,6 +106,9 @@ func (h *helper) readCommand() (done bool, err error) {
 // holds and those of c (fetches of this node's pages try the master after
 // the buddy).
 func (h *helper) replicate(c command) (int, error) {
+	if c.Buddy == h.cfg.Rank {
+		return c.Buddy, h.storeOwn(c)
+	}
 	gone, err := h.replicateTo(c.Buddy, c)
 	if !gone || c.Buddy == 0 || h.cfg.Rank == 0 {
 		return c.Buddy, err

@@ -59,6 +59,7 @@ func (h *helper) startServer() {
 			fmt.Fprintf(os.Stderr, "cape: node %d: page server: wait for the other nodes' page helpers: %v\n", c.Rank, err)
 			return
 		}
+		h.clients.Add(int32(c.Size - 1))
 		for id := 1; id < c.Size; id++ {
 			go h.serveClient(pm, id)
 		}
@@ -69,6 +70,7 @@ func (h *helper) startServer() {
 // its connection ends. A refused request is answered with the reason: the
 // asking helper stops its node, naming this one.
 func (h *helper) serveClient(pm *transport.Master, id int) {
+	defer h.clients.Add(-1)
 	rank := ClientRank(id, h.cfg.Rank, h.cfg.Size)
 	var rs readState
 	var replErr error // the first replicated page refused since the last replEnd
@@ -128,6 +130,9 @@ func (h *helper) answer(rank int, msg transport.Message, rs *readState) ([]byte,
 	}
 	ps := h.cfg.PageSize
 	for deadline := time.Now().Add(versionWait); ; {
+		if h.orphaned.Load() {
+			return h.orphanAnswer(p, msg.Seq)
+		}
 		v := h.state.loadVersion()
 		switch {
 		case v == msg.Seq:

@@ -28,8 +28,10 @@ type Region struct {
 	MergedIn, OwnIn int
 
 	// Distributed homes: the pages this node copied to its buddy (ReplTo)
-	// before its notice, and how long that took (0 pages: no note).
+	// before its notice, or kept in its own helper (ReplSelf: one host),
+	// and how long that took (0 pages: no note).
 	ReplPages, ReplTo int
+	ReplSelf          bool
 	Replicate         time.Duration
 
 	// Notes that end the line, already formatted ("; ..." or empty): the
@@ -48,7 +50,10 @@ func AppendRegion(dst []byte, s *Region) []byte {
 	if s.Slave {
 		dst = fmt.Appendf(dst, "; merged delta received: %d bytes, %d of them where this node wrote", s.MergedIn, s.OwnIn)
 	}
-	if s.ReplPages > 0 {
+	switch {
+	case s.ReplPages > 0 && s.ReplSelf:
+		dst = fmt.Appendf(dst, "; before the notice, %d pages kept by its own helper in %v", s.ReplPages, us(s.Replicate))
+	case s.ReplPages > 0:
 		dst = fmt.Appendf(dst, "; before the notice, %d pages copied to node %d in %v", s.ReplPages, s.ReplTo, us(s.Replicate))
 	}
 	dst = append(dst, s.Reexec...)

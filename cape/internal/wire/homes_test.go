@@ -116,15 +116,16 @@ func TestHomesPayloadsRefused(t *testing.T) {
 // accepted re-encodes to the bytes received.
 func FuzzHomesSetup(f *testing.F) {
 	f.Add(HomesHelloPayload(true, 4321), 3)
-	f.Add(HomesInfoPayload(true, []string{":80", "10.0.0.2:81", "h:82"}), 3)
+	f.Add(HomesInfoPayload(HomesInfo{On: true, Servers: []string{":80", "10.0.0.2:81", "h:82"}}), 3)
+	f.Add(HomesInfoPayload(HomesInfo{On: true, SelfReplicas: true, Servers: []string{":80", "127.0.0.1:81"}}), 2)
 	f.Fuzz(func(t *testing.T, p []byte, size int) {
 		if ok, port, err := ParseHomesHello(p); err == nil && !bytes.Equal(HomesHelloPayload(ok, port), p) {
 			t.Fatalf("hello %x read as %v %d", p, ok, port)
 		}
 		size = 1 + int(uint(size)%16)
-		if on, servers, err := ParseHomesInfo(p, size); err == nil {
-			if len(servers) != size || !bytes.Equal(HomesInfoPayload(on, servers), p) {
-				t.Fatalf("info %x read as %v %q", p, on, servers)
+		if i, err := ParseHomesInfo(p, size); err == nil {
+			if len(i.Servers) != size || !bytes.Equal(HomesInfoPayload(i), p) || i.SelfReplicas && !i.On {
+				t.Fatalf("info %x read as %+v", p, i)
 			}
 		}
 	})

@@ -196,16 +196,34 @@ func ParseHomesHello(p []byte) (capable bool, port int, err error) {
 	return p[0] == 1, int(binary.LittleEndian.Uint16(p[1:])), nil
 }
 
-// HomesInfoPayload is a lazyInfo payload under distributed homes: on, and
-// every node's page server as host:port by rank (the master's with no
-// host: the slaves know it).
-func HomesInfoPayload(on bool, servers []string) []byte {
+// HomesInfo is the master's answer to the homes set-up (a lazyInfo
+// payload): whether distributed homes are on; whether each slave keeps the
+// replica of its own pages (SelfReplicas: every node runs on one host, so
+// a node's helper outlives its node and serves its pages, and nothing is
+// copied to another node); and every node's page server as host:port by
+// rank (the master's with no host: the slaves know it).
+type HomesInfo struct {
+	On, SelfReplicas bool
+	Servers          []string
+}
+
+// Flags of a HomesInfo payload's first byte.
+const (
+	homesOn   = 1
+	homesSelf = 2
+)
+
+// HomesInfoPayload encodes i.
+func HomesInfoPayload(i HomesInfo) []byte {
 	b := []byte{0}
-	if on {
-		b[0] = 1
+	if i.On {
+		b[0] |= homesOn
 	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(servers)))
-	for _, s := range servers {
+	if i.SelfReplicas {
+		b[0] |= homesSelf
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(i.Servers)))
+	for _, s := range i.Servers {
 		b = binary.LittleEndian.AppendUint16(b, uint16(len(s)))
 		b = append(b, s...)
 	}
@@ -214,23 +232,25 @@ func HomesInfoPayload(on bool, servers []string) []byte {
 
 // ParseHomesInfo reads a lazyInfo payload under distributed homes for a
 // job of size nodes.
-func ParseHomesInfo(p []byte, size int) (on bool, servers []string, err error) {
-	if len(p) < 5 || p[0] > 1 || binary.LittleEndian.Uint32(p[1:]) != uint32(size) {
-		return false, nil, fmt.Errorf("homes set-up message of %d bytes for %d nodes", len(p), size)
+func ParseHomesInfo(p []byte, size int) (HomesInfo, error) {
+	var i HomesInfo
+	if len(p) < 5 || p[0]&^(homesOn|homesSelf) != 0 || p[0] == homesSelf || binary.LittleEndian.Uint32(p[1:]) != uint32(size) {
+		return i, fmt.Errorf("homes set-up message of %d bytes for %d nodes", len(p), size)
 	}
 	rest := p[5:]
 	for range size {
 		if len(rest) < 2 || int(binary.LittleEndian.Uint16(rest)) > len(rest)-2 {
-			return false, nil, errors.New("homes set-up message: truncated server address")
+			return i, errors.New("homes set-up message: truncated server address")
 		}
 		k := int(binary.LittleEndian.Uint16(rest))
-		servers = append(servers, string(rest[2:2+k]))
+		i.Servers = append(i.Servers, string(rest[2:2+k]))
 		rest = rest[2+k:]
 	}
 	if len(rest) != 0 {
-		return false, nil, fmt.Errorf("homes set-up message: %d bytes after the addresses", len(rest))
+		return i, fmt.Errorf("homes set-up message: %d bytes after the addresses", len(rest))
 	}
-	return p[0] == 1, servers, nil
+	i.On, i.SelfReplicas = p[0]&homesOn != 0, p[0]&homesSelf != 0
+	return i, nil
 }
 
 // Standard input modes of a stdinInfo message.
