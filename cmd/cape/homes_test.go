@@ -128,6 +128,10 @@ func TestHomesLossRecovers(t *testing.T) {
 		if !strings.Contains(stderr, "pages "+c.kept+" in") {
 			t.Errorf("replicas %q: node 1's --stats do not say its pages were %s:\n%s", c.replicas, c.kept, stderr)
 		}
+		// The lost node's helper served on, and must not outlive the job.
+		if pids := processesOf(bin, 2*time.Second); len(pids) > 0 {
+			t.Errorf("replicas %q: processes of the program still run after the job: %v", c.replicas, pids)
+		}
 	}
 	stdout, stderr, err := capeRun("2", []string{"--transfer", "homes", "--max-lost", "0"}, bin, nil)
 	if err == nil || stdout != "" || !strings.Contains(stderr, "node 1") {
@@ -205,6 +209,27 @@ func pollPeakRSS(cmdline string, stop <-chan struct{}) map[int]int {
 			if kb, ok := vmHWM(pid); ok {
 				peaks[pid] = max(peaks[pid], kb)
 			}
+		}
+	}
+}
+
+// processesOf returns the processes running the executable bin once none
+// has for a while (up to wait), or those still running then.
+func processesOf(bin string, wait time.Duration) []int {
+	for end := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
+		var pids []int
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			pid, err := strconv.Atoi(d.Name())
+			if err != nil {
+				continue
+			}
+			if exe, err := os.Readlink("/proc/" + d.Name() + "/exe"); err == nil && exe == bin {
+				pids = append(pids, pid)
+			}
+		}
+		if len(pids) == 0 || time.Now().After(end) {
+			return pids
 		}
 	}
 }

@@ -76,12 +76,13 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
 	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
 	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job). "+
-		"Under distributed homes (the default transfer) surviving a loss means each slave copies what it writes to another node every region; with 0 nothing is copied, and auto uses lazy transfer")
+		"Under distributed homes (the default transfer) surviving a loss means each slave copies what it writes to another node every region "+
+		"(on one host, to its own page helper, which serves a lost node's pages); with 0 nothing is copied, and auto uses lazy transfer")
 	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
 		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
 		"needs Linux and the uffd monitor, else eager with a notice), "+
 		"homes (the pages a node writes stay on it: others fetch them from it, or get them pushed through the master when they read them last time; "+
-		"each slave copies what it wrote to another node before the region ends, unless --max-lost 0, so that a loss is survived; "+
+		"each slave copies what it wrote to another node (on one host, its own page helper) before the region ends, unless --max-lost 0, so that a loss is survived; "+
 		"needs what lazy needs on every node; with --checkpoint, lazy), "+
 		"or auto (homes where every node can, silently; lazy with --max-lost 0 or --checkpoint; else eager)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory, bounded (see --checkpoint-max) and authenticated by its key DIR/cape.key")

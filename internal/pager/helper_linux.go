@@ -68,6 +68,7 @@ type helper struct {
 	bye         atomic.Bool  // the node said goodbye before closing its end
 	orphaned    atomic.Bool  // the node is gone: answer from the replica
 	clients     atomic.Int32 // helpers connected to this one's server
+	masterGone  atomic.Bool  // the master's helper left this one's server
 }
 
 func runHelper() int {

@@ -22,10 +22,10 @@ import (
 // end without the node's goodbye (Close) becomes an orphan: it stops
 // resolving faults, closes its own connections to the other servers (so
 // that two orphans do not keep each other alive), and answers every
-// request from its replica, as of the version asked, until no helper is
-// connected to its server any more (the job ended, or the master took its
-// pages over and the others left), or the process that started its node
-// (the launcher) is gone.
+// request from its replica, as of the version asked, until the master's
+// helper, or every helper, left its server (the job ended), or the process
+// that started its node (the launcher) is gone. Its standard error is the
+// node's, which the launcher reads to its end: it must not linger.
 
 // storeOwn stores, as version c.Seq, the pages of c's ranges from the
 // pending file in this node's own replica; with c.Full, first every page
@@ -69,7 +69,7 @@ func (h *helper) serveOrphan() {
 	}
 	for {
 		time.Sleep(orphanPoll)
-		if h.clients.Load() == 0 || h.launcher > 0 && errors.Is(unix.Kill(h.launcher, 0), unix.ESRCH) {
+		if h.clients.Load() == 0 || h.masterGone.Load() || h.launcher > 0 && errors.Is(unix.Kill(h.launcher, 0), unix.ESRCH) {
 			return
 		}
 	}

@@ -70,8 +70,13 @@ func (h *helper) startServer() {
 // its connection ends. A refused request is answered with the reason: the
 // asking helper stops its node, naming this one.
 func (h *helper) serveClient(pm *transport.Master, id int) {
-	defer h.clients.Add(-1)
 	rank := ClientRank(id, h.cfg.Rank, h.cfg.Size)
+	defer func() {
+		if rank == 0 {
+			h.masterGone.Store(true)
+		}
+		h.clients.Add(-1)
+	}()
 	var rs readState
 	var replErr error // the first replicated page refused since the last replEnd
 	for {
