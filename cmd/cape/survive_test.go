@@ -311,3 +311,16 @@ func TestSurviveLazy(t *testing.T) {
 	t.Run("cap", func(t *testing.T) { testMaxLost(t, "--transfer", "lazy") })
 	t.Run("straggler", func(t *testing.T) { testStraggler(t, "--transfer", "lazy") })
 }
+
+// TestSurviveBuddies runs TestSurviveLostSlaves's cases and the
+// straggler's with CAPE_REPLICAS=buddy: each slave copies what it writes
+// to another node, as on a cluster, although every node runs on this host
+// (where by default a lost node's own helper serves its pages).
+func TestSurviveBuddies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Setenv("CAPE_REPLICAS", "buddy")
+	t.Run("losses", func(t *testing.T) { testSurvive(t) })
+	t.Run("straggler", func(t *testing.T) { testStraggler(t) })
+}
