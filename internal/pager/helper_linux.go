@@ -63,7 +63,7 @@ type helper struct {
 	replicas map[int]*replica // by origin: the pages other nodes replicated here
 
 	// Self replicas (orphan_linux.go).
-	keepServing bool         // the node asked to serve its pages after it is gone
+	keepServing atomic.Bool  // the node asked to serve its pages after it is gone
 	launcher    int          // the process that started the node (its parent)
 	bye         atomic.Bool  // the node said goodbye before closing its end
 	orphaned    atomic.Bool  // the node is gone: answer from the replica
@@ -91,7 +91,7 @@ func runHelper() int {
 	// The socket's descriptor is polled raw: the File must not be
 	// collected (its finalizer would close it) before the loop ends.
 	runtime.KeepAlive(sock)
-	if h.keepServing && !h.bye.Load() && (err == nil || parentGone(node, nodeExitGrace)) {
+	if h.keepServing.Load() && !h.bye.Load() && (err == nil || parentGone(node, nodeExitGrace)) {
 		// The node is gone without its goodbye: lost (its faults, if
 		// any, end with it).
 		h.serveOrphan()

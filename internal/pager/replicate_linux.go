@@ -66,7 +66,8 @@ func (h *helper) readCommand() (done bool, err error) {
 		h.bye.Store(true)
 		return true, nil
 	case "keep":
-		h.keepServing, h.launcher = true, c.Launcher
+		h.launcher = c.Launcher
+		h.keepServing.Store(true)
 		_, err := fmt.Fprintf(h.sock, "ok\n")
 		return err != nil, err
 	}
