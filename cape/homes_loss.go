@@ -137,13 +137,25 @@ func (r *Region) replicateWritten() (int, error) {
 			for hi < w.Hi && !sharedPage(hs.shared, hi) {
 				hi++
 			}
-			if hi > lo {
+			switch {
+			case hi > lo && hs.self:
+				hs.h.KeepOwn(r.seq, lo, hi, arena)
+			case hi > lo:
 				copy(pend[lo*ps:hi*ps], arena[lo*ps:hi*ps])
 				hs.ranges = append(hs.ranges, [2]int{lo, hi})
-				pages += hi - lo
 			}
+			pages += hi - lo
 			lo = hi + 1
 		}
+	}
+	if hs.self {
+		// Kept in the node's own replica, which its helper reads: no
+		// command, and nothing held yet needs a first copy (a slave
+		// holds only pages it wrote since the first region).
+		if st := r.stats; st != nil && pages > 0 {
+			st.replPages, st.replTo, st.replSelf, st.replicate = pages, n.rank, true, time.Since(t)
+		}
+		return 0, nil
 	}
 	if len(hs.ranges) == 0 && !full {
 		return 0, nil
@@ -154,10 +166,7 @@ func (r *Region) replicateWritten() (int, error) {
 	}
 	hs.replicatedTo = to
 	if st := r.stats; st != nil {
-		st.replPages, st.replTo, st.replSelf, st.replicate = pages, to, hs.self, time.Since(t)
-	}
-	if hs.self {
-		return 0, nil // nothing left the host's node
+		st.replPages, st.replTo, st.replicate = pages, to, time.Since(t)
 	}
 	return pages * ps, nil
 }

@@ -21,12 +21,14 @@ import (
 
 // The helper's inherited descriptors.
 const (
-	helperSockFD  = 3 // stream socket to the node
-	helperUffdFD  = 4 // the node's userfaultfd
-	helperTwinFD  = 5 // the node's twin file
-	helperStateFD = 6 // the shared state
-	helperSnapFD  = 7 // distributed homes: the snapshot of the pages the node holds
-	helperPendFD  = 8 // distributed homes: the pages the node wrote, to replicate
+	helperSockFD  = 3  // stream socket to the node
+	helperUffdFD  = 4  // the node's userfaultfd
+	helperTwinFD  = 5  // the node's twin file
+	helperStateFD = 6  // the shared state
+	helperSnapFD  = 7  // distributed homes: the snapshot of the pages the node holds
+	helperPendFD  = 8  // distributed homes: the pages the node wrote, to replicate
+	helperOwnFD   = 9  // distributed homes: the node's own replica (self replicas)
+	helperOwnVFD  = 10 // its versions
 )
 
 // zeroAhead is how many never-populated pages the helper installs at once

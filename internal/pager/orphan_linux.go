@@ -4,6 +4,7 @@ package pager
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -14,9 +15,11 @@ import (
 // process's, not the host's: its helper, a process of its own (in a process
 // group of its own, so that the launcher's kill of the node's group spares
 // it), keeps serving the node's pages after the node is gone. So a slave
-// replicates to itself: before its notice its helper stores the pages it
-// wrote in its own replica (two versions a page, as a buddy would), and
-// nothing crosses to another node.
+// replicates to itself: before its notice it stores the pages it wrote in
+// its own replica (two versions a page, as a buddy keeps them), files it
+// shares with its helper (Helper.KeepOwn, storeSlot), and nothing crosses
+// to another node. The helper serves the node's pages from that replica
+// while the node lives too: the node keeps no snapshot copy.
 //
 // A helper told to keep serving (KeepServing) that sees its node's socket
 // end without the node's goodbye (Close) becomes an orphan: it stops
@@ -27,28 +30,25 @@ import (
 // that started its node (the launcher) is gone. Its standard error is the
 // node's, which the launcher reads to its end: it must not linger.
 
-// storeOwn stores, as version c.Seq, the pages of c's ranges from the
-// pending file in this node's own replica; with c.Full, first every page
-// the node holds, from the snapshot, as of its version.
-func (h *helper) storeOwn(c command) error {
-	r, err := h.replicaOf(h.cfg.Rank)
+// mapOwn maps, read-only, the node's own replica, which the node writes
+// (Helper.KeepOwn) and this helper serves from once the node asked it to
+// keep serving.
+func (h *helper) mapOwn() error {
+	npages, ps := h.npages, h.cfg.PageSize
+	mem, err := unix.Mmap(helperOwnFD, 0, 2*npages*ps, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_NORESERVE)
 	if err != nil {
-		return err
+		return fmt.Errorf("map the node's own replica: %w", err)
 	}
-	ps := h.cfg.PageSize
-	if c.Full {
-		seq := h.state.loadVersion() &^ updating
-		for p := range h.npages {
-			if h.state.isHeld(p) {
-				r.store(p, seq, h.snap[p*ps:(p+1)*ps])
-			}
-		}
+	vmem, err := unix.Mmap(helperOwnVFD, 0, 16*npages, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_NORESERVE)
+	if err != nil {
+		return fmt.Errorf("map the node's own replica's versions: %w", err)
 	}
-	for _, rg := range c.Ranges {
-		for p := rg[0]; p < rg[1]; p++ {
-			r.store(p, c.Seq, h.pend[p*ps:(p+1)*ps])
-		}
+	h.replMu.Lock()
+	defer h.replMu.Unlock()
+	if h.replicas == nil {
+		h.replicas = map[int]*replica{}
 	}
+	h.replicas[h.cfg.Rank] = &replica{ps: ps, mem: mem, vmem: vmem, ver: wordsOf(vmem), own: true}
 	return nil
 }
 

@@ -9,21 +9,19 @@ import (
 	"github.com/cape-go/cape/transport"
 )
 
-// TestOrphanServesOwnReplica checks self replicas: a node's helper keeps
-// the pages the node wrote in its own replica (storeOwn, from the pending
-// file), and once orphaned (the node gone) answers a page request as of
-// the version asked from it: the newest version at most that one, so never
-// the pages of a region the node sent before a release that never came.
+// TestOrphanServesOwnReplica checks self replicas: a node keeps the pages
+// it wrote in its own replica (storeSlot, as Helper.KeepOwn does), and its
+// helper, once orphaned (the node gone), answers a page request as of the
+// version asked from it: the newest version at most that one, so never
+// the pages of a region the node stored before a release that never came.
 func TestOrphanServesOwnReplica(t *testing.T) {
 	const ps, npages = 64, 8
-	h := &helper{cfg: wireConfig{Rank: 1, Size: 3, PageSize: ps}, npages: npages, pend: make([]byte, npages*ps)}
+	own := &replica{ps: ps, mem: make([]byte, 2*npages*ps), ver: make([]uint64, 2*npages), own: true}
+	h := &helper{cfg: wireConfig{Rank: 1, Size: 3, PageSize: ps}, npages: npages, replicas: map[int]*replica{1: own}}
 	// keep stores pages [lo, hi) as version v, page p holding 10v + p.
 	keep := func(v uint64, lo, hi int) {
 		for p := lo; p < hi; p++ {
-			copy(h.pend[p*ps:(p+1)*ps], bytes.Repeat([]byte{byte(10*v) + byte(p)}, ps))
-		}
-		if to, err := h.replicate(command{Seq: v, Buddy: 1, Ranges: [][2]int{{lo, hi}}}); err != nil || to != 1 {
-			t.Fatalf("replicate to itself: %d, %v", to, err)
+			storeSlot(own.mem, own.ver, ps, p, v, bytes.Repeat([]byte{byte(10*v) + byte(p)}, ps))
 		}
 	}
 	keep(3, 2, 5)
@@ -59,5 +57,8 @@ func TestOrphanServesOwnReplica(t *testing.T) {
 	}
 	if _, err := h.answer(0, transport.Message{Kind: KindPageReq, Seq: 9, Payload: AppendRequest(nil, 1)}, &readState{}); err == nil {
 		t.Error("a page the node never wrote was served")
+	}
+	if err := h.dropReplica(1); err != nil || h.existingReplica(1) == nil {
+		t.Errorf("the node's own replica was dropped: %v", err)
 	}
 }

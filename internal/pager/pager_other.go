@@ -90,3 +90,6 @@ func (*Helper) KeepServing(int) error { return ErrNotSupported }
 
 // Abandon is Linux's.
 func (*Helper) Abandon() error { return nil }
+
+// KeepOwn is Linux's.
+func (*Helper) KeepOwn(uint64, int, int, []byte) {}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,6 +24,10 @@ type replica struct {
 	mem  []byte   // two slots per page: page p's slot s at (2p+s) × ps; nil once dropped
 	vmem []byte   // the mapping of ver
 	ver  []uint64 // per slot, its version + 1 (0: empty)
+	// own: the node's own replica (self replicas), in files the node
+	// writes (Helper.KeepOwn) and this process maps read-only; never
+	// dropped.
+	own bool
 }
 
 // newReplica maps the storage of a replica of an arena of npages pages of
@@ -50,23 +55,33 @@ func (r *replica) store(p int, v uint64, content []byte) {
 	if r.mem == nil {
 		return // dropped: a late copy from a node already taken over
 	}
+	storeSlot(r.mem, r.ver, r.ps, p, v, content)
+}
+
+// storeSlot keeps content as page p's version v in the two-slot storage
+// mem (page p's slot s at (2p+s) × ps) whose versions are ver (+1; 0:
+// empty): in the slot that holds v already, else in the older slot, whose
+// version it sets once the bytes are in. A reader as of a version below v
+// never reads that slot (it reads the newer one), so a node may store its
+// own pages here while its helper reads them (self replicas).
+func storeSlot(mem []byte, ver []uint64, ps, p int, v uint64, content []byte) {
 	s := 0
-	switch a, b := r.ver[2*p], r.ver[2*p+1]; {
+	switch a, b := atomic.LoadUint64(&ver[2*p]), atomic.LoadUint64(&ver[2*p+1]); {
 	case a == v+1:
 	case b == v+1 || b < a:
 		s = 1
 	}
-	copy(r.mem[(2*p+s)*r.ps:(2*p+s+1)*r.ps], content)
-	r.ver[2*p+s] = v + 1
+	copy(mem[(2*p+s)*ps:(2*p+s+1)*ps], content)
+	atomic.StoreUint64(&ver[2*p+s], v+1)
 }
 
 // slot returns the slot of page p's newest version at most v, or -1.
 // r.mu must be held.
 func (r *replica) slot(p int, v uint64) int {
-	best := -1
+	best, bv := -1, uint64(0)
 	for s := range 2 {
-		if x := r.ver[2*p+s]; x != 0 && x-1 <= v && (best < 0 || x > r.ver[2*p+best]) {
-			best = s
+		if x := atomic.LoadUint64(&r.ver[2*p+s]); x != 0 && x-1 <= v && (best < 0 || x > bv) {
+			best, bv = s, x
 		}
 	}
 	return best
@@ -121,7 +136,11 @@ func (h *helper) existingReplica(origin int) *replica {
 func (h *helper) dropReplica(origin int) error {
 	h.replMu.Lock()
 	r := h.replicas[origin]
-	delete(h.replicas, origin)
+	if r != nil && r.own {
+		r = nil
+	} else {
+		delete(h.replicas, origin)
+	}
 	h.replMu.Unlock()
 	if r == nil {
 		return nil

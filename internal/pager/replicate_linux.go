@@ -107,9 +107,6 @@ func (h *helper) readCommand() (done bool, err error) {
 // holds and those of c (fetches of this node's pages try the master after
 // the buddy).
 func (h *helper) replicate(c command) (int, error) {
-	if c.Buddy == h.cfg.Rank {
-		return c.Buddy, h.storeOwn(c)
-	}
 	gone, err := h.replicateTo(c.Buddy, c)
 	if !gone || c.Buddy == 0 || h.cfg.Rank == 0 {
 		return c.Buddy, err

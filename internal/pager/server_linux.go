@@ -33,6 +33,9 @@ func (h *helper) listen() (int, error) {
 	if h.pend, err = unix.Mmap(helperPendFD, 0, h.cfg.ArenaSize, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_NORESERVE); err != nil {
 		return 0, fmt.Errorf("map the pending file: %w", err)
 	}
+	if err := h.mapOwn(); err != nil {
+		return 0, err
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(h.cfg.ServeHost, "0"))
 	if err != nil {
 		return 0, fmt.Errorf("open the page server: %w", err)
