@@ -71,6 +71,7 @@ type helper struct {
 	orphaned    atomic.Bool  // the node is gone: answer from the replica
 	clients     atomic.Int32 // helpers connected to this one's server
 	masterGone  atomic.Bool  // the master's helper left this one's server
+	orphan      sync.Once    // serveOrphan, from whichever sees the node gone first
 }
 
 func runHelper() int {
@@ -78,6 +79,7 @@ func runHelper() int {
 	sock := os.NewFile(helperSockFD, "node")
 	dec := json.NewDecoder(sock)
 	h := &helper{dec: dec, sock: sock}
+	go h.watchNode(node)
 	if err := dec.Decode(&h.cfg); err != nil {
 		fmt.Fprintf(sock, "error: read the configuration: %v\n", err)
 		return 1
@@ -96,7 +98,7 @@ func runHelper() int {
 	if h.keepServing.Load() && !h.bye.Load() && (err == nil || parentGone(node, nodeExitGrace)) {
 		// The node is gone without its goodbye: lost (its faults, if
 		// any, end with it).
-		h.serveOrphan()
+		h.orphan.Do(h.serveOrphan)
 		return 0
 	}
 	if err != nil {

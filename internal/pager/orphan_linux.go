@@ -5,6 +5,7 @@ package pager
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -52,6 +53,20 @@ func (h *helper) mapOwn() error {
 	return nil
 }
 
+// watchNode ends the helper once its node (its parent, node) is gone,
+// whatever the helper is doing: still setting up, or waiting on a page
+// for the node's last fault. A helper told to keep serving whose node left
+// without its goodbye serves on as an orphan first.
+func (h *helper) watchNode(node int) {
+	for os.Getppid() == node {
+		time.Sleep(orphanPoll)
+	}
+	if h.keepServing.Load() && !h.bye.Load() {
+		h.orphan.Do(h.serveOrphan)
+	}
+	os.Exit(0)
+}
+
 // orphanPoll is how often an orphan checks whether it is still needed.
 const orphanPoll = 50 * time.Millisecond
 
@@ -61,10 +76,10 @@ func (h *helper) serveOrphan() {
 	h.orphaned.Store(true)
 	for i, c := range h.conns {
 		if c != nil {
-			h.connMu[i].Lock()
-			_ = c.Close()
+			// Not under connMu: a fetch of the node's last fault may be
+			// waiting on the connection, which Close ends.
 			h.dead[i].Store(true)
-			h.connMu[i].Unlock()
+			go c.Close()
 		}
 	}
 	for {

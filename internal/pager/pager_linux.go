@@ -132,10 +132,10 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 	cmd.ExtraFiles = files
 	// No parent-death signal: it follows the thread that started the
 	// helper, which may end before the node. The helper ends when the
-	// node's end of the socket closes (or, serving a lost node's pages,
-	// once they are no longer needed: orphan_linux.go). Its own process
-	// group keeps it out of the launcher's kill of the node's.
-	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true}
+	// node's end of the socket closes, or when it sees the node gone
+	// (watchNode); a helper told to keep serving leaves the node's process
+	// group, so that the launcher's kill of the node spares it, and ends
+	// once the node's pages are no longer needed (orphan_linux.go).
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the helper: %w", err)
 	}

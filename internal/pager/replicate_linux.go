@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cape-go/cape/transport"
+	"golang.org/x/sys/unix"
 )
 
 // Replication to a buddy and recovery from it, the helper's side
@@ -67,6 +68,10 @@ func (h *helper) readCommand() (done bool, err error) {
 		return true, nil
 	case "keep":
 		h.launcher = c.Launcher
+		if err := unix.Setpgid(0, 0); err != nil {
+			fmt.Fprintf(h.sock, "error: leave the node's process group: %v\n", err)
+			return false, nil
+		}
 		h.keepServing.Store(true)
 		_, err := fmt.Fprintf(h.sock, "ok\n")
 		return err != nil, err
