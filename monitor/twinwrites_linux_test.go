@@ -34,9 +34,8 @@ func chunkHint(lo, hi int, clean bool) Hint {
 
 // Under distributed homes (TwinWritesOnly) a node's twins follow what its
 // regions write: a memory that sequential code filled has twins only for
-// the chunks a region's bounds meet (the Start that grows the extent is
-// mixed, whatever kind the tracker picks or is forced to, and so are the
-// next ones in plain mode; a Start of another kind takes every twin), of
+// the chunks a region's bounds meet (every Start is mixed, whatever kind
+// the tracker picks or is forced to), of
 // which those the region did not write are released at its Stop, once;
 // the twins of pages invalidated (held by another node) are released; and
 // every Stop is still exact with the entry bytes of every page written in
@@ -279,3 +278,4 @@ func lazyFirstRegions(b *testing.B, writesOnly bool) (first, steady time.Duratio
 	}
 	return first, steady, twins
 }
+

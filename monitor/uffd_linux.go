@@ -120,6 +120,17 @@ type uffdTracker struct {
 	snap bool
 }
 
+// UffdModeEnv names an environment variable that forces the kind of
+// every region a uffd tracker tracks, for diagnosing and testing: faults,
+// compare, plain, alternate or snap; adaptive, or anything else, is the
+// default, the cheapest kind by measured costs. A writes-only tracker
+// (Lazy.TwinWritesOnly) makes every region plain whatever it says.
+const UffdModeEnv = "CAPE_UFFD_MODE"
+
+// uffdModes are UffdModeEnv's values.
+var uffdModes = map[string]uffdMode{"adaptive": uffdModeAdaptive, "faults": uffdModeFaults, "compare": uffdModeCompare,
+	"plain": uffdModePlain, "alternate": uffdModeAlternate, "snap": uffdModeSnap}
+
 // uffdMode selects how regions are tracked; tests force the modes.
 type uffdMode int
 
@@ -237,6 +248,9 @@ func newUffdWith(mem []byte, pageSize int, cfg uffdConfig) (*uffdTracker, error)
 		return fail(uffdAdvice(err))
 	}
 	runtime.AddCleanup(u, func(r *uffdResources) { _ = r.release() }, res)
+	if m, ok := uffdModes[os.Getenv(UffdModeEnv)]; ok {
+		u.mode = m
+	}
 	return u, nil
 }
 
@@ -270,9 +284,16 @@ func (u *uffdTracker) Start(extent int) error {
 		return fmt.Errorf("start: %w", err)
 	}
 	kind := u.chooseKind(extent / u.pageSize)
-	if u.writesOnly && h.Bounded && extent > u.armed {
-		// Only a mixed Start leaves the twins of a grown extent untaken
-		// where the region cannot write (startMixed).
+	if u.writesOnly {
+		// Twins that follow writes are kept current by mixed Starts
+		// only, which fill the dropped chunks a region may write and
+		// copy the pages the last region wrote (fillDropped,
+		// refreshHot), and which alone leave the twins of a grown
+		// extent untaken where the region cannot write. A faults or
+		// compared Start trusts the twin of every armed page it does
+		// not find written: after mixed regions on such a tracker, some
+		// are stale, and a distributed homes merge against them loses
+		// bytes.
 		kind = kindPlain
 	}
 	switch {

@@ -44,3 +44,33 @@ func TestShuffle(t *testing.T) {
 		})
 	}
 }
+
+// TestToggleTwins runs testdata/toggle on 3 nodes under the default
+// transfer with the uffd tracker forced to each kind of region
+// (CAPE_UFFD_MODE), and adaptive: its values flip between 0 and 1, so a
+// byte merged against a stale twin keeps an old value and the counts it
+// prints go wrong. Distributed homes keep twins only where a region may
+// write, which only mixed Starts kept current: a faults region after them
+// made most runs print wrong counts with exit status 0.
+func TestToggleTwins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := sharedBuild(t, "./testdata/toggle")
+	args := []string{"-iters", "4"}
+	want := goRun(t, "./testdata/toggle", args...)
+	for _, mode := range []string{"faults", "compare", "alternate", "adaptive"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Setenv("CAPE_UFFD_MODE", mode)
+			for range 2 {
+				stdout, stderr, err := capeRun("3", nil, bin, args)
+				if err != nil {
+					t.Fatalf("cape run: %v\n%s", err, stderr)
+				}
+				if stdout != want {
+					t.Fatalf("printed\n%s\nwant\n%s\nstderr:\n%s", stdout, want, stderr)
+				}
+			}
+		})
+	}
+}
