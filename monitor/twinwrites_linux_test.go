@@ -278,4 +278,3 @@ func lazyFirstRegions(b *testing.B, writesOnly bool) (first, steady time.Duratio
 	}
 	return first, steady, twins
 }
-
