@@ -72,6 +72,7 @@ func (h *helper) readCommand() (done bool, err error) {
 			fmt.Fprintf(h.sock, "error: leave the node's process group: %v\n", err)
 			return false, nil
 		}
+		h.keepOwn()
 		h.keepServing.Store(true)
 		_, err := fmt.Fprintf(h.sock, "ok\n")
 		return err != nil, err
