@@ -116,11 +116,16 @@ func oneHost(hosts []string) bool {
 // and waits until the buddy has them (a slave, where losses may be
 // survived): the notice, hence the release, leaves only after. A new
 // buddy first gets every page the node holds. It returns the bytes of the
-// pages written it sent (those of a new buddy's first copy not counted;
-// none with self replicas, kept by the node's own helper).
+// pages written it sent (those of a new buddy's first copy not counted).
+// With self replicas it keeps them in the node's own replica instead
+// (keepWritten).
 func (r *Region) replicateWritten() (int, error) {
 	n := r.n
 	hs := n.homes
+	if hs.self {
+		r.keepWritten()
+		return 0, nil
+	}
 	full := hs.buddy != hs.replicatedTo
 	if !hs.replicate || hs.buddy < 0 || len(hs.written) == 0 && !full {
 		return 0, nil
@@ -128,35 +133,10 @@ func (r *Region) replicateWritten() (int, error) {
 	t := time.Now()
 	pend, arena, ps := hs.h.Pending(), n.arena.Bytes(), hs.ps
 	hs.ranges = hs.ranges[:0]
-	pages := 0
-	for _, w := range hs.written {
-		// The pages whose runs the notice carries (shared) are held by
-		// the master, which builds them: they need no replica.
-		for lo := w.Lo; lo < w.Hi; {
-			hi := lo
-			for hi < w.Hi && !sharedPage(hs.shared, hi) {
-				hi++
-			}
-			switch {
-			case hi > lo && hs.self:
-				hs.h.KeepOwn(r.seq, lo, hi, arena)
-			case hi > lo:
-				copy(pend[lo*ps:hi*ps], arena[lo*ps:hi*ps])
-				hs.ranges = append(hs.ranges, [2]int{lo, hi})
-			}
-			pages += hi - lo
-			lo = hi + 1
-		}
-	}
-	if hs.self {
-		// Kept in the node's own replica, which its helper reads: no
-		// command, and nothing held yet needs a first copy (a slave
-		// holds only pages it wrote since the first region).
-		if st := r.stats; st != nil && pages > 0 {
-			st.replPages, st.replTo, st.replSelf, st.replicate = pages, n.rank, true, time.Since(t)
-		}
-		return 0, nil
-	}
+	pages := hs.unshared(func(lo, hi int) {
+		copy(pend[lo*ps:hi*ps], arena[lo*ps:hi*ps])
+		hs.ranges = append(hs.ranges, [2]int{lo, hi})
+	})
 	if len(hs.ranges) == 0 && !full {
 		return 0, nil
 	}
@@ -169,6 +149,45 @@ func (r *Region) replicateWritten() (int, error) {
 		st.replPages, st.replTo, st.replicate = pages, to, time.Since(t)
 	}
 	return pages * ps, nil
+}
+
+// keepWritten stores the pages a slave wrote in the region in its own
+// replica, which its helper reads (self replicas): no command, and no
+// first copy of the pages it held before (a slave holds only pages it
+// wrote since the first region).
+func (r *Region) keepWritten() {
+	hs := r.n.homes
+	if hs.buddy < 0 {
+		return // the master: replicated nowhere
+	}
+	t := time.Now()
+	arena := r.n.arena.Bytes()
+	pages := hs.unshared(func(lo, hi int) { hs.h.KeepOwn(r.seq, lo, hi, arena) })
+	if st := r.stats; st != nil && pages > 0 {
+		st.replPages, st.replSelf, st.replicate = pages, true, time.Since(t)
+	}
+}
+
+// unshared calls fn for each run [lo, hi) of the pages the node wrote in
+// the region but those whose runs its notice carries (shared: the master
+// holds them and builds them, so they need no replica), and returns how
+// many pages the runs hold.
+func (hs *homesNode) unshared(fn func(lo, hi int)) int {
+	pages := 0
+	for _, w := range hs.written {
+		for lo := w.Lo; lo < w.Hi; {
+			hi := lo
+			for hi < w.Hi && !sharedPage(hs.shared, hi) {
+				hi++
+			}
+			if hi > lo {
+				fn(lo, hi)
+				pages += hi - lo
+			}
+			lo = hi + 1
+		}
+	}
+	return pages
 }
 
 // adoptLost makes the master the holder of the pages that nodes lost so

@@ -129,6 +129,8 @@ func TestHomesLossRecovers(t *testing.T) {
 			t.Errorf("replicas %q: node 1's --stats do not say its pages were %s:\n%s", c.replicas, c.kept, stderr)
 		}
 		// The lost node's helper served on, and must not outlive the job.
+		// cape run reads the node's stderr, which the orphan inherits, to
+		// its end; this catches an orphan that lets go of it and stays.
 		if pids := processesOf(bin, 2*time.Second); len(pids) > 0 {
 			t.Errorf("replicas %q: processes of the program still run after the job: %v", c.replicas, pids)
 		}

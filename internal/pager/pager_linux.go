@@ -392,9 +392,9 @@ func (h *Helper) KeepOwn(seq uint64, lo, hi int, arena []byte) {
 }
 
 // KeepServing asks a serving helper to keep serving the node's pages, from
-// the replica the node keeps of them there (Replicate to itself), if the
-// node ends without Close: a lost node's pages stay available, while
-// launcher (the node's parent) runs and other helpers are connected.
+// the node's own replica (KeepOwn), if the node ends without Close: a lost
+// node's pages stay available while launcher (the node's parent) runs and
+// the master's helper is connected.
 func (h *Helper) KeepServing(launcher int) error {
 	return h.askOK(command{Op: "keep", Launcher: launcher}, "ask the helper to keep serving")
 }

@@ -28,8 +28,8 @@ type Region struct {
 	MergedIn, OwnIn int
 
 	// Distributed homes: the pages this node copied to its buddy (ReplTo)
-	// before its notice, or kept in its own helper (ReplSelf: one host),
-	// and how long that took (0 pages: no note).
+	// before its notice, or kept in its own replica (ReplSelf: one host;
+	// ReplTo unused), and how long that took (0 pages: no note).
 	ReplPages, ReplTo int
 	ReplSelf          bool
 	Replicate         time.Duration
