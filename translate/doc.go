@@ -78,8 +78,13 @@
 //     which must then be in the arena. Memory in the arena that
 //     holds references (rows, slice fields, a struct written through its
 //     pointer) has its references traced the same way: the Go collector does
-//     not scan the arena. Anything else on the way (a composite literal
-//     other than &T{...}, append, a map, a string, a parameter of a function
+//     not scan the arena. Memory made in a region's statement (a make, an
+//     append, a composite literal), or by a function a region calls that
+//     cannot start one, is the iteration's own and stays private (see
+//     private.go); an append writes into its first argument's memory too,
+//     which is traced the same way. Anything else on the way (a composite
+//     literal other than &T{...} or an append made outside every region, a
+//     map, a string, a parameter of a function
 //     used as a value, a receiver CAPE cannot follow, a pointer taken to an element or field that holds references, memory
 //     made in a region and stored in shared memory) is reported.
 //  5. Edit the source text, not the syntax tree: the user's code stays as

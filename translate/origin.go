@@ -124,7 +124,15 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 			case "make", "new":
 				t.arenaAlloc(tr, x, b.Name(), name, why)
 			case "append":
-				fail("append, which may reallocate it on the Go heap; size it with make instead")
+				// append writes into its first argument's memory where
+				// that has room, else into memory it makes here.
+				if !t.keepPrivate(tr, x, name, why) {
+					fail("append, which may reallocate it on the Go heap; size it with make instead")
+					return
+				}
+				if len(x.Args) > 0 {
+					t.needExpr(tr, x.Args[0], name, why)
+				}
 			default:
 				fail(b.Name())
 			}
@@ -155,7 +163,9 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 		}
 		fail("an expression")
 	case *ast.CompositeLit:
-		fail("a composite literal; allocate it with make instead")
+		if !t.keepPrivate(tr, x, name, why) {
+			fail("a composite literal; allocate it with make instead")
+		}
 	case *ast.SelectorExpr:
 		sel := t.info.Selections[x]
 		if sel == nil || sel.Kind() != types.FieldVal {

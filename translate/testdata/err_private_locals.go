@@ -39,6 +39,7 @@ func main() {
 	}
 	fmt.Println(out, q[0], keep[0][0])
 	methodValues()
+	stored()
 }
 
 type buf struct{ a [8]float64 }
@@ -48,7 +49,7 @@ func (b *buf) set(i int) { b.a[i%8] = float64(i) }
 // mk returns a method value bound to its local: called before the region
 // and in it, the local may be shared memory.
 func mk() func(int) {
-	var w buf // want "b is written through in the parallel region at err_private_locals.go:46, .*made here, in code that also runs inside a parallel region, .*\\(it reaches the write through a function result, a method or interface value"
+	var w buf // want "b is written through in the parallel region at err_private_locals.go:47, .*made here, in code that also runs inside a parallel region, .*\\(it reaches the write through a function result, a method or interface value"
 	return w.set
 }
 
@@ -76,7 +77,7 @@ func methodValues() {
 func withRegion(k int) float64 {
 	var v *[8]float64
 	set := func() {
-		var a [8]float64 // want "v is written through in the parallel region at err_private_locals.go:85, .*made here, in code that also runs inside a parallel region"
+		var a [8]float64 // want "v is written through in the parallel region at err_private_locals.go:86, .*made here, in code that also runs inside a parallel region"
 		v = &a
 	}
 	set()
@@ -85,4 +86,16 @@ func withRegion(k int) float64 {
 		v[i] = float64(i * k)
 	}
 	return v[7]
+}
+
+// stored keeps in shared memory a slice an iteration built with append.
+func stored() {
+	rows := make([][]int, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		var r []int
+		r = append(r, i) // want "r is written through in the parallel region at err_private_locals.go:[0-9]+ and is stored in shared memory, but it is made inside a parallel region"
+		rows[i] = r
+	}
+	fmt.Println(rows)
 }

@@ -45,6 +45,18 @@ func (a *acc) add(i int, x float64) {
 	a.n++
 }
 
+// divisors builds its result with append: memory its caller, in the
+// region, owns.
+func divisors(i int) []int {
+	var ds []int
+	for d := 1; d <= i; d++ {
+		if i%d == 0 {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
 // scratch returns memory that its caller, in the region, owns.
 func scratch() *[8]float64 {
 	var b [8]float64
@@ -73,4 +85,28 @@ func main() {
 		total += work[0] + s[0]
 	}
 	fmt.Println(total, out)
+	appends(out)
+}
+
+// appends builds slices in each iteration with append and composite
+// literals: they stay private; the append onto a slice of out writes out,
+// which moves to the arena.
+func appends(out []float64) {
+	sums := make([]int, len(out))
+	//cape:parallel for schedule(dynamic)
+	for i := 0; i < len(out); i++ {
+		ds := append(divisors(i), i)
+		acc := []int{1}
+		for _, d := range ds {
+			acc = append(acc, d)
+		}
+		s := 0
+		for _, d := range acc {
+			s += d
+		}
+		sums[i] = s
+		tail := out[i:i]
+		tail = append(tail, float64(len(tail)+s))
+	}
+	fmt.Println(sums, out)
 }
