@@ -143,6 +143,19 @@ func (h *helper) answer(rank int, msg transport.Message, rs *readState) ([]byte,
 		}
 		v := h.state.loadVersion()
 		switch {
+		case v == msg.Seq && h.keepServing.Load():
+			// Self replicas: the replica holds every page the node
+			// holds, as of every version it was at.
+			if !h.state.isHeld(p) {
+				return nil, fmt.Errorf("node %d asked node %d for page %d as of region #%d, which it does not hold", rank, h.cfg.Rank, p, msg.Seq)
+			}
+			out, err := h.replicaPages(h.cfg.Rank, p, v)
+			if err != nil {
+				return nil, err
+			}
+			h.state.learn(p, rank)
+			h.state.addServed(len(out))
+			return out, nil
 		case v == msg.Seq:
 			out, ok := h.copyPages(p, rank, rs)
 			if h.state.loadVersion() != v {
