@@ -536,7 +536,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
 	w.syncUpdate(call, fn, recv, name, via)
-	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) {
+	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv, 0) {
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -563,7 +563,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		}
 		if types.IsInterface(at) {
 			// Its dynamic value may be a slice or pointer of this package's.
-			if !t.readsInterfaces(fn, i, a) {
+			if !t.readsInterfaces(fn, i, a) && !t.freshValue(a, 0) {
 				w.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
 			}
 			continue
