@@ -271,7 +271,10 @@ func (r *Region) release(hl []wire.Home) error {
 	if err := hs.tr.Invalidate(inval); err != nil {
 		return r.wrap("distributed homes", err)
 	}
-	hs.h.SetVersion(r.seq)
+	// Update moves the node to version r.seq once the snapshot holds it:
+	// the version is the one the node's server answers as of too, so
+	// setting it before would serve requests as of r.seq from the
+	// snapshot of the version before.
 	hs.srv.Update(r.seq, hl, n.arena.Bytes())
 	if err := n.setReplicas(); err != nil {
 		return r.fail(err)

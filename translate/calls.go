@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // This file decides which code a call in a parallel region may run, so that
@@ -534,7 +535,8 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		return
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
-	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) {
+	w.syncUpdate(call, fn, recv, name, via)
+	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv, 0) {
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -561,7 +563,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		}
 		if types.IsInterface(at) {
 			// Its dynamic value may be a slice or pointer of this package's.
-			if !t.readsInterfaces(fn, i, a) {
+			if !t.readsInterfaces(fn, i, a) && !t.freshValue(a, 0) {
 				w.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
 			}
 			continue
@@ -710,4 +712,94 @@ func (t *analyzer) needLitParam(tr trace, v *types.Var, s source, why token.Pos)
 		}
 		t.needExpr(tr, call.Args[s.index], v.Name(), why)
 	}
+}
+
+// syncUpdate refuses an atomic update (package sync/atomic) or a lock
+// (package sync) of memory that the region's iterations share: CAPE's
+// nodes are processes that share no memory, each updates its own copy,
+// and copies that end equal merge into one, so that the updates of all
+// but one node would be lost. Memory the iteration makes for itself (a
+// variable declared in the region's body, a local of a function it calls)
+// may be updated.
+func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Expr, name, via string) {
+	path := fn.Pkg().Path()
+	var op ast.Expr
+	switch {
+	case path == "sync/atomic" && recv != nil && atomicUpdates[fn.Name()]:
+		op = recv
+	case path == "sync/atomic" && recv == nil && len(call.Args) > 0 && atomicUpdate(fn.Name()):
+		op = call.Args[0]
+	case path == "sync" && recv != nil && lockMethods[fn.Name()]:
+		op = recv
+	default:
+		return
+	}
+	if v := rootVar(w.t.info, op); v != nil && w.ownVar(v) {
+		return
+	}
+	if recv != nil {
+		name = w.t.text(recv) + "." + fn.Name()
+	}
+	what := "updates memory that every node has a copy of"
+	if path == "sync" {
+		what = "takes a lock that every node has a copy of, which does not span the nodes"
+	}
+	w.errorf(call.Pos(), "%s in the parallel region%s %s: CAPE's nodes are processes that share no memory, so their updates would not add up; use a reduction clause (reduction(+:n)) or have each iteration write its own element", name, via, what)
+}
+
+// atomicUpdates are the methods of sync/atomic's types that write.
+var atomicUpdates = map[string]bool{"Add": true, "Store": true, "Swap": true, "CompareAndSwap": true, "And": true, "Or": true}
+
+// atomicUpdate reports whether the sync/atomic function name writes its
+// first argument (AddInt64, StoreUint32, SwapPointer, ...).
+func atomicUpdate(name string) bool {
+	for _, p := range []string{"Add", "Store", "Swap", "CompareAndSwap", "And", "Or"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockMethods are the methods of package sync's locks that take them.
+var lockMethods = map[string]bool{"Lock": true, "RLock": true, "TryLock": true, "TryRLock": true}
+
+// rootVar returns the variable that the expression e (x, &x, x.f, x[i],
+// *x and their combinations) is rooted at, or nil.
+func rootVar(info *types.Info, e ast.Expr) *types.Var {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			v, _ := info.Uses[x].(*types.Var)
+			return v
+		case *ast.UnaryExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// ownVar reports whether v is each iteration's own: declared in the
+// region's body, or a local (not a parameter or receiver) of a function
+// the region calls.
+func (w *regionWalk) ownVar(v *types.Var) bool {
+	if w.r.body != nil && within(v.Pos(), w.r.body) {
+		return true
+	}
+	if w.t.isParam(v) {
+		return false
+	}
+	for fn := range w.visited {
+		if d := w.t.facts.decls[fn]; d != nil && d.Body != nil && within(v.Pos(), d.Body) {
+			return true
+		}
+	}
+	return false
 }

@@ -86,7 +86,9 @@
 //     literal other than &T{...} or an append made outside every region, a
 //     map, a string, a parameter of a function
 //     used as a value, a receiver CAPE cannot follow, a pointer taken to an element or field that holds references, memory
-//     made in a region and stored in shared memory) is reported.
+//     made in a region and stored in shared memory) is reported. So is an
+//     atomic update (package sync/atomic) or a lock (package sync) of
+//     memory the iterations share (calls.go, syncUpdate).
 //  5. Edit the source text, not the syntax tree: the user's code stays as
 //     written, the template is inserted around it, and /*line*/ directives
 //     map the user's statements back to their original lines (so panics,

@@ -250,7 +250,10 @@ func (t *emitter) rewriteUse(fo *fileOut, v *types.Var, u *ast.Ident) {
 			return
 		}
 	case *ast.RangeStmt:
-		if p.X == u && isArray {
+		// A range with a value variable ranges over a copy of the array
+		// (Go copies an array value, not an array pointer): the loop
+		// must not see the writes its body makes to the array.
+		if p.X == u && isArray && (p.Value == nil || isBlank(p.Value)) {
 			return
 		}
 	case *ast.CallExpr:
@@ -1006,4 +1009,10 @@ func (t *emitter) onlyPrivate(v *types.Var) bool {
 		}
 	}
 	return true
+}
+
+// isBlank reports whether e is the blank identifier.
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
 }

@@ -145,6 +145,16 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 			t.needResult(tr, fn, x, name, why)
 			return
 		}
+		if fn, _ := t.externalCallee(x); fn != nil && t.freshCall(x, 0) {
+			// Another package's constructor of what it is handed
+			// nothing to refer to (rand.New(rand.NewPCG(seed, 1))):
+			// its result is memory it made, the iteration's own where
+			// the call runs in a region.
+			if !t.keepPrivate(tr, x, name, why) {
+				fail("a call CAPE cannot follow")
+			}
+			return
+		}
 		fail("a call CAPE cannot follow")
 	case *ast.SliceExpr:
 		if _, ok := t.info.TypeOf(x.X).Underlying().(*types.Array); ok {
@@ -376,4 +386,77 @@ func (t *translator) capeFunc(call *ast.CallExpr) string {
 		return ""
 	}
 	return fn.Name()
+}
+
+// freshCall reports whether call, of another package's function or
+// method, is handed nothing through which its result could refer to
+// memory it did not make: every argument (and the receiver) holds no
+// references, or is itself such a call, or a variable whose every value
+// is one, made in a region (freshValue). depth bounds the recursion.
+func (t *translator) freshCall(call *ast.CallExpr, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	fn, recv := t.externalCallee(call)
+	if fn == nil || call.Ellipsis.IsValid() {
+		return false
+	}
+	args := call.Args
+	if recv != nil {
+		args = append([]ast.Expr{recv}, args...)
+	}
+	for _, a := range args {
+		if !t.freshValue(a, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// freshValue reports whether e refers to no memory but what another
+// package's function made for it in a region: e holds no references, or
+// is a call that freshCall accepts, or a local variable declared in a
+// region whose every value is one.
+func (t *translator) freshValue(e ast.Expr, depth int) bool {
+	if typ := t.info.TypeOf(e); typ != nil && !refersTo(typ) {
+		return true
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		return t.freshCall(x, depth)
+	case *ast.Ident:
+		v, ok := t.info.Uses[x].(*types.Var)
+		if !ok || depth > 8 || !t.inRegion(v.Pos()) || t.isParam(v) {
+			return false
+		}
+		srcs := t.facts.sources[v]
+		for _, s := range srcs {
+			c, ok := ast.Unparen(s.expr).(*ast.CallExpr)
+			if s.zero || s.expr == nil || !ok || !t.freshCall(c, depth+1) {
+				return false
+			}
+		}
+		return len(srcs) > 0
+	}
+	return false
+}
+
+// refersTo reports whether a value of type typ holds references: slices,
+// pointers, maps, channels, functions or interfaces (a string's bytes
+// cannot be written).
+func refersTo(typ types.Type) bool {
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Array:
+		return refersTo(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if refersTo(u.Field(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }

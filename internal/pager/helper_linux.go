@@ -361,7 +361,17 @@ func (h *helper) zeroFill(p int, write bool) error {
 	for k < zeroAhead && p+k < h.npages && !h.state.invalid(p+k) {
 		k++
 	}
-	n, err := copyRetry(h.cfg.Base+uint64(p*ps), h.zeros[:k*ps], !write)
+	// The pages after p first, p last: the node may go on (and take a
+	// release that invalidates the others) as soon as p is mapped (see
+	// ParseAnswer).
+	if k > 1 {
+		n, err := copyRetry(h.cfg.Base+uint64((p+1)*ps), h.zeros[:(k-1)*ps], !write)
+		if err != nil && !errors.Is(err, unix.EEXIST) {
+			return fmt.Errorf("install zero page %d: %w", p+1, err)
+		}
+		h.clearTwins(p+1, p+1+n/ps)
+	}
+	n, err := copyRetry(h.cfg.Base+uint64(p*ps), h.zeros[:ps], !write)
 	if err != nil && !errors.Is(err, unix.EEXIST) {
 		return fmt.Errorf("install zero page %d: %w", p, err)
 	}

@@ -131,8 +131,16 @@ func AppendPage(dst []byte, p int, content []byte) []byte {
 }
 
 // ParseAnswer splits an answer to a request for page want, in an arena of
-// npages pages of pageSize bytes, calling fn for each entry in order; the
-// content aliases b. It checks the whole answer before the first call.
+// npages pages of pageSize bytes, calling fn for each entry: the pages read
+// ahead first, in order, and the page requested last; the content aliases
+// b. It checks the whole answer before the first call.
+//
+// The requested page comes last because a thread waiting for it resumes as
+// soon as it is mapped: it may then finish its region and take the next
+// release, which invalidates pages, before a page read ahead and installed
+// after it would be mapped: that page would hold a version the node no
+// longer has. Installed first, every page read ahead is in place while the
+// node still waits.
 func ParseAnswer(b []byte, want, npages, pageSize int, fn func(p int, content []byte) error) error {
 	entry := 8 + pageSize
 	if len(b) == 0 || len(b)%entry != 0 || len(b)/entry > MaxPages {
@@ -147,10 +155,10 @@ func ParseAnswer(b []byte, want, npages, pageSize int, fn func(p int, content []
 			return fmt.Errorf("answer starts with page %d, not the page %d requested", p, want)
 		}
 	}
-	for i := 0; i < len(b); i += entry {
+	for i := entry; i < len(b); i += entry {
 		if err := fn(int(binary.LittleEndian.Uint64(b[i:])), b[i+8:i+entry]); err != nil {
 			return err
 		}
 	}
-	return nil
+	return fn(want, b[8:entry])
 }

@@ -2,12 +2,14 @@ package pager
 
 import (
 	"bytes"
+	"encoding/binary"
 	"testing"
 )
 
 // FuzzParseAnswer checks the page answer's parser: no panic; an accepted
 // answer starts with the page asked for, holds pages below the count, and
-// calls back once per entry with a page's worth of bytes.
+// calls back once per entry with a page's worth of bytes, the page asked
+// for last (after the pages read ahead, in their order).
 func FuzzParseAnswer(f *testing.F) {
 	const ps = 64
 	page := bytes.Repeat([]byte{7}, ps)
@@ -32,8 +34,13 @@ func FuzzParseAnswer(f *testing.F) {
 			}
 			return
 		}
-		if len(got) == 0 || len(got) > MaxPages || got[0] != want {
+		if len(got) == 0 || len(got) > MaxPages || got[len(got)-1] != want || binary.LittleEndian.Uint64(b) != uint64(want) {
 			t.Fatalf("accepted %v for a request of page %d", got, want)
+		}
+		for i, p := range got[:len(got)-1] {
+			if binary.LittleEndian.Uint64(b[(i+1)*(8+ps):]) != uint64(p) {
+				t.Fatalf("read-ahead pages %v not in the answer's order", got)
+			}
 		}
 		for _, p := range got {
 			if p < 0 || p >= npages {

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+)
+
+// Another package's constructors are the iteration's own memory only when
+// they are handed nothing that refers to other memory.
+
+func main() {
+	const n = 16
+	shared := rand.NewPCG(1, 2) // want "shared is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
+	buf := make([]byte, 0, 64)
+	out := make([]uint64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		own := rand.New(rand.NewPCG(uint64(i), 3))
+		wrapped := rand.New(shared)              // want "wrapped is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
+		w := bytes.NewBuffer(buf)                // want "w is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
+		w.WriteByte(byte(i))                     // want "bytes.WriteByte may write through the slices or pointers that w holds"
+		out[i] = own.Uint64() + wrapped.Uint64() // want "rand.Uint64 may write through the slices or pointers that wrapped holds"
+	}
+	fmt.Println(out)
+}

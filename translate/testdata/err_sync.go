@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// Atomic updates and locks of memory the iterations share are refused:
+// each node would update its own copy. Those of the iteration's own memory
+// are not.
+
+type counter struct {
+	mu sync.Mutex
+	n  int64
+}
+
+func (c *counter) inc() {
+	c.mu.Lock() // want "c.mu.Lock in the parallel region \\(called from the parallel region at err_sync.go:[0-9]+\\) takes a lock that every node has a copy of"
+	c.n++
+	c.mu.Unlock()
+}
+
+// own counts with memory it makes itself.
+func own(k int) int64 {
+	var c atomic.Int64
+	var mu sync.Mutex
+	mu.Lock()
+	c.Add(int64(k))
+	mu.Unlock()
+	return c.Load()
+}
+
+func main() {
+	const n = 64
+	var hits atomic.Int64
+	var totals [2]int64
+	c := &counter{}
+	out := make([]int64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		hits.Add(1)                      // want "hits.Add in the parallel region updates memory that every node has a copy of"
+		atomic.AddInt64(&totals[0], 2)   // want "atomic.AddInt64 in the parallel region updates memory that every node has a copy of"
+		_ = atomic.LoadInt64(&totals[1]) // a read
+		c.inc()
+		var mine atomic.Int32
+		mine.Store(int32(i))
+		out[i] = own(i) + int64(mine.Load())
+	}
+	fmt.Println(hits.Load(), totals, c.n, out)
+}
