@@ -218,6 +218,9 @@ func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string, se
 	ps := n.arena.PageSize()
 	n.homes = &homesNode{tr: lz, h: h, srv: pageserver.New(h, n.rank, ps), ps: ps, share: map[string][]int{},
 		replicate: replicate, self: self && replicate, buddy: -1, replicatedTo: -1, adopted: map[int]bool{}}
+	if n.homes.self && n.rank > 0 {
+		n.homes.srv.ServeFromReplica()
+	}
 	if err := n.setReplicas(); err != nil {
 		return err
 	}

@@ -21,14 +21,13 @@ import (
 
 // The helper's inherited descriptors.
 const (
-	helperSockFD  = 3  // stream socket to the node
-	helperUffdFD  = 4  // the node's userfaultfd
-	helperTwinFD  = 5  // the node's twin file
-	helperStateFD = 6  // the shared state
-	helperSnapFD  = 7  // distributed homes: the snapshot of the pages the node holds
-	helperPendFD  = 8  // distributed homes: the pages the node wrote, to replicate
-	helperOwnFD   = 9  // distributed homes: the node's own replica (self replicas)
-	helperOwnVFD  = 10 // its versions
+	helperSockFD  = 3 // stream socket to the node
+	helperUffdFD  = 4 // the node's userfaultfd
+	helperTwinFD  = 5 // the node's twin file
+	helperStateFD = 6 // the shared state
+	helperSnapFD  = 7 // distributed homes: the snapshot of the pages the node holds
+	helperPendFD  = 8 // distributed homes: the pages the node wrote, to replicate
+	helperOwnVFD  = 9 // distributed homes: the versions of the node's own replica (self replicas)
 )
 
 // zeroAhead is how many never-populated pages the helper installs at once
@@ -53,7 +52,6 @@ type helper struct {
 	zeros  []byte
 	msgs   []uffd.Msg
 	snap   []byte       // distributed homes: the snapshot (read-only)
-	own    []byte       // distributed homes: the own replica's slots (read-only)
 	ownVer []byte       // distributed homes: the own replica's versions (read-only)
 	ln     net.Listener // distributed homes: the page server's port, until it accepts
 

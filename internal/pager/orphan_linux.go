@@ -18,9 +18,10 @@ import (
 // it), keeps serving the node's pages after the node is gone. So a slave
 // replicates to itself: before its notice it stores the pages it wrote in
 // its own replica (two versions a page, as a buddy keeps them), files it
-// shares with its helper (Helper.KeepOwn, storeSlot), and nothing crosses
-// to another node. While the node lives its helper serves its pages from
-// the snapshot, as any node's.
+// shares with its helper (Helper.KeepOwn, storeSlot: its slots are the
+// snapshot and the pending file, which it no longer needs), and nothing crosses
+// to another node. The helper serves the node's pages from that replica
+// while the node lives too: the node keeps no snapshot copy.
 //
 // A helper told to keep serving (KeepServing) that sees its node's socket
 // end without the node's goodbye (Close) becomes an orphan: it stops
@@ -31,30 +32,27 @@ import (
 // that started its node (the launcher) is gone. Its standard error is the
 // node's, which the launcher reads to its end: it must not linger.
 
-// mapOwn maps, read-only, the node's own replica and its versions, which
-// the node writes (Helper.KeepOwn).
+// mapOwn maps, read-only, the versions of the node's own replica, which
+// the node writes (Helper.KeepOwn) with its slots, the snapshot and the
+// pending file (mapped by listen).
 func (h *helper) mapOwn() error {
-	mem, err := unix.Mmap(helperOwnFD, 0, 2*h.npages*h.cfg.PageSize, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_NORESERVE)
-	if err != nil {
-		return fmt.Errorf("map the node's own replica: %w", err)
-	}
 	vmem, err := unix.Mmap(helperOwnVFD, 0, 16*h.npages, unix.PROT_READ, unix.MAP_SHARED|unix.MAP_NORESERVE)
 	if err != nil {
 		return fmt.Errorf("map the node's own replica's versions: %w", err)
 	}
-	h.own, h.ownVer = mem, vmem
+	h.ownVer = vmem
 	return nil
 }
 
 // keepOwn makes the node's own replica the one this helper serves the
-// node's pages from once the node is lost (KeepServing).
+// node's pages from (KeepServing).
 func (h *helper) keepOwn() {
 	h.replMu.Lock()
 	defer h.replMu.Unlock()
 	if h.replicas == nil {
 		h.replicas = map[int]*replica{}
 	}
-	h.replicas[h.cfg.Rank] = &replica{ps: h.cfg.PageSize, mem: h.own, vmem: h.ownVer, ver: wordsOf(h.ownVer), own: true}
+	h.replicas[h.cfg.Rank] = &replica{ps: h.cfg.PageSize, mem: h.snap, mem1: h.pend, vmem: h.ownVer, ver: wordsOf(h.ownVer), own: true}
 }
 
 // watchNode ends the helper once its node (its parent, node) is gone,

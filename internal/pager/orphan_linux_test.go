@@ -16,12 +16,12 @@ import (
 // the pages of a region the node stored before a release that never came.
 func TestOrphanServesOwnReplica(t *testing.T) {
 	const ps, npages = 64, 8
-	own := &replica{ps: ps, mem: make([]byte, 2*npages*ps), ver: make([]uint64, 2*npages), own: true}
+	own := &replica{ps: ps, mem: make([]byte, npages*ps), mem1: make([]byte, npages*ps), ver: make([]uint64, 2*npages), own: true}
 	h := &helper{cfg: wireConfig{Rank: 1, Size: 3, PageSize: ps}, npages: npages, replicas: map[int]*replica{1: own}}
 	// keep stores pages [lo, hi) as version v, page p holding 10v + p.
 	keep := func(v uint64, lo, hi int) {
 		for p := lo; p < hi; p++ {
-			storeSlot(own.mem, own.ver, ps, p, v, bytes.Repeat([]byte{byte(10*v) + byte(p)}, ps))
+			storeSlot(own.mem, own.mem1, own.ver, ps, p, v, bytes.Repeat([]byte{byte(10*v) + byte(p)}, ps))
 		}
 	}
 	keep(3, 2, 5)

@@ -38,11 +38,11 @@ type Helper struct {
 	port int           // a serving helper's page server port
 	snap []byte        // a serving helper's snapshot, mapped by the node
 	pend []byte        // a serving helper's pending file, mapped by the node
-	// A serving helper's node's own replica (self replicas): two slots a
-	// page (own) and their versions (ownVer), which the node writes.
-	own, ownVer []byte
-	ownVers     []uint64
-	ps          int
+	// A serving helper's node's own replica (self replicas): its two
+	// slots a page are in snap and pend, their versions in ownVer.
+	ownVer  []byte
+	ownVers []uint64
+	ps      int
 }
 
 // wireConfig is what the node sends the helper on its socket.
@@ -110,13 +110,14 @@ func (h *Helper) start(cfg Config, stateFile *os.File) error {
 	}
 	files = append(files, stateFile)
 	if cfg.Serve {
-		// The snapshot, the pending file, the own replica and its
-		// versions: address space only until written.
+		// The snapshot, the pending file (with self replicas, the own
+		// replica's two slots) and the own replica's versions: address
+		// space only until written.
 		npages := cfg.ArenaSize / cfg.PageSize
 		for _, f := range []struct {
 			m    *[]byte
 			size int
-		}{{&h.snap, cfg.ArenaSize}, {&h.pend, cfg.ArenaSize}, {&h.own, 2 * cfg.ArenaSize}, {&h.ownVer, 16 * npages}} {
+		}{{&h.snap, cfg.ArenaSize}, {&h.pend, cfg.ArenaSize}, {&h.ownVer, 16 * npages}} {
 			file, err := newShared(f.size, f.m)
 			if err != nil {
 				return err
@@ -380,14 +381,14 @@ func (h *Helper) Err() error {
 }
 
 // KeepOwn stores pages [lo, hi) of arena as version seq in the node's own
-// replica, which its helper serves from once the node is lost (self
-// replicas, after KeepServing): before the node's notice, so that the
-// pages a release names are there if the node is lost. It must not be
-// called concurrently.
+// replica, which its helper serves from (self replicas, after
+// KeepServing; the snapshot and the pending file hold its slots): before
+// the node's notice, so that the pages a release names are there if the
+// node is lost. It must not be called concurrently.
 func (h *Helper) KeepOwn(seq uint64, lo, hi int, arena []byte) {
 	ps := h.ps
 	for p := lo; p < hi; p++ {
-		storeSlot(h.own, h.ownVers, ps, p, seq, arena[p*ps:(p+1)*ps])
+		storeSlot(h.snap, h.pend, h.ownVers, ps, p, seq, arena[p*ps:(p+1)*ps])
 	}
 }
 
@@ -416,7 +417,7 @@ func (h *Helper) Abandon() error {
 // unmap releases the state and the shared files' mappings.
 func (h *Helper) unmap() error {
 	errs := []error{h.state.unmap()}
-	for _, m := range [][]byte{h.snap, h.pend, h.own, h.ownVer} {
+	for _, m := range [][]byte{h.snap, h.pend, h.ownVer} {
 		if m != nil {
 			errs = append(errs, unix.Munmap(m))
 		}

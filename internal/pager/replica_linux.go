@@ -25,9 +25,12 @@ type replica struct {
 	vmem []byte   // the mapping of ver
 	ver  []uint64 // per slot, its version + 1 (0: empty)
 	// own: the node's own replica (self replicas), in files the node
-	// writes (Helper.KeepOwn) and this process maps read-only; never
-	// dropped.
-	own bool
+	// writes (Helper.KeepOwn) and this process maps read-only, never
+	// dropped: slot 0 of page p in mem at p × ps, slot 1 in mem1 (the
+	// snapshot and pending files, which self replicas use for nothing
+	// else).
+	own  bool
+	mem1 []byte
 }
 
 // newReplica maps the storage of a replica of an arena of npages pages of
@@ -55,23 +58,36 @@ func (r *replica) store(p int, v uint64, content []byte) {
 	if r.mem == nil {
 		return // dropped: a late copy from a node already taken over
 	}
-	storeSlot(r.mem, r.ver, r.ps, p, v, content)
+	storeSlot(r.mem, r.mem1, r.ver, r.ps, p, v, content)
+}
+
+// slotPage returns slot s of page p in two-slot storage: interleaved in mem
+// (slot s at (2p+s) × ps) where mem1 is nil, else slot 0 in mem and slot 1
+// in mem1, at p × ps.
+func slotPage(mem, mem1 []byte, ps, p, s int) []byte {
+	switch {
+	case mem1 == nil:
+		return mem[(2*p+s)*ps : (2*p+s+1)*ps]
+	case s == 0:
+		return mem[p*ps : (p+1)*ps]
+	}
+	return mem1[p*ps : (p+1)*ps]
 }
 
 // storeSlot keeps content as page p's version v in the two-slot storage
-// mem (page p's slot s at (2p+s) × ps) whose versions are ver (+1; 0:
-// empty): in the slot that holds v already, else in the older slot, whose
-// version it sets once the bytes are in. A reader as of a version below v
+// mem, mem1 (slotPage) whose versions are ver (+1; 0: empty): in the slot
+// that holds v already, else in the older slot, whose version it sets
+// once the bytes are in. A reader as of a version below v
 // never reads that slot (it reads the newer one), so a node may store its
 // own pages here while its helper reads them (self replicas).
-func storeSlot(mem []byte, ver []uint64, ps, p int, v uint64, content []byte) {
+func storeSlot(mem, mem1 []byte, ver []uint64, ps, p int, v uint64, content []byte) {
 	s := 0
 	switch a, b := atomic.LoadUint64(&ver[2*p]), atomic.LoadUint64(&ver[2*p+1]); {
 	case a == v+1:
 	case b == v+1 || b < a:
 		s = 1
 	}
-	copy(mem[(2*p+s)*ps:(2*p+s+1)*ps], content)
+	copy(slotPage(mem, mem1, ps, p, s), content)
 	atomic.StoreUint64(&ver[2*p+s], v+1)
 }
 
@@ -101,7 +117,7 @@ func (r *replica) appendPages(out []byte, p int, v uint64, want, npages int) ([]
 		if s < 0 {
 			return out, q > p
 		}
-		out = AppendPage(out, q, r.mem[(2*q+s)*r.ps:(2*q+s+1)*r.ps])
+		out = AppendPage(out, q, slotPage(r.mem, r.mem1, r.ps, q, s))
 	}
 	return out, true
 }

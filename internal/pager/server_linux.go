@@ -144,7 +144,7 @@ func (h *helper) answer(rank int, msg transport.Message, rs *readState) ([]byte,
 		v := h.state.loadVersion()
 		switch {
 		case v == msg.Seq:
-			out, ok := h.copyPages(p, rank, rs)
+			out, ok := h.copyPages(p, v, rs)
 			if h.state.loadVersion() != v {
 				continue // the node rewrote the snapshot meanwhile
 			}
@@ -165,9 +165,10 @@ func (h *helper) answer(rank int, msg transport.Message, rs *readState) ([]byte,
 	}
 }
 
-// copyPages returns page p and the held pages read ahead after it, or
-// false if p is not held.
-func (h *helper) copyPages(p, rank int, rs *readState) ([]byte, bool) {
+// copyPages returns page p as of version v and the held pages read ahead
+// after it, from the snapshot (or, with self replicas, the node's own
+// replica), or false if p is not held.
+func (h *helper) copyPages(p int, v uint64, rs *readState) ([]byte, bool) {
 	if !h.state.isHeld(p) {
 		return nil, false
 	}
@@ -177,10 +178,34 @@ func (h *helper) copyPages(p, rank int, rs *readState) ([]byte, bool) {
 		want = max(1, min(2*rs.ahead, MaxPages))
 	}
 	out := make([]byte, 0, want*(8+ps))
-	for q := p; q < p+want && q < h.npages && h.state.isHeld(q); q++ {
-		out = AppendPage(out, q, h.snap[q*ps:(q+1)*ps])
+	own := h.ownServed()
+	if own != nil {
+		own.mu.RLock()
+		defer own.mu.RUnlock()
 	}
-	return out, true
+	for q := p; q < p+want && q < h.npages && h.state.isHeld(q); q++ {
+		if own == nil {
+			out = AppendPage(out, q, h.snap[q*ps:(q+1)*ps])
+			continue
+		}
+		// Self replicas: the node's pages are in its own replica, as
+		// of every version it was at (the snapshot is not written).
+		s := own.slot(q, v)
+		if s < 0 {
+			break
+		}
+		out = AppendPage(out, q, slotPage(own.mem, own.mem1, ps, q, s))
+	}
+	return out, len(out) > 0
+}
+
+// ownServed returns the node's own replica where the helper serves the
+// node's pages from it (self replicas, KeepServing), else nil.
+func (h *helper) ownServed() *replica {
+	if !h.keepServing.Load() {
+		return nil
+	}
+	return h.existingReplica(h.cfg.Rank)
 }
 
 // storeReplica keeps the pages of a replicate message from node origin's

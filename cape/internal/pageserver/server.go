@@ -34,6 +34,9 @@ type Server struct {
 	st   Store
 	rank int
 	ps   int
+	// fromReplica: the helper serves from the node's own replica (self
+	// replicas), which has every page the node holds: no snapshot copy.
+	fromReplica bool
 }
 
 // New returns the Server of node rank over st, for pages of ps bytes.
@@ -41,17 +44,22 @@ func New(st Store, rank, ps int) *Server {
 	return &Server{st: st, rank: rank, ps: ps}
 }
 
+// ServeFromReplica says that the helper serves the node's pages from the
+// node's own replica (self replicas, where the node stored every page it
+// wrote before its notice): Update copies nothing into the snapshot.
+func (s *Server) ServeFromReplica() { s.fromReplica = true }
+
 // Update takes the release of region seq: of the pages homes name, it
 // copies into the snapshot those this node now holds (from arena, the
-// node's memory after the release was applied) and drops the others; then
-// the helper serves version seq.
+// node's memory after the release was applied; unless ServeFromReplica)
+// and drops the others; then the helper serves version seq.
 func (s *Server) Update(seq uint64, homes []wire.Home, arena []byte) {
 	ps := s.ps
 	snap := s.st.Snapshot()
 	s.st.BeginUpdate()
 	for _, h := range homes {
 		mine := h.Holder == s.rank
-		if mine {
+		if mine && !s.fromReplica {
 			copy(snap[h.Lo*ps:h.Hi*ps], arena[h.Lo*ps:h.Hi*ps])
 		}
 		for p := h.Lo; p < h.Hi; p++ {
