@@ -388,17 +388,24 @@ func (t *translator) capeFunc(call *ast.CallExpr) string {
 	return fn.Name()
 }
 
-// freshCall reports whether call, of another package's function or
-// method, is handed nothing through which its result could refer to
-// memory it did not make: every argument (and the receiver) holds no
-// references, or is itself such a call, or a variable whose every value
-// is one, made in a region (freshValue). depth bounds the recursion.
+// freshCall reports whether call, of another package's constructor (a
+// function named New...) or method, is handed nothing through which its
+// result could refer to memory it did not make: every argument (and the
+// receiver) holds no references, or is itself such a call, or a variable
+// whose every value is one, made in a region (freshValue). depth bounds
+// the recursion.
 func (t *translator) freshCall(call *ast.CallExpr, depth int) bool {
 	if depth > 8 {
 		return false
 	}
 	fn, recv := t.externalCallee(call)
 	if fn == nil || call.Ellipsis.IsValid() {
+		return false
+	}
+	if recv == nil && !strings.HasPrefix(fn.Name(), "New") {
+		// A function that is not a constructor may return its own
+		// package's state (log.Default()), which every iteration of a
+		// node would share.
 		return false
 	}
 	args := call.Args
