@@ -112,7 +112,7 @@ func runHelper() int {
 		// is gone, the helper has another parent, which it must leave
 		// alone.)
 		if !parentGone(node, nodeExitGrace) {
-			fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: stopping the node\n", h.cfg.Rank)
+			fmt.Fprintf(os.Stderr, "cape: node %d: lazy pages: the node cannot go on without that page: its pager helper kills it (SIGKILL)\n", h.cfg.Rank)
 			_ = unix.Kill(node, unix.SIGKILL)
 		}
 		return 1
