@@ -297,7 +297,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 		return
 	}
 	u := &regionUses{r: r, exits: t.checkControl(r),
-		secs: map[*types.Var]map[int]bool{}, whole: map[*types.Var]map[int]token.Pos{}}
+		secs: map[secVar]map[int]bool{}, whole: map[secVar]map[int]token.Pos{}}
 	u.w = t.newRegionWalk(r)
 	var walk func(root ast.Node, local func(*types.Var) bool, callee bool)
 	walk = func(root ast.Node, local func(*types.Var) bool, callee bool) {
@@ -322,8 +322,39 @@ type regionUses struct {
 	r     *region
 	w     *regionWalk
 	exits map[ast.Node]bool                // the region's exits, from checkControl
-	secs  map[*types.Var]map[int]bool      // sections using each shared variable
-	whole map[*types.Var]map[int]token.Pos // sections assigning it whole
+	secs  map[secVar]map[int]bool      // sections using each shared variable (or field)
+	whole map[secVar]map[int]token.Pos // sections assigning it (or the field) whole
+}
+
+// secVar is a shared variable, or one field of a shared struct variable,
+// as the sections' dependence check (bernstein) tells them apart: field
+// is the first field selected from the variable's own storage, "" for a
+// use of the whole variable.
+type secVar struct {
+	v     *types.Var
+	field string
+}
+
+// secVarOf returns the secVar of the use id of v: the field of v's own
+// storage it selects, if any.
+func (t *translator) secVarOf(id *ast.Ident, v *types.Var) secVar {
+	if _, ok := v.Type().Underlying().(*types.Struct); !ok {
+		return secVar{v: v}
+	}
+	if sel, ok := t.parent[id].(*ast.SelectorExpr); ok && sel.X == id {
+		if s := t.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && len(s.Index()) == 1 {
+			return secVar{v: v, field: sel.Sel.Name}
+		}
+	}
+	return secVar{v: v}
+}
+
+// name is how messages name sv.
+func (sv secVar) name() string {
+	if sv.field == "" {
+		return sv.v.Name()
+	}
+	return sv.v.Name() + "." + sv.field
 }
 
 // varUse is one use of a variable that analyzeRegion checks.
@@ -377,10 +408,11 @@ func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.V
 		sec = u.w.callSec // code called from that section
 	}
 	if !isLocal && r.dir.kind == dirSections && sec >= 0 {
-		if u.secs[v] == nil {
-			u.secs[v] = map[int]bool{}
+		sv := t.secVarOf(id, v)
+		if u.secs[sv] == nil {
+			u.secs[sv] = map[int]bool{}
 		}
-		u.secs[v][sec] = true
+		u.secs[sv][sec] = true
 	}
 	if a.write {
 		t.checkWrite(u, &varUse{id: id, v: v, a: a, local: isLocal, callee: callee, clause: clause, sec: sec})
@@ -448,11 +480,12 @@ func (t *analyzer) checkOwnWrite(u *regionUses, x *varUse, via string) {
 			t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
 			return
 		}
-		if u.whole[v] == nil {
-			u.whole[v] = map[int]token.Pos{}
+		sv := t.secVarOf(id, v)
+		if u.whole[sv] == nil {
+			u.whole[sv] = map[int]token.Pos{}
 		}
-		if _, ok := u.whole[v][x.sec]; !ok {
-			u.whole[v][x.sec] = id.Pos()
+		if _, ok := u.whole[sv][x.sec]; !ok {
+			u.whole[sv][x.sec] = id.Pos()
 		}
 	}
 	// A variable declared in code a region runs stays there, or is refused.
@@ -468,20 +501,26 @@ func (t *analyzer) checkOwnWrite(u *regionUses, x *varUse, via string) {
 }
 
 // bernstein checks Bernstein's conditions for sections: a variable assigned
-// whole in one section may not be used by another.
+// whole in one section may not be used by another; nor may a field of a
+// struct variable, while other sections may use its other fields.
 func (t *translator) bernstein(u *regionUses) {
-	for v, ws := range u.whole {
+	for sv, ws := range u.whole {
 		for ws1, pos := range ws {
 			// The lowest other section, so that the message is the same
 			// on every run.
 			other := -1
-			for s2 := range u.secs[v] {
-				if s2 != ws1 && (other < 0 || s2 < other) {
-					other = s2
+			for used, secs := range u.secs {
+				if used.v != sv.v || sv.field != "" && used.field != "" && used.field != sv.field {
+					continue
+				}
+				for s2 := range secs {
+					if s2 != ws1 && (other < 0 || s2 < other) {
+						other = s2
+					}
 				}
 			}
 			if other >= 0 {
-				t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", v.Name(), ws1, other)
+				t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", sv.name(), ws1, other)
 			}
 		}
 	}
