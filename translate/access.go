@@ -321,7 +321,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 type regionUses struct {
 	r     *region
 	w     *regionWalk
-	exits map[ast.Node]bool                // the region's exits, from checkControl
+	exits map[ast.Node]bool            // the region's exits, from checkControl
 	secs  map[secVar]map[int]bool      // sections using each shared variable (or field)
 	whole map[secVar]map[int]token.Pos // sections assigning it (or the field) whole
 }
