@@ -37,7 +37,7 @@ const (
 type Reducible interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 |
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
-		~float32 | ~float64 | ~bool
+		~float32 | ~float64 | ~complex64 | ~complex128 | ~bool
 }
 
 // An Option is a fact about the whole program that the translator proved,

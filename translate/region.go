@@ -337,8 +337,12 @@ func (t *translator) reducible(a clauseArg, v *types.Var, op string) bool {
 		typ = typ.Underlying().(interface{ Elem() types.Type }).Elem()
 	}
 	b, ok := typ.Underlying().(*types.Basic)
-	if !ok || b.Info()&(types.IsInteger|types.IsFloat|types.IsBoolean) == 0 {
-		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point or boolean type, or an array or slice of one", a.text, v.Type())
+	if !ok || b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) == 0 {
+		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point, complex or boolean type, or an array or slice of one", a.text, v.Type())
+		return false
+	}
+	if b.Info()&types.IsComplex != 0 && op != "+" && op != "-" && op != "*" {
+		t.errorf(a.pos, "reduction(%s:...) does not apply to complex numbers; %s has type %s", op, a.text, v.Type())
 		return false
 	}
 	isBool := b.Info()&types.IsBoolean != 0

@@ -45,6 +45,27 @@ func foldArray[T Reducible](op Op, acc, p []T) error {
 		return foldFloats(op, as[float32](acc), as[float32](p), reflect.TypeFor[T]())
 	case reflect.Float64:
 		return foldFloats(op, as[float64](acc), as[float64](p), reflect.TypeFor[T]())
+	case reflect.Complex64:
+		return foldComplex(op, as[complex64](acc), as[complex64](p), reflect.TypeFor[T]())
+	case reflect.Complex128:
+		return foldComplex(op, as[complex128](acc), as[complex128](p), reflect.TypeFor[T]())
+	}
+	return nil
+}
+
+// foldComplex computes in complex128 and rounds to T, as combine does.
+func foldComplex[T complex64 | complex128](op Op, acc, p []T, t reflect.Type) error {
+	switch op {
+	case Add, Sub:
+		for i := range acc {
+			acc[i] = T(complex128(acc[i]) + complex128(p[i]))
+		}
+	case Mul:
+		for i := range acc {
+			acc[i] = T(complex128(acc[i]) * complex128(p[i]))
+		}
+	default:
+		return fmt.Errorf("operator %v does not apply to %s", op, t)
 	}
 	return nil
 }

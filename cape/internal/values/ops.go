@@ -28,7 +28,7 @@ const (
 type Reducible interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 |
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
-		~float32 | ~float64 | ~bool
+		~float32 | ~float64 | ~complex64 | ~complex128 | ~bool
 }
 
 var opNames = [...]string{"+", "*", "-", "&", "|", "^", "&&", "||", "min", "max"}
@@ -98,6 +98,15 @@ func identity(op Op, v reflect.Value) error {
 		default:
 			return fmt.Errorf("operator %v does not apply to %s", op, v.Type())
 		}
+	case k == reflect.Complex64 || k == reflect.Complex128:
+		switch op {
+		case Add, Sub:
+			v.SetComplex(0)
+		case Mul:
+			v.SetComplex(1)
+		default:
+			return fmt.Errorf("operator %v does not apply to %s", op, v.Type())
+		}
 	default:
 		return fmt.Errorf("cannot reduce a %s", v.Type())
 	}
@@ -105,7 +114,8 @@ func identity(op Op, v reflect.Value) error {
 }
 
 // combine sets acc = acc op b. Integers wrap as in Go; floats are computed
-// in float64 and rounded to acc's type (exact for + - *), min and max
+// in float64 and rounded to acc's type (exact for + - *), complex numbers
+// in complex128 (+ - * only), min and max
 // follow math.Min and math.Max (NaN wins, -0 is below +0); on bools the
 // arithmetic operators act as the logical ones (* as &&, + - as ||).
 func combine(op Op, acc, b reflect.Value) error {
@@ -136,6 +146,16 @@ func combine(op Op, acc, b reflect.Value) error {
 			acc.SetFloat(math.Min(x, y))
 		case Max:
 			acc.SetFloat(math.Max(x, y))
+		default:
+			return fmt.Errorf("operator %v does not apply to %s", op, acc.Type())
+		}
+	case k == reflect.Complex64 || k == reflect.Complex128:
+		x, y := acc.Complex(), b.Complex()
+		switch op {
+		case Add, Sub:
+			acc.SetComplex(x + y)
+		case Mul:
+			acc.SetComplex(x * y)
 		default:
 			return fmt.Errorf("operator %v does not apply to %s", op, acc.Type())
 		}

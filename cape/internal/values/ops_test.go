@@ -85,7 +85,17 @@ func floatIdentities[T ~float32 | ~float64](name string) []identityCase[T] {
 	return cases
 }
 
+func complexIdentities[T ~complex64 | ~complex128](name string) []identityCase[T] {
+	cases := []identityCase[T]{{op: Add, want: 0}, {op: Sub, want: 0}, {op: Mul, want: 1}}
+	for _, op := range []Op{And, Or, Xor, LAnd, LOr, Min, Max} {
+		cases = append(cases, identityCase[T]{op: op, err: "operator " + op.String() + " does not apply to " + name})
+	}
+	return cases
+}
+
 func TestIdentity(t *testing.T) {
+	t.Run("complex64", func(t *testing.T) { checkIdentities(t, complexIdentities[complex64]("complex64")) })
+	t.Run("complex128", func(t *testing.T) { checkIdentities(t, complexIdentities[complex128]("complex128")) })
 	t.Run("int", func(t *testing.T) { checkIdentities(t, signedIdentities[int](math.MaxInt, math.MinInt)) })
 	t.Run("int8", func(t *testing.T) { checkIdentities(t, signedIdentities[int8](math.MaxInt8, math.MinInt8)) })
 	t.Run("int16", func(t *testing.T) { checkIdentities(t, signedIdentities[int16](math.MaxInt16, math.MinInt16)) })
@@ -288,6 +298,21 @@ func TestCombineFloats(t *testing.T) {
 		{op: Xor, a: 1, b: 1, wantErr: "operator ^ does not apply to float32"},
 	})
 	checkCombine(t, []combineCase[celsius]{{op: Max, a: -40, b: 36.6, want: 36.6}})
+}
+
+func TestCombineComplex(t *testing.T) {
+	checkCombine(t, []combineCase[complex128]{
+		{op: Add, a: 1 + 2i, b: 0.5 - 1i, want: 1.5 + 1i},
+		{op: Sub, a: 1 + 2i, b: 3i, want: 1 + 5i},
+		{op: Mul, a: 1 + 2i, b: 3 - 1i, want: 5 + 5i},
+		{op: Min, a: 1, b: 2, wantErr: "operator min does not apply to complex128"},
+		{op: Xor, a: 1, b: 2, wantErr: "operator ^ does not apply to complex128"},
+	})
+	checkCombine(t, []combineCase[complex64]{
+		{op: Add, a: 16777216, b: 1, want: 16777216}, // rounded to complex64 as a complex64 sum is
+		{op: Mul, a: 2i, b: 2i, want: -4},
+		{op: Max, a: 1, b: 2, wantErr: "operator max does not apply to complex64"},
+	})
 }
 
 func TestCombineBools(t *testing.T) {
