@@ -714,8 +714,8 @@ func (t *analyzer) needLitParam(tr trace, v *types.Var, s source, why token.Pos)
 	}
 }
 
-// syncUpdate refuses an atomic update (package sync/atomic) or a lock
-// (package sync) of memory that the region's iterations share: CAPE's
+// syncUpdate refuses an atomic update (package sync/atomic), a lock or a
+// sync.Once (package sync) of memory that the region's iterations share: CAPE's
 // nodes are processes that share no memory, each updates its own copy,
 // and copies that end equal merge into one, so that the updates of all
 // but one node would be lost. Memory the iteration makes for itself (a
@@ -729,7 +729,8 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 		op = recv
 	case path == "sync/atomic" && recv == nil && len(call.Args) > 0 && atomicUpdate(fn.Name()):
 		op = call.Args[0]
-	case path == "sync" && recv != nil && lockMethods[fn.Name()]:
+	case path == "sync" && recv != nil && (lockMethods[fn.Name()] || fn.Name() == "Do"):
+		// sync.Once's Do too: each node would run the function once.
 		op = recv
 	default:
 		return
@@ -739,6 +740,10 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 	}
 	if recv != nil {
 		name = w.t.text(recv) + "." + fn.Name()
+	}
+	if path == "sync" && fn.Name() == "Do" {
+		w.errorf(call.Pos(), "%s in the parallel region%s uses a sync.Once that every node has a copy of: CAPE's nodes are processes that share no memory, so each node would run the function once; call it before the region", name, via)
+		return
 	}
 	what := "updates memory that every node has a copy of"
 	if path == "sync" {

@@ -388,8 +388,19 @@ func (t *translator) capeFunc(call *ast.CallExpr) string {
 	return fn.Name()
 }
 
-// freshCall reports whether call, of another package's constructor (a
-// function named New...) or method, is handed nothing through which its
+// freshPkgs are the standard library's packages whose constructors
+// (New...) and methods make, from arguments that refer to nothing, only
+// memory of their own: no package state.
+var freshPkgs = map[string]bool{
+	"math/rand": true, "math/rand/v2": true, "math/big": true,
+	"strings": true, "bytes": true, "bufio": true,
+	"container/list": true, "container/ring": true,
+	"hash/fnv": true, "hash/crc32": true, "hash/crc64": true, "hash/adler32": true,
+	"crypto/md5": true, "crypto/sha1": true, "crypto/sha256": true, "crypto/sha512": true,
+}
+
+// freshCall reports whether call, of a constructor (a function named
+// New...) or method of a package of freshPkgs, is handed nothing through which its
 // result could refer to memory it did not make: every argument (and the
 // receiver) holds no references, or is itself such a call, or a variable
 // whose every value is one, made in a region (freshValue). depth bounds
@@ -402,10 +413,12 @@ func (t *translator) freshCall(call *ast.CallExpr, depth int) bool {
 	if fn == nil || call.Ellipsis.IsValid() {
 		return false
 	}
-	if recv == nil && !strings.HasPrefix(fn.Name(), "New") {
-		// A function that is not a constructor may return its own
-		// package's state (log.Default()), which every iteration of a
-		// node would share.
+	if !freshPkgs[fn.Pkg().Path()] || recv == nil && !strings.HasPrefix(fn.Name(), "New") {
+		// Another package's function may return that package's state
+		// (log.Default(), expvar.NewInt, a constructor returning a
+		// package variable), which every iteration of a node would
+		// share and no other node would see: only the constructors and
+		// methods of packages known to make fresh memory qualify.
 		return false
 	}
 	args := call.Args

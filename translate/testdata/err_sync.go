@@ -48,4 +48,17 @@ func main() {
 		out[i] = own(i) + int64(mine.Load())
 	}
 	fmt.Println(hits.Load(), totals, c.n, out)
+	onces()
+}
+
+func onces() {
+	var once sync.Once
+	out := make([]int, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		once.Do(func() { fmt.Println("set up") }) // want "once.Do in the parallel region uses a sync.Once that every node has a copy of"
+		var mine sync.Once
+		mine.Do(func() { out[i] = i })
+	}
+	fmt.Println(out)
 }
