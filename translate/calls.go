@@ -568,7 +568,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 			}
 			continue
 		}
-		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) {
+		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) && !t.freshValue(a, 0) {
 			w.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
 		}
 	}

@@ -400,14 +400,35 @@ var freshPkgs = map[string]bool{
 }
 
 // freshCall reports whether call, of a constructor (a function named
-// New...) or method of a package of freshPkgs, is handed nothing through which its
-// result could refer to memory it did not make: every argument (and the
-// receiver) holds no references, or is itself such a call, or a variable
-// whose every value is one, made in a region (freshValue). depth bounds
-// the recursion.
-func (t *translator) freshCall(call *ast.CallExpr, depth int) bool {
-	if depth > 8 {
-		return false
+// New...) or method of a package of freshPkgs, is handed nothing through
+// which its result could refer to memory it did not make: every argument
+// (and the receiver) holds no references, or is fresh itself (freshValue).
+func (t *translator) freshCall(call *ast.CallExpr, _ int) bool {
+	return (&freshness{t: t, seen: map[*types.Var]bool{}}).call(call)
+}
+
+// freshValue reports whether e refers to no memory but what the iteration
+// made for itself: e holds no references, or is new(T) or &T{...} of
+// fresh elements made in a region, or a call that freshCall accepts, or a
+// variable declared in a region, not a parameter, whose every value is
+// one of those.
+func (t *translator) freshValue(e ast.Expr, _ int) bool {
+	return (&freshness{t: t, seen: map[*types.Var]bool{}}).value(e)
+}
+
+// freshness is one question of freshCall or freshValue: seen holds the
+// variables being looked at, assumed fresh while their values are (a
+// variable assigned from itself, e = e.Next(), is as fresh as its other
+// values).
+type freshness struct {
+	t    *translator
+	seen map[*types.Var]bool
+}
+
+func (f *freshness) call(call *ast.CallExpr) bool {
+	t := f.t
+	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok && b.Name() == "new" {
+		return t.inRegion(call.Pos())
 	}
 	fn, recv := t.externalCallee(call)
 	if fn == nil || call.Ellipsis.IsValid() {
@@ -421,42 +442,56 @@ func (t *translator) freshCall(call *ast.CallExpr, depth int) bool {
 		// methods of packages known to make fresh memory qualify.
 		return false
 	}
-	args := call.Args
-	if recv != nil {
-		args = append([]ast.Expr{recv}, args...)
+	if recv != nil && !f.value(recv) {
+		return false
 	}
-	for _, a := range args {
-		if !t.freshValue(a, depth+1) {
+	for _, a := range call.Args {
+		if !f.value(a) {
 			return false
 		}
 	}
 	return true
 }
 
-// freshValue reports whether e refers to no memory but what another
-// package's function made for it in a region: e holds no references, or
-// is a call that freshCall accepts, or a local variable declared in a
-// region whose every value is one.
-func (t *translator) freshValue(e ast.Expr, depth int) bool {
+func (f *freshness) value(e ast.Expr) bool {
+	t := f.t
 	if typ := t.info.TypeOf(e); typ != nil && !refersTo(typ) {
 		return true
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		return t.freshCall(x, depth)
+		return f.call(x)
 	case *ast.Ident:
 		v, ok := t.info.Uses[x].(*types.Var)
-		if !ok || depth > 8 || !t.inRegion(v.Pos()) || t.isParam(v) {
+		if !ok || !t.inRegion(v.Pos()) || t.isParam(v) || len(f.seen) > 64 {
 			return false
 		}
+		if f.seen[v] {
+			return true
+		}
+		f.seen[v] = true
 		srcs := t.facts.sources[v]
 		for _, s := range srcs {
-			c, ok := ast.Unparen(s.expr).(*ast.CallExpr)
-			if s.zero || s.expr == nil || !ok || !t.freshCall(c, depth+1) {
+			if s.zero || s.expr == nil || s.unknown != "" || !f.value(s.expr) {
 				return false
 			}
 		}
 		return len(srcs) > 0
+	case *ast.UnaryExpr:
+		// &T{...} made in a region, of fresh elements.
+		lit, ok := ast.Unparen(x.X).(*ast.CompositeLit)
+		if x.Op != token.AND || !ok || !t.inRegion(x.Pos()) {
+			return false
+		}
+		for _, el := range lit.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			if !f.value(el) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
