@@ -314,6 +314,62 @@ func (t *analyzer) analyzeRegion(r *region) {
 	u.w.walk = walk
 	walk(r.body, func(v *types.Var) bool { return within(v.Pos(), r.stmt) }, false)
 	t.bernstein(u)
+	if r.dir.kind == dirFor {
+		t.invariantUpdates(r)
+	}
+}
+
+// invariantUpdates refuses, in a parallel loop's body, an update (x op= v,
+// x++) of shared memory whose place names no variable of the iteration
+// (t.n++, a[0] += v, through a shared pointer or slice): every iteration
+// updates the same place, each node would update its own copy, and copies
+// that end equal merge into one, so that the updates of all but one node
+// would be lost (a whole variable updated so is reported as a
+// loop-carried dependence by checkOwnWrite).
+func (t *translator) invariantUpdates(r *region) {
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		var lhs ast.Expr
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false // a closure's own updates are its calls'
+		case *ast.IncDecStmt:
+			lhs = x.X
+		case *ast.AssignStmt:
+			if x.Tok == token.ASSIGN || x.Tok == token.DEFINE || len(x.Lhs) != 1 {
+				return true
+			}
+			lhs = x.Lhs[0]
+		default:
+			return true
+		}
+		if _, whole := ast.Unparen(lhs).(*ast.Ident); whole {
+			return true
+		}
+		if t.iterationPlace(r, lhs) {
+			return true
+		}
+		t.errorf(lhs.Pos(), "%s is updated in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(lhs))
+		return true
+	})
+}
+
+// iterationPlace reports whether the place e (a selector, index or
+// dereference) names a variable of the iteration: the loop variable,
+// one declared in the loop's statement (the body's locals) or one of the
+// region's clauses (its private copies).
+func (t *translator) iterationPlace(r *region, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return !found
+		}
+		if v, ok := t.info.Uses[id].(*types.Var); ok && !v.IsField() && (within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || r.loop != nil && (v == r.loop.v || v == r.loop.valueVar)) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // regionUses is what analyzeRegion gathers about one region's uses of

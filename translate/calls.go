@@ -793,8 +793,12 @@ func rootVar(info *types.Info, e ast.Expr) *types.Var {
 
 // ownVar reports whether v is each iteration's own: declared in the
 // region's body, or a local (not a parameter or receiver) of a function
-// the region calls.
+// the region calls; and, if it holds references (m := &mu), whether what
+// they refer to is fresh too (freshVar).
 func (w *regionWalk) ownVar(v *types.Var) bool {
+	if refersTo(v.Type()) {
+		return w.t.freshVar(v)
+	}
 	if w.r.body != nil && within(v.Pos(), w.r.body) {
 		return true
 	}

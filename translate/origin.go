@@ -453,6 +453,31 @@ func (f *freshness) call(call *ast.CallExpr) bool {
 	return true
 }
 
+// variable reports whether v, declared in a region and not a parameter,
+// has only fresh values.
+func (f *freshness) variable(v *types.Var) bool {
+	t := f.t
+	if !t.inRegion(v.Pos()) || t.isParam(v) || len(f.seen) > 64 {
+		return false
+	}
+	if f.seen[v] {
+		return true
+	}
+	f.seen[v] = true
+	srcs := t.facts.sources[v]
+	for _, s := range srcs {
+		if s.zero || s.expr == nil || s.unknown != "" || !f.value(s.expr) {
+			return false
+		}
+	}
+	return len(srcs) > 0
+}
+
+// freshVar is freshValue for the variable v.
+func (t *translator) freshVar(v *types.Var) bool {
+	return (&freshness{t: t, seen: map[*types.Var]bool{}}).variable(v)
+}
+
 func (f *freshness) value(e ast.Expr) bool {
 	t := f.t
 	if typ := t.info.TypeOf(e); typ != nil && !refersTo(typ) {
@@ -463,20 +488,7 @@ func (f *freshness) value(e ast.Expr) bool {
 		return f.call(x)
 	case *ast.Ident:
 		v, ok := t.info.Uses[x].(*types.Var)
-		if !ok || !t.inRegion(v.Pos()) || t.isParam(v) || len(f.seen) > 64 {
-			return false
-		}
-		if f.seen[v] {
-			return true
-		}
-		f.seen[v] = true
-		srcs := t.facts.sources[v]
-		for _, s := range srcs {
-			if s.zero || s.expr == nil || s.unknown != "" || !f.value(s.expr) {
-				return false
-			}
-		}
-		return len(srcs) > 0
+		return ok && f.variable(v)
 	case *ast.UnaryExpr:
 		// &T{...} made in a region, of fresh elements.
 		lit, ok := ast.Unparen(x.X).(*ast.CompositeLit)

@@ -1,0 +1,36 @@
+package main
+
+import "fmt"
+
+// An update of shared memory at a place that names no variable of the
+// iteration is made by every iteration at the same place: refused. One
+// whose place names the loop variable, a local of the body or a private
+// copy is each iteration's own.
+
+type tally struct{ n, m int }
+
+func main() {
+	const n = 16
+	t := &tally{}
+	a := make([]int, n)
+	b := make([][]int, n)
+	for i := range b {
+		b[i] = make([]int, 4)
+	}
+	k := 3
+	var priv []int
+	//cape:parallel for private(priv)
+	for i := 0; i < n; i++ {
+		t.n++        // want "t.n is updated in every iteration of the parallel loop at the same place"
+		a[0] += i    // want "a\\[0\\] is updated in every iteration of the parallel loop at the same place"
+		b[k][1] *= 2 // want "b\\[k\\]\\[1\\] is updated in every iteration of the parallel loop at the same place"
+		a[i] += i
+		b[i][k]++
+		row := b[i]
+		row[0] -= 1
+		priv = append(priv[:0], i)
+		p := &a[i]
+		*p += 1
+	}
+	fmt.Println(t.n, a, b)
+}
