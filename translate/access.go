@@ -332,6 +332,9 @@ func (t *translator) invariantUpdates(r *region) {
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false // a closure's own updates are its calls'
+		case *ast.CallExpr:
+			t.invariantCall(r, x)
+			return true
 		case *ast.IncDecStmt:
 			lhs = x.X
 		case *ast.AssignStmt:
@@ -349,6 +352,83 @@ func (t *translator) invariantUpdates(r *region) {
 			return true
 		}
 		t.errorf(lhs.Pos(), "%s is updated in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(lhs))
+		return true
+	})
+}
+
+// invariantCall refuses a call, made in a parallel loop's body, of a
+// function or method of the package that updates (x op= v, x++) a place
+// reached from its receiver or parameters (c.n++ in c.inc()) when the
+// place names none of the function's locals and the arguments it is
+// reached from name no variable of the iteration: every iteration would
+// update the same place. (The functions that call goes on to call are not
+// followed.)
+func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
+	fn := t.staticCallee(call)
+	if fn == nil {
+		return
+	}
+	d := t.facts.decls[fn]
+	if d == nil || d.Body == nil {
+		return
+	}
+	// The argument each parameter and the receiver stand for.
+	args := map[*types.Var]ast.Expr{}
+	if d.Recv != nil && len(d.Recv.List) == 1 && len(d.Recv.List[0].Names) == 1 {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if v, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
+				args[v] = sel.X
+			}
+		}
+	}
+	k := 0
+	for _, f := range d.Type.Params.List {
+		for _, name := range f.Names {
+			if v, ok := t.info.Defs[name].(*types.Var); ok && k < len(call.Args) && !call.Ellipsis.IsValid() {
+				args[v] = call.Args[k]
+			}
+			k++
+		}
+	}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		var lhs ast.Expr
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IncDecStmt:
+			lhs = x.X
+		case *ast.AssignStmt:
+			if x.Tok == token.ASSIGN || x.Tok == token.DEFINE || len(x.Lhs) != 1 {
+				return true
+			}
+			lhs = x.Lhs[0]
+		default:
+			return true
+		}
+		if _, whole := ast.Unparen(lhs).(*ast.Ident); whole {
+			return true // a local, or a variable checkOwnWrite reports
+		}
+		varies, reached := false, false
+		ast.Inspect(lhs, func(m ast.Node) bool {
+			id, ok := m.(*ast.Ident)
+			if !ok || varies {
+				return !varies
+			}
+			v, ok := t.info.Uses[id].(*types.Var)
+			switch {
+			case !ok || v.IsField():
+			case args[v] != nil:
+				reached = true
+				varies = t.iterationPlace(r, args[v])
+			case within(v.Pos(), d):
+				varies = true // a local of the function
+			}
+			return !varies
+		})
+		if reached && !varies {
+			t.errorf(call.Pos(), "%s updates %s (at %s) in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(call), t.text(lhs), t.where(lhs.Pos()))
+			return false
+		}
 		return true
 	})
 }

@@ -42,7 +42,7 @@ func main() {
 		hits.Add(1)                      // want "hits.Add in the parallel region updates memory that every node has a copy of"
 		atomic.AddInt64(&totals[0], 2)   // want "atomic.AddInt64 in the parallel region updates memory that every node has a copy of"
 		_ = atomic.LoadInt64(&totals[1]) // a read
-		c.inc()
+		c.inc()                          // want "c.inc\\(\\) updates c.n \\(at err_sync.go:[0-9]+\\) in every iteration of the parallel loop at the same place"
 		var mine atomic.Int32
 		mine.Store(int32(i))
 		out[i] = own(i) + int64(mine.Load())
