@@ -334,12 +334,16 @@ func (t *translator) invariantUpdates(r *region) {
 			return false // a closure's own updates are its calls'
 		case *ast.CallExpr:
 			t.invariantCall(r, x)
+			t.invariantMethod(r, x)
 			return true
 		case *ast.IncDecStmt:
 			lhs = x.X
 		case *ast.AssignStmt:
-			if x.Tok == token.ASSIGN || x.Tok == token.DEFINE || len(x.Lhs) != 1 {
+			if x.Tok == token.DEFINE || len(x.Lhs) != 1 || len(x.Rhs) != 1 {
 				return true
+			}
+			if x.Tok == token.ASSIGN && !t.mentions(x.Rhs[0], x.Lhs[0]) {
+				return true // a store, not an update: s[0] = s[0] + 1 is one
 			}
 			lhs = x.Lhs[0]
 		default:
@@ -354,6 +358,49 @@ func (t *translator) invariantUpdates(r *region) {
 		t.errorf(lhs.Pos(), "%s is updated in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(lhs))
 		return true
 	})
+}
+
+// mentions reports whether the expression e contains the place p (the
+// same text).
+func (t *translator) mentions(e, p ast.Expr) bool {
+	want, found := t.text(p), false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && !found && t.text(x) == want {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// invariantMethod refuses a call, in a parallel loop's body, of another
+// package's method with a pointer receiver (pcg.Uint64(), hits.Add(1) of
+// an expvar.Int) on a shared place that names no variable of the
+// iteration: every iteration would update the same value, each node its
+// own copy.
+func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
+	fn, recv := t.externalCallee(call)
+	if fn == nil || recv == nil || fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "sync/atomic" {
+		return // syncUpdate's
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return
+	}
+	if _, ptr := sig.Recv().Type().Underlying().(*types.Pointer); !ptr {
+		return
+	}
+	v := rootVar(t.info, recv)
+	// A receiver of a value type is the variable itself (its address is
+	// taken), whatever the value holds.
+	fresh := refersTo(t.info.TypeOf(recv)) && t.freshValue(recv, 0)
+	if v == nil || v.IsField() || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || t.iterationPlace(r, recv) || fresh {
+		return
+	}
+	if _, ok := t.info.TypeOf(recv).Underlying().(*types.Interface); ok {
+		return
+	}
+	t.errorf(call.Pos(), "%s in every iteration of the parallel loop updates %s, the same shared value (a loop-carried dependence): each node would update its own copy; make one per iteration, or use a reduction clause", t.text(call), t.text(recv))
 }
 
 // invariantCall refuses a call, made in a parallel loop's body, of a

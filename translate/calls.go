@@ -735,7 +735,7 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 	default:
 		return
 	}
-	if v := rootVar(w.t.info, op); v != nil && w.ownVar(v) {
+	if v := rootVar(w.t.info, op); v != nil && w.ownVar(v) && valuePath(w.t.info, op) {
 		return
 	}
 	if recv != nil {
@@ -750,6 +750,33 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 		what = "takes a lock that every node has a copy of, which does not span the nodes"
 	}
 	w.errorf(call.Pos(), "%s in the parallel region%s %s: CAPE's nodes are processes that share no memory, so their updates would not add up; use a reduction clause (reduction(+:n)) or have each iteration write its own element", name, via, what)
+}
+
+// valuePath reports whether e reaches its root variable through selectors
+// and array indices of values only (m, s.mu, a[2].n; &x at the top): no
+// pointer, slice or map on the way, whose target could be any memory.
+func valuePath(info *types.Info, e ast.Expr) bool {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return true
+		case *ast.SelectorExpr:
+			if _, ptr := info.TypeOf(x.X).Underlying().(*types.Pointer); ptr {
+				return false
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			if _, arr := info.TypeOf(x.X).Underlying().(*types.Array); !arr {
+				return false
+			}
+			e = x.X
+		default:
+			return false
+		}
+	}
 }
 
 // atomicUpdates are the methods of sync/atomic's types that write.

@@ -470,7 +470,56 @@ func (f *freshness) variable(v *types.Var) bool {
 			return false
 		}
 	}
-	return len(srcs) > 0
+	return len(srcs) > 0 && !f.reachedFromElsewhere(v)
+}
+
+// reachedFromElsewhere reports whether, in the region that declares v,
+// v's address is taken (a store through it could replace v), or
+// references that are not fresh are stored into what v refers to (h.p =
+// &total, v[0] = q, *v = w) or handed to a method of v (b.SetBits(acc)):
+// v's memory would then lead to memory the iteration did not make.
+func (f *freshness) reachedFromElsewhere(v *types.Var) bool {
+	t := f.t
+	var scope ast.Node
+	for _, r := range t.regions {
+		if within(v.Pos(), r.stmt) {
+			scope = r.stmt
+		}
+	}
+	if scope == nil {
+		return true
+	}
+	isV := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && t.info.Uses[id] == v
+	}
+	found := false
+	ast.Inspect(scope, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.UnaryExpr:
+			found = found || x.Op == token.AND && isV(x.X)
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				if isV(l) || rootVar(t.info, l) != v || i >= len(x.Rhs) && len(x.Rhs) != 1 {
+					continue
+				}
+				rhs := x.Rhs[min(i, len(x.Rhs)-1)]
+				if typ := t.info.TypeOf(l); typ != nil && refersTo(typ) && !f.value(rhs) {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && rootVar(t.info, sel.X) == v {
+				for _, a := range x.Args {
+					if typ := t.info.TypeOf(a); typ != nil && refersTo(typ) && !f.value(a) && !isFuncName(t.info, a) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // freshVar is freshValue for the variable v.
@@ -526,4 +575,18 @@ func refersTo(typ types.Type) bool {
 		return false
 	}
 	return true
+}
+
+// isFuncName reports whether e names a function (bufio.ScanWords): a
+// function value that holds no memory.
+func isFuncName(info *types.Info, e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := info.Uses[x].(*types.Func)
+		return ok
+	case *ast.SelectorExpr:
+		_, ok := info.Uses[x.Sel].(*types.Func)
+		return ok && info.Selections[x] == nil
+	}
+	return false
 }

@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+)
 
 // An update of shared memory at a place that names no variable of the
 // iteration is made by every iteration at the same place: refused. One
@@ -33,4 +37,23 @@ func main() {
 		*p += 1
 	}
 	fmt.Println(t.n, a, b)
+	more()
+}
+
+func more() {
+	s := make([]int, 2)
+	var pcg rand.PCG
+	var total atomic.Int64
+	out := make([]uint64, 8)
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		s[0] = s[0] + 1       // want "s\\[0\\] is updated in every iteration of the parallel loop at the same place"
+		out[i] = pcg.Uint64() // want "pcg.Uint64\\(\\) in every iteration of the parallel loop updates pcg, the same shared value"
+		a := new(atomic.Int64)
+		pa := &a
+		*pa = &total
+		a.Add(1) // want "a.Add in the parallel region updates memory that every node has a copy of" "atomic.Add may write through the slices or pointers that a holds"
+		s[1] = 7
+	}
+	fmt.Println(s, out, total.Load())
 }
