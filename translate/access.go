@@ -328,7 +328,6 @@ func (t *analyzer) analyzeRegion(r *region) {
 // loop-carried dependence by checkOwnWrite).
 func (t *translator) invariantUpdates(r *region) {
 	ast.Inspect(r.body, func(n ast.Node) bool {
-		var lhs ast.Expr
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false // a closure's own updates are its calls'
@@ -336,28 +335,36 @@ func (t *translator) invariantUpdates(r *region) {
 			t.invariantCall(r, x)
 			t.invariantMethod(r, x)
 			return true
-		case *ast.IncDecStmt:
-			lhs = x.X
-		case *ast.AssignStmt:
-			if x.Tok == token.DEFINE || len(x.Lhs) != 1 || len(x.Rhs) != 1 {
-				return true
-			}
-			if x.Tok == token.ASSIGN && !t.mentions(x.Rhs[0], x.Lhs[0]) {
-				return true // a store, not an update: s[0] = s[0] + 1 is one
-			}
-			lhs = x.Lhs[0]
-		default:
-			return true
 		}
-		if _, whole := ast.Unparen(lhs).(*ast.Ident); whole {
-			return true
-		}
-		if t.iterationPlace(r, lhs) {
+		lhs := t.updatedPlace(n)
+		if lhs == nil || t.iterationPlace(r, lhs) {
 			return true
 		}
 		t.errorf(lhs.Pos(), "%s is updated in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(lhs))
 		return true
 	})
+}
+
+// updatedPlace returns the place (not a whole variable: checkOwnWrite
+// reports those) that the statement n updates: x.f++, a[k] op= v, or
+// s[0] = s[0] + 1, an assignment whose value reads the place; else nil.
+func (t *translator) updatedPlace(n ast.Node) ast.Expr {
+	var lhs ast.Expr
+	switch x := n.(type) {
+	case *ast.IncDecStmt:
+		lhs = x.X
+	case *ast.AssignStmt:
+		if x.Tok == token.DEFINE || len(x.Lhs) != 1 || len(x.Rhs) != 1 || x.Tok == token.ASSIGN && !t.mentions(x.Rhs[0], x.Lhs[0]) {
+			return nil
+		}
+		lhs = x.Lhs[0]
+	default:
+		return nil
+	}
+	if _, whole := ast.Unparen(lhs).(*ast.Ident); whole {
+		return nil
+	}
+	return lhs
 }
 
 // mentions reports whether the expression e contains the place p (the
@@ -390,14 +397,13 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	if _, ptr := sig.Recv().Type().Underlying().(*types.Pointer); !ptr {
 		return
 	}
-	v := rootVar(t.info, recv)
-	// A receiver of a value type is the variable itself (its address is
-	// taken), whatever the value holds.
-	fresh := refersTo(t.info.TypeOf(recv)) && t.freshValue(recv, 0)
-	if v == nil || v.IsField() || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || t.iterationPlace(r, recv) || fresh {
+	v := t.rootVar(recv)
+	if v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || types.IsInterface(t.info.TypeOf(recv)) || t.iterationPlace(r, recv) {
 		return
 	}
-	if _, ok := t.info.TypeOf(recv).Underlying().(*types.Interface); ok {
+	// A receiver of a value type is the variable itself (its address is
+	// taken), whatever the value holds.
+	if refersTo(t.info.TypeOf(recv)) && t.freshValue(recv) {
 		return
 	}
 	t.errorf(call.Pos(), "%s in every iteration of the parallel loop updates %s, the same shared value (a loop-carried dependence): each node would update its own copy; make one per iteration, or use a reduction clause", t.text(call), t.text(recv))
@@ -438,22 +444,12 @@ func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
 		}
 	}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
-		var lhs ast.Expr
-		switch x := n.(type) {
-		case *ast.FuncLit:
+		if _, lit := n.(*ast.FuncLit); lit {
 			return false
-		case *ast.IncDecStmt:
-			lhs = x.X
-		case *ast.AssignStmt:
-			if x.Tok == token.ASSIGN || x.Tok == token.DEFINE || len(x.Lhs) != 1 {
-				return true
-			}
-			lhs = x.Lhs[0]
-		default:
-			return true
 		}
-		if _, whole := ast.Unparen(lhs).(*ast.Ident); whole {
-			return true // a local, or a variable checkOwnWrite reports
+		lhs := t.updatedPlace(n)
+		if lhs == nil {
+			return true
 		}
 		varies, reached := false, false
 		ast.Inspect(lhs, func(m ast.Node) bool {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -536,7 +537,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
 	w.syncUpdate(call, fn, recv, name, via)
-	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv, 0) {
+	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) {
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -563,12 +564,12 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		}
 		if types.IsInterface(at) {
 			// Its dynamic value may be a slice or pointer of this package's.
-			if !t.readsInterfaces(fn, i, a) && !t.freshValue(a, 0) {
+			if !t.readsInterfaces(fn, i, a) && !t.freshValue(a) {
 				w.errorf(a.Pos(), "%s may write through the interface value %s%s, whose dynamic value CAPE cannot follow into the arena; pass a slice or pointer of a known type", name, t.text(a), via)
 			}
 			continue
 		}
-		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) && !t.freshValue(a, 0) {
+		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) && !t.freshValue(a) {
 			w.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
 		}
 	}
@@ -725,9 +726,10 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 	path := fn.Pkg().Path()
 	var op ast.Expr
 	switch {
-	case path == "sync/atomic" && recv != nil && atomicUpdates[fn.Name()]:
+	case path == "sync/atomic" && recv != nil && slices.Contains(atomicUpdates, fn.Name()):
 		op = recv
-	case path == "sync/atomic" && recv == nil && len(call.Args) > 0 && atomicUpdate(fn.Name()):
+	case path == "sync/atomic" && recv == nil && len(call.Args) > 0 && slices.ContainsFunc(atomicUpdates, func(u string) bool { return strings.HasPrefix(fn.Name(), u) }):
+		// AddInt64, StoreUint32, SwapPointer, ...: the first argument.
 		op = call.Args[0]
 	case path == "sync" && recv != nil && (lockMethods[fn.Name()] || fn.Name() == "Do"):
 		// sync.Once's Do too: each node would run the function once.
@@ -735,7 +737,7 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 	default:
 		return
 	}
-	if v := rootVar(w.t.info, op); v != nil && w.ownVar(v) && valuePath(w.t.info, op) {
+	if v := w.t.rootVar(op); v != nil && w.ownVar(v) && valuePath(w.t.info, op) {
 		return
 	}
 	if recv != nil {
@@ -779,31 +781,20 @@ func valuePath(info *types.Info, e ast.Expr) bool {
 	}
 }
 
-// atomicUpdates are the methods of sync/atomic's types that write.
-var atomicUpdates = map[string]bool{"Add": true, "Store": true, "Swap": true, "CompareAndSwap": true, "And": true, "Or": true}
-
-// atomicUpdate reports whether the sync/atomic function name writes its
-// first argument (AddInt64, StoreUint32, SwapPointer, ...).
-func atomicUpdate(name string) bool {
-	for _, p := range []string{"Add", "Store", "Swap", "CompareAndSwap", "And", "Or"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
+// atomicUpdates are the methods of sync/atomic's types that write, and
+// the prefixes of its functions that write their first argument.
+var atomicUpdates = []string{"Add", "Store", "Swap", "CompareAndSwap", "And", "Or"}
 
 // lockMethods are the methods of package sync's locks that take them.
 var lockMethods = map[string]bool{"Lock": true, "RLock": true, "TryLock": true, "TryRLock": true}
 
 // rootVar returns the variable that the expression e (x, &x, x.f, x[i],
 // *x and their combinations) is rooted at, or nil.
-func rootVar(info *types.Info, e ast.Expr) *types.Var {
+func (t *translator) rootVar(e ast.Expr) *types.Var {
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
-			v, _ := info.Uses[x].(*types.Var)
-			return v
+			return t.varOf(x)
 		case *ast.UnaryExpr:
 			e = x.X
 		case *ast.StarExpr:

@@ -145,7 +145,7 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 			t.needResult(tr, fn, x, name, why)
 			return
 		}
-		if fn, _ := t.externalCallee(x); fn != nil && t.freshCall(x, 0) {
+		if fn, _ := t.externalCallee(x); fn != nil && t.freshCall(x) {
 			// Another package's constructor of what it is handed
 			// nothing to refer to (rand.New(rand.NewPCG(seed, 1))):
 			// its result is memory it made, the iteration's own where
@@ -403,7 +403,7 @@ var freshPkgs = map[string]bool{
 // New...) or method of a package of freshPkgs, is handed nothing through
 // which its result could refer to memory it did not make: every argument
 // (and the receiver) holds no references, or is fresh itself (freshValue).
-func (t *translator) freshCall(call *ast.CallExpr, _ int) bool {
+func (t *translator) freshCall(call *ast.CallExpr) bool {
 	return (&freshness{t: t, seen: map[*types.Var]bool{}}).call(call)
 }
 
@@ -412,7 +412,7 @@ func (t *translator) freshCall(call *ast.CallExpr, _ int) bool {
 // fresh elements made in a region, or a call that freshCall accepts, or a
 // variable declared in a region, not a parameter, whose every value is
 // one of those.
-func (t *translator) freshValue(e ast.Expr, _ int) bool {
+func (t *translator) freshValue(e ast.Expr) bool {
 	return (&freshness{t: t, seen: map[*types.Var]bool{}}).value(e)
 }
 
@@ -489,18 +489,14 @@ func (f *freshness) reachedFromElsewhere(v *types.Var) bool {
 	if scope == nil {
 		return true
 	}
-	isV := func(e ast.Expr) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && t.info.Uses[id] == v
-	}
 	found := false
 	ast.Inspect(scope, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.UnaryExpr:
-			found = found || x.Op == token.AND && isV(x.X)
+			found = found || x.Op == token.AND && t.varOf(x.X) == v
 		case *ast.AssignStmt:
 			for i, l := range x.Lhs {
-				if isV(l) || rootVar(t.info, l) != v || i >= len(x.Rhs) && len(x.Rhs) != 1 {
+				if t.varOf(l) == v || t.rootVar(l) != v || i >= len(x.Rhs) && len(x.Rhs) != 1 {
 					continue
 				}
 				rhs := x.Rhs[min(i, len(x.Rhs)-1)]
@@ -509,7 +505,7 @@ func (f *freshness) reachedFromElsewhere(v *types.Var) bool {
 				}
 			}
 		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && rootVar(t.info, sel.X) == v {
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && t.rootVar(sel.X) == v {
 				for _, a := range x.Args {
 					if typ := t.info.TypeOf(a); typ != nil && refersTo(typ) && !f.value(a) && !isFuncName(t.info, a) {
 						found = true

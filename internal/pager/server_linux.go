@@ -177,26 +177,20 @@ func (h *helper) copyPages(p int, v uint64, rs *readState) ([]byte, bool) {
 	if p == rs.next {
 		want = max(1, min(2*rs.ahead, MaxPages))
 	}
-	out := make([]byte, 0, want*(8+ps))
-	own := h.ownServed()
-	if own != nil {
-		own.mu.RLock()
-		defer own.mu.RUnlock()
+	held := 1
+	for held < want && p+held < h.npages && h.state.isHeld(p+held) {
+		held++
 	}
-	for q := p; q < p+want && q < h.npages && h.state.isHeld(q); q++ {
-		if own == nil {
-			out = AppendPage(out, q, h.snap[q*ps:(q+1)*ps])
-			continue
-		}
+	out := make([]byte, 0, held*(8+ps))
+	if own := h.ownServed(); own != nil {
 		// Self replicas: the node's pages are in its own replica, as
 		// of every version it was at (the snapshot is not written).
-		s := own.slot(q, v)
-		if s < 0 {
-			break
-		}
-		out = AppendPage(out, q, slotPage(own.mem, own.mem1, ps, q, s))
+		return own.appendPages(out, p, v, held, h.npages)
 	}
-	return out, len(out) > 0
+	for q := p; q < p+held; q++ {
+		out = AppendPage(out, q, h.snap[q*ps:(q+1)*ps])
+	}
+	return out, true
 }
 
 // ownServed returns the node's own replica where the helper serves the
