@@ -34,6 +34,7 @@ type homesPeer struct {
 	d       delta.Delta // scratch: the node's runs on the multi-writer pages
 	out     delta.Delta // scratch: what the node is sent
 	mine    []int       // scratch: the multi-writer pages the node wrote
+	rel     []byte      // scratch: the node's release
 }
 
 // homesMerge is the master's storage for a region's homes exchange.
@@ -47,7 +48,9 @@ type homesMerge struct {
 	built   []wire.PageRange // the multi-writer pages the master built (holdMulti)
 	// builtPages: scratch, holdMulti's pages before they become ranges.
 	builtPages []int
-	shared     []int // the pages whose runs the notices carried (sharedPages)
+	shared     []int               // the pages whose runs the notices carried (sharedPages)
+	msgs       []transport.Message // scratch: the releases, in the order of committed
+	errs       []error             // scratch: each release's send error
 }
 
 // noticeLimits are the limits a homes payload is checked against.
@@ -752,6 +755,7 @@ func (r *Region) sendReleases() (int, error) {
 	m := &hs.m
 	vals := r.results()
 	sent := 0
+	m.msgs, m.errs = m.msgs[:0], m.errs[:0]
 	for _, rank := range r.roster.committed {
 		pe := &m.peers[rank]
 		pe.out.Reset(r.seq, delta.Merged)
@@ -760,19 +764,28 @@ func (r *Region) sendReleases() (int, error) {
 			homes.Restrict(&hs.sub, m.merged.Runs, pe.mine, hs.ps)
 			pe.out.Runs = delta.Exclude(pe.out.Runs[:0], hs.sub.Runs, pe.d.Runs)
 		}
-		head := wire.AppendPagePushes(wire.AppendHomes(hs.payload[:0], hs.homes), pe.to)
+		// Each slave's release has a buffer of its own: they may be
+		// written concurrently.
+		head := wire.AppendPagePushes(wire.AppendHomes(pe.rel[:0], hs.homes), pe.to)
 		p, err := wire.AppendEnvelope(head, &pe.out, vals, n.compression())
 		if err != nil {
 			return sent, r.fail(err)
 		}
-		hs.payload = p
+		pe.rel = p
+		m.msgs = append(m.msgs, transport.Message{Kind: wire.Release, Seq: r.seq, Payload: p})
+		m.errs = append(m.errs, nil)
+	}
+	n.sendAll(r.roster.committed, m.msgs, m.errs)
+	for i, err := range m.errs {
 		// A slave lost while it is sent the release (the region is
 		// committed) only takes no share of the next regions, if the
 		// policy allows; its pages are adopted at the next region's end.
-		if err := n.master.Send(rank, transport.Message{Kind: wire.Release, Seq: r.seq, Payload: p}); err != nil && !n.loseAfterCommit(r, err) {
+		if err != nil && !n.loseAfterCommit(r, err) {
 			return sent, r.fail(err)
 		}
-		sent += len(p)
+		if err == nil {
+			sent += len(m.msgs[i].Payload)
+		}
 	}
 	return sent, nil
 }

@@ -59,6 +59,7 @@ const (
 	MaxLost   = "CAPE_MAX_LOST"    // slaves the job may lose and go on without; -1 or unset: no cap
 	Transfer  = "CAPE_TRANSFER"    // region results: eager (every node gets every write) or lazy/auto/homes (pages on demand)
 	Replicas  = "CAPE_REPLICAS"    // distributed homes: auto (a node's own helper where all run on one host) or buddy (always another node)
+	Fanout    = "CAPE_FANOUT"      // the master's releases under homes: auto, serial (one slave after another) or parallel (concurrent writes)
 
 	Checkpoint    = "CAPE_CHECKPOINT"     // the master's checkpoint directory (cape run --checkpoint)
 	Restart       = "CAPE_RESTART"        // "1": replay the checkpoint log, then continue (every node)
@@ -88,6 +89,7 @@ type Config struct {
 	Broadcast   string // merged-delta broadcast scheme (Broadcast); "" means auto
 	Transfer    string // how region results travel (Transfer): "", eager, lazy, auto or homes
 	Replicas    string // where a node's written pages are replicated under homes (Replicas): "", auto or buddy
+	Fanout      string // how the master writes its releases under homes (Fanout): "", auto, serial or parallel
 	// MaxLost is how many slaves the job may lose and still complete, their
 	// work re-executed by the survivors (MaxLost); negative means no cap
 	// (the job goes on while the master and one node remain), 0 means the
@@ -187,6 +189,11 @@ func (c *Config) readSettings(get func(string) string) error {
 	case "", "auto", "buddy":
 	default:
 		return fmt.Errorf("%s=%q: want auto or buddy", Replicas, c.Replicas)
+	}
+	switch c.Fanout = get(Fanout); c.Fanout {
+	case "", "auto", "serial", "parallel":
+	default:
+		return fmt.Errorf("%s=%q: want auto, serial or parallel", Fanout, c.Fanout)
 	}
 	var err error
 	if c.MaxLost, err = maxLost(get); err != nil {
@@ -341,6 +348,7 @@ func Environ(c Config) []string {
 	add(Compress, c.Compress)
 	add(Transfer, c.Transfer)
 	add(Replicas, c.Replicas)
+	add(Fanout, c.Fanout)
 	if c.PeerTimeout > 0 {
 		add(Timeout, c.PeerTimeout.String())
 	} else {

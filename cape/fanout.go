@@ -1,0 +1,49 @@
+package cape
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/cape-go/cape/transport"
+)
+
+// fanoutMin is the number of slaves from which the automatic fan-out
+// writes the master's releases concurrently, where the master has at
+// least fanoutCores cores: a write of a small message on a local socket
+// runs the receiver's side of the protocol in the writer's call, so one
+// slave after another costs the master that much per slave.
+const (
+	fanoutMin   = 3
+	fanoutCores = 4
+)
+
+// parallelFanout reports whether the master writes its n releases
+// concurrently (CAPE_FANOUT: auto, serial or parallel).
+func (n *node) parallelFanout(count int) bool {
+	switch n.cfg.Fanout {
+	case "serial":
+		return false
+	case "parallel":
+		return count > 1
+	}
+	return count >= fanoutMin && runtime.GOMAXPROCS(0) >= fanoutCores
+}
+
+// sendAll sends msgs[i] to the slave ranks[i] and returns each send's
+// error in errs[i] (nil where it succeeded). Concurrently, if
+// parallelFanout says so: each slave but the first is written by a
+// goroutine of its own, the first by the caller's.
+func (n *node) sendAll(ranks []int, msgs []transport.Message, errs []error) {
+	if !n.parallelFanout(len(ranks)) {
+		for i, rank := range ranks {
+			errs[i] = n.master.Send(rank, msgs[i])
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < len(ranks); i++ {
+		wg.Go(func() { errs[i] = n.master.Send(ranks[i], msgs[i]) })
+	}
+	errs[0] = n.master.Send(ranks[0], msgs[0])
+	wg.Wait()
+}
