@@ -83,7 +83,7 @@ type Config struct {
 	Out   string // output directory (created)
 
 	Root     string // module root (holds go.mod); found from the working directory when empty
-	Prebuilt string // binaries from Prebuild to run instead of building: no Go toolchain, no Root (not regions)
+	Prebuilt string // binaries from Prebuild to run instead of building: no Go toolchain, no Root
 	Compress string // cape run --compress for the CAPE modes; "none" when empty
 	Transfer string // cape run --transfer for the CAPE modes; "" means eager
 	// MaxLost is cape run --max-lost for the CAPE modes (-1: no cap, cape

@@ -9,8 +9,7 @@
 # Build the binaries first (.devbin is git-ignored):
 #   P=$(mktemp -d)/pb; mkdir -p $P
 #   CGO_ENABLED=0 go build -ldflags='-s -w' -o $P/cape ./cmd/cape
-#   CGO_ENABLED=0 $P/cape bench build $P
-#   CGO_ENABLED=0 $P/cape build -o $P/regions ./bench/regions
+#   CGO_ENABLED=0 $P/cape bench build $P      # bench/regions too
 #   git rev-parse HEAD > $P/commit
 #   tar cf - -C $(dirname $P) pb | xz -6 > .devbin/pb.tar.xz
 # then: bash bench/device-s16.sh (about 9 minutes). Results: $OUT/s16.tar,

@@ -74,13 +74,11 @@ func RunRegions(ctx context.Context, cfg RegionsConfig) ([]RegionsSample, error)
 	if err := cfg.fill(); err != nil {
 		return nil, fmt.Errorf("bench regions: %w", err)
 	}
-	if cfg.Root == "" {
-		root, err := ModuleRoot(".")
-		if err != nil {
-			return nil, fmt.Errorf("bench regions: %w", err)
-		}
-		cfg.Root = root
+	bin, cleanup, err := regionsBinary(ctx, &cfg)
+	if err != nil {
+		return nil, fmt.Errorf("bench regions: %w", err)
 	}
+	defer cleanup()
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("bench regions: %w", err)
 	}
@@ -89,16 +87,6 @@ func RunRegions(ctx context.Context, cfg RegionsConfig) ([]RegionsSample, error)
 		return nil, fmt.Errorf("bench regions: %w", err)
 	}
 	defer cl.closeLogged(cfg.Log)
-	dir, err := os.MkdirTemp("", "cape-bench-regions-")
-	if err != nil {
-		return nil, fmt.Errorf("bench regions: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "regions")
-	var out bytes.Buffer
-	if err := gocmd.Build(ctx, filepath.Join(cfg.Root, "bench", "regions"), bin, &out); err != nil {
-		return nil, fmt.Errorf("bench regions: build bench/regions: %w\n%s", err, out.String())
-	}
 	if err := writeMachine(&cfg.Config, &binaries{}); err != nil {
 		return nil, fmt.Errorf("bench regions: %w", err)
 	}
@@ -167,6 +155,33 @@ func runRegionsJob(ctx context.Context, cfg *RegionsConfig, cl *cluster, bin str
 	}
 	s.RTT = float64(rtt.Median) / float64(time.Microsecond)
 	return s, nil
+}
+
+// regionsBinary returns bench/regions built into a temporary directory
+// (and the function that removes it), or the one in cfg.Prebuilt.
+func regionsBinary(ctx context.Context, cfg *RegionsConfig) (string, func(), error) {
+	if cfg.Prebuilt != "" {
+		bin, err := lookPrebuilt(cfg.Prebuilt, "regions")
+		return bin, func() {}, err
+	}
+	if cfg.Root == "" {
+		root, err := ModuleRoot(".")
+		if err != nil {
+			return "", nil, err
+		}
+		cfg.Root = root
+	}
+	dir, err := os.MkdirTemp("", "cape-bench-regions-")
+	if err != nil {
+		return "", nil, err
+	}
+	bin := filepath.Join(dir, "regions")
+	var out bytes.Buffer
+	if err := gocmd.Build(ctx, filepath.Join(cfg.Root, "bench", "regions"), bin, &out); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("build bench/regions: %w\n%s", err, out.String())
+	}
+	return bin, func() { os.RemoveAll(dir) }, nil
 }
 
 func writeRegionsCSV(path string, samples []RegionsSample) error {

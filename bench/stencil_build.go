@@ -224,7 +224,8 @@ func prebuiltMPI(dir, name string, mode Mode, log io.Writer) (bin, mpirun string
 	return bin, mpirun
 }
 
-// Prebuild builds every binary of matmul and of the workloads into dir,
+// Prebuild builds every binary of matmul, of the workloads and of regions
+// into dir,
 // in the layout that Config.Prebuilt reads, from the cape module at root:
 // run it with CGO_ENABLED=0 in the environment for static binaries that
 // run on a machine without a Go toolchain. An empty root means the module
@@ -254,6 +255,10 @@ func Prebuild(ctx context.Context, root, dir string, log io.Writer) error {
 				return fmt.Errorf("prebuild: %w", err)
 			}
 		}
+	}
+	var out bytes.Buffer
+	if err := gocmd.Build(ctx, filepath.Join(root, "bench", "regions"), filepath.Join(dir, "regions"), &out); err != nil {
+		return fmt.Errorf("prebuild: build bench/regions: %w\n%s", err, out.String())
 	}
 	src := filepath.Join(root, "bench", "c", "stencil_mpi.c")
 	if _, err := cBuild(ctx, "mpicc", []string{"-O2", "-ffp-contract=off"}, src, filepath.Join(dir, "stencil_mpi")); err != nil {

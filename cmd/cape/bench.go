@@ -250,9 +250,6 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if len(rest) > 1 {
 		return usagef("bench %s: unexpected argument %q", rest[0], rest[1])
 	}
-	if rest[0] == "regions" && f.prebuilt != "" {
-		return usagef("bench regions: no --prebuilt (it builds from the module)")
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch {

@@ -32,7 +32,6 @@ func TestBenchUsage(t *testing.T) {
 		{"bench", "regions", "--sizes", "64"},
 		{"bench", "regions", "--k", "-1"},
 		{"bench", "stencil", "extra"},
-		{"bench", "regions", "--prebuilt", "/tmp"},
 		{"bench", "cg", "--modes", "halo-go"},
 		{"bench", "power", "--iters", "0"},
 		{"bench", "build"},
@@ -49,6 +48,10 @@ func TestBenchUsage(t *testing.T) {
 	err := run([]string{"bench", "matmul", "--prebuilt", empty, "--out", t.TempDir()}, &out, &out)
 	if want := filepath.Join(empty, "matmul"); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("cape bench matmul --prebuilt %s: %v, want an error naming %s", empty, err, want)
+	}
+	err = run([]string{"bench", "regions", "--prebuilt", empty, "--out", t.TempDir()}, &out, &out)
+	if want := filepath.Join(empty, "regions"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("cape bench regions --prebuilt %s: %v, want an error naming %s", empty, err, want)
 	}
 }
 
@@ -91,6 +94,21 @@ func TestBenchWorkloads(t *testing.T) {
 	}
 	withoutGo(t)
 	t.Run("matmul", func(t *testing.T) { benchMatmulPrebuilt(t, bins) })
+	t.Run("regions", func(t *testing.T) {
+		out := t.TempDir()
+		log.Reset()
+		args := []string{"bench", "regions", "--prebuilt", bins, "--k", "50", "--nodes", "2", "--reps", "1", "--no-progress", "--out", out}
+		if err := run(args, &log, &log); err != nil {
+			t.Fatalf("cape %s: %v\n%s", strings.Join(args, " "), err, log.String())
+		}
+		csv, err := os.ReadFile(filepath.Join(out, "results.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows := strings.Count(strings.TrimSpace(string(csv)), "\n"); rows != 1 {
+			t.Errorf("regions: %d samples, want 1:\n%s", rows, csv)
+		}
+	})
 	for _, tc := range []struct {
 		name, size string
 		baseline   bench.Mode
