@@ -31,16 +31,18 @@ u() { local name=$1 w=$2 t=$3 r=$4; shift 4; echo "== $name $(date +%T)"; mkdir 
   timeout $t setpriv --reuid 65534 --regid 65534 --clear-groups env HOME=/tmp TMPDIR=/tmp $P/cape bench $w --prebuilt $P --reps $r --no-progress --out $R/$name "$@" > $R/$name.log 2>&1; echo "rc $?"; tail -2 $R/$name.log; keep r/$name r/$name.log; }
 # The empty region: microseconds per region (the master's time / k).
 reg() { timeout 30 env "$@" 2>&1 >/dev/null | awk '/^regions:/{printf "%.1f", $5*1e6/$2}'; }
-echo "round fanout gomaxprocs nodes us_per_region" > $R/regions.txt
-for r in 1 2; do for n in 2 4 8 15; do for f in serial parallel; do for g in default 2; do
+# -iters 64: one page, every node writing part of it; -iters 0: no write.
+echo "round fanout gomaxprocs iters nodes us_per_region" > $R/regions.txt
+for r in 1 2; do for n in 2 4 8 15; do for f in serial parallel; do for g in default 2; do for it in 64 0; do
+  [ $g = 2 ] && [ $it = 0 ] && continue
   e=(CAPE_FANOUT=$f); [ $g != default ] && e+=(GOMAXPROCS=$g)
-  echo "$r $f $g $n $(reg "${e[@]}" $P/cape run -n $n $P/regions -- -k 3000)" >> $R/regions.txt
-done; done; done; done
+  echo "$r $f $g $it $n $(reg "${e[@]}" $P/cape run -n $n $P/regions -- -k 3000 -iters $it)" >> $R/regions.txt
+done; done; done; done; done
 cat $R/regions.txt; keep r/regions.txt r/machine.txt
 # The same by cape bench regions (the defaults), with the TCP round trip beside.
 b regions regions 60 3 --nodes 2,4,8,15
 # Where an empty region's time goes on 15 nodes: the master's --stats.
-timeout 30 $P/cape run -n 15 --stats $P/regions -- -k 500 2>&1 >/dev/null | grep '^cape: master: region' | tail -300 | gzip > $R/regions15-stats.txt.gz; keep r/regions15-stats.txt.gz
+timeout 30 $P/cape run -n 15 --stats $P/regions -- -k 500 -iters 0 2>&1 >/dev/null | grep '^cape: master: region' | tail -300 | gzip > $R/regions15-stats.txt.gz; keep r/regions15-stats.txt.gz
 b jacobi jacobi 150 3 --nodes $N --sizes 2048 --iters 100 --modes seq,incremental,halo-go
 b cg cg 60 3 --nodes $N --sizes 256 --iters 500 --modes seq,incremental,mp-go
 CAPE_FANOUT=serial b cg-serial cg 40 3 --nodes 4,8,15 --sizes 256 --iters 500 --modes seq,incremental

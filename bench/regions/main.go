@@ -3,7 +3,10 @@
 // writes one int64 each (64 int64s, one page, written every time), so that
 // everything but the region's own machinery (start, monitor, create, gather,
 // merge, broadcast, inject, stop) is negligible. `cape bench regions` runs it
-// under cape run -n N and reports the time per region.
+// under cape run -n N and reports the time per region. -iters sets the
+// iterations (and int64s) of each region: 0 writes nothing, so a region is
+// its machinery alone; 512 per node or more gives each node pages of its
+// own.
 //
 // It prints `regions k=K sum=S` on stdout (the same under go run and any
 // cape run) and `regions: K regions in X.XXXs` on stderr.
@@ -26,6 +29,7 @@ import (
 
 func main() {
 	k := flag.Int("k", 3000, "number of regions")
+	iters := flag.Int("iters", 64, "iterations (int64s written) of each region")
 	echoAddr := flag.String("echo", "", "echo what arrives from this TCP address instead of running regions")
 	flag.Parse()
 	if *echoAddr != "" {
@@ -35,12 +39,13 @@ func main() {
 		}
 		return
 	}
-	a := make([]int64, 64)
+	m := max(*iters, 0)
+	a := make([]int64, m)
 	start := time.Now()
 	for r := 0; r < *k; r++ {
 		//cape:parallel for schedule(static)
-		for i := 0; i < 64; i++ {
-			a[i] = int64(r*64 + i)
+		for i := 0; i < m; i++ {
+			a[i] = int64(r*m + i)
 		}
 	}
 	elapsed := time.Since(start)
