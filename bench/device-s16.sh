@@ -55,7 +55,7 @@ for n in 2 4 8 15; do echo "$n $(reg setpriv --reuid 65534 --regid 65534 --clear
 keep r/regions-u.txt
 [ -n "$UF" ] && echo $UF > /proc/sys/vm/unprivileged_userfaultfd 2>/dev/null
 b power power 50 2 --nodes $N --sizes 6144 --iters 20 --modes seq,incremental,mp-go
+b matmul matmul 90 2 --nodes $N --sizes 1024 --modes seq,incremental,mpi-go
 b heat3d heat3d 60 2 --nodes $N --sizes 192 --iters 50 --modes seq,incremental,mp-go
 b stencil stencil 90 2 --nodes $N --sizes 2048 --iters 100 --modes seq,incremental,halo-go
-b matmul matmul 120 2 --nodes $N --sizes 1024 --modes seq,goroutines,incremental,mpi-go
 echo done $(date +%T)
