@@ -9,11 +9,14 @@ import (
 
 // fanoutMin is the number of slaves from which the automatic fan-out
 // writes the master's releases concurrently, where the master has at
-// least fanoutCores cores: a write of a small message on a local socket
+// least fanoutCores cores. A write of a small message on a local socket
 // runs the receiver's side of the protocol in the writer's call, so one
-// slave after another costs the master that much per slave.
+// slave after another costs the master that much per slave; a goroutine
+// per slave costs its start and wake-up. Measured on 16 cores (RESULTS.md,
+// "Sixteen cores again"), the concurrent writes paid from 15 nodes on,
+// not at 4 or 8.
 const (
-	fanoutMin   = 3
+	fanoutMin   = 8
 	fanoutCores = 4
 )
 
