@@ -214,7 +214,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	// they overlap. The nodes that committed, in rank order: a lost one
 	// has no delta (its units were re-executed).
 	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
-	merged, parts, err := x.Merge(r.seq, base, own, r.partials(), r.roster.committed)
+	merged, parts, err := x.Merge(r.seq, base, own, r.partials(), r.roster.committed, r.updates)
 	if err != nil {
 		return 0, recvd, r.mergeError(err)
 	}
@@ -392,6 +392,9 @@ func (r *Region) mergeError(err error) error {
 	in := allocTable.Describe(int(ce.Offset))
 	if in == "" {
 		in = fmt.Sprintf("arena offset %#x (no live allocation)", ce.Offset)
+	}
+	if ce.Same {
+		return r.errorf("nodes %d and %d both updated %s: two iterations on two nodes updated one element, each from its value at the region's entry, so the updates would not add up (the same race under OpenMP); use a reduction clause (reduction(+:array) for a histogram), or update each element in one iteration only", ce.NodeA, ce.NodeB, in)
 	}
 	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", ce.NodeA, ce.NodeB, in, ce.ValueA, ce.ValueB)
 }

@@ -76,6 +76,20 @@ func WritesIn[T any](r *Region, s []T) {
 	r.hints.WritesIn(lo, lo+uintptr(len(s))*unsafe.Sizeof(s[0]), base, base+uintptr(len(mem)))
 }
 
+// Updates says that r's loop updates (reads and writes back) shared
+// elements at places the translator could not prove distinct per
+// iteration (hist[v%4]++, a[perm[i]] += x): at r's end, a byte two nodes
+// both changed is a conflict, the job's error naming the nodes and the
+// element, even where they wrote the same value. Two updates of one
+// element on two nodes each start from the value at the region's entry,
+// so they would not add up; where the iterations' elements are in fact
+// distinct (a permutation), nothing changes.
+func (r *Region) Updates() {
+	if r.nested == nil {
+		r.updates = true
+	}
+}
+
 // hint is what Start tells the monitor about r.
 func (r *Region) hint() monitor.Hint { return r.hints.Hint(&r.n.gap, r.seq, r.n.plan.Verify) }
 

@@ -38,6 +38,11 @@ type Region struct {
 	values values.List // reductions and lastprivates, in registration order
 
 	hints regionHints // what the translator proved (hint_unsafe.go)
+	// updates: the translator saw the region's loop update shared
+	// elements at indices it could not prove distinct per iteration
+	// (Updates): the merge makes two nodes' writes of one byte a
+	// conflict even where their values agree.
+	updates bool
 
 	count  int               // the iterations of the region's loop (first)
 	roster regionRoster      // master of a multi-node region

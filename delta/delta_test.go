@@ -780,3 +780,44 @@ func TestReserve(t *testing.T) {
 		t.Fatal("Reserve of nothing, or on a nil delta, returned room")
 	}
 }
+
+// TestMergeUpdates: two deltas that both changed one byte to the same value
+// merge under MergeBaseInto (an agreement) and conflict under
+// MergeUpdatesInto (two updates, each from the entry value), naming both
+// nodes; bytes both carried unchanged, and disjoint writes, do not.
+func TestMergeUpdates(t *testing.T) {
+	entry := []byte{0, 0, 0, 0, 9, 9, 9, 9}
+	base := PagedBase(len(entry), func(p int) []byte {
+		if p == 0 {
+			return entry
+		}
+		return nil
+	})
+	a := &Delta{Region: 3, Node: 0, Runs: []Run{{Off: 0, Data: []byte{1, 0, 7, 9}}}}
+	b := &Delta{Region: 3, Node: 2, Runs: []Run{{Off: 2, Data: []byte{7, 0, 9, 5}}}}
+	var out Delta
+	if err := MergeBaseInto(&out, 3, base, a, b); err != nil {
+		t.Fatalf("MergeBaseInto: %v", err)
+	}
+	err := MergeUpdatesInto(&out, 3, base, a, b)
+	var ce *ConflictError
+	if !errors.As(err, &ce) || !ce.Same || ce.Offset != 2 || ce.NodeA != 0 || ce.NodeB != 2 || ce.ValueB != 7 {
+		t.Fatalf("MergeUpdatesInto: %v (%+v), want both nodes 0 and 2 updating offset 2", err, ce)
+	}
+	if !strings.Contains(err.Error(), "both updated") {
+		t.Errorf("error %q does not say both updated", err)
+	}
+	// Overlapping at offset 3 only, which node 2 carried with its entry
+	// value: no conflict, node 0's write wins.
+	c := &Delta{Region: 3, Node: 2, Runs: []Run{{Off: 3, Data: []byte{0, 9, 5}}}}
+	if err := MergeUpdatesInto(&out, 3, base, a, c); err != nil {
+		t.Fatalf("MergeUpdatesInto, disjoint writes: %v", err)
+	}
+	want := []byte{1, 0, 7, 9, 9, 5}
+	if len(out.Runs) != 1 || !bytes.Equal(out.Runs[0].Data, want) {
+		t.Errorf("merged %+v, want one run %v", out.Runs, want)
+	}
+	if err := MergeUpdatesRef(&out, 3, nil, a, c); err == nil {
+		t.Error("MergeUpdatesRef without a base: no error")
+	}
+}

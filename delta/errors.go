@@ -42,11 +42,17 @@ type ConflictError struct {
 	NodeB  int    // a node that wrote ValueB at Offset
 	ValueA byte
 	ValueB byte
+	// Same: both wrote the same value (ValueA = ValueB), a conflict in a
+	// merge of updates (MergeUpdatesInto).
+	Same bool
 }
 
 // Error names both writers, the offset and both values. The region is the
 // caller's context: it is not repeated here.
 func (e *ConflictError) Error() string {
+	if e.Same {
+		return fmt.Sprintf("%s and %s both updated arena offset %#x (both wrote %#02x)", nodeName(e.NodeA), nodeName(e.NodeB), e.Offset, e.ValueB)
+	}
 	return fmt.Sprintf("%s and %s wrote different values to arena offset %#x (%#02x vs %#02x)",
 		nodeName(e.NodeA), nodeName(e.NodeB), e.Offset, e.ValueA, e.ValueB)
 }

@@ -75,7 +75,20 @@ func MergeBase(region uint64, base Base, ds ...*Delta) (*Delta, error) {
 // ds. On error dst holds no runs. Once dst has grown to the size of the
 // union and to the number of deltas, it allocates nothing.
 func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
-	return mergeInto(dst, region, base, false, ds)
+	return mergeInto(dst, region, base, false, false, ds)
+}
+
+// MergeUpdatesInto is [MergeBaseInto] for a region that updates memory
+// (reads an element and writes it back) at places that may coincide
+// between iterations: a byte that two deltas both wrote, changing it from
+// base, is a [*ConflictError] even where they wrote the same value
+// (Same), since two updates of one element made on two nodes each start
+// from the entry value and do not add up. It needs a base.
+func MergeUpdatesInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
+	if base == nil {
+		return fmt.Errorf("merge updates: no base: %w", ErrInvalid)
+	}
+	return mergeInto(dst, region, base, false, true, ds)
 }
 
 // MergeBaseRef is [MergeBaseInto] without copying what needs no merging: a
@@ -86,11 +99,20 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 // read. The result covers the same bytes with the same values as
 // MergeBaseInto's, and conflicts are reported the same way.
 func MergeBaseRef(dst *Delta, region uint64, base Base, ds ...*Delta) error {
-	return mergeInto(dst, region, base, true, ds)
+	return mergeInto(dst, region, base, true, false, ds)
 }
 
-// mergeInto is MergeBaseInto, or with ref MergeBaseRef.
-func mergeInto(dst *Delta, region uint64, base Base, ref bool, ds []*Delta) error {
+// MergeUpdatesRef is [MergeBaseRef] with the rule of [MergeUpdatesInto].
+func MergeUpdatesRef(dst *Delta, region uint64, base Base, ds ...*Delta) error {
+	if base == nil {
+		return fmt.Errorf("merge updates: no base: %w", ErrInvalid)
+	}
+	return mergeInto(dst, region, base, true, true, ds)
+}
+
+// mergeInto is MergeBaseInto, or with ref MergeBaseRef; with updates,
+// two writes of one byte conflict whatever their values.
+func mergeInto(dst *Delta, region uint64, base Base, ref, updates bool, ds []*Delta) error {
 	if dst == nil {
 		return fmt.Errorf("merge: nil destination: %w", ErrInvalid)
 	}
@@ -161,6 +183,15 @@ func mergeInto(dst *Delta, region uint64, base Base, ref bool, ds []*Delta) erro
 			// overlapping bytes.
 			ov := min(end, curEnd) - r.Off
 			have := buf[bufStart+int(r.Off-curStart):][:ov]
+			if updates {
+				if err := bothWrote(have, r.Data[:ov], r.Off, &bc); err != nil {
+					dst.Runs, dst.buf = runs[:0], buf[:0]
+					if ce, ok := err.(*ConflictError); ok {
+						return sameConflict(region, ds, c.idx, ce)
+					}
+					return fmt.Errorf("merge: %w", err)
+				}
+			}
 			if !bytes.Equal(have, r.Data[:ov]) {
 				if err := resolve(have, r.Data[:ov], r.Off, &bc); err != nil {
 					dst.Runs, dst.buf = runs[:0], buf[:0]
@@ -291,6 +322,45 @@ func resolve(have, next []byte, off uint64, bc *baseCache) error {
 		j++
 	}
 	return nil
+}
+
+// bothWrote returns a [*ConflictError] (Same) for the first byte where
+// have, the merged bytes of the deltas before one at arena offset off,
+// and next, that delta's, are equal and differ from the entry value: both
+// wrote it.
+func bothWrote(have, next []byte, off uint64, bc *baseCache) error {
+	for j := range have {
+		if have[j] != next[j] {
+			continue
+		}
+		o := off + uint64(j)
+		if err := bc.fill(o); err != nil {
+			return err
+		}
+		if e := bc.b[o-bc.off]; e != have[j] {
+			return &ConflictError{Offset: o, ValueA: e, ValueB: next[j], Same: true}
+		}
+	}
+	return nil
+}
+
+// sameConflict completes the error ce that bothWrote reported for delta
+// ds[b]: it names the first other delta of ds that wrote the same value
+// at ce.Offset (ce.ValueA is the entry value there).
+func sameConflict(region uint64, ds []*Delta, b int, ce *ConflictError) error {
+	off, v, entry := ce.Offset, ce.ValueB, ce.ValueA
+	e := &ConflictError{Region: region, Offset: off, NodeB: ds[b].Node, ValueA: v, ValueB: v, Same: true}
+	for i, d := range ds {
+		if d == nil || i == b {
+			continue
+		}
+		k := sort.Search(len(d.Runs), func(k int) bool { return d.Runs[k].End() > off })
+		if k < len(d.Runs) && d.Runs[k].Off <= off && d.Runs[k].Data[off-d.Runs[k].Off] == v && v != entry {
+			e.NodeA = d.Node
+			break
+		}
+	}
+	return e
 }
 
 // nonzero returns a mask with 0xFF in every byte of v that is not zero and

@@ -337,7 +337,11 @@ func (t *translator) invariantUpdates(r *region) {
 			return true
 		}
 		lhs := t.updatedPlace(n)
-		if lhs == nil || t.iterationPlace(r, lhs) {
+		if lhs == nil {
+			return true
+		}
+		if t.iterationPlace(r, lhs) {
+			t.sharedUpdate(r, lhs)
 			return true
 		}
 		t.errorf(lhs.Pos(), "%s is updated in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(lhs))

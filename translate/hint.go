@@ -39,6 +39,9 @@ import (
 func (t *emitter) emitHint(b *strings.Builder, fo *fileOut, r *region, rv string) {
 	h := t.hintOf(r)
 	c := fo.cape()
+	if r.updates {
+		fmt.Fprintf(b, "%s.Updates() // shared elements updated at indices not proved distinct per iteration\n", rv)
+	}
 	if h.bounded {
 		if len(h.slices) == 0 {
 			fmt.Fprintf(b, "%s.WritesIn[byte](%s, nil) // the region writes no arena memory\n", c, rv)

@@ -30,6 +30,11 @@ type region struct {
 
 	loop  *loopInfo
 	outer *region // the region r is nested in, or nil
+	// updates: the loop updates shared elements at indices not proved
+	// distinct per iteration (sharedUpdate): the runtime is told
+	// (Region.Updates), and its merge makes two nodes' writes of one
+	// byte a conflict.
+	updates bool
 }
 
 // loopInfo describes the header of a parallel for loop.

@@ -1,0 +1,212 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Updates of shared elements in a parallel loop (hist[v%4]++, a[i/2] +=
+// x, a[perm[i]] += x): an update reads the element it writes, so two
+// iterations that update one element on two nodes each add to the value
+// at the region's entry, and the merge would keep one of the two (or
+// none is seen to conflict, where the two copies end equal). Where the
+// translator cannot prove the element distinct per iteration (one of the
+// place's indices distinct for distinct values of the loop variable), it
+// tells the runtime (cape.Region.Updates), whose merge then makes any
+// byte two nodes both changed a conflict, the job's error: a permutation
+// runs, a histogram is refused at run time with the element named.
+
+// sharedUpdate marks r (r.updates) if lhs, a place its loop body updates,
+// is shared memory whose indices do not tell iterations apart
+// (distinctIndex).
+func (t *translator) sharedUpdate(r *region, lhs ast.Expr) {
+	v := t.rootVar(lhs)
+	if v == nil || r.loop == nil || r.loop.v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || v == r.loop.valueVar {
+		return // the iteration's own memory, or not a loop with a variable
+	}
+	var idx []ast.Expr
+	for e := ast.Unparen(lhs); ; {
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			idx = append(idx, x.Index)
+			e = ast.Unparen(x.X)
+			continue
+		case *ast.SelectorExpr:
+			e = ast.Unparen(x.X)
+			continue
+		case *ast.StarExpr:
+			e = ast.Unparen(x.X)
+			continue
+		}
+		break
+	}
+	if len(idx) == 0 {
+		return // no element: invariantUpdates' (a place naming no index)
+	}
+	for _, i := range idx {
+		if t.distinctIndex(r, i, 0) {
+			return
+		}
+	}
+	r.updates = true
+}
+
+// distinctIndex reports whether the index expression e takes distinct
+// values for distinct values of r's loop variable: the variable itself;
+// ±e, e converted, e·c, c·e, e<<c, e±c, c+e where c does not depend on
+// the loop variable and reads no memory but variables (pureIndex); or a
+// local of the body defined once as such an expression.
+func (t *translator) distinctIndex(r *region, e ast.Expr, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v := t.varOf(x)
+		if v == nil {
+			return false
+		}
+		if v == r.loop.v {
+			return true
+		}
+		def := t.onlyDefinition(r, v)
+		return def != nil && t.distinctIndex(r, def, depth+1)
+	case *ast.UnaryExpr:
+		return (x.Op == token.SUB || x.Op == token.ADD) && t.distinctIndex(r, x.X, depth+1)
+	case *ast.CallExpr:
+		// A conversion: int(i), int64(i).
+		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			return t.distinctIndex(r, x.Args[0], depth+1)
+		}
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.ADD, token.MUL:
+			return t.distinctIndex(r, x.X, depth+1) && t.pureIndex(r, x.Y) ||
+				t.distinctIndex(r, x.Y, depth+1) && t.pureIndex(r, x.X)
+		case token.SUB, token.SHL:
+			return t.distinctIndex(r, x.X, depth+1) && t.pureIndex(r, x.Y)
+		}
+	}
+	return false
+}
+
+// pureIndex reports whether e, a term added to or multiplying a distinct
+// index, reads no element of memory (no index, call or dereference but
+// conversions, len and cap) and does not depend on the loop variable.
+func (t *translator) pureIndex(r *region, e ast.Expr) bool {
+	pure := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.IndexExpr, *ast.StarExpr, *ast.FuncLit:
+			pure = false
+		case *ast.CallExpr:
+			if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() {
+				break
+			}
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := t.info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+					break
+				}
+			}
+			pure = false
+		case *ast.Ident:
+			if v := t.varOf(x); v != nil && !t.pureVar(r, v) {
+				pure = false
+			}
+		}
+		return pure
+	})
+	return pure
+}
+
+// pureVar reports whether the variable v may be a term of a distinct
+// index (pureIndex): one declared outside the loop's body but the loop's
+// own variables, the counter of a loop inside the body (for j := 0; …,
+// for j := range …), or a local of the body defined once as a pure
+// expression.
+func (t *translator) pureVar(r *region, v *types.Var) bool {
+	if v == r.loop.v || v == r.loop.valueVar {
+		return false
+	}
+	if !within(v.Pos(), r.body) {
+		return true
+	}
+	counter := false
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ForStmt:
+			if a, ok := x.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+				for _, l := range a.Lhs {
+					if id, ok := l.(*ast.Ident); ok && t.varOf(id) == v {
+						counter = true
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if id, ok := x.Key.(*ast.Ident); ok && x.Tok == token.DEFINE && t.varOf(id) == v {
+				counter = true
+			}
+		}
+		return !counter
+	})
+	if counter {
+		return true
+	}
+	def := t.onlyDefinition(r, v)
+	return def != nil && t.pureIndex(r, def)
+}
+
+// onlyDefinition returns the expression a local v of r's loop body is
+// defined as (v := e, var v = e) if that is its only assignment in the
+// body; else nil.
+func (t *translator) onlyDefinition(r *region, v *types.Var) ast.Expr {
+	if !within(v.Pos(), r.body) {
+		return nil
+	}
+	var def ast.Expr
+	count := 0
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for k, l := range x.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok || t.varOf(id) != v {
+					continue
+				}
+				count++
+				if x.Tok == token.DEFINE && len(x.Lhs) == len(x.Rhs) {
+					def = x.Rhs[k]
+				}
+			}
+		case *ast.ValueSpec:
+			for k, id := range x.Names {
+				if t.varOf(id) == v {
+					count++
+					if len(x.Values) == len(x.Names) {
+						def = x.Values[k]
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && t.varOf(id) == v {
+				count++
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && t.varOf(id) == v {
+				count++ // its address is taken: it may change through it
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{x.Key, x.Value} {
+				if id, ok := e.(*ast.Ident); ok && t.varOf(id) == v {
+					count++
+				}
+			}
+		}
+		return true
+	})
+	if count != 1 {
+		return nil
+	}
+	return def
+}

@@ -1,0 +1,74 @@
+package translate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUpdates checks which parallel loops the runtime is told update
+// shared elements at indices not proved distinct per iteration
+// (Region.Updates, distinct.go): histograms and scatters through data or
+// modular arithmetic are; updates indexed by the loop variable (through
+// arithmetic, conversions and locals defined once), of the iteration's own
+// memory, or of a reduction's private copy are not.
+func TestUpdates(t *testing.T) {
+	cases := []struct {
+		name, body string
+		updates    bool
+	}{
+		{"own element", "a[i] += 1", false},
+		{"affine", "a[2*i+1] += 1; a[i-1+1] *= 2", false},
+		{"flattened row, modulo", "for j := 0; j < 4; j++ { a[i*4+j%4] += 1 }", false},
+		{"flattened row, counter", "for j := 0; j < 4; j++ { a[i*4+j] += 1 }", false},
+		{"range counter", "for j := range 4 { b[i][j]++ }", false},
+		{"local defined once", "k := i*3 + n; a[k]++", false},
+		{"conversion", "a[int(int32(i))]++", false},
+		{"struct field", "s[i].x++", false},
+		{"modulo", "a[i%4]++", true},
+		{"division", "a[i/2] += 1", true},
+		{"data", "v := a[i]; a[v%4]++", true},
+		{"data inline", "a[p[i]] += 1", true},
+		{"local reassigned", "k := i; if k > 3 { k = 0 }; a[k]++", true},
+		{"local plus data", "k := p[i]; a[i+k]++", true},
+		{"inner counter only", "for j := 0; j < 4; j++ { b[j][0]++ }", true},
+		{"own local array", "var h [4]int; h[i%4]++; a[i] = h[0]", false},
+		{"plain write", "a[i%4] = i", false},
+	}
+	cfg := &Config{Importer: testImporter(t)}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "main.go")
+			src := hintHead + "type pt struct{ x int }\n\nfunc main() {\n\tn := 2\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tb := make([][]int, 16)\n\ts := make([]pt, 16)\n\tfor i := range b {\n\t\tb[i] = make([]int, 4)\n\t}\n" +
+				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p, b, s, n)\n}\n"
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := cfg.Files(dir, []string{file}, nil)
+			if err != nil {
+				t.Fatalf("translate: %v\n%s", err, src)
+			}
+			out := string(res.Files[file])
+			typeCheck(t, file, []byte(out))
+			if got := strings.Contains(out, ".Updates()"); got != c.updates {
+				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, out)
+			}
+		})
+	}
+	// A reduction's private copy is the iteration's own.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.go")
+	src := hintHead + "func main() {\n\th := make([]int, 4)\n\t//cape:parallel for reduction(+:h)\n\tfor i := 0; i < 16; i++ {\n\t\th[i%4]++\n\t}\n\tfmt.Println(h)\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Files(dir, []string{file}, nil)
+	if err != nil {
+		t.Fatalf("translate: %v", err)
+	}
+	if out := string(res.Files[file]); strings.Contains(out, ".Updates()") {
+		t.Errorf("reduction(+:h): Updates emitted:\n%s", out)
+	}
+}
