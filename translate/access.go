@@ -472,6 +472,9 @@ func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
 			}
 			return !varies
 		})
+		if reached && varies && !t.calleeDistinct(r, lhs, args, d) {
+			r.updates = true // as sharedUpdate, through the arguments
+		}
 		if reached && !varies {
 			t.errorf(call.Pos(), "%s updates %s (at %s) in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(call), t.text(lhs), t.where(lhs.Pos()))
 			return false

@@ -52,6 +52,79 @@ func (t *translator) sharedUpdate(r *region, lhs ast.Expr) {
 	r.updates = true
 }
 
+// calleeDistinct reports whether lhs, a place that the function d, called
+// from r's loop body with args standing for its parameters, updates, is
+// the iteration's own or distinct per iteration: its root is a local of
+// d or reached from an argument naming the iteration's own memory, or one
+// of its indices is a parameter whose argument is a distinct index
+// (distinctIndex).
+func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var]ast.Expr, d *ast.FuncDecl) bool {
+	if r.loop == nil || r.loop.v == nil {
+		return true
+	}
+	root := t.rootVar(lhs)
+	switch {
+	case root == nil:
+		return false
+	case args[root] != nil:
+		if v := t.rootVar(args[root]); v != nil && (within(v.Pos(), r.stmt) || r.clauseOf[v] != "") {
+			return true // the iteration's own memory, or a private copy
+		}
+		if t.distinctPlace(r, args[root]) {
+			return true // the iteration's row: scale(g.Rows[i], 2)
+		}
+	case within(root.Pos(), d):
+		return true // a local of the function
+	}
+	for e := ast.Unparen(lhs); ; {
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			if id, ok := ast.Unparen(x.Index).(*ast.Ident); ok {
+				if v := t.varOf(id); v != nil && args[v] != nil && t.distinctIndex(r, args[v], 0) {
+					return true
+				}
+			}
+			e = ast.Unparen(x.X)
+			continue
+		case *ast.SelectorExpr:
+			e = ast.Unparen(x.X)
+			continue
+		case *ast.StarExpr:
+			e = ast.Unparen(x.X)
+			continue
+		}
+		return false
+	}
+}
+
+// distinctPlace reports whether the place e (an argument) is one element
+// per iteration: one of its indices is distinct (distinctIndex), or it is
+// a slice of an array or slice from a distinct index on (a[i*m:(i+1)*m]).
+func (t *translator) distinctPlace(r *region, e ast.Expr) bool {
+	for e = ast.Unparen(e); ; {
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			if t.distinctIndex(r, x.Index, 0) {
+				return true
+			}
+			e = ast.Unparen(x.X)
+		case *ast.SliceExpr:
+			if x.Low != nil && t.distinctIndex(r, x.Low, 0) {
+				return true
+			}
+			e = ast.Unparen(x.X)
+		case *ast.SelectorExpr:
+			e = ast.Unparen(x.X)
+		case *ast.StarExpr:
+			e = ast.Unparen(x.X)
+		case *ast.UnaryExpr:
+			e = ast.Unparen(x.X)
+		default:
+			return false
+		}
+	}
+}
+
 // distinctIndex reports whether the index expression e takes distinct
 // values for distinct values of r's loop variable: the variable itself;
 // ±e, e converted, e·c, c·e, e<<c, e±c, c+e where c does not depend on

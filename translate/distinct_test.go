@@ -72,3 +72,40 @@ func TestUpdates(t *testing.T) {
 		t.Errorf("reduction(+:h): Updates emitted:\n%s", out)
 	}
 }
+
+// TestUpdatesInCallee: an update made by a function the loop calls, at an
+// index it is handed, marks the region as the same update in the body
+// would.
+func TestUpdatesInCallee(t *testing.T) {
+	cases := []struct {
+		name, body string
+		updates    bool
+	}{
+		{"handed the loop variable", "add(a, i)", false},
+		{"handed an affine index", "add(a, 2*i+1)", false},
+		{"handed a bucket", "add(a, p[i]%4)", true},
+		{"handed a bucket through a local", "k := p[i] % 4; add(a, k)", true},
+		{"own memory", "h := make([]int, 4); add(h, i%4); a[i] = h[0]", false},
+		{"handed a row", "add(a[i*4:(i+1)*4], 1)", false},
+		{"handed the same row", "add(a[0:4], i%4)", true},
+	}
+	cfg := &Config{Importer: testImporter(t)}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "main.go")
+			src := hintHead + "func add(h []int, k int) { h[k]++ }\n\nfunc main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
+				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := cfg.Files(dir, []string{file}, nil)
+			if err != nil {
+				t.Fatalf("translate: %v\n%s", err, src)
+			}
+			if got := strings.Contains(string(res.Files[file]), ".Updates()"); got != c.updates {
+				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, res.Files[file])
+			}
+		})
+	}
+}
