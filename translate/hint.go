@@ -297,36 +297,41 @@ func (t *emitter) cleanLoop(r *region) ast.Stmt {
 	default:
 		return nil
 	}
+	// The loop's regions: statements of its body (with what they nest),
+	// each clean at its edges. Between two of them, within an iteration or
+	// from one to the next, run only the body's other statements.
+	direct := map[ast.Stmt]*region{}
+	for _, q := range t.regions {
+		st := ast.Stmt(q.stmt)
+		if q.label != nil {
+			st = q.label
+		}
+		if t.parent[st] == blk {
+			direct[st] = q
+		}
+	}
 	for _, o := range t.regions {
-		if o != r && within(o.stmt.Pos(), loop) && !within(o.stmt.Pos(), r.stmt) {
-			return nil // another region of the loop
+		if !within(o.stmt.Pos(), loop) {
+			continue
+		}
+		nested := false
+		for st := range direct {
+			nested = nested || within(o.stmt.Pos(), st)
+		}
+		if !nested {
+			return nil // a region of the loop that is not a statement of its body
 		}
 	}
-	for _, v := range r.order {
-		if t.place.boxes[v] != nil {
-			return nil // its result is written into the arena after the region
-		}
-	}
-	// The parallel loop's bounds and chunk size are evaluated before the
-	// region starts, its variable set after it.
-	if l := r.loop; l != nil {
-		if l.v != nil && t.place.boxes[l.v] != nil {
+	for _, q := range direct {
+		if !t.cleanEdges(q) {
 			return nil
 		}
-		for _, e := range []ast.Expr{l.lo, l.hi, l.step, l.rangeX} {
-			if e != nil && !t.cleanExpr(e) {
-				return nil
-			}
-		}
-	}
-	if r.chunk != "" && !callFree(r.chunk) {
-		return nil
 	}
 	if (cond != nil && !t.cleanExpr(cond)) || (post != nil && !t.cleanStmt(post.(ast.Stmt))) {
 		return nil
 	}
 	for _, s := range blk.List {
-		if s != own && !t.cleanStmt(s) {
+		if direct[s] == nil && !t.cleanStmt(s) {
 			return nil
 		}
 	}
@@ -334,6 +339,30 @@ func (t *emitter) cleanLoop(r *region) ast.Stmt {
 		return lab
 	}
 	return loop
+}
+
+// cleanEdges reports whether the region q writes no arena memory outside
+// its Start and Stop: no result is written into the arena after it, and
+// its loop's bounds, variable and chunk size write nothing there either.
+func (t *emitter) cleanEdges(q *region) bool {
+	for _, v := range q.order {
+		if t.place.boxes[v] != nil {
+			return false // its result is written into the arena after the region
+		}
+	}
+	// The parallel loop's bounds and chunk size are evaluated before the
+	// region starts, its variable set after it.
+	if l := q.loop; l != nil {
+		if l.v != nil && t.place.boxes[l.v] != nil {
+			return false
+		}
+		for _, e := range []ast.Expr{l.lo, l.hi, l.step, l.rangeX} {
+			if e != nil && !t.cleanExpr(e) {
+				return false
+			}
+		}
+	}
+	return q.chunk == "" || callFree(q.chunk)
 }
 
 // startsGoroutines reports whether the package has a go statement.

@@ -93,6 +93,37 @@ for it := range 3 {
 		b[i] += a[i]
 	}
 }
+fmt.Println(a, b)`, bounds: "a b", loop: true},
+	{name: "a second region under an if in the loop", body: `
+a := make([]int, 8)
+b := make([]int, 8)
+for it := range 3 {
+	//cape:parallel for
+	for i := range 8 {
+		a[i] += i + it
+	}
+	if it > 0 {
+		//cape:parallel for
+		for i := range 8 {
+			b[i] += a[i]
+		}
+	}
+}
+fmt.Println(a, b)`, bounds: "a b"},
+	{name: "two regions, an arena write between them", body: `
+a := make([]int, 8)
+b := make([]int, 8)
+for it := range 3 {
+	//cape:parallel for
+	for i := range 8 {
+		a[i] += i + it
+	}
+	b[0] = it
+	//cape:parallel for
+	for i := range 8 {
+		b[i] += a[i]
+	}
+}
 fmt.Println(a, b)`, bounds: "a b"},
 	{name: "a slice of the body aliases shared rows", body: `
 n := 4
