@@ -413,33 +413,58 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	t.errorf(call.Pos(), "%s in every iteration of the parallel loop updates %s, the same shared value (a loop-carried dependence): each node would update its own copy; make one per iteration, or use a reduction clause", t.text(call), t.text(recv))
 }
 
-// invariantCall refuses a call, made in a parallel loop's body, of a
-// function or method of the package that updates (x op= v, x++) a place
-// reached from its receiver or parameters (c.n++ in c.inc()) when the
-// place names none of the function's locals and the arguments it is
-// reached from name no variable of the iteration: every iteration would
-// update the same place. (The functions that call goes on to call are not
-// followed.)
+// invariantCall refuses a call, made in a parallel loop's body, of code of
+// the package (a function or method, a function literal through a
+// function value, a method through a method value or an interface) that
+// updates (x op= v, x++) a place naming no variable of the iteration:
+// one reached from its receiver or parameters whose arguments name none
+// (c.n++ in c.inc()), or from a variable it captures or a package
+// variable (cnt[0] += k in a closure made before the loop). Every
+// iteration would update the same place. Where the place varies with the
+// arguments but not provably one element per iteration (add(hist, v%4)),
+// the region is marked (r.updates, see sharedUpdate). (The functions the
+// callee goes on to call are not followed.)
 func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
-	fn := t.staticCallee(call)
-	if fn == nil {
-		return
+	targets, _ := t.callees(call, func(v *types.Var) bool { return within(v.Pos(), r.stmt) })
+	for _, c := range targets {
+		var scope ast.Node
+		var body *ast.BlockStmt
+		var params *ast.FieldList
+		switch {
+		case c.decl != nil && c.decl.Body != nil:
+			scope, body, params = c.decl, c.decl.Body, c.decl.Type.Params
+		case c.lit != nil:
+			scope, body, params = c.lit, c.lit.Body, c.lit.Type.Params
+		default:
+			continue
+		}
+		args, shared := t.calleeArgs(r, call, c.decl, params)
+		t.invariantBody(r, call, scope, body, args, shared)
 	}
-	d := t.facts.decls[fn]
-	if d == nil || d.Body == nil {
-		return
-	}
-	// The argument each parameter and the receiver stand for.
-	args := map[*types.Var]ast.Expr{}
-	if d.Recv != nil && len(d.Recv.List) == 1 && len(d.Recv.List[0].Names) == 1 {
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			if v, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
-				args[v] = sel.X
+}
+
+// calleeArgs maps the parameters of a callee of call (params, and decl's
+// receiver if a method) to the arguments they stand for. shared is the
+// receiver when it cannot be mapped but is fixed outside the iteration (a
+// method value made before the loop), else nil.
+func (t *translator) calleeArgs(r *region, call *ast.CallExpr, decl *ast.FuncDecl, params *ast.FieldList) (args map[*types.Var]ast.Expr, shared *types.Var) {
+	args = map[*types.Var]ast.Expr{}
+	if decl != nil && decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+		if v, ok := t.info.Defs[decl.Recv.List[0].Names[0]].(*types.Var); ok {
+			switch fun := ast.Unparen(call.Fun).(type) {
+			case *ast.SelectorExpr:
+				args[v] = fun.X
+			case *ast.Ident:
+				// A method value: its receiver was fixed where it was
+				// made.
+				if fv := t.varOf(fun); fv != nil && !within(fv.Pos(), r.stmt) {
+					shared = v
+				}
 			}
 		}
 	}
 	k := 0
-	for _, f := range d.Type.Params.List {
+	for _, f := range params.List {
 		for _, name := range f.Names {
 			if v, ok := t.info.Defs[name].(*types.Var); ok && k < len(call.Args) && !call.Ellipsis.IsValid() {
 				args[v] = call.Args[k]
@@ -447,7 +472,13 @@ func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
 			k++
 		}
 	}
-	ast.Inspect(d.Body, func(n ast.Node) bool {
+	return args, shared
+}
+
+// invariantBody checks the updates of body, a callee of call (declared by
+// scope) whose parameters stand for args; see invariantCall.
+func (t *translator) invariantBody(r *region, call *ast.CallExpr, scope ast.Node, body *ast.BlockStmt, args map[*types.Var]ast.Expr, shared *types.Var) {
+	ast.Inspect(body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false
 		}
@@ -467,12 +498,16 @@ func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
 			case args[v] != nil:
 				reached = true
 				varies = t.iterationPlace(r, args[v])
-			case within(v.Pos(), d):
-				varies = true // a local of the function
+			case v == shared:
+				reached = true
+			case within(v.Pos(), scope), within(v.Pos(), r.stmt):
+				varies = true // a local of the callee, or of the iteration
+			default:
+				reached = true // captured from outside the loop, or a package variable
 			}
 			return !varies
 		})
-		if reached && varies && !t.calleeDistinct(r, lhs, args, d) {
+		if reached && varies && !t.calleeDistinct(r, lhs, args, scope) {
 			r.updates = true // as sharedUpdate, through the arguments
 		}
 		if reached && !varies {

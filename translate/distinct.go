@@ -52,13 +52,14 @@ func (t *translator) sharedUpdate(r *region, lhs ast.Expr) {
 	r.updates = true
 }
 
-// calleeDistinct reports whether lhs, a place that the function d, called
+// calleeDistinct reports whether lhs, a place that the function d (a
+// declaration or a literal), called
 // from r's loop body with args standing for its parameters, updates, is
 // the iteration's own or distinct per iteration: its root is a local of
 // d or reached from an argument naming the iteration's own memory, or one
 // of its indices is a parameter whose argument is a distinct index
 // (distinctIndex).
-func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var]ast.Expr, d *ast.FuncDecl) bool {
+func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var]ast.Expr, d ast.Node) bool {
 	if r.loop == nil || r.loop.v == nil {
 		return true
 	}

@@ -109,3 +109,50 @@ func TestUpdatesInCallee(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdatesThroughValues: updates made through a closure made before
+// the loop, a method value and an interface method are seen as those of a
+// function called directly: refused where every iteration updates the
+// same place, the region marked where the place varies but not provably
+// per iteration, nothing where it is the iteration's own.
+func TestUpdatesThroughValues(t *testing.T) {
+	cases := []struct {
+		name, before, body string
+		refused, updates   bool
+	}{
+		{"closure, same place", "bump := func(k int) { a[0] += k }", "bump(1)", true, false},
+		{"closure, the loop variable", "bump := func(k int) { a[k] += 1 }", "bump(i)", false, false},
+		{"closure, a bucket", "bump := func(k int) { a[k] += 1 }", "bump(p[i] % 4)", false, true},
+		{"closure made in the iteration", "", "local := 0; bump := func() { local++ }; bump(); a[i] = local", false, false},
+		{"method value", "f := c.inc", "f()", true, false},
+		{"method value made in the iteration", "cs := make([]ctr, 16)", "f := cs[i].inc; f(); a[i] = cs[i].n", false, false},
+		{"interface method", "var ic incer = c", "ic.inc()", true, false},
+		{"interface method on the iteration's value", "cs := make([]ctr, 16)", "var ic incer = &cs[i]; ic.inc(); a[i] = cs[i].n", false, false},
+	}
+	cfg := &Config{Importer: testImporter(t)}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "main.go")
+			src := hintHead + "type ctr struct{ n int }\n\nfunc (c *ctr) inc() { c.n++ }\n\ntype incer interface{ inc() }\n\n" +
+				"func main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tc := &ctr{}\n\t" + c.before + "\n" +
+				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p, c)\n}\n"
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := cfg.Files(dir, []string{file}, nil)
+			if refused := err != nil && strings.Contains(err.Error(), "at the same place"); refused != c.refused {
+				t.Fatalf("refused %v, want %v: %v\n%s", refused, c.refused, err, src)
+			}
+			if c.refused {
+				return
+			}
+			if err != nil {
+				t.Fatalf("translate: %v\n%s", err, src)
+			}
+			if got := strings.Contains(string(res.Files[file]), ".Updates()"); got != c.updates {
+				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, res.Files[file])
+			}
+		})
+	}
+}
