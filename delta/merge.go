@@ -183,23 +183,14 @@ func mergeInto(dst *Delta, region uint64, base Base, ref, updates bool, ds []*De
 			// overlapping bytes.
 			ov := min(end, curEnd) - r.Off
 			have := buf[bufStart+int(r.Off-curStart):][:ov]
-			if updates {
-				if err := bothWrote(have, r.Data[:ov], r.Off, &bc); err != nil {
-					dst.Runs, dst.buf = runs[:0], buf[:0]
-					if ce, ok := err.(*ConflictError); ok {
-						return sameConflict(region, ds, c.idx, ce)
-					}
-					return fmt.Errorf("merge: %w", err)
+			if err := overlap(have, r.Data[:ov], r.Off, &bc, updates); err != nil {
+				dst.Runs, dst.buf = runs[:0], buf[:0]
+				if ce, ok := err.(*ConflictError); ok && ce.Same {
+					return sameConflict(region, ds, c.idx, ce)
+				} else if ok {
+					return conflict(region, ds, c.idx, ce, base)
 				}
-			}
-			if !bytes.Equal(have, r.Data[:ov]) {
-				if err := resolve(have, r.Data[:ov], r.Off, &bc); err != nil {
-					dst.Runs, dst.buf = runs[:0], buf[:0]
-					if ce, ok := err.(*ConflictError); ok {
-						return conflict(region, ds, c.idx, ce, base)
-					}
-					return fmt.Errorf("merge: %w", err)
-				}
+				return fmt.Errorf("merge: %w", err)
 			}
 			if end > curEnd {
 				buf = append(buf, r.Data[ov:]...)
@@ -322,6 +313,21 @@ func resolve(have, next []byte, off uint64, bc *baseCache) error {
 		j++
 	}
 	return nil
+}
+
+// overlap merges next, one delta's bytes at arena offset off, into have,
+// the merged bytes of the deltas before it (resolve); with updates, a byte
+// both wrote is a conflict first (bothWrote).
+func overlap(have, next []byte, off uint64, bc *baseCache, updates bool) error {
+	if updates {
+		if err := bothWrote(have, next, off, bc); err != nil {
+			return err
+		}
+	}
+	if bytes.Equal(have, next) {
+		return nil
+	}
+	return resolve(have, next, off, bc)
 }
 
 // bothWrote returns a [*ConflictError] (Same) for the first byte where
