@@ -25,22 +25,7 @@ func (t *translator) sharedUpdate(r *region, lhs ast.Expr) {
 	if v == nil || r.loop == nil || r.loop.v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || v == r.loop.valueVar {
 		return // the iteration's own memory, or not a loop with a variable
 	}
-	var idx []ast.Expr
-	for e := ast.Unparen(lhs); ; {
-		switch x := e.(type) {
-		case *ast.IndexExpr:
-			idx = append(idx, x.Index)
-			e = ast.Unparen(x.X)
-			continue
-		case *ast.SelectorExpr:
-			e = ast.Unparen(x.X)
-			continue
-		case *ast.StarExpr:
-			e = ast.Unparen(x.X)
-			continue
-		}
-		break
-	}
+	idx := indicesOf(lhs)
 	if len(idx) == 0 {
 		return // no element: invariantUpdates' (a place naming no index)
 	}
@@ -77,24 +62,32 @@ func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var
 	case within(root.Pos(), d):
 		return true // a local of the function
 	}
-	for e := ast.Unparen(lhs); ; {
+	for _, i := range indicesOf(lhs) {
+		if id, ok := ast.Unparen(i).(*ast.Ident); ok {
+			if v := t.varOf(id); v != nil && args[v] != nil && t.distinctIndex(r, args[v], 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// indicesOf returns the indices of the place e (a[i].f[j] → j, i), down
+// its indexes, selectors and dereferences.
+func indicesOf(e ast.Expr) []ast.Expr {
+	var idx []ast.Expr
+	for e = ast.Unparen(e); ; {
 		switch x := e.(type) {
 		case *ast.IndexExpr:
-			if id, ok := ast.Unparen(x.Index).(*ast.Ident); ok {
-				if v := t.varOf(id); v != nil && args[v] != nil && t.distinctIndex(r, args[v], 0) {
-					return true
-				}
-			}
+			idx = append(idx, x.Index)
 			e = ast.Unparen(x.X)
-			continue
 		case *ast.SelectorExpr:
 			e = ast.Unparen(x.X)
-			continue
 		case *ast.StarExpr:
 			e = ast.Unparen(x.X)
-			continue
+		default:
+			return idx
 		}
-		return false
 	}
 }
 

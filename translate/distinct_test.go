@@ -39,36 +39,24 @@ func TestUpdates(t *testing.T) {
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			file := filepath.Join(dir, "main.go")
 			src := hintHead + "type pt struct{ x int }\n\nfunc main() {\n\tn := 2\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tb := make([][]int, 16)\n\ts := make([]pt, 16)\n\tfor i := range b {\n\t\tb[i] = make([]int, 4)\n\t}\n" +
 				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p, b, s, n)\n}\n"
-			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			res, err := cfg.Files(dir, []string{file}, nil)
+			out, err := translateMain(t, cfg, src)
 			if err != nil {
 				t.Fatalf("translate: %v\n%s", err, src)
 			}
-			out := string(res.Files[file])
-			typeCheck(t, file, []byte(out))
 			if got := strings.Contains(out, ".Updates()"); got != c.updates {
 				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, out)
 			}
 		})
 	}
 	// A reduction's private copy is the iteration's own.
-	dir := t.TempDir()
-	file := filepath.Join(dir, "main.go")
 	src := hintHead + "func main() {\n\th := make([]int, 4)\n\t//cape:parallel for reduction(+:h)\n\tfor i := 0; i < 16; i++ {\n\t\th[i%4]++\n\t}\n\tfmt.Println(h)\n}\n"
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := cfg.Files(dir, []string{file}, nil)
+	out, err := translateMain(t, cfg, src)
 	if err != nil {
 		t.Fatalf("translate: %v", err)
 	}
-	if out := string(res.Files[file]); strings.Contains(out, ".Updates()") {
+	if strings.Contains(out, ".Updates()") {
 		t.Errorf("reduction(+:h): Updates emitted:\n%s", out)
 	}
 }
@@ -92,19 +80,14 @@ func TestUpdatesInCallee(t *testing.T) {
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			file := filepath.Join(dir, "main.go")
 			src := hintHead + "func add(h []int, k int) { h[k]++ }\n\nfunc main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
 				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"
-			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			res, err := cfg.Files(dir, []string{file}, nil)
+			out, err := translateMain(t, cfg, src)
 			if err != nil {
 				t.Fatalf("translate: %v\n%s", err, src)
 			}
-			if got := strings.Contains(string(res.Files[file]), ".Updates()"); got != c.updates {
-				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, res.Files[file])
+			if got := strings.Contains(out, ".Updates()"); got != c.updates {
+				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, out)
 			}
 		})
 	}
@@ -132,15 +115,10 @@ func TestUpdatesThroughValues(t *testing.T) {
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			file := filepath.Join(dir, "main.go")
 			src := hintHead + "type ctr struct{ n int }\n\nfunc (c *ctr) inc() { c.n++ }\n\ntype incer interface{ inc() }\n\n" +
 				"func main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tc := &ctr{}\n\t" + c.before + "\n" +
 				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p, c)\n}\n"
-			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			res, err := cfg.Files(dir, []string{file}, nil)
+			out, err := translateMain(t, cfg, src)
 			if refused := err != nil && strings.Contains(err.Error(), "at the same place"); refused != c.refused {
 				t.Fatalf("refused %v, want %v: %v\n%s", refused, c.refused, err, src)
 			}
@@ -150,9 +128,27 @@ func TestUpdatesThroughValues(t *testing.T) {
 			if err != nil {
 				t.Fatalf("translate: %v\n%s", err, src)
 			}
-			if got := strings.Contains(string(res.Files[file]), ".Updates()"); got != c.updates {
-				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, res.Files[file])
+			if got := strings.Contains(out, ".Updates()"); got != c.updates {
+				t.Errorf("Updates %v, want %v:\n%s", got, c.updates, out)
 			}
 		})
 	}
+}
+
+// translateMain translates src, a main package in a file of its own, and
+// returns the generated code, which must type-check, or the translation's
+// error.
+func translateMain(t *testing.T, cfg *Config, src string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cfg.Files(dir, []string{file}, nil)
+	if err != nil {
+		return "", err
+	}
+	typeCheck(t, file, res.Files[file])
+	return string(res.Files[file]), nil
 }
