@@ -73,7 +73,8 @@ func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var
 }
 
 // indicesOf returns the indices of the place e (a[i].f[j] → j, i), down
-// its indexes, selectors and dereferences.
+// its indexes, selectors and dereferences, with the low bound of a slice
+// expression (a[lo:hi] → lo) and through an address taken.
 func indicesOf(e ast.Expr) []ast.Expr {
 	var idx []ast.Expr
 	for e = ast.Unparen(e); ; {
@@ -81,9 +82,16 @@ func indicesOf(e ast.Expr) []ast.Expr {
 		case *ast.IndexExpr:
 			idx = append(idx, x.Index)
 			e = ast.Unparen(x.X)
+		case *ast.SliceExpr:
+			if x.Low != nil {
+				idx = append(idx, x.Low)
+			}
+			e = ast.Unparen(x.X)
 		case *ast.SelectorExpr:
 			e = ast.Unparen(x.X)
 		case *ast.StarExpr:
+			e = ast.Unparen(x.X)
+		case *ast.UnaryExpr:
 			e = ast.Unparen(x.X)
 		default:
 			return idx
@@ -95,28 +103,12 @@ func indicesOf(e ast.Expr) []ast.Expr {
 // per iteration: one of its indices is distinct (distinctIndex), or it is
 // a slice of an array or slice from a distinct index on (a[i*m:(i+1)*m]).
 func (t *translator) distinctPlace(r *region, e ast.Expr) bool {
-	for e = ast.Unparen(e); ; {
-		switch x := e.(type) {
-		case *ast.IndexExpr:
-			if t.distinctIndex(r, x.Index, 0) {
-				return true
-			}
-			e = ast.Unparen(x.X)
-		case *ast.SliceExpr:
-			if x.Low != nil && t.distinctIndex(r, x.Low, 0) {
-				return true
-			}
-			e = ast.Unparen(x.X)
-		case *ast.SelectorExpr:
-			e = ast.Unparen(x.X)
-		case *ast.StarExpr:
-			e = ast.Unparen(x.X)
-		case *ast.UnaryExpr:
-			e = ast.Unparen(x.X)
-		default:
-			return false
+	for _, i := range indicesOf(e) {
+		if t.distinctIndex(r, i, 0) {
+			return true
 		}
 	}
+	return false
 }
 
 // distinctIndex reports whether the index expression e takes distinct
