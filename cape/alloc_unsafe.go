@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/cape-go/cape/cape/internal/allocs"
@@ -17,9 +18,15 @@ type AllocError struct {
 	Type string // the element type, as Go spells it
 	N    int    // number of elements requested
 	Err  error
+	// Held, when the arena is exhausted, says which call site's live
+	// allocations hold the most of it.
+	Held string
 }
 
 func (e *AllocError) Error() string {
+	if e.Held != "" {
+		return fmt.Sprintf("allocate %d × %s in the arena: %v; %s", e.N, e.Type, e.Err, e.Held)
+	}
 	return fmt.Sprintf("allocate %d × %s in the arena: %v", e.N, e.Type, e.Err)
 }
 
@@ -80,22 +87,69 @@ func Alloc[T any](n int) ([]T, error) {
 	}
 	off, err := a.Alloc(n*size, t.Align())
 	if err != nil {
-		return nil, &AllocError{Type: t.String(), N: n, Err: err}
+		return nil, &AllocError{Type: t.String(), N: n, Err: err, Held: heldMost(err)}
 	}
 	allocTable.Add(&allocs.Allocation{Off: off, Size: n * size, N: n, Type: t.String(), Ptrs: words, Where: allocs.Caller(0, "github.com/cape-go/cape/cape")})
+	if used := a.Used(); int64(used) >= leakNext.Load() {
+		leakNotice(used)
+	}
 	mem := a.Bytes()[off : off+n*size]
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(mem))), n), nil
+}
+
+// leakNext is the arena extent at which leakNotice looks next: 1 GiB,
+// then each doubling.
+var leakNext atomic.Int64
+
+func init() { leakNext.Store(1 << 30) }
+
+// leakNotice tells the user, once the arena's extent has reached used (a
+// power of two from 1 GiB on), where most of it comes from if one call
+// site's live allocations hold more than half of it in 8 or more blocks:
+// memory made each time around a loop and never reclaimed, which grows
+// until the arena or the machine's memory runs out. The master says it
+// (or the program, run alone).
+func leakNotice(used int) {
+	next := leakNext.Load()
+	for next <= int64(used) {
+		next *= 2
+	}
+	leakNext.Store(next)
+	if self != nil && self.rank != 0 {
+		return
+	}
+	where, count, bytes := allocTable.Heaviest()
+	if count < 8 || 2*bytes < used {
+		return
+	}
+	notice("cape: the arena has grown to %.1f GiB; %.1f GiB of it are %d live allocations made at %s: memory made each time around a loop and never reclaimed grows until the arena or the nodes' memory runs out (cape build and cape run warn of such a make)\n",
+		float64(used)/(1<<30), float64(bytes)/(1<<30), count, where)
+}
+
+// heldMost describes, when err says the arena is exhausted, the call site
+// whose live allocations hold the most of it; else "".
+func heldMost(err error) string {
+	if !errors.Is(err, arena.ErrExhausted) {
+		return ""
+	}
+	where, count, bytes := allocTable.Heaviest()
+	if where == "" {
+		return ""
+	}
+	return fmt.Sprintf("%.1f MiB of it are %d live allocation(s) made at %s (memory made each time around a loop and never reclaimed fills the arena: cape build and cape run warn of such a make)", float64(bytes)/(1<<20), count, where)
 }
 
 // Make allocates n zeroed elements of T in the arena. T may hold pointers
 // and slices only if they point into the arena (rows of a [][]T made with
 // Make, for example): the Go collector does not scan the arena, and each
 // region's Start checks it. Like the built-in make, Make panics (with an
-// *AllocError) when it cannot allocate; Alloc returns the error instead.
+// *AllocError) when asked for what it cannot allocate; Alloc returns the
+// error instead. An arena exhausted ends the node (and the job) with the
+// error, as running out of memory ends a Go program.
 func Make[T any](n int) []T {
 	s, err := Alloc[T](n)
 	if err != nil {
-		panic(err)
+		allocFailed(err)
 	}
 	return s
 }
@@ -104,9 +158,18 @@ func Make[T any](n int) []T {
 func New[T any]() *T {
 	s, err := Alloc[T](1)
 	if err != nil {
-		panic(err)
+		allocFailed(err)
 	}
 	return &s[0]
+}
+
+// allocFailed ends the node with err if the arena is exhausted, and panics
+// with it otherwise (a negative length, a type the arena cannot hold).
+func allocFailed(err error) {
+	if errors.Is(err, arena.ErrExhausted) {
+		fail(err)
+	}
+	panic(err)
 }
 
 // Free returns the memory of v, a slice from Make or Alloc or a pointer

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,10 @@ func TestUsers3LeapfrogArenaBounded(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "never reclaimed") || !strings.Contains(stderr, "arena exhausted") {
 		t.Errorf("leapleak: want the translation's warning and an exhausted arena, got:\n%s", stderr)
+	}
+	// The error names the call site whose live allocations fill the
+	// arena, and ends the job as an error, not a panic's trace.
+	if !regexp.MustCompile(`live allocation\(s\) made at \S*leapleak/main\.go:22`).MatchString(stderr) || strings.Contains(stderr, "goroutine 1 [") {
+		t.Errorf("leapleak: want the exhausted arena's error naming main.go:22, without a panic, got:\n%s", stderr)
 	}
 }

@@ -151,3 +151,28 @@ func (a *Allocation) element(i int, path string) string {
 	}
 	return fmt.Sprintf("the %s allocated at %s", a.Type, a.Where)
 }
+
+// Heaviest returns the call site (Allocation.Where) whose live allocations
+// hold the most bytes, with their number and bytes; where is "" if the
+// table is empty.
+func (t *Table) Heaviest() (where string, count, bytes int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	type site struct{ count, bytes int }
+	sites := map[string]*site{}
+	for _, a := range t.all {
+		s := sites[a.Where]
+		if s == nil {
+			s = &site{}
+			sites[a.Where] = s
+		}
+		s.count++
+		s.bytes += a.Size
+	}
+	for w, s := range sites {
+		if s.bytes > bytes || s.bytes == bytes && w < where {
+			where, count, bytes = w, s.count, s.bytes
+		}
+	}
+	return where, count, bytes
+}

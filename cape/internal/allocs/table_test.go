@@ -129,3 +129,24 @@ func TestRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaviest: the site whose live allocations hold the most bytes, once
+// freed allocations are gone.
+func TestHeaviest(t *testing.T) {
+	var tb Table
+	if w, _, _ := tb.Heaviest(); w != "" {
+		t.Fatalf("empty table: %q", w)
+	}
+	tb.Add(&Allocation{Off: 0, Size: 100, N: 1, Where: "a.go:1"})
+	for k := range 3 {
+		tb.Add(&Allocation{Off: 1000 + 64*k, Size: 64, N: 8, Where: "b.go:2"})
+	}
+	if w, n, b := tb.Heaviest(); w != "b.go:2" || n != 3 || b != 192 {
+		t.Errorf("Heaviest = %q, %d, %d; want b.go:2, 3, 192", w, n, b)
+	}
+	tb.Remove(1000)
+	tb.Remove(1064)
+	if w, n, b := tb.Heaviest(); w != "a.go:1" || n != 1 || b != 100 {
+		t.Errorf("after freeing two: Heaviest = %q, %d, %d; want a.go:1, 1, 100", w, n, b)
+	}
+}
