@@ -98,32 +98,54 @@ func Alloc[T any](n int) ([]T, error) {
 }
 
 // leakNext is the arena extent at which leakNotice looks next: 1 GiB,
-// then each doubling.
-var leakNext atomic.Int64
+// then each doubling; leakSeen is what it saw there.
+var (
+	leakNext atomic.Int64
+	leakMu   sync.Mutex
+	leakSeen struct {
+		where string
+		count int
+		seq   uint64
+		seen  bool
+	}
+)
 
 func init() { leakNext.Store(1 << 30) }
 
 // leakNotice tells the user, once the arena's extent has reached used (a
-// power of two from 1 GiB on), where most of it comes from if one call
-// site's live allocations hold more than half of it in 8 or more blocks:
-// memory made each time around a loop and never reclaimed, which grows
-// until the arena or the machine's memory runs out. The master says it
-// (or the program, run alone).
+// power of two from 2 GiB on), where most of it comes from if one call
+// site's live allocations hold more than half of it, and that site has
+// gained allocations while regions ran since the last power of two: memory
+// made each time around a loop and never reclaimed, which grows until the
+// arena or the machine's memory runs out (rows of a large matrix made once
+// before the regions do not qualify). The master says it (or the program,
+// run alone).
 func leakNotice(used int) {
+	leakMu.Lock()
+	defer leakMu.Unlock()
 	next := leakNext.Load()
+	if int64(used) < next {
+		return // another goroutine took this crossing
+	}
 	for next <= int64(used) {
 		next *= 2
 	}
 	leakNext.Store(next)
-	if self != nil && self.rank != 0 {
-		return
+	var seq uint64
+	if self != nil {
+		if self.rank != 0 {
+			return
+		}
+		seq = self.seq
 	}
 	where, count, bytes := allocTable.Heaviest()
-	if count < 8 || 2*bytes < used {
+	prev := leakSeen
+	leakSeen.where, leakSeen.count, leakSeen.seq, leakSeen.seen = where, count, seq, true
+	if !prev.seen || where != prev.where || count <= prev.count || seq == prev.seq || 2*bytes < used {
 		return
 	}
-	notice("cape: the arena has grown to %.1f GiB; %.1f GiB of it are %d live allocations made at %s: memory made each time around a loop and never reclaimed grows until the arena or the nodes' memory runs out (cape build and cape run warn of such a make)\n",
-		float64(used)/(1<<30), float64(bytes)/(1<<30), count, where)
+	notice("cape: the arena has grown to %.1f GiB; %.1f GiB of it are %d live allocations made at %s, %d of them made while %d regions ran: memory made each time around a loop and never reclaimed grows until the arena or the nodes' memory runs out (cape build and cape run warn of such a make)\n",
+		float64(used)/(1<<30), float64(bytes)/(1<<30), count, where, count-prev.count, seq-prev.seq)
 }
 
 // heldMost describes, when err says the arena is exhausted, the call site
