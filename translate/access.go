@@ -297,7 +297,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 		return
 	}
 	u := &regionUses{r: r, exits: t.checkControl(r),
-		secs: map[secVar]map[int]bool{}, whole: map[secVar]map[int]token.Pos{}}
+		secs: map[secVar]map[int]map[string]bool{}, whole: map[secVar]map[int]token.Pos{}, elems: map[secVar]map[int]map[string]token.Pos{}}
 	u.w = t.newRegionWalk(r)
 	var walk func(root ast.Node, local func(*types.Var) bool, callee bool)
 	walk = func(root ast.Node, local func(*types.Var) bool, callee bool) {
@@ -542,9 +542,10 @@ func (t *translator) iterationPlace(r *region, e ast.Expr) bool {
 type regionUses struct {
 	r     *region
 	w     *regionWalk
-	exits map[ast.Node]bool            // the region's exits, from checkControl
-	secs  map[secVar]map[int]bool      // sections using each shared variable (or field)
-	whole map[secVar]map[int]token.Pos // sections assigning it (or the field) whole
+	exits map[ast.Node]bool                       // the region's exits, from checkControl
+	secs  map[secVar]map[int]map[string]bool      // sections using each shared variable (or field), with the elements used (elemKey)
+	whole map[secVar]map[int]token.Pos            // sections assigning it (or the field) whole
+	elems map[secVar]map[int]map[string]token.Pos // sections writing its elements, or the memory it refers to
 }
 
 // secVar is a shared variable, or one field of a shared struct variable,
@@ -629,11 +630,7 @@ func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.V
 		sec = u.w.callSec // code called from that section
 	}
 	if !isLocal && r.dir.kind == dirSections && sec >= 0 {
-		sv := t.secVarOf(id, v)
-		if u.secs[sv] == nil {
-			u.secs[sv] = map[int]bool{}
-		}
-		u.secs[sv][sec] = true
+		t.sectionUse(u, id, v, a, sec)
 	}
 	if a.write {
 		t.checkWrite(u, &varUse{id: id, v: v, a: a, local: isLocal, callee: callee, clause: clause, sec: sec})
@@ -745,6 +742,7 @@ func (t *translator) bernstein(u *regionUses) {
 			}
 		}
 	}
+	t.bernsteinElems(u)
 }
 
 // writeThroughCopy handles the access a, by id, of a variable v of which

@@ -1,0 +1,245 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+)
+
+// Bernstein's conditions on the elements sections write: a section that
+// writes an element of a shared array, slice or struct field at a
+// constant index (a[1] = 5, sl[3] = v, s.arr[2] = 6) and another section
+// that uses the same element, or one it cannot tell apart, depend on each
+// other (res[0] in one section, res[1] in another do not). A pointer
+// variable defined once as the address of a variable (p := &s) stands for
+// that variable: a write through it is an assignment of the variable.
+
+// anyElem is the elemKey of a use that may reach any element; aliasElem
+// the key of a write through an alias (p.f = v with p := &s), which
+// assigns the variable, or its field, as if by name.
+const (
+	anyElem   = "*"
+	aliasElem = "&"
+)
+
+// sectionUse records the use id of the shared variable v, with access a,
+// by section sec: the element it uses, and the element it writes (other
+// than an assignment of the whole variable, which checkOwnWrite records);
+// through an alias (aliasOf), the aliased variable's too.
+func (t *translator) sectionUse(u *regionUses, id *ast.Ident, v *types.Var, a access, sec int) {
+	sv := t.sectionVar(id, v)
+	if t.headerOnly(id) {
+		return // len(s), cap(s): no element (assigning s whole is checkOwnWrite's)
+	}
+	key := t.elemKey(id, sv)
+	u.useElem(sv, sec, key)
+	if a.write && (a.indexed || a.loc != locOwn) && !t.readOnlyArg(id) {
+		u.writeElem(sv, sec, key, id.Pos())
+	}
+	if x := t.aliasOf(v); x != (secVar{}) {
+		u.useElem(x, sec, anyElem)
+		if a.write {
+			u.writeElem(x, sec, aliasElem, id.Pos())
+		}
+	}
+}
+
+// sectionVar is secVarOf, also telling apart the fields of the struct a
+// pointer variable points to (s.Min and s.Max through s *Stats).
+func (t *translator) sectionVar(id *ast.Ident, v *types.Var) secVar {
+	ptr, ok := v.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return t.secVarOf(id, v)
+	}
+	if _, ok := ptr.Elem().Underlying().(*types.Struct); !ok {
+		return secVar{v: v}
+	}
+	if sel, ok := t.parent[id].(*ast.SelectorExpr); ok && sel.X == id {
+		if s := t.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && len(s.Index()) == 1 {
+			return secVar{v: v, field: sel.Sel.Name}
+		}
+	}
+	return secVar{v: v}
+}
+
+// headerOnly reports whether id is the argument of len or cap.
+func (t *translator) headerOnly(id *ast.Ident) bool {
+	call, ok := t.parent[id].(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Args[0] != ast.Expr(id) {
+		return false
+	}
+	b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+	return ok && (b.Name() == "len" || b.Name() == "cap")
+}
+
+// readOnlyArg reports whether id is an argument of a call of a function of
+// the package whose parameter it is bound to is only read: indexed, ranged
+// over, measured, never assigned through, passed on or its address taken.
+func (t *translator) readOnlyArg(id *ast.Ident) bool {
+	call, ok := t.parent[id].(*ast.CallExpr)
+	if !ok || call.Ellipsis.IsValid() {
+		return false
+	}
+	fn := t.staticCallee(call)
+	if fn == nil || t.facts.decls[fn] == nil || t.facts.decls[fn].Body == nil {
+		return false
+	}
+	d := t.facts.decls[fn]
+	k := 0
+	var param *types.Var
+	for _, f := range d.Type.Params.List {
+		for _, name := range f.Names {
+			if k < len(call.Args) && call.Args[k] == ast.Expr(id) {
+				param, _ = t.info.Defs[name].(*types.Var)
+			}
+			k++
+		}
+	}
+	if param == nil {
+		return false
+	}
+	written := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		pid, ok := n.(*ast.Ident)
+		if !ok || written || t.info.Uses[pid] != param {
+			return !written
+		}
+		written = t.access(pid).write // assigned through, handed on, its address taken
+		return !written
+	})
+	return !written
+}
+
+func (u *regionUses) useElem(sv secVar, sec int, key string) {
+	if u.secs[sv] == nil {
+		u.secs[sv] = map[int]map[string]bool{}
+	}
+	if u.secs[sv][sec] == nil {
+		u.secs[sv][sec] = map[string]bool{}
+	}
+	u.secs[sv][sec][key] = true
+}
+
+func (u *regionUses) writeElem(sv secVar, sec int, key string, pos token.Pos) {
+	if u.elems[sv] == nil {
+		u.elems[sv] = map[int]map[string]token.Pos{}
+	}
+	if u.elems[sv][sec] == nil {
+		u.elems[sv][sec] = map[string]token.Pos{}
+	}
+	if _, ok := u.elems[sv][sec][key]; !ok {
+		u.elems[sv][sec][key] = pos
+	}
+}
+
+// elemKey names the element of sv that the use id selects: the constant
+// index of an index expression applied to it ("3"), or anyElem.
+func (t *translator) elemKey(id *ast.Ident, sv secVar) string {
+	n := ast.Node(id)
+	if sv.field != "" {
+		n = t.parent[id] // the field selector
+	}
+	ix, ok := t.parent[n].(*ast.IndexExpr)
+	if !ok || ix.X != n {
+		return anyElem
+	}
+	if tv, ok := t.info.Types[ix.Index]; ok && tv.Value != nil {
+		return tv.Value.ExactString()
+	}
+	return anyElem
+}
+
+// aliasOf returns the variable (or field) that v, a pointer, stands for
+// when v's only value is its address (p := &s, var p = &s.f); else the
+// zero secVar.
+func (t *translator) aliasOf(v *types.Var) secVar {
+	src := t.facts.sources[v]
+	if len(src) != 1 || src[0].expr == nil {
+		return secVar{}
+	}
+	amp, ok := ast.Unparen(src[0].expr).(*ast.UnaryExpr)
+	if !ok || amp.Op != token.AND {
+		return secVar{}
+	}
+	switch x := ast.Unparen(amp.X).(type) {
+	case *ast.Ident:
+		if w := t.varOf(x); w != nil {
+			return secVar{v: w}
+		}
+	case *ast.SelectorExpr:
+		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+			if w := t.varOf(id); w != nil {
+				return t.secVarOf(id, w)
+			}
+		}
+	}
+	return secVar{}
+}
+
+// elemsMeet reports whether a section writing the element key and one using
+// the elements ukeys depend on each other, as far as the translator can
+// tell: a write through an alias meets every use; a write at a constant
+// index meets a use at the same index or at one it cannot tell; a write
+// at an index it cannot tell meets nothing (sections writing halves of an
+// array through loops are the common case; the merge reports two writes
+// of one byte with different values).
+func elemsMeet(key string, ukeys map[string]bool) bool {
+	switch key {
+	case aliasElem:
+		return true
+	case anyElem:
+		return false
+	}
+	return ukeys[key] || ukeys[anyElem]
+}
+
+// bernsteinElems refuses sections of which one writes an element (or
+// through a pointer) that another uses (elemKey: the same constant index,
+// or one that may be any).
+func (t *translator) bernsteinElems(u *regionUses) {
+	type found struct {
+		pos       token.Pos
+		sv        secVar
+		key       string
+		ws, other int
+	}
+	var all []found
+	for sv, bySec := range u.elems {
+		if u.r.shared[sv.v] {
+			continue // listed in shared: the user's intent
+		}
+		for ws, keys := range bySec {
+			for key, pos := range keys {
+				other := -1
+				for used, secs := range u.secs {
+					if used.v != sv.v || sv.field != "" && used.field != "" && used.field != sv.field {
+						continue
+					}
+					for s2, ukeys := range secs {
+						if s2 != ws && (other < 0 || s2 < other) && elemsMeet(key, ukeys) {
+							other = s2
+						}
+					}
+				}
+				if other >= 0 {
+					all = append(all, found{pos, sv, key, ws, other})
+				}
+			}
+		}
+	}
+	// One error per written variable, at its first write, in source order.
+	sort.Slice(all, func(i, j int) bool { return all[i].pos < all[j].pos })
+	done := map[secVar]bool{}
+	for _, f := range all {
+		if done[f.sv] {
+			continue
+		}
+		done[f.sv] = true
+		what := f.sv.name()
+		if f.key != aliasElem {
+			what += "[" + f.key + "]"
+		}
+		t.errorf(f.pos, "%s is written in section %d (or may be, through a pointer or a call) and used in section %d: the sections depend on each other; run them in order, have each section use its own elements, or list it in shared if that is intended", what, f.ws, f.other)
+	}
+}
