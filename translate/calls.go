@@ -715,6 +715,20 @@ func (t *analyzer) needLitParam(tr trace, v *types.Var, s source, why token.Pos)
 	}
 }
 
+// isWaitGroupMethod reports whether fn is a method of sync.WaitGroup.
+func isWaitGroupMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
+}
+
 // syncUpdate refuses an atomic update (package sync/atomic), a lock or a
 // sync.Once (package sync) of memory that the region's iterations share: CAPE's
 // nodes are processes that share no memory, each updates its own copy,
@@ -731,8 +745,9 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 	case path == "sync/atomic" && recv == nil && len(call.Args) > 0 && slices.ContainsFunc(atomicUpdates, func(u string) bool { return strings.HasPrefix(fn.Name(), u) }):
 		// AddInt64, StoreUint32, SwapPointer, ...: the first argument.
 		op = call.Args[0]
-	case path == "sync" && recv != nil && (lockMethods[fn.Name()] || fn.Name() == "Do"):
-		// sync.Once's Do too: each node would run the function once.
+	case path == "sync" && recv != nil && (lockMethods[fn.Name()] || fn.Name() == "Do" || isWaitGroupMethod(fn)):
+		// sync.Once's Do too: each node would run the function once; a
+		// WaitGroup's methods: each node would wait for its own goroutines.
 		op = recv
 	default:
 		return
@@ -742,6 +757,10 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 	}
 	if recv != nil {
 		name = w.t.text(recv) + "." + fn.Name()
+	}
+	if isWaitGroupMethod(fn) {
+		w.errorf(call.Pos(), "%s in the parallel region%s uses a sync.WaitGroup that every node has a copy of: CAPE's nodes are processes that share no memory, so a goroutine an iteration starts must end within the iteration (its writes after the region ends are lost); make the WaitGroup in the iteration and Wait there", name, via)
+		return
 	}
 	if path == "sync" && fn.Name() == "Do" {
 		w.errorf(call.Pos(), "%s in the parallel region%s uses a sync.Once that every node has a copy of: CAPE's nodes are processes that share no memory, so each node would run the function once; call it before the region", name, via)

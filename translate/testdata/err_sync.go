@@ -49,6 +49,25 @@ func main() {
 	}
 	fmt.Println(hits.Load(), totals, c.n, out)
 	onces()
+	groups()
+}
+
+func groups() {
+	var wg sync.WaitGroup
+	out := make([]int, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		wg.Add(1) // want "wg.Add in the parallel region uses a sync.WaitGroup that every node has a copy of"
+		go func() {
+			defer wg.Done() // want "wg.Done in the parallel region uses a sync.WaitGroup"
+			out[i] = i
+		}()
+		var mine sync.WaitGroup
+		mine.Go(func() { out[i] += 1 })
+		mine.Wait()
+	}
+	wg.Wait()
+	fmt.Println(out)
 }
 
 func onces() {
