@@ -537,6 +537,9 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
 	w.syncUpdate(call, fn, recv, name, via)
+	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
+		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
+	}
 	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) {
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
@@ -713,6 +716,14 @@ func (t *analyzer) needLitParam(tr trace, v *types.Var, s source, why token.Pos)
 		}
 		t.needExpr(tr, call.Args[s.index], v.Name(), why)
 	}
+}
+
+// processState lists the functions that change state each process has its
+// own of (its environment, working directory, umask), which a region's
+// writes do not carry to the other nodes.
+var processState = map[string]bool{
+	"os.Setenv": true, "os.Unsetenv": true, "os.Clearenv": true, "os.Chdir": true,
+	"syscall.Setenv": true, "syscall.Unsetenv": true, "syscall.Clearenv": true, "syscall.Chdir": true, "syscall.Umask": true,
 }
 
 // isWaitGroupMethod reports whether fn is a method of sync.WaitGroup.

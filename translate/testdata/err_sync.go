@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 )
@@ -50,6 +51,7 @@ func main() {
 	fmt.Println(hits.Load(), totals, c.n, out)
 	onces()
 	groups()
+	environment()
 }
 
 func groups() {
@@ -80,4 +82,16 @@ func onces() {
 		mine.Do(func() { out[i] = i })
 	}
 	fmt.Println(out)
+}
+
+func environment() {
+	out := make([]int, 8)
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		if i == 7 {
+			os.Setenv("LAST", "7") // want "os.Setenv in the parallel region changes the process's state"
+		}
+		out[i] = len(os.Getenv("HOME"))
+	}
+	fmt.Println(out, os.Getenv("LAST"))
 }
