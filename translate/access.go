@@ -316,6 +316,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 	t.bernstein(u)
 	if r.dir.kind == dirFor {
 		t.invariantUpdates(r)
+		t.flowDependences(r)
 	}
 }
 

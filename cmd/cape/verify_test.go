@@ -144,8 +144,8 @@ func TestVerifyCatchesDependence(t *testing.T) {
 	// The region is named by the directive's position, the variable by
 	// the position of the make that allocated it.
 	for _, re := range []string{
-		`region main\.go:17:2 \(#1\): --verify: the parallel run and a sequential re-run differ`,
-		`element \[501\] of the \[\]int64 allocated at ` + regexp.QuoteMeta(abs) + `:16\b`,
+		`region main\.go:23:2 \(#1\): --verify: the parallel run and a sequential re-run differ`,
+		`element \[501\] of the \[\]int64 allocated at ` + regexp.QuoteMeta(abs) + `:18\b`,
 	} {
 		if !regexp.MustCompile(re).MatchString(stderr) {
 			t.Errorf("stderr does not match %q:\n%s", re, stderr)

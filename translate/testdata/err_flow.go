@@ -1,0 +1,44 @@
+package main
+
+import "fmt"
+
+// A parallel loop reading an element of a shared array that an earlier
+// iteration writes (a loop-carried flow dependence) is refused where the
+// indices are the loop variable plus constants. Reading what a later
+// iteration writes (the value before the region, as sequentially), another
+// array, or elements of another stride, is not.
+
+func main() {
+	n := 64
+	a := make([]float64, n)
+	b := make([]float64, n)
+	c := make([]float64, n)
+	d := make([]float64, n)
+	g := make([][]float64, n)
+	for i := range g {
+		g[i] = make([]float64, 4)
+	}
+	//cape:parallel for
+	for i := 1; i < n-1; i++ {
+		a[i] = (a[i-1] + a[i+1]) / 2 // want "a.i-1. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 0; i < n-1; i++ {
+		b[i] = b[i+1] + c[i] // the value before the region, as sequentially
+	}
+	//cape:parallel for
+	for i := 0; i < n-2; i += 2 {
+		c[i+1] = c[i] * 2 // iteration i-2 wrote c[i-1]: another stride
+	}
+	//cape:parallel for
+	for i := n - 2; i >= 0; i-- {
+		d[i] += d[i+1] // want "d.i\\+1. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < 4; j++ {
+			g[i][j] = g[i-1][j] + 1 // want "g.i-1. is read in the parallel loop, and written by an earlier iteration"
+		}
+	}
+	fmt.Println(a, b, c, d, g)
+}
