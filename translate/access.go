@@ -564,12 +564,18 @@ func (t *translator) secVarOf(id *ast.Ident, v *types.Var) secVar {
 	if _, ok := v.Type().Underlying().(*types.Struct); !ok {
 		return secVar{v: v}
 	}
+	return secVar{v: v, field: t.selectedField(id)}
+}
+
+// selectedField returns the name of the field that the use id selects
+// directly (id.f, one level), or "".
+func (t *translator) selectedField(id *ast.Ident) string {
 	if sel, ok := t.parent[id].(*ast.SelectorExpr); ok && sel.X == id {
 		if s := t.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && len(s.Index()) == 1 {
-			return secVar{v: v, field: sel.Sel.Name}
+			return sel.Sel.Name
 		}
 	}
-	return secVar{v: v}
+	return ""
 }
 
 // name is how messages name sv.

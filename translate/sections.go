@@ -55,12 +55,7 @@ func (t *translator) sectionVar(id *ast.Ident, v *types.Var) secVar {
 	if _, ok := ptr.Elem().Underlying().(*types.Struct); !ok {
 		return secVar{v: v}
 	}
-	if sel, ok := t.parent[id].(*ast.SelectorExpr); ok && sel.X == id {
-		if s := t.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && len(s.Index()) == 1 {
-			return secVar{v: v, field: sel.Sel.Name}
-		}
-	}
-	return secVar{v: v}
+	return secVar{v: v, field: t.selectedField(id)}
 }
 
 // headerOnly reports whether id is the argument of len or cap.
