@@ -87,7 +87,11 @@ func Alloc[T any](n int) ([]T, error) {
 	}
 	off, err := a.Alloc(n*size, t.Align())
 	if err != nil {
-		return nil, &AllocError{Type: t.String(), N: n, Err: err, Held: heldMost(err)}
+		held := ""
+		if n*size <= a.Size() {
+			held = heldMost(err) // it would fit but for what is live
+		}
+		return nil, &AllocError{Type: t.String(), N: n, Err: err, Held: held}
 	}
 	allocTable.Add(&allocs.Allocation{Off: off, Size: n * size, N: n, Type: t.String(), Ptrs: words, Where: allocs.Caller(0, "github.com/cape-go/cape/cape")})
 	if used := a.Used(); int64(used) >= leakNext.Load() {
@@ -166,8 +170,8 @@ func heldMost(err error) string {
 // Make, for example): the Go collector does not scan the arena, and each
 // region's Start checks it. Like the built-in make, Make panics (with an
 // *AllocError) when asked for what it cannot allocate; Alloc returns the
-// error instead. An arena exhausted ends the node (and the job) with the
-// error, as running out of memory ends a Go program.
+// error instead. An arena exhausted by what is live in it ends the node
+// (and the job) with the error, as running out of memory ends a Go program.
 func Make[T any](n int) []T {
 	s, err := Alloc[T](n)
 	if err != nil {
@@ -185,10 +189,13 @@ func New[T any]() *T {
 	return &s[0]
 }
 
-// allocFailed ends the node with err if the arena is exhausted, and panics
-// with it otherwise (a negative length, a type the arena cannot hold).
+// allocFailed ends the node with err if the arena is exhausted by what is
+// live in it (AllocError.Held), and panics with it otherwise (a request
+// larger than the arena, a negative length, a type the arena cannot hold),
+// as the built-in make does.
 func allocFailed(err error) {
-	if errors.Is(err, arena.ErrExhausted) {
+	var ae *AllocError
+	if errors.As(err, &ae) && ae.Held != "" {
 		fail(err)
 	}
 	panic(err)
