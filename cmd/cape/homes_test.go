@@ -79,6 +79,38 @@ func TestHomesTransfer(t *testing.T) {
 	}
 }
 
+// TestHomesParallelReleases runs jobs whose master writes its releases
+// concurrently (CAPE_FANOUT=parallel, the default from 8 slaves on a
+// master with 4 cores) and one slave after another (serial): the same
+// output either way, on 4 nodes, the pushed pages included.
+func TestHomesParallelReleases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	needLazyPages(t)
+	for _, c := range []struct {
+		dir  string
+		args []string
+	}{
+		{"./testdata/lazy", nil},
+		{"../../examples/jacobi", []string{"-n", "256", "-iters", "20"}},
+		{"../../examples/cg", nil},
+	} {
+		want := goRun(t, c.dir, c.args...)
+		for _, fanout := range []string{"parallel", "serial"} {
+			t.Setenv("CAPE_FANOUT", fanout)
+			stdout, stderr, err := capeRun("4", []string{"--transfer", "homes"}, sharedBuild(t, c.dir), c.args)
+			if err != nil || stdout != want {
+				t.Errorf("%s, CAPE_FANOUT=%s, 4 nodes: %v, printed %q, want %q\n%s", c.dir, fanout, err, stdout, want, stderr)
+			}
+		}
+	}
+	t.Setenv("CAPE_FANOUT", "sideways")
+	if _, stderr, err := capeRun("2", nil, sharedBuild(t, "./testdata/lazy"), nil); err == nil || !strings.Contains(stderr, "CAPE_FANOUT") {
+		t.Errorf("CAPE_FANOUT=sideways: %v, want an error naming the variable\n%s", err, stderr)
+	}
+}
+
 // TestHomesConflict checks that a conflict is still an error naming both
 // nodes and the element under distributed homes (the page's writers send
 // their runs when the master asks).
