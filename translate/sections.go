@@ -106,6 +106,7 @@ func (t *translator) readOnlyArg(id *ast.Ident) bool {
 	return !written
 }
 
+// useElem records that section sec uses the element key of sv.
 func (u *regionUses) useElem(sv secVar, sec int, key string) {
 	if u.secs[sv] == nil {
 		u.secs[sv] = map[int]map[string]bool{}
@@ -116,6 +117,8 @@ func (u *regionUses) useElem(sv secVar, sec int, key string) {
 	u.secs[sv][sec][key] = true
 }
 
+// writeElem records that section sec writes the element key of sv, first
+// at pos.
 func (u *regionUses) writeElem(sv secVar, sec int, key string, pos token.Pos) {
 	if u.elems[sv] == nil {
 		u.elems[sv] = map[int]map[string]token.Pos{}
