@@ -540,7 +540,8 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}
-	if recv != nil && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) {
+	if recv != nil && !isWaitGroupMethod(fn) && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) {
+		// (a WaitGroup's methods: syncUpdate's)
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -768,6 +769,10 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 	}
 	if recv != nil {
 		name = w.t.text(recv) + "." + fn.Name()
+	}
+	if isWaitGroupMethod(fn) && w.t.isParam(w.t.rootVar(op)) {
+		w.errorf(call.Pos(), "%s in the parallel region%s uses a sync.WaitGroup handed to the function as %s, which CAPE cannot tell is the iteration's own: call Done in the function literal that starts the goroutine (go func() { defer wg.Done(); work(...) }()), with a WaitGroup made in the iteration", name, via, w.t.text(op))
+		return
 	}
 	if isWaitGroupMethod(fn) {
 		w.errorf(call.Pos(), "%s in the parallel region%s uses a sync.WaitGroup that every node has a copy of: CAPE's nodes are processes that share no memory, so a goroutine an iteration starts must end within the iteration (its writes after the region ends are lost); make the WaitGroup in the iteration and Wait there", name, via)

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -39,11 +40,11 @@ func (t *translator) flowDependences(r *region) {
 		step = max(s, -s)
 	}
 	type write struct {
-		off int64
-		pos token.Pos
+		coef, off int64
+		ix        *ast.IndexExpr // the place's first index
 	}
-	writes := map[*types.Var][]write{}
-	reads := map[*types.Var][]*ast.IndexExpr{}
+	writes := map[string][]write{}
+	reads := map[string][]*ast.IndexExpr{}
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
@@ -51,41 +52,44 @@ func (t *translator) flowDependences(r *region) {
 		case *ast.AssignStmt:
 			if x.Tok != token.DEFINE {
 				for _, lhs := range x.Lhs {
-					if v, ix := t.firstIndex(r, lhs); v != nil {
-						if off, ok := t.loopOffset(l, ix.Index); ok {
-							writes[v] = append(writes[v], write{off, lhs.Pos()})
+					if k, ix := t.firstIndex(r, lhs); k != "" {
+						if c, off, ok := t.loopAffine(l, ix.Index); ok {
+							writes[k] = append(writes[k], write{c, off, ix})
 						}
 					}
 				}
 			}
 		case *ast.IncDecStmt:
-			if v, ix := t.firstIndex(r, x.X); v != nil {
-				if off, ok := t.loopOffset(l, ix.Index); ok {
-					writes[v] = append(writes[v], write{off, x.X.Pos()})
+			if k, ix := t.firstIndex(r, x.X); k != "" {
+				if c, off, ok := t.loopAffine(l, ix.Index); ok {
+					writes[k] = append(writes[k], write{c, off, ix})
 				}
 			}
 		case *ast.IndexExpr:
-			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
-				if v := t.varOf(id); v != nil && t.sharedRoot(r, v) {
-					reads[v] = append(reads[v], x)
-				}
+			if k := t.arrayKey(r, x.X); k != "" {
+				reads[k] = append(reads[k], x)
 			}
 		}
 		return true
 	})
-	for v, ws := range writes {
-		for _, rd := range reads[v] {
-			roff, ok := t.loopOffset(l, rd.Index)
+	for k, ws := range writes {
+		for _, rd := range reads[k] {
+			rc, roff, ok := t.loopAffine(l, rd.Index)
 			if !ok {
 				continue
 			}
 			for _, w := range ws {
-				d := roff - w.off // the writing iteration is i + d
+				// Iteration i reads element rc*i + roff, iteration i'
+				// writes w.coef*i' + w.off: the same when i' = i + d.
+				if rc != w.coef || (roff-w.off)%rc != 0 {
+					continue
+				}
+				d := (roff - w.off) / rc
 				if l.down {
 					d = -d
 				}
 				if d < 0 && -d%step == 0 {
-					t.errorf(rd.Pos(), "%s is read in the parallel loop, and written by an earlier iteration (%s at %s): a loop-carried dependence; on CAPE's nodes the first iteration of a node's share would read the value from before the region; read from a copy of the array (two arrays, swapped after the loop), or run the loop sequentially", t.text(rd), t.text(ast.Expr(rd.X))+"["+l.name+offText(w.off)+"]", t.where(w.pos))
+					t.errorf(rd.Pos(), "%s is read in the parallel loop, and written by an earlier iteration (%s at %s): a loop-carried dependence; on CAPE's nodes the first iteration of a node's share would read the value from before the region; read from a copy of the array (two arrays, swapped after the loop), or run the loop sequentially", t.text(rd), t.text(w.ix), t.where(w.ix.Pos()))
 					return
 				}
 			}
@@ -93,20 +97,10 @@ func (t *translator) flowDependences(r *region) {
 	}
 }
 
-// offText writes the offset off after a loop variable: "+1", "-2", "".
-func offText(off int64) string {
-	switch {
-	case off > 0:
-		return "+" + constant.MakeInt64(off).String()
-	case off < 0:
-		return constant.MakeInt64(off).String()
-	}
-	return ""
-}
-
-// firstIndex returns the shared array variable the place e indexes first
-// (a in a[i][j], a[i].f), with that index expression; else nil.
-func (t *translator) firstIndex(r *region, e ast.Expr) (*types.Var, *ast.IndexExpr) {
+// firstIndex returns the key (arrayKey) of the shared array the place e
+// indexes first (a in a[i][j], s.data in s.data[i].f), with that index
+// expression; else "".
+func (t *translator) firstIndex(r *region, e ast.Expr) (string, *ast.IndexExpr) {
 	var first *ast.IndexExpr
 	for e = ast.Unparen(e); ; {
 		switch x := e.(type) {
@@ -115,15 +109,69 @@ func (t *translator) firstIndex(r *region, e ast.Expr) (*types.Var, *ast.IndexEx
 			e = ast.Unparen(x.X)
 			continue
 		case *ast.SelectorExpr:
+			if first != nil {
+				if k := t.arrayKey(r, first.X); k != "" {
+					return k, first
+				}
+			}
 			e = ast.Unparen(x.X)
 			continue
 		case *ast.Ident:
-			if v := t.varOf(x); v != nil && first != nil && ast.Unparen(first.X) == ast.Expr(x) && t.sharedRoot(r, v) {
-				return v, first
+			if first != nil {
+				if k := t.arrayKey(r, first.X); k != "" {
+					return k, first
+				}
 			}
 		}
-		return nil, nil
+		return "", nil
 	}
+}
+
+// arrayKey names the shared array or slice that the expression x denotes,
+// so that two expressions of one get one key: a variable (through copies
+// made once, b := a, to the variable copied) or a chain of fields of one
+// (s.data, g.Rows); "" for any other expression, or memory of the
+// iteration's own.
+func (t *translator) arrayKey(r *region, x ast.Expr) string {
+	x = ast.Unparen(x)
+	switch e := x.(type) {
+	case *ast.Ident:
+		v := t.varOf(e)
+		for range 4 {
+			if v == nil {
+				return ""
+			}
+			src := t.facts.sources[v]
+			if len(src) != 1 || src[0].expr == nil {
+				break
+			}
+			id, ok := ast.Unparen(src[0].expr).(*ast.Ident)
+			if !ok || t.varOf(id) == nil {
+				break
+			}
+			v = t.varOf(id) // b := a: the same array
+		}
+		if v == nil || !t.sharedRoot(r, v) {
+			return ""
+		}
+		return fmt.Sprintf("%s@%d", v.Name(), v.Pos())
+	case *ast.SelectorExpr:
+		root := t.rootVar(e)
+		if root == nil || !t.sharedRoot(r, root) {
+			return ""
+		}
+		for y := ast.Expr(e); ; {
+			switch z := ast.Unparen(y).(type) {
+			case *ast.SelectorExpr:
+				y = z.X
+				continue
+			case *ast.Ident:
+				return t.text(e)
+			}
+			return "" // indexes or calls on the way: not judged
+		}
+	}
+	return ""
 }
 
 // sharedRoot reports whether v is shared by r's iterations: declared
@@ -132,38 +180,42 @@ func (t *translator) sharedRoot(r *region, v *types.Var) bool {
 	return !within(v.Pos(), r.stmt) && r.clauseOf[v] == ""
 }
 
-// loopOffset returns c if e is the loop variable plus the constant c (v,
-// v+c, v-c, c+v), else false.
-func (t *translator) loopOffset(l *loopInfo, e ast.Expr) (int64, bool) {
+// loopAffine returns c and k if e is c·v + k for r's loop variable v and
+// constants c ≠ 0 and k (v, v+1, 2*v-2, (v-1)*3), else false.
+func (t *translator) loopAffine(l *loopInfo, e ast.Expr) (c, k int64, ok bool) {
+	c, k, ok = t.affine(l, e, 0)
+	return c, k, ok && c != 0
+}
+
+func (t *translator) affine(l *loopInfo, e ast.Expr, depth int) (c, k int64, ok bool) {
+	if depth > 6 {
+		return 0, 0, false
+	}
 	e = ast.Unparen(e)
-	if id, ok := e.(*ast.Ident); ok && t.varOf(id) == l.v {
-		return 0, true
+	if tv, found := t.info.Types[e]; found && tv.Value != nil {
+		k, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		return 0, k, exact
 	}
-	b, ok := e.(*ast.BinaryExpr)
-	if !ok || b.Op != token.ADD && b.Op != token.SUB {
-		return 0, false
-	}
-	konst := func(x ast.Expr) (int64, bool) {
-		tv, ok := t.info.Types[x]
-		if !ok || tv.Value == nil {
-			return 0, false
+	switch x := e.(type) {
+	case *ast.Ident:
+		return 1, 0, t.varOf(x) == l.v
+	case *ast.BinaryExpr:
+		c1, k1, ok1 := t.affine(l, x.X, depth+1)
+		c2, k2, ok2 := t.affine(l, x.Y, depth+1)
+		if !ok1 || !ok2 {
+			return 0, 0, false
 		}
-		return constant.Int64Val(constant.ToInt(tv.Value))
-	}
-	isVar := func(x ast.Expr) bool {
-		id, ok := ast.Unparen(x).(*ast.Ident)
-		return ok && t.varOf(id) == l.v
-	}
-	if isVar(b.X) {
-		if c, ok := konst(b.Y); ok {
-			if b.Op == token.SUB {
-				c = -c
+		switch x.Op {
+		case token.ADD:
+			return c1 + c2, k1 + k2, true
+		case token.SUB:
+			return c1 - c2, k1 - k2, true
+		case token.MUL:
+			if c1 != 0 && c2 != 0 {
+				return 0, 0, false // v·v
 			}
-			return c, true
+			return c1*k2 + c2*k1, k1 * k2, true
 		}
 	}
-	if b.Op == token.ADD && isVar(b.Y) {
-		return konst(b.X)
-	}
-	return 0, false
+	return 0, 0, false
 }

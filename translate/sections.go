@@ -38,6 +38,9 @@ func (t *translator) sectionUse(u *regionUses, id *ast.Ident, v *types.Var, a ac
 		u.writeElem(sv, sec, key, id.Pos())
 	}
 	if x := t.aliasOf(v); x != (secVar{}) {
+		if x.field == "" {
+			x.field = sv.field // p.a with p := &s: s.a
+		}
 		u.useElem(x, sec, anyElem)
 		if a.write {
 			u.writeElem(x, sec, aliasElem, id.Pos())
@@ -149,28 +152,44 @@ func (t *translator) elemKey(id *ast.Ident, sv secVar) string {
 }
 
 // aliasOf returns the variable (or field) that v, a pointer, stands for
-// when v's only value is its address (p := &s, var p = &s.f); else the
-// zero secVar.
+// when v's only value is its address (p := &s, var p = &s.f, p := &a[1]),
+// or a copy of such a pointer (q := p); else the zero secVar.
 func (t *translator) aliasOf(v *types.Var) secVar {
-	src := t.facts.sources[v]
-	if len(src) != 1 || src[0].expr == nil {
-		return secVar{}
-	}
-	amp, ok := ast.Unparen(src[0].expr).(*ast.UnaryExpr)
-	if !ok || amp.Op != token.AND {
-		return secVar{}
-	}
-	switch x := ast.Unparen(amp.X).(type) {
-	case *ast.Ident:
-		if w := t.varOf(x); w != nil {
-			return secVar{v: w}
+	for range 4 {
+		src := t.facts.sources[v]
+		if len(src) != 1 || src[0].expr == nil {
+			return secVar{}
 		}
-	case *ast.SelectorExpr:
-		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
-			if w := t.varOf(id); w != nil {
-				return t.secVarOf(id, w)
+		e := ast.Unparen(src[0].expr)
+		if id, ok := e.(*ast.Ident); ok {
+			if v = t.varOf(id); v == nil {
+				return secVar{}
+			}
+			continue // q := p: p's
+		}
+		amp, ok := e.(*ast.UnaryExpr)
+		if !ok || amp.Op != token.AND {
+			return secVar{}
+		}
+		switch x := ast.Unparen(amp.X).(type) {
+		case *ast.Ident:
+			if w := t.varOf(x); w != nil {
+				return secVar{v: w}
+			}
+		case *ast.SelectorExpr:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+				if w := t.varOf(id); w != nil {
+					return t.secVarOf(id, w)
+				}
+			}
+		case *ast.IndexExpr:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+				if w := t.varOf(id); w != nil {
+					return secVar{v: w} // an element: the array
+				}
 			}
 		}
+		return secVar{}
 	}
 	return secVar{}
 }

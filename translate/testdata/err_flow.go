@@ -40,5 +40,22 @@ func main() {
 			g[i][j] = g[i-1][j] + 1 // want "g.i-1. is read in the parallel loop, and written by an earlier iteration"
 		}
 	}
-	fmt.Println(a, b, c, d, g)
+	e := make([]float64, 2*n+2)
+	//cape:parallel for
+	for i := 1; i <= n; i++ {
+		e[2*i] = e[2*i-2] + 3 // want "e.2.i-2. is read in the parallel loop, and written by an earlier iteration"
+	}
+	f := b // the same array
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		b[i] = f[i-1] + 1 // want "f.i-1. is read in the parallel loop, and written by an earlier iteration .b.i. at"
+	}
+	s := &holder{data: make([]float64, n)}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		s.data[i] = s.data[i-1] + 1 // want "s.data.i-1. is read in the parallel loop"
+	}
+	fmt.Println(a, b, c, d, g, e, s.data)
 }
+
+type holder struct{ data []float64 }

@@ -47,4 +47,34 @@ func main() {
 		}
 	}
 	fmt.Println(a, s, sl, res, r1, r2, r3, r4)
+	aliases()
+}
+
+func aliases() {
+	var a [4]int
+	var s pair
+	var t pair
+	p := &a[1]
+	q := &s
+	q2 := q
+	pt := &t
+	var r1 int
+	var r2 int
+	var r3 int
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			*p = 5        // want "a is written in section 0"
+			q2.n = 6      // want "s.n is written in section 0"
+			pt.arr[0] = 1 // different fields of t: independent
+		}
+		//cape:section
+		{
+			r1 = a[1] + 1
+			r2 = s.n + 1
+			r3 = t.n + 1
+		}
+	}
+	fmt.Println(a, s, t, r1, r2, r3)
 }

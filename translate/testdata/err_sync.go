@@ -52,6 +52,24 @@ func main() {
 	onces()
 	groups()
 	environment()
+	handed()
+}
+
+func done(wg *sync.WaitGroup, out []int, i int) {
+	defer wg.Done() // want "wg.Done in the parallel region .called from the parallel region at err_sync.go:[0-9]+. uses a sync.WaitGroup handed to the function as wg"
+	out[i] = i
+}
+
+func handed() {
+	out := make([]int, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go done(&wg, out, i)
+		wg.Wait()
+	}
+	fmt.Println(out)
 }
 
 func groups() {
