@@ -128,8 +128,8 @@ func (t *translator) firstIndex(r *region, e ast.Expr) (string, *ast.IndexExpr) 
 }
 
 // arrayKey names the shared array or slice that the expression x denotes,
-// so that two expressions of one get one key: a variable (through copies
-// made once, b := a, to the variable copied) or a chain of fields of one
+// so that two expressions of one get one key: a variable (through slices
+// copied once, b := a, to the variable copied; an array copied is another) or a chain of fields of one
 // (s.data, g.Rows); "" for any other expression, or memory of the
 // iteration's own.
 func (t *translator) arrayKey(r *region, x ast.Expr) string {
@@ -146,10 +146,10 @@ func (t *translator) arrayKey(r *region, x ast.Expr) string {
 				break
 			}
 			id, ok := ast.Unparen(src[0].expr).(*ast.Ident)
-			if !ok || t.varOf(id) == nil {
-				break
+			if _, slice := v.Type().Underlying().(*types.Slice); !ok || !slice || t.varOf(id) == nil {
+				break // an array assigned is a copy: another array
 			}
-			v = t.varOf(id) // b := a: the same array
+			v = t.varOf(id) // b := a, slices: the same array
 		}
 		if v == nil || !t.sharedRoot(r, v) {
 			return ""

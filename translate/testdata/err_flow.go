@@ -55,7 +55,15 @@ func main() {
 	for i := 1; i < n; i++ {
 		s.data[i] = s.data[i-1] + 1 // want "s.data.i-1. is read in the parallel loop"
 	}
-	fmt.Println(a, b, c, d, g, e, s.data)
+	var h [8]float64
+	for it := 0; it < 2; it++ {
+		prev := h // a copy: another array
+		//cape:parallel for
+		for i := 1; i < 8; i++ {
+			h[i] = prev[i-1] + 1
+		}
+	}
+	fmt.Println(a, b, c, d, g, e, s.data, h)
 }
 
 type holder struct{ data []float64 }
