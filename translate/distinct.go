@@ -22,19 +22,13 @@ import (
 // (distinctIndex).
 func (t *translator) sharedUpdate(r *region, lhs ast.Expr) {
 	v := t.rootVar(lhs)
-	if v == nil || r.loop == nil || r.loop.v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || v == r.loop.valueVar {
+	if v == nil || r.loop == nil || r.loop.v == nil || !t.sharedRoot(r, v) || v == r.loop.valueVar {
 		return // the iteration's own memory, or not a loop with a variable
 	}
-	idx := indicesOf(lhs)
-	if len(idx) == 0 {
-		return // no element: invariantUpdates' (a place naming no index)
+	// A place with no index is invariantUpdates'.
+	if len(indicesOf(lhs)) > 0 && !t.distinctPlace(r, lhs) {
+		r.updates = true
 	}
-	for _, i := range idx {
-		if t.distinctIndex(r, i, 0) {
-			return
-		}
-	}
-	r.updates = true
 }
 
 // calleeDistinct reports whether lhs, a place that the function d (a

@@ -45,6 +45,13 @@ func (t *translator) flowDependences(r *region) {
 	}
 	writes := map[string][]write{}
 	reads := map[string][]*ast.IndexExpr{}
+	wrote := func(place ast.Expr) {
+		if k, ix := t.firstIndex(r, place); k != "" {
+			if c, off, ok := t.loopAffine(l, ix.Index); ok {
+				writes[k] = append(writes[k], write{c, off, ix})
+			}
+		}
+	}
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
@@ -52,19 +59,11 @@ func (t *translator) flowDependences(r *region) {
 		case *ast.AssignStmt:
 			if x.Tok != token.DEFINE {
 				for _, lhs := range x.Lhs {
-					if k, ix := t.firstIndex(r, lhs); k != "" {
-						if c, off, ok := t.loopAffine(l, ix.Index); ok {
-							writes[k] = append(writes[k], write{c, off, ix})
-						}
-					}
+					wrote(lhs)
 				}
 			}
 		case *ast.IncDecStmt:
-			if k, ix := t.firstIndex(r, x.X); k != "" {
-				if c, off, ok := t.loopAffine(l, ix.Index); ok {
-					writes[k] = append(writes[k], write{c, off, ix})
-				}
-			}
+			wrote(x.X)
 		case *ast.IndexExpr:
 			if k := t.arrayKey(r, x.X); k != "" {
 				reads[k] = append(reads[k], x)
@@ -101,29 +100,18 @@ func (t *translator) flowDependences(r *region) {
 // indexes first (a in a[i][j], s.data in s.data[i].f), with that index
 // expression; else "".
 func (t *translator) firstIndex(r *region, e ast.Expr) (string, *ast.IndexExpr) {
-	var first *ast.IndexExpr
 	for e = ast.Unparen(e); ; {
 		switch x := e.(type) {
 		case *ast.IndexExpr:
-			first = x
 			e = ast.Unparen(x.X)
-			continue
+			if k := t.arrayKey(r, e); k != "" {
+				return k, x
+			}
 		case *ast.SelectorExpr:
-			if first != nil {
-				if k := t.arrayKey(r, first.X); k != "" {
-					return k, first
-				}
-			}
 			e = ast.Unparen(x.X)
-			continue
-		case *ast.Ident:
-			if first != nil {
-				if k := t.arrayKey(r, first.X); k != "" {
-					return k, first
-				}
-			}
+		default:
+			return "", nil
 		}
-		return "", nil
 	}
 }
 

@@ -34,7 +34,7 @@ func (t *translator) sectionUse(u *regionUses, id *ast.Ident, v *types.Var, a ac
 	}
 	key := t.elemKey(id, sv)
 	u.useElem(sv, sec, key)
-	if a.write && (a.indexed || a.loc != locOwn) && !t.readOnlyArg(id) {
+	if a.write && (a.indexed || a.loc != locOwn) && !t.readOnlyArg(u.r, id) {
 		u.writeElem(sv, sec, key, id.Pos())
 	}
 	if x := t.aliasOf(v); x != (secVar{}) {
@@ -72,26 +72,24 @@ func (t *translator) headerOnly(id *ast.Ident) bool {
 }
 
 // readOnlyArg reports whether id is an argument of a call of a function of
-// the package whose parameter it is bound to is only read: indexed, ranged
-// over, measured, never assigned through, passed on or its address taken.
-func (t *translator) readOnlyArg(id *ast.Ident) bool {
+// the package whose parameter it is bound to (calleeArgs) is only read:
+// indexed, ranged over, measured, never assigned through, passed on or its
+// address taken.
+func (t *translator) readOnlyArg(r *region, id *ast.Ident) bool {
 	call, ok := t.parent[id].(*ast.CallExpr)
-	if !ok || call.Ellipsis.IsValid() {
+	if !ok {
 		return false
 	}
 	fn := t.staticCallee(call)
-	if fn == nil || t.facts.decls[fn] == nil || t.facts.decls[fn].Body == nil {
+	d := t.facts.decls[fn]
+	if fn == nil || d == nil || d.Body == nil {
 		return false
 	}
-	d := t.facts.decls[fn]
-	k := 0
+	args, _ := t.calleeArgs(r, call, d, d.Type.Params)
 	var param *types.Var
-	for _, f := range d.Type.Params.List {
-		for _, name := range f.Names {
-			if k < len(call.Args) && call.Args[k] == ast.Expr(id) {
-				param, _ = t.info.Defs[name].(*types.Var)
-			}
-			k++
+	for p, a := range args {
+		if a == ast.Expr(id) {
+			param = p
 		}
 	}
 	if param == nil {
