@@ -214,7 +214,7 @@ func (r *Region) exchangeMaster(own *delta.Delta) (sent, recvd int, err error) {
 	// they overlap. The nodes that committed, in rank order: a lost one
 	// has no delta (its units were re-executed).
 	base := delta.PagedBase(n.tracker.PageSize(), n.tracker.Twin)
-	merged, parts, err := x.Merge(r.seq, base, own, r.partials(), r.roster.committed, r.updates)
+	merged, parts, err := x.Merge(r.seq, base, own, r.partials(), r.roster.committed, r.mergeRule())
 	if err != nil {
 		return 0, recvd, r.mergeError(err)
 	}
@@ -384,6 +384,17 @@ func (r *Region) sendLessOwn(rank int, vals []byte) {
 
 // mergeError says what a failed merge means for the user: for a conflict,
 // which nodes wrote different values to which element of which variable.
+// arenaVars tells merges where the program's variables lie in the arena
+// (allocs.Table.Starts): made once, so that a merge does not allocate it.
+var arenaVars delta.Locations = allocTable.Starts
+
+// mergeRule is what conflicts in r's merge besides different values in
+// one byte: two writes of different bytes of one variable, and with
+// updates two writes of one byte.
+func (r *Region) mergeRule() delta.Rule {
+	return delta.Rule{Updates: r.updates, Locations: arenaVars}
+}
+
 func (r *Region) mergeError(err error) error {
 	ce, ok := exchange.Conflict(err)
 	if !ok {
@@ -392,6 +403,9 @@ func (r *Region) mergeError(err error) error {
 	in := allocTable.Describe(int(ce.Offset))
 	if in == "" {
 		in = fmt.Sprintf("arena offset %#x (no live allocation)", ce.Offset)
+	}
+	if ce.Mixed {
+		return r.errorf("nodes %d and %d wrote different bytes of %s, which would hold a value neither wrote: two iterations on two nodes wrote one element (the same race under OpenMP); write each element in one iteration only, or use a reduction clause", ce.NodeA, ce.NodeB, in)
 	}
 	if ce.Same {
 		return r.errorf("nodes %d and %d both updated %s: two iterations on two nodes updated one element, each from its value at the region's entry, so the updates would not add up (the same race under OpenMP); use a reduction clause (reduction(+:array) for a histogram), or update each element in one iteration only", ce.NodeA, ce.NodeB, in)

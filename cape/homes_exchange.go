@@ -628,13 +628,7 @@ func (r *Region) mergeMulti(lim *wire.Limits) (int, error) {
 		m.ds = append(m.ds, &pe.d)
 	}
 	base := delta.PagedBase(hs.ps, func(p int) []byte { return r.entryBytes(p, -1) })
-	// Direct calls: through a function value, base would escape.
-	if r.updates {
-		err = delta.MergeUpdatesInto(&m.merged, r.seq, base, m.ds...)
-	} else {
-		err = delta.MergeBaseInto(&m.merged, r.seq, base, m.ds...)
-	}
-	if err != nil {
+	if err := delta.MergeRuleInto(&m.merged, r.seq, base, r.mergeRule(), m.ds...); err != nil {
 		return recvd, r.mergeError(err)
 	}
 	return recvd, nil

@@ -821,3 +821,73 @@ func TestMergeUpdates(t *testing.T) {
 		t.Error("MergeUpdatesRef without a base: no error")
 	}
 }
+
+// TestMergeLocations checks the variable rule: two nodes that write
+// different bytes of one variable conflict (Mixed), while different
+// variables of one word merge as before; both the word path (a base with
+// whole words) and the byte path (a base that gives one byte at a time).
+func TestMergeLocations(t *testing.T) {
+	entry := make([]byte, 16)
+	bases := map[string]Base{
+		"words": PagedBase(len(entry), func(p int) []byte {
+			if p == 0 {
+				return entry
+			}
+			return nil
+		}),
+		"bytes": func(off uint64) []byte {
+			if off < uint64(len(entry)) {
+				return entry[off : off+1]
+			}
+			return nil
+		},
+	}
+	int64s := func(uint64) uint8 { return 0x01 }
+	int32s := func(uint64) uint8 { return 0x11 }
+	bytesOnly := func(uint64) uint8 { return 0xff }
+	for name, base := range bases {
+		// Node 0 wrote 256 into the int64 at offset 8, node 2 wrote 1: the
+		// byte merge gives 257, which neither wrote.
+		a := &Delta{Region: 4, Node: 0, Runs: []Run{{Off: 8, Data: []byte{0, 1, 0, 0, 0, 0, 0, 0}}}}
+		b := &Delta{Region: 4, Node: 2, Runs: []Run{{Off: 8, Data: []byte{1, 0, 0, 0, 0, 0, 0, 0}}}}
+		var out Delta
+		err := MergeRuleInto(&out, 4, base, Rule{Locations: int64s}, a, b)
+		var ce *ConflictError
+		if !errors.As(err, &ce) || !ce.Mixed || ce.Offset != 8 || ce.NodeA != 0 || ce.NodeB != 2 {
+			t.Fatalf("%s: int64: %v (%+v), want nodes 0 and 2 writing different bytes at offset 8", name, err, ce)
+		}
+		if !strings.Contains(err.Error(), "different bytes of the variable") {
+			t.Errorf("%s: error %q does not say what was mixed", name, err)
+		}
+		if err := MergeRuleRef(&out, 4, base, Rule{Locations: int64s}, b, a); !errors.As(err, &ce) || !ce.Mixed || ce.NodeA != 2 || ce.NodeB != 0 {
+			t.Errorf("%s: int64, other order: %v", name, err)
+		}
+		// The same bytes in a []byte, or in two int32s: different
+		// variables, merged byte by byte.
+		for lname, locs := range map[string]Locations{"bytes": bytesOnly, "int32s": int32s, "none": nil} {
+			c := &Delta{Region: 4, Node: 2, Runs: []Run{{Off: 8, Data: []byte{0, 0, 0, 0, 5, 0, 0, 0}}}}
+			if err := MergeRuleInto(&out, 4, base, Rule{Locations: locs}, a, c); err != nil {
+				t.Fatalf("%s: %s: %v", name, lname, err)
+			}
+			want := []byte{0, 1, 0, 0, 5, 0, 0, 0}
+			if len(out.Runs) != 1 || out.Runs[0].Off != 8 || !bytes.Equal(out.Runs[0].Data, want) {
+				t.Errorf("%s: %s: merged %+v, want %v at 8", name, lname, out.Runs, want)
+			}
+		}
+		// One node's write covering the other's (both wrote byte 1 the
+		// same, node 2 also byte 0): node 2's value is whole, no conflict.
+		d := &Delta{Region: 4, Node: 2, Runs: []Run{{Off: 8, Data: []byte{1, 1, 0, 0, 0, 0, 0, 0}}}}
+		if err := MergeRuleInto(&out, 4, base, Rule{Locations: int64s}, a, d); err != nil {
+			t.Errorf("%s: a write covering another: %v", name, err)
+		}
+		// Mixed int32 in the word's second half.
+		e := &Delta{Region: 4, Node: 1, Runs: []Run{{Off: 8, Data: []byte{0, 0, 0, 0, 0, 0, 7, 0}}}}
+		f := &Delta{Region: 4, Node: 3, Runs: []Run{{Off: 8, Data: []byte{0, 0, 0, 0, 0, 0, 0, 7}}}}
+		if err := MergeRuleInto(&out, 4, base, Rule{Locations: int32s}, e, f); !errors.As(err, &ce) || !ce.Mixed || ce.Offset != 12 || ce.NodeA != 1 || ce.NodeB != 3 {
+			t.Errorf("%s: int32 at 12: %v, want a mixed conflict of nodes 1 and 3 at offset 12", name, err)
+		}
+	}
+	if err := MergeRuleInto(new(Delta), 4, nil, Rule{Locations: int64s}); err == nil {
+		t.Error("locations without a base: no error")
+	}
+}

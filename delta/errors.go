@@ -45,11 +45,19 @@ type ConflictError struct {
 	// Same: both wrote the same value (ValueA = ValueB), a conflict in a
 	// merge of updates (MergeUpdatesInto).
 	Same bool
+	// Mixed: the two wrote different bytes of the variable (Rule.Locations)
+	// that starts at Offset, which would hold a value neither wrote; the
+	// values are not set.
+	Mixed bool
+	span  uint8 // with Mixed: the variable's bytes in its word from Offset
 }
 
 // Error names both writers, the offset and both values. The region is the
 // caller's context: it is not repeated here.
 func (e *ConflictError) Error() string {
+	if e.Mixed {
+		return fmt.Sprintf("%s and %s wrote different bytes of the variable at arena offset %#x", nodeName(e.NodeA), nodeName(e.NodeB), e.Offset)
+	}
 	if e.Same {
 		return fmt.Sprintf("%s and %s both updated arena offset %#x (both wrote %#02x)", nodeName(e.NodeA), nodeName(e.NodeB), e.Offset, e.ValueB)
 	}

@@ -165,7 +165,7 @@ func FuzzMergeBase(f *testing.F) {
 			}
 		}
 		ds := make([]*Delta, k)
-		exactOnly := true
+		exactOnly, words := true, true
 		for i, cur := range curs {
 			d := &Delta{Region: 3, Node: i}
 			switch m := mode >> (2 * i) & 3; m {
@@ -179,7 +179,9 @@ func FuzzMergeBase(f *testing.F) {
 				exactOnly = false
 			case 2:
 				diffReference(d, 0, cur, entry)
+				words = false
 			case 3:
+				words = false
 				if lo[i] < hi[i] {
 					AppendFull(d, uint64(lo[i]), cur[lo[i]:hi[i]])
 				}
@@ -194,7 +196,65 @@ func FuzzMergeBase(f *testing.F) {
 			m, err := MergeBase(3, nil, ds...)
 			checkMerged(t, "MergeBase without base", m, err, entry, want, curs, conflicts, anyConflict)
 		}
+		if !anyConflict && words {
+			checkVariables(t, 1<<(entry[0]%4), entry, want, curs, ds)
+		}
 	})
+}
+
+// checkVariables merges ds, made by Diff (runs of whole words) with no
+// conflicting bytes, with
+// variables of size bytes (aligned on multiples of size) and checks the
+// variable rule: with no error, every variable that a node wrote ends with
+// the value of one node that wrote it; a Mixed conflict names two nodes
+// that wrote bytes of the variable the other did not.
+func checkVariables(t *testing.T, size int, entry, want []byte, curs [][]byte, ds []*Delta) {
+	t.Helper()
+	starts := map[int]uint8{1: 0xff, 2: 0x55, 4: 0x11, 8: 0x01}[size]
+	rule := Rule{Locations: func(uint64) uint8 { return starts }}
+	var m Delta
+	err := MergeRuleInto(&m, 3, sliceBase(entry), rule, ds...)
+	wrote := func(node, lo, hi int) (set uint8) {
+		for i := lo; i < hi; i++ {
+			if curs[node][i] != entry[i] {
+				set |= 1 << (i - lo)
+			}
+		}
+		return set
+	}
+	if err != nil {
+		var ce *ConflictError
+		if !errors.As(err, &ce) || !ce.Mixed || int(ce.Offset)%size != 0 || int(ce.Offset) >= len(entry) ||
+			ce.NodeA < 0 || ce.NodeA >= len(curs) || ce.NodeB < 0 || ce.NodeB >= len(curs) {
+			t.Fatalf("merge with %d-byte variables: %v, want a mixed conflict", size, err)
+		}
+		lo, hi := int(ce.Offset), min(len(entry), int(ce.Offset)+size)
+		a, b := wrote(ce.NodeA, lo, hi), wrote(ce.NodeB, lo, hi)
+		if a&^b == 0 || b&^a == 0 {
+			t.Fatalf("mixed conflict %+v: nodes wrote %08b and %08b of the variable at %d", ce, a, b, lo)
+		}
+		return
+	}
+	got := slices.Clone(entry)
+	if err := m.Apply(got); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("merge with %d-byte variables gives\n%x\nwant\n%x", size, got, want)
+	}
+	for lo := 0; lo < len(entry); lo += size {
+		hi := min(len(entry), lo+size)
+		if bytes.Equal(got[lo:hi], entry[lo:hi]) {
+			continue
+		}
+		found := false
+		for _, cur := range curs {
+			found = found || bytes.Equal(cur[lo:hi], got[lo:hi])
+		}
+		if !found {
+			t.Fatalf("the %d-byte variable at %d ends as %x, which no node wrote", size, lo, got[lo:hi])
+		}
+	}
 }
 
 // checkMerged checks a merge's result against the reference.

@@ -75,7 +75,7 @@ func MergeBase(region uint64, base Base, ds ...*Delta) (*Delta, error) {
 // ds. On error dst holds no runs. Once dst has grown to the size of the
 // union and to the number of deltas, it allocates nothing.
 func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
-	return mergeInto(dst, region, base, false, false, ds)
+	return mergeInto(dst, region, base, false, Rule{}, ds)
 }
 
 // MergeUpdatesInto is [MergeBaseInto] for a region that updates memory
@@ -85,10 +85,7 @@ func MergeBaseInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
 // (Same), since two updates of one element made on two nodes each start
 // from the entry value and do not add up. It needs a base.
 func MergeUpdatesInto(dst *Delta, region uint64, base Base, ds ...*Delta) error {
-	if base == nil {
-		return fmt.Errorf("merge updates: no base: %w", ErrInvalid)
-	}
-	return mergeInto(dst, region, base, false, true, ds)
+	return MergeRuleInto(dst, region, base, Rule{Updates: true}, ds...)
 }
 
 // MergeBaseRef is [MergeBaseInto] without copying what needs no merging: a
@@ -99,20 +96,61 @@ func MergeUpdatesInto(dst *Delta, region uint64, base Base, ds ...*Delta) error 
 // read. The result covers the same bytes with the same values as
 // MergeBaseInto's, and conflicts are reported the same way.
 func MergeBaseRef(dst *Delta, region uint64, base Base, ds ...*Delta) error {
-	return mergeInto(dst, region, base, true, false, ds)
+	return mergeInto(dst, region, base, true, Rule{}, ds)
 }
 
 // MergeUpdatesRef is [MergeBaseRef] with the rule of [MergeUpdatesInto].
 func MergeUpdatesRef(dst *Delta, region uint64, base Base, ds ...*Delta) error {
-	if base == nil {
-		return fmt.Errorf("merge updates: no base: %w", ErrInvalid)
-	}
-	return mergeInto(dst, region, base, true, true, ds)
+	return MergeRuleRef(dst, region, base, Rule{Updates: true}, ds...)
 }
 
-// mergeInto is MergeBaseInto, or with ref MergeBaseRef; with updates,
-// two writes of one byte conflict whatever their values.
-func mergeInto(dst *Delta, region uint64, base Base, ref, updates bool, ds []*Delta) error {
+// Locations tells a merge where the program's variables lie in the arena:
+// Locations(off) returns a mask whose bit i is set where arena byte off+i
+// starts a variable (a scalar, or a field or element of a larger value),
+// for i in 0..7. A byte that belongs to no variable, or that a caller
+// cannot place, should have its bit set: it is then a variable of its own.
+// Merges call it only with offsets that are multiples of 8, and only
+// where two deltas wrote different bytes of one 8-byte word, from the
+// calling goroutine.
+type Locations func(off uint64) uint8
+
+// Rule is how a merge tells two nodes' writes apart, beyond the byte rule
+// of [MergeBase].
+type Rule struct {
+	// Updates: two deltas that both wrote a byte conflict even where they
+	// agree ([MergeUpdatesInto]).
+	Updates bool
+	// Locations, if not nil, makes the merge check variables as well as
+	// bytes: two deltas that wrote different bytes of one variable, so
+	// that the merged variable would hold a value neither wrote (1 and 256
+	// written into one int64 would merge to 257), are a [*ConflictError]
+	// (Mixed). It needs a base. Variables are checked within aligned
+	// 8-byte words where two deltas' runs overlap: deltas made by [Diff]
+	// cover whole words, so every word two of them wrote is checked, but
+	// byte-exact runs of two deltas that share a word without overlapping
+	// are not. A variable wider than 8 bytes (a complex128) is checked
+	// word by word.
+	Locations Locations
+}
+
+// MergeRuleInto is [MergeBaseInto] with rule.
+func MergeRuleInto(dst *Delta, region uint64, base Base, rule Rule, ds ...*Delta) error {
+	if base == nil && (rule.Updates || rule.Locations != nil) {
+		return fmt.Errorf("merge: a rule with updates or locations needs a base: %w", ErrInvalid)
+	}
+	return mergeInto(dst, region, base, false, rule, ds)
+}
+
+// MergeRuleRef is [MergeBaseRef] with rule.
+func MergeRuleRef(dst *Delta, region uint64, base Base, rule Rule, ds ...*Delta) error {
+	if base == nil && (rule.Updates || rule.Locations != nil) {
+		return fmt.Errorf("merge: a rule with updates or locations needs a base: %w", ErrInvalid)
+	}
+	return mergeInto(dst, region, base, true, rule, ds)
+}
+
+// mergeInto is MergeBaseInto, or with ref MergeBaseRef, with rule.
+func mergeInto(dst *Delta, region uint64, base Base, ref bool, rule Rule, ds []*Delta) error {
 	if dst == nil {
 		return fmt.Errorf("merge: nil destination: %w", ErrInvalid)
 	}
@@ -130,7 +168,7 @@ func mergeInto(dst *Delta, region uint64, base Base, ref, updates bool, ds []*De
 	runs := slices.Grow(dst.Runs[:0], totalRuns)
 	h.init()
 
-	bc := baseCache{base: base}
+	bc := baseCache{base: base, locs: rule.Locations}
 	open := false
 	var curStart, curEnd uint64 // arena range of the open output run
 	bufStart := 0               // where the open run's data starts in buf
@@ -183,10 +221,12 @@ func mergeInto(dst *Delta, region uint64, base Base, ref, updates bool, ds []*De
 			// overlapping bytes.
 			ov := min(end, curEnd) - r.Off
 			have := buf[bufStart+int(r.Off-curStart):][:ov]
-			if err := overlap(have, r.Data[:ov], r.Off, &bc, updates); err != nil {
+			if err := overlap(have, r.Data[:ov], r.Off, &bc, rule.Updates); err != nil {
 				dst.Runs, dst.buf = runs[:0], buf[:0]
 				if ce, ok := err.(*ConflictError); ok && ce.Same {
 					return sameConflict(region, ds, c.idx, ce)
+				} else if ok && ce.Mixed {
+					return mixedConflict(region, ds, c.idx, ce, base)
 				} else if ok {
 					return conflict(region, ds, c.idx, ce, base)
 				}
@@ -243,7 +283,8 @@ func mergeInputs(h mergeHeap, dst *Delta, region uint64, ds []*Delta) (_ mergeHe
 // page cost one call.
 type baseCache struct {
 	base Base
-	b    []byte // entry bytes from arena offset off
+	locs Locations // with a base: where variables lie (Rule.Locations)
+	b    []byte    // entry bytes from arena offset off
 	off  uint64
 }
 
@@ -261,22 +302,27 @@ func (c *baseCache) fill(o uint64) error {
 // the merged bytes of the deltas before it at the same offsets, by the rule
 // of [MergeBase]. For the first byte where have and next are different
 // writes it returns a [*ConflictError] with Offset, the value ValueB of
-// next and, if there is a base, the entry value in ValueA.
+// next and, if there is a base, the entry value in ValueA. With locations
+// (bc.locs), a variable of which have and next wrote different bytes is a
+// conflict too (Mixed).
 //
-// It works eight bytes at a time where the base has them contiguous: per
-// byte, next is a write where it differs from the entry value e, have is
-// one where it differs from e, and they conflict where both are writes and
-// differ from each other; the result takes next where it is a write.
+// It works in windows that end at multiples of 8 in arena offsets, eight
+// bytes at a time where the window is a whole word and the base has it
+// contiguous: per byte, next is a write where it differs from the entry
+// value e, have is one where it differs from e, and they conflict where
+// both are writes and differ from each other; the result takes next where
+// it is a write.
 func resolve(have, next []byte, off uint64, bc *baseCache) error {
 	for j := 0; j < len(have); {
-		if j+8 <= len(have) {
+		o := off + uint64(j)
+		w := min(len(have)-j, 8-int(o&7)) // the window: to the next multiple of 8
+		if w == 8 {
 			h, x := binary.LittleEndian.Uint64(have[j:]), binary.LittleEndian.Uint64(next[j:])
 			if h == x {
 				j += 8
 				continue
 			}
 			if bc.base != nil {
-				o := off + uint64(j)
 				if err := bc.fill(o); err != nil {
 					return err
 				}
@@ -285,6 +331,9 @@ func resolve(have, next []byte, off uint64, bc *baseCache) error {
 					xw, hw := nonzero(x^e), nonzero(h^e)
 					if nonzero(h^x)&xw&hw == 0 {
 						binary.LittleEndian.PutUint64(have[j:], x&xw|h&^xw)
+						if err := bc.mixed(o, byteBits(hw&^xw), byteBits(xw&^hw)); err != nil {
+							return err
+						}
 						j += 8
 						continue
 					}
@@ -292,27 +341,77 @@ func resolve(have, next []byte, off uint64, bc *baseCache) error {
 				}
 			}
 		}
-		if have[j] == next[j] {
-			j++
-			continue
-		}
-		o := off + uint64(j)
-		if bc.base == nil {
-			return &ConflictError{Offset: o, ValueB: next[j]}
-		}
-		if err := bc.fill(o); err != nil {
+		if err := resolveBytes(have[j:j+w], next[j:j+w], o, bc); err != nil {
 			return err
 		}
-		switch e := bc.b[o-bc.off]; {
-		case next[j] == e: // carried along: keep have
-		case have[j] == e:
-			have[j] = next[j]
-		default:
-			return &ConflictError{Offset: o, ValueA: e, ValueB: next[j]}
-		}
-		j++
+		j += w
 	}
 	return nil
+}
+
+// resolveBytes is resolve for one window, byte by byte: have and next hold
+// the bytes at arena offset o, which do not pass a multiple of 8.
+func resolveBytes(have, next []byte, o uint64, bc *baseCache) error {
+	var hm, xm uint8 // bytes of the word that only have, only next wrote
+	for k := range have {
+		if have[k] == next[k] {
+			continue
+		}
+		ok := o + uint64(k)
+		if bc.base == nil {
+			return &ConflictError{Offset: ok, ValueB: next[k]}
+		}
+		if err := bc.fill(ok); err != nil {
+			return err
+		}
+		switch e := bc.b[ok-bc.off]; {
+		case next[k] == e: // carried along: keep have
+			hm |= 1 << (ok & 7)
+		case have[k] == e:
+			have[k] = next[k]
+			xm |= 1 << (ok & 7)
+		default:
+			return &ConflictError{Offset: ok, ValueA: e, ValueB: next[k]}
+		}
+	}
+	return bc.mixed(o&^7, hm, xm)
+}
+
+// mixed returns a [*ConflictError] (Mixed) if, in the 8-byte word at arena
+// offset word, one variable holds bytes that only one delta wrote (bit i of
+// a: byte word+i) and bytes that only another wrote (b); with no locations
+// it returns nil. A variable that starts before the word is taken to start
+// with it.
+func (c *baseCache) mixed(word uint64, a, b uint8) error {
+	if c.locs == nil || a == 0 || b == 0 {
+		return nil
+	}
+	starts := c.locs(word) | 1
+	for i := 0; i < 8; {
+		k := i + 1
+		for k < 8 && starts&(1<<k) == 0 {
+			k++
+		}
+		v := uint8(1<<k-1) &^ uint8(1<<i-1) // the variable's bytes: [i, k)
+		if a&v != 0 && b&v != 0 {
+			return &ConflictError{Offset: word + uint64(i), Mixed: true, span: uint8(k - i)}
+		}
+		i = k
+	}
+	return nil
+}
+
+// byteBits returns a mask with bit i set where byte i of m (little-endian)
+// is not zero.
+func byteBits(m uint64) uint8 {
+	var r uint8
+	for i := 0; m != 0; i++ {
+		if m&0xff != 0 {
+			r |= 1 << i
+		}
+		m >>= 8
+	}
+	return r
 }
 
 // overlap merges next, one delta's bytes at arena offset off, into have,
@@ -364,6 +463,29 @@ func sameConflict(region uint64, ds []*Delta, b int, ce *ConflictError) error {
 		if k < len(d.Runs) && d.Runs[k].Off <= off && d.Runs[k].Data[off-d.Runs[k].Off] == v && v != entry {
 			e.NodeA = d.Node
 			break
+		}
+	}
+	return e
+}
+
+// mixedConflict completes the error ce that resolve reported for delta
+// ds[b], which wrote bytes of the variable at ce.Offset (ce.span bytes)
+// that an earlier delta in the merge order did not, where that one wrote
+// others: it names the first other delta of ds with a write (a byte that
+// differs from the entry value) in the variable.
+func mixedConflict(region uint64, ds []*Delta, b int, ce *ConflictError, base Base) error {
+	e := &ConflictError{Region: region, Offset: ce.Offset, NodeB: ds[b].Node, Mixed: true, span: ce.span}
+	for i, d := range ds {
+		if d == nil || i == b {
+			continue
+		}
+		for o := ce.Offset; o < ce.Offset+uint64(ce.span); o++ {
+			k := sort.Search(len(d.Runs), func(k int) bool { return d.Runs[k].End() > o })
+			if entry := base(o); k < len(d.Runs) && d.Runs[k].Off <= o && len(entry) > 0 &&
+				d.Runs[k].Data[o-d.Runs[k].Off] != entry[0] {
+				e.NodeA = d.Node
+				return e
+			}
 		}
 	}
 	return e

@@ -23,6 +23,8 @@ func TestUpdates(t *testing.T) {
 	scatter := sharedBuild(t, "./testdata/updates/scatter")
 	wantScatter := goRun(t, "./testdata/updates/scatter")
 	wantHist := goRun(t, "./testdata/updates/hist")
+	mixed := sharedBuild(t, "./testdata/updates/mixed")
+	wantFields := goRun(t, "./testdata/updates/mixed", "-fields")
 	for _, tr := range []string{"homes", "lazy", "eager"} {
 		if tr != "eager" {
 			needLazyPages(t)
@@ -40,6 +42,19 @@ func TestUpdates(t *testing.T) {
 			if stdout, stderr, err = capeRun(nodes, []string{"--transfer", tr}, scatter, nil); err != nil || stdout != wantScatter {
 				t.Errorf("%s, %s nodes: scatter: %v, printed %q, want %q\n%s", tr, nodes, err, stdout, wantScatter, stderr)
 			}
+			// Neighbouring iterations on different nodes write bytes,
+			// int16s and fields of one word: different variables.
+			if stdout, stderr, err = capeRun(nodes, []string{"--transfer", tr}, mixed, []string{"-fields"}); err != nil || stdout != wantFields {
+				t.Errorf("%s, %s nodes: variables sharing words: %v, printed %q, want %q\n%s", tr, nodes, err, stdout, wantFields, stderr)
+			}
+		}
+		// Two nodes writing 1 and 256 into one int: the bytes do not
+		// collide, but the int would hold 257.
+		stdout, stderr, err = capeRun("2", []string{"--transfer", tr}, mixed, nil)
+		if err == nil {
+			t.Errorf("%s: two nodes writing different bytes of one int succeeded, printing %q", tr, stdout)
+		} else if !strings.Contains(stderr, "nodes 0 and 1 wrote different bytes of element [0] of the []int allocated at") {
+			t.Errorf("%s: no error naming both nodes and the element:\n%s", tr, stderr)
 		}
 	}
 }

@@ -21,6 +21,7 @@ type Allocation struct {
 	Type      string    // the element type, as Go spells it
 	Ptrs      []PtrWord // the pointer words of one element, by offset
 	Where     string    // file:line of the allocating call in the user's program
+	Vars      *Vars     // where the variables of one element start; nil: every byte is one
 }
 
 // Table is the set of live allocations. The zero Table is empty and ready

@@ -150,3 +150,45 @@ func TestHeaviest(t *testing.T) {
 		t.Errorf("after freeing two: Heaviest = %q, %d, %d; want a.go:1, 1, 100", w, n, b)
 	}
 }
+
+func TestStarts(t *testing.T) {
+	type rec struct {
+		A int32
+		B int16
+		C int8
+	}
+	var tab Table
+	add := func(off, n int, typ reflect.Type) {
+		tab.Add(&Allocation{Off: off, Size: n * int(typ.Size()), N: n, Type: typ.String(), Vars: VarsOf(typ)})
+	}
+	add(0, 16, reflect.TypeFor[byte]())
+	add(16, 4, reflect.TypeFor[int64]())
+	add(48, 4, reflect.TypeFor[int32]())
+	add(64, 2, reflect.TypeFor[rec]())
+	add(80, 2, reflect.TypeFor[[4]int16]())
+	add(96, 1, reflect.TypeFor[complex128]())
+	add(112, 1, reflect.TypeFor[struct{ X [2]int32 }]())
+	for _, c := range []struct {
+		off  uint64
+		want uint8
+	}{
+		{0, 0xff},   // bytes
+		{8, 0xff},   // bytes
+		{16, 0x01},  // an int64
+		{40, 0x01},  // the last int64
+		{48, 0x11},  // int32s
+		{64, 0xd1},  // A at 0, B at 4, C at 6, padding at 7
+		{72, 0xd1},  // the second rec
+		{80, 0x55},  // int16s in arrays
+		{96, 0x01},  // a complex128's first word
+		{104, 0x00}, // its second word
+		{112, 0x11}, // an array field's elements
+		{120, 0xff}, // past every allocation
+		{44, 0x10},  // an int64's last half, then int32s
+		{1 << 20, 0xff},
+	} {
+		if got := tab.Starts(c.off); got != c.want {
+			t.Errorf("Starts(%d) = %08b, want %08b", c.off, got, c.want)
+		}
+	}
+}

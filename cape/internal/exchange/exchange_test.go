@@ -126,7 +126,7 @@ func TestMerge(t *testing.T) {
 			e := entry(size)
 			m, own := received(t, e, seq, tt.nodes)
 			base := delta.PagedBase(pageSize, e.Twin)
-			merged, parts, err := m.Merge(seq, base, own, []byte{0}, tt.committed, false)
+			merged, parts, err := m.Merge(seq, base, own, []byte{0}, tt.committed, delta.Rule{})
 			if tt.want == nil {
 				ce, ok := Conflict(err)
 				if !ok {
@@ -197,7 +197,7 @@ func TestLessOwn(t *testing.T) {
 					committed = append(committed, rank)
 				}
 			}
-			if _, _, err := m.Merge(seq, delta.PagedBase(pageSize, e.Twin), own, nil, committed, false); err != nil {
+			if _, _, err := m.Merge(seq, delta.PagedBase(pageSize, e.Twin), own, nil, committed, delta.Rule{}); err != nil {
 				t.Fatal(err)
 			}
 			total := m.LessOwn(seq, committed, tt.last)
@@ -358,7 +358,7 @@ func TestMergeAllocations(t *testing.T) {
 		for _, rank := range committed {
 			m.Deltas[rank] = in[rank]
 		}
-		if _, _, err := m.Merge(seq, base, own, nil, committed, false); err != nil {
+		if _, _, err := m.Merge(seq, base, own, nil, committed, delta.Rule{}); err != nil {
 			t.Fatal(err)
 		}
 		m.LessOwn(seq, committed, false)

@@ -54,22 +54,16 @@ func (m *Master) Grow(size int) {
 // also returns the values of the nodes merged, in the same order: own's
 // (ownParts), then the committed slaves' Parts.
 //
-// With updates, two nodes' writes of one byte conflict even where they
-// agree (delta.MergeUpdatesRef).
-func (m *Master) Merge(seq uint64, base delta.Base, own *delta.Delta, ownParts []byte, committed []int, updates bool) (*delta.Delta, [][]byte, error) {
+// rule says more of what conflicts: with Updates, two nodes' writes of
+// one byte even where they agree; with Locations, two nodes' writes of
+// different bytes of one variable (delta.Rule).
+func (m *Master) Merge(seq uint64, base delta.Base, own *delta.Delta, ownParts []byte, committed []int, rule delta.Rule) (*delta.Delta, [][]byte, error) {
 	m.Deltas[0], m.Parts[0] = own, ownParts
 	m.live, m.liveParts = append(m.live[:0], own), append(m.liveParts[:0], ownParts)
 	for _, rank := range committed {
 		m.live, m.liveParts = append(m.live, m.Deltas[rank]), append(m.liveParts, m.Parts[rank])
 	}
-	// Direct calls: through a function value, base would escape.
-	var err error
-	if updates {
-		err = delta.MergeUpdatesRef(&m.Merged, seq, base, m.live...)
-	} else {
-		err = delta.MergeBaseRef(&m.Merged, seq, base, m.live...)
-	}
-	if err != nil {
+	if err := delta.MergeRuleRef(&m.Merged, seq, base, rule, m.live...); err != nil {
 		return nil, nil, err
 	}
 	return &m.Merged, m.liveParts, nil
