@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // loc says where the memory written by an access lives.
@@ -423,10 +424,40 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 // variable (cnt[0] += k in a closure made before the loop). Every
 // iteration would update the same place. Where the place varies with the
 // arguments but not provably one element per iteration (add(hist, v%4)),
-// the region is marked (r.updates, see sharedUpdate). (The functions the
-// callee goes on to call are not followed.)
+// the region is marked (r.updates, see sharedUpdate). The functions the
+// callee calls are followed in turn (bump(hist, v) calling inc(h, v%4)),
+// their parameters standing for their callers' arguments, to a depth of
+// maxCalleeDepth calls and maxCalleeBodies bodies a region.
 func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
-	targets, _ := t.callees(call, func(v *types.Var) bool { return within(v.Pos(), r.stmt) })
+	budget := maxCalleeBodies
+	t.invariantCallIn(r, nil, call, &budget)
+}
+
+// Bounds on the calls invariantCall follows from one call of a loop body.
+const (
+	maxCalleeDepth  = 8
+	maxCalleeBodies = 256
+)
+
+// A calleeFrame is one call on the path from a parallel loop's body to the
+// function whose updates invariantBody checks.
+type calleeFrame struct {
+	call   *ast.CallExpr
+	scope  ast.Node                // the callee's declaration or literal
+	args   map[*types.Var]ast.Expr // its parameters (and receiver): the caller's arguments
+	shared *types.Var              // a receiver fixed outside the iteration (calleeArgs)
+}
+
+// invariantCallIn checks the callees of call, made by the innermost of
+// frames (by the loop body if there are none); budget counts the bodies
+// left to check.
+func (t *translator) invariantCallIn(r *region, frames []calleeFrame, call *ast.CallExpr, budget *int) {
+	local := func(v *types.Var) bool { return within(v.Pos(), r.stmt) }
+	if len(frames) > 0 {
+		caller := frames[len(frames)-1].scope
+		local = func(v *types.Var) bool { return within(v.Pos(), r.stmt) || within(v.Pos(), caller) }
+	}
+	targets, _ := t.callees(call, local)
 	for _, c := range targets {
 		var scope ast.Node
 		var body *ast.BlockStmt
@@ -439,16 +470,21 @@ func (t *translator) invariantCall(r *region, call *ast.CallExpr) {
 		default:
 			continue
 		}
-		args, shared := t.calleeArgs(r, call, c.decl, params)
-		t.invariantBody(r, call, scope, body, args, shared)
+		if *budget <= 0 || len(frames) >= maxCalleeDepth || slices.ContainsFunc(frames, func(f calleeFrame) bool { return f.scope == scope }) {
+			continue // a recursion, or far enough
+		}
+		*budget--
+		args, shared := t.calleeArgs(call, c.decl, params, local)
+		t.invariantBody(r, append(frames[:len(frames):len(frames)], calleeFrame{call, scope, args, shared}), body, budget)
 	}
 }
 
 // calleeArgs maps the parameters of a callee of call (params, and decl's
 // receiver if a method) to the arguments they stand for. shared is the
 // receiver when it cannot be mapped but is fixed outside the iteration (a
-// method value made before the loop), else nil.
-func (t *translator) calleeArgs(r *region, call *ast.CallExpr, decl *ast.FuncDecl, params *ast.FieldList) (args map[*types.Var]ast.Expr, shared *types.Var) {
+// method value made where local, which tells the caller's variables,
+// is false), else nil.
+func (t *translator) calleeArgs(call *ast.CallExpr, decl *ast.FuncDecl, params *ast.FieldList, local func(*types.Var) bool) (args map[*types.Var]ast.Expr, shared *types.Var) {
 	args = map[*types.Var]ast.Expr{}
 	if decl != nil && decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
 		if v, ok := t.info.Defs[decl.Recv.List[0].Names[0]].(*types.Var); ok {
@@ -458,7 +494,7 @@ func (t *translator) calleeArgs(r *region, call *ast.CallExpr, decl *ast.FuncDec
 			case *ast.Ident:
 				// A method value: its receiver was fixed where it was
 				// made.
-				if fv := t.varOf(fun); fv != nil && !within(fv.Pos(), r.stmt) {
+				if fv := t.varOf(fun); fv != nil && !local(fv) {
 					shared = v
 				}
 			}
@@ -476,47 +512,89 @@ func (t *translator) calleeArgs(r *region, call *ast.CallExpr, decl *ast.FuncDec
 	return args, shared
 }
 
-// invariantBody checks the updates of body, a callee of call (declared by
-// scope) whose parameters stand for args; see invariantCall.
-func (t *translator) invariantBody(r *region, call *ast.CallExpr, scope ast.Node, body *ast.BlockStmt, args map[*types.Var]ast.Expr, shared *types.Var) {
+// invariantBody checks the updates of body, the callee of the innermost
+// of frames, and follows its calls; see invariantCall.
+func (t *translator) invariantBody(r *region, frames []calleeFrame, body *ast.BlockStmt, budget *int) {
+	top, f := frames[0], frames[len(frames)-1]
 	ast.Inspect(body, func(n ast.Node) bool {
-		if _, lit := n.(*ast.FuncLit); lit {
+		switch x := n.(type) {
+		case *ast.FuncLit:
 			return false
+		case *ast.CallExpr:
+			t.invariantCallIn(r, frames, x, budget)
+			return true
 		}
 		lhs := t.updatedPlace(n)
 		if lhs == nil {
 			return true
 		}
-		varies, reached := false, false
-		ast.Inspect(lhs, func(m ast.Node) bool {
-			id, ok := m.(*ast.Ident)
-			if !ok || varies {
-				return !varies
+		reached, varies := t.calleePlace(r, frames, len(frames)-1, lhs)
+		if reached && varies {
+			if !t.calleeDistinct(r, lhs, t.topArgs(frames), f.scope) {
+				r.updates = true // as sharedUpdate, through the arguments
 			}
-			v, ok := t.info.Uses[id].(*types.Var)
-			switch {
-			case !ok || v.IsField():
-			case args[v] != nil:
-				reached = true
-				varies = t.iterationPlace(r, args[v])
-			case v == shared:
-				reached = true
-			case within(v.Pos(), scope), within(v.Pos(), r.stmt):
-				varies = true // a local of the callee, or of the iteration
-			default:
-				reached = true // captured from outside the loop, or a package variable
-			}
-			return !varies
-		})
-		if reached && varies && !t.calleeDistinct(r, lhs, args, scope) {
-			r.updates = true // as sharedUpdate, through the arguments
 		}
 		if reached && !varies {
-			t.errorf(call.Pos(), "%s updates %s (at %s) in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(call), t.text(lhs), t.where(lhs.Pos()))
+			t.errorf(top.call.Pos(), "%s updates %s (at %s) in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(top.call), t.text(lhs), t.where(lhs.Pos()))
 			return false
 		}
 		return true
 	})
+}
+
+// topArgs maps the parameters of the innermost of frames to the loop
+// body's arguments they stand for, through the parameters of the calls
+// between (bump(hist, v) calling inc(h, v%4): inc's h stands for hist);
+// a parameter whose argument is not a parameter of its caller in turn
+// (v%4) is left out.
+func (t *translator) topArgs(frames []calleeFrame) map[*types.Var]ast.Expr {
+	args := frames[len(frames)-1].args
+	for k := len(frames) - 2; k >= 0; k-- {
+		up := map[*types.Var]ast.Expr{}
+		for v, e := range args {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+				if pv, ok := t.info.Uses[id].(*types.Var); ok && frames[k].args[pv] != nil {
+					up[v] = frames[k].args[pv]
+				}
+			}
+		}
+		args = up
+	}
+	return args
+}
+
+// calleePlace tells where the place e, in the code of frames[k]'s callee,
+// lies: reached, if it is reached from outside the callee (through its
+// parameters, a receiver fixed outside the iteration, a captured or a
+// package variable); varies, if it names a variable of the iteration or
+// a local of a callee, so that it may differ from one iteration to the
+// next. A parameter stands for its argument, in the caller's code.
+func (t *translator) calleePlace(r *region, frames []calleeFrame, k int, e ast.Expr) (reached, varies bool) {
+	f := frames[k]
+	ast.Inspect(e, func(m ast.Node) bool {
+		id, ok := m.(*ast.Ident)
+		if !ok || varies {
+			return !varies
+		}
+		v, ok := t.info.Uses[id].(*types.Var)
+		switch {
+		case !ok || v.IsField():
+		case f.args[v] != nil && k == 0:
+			reached = true
+			varies = t.iterationPlace(r, f.args[v])
+		case f.args[v] != nil:
+			rr, vv := t.calleePlace(r, frames, k-1, f.args[v])
+			reached, varies = reached || rr, vv
+		case v == f.shared:
+			reached = true
+		case within(v.Pos(), r.stmt) || slices.ContainsFunc(frames[:k+1], func(f calleeFrame) bool { return within(v.Pos(), f.scope) }):
+			varies = true // a local of a callee (a closure's captures too), or of the iteration
+		default:
+			reached = true // captured from outside the loop, or a package variable
+		}
+		return !varies
+	})
+	return reached, varies
 }
 
 // iterationPlace reports whether the place e (a selector, index or

@@ -53,8 +53,8 @@ func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var
 		if t.distinctPlace(r, args[root]) {
 			return true // the iteration's row: scale(g.Rows[i], 2)
 		}
-	case within(root.Pos(), d):
-		return true // a local of the function
+	case within(root.Pos(), funcBody(d)):
+		return true // a local of the function (not a parameter)
 	}
 	for _, i := range indicesOf(lhs) {
 		if id, ok := ast.Unparen(i).(*ast.Ident); ok {
@@ -64,6 +64,19 @@ func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var
 		}
 	}
 	return false
+}
+
+// funcBody returns the body of d, a function declaration or literal.
+func funcBody(d ast.Node) ast.Node {
+	switch f := d.(type) {
+	case *ast.FuncDecl:
+		if f.Body != nil {
+			return f.Body
+		}
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return d
 }
 
 // indicesOf returns the indices of the place e (a[i].f[j] → j, i), down

@@ -76,11 +76,16 @@ func TestUpdatesInCallee(t *testing.T) {
 		{"own memory", "h := make([]int, 4); add(h, i%4); a[i] = h[0]", false},
 		{"handed a row", "add(a[i*4:(i+1)*4], 1)", false},
 		{"handed the same row", "add(a[0:4], i%4)", true},
+		{"two calls deep, a bucket", "bump(a, i)", true},
+		{"two calls deep, the loop variable", "pass(a, i)", false},
+		{"two calls deep, an affine index", "pass(a, 3*i+1)", false},
+		{"two calls deep, own memory", "h := make([]int, 4); bump(h, i); a[i] = h[0]", false},
+		{"two calls deep, a sub-slice", "window(a, i)", true},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := hintHead + "func add(h []int, k int) { h[k]++ }\n\nfunc main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
+			src := hintHead + "func add(h []int, k int) { h[k]++ }\n\nfunc bump(h []int, v int) { add(h, v%4) }\n\nfunc pass(h []int, k int) { add(h, k) }\n\nfunc window(h []int, k int) { add(h[k%4:], 0) }\n\nfunc main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
 				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"
 			out, err := translateMain(t, cfg, src)
 			if err != nil {

@@ -85,7 +85,7 @@ func (t *translator) readOnlyArg(r *region, id *ast.Ident) bool {
 	if fn == nil || d == nil || d.Body == nil {
 		return false
 	}
-	args, _ := t.calleeArgs(r, call, d, d.Type.Params)
+	args, _ := t.calleeArgs(call, d, d.Type.Params, func(v *types.Var) bool { return within(v.Pos(), r.stmt) })
 	var param *types.Var
 	for p, a := range args {
 		if a == ast.Expr(id) {

@@ -38,6 +38,33 @@ func main() {
 	}
 	fmt.Println(t.n, a, b)
 	more()
+	deeper()
+}
+
+// Updates two calls deep: a parameter stands for its caller's argument.
+
+type acc struct{ total int }
+
+func (c *acc) add(k int)      { c.total += k }
+func record(c *acc, v int)    { c.add(v) }
+func into(h []int, k int)     { h[k] += 2 }
+func relay(h []int, v int)    { into(h, v) }
+func recordOwn(c *acc, v int) { own := &acc{}; own.add(v); c.total = own.total }
+
+func deeper() {
+	c := &acc{}
+	h := make([]int, 8)
+	out := make([]int, 8)
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		record(c, i) // want "record\\(c, i\\) updates c.total \\(at err_invariant.go:[0-9]+\\) in every iteration of the parallel loop at the same place"
+		relay(h, 0)  // want "relay\\(h, 0\\) updates h\\[k\\] \\(at err_invariant.go:[0-9]+\\) in every iteration of the parallel loop at the same place"
+		relay(out, i)
+		mine := &acc{}
+		record(mine, i)
+		recordOwn(mine, i)
+	}
+	fmt.Println(c.total, h, out)
 }
 
 func more() {
