@@ -64,6 +64,45 @@ func main() {
 		}
 	}
 	fmt.Println(a, b, c, d, g, e, s.data, h)
+	flattened(n)
+}
+
+// Flattened rows and sub-slices: the indices are polynomials in the loop
+// variable, variables the loop does not assign and inner loops' counters.
+func flattened(n int) {
+	u := make([]float64, n*n)
+	v := make([]float64, n*n)
+	//cape:parallel for
+	for i := 1; i < n-1; i++ {
+		for j := 1; j < n-1; j++ {
+			u[i*n+j] = (u[(i-1)*n+j] + u[(i+1)*n+j] + u[i*n+j-1]) / 3 // want "u..i-1..n\\+j. is read in the parallel loop, and written by an earlier iteration"
+		}
+	}
+	//cape:parallel for
+	for i := 1; i < n-1; i++ {
+		for j := 1; j < n-1; j++ {
+			k := i*n + j
+			v[k] = u[k-n] + u[k+n] + v[k] + v[k+n] + v[k-1] // another array, the same element, a later row, this row
+		}
+	}
+	w := u[1:] // w[x] is u[x+1]
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		u[i] = w[i-2] + 1 // want "w.i-2. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		u[i] = w[i-1] + w[i] // u[i], u[i+1]: this iteration, a later one
+	}
+	row := 7
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v[j*n+i] = v[j*n+i-1] * 0.5 // want "v.j.n\\+i-1. is read in the parallel loop, and written by an earlier iteration"
+		}
+		u[row*n+i] = v[row] // another array
+	}
+	fmt.Println(u[3], v[5], w[2])
 }
 
 type holder struct{ data []float64 }

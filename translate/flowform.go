@@ -1,0 +1,352 @@
+package translate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Index expressions as polynomials, for flowDependences: a[(i-1)*n + j]
+// is i·n − n + j, in the loop variable i, variables the loop does not
+// assign (n) and the counters of loops inside its body (j). Iteration i
+// reads what iteration i+d writes when the written index, with i+d for i,
+// is the read index for every value of the other variables.
+
+// A linForm is an index as a sum of monomials with integer coefficients,
+// by monomial: its variables' keys, sorted, joined by "*" ("" for the
+// constant term, loopKey for the loop variable).
+type linForm map[string]int64
+
+// loopKey is the loop variable's key in a monomial.
+const loopKey = "#i"
+
+// add returns f + k·g, a new form without zero terms.
+func (f linForm) add(g linForm, k int64) linForm {
+	out := linForm{}
+	for m, c := range f {
+		out[m] += c
+	}
+	for m, c := range g {
+		out[m] += k * c
+	}
+	for m, c := range out {
+		if c == 0 {
+			delete(out, m)
+		}
+	}
+	return out
+}
+
+// mul returns f·g, or false where the loop variable would appear squared.
+func (f linForm) mul(g linForm) (linForm, bool) {
+	out := linForm{}
+	for m1, c1 := range f {
+		for m2, c2 := range g {
+			m, ok := monomial(m1, m2)
+			if !ok {
+				return nil, false
+			}
+			out[m] += c1 * c2
+		}
+	}
+	return out.add(nil, 0), true
+}
+
+// monomial returns the product of the monomials a and b, or false where
+// the loop variable would appear twice.
+func monomial(a, b string) (string, bool) {
+	var vs []string
+	for _, m := range []string{a, b} {
+		if m != "" {
+			vs = append(vs, strings.Split(m, "*")...)
+		}
+	}
+	slices.Sort(vs)
+	for k := 1; k < len(vs); k++ {
+		if vs[k] == loopKey && vs[k-1] == loopKey {
+			return "", false
+		}
+	}
+	return strings.Join(vs, "*"), true
+}
+
+// withoutLoop returns the monomial m without the loop variable, and
+// whether m had it.
+func withoutLoop(m string) (string, bool) {
+	vs := strings.Split(m, "*")
+	k := slices.Index(vs, loopKey)
+	if m == "" || k < 0 {
+		return m, false
+	}
+	return strings.Join(slices.Delete(vs, k, k+1), "*"), true
+}
+
+// flowDistance returns d such that the index w, written in iteration i+d,
+// is the index rd read in iteration i, for every value of the other
+// variables; false if there is none, or the written index does not move
+// with the loop variable.
+func flowDistance(w, rd linForm) (int64, bool) {
+	// The terms in i must be the same; then for every monomial s free of
+	// i: (w_s − r_s) + d·w_{i·s} = 0.
+	rest := map[string]int64{} // s → w_{i·s}
+	for m := range w.add(rd, 1) {
+		if s, inLoop := withoutLoop(m); inLoop {
+			if w[m] != rd[m] {
+				return 0, false
+			}
+			rest[s] = w[m]
+		} else if _, ok := rest[s]; !ok {
+			rest[s] = 0
+		}
+	}
+	var d int64
+	found := false
+	for s, wi := range rest {
+		diff := w[s] - rd[s]
+		switch {
+		case wi == 0 && diff != 0:
+			return 0, false
+		case wi == 0:
+		case diff%wi != 0:
+			return 0, false
+		case found && -diff/wi != d:
+			return 0, false
+		default:
+			d, found = -diff/wi, true
+		}
+	}
+	return d, found
+}
+
+// A formCtx reads index expressions of one region's loop body as forms.
+type formCtx struct {
+	t        *translator
+	r        *region
+	assigned map[*types.Var]int      // assignments in the body, by variable (a counter's post among them)
+	counters map[*types.Var]ast.Node // counters of loops in the body: their loop
+}
+
+func (t *translator) newFormCtx(r *region) *formCtx {
+	fc := &formCtx{t: t, r: r, assigned: map[*types.Var]int{}, counters: map[*types.Var]ast.Node{}}
+	count := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && t.info.Defs[id] == nil {
+			if v := t.varOf(id); v != nil {
+				fc.assigned[v]++
+			}
+		}
+	}
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				count(l)
+			}
+		case *ast.IncDecStmt:
+			count(x.X)
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				count(x.X)
+				count(x.X) // its address taken: never a counter
+			}
+		case *ast.RangeStmt:
+			if id, ok := x.Key.(*ast.Ident); ok && x.Tok == token.DEFINE {
+				if v := t.varOf(id); v != nil {
+					fc.counters[v] = x
+				}
+			}
+		case *ast.ForStmt:
+			if a, ok := x.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 {
+				if id, ok := a.Lhs[0].(*ast.Ident); ok {
+					if v := t.varOf(id); v != nil {
+						fc.counters[v] = x
+					}
+				}
+			}
+		}
+		return true
+	})
+	return fc
+}
+
+// form returns e as a form, or false.
+func (fc *formCtx) form(e ast.Expr, depth int) (linForm, bool) {
+	t := fc.t
+	if depth > 8 {
+		return nil, false
+	}
+	e = ast.Unparen(e)
+	if tv, found := t.info.Types[e]; found && tv.Value != nil {
+		k, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		return linForm{"": k}.add(nil, 0), exact
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		return fc.varForm(x, depth)
+	case *ast.UnaryExpr:
+		f, ok := fc.form(x.X, depth+1)
+		switch x.Op {
+		case token.SUB:
+			return linForm{}.add(f, -1), ok
+		case token.ADD:
+			return f, ok
+		}
+	case *ast.CallExpr:
+		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			return fc.form(x.Args[0], depth+1) // a conversion
+		}
+		if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); ok && b.Name() == "len" && len(x.Args) == 1 {
+			if id, ok := ast.Unparen(x.Args[0]).(*ast.Ident); ok {
+				if v := t.varOf(id); v != nil && !within(v.Pos(), fc.r.body) && v != fc.r.loop.v && fc.assigned[v] == 0 {
+					return linForm{"len:" + symbolKey(v): 1}, true // the length of a slice the loop does not assign
+				}
+			}
+		}
+	case *ast.BinaryExpr:
+		f, ok1 := fc.form(x.X, depth+1)
+		g, ok2 := fc.form(x.Y, depth+1)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		switch x.Op {
+		case token.ADD:
+			return f.add(g, 1), true
+		case token.SUB:
+			return f.add(g, -1), true
+		case token.MUL:
+			return f.mul(g)
+		case token.SHL:
+			if k, ok := g[""]; ok && len(g) == 1 && k >= 0 && k < 31 {
+				return linForm{}.add(f, 1<<k), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// varForm returns the form of the variable id: the loop variable, a
+// variable the loop does not assign, a loop counter of the body, or a
+// local of the body defined once (through its definition).
+func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
+	t, r := fc.t, fc.r
+	v := t.varOf(id)
+	switch {
+	case v == nil:
+		return nil, false
+	case v == r.loop.v:
+		return linForm{loopKey: 1}, true
+	case v == r.loop.valueVar:
+		return nil, false
+	case !within(v.Pos(), r.body) && fc.assigned[v] == 0:
+		return linForm{symbolKey(v): 1}, true
+	}
+	if loop, ok := fc.counters[v]; ok {
+		if fc.invariantCounter(loop, v, depth) {
+			return linForm{symbolKey(v): 1}, true
+		}
+		return nil, false
+	}
+	if def := t.onlyDefinition(r, v); def != nil {
+		return fc.form(def, depth+1)
+	}
+	return nil, false
+}
+
+// invariantCounter reports whether v, the counter of loop (a for or range
+// statement of the body), takes the same values in every iteration of
+// the parallel loop: only loop's post statement assigns it, and its
+// bounds and step are forms of constants and variables the parallel loop
+// does not assign (for j := 1; j < n-1; j++; for j := range n). A red-black
+// sweep's j := 1 + (i+color)%2 is not.
+func (fc *formCtx) invariantCounter(loop ast.Node, v *types.Var, depth int) bool {
+	var parts []ast.Expr
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		init := l.Init.(*ast.AssignStmt)
+		cond, ok := l.Cond.(*ast.BinaryExpr)
+		if fc.assigned[v] != 1 || l.Post == nil || !fc.onlyPost(l, v) || len(init.Rhs) != 1 || !ok {
+			return false
+		}
+		parts = append(parts, init.Rhs[0], cond.X, cond.Y)
+		if p, ok := l.Post.(*ast.AssignStmt); ok && len(p.Rhs) == 1 {
+			parts = append(parts, p.Rhs[0])
+		}
+	case *ast.RangeStmt:
+		if fc.assigned[v] != 0 {
+			return false
+		}
+		parts = append(parts, l.X)
+	}
+	for _, e := range parts {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && fc.t.varOf(id) == v {
+			continue // the counter itself, in its condition
+		}
+		f, ok := fc.form(e, depth+1)
+		if !ok {
+			return false
+		}
+		for m := range f {
+			for _, key := range strings.Split(m, "*") {
+				if key != "" && !fc.invariantKey(key) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// invariantKey reports whether key is a monomial variable's key of a
+// variable declared outside the loop body that the body does not assign.
+func (fc *formCtx) invariantKey(key string) bool {
+	if key == loopKey {
+		return false
+	}
+	for v := range fc.counters {
+		if symbolKey(v) == key {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyPost reports whether the loop f's post statement assigns v.
+func (fc *formCtx) onlyPost(f *ast.ForStmt, v *types.Var) bool {
+	var lhs ast.Expr
+	switch p := f.Post.(type) {
+	case *ast.IncDecStmt:
+		lhs = p.X
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 1 {
+			lhs = p.Lhs[0]
+		}
+	}
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	return ok && fc.t.varOf(id) == v
+}
+
+// symbolKey is v's key in a monomial.
+func symbolKey(v *types.Var) string {
+	return v.Name() + "@" + strconv.Itoa(int(v.Pos()))
+}
+
+// sameCounters reports whether every loop counter in the forms w and rd
+// is the counter of a loop holding both places: then it takes the same
+// values in both, and an index equal for all its values is one element.
+func (fc *formCtx) sameCounters(w, rd linForm, wAt, rdAt ast.Node) bool {
+	for _, f := range []linForm{w, rd} {
+		for m := range f {
+			for _, key := range strings.Split(m, "*") {
+				for v, loop := range fc.counters {
+					if symbolKey(v) == key && (!within(wAt.Pos(), loop) || !within(rdAt.Pos(), loop)) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
