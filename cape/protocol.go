@@ -17,7 +17,12 @@ import (
 func fromMaster(msg transport.Message, want uint8, seq uint64) error {
 	switch msg.Kind {
 	case wire.Abort:
-		return fmt.Errorf("%w (%s)", ErrJobAborted, msg.Payload)
+		// The master prints its error in full; a slave names it, short.
+		why := string(msg.Payload)
+		if r := []rune(why); len(r) > 100 {
+			why = string(r[:100]) + "…"
+		}
+		return fmt.Errorf("%w by the master (%s)", ErrJobAborted, why)
 	case wire.Leave:
 		return fmt.Errorf("%w (%s)", ErrLeft, msg.Payload)
 	case wire.Done:

@@ -214,7 +214,16 @@ func (j *supervisor) mayLose() bool { return j.maxLost < 0 || j.lost < j.maxLost
 // master still runs and --max-lost allows one more loss (the master
 // re-executes the slave's work). The loss is reported on the job's stderr.
 func (j *supervisor) survive(p *proc) bool {
-	if p.rank == 0 || j.terminating() || !j.mayLose() {
+	if p.rank == 0 || j.terminating() {
+		return false
+	}
+	if j.masterFailing() {
+		// The master is stopping the job for an error of its own (a
+		// conflict, a refusal) and told the slaves: this one stopped
+		// with it, which is neither a loss nor the job's cause.
+		return true
+	}
+	if !j.mayLose() {
 		return false
 	}
 	after := false
@@ -243,6 +252,25 @@ func (j *supervisor) survive(p *proc) bool {
 	j.note(fmt.Sprintf("cape: %s %s at %s; %s (%d lost, %s)\n",
 		nodeName(p), desc, time.Now().Format("15:04:05.000"), goes, j.lost, limit))
 	return true
+}
+
+// masterFailing reports whether the master reported a failure that it
+// blames on itself, waiting briefly for the report: the master reports
+// before it tells the slaves to stop, but the report may still be in the
+// status pipe when a slave's end is seen.
+func (j *supervisor) masterFailing() bool {
+	for wait := 0; wait < 20; wait++ {
+		for _, rep := range j.status.reports(0) {
+			if rep.Rank == 0 && rep.Blame == 0 {
+				return true
+			}
+		}
+		if m := j.procs[0]; ended(m) || j.status == nil {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return false
 }
 
 // killHung kills slave p, stopped for the peer timeout, when the job may

@@ -151,3 +151,29 @@ func TestWatchSurvivesLostSlaves(t *testing.T) {
 		t.Errorf("two lost slaves of at most 1: %v, want node 2 named", err)
 	}
 }
+
+// TestWatchSlavesStoppedWithTheMaster: a master that reports an error of
+// its own (a conflict) tells the slaves to stop, and they may end first:
+// their ends are not losses, and the job's error is the master's.
+func TestWatchSlavesStoppedWithTheMaster(t *testing.T) {
+	var stderr strings.Builder
+	s, err := newStatusPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.WriteString(nodeenv.Report{Rank: 0, Blame: 0, Reason: "conflict"}.String()); err != nil {
+		t.Fatal(err)
+	}
+	s.closeWriter()
+	p0 := startProc(t, 0, "sleep 0.3; exit 1")
+	p1 := startProc(t, 1, "exit 1")
+	j := &supervisor{grace: time.Second, timeout: 10 * time.Second, maxLost: -1, hungKilled: map[*proc]bool{},
+		outs: newOutputs(Spec{Stderr: &stderr}), procs: []*proc{p0, p1}, status: s}
+	err = j.watch(t.Context())
+	if err == nil || !strings.HasPrefix(err.Error(), "master (node 0") {
+		t.Errorf("watch: %v, want the master named", err)
+	}
+	if strings.Contains(stderr.String(), "lost") {
+		t.Errorf("a slave stopped with the master is reported as lost: %q", stderr.String())
+	}
+}
