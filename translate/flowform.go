@@ -128,6 +128,120 @@ type formCtx struct {
 	r        *region
 	assigned map[*types.Var]int      // assignments in the body, by variable (a counter's post among them)
 	counters map[*types.Var]ast.Node // counters of loops in the body: their loop
+
+	// In a function the body calls (calleeCtx): its declaration, the
+	// variables it assigns, and its parameters bound to the forms of
+	// their arguments (indices) or to the arrays they are.
+	scope   *ast.FuncDecl
+	written map[*types.Var]bool
+	bind    map[*types.Var]linForm
+	arrays  map[*types.Var]arrayRef
+	elems   map[*types.Var]arrayRef // pointer parameters (and receivers) to elements: &cs[i-1]
+}
+
+// An arrayRef is a shared array (arrayKey) and an offset in it.
+type arrayRef struct {
+	key string
+	off linForm
+}
+
+// calleeCtx returns the context of the function call calls (one of the
+// package's, with a body, not a method), its parameters bound to what
+// the arguments are in fc, and its declaration; nil if there is none.
+func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.FuncDecl) {
+	t := fc.t
+	fn := t.staticCallee(call)
+	if fn == nil || call.Ellipsis.IsValid() {
+		return nil, nil
+	}
+	d := t.facts.decls[fn]
+	if d == nil || d.Body == nil || d == fc.scope {
+		return nil, nil
+	}
+	sub := &formCtx{t: t, r: fc.r, assigned: fc.assigned, counters: fc.counters, scope: d,
+		written: assignedIn(t, d.Body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
+		elems: map[*types.Var]arrayRef{}}
+	if d.Recv != nil {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+			return nil, nil
+		}
+		if v, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
+			sub.bindElem(fc, v, sel.X, true)
+		}
+	}
+	k := 0
+	for _, f := range d.Type.Params.List {
+		for _, name := range f.Names {
+			v, ok := t.info.Defs[name].(*types.Var)
+			if ok && k < len(call.Args) && !sub.written[v] {
+				if form, ok := fc.form(call.Args[k], 0); ok {
+					sub.bind[v] = form
+				}
+				if key, off, ok := fc.arrayKey(call.Args[k]); ok {
+					sub.arrays[v] = arrayRef{key, off}
+				}
+				sub.bindElem(fc, v, call.Args[k], false)
+			}
+			k++
+		}
+	}
+	return sub, d
+}
+
+// bindElem binds v, a pointer parameter (or a receiver: recv), to the
+// element of a shared array that its argument e (in fc) points to: &a[k],
+// or a[k] for a pointer receiver.
+func (sub *formCtx) bindElem(fc *formCtx, v *types.Var, e ast.Expr, recv bool) {
+	if sub.written[v] {
+		return
+	}
+	if _, ptr := v.Type().Underlying().(*types.Pointer); !ptr {
+		return // a copy
+	}
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	} else if !recv {
+		return
+	}
+	ix, ok := e.(*ast.IndexExpr)
+	if !ok {
+		return
+	}
+	if key, off, ok := fc.arrayKey(ix.X); ok {
+		if f, ok := fc.form(ix.Index, 0); ok {
+			sub.elems[v] = arrayRef{key, f.add(off, 1)}
+		}
+	}
+}
+
+// assignedIn returns the variables body assigns (not defines) or takes
+// the address of.
+func assignedIn(t *translator, body ast.Node) map[*types.Var]bool {
+	written := map[*types.Var]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			lhs = x.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{x.X}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				lhs = []ast.Expr{x.X}
+			}
+		}
+		for _, e := range lhs {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok && t.info.Defs[id] == nil {
+				if v := t.varOf(id); v != nil {
+					written[v] = true
+				}
+			}
+		}
+		return true
+	})
+	return written
 }
 
 func (t *translator) newFormCtx(r *region) *formCtx {
@@ -198,6 +312,13 @@ func (fc *formCtx) form(e ast.Expr, depth int) (linForm, bool) {
 		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
 			return fc.form(x.Args[0], depth+1) // a conversion
 		}
+		if sub, d := fc.calleeCtx(x); sub != nil && len(d.Body.List) == 1 {
+			// A function returning one expression of its parameters:
+			// idx(i-1, j) for (i-1)*n + j.
+			if ret, ok := d.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+				return sub.form(ret.Results[0], depth+1)
+			}
+		}
 		if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); ok && b.Name() == "len" && len(x.Args) == 1 {
 			if id, ok := ast.Unparen(x.Args[0]).(*ast.Ident); ok {
 				if v := t.varOf(id); v != nil && !within(v.Pos(), fc.r.body) && v != fc.r.loop.v && fc.assigned[v] == 0 {
@@ -233,6 +354,14 @@ func (fc *formCtx) form(e ast.Expr, depth int) (linForm, bool) {
 func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 	t, r := fc.t, fc.r
 	v := t.varOf(id)
+	if fc.scope != nil && v != nil {
+		if f, ok := fc.bind[v]; ok {
+			return f, true
+		}
+		if within(v.Pos(), fc.scope) || fc.written[v] {
+			return nil, false // a local of the function, or a variable it assigns
+		}
+	}
 	switch {
 	case v == nil:
 		return nil, false

@@ -103,6 +103,74 @@ func flattened(n int) {
 		u[row*n+i] = v[row] // another array
 	}
 	fmt.Println(u[3], v[5], w[2])
+	helpers(n)
+}
+
+var cols = 16
+
+func at(i, j int) int                { return i*cols + j }
+func get(a []float64, k int) float64 { return a[k] }
+func set(a []float64, k int, x float64) {
+	a[k] = x
+}
+
+// Indices and accesses through the package's functions: parameters stand
+// for their arguments.
+func helpers(n int) {
+	a := make([]float64, n)
+	g := make([]float64, n*cols)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		a[i] = get(a, i-1) + 1 // want "get.a, i-1. reads a.k. .at err_flow.go:[0-9]+. in the parallel loop, and written by an earlier iteration .a.i. at"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		set(a, i, a[i-1]*2) // want "a.i-1. is read in the parallel loop, and written by an earlier iteration .set.a, i, a.i-1.\\*2. writing a.k. at"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < cols; j++ {
+			g[at(i, j)] = g[at(i-1, j)] + 1 // want "g.at.i-1, j.. is read in the parallel loop"
+		}
+	}
+	//cape:parallel for
+	for i := 0; i < n-1; i++ {
+		for j := 0; j < cols; j++ {
+			g[at(i, j)] = g[at(i+1, j)] + get(a, i) + get(a, i+1) // a later row; another array
+		}
+	}
+	fmt.Println(a[3], g[5])
+	neighbours(n)
+}
+
+type cell struct{ v, w float64 }
+
+func (c *cell) from(o *cell) { c.v = o.v + 1 }
+func (c *cell) own()         { c.w = c.v * 2 }
+
+// Methods on elements (the receiver and pointer parameters stand for the
+// elements they point to), and copy between windows.
+func neighbours(n int) {
+	cs := make([]cell, n)
+	a := make([]float64, n)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		cs[i].from(&cs[i-1]) // want "cs.i..from..cs.i-1.. reads o.v .at err_flow.go:[0-9]+. in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 0; i < n-1; i++ {
+		cs[i].own()
+		cs[i].from(&cs[i+1]) // a later element: the value before the region
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		copy(a[i:i+1], a[i-1:i]) // want "copy.a.i:i\\+1., a.i-1:i.. reads a.i-1:i."
+	}
+	//cape:parallel for
+	for i := 0; i < n-1; i++ {
+		copy(a[i:i+1], a[i+1:i+2])
+	}
+	fmt.Println(cs[2], a[3])
 }
 
 type holder struct{ data []float64 }
