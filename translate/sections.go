@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 )
 
 // Bernstein's conditions on the elements sections write: a section that
@@ -21,6 +22,7 @@ import (
 const (
 	anyElem   = "*"
 	aliasElem = "&"
+	heldElem  = "=" // before a constant held in a variable (k := 1; a[k])
 )
 
 // sectionUse records the use id of the shared variable v, with access a,
@@ -32,7 +34,7 @@ func (t *translator) sectionUse(u *regionUses, id *ast.Ident, v *types.Var, a ac
 	if t.headerOnly(id) {
 		return // len(s), cap(s): no element (assigning s whole is checkOwnWrite's)
 	}
-	key := t.elemKey(id, sv)
+	key := t.elemKey(u.r, id, sv)
 	u.useElem(sv, sec, key)
 	if a.write && (a.indexed || a.loc != locOwn) && !t.readOnlyArg(u.r, id) {
 		u.writeElem(sv, sec, key, id.Pos())
@@ -133,8 +135,10 @@ func (u *regionUses) writeElem(sv secVar, sec int, key string, pos token.Pos) {
 }
 
 // elemKey names the element of sv that the use id selects: the constant
-// index of an index expression applied to it ("3"), or anyElem.
-func (t *translator) elemKey(id *ast.Ident, sv secVar) string {
+// index of an index expression applied to it ("3"; also through a variable
+// of r's function defined once as a constant and never assigned or
+// pointed to, k := 1), or anyElem.
+func (t *translator) elemKey(r *region, id *ast.Ident, sv secVar) string {
 	n := ast.Node(id)
 	if sv.field != "" {
 		n = t.parent[id] // the field selector
@@ -145,6 +149,17 @@ func (t *translator) elemKey(id *ast.Ident, sv secVar) string {
 	}
 	if tv, ok := t.info.Types[ix.Index]; ok && tv.Value != nil {
 		return tv.Value.ExactString()
+	}
+	if k, ok := ast.Unparen(ix.Index).(*ast.Ident); ok && r.fn != nil {
+		v := t.varOf(k)
+		if v == nil || !within(v.Pos(), r.fn) || assignedIn(t, r.fn)[v] {
+			return anyElem
+		}
+		if src := t.facts.sources[v]; len(src) == 1 && src[0].expr != nil {
+			if tv, ok := t.info.Types[src[0].expr]; ok && tv.Value != nil {
+				return heldElem + tv.Value.ExactString()
+			}
+		}
 	}
 	return anyElem
 }
@@ -198,7 +213,9 @@ func (t *translator) aliasOf(v *types.Var) secVar {
 // index meets a use at the same index or at one it cannot tell; a write
 // at an index it cannot tell meets nothing (sections writing halves of an
 // array through loops are the common case; the merge reports two writes
-// of one byte with different values).
+// of one byte with different values). A constant held in a variable (k :=
+// 1; a[k]) is the constant's element, but a write there, not quite a
+// constant index, meets only the uses of that element.
 func elemsMeet(key string, ukeys map[string]bool) bool {
 	switch key {
 	case aliasElem:
@@ -206,7 +223,8 @@ func elemsMeet(key string, ukeys map[string]bool) bool {
 	case anyElem:
 		return false
 	}
-	return ukeys[key] || ukeys[anyElem]
+	c := strings.TrimPrefix(key, heldElem)
+	return ukeys[c] || ukeys[heldElem+c] || c == key && ukeys[anyElem]
 }
 
 // bernsteinElems refuses sections of which one writes an element (or
@@ -253,7 +271,7 @@ func (t *translator) bernsteinElems(u *regionUses) {
 		done[f.sv] = true
 		what := f.sv.name()
 		if f.key != aliasElem {
-			what += "[" + f.key + "]"
+			what += "[" + strings.TrimPrefix(f.key, heldElem) + "]"
 		}
 		t.errorf(f.pos, "%s is written in section %d (or may be, through a pointer or a call) and used in section %d: the sections depend on each other; run them in order, have each section use its own elements, or list it in shared if that is intended", what, f.ws, f.other)
 	}

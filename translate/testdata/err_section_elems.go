@@ -48,6 +48,7 @@ func main() {
 	}
 	fmt.Println(a, s, sl, res, r1, r2, r3, r4)
 	aliases()
+	heldIndices()
 }
 
 func aliases() {
@@ -77,4 +78,30 @@ func aliases() {
 		}
 	}
 	fmt.Println(a, s, t, r1, r2, r3)
+}
+
+// Indices held in variables defined once as constants.
+func heldIndices() {
+	a := make([]int, 4)
+	k, m := 1, 2
+	j := 3
+	j++
+	var r1 int
+	var r2 int
+	var r3 int
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			a[k] = 5 // want "a.1. is written in section 0"
+			a[m] = 6
+		}
+		//cape:section
+		{
+			r1 = a[1] + 1
+			r2 = a[3] + a[0]
+			r3 = j
+		}
+	}
+	fmt.Println(a, r1, r2, r3)
 }
