@@ -14,6 +14,9 @@ type boxDecl struct {
 	spec  *ast.ValueSpec // the var spec, nil for :=
 	value ast.Expr       // the initial value, nil for the zero value
 	typ   string         // the variable's type, as Go source in file
+	// group: a local var statement declaring several variables (var a, b
+	// int; var (x = 1; y int)), rewritten whole as one statement each.
+	group *ast.DeclStmt
 }
 
 // checkBoxes validates every variable that moves to the arena and decides
@@ -48,20 +51,22 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 	d := &boxDecl{id: id, file: t.fileOf[t.fset.File(id.Pos())]}
 	switch p := t.parent[id].(type) {
 	case *ast.ValueSpec:
-		if len(p.Names) != 1 {
-			t.errorf(id.Pos(), "%s must move to the arena (%s): declare it in a var statement of its own", name, whyText)
-			return nil
-		}
-		d.spec = p
-		if len(p.Values) == 1 {
-			d.value = p.Values[0]
-		}
 		gen, _ := t.parent[p].(*ast.GenDecl)
-		if ds, ok := t.parent[gen].(*ast.DeclStmt); ok {
-			if len(gen.Specs) != 1 {
+		ds, local := t.parent[gen].(*ast.DeclStmt)
+		if len(p.Names) != 1 || local && len(gen.Specs) != 1 {
+			if !local || !t.splittable(gen) {
 				t.errorf(id.Pos(), "%s must move to the arena (%s): declare it in a var statement of its own", name, whyText)
 				return nil
 			}
+			d.group = ds
+		}
+		d.spec = p
+		for k, n := range p.Names {
+			if n == id && len(p.Values) == len(p.Names) {
+				d.value = p.Values[k]
+			}
+		}
+		if local {
 			d.stmt = ds
 		}
 		if p.Type != nil {
@@ -88,18 +93,35 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 		}
 		d.typ = s
 	}
-	if d.value != nil && d.stmt != nil {
-		// x := cape.New[T](); *x = value would read the new x in value.
-		clash := false
-		ast.Inspect(d.value, func(n ast.Node) bool {
-			if i, ok := n.(*ast.Ident); ok && i.Name == name && t.info.Uses[i] != nil && t.info.Uses[i] != v {
-				clash = true
+	if d.stmt != nil {
+		// x := cape.New[T](); *x = value would read the new x in value;
+		// in a group split, a later value would read an earlier variable.
+		values := []ast.Expr{d.value}
+		names := map[string]bool{name: true}
+		if d.group != nil {
+			values = values[:0]
+			for _, sp := range d.group.Decl.(*ast.GenDecl).Specs {
+				for _, n := range sp.(*ast.ValueSpec).Names {
+					names[n.Name] = true
+				}
+				values = append(values, sp.(*ast.ValueSpec).Values...)
 			}
-			return true
-		})
-		if clash {
-			t.errorf(id.Pos(), "%s must move to the arena (%s), but its initial value refers to another %s: rename one of them", name, whyText, name)
-			return nil
+		}
+		for _, val := range values {
+			if val == nil {
+				continue
+			}
+			clash := ""
+			ast.Inspect(val, func(n ast.Node) bool {
+				if i, ok := n.(*ast.Ident); ok && names[i.Name] && t.info.Uses[i] != nil && !t.declaredBy(d.stmt, t.info.Uses[i]) {
+					clash = i.Name
+				}
+				return true
+			})
+			if clash != "" {
+				t.errorf(id.Pos(), "%s must move to the arena (%s), but an initial value in its declaration refers to another %s: rename one of them", name, whyText, clash)
+				return nil
+			}
 		}
 	}
 	for _, u := range t.facts.uses[v] {
@@ -112,6 +134,24 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 		}
 	}
 	return d
+}
+
+// splittable reports whether the local var declaration gen can be
+// rewritten as one statement per variable: each spec gives a value to
+// every name or to none (not var a, b = f()).
+func (t *translator) splittable(gen *ast.GenDecl) bool {
+	for _, sp := range gen.Specs {
+		vs, ok := sp.(*ast.ValueSpec)
+		if !ok || len(vs.Values) != 0 && len(vs.Values) != len(vs.Names) {
+			return false
+		}
+	}
+	return true
+}
+
+// declaredBy reports whether obj is declared by the statement s.
+func (t *translator) declaredBy(s ast.Stmt, obj types.Object) bool {
+	return obj != nil && s.Pos() <= obj.Pos() && obj.Pos() < s.End()
 }
 
 // inList reports whether s is an element of a statement list (not the init

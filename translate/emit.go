@@ -117,8 +117,16 @@ func (t *emitter) emit() *Result {
 	// 2b. Arena memory that the program drops is freed (free.go).
 	t.emitFrees(outs)
 	// 3. Declarations of variables moved to the arena.
+	groups := map[*ast.DeclStmt]bool{}
 	for v, d := range t.place.decls {
+		if d.group != nil {
+			groups[d.group] = true
+			continue
+		}
 		t.rewriteDecl(t.outAt(outs, d.id.Pos()), v, d)
+	}
+	for g := range groups {
+		t.rewriteGroup(t.outAt(outs, g.Pos()), g)
 	}
 	// 4. main joins the job first and leaves it last. Before the regions:
 	// their --verify re-runs repeat the edits made inside their bodies.
@@ -348,6 +356,41 @@ func (t *emitter) rewriteDecl(fo *fileOut, v *types.Var, d *boxDecl) {
 		fo.ed.replace(fo.off(d.stmt.Pos()), fo.off(d.value.Pos()),
 			fmt.Sprintf("%s := %s\n%s*%s = ", name, alloc, t.lineDir(d.stmt.Pos()), name))
 	}
+}
+
+// rewriteGroup rewrites the local var statement g, which declares several
+// variables some of which move to the arena, as one statement each, in
+// order: x := cape.New[T]() (and *x = value) for those that move, var y T
+// = value for the others.
+func (t *emitter) rewriteGroup(fo *fileOut, g *ast.DeclStmt) {
+	var stmts []string
+	for _, sp := range g.Decl.(*ast.GenDecl).Specs {
+		vs := sp.(*ast.ValueSpec)
+		typ := ""
+		if vs.Type != nil {
+			typ = " " + fo.ed.take(fo.off(vs.Type.Pos()), fo.off(vs.Type.End()))
+		}
+		for k, id := range vs.Names {
+			value := ""
+			if len(vs.Values) == len(vs.Names) {
+				value = fo.ed.take(fo.off(vs.Values[k].Pos()), fo.off(vs.Values[k].End()))
+			}
+			v, _ := t.info.Defs[id].(*types.Var)
+			d := t.place.decls[v]
+			switch {
+			case d != nil:
+				stmts = append(stmts, fmt.Sprintf("%s := %s.New[%s]()", id.Name, fo.cape(), d.typ))
+				if value != "" {
+					stmts = append(stmts, fmt.Sprintf("*%s = %s", id.Name, value))
+				}
+			case value != "":
+				stmts = append(stmts, fmt.Sprintf("var %s%s = %s", id.Name, typ, value))
+			default:
+				stmts = append(stmts, fmt.Sprintf("var %s%s", id.Name, typ))
+			}
+		}
+	}
+	fo.ed.replace(fo.off(g.Pos()), fo.off(g.End()), strings.Join(stmts, "\n"+t.lineDir(g.Pos())))
 }
 
 // identsIn returns the names of the identifiers in n.

@@ -55,4 +55,28 @@ func main() {
 		}
 	}
 	fmt.Println(a[1], b[1], st, count, who, sum)
+	grouped()
+}
+
+// Variables declared together, some written by sections: the statement is
+// split, one declaration each, in order.
+func grouped() {
+	var r1, r2 int
+	var (
+		lo, hi = 1, 3
+		total  float64
+	)
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			r1 = lo + hi
+			total = 2.5
+		}
+		//cape:section
+		{
+			r2 = hi - lo
+		}
+	}
+	fmt.Println(r1, r2, total)
 }
