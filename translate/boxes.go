@@ -17,6 +17,9 @@ type boxDecl struct {
 	// group: a local var statement declaring several variables (var a, b
 	// int; var (x = 1; y int)), rewritten whole as one statement each.
 	group *ast.DeclStmt
+	// defines: a := defining several variables (sum, n := 0.0, 0),
+	// rewritten as one statement each.
+	defines *ast.AssignStmt
 }
 
 // checkBoxes validates every variable that moves to the arena and decides
@@ -73,11 +76,19 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 			d.typ = t.text(p.Type)
 		}
 	case *ast.AssignStmt:
-		if p.Tok != token.DEFINE || len(p.Lhs) != 1 || len(p.Rhs) != 1 || !t.inList(p) {
+		if p.Tok != token.DEFINE || len(p.Lhs) != len(p.Rhs) || !t.inList(p) {
 			t.errorf(id.Pos(), "%s must move to the arena (%s): declare it with a statement of its own (x := value or var x T)", name, whyText)
 			return nil
 		}
-		d.stmt, d.value = p, p.Rhs[0]
+		for k, l := range p.Lhs {
+			if l == id {
+				d.value = p.Rhs[k]
+			}
+		}
+		d.stmt = p
+		if len(p.Lhs) > 1 {
+			d.defines = p
+		}
 	case *ast.Field:
 		t.errorf(id.Pos(), "%s must move to the arena (%s), but it is a parameter: copy it into a local variable before the region", name, whyText)
 		return nil
@@ -93,36 +104,9 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 		}
 		d.typ = s
 	}
-	if d.stmt != nil {
-		// x := cape.New[T](); *x = value would read the new x in value;
-		// in a group split, a later value would read an earlier variable.
-		values := []ast.Expr{d.value}
-		names := map[string]bool{name: true}
-		if d.group != nil {
-			values = values[:0]
-			for _, sp := range d.group.Decl.(*ast.GenDecl).Specs {
-				for _, n := range sp.(*ast.ValueSpec).Names {
-					names[n.Name] = true
-				}
-				values = append(values, sp.(*ast.ValueSpec).Values...)
-			}
-		}
-		for _, val := range values {
-			if val == nil {
-				continue
-			}
-			clash := ""
-			ast.Inspect(val, func(n ast.Node) bool {
-				if i, ok := n.(*ast.Ident); ok && names[i.Name] && t.info.Uses[i] != nil && !t.declaredBy(d.stmt, t.info.Uses[i]) {
-					clash = i.Name
-				}
-				return true
-			})
-			if clash != "" {
-				t.errorf(id.Pos(), "%s must move to the arena (%s), but an initial value in its declaration refers to another %s: rename one of them", name, whyText, clash)
-				return nil
-			}
-		}
+	if clash := t.declClash(d, name); clash != "" {
+		t.errorf(id.Pos(), "%s must move to the arena (%s), but an initial value in its declaration refers to another %s: rename one of them", name, whyText, clash)
+		return nil
 	}
 	for _, u := range t.facts.uses[v] {
 		if as, ok := t.parent[u].(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
@@ -134,6 +118,49 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 		}
 	}
 	return d
+}
+
+// declClash returns the name of a variable declared outside d's statement
+// that a value in it refers to, where the statement declares a variable of
+// that name: x := cape.New[T](); *x = value would read the new x in
+// value, and in a statement split (group, defines), a later value would
+// read an earlier variable. It returns "" if there is none.
+func (t *translator) declClash(d *boxDecl, name string) string {
+	if d.stmt == nil {
+		return ""
+	}
+	values := []ast.Expr{d.value}
+	names := map[string]bool{name: true}
+	if d.defines != nil {
+		values = d.defines.Rhs
+		for _, l := range d.defines.Lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				names[id.Name] = true
+			}
+		}
+	}
+	if d.group != nil {
+		values = values[:0]
+		for _, sp := range d.group.Decl.(*ast.GenDecl).Specs {
+			for _, n := range sp.(*ast.ValueSpec).Names {
+				names[n.Name] = true
+			}
+			values = append(values, sp.(*ast.ValueSpec).Values...)
+		}
+	}
+	clash := ""
+	for _, val := range values {
+		if val == nil {
+			continue
+		}
+		ast.Inspect(val, func(n ast.Node) bool {
+			if i, ok := n.(*ast.Ident); ok && names[i.Name] && t.info.Uses[i] != nil && !t.declaredBy(d.stmt, t.info.Uses[i]) {
+				clash = i.Name
+			}
+			return true
+		})
+	}
+	return clash
 }
 
 // splittable reports whether the local var declaration gen can be

@@ -118,15 +118,22 @@ func (t *emitter) emit() *Result {
 	t.emitFrees(outs)
 	// 3. Declarations of variables moved to the arena.
 	groups := map[*ast.DeclStmt]bool{}
+	defines := map[*ast.AssignStmt]bool{}
 	for v, d := range t.place.decls {
-		if d.group != nil {
+		switch {
+		case d.group != nil:
 			groups[d.group] = true
-			continue
+		case d.defines != nil:
+			defines[d.defines] = true
+		default:
+			t.rewriteDecl(t.outAt(outs, d.id.Pos()), v, d)
 		}
-		t.rewriteDecl(t.outAt(outs, d.id.Pos()), v, d)
 	}
 	for g := range groups {
 		t.rewriteGroup(t.outAt(outs, g.Pos()), g)
+	}
+	for a := range defines {
+		t.rewriteDefines(t.outAt(outs, a.Pos()), a)
 	}
 	// 4. main joins the job first and leaves it last. Before the regions:
 	// their --verify re-runs repeat the edits made inside their bodies.
@@ -391,6 +398,33 @@ func (t *emitter) rewriteGroup(fo *fileOut, g *ast.DeclStmt) {
 		}
 	}
 	fo.ed.replace(fo.off(g.Pos()), fo.off(g.End()), strings.Join(stmts, "\n"+t.lineDir(g.Pos())))
+}
+
+// rewriteDefines rewrites a := statement defining several variables,
+// some of which move to the arena, as one statement each, in order: x :=
+// cape.New[T](); *x = value for those that move, y := value for the other
+// new ones, y = value for those it only assigns.
+func (t *emitter) rewriteDefines(fo *fileOut, a *ast.AssignStmt) {
+	var stmts []string
+	for k, l := range a.Lhs {
+		id := l.(*ast.Ident)
+		value := fo.ed.take(fo.off(a.Rhs[k].Pos()), fo.off(a.Rhs[k].End()))
+		v, _ := t.info.Defs[id].(*types.Var)
+		switch d := t.place.decls[v]; {
+		case v != nil && d != nil:
+			stmts = append(stmts, fmt.Sprintf("%s := %s.New[%s]()", id.Name, fo.cape(), d.typ), fmt.Sprintf("*%s = %s", id.Name, value))
+		case id.Name == "_":
+			stmts = append(stmts, "_ = "+value)
+		case v != nil:
+			// The value's type is the variable's: an untyped constant
+			// takes its default type either way.
+			stmts = append(stmts, fmt.Sprintf("%s := %s", id.Name, value))
+		default:
+			lhs := fo.ed.take(fo.off(id.Pos()), fo.off(id.End())) // an existing variable, maybe moved (*x)
+			stmts = append(stmts, fmt.Sprintf("%s = %s", lhs, value))
+		}
+	}
+	fo.ed.replace(fo.off(a.Pos()), fo.off(a.End()), strings.Join(stmts, "\n"+t.lineDir(a.Pos())))
 }
 
 // identsIn returns the names of the identifiers in n.

@@ -66,6 +66,7 @@ func grouped() {
 		lo, hi = 1, 3
 		total  float64
 	)
+	count, step := 0, 2
 	//cape:parallel sections
 	{
 		//cape:section
@@ -76,7 +77,8 @@ func grouped() {
 		//cape:section
 		{
 			r2 = hi - lo
+			count = step
 		}
 	}
-	fmt.Println(r1, r2, total)
+	fmt.Println(r1, r2, total, count)
 }
