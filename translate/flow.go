@@ -46,6 +46,7 @@ func (t *translator) flowDependences(r *region) {
 	fc := t.newFormCtx(r)
 	sites := &flowSites{writes: map[string][]flowPlace{}, reads: map[string][]flowPlace{}}
 	fc.collect(r.body, nil, sites, 0)
+	fc.rangeValue(sites)
 	for k, ws := range sites.writes {
 		for _, rd := range sites.reads[k] {
 			for _, w := range ws {
@@ -95,6 +96,26 @@ func (t *translator) flowSite(p flowPlace) string {
 		return t.text(p.ix) + " at " + t.where(p.ix.Pos())
 	}
 	return t.text(p.at) + " writing " + t.text(p.ix) + " at " + t.where(p.ix.Pos())
+}
+
+// rangeValue adds to s the read of the range value (v in for i, v :=
+// range a: a[i] at the iteration's start), where the loop ranges over a
+// shared slice or a pointer to an array (over an array, Go ranges over a
+// copy).
+func (fc *formCtx) rangeValue(s *flowSites) {
+	l := fc.r.loop
+	if l.valueVar == nil || l.rangeX == nil {
+		return
+	}
+	x := ast.Unparen(l.rangeX)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	} else if _, arr := fc.t.info.TypeOf(x).Underlying().(*types.Array); arr {
+		return
+	}
+	if k, off, ok := fc.arrayKey(x); ok {
+		s.reads[k] = append(s.reads[k], flowPlace{linForm{loopKey: 1}.add(off, 1), l.value, l.value})
+	}
 }
 
 // maxFlowCalls is how deep collect follows the calls of a loop body.
@@ -274,6 +295,18 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 		}
 	}
 	switch e := x.(type) {
+	case *ast.SliceExpr:
+		// a[lo:hi]: a, from lo.
+		key, off, ok := fc.arrayKey(e.X)
+		lo := linForm{}
+		if e.Low != nil {
+			f, okLo := fc.form(e.Low, 0)
+			ok, lo = ok && okLo, f
+		}
+		if _, str := t.info.TypeOf(e.X).Underlying().(*types.Basic); !ok || str {
+			return "", nil, false
+		}
+		return key, off.add(lo, 1), true
 	case *ast.Ident:
 		v := t.varOf(e)
 		off := linForm{}

@@ -171,6 +171,37 @@ func neighbours(n int) {
 		copy(a[i:i+1], a[i+1:i+2])
 	}
 	fmt.Println(cs[2], a[3])
+	ranged(n)
+}
+
+// The range value is a read of the element at the loop variable, over a
+// slice or a pointer to an array; over an array, of a copy.
+func ranged(n int) {
+	a := make([]int, n)
+	var arr [8]int
+	//cape:parallel for
+	for i, v := range a[:n-1] { // want "v is read in the parallel loop, and written by an earlier iteration .a.i\\+1. at"
+		a[i+1] = v + 1
+	}
+	//cape:parallel for
+	for i, v := range &arr { // want "v is read in the parallel loop"
+		if i < 7 {
+			arr[i+1] = v * 2
+		}
+	}
+	//cape:parallel for
+	for i, v := range arr {
+		if i < 7 {
+			arr[i+1] = v * 3 // a copy: the values before the loop, as sequentially
+		}
+	}
+	//cape:parallel for
+	for i, v := range a {
+		if i > 0 {
+			a[i-1] = v // a later iteration reads what this one does not write
+		}
+	}
+	fmt.Println(a[2], arr)
 }
 
 type holder struct{ data []float64 }
