@@ -23,7 +23,12 @@
 //     along and a byte that differs was written; two nodes may write the
 //     same byte only if they wrote the same value, otherwise MergeBase
 //     reports a [*ConflictError]. Without a base every covered byte counts
-//     as written, which is right for byte-exact deltas.
+//     as written, which is right for byte-exact deltas. With a [Rule],
+//     [MergeRuleInto] also reports two nodes that wrote different bytes of
+//     one variable (1 and 256 into one int64 would merge to 257, a value
+//     neither wrote), where [Locations] tells the variables apart, and,
+//     for a region that updates memory, two writes of one byte even where
+//     they agree.
 //  4. Every node calls [Delta.Apply] with the merged delta on its arena. Apply
 //     checks every run against the memory before writing any byte. A node
 //     need not receive what it wrote itself: [Exclude] gives the merged
