@@ -21,6 +21,10 @@ import (
 // is shared memory whose indices do not tell iterations apart
 // (distinctIndex).
 func (t *translator) sharedUpdate(r *region, lhs ast.Expr) {
+	if r.loop != nil && r.loop.v != nil && t.derefs(r, lhs) {
+		r.updates = true // through a pointer: where it points is not known
+		return
+	}
 	v := t.rootVar(lhs)
 	if v == nil || r.loop == nil || r.loop.v == nil || !t.sharedRoot(r, v) || v == r.loop.valueVar {
 		return // the iteration's own memory, or not a loop with a variable
@@ -47,14 +51,25 @@ func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var
 	case root == nil:
 		return false
 	case args[root] != nil:
-		if v := t.rootVar(args[root]); v != nil && (within(v.Pos(), r.stmt) || r.clauseOf[v] != "") {
+		// The parameter stands for its argument: through it, the
+		// place is the argument's, unless the argument is a pointer
+		// loaded from memory (ptrs[i]) or the place goes through
+		// another pointer.
+		if v := t.rootVar(args[root]); v != nil && (within(v.Pos(), r.stmt) || r.clauseOf[v] != "") && !t.isPointer(args[root]) {
 			return true // the iteration's own memory, or a private copy
+		}
+		if t.derefsBelow(r, lhs) || t.loadedPointer(r, args[root]) {
+			return false
 		}
 		if t.distinctPlace(r, args[root]) {
 			return true // the iteration's row: scale(g.Rows[i], 2)
 		}
 	case within(root.Pos(), funcBody(d)):
-		return true // a local of the function (not a parameter)
+		// A local of the function (not a parameter), unless a pointer
+		// to what it is not known.
+		return !t.derefs(r, lhs)
+	case t.derefs(r, lhs):
+		return false
 	}
 	for _, i := range indicesOf(lhs) {
 		if id, ok := ast.Unparen(i).(*ast.Ident); ok {
@@ -64,6 +79,101 @@ func (t *translator) calleeDistinct(r *region, lhs ast.Expr, args map[*types.Var
 		}
 	}
 	return false
+}
+
+// derefs reports whether the place e goes through a pointer (*p, *ps[i],
+// p.f with p a pointer, items[i].cnt's pointee): two iterations' pointers
+// may point to one element (ptrs := []*int{&a[0], &a[0]}), which the
+// place's indices do not tell. A field of the struct a pointer variable
+// declared outside the loop points to (g.Rows with g := &grid{}) is not
+// counted: every iteration reaches the same struct, and the indices after
+// it tell the elements apart.
+func (t *translator) derefs(r *region, e ast.Expr) bool {
+	for e = ast.Unparen(e); ; {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			return true
+		case *ast.SelectorExpr:
+			if _, isIdent := ast.Unparen(x.X).(*ast.Ident); !isIdent && t.isPointer(x.X) {
+				return true
+			}
+			e = ast.Unparen(x.X)
+		case *ast.IndexExpr:
+			if _, isIdent := ast.Unparen(x.X).(*ast.Ident); !isIdent && t.isPointer(x.X) {
+				return true // (*[4]int)(p)[i] and the like
+			}
+			e = ast.Unparen(x.X)
+		case *ast.Ident:
+			// A pointer variable of the region's sequential code, or of
+			// the package, points to one place for all iterations;
+			// one of the iteration, or of a called function, may not.
+			v := t.varOf(x)
+			if v == nil || !t.isPointer(x) {
+				return false
+			}
+			fixed := !within(v.Pos(), r.stmt) && (r.fn == nil || within(v.Pos(), r.fn) || v.Pkg() != nil && v.Parent() == v.Pkg().Scope())
+			if def, ok := ast.Unparen(t.onlyDefinition(r, v)).(*ast.UnaryExpr); ok && def.Op == token.AND {
+				// p := &work, work the iteration's own.
+				if root := t.rootVar(def.X); root != nil && within(root.Pos(), r.stmt) && !t.derefs(r, def.X) {
+					fixed = true
+				}
+			}
+			return !fixed
+		default:
+			return false
+		}
+	}
+}
+
+// derefsBelow is derefs, not counting the place's root variable itself
+// (a parameter standing for its argument).
+func (t *translator) derefsBelow(r *region, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	for {
+		var x ast.Expr
+		switch y := e.(type) {
+		case *ast.StarExpr:
+			x = y.X
+		case *ast.SelectorExpr:
+			x = y.X
+		case *ast.IndexExpr:
+			x = y.X
+		default:
+			return false
+		}
+		if _, isIdent := ast.Unparen(x).(*ast.Ident); isIdent {
+			return false
+		}
+		if t.derefs(r, e) {
+			return true
+		}
+		e = ast.Unparen(x)
+	}
+}
+
+// loadedPointer reports whether e, an argument, is a pointer read from
+// memory (ptrs[i], items[i].cnt) or held by a variable of the iteration or
+// of a called function: not an address taken (&a[i]), a pointer variable
+// of the region's sequential code, or a value of another type.
+func (t *translator) loadedPointer(r *region, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND || !t.isPointer(e) {
+		return false
+	}
+	if _, ok := e.(*ast.Ident); ok {
+		return t.derefs(r, e)
+	}
+	return true
+}
+
+// isPointer reports whether e's type is a pointer.
+func (t *translator) isPointer(e ast.Expr) bool {
+	tv := t.info.TypeOf(e)
+	if tv == nil {
+		return false
+	}
+	_, ok := tv.Underlying().(*types.Pointer)
+	return ok
 }
 
 // funcBody returns the body of d, a function declaration or literal.

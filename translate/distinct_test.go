@@ -35,12 +35,17 @@ func TestUpdates(t *testing.T) {
 		{"inner counter only", "for j := 0; j < 4; j++ { b[j][0]++ }", true},
 		{"own local array", "var h [4]int; h[i%4]++; a[i] = h[0]", false},
 		{"plain write", "a[i%4] = i", false},
+		{"through pointers of a slice", "*ptrs[i] += 1", true},
+		{"through a local pointer", "q := &a[p[i]]; *q += 1", true},
+		{"through a local pointer to a struct", "q := &s[p[i]]; q.x++", true},
+		{"through a pointer field", "*s[i].ptr += 1", true},
+		{"through the shared struct's pointer", "g.rows[i]++", false},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := hintHead + "type pt struct{ x int }\n\nfunc main() {\n\tn := 2\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tb := make([][]int, 16)\n\ts := make([]pt, 16)\n\tfor i := range b {\n\t\tb[i] = make([]int, 4)\n\t}\n" +
-				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p, b, s, n)\n}\n"
+			src := hintHead + "type pt struct {\n\tx   int\n\tptr *int\n}\n\ntype grid struct{ rows []int }\n\nfunc main() {\n\tn := 2\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tb := make([][]int, 16)\n\ts := make([]pt, 16)\n\tptrs := []*int{&a[0], &a[0]}\n\tg := &grid{rows: make([]int, 16)}\n\tfor i := range b {\n\t\tb[i] = make([]int, 4)\n\t}\n" +
+				"\t//cape:parallel for\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p, b, s, n, ptrs, g)\n}\n"
 			out, err := translateMain(t, cfg, src)
 			if err != nil {
 				t.Fatalf("translate: %v\n%s", err, src)
