@@ -346,9 +346,84 @@ func (t *translator) invariantUpdates(r *region) {
 			t.sharedUpdate(r, lhs)
 			return true
 		}
+		if t.onceGuarded(r, n) {
+			return true // if i == 0 { u[0] += 100 }: one iteration
+		}
 		t.errorf(lhs.Pos(), "%s is updated in every iteration of the parallel loop at the same place (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element", t.text(lhs))
 		return true
 	})
+}
+
+// onceGuarded reports whether the statement n of r's loop body runs in one
+// iteration at most (onceBlock).
+func (t *translator) onceGuarded(r *region, n ast.Node) bool { return t.onceBlock(r, n) != nil }
+
+// onceBlock returns the outermost block of r's loop body holding n that
+// runs in one iteration at most: the body of an if whose condition is, or
+// requires (&&), the loop variable equal to something else; else nil.
+func (t *translator) onceBlock(r *region, n ast.Node) *ast.BlockStmt {
+	if r.loop == nil || r.loop.v == nil || !within(n.Pos(), r.body) {
+		return nil
+	}
+	var found *ast.BlockStmt
+	for cur := n; cur != nil && cur != ast.Node(r.body); cur = t.parent[cur] {
+		if ifs, ok := t.parent[cur].(*ast.IfStmt); ok && ifs.Body == cur && t.requiresLoopEq(r, ifs.Cond) {
+			found = ifs.Body
+		}
+	}
+	return found
+}
+
+// usedOnlyIn reports whether every use of v in body is in block.
+func (t *translator) usedOnlyIn(v *types.Var, body, block ast.Node) bool {
+	for _, u := range t.facts.uses[v] {
+		if within(u.Pos(), body) && !within(u.Pos(), block) {
+			return false
+		}
+	}
+	return true
+}
+
+// requiresLoopEq reports whether the condition c holds only where r's loop
+// variable equals an expression that does not mention it.
+func (t *translator) requiresLoopEq(r *region, c ast.Expr) bool { return t.loopEqValue(r, c) != nil }
+
+// loopEqValue returns the expression that the condition c requires r's
+// loop variable to equal (i == n-1, i == 0 && ok), or nil.
+func (t *translator) loopEqValue(r *region, c ast.Expr) ast.Expr {
+	b, ok := ast.Unparen(c).(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	switch b.Op {
+	case token.LAND:
+		if k := t.loopEqValue(r, b.X); k != nil {
+			return k
+		}
+		return t.loopEqValue(r, b.Y)
+	case token.EQL:
+		isLoop := func(e ast.Expr) bool {
+			id, ok := ast.Unparen(e).(*ast.Ident)
+			return ok && t.varOf(id) == r.loop.v
+		}
+		mentions := func(e ast.Expr) bool {
+			found := false
+			ast.Inspect(e, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && t.varOf(id) == r.loop.v {
+					found = true
+				}
+				return !found
+			})
+			return found
+		}
+		switch {
+		case isLoop(b.X) && !mentions(b.Y):
+			return b.Y
+		case isLoop(b.Y) && !mentions(b.X):
+			return b.X
+		}
+	}
+	return nil
 }
 
 // updatedPlace returns the place (not a whole variable: checkOwnWrite
@@ -776,19 +851,23 @@ func (t *analyzer) checkOwnWrite(u *regionUses, x *varUse, via string) {
 		return
 	}
 	if !x.a.indexed && !r.shared[v] {
-		if r.dir.kind == dirFor {
-			if t.beside(id, u.exits, r.body) {
-				return // follows from the exit reported there
+		switch {
+		case r.dir.kind != dirFor:
+			sv := t.secVarOf(id, v)
+			if u.whole[sv] == nil {
+				u.whole[sv] = map[int]token.Pos{}
 			}
+			if _, ok := u.whole[sv][x.sec]; !ok {
+				u.whole[sv][x.sec] = id.Pos()
+			}
+		case t.beside(id, u.exits, r.body):
+			return // follows from the exit reported there
+		case t.onceBlock(r, id) != nil && t.usedOnlyIn(v, r.body, t.onceBlock(r, id)):
+			// if i == n-1 { last = a[i] }: one iteration writes it, and no
+			// other reads it.
+		default:
 			t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
 			return
-		}
-		sv := t.secVarOf(id, v)
-		if u.whole[sv] == nil {
-			u.whole[sv] = map[int]token.Pos{}
-		}
-		if _, ok := u.whole[sv][x.sec]; !ok {
-			u.whole[sv][x.sec] = id.Pos()
 		}
 	}
 	// A variable declared in code a region runs stays there, or is refused.

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Loop-carried flow dependences through a shared array: an iteration that
@@ -47,13 +48,20 @@ func (t *translator) flowDependences(r *region) {
 	sites := &flowSites{writes: map[string][]flowPlace{}, reads: map[string][]flowPlace{}}
 	fc.collect(r.body, nil, sites, 0)
 	fc.rangeValue(sites)
+	if fc.invariantFlow(sites) {
+		return
+	}
+	trips, tripsKnown := fc.trips(step)
 	for k, ws := range sites.writes {
 		for _, rd := range sites.reads[k] {
 			for _, w := range ws {
 				// Iteration i reads what iteration i+d writes.
 				d, ok := flowDistance(w.form, rd.form)
-				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) {
+				if !ok || w.guarded || rd.guarded || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) {
 					continue
+				}
+				if tripsKnown && max(d, -d) >= trips*step {
+					continue // no two iterations that far apart
 				}
 				if l.down {
 					d = -d
@@ -67,12 +75,267 @@ func (t *translator) flowDependences(r *region) {
 	}
 }
 
+// invariantFlow refuses a read of an element that the loop writes at the
+// same place in every iteration, or in one (if i == 0 { a[0] = 5 }), where
+// the read may see another iteration's write: a read placed before the
+// write, or outside the one iteration's block when a later iteration
+// exists. It reports whether it refused one.
+func (fc *formCtx) invariantFlow(s *flowSites) bool {
+	t, l := fc.t, fc.r.loop
+	for k, ws := range s.writes {
+		for _, w := range ws {
+			if hasLoop(w.form) || w.guarded || slices.ContainsFunc(w.path, func(p pathStep) bool { return p.field == "" && (p.form == nil || hasLoop(p.form)) }) {
+				continue
+			}
+			once := fc.t.onceBlock(fc.r, w.at)
+			for _, rd := range s.reads[k] {
+				if rd.guarded || len(rd.form.add(w.form, -1)) != 0 || !fc.pathsMatch(w, rd, 0) {
+					continue
+				}
+				var seen bool
+				switch {
+				case once != nil:
+					seen = !within(rd.at.Pos(), once) && !fc.lastIteration(once) && !l.down
+				default:
+					seen = rd.at.Pos() < w.at.Pos() && !within(w.at.Pos(), rd.at)
+				}
+				if seen {
+					t.errorf(rd.at.Pos(), "%s in the parallel loop, and written by another iteration (%s): a loop-carried dependence; on CAPE's nodes an iteration would read the value from before the region; compute it before the loop, or run the loop sequentially", t.flowRead(rd), t.flowSite(w))
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hasLoop reports whether f has a term in the loop variable.
+func hasLoop(f linForm) bool {
+	for m := range f {
+		if _, in := withoutLoop(m); in {
+			return true
+		}
+	}
+	return false
+}
+
+// lastIteration reports whether block, the body of an if requiring the
+// loop variable equal to k (onceBlock), runs in the loop's last
+// iteration: k is hi-1 for i < hi, hi for i <= hi, with step 1.
+func (fc *formCtx) lastIteration(block *ast.BlockStmt) bool {
+	l := fc.r.loop
+	ifs, ok := fc.t.parent[block].(*ast.IfStmt)
+	if !ok || l.hi == nil || l.step != nil && !isOne(fc.t, l.step) {
+		return false
+	}
+	k := fc.t.loopEqValue(fc.r, ifs.Cond)
+	if k == nil {
+		return false
+	}
+	kf, ok1 := fc.form(k, 0)
+	hf, ok2 := fc.form(l.hi, 0)
+	if !ok1 || !ok2 {
+		return false
+	}
+	switch l.op {
+	case token.LSS:
+		return len(hf.add(kf, -1).add(linForm{"": 1}, -1)) == 0
+	case token.LEQ:
+		return len(hf.add(kf, -1)) == 0
+	}
+	return false
+}
+
+// isOne reports whether e is the constant 1.
+func isOne(t *translator, e ast.Expr) bool {
+	tv, ok := t.info.Types[e]
+	return ok && tv.Value != nil && tv.Value.ExactString() == "1"
+}
+
+// trips returns the number of iterations of r's loop when its bounds
+// differ by a constant (for i := 0; i < 8; i++; for i := k; i <= k+3; i++).
+func (fc *formCtx) trips(step int64) (int64, bool) {
+	l := fc.r.loop
+	if l.lo == nil || l.hi == nil {
+		return 0, false
+	}
+	lo, ok1 := fc.form(l.lo, 0)
+	hi, ok2 := fc.form(l.hi, 0)
+	span := hi.add(lo, -1)
+	if _, constant := span[""]; !ok1 || !ok2 || len(span) > 1 || len(span) == 1 && !constant {
+		return 0, false
+	}
+	n := max(span[""], -span[""])
+	if l.op == token.LEQ || l.op == token.GEQ {
+		n++
+	}
+	return (n + step - 1) / step, true
+}
+
+// pathsMatch reports whether the fields and indices that w and rd apply
+// after their first index name the same element when iteration i+d
+// writes w and iteration i reads rd: the same fields, and indices that
+// are the same forms with i+d for i in w's.
+func (fc *formCtx) pathsMatch(w, rd flowPlace, d int64) bool {
+	if len(w.path) != len(rd.path) {
+		return false
+	}
+	for k, ws := range w.path {
+		rs := rd.path[k]
+		if ws.field != rs.field || ws.field == "*" {
+			return false
+		}
+		if ws.field != "" {
+			continue
+		}
+		if ws.form == nil || rs.form == nil || !fc.sameCounters(ws.form, rs.form, w.at, rd.at) {
+			return false
+		}
+		if diff := shifted(ws.form, d).add(rs.form, -1); len(diff) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// shifted returns f with i+d for the loop variable i.
+func shifted(f linForm, d int64) linForm {
+	out := linForm{}
+	for m, c := range f {
+		out[m] += c
+		if s, inLoop := withoutLoop(m); inLoop {
+			out[s] += c * d
+		}
+	}
+	return out.add(nil, 0)
+}
+
 // A flowPlace is an element of a shared array that r's loop body reads
 // or writes.
 type flowPlace struct {
 	form linForm  // its index in the array
 	ix   ast.Expr // the place: an index expression, or a field of a pointer to an element
 	at   ast.Node // where in the loop body: ix, or the call that reaches it
+	// path: the fields and indices applied after the first index
+	// (g[i][j]: [j]; cs[i].a: [.a]).
+	path []pathStep
+	// guarded: under a condition that may tell iterations apart by a
+	// remainder or a bit mask (a red-black sweep's (i+j)%2 == color):
+	// the write and the read may never both happen.
+	guarded bool
+}
+
+// A pathStep is a field selected (field), or an index (form; nil if the
+// translator cannot read it); field "*" goes through a pointer.
+type pathStep struct {
+	field string
+	form  linForm
+}
+
+// pathOut returns the steps that outer applies to inner, one of its
+// operands (outer is inner, or made of it by indexing and selecting).
+func (fc *formCtx) pathOut(inner, outer ast.Expr) []pathStep {
+	var rev []pathStep
+	for e := ast.Unparen(outer); e != inner; {
+		switch x := e.(type) {
+		case *ast.IndexExpr:
+			f, _ := fc.form(x.Index, 0)
+			rev = append(rev, pathStep{form: f})
+			e = ast.Unparen(x.X)
+		case *ast.SelectorExpr:
+			step := fc.fieldStep(x)
+			if ast.Unparen(x.X) == inner && step.field == "*" && fc.t.info.Selections[x] != nil && fc.t.info.Selections[x].Kind() == types.FieldVal {
+				step.field = x.Sel.Name // c.v with c the pointer to the element
+			}
+			rev = append(rev, step)
+			e = ast.Unparen(x.X)
+		case *ast.StarExpr:
+			rev = append(rev, pathStep{field: "*"})
+			e = ast.Unparen(x.X)
+		default:
+			return []pathStep{{field: "*"}} // not a chain: not judged
+		}
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// pathUp returns the steps applied to x where it stands (the index and
+// selector expressions it is the operand of, outward) and the outermost
+// of them.
+func (fc *formCtx) pathUp(x ast.Expr) ([]pathStep, ast.Expr) {
+	var out []pathStep
+	for cur := ast.Expr(x); ; {
+		switch p := fc.t.parent[cur].(type) {
+		case *ast.IndexExpr:
+			if p.X != cur {
+				return out, cur
+			}
+			f, _ := fc.form(p.Index, 0)
+			out = append(out, pathStep{form: f})
+			cur = p
+		case *ast.SelectorExpr:
+			if _, isField := fc.t.info.Selections[p]; !isField {
+				return out, cur
+			}
+			out = append(out, fc.fieldStep(p))
+			cur = p
+		case *ast.ParenExpr:
+			cur = p
+		default:
+			return out, cur
+		}
+	}
+}
+
+// fieldStep is the step of the selector x: its field, or "*" where it
+// goes through a pointer or selects a method.
+func (fc *formCtx) fieldStep(x *ast.SelectorExpr) pathStep {
+	sel := fc.t.info.Selections[x]
+	if sel == nil || sel.Kind() != types.FieldVal || fc.t.isPointer(x.X) {
+		return pathStep{field: "*"}
+	}
+	return pathStep{field: x.Sel.Name}
+}
+
+// guarded reports whether n, in body, is under an if or switch whose
+// condition takes a remainder or a bit mask of something that is not a
+// constant (see flowPlace).
+func (fc *formCtx) guarded(n ast.Node, body ast.Node) bool {
+	for cur := n; cur != nil && cur != body; cur = fc.t.parent[cur] {
+		var cond ast.Expr
+		switch p := fc.t.parent[cur].(type) {
+		case *ast.IfStmt:
+			if p.Cond != cur {
+				cond = p.Cond
+			}
+		case *ast.SwitchStmt:
+			cond = p.Tag
+		case *ast.CaseClause:
+			if len(p.List) > 0 {
+				cond = p.List[0]
+			}
+		}
+		if cond != nil && fc.masks(cond) {
+			return true
+		}
+	}
+	return false
+}
+
+// masks reports whether e takes a remainder or a bit mask of a
+// non-constant expression.
+func (fc *formCtx) masks(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.REM || b.Op == token.AND) {
+			if tv, ok := fc.t.info.Types[b]; !ok || tv.Value == nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // flowSites are the places of a loop body's accesses, by array (arrayKey).
@@ -114,7 +377,7 @@ func (fc *formCtx) rangeValue(s *flowSites) {
 		return
 	}
 	if k, off, ok := fc.arrayKey(x); ok {
-		s.reads[k] = append(s.reads[k], flowPlace{linForm{loopKey: 1}.add(off, 1), l.value, l.value})
+		s.reads[k] = append(s.reads[k], flowPlace{form: linForm{loopKey: 1}.add(off, 1), ix: l.value, at: l.value})
 	}
 }
 
@@ -131,14 +394,17 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 		}
 		return ix
 	}
+	guard := func(n ast.Node) bool {
+		return fc.guarded(n, body) || at != nil && fc.guarded(at, fc.r.body)
+	}
 	wrote := func(e ast.Expr) {
-		if ref, ok := fc.elemPlace(e); ok {
-			s.writes[ref.key] = append(s.writes[ref.key], flowPlace{ref.off, e, site(e)})
+		if ref, root, ok := fc.elemPlace(e); ok {
+			s.writes[ref.key] = append(s.writes[ref.key], flowPlace{ref.off, e, site(e), fc.pathOut(root, e), guard(e)})
 			return
 		}
 		if k, ix, off := fc.firstIndex(e); k != "" {
 			if f, ok := fc.form(ix.Index, 0); ok {
-				s.writes[k] = append(s.writes[k], flowPlace{f.add(off, 1), ix, site(ix)})
+				s.writes[k] = append(s.writes[k], flowPlace{f.add(off, 1), e, site(e), fc.pathOut(ix, e), guard(e)})
 			}
 		}
 	}
@@ -157,16 +423,18 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 		case *ast.IndexExpr:
 			if k, off, ok := fc.arrayKey(x.X); ok {
 				if f, ok := fc.form(x.Index, 0); ok {
-					s.reads[k] = append(s.reads[k], flowPlace{f.add(off, 1), x, site(x)})
+					path, place := fc.pathUp(x)
+					s.reads[k] = append(s.reads[k], flowPlace{f.add(off, 1), place, site(place), path, guard(x)})
 				}
 			}
 		case *ast.SelectorExpr, *ast.StarExpr:
-			if ref, ok := fc.elemPlace(x.(ast.Expr)); ok {
-				s.reads[ref.key] = append(s.reads[ref.key], flowPlace{ref.off, x.(ast.Expr), site(x.(ast.Expr))})
+			if ref, root, ok := fc.elemPlace(x.(ast.Expr)); ok {
+				path, place := fc.pathUp(x.(ast.Expr))
+				s.reads[ref.key] = append(s.reads[ref.key], flowPlace{ref.off, place, site(place), append(fc.pathOut(root, x.(ast.Expr)), path...), guard(place)})
 				return false
 			}
 		case *ast.CallExpr:
-			fc.copyPlaces(x, s, site(x))
+			fc.copyPlaces(x, s, site(x), guard(x))
 			if depth < maxFlowCalls {
 				if sub, d := fc.calleeCtx(x); sub != nil {
 					if at == nil {
@@ -184,7 +452,7 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 // copyPlaces adds to s the elements that copy(dst[lo:hi], src[lo2:hi2])
 // writes and reads, where the windows' widths are constants of at most
 // 8: copy(a[i:i+1], a[i-1:i]) writes a[i] and reads a[i-1].
-func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node) {
+func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node, guarded bool) {
 	if b, ok := fc.t.info.Uses[calleeIdent(call)].(*types.Builtin); !ok || b.Name() != "copy" || len(call.Args) != 2 {
 		return
 	}
@@ -208,47 +476,47 @@ func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node) {
 		return
 	}
 	for k := range min(dw, sw) {
-		s.writes[dk] = append(s.writes[dk], flowPlace{dlo.add(linForm{"": k}, 1), call.Args[0], at})
-		s.reads[sk] = append(s.reads[sk], flowPlace{slo.add(linForm{"": k}, 1), call.Args[1], at})
+		s.writes[dk] = append(s.writes[dk], flowPlace{form: dlo.add(linForm{"": k}, 1), ix: call.Args[0], at: at, guarded: guarded})
+		s.reads[sk] = append(s.reads[sk], flowPlace{form: slo.add(linForm{"": k}, 1), ix: call.Args[1], at: at, guarded: guarded})
 	}
 }
 
 // elemPlace returns the element of a shared array that the place e (in a
-// called function) lies in, where e is a field of a pointer parameter
+// called function) lies in, and e's root, where e is a field of a pointer parameter
 // bound to one (c.v, c.pos.x, *c, c.arr[2]; calleeCtx): through fields
 // and arrays held in the element, not through pointers or slices it holds.
-func (fc *formCtx) elemPlace(e ast.Expr) (arrayRef, bool) {
+func (fc *formCtx) elemPlace(e ast.Expr) (arrayRef, ast.Expr, bool) {
 	if fc.scope == nil {
-		return arrayRef{}, false
+		return arrayRef{}, nil, false
 	}
 	for e = ast.Unparen(e); ; {
 		switch x := e.(type) {
 		case *ast.Ident:
 			ref, ok := fc.elems[fc.t.varOf(x)]
-			return ref, ok
+			return ref, x, ok
 		case *ast.StarExpr:
 			if _, isIdent := ast.Unparen(x.X).(*ast.Ident); !isIdent {
-				return arrayRef{}, false
+				return arrayRef{}, nil, false
 			}
 			e = ast.Unparen(x.X)
 		case *ast.SelectorExpr:
 			if _, isIdent := ast.Unparen(x.X).(*ast.Ident); !isIdent {
 				if tx := fc.t.info.TypeOf(x.X); tx == nil {
-					return arrayRef{}, false
+					return arrayRef{}, nil, false
 				} else if _, ptr := tx.Underlying().(*types.Pointer); ptr {
-					return arrayRef{}, false // through a pointer the element holds
+					return arrayRef{}, nil, false // through a pointer the element holds
 				}
 			}
 			e = ast.Unparen(x.X)
 		case *ast.IndexExpr:
 			if tx := fc.t.info.TypeOf(x.X); tx == nil {
-				return arrayRef{}, false
+				return arrayRef{}, nil, false
 			} else if _, arr := tx.Underlying().(*types.Array); !arr {
-				return arrayRef{}, false
+				return arrayRef{}, nil, false
 			}
 			e = ast.Unparen(x.X)
 		default:
-			return arrayRef{}, false
+			return arrayRef{}, nil, false
 		}
 	}
 }

@@ -37,7 +37,7 @@ func main() {
 	//cape:parallel for
 	for i := 1; i < n; i++ {
 		for j := 0; j < 4; j++ {
-			g[i][j] = g[i-1][j] + 1 // want "g.i-1. is read in the parallel loop, and written by an earlier iteration"
+			g[i][j] = g[i-1][j] + 1 // want "g.i-1..j. is read in the parallel loop, and written by an earlier iteration"
 		}
 	}
 	e := make([]float64, 2*n+2)
@@ -202,6 +202,94 @@ func ranged(n int) {
 		}
 	}
 	fmt.Println(a[2], arr)
+	notDependent(n)
+}
+
+type pair struct{ a, b float64 }
+
+// Race-free loops that look like dependences: a red-black sweep (the
+// colour tested by a remainder, or chosen by the inner loop's start),
+// other fields of the element before, and offsets past the loop's trips.
+func notDependent(n int) {
+	u := make([]float64, n*n)
+	g := make([][]float64, n)
+	for i := range g {
+		g[i] = make([]float64, n)
+	}
+	for color := 0; color < 2; color++ {
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			for j := 1; j < n-1; j++ {
+				if (i+j)%2 == color {
+					u[i*n+j] = 0.25 * (u[(i-1)*n+j] + u[(i+1)*n+j] + u[i*n+j-1] + u[i*n+j+1])
+				}
+			}
+		}
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			for j := 1 + (i+color)%2; j < n-1; j += 2 {
+				g[i][j] = 0.25 * (g[i-1][j] + g[i+1][j] + g[i][j-1] + g[i][j+1])
+			}
+		}
+	}
+	ps := make([]pair, n)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		ps[i].a = ps[i-1].b + 1 // another field
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		ps[i].b = ps[i-1].b + 1 // want "ps.i-1..b is read in the parallel loop"
+	}
+	const half = 32
+	h := make([]float64, 2*half)
+	//cape:parallel for
+	for i := 0; i < half; i++ {
+		h[i+half] = h[i] * 2 // iteration i-half would write h[i]: there is none
+	}
+	//cape:parallel for
+	for i := 0; i < half+1; i++ {
+		h[i+half-1] = h[i] * 2 // want "h.i. is read in the parallel loop"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < n; j++ {
+			g[i][j] = g[i-1][j] * 0.5 // want "g.i-1..j. is read in the parallel loop"
+		}
+	}
+	fmt.Println(u[5], g[1][1], ps[3], h[3])
+	samePlace(n)
+}
+
+// An element written at the same place by every iteration, or by one.
+func samePlace(n int) {
+	a := make([]float64, n)
+	b := make([]float64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		if i == 0 {
+			a[0] = 5
+		}
+		b[i] = a[0] + 1 // want "a.0. is read in the parallel loop, and written by another iteration .a.0. at"
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		b[i] = a[n-1] + 1 // the last iteration writes it: every read is before
+		if i == n-1 {
+			a[n-1] = 5
+		}
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		b[i] = a[1] * 2 // want "a.1. is read in the parallel loop, and written by another iteration"
+		a[1] = float64(i)
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		a[2] = float64(i)
+		b[i] = a[2] * 2 // this iteration's own write
+	}
+	fmt.Println(a, b)
 }
 
 type holder struct{ data []float64 }

@@ -65,6 +65,40 @@ func deeper() {
 		recordOwn(mine, i)
 	}
 	fmt.Println(c.total, h, out)
+	boundaries()
+}
+
+// An update in one iteration only (the loop variable tested for
+// equality) is not every iteration's.
+func boundaries() {
+	n := 8
+	u := make([]float64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		if i == 0 {
+			u[0] += 100
+		} else if i == n-1 && u[i] > 0 {
+			u[n-1] *= 2
+		} else {
+			u[i] = u[i] * 0.5
+		}
+		if i > 2 {
+			u[1] += 1 // want "u.1. is updated in every iteration of the parallel loop at the same place"
+		}
+	}
+	last, first := 0.0, 0.0
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		u[i] = float64(i)
+		if i == n-1 {
+			last = u[i] // one iteration writes it, none other reads it
+		}
+		if i == 0 {
+			first = 7 // want "first is assigned in every iteration of the parallel loop"
+		}
+		u[i] += first
+	}
+	fmt.Println(u, last)
 }
 
 func more() {
