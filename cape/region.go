@@ -43,6 +43,8 @@ type Region struct {
 	// (Updates): the merge makes two nodes' writes of one byte a
 	// conflict even where their values agree.
 	updates bool
+	// marks: the places the iterations marked (MarkWrites), or nil.
+	marks *writeMarks
 
 	count  int               // the iterations of the region's loop (first)
 	roster regionRoster      // master of a multi-node region

@@ -1,6 +1,7 @@
 package cape
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -82,6 +83,10 @@ func (r *Region) combineValues(parts [][]byte) error {
 		per[rank], outs[rank] = vs, out
 	}
 	if err := r.values.Combine(per); err != nil {
+		var mc *markConflict
+		if errors.As(err, &mc) {
+			return r.markError(mc)
+		}
 		return r.wrap("combine values", err)
 	}
 	var err error

@@ -318,6 +318,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 	if r.dir.kind == dirFor {
 		t.invariantUpdates(r)
 		t.flowDependences(r)
+		t.markWrites(r)
 	}
 }
 

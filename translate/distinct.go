@@ -176,6 +176,81 @@ func (t *translator) isPointer(e ast.Expr) bool {
 	return ok
 }
 
+// markWrites records in r.marks the statements of r's loop body (not of
+// the functions it calls, nor of closures) that write a shared place not
+// proved each iteration's own: an index not proved distinct
+// (distinctPlace), a constant one, or a place through a pointer. Two nodes
+// may write such a place, and a write that leaves its entry value is
+// invisible to the merge: the runtime compares what the nodes left there
+// (cape.Mark). Places whose expression has a call or a receive are not
+// marked (Mark would evaluate them twice).
+func (t *translator) markWrites(r *region) {
+	if r.loop == nil || r.loop.v == nil {
+		return
+	}
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if x.Tok != token.DEFINE {
+				lhs = x.Lhs
+			}
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{x.X}
+		}
+		st, ok := n.(ast.Stmt)
+		if !ok || len(lhs) == 0 || !t.inList(st) {
+			return true
+		}
+		for _, l := range lhs {
+			if t.markable(r, l) {
+				r.marks = append(r.marks, markedWrite{st, l})
+			}
+		}
+		return true
+	})
+}
+
+// markable reports whether the place l, written in r's loop body, is
+// marked (markWrites).
+func (t *translator) markable(r *region, l ast.Expr) bool {
+	l = ast.Unparen(l)
+	if _, whole := l.(*ast.Ident); whole {
+		return false // a whole variable: refused or placed elsewhere
+	}
+	pure := true
+	ast.Inspect(l, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if tv, ok := t.info.Types[x.Fun]; !ok || !tv.IsType() {
+				pure = false
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				pure = false
+			}
+		case *ast.IndexExpr:
+			if _, isMap := t.info.TypeOf(x.X).Underlying().(*types.Map); isMap {
+				pure = false
+			}
+		}
+		return pure
+	})
+	if !pure {
+		return false
+	}
+	if t.derefs(r, l) {
+		return true
+	}
+	root := t.rootVar(l)
+	if root == nil || !t.sharedRoot(r, root) || root == r.loop.valueVar {
+		return false
+	}
+	return !t.distinctPlace(r, l)
+}
+
 // funcBody returns the body of d, a function declaration or literal.
 func funcBody(d ast.Node) ast.Node {
 	switch f := d.(type) {

@@ -792,6 +792,7 @@ func unsignedOf(t types.Type) string {
 // body's closing brace.
 func (t *emitter) emitFor(fo *fileOut, r *region) {
 	n := t.names(r, fo)
+	t.emitMarks(fo, r, n.r)
 	body := r.body
 	start := r.stmt.Pos()
 	if r.label != nil {
@@ -822,6 +823,15 @@ func (t *emitter) emitFor(fo *fileOut, r *region) {
 	t.forAfter(&e, fo, r, n)
 	e.WriteString("}" + t.lineDir(body.Rbrace+1))
 	fo.ed.replace(fo.off(body.Rbrace), fo.off(body.Rbrace)+1, e.String())
+}
+
+// emitMarks inserts, before each write of r.marks, the call that records
+// its place (cape.Mark).
+func (t *emitter) emitMarks(fo *fileOut, r *region, rv string) {
+	for _, m := range r.marks {
+		place := fo.ed.peek(fo.off(m.place.Pos()), fo.off(m.place.End()), nil)
+		fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.Mark(%s, &%s); ", fo.cape(), rv, place))
+	}
 }
 
 // takeExpr takes the translated text of e out of the file's editor.

@@ -35,6 +35,16 @@ type region struct {
 	// (Region.Updates), and its merge makes two nodes' writes of one
 	// byte a conflict.
 	updates bool
+	// marks: the writes of the loop body to shared places not proved
+	// each iteration's own (markWrites), which the runtime compares
+	// between nodes (cape.Mark).
+	marks []markedWrite
+}
+
+// A markedWrite is a statement of a loop body writing place.
+type markedWrite struct {
+	stmt  ast.Stmt
+	place ast.Expr
 }
 
 // loopInfo describes the header of a parallel for loop.
