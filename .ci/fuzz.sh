@@ -16,7 +16,7 @@ targets=(
 	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
 	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
-	./cape:FuzzOpen ./cape:FuzzProtocol ./cape/internal/lazy:FuzzMerged ./cape/internal/stdio:FuzzParseSegments
+	./cape:FuzzOpen ./cape:FuzzProtocol ./cape:FuzzWriteMarks ./cape/internal/lazy:FuzzMerged ./cape/internal/stdio:FuzzParseSegments
 	./cape/internal/wire:FuzzDecode ./cape/internal/wire:FuzzHomesSetup ./cape/internal/wire:FuzzUnpack ./cape/internal/wire:FuzzImage ./cape/internal/fault:FuzzParseFault ./cape/internal/homes:FuzzDirectory
 	./cape/internal/durable:FuzzMessages
 	./internal/pager:FuzzParseAnswer ./internal/pager:FuzzReplicaMessages ./internal/ckptlog:FuzzScanLog ./internal/ckptlog:FuzzParseRecord

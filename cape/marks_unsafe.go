@@ -113,9 +113,9 @@ func (w *writeMarks) Combine(parts [][]byte) error {
 		}
 		p = p[k:]
 		off := uint64(0)
-		for range n {
+		for j := range n {
 			d, k1 := binary.Uvarint(p)
-			if k1 <= 0 {
+			if k1 <= 0 || j > 0 && d == 0 { // ascending, without repeats
 				return fmt.Errorf("node %d: %w", rank, errMarks)
 			}
 			size, k2 := binary.Uvarint(p[k1:])

@@ -1,0 +1,69 @@
+package cape
+
+import (
+	"errors"
+	"testing"
+	"unsafe"
+)
+
+// testMarks returns write marks over mem, as MarkWrites makes them.
+func testMarks(mem []byte) *writeMarks {
+	return &writeMarks{base: uintptr(unsafe.Pointer(unsafe.SliceData(mem))), mem: mem}
+}
+
+// TestWriteMarks checks the marks' round trip through PartialBytes and
+// Combine: two nodes that left a marked place with different values are a
+// conflict naming both, equal values and different places pass, and a
+// place outside the arena is not recorded.
+func TestWriteMarks(t *testing.T) {
+	a, b := make([]byte, 64), make([]byte, 64)
+	ma, mb := testMarks(a), testMarks(b)
+	a[8], b[8] = 5, 5   // both wrote 5 at 8: agree
+	a[16], b[24] = 1, 2 // different places
+	b[40] = 9           // node 1 wrote 9 at 40, node 0 left it 0
+	for _, off := range []int{8, 16, 40, 40} {
+		ma.add(uintptr(unsafe.Pointer(&a[off])), 8)
+	}
+	for _, off := range []int{8, 24, 40} {
+		mb.add(uintptr(unsafe.Pointer(&b[off])), 8)
+	}
+	var outside [8]byte
+	ma.add(uintptr(unsafe.Pointer(&outside[0])), 8)
+	ma.add(uintptr(unsafe.Pointer(&a[60])), 8) // past the arena's end
+	if len(ma.offs) != 4 {
+		t.Fatalf("recorded %d marks, want 4 (none outside the arena)", len(ma.offs))
+	}
+	err := ma.Combine([][]byte{ma.PartialBytes(), mb.PartialBytes()})
+	var mc *markConflict
+	if !errors.As(err, &mc) || mc.off != 40 || mc.nodeA != 0 || mc.nodeB != 1 {
+		t.Fatalf("Combine: %v, want nodes 0 and 1 at offset 40", err)
+	}
+	b[40] = 0
+	if err := ma.Combine([][]byte{ma.PartialBytes(), mb.PartialBytes()}); err != nil {
+		t.Fatalf("Combine with equal values: %v", err)
+	}
+	if err := ma.Combine([][]byte{ma.PartialBytes()[:3]}); !errors.Is(err, errMarks) {
+		t.Errorf("Combine of a truncated partial: %v, want errMarks", err)
+	}
+	if err := ma.Set([]byte{1}); err == nil {
+		t.Error("Set of a result: no error")
+	}
+}
+
+// FuzzWriteMarks checks the master's reading of a node's marks, which come
+// from a peer: no panic, and what it accepts is consistent with itself.
+func FuzzWriteMarks(f *testing.F) {
+	mem := make([]byte, 1<<12)
+	w := testMarks(mem)
+	mem[100] = 7
+	w.add(uintptr(unsafe.Pointer(&mem[100])), 8)
+	w.add(uintptr(unsafe.Pointer(&mem[8])), 4)
+	f.Add(w.PartialBytes())
+	f.Add([]byte{1, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 0})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		m := testMarks(mem)
+		if err := m.Combine([][]byte{p, p}); err != nil && !errors.Is(err, errMarks) {
+			t.Fatalf("Combine of one partial twice: %v", err) // one node's marks never conflict with themselves
+		}
+	})
+}
