@@ -25,6 +25,8 @@ func TestUpdates(t *testing.T) {
 	wantHist := goRun(t, "./testdata/updates/hist")
 	mixed := sharedBuild(t, "./testdata/updates/mixed")
 	wantFields := goRun(t, "./testdata/updates/mixed", "-fields")
+	restore := sharedBuild(t, "./testdata/updates/restore")
+	wantFlag := goRun(t, "./testdata/updates/restore", "-flag")
 	for _, tr := range []string{"homes", "lazy", "eager"} {
 		if tr != "eager" {
 			needLazyPages(t)
@@ -47,6 +49,16 @@ func TestUpdates(t *testing.T) {
 			if stdout, stderr, err = capeRun(nodes, []string{"--transfer", tr}, mixed, []string{"-fields"}); err != nil || stdout != wantFields {
 				t.Errorf("%s, %s nodes: variables sharing words: %v, printed %q, want %q\n%s", tr, nodes, err, stdout, wantFields, stderr)
 			}
+		}
+		// The last write of an element restores its entry value: only
+		// the marks (cape.Mark) tell the nodes' writes apart.
+		if stdout, stderr, err = capeRun("2", []string{"--transfer", tr}, restore, nil); err == nil {
+			t.Errorf("%s: a write restoring the entry value lost to another node's, printing %q", tr, stdout)
+		} else if !strings.Contains(stderr, "nodes 0 and 1 both wrote element [0] of the []int allocated at") || !strings.Contains(stderr, "left it with different values") {
+			t.Errorf("%s: no error naming both nodes and the element:\n%s", tr, stderr)
+		}
+		if stdout, stderr, err = capeRun("3", []string{"--transfer", tr}, restore, []string{"-flag"}); err != nil || stdout != wantFlag {
+			t.Errorf("%s: a flag and a permutation: %v, printed %q, want %q\n%s", tr, err, stdout, wantFlag, stderr)
 		}
 		// Two nodes writing 1 and 256 into one int: the bytes do not
 		// collide, but the int would hold 257.
