@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // Loop-carried flow dependences through a shared array: an iteration that
@@ -52,27 +53,170 @@ func (t *translator) flowDependences(r *region) {
 		return
 	}
 	trips, tripsKnown := fc.trips(step)
+	// dependent: iteration i reads what iteration i+d writes, an
+	// earlier one of the loop's stride that exists.
+	dependent := func(d int64) bool {
+		if tripsKnown && max(d, -d) >= trips*step {
+			return false // no two iterations that far apart
+		}
+		if l.down {
+			d = -d
+		}
+		return d < 0 && -d%step == 0
+	}
 	for k, ws := range sites.writes {
 		for _, rd := range sites.reads[k] {
 			for _, w := range ws {
-				// Iteration i reads what iteration i+d writes.
-				d, ok := flowDistance(w.form, rd.form)
-				if !ok || w.guarded || rd.guarded || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) {
+				if w.guarded || rd.guarded {
 					continue
 				}
-				if tripsKnown && max(d, -d) >= trips*step {
-					continue // no two iterations that far apart
+				// The same values of the inner loops' counters on
+				// both sides, then sample values of them.
+				d, ok := flowDistance(w.form, rd.form)
+				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) || !dependent(d) {
+					if !fc.sampledDependence(w, rd, dependent) {
+						continue
+					}
 				}
-				if l.down {
-					d = -d
-				}
-				if d < 0 && -d%step == 0 {
-					t.errorf(rd.at.Pos(), "%s in the parallel loop, and written by an earlier iteration (%s): a loop-carried dependence; on CAPE's nodes the first iteration of a node's share would read the value from before the region; read from a copy of the array (two arrays, swapped after the loop), or run the loop sequentially", t.flowRead(rd), t.flowSite(w))
-					return
-				}
+				t.errorf(rd.at.Pos(), "%s in the parallel loop, and written by an earlier iteration (%s): a loop-carried dependence; on CAPE's nodes the first iteration of a node's share would read the value from before the region; read from a copy of the array (two arrays, swapped after the loop), or run the loop sequentially", t.flowRead(rd), t.flowSite(w))
+				return
 			}
 		}
 	}
+}
+
+// maxSample is how many values of a counter of the write's inner loop
+// sampledDependence tries.
+const maxSample = 4
+
+// sampledDependence looks for a dependence of rd on w where the counters
+// of inner loops take values of their own on each side: the read's at
+// their first value (s += a[i-d] for d from 1: a[i-1]), the write's at
+// their first maxSample+1 values where they take that many (u[i*8+j]
+// written at j = 1 is u[(i-1)*8+j+1] read at j = 0). It reports whether
+// one is dependent.
+func (fc *formCtx) sampledDependence(w, rd flowPlace, dependent func(int64) bool) bool {
+	ranges := map[string]counterRange{}
+	for v, loop := range fc.counters {
+		if cr, ok := fc.counter(loop, v, 0); ok {
+			ranges[symbolKey(v)] = cr
+		}
+	}
+	var wkeys []string
+	rsub := map[string]linForm{}
+	for key, cr := range ranges {
+		if w.mentions(key) {
+			wkeys = append(wkeys, key)
+		}
+		if rd.mentions(key) {
+			rsub[key] = cr.lo
+		}
+	}
+	if len(wkeys) == 0 && len(rsub) == 0 || len(wkeys) > 2 {
+		return false
+	}
+	slices.Sort(wkeys)
+	r2, ok := rd.substitute(rsub)
+	if !ok {
+		return false
+	}
+	combos := 1
+	for range wkeys {
+		combos *= maxSample + 1
+	}
+	for combo := range combos {
+		wsub := map[string]linForm{}
+		valid := true
+		for k, key := range wkeys {
+			t := int64(combo)
+			for range k {
+				t /= maxSample + 1
+			}
+			t %= maxSample + 1
+			cr := ranges[key]
+			if t > 0 && t >= cr.count {
+				valid = false // a value it may not take
+				break
+			}
+			wsub[key] = cr.lo.add(linForm{"": t * cr.step}, 1)
+		}
+		if !valid {
+			continue
+		}
+		w2, ok := w.substitute(wsub)
+		if !ok {
+			continue
+		}
+		if d, ok := flowDistance(w2.form, r2.form); ok && fc.pathsMatch(w2, r2, d) && dependent(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports whether p's index or path mentions the variable key.
+func (p flowPlace) mentions(key string) bool {
+	forms := []linForm{p.form}
+	for _, st := range p.path {
+		forms = append(forms, st.form)
+	}
+	for _, f := range forms {
+		for m := range f {
+			if slices.Contains(strings.Split(m, "*"), key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// substitute returns p with the forms vals for the variables they name,
+// or false where the loop variable would appear squared.
+func (p flowPlace) substitute(vals map[string]linForm) (flowPlace, bool) {
+	ok := true
+	sub := func(f linForm) linForm {
+		if f == nil {
+			return nil
+		}
+		for key, val := range vals {
+			var good bool
+			f, good = substituteForm(f, key, val)
+			ok = ok && good
+		}
+		return f
+	}
+	out := p
+	out.form = sub(p.form)
+	out.path = make([]pathStep, len(p.path))
+	for k, st := range p.path {
+		out.path[k] = pathStep{field: st.field, form: sub(st.form)}
+	}
+	return out, ok
+}
+
+// substituteForm returns f with val for the variable key.
+func substituteForm(f linForm, key string, val linForm) (linForm, bool) {
+	out := linForm{}
+	for m, c := range f {
+		vs := []string{}
+		if m != "" {
+			vs = strings.Split(m, "*")
+		}
+		k := slices.Index(vs, key)
+		if k < 0 {
+			out[m] += c
+			continue
+		}
+		rest := strings.Join(slices.Delete(vs, k, k+1), "*")
+		for vm, vc := range val {
+			mm, ok := monomial(rest, vm)
+			if !ok {
+				return nil, false
+			}
+			out[mm] += c * vc
+		}
+	}
+	return out.add(nil, 0), true
 }
 
 // invariantFlow refuses a read of an element that the loop writes at the

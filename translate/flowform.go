@@ -373,7 +373,7 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 		return linForm{symbolKey(v): 1}, true
 	}
 	if loop, ok := fc.counters[v]; ok {
-		if fc.invariantCounter(loop, v, depth) {
+		if _, ok := fc.counter(loop, v, depth); ok {
 			return linForm{symbolKey(v): 1}, true
 		}
 		return nil, false
@@ -384,48 +384,114 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 	return nil, false
 }
 
-// invariantCounter reports whether v, the counter of loop (a for or range
-// statement of the body), takes the same values in every iteration of
-// the parallel loop: only loop's post statement assigns it, and its
-// bounds and step are forms of constants and variables the parallel loop
-// does not assign (for j := 1; j < n-1; j++; for j := range n). A red-black
-// sweep's j := 1 + (i+color)%2 is not.
-func (fc *formCtx) invariantCounter(loop ast.Node, v *types.Var, depth int) bool {
-	var parts []ast.Expr
+// A counterRange is what the translator knows of the values a loop
+// counter of the body takes: lo, lo+step, ..., count of them in every
+// iteration of the parallel loop where its bounds differ by a constant
+// (else count is 0: unknown).
+type counterRange struct {
+	lo    linForm
+	step  int64
+	count int64
+}
+
+// counter returns the range of v, the counter of loop (a for or range
+// statement of the body), where only loop's post statement assigns it and
+// its start and step are forms of constants and variables the parallel
+// loop does not assign (for j := 1; j < n-1; j++; for j := 0; j < i; j++;
+// for j := range n). A red-black sweep's j := 1 + (i+color)%2 has none.
+func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange, bool) {
+	invariant := func(e ast.Expr) (linForm, bool) {
+		f, ok := fc.form(e, depth+1)
+		if !ok {
+			return nil, false
+		}
+		for m := range f {
+			for _, key := range strings.Split(m, "*") {
+				if key != "" && !fc.invariantKey(key) {
+					return nil, false
+				}
+			}
+		}
+		return f, true
+	}
 	switch l := loop.(type) {
 	case *ast.ForStmt:
 		init := l.Init.(*ast.AssignStmt)
 		cond, ok := l.Cond.(*ast.BinaryExpr)
 		if fc.assigned[v] != 1 || l.Post == nil || !fc.onlyPost(l, v) || len(init.Rhs) != 1 || !ok {
-			return false
+			return counterRange{}, false
 		}
-		parts = append(parts, init.Rhs[0], cond.X, cond.Y)
-		if p, ok := l.Post.(*ast.AssignStmt); ok && len(p.Rhs) == 1 {
-			parts = append(parts, p.Rhs[0])
+		lo, ok := invariant(init.Rhs[0])
+		step := fc.postStep(l.Post)
+		if !ok || step == 0 {
+			return counterRange{}, false
 		}
-	case *ast.RangeStmt:
-		if fc.assigned[v] != 0 {
-			return false
+		bound, op := cond.Y, cond.Op
+		if id, ok := ast.Unparen(cond.Y).(*ast.Ident); ok && fc.t.varOf(id) == v {
+			bound = cond.X
+			op = map[token.Token]token.Token{token.LSS: token.GTR, token.LEQ: token.GEQ, token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
 		}
-		parts = append(parts, l.X)
-	}
-	for _, e := range parts {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok && fc.t.varOf(id) == v {
-			continue // the counter itself, in its condition
-		}
-		f, ok := fc.form(e, depth+1)
-		if !ok {
-			return false
-		}
-		for m := range f {
-			for _, key := range strings.Split(m, "*") {
-				if key != "" && !fc.invariantKey(key) {
-					return false
+		cr := counterRange{lo: lo, step: step}
+		if hi, ok := invariant(bound); ok {
+			span := hi.add(lo, -1)
+			if c, constant := span[""]; len(span) == 0 || len(span) == 1 && constant {
+				switch {
+				case (op == token.LSS || op == token.LEQ) && step > 0 && c >= 0:
+					cr.count = (c + step - 1) / step
+					if op == token.LEQ && c%step == 0 {
+						cr.count++
+					}
+				case (op == token.GTR || op == token.GEQ) && step < 0 && c <= 0:
+					cr.count = (-c - step - 1) / -step
+					if op == token.GEQ && c%step == 0 {
+						cr.count++
+					}
 				}
 			}
 		}
+		return cr, true
+	case *ast.RangeStmt:
+		if fc.assigned[v] != 0 {
+			return counterRange{}, false
+		}
+		cr := counterRange{lo: linForm{}, step: 1}
+		if tv, ok := fc.t.info.Types[l.X]; ok && tv.Value != nil {
+			if c, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact && c > 0 {
+				cr.count = c
+			}
+		}
+		return cr, true
 	}
-	return true
+	return counterRange{}, false
+}
+
+// postStep returns the constant a for loop's post statement adds to its
+// counter (j++, j -= 2), or 0.
+func (fc *formCtx) postStep(post ast.Stmt) int64 {
+	switch p := post.(type) {
+	case *ast.IncDecStmt:
+		if p.Tok == token.INC {
+			return 1
+		}
+		return -1
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 || p.Tok != token.ADD_ASSIGN && p.Tok != token.SUB_ASSIGN {
+			return 0
+		}
+		tv, ok := fc.t.info.Types[p.Rhs[0]]
+		if !ok || tv.Value == nil {
+			return 0
+		}
+		k, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if !exact {
+			return 0
+		}
+		if p.Tok == token.SUB_ASSIGN {
+			k = -k
+		}
+		return k
+	}
+	return 0
 }
 
 // invariantKey reports whether key is a monomial variable's key of a

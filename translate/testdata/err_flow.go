@@ -290,6 +290,50 @@ func samePlace(n int) {
 		b[i] = a[2] * 2 // this iteration's own write
 	}
 	fmt.Println(a, b)
+	counters(n)
+}
+
+// Counters of inner loops on one side only, or at other values on each.
+func counters(n int) {
+	a := make([]int, n)
+	y := make([]float64, n)
+	c := []float64{0.5, 0.25, 0.125}
+	u := make([]float64, n*8)
+	//cape:parallel for
+	for i := 2; i < n; i++ {
+		s := 0
+		for d := 1; d <= 2; d++ {
+			s += a[i-d] // want "a.i-d. is read in the parallel loop"
+		}
+		a[i] = s
+	}
+	//cape:parallel for
+	for i := 3; i < n; i++ {
+		acc := 1.0
+		for k := 0; k < len(c); k++ {
+			acc += c[k] * y[i-1-k] // want "y.i-1-k. is read in the parallel loop"
+		}
+		y[i] = acc
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < 8; j++ {
+			u[i*8+j] = u[(i-1)*8+j+1] + 1 // want "u..i-1.\\*8\\+j\\+1. is read in the parallel loop"
+		}
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < i && j < 8; j++ {
+			u[i*8+j] = u[(i-1)*8+j] + 1 // want "u..i-1.\\*8\\+j. is read in the parallel loop"
+		}
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		for j := 0; j < 8; j++ {
+			u[i*8+j] += float64(j) // each iteration its own row
+		}
+	}
+	fmt.Println(a, y, u[9])
 }
 
 type holder struct{ data []float64 }
