@@ -580,11 +580,11 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 		case *ast.CallExpr:
 			fc.copyPlaces(x, s, site(x), guard(x))
 			if depth < maxFlowCalls {
-				if sub, d := fc.calleeCtx(x); sub != nil {
+				if sub, body := fc.calleeCtx(x); sub != nil {
 					if at == nil {
-						sub.collect(d.Body, x, s, depth+1)
+						sub.collect(body, x, s, depth+1)
 					} else {
-						sub.collect(d.Body, at, s, depth+1)
+						sub.collect(body, at, s, depth+1)
 					}
 				}
 			}
@@ -665,6 +665,21 @@ func (fc *formCtx) elemPlace(e ast.Expr) (arrayRef, ast.Expr, bool) {
 	}
 }
 
+// selectorChain reports whether e is fields selected from a variable
+// (g.u, s.grid.rows).
+func selectorChain(e ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.Ident:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
 // firstIndex returns the key (arrayKey) of the shared array the place e
 // indexes first (a in a[i][j], s.data in s.data[i].f), with that index
 // expression and the offset of the slice indexed in the array (1 for d
@@ -700,6 +715,12 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 		if id, ok := x.(*ast.Ident); ok {
 			if ref, ok := fc.arrays[t.varOf(id)]; ok {
 				return ref.key, ref.off, true
+			}
+		}
+		if sel, ok := x.(*ast.SelectorExpr); ok {
+			// g.u with g standing for a shared struct of the loop body.
+			if root := t.rootVar(sel); root != nil && fc.aliases[root] != "" && selectorChain(sel) {
+				return fc.aliases[root] + strings.TrimPrefix(t.text(sel), root.Name()), linForm{}, true
 			}
 		}
 		if root := t.rootVar(x); root == nil || within(root.Pos(), fc.scope) || fc.written[root] {

@@ -132,11 +132,12 @@ type formCtx struct {
 	// In a function the body calls (calleeCtx): its declaration, the
 	// variables it assigns, and its parameters bound to the forms of
 	// their arguments (indices) or to the arrays they are.
-	scope   *ast.FuncDecl
+	scope   ast.Node // *ast.FuncDecl or *ast.FuncLit
 	written map[*types.Var]bool
 	bind    map[*types.Var]linForm
 	arrays  map[*types.Var]arrayRef
 	elems   map[*types.Var]arrayRef // pointer parameters (and receivers) to elements: &cs[i-1]
+	aliases map[*types.Var]string   // pointer parameters (and receivers) to shared structs: their name
 }
 
 // An arrayRef is a shared array (arrayKey) and an offset in it.
@@ -146,32 +147,48 @@ type arrayRef struct {
 }
 
 // calleeCtx returns the context of the function call calls (one of the
-// package's, with a body, not a method), its parameters bound to what
-// the arguments are in fc, and its declaration; nil if there is none.
-func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.FuncDecl) {
+// package's functions or methods with a body, or a function literal that
+// a variable of the package holds as its only value), its parameters
+// bound to what the arguments are in fc, and its body; nil if there is
+// none.
+func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 	t := fc.t
-	fn := t.staticCallee(call)
-	if fn == nil || call.Ellipsis.IsValid() {
+	if call.Ellipsis.IsValid() {
 		return nil, nil
 	}
-	d := t.facts.decls[fn]
-	if d == nil || d.Body == nil || d == fc.scope {
-		return nil, nil
-	}
-	sub := &formCtx{t: t, r: fc.r, assigned: fc.assigned, counters: fc.counters, scope: d,
-		written: assignedIn(t, d.Body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
-		elems: map[*types.Var]arrayRef{}}
-	if d.Recv != nil {
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+	var scope ast.Node
+	var ftype *ast.FuncType
+	var body *ast.BlockStmt
+	var recv *ast.FieldList
+	if fn := t.staticCallee(call); fn != nil {
+		d := t.facts.decls[fn]
+		if d == nil || d.Body == nil {
 			return nil, nil
 		}
-		if v, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
+		scope, ftype, body, recv = d, d.Type, d.Body, d.Recv
+	} else if lit := fc.literal(call.Fun); lit != nil {
+		scope, ftype, body = lit, lit.Type, lit.Body
+	} else {
+		return nil, nil
+	}
+	if scope == fc.scope {
+		return nil, nil
+	}
+	sub := &formCtx{t: t, r: fc.r, assigned: fc.assigned, counters: fc.counters, scope: scope,
+		written: assignedIn(t, body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
+		elems: map[*types.Var]arrayRef{}, aliases: map[*types.Var]string{}}
+	if recv != nil {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || len(recv.List) != 1 || len(recv.List[0].Names) != 1 {
+			return nil, nil
+		}
+		if v, ok := t.info.Defs[recv.List[0].Names[0]].(*types.Var); ok {
 			sub.bindElem(fc, v, sel.X, true)
+			sub.bindAlias(fc, v, sel.X)
 		}
 	}
 	k := 0
-	for _, f := range d.Type.Params.List {
+	for _, f := range ftype.Params.List {
 		for _, name := range f.Names {
 			v, ok := t.info.Defs[name].(*types.Var)
 			if ok && k < len(call.Args) && !sub.written[v] {
@@ -182,11 +199,75 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.FuncDecl) {
 					sub.arrays[v] = arrayRef{key, off}
 				}
 				sub.bindElem(fc, v, call.Args[k], false)
+				sub.bindAlias(fc, v, call.Args[k])
 			}
 			k++
 		}
 	}
-	return sub, d
+	return sub, body
+}
+
+// literal returns the function literal that fun, a variable of r's
+// function defined once (at := func(j int) int { return a[j] }), holds;
+// else nil.
+func (fc *formCtx) literal(fun ast.Expr) *ast.FuncLit {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v := fc.t.varOf(id)
+	if v == nil || fc.assigned[v] != 0 {
+		return nil
+	}
+	src := fc.t.facts.sources[v]
+	if len(src) != 1 || src[0].expr == nil {
+		return nil
+	}
+	lit, _ := ast.Unparen(src[0].expr).(*ast.FuncLit)
+	return lit
+}
+
+// bindAlias binds v, a pointer parameter (or receiver), to the shared
+// struct its argument e (in fc) points to (g in g.step(i), with g :=
+// &Grid{...}), so that the fields v selects are that struct's.
+func (sub *formCtx) bindAlias(fc *formCtx, v *types.Var, e ast.Expr) {
+	if sub.written[v] || !fc.t.isPointer(e) && !isAddr(e) {
+		return
+	}
+	if pre := fc.aliasPrefix(e); pre != "" {
+		sub.aliases[v] = pre
+	}
+}
+
+// isAddr reports whether e takes an address (&x).
+func isAddr(e ast.Expr) bool {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	return ok && u.Op == token.AND
+}
+
+// aliasPrefix returns the text that names, in r's loop body, the struct
+// that e (in fc) is or points to: a shared variable's name, or its alias
+// in a called function; "" if there is none.
+func (fc *formCtx) aliasPrefix(e ast.Expr) string {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v := fc.t.varOf(id)
+	if v == nil {
+		return ""
+	}
+	if pre, ok := fc.aliases[v]; ok {
+		return pre
+	}
+	if fc.scope != nil && (within(v.Pos(), fc.scope) || fc.written[v]) || !fc.t.sharedRoot(fc.r, v) {
+		return ""
+	}
+	return id.Name
 }
 
 // bindElem binds v, a pointer parameter (or a receiver: recv), to the
@@ -312,10 +393,10 @@ func (fc *formCtx) form(e ast.Expr, depth int) (linForm, bool) {
 		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
 			return fc.form(x.Args[0], depth+1) // a conversion
 		}
-		if sub, d := fc.calleeCtx(x); sub != nil && len(d.Body.List) == 1 {
+		if sub, body := fc.calleeCtx(x); sub != nil && len(body.List) == 1 {
 			// A function returning one expression of its parameters:
 			// idx(i-1, j) for (i-1)*n + j.
-			if ret, ok := d.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+			if ret, ok := body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
 				return sub.form(ret.Results[0], depth+1)
 			}
 		}

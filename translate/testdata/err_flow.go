@@ -334,6 +334,37 @@ func counters(n int) {
 		}
 	}
 	fmt.Println(a, y, u[9])
+	closuresAndMethods(n)
+}
+
+type grid struct {
+	u []int
+	n int
+}
+
+func (g *grid) step(i int)  { g.u[i] = g.u[i-1] + 2 }
+func (g *grid) scale(i int) { g.u[i] = g.u[i] * 2 }
+
+// Accesses through a closure held by a variable, and through a method
+// on a shared struct.
+func closuresAndMethods(n int) {
+	a := make([]int, n)
+	at := func(j int) int { return a[j] }
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		a[i] = at(i-1) + 2 // want "at.i-1. reads a.j. .at err_flow.go:[0-9]+. in the parallel loop"
+	}
+	g := &grid{u: make([]int, n), n: n}
+	//cape:parallel for
+	for i := 1; i < g.n; i++ {
+		g.step(i) // want "g.step.i. reads g.u.i-1. .at err_flow.go:[0-9]+. in the parallel loop"
+	}
+	//cape:parallel for
+	for i := 0; i < g.n; i++ {
+		g.scale(i)
+		a[i] = at(i)
+	}
+	fmt.Println(a[3], g.u[3])
 }
 
 type holder struct{ data []float64 }
