@@ -315,6 +315,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 	u.w.walk = walk
 	walk(r.body, func(v *types.Var) bool { return within(v.Pos(), r.stmt) }, false)
 	t.bernstein(u)
+	t.privateCarry(r)
 	if r.dir.kind == dirFor {
 		t.invariantUpdates(r)
 		t.flowDependences(r)

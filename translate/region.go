@@ -290,6 +290,7 @@ func (t *translator) resolveClauses(r *region) {
 				}
 				if prev, dup := seen[v]; dup {
 					t.errorf(a.pos, "%s appears in both %s and %s", a.text, prev, c.name)
+					r.refused[v] = true
 					continue
 				}
 				seen[v] = c.name

@@ -46,6 +46,7 @@ func main() {
 			count = len(a)
 		}
 	}
+	fmt.Println(who) // the first region's lastprivate
 	//cape:parallel sections schedule(dynamic) private(who)
 	{
 		//cape:section
@@ -54,7 +55,7 @@ func main() {
 			a[0] = float64(who)
 		}
 	}
-	fmt.Println(a[1], b[1], st, count, who, sum)
+	fmt.Println(a[1], b[1], st, count, sum)
 	grouped()
 }
 

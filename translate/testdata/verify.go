@@ -37,7 +37,6 @@ func main() {
 	//cape:parallel for firstprivate(bias) lastprivate(best) reduction(+:total)
 	for j = 0; j < n; j++ {
 		best[j%2] = a[j] + bias[j%3]
-		bias[0]++
 		total += best[j%2]
 	}
 	var tmp int

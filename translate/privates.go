@@ -1,0 +1,158 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Private copies that would print something else than go run: the
+// directives' clauses give OpenMP's meaning, and go run, ignoring them,
+// runs the loop on one variable. A private or firstprivate variable that
+// an iteration reads before it assigns it whole carries a value from the
+// node's previous iteration (or the copy's start: zero for private),
+// where go run carries the previous iteration's; one that the region
+// writes and the code after it reads holds, after the region, its value
+// from before (OpenMP's), where go run holds the last iteration's. Both
+// are refused, naming lastprivate where it says what was meant.
+
+// privateCarry refuses, for r's private and firstprivate variables, the
+// uses whose values would differ from go run's.
+func (t *translator) privateCarry(r *region) {
+	if r.body == nil {
+		return
+	}
+	for _, v := range r.order {
+		clause := r.clauseOf[v]
+		if clause != "private" && clause != "firstprivate" || r.refused[v] {
+			continue
+		}
+		first, written := t.firstAccess(v, r.body)
+		if first == nil {
+			continue
+		}
+		wholeFirst := t.assignsWhole(first, v)
+		switch {
+		case r.dir.kind == dirFor && clause == "private" && !wholeFirst:
+			t.errorf(first.Pos(), "%s is private in the parallel loop, but an iteration uses it before assigning it: its private copy holds zero, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name())
+		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst:
+			t.errorf(first.Pos(), "%s is firstprivate in the parallel loop and an iteration writes it, so the next iteration on the same node would start from that value, where go run's starts from the previous iteration's on any node; assign it whole at the start of the iteration, or use a variable of the iteration", v.Name())
+		case written:
+			if after := t.readAfter(v, r); after != nil {
+				t.errorf(after.Pos(), "%s is %s in the parallel region at %s and written there, but read after it: go run would give its value from the region's last iteration, OpenMP and CAPE its value from before the region; list it in lastprivate, or do not read it after the region", v.Name(), clause, t.where(r.dir.pos))
+			}
+		}
+	}
+}
+
+// firstAccess returns the first use of v in body, in source order, and
+// whether body writes v anywhere (assigns it, an element or a field of
+// it, or takes its address).
+func (t *translator) firstAccess(v *types.Var, body ast.Node) (first *ast.Ident, written bool) {
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), body) {
+			continue
+		}
+		if first == nil || u.Pos() < first.Pos() {
+			first = u
+		}
+		written = written || t.writesVar(u)
+	}
+	return first, written
+}
+
+// writesVar reports whether the use id writes its variable: the root of
+// an assignment's or an increment's left side, or an address taken.
+func (t *translator) writesVar(id *ast.Ident) bool {
+	var cur ast.Node = id
+	for {
+		p := t.parent[cur]
+		switch x := p.(type) {
+		case *ast.IndexExpr:
+			if x.X != cur {
+				return false
+			}
+		case *ast.SelectorExpr:
+			if x.X != cur {
+				return false
+			}
+		case *ast.ParenExpr, *ast.StarExpr:
+		case *ast.UnaryExpr:
+			return x.Op == token.AND
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if l == cur {
+					return true
+				}
+			}
+			return false
+		case *ast.IncDecStmt:
+			return true
+		default:
+			return false
+		}
+		cur = p
+	}
+}
+
+// assignsWhole reports whether the use id is the whole left side of a
+// plain assignment (v = e) whose values do not read v.
+func (t *translator) assignsWhole(id *ast.Ident, v *types.Var) bool {
+	as, ok := t.parent[id].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN {
+		return false
+	}
+	for _, rhs := range as.Rhs {
+		reads := false
+		ast.Inspect(rhs, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SliceExpr); ok && emptySlice(t, s) {
+				return false // v[:0] keeps no value of v, only its array
+			}
+			if x, ok := n.(*ast.Ident); ok && t.varOf(x) == v {
+				reads = true
+			}
+			return !reads
+		})
+		if reads {
+			return false
+		}
+	}
+	for _, l := range as.Lhs {
+		if l == ast.Expr(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// emptySlice reports whether s is x[:0] or x[0:0].
+func emptySlice(t *translator, s *ast.SliceExpr) bool {
+	if s.High == nil || s.Slice3 {
+		return false
+	}
+	for _, e := range []ast.Expr{s.Low, s.High} {
+		if e == nil {
+			continue
+		}
+		if tv, ok := t.info.Types[e]; !ok || tv.Value == nil || tv.Value.ExactString() != "0" {
+			return false
+		}
+	}
+	return true
+}
+
+// readAfter returns the first use of v after r's statement in r's
+// function if it reads v (the code after the region sees its value), else
+// nil.
+func (t *translator) readAfter(v *types.Var, r *region) *ast.Ident {
+	var next *ast.Ident
+	for _, u := range t.facts.uses[v] {
+		if u.Pos() >= r.stmt.End() && (r.fn == nil || within(u.Pos(), r.fn)) && (next == nil || u.Pos() < next.Pos()) {
+			next = u
+		}
+	}
+	if next == nil || t.assignsWhole(next, v) {
+		return nil
+	}
+	return next
+}

@@ -1,0 +1,42 @@
+package main
+
+import "fmt"
+
+// Private copies whose values would differ from go run's: a value carried
+// from the node's previous iteration, or read after the region.
+
+func main() {
+	n := 16
+	out := make([]int, n)
+	base := 10
+	scratch := [4]int{1, 2, 3, 4}
+	//cape:parallel for firstprivate(base, scratch)
+	for i := 0; i < n; i++ {
+		scratch[i%4] += i // want "scratch is firstprivate in the parallel loop and an iteration writes it"
+		base++            // want "base is firstprivate in the parallel loop and an iteration writes it"
+		out[i] = scratch[0] + base
+	}
+	tmp := 5
+	//cape:parallel for private(tmp)
+	for i := 0; i < n; i++ {
+		out[i] = tmp * 2 // want "tmp is private in the parallel loop, but an iteration uses it before assigning it"
+	}
+	acc := 0
+	var buf []int
+	//cape:parallel for firstprivate(base) private(acc, buf)
+	for i := 0; i < n; i++ {
+		acc = base + i // assigned whole first: no carry
+		if i%2 == 0 {
+			acc++
+		}
+		buf = append(buf[:0], acc)
+		out[i] = acc + buf[0]
+	}
+	fmt.Println(acc, out) // want "acc is private in the parallel region at err_privates.go:[0-9]+ and written there, but read after it"
+	last := 0
+	//cape:parallel for lastprivate(last)
+	for i := 0; i < n; i++ {
+		last = i
+	}
+	fmt.Println(last, base, scratch, tmp)
+}
