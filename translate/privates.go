@@ -32,6 +32,13 @@ func (t *translator) privateCarry(r *region) {
 			continue
 		}
 		wholeFirst := t.assignsWhole(first, v)
+		if _, basic := v.Type().Underlying().(*types.Basic); !basic && !wholeFirst {
+			// An array or a struct: its elements may all be written
+			// before they are read (a buffer filled by a loop), which the
+			// translator does not follow; only a first use that reads
+			// tells it carries a value.
+			wholeFirst = !t.readsFirst(first)
+		}
 		switch {
 		case r.dir.kind == dirFor && clause == "private" && !wholeFirst:
 			t.errorf(first.Pos(), "%s is private in the parallel loop, but an iteration uses it before assigning it: its private copy holds zero, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name())
@@ -92,6 +99,28 @@ func (t *translator) writesVar(id *ast.Ident) bool {
 			return false
 		}
 		cur = p
+	}
+}
+
+// readsFirst reports whether the use id reads its variable's value: it
+// is not the root of a plain assignment's left side (x[k] = v writes
+// only).
+func (t *translator) readsFirst(id *ast.Ident) bool {
+	if !t.writesVar(id) {
+		return true
+	}
+	var cur ast.Node = id
+	for {
+		switch p := t.parent[cur].(type) {
+		case *ast.AssignStmt:
+			return p.Tok != token.ASSIGN
+		case *ast.IncDecStmt, *ast.UnaryExpr:
+			return true
+		case nil:
+			return true
+		default:
+			cur = p
+		}
 	}
 }
 

@@ -33,6 +33,14 @@ func main() {
 		out[i] = acc + buf[0]
 	}
 	fmt.Println(acc, out) // want "acc is private in the parallel region at err_privates.go:[0-9]+ and written there, but read after it"
+	var work [4]int
+	//cape:parallel for private(work)
+	for i := 0; i < n; i++ {
+		for k := range work {
+			work[k] = i + k // a buffer filled before it is read
+		}
+		out[i] = work[0] + work[3]
+	}
 	last := 0
 	//cape:parallel for lastprivate(last)
 	for i := 0; i < n; i++ {
