@@ -57,7 +57,7 @@ func (t *translator) privateCarry(r *region) {
 // it, or takes its address).
 func (t *translator) firstAccess(v *types.Var, body ast.Node) (first *ast.Ident, written bool) {
 	for _, u := range t.facts.uses[v] {
-		if !within(u.Pos(), body) {
+		if !within(u.Pos(), body) || t.lengthOnly(u) {
 			continue
 		}
 		if first == nil || u.Pos() < first.Pos() {
@@ -66,6 +66,19 @@ func (t *translator) firstAccess(v *types.Var, body ast.Node) (first *ast.Ident,
 		written = written || t.writesVar(u)
 	}
 	return first, written
+}
+
+// lengthOnly reports whether the use id reads only its variable's length:
+// len(v), cap(v), or for k := range v without a value.
+func (t *translator) lengthOnly(id *ast.Ident) bool {
+	switch p := t.parent[id].(type) {
+	case *ast.RangeStmt:
+		return p.X == ast.Expr(id) && p.Value == nil
+	case *ast.CallExpr:
+		b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin)
+		return ok && (b.Name() == "len" || b.Name() == "cap")
+	}
+	return false
 }
 
 // writesVar reports whether the use id writes its variable: the root of
