@@ -39,7 +39,7 @@ func (r *Region) MarkWrites() {
 	}
 	mem := r.n.arena.Bytes()
 	r.marks = &writeMarks{}
-	if len(mem) > 0 {
+	if len(mem) > 0 && r.size > 1 { // on one node there is nothing to compare: nothing is kept
 		r.marks.base, r.marks.mem = uintptr(unsafe.Pointer(unsafe.SliceData(mem))), mem
 	}
 	r.values.Add(r.marks)
@@ -52,34 +52,40 @@ const maxMarkSize = 1 << 12
 // writeMarks is a region's marked places (a values.Value: its partial is
 // the places with their bytes at the region's end, its result nothing).
 type writeMarks struct {
-	base uintptr // the arena's first byte
-	mem  []byte  // the arena
-	offs []markPlace
+	base uintptr  // the arena's first byte
+	mem  []byte   // the arena
+	offs []uint64 // the marked places: offset<<16 | size
 }
 
-// markPlace is a marked place: arena offset and size.
-type markPlace struct{ off, size uint32 }
-
 func (w *writeMarks) add(p, size uintptr) {
-	if p < w.base || p-w.base >= uintptr(len(w.mem)) || size == 0 || size > maxMarkSize || p-w.base+size > uintptr(len(w.mem)) || p-w.base > 1<<32-1 {
+	if p < w.base || p-w.base >= uintptr(len(w.mem)) || size == 0 || size > maxMarkSize || p-w.base+size > uintptr(len(w.mem)) || p-w.base >= 1<<47 {
 		return
 	}
-	w.offs = append(w.offs, markPlace{uint32(p - w.base), uint32(size)})
+	m := uint64(p-w.base)<<16 | uint64(size)
+	if n := len(w.offs); n > 0 && w.offs[n-1] == m {
+		return // the same place again (an update in a loop)
+	}
+	w.offs = append(w.offs, m)
 }
 
 // PartialBytes is the marked places, ascending and without repeats, each
 // as its offset, its size and its bytes now: count, then per place three
 // uvarints-and-bytes (offset from the previous, size, bytes).
 func (w *writeMarks) PartialBytes() []byte {
-	slices.SortFunc(w.offs, func(a, b markPlace) int { return int(a.off) - int(b.off) })
+	slices.Sort(w.offs)
 	w.offs = slices.Compact(w.offs)
-	out := binary.AppendUvarint(nil, uint64(len(w.offs)))
-	prev := uint32(0)
+	n := binary.MaxVarintLen64
 	for _, m := range w.offs {
-		out = binary.AppendUvarint(out, uint64(m.off-prev))
-		out = binary.AppendUvarint(out, uint64(m.size))
-		out = append(out, w.mem[m.off:m.off+m.size]...)
-		prev = m.off
+		n += 2*binary.MaxVarintLen64 + int(m&0xffff)
+	}
+	out := binary.AppendUvarint(make([]byte, 0, n), uint64(len(w.offs)))
+	prev := uint64(0)
+	for _, m := range w.offs {
+		off, size := m>>16, m&0xffff
+		out = binary.AppendUvarint(out, off-prev)
+		out = binary.AppendUvarint(out, size)
+		out = append(out, w.mem[off:off+size]...)
+		prev = off
 	}
 	return out
 }
@@ -87,7 +93,7 @@ func (w *writeMarks) PartialBytes() []byte {
 // markConflict is two nodes that left one marked place with different
 // values.
 type markConflict struct {
-	off          uint32
+	off          uint64
 	nodeA, nodeB int
 }
 
@@ -99,39 +105,83 @@ func (e *markConflict) Error() string {
 var errMarks = errors.New("malformed write marks")
 
 // Combine checks the nodes' marked places (parts, by rank): a place that
-// two nodes marked must hold the same bytes on both.
+// two nodes marked must hold the same bytes on both. Each node's places
+// come ascending: they are merged as they are read, with nothing kept.
 func (w *writeMarks) Combine(parts [][]byte) error {
-	type seen struct {
-		rank int
-		b    []byte
-	}
-	first := map[uint32]seen{}
+	cs := make([]markCursor, len(parts))
 	for rank, p := range parts {
-		n, k := binary.Uvarint(p)
-		if k <= 0 || n > uint64(len(p)) {
-			return fmt.Errorf("node %d: %w", rank, errMarks)
+		cs[rank] = markCursor{p: p, limit: uint64(len(w.mem))}
+		if err := cs[rank].start(); err != nil {
+			return fmt.Errorf("node %d: %w", rank, err)
 		}
-		p = p[k:]
-		off := uint64(0)
-		for j := range n {
-			d, k1 := binary.Uvarint(p)
-			if k1 <= 0 || j > 0 && d == 0 { // ascending, without repeats
-				return fmt.Errorf("node %d: %w", rank, errMarks)
+	}
+	for {
+		// The lowest next place, and the first node with it.
+		first := -1
+		for rank := range cs {
+			if c := &cs[rank]; c.left > 0 && (first < 0 || c.off < cs[first].off) {
+				first = rank
 			}
-			size, k2 := binary.Uvarint(p[k1:])
-			if k2 <= 0 || size == 0 || size > maxMarkSize || uint64(len(p)-k1-k2) < size || off+d > uint64(len(w.mem)) {
-				return fmt.Errorf("node %d: %w", rank, errMarks)
+		}
+		if first < 0 {
+			return nil
+		}
+		lo, b := cs[first].off, cs[first].b
+		for rank := first; rank < len(cs); rank++ {
+			c := &cs[rank]
+			if c.left == 0 || c.off != lo {
+				continue
 			}
-			off += d
-			b := p[k1+k2 : k1+k2+int(size)]
-			p = p[k1+k2+int(size):]
-			if s, ok := first[uint32(off)]; !ok {
-				first[uint32(off)] = seen{rank, b}
-			} else if s.rank != rank && !slices.Equal(s.b[:min(len(s.b), len(b))], b[:min(len(s.b), len(b))]) {
-				return &markConflict{off: uint32(off), nodeA: s.rank, nodeB: rank}
+			if o := c.b; !slices.Equal(b[:min(len(b), len(o))], o[:min(len(b), len(o))]) {
+				return &markConflict{off: lo, nodeA: first, nodeB: rank}
+			}
+			if err := c.next(); err != nil {
+				return fmt.Errorf("node %d: %w", rank, err)
 			}
 		}
 	}
+}
+
+// markCursor reads one node's partial (PartialBytes) a place at a time:
+// places ascending without repeats, each inside the arena (limit).
+type markCursor struct {
+	p     []byte
+	limit uint64
+	left  uint64 // places left, the current one included
+	off   uint64 // the current place
+	b     []byte
+}
+
+// start reads the count and the first place.
+func (c *markCursor) start() error {
+	n, k := binary.Uvarint(c.p)
+	if k <= 0 || n > uint64(len(c.p)) {
+		return errMarks
+	}
+	c.p, c.left = c.p[k:], n+1
+	c.off = 0
+	return c.advance(true)
+}
+
+// next moves to the next place.
+func (c *markCursor) next() error { return c.advance(false) }
+
+func (c *markCursor) advance(first bool) error {
+	c.left--
+	if c.left == 0 {
+		return nil
+	}
+	d, k1 := binary.Uvarint(c.p)
+	if k1 <= 0 || !first && d == 0 { // ascending, without repeats
+		return errMarks
+	}
+	size, k2 := binary.Uvarint(c.p[k1:])
+	if k2 <= 0 || size == 0 || size > maxMarkSize || uint64(len(c.p)-k1-k2) < size || c.off+d > c.limit {
+		return errMarks
+	}
+	c.off += d
+	c.b = c.p[k1+k2 : k1+k2+int(size)]
+	c.p = c.p[k1+k2+int(size):]
 	return nil
 }
 
@@ -152,5 +202,5 @@ func (r *Region) markError(mc *markConflict) error {
 	if in == "" {
 		in = fmt.Sprintf("arena offset %#x (no live allocation)", mc.off)
 	}
-	return r.errorf("nodes %d and %d both wrote %s and left it with different values: two iterations on two nodes wrote one element (the same race under OpenMP), and the merge cannot tell which write is the later (a write of the value it had at the region's entry is invisible to it); write each element in one iteration only, or use a reduction clause", mc.nodeA, mc.nodeB, in)
+	return r.errorf("nodes %d and %d both wrote %s and left it with different values: two iterations on two nodes wrote one element (the same race under OpenMP), and the merge cannot tell which write is the later (a write of the value it had at the region's entry is invisible to it); write each element in one iteration only, or use a reduction clause (where the iterations' places are in fact distinct, list the variable in shared(...) to say so)", mc.nodeA, mc.nodeB, in)
 }

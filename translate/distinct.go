@@ -242,11 +242,12 @@ func (t *translator) markable(r *region, l ast.Expr) bool {
 		return false
 	}
 	if t.derefs(r, l) {
-		return true
+		v := t.rootVar(l)
+		return v == nil || !r.shared[v]
 	}
 	root := t.rootVar(l)
-	if root == nil || !t.sharedRoot(r, root) || root == r.loop.valueVar {
-		return false
+	if root == nil || !t.sharedRoot(r, root) || root == r.loop.valueVar || r.shared[root] {
+		return false // listed in shared: the user says the iterations' places differ
 	}
 	return !t.distinctPlace(r, l)
 }
