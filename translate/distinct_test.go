@@ -162,3 +162,39 @@ func translateMain(t *testing.T, cfg *Config, src string) (string, error) {
 	typeCheck(t, file, res.Files[file])
 	return string(res.Files[file]), nil
 }
+
+// TestMarks checks which writes a loop body marks for the runtime's
+// comparison of the nodes' values (cape.Mark): places not proved each
+// iteration's own, unless listed in shared.
+func TestMarks(t *testing.T) {
+	cases := []struct {
+		name, clauses, body string
+		marks               int // Mark calls in the output (the loop and its --verify re-run)
+	}{
+		{"own element", "", "a[i] = 1", 0},
+		{"through a permutation", "", "a[p[i]] = 1", 2},
+		{"listed in shared", "shared(a)", "a[p[i]] = 1", 0},
+		{"a constant index", "", "a[0] = i", 2},
+		{"an update of a bucket", "", "a[p[i]%4] += 1", 2},
+		{"through a pointer", "", "q := &a[p[i]]; *q = 2", 2},
+		{"a place with a call", "", "a[f(i)] = 1", 0},
+		{"the iteration's own memory", "", "var h [4]int; h[p[i]%4] = 1; a[i] = h[0]", 0},
+	}
+	cfg := &Config{Importer: testImporter(t)}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := hintHead + "func f(i int) int { return i % 4 }\n\nfunc main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
+				"\t//cape:parallel for " + c.clauses + "\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"
+			out, err := translateMain(t, cfg, src)
+			if err != nil {
+				t.Fatalf("translate: %v\n%s", err, src)
+			}
+			if got := strings.Count(out, ".Mark("); got != c.marks {
+				t.Errorf("%d Mark calls, want %d:\n%s", got, c.marks, out)
+			}
+			if want := c.marks > 0; strings.Contains(out, ".MarkWrites()") != want {
+				t.Errorf("MarkWrites %v, want %v", !want, want)
+			}
+		})
+	}
+}
