@@ -179,7 +179,8 @@ func (t *translator) isPointer(e ast.Expr) bool {
 // markWrites records in r.marks the statements of r's loop body (not of
 // the functions it calls, nor of closures) that write a shared place not
 // proved each iteration's own: an index not proved distinct
-// (distinctPlace), a constant one, or a place through a pointer. Two nodes
+// (distinctPlace) that is read from memory or the same for every
+// iteration, or a place through a pointer. Two nodes
 // may write such a place, and a write that leaves its entry value is
 // invisible to the merge: the runtime compares what the nodes left there
 // (cape.Mark). Places whose expression has a call or a receive are not
@@ -249,7 +250,78 @@ func (t *translator) markable(r *region, l ast.Expr) bool {
 	if root == nil || !t.sharedRoot(r, root) || root == r.loop.valueVar || r.shared[root] {
 		return false // listed in shared: the user says the iterations' places differ
 	}
-	return !t.distinctPlace(r, l)
+	if t.distinctPlace(r, l) {
+		return false
+	}
+	// Marked: an index read from memory (out[idx[i]]), or one place for
+	// every iteration (buf[0]). An index computed from the iteration's
+	// variables (a block's rows, i*m + j with i from the block's bounds)
+	// is taken to be the iteration's: marking every write of a stencil
+	// would cost more than it computes.
+	varies := false
+	for _, ix := range indicesOf(l) {
+		if t.readsMemory(r, ix, 0) {
+			return true
+		}
+		varies = varies || t.mentionsIteration(r, ix)
+	}
+	return !varies
+}
+
+// readsMemory reports whether the index e reads memory: an element, a
+// pointer's target, a call, or a local of r's loop body defined from one
+// (j := bucket[i]) or assigned more than once.
+func (t *translator) readsMemory(r *region, e ast.Expr, depth int) bool {
+	if depth > 4 {
+		return true
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.IndexExpr, *ast.StarExpr:
+			found = true
+		case *ast.CallExpr:
+			if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() {
+				break
+			}
+			if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); ok {
+				switch b.Name() {
+				case "len", "cap":
+					return false // a length, not the elements
+				case "min", "max":
+					return true // their operands say
+				}
+			}
+			found = true
+		case *ast.Ident:
+			v := t.varOf(x)
+			if v == nil || !within(v.Pos(), r.body) || v == r.loop.v {
+				break
+			}
+			if def := t.onlyDefinition(r, v); def != nil {
+				found = t.readsMemory(r, def, depth+1)
+			} else if !t.pureVar(r, v) {
+				found = true // assigned more than once, and not a counter
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// mentionsIteration reports whether e mentions a variable of r's loop
+// statement (the loop variable, a local or counter of the body).
+func (t *translator) mentionsIteration(r *region, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v := t.varOf(id); v != nil && within(v.Pos(), r.stmt) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // funcBody returns the body of d, a function declaration or literal.
