@@ -318,14 +318,16 @@ func (fc *formCtx) trips(step int64) (int64, bool) {
 
 // pathsMatch reports whether the fields and indices that w and rd apply
 // after their first index name the same element when iteration i+d
-// writes w and iteration i reads rd: the same fields, and indices that
-// are the same forms with i+d for i in w's.
+// writes w and iteration i reads rd (or, with fewer, what holds it): the
+// same fields, and indices that are the same forms with i+d for i in w's.
 func (fc *formCtx) pathsMatch(w, rd flowPlace, d int64) bool {
-	if len(w.path) != len(rd.path) {
+	// A read of what holds the written place (row := g[i-1], then its
+	// elements read through row) reads it too.
+	if len(w.path) < len(rd.path) {
 		return false
 	}
-	for k, ws := range w.path {
-		rs := rd.path[k]
+	for k, rs := range rd.path {
+		ws := w.path[k]
 		if ws.field != rs.field || ws.field == "*" {
 			return false
 		}

@@ -60,6 +60,9 @@ func (t *translator) firstAccess(v *types.Var, body ast.Node) (first *ast.Ident,
 		if !within(u.Pos(), body) || t.lengthOnly(u) {
 			continue
 		}
+		if t.identityUpdate(u) {
+			continue // x += 0: neither a read that matters nor a write
+		}
 		if first == nil || u.Pos() < first.Pos() {
 			first = u
 		}
@@ -77,6 +80,26 @@ func (t *translator) lengthOnly(id *ast.Ident) bool {
 	case *ast.CallExpr:
 		b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin)
 		return ok && (b.Name() == "len" || b.Name() == "cap")
+	}
+	return false
+}
+
+// identityUpdate reports whether the use id is the whole left side of an
+// update that leaves its value as it is (x += 0, x *= 1).
+func (t *translator) identityUpdate(id *ast.Ident) bool {
+	as, ok := t.parent[id].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || as.Lhs[0] != ast.Expr(id) || len(as.Rhs) != 1 {
+		return false
+	}
+	tv, ok := t.info.Types[as.Rhs[0]]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	switch v := tv.Value.ExactString(); as.Tok {
+	case token.ADD_ASSIGN, token.SUB_ASSIGN, token.OR_ASSIGN, token.XOR_ASSIGN, token.SHL_ASSIGN, token.SHR_ASSIGN:
+		return v == "0"
+	case token.MUL_ASSIGN, token.QUO_ASSIGN:
+		return v == "1"
 	}
 	return false
 }

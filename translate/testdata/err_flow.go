@@ -365,6 +365,23 @@ func closuresAndMethods(n int) {
 		a[i] = at(i)
 	}
 	fmt.Println(a[3], g.u[3])
+	rowAlias(n)
+}
+
+// A row read whole, then its elements through a local.
+func rowAlias(n int) {
+	g := make([][]int, n)
+	for i := range g {
+		g[i] = make([]int, n)
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		row := g[i-1] // want "g.i-1. is read in the parallel loop, and written by an earlier iteration .g.i..j. at"
+		for j := 0; j < n; j++ {
+			g[i][j] = row[j] + 1
+		}
+	}
+	fmt.Println(g[1][1])
 }
 
 type holder struct{ data []float64 }

@@ -33,6 +33,12 @@ func main() {
 		out[i] = acc + buf[0]
 	}
 	fmt.Println(acc, out) // want "acc is private in the parallel region at err_privates.go:[0-9]+ and written there, but read after it"
+	factor := 0.5
+	//cape:parallel for firstprivate(factor)
+	for i := 0; i < n; i++ {
+		out[i] = int(float64(i) * factor)
+		factor += 0 // leaves it as it is
+	}
 	var work [4]int
 	//cape:parallel for private(work)
 	for i := 0; i < n; i++ {
