@@ -832,14 +832,10 @@ func (t *translator) rootVar(e ast.Expr) *types.Var {
 			return t.varOf(x)
 		case *ast.UnaryExpr:
 			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
 		default:
-			return nil
+			if e = placeOperand(x); e == nil {
+				return nil
+			}
 		}
 	}
 }

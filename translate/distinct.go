@@ -128,27 +128,33 @@ func (t *translator) derefs(r *region, e ast.Expr) bool {
 // derefsBelow is derefs, not counting the place's root variable itself
 // (a parameter standing for its argument).
 func (t *translator) derefsBelow(r *region, e ast.Expr) bool {
-	e = ast.Unparen(e)
-	for {
-		var x ast.Expr
-		switch y := e.(type) {
-		case *ast.StarExpr:
-			x = y.X
-		case *ast.SelectorExpr:
-			x = y.X
-		case *ast.IndexExpr:
-			x = y.X
-		default:
+	for e = ast.Unparen(e); ; {
+		x := placeOperand(e)
+		if x == nil {
 			return false
 		}
-		if _, isIdent := ast.Unparen(x).(*ast.Ident); isIdent {
+		if _, isIdent := x.(*ast.Ident); isIdent {
 			return false
 		}
 		if t.derefs(r, e) {
 			return true
 		}
-		e = ast.Unparen(x)
+		e = x
 	}
+}
+
+// placeOperand returns the operand that the place e selects, indexes or
+// dereferences (x in x.f, x[i], *x), unparenthesized, or nil.
+func placeOperand(e ast.Expr) ast.Expr {
+	switch y := ast.Unparen(e).(type) {
+	case *ast.StarExpr:
+		return ast.Unparen(y.X)
+	case *ast.SelectorExpr:
+		return ast.Unparen(y.X)
+	case *ast.IndexExpr:
+		return ast.Unparen(y.X)
+	}
+	return nil
 }
 
 // loadedPointer reports whether e, an argument, is a pointer read from
