@@ -67,13 +67,10 @@ func (t *translator) flowDependences(r *region) {
 	for k, ws := range sites.writes {
 		for _, rd := range sites.reads[k] {
 			for _, w := range ws {
-				if w.guarded || rd.guarded {
-					continue
-				}
 				// The same values of the inner loops' counters on
 				// both sides, then sample values of them.
 				d, ok := flowDistance(w.form, rd.form)
-				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) || !dependent(d) {
+				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) || !dependent(d) || !bothRun(w, rd, d, nil, nil) {
 					if !fc.sampledDependence(w, rd, dependent) {
 						continue
 					}
@@ -147,11 +144,44 @@ func (fc *formCtx) sampledDependence(w, rd flowPlace, dependent func(int64) bool
 		if !ok {
 			continue
 		}
-		if d, ok := flowDistance(w2.form, r2.form); ok && fc.pathsMatch(w2, r2, d) && dependent(d) {
+		if d, ok := flowDistance(w2.form, r2.form); ok && fc.pathsMatch(w2, r2, d) && dependent(d) && bothRun(w, rd, d, wsub, rsub) {
 			return true
 		}
 	}
 	return false
+}
+
+// bothRun reports whether the write w in iteration i+d and the read rd in
+// iteration i can both run under the guards they share (modGuard), with
+// wsub and rsub for the counters on each side: their guarded values must
+// agree modulo m. A difference the translator cannot reduce to a constant
+// is taken as never agreeing (no refusal).
+func bothRun(w, rd flowPlace, d int64, wsub, rsub map[string]linForm) bool {
+	for _, gw := range w.guards {
+		for _, gr := range rd.guards {
+			if gw.cond != gr.cond {
+				continue
+			}
+			xw, xr := gw.x, gr.x
+			var ok1, ok2 bool = true, true
+			for key, val := range wsub {
+				if xw, ok1 = substituteForm(xw, key, val); !ok1 {
+					break
+				}
+			}
+			for key, val := range rsub {
+				if xr, ok2 = substituteForm(xr, key, val); !ok2 {
+					break
+				}
+			}
+			diff := shifted(xw, d).add(xr, -1)
+			c, constant := diff[""]
+			if !ok1 || !ok2 || len(diff) > 1 || len(diff) == 1 && !constant || c%gw.m != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // mentions reports whether p's index or path mentions the variable key.
@@ -228,12 +258,12 @@ func (fc *formCtx) invariantFlow(s *flowSites) bool {
 	t, l := fc.t, fc.r.loop
 	for k, ws := range s.writes {
 		for _, w := range ws {
-			if hasLoop(w.form) || w.guarded || slices.ContainsFunc(w.path, func(p pathStep) bool { return p.field == "" && (p.form == nil || hasLoop(p.form)) }) {
+			if hasLoop(w.form) || len(w.guards) > 0 || slices.ContainsFunc(w.path, func(p pathStep) bool { return p.field == "" && (p.form == nil || hasLoop(p.form)) }) {
 				continue
 			}
 			once := fc.t.onceBlock(fc.r, w.at)
 			for _, rd := range s.reads[k] {
-				if rd.guarded || len(rd.form.add(w.form, -1)) != 0 || !fc.pathsMatch(w, rd, 0) {
+				if len(rd.guards) > 0 || len(rd.form.add(w.form, -1)) != 0 || !fc.pathsMatch(w, rd, 0) {
 					continue
 				}
 				var seen bool
@@ -365,10 +395,20 @@ type flowPlace struct {
 	// path: the fields and indices applied after the first index
 	// (g[i][j]: [j]; cs[i].a: [.a]).
 	path []pathStep
-	// guarded: under a condition that may tell iterations apart by a
-	// remainder or a bit mask (a red-black sweep's (i+j)%2 == color):
-	// the write and the read may never both happen.
-	guarded bool
+	// guards: the conditions of the form x % m == c (or x & (m-1)) that
+	// the place runs under (a red-black sweep's (i+j)%2 == color, or
+	// if i%2 != color { continue } before it): a write and a read under
+	// one such guard both run only where their x agree modulo m. Other
+	// conditions are taken as letting both run.
+	guards []modGuard
+}
+
+// A modGuard is a condition under which a place runs: x % m (or x & (m-1))
+// equal to something the iterations share.
+type modGuard struct {
+	cond ast.Expr
+	x    linForm
+	m    int64
 }
 
 // A pathStep is a field selected (field), or an index (form; nil if the
@@ -444,45 +484,85 @@ func (fc *formCtx) fieldStep(x *ast.SelectorExpr) pathStep {
 	return pathStep{field: x.Sel.Name}
 }
 
-// guarded reports whether n, in body, is under an if or switch whose
-// condition takes a remainder or a bit mask of something that is not a
-// constant (see flowPlace).
-func (fc *formCtx) guarded(n ast.Node, body ast.Node) bool {
+// guardsOf returns the remainder or mask conditions that n, in body, runs
+// under (modGuard).
+func (fc *formCtx) guardsOf(n ast.Node, body ast.Node) []modGuard {
+	var gs []modGuard
+	add := func(cond ast.Expr, runsIfEqual bool) {
+		if g, ok := fc.modGuard(cond, runsIfEqual); ok {
+			gs = append(gs, g)
+		}
+	}
 	for cur := n; cur != nil && cur != body; cur = fc.t.parent[cur] {
-		var cond ast.Expr
 		switch p := fc.t.parent[cur].(type) {
 		case *ast.IfStmt:
 			if p.Cond != cur {
-				cond = p.Cond
+				add(p.Cond, p.Body == cur)
 			}
-		case *ast.SwitchStmt:
-			cond = p.Tag
-		case *ast.CaseClause:
-			if len(p.List) > 0 {
-				cond = p.List[0]
+		case *ast.BlockStmt:
+			// if i%2 != color { continue } before cur, in its block.
+			for _, st := range p.List {
+				if st == cur {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && skipsRest(ifs) {
+					add(ifs.Cond, false)
+				}
 			}
 		}
-		if cond != nil && fc.masks(cond) {
-			return true
+	}
+	return gs
+}
+
+// modGuard reads cond as a guard: with runsIfEqual, the code runs where
+// cond holds, else where it does not; it is a guard where the code then
+// runs only for one residue: x % m == c or x & (m-1) == c (m a constant
+// power of two for the mask; != for m = 2), c sharing nothing with the
+// iteration.
+func (fc *formCtx) modGuard(cond ast.Expr, runsIfEqual bool) (modGuard, bool) {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return modGuard{}, false
+	}
+	oneResidue := (b.Op == token.EQL) == runsIfEqual // else: all residues but one, one of two for m = 2
+	for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		op, ok := ast.Unparen(side[0]).(*ast.BinaryExpr)
+		if !ok || op.Op != token.REM && op.Op != token.AND || fc.t.mentionsIteration(fc.r, side[1]) {
+			continue
 		}
+		tv, ok := fc.t.info.Types[op.Y]
+		if !ok || tv.Value == nil {
+			continue
+		}
+		m, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if op.Op == token.AND {
+			m++
+		}
+		if !exact || m <= 1 || op.Op == token.AND && m&(m-1) != 0 || !oneResidue && m != 2 {
+			continue
+		}
+		if x, ok := fc.form(op.X, 0); ok {
+			return modGuard{cond: cond, x: x, m: m}, true
+		}
+	}
+	return modGuard{}, false
+}
+
+// skipsRest reports whether the if statement s ends its block's iteration
+// where its condition holds: its body ends with continue (or return).
+func skipsRest(s *ast.IfStmt) bool {
+	if len(s.Body.List) == 0 {
+		return false
+	}
+	switch last := s.Body.List[len(s.Body.List)-1].(type) {
+	case *ast.BranchStmt:
+		return last.Tok == token.CONTINUE
+	case *ast.ReturnStmt:
+		return true
 	}
 	return false
 }
 
-// masks reports whether e takes a remainder or a bit mask of a
-// non-constant expression.
-func (fc *formCtx) masks(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.REM || b.Op == token.AND) {
-			if tv, ok := fc.t.info.Types[b]; !ok || tv.Value == nil {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
 
 // flowSites are the places of a loop body's accesses, by array (arrayKey).
 type flowSites struct {
@@ -540,17 +620,24 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 		}
 		return ix
 	}
-	guard := func(n ast.Node) bool {
-		return fc.guarded(n, body) || at != nil && fc.guarded(at, fc.r.body)
+	guard := func(n ast.Node) []modGuard {
+		gs := fc.guardsOf(n, body)
+		if at != nil {
+			gs = append(gs, fc.root.guardsOf(at, fc.r.body)...)
+		}
+		return gs
+	}
+	place := func(form linForm, ix ast.Expr, at ast.Node, path []pathStep, n ast.Node) flowPlace {
+		return flowPlace{form: form, ix: ix, at: at, path: path, guards: guard(n)}
 	}
 	wrote := func(e ast.Expr) {
 		if ref, root, ok := fc.elemPlace(e); ok {
-			s.writes[ref.key] = append(s.writes[ref.key], flowPlace{ref.off, e, site(e), fc.pathOut(root, e), guard(e)})
+			s.writes[ref.key] = append(s.writes[ref.key], place(ref.off, e, site(e), fc.pathOut(root, e), e))
 			return
 		}
 		if k, ix, off := fc.firstIndex(e); k != "" {
 			if f, ok := fc.form(ix.Index, 0); ok {
-				s.writes[k] = append(s.writes[k], flowPlace{f.add(off, 1), e, site(e), fc.pathOut(ix, e), guard(e)})
+				s.writes[k] = append(s.writes[k], place(f.add(off, 1), e, site(e), fc.pathOut(ix, e), e))
 			}
 		}
 	}
@@ -569,14 +656,14 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 		case *ast.IndexExpr:
 			if k, off, ok := fc.arrayKey(x.X); ok {
 				if f, ok := fc.form(x.Index, 0); ok {
-					path, place := fc.pathUp(x)
-					s.reads[k] = append(s.reads[k], flowPlace{f.add(off, 1), place, site(place), path, guard(x)})
+					path, pl := fc.pathUp(x)
+					s.reads[k] = append(s.reads[k], place(f.add(off, 1), pl, site(pl), path, x))
 				}
 			}
 		case *ast.SelectorExpr, *ast.StarExpr:
 			if ref, root, ok := fc.elemPlace(x.(ast.Expr)); ok {
-				path, place := fc.pathUp(x.(ast.Expr))
-				s.reads[ref.key] = append(s.reads[ref.key], flowPlace{ref.off, place, site(place), append(fc.pathOut(root, x.(ast.Expr)), path...), guard(place)})
+				path, pl := fc.pathUp(x.(ast.Expr))
+				s.reads[ref.key] = append(s.reads[ref.key], place(ref.off, pl, site(pl), append(fc.pathOut(root, x.(ast.Expr)), path...), pl))
 				return false
 			}
 		case *ast.CallExpr:
@@ -598,7 +685,7 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 // copyPlaces adds to s the elements that copy(dst[lo:hi], src[lo2:hi2])
 // writes and reads, where the windows' widths are constants of at most
 // 8: copy(a[i:i+1], a[i-1:i]) writes a[i] and reads a[i-1].
-func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node, guarded bool) {
+func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node, guards []modGuard) {
 	if b, ok := fc.t.info.Uses[calleeIdent(call)].(*types.Builtin); !ok || b.Name() != "copy" || len(call.Args) != 2 {
 		return
 	}
@@ -622,8 +709,8 @@ func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node, gua
 		return
 	}
 	for k := range min(dw, sw) {
-		s.writes[dk] = append(s.writes[dk], flowPlace{form: dlo.add(linForm{"": k}, 1), ix: call.Args[0], at: at, guarded: guarded})
-		s.reads[sk] = append(s.reads[sk], flowPlace{form: slo.add(linForm{"": k}, 1), ix: call.Args[1], at: at, guarded: guarded})
+		s.writes[dk] = append(s.writes[dk], flowPlace{form: dlo.add(linForm{"": k}, 1), ix: call.Args[0], at: at, guards: guards})
+		s.reads[sk] = append(s.reads[sk], flowPlace{form: slo.add(linForm{"": k}, 1), ix: call.Args[1], at: at, guards: guards})
 	}
 }
 

@@ -132,6 +132,7 @@ type formCtx struct {
 	// In a function the body calls (calleeCtx): its declaration, the
 	// variables it assigns, and its parameters bound to the forms of
 	// their arguments (indices) or to the arrays they are.
+	root    *formCtx // the loop body's context
 	scope   ast.Node // *ast.FuncDecl or *ast.FuncLit
 	written map[*types.Var]bool
 	bind    map[*types.Var]linForm
@@ -174,7 +175,7 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 	if scope == fc.scope {
 		return nil, nil
 	}
-	sub := &formCtx{t: t, r: fc.r, assigned: fc.assigned, counters: fc.counters, scope: scope,
+	sub := &formCtx{t: t, r: fc.r, root: fc.root, assigned: fc.assigned, counters: fc.counters, scope: scope,
 		written: assignedIn(t, body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
 		elems: map[*types.Var]arrayRef{}, aliases: map[*types.Var]string{}}
 	if recv != nil {
@@ -327,6 +328,7 @@ func assignedIn(t *translator, body ast.Node) map[*types.Var]bool {
 
 func (t *translator) newFormCtx(r *region) *formCtx {
 	fc := &formCtx{t: t, r: r, assigned: map[*types.Var]int{}, counters: map[*types.Var]ast.Node{}}
+	fc.root = fc
 	count := func(e ast.Expr) {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok && t.info.Defs[id] == nil {
 			if v := t.varOf(id); v != nil {

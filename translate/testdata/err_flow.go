@@ -382,6 +382,48 @@ func rowAlias(n int) {
 		}
 	}
 	fmt.Println(g[1][1])
+	parities(n)
+}
+
+// Under a remainder guard, a write and a read both run only where their
+// residues agree: a distance of 1 under %2 never, of 2 always.
+func parities(n int) {
+	a := make([]float64, n)
+	for c := 0; c < 2; c++ {
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			if i%2 != c {
+				continue
+			}
+			a[i] = 0.5 * (a[i-1] + a[i+1]) // the other colour
+		}
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			if i&1 == c {
+				a[i] = 0.5 * (a[i-1] + a[i+1])
+			}
+		}
+	}
+	//cape:parallel for
+	for i := 2; i < n; i++ {
+		if i%2 == 0 {
+			a[i] = a[i-2] + a[i] // want "a.i-2. is read in the parallel loop"
+		}
+	}
+	//cape:parallel for
+	for i := 2; i < n; i++ {
+		if i&1 == 1 {
+			continue
+		}
+		a[i] = a[i-2] + 1 // want "a.i-2. is read in the parallel loop"
+	}
+	//cape:parallel for
+	for i := 3; i < n; i++ {
+		if i%3 != 0 {
+			a[i] = a[i-1] + 1 // want "a.i-1. is read in the parallel loop"
+		}
+	}
+	fmt.Println(a[2])
 }
 
 type holder struct{ data []float64 }
