@@ -563,7 +563,6 @@ func skipsRest(s *ast.IfStmt) bool {
 	return false
 }
 
-
 // flowSites are the places of a loop body's accesses, by array (arrayKey).
 type flowSites struct {
 	writes, reads map[string][]flowPlace
