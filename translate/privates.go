@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Private copies that would print something else than go run: the
@@ -31,7 +32,7 @@ func (t *translator) privateCarry(r *region) {
 		if first == nil {
 			continue
 		}
-		wholeFirst := t.assignsWhole(first, v)
+		wholeFirst := t.assignsWhole(first, v) || t.outParam(first)
 		if _, basic := v.Type().Underlying().(*types.Basic); !basic && !wholeFirst {
 			// An array or a struct: its elements may all be written
 			// before they are read (a buffer filled by a loop), which the
@@ -71,8 +72,9 @@ func (t *translator) firstAccess(v *types.Var, body ast.Node) (first *ast.Ident,
 	return first, written
 }
 
-// lengthOnly reports whether the use id reads only its variable's length:
-// len(v), cap(v), or for k := range v without a value.
+// lengthOnly reports whether the use id reads only its variable's length
+// or whether it is nil: len(v), cap(v), v == nil, or for k := range v
+// without a value.
 func (t *translator) lengthOnly(id *ast.Ident) bool {
 	switch p := t.parent[id].(type) {
 	case *ast.RangeStmt:
@@ -80,6 +82,75 @@ func (t *translator) lengthOnly(id *ast.Ident) bool {
 	case *ast.CallExpr:
 		b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin)
 		return ok && (b.Name() == "len" || b.Name() == "cap")
+	case *ast.BinaryExpr:
+		if p.Op != token.EQL && p.Op != token.NEQ {
+			return false
+		}
+		other := p.Y
+		if other == ast.Expr(id) {
+			other = p.X
+		}
+		tv, ok := t.info.Types[other]
+		return ok && tv.IsNil()
+	}
+	return false
+}
+
+// outParam reports whether the use id is &v handed to a function of the
+// package that assigns the pointer's target whole before reading it
+// (stats(xs, &mean) with *mean = ... first).
+func (t *translator) outParam(id *ast.Ident) bool {
+	amp, ok := t.parent[id].(*ast.UnaryExpr)
+	if !ok || amp.Op != token.AND {
+		return false
+	}
+	call, ok := t.parent[amp].(*ast.CallExpr)
+	if !ok || call.Ellipsis.IsValid() {
+		return false
+	}
+	fn := t.staticCallee(call)
+	if fn == nil || t.facts.decls[fn] == nil || t.facts.decls[fn].Body == nil {
+		return false
+	}
+	d := t.facts.decls[fn]
+	k := slices.Index(call.Args, ast.Expr(amp))
+	var param *types.Var
+	for _, f := range d.Type.Params.List {
+		for _, name := range f.Names {
+			if k == 0 {
+				param, _ = t.info.Defs[name].(*types.Var)
+			}
+			k--
+		}
+	}
+	if param == nil {
+		return false
+	}
+	var first *ast.Ident
+	for _, u := range t.facts.uses[param] {
+		if within(u.Pos(), d.Body) && (first == nil || u.Pos() < first.Pos()) {
+			first = u
+		}
+	}
+	if first == nil {
+		return false
+	}
+	star, ok := t.parent[first].(*ast.StarExpr)
+	as, ok2 := t.parent[star].(*ast.AssignStmt)
+	if !ok || !ok2 || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for j, l := range as.Lhs {
+		if l == ast.Expr(star) {
+			reads := false
+			ast.Inspect(as.Rhs[j], func(n ast.Node) bool {
+				if x, ok := n.(*ast.Ident); ok && t.varOf(x) == param {
+					reads = true
+				}
+				return !reads
+			})
+			return !reads
+		}
 	}
 	return false
 }

@@ -5,6 +5,14 @@ import "fmt"
 // Private copies whose values would differ from go run's: a value carried
 // from the node's previous iteration, or read after the region.
 
+func average(xs []int, m *float64) {
+	*m = 0
+	for _, x := range xs {
+		*m += float64(x)
+	}
+	*m /= float64(len(xs))
+}
+
 func main() {
 	n := 16
 	out := make([]int, n)
@@ -33,6 +41,19 @@ func main() {
 		out[i] = acc + buf[0]
 	}
 	fmt.Println(acc, out) // want "acc is private in the parallel region at err_privates.go:[0-9]+ and written there, but read after it"
+	var cache []int
+	var mean float64
+	//cape:parallel for private(cache, mean)
+	for i := 0; i < n; i++ {
+		if cache == nil {
+			cache = make([]int, 4) // made once per node, filled each iteration
+		}
+		for k := range cache {
+			cache[k] = i * k
+		}
+		average(cache, &mean) // assigns *m first
+		out[i] = int(mean)
+	}
 	factor := 0.5
 	//cape:parallel for firstprivate(factor)
 	for i := 0; i < n; i++ {
