@@ -683,7 +683,8 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 
 // copyPlaces adds to s the elements that copy(dst[lo:hi], src[lo2:hi2])
 // writes and reads, where the windows' widths are constants of at most
-// 8: copy(a[i:i+1], a[i-1:i]) writes a[i] and reads a[i-1].
+// 8 (copy(a[i:i+1], a[i-1:i]) writes a[i] and reads a[i-1]), or else their
+// first elements (copy(a[i*m:(i+1)*m], a[(i-1)*m:i*m]): the row before).
 func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node, guards []modGuard) {
 	if b, ok := fc.t.info.Uses[calleeIdent(call)].(*types.Builtin); !ok || b.Name() != "copy" || len(call.Args) != 2 {
 		return
@@ -695,10 +696,13 @@ func (fc *formCtx) copyPlaces(call *ast.CallExpr, s *flowSites, at ast.Node, gua
 		}
 		key, off, ok1 := fc.arrayKey(se.X)
 		lo, ok2 := fc.form(se.Low, 0)
+		if !ok1 || !ok2 {
+			return "", nil, 0, false
+		}
 		hi, ok3 := fc.form(se.High, 0)
 		w := hi.add(lo, -1)
-		if !ok1 || !ok2 || !ok3 || len(w) > 1 || w[""] < 0 || w[""] > 8 {
-			return "", nil, 0, false
+		if c, constant := w[""]; !ok3 || len(w) > 1 || len(w) == 1 && !constant || c > 8 {
+			return key, lo.add(off, 1), 1, true // a window of unknown width: its first element
 		}
 		return key, lo.add(off, 1), w[""], true
 	}

@@ -32,8 +32,8 @@ func (t *translator) privateCarry(r *region) {
 		if first == nil {
 			continue
 		}
-		wholeFirst := t.assignsWhole(first, v) || t.outParam(first)
-		if _, basic := v.Type().Underlying().(*types.Basic); !basic && !wholeFirst {
+		wholeFirst := (t.assignsWhole(first, v) || t.outParam(first)) && t.alwaysRuns(first, r)
+		if !wholeFirst && isAggregate(v.Type()) {
 			// An array or a struct: its elements may all be written
 			// before they are read (a buffer filled by a loop), which the
 			// translator does not follow; only a first use that reads
@@ -207,6 +207,59 @@ func (t *translator) writesVar(id *ast.Ident) bool {
 		}
 		cur = p
 	}
+}
+
+// isAggregate reports whether t is an array or a struct, whose elements a
+// loop may fill one by one.
+func isAggregate(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Array, *types.Struct:
+		return true
+	}
+	return false
+}
+
+// alwaysRuns reports whether the statement holding the use id runs in
+// every iteration of r's loop before anything else of it: a statement of
+// the body's own list (not under an if, a switch or an inner loop), or
+// under if v == nil (made once, the first time).
+func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
+	if r.dir.kind != dirFor {
+		return true
+	}
+	var cur ast.Node = id
+	for cur != nil {
+		p := t.parent[cur]
+		if p == ast.Node(r.body) {
+			return true
+		}
+		if ifs, ok := p.(*ast.IfStmt); ok && ifs.Body == cur && t.nilTest(ifs.Cond, t.varOf(id)) {
+			cur = p
+			continue
+		}
+		switch p.(type) {
+		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
+			return false
+		}
+		cur = p
+	}
+	return false
+}
+
+// nilTest reports whether cond is v == nil.
+func (t *translator) nilTest(cond ast.Expr, v *types.Var) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL || v == nil {
+		return false
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+		tv, ok2 := t.info.Types[pair[1]]
+		if ok && ok2 && t.varOf(id) == v && tv.IsNil() {
+			return true
+		}
+	}
+	return false
 }
 
 // readsFirst reports whether the use id reads its variable's value: it

@@ -423,7 +423,17 @@ func parities(n int) {
 			a[i] = a[i-1] + 1 // want "a.i-1. is read in the parallel loop"
 		}
 	}
-	fmt.Println(a[2])
+	m := 4
+	b := make([]float64, n*m)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		copy(b[i*m:(i+1)*m], b[(i-1)*m:i*m]) // want "copy.b.i.m:.i\\+1..m., b..i-1..m:i.m.. reads"
+	}
+	//cape:parallel for
+	for i := 0; i < n-1; i++ {
+		copy(b[i*m:(i+1)*m], b[(i+1)*m:(i+2)*m]) // the row after: its value before the region
+	}
+	fmt.Println(a[2], b[5])
 }
 
 type holder struct{ data []float64 }

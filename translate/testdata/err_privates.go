@@ -54,6 +54,16 @@ func main() {
 		average(cache, &mean) // assigns *m first
 		out[i] = int(mean)
 	}
+	t := 0
+	var acc2 []int
+	//cape:parallel for private(t, acc2)
+	for i := 0; i < n; i++ {
+		if out[i] > 0 {
+			t = out[i] // want "t is private in the parallel loop, but an iteration uses it before assigning it"
+		}
+		acc2 = append(acc2, i) // want "acc2 is private in the parallel loop, but an iteration uses it before assigning it"
+		out[i] = t + len(acc2)
+	}
 	factor := 0.5
 	//cape:parallel for firstprivate(factor)
 	for i := 0; i < n; i++ {
@@ -73,5 +83,5 @@ func main() {
 	for i := 0; i < n; i++ {
 		last = i
 	}
-	fmt.Println(last, base, scratch, tmp)
+	fmt.Println(last, base, scratch, tmp, t)
 }
