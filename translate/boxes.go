@@ -20,6 +20,10 @@ type boxDecl struct {
 	// defines: a := defining several variables (sum, n := 0.0, 0),
 	// rewritten as one statement each.
 	defines *ast.AssignStmt
+	// pkgGroup: the package-level var declaration whose spec declares
+	// several variables (var grid, tmp [64][64]float64), rewritten with
+	// one spec each.
+	pkgGroup *ast.GenDecl
 }
 
 // checkBoxes validates every variable that moves to the arena and decides
@@ -56,12 +60,20 @@ func (t *translator) boxDecl(v *types.Var, b *box, id *ast.Ident) *boxDecl {
 	case *ast.ValueSpec:
 		gen, _ := t.parent[p].(*ast.GenDecl)
 		ds, local := t.parent[gen].(*ast.DeclStmt)
-		if len(p.Names) != 1 || local && len(gen.Specs) != 1 {
-			if !local || !t.splittable(gen) {
+		switch {
+		case local && (len(p.Names) != 1 || len(gen.Specs) != 1):
+			if !t.splittable(gen) {
 				t.errorf(id.Pos(), "%s must move to the arena (%s): declare it in a var statement of its own", name, whyText)
 				return nil
 			}
 			d.group = ds
+		case !local && len(p.Names) != 1:
+			// var grid, tmp [64][64]float64 at package level: one spec each.
+			if len(p.Values) != 0 && len(p.Values) != len(p.Names) {
+				t.errorf(id.Pos(), "%s must move to the arena (%s): declare it in a var statement of its own", name, whyText)
+				return nil
+			}
+			d.pkgGroup = gen
 		}
 		d.spec = p
 		for k, n := range p.Names {

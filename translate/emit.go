@@ -119,8 +119,11 @@ func (t *emitter) emit() *Result {
 	// 3. Declarations of variables moved to the arena.
 	groups := map[*ast.DeclStmt]bool{}
 	defines := map[*ast.AssignStmt]bool{}
+	pkgGroups := map[*ast.GenDecl]bool{}
 	for v, d := range t.place.decls {
 		switch {
+		case d.pkgGroup != nil:
+			pkgGroups[d.pkgGroup] = true
 		case d.group != nil:
 			groups[d.group] = true
 		case d.defines != nil:
@@ -134,6 +137,9 @@ func (t *emitter) emit() *Result {
 	}
 	for a := range defines {
 		t.rewriteDefines(t.outAt(outs, a.Pos()), a)
+	}
+	for g := range pkgGroups {
+		t.rewritePkgGroup(t.outAt(outs, g.Pos()), g)
 	}
 	// 4. main joins the job first and leaves it last. Before the regions:
 	// their --verify re-runs repeat the edits made inside their bodies.
@@ -398,6 +404,46 @@ func (t *emitter) rewriteGroup(fo *fileOut, g *ast.DeclStmt) {
 		}
 	}
 	fo.ed.replace(fo.off(g.Pos()), fo.off(g.End()), strings.Join(stmts, "\n"+t.lineDir(g.Pos())))
+}
+
+// rewritePkgGroup rewrites the package-level var declaration g, some of
+// whose specs declare several variables some of which move to the arena,
+// with one spec each (in parentheses): x = cape.New[T]() (with its value
+// set through a function literal) for those that move, y T = value for
+// the others.
+func (t *emitter) rewritePkgGroup(fo *fileOut, g *ast.GenDecl) {
+	var specs []string
+	for _, sp := range g.Specs {
+		vs := sp.(*ast.ValueSpec)
+		typ := ""
+		if vs.Type != nil {
+			typ = " " + fo.ed.take(fo.off(vs.Type.Pos()), fo.off(vs.Type.End()))
+		}
+		for k, id := range vs.Names {
+			value := ""
+			if len(vs.Values) == len(vs.Names) {
+				value = fo.ed.take(fo.off(vs.Values[k].Pos()), fo.off(vs.Values[k].End()))
+			}
+			v, _ := t.info.Defs[id].(*types.Var)
+			d := t.place.decls[v]
+			alloc := ""
+			if d != nil {
+				alloc = fmt.Sprintf("%s.New[%s]()", fo.cape(), d.typ)
+			}
+			switch {
+			case d != nil && value == "":
+				specs = append(specs, id.Name+" = "+alloc)
+			case d != nil:
+				p := newNamer(t.identsIn(vs)).get("p")
+				specs = append(specs, fmt.Sprintf("%s = func() *%s { %s := %s; *%s = %s; return %s }()", id.Name, d.typ, p, alloc, p, value, p))
+			case value != "":
+				specs = append(specs, fmt.Sprintf("%s%s = %s", id.Name, typ, value))
+			default:
+				specs = append(specs, id.Name+typ)
+			}
+		}
+	}
+	fo.ed.replace(fo.off(g.Pos()), fo.off(g.End()), "var (\n"+strings.Join(specs, "\n")+"\n)"+t.lineDir(g.End()))
 }
 
 // rewriteDefines rewrites a := statement defining several variables,

@@ -17,6 +17,9 @@ var hits = 3
 
 var scratch []byte
 
+// Declared together: the one a region writes moves, the other stays.
+var before, after [4]float64
+
 func newGrid(n int) []float64 {
 	return make([]float64, n*n)
 }
@@ -64,8 +67,9 @@ func main() {
 		//cape:section
 		{
 			hits = 4
+			after[1] = before[2] + 1
 		}
 	}
-	fmt.Println(u[0], v[0], table[1], grid[1][0], pts[3], *p, q[2], hits, scratch[3])
+	fmt.Println(u[0], v[0], table[1], grid[1][0], pts[3], *p, q[2], hits, scratch[3], after)
 	os.Exit(0)
 }
