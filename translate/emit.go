@@ -1029,7 +1029,7 @@ func (t *emitter) forAfter(e *strings.Builder, fo *fileOut, r *region, n *region
 	}
 	typ, _ := t.typeString(fo.f, li.typ)
 	if li.lo == nil {
-		fmt.Fprintf(e, "if %s > 0 {\n%s = %s(%s - 1)\n}\n", n.count, li.name, typ, n.count)
+		fmt.Fprintf(e, "if %s > 0 {\n%s = %s(%s - 1)\n}\n_ = %s\n", n.count, li.name, typ, n.count, li.name)
 		return
 	}
 	sign, step := "+", ""
@@ -1040,6 +1040,7 @@ func (t *emitter) forAfter(e *strings.Builder, fo *fileOut, r *region, n *region
 		step = "*" + n.step
 	}
 	fmt.Fprintf(e, "%s = %s %s %s(%s)%s\n", li.name, n.first, sign, typ, n.count, step)
+	fmt.Fprintf(e, "_ = %s // used, as the loop's condition used it\n", li.name)
 }
 
 // emitSections writes the template of a parallel sections block.

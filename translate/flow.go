@@ -526,26 +526,56 @@ func (fc *formCtx) modGuard(cond ast.Expr, runsIfEqual bool) (modGuard, bool) {
 	}
 	oneResidue := (b.Op == token.EQL) == runsIfEqual // else: all residues but one, one of two for m = 2
 	for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		op, ok := ast.Unparen(side[0]).(*ast.BinaryExpr)
-		if !ok || op.Op != token.REM && op.Op != token.AND || fc.t.mentionsIteration(fc.r, side[1]) {
+		if fc.t.mentionsIteration(fc.r, side[1]) {
 			continue
 		}
-		tv, ok := fc.t.info.Types[op.Y]
-		if !ok || tv.Value == nil {
-			continue
-		}
-		m, exact := constant.Int64Val(constant.ToInt(tv.Value))
-		if op.Op == token.AND {
-			m++
-		}
-		if !exact || m <= 1 || op.Op == token.AND && m&(m-1) != 0 || !oneResidue && m != 2 {
-			continue
-		}
-		if x, ok := fc.form(op.X, 0); ok {
+		if x, m, ok := fc.residue(side[0], 0); ok && (oneResidue || m == 2) {
 			return modGuard{cond: cond, x: x, m: m}, true
 		}
 	}
 	return modGuard{}, false
+}
+
+// residue reads e as x % m or x & (m-1) (m a constant; a power of two for
+// the mask), through a local of the loop body defined once as one (col :=
+// (i+j)%2) or a function of the package returning one (color(i, j)).
+func (fc *formCtx) residue(e ast.Expr, depth int) (linForm, int64, bool) {
+	if depth > 4 {
+		return nil, 0, false
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if v := fc.t.varOf(x); v != nil && fc.scope == nil {
+			if def := fc.t.onlyDefinition(fc.r, v); def != nil {
+				return fc.residue(def, depth+1)
+			}
+		}
+	case *ast.CallExpr:
+		if sub, body := fc.calleeCtx(x); sub != nil && len(body.List) == 1 {
+			if ret, ok := body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+				return sub.residue(ret.Results[0], depth+1)
+			}
+		}
+	case *ast.BinaryExpr:
+		if x.Op != token.REM && x.Op != token.AND {
+			break
+		}
+		tv, ok := fc.t.info.Types[x.Y]
+		if !ok || tv.Value == nil {
+			break
+		}
+		m, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if x.Op == token.AND {
+			m++
+		}
+		if !exact || m <= 1 || x.Op == token.AND && m&(m-1) != 0 {
+			break
+		}
+		if f, ok := fc.form(x.X, 0); ok {
+			return f, m, true
+		}
+	}
+	return nil, 0, false
 }
 
 // skipsRest reports whether the if statement s ends its block's iteration

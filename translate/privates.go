@@ -237,6 +237,14 @@ func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
 			cur = p
 			continue
 		}
+		if f, ok := p.(*ast.ForStmt); ok && f.Init == cur {
+			cur = p // for j = 0; ...: runs with the loop statement
+			continue
+		}
+		if rg, ok := p.(*ast.RangeStmt); ok && (rg.Key == cur || rg.Value == cur) {
+			cur = p // for k, v = range ...: the uses in its body follow
+			continue
+		}
 		switch p.(type) {
 		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
 			return false
@@ -244,6 +252,21 @@ func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
 		cur = p
 	}
 	return false
+}
+
+// copyDest reports whether the use id is copy's destination: copy(v[:],
+// ...) or copy(v, ...), which writes v's elements without reading them.
+func (t *translator) copyDest(id *ast.Ident) bool {
+	var e ast.Node = id
+	if se, ok := t.parent[id].(*ast.SliceExpr); ok && se.X == ast.Expr(id) {
+		e = se
+	}
+	call, ok := t.parent[e].(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 || call.Args[0] != e {
+		return false
+	}
+	b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+	return ok && b.Name() == "copy"
 }
 
 // nilTest reports whether cond is v == nil.
@@ -266,6 +289,9 @@ func (t *translator) nilTest(cond ast.Expr, v *types.Var) bool {
 // is not the root of a plain assignment's left side (x[k] = v writes
 // only).
 func (t *translator) readsFirst(id *ast.Ident) bool {
+	if t.copyDest(id) {
+		return false
+	}
 	if !t.writesVar(id) {
 		return true
 	}
@@ -287,6 +313,9 @@ func (t *translator) readsFirst(id *ast.Ident) bool {
 // assignsWhole reports whether the use id is the whole left side of a
 // plain assignment (v = e) whose values do not read v.
 func (t *translator) assignsWhole(id *ast.Ident, v *types.Var) bool {
+	if rg, ok := t.parent[id].(*ast.RangeStmt); ok && rg.Tok == token.ASSIGN && (rg.Key == ast.Expr(id) || rg.Value == ast.Expr(id)) {
+		return true // for k, v = range xs
+	}
 	as, ok := t.parent[id].(*ast.AssignStmt)
 	if !ok || as.Tok != token.ASSIGN {
 		return false

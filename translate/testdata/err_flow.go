@@ -385,6 +385,8 @@ func rowAlias(n int) {
 	parities(n)
 }
 
+func colour(i, j int) int { return (i + j) & 1 }
+
 // Under a remainder guard, a write and a read both run only where their
 // residues agree: a distance of 1 under %2 never, of 2 always.
 func parities(n int) {
@@ -421,6 +423,26 @@ func parities(n int) {
 	for i := 3; i < n; i++ {
 		if i%3 != 0 {
 			a[i] = a[i-1] + 1 // want "a.i-1. is read in the parallel loop"
+		}
+	}
+	u := make([]float64, n*n)
+	for c := 0; c < 2; c++ {
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			for j := 1; j < n-1; j++ {
+				col := (i + j) % 2
+				if col == c {
+					u[i*n+j] = 0.25 * (u[(i-1)*n+j] + u[i*n+j+1])
+				}
+			}
+		}
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			for j := 1; j < n-1; j++ {
+				if colour(i, j) == c {
+					u[i*n+j] += u[(i-1)*n+j]
+				}
+			}
 		}
 	}
 	m := 4

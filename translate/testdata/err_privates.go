@@ -64,6 +64,20 @@ func main() {
 		acc2 = append(acc2, i) // want "acc2 is private in the parallel loop, but an iteration uses it before assigning it"
 		out[i] = t + len(acc2)
 	}
+	var four [4]int
+	var k, v, j int
+	//cape:parallel for private(four, k, v, j)
+	for i := 0; i < n; i++ {
+		copy(four[:], out[:4]) // fills it
+		s := 0
+		for k, v = range four {
+			s += k * v
+		}
+		for j = 0; j < 2; j++ {
+			s += j
+		}
+		out[i] += s
+	}
 	factor := 0.5
 	//cape:parallel for firstprivate(factor)
 	for i := 0; i < n; i++ {
