@@ -25,6 +25,9 @@ func (t *translator) privateCarry(r *region) {
 	}
 	for _, v := range r.order {
 		clause := r.clauseOf[v]
+		if clause == "reduction" && !r.refused[v] {
+			t.reductionReads(r, v)
+		}
 		if clause != "private" && clause != "firstprivate" || r.refused[v] {
 			continue
 		}
@@ -49,6 +52,36 @@ func (t *translator) privateCarry(r *region) {
 			if after := t.readAfter(v, r); after != nil {
 				t.errorf(after.Pos(), "%s is %s in the parallel region at %s and written there, but read after it: go run would give its value from the region's last iteration, OpenMP and CAPE its value from before the region; list it in lastprivate, or do not read it after the region", v.Name(), clause, t.where(r.dir.pos))
 			}
+		}
+	}
+}
+
+// reductionReads refuses a use of the reduction variable v in r's body
+// other than in a statement that updates it (sum += x, sum = sum + x,
+// best = max(best, x), h[k]++): each node reads its own partial result
+// there, where go run reads the running total.
+func (t *translator) reductionReads(r *region, v *types.Var) {
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), r.body) {
+			continue
+		}
+		var cur ast.Node = u
+		ok := false
+		for cur != nil && cur != ast.Node(r.body) {
+			switch x := t.parent[cur].(type) {
+			case *ast.IncDecStmt:
+				ok = true
+			case *ast.AssignStmt:
+				ok = len(x.Lhs) == 1 && t.rootVar(x.Lhs[0]) == v
+			}
+			if _, stmt := t.parent[cur].(ast.Stmt); stmt {
+				break
+			}
+			cur = t.parent[cur]
+		}
+		if !ok {
+			t.errorf(u.Pos(), "%s is a reduction variable of the parallel loop, but read here other than to update it: each node would read its own partial result, where go run reads the running total; read it after the loop", v.Name())
+			return
 		}
 	}
 }

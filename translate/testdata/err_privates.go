@@ -78,6 +78,17 @@ func main() {
 		}
 		out[i] += s
 	}
+	sum, best := 0, 0
+	//cape:parallel for reduction(+:sum) reduction(max:best)
+	for i := 0; i < n; i++ {
+		sum += out[i]
+		sum = sum + 1
+		best = max(best, out[i])
+		if sum > 100 { // want "sum is a reduction variable of the parallel loop, but read here other than to update it"
+			out[i] = 0
+		}
+	}
+	fmt.Println(sum, best)
 	factor := 0.5
 	//cape:parallel for firstprivate(factor)
 	for i := 0; i < n; i++ {
