@@ -266,12 +266,103 @@ func (t *translator) markable(r *region, l ast.Expr) bool {
 	// would cost more than it computes.
 	varies := false
 	for _, ix := range indicesOf(l) {
-		if t.readsMemory(r, ix, 0) {
+		if t.readsMemory(r, ix, 0) || t.foldsLoopVar(r, ix, 0) {
 			return true
 		}
-		varies = varies || t.mentionsIteration(r, ix)
+		varies = varies || t.followsLoopVar(r, ix, 0)
 	}
 	return !varies
+}
+
+// followsLoopVar reports whether e changes with r's loop variable: it
+// mentions it, a local of the body defined from it, or the counter of an
+// inner loop whose start or bound does (a block's rows). An inner counter
+// that takes the same values in every iteration does not.
+func (t *translator) followsLoopVar(r *region, e ast.Node, depth int) bool {
+	if depth > 4 {
+		return true
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		v := t.varOf(id)
+		switch {
+		case v == nil || !within(v.Pos(), r.stmt):
+		case v == r.loop.v || v == r.loop.valueVar:
+			found = true
+		case t.onlyDefinition(r, v) != nil:
+			found = t.followsLoopVar(r, t.onlyDefinition(r, v), depth+1)
+		default:
+			if loop := t.counterLoop(r, v); loop != nil {
+				found = t.followsLoopVar(r, loop, depth+1)
+			} else {
+				found = true // assigned in ways not followed
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// counterLoop returns the header of the loop of r's body whose counter v
+// is (its init and condition, or its range expression), or nil.
+func (t *translator) counterLoop(r *region, v *types.Var) ast.Node {
+	var out ast.Node
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ForStmt:
+			if a, ok := x.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 {
+				if id, ok := a.Lhs[0].(*ast.Ident); ok && t.varOf(id) == v {
+					out = &ast.BinaryExpr{X: a.Rhs[0], Op: token.ADD, Y: condOther(x.Cond, id)}
+				}
+			}
+		case *ast.RangeStmt:
+			if id, ok := x.Key.(*ast.Ident); ok && x.Tok == token.DEFINE && t.varOf(id) == v {
+				out = x.X
+			}
+		}
+		return out == nil
+	})
+	return out
+}
+
+// condOther returns the side of the loop condition cond that is not the
+// counter id (its bound), or cond itself.
+func condOther(cond ast.Expr, id *ast.Ident) ast.Expr {
+	b, ok := cond.(*ast.BinaryExpr)
+	if !ok {
+		return cond
+	}
+	if x, ok := ast.Unparen(b.X).(*ast.Ident); ok && x.Name == id.Name {
+		return b.Y
+	}
+	return b.X
+}
+
+// foldsLoopVar reports whether e folds r's loop variable (or what follows
+// it) into fewer values: a remainder, a division, a right shift or a mask
+// of it (a[i%10], a[i/2]), so that several iterations write one place.
+func (t *translator) foldsLoopVar(r *region, e ast.Expr, depth int) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.BinaryExpr:
+			if (x.Op == token.REM || x.Op == token.QUO || x.Op == token.SHR || x.Op == token.AND) && t.followsLoopVar(r, x.X, depth) {
+				found = true
+			}
+		case *ast.Ident:
+			if v := t.varOf(x); v != nil && within(v.Pos(), r.body) && depth < 4 {
+				if def := t.onlyDefinition(r, v); def != nil && t.foldsLoopVar(r, def, depth+1) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // readsMemory reports whether the index e reads memory: an element, a
