@@ -2,6 +2,7 @@ package cape
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -66,4 +67,24 @@ func FuzzWriteMarks(f *testing.F) {
 			t.Fatalf("Combine of one partial twice: %v", err) // one node's marks never conflict with themselves
 		}
 	})
+}
+
+// BenchmarkWriteMarks measures the nodes' reports of a scatter's marks:
+// two nodes of 1M marked float64 places each, in the scatter's order,
+// sorted and encoded (PartialBytes) and compared (Combine), per op.
+func BenchmarkWriteMarks(b *testing.B) {
+	mem := make([]byte, 16<<20)
+	wa, wb := testMarks(mem), testMarks(mem)
+	const n = 1 << 21 // places; each node marks half, scattered
+	for i := 0; i < n/2; i++ {
+		wa.add(uintptr(unsafe.Pointer(&mem[(2*i*7919)%n*8])), 8)
+		wb.add(uintptr(unsafe.Pointer(&mem[(2*i*7919+7919)%n*8])), 8)
+	}
+	oa, ob := slices.Clone(wa.offs), slices.Clone(wb.offs)
+	for b.Loop() {
+		wa.offs, wb.offs = append(wa.offs[:0], oa...), append(wb.offs[:0], ob...)
+		if err := wa.Combine([][]byte{wa.PartialBytes(), wb.PartialBytes()}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

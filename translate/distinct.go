@@ -296,10 +296,10 @@ func (t *translator) followsLoopVar(r *region, e ast.Node, depth int) bool {
 		case t.onlyDefinition(r, v) != nil:
 			found = t.followsLoopVar(r, t.onlyDefinition(r, v), depth+1)
 		default:
-			if loop := t.counterLoop(r, v); loop != nil {
-				found = t.followsLoopVar(r, loop, depth+1)
-			} else {
-				found = true // assigned in ways not followed
+			bounds, ok := t.counterBounds(r, v)
+			found = !ok // assigned in ways not followed
+			for _, e := range bounds {
+				found = found || t.followsLoopVar(r, e, depth+1)
 			}
 		}
 		return !found
@@ -307,39 +307,46 @@ func (t *translator) followsLoopVar(r *region, e ast.Node, depth int) bool {
 	return found
 }
 
-// counterLoop returns the header of the loop of r's body whose counter v
-// is (its init and condition, or its range expression), or nil.
-func (t *translator) counterLoop(r *region, v *types.Var) ast.Node {
-	var out ast.Node
+// counterBounds returns the expressions that set the values of v, the
+// counter of a loop of r's body: its start and the bound its condition
+// compares it with, or its range expression; false if v is no such
+// counter (or its condition is not a comparison of it).
+func (t *translator) counterBounds(r *region, v *types.Var) ([]ast.Expr, bool) {
+	var out []ast.Expr
+	found := false
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.ForStmt:
-			if a, ok := x.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 {
+			if a, ok := x.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
 				if id, ok := a.Lhs[0].(*ast.Ident); ok && t.varOf(id) == v {
-					out = &ast.BinaryExpr{X: a.Rhs[0], Op: token.ADD, Y: condOther(x.Cond, id)}
+					bound := t.boundOf(x.Cond, v)
+					out, found = []ast.Expr{a.Rhs[0], bound}, bound != nil
 				}
 			}
 		case *ast.RangeStmt:
 			if id, ok := x.Key.(*ast.Ident); ok && x.Tok == token.DEFINE && t.varOf(id) == v {
-				out = x.X
+				out, found = []ast.Expr{x.X}, true
 			}
 		}
-		return out == nil
+		return !found
 	})
-	return out
+	return out, found
 }
 
-// condOther returns the side of the loop condition cond that is not the
-// counter id (its bound), or cond itself.
-func condOther(cond ast.Expr, id *ast.Ident) ast.Expr {
+// boundOf returns the side of cond, a loop's condition, that v is
+// compared with (n in j < n), or nil.
+func (t *translator) boundOf(cond ast.Expr, v *types.Var) ast.Expr {
 	b, ok := cond.(*ast.BinaryExpr)
 	if !ok {
-		return cond
+		return nil
 	}
-	if x, ok := ast.Unparen(b.X).(*ast.Ident); ok && x.Name == id.Name {
+	if id, ok := ast.Unparen(b.X).(*ast.Ident); ok && t.varOf(id) == v {
 		return b.Y
 	}
-	return b.X
+	if id, ok := ast.Unparen(b.Y).(*ast.Ident); ok && t.varOf(id) == v {
+		return b.X
+	}
+	return nil
 }
 
 // foldsLoopVar reports whether e folds r's loop variable (or what follows

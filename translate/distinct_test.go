@@ -179,6 +179,9 @@ func TestMarks(t *testing.T) {
 		{"through a pointer", "", "q := &a[p[i]]; *q = 2", 2},
 		{"a place with a call", "", "a[f(i)] = 1", 0},
 		{"the iteration's own memory", "", "var h [4]int; h[p[i]%4] = 1; a[i] = h[0]", 0},
+		{"an inner loop without a condition", "", "for j := 0; ; j++ { if j >= 4 { break }; a[i*4+j] = 1 }", 0},
+		{"an inner counter's places, every iteration", "", "for j := 0; j < 4; j++ { p[j] = i }", 2},
+		{"folding the loop variable", "", "a[i/2] = i", 2},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {

@@ -371,13 +371,11 @@ func (t *emitter) rewriteDecl(fo *fileOut, v *types.Var, d *boxDecl) {
 	}
 }
 
-// rewriteGroup rewrites the local var statement g, which declares several
-// variables some of which move to the arena, as one statement each, in
-// order: x := cape.New[T]() (and *x = value) for those that move, var y T
-// = value for the others.
-func (t *emitter) rewriteGroup(fo *fileOut, g *ast.DeclStmt) {
-	var stmts []string
-	for _, sp := range g.Decl.(*ast.GenDecl).Specs {
+// specVars calls each, in order, for every variable the specs declare:
+// its name, its spec's type (" T", or ""), its value's translated text
+// (or "") and its place in the arena (nil if it stays).
+func (t *emitter) specVars(fo *fileOut, specs []ast.Spec, each func(id *ast.Ident, typ, value string, d *boxDecl)) {
+	for _, sp := range specs {
 		vs := sp.(*ast.ValueSpec)
 		typ := ""
 		if vs.Type != nil {
@@ -389,20 +387,30 @@ func (t *emitter) rewriteGroup(fo *fileOut, g *ast.DeclStmt) {
 				value = fo.ed.take(fo.off(vs.Values[k].Pos()), fo.off(vs.Values[k].End()))
 			}
 			v, _ := t.info.Defs[id].(*types.Var)
-			d := t.place.decls[v]
-			switch {
-			case d != nil:
-				stmts = append(stmts, fmt.Sprintf("%s := %s.New[%s]()", id.Name, fo.cape(), d.typ))
-				if value != "" {
-					stmts = append(stmts, fmt.Sprintf("*%s = %s", id.Name, value))
-				}
-			case value != "":
-				stmts = append(stmts, fmt.Sprintf("var %s%s = %s", id.Name, typ, value))
-			default:
-				stmts = append(stmts, fmt.Sprintf("var %s%s", id.Name, typ))
-			}
+			each(id, typ, value, t.place.decls[v])
 		}
 	}
+}
+
+// rewriteGroup rewrites the local var statement g, which declares several
+// variables some of which move to the arena, as one statement each, in
+// order: x := cape.New[T]() (and *x = value) for those that move, var y T
+// = value for the others.
+func (t *emitter) rewriteGroup(fo *fileOut, g *ast.DeclStmt) {
+	var stmts []string
+	t.specVars(fo, g.Decl.(*ast.GenDecl).Specs, func(id *ast.Ident, typ, value string, d *boxDecl) {
+		switch {
+		case d != nil:
+			stmts = append(stmts, fmt.Sprintf("%s := %s.New[%s]()", id.Name, fo.cape(), d.typ))
+			if value != "" {
+				stmts = append(stmts, fmt.Sprintf("*%s = %s", id.Name, value))
+			}
+		case value != "":
+			stmts = append(stmts, fmt.Sprintf("var %s%s = %s", id.Name, typ, value))
+		default:
+			stmts = append(stmts, fmt.Sprintf("var %s%s", id.Name, typ))
+		}
+	})
 	fo.ed.replace(fo.off(g.Pos()), fo.off(g.End()), strings.Join(stmts, "\n"+t.lineDir(g.Pos())))
 }
 
@@ -413,36 +421,24 @@ func (t *emitter) rewriteGroup(fo *fileOut, g *ast.DeclStmt) {
 // the others.
 func (t *emitter) rewritePkgGroup(fo *fileOut, g *ast.GenDecl) {
 	var specs []string
-	for _, sp := range g.Specs {
-		vs := sp.(*ast.ValueSpec)
-		typ := ""
-		if vs.Type != nil {
-			typ = " " + fo.ed.take(fo.off(vs.Type.Pos()), fo.off(vs.Type.End()))
+	avoid := t.identsIn(g)
+	t.specVars(fo, g.Specs, func(id *ast.Ident, typ, value string, d *boxDecl) {
+		alloc := ""
+		if d != nil {
+			alloc = fmt.Sprintf("%s.New[%s]()", fo.cape(), d.typ)
 		}
-		for k, id := range vs.Names {
-			value := ""
-			if len(vs.Values) == len(vs.Names) {
-				value = fo.ed.take(fo.off(vs.Values[k].Pos()), fo.off(vs.Values[k].End()))
-			}
-			v, _ := t.info.Defs[id].(*types.Var)
-			d := t.place.decls[v]
-			alloc := ""
-			if d != nil {
-				alloc = fmt.Sprintf("%s.New[%s]()", fo.cape(), d.typ)
-			}
-			switch {
-			case d != nil && value == "":
-				specs = append(specs, id.Name+" = "+alloc)
-			case d != nil:
-				p := newNamer(t.identsIn(vs)).get("p")
-				specs = append(specs, fmt.Sprintf("%s = func() *%s { %s := %s; *%s = %s; return %s }()", id.Name, d.typ, p, alloc, p, value, p))
-			case value != "":
-				specs = append(specs, fmt.Sprintf("%s%s = %s", id.Name, typ, value))
-			default:
-				specs = append(specs, id.Name+typ)
-			}
+		switch {
+		case d != nil && value == "":
+			specs = append(specs, id.Name+" = "+alloc)
+		case d != nil:
+			p := newNamer(avoid).get("p")
+			specs = append(specs, fmt.Sprintf("%s = func() *%s { %s := %s; *%s = %s; return %s }()", id.Name, d.typ, p, alloc, p, value, p))
+		case value != "":
+			specs = append(specs, fmt.Sprintf("%s%s = %s", id.Name, typ, value))
+		default:
+			specs = append(specs, id.Name+typ)
 		}
-	}
+	})
 	fo.ed.replace(fo.off(g.Pos()), fo.off(g.End()), "var (\n"+strings.Join(specs, "\n")+"\n)"+t.lineDir(g.End()))
 }
 

@@ -93,12 +93,7 @@ const maxSample = 4
 // written at j = 1 is u[(i-1)*8+j+1] read at j = 0). It reports whether
 // one is dependent.
 func (fc *formCtx) sampledDependence(w, rd flowPlace, dependent func(int64) bool) bool {
-	ranges := map[string]counterRange{}
-	for v, loop := range fc.counters {
-		if cr, ok := fc.counter(loop, v, 0); ok {
-			ranges[symbolKey(v)] = cr
-		}
-	}
+	ranges := fc.root.counterRanges()
 	var wkeys []string
 	rsub := map[string]linForm{}
 	for key, cr := range ranges {
@@ -237,14 +232,11 @@ func substituteForm(f linForm, key string, val linForm) (linForm, bool) {
 			out[m] += c
 			continue
 		}
-		rest := strings.Join(slices.Delete(vs, k, k+1), "*")
-		for vm, vc := range val {
-			mm, ok := monomial(rest, vm)
-			if !ok {
-				return nil, false
-			}
-			out[mm] += c * vc
+		prod, ok := linForm{strings.Join(slices.Delete(vs, k, k+1), "*"): c}.mul(val)
+		if !ok {
+			return nil, false
 		}
+		out = out.add(prod, 1)
 	}
 	return out.add(nil, 0), true
 }

@@ -132,8 +132,9 @@ type formCtx struct {
 	// In a function the body calls (calleeCtx): its declaration, the
 	// variables it assigns, and its parameters bound to the forms of
 	// their arguments (indices) or to the arrays they are.
-	root    *formCtx // the loop body's context
-	scope   ast.Node // *ast.FuncDecl or *ast.FuncLit
+	root    *formCtx                // the loop body's context
+	ranges  map[string]counterRange // the counters' ranges, by key, made once (counterRanges)
+	scope   ast.Node                // *ast.FuncDecl or *ast.FuncLit
 	written map[*types.Var]bool
 	bind    map[*types.Var]linForm
 	arrays  map[*types.Var]arrayRef
@@ -546,6 +547,20 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 		return cr, true
 	}
 	return counterRange{}, false
+}
+
+// counterRanges returns the ranges of the body's counters that have one,
+// by their keys, computed once for the loop.
+func (fc *formCtx) counterRanges() map[string]counterRange {
+	if fc.ranges == nil {
+		fc.ranges = map[string]counterRange{}
+		for v, loop := range fc.counters {
+			if cr, ok := fc.counter(loop, v, 0); ok {
+				fc.ranges[symbolKey(v)] = cr
+			}
+		}
+	}
+	return fc.ranges
 }
 
 // postStep returns the constant a for loop's post statement adds to its

@@ -152,7 +152,7 @@ func (t *translator) elemKey(r *region, id *ast.Ident, sv secVar) string {
 	}
 	if k, ok := ast.Unparen(ix.Index).(*ast.Ident); ok && r.fn != nil {
 		v := t.varOf(k)
-		if v == nil || !within(v.Pos(), r.fn) || assignedIn(t, r.fn)[v] {
+		if v == nil || !within(v.Pos(), r.fn) || t.assignedInFunc(r.fn)[v] {
 			return anyElem
 		}
 		if src := t.facts.sources[v]; len(src) == 1 && src[0].expr != nil {
@@ -162,6 +162,17 @@ func (t *translator) elemKey(r *region, id *ast.Ident, sv secVar) string {
 		}
 	}
 	return anyElem
+}
+
+// assignedInFunc is assignedIn(fn), computed once per function.
+func (t *translator) assignedInFunc(fn ast.Node) map[*types.Var]bool {
+	if t.assigned == nil {
+		t.assigned = map[ast.Node]map[*types.Var]bool{}
+	}
+	if t.assigned[fn] == nil {
+		t.assigned[fn] = assignedIn(t, fn)
+	}
+	return t.assigned[fn]
 }
 
 // aliasOf returns the variable (or field) that v, a pointer, stands for

@@ -99,7 +99,10 @@ type translator struct {
 	info   *types.Info
 	diags  ErrorList
 	parent map[ast.Node]ast.Node
-	fileOf map[*token.File]*ast.File
+	// assigned: the variables each function assigns (assignedIn), made
+	// once per function the sections' checks ask about.
+	assigned map[ast.Node]map[*types.Var]bool
+	fileOf   map[*token.File]*ast.File
 
 	// The directives pass' result (findRegions), read-only once made.
 	directives
