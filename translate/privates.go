@@ -28,7 +28,7 @@ func (t *translator) privateCarry(r *region) {
 		if clause == "reduction" && !r.refused[v] {
 			t.reductionReads(r, v)
 		}
-		if clause != "private" && clause != "firstprivate" || r.refused[v] {
+		if clause != "private" && clause != "firstprivate" && clause != "lastprivate" || r.refused[v] {
 			continue
 		}
 		first, written := t.firstAccess(v, r.body)
@@ -40,15 +40,19 @@ func (t *translator) privateCarry(r *region) {
 			// An array or a struct: its elements may all be written
 			// before they are read (a buffer filled by a loop), which the
 			// translator does not follow; only a first use that reads
-			// tells it carries a value.
+			// tells it carries a value, or, for a struct, a field
+			// whose first use reads it.
 			wholeFirst = !t.readsFirst(first)
+			if f := t.fieldReadFirst(v, r.body); wholeFirst && f != nil {
+				wholeFirst, first = false, f
+			}
 		}
 		switch {
-		case r.dir.kind == dirFor && clause == "private" && !wholeFirst:
-			t.errorf(first.Pos(), "%s is private in the parallel loop, but an iteration uses it before assigning it: its private copy holds zero, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name())
+		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst:
+			t.errorf(first.Pos(), "%s is %s in the parallel loop, but an iteration uses %s before assigning it: its private copy holds zero, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name(), clause, t.useText(first))
 		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst:
 			t.errorf(first.Pos(), "%s is firstprivate in the parallel loop and an iteration writes it, so the next iteration on the same node would start from that value, where go run's starts from the previous iteration's on any node; assign it whole at the start of the iteration, or use a variable of the iteration", v.Name())
-		case written:
+		case written && clause != "lastprivate":
 			if after := t.readAfter(v, r); after != nil {
 				t.errorf(after.Pos(), "%s is %s in the parallel region at %s and written there, but read after it: go run would give its value from the region's last iteration, OpenMP and CAPE its value from before the region; list it in lastprivate, or do not read it after the region", v.Name(), clause, t.where(r.dir.pos))
 			}
@@ -84,6 +88,44 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 			return
 		}
 	}
+}
+
+// fieldReadFirst returns, for a struct v that body uses only through
+// its fields (st.n, st.sum), the use of a field whose first use in body
+// reads it (st.sum += x before any st.sum = ...), or nil.
+func (t *translator) fieldReadFirst(v *types.Var, body ast.Node) *ast.Ident {
+	if _, ok := v.Type().Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	first := map[string]*ast.Ident{}
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), body) {
+			continue
+		}
+		sel, ok := t.parent[u].(*ast.SelectorExpr)
+		if !ok || sel.X != ast.Expr(u) {
+			return nil // the whole struct: its fields are not followed
+		}
+		if f := first[sel.Sel.Name]; f == nil || u.Pos() < f.Pos() {
+			first[sel.Sel.Name] = u
+		}
+	}
+	var out *ast.Ident
+	for _, u := range first {
+		if t.readsFirst(u) && !t.lengthOnly(u) && (out == nil || u.Pos() < out.Pos()) {
+			out = u
+		}
+	}
+	return out
+}
+
+// useText names what the use id reaches: v, or v.f where it selects a
+// field.
+func (t *translator) useText(id *ast.Ident) string {
+	if sel, ok := t.parent[id].(*ast.SelectorExpr); ok && sel.X == ast.Expr(id) {
+		return id.Name + "." + sel.Sel.Name
+	}
+	return "it"
 }
 
 // firstAccess returns the first use of v in body, in source order, and
@@ -392,18 +434,94 @@ func emptySlice(t *translator, s *ast.SliceExpr) bool {
 	return true
 }
 
-// readAfter returns the first use of v after r's statement in r's
-// function if it reads v (the code after the region sees its value), else
-// nil.
+// readAfter returns the use of v that the code after r's statement reaches
+// first if it reads v (that code sees its value), else nil. It follows the
+// order the code runs in: the rest of each loop around the region, then
+// that loop's start again (its next iteration), then the code after it;
+// and, run at any time after the region, the functions and function
+// literals that read v: any use in another function of a package-level v,
+// and a use of v in a literal of r's function outside the region.
 func (t *translator) readAfter(v *types.Var, r *region) *ast.Ident {
-	var next *ast.Ident
-	for _, u := range t.facts.uses[v] {
-		if u.Pos() >= r.stmt.End() && (r.fn == nil || within(u.Pos(), r.fn)) && (next == nil || u.Pos() < next.Pos()) {
-			next = u
-		}
-	}
-	if next == nil || t.assignsWhole(next, v) {
+	if r.fn == nil {
 		return nil
 	}
-	return next
+	for _, u := range t.facts.uses[v] {
+		if within(u.Pos(), r.stmt) || t.assignsWhole(u, v) {
+			continue
+		}
+		if !within(u.Pos(), r.fn) && v.Parent() == v.Pkg().Scope() {
+			return u // another function reads the package's variable
+		}
+		if lit := t.enclosingLit(u); lit != nil && within(u.Pos(), r.fn) && !within(r.stmt.Pos(), lit) && !t.calledInPlace(lit) {
+			return u // a function literal of its own: it may run after the region
+		}
+	}
+	from := r.stmt.End()
+	var inner ast.Node = r.stmt
+	for cur := t.parent[r.stmt]; cur != nil && cur != r.fn; cur = t.parent[cur] {
+		switch cur.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			continue
+		}
+		if u := t.firstUseIn(v, from, cur.End()); u != nil {
+			return t.unlessAssigned(u, v)
+		}
+		if within(v.Pos(), cur) {
+			return nil // each iteration of cur declares its own v
+		}
+		if u := t.firstUseIn(v, cur.Pos(), inner.Pos()); u != nil {
+			return t.unlessAssigned(u, v) // the loop's next iteration
+		}
+		from, inner = cur.End(), cur
+	}
+	if u := t.firstUseIn(v, from, r.fn.End()); u != nil {
+		return t.unlessAssigned(u, v)
+	}
+	return nil
+}
+
+// firstUseIn returns the first use of v in source order at or after from
+// and before to.
+func (t *translator) firstUseIn(v *types.Var, from, to token.Pos) *ast.Ident {
+	var first *ast.Ident
+	for _, u := range t.facts.uses[v] {
+		if u.Pos() >= from && u.Pos() < to && (first == nil || u.Pos() < first.Pos()) {
+			first = u
+		}
+	}
+	return first
+}
+
+// unlessAssigned returns u, or nil if u assigns v whole.
+func (t *translator) unlessAssigned(u *ast.Ident, v *types.Var) *ast.Ident {
+	if t.assignsWhole(u, v) {
+		return nil
+	}
+	return u
+}
+
+// calledInPlace reports whether lit is called where it is written
+// (func() { ... }()), not deferred or started as a goroutine: it runs at
+// its place in the code.
+func (t *translator) calledInPlace(lit *ast.FuncLit) bool {
+	call, ok := t.parent[lit].(*ast.CallExpr)
+	if !ok || call.Fun != ast.Expr(lit) {
+		return false
+	}
+	switch t.parent[call].(type) {
+	case *ast.DeferStmt, *ast.GoStmt:
+		return false
+	}
+	return true
+}
+
+// enclosingLit returns the innermost function literal holding n, or nil.
+func (t *translator) enclosingLit(n ast.Node) *ast.FuncLit {
+	for cur := t.parent[n]; cur != nil; cur = t.parent[cur] {
+		if lit, ok := cur.(*ast.FuncLit); ok {
+			return lit
+		}
+	}
+	return nil
 }

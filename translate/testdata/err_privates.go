@@ -110,3 +110,65 @@ func main() {
 	}
 	fmt.Println(last, base, scratch, tmp, t)
 }
+
+type stats struct{ n, sum int }
+
+var scratchAll int
+
+func report() { fmt.Println(scratchAll) } // want "scratchAll is private in the parallel region at err_privates.go:126 and written there, but read after it"
+
+// later holds the reads that come after a region other than below it: in
+// another function, in a function literal, in the next iteration of a loop
+// around it; and the uses before assigning that a lastprivate variable or
+// a struct's field makes.
+func later(n int) {
+	out := make([]int, n)
+	//cape:parallel for private(scratchAll)
+	for i := 0; i < n; i++ {
+		scratchAll = i * 2
+		out[i] = scratchAll
+	}
+	report()
+	x := -1
+	show := func() { fmt.Println(x) } // want "x is private in the parallel region at err_privates.go:134 and written there, but read after it"
+	//cape:parallel for private(x)
+	for i := 0; i < n; i++ {
+		x = i * 3
+		out[i] = x
+	}
+	show()
+	y := 0
+	for step := 0; step < 3; step++ {
+		fmt.Println(y) // want "y is private in the parallel region at err_privates.go:143 and written there, but read after it"
+		//cape:parallel for private(y)
+		for i := 0; i < n; i++ {
+			y = i + step
+			out[i] += y
+		}
+	}
+	for step := 0; step < 3; step++ {
+		z := step // each step's own z: nothing carried
+		fmt.Println(z)
+		func() { fmt.Println(z) }()
+		//cape:parallel for private(z)
+		for i := 0; i < n; i++ {
+			z = i + step
+			out[i] += z
+		}
+	}
+	w := 0
+	//cape:parallel for lastprivate(w)
+	for i := 0; i < n; i++ {
+		out[i] = w // want "w is lastprivate in the parallel loop, but an iteration uses it before assigning it"
+		w = i
+	}
+	fmt.Println(w)
+	var st, ok stats
+	//cape:parallel for private(st, ok)
+	for i := 0; i < n; i++ {
+		st.n = i
+		st.sum += i % 3 // want "st is private in the parallel loop, but an iteration uses st.sum before assigning it"
+		ok.n, ok.sum = i, i*2
+		out[i] = st.n + st.sum + ok.sum + ok.n
+	}
+}
