@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -71,7 +72,12 @@ func (t *translator) flowDependences(r *region) {
 				// both sides, then sample values of them.
 				d, ok := flowDistance(w.form, rd.form)
 				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) || !dependent(d) || !bothRun(w, rd, d, nil, nil) {
-					if !fc.sampledDependence(w, rd, dependent) {
+					if fc.sampledDependence(w, rd, dependent) {
+						// refused below
+					} else if off := fc.unknownOffset(w, rd); off != "" {
+						t.errorf(rd.at.Pos(), "%s in the parallel loop, and may be written by another iteration (%s): the distance between them, %s, is not a constant, so the translator cannot tell whether an earlier iteration writes what this one reads (a loop-carried dependence: on CAPE's nodes the first iteration of a node's share would read the value from before the region); read from a copy of the array, or make the offset a constant", t.flowRead(rd), t.flowSite(w), off)
+						return
+					} else {
 						continue
 					}
 				}
@@ -82,68 +88,144 @@ func (t *translator) flowDependences(r *region) {
 	}
 }
 
+// unknownOffset returns, where the read rd and the write w move alike
+// with the loop variable (a[i+off] and a[i]) and differ by a sum of
+// variables the loop does not assign (off), that difference as written in
+// Go; "" where they differ otherwise, or where the difference is at least
+// the loop's span (hi[i] = lo[i] with hi := a[n:] for i < n: no two
+// iterations that far apart).
+func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
+	if len(w.path) > 0 || len(rd.path) > 0 || len(w.guards) > 0 || len(rd.guards) > 0 {
+		return ""
+	}
+	c := w.form[loopKey]
+	if c == 0 {
+		return ""
+	}
+	diff := rd.form.add(w.form, -1)
+	symbolic := false
+	for m := range diff {
+		for _, key := range strings.Split(m, "*") {
+			if key == loopKey || key != "" && !fc.invariantKey(key) {
+				return "" // moves differently with i, or with a counter
+			}
+			symbolic = symbolic || key != ""
+		}
+	}
+	if !symbolic {
+		return ""
+	}
+	if span, ok := fc.span(); ok {
+		reach := span.add(nil, 0)
+		for m, k := range span {
+			reach[m] = k * max(c, -c)
+		}
+		for _, x := range []linForm{diff.add(reach, -1), linForm{}.add(diff, -1).add(reach, -1)} {
+			if k, constant := x[""]; len(x) == 0 || len(x) == 1 && constant && k >= 0 {
+				return "" // |difference| ≥ span: never two iterations apart
+			}
+		}
+	}
+	return fc.t.formText(diff)
+}
+
+// span returns the loop's hi − lo (lo − hi counting down), plus one for
+// <= and >=, as a form; false where it has none.
+func (fc *formCtx) span() (linForm, bool) {
+	l := fc.r.loop
+	var lo, hi linForm
+	var ok1, ok2 bool
+	switch {
+	case l.lo != nil && l.hi != nil:
+		lo, ok1 = fc.form(l.lo, 0)
+		hi, ok2 = fc.form(l.hi, 0)
+	case l.rangeX != nil && l.rangeInt:
+		lo, ok1 = linForm{}, true
+		hi, ok2 = fc.form(l.rangeX, 0)
+	}
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	span := hi.add(lo, -1)
+	if l.down {
+		span = lo.add(hi, -1)
+	}
+	if l.op == token.LEQ || l.op == token.GEQ {
+		span = span.add(linForm{"": 1}, 1)
+	}
+	return span, true
+}
+
 // maxSample is how many values of a counter of the write's inner loop
-// sampledDependence tries.
-const maxSample = 4
+// sampledDependence tries, past its first; readSamples how many of the
+// read's.
+const (
+	maxSample   = 4
+	readSamples = 1
+)
 
 // sampledDependence looks for a dependence of rd on w where the counters
 // of inner loops take values of their own on each side: the read's at
-// their first value (s += a[i-d] for d from 1: a[i-1]), the write's at
-// their first maxSample+1 values where they take that many (u[i*8+j]
-// written at j = 1 is u[(i-1)*8+j+1] read at j = 0). It reports whether
-// one is dependent.
+// their first readSamples+1 values (s += a[i-d] for d from 1: a[i-1];
+// u[(i-1)*n+j-1] read at j = 2 is written at j = 1), the write's at their
+// first maxSample+1 values (u[i*8+j] written at j = 1 is u[(i-1)*8+j+1]
+// read at j = 0). A counter takes a value past its first where its count
+// is at least that many, or not known (a bound such as n: the dependence
+// exists once n is large enough). It reports whether one is dependent.
 func (fc *formCtx) sampledDependence(w, rd flowPlace, dependent func(int64) bool) bool {
 	ranges := fc.root.counterRanges()
-	var wkeys []string
-	rsub := map[string]linForm{}
-	for key, cr := range ranges {
+	var wkeys, rkeys []string
+	for key := range ranges {
 		if w.mentions(key) {
 			wkeys = append(wkeys, key)
 		}
 		if rd.mentions(key) {
-			rsub[key] = cr.lo
+			rkeys = append(rkeys, key)
 		}
 	}
-	if len(wkeys) == 0 && len(rsub) == 0 || len(wkeys) > 2 {
+	if len(wkeys) == 0 && len(rkeys) == 0 || len(wkeys) > 2 || len(rkeys) > 2 {
 		return false
 	}
 	slices.Sort(wkeys)
-	r2, ok := rd.substitute(rsub)
-	if !ok {
-		return false
-	}
-	combos := 1
-	for range wkeys {
-		combos *= maxSample + 1
-	}
-	for combo := range combos {
-		wsub := map[string]linForm{}
-		valid := true
-		for k, key := range wkeys {
-			t := int64(combo)
-			for range k {
-				t /= maxSample + 1
-			}
-			t %= maxSample + 1
-			cr := ranges[key]
-			if t > 0 && t >= cr.count {
-				valid = false // a value it may not take
-				break
-			}
-			wsub[key] = cr.lo.add(linForm{"": t * cr.step}, 1)
-		}
-		if !valid {
-			continue
-		}
-		w2, ok := w.substitute(wsub)
+	slices.Sort(rkeys)
+	for _, rsub := range samples(rkeys, ranges, readSamples) {
+		r2, ok := rd.substitute(rsub)
 		if !ok {
 			continue
 		}
-		if d, ok := flowDistance(w2.form, r2.form); ok && fc.pathsMatch(w2, r2, d) && dependent(d) && bothRun(w, rd, d, wsub, rsub) {
-			return true
+		for _, wsub := range samples(wkeys, ranges, maxSample) {
+			w2, ok := w.substitute(wsub)
+			if !ok {
+				continue
+			}
+			if d, ok := flowDistance(w2.form, r2.form); ok && fc.pathsMatch(w2, r2, d) && dependent(d) && bothRun(w, rd, d, wsub, rsub) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// samples returns every assignment to the counters keys of one of their
+// first extra+1 values that each may take (counterRange.count).
+func samples(keys []string, ranges map[string]counterRange, extra int64) []map[string]linForm {
+	out := []map[string]linForm{{}}
+	for _, key := range keys {
+		cr := ranges[key]
+		var next []map[string]linForm
+		for _, sub := range out {
+			for t := range extra + 1 {
+				if t > 0 && cr.count >= 0 && t >= cr.count {
+					break // a value it does not take
+				}
+				m := maps.Clone(sub)
+				m[key] = cr.lo.add(linForm{"": t * cr.step}, 1)
+				next = append(next, m)
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 // bothRun reports whether the write w in iteration i+d and the read rd in

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -471,7 +472,7 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 // A counterRange is what the translator knows of the values a loop
 // counter of the body takes: lo, lo+step, ..., count of them in every
 // iteration of the parallel loop where its bounds differ by a constant
-// (else count is 0: unknown).
+// (else count is -1: unknown).
 type counterRange struct {
 	lo    linForm
 	step  int64
@@ -515,7 +516,7 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 			bound = cond.X
 			op = map[token.Token]token.Token{token.LSS: token.GTR, token.LEQ: token.GEQ, token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
 		}
-		cr := counterRange{lo: lo, step: step}
+		cr := counterRange{lo: lo, step: step, count: -1}
 		if hi, ok := invariant(bound); ok {
 			span := hi.add(lo, -1)
 			if c, constant := span[""]; len(span) == 0 || len(span) == 1 && constant {
@@ -538,7 +539,7 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 		if fc.assigned[v] != 0 {
 			return counterRange{}, false
 		}
-		cr := counterRange{lo: linForm{}, step: 1}
+		cr := counterRange{lo: linForm{}, step: 1, count: -1}
 		if tv, ok := fc.t.info.Types[l.X]; ok && tv.Value != nil {
 			if c, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact && c > 0 {
 				cr.count = c
@@ -642,4 +643,44 @@ func (fc *formCtx) sameCounters(w, rd linForm, wAt, rdAt ast.Node) bool {
 		}
 	}
 	return true
+}
+
+// formText writes f as Go would (off, -n + 2, 2*m*k), its variables by
+// name.
+func (t *translator) formText(f linForm) string {
+	ms := slices.Sorted(maps.Keys(f))
+	var b strings.Builder
+	for _, m := range ms {
+		if m == "" {
+			continue // the constant last
+		}
+		c := f[m]
+		switch {
+		case b.Len() > 0 && c < 0:
+			b.WriteString(" - ")
+			c = -c
+		case b.Len() > 0:
+			b.WriteString(" + ")
+		case c < 0:
+			b.WriteString("-")
+			c = -c
+		}
+		if c != 1 {
+			b.WriteString(strconv.FormatInt(c, 10) + "*")
+		}
+		var names []string
+		for _, key := range strings.Split(m, "*") {
+			name, _, _ := strings.Cut(key, "@")
+			names = append(names, name)
+		}
+		b.WriteString(strings.Join(names, "*"))
+	}
+	if c := f[""]; c != 0 {
+		if c < 0 {
+			b.WriteString(" - " + strconv.FormatInt(-c, 10))
+		} else {
+			b.WriteString(" + " + strconv.FormatInt(c, 10))
+		}
+	}
+	return b.String()
 }

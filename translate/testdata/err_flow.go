@@ -459,3 +459,46 @@ func parities(n int) {
 }
 
 type holder struct{ data []float64 }
+
+// offsets holds indices that differ by variables: a distance the
+// translator cannot tell is refused, one at least the loop's span is not;
+// and inner counters whose values differ on the two sides.
+func offsets(n, off int) {
+	a := make([]float64, 2*n+1)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		a[i] = a[i+off] + 1 // want "a.i\\+off. is read in the parallel loop, and may be written by another iteration .a.i. at err_flow.go:.*the distance between them, off, is not a constant"
+	}
+	lo, hi := a[:n], a[n:]
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		hi[i] = lo[i] * 2 // the other half: never another iteration's
+	}
+	//cape:parallel for
+	for i := range n {
+		a[i+n] += a[i]
+	}
+	u := make([]float64, n*n)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 1; j < n; j++ {
+			if (i+j)%2 == 0 {
+				u[i*n+j] += u[(i-1)*n+j-1] // want "u..i-1..n\\+j-1. is read in the parallel loop, and written by an earlier iteration"
+			}
+		}
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < n-1; j++ {
+			u[i*n+j] = u[(i-1)*n+j+1] + 1 // want "u..i-1..n\\+j\\+1. is read in the parallel loop, and written by an earlier iteration"
+		}
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 1; j < n; j++ {
+			if (i+j)%2 == 0 {
+				u[i*n+j] += u[(i-1)*n+j] // the other colour
+			}
+		}
+	}
+}
