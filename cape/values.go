@@ -45,6 +45,18 @@ func LastPrivate[T any](r *Region, v *T, owner bool) {
 	r.values.Add(values.NewLastPrivate(v, owner))
 }
 
+// LastAssigned registers *v as a lastprivate variable of r that not every
+// iteration assigns: at Exchange the value of the node that assigned it in
+// the sequentially latest iteration (at: this node's latest, -1 for none)
+// is stored in *v on every node, which keeps its value if no node did. T
+// must not contain pointers.
+func LastAssigned[T any](r *Region, v *T, at int) {
+	if err := allocs.PointerFree(reflect.TypeFor[T]()); err != nil {
+		fail(r.wrap("lastprivate variable", err))
+	}
+	r.values.Add(values.NewLastAssigned(v, at))
+}
+
 // partials is this node's contribution to the region's values: each
 // value's partial and, when its units printed anything, their output
 // (output.go) as one more piece.

@@ -527,8 +527,15 @@ func (t *emitter) usedIn(v *types.Var, n ast.Node) bool {
 type regionNames struct {
 	r, lo, hi, k, count, first, last, step, chunk, xs, owner, d, err, s, more string
 	lastp                                                                     map[*types.Var]string
+	at, handed                                                                map[*types.Var]string // conditional lastprivate: the latest iteration assigning it, in this unit and handed over
 	entry                                                                     map[*types.Var]string // reductions: the value at entry, for --verify
 	red                                                                       map[*types.Var]string // reductions: the cape.Reducer
+}
+
+// owned reports whether the region has a lastprivate variable that the
+// owner of the sequentially last unit hands over (not a conditional one).
+func (n *regionNames) owned() bool {
+	return len(n.lastp) > len(n.at)
 }
 
 func (t *emitter) names(r *region, fo *fileOut) *regionNames {
@@ -541,11 +548,15 @@ func (t *emitter) names(r *region, fo *fileOut) *regionNames {
 	rn := &regionNames{r: n.get("r"), lo: n.get("lo"), hi: n.get("hi"), k: n.get("k"), count: n.get("count"),
 		first: n.get("first"), last: n.get("last"), step: n.get("step"), chunk: n.get("chunk"), xs: n.get("xs"),
 		owner: n.get("owner"), d: n.get("d"), err: n.get("err"), s: n.get("s"), more: n.get("more"),
-		lastp: map[*types.Var]string{}, entry: map[*types.Var]string{}, red: map[*types.Var]string{}}
+		lastp: map[*types.Var]string{}, entry: map[*types.Var]string{}, red: map[*types.Var]string{},
+		at: map[*types.Var]string{}, handed: map[*types.Var]string{}}
 	for _, v := range r.order {
 		switch r.clauseOf[v] {
 		case "lastprivate":
 			rn.lastp[v] = n.get("last" + strings.ToUpper(v.Name()[:1]) + v.Name()[1:])
+			if r.condLast[v] {
+				rn.at[v], rn.handed[v] = n.get(v.Name()+"At"), n.get(v.Name()+"Handed")
+			}
 		case "reduction":
 			rn.red[v] = n.get(v.Name() + "R")
 			if t.usedIn(v, r.body) {
@@ -698,13 +709,20 @@ func (t *emitter) captureLast(b *strings.Builder, r *region, n *regionNames, con
 	if len(n.lastp) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "if %s {\n%s = true\n", cond, n.owner)
+	if n.owned() {
+		fmt.Fprintf(b, "if %s {\n%s = true\n", cond, n.owner)
+		for _, v := range r.order {
+			if p := n.lastp[v]; p != "" && n.at[v] == "" {
+				fmt.Fprintf(b, "*%s = %s\n", p, v.Name())
+			}
+		}
+		b.WriteString("}\n")
+	}
 	for _, v := range r.order {
-		if p := n.lastp[v]; p != "" {
-			fmt.Fprintf(b, "*%s = %s\n", p, v.Name())
+		if at := n.at[v]; at != "" {
+			fmt.Fprintf(b, "if %s > %s {\n%s = %s\n*%s = %s\n}\n", at, n.handed[v], n.handed[v], at, n.lastp[v], v.Name())
 		}
 	}
-	b.WriteString("}\n")
 }
 
 // epilogue writes the reductions' partials, the end of the private copies'
@@ -723,7 +741,10 @@ func (t *emitter) epilogue(b *strings.Builder, fo *fileOut, r *region, n *region
 		b.WriteString("}\n")
 	}
 	for _, v := range r.order {
-		if p := n.lastp[v]; p != "" {
+		switch p := n.lastp[v]; {
+		case p != "" && n.at[v] != "":
+			fmt.Fprintf(b, "%s.LastAssigned(%s, %s, %s)\n", c, n.r, p, n.handed[v])
+		case p != "":
 			fmt.Fprintf(b, "%s.LastPrivate(%s, %s, %s)\n", c, n.r, p, owner)
 		}
 	}
@@ -750,9 +771,17 @@ func (t *emitter) epilogue(b *strings.Builder, fo *fileOut, r *region, n *region
 			b.WriteString(d + "\n")
 		}
 	}
+	for _, v := range r.order {
+		if at := n.at[v]; at != "" {
+			fmt.Fprintf(b, "%s = -1\n", at)
+		}
+	}
 	b.WriteString(rerun)
 	for _, v := range r.order {
-		if p := n.lastp[v]; p != "" && t.place.decls[v] != nil {
+		switch p := n.lastp[v]; {
+		case p != "" && t.place.decls[v] != nil && n.at[v] != "":
+			fmt.Fprintf(b, "if %s >= 0 {\n*%s = %s // compared with the parallel hand-over\n}\n", n.at[v], p, v.Name())
+		case p != "" && t.place.decls[v] != nil:
 			fmt.Fprintf(b, "*%s = %s // compared with the parallel hand-over\n", p, v.Name())
 		}
 	}
@@ -835,6 +864,7 @@ func unsignedOf(t types.Type) string {
 func (t *emitter) emitFor(fo *fileOut, r *region) {
 	n := t.names(r, fo)
 	t.emitMarks(fo, r, n.r)
+	t.emitAssigned(fo, r, n)
 	body := r.body
 	start := r.stmt.Pos()
 	if r.label != nil {
@@ -865,6 +895,20 @@ func (t *emitter) emitFor(fo *fileOut, r *region) {
 	t.forAfter(&e, fo, r, n)
 	e.WriteString("}" + t.lineDir(body.Rbrace+1))
 	fo.ed.replace(fo.off(body.Rbrace), fo.off(body.Rbrace)+1, e.String())
+}
+
+// emitAssigned inserts, after each assignment of a conditional
+// lastprivate variable (region.condLast), the note of the iteration's
+// index.
+func (t *emitter) emitAssigned(fo *fileOut, r *region, n *regionNames) {
+	for v, at := range n.at {
+		for _, u := range t.facts.uses[v] {
+			if within(u.Pos(), r.body) && t.writesVar(u) {
+				as := t.parent[u].(*ast.AssignStmt)
+				fo.ed.insert(fo.off(as.End()), fmt.Sprintf("; %s = %s", at, n.k))
+			}
+		}
+	}
 }
 
 // emitMarks inserts, before each write of r.marks, the call that records
@@ -981,9 +1025,14 @@ func (t *emitter) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *reg
 	if r.label != nil {
 		label = r.label.Label.Name + ":\n"
 	}
-	if len(n.lastp) > 0 {
+	if n.owned() {
 		owner = n.owner
 		fmt.Fprintf(b, "%s := false\n", owner)
+	}
+	for _, v := range r.order {
+		if at := n.at[v]; at != "" {
+			fmt.Fprintf(b, "%s, %s := -1, -1\n", at, n.handed[v])
+		}
 	}
 	inner = t.openPrivates(b, fo, r, n)
 	if !chunked {
@@ -1049,7 +1098,7 @@ func (t *emitter) emitSections(fo *fileOut, r *region) {
 	b.WriteString("{\n")
 	t.prologue(&b, fo, r, n)
 	owner := ""
-	if len(n.lastp) > 0 {
+	if n.owned() {
 		owner = n.owner
 		fmt.Fprintf(&b, "%s := false\n", owner)
 	}

@@ -48,6 +48,11 @@ func (t *translator) privateCarry(r *region) {
 			}
 		}
 		switch {
+		case r.dir.kind == dirFor && clause == "lastprivate" && !wholeFirst && t.assignsWhole(first, v) && t.condAssignable(r, v):
+			if r.condLast == nil {
+				r.condLast = map[*types.Var]bool{}
+			}
+			r.condLast[v] = true // assigned in some iterations only
 		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst:
 			t.errorf(first.Pos(), "%s is %s in the parallel loop, but an iteration uses %s before assigning it: its private copy holds zero, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name(), clause, t.useText(first))
 		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst:
@@ -88,6 +93,30 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 			return
 		}
 	}
+}
+
+// condAssignable reports whether every write of v in r's body is a plain
+// assignment of the whole variable, a statement of a statement list (not
+// in a function literal), after which the iteration's index can be noted.
+func (t *translator) condAssignable(r *region, v *types.Var) bool {
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), r.body) || !t.writesVar(u) {
+			continue
+		}
+		if !t.assignsWhole(u, v) || t.enclosingLit(u) != nil && within(t.enclosingLit(u).Pos(), r.body) {
+			return false
+		}
+		as, ok := t.parent[u].(*ast.AssignStmt)
+		if !ok {
+			return false // for k, v = range
+		}
+		switch t.parent[as].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		default:
+			return false // an if's or a for's own statement
+		}
+	}
+	return true
 }
 
 // fieldReadFirst returns, for a struct v that body uses only through

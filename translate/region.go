@@ -39,6 +39,11 @@ type region struct {
 	// each iteration's own (markWrites), which the runtime compares
 	// between nodes (cape.Mark).
 	marks []markedWrite
+	// condLast: the lastprivate variables that not every iteration
+	// assigns, each by a plain assignment statement (condAssignable):
+	// the node of the latest iteration that assigned one hands it over
+	// (cape.LastAssigned).
+	condLast map[*types.Var]bool
 }
 
 // A markedWrite is a statement of a loop body writing place.

@@ -1,6 +1,9 @@
 package values
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // LastPrivate is a lastprivate variable: at the exchange, the value held by
 // the node that owns it (the one that ran the sequentially last iteration
@@ -47,6 +50,65 @@ func (x *LastPrivate[T]) Combine(parts [][]byte) error {
 
 // Set stores the value the master chose.
 func (x *LastPrivate[T]) Set(b []byte) error {
+	if len(b) != len(rawBytes(x.v)) {
+		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(x.v)))
+	}
+	copy(rawBytes(x.v), b)
+	return nil
+}
+
+// LastAssigned is a lastprivate variable that not every iteration assigns
+// (OpenMP's lastprivate(conditional: v)): at the exchange, the value of
+// the node that assigned it in the sequentially latest iteration is
+// stored in it on every node, as go run leaves it; it keeps its value when
+// no iteration assigned it. T must not contain pointers.
+type LastAssigned[T any] struct {
+	v  *T
+	at int64
+}
+
+// NewLastAssigned returns *v as a conditional lastprivate variable; at is
+// the index of the latest iteration in which this node assigned it, or
+// -1 if it did not.
+func NewLastAssigned[T any](v *T, at int) *LastAssigned[T] {
+	return &LastAssigned[T]{v: v, at: int64(max(at, -1))}
+}
+
+// PartialBytes is this node's piece: the iteration index (8 bytes, little
+// endian, -1 for none), then the value's bytes.
+func (x *LastAssigned[T]) PartialBytes() []byte {
+	return append(binary.LittleEndian.AppendUint64(nil, uint64(x.at)), rawBytes(x.v)...)
+}
+
+// Bytes is the variable's value (aliasing it).
+func (x *LastAssigned[T]) Bytes() []byte { return rawBytes(x.v) }
+
+// Combine stores the value of the piece with the latest iteration (the
+// highest rank's of equal ones); the variable keeps its value when every
+// piece says none.
+func (x *LastAssigned[T]) Combine(parts [][]byte) error {
+	size := 8 + len(rawBytes(x.v))
+	best, from := int64(-1), -1
+	for rank, p := range parts {
+		if len(p) != size {
+			return fmt.Errorf("node %d sent a lastprivate value of %d bytes, want %d", rank, len(p), size)
+		}
+		at := int64(binary.LittleEndian.Uint64(p))
+		if at < -1 {
+			return fmt.Errorf("node %d sent a lastprivate value from iteration %d", rank, at)
+		}
+		if at >= 0 && at >= best {
+			best, from = at, rank
+		}
+	}
+	if from >= 0 {
+		copy(rawBytes(x.v), parts[from][8:])
+	}
+	return nil
+}
+
+// Set stores the value the master chose.
+func (x *LastAssigned[T]) Set(b []byte) error {
 	if len(b) != len(rawBytes(x.v)) {
 		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(x.v)))
 	}

@@ -1,6 +1,7 @@
 package values
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -303,5 +304,41 @@ func BenchmarkArrayCombine(b *testing.B) {
 		if err := x.Combine(parts); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestLastAssigned(t *testing.T) {
+	piece := func(at int64, v uint32) []byte {
+		return binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint64(nil, uint64(at)), v)
+	}
+	for _, c := range []struct {
+		name  string
+		parts [][]byte
+		want  uint32
+		err   string
+	}{
+		{name: "the latest iteration", parts: [][]byte{piece(7, 1), piece(3, 2), piece(-1, 3)}, want: 1},
+		{name: "a later node", parts: [][]byte{piece(2, 1), piece(9, 2)}, want: 2},
+		{name: "no node assigned it: unchanged", parts: [][]byte{piece(-1, 1), piece(-1, 2)}, want: 42},
+		{name: "no nodes", want: 42},
+		{name: "a bad index", parts: [][]byte{piece(-2, 1)}, want: 42, err: "node 0 sent a lastprivate value from iteration -2"},
+		{name: "short piece", parts: [][]byte{piece(1, 1), piece(2, 2)[:9]}, want: 42,
+			err: "node 1 sent a lastprivate value of 9 bytes, want 12"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := uint32(42)
+			x := NewLastAssigned(&v, -1)
+			err := x.Combine(c.parts)
+			if c.err == "" && err != nil || c.err != "" && (err == nil || err.Error() != c.err) {
+				t.Fatalf("err %v, want %q", err, c.err)
+			}
+			if v != c.want {
+				t.Fatalf("value %d, want %d", v, c.want)
+			}
+		})
+	}
+	v := uint32(5)
+	if got := NewLastAssigned(&v, 3).PartialBytes(); !bytes.Equal(got, piece(3, 5)) {
+		t.Fatalf("piece %x, want %x", got, piece(3, 5))
 	}
 }

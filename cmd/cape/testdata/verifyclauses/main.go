@@ -6,6 +6,8 @@ package main
 
 import "fmt"
 
+var found int64 = -1
+
 func rows(a []int64, n int) {
 	//cape:parallel for schedule(dynamic, 3)
 outer:
@@ -78,5 +80,19 @@ func main() {
 			who = 2
 		}
 	}
-	fmt.Println(a[:2*n], best, j, total, high, last, b[:n], who, count)
+	// Lastprivate variables that some iterations assign: the latest
+	// assignment's value, as go run leaves it, or the value from before.
+	lastThird := -1
+	never := int64(-7)
+	//cape:parallel for schedule(dynamic, 5) lastprivate(lastThird, never, found)
+	for i := 0; i < n; i++ {
+		if i%3 == 1 && i < n/3 {
+			lastThird = i
+			found = a[i*n]
+		}
+		if i < 0 {
+			never = int64(i)
+		}
+	}
+	fmt.Println(a[:2*n], best, j, total, high, last, b[:n], who, count, lastThird, never, found)
 }
