@@ -102,6 +102,11 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
 	if c == 0 {
 		return ""
 	}
+	for m := range w.form {
+		if _, inLoop := withoutLoop(m); inLoop && m != loopKey {
+			return "" // i·n as well: the distance is diff / (c + n), not a plain shift
+		}
+	}
 	diff := rd.form.add(w.form, -1)
 	symbolic := false
 	for m := range diff {

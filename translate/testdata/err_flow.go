@@ -502,3 +502,18 @@ func offsets(n, off int) {
 		}
 	}
 }
+
+// wavefront reads the previous anti-diagonal: i·n − i moves by n − 1 a
+// step, never onto another iteration's element.
+func wavefront(n int) {
+	u := make([]int, n*n)
+	for d := 2; d <= 2*(n-1); d++ {
+		lo := max(1, d-(n-1))
+		hi := min(n-1, d-1)
+		//cape:parallel for
+		for i := lo; i <= hi; i++ {
+			j := d - i
+			u[i*n+j] = (u[(i-1)*n+j] + u[i*n+j-1]) % 1000003
+		}
+	}
+}
