@@ -172,12 +172,24 @@ func (ff *funcFlow) expr(e ast.Expr, outer bool) {
 			ff.expr(x.Args[0], outer)
 			return
 		}
-		fn := t.staticCallee(x)
-		if fn == nil {
+		if fn := t.staticCallee(x); fn != nil {
+			ff.results(fn, x)
+			return
+		}
+		// A function value called: the values its possible targets
+		// return (poly := func(c float64) func(float64) float64 {...}).
+		targets, bad := t.funcValues(x.Fun, ff.runsIn)
+		if bad != nil {
 			ff.fail(x.Pos(), "the result of a call CAPE cannot follow")
 			return
 		}
-		ff.results(fn, x)
+		for _, c := range targets {
+			if c.decl != nil {
+				ff.results(t.info.Defs[c.decl.Name].(*types.Func), x)
+			} else {
+				ff.litResults(c.lit, x)
+			}
+		}
 	default:
 		ff.fail(x.Pos(), "%s", t.text(x))
 	}
@@ -231,7 +243,13 @@ func (ff *funcFlow) results(fn *types.Func, call *ast.CallExpr) {
 		ff.fail(call.Pos(), "a call of %s, which CAPE cannot follow (it needs one unnamed result)", fn.Name())
 		return
 	}
-	ast.Inspect(d.Body, func(n ast.Node) bool {
+	ff.returned(d.Body)
+}
+
+// returned adds the function values that body's return statements (not
+// those of literals in it) return.
+func (ff *funcFlow) returned(body *ast.BlockStmt) {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -242,6 +260,17 @@ func (ff *funcFlow) results(fn *types.Func, call *ast.CallExpr) {
 		}
 		return true
 	})
+}
+
+// litResults adds the function values that the function literal lit
+// returns, called by call.
+func (ff *funcFlow) litResults(lit *ast.FuncLit, call *ast.CallExpr) {
+	res := lit.Type.Results
+	if res == nil || len(res.List) != 1 || len(res.List[0].Names) > 0 {
+		ff.fail(call.Pos(), "a call of a function literal CAPE cannot follow (it needs one unnamed result)")
+		return
+	}
+	ff.returned(lit.Body)
 }
 
 // variable adds the function values that v may hold: every value assigned

@@ -864,7 +864,7 @@ func unsignedOf(t types.Type) string {
 func (t *emitter) emitFor(fo *fileOut, r *region) {
 	n := t.names(r, fo)
 	t.emitMarks(fo, r, n.r)
-	t.emitAssigned(fo, r, n)
+	t.emitAssigned(fo, r, n, n.k)
 	body := r.body
 	start := r.stmt.Pos()
 	if r.label != nil {
@@ -897,15 +897,26 @@ func (t *emitter) emitFor(fo *fileOut, r *region) {
 	fo.ed.replace(fo.off(body.Rbrace), fo.off(body.Rbrace)+1, e.String())
 }
 
+// declareAssigned writes the declarations of the conditional lastprivate
+// variables' notes: the latest iteration or section assigning each, and
+// the one handed over.
+func (t *emitter) declareAssigned(b *strings.Builder, r *region, n *regionNames) {
+	for _, v := range r.order {
+		if at := n.at[v]; at != "" {
+			fmt.Fprintf(b, "%s, %s := -1, -1\n", at, n.handed[v])
+		}
+	}
+}
+
 // emitAssigned inserts, after each assignment of a conditional
-// lastprivate variable (region.condLast), the note of the iteration's
-// index.
-func (t *emitter) emitAssigned(fo *fileOut, r *region, n *regionNames) {
+// lastprivate variable (region.condLast), the note of the iteration's or
+// section's index (index).
+func (t *emitter) emitAssigned(fo *fileOut, r *region, n *regionNames, index string) {
 	for v, at := range n.at {
 		for _, u := range t.facts.uses[v] {
 			if within(u.Pos(), r.body) && t.writesVar(u) {
 				as := t.parent[u].(*ast.AssignStmt)
-				fo.ed.insert(fo.off(as.End()), fmt.Sprintf("; %s = %s", at, n.k))
+				fo.ed.insert(fo.off(as.End()), fmt.Sprintf("; %s = %s", at, index))
 			}
 		}
 	}
@@ -1029,11 +1040,7 @@ func (t *emitter) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *reg
 		owner = n.owner
 		fmt.Fprintf(b, "%s := false\n", owner)
 	}
-	for _, v := range r.order {
-		if at := n.at[v]; at != "" {
-			fmt.Fprintf(b, "%s, %s := -1, -1\n", at, n.handed[v])
-		}
-	}
+	t.declareAssigned(b, r, n)
 	inner = t.openPrivates(b, fo, r, n)
 	if !chunked {
 		fmt.Fprintf(b, "for %s, %s, %s := %s.First(%s); %s; %s, %s, %s = %s.Next() {\n",
@@ -1102,6 +1109,8 @@ func (t *emitter) emitSections(fo *fileOut, r *region) {
 		owner = n.owner
 		fmt.Fprintf(&b, "%s := false\n", owner)
 	}
+	t.declareAssigned(&b, r, n)
+	t.emitAssigned(fo, r, n, n.s)
 	inner := t.openPrivates(&b, fo, r, n)
 	caseText := func(i int) string {
 		return fmt.Sprintf("case %d:\n", i) + t.lineDir(secs[i].Lbrace)
@@ -1116,10 +1125,16 @@ func (t *emitter) emitSections(fo *fileOut, r *region) {
 	// labels renamed: they are unique in a function).
 	labels, _ := t.labelEdits(fo, r, blk.Lbrace+1, blk.Rbrace)
 	var rerun strings.Builder
-	for _, sec := range secs {
+	for i, sec := range secs {
+		if len(n.at) > 0 { // the section's index, which the notes of assignments read
+			fmt.Fprintf(&rerun, "{\n%s := %d\n_ = %s\n", n.s, i, n.s)
+		}
 		rerun.WriteString(t.lineDir(sec.Lbrace))
 		rerun.WriteString(fo.ed.peek(fo.off(sec.Lbrace), fo.off(sec.End()), labels))
 		rerun.WriteString("\n")
+		if len(n.at) > 0 {
+			rerun.WriteString("}\n")
+		}
 	}
 	var e strings.Builder
 	e.WriteString("\n}\n")

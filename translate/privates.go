@@ -32,6 +32,9 @@ func (t *translator) privateCarry(r *region) {
 			continue
 		}
 		first, written := t.firstAccess(v, r.body)
+		if clause == "lastprivate" && (first == nil || r.dir.kind == dirSections) && t.condAssignable(r, v) {
+			t.conditionalLast(r, v) // a section, or no iteration, may leave it unassigned
+		}
 		if first == nil {
 			continue
 		}
@@ -49,10 +52,7 @@ func (t *translator) privateCarry(r *region) {
 		}
 		switch {
 		case r.dir.kind == dirFor && clause == "lastprivate" && !wholeFirst && t.assignsWhole(first, v) && t.condAssignable(r, v):
-			if r.condLast == nil {
-				r.condLast = map[*types.Var]bool{}
-			}
-			r.condLast[v] = true // assigned in some iterations only
+			t.conditionalLast(r, v) // assigned in some iterations only
 		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst:
 			t.errorf(first.Pos(), "%s is %s in the parallel loop, but an iteration uses %s before assigning it: its private copy holds zero, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name(), clause, t.useText(first))
 		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst:
@@ -93,6 +93,16 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 			return
 		}
 	}
+}
+
+// conditionalLast makes v, a lastprivate variable of r, one that the
+// node of the latest iteration or section assigning it hands over
+// (region.condLast).
+func (t *translator) conditionalLast(r *region, v *types.Var) {
+	if r.condLast == nil {
+		r.condLast = map[*types.Var]bool{}
+	}
+	r.condLast[v] = true
 }
 
 // condAssignable reports whether every write of v in r's body is a plain

@@ -121,3 +121,21 @@ func other(n int, f func(func(int))) {
 }
 
 var hook = other
+
+// factories calls the function values that a function literal returns:
+// followed into the literal they return, and what it writes is judged.
+func factories(n int) {
+	out := make([]int, n)
+	hits := 0
+	scale := func(k int) func(int) int {
+		return func(x int) int { return x * k }
+	}
+	count := func(k int) func(int) int {
+		return func(x int) int { hits++; return x * k } // want "hits is assigned in every iteration of the parallel loop"
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		out[i] = scale(3)(i) + count(2)(i)
+	}
+	fmt.Println(out[n-1], hits)
+}

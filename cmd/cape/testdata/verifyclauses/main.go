@@ -60,6 +60,7 @@ func main() {
 
 	var who int
 	var count int
+	var extra int
 	//cape:parallel sections private(tmp) lastprivate(who)
 	{
 		//cape:section
@@ -79,6 +80,10 @@ func main() {
 			count = n
 			who = 2
 		}
+		//cape:section
+		{
+			extra = 2 * n // the last section leaves who as the one before set it
+		}
 	}
 	// Lastprivate variables that some iterations assign: the latest
 	// assignment's value, as go run leaves it, or the value from before.
@@ -94,5 +99,5 @@ func main() {
 			never = int64(i)
 		}
 	}
-	fmt.Println(a[:2*n], best, j, total, high, last, b[:n], who, count, lastThird, never, found)
+	fmt.Println(a[:2*n], best, j, total, high, last, b[:n], who, count, extra, lastThird, never, found)
 }
