@@ -1159,7 +1159,23 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	if t.everyRegionLast() {
 		opts = c + ".EveryRegionLast()"
 	}
-	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\ndefer func() { %s.Must(%s.Finalize()) }()\n%s", c, c, opts, c, c, t.lineDir(d.Body.Lbrace+1)))
+	// Leaving the job waits for its end; a panic (or runtime.Goexit) must
+	// not: main's own returns set returned, so that a panicking node's
+	// deferred call lets the panic go on, printed and ending the process
+	// with status 2 as under go run, and the master sees the node end.
+	returned := newNamer(t.identsIn(d)).get("returned")
+	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\n%s := false\ndefer func() {\nif %s {\n%s.Must(%s.Finalize())\n}\n}()\n%s",
+		c, c, opts, returned, returned, c, c, t.lineDir(d.Body.Lbrace+1)))
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			fo.ed.insert(fo.off(n.Pos()), fmt.Sprintf("%s = true; ", returned))
+		}
+		return true
+	})
+	fo.ed.insert(fo.off(d.Body.Rbrace), fmt.Sprintf("\n%s = true\n", returned))
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			s, ok := n.(*ast.ExprStmt)
