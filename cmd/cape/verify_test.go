@@ -161,3 +161,24 @@ func TestVerifyCatchesDependence(t *testing.T) {
 		t.Errorf("cape run -n 1 --verify %s: %v, printed %q\nstderr:\n%s", dir, err, out, stderr)
 	}
 }
+
+// TestPanics runs a program that panics in an iteration: where every node
+// would (the program's failure), the job ends with status 2 and the panic's
+// message, as go run does; where only one slave does (a node's failure),
+// its message is shown and the job goes on without it.
+func TestPanics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end runs take a few seconds")
+	}
+	t.Parallel()
+	bin := sharedBuild(t, "./testdata/panics")
+	out, stderr, err := capeRun("2", nil, bin, []string{"-all"})
+	var ee *launch.ExitError
+	if !errors.As(err, &ee) || ee.Code != 2 || !strings.Contains(stderr, "panic: boom at 77") {
+		t.Fatalf("every node panics: err %v, want exit status 2 with the panic's message\nstdout:\n%s\nstderr:\n%s", err, out, stderr)
+	}
+	out, stderr, err = capeRun("2", nil, bin, nil)
+	if err != nil || out != "after 77\n" || !strings.Contains(stderr, "[node 1] panic: boom at 77") {
+		t.Fatalf("node 1 panics: err %v, want the job done with node 1's message shown\nstdout:\n%s\nstderr:\n%s", err, out, stderr)
+	}
+}
