@@ -47,7 +47,7 @@ func (t *translator) flowDependences(r *region) {
 		step = max(s, -s)
 	}
 	fc := t.newFormCtx(r)
-	sites := &flowSites{writes: map[string][]flowPlace{}, reads: map[string][]flowPlace{}}
+	sites := &flowSites{writes: map[string][]flowPlace{}, reads: map[string][]flowPlace{}, wrapped: map[string][]wrappedRead{}}
 	fc.collect(r.body, nil, sites, 0)
 	fc.rangeValue(sites)
 	if fc.invariantFlow(sites) {
@@ -64,6 +64,10 @@ func (t *translator) flowDependences(r *region) {
 			d = -d
 		}
 		return d < 0 && -d%step == 0
+	}
+	if w, rd := fc.wrappedDependence(sites); rd != nil {
+		t.errorf(rd.at.Pos(), "%s in the parallel loop, and written by an earlier iteration (%s): the index wraps around the loop's iterations, so the iterations that wrap read what the first ones write (a loop-carried dependence; on CAPE's nodes they would read the values from before the region); read from a copy of the array", t.flowRead(*rd), t.flowSite(*w))
+		return
 	}
 	for k, ws := range sites.writes {
 		for _, rd := range sites.reads[k] {
@@ -86,6 +90,44 @@ func (t *translator) flowDependences(r *region) {
 			}
 		}
 	}
+}
+
+// wrappedDependence returns a write a[i] and a read a[(i+c) % m] of the
+// loop's body, for a loop over i from 0 up to m by 1 (for i := range m)
+// and c not a multiple of m, once m is more than |c|: the iterations that
+// wrap read what the first iterations wrote (c > 0), or every one but the
+// first reads what the one before wrote (c < 0); nil if there is none.
+func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
+	l := fc.r.loop
+	span, ok := fc.span()
+	if !ok || l.down || l.step != nil || l.op == token.LEQ {
+		return nil, nil
+	}
+	if l.lo != nil {
+		if lo, ok := fc.form(l.lo, 0); !ok || len(lo) > 0 {
+			return nil, nil
+		}
+	}
+	for k, rds := range s.wrapped {
+		for _, rd := range rds {
+			if len(rd.m.add(span, -1)) > 0 {
+				continue // modulo something else than the loop's count
+			}
+			c := rd.place.form.add(linForm{loopKey: 1}, -1)
+			if _, constant := c[""]; len(c) > 1 || len(c) == 1 && !constant {
+				c = c.add(rd.m, -1) // (i + m + c) % m
+			}
+			if off, constant := c[""]; len(c) != 1 || !constant || off == 0 {
+				continue
+			}
+			for _, w := range s.writes[k] {
+				if len(w.form) == 1 && w.form[loopKey] == 1 && len(w.path) == 0 && len(w.guards) == 0 && len(rd.place.guards) == 0 {
+					return &w, &rd.place
+				}
+			}
+		}
+	}
+	return nil, nil
 }
 
 // unknownOffset returns, where the read rd and the write w move alike
@@ -675,6 +717,16 @@ func skipsRest(s *ast.IfStmt) bool {
 // flowSites are the places of a loop body's accesses, by array (arrayKey).
 type flowSites struct {
 	writes, reads map[string][]flowPlace
+	// wrapped: reads of the form a[(i+c) % m] (a ring, a periodic
+	// boundary), by array, their index before the % in form and m in
+	// ix's place (wrappedDependence).
+	wrapped map[string][]wrappedRead
+}
+
+// A wrappedRead is a read a[x % m] of a loop body.
+type wrappedRead struct {
+	place flowPlace // x's form, the read and where it is
+	m     linForm
 }
 
 // flowRead says where the place p is read, for an error: "a[i-1] is
@@ -766,6 +818,12 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 				if f, ok := fc.form(x.Index, 0); ok {
 					path, pl := fc.pathUp(x)
 					s.reads[k] = append(s.reads[k], place(f.add(off, 1), pl, site(pl), path, x))
+				} else if rem, ok := ast.Unparen(x.Index).(*ast.BinaryExpr); ok && rem.Op == token.REM && len(off) == 0 && s.wrapped != nil {
+					f, ok1 := fc.form(rem.X, 0)
+					m, ok2 := fc.form(rem.Y, 0)
+					if path, pl := fc.pathUp(x); ok1 && ok2 && len(path) == 0 {
+						s.wrapped[k] = append(s.wrapped[k], wrappedRead{place(f, pl, site(pl), nil, x), m})
+					}
 				}
 			}
 		case *ast.SelectorExpr, *ast.StarExpr:

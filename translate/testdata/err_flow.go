@@ -517,3 +517,23 @@ func wavefront(n int) {
 		}
 	}
 }
+
+// rings reads around a ring: the iterations that wrap read what the first
+// ones wrote (in place), or another array.
+func rings(n int) {
+	a := make([]int, n)
+	b := make([]int, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		a[i] = a[i] * 2
+		b[i] = a[(i+1)%n] // want "a..i\\+1..n. is read in the parallel loop, and written by an earlier iteration .a.i. at err_flow.go:[0-9]+.: the index wraps around"
+	}
+	//cape:parallel for
+	for i := range n {
+		a[i] += a[(i+n-1)%n] // want "a..i\\+n-1..n. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		b[i] = a[(i+1)%n] + a[(i+n-1)%n] // another array: no dependence
+	}
+}
