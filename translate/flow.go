@@ -24,7 +24,10 @@ import (
 // and a[i'+w], d = r - w), an earlier iteration (of the same stride) when
 // d is a negative multiple of the step (positive, for a loop that counts
 // down). A slice sub-sliced from the array (d := a[1:]) is the array with
-// an offset. Indices
+// an offset. Two indices that differ by variables (a[i+off] and a[i]) are
+// refused unless the difference is at least the loop's span
+// (unknownOffset), and a read around a ring (a[(i+1)%n] for i from 0 to
+// n) of an array written at a[i] is refused (wrappedDependence). Indices
 // of other forms are not judged (--verify catches what is left).
 
 // flowDependences refuses the reads, in r's loop body, of elements of a
