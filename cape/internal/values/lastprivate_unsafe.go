@@ -49,11 +49,14 @@ func (x *LastPrivate[T]) Combine(parts [][]byte) error {
 }
 
 // Set stores the value the master chose.
-func (x *LastPrivate[T]) Set(b []byte) error {
-	if len(b) != len(rawBytes(x.v)) {
-		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(x.v)))
+func (x *LastPrivate[T]) Set(b []byte) error { return setLast(x.v, b) }
+
+// setLast stores b, the value of a lastprivate variable, in *v.
+func setLast[T any](v *T, b []byte) error {
+	if len(b) != len(rawBytes(v)) {
+		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(v)))
 	}
-	copy(rawBytes(x.v), b)
+	copy(rawBytes(v), b)
 	return nil
 }
 
@@ -108,10 +111,4 @@ func (x *LastAssigned[T]) Combine(parts [][]byte) error {
 }
 
 // Set stores the value the master chose.
-func (x *LastAssigned[T]) Set(b []byte) error {
-	if len(b) != len(rawBytes(x.v)) {
-		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(x.v)))
-	}
-	copy(rawBytes(x.v), b)
-	return nil
-}
+func (x *LastAssigned[T]) Set(b []byte) error { return setLast(x.v, b) }
