@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -130,8 +132,28 @@ func Init(opts ...Option) error {
 		return initErr
 	}
 	self = n
+	sameRandom()
 	n.fault("init", 0)
 	return nil
+}
+
+// sameRandom makes math/rand's top-level functions draw the same numbers
+// on every node (GODEBUG=randautoseed=0: seeded with 1, as before Go
+// 1.20), unless the program's environment chose otherwise: every node
+// runs the sequential code, which must compute the same values on each.
+// It takes effect at the package's first call, which a program makes in
+// main at the earliest.
+func sameRandom() {
+	cur := os.Getenv("GODEBUG")
+	for _, kv := range strings.Split(cur, ",") {
+		if strings.HasPrefix(strings.TrimSpace(kv), "randautoseed=") {
+			return
+		}
+	}
+	if cur != "" {
+		cur += ","
+	}
+	_ = os.Setenv("GODEBUG", cur+"randautoseed=0")
 }
 
 // join reads the node's configuration, plans its set-up (package setup)
