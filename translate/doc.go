@@ -165,6 +165,9 @@
 //   - checkBoxes (boxes.go) needs placement; fills placement.decls, how each
 //     moved variable's declaration is rewritten, and reports those that
 //     cannot be.
+//   - sequentialRandom (random.go) needs regionCode; returns nothing, and
+//     reports the calls of a process's own random numbers (math/rand/v2's
+//     top-level functions, crypto/rand) in code that no region runs.
 //   - planFrees (free.go) needs facts, regionCode and placement; returns
 //     freePlan (the frees before assignments and at the end of loop
 //     bodies, and the warnings about memory never reclaimed), and adds the

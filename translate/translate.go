@@ -197,6 +197,7 @@ func (t *translator) run() *Result {
 	code, _ := t.findRegionCode()
 	place := t.analyze(code)
 	t.checkBoxes(place)
+	t.sequentialRandom(code)
 	if len(t.diags) > 0 {
 		return nil
 	}
