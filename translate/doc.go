@@ -167,7 +167,9 @@
 //     cannot be.
 //   - sequentialRandom (random.go) needs regionCode; returns nothing, and
 //     reports the calls of a process's own random numbers (math/rand/v2's
-//     top-level functions, crypto/rand) in code that no region runs.
+//     top-level functions, crypto/rand) in code that no region runs; and
+//     mapOrder (random.go) the slices such code appends to in a map's
+//     range order, unsorted, that a region reads.
 //   - planFrees (free.go) needs facts, regionCode and placement; returns
 //     freePlan (the frees before assignments and at the end of loop
 //     bodies, and the warnings about memory never reclaimed), and adds the

@@ -3,6 +3,7 @@ package translate
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // Every node runs the program's sequential code, which must compute the
@@ -62,4 +63,102 @@ func (t *translator) packageFunc(call *ast.CallExpr) *types.Func {
 		return nil
 	}
 	return fn
+}
+
+// mapOrder refuses, in code that no region runs, a range over a map that
+// appends to a variable that region code reads, unless the function sorts
+// it after the range: the order of a map's range differs from process to
+// process, so each node would build the slice in its own order.
+func (t *translator) mapOrder(code *regionCode) {
+	if len(t.regions) == 0 {
+		return
+	}
+	read := map[*types.Var]bool{}
+	for _, n := range append(t.regionStmts(), code.bodies...) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v := t.varOf(id); v != nil {
+					read[v] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			rg, ok := n.(*ast.RangeStmt)
+			if !ok || t.mayRunInRegion(code, rg) {
+				return true
+			}
+			if _, isMap := t.info.TypeOf(rg.X).Underlying().(*types.Map); !isMap {
+				return true
+			}
+			ast.Inspect(rg.Body, func(n ast.Node) bool {
+				as, ok := n.(*ast.AssignStmt)
+				if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || !t.isAppend(as.Rhs[0]) {
+					return true
+				}
+				v := t.rootVar(as.Lhs[0])
+				if v == nil || !read[v] || t.sortedAfter(v, rg) {
+					return true
+				}
+				t.errorf(as.Pos(), "%s is built in the order of a range over a map, which differs from process to process, and a parallel region uses it: each node would hold its elements in another order; sort it after the loop (slices.Sort(%s)), or range over slices.Sorted(maps.Keys(m))", v.Name(), v.Name())
+				return true
+			})
+			return true
+		})
+	}
+}
+
+// regionStmts returns the statements of the regions.
+func (t *translator) regionStmts() []ast.Node {
+	var out []ast.Node
+	for _, r := range t.regions {
+		out = append(out, r.stmt)
+	}
+	return out
+}
+
+// isAppend reports whether e is a call of the builtin append.
+func (t *translator) isAppend(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+	return ok && b.Name() == "append"
+}
+
+// sortedAfter reports whether a function of package sort or slices is
+// called with v as its first argument after the statement after, in the
+// function that holds it.
+func (t *translator) sortedAfter(v *types.Var, after ast.Stmt) bool {
+	fn := t.enclosing(after, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return true
+		}
+		return false
+	})
+	if fn == nil {
+		return false
+	}
+	sorted := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || sorted || call.Pos() < after.End() || len(call.Args) == 0 {
+			return !sorted
+		}
+		if f := t.packageFunc(call); f != nil && (f.Pkg().Path() == "sort" || f.Pkg().Path() == "slices" && strings.HasPrefix(f.Name(), "Sort")) {
+			arg := ast.Unparen(call.Args[0])
+			if conv, ok := arg.(*ast.CallExpr); ok && len(conv.Args) == 1 {
+				if tv, ok := t.info.Types[conv.Fun]; ok && tv.IsType() {
+					arg = conv.Args[0] // sort.Sort(sort.StringSlice(keys))
+				}
+			}
+			sorted = t.rootVar(arg) == v
+		}
+		return !sorted
+	})
+	return sorted
 }

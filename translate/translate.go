@@ -198,6 +198,7 @@ func (t *translator) run() *Result {
 	place := t.analyze(code)
 	t.checkBoxes(place)
 	t.sequentialRandom(code)
+	t.mapOrder(code)
 	if len(t.diags) > 0 {
 		return nil
 	}
