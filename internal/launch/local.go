@@ -125,12 +125,32 @@ func (j *supervisor) startLocal(rank int, s Spec, cfg nodeenv.Config, files inhe
 	cmd := exec.Command(s.Binary, s.Args...)
 	cmd.Env = append(append(append(os.Environ(), s.Env...), nodeenv.Environ(cfg)...), files.env...)
 	cmd.ExtraFiles = files.files
-	cmd.Stdout, cmd.Stderr = j.outs.forRank(rank)
+	stdout, stderr := j.outs.forRank(rank)
+	var ends []*os.File // the pipes' write ends, closed here once the node started
+	for _, out := range []struct {
+		w  io.Writer
+		to *io.Writer
+	}{{stdout, &cmd.Stdout}, {stderr, &cmd.Stderr}} {
+		f, created, err := j.outs.pipe(out.w)
+		if err != nil {
+			return err
+		}
+		if f != nil {
+			*out.to = f
+		}
+		if created {
+			ends = append(ends, f)
+		}
+	}
 	if rank == 0 && s.Stdin != nil {
 		cmd.Stdin = s.Stdin
 	}
 	cmd.SysProcAttr = sysProcAttr()
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	for _, f := range ends {
+		f.Close()
+	}
+	if err != nil {
 		if rank == 0 {
 			return fmt.Errorf("start the master (%s): %w", s.Binary, err)
 		}

@@ -6,13 +6,56 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 )
 
 // outputs multiplexes the nodes' output onto the job's stdout and stderr.
 type outputs struct {
-	s  Spec
-	mu sync.Mutex // serialises writes to s.Stdout and s.Stderr from prefixed writers
-	ws []*prefixWriter
+	s       Spec
+	mu      sync.Mutex // serialises writes to s.Stdout and s.Stderr from prefixed writers
+	ws      []*prefixWriter
+	copiers sync.WaitGroup // the goroutines copying from the pipes of pipe
+}
+
+// pipe returns the file a local node writes the output w gets: w itself
+// if it is a file, nil (the null device) if w discards it, else the write
+// end of a pipe whose bytes a goroutine copies to w until every writer has
+// closed it. The caller closes the write end once the node has started.
+// A node's own process then ends, for exec's Wait, when it exits: a
+// process it leaves behind holding the descriptors (its page helper) keeps
+// the copy going, not the wait.
+func (o *outputs) pipe(w io.Writer) (f *os.File, created bool, err error) {
+	switch x := w.(type) {
+	case nil:
+		return nil, false, nil
+	case *os.File:
+		return x, false, nil
+	}
+	if w == io.Discard {
+		return nil, false, nil
+	}
+	r, wf, err := os.Pipe()
+	if err != nil {
+		return nil, false, fmt.Errorf("output pipe: %w", err)
+	}
+	o.copiers.Add(1)
+	go func() {
+		defer o.copiers.Done()
+		_, _ = io.Copy(w, r)
+		r.Close()
+	}()
+	return wf, true, nil
+}
+
+// drain waits until the pipes' copies have ended, or for at most limit:
+// a node's helper may outlive the job a moment.
+func (o *outputs) drain(limit time.Duration) {
+	done := make(chan struct{})
+	go func() { o.copiers.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+	}
 }
 
 func newOutputs(s Spec) *outputs { return &outputs{s: s} }

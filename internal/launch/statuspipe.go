@@ -19,8 +19,9 @@ type statusPipe struct {
 
 	mu sync.Mutex
 	// mu protects the following fields.
-	reps   []nodeenv.Report
-	closed bool // w was closed
+	reps     []nodeenv.Report
+	declared map[int]bool // the ranks the master declared lost
+	closed   bool         // w was closed
 }
 
 func newStatusPipe() (*statusPipe, error) {
@@ -55,6 +56,12 @@ func (s *statusPipe) read(r *os.File) {
 				s.reps = append(s.reps, rep)
 				s.mu.Unlock()
 			} else if l, err := nodeenv.ParseLost(string(line)); err == nil {
+				s.mu.Lock()
+				if s.declared == nil {
+					s.declared = map[int]bool{}
+				}
+				s.declared[l.Rank] = true
+				s.mu.Unlock()
 				select {
 				case s.lost <- l.Rank:
 				default: // the supervisor is behind: it stops lost nodes at the end anyway
@@ -63,6 +70,16 @@ func (s *statusPipe) read(r *os.File) {
 		}
 		long = false
 	}
+}
+
+// declaredLost reports whether the master declared the slave rank lost.
+func (s *statusPipe) declaredLost(rank int) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.declared[rank]
 }
 
 // lostRanks delivers the ranks the master declared lost; nil (never ready)

@@ -91,6 +91,7 @@ func (j *supervisor) started() { j.status.closeWriter() }
 func (j *supervisor) close() {
 	j.killAll()
 	j.status.closeWriter()
+	j.outs.drain(2 * time.Second)
 	j.outs.flush()
 }
 
@@ -217,6 +218,19 @@ func (j *supervisor) survive(p *proc) bool {
 	if p.rank == 0 || j.terminating() {
 		return false
 	}
+	// A slave the master declared lost: the master went on without it,
+	// whatever became of the job after; a loss within the cap, never the
+	// job's cause. (Its end may be seen before the master's word.)
+	declared := func() bool {
+		if !j.status.declaredLost(p.rank) {
+			return false
+		}
+		j.noteLost(p, "the master had declared it lost and re-ran its work")
+		return true
+	}
+	if declared() {
+		return true
+	}
 	if j.masterFailing() {
 		// The master is stopping the job for an error of its own (a
 		// conflict, a refusal) and told the slaves: this one stopped
@@ -229,10 +243,21 @@ func (j *supervisor) survive(p *proc) bool {
 	after := false
 	if m := j.procs[0]; ended(m) {
 		if _, _, failed := status(m); failed {
-			return false
+			return declared()
 		}
 		after = true
 	}
+	goes := "the job goes on without it"
+	if after {
+		goes = "the master had completed the job"
+	}
+	j.noteLost(p, goes)
+	return true
+}
+
+// noteLost counts slave p lost and says so on the job's stderr: how it
+// ended, and goes, what became of the job.
+func (j *supervisor) noteLost(p *proc, goes string) {
 	j.lost++
 	desc, _, _ := status(p)
 	if j.hungKilled[p] {
@@ -245,13 +270,8 @@ func (j *supervisor) survive(p *proc) bool {
 	if j.maxLost >= 0 {
 		limit = fmt.Sprintf("at most %d", j.maxLost)
 	}
-	goes := "the job goes on without it"
-	if after {
-		goes = "the master had completed the job"
-	}
 	j.note(fmt.Sprintf("cape: %s %s at %s; %s (%d lost, %s)\n",
 		nodeName(p), desc, time.Now().Format("15:04:05.000"), goes, j.lost, limit))
-	return true
 }
 
 // masterFailing reports whether the master reported a failure that it

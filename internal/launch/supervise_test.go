@@ -177,3 +177,30 @@ func TestWatchSlavesStoppedWithTheMaster(t *testing.T) {
 		t.Errorf("a slave stopped with the master is reported as lost: %q", stderr.String())
 	}
 }
+
+// TestWatchDeclaredLostNotBlamed: a slave the master declared lost and went
+// on without is a loss within the cap even when its end is seen after the
+// master failed on a later loss: the job's error names the later one.
+func TestWatchDeclaredLostNotBlamed(t *testing.T) {
+	var stderr strings.Builder
+	s, err := newStatusPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.WriteString(nodeenv.Lost{Rank: 1, Reason: "declared lost in region #1"}.String()); err != nil {
+		t.Fatal(err)
+	}
+	s.closeWriter()
+	p0 := startProc(t, 0, "sleep 0.2; exit 1")
+	p1 := startProc(t, 1, "sleep 0.4; kill -9 $$") // its end seen last
+	p2 := startProc(t, 2, "sleep 0.1; kill -9 $$")
+	j := &supervisor{grace: time.Second, timeout: 10 * time.Second, maxLost: 1, hungKilled: map[*proc]bool{},
+		lostKilled: map[*proc]bool{}, outs: newOutputs(Spec{Stderr: &stderr}), procs: []*proc{p0, p1, p2}, status: s}
+	err = j.watch(t.Context())
+	if err == nil || strings.HasPrefix(err.Error(), "node 1 (pid") {
+		t.Errorf("watch: %v, want node 1 not named", err)
+	}
+	if !strings.Contains(stderr.String(), "the master had declared it lost") {
+		t.Errorf("node 1's loss is not reported: %q", stderr.String())
+	}
+}
