@@ -54,7 +54,7 @@ func (r *Region) VerifyEnd() error {
 		if in == "" {
 			in = "no live allocation"
 		}
-		err = r.errorf("--verify: the parallel run and a sequential re-run differ in %d byte(s) of the arena; the first at offset %#x, in %s: parallel %#02x, sequential %#02x (a write the translator could not see, or an iteration reading what another node wrote)",
+		err = r.errorf("--verify: the parallel run and a sequential re-run differ in %d byte(s) of the arena; the first at offset %#x, in %s: parallel %#02x, sequential %#02x (a write the translator could not see, an iteration reading what another node wrote, or sequential code that computed other values on another node: random numbers, the order of a map)",
 			count, first, in, v.merged[first], mem[first])
 	}
 	copy(mem, v.merged)
