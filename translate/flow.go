@@ -81,8 +81,8 @@ func (t *translator) flowDependences(r *region) {
 				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) || !dependent(d) || !bothRun(w, rd, d, nil, nil) {
 					if fc.sampledDependence(w, rd, dependent) {
 						// refused below
-					} else if off := fc.unknownOffset(w, rd); off != "" {
-						t.errorf(rd.at.Pos(), "%s in the parallel loop, and may be written by another iteration (%s): the distance between them, %s, is not a constant, so the translator cannot tell whether an earlier iteration writes what this one reads (a loop-carried dependence: on CAPE's nodes the first iteration of a node's share would read the value from before the region); read from a copy of the array, or make the offset a constant", t.flowRead(rd), t.flowSite(w), off)
+					} else if off := fc.unknownOffset(w, rd); off != "" && !fc.listedShared(w, rd) {
+						t.errorf(rd.at.Pos(), "%s in the parallel loop, and may be written by another iteration (%s): the distance between them, %s, is not a constant, so the translator cannot tell whether an earlier iteration writes what this one reads (a loop-carried dependence: on CAPE's nodes the first iteration of a node's share would read the value from before the region); read from a copy of the array, make the offset a constant, or, if it is never shorter than the loop, list the array in shared(...)", t.flowRead(rd), t.flowSite(w), off)
 						return
 					} else {
 						continue
@@ -136,9 +136,11 @@ func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
 // unknownOffset returns, where the read rd and the write w move alike
 // with the loop variable (a[i+off] and a[i]) and differ by a sum of
 // variables the loop does not assign (off), that difference as written in
-// Go; "" where they differ otherwise, or where the difference is at least
+// Go; "" where they differ otherwise, where the difference is at least
 // the loop's span (hi[i] = lo[i] with hi := a[n:] for i < n: no two
-// iterations that far apart).
+// iterations that far apart), or where it is made with a variable of the
+// loop's bounds (u[dst+i] = u[src+i-1] with src and dst 0 or n, for i <
+// n-1: taken as the program's layout of two arrays in one).
 func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
 	if len(w.path) > 0 || len(rd.path) > 0 || len(w.guards) > 0 || len(rd.guards) > 0 {
 		return ""
@@ -152,7 +154,7 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
 			return "" // i·n as well: the distance is diff / (c + n), not a plain shift
 		}
 	}
-	diff := rd.form.add(w.form, -1)
+	diff := fc.expandLocals(rd.form.add(w.form, -1), 3)
 	symbolic := false
 	for m := range diff {
 		for _, key := range strings.Split(m, "*") {
@@ -166,6 +168,16 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
 		return ""
 	}
 	if span, ok := fc.span(); ok {
+		for m := range diff {
+			for _, key := range strings.Split(m, "*") {
+				if key != "" && span.mentions(key) {
+					// Offsets made of the loop's own bound (two halves of
+					// one slice, u[dst+i] and u[src+i] with src, dst in
+					// {0, n} for i < n-1): taken as the program's layout.
+					return ""
+				}
+			}
+		}
 		reach := span.add(nil, 0)
 		for m, k := range span {
 			reach[m] = k * max(c, -c)
@@ -177,6 +189,72 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
 		}
 	}
 	return fc.t.formText(diff)
+}
+
+// listedShared reports whether the shared clause lists the variable the
+// write w or the read rd is an element of: the user says the iterations'
+// places differ.
+func (fc *formCtx) listedShared(w, rd flowPlace) bool {
+	for _, p := range []flowPlace{w, rd} {
+		if v := fc.t.rootVar(p.ix); v != nil && fc.r.shared[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// expandLocals returns f with each variable of degree one that is a local
+// of the region's function, assigned once (dst := n - src), replaced by the
+// form of its value, depth times at most.
+func (fc *formCtx) expandLocals(f linForm, depth int) linForm {
+	for range depth {
+		changed := false
+		for m, c := range f {
+			if strings.Contains(m, "*") || m == "" || m == loopKey {
+				continue
+			}
+			v := fc.symbolVar(m)
+			if v == nil || fc.r.fn == nil || !within(v.Pos(), fc.r.fn) || len(fc.t.facts.sources[v]) != 1 {
+				continue
+			}
+			src := fc.t.facts.sources[v][0]
+			if src.expr == nil {
+				continue
+			}
+			val, ok := fc.form(src.expr, 1)
+			if !ok || val.mentions(m) {
+				continue
+			}
+			f = f.add(linForm{m: c}, -1).add(val, c)
+			changed = true
+			break // f changed: range it again
+		}
+		if !changed {
+			break
+		}
+	}
+	return f
+}
+
+// symbolVar returns the variable whose symbolKey is key, among the uses
+// the formCtx has read; nil if none.
+func (fc *formCtx) symbolVar(key string) *types.Var {
+	for v := range fc.t.facts.uses {
+		if symbolKey(v) == key {
+			return v
+		}
+	}
+	return nil
+}
+
+// mentions reports whether a monomial of f has the variable key.
+func (f linForm) mentions(key string) bool {
+	for m := range f {
+		if slices.Contains(strings.Split(m, "*"), key) {
+			return true
+		}
+	}
+	return false
 }
 
 // span returns the loop's hi − lo (lo − hi counting down), plus one for

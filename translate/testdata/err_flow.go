@@ -537,3 +537,36 @@ func rings(n int) {
 		b[i] = a[(i+1)%n] + a[(i+n-1)%n] // another array: no dependence
 	}
 }
+
+// levels keeps two grids in one slice, the halves swapped every step: the
+// offsets are made of the loop's bound.
+func levels(n int) {
+	u := make([]float64, 2*n)
+	for t := 0; t < 30; t++ {
+		src := (t % 2) * n
+		dst := n - src
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			u[dst+i] = 0.5 * (u[src+i-1] + u[src+i+1])
+		}
+	}
+}
+
+// halves keeps two grids in one slice at offsets the translator cannot
+// tell: listed in shared, they are the program's to keep apart.
+func halves() {
+	n := 3000
+	u := make([]float64, 2*n)
+	for t := 0; t < 30; t++ {
+		src := (t % 2) * n
+		dst := n - src
+		//cape:parallel for shared(u)
+		for i := 1; i < n-1; i++ {
+			u[dst+i] = 0.5 * (u[src+i-1] + u[src+i+1])
+		}
+		//cape:parallel for
+		for i := 1; i < n-1; i++ {
+			u[dst+i] = 0.5 * (u[src+i-1] + u[src+i+1]) // want "the distance between them, 2.src - 3001, is not a constant.*list the array in shared"
+		}
+	}
+}
