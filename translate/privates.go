@@ -249,6 +249,9 @@ func (t *translator) outParam(id *ast.Ident) bool {
 	if first == nil {
 		return false
 	}
+	if t.fillsRange(first, param) {
+		return true
+	}
 	star, ok := t.parent[first].(*ast.StarExpr)
 	as, ok2 := t.parent[star].(*ast.AssignStmt)
 	if !ok || !ok2 || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
@@ -267,6 +270,39 @@ func (t *translator) outParam(id *ast.Ident) bool {
 		}
 	}
 	return false
+}
+
+// fillsRange reports whether the use first of param, a pointer to an
+// array, is the range of a loop that assigns every element first:
+// for k := range p { p[k] = e }, e not reading p, the assignment the
+// loop body's first statement.
+func (t *translator) fillsRange(first *ast.Ident, param *types.Var) bool {
+	rg, ok := t.parent[first].(*ast.RangeStmt)
+	if !ok || rg.X != ast.Expr(first) || rg.Key == nil || len(rg.Body.List) == 0 {
+		return false
+	}
+	if ptr, ok := param.Type().Underlying().(*types.Pointer); !ok {
+		return false
+	} else if _, arr := ptr.Elem().Underlying().(*types.Array); !arr {
+		return false
+	}
+	key := t.varOf(rg.Key)
+	as, ok := rg.Body.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || key == nil {
+		return false
+	}
+	ix, ok := ast.Unparen(as.Lhs[0]).(*ast.IndexExpr)
+	if !ok || t.varOf(ix.X) != param || t.varOf(ix.Index) != key {
+		return false
+	}
+	reads := false
+	ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && t.varOf(id) == param {
+			reads = true
+		}
+		return !reads
+	})
+	return !reads
 }
 
 // identityUpdate reports whether the use id is the whole left side of an

@@ -172,3 +172,28 @@ func later(n int) {
 		out[i] = st.n + st.sum + ok.sum + ok.n
 	}
 }
+
+func fill(t *[4]int, i int) {
+	for k := range t {
+		t[k] = i * (k + 1)
+	}
+}
+
+func half(t *[4]int, i int) {
+	for k := range t {
+		t[k] += i // reads what the array held
+	}
+}
+
+// filled hands a private array to functions that fill it: one assigns
+// every element first, one adds to what it held.
+func filled(n int) {
+	out := make([]int, n)
+	var tmp, acc [4]int
+	//cape:parallel for private(tmp, acc)
+	for i := 0; i < n; i++ {
+		fill(&tmp, i)
+		half(&acc, i) // want "acc is private in the parallel loop, but an iteration uses it before assigning it"
+		out[i] = tmp[0] + tmp[3] + acc[1]
+	}
+}

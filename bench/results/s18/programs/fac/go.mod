@@ -1,0 +1,3 @@
+module example.com/fac
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/lp
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/mapord
+
+go 1.26

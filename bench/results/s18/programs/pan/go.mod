@@ -1,0 +1,3 @@
+module example.com/pan
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/rnd
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/sec
+
+go 1.26
