@@ -684,3 +684,21 @@ func (t *translator) formText(f linForm) string {
 	}
 	return b.String()
 }
+
+// runsOnce reports whether loop, whose counter has the range cr, runs at
+// least once: for k := lo; k < hi; k++ with hi − lo a positive constant
+// once the locals assigned once in it are replaced by their values (m :=
+// 50).
+func (fc *formCtx) runsOnce(loop *ast.ForStmt, cr counterRange) bool {
+	cond, ok := ast.Unparen(loop.Cond).(*ast.BinaryExpr)
+	if !ok || cond.Op != token.LSS || cr.step != 1 {
+		return false
+	}
+	hi, ok := fc.form(cond.Y, 0)
+	if !ok {
+		return false
+	}
+	span := fc.expandLocals(hi.add(cr.lo, -1), 3)
+	c, constant := span[""]
+	return len(span) == 1 && constant && c >= 1
+}

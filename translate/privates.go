@@ -38,7 +38,7 @@ func (t *translator) privateCarry(r *region) {
 		if first == nil {
 			continue
 		}
-		wholeFirst := (t.assignsWhole(first, v) || t.outParam(first)) && t.alwaysRuns(first, r)
+		wholeFirst := (t.assignsWhole(first, v) || t.outParam(first)) && t.alwaysRuns(first, r) || t.firstPassAssigns(r, first, v)
 		if !wholeFirst && isAggregate(v.Type()) {
 			// An array or a struct: its elements may all be written
 			// before they are read (a buffer filled by a loop), which the
@@ -270,6 +270,70 @@ func (t *translator) outParam(id *ast.Ident) bool {
 		}
 	}
 	return false
+}
+
+// firstPassAssigns reports whether the use first of v lies in an if
+// statement whose body assigns v whole and which runs its body in the
+// first pass of an inner loop that runs at least once in every iteration:
+// if k == lo || x < best { best = x }, the if a statement of the loop's
+// own, the loop one of r's body's (an argmin).
+func (t *translator) firstPassAssigns(r *region, first *ast.Ident, v *types.Var) bool {
+	if r.dir.kind != dirFor {
+		return false
+	}
+	var ifs *ast.IfStmt
+	for cur := ast.Node(first); cur != nil && cur != ast.Node(r.body); cur = t.parent[cur] {
+		if s, ok := cur.(*ast.IfStmt); ok {
+			ifs = s
+		}
+	}
+	if ifs == nil {
+		return false
+	}
+	loop, ok := t.parent[t.parent[ifs]].(*ast.ForStmt)
+	if !ok || t.parent[ifs] != ast.Node(loop.Body) || t.parent[loop] != ast.Node(r.body) {
+		return false
+	}
+	or, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	for ok && or.Op == token.LOR {
+		if l, isOr := ast.Unparen(or.X).(*ast.BinaryExpr); isOr && l.Op == token.LOR {
+			or = l
+			continue
+		}
+		break
+	}
+	if !ok || or.Op != token.LOR {
+		return false
+	}
+	eq, ok := ast.Unparen(or.X).(*ast.BinaryExpr)
+	if !ok || eq.Op != token.EQL || first.Pos() < or.Y.Pos() && within(first.Pos(), ifs.Cond) {
+		return false
+	}
+	k := t.varOf(eq.X)
+	fc := t.newFormCtx(r)
+	cr, ok := fc.counterRanges()[symbolKeyOf(k)]
+	lo, ok2 := fc.form(eq.Y, 0)
+	if k == nil || !ok || !ok2 || len(lo.add(cr.lo, -1)) > 0 || cr.count < 1 && !fc.runsOnce(loop, cr) {
+		return false // not the counter's first value, or a loop that may not run
+	}
+	for _, st := range ifs.Body.List {
+		if as, ok := st.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && t.varOf(id) == v && t.assignsWhole(id, v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// symbolKeyOf is symbolKey of v, or "" for nil.
+func symbolKeyOf(v *types.Var) string {
+	if v == nil {
+		return ""
+	}
+	return symbolKey(v)
 }
 
 // fillsRange reports whether the use first of param, a pointer to an

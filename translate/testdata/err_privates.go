@@ -197,3 +197,33 @@ func filled(n int) {
 		out[i] = tmp[0] + tmp[3] + acc[1]
 	}
 }
+
+// argmin assigns its private best in the first pass of an inner loop that
+// runs at least once; with a bound that may be zero, or a test of another
+// pass, the value would carry.
+func argmin(n, w int, a []float64) {
+	arg := make([]int, n)
+	m := 8
+	var best, other, third float64
+	var bk int
+	//cape:parallel for private(best, bk, other, third)
+	for i := 0; i < n; i++ {
+		for k := 0; k < m; k++ {
+			if v := a[i*m+k]; k == 0 || v < best {
+				best, bk = v, k
+			}
+		}
+		for k := 0; k < w; k++ {
+			if k == 0 || a[k] < other { // want "other is private in the parallel loop, but an iteration uses it before assigning it"
+				other = a[k]
+			}
+		}
+		for k := 0; k < m; k++ {
+			if k == 1 || a[k] < third { // want "third is private in the parallel loop, but an iteration uses it before assigning it"
+				third = a[k]
+			}
+		}
+		arg[i] = bk + int(best+other+third)
+	}
+	fmt.Println(arg)
+}
