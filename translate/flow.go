@@ -79,9 +79,10 @@ func (t *translator) flowDependences(r *region) {
 				// both sides, then sample values of them.
 				d, ok := flowDistance(w.form, rd.form)
 				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) || !dependent(d) || !bothRun(w, rd, d, nil, nil) {
-					if fc.sampledDependence(w, rd, dependent) {
+					off, known := fc.unknownOffset(w, rd, dependent)
+					if fc.sampledDependence(w, rd, dependent) || known {
 						// refused below
-					} else if off := fc.unknownOffset(w, rd); off != "" && !fc.listedShared(w, rd) {
+					} else if off != "" && !fc.listedShared(w, rd) {
 						t.errorf(rd.at.Pos(), "%s in the parallel loop, and may be written by another iteration (%s): the distance between them, %s, is not a constant, so the translator cannot tell whether an earlier iteration writes what this one reads (a loop-carried dependence: on CAPE's nodes the first iteration of a node's share would read the value from before the region); read from a copy of the array, make the offset a constant, or, if it is never shorter than the loop, list the array in shared(...)", t.flowRead(rd), t.flowSite(w), off)
 						return
 					} else {
@@ -138,20 +139,20 @@ func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
 // variables the loop does not assign (off), that difference as written in
 // Go; "" where they differ otherwise, where the difference is at least
 // the loop's span (hi[i] = lo[i] with hi := a[n:] for i < n: no two
-// iterations that far apart), or where it is made with a variable of the
-// loop's bounds (u[dst+i] = u[src+i-1] with src and dst 0 or n, for i <
-// n-1: taken as the program's layout of two arrays in one).
-func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
+// iterations that far apart). Locals assigned once are replaced by their
+// values first (dst := n - src); where that leaves a constant, it reports
+// whether the distance is a dependence.
+func (fc *formCtx) unknownOffset(w, rd flowPlace, dependent func(int64) bool) (string, bool) {
 	if len(w.path) > 0 || len(rd.path) > 0 || len(w.guards) > 0 || len(rd.guards) > 0 {
-		return ""
+		return "", false
 	}
 	c := w.form[loopKey]
 	if c == 0 {
-		return ""
+		return "", false
 	}
 	for m := range w.form {
 		if _, inLoop := withoutLoop(m); inLoop && m != loopKey {
-			return "" // i·n as well: the distance is diff / (c + n), not a plain shift
+			return "", false // i·n as well: the distance is diff / (c + n), not a plain shift
 		}
 	}
 	diff := fc.expandLocals(rd.form.add(w.form, -1), 3)
@@ -159,36 +160,29 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace) string {
 	for m := range diff {
 		for _, key := range strings.Split(m, "*") {
 			if key == loopKey || key != "" && !fc.invariantKey(key) {
-				return "" // moves differently with i, or with a counter
+				return "", false // moves differently with i, or with a counter
 			}
 			symbolic = symbolic || key != ""
 		}
 	}
 	if !symbolic {
-		return ""
+		// A constant once the locals have their values (off := 1):
+		// iteration i reads what iteration i + k/c writes.
+		k := diff[""]
+		return "", k%c == 0 && dependent(k/c)
 	}
 	if span, ok := fc.span(); ok {
-		for m := range diff {
-			for _, key := range strings.Split(m, "*") {
-				if key != "" && span.mentions(key) {
-					// Offsets made of the loop's own bound (two halves of
-					// one slice, u[dst+i] and u[src+i] with src, dst in
-					// {0, n} for i < n-1): taken as the program's layout.
-					return ""
-				}
-			}
-		}
 		reach := span.add(nil, 0)
 		for m, k := range span {
 			reach[m] = k * max(c, -c)
 		}
 		for _, x := range []linForm{diff.add(reach, -1), linForm{}.add(diff, -1).add(reach, -1)} {
 			if k, constant := x[""]; len(x) == 0 || len(x) == 1 && constant && k >= 0 {
-				return "" // |difference| ≥ span: never two iterations apart
+				return "", false // |difference| ≥ span: never two iterations apart
 			}
 		}
 	}
-	return fc.t.formText(diff)
+	return fc.t.formText(diff), false
 }
 
 // listedShared reports whether the shared clause lists the variable the
@@ -222,8 +216,8 @@ func (fc *formCtx) expandLocals(f linForm, depth int) linForm {
 				continue
 			}
 			val, ok := fc.form(src.expr, 1)
-			if !ok || val.mentions(m) {
-				continue
+			if !ok || val.mentions(m) || !fc.assignedOnce(val) {
+				continue // its variables may have changed since
 			}
 			f = f.add(linForm{m: c}, -1).add(val, c)
 			changed = true
@@ -234,6 +228,24 @@ func (fc *formCtx) expandLocals(f linForm, depth int) linForm {
 		}
 	}
 	return f
+}
+
+// assignedOnce reports whether every variable of f is assigned once (at
+// its declaration) or never: f's value where a variable was defined from
+// it is its value at the region.
+func (fc *formCtx) assignedOnce(f linForm) bool {
+	for m := range f {
+		for _, key := range strings.Split(m, "*") {
+			if key == "" {
+				continue
+			}
+			v := fc.symbolVar(key)
+			if v == nil || len(fc.t.facts.sources[v]) > 1 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // symbolVar returns the variable whose symbolKey is key, among the uses

@@ -538,20 +538,6 @@ func rings(n int) {
 	}
 }
 
-// levels keeps two grids in one slice, the halves swapped every step: the
-// offsets are made of the loop's bound.
-func levels(n int) {
-	u := make([]float64, 2*n)
-	for t := 0; t < 30; t++ {
-		src := (t % 2) * n
-		dst := n - src
-		//cape:parallel for
-		for i := 1; i < n-1; i++ {
-			u[dst+i] = 0.5 * (u[src+i-1] + u[src+i+1])
-		}
-	}
-}
-
 // halves keeps two grids in one slice at offsets the translator cannot
 // tell: listed in shared, they are the program's to keep apart.
 func halves() {
@@ -568,5 +554,17 @@ func halves() {
 		for i := 1; i < n-1; i++ {
 			u[dst+i] = 0.5 * (u[src+i-1] + u[src+i+1]) // want "the distance between them, 2.src - 3001, is not a constant.*list the array in shared"
 		}
+	}
+}
+
+// known reads at an offset held by a local assigned once: its value is the
+// distance.
+func known(n int) {
+	a := make([]int, n)
+	off := 1
+	ahead := 2
+	//cape:parallel for
+	for i := off; i < n-ahead; i++ {
+		a[i] = a[i-off] + a[i+ahead] // want "a.i-off. is read in the parallel loop, and written by an earlier iteration"
 	}
 }
