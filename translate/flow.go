@@ -68,6 +68,10 @@ func (t *translator) flowDependences(r *region) {
 		}
 		return d < 0 && -d%step == 0
 	}
+	if w, rd := fc.fixedRead(sites, step); rd != nil {
+		t.errorf(rd.at.Pos(), "%s in the parallel loop, and written by an earlier iteration (%s): a loop-carried dependence; on CAPE's nodes the iterations after it on other nodes would read the value from before the region; read a copy made before the loop, or run the loop sequentially", t.flowRead(*rd), t.flowSite(*w))
+		return
+	}
 	if w, rd := fc.wrappedDependence(sites); rd != nil {
 		t.errorf(rd.at.Pos(), "%s in the parallel loop, and written by an earlier iteration (%s): the index wraps around the loop's iterations, so the iterations that wrap read what the first ones write (a loop-carried dependence; on CAPE's nodes they would read the values from before the region); read from a copy of the array", t.flowRead(*rd), t.flowSite(*w))
 		return
@@ -94,6 +98,97 @@ func (t *translator) flowDependences(r *region) {
 			}
 		}
 	}
+}
+
+// fixedRead returns a write a[c·i + e] and a read a[x] of the loop's
+// body, x the same in every iteration (a[0], a[k] for an inner counter k
+// at its first values, a local assigned once), such that the iteration
+// that writes element x is not the loop's last: the iterations after it
+// read what it wrote (a[i] = a[0] + a[i] + 1 for i from 0). The loop's
+// start must be known (a constant once locals have their values); its
+// end is taken as far enough when it is not.
+func (fc *formCtx) fixedRead(s *flowSites, step int64) (*flowPlace, *flowPlace) {
+	l := fc.r.loop
+	lo := linForm{}
+	if l.lo != nil {
+		f, ok := fc.form(l.lo, 0)
+		if !ok {
+			return nil, nil
+		}
+		lo = fc.expandLocals(f, 3)
+	}
+	if _, constant := lo[""]; len(lo) > 1 || len(lo) == 1 && !constant {
+		return nil, nil
+	}
+	span, spanOK := fc.span()
+	if spanOK {
+		span = fc.expandLocals(span, 3)
+	}
+	ranges := fc.root.counterRanges()
+	for k, ws := range s.writes {
+		for _, w := range ws {
+			c := w.form[loopKey]
+			if c == 0 || len(w.path) > 0 || len(w.guards) > 0 || hasLoop(w.form.add(linForm{loopKey: c}, -1)) {
+				continue
+			}
+			for _, rd := range s.reads[k] {
+				if len(rd.path) > 0 || len(rd.guards) > 0 || hasLoop(rd.form) || fc.t.onceBlock(fc.r, rd.at) != nil {
+					continue // a read of one iteration's (if i == 0 { ... })
+				}
+				if slices.ContainsFunc(ws, func(o flowPlace) bool { return len(o.form.add(rd.form, -1)) == 0 }) {
+					continue // the place is written in place too: an update, judged as one
+				}
+				var keys []string
+				for key := range ranges {
+					if rd.mentions(key) {
+						keys = append(keys, key)
+					}
+				}
+				if len(keys) > 1 || w.mentions(strings.Join(keys, "")) && len(keys) == 1 {
+					continue
+				}
+				for _, sub := range samples(keys, ranges, readSamples) {
+					r2, ok := rd.substitute(sub)
+					if !ok {
+						continue
+					}
+					// c·iw + rest(w) = x: iw = (x − rest) / c.
+					diff := fc.expandLocals(r2.form.add(w.form.add(linForm{loopKey: c}, -1), -1), 3)
+					x, constant := diff[""]
+					if len(diff) > 1 || len(diff) == 1 && !constant || x%c != 0 {
+						continue
+					}
+					iw := x / c
+					if fc.writerNotLast(iw, lo[""], step, span, spanOK) {
+						return &w, &rd
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// writerNotLast reports whether iw is one of the loop's iterations (from
+// lo by step, over span values of the loop variable) other than its last,
+// counting down for a loop that does; a span not known is taken as
+// reaching past iw.
+func (fc *formCtx) writerNotLast(iw, lo, step int64, span linForm, spanOK bool) bool {
+	off := iw - lo
+	if fc.r.loop.down {
+		off = lo - iw
+	}
+	if off < 0 || off%step != 0 {
+		return false
+	}
+	if !spanOK {
+		return true
+	}
+	n, constant := span[""]
+	if len(span) > 1 || len(span) == 1 && !constant {
+		return true
+	}
+	return off+step < n
 }
 
 // wrappedDependence returns a write a[i] and a read a[(i+c) % m] of the

@@ -568,3 +568,32 @@ func known(n int) {
 		a[i] = a[i-off] + a[i+ahead] // want "a.i-off. is read in the parallel loop, and written by an earlier iteration"
 	}
 }
+
+// fixed reads one element that an iteration of the loop writes: the
+// iterations after it read its new value.
+func fixed(n int) {
+	a := make([]int, n)
+	b := make([]int, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		a[i] = a[0] + a[i] + 1 // want "a.0. is read in the parallel loop, and written by an earlier iteration .a.i. at err_flow.go:[0-9]+.: a loop-carried dependence"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		b[i] = b[0] + 1 // b[0] is no iteration's
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		for k := 0; k < 3; k++ {
+			b[i] += a[k] // another array
+		}
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		s := 0
+		for k := 0; k < 3; k++ {
+			s += b[k] // want "b.k. is read in the parallel loop, and written by an earlier iteration"
+		}
+		b[i] = s
+	}
+}
