@@ -13,9 +13,13 @@ import (
 // an iteration reads before it assigns it whole carries a value from the
 // node's previous iteration (or the copy's start: zero for private),
 // where go run carries the previous iteration's; one that the region
-// writes and the code after it reads holds, after the region, its value
-// from before (OpenMP's), where go run holds the last iteration's. Both
-// are refused, naming lastprivate where it says what was meant.
+// writes and the code after it reads (below it, in the next pass of a loop
+// around it, in a function literal or, for a package-level variable,
+// another function) holds, after the region, its value from before
+// (OpenMP's), where go run holds the last iteration's. Both are refused,
+// naming lastprivate where it says what was meant. A lastprivate variable
+// that some iterations (or sections) do not assign is handed over by the
+// node of the latest one that did (region.condLast), as go run leaves it.
 
 // privateCarry refuses, for r's private and firstprivate variables, the
 // uses whose values would differ from go run's.
