@@ -250,6 +250,12 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace, dependent func(int64) bool) (s
 			return "", false // i·n as well: the distance is diff / (c + n), not a plain shift
 		}
 	}
+	ranges := fc.root.counterRanges()
+	for key := range ranges {
+		if w.mentions(key) || rd.mentions(key) {
+			return "", false // a counter's values differ on the two sides: sampledDependence's
+		}
+	}
 	diff := fc.expandLocals(rd.form.add(w.form, -1), 3)
 	symbolic := false
 	for m := range diff {
@@ -264,7 +270,16 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace, dependent func(int64) bool) (s
 		// A constant once the locals have their values (off := 1):
 		// iteration i reads what iteration i + k/c writes.
 		k := diff[""]
-		return "", k%c == 0 && dependent(k/c)
+		if k%c != 0 {
+			return "", false
+		}
+		if span, ok := fc.span(); ok {
+			span = fc.expandLocals(span, 3)
+			if n, constant := span[""]; len(span) == 1 && constant && max(k/c, -k/c) >= n {
+				return "", false // no two iterations that far apart
+			}
+		}
+		return "", dependent(k / c)
 	}
 	if span, ok := fc.span(); ok {
 		reach := span.add(nil, 0)
