@@ -597,3 +597,24 @@ func fixed(n int) {
 		b[i] = s
 	}
 }
+
+// columns sweeps each column down its rows (the dependence is the inner
+// loop's), and writes one half of a slice from the other, with bounds
+// that are locals assigned once.
+func columns() {
+	n := 60
+	a := make([]int, n*n)
+	//cape:parallel for
+	for j := 0; j < n; j++ {
+		for i := 1; i < n; i++ {
+			a[i*n+j] = a[(i-1)*n+j] + i + j
+		}
+	}
+	m := 500
+	b := make([]int, 2*m)
+	hi := b[m:]
+	//cape:parallel for
+	for i := 0; i < m; i++ {
+		hi[i] = b[i] + 1
+	}
+}
