@@ -56,6 +56,9 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	ro := n.rost
 	if ro == nil {
 		ro = &rosterDriver{n: n, wake: wake.New(), sm: roster.New(&n.members)}
+		if n.master != nil {
+			ro.sm.Silence(n.master.Silent)
+		}
 		n.rost = ro
 	}
 	n.includeJoined()

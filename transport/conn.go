@@ -37,6 +37,7 @@ type conn struct {
 	fw  frameWriter
 
 	lastSend atomic.Int64 // nanoseconds since epoch of the last write
+	heard    atomic.Int64 // nanoseconds since epoch of the last frame read, heartbeats included
 	sending  atomic.Bool  // a caller's message is being written (under wmu)
 	wclosed  bool         // the goodbye is sent and the write side shut; protected by wmu
 
@@ -218,6 +219,7 @@ func (c *conn) readOne() bool {
 		c.fail(c.readCause(err))
 		return false
 	}
+	c.heard.Store(c.now())
 	switch kind {
 	case kindHeartbeat:
 		return true

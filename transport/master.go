@@ -570,6 +570,19 @@ func (m *Master) isDropped(rank int) bool {
 	return m.dropped[rank]
 }
 
+// Silent returns how long the master has received nothing from slave
+// rank, not even a heartbeat (a slave sends one whenever it has sent
+// nothing for Config.HeartbeatInterval, however busy its program): a
+// stopped or starved process is silent, a busy one is not. It is 0 for a
+// rank without a connection.
+func (m *Master) Silent(rank int) time.Duration {
+	c, err := m.peer(rank)
+	if err != nil || c == nil {
+		return 0
+	}
+	return time.Duration(c.now() - c.heard.Load())
+}
+
 // PeerAddr is the remote address of slave rank's connection, as this
 // master sees it ("" for an unknown rank).
 func (m *Master) PeerAddr(rank int) string {

@@ -42,6 +42,11 @@ type harness struct {
 	ro      *Roster
 	joins   Joins
 	catchup Catchup
+	// heard: when each slave was last heard from (the heard command,
+	// which makes the roster judge silence: Roster.Silence); now: the
+	// time of the last event stepped.
+	heard map[int]time.Time
+	now   time.Time
 }
 
 // t0 is the job's start: times in scripts are offsets from it.
@@ -98,9 +103,23 @@ func (h *harness) run(cmd string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if at, err := parseAt(a); err == nil {
+		h.now = at
+	}
 	switch name {
 	case "job":
 		return nil, h.job(a)
+	case "heard":
+		at, err := parseAt(a)
+		if err != nil {
+			return nil, err
+		}
+		if h.heard == nil {
+			h.heard = map[int]time.Time{}
+			h.ro.Silence(func(r int) time.Duration { return h.now.Sub(h.heard[r]) })
+		}
+		h.heard[rank] = at
+		return nil, nil
 	case "begin":
 		return h.begin(a, seq)
 	case "ask", "delta", "bad":
@@ -189,7 +208,7 @@ func (h *harness) job(a scripttest.Args) error {
 	}
 	h.members = NewMembers(nodes, maxLost)
 	h.ro = New(&h.members)
-	h.joins, h.catchup = Joins{}, Catchup{}
+	h.joins, h.catchup, h.heard = Joins{}, Catchup{}, nil
 	return nil
 }
 

@@ -48,14 +48,21 @@ import (
 type Unit struct{ Lo, Hi int }
 
 // The straggler threshold is max(StragglerFactor × median unit time,
-// StragglerFloor). Units of one region are of similar size, so a unit
-// running four times the median is a node that is stopped, swapping or
-// starved; the floor keeps short regions, where timing noise exceeds the
-// units' times, from declaring healthy nodes lost, and stays well below the
-// peer timeout (10s by default).
+// StragglerFloor): a unit running four times the median is a node that is
+// stopped, swapping or starved, unless the node is still heard from
+// (StragglerSilence); the floor keeps short regions, where timing noise
+// exceeds the units' times, from declaring healthy nodes lost, and stays
+// well below the peer timeout (10s by default).
 const (
 	StragglerFactor = 4
 	StragglerFloor  = 2 * time.Second
+	// StragglerSilence: where the roster is told how long each slave has
+	// been silent (Roster.Silence), a unit past the threshold makes a
+	// straggler only if nothing, not even a heartbeat, came from its node
+	// for this long: a node that is busy with a unit larger than the
+	// others (a triangular loop's last block) keeps sending heartbeats
+	// and is waited for, a stopped or starved one is not.
+	StragglerSilence = time.Second
 )
 
 // Region describes a region to the roster when it begins.
@@ -168,6 +175,7 @@ type Action struct {
 // the job's Members it was made with. It is not safe for concurrent use.
 type Roster struct {
 	members *Members
+	silence func(rank int) time.Duration // Silence; nil: not known
 
 	seq     uint64
 	start   time.Time // when the region began
@@ -206,6 +214,21 @@ type Roster struct {
 
 // New returns a roster over the job's membership m.
 func New(m *Members) *Roster { return &Roster{members: m} }
+
+// Silence sets how the roster learns how long a slave has been silent
+// (nothing received from it, heartbeats included); nil, the default, judges
+// stragglers by their units' time alone.
+func (ro *Roster) Silence(f func(rank int) time.Duration) { ro.silence = f }
+
+// quiet reports whether slave rank has been silent long enough to be a
+// straggler, and how long until it would be.
+func (ro *Roster) quiet(rank int) (bool, time.Duration) {
+	if ro.silence == nil {
+		return true, 0
+	}
+	s := ro.silence(rank)
+	return s >= StragglerSilence, StragglerSilence - s
+}
 
 // Ready returns the actions queued since the last call, in order; the
 // slice is the roster's, valid until the next Step.
@@ -535,7 +558,13 @@ func (ro *Roster) stragglerWait(now time.Time) time.Duration {
 		if ro.done[rank] || ro.out[rank] {
 			continue
 		}
-		wait = min(wait, max(th-now.Sub(ro.began[rank]), time.Millisecond))
+		left := th - now.Sub(ro.began[rank])
+		if left <= 0 {
+			if q, until := ro.quiet(rank); !q {
+				left = max(until, 100*time.Millisecond) // past the threshold, still heard from
+			}
+		}
+		wait = min(wait, max(left, time.Millisecond))
 	}
 	return wait
 }
@@ -548,8 +577,15 @@ func (ro *Roster) checkStragglers(now time.Time) {
 		if ro.done[rank] || ro.out[rank] || now.Sub(ro.began[rank]) < th {
 			continue
 		}
-		ro.lose(rank, ro.seq, fmt.Errorf("a straggler: its unit ran %v, past max(%d × the median unit time, %v)",
-			now.Sub(ro.began[rank]).Round(time.Millisecond), StragglerFactor, StragglerFloor), true, now)
+		if q, _ := ro.quiet(rank); !q {
+			continue // busy, not stopped: its unit is larger than the others
+		}
+		why := ""
+		if ro.silence != nil {
+			why = fmt.Sprintf(", silent for %v", ro.silence(rank).Round(time.Millisecond))
+		}
+		ro.lose(rank, ro.seq, fmt.Errorf("a straggler: its unit ran %v, past max(%d × the median unit time, %v)%s",
+			now.Sub(ro.began[rank]).Round(time.Millisecond), StragglerFactor, StragglerFloor, why), true, now)
 	}
 }
 
