@@ -1004,6 +1004,7 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 			}
 		}
 	}
+	stored := map[ast.Node]bool{} // places a plain assignment stores to, unread
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
@@ -1012,11 +1013,17 @@ func (fc *formCtx) collect(body ast.Node, at ast.Node, s *flowSites, depth int) 
 			if x.Tok != token.DEFINE {
 				for _, lhs := range x.Lhs {
 					wrote(lhs)
+					if x.Tok == token.ASSIGN {
+						stored[ast.Unparen(lhs)] = true
+					}
 				}
 			}
 		case *ast.IncDecStmt:
 			wrote(x.X)
 		case *ast.IndexExpr:
+			if stored[x] {
+				return true // dst[k] = v reads no element of dst
+			}
 			if k, off, ok := fc.arrayKey(x.X); ok {
 				if f, ok := fc.form(x.Index, 0); ok {
 					path, pl := fc.pathUp(x)

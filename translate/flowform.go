@@ -180,6 +180,9 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 	sub := &formCtx{t: t, r: fc.r, root: fc.root, assigned: fc.assigned, counters: fc.counters, scope: scope,
 		written: assignedIn(t, body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
 		elems: map[*types.Var]arrayRef{}, aliases: map[*types.Var]string{}}
+	if fc.root.ranges == nil {
+		sub.scanCounters(body) // before the ranges are made (counterRanges)
+	}
 	if recv != nil {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || len(recv.List) != 1 || len(recv.List[0].Names) != 1 {
@@ -331,6 +334,16 @@ func assignedIn(t *translator, body ast.Node) map[*types.Var]bool {
 func (t *translator) newFormCtx(r *region) *formCtx {
 	fc := &formCtx{t: t, r: r, assigned: map[*types.Var]int{}, counters: map[*types.Var]ast.Node{}}
 	fc.root = fc
+	fc.scanCounters(r.body)
+	return fc
+}
+
+// scanCounters counts the assignments of the variables body assigns and
+// records the counters of its loops, in the maps fc shares with its root
+// (a called function's loops are the region's too, for the places its
+// body reads).
+func (fc *formCtx) scanCounters(body ast.Node) {
+	t := fc.t
 	count := func(e ast.Expr) {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok && t.info.Defs[id] == nil {
 			if v := t.varOf(id); v != nil {
@@ -338,7 +351,7 @@ func (t *translator) newFormCtx(r *region) *formCtx {
 			}
 		}
 	}
-	ast.Inspect(r.body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range x.Lhs {
@@ -368,7 +381,6 @@ func (t *translator) newFormCtx(r *region) *formCtx {
 		}
 		return true
 	})
-	return fc
 }
 
 // form returns e as a form, or false.
@@ -443,6 +455,12 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 		if f, ok := fc.bind[v]; ok {
 			return f, true
 		}
+		if loop, ok := fc.counters[v]; ok && within(loop.Pos(), fc.scope) {
+			if _, ok := fc.counter(loop, v, depth); ok {
+				return linForm{symbolKey(v): 1}, true // a counter of the function's loops
+			}
+			return nil, false
+		}
 		if within(v.Pos(), fc.scope) || fc.written[v] {
 			return nil, false // a local of the function, or a variable it assigns
 		}
@@ -472,7 +490,8 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 // A counterRange is what the translator knows of the values a loop
 // counter of the body takes: lo, lo+step, ..., count of them in every
 // iteration of the parallel loop where its bounds differ by a constant
-// (else count is -1: unknown).
+// (else count is -1: unknown; 0 for a range over a slice or an array,
+// whose first value only is sampled).
 type counterRange struct {
 	lo    linForm
 	step  int64
@@ -539,7 +558,10 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 		if fc.assigned[v] != 0 {
 			return counterRange{}, false
 		}
-		cr := counterRange{lo: linForm{}, step: 1, count: -1}
+		// Over a slice or an array: its length is not known here, and is
+		// typically the iteration's own share (row := a[i*m:(i+1)*m]):
+		// only the first value is sampled (count 0).
+		cr := counterRange{lo: linForm{}, step: 1}
 		if tv, ok := fc.t.info.Types[l.X]; ok && tv.Value != nil {
 			if c, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact && c > 0 {
 				cr.count = c

@@ -618,3 +618,40 @@ func columns() {
 		hi[i] = b[i] + 1
 	}
 }
+
+func dot(a, b []int64) int64 {
+	var s int64
+	for k := range a {
+		s += a[k] * b[k]
+	}
+	return s
+}
+
+func total(a []int64) int64 {
+	var s int64
+	for k := range a {
+		s += a[k]
+	}
+	return s
+}
+
+// windows hands a function windows of the array the loop writes: the
+// earlier iterations' elements (refused), or the iteration's own row.
+func windows(n int) {
+	const m = 4
+	x := make([]int64, n*m)
+	r := make([]int64, n)
+	//cape:parallel for
+	for i := 3; i < n; i++ {
+		x[i] = x[i] * 2
+		r[i] = dot(x[i-3:i+1], x[i-3:i+1]) // want "dot.x.i-3:i.1., x.i-3:i.1.. reads a.k. .at err_flow.go:[0-9]+. in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		row := x[i*m : (i+1)*m]
+		for j := range row {
+			row[j] = int64(i + j)
+		}
+		r[i] = total(row) + total(x[i*m:i*m+m])
+	}
+}
