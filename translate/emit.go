@@ -557,6 +557,9 @@ func (t *emitter) names(r *region, fo *fileOut) *regionNames {
 			if r.condLast[v] {
 				rn.at[v], rn.handed[v] = n.get(v.Name()+"At"), n.get(v.Name()+"Handed")
 			}
+			if r.firstLast[v] {
+				rn.entry[v] = n.get(v.Name() + "0") // the copies' start, for --verify: the hand-over changes v
+			}
 		case "reduction":
 			rn.red[v] = n.get(v.Name() + "R")
 			if t.usedIn(v, r.body) {
@@ -630,6 +633,14 @@ func (t *emitter) privates(fo *fileOut, r *region, n *regionNames, verify bool) 
 		case "private", "lastprivate":
 			if r.clauseOf[v] == "private" && !t.usedIn(v, r.body) {
 				continue
+			}
+			if r.firstLast[v] { // firstprivate too: the copy starts from the value
+				start := t.valueOf(v)
+				if verify {
+					start = n.entry[v]
+				}
+				decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), start))
+				break
 			}
 			typ, ok := t.typeString(fo.f, v.Type())
 			if !ok && !verify {

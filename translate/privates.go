@@ -54,11 +54,23 @@ func (t *translator) privateCarry(r *region) {
 				wholeFirst, first = false, f
 			}
 		}
+		if written && !wholeFirst && (clause == "firstprivate" || r.firstLast[v]) && t.writtenLast(r, v) {
+			// Written in the loop's last iteration only: no iteration
+			// after it reads the copy (if i == n-1 { scale = ... }).
+			wholeFirst = true
+		}
 		switch {
 		case r.dir.kind == dirFor && clause == "lastprivate" && !wholeFirst && t.assignsWhole(first, v) && t.condAssignable(r, v):
 			t.conditionalLast(r, v) // assigned in some iterations only
+		case r.firstLast[v] && !written:
+			// Read only: every copy holds the variable's value, as go
+			// run's one variable does.
 		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst:
-			t.errorf(first.Pos(), "%s is %s in the parallel loop, but an iteration uses %s before assigning it: its private copy holds zero, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name(), clause, t.useText(first))
+			listed, holds := clause, "zero"
+			if r.firstLast[v] {
+				listed, holds = "firstprivate and lastprivate", "its value from before the region"
+			}
+			t.errorf(first.Pos(), "%s is %s in the parallel loop, but an iteration uses %s before assigning it: its private copy holds %s, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name(), listed, t.useText(first), holds)
 		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst:
 			t.errorf(first.Pos(), "%s is firstprivate in the parallel loop and an iteration writes it, so the next iteration on the same node would start from that value, where go run's starts from the previous iteration's on any node; assign it whole at the start of the iteration, or use a variable of the iteration", v.Name())
 		case written && clause != "lastprivate":
@@ -107,6 +119,24 @@ func (t *translator) conditionalLast(r *region, v *types.Var) {
 		r.condLast = map[*types.Var]bool{}
 	}
 	r.condLast[v] = true
+}
+
+// writtenLast reports whether every write of v in r's loop body lies in
+// a block that only the loop's last iteration runs (if i == n-1 {...}).
+func (t *translator) writtenLast(r *region, v *types.Var) bool {
+	if r.dir.kind != dirFor {
+		return false
+	}
+	fc := t.newFormCtx(r)
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), r.body) || !t.writesVar(u) {
+			continue
+		}
+		if b := t.onceBlock(r, u); b == nil || !fc.lastIteration(b) {
+			return false
+		}
+	}
+	return true
 }
 
 // condAssignable reports whether every write of v in r's body is a plain

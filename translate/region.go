@@ -44,6 +44,9 @@ type region struct {
 	// the node of the latest iteration that assigned one hands it over
 	// (cape.LastAssigned).
 	condLast map[*types.Var]bool
+	// firstLast: the lastprivate variables also listed firstprivate,
+	// whose copies start from their values.
+	firstLast map[*types.Var]bool
 }
 
 // A markedWrite is a statement of a loop body writing place.
@@ -294,6 +297,16 @@ func (t *translator) resolveClauses(r *region) {
 					continue
 				}
 				if prev, dup := seen[v]; dup {
+					if (prev == "firstprivate" && c.name == "lastprivate" || prev == "lastprivate" && c.name == "firstprivate") && pointerFree(v.Type()) {
+						// Both, as OpenMP allows: a copy that starts
+						// from the variable's value and is handed over.
+						if r.firstLast == nil {
+							r.firstLast = map[*types.Var]bool{}
+						}
+						r.firstLast[v] = true
+						r.clauseOf[v] = "lastprivate"
+						continue
+					}
 					t.errorf(a.pos, "%s appears in both %s and %s", a.text, prev, c.name)
 					r.refused[v] = true
 					continue

@@ -227,3 +227,20 @@ func argmin(n, w int, a []float64) {
 	}
 	fmt.Println(arg)
 }
+
+// both lists variables firstprivate and lastprivate: copies that start
+// from the value and are handed over, refused where an iteration would
+// read what the node's previous one left.
+func both(n int) {
+	out := make([]int, n)
+	base, scale, keep := 1000, 3, 7
+	//cape:parallel for firstprivate(base, scale, keep) lastprivate(base, scale, keep)
+	for i := 0; i < n; i++ {
+		out[i] = base + i + scale*keep // want "base is firstprivate and lastprivate in the parallel loop, but an iteration uses it before assigning it"
+		base = 2000 + i
+		if i == n-1 {
+			scale = out[i] + 1
+		}
+	}
+	fmt.Println(base, scale, keep)
+}

@@ -99,5 +99,21 @@ func main() {
 			never = int64(i)
 		}
 	}
-	fmt.Println(a[:2*n], best, j, total, high, last, b[:n], who, count, extra, lastThird, never, found)
+	// Both firstprivate and lastprivate: copies that start from the
+	// value, handed over from the last iteration.
+	acc := int64(5)
+	//cape:parallel for firstprivate(acc) lastprivate(acc)
+	for i := 0; i < n; i++ {
+		acc = a[i*n] + int64(i)
+		a[i*n+2] = acc
+	}
+	step := int64(3)
+	//cape:parallel for firstprivate(step) lastprivate(step)
+	for i := 0; i < n; i++ {
+		a[i*n+3] = step * int64(i)
+		if i == n-1 {
+			step = a[i*n+3] + 1 // the last iteration's: no later one reads it
+		}
+	}
+	fmt.Println(a[:2*n], best, j, total, high, last, b[:n], who, count, extra, lastThird, never, found, acc, step)
 }
