@@ -484,7 +484,90 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 	if def := t.onlyDefinition(r, v); def != nil {
 		return fc.form(def, depth+1)
 	}
+	if def, adj, ok := fc.stepped(v, id); ok {
+		f, ok := fc.form(def, depth+1)
+		if !ok {
+			return nil, false
+		}
+		return f.add(linForm{"": adj}, 1), true
+	}
 	return nil, false
+}
+
+// stepped returns, for the local v of the loop body defined (j := e) in a
+// statement list and changed after only by constant steps that are
+// statements of the same list (j--, j += 2), e and the sum of the steps
+// before the use id, which must lie in that list after the definition.
+func (fc *formCtx) stepped(v *types.Var, id *ast.Ident) (ast.Expr, int64, bool) {
+	t, r := fc.t, fc.r
+	if !within(v.Pos(), r.body) || fc.scope != nil {
+		return nil, 0, false
+	}
+	var def ast.Expr
+	var block *ast.BlockStmt
+	var steps []ast.Stmt
+	ok := true
+	for _, u := range t.facts.uses[v] {
+		if !t.writesVar(u) {
+			continue
+		}
+		if st, isStep := t.parent[u].(*ast.IncDecStmt); isStep {
+			steps = append(steps, st)
+			continue
+		}
+		as, isAssign := t.parent[u].(*ast.AssignStmt)
+		if !isAssign || as.Tok != token.ADD_ASSIGN && as.Tok != token.SUB_ASSIGN || len(as.Lhs) != 1 {
+			ok = false
+			break
+		}
+		steps = append(steps, as)
+	}
+	// The definition: j := e, the only other assignment.
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		if as, isAssign := n.(*ast.AssignStmt); isAssign && as.Tok == token.DEFINE && len(as.Lhs) == len(as.Rhs) {
+			for k, l := range as.Lhs {
+				if lid, isId := l.(*ast.Ident); isId && t.info.Defs[lid] == v {
+					def = as.Rhs[k]
+					block, _ = t.parent[as].(*ast.BlockStmt)
+				}
+			}
+		}
+		return def == nil
+	})
+	if !ok || def == nil || block == nil || len(steps) == 0 || !within(id.Pos(), block) {
+		return nil, 0, false
+	}
+	var adj int64
+	for _, st := range steps {
+		if t.parent[st] != ast.Node(block) {
+			return nil, 0, false // a step under a condition, or in another block
+		}
+		if st.Pos() > id.Pos() {
+			continue
+		}
+		switch x := st.(type) {
+		case *ast.IncDecStmt:
+			if x.Tok == token.INC {
+				adj++
+			} else {
+				adj--
+			}
+		case *ast.AssignStmt:
+			tv, isConst := t.info.Types[x.Rhs[0]]
+			if !isConst || tv.Value == nil {
+				return nil, 0, false
+			}
+			c, exact := constant.Int64Val(constant.ToInt(tv.Value))
+			if !exact {
+				return nil, 0, false
+			}
+			if x.Tok == token.SUB_ASSIGN {
+				c = -c
+			}
+			adj += c
+		}
+	}
+	return def, adj, true
 }
 
 // A counterRange is what the translator knows of the values a loop

@@ -655,3 +655,23 @@ func windows(n int) {
 		r[i] = total(row) + total(x[i*m:i*m+m])
 	}
 }
+
+// stepped reads through a local stepped from the loop variable.
+func stepped(n int) {
+	a := make([]int, n)
+	b := make([]int, n)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		j := i
+		j--
+		a[i] = a[j] + 1 // want "a.j. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 0; i < n-1; i++ {
+		j := i
+		j++
+		b[i] = b[j] + 1 // the next element: its value from before the region, as go run reads it
+		j -= 1
+		b[j] += 2
+	}
+}

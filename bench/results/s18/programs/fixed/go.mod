@@ -1,0 +1,3 @@
+module example.com/fixed
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/rowsum
+
+go 1.26
