@@ -278,13 +278,18 @@ func (n *node) awaitMasterEnd() {
 // awaitSlavesEnd waits, on the master at Finalize, until every live slave's
 // program has ended (or its connection has): until then one may still fetch
 // pages from another, which must not leave before.
-func (n *node) awaitSlavesEnd() {
+func (n *node) awaitSlavesEnd() error {
 	if n.homes == nil {
-		return
+		return nil
+	}
+	if ro := n.rost; ro != nil {
+		close(ro.finishing)
 	}
 	for _, rank := range n.members.Live[1:] {
 		if ro := n.rost; ro != nil && rank < len(ro.runs) && ro.runs[rank] != nil {
-			ro.awaitFinished(rank)
+			if err := ro.awaitFinished(rank); err != nil {
+				return err
+			}
 			continue
 		}
 		for {
@@ -293,8 +298,12 @@ func (n *node) awaitSlavesEnd() {
 				break
 			}
 			n.master.Release(rank, msg.Payload)
+			if msg.Seq > n.seq {
+				return &otherPath{rank: rank, seq: msg.Seq}
+			}
 		}
 	}
+	return nil
 }
 
 // closeHomes stops the node's page server and helper (Finalize).

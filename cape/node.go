@@ -370,7 +370,9 @@ func Finalize() error {
 	if n.master != nil {
 		n.endAdmission()
 		n.dropLost()
-		n.awaitSlavesEnd()
+		if err := n.awaitSlavesEnd(); err != nil {
+			errs = append(errs, err) // Done below ends that slave's region
+		}
 		_ = n.master.Broadcast(transport.Message{Kind: wire.Done, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
 		// receiving (or relaying) the last merged delta would otherwise

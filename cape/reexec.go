@@ -6,6 +6,7 @@ package cape
 // and its delta, the sockets, the clock, the waits and the notices.
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -32,6 +33,10 @@ type rosterDriver struct {
 	n *node
 
 	start []chan uint64 // per slave rank: a region's seq, for its receiver
+	// finishing is closed when the master's program has ended (Finalize):
+	// no region starts after, and a receiver holding a slave's message
+	// for one reports it (otherPath).
+	finishing chan struct{}
 	// runs, per slave rank: the runs messages its receiver took (answers
 	// to a collect, distributed homes), or the end of its connection.
 	runs []chan runsMsg
@@ -55,7 +60,7 @@ func (r *Region) newRoster(count int, sched Schedule, chunk int, rerun bool) *ro
 	n := r.n
 	ro := n.rost
 	if ro == nil {
-		ro = &rosterDriver{n: n, wake: wake.New(), sm: roster.New(&n.members)}
+		ro = &rosterDriver{n: n, wake: wake.New(), sm: roster.New(&n.members), finishing: make(chan struct{})}
 		if n.master != nil {
 			ro.sm.Silence(n.master.Silent)
 		}
@@ -111,7 +116,18 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 	var acts []roster.Action // this receiver's copy of the roster's actions
 	for {
 		msg, err := ro.recvSkippingRuns(rank)
-		seq, ok := <-start
+		var seq uint64
+		ok := false
+		select {
+		case seq, ok = <-start:
+		case <-ro.finishing:
+			if err == nil {
+				// The master's program ended, and no region will start:
+				// the slave's program reached one the master's did not.
+				ro.runs[rank] <- runsMsg{msg, &otherPath{rank: rank, seq: msg.Seq}}
+			}
+			return
+		}
 		if !ok {
 			return
 		}
@@ -161,18 +177,39 @@ func (ro *rosterDriver) recvSkippingRuns(rank int) (transport.Message, error) {
 		if err != nil {
 			return msg, err
 		}
+		if msg.Kind == wire.Finished {
+			// The slave's program ended: it runs no region after, and
+			// one the master begins is the master's alone (the master
+			// re-runs the slave's units, as after a loss).
+			return msg, fmt.Errorf("node %d's program ended before this region: every node runs the program, and its sequential code must take the same path on each (a loop bounded by the time, random numbers of a process's own or a map's order do not)", rank)
+		}
 	}
 }
 
 // awaitFinished waits until slave rank says its program ended, or its
 // connection ends (distributed homes: its pages are served until then).
-func (ro *rosterDriver) awaitFinished(rank int) {
+func (ro *rosterDriver) awaitFinished(rank int) error {
 	for {
 		m := <-ro.runs[rank]
+		var op *otherPath
+		if errors.As(m.err, &op) {
+			return op
+		}
 		if m.err != nil || m.msg.Kind == wire.Finished {
-			return
+			return nil
 		}
 	}
+}
+
+// otherPath is a slave's message for a region the master's program never
+// began: the nodes' programs took different paths.
+type otherPath struct {
+	rank int
+	seq  uint64
+}
+
+func (e *otherPath) Error() string {
+	return fmt.Sprintf("node %d reached region #%d, which the master's program never began: every node runs the program, and its sequential code must take the same path on each (a loop bounded by the time, random numbers of a process's own or a map's order do not); the job's output may be short of that region's work", e.rank, e.seq)
 }
 
 // awaitRuns returns the runs message rank sent in answer to a collect.
