@@ -158,7 +158,7 @@ func sameRandom() {
 
 // join reads the node's configuration, plans its set-up (package setup)
 // and carries the plan out.
-func join(o options) (*node, error) {
+func join(o options) (_ *node, err error) {
 	cfg, err := nodeenv.Read()
 	if errors.Is(err, nodeenv.ErrNotLaunched) {
 		cfg, err = &nodeenv.Config{Size: 1, ListenFD: -1}, nil
@@ -166,6 +166,14 @@ func join(o options) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil && cfg.Size > 1 {
+			// Tells the launcher which node the error points to (this one,
+			// unless it is about a peer): the others are still waiting to
+			// join, and are not the job's failure.
+			cfg.ReportFailure(err)
+		}
+	}()
 	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, members: roster.NewMembers(cfg.Size, cfg.MaxLost)}
 	if n.faults, err = fault.Parse(nodeenv.FaultSpec()); err != nil {
 		return nil, err
