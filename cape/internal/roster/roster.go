@@ -459,6 +459,9 @@ func (ro *Roster) lose(rank int, seq uint64, err error, straggler bool, now time
 	if !before && (!ro.recover || !m.MayLose()) {
 		if ro.fatal == nil {
 			ro.fatal = err
+			if ro.recover && m.MaxLost > 0 {
+				ro.fatal = fmt.Errorf("%w (a loss past --max-lost %d: %d lost before)", err, m.MaxLost, len(m.Losses))
+			}
 		}
 		ro.pending--
 		ro.emit(Action{Kind: Wake})
