@@ -47,14 +47,7 @@ func (t *translator) sequentialRandom(code *regionCode) {
 // packageFunc returns the package-level function of another package that
 // call calls (rand.IntN, rand.N[int]), or nil.
 func (t *translator) packageFunc(call *ast.CallExpr) *types.Func {
-	fun := ast.Unparen(call.Fun)
-	switch x := fun.(type) {
-	case *ast.IndexExpr:
-		fun = x.X
-	case *ast.IndexListExpr:
-		fun = x.X
-	}
-	sel, ok := fun.(*ast.SelectorExpr)
+	sel, ok := calleeOf(call).(*ast.SelectorExpr)
 	if !ok || t.info.Selections[sel] != nil {
 		return nil // a method, or a field
 	}
