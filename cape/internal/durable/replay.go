@@ -32,7 +32,7 @@ func (d *Log) Replay(seq uint64, name string, mem []byte, pageSize int) (*ckptlo
 		if logged == ChainedHash {
 			logged = d.exitHash // the arena as the previous region left it
 		}
-		return nil, nil, divergedf("the arena at the region's entry differs from the logged run's (%d bytes, hash %016x; logged %d bytes, hash %016x): the program is not deterministic outside its parallel regions (it reads the clock, random numbers, the environment or input that changed), so its log cannot be replayed",
+		return nil, nil, divergedf("the arena at the region's entry differs from the logged run's (%d bytes, hash %016x; logged %d bytes, hash %016x): the log is another program's, or was written with other arguments or input, or the program is not deterministic outside its parallel regions (it reads the clock, random numbers or the environment), so its log cannot be replayed",
 			len(mem), hash, rec.Extent, logged)
 	}
 	md := &delta.Delta{Region: seq, Node: delta.Merged, Runs: make([]delta.Run, len(rec.Runs))}
