@@ -619,7 +619,7 @@ func (t *translator) readAfter(v *types.Var, r *region) *ast.Ident {
 		return nil
 	}
 	for _, u := range t.facts.uses[v] {
-		if within(u.Pos(), r.stmt) || t.assignsWhole(u, v) {
+		if within(u.Pos(), r.stmt) || t.assignsWhole(u, v) || t.privateIn(v, u) {
 			continue
 		}
 		if !within(u.Pos(), r.fn) && v.Parent() == v.Pkg().Scope() {
@@ -652,6 +652,21 @@ func (t *translator) readAfter(v *types.Var, r *region) *ast.Ident {
 		return t.unlessAssigned(u, v)
 	}
 	return nil
+}
+
+// privateIn reports whether the use u of v lies in a region that has its
+// own copy of v (private, firstprivate or lastprivate): another loop using
+// the same package-level scratch variable.
+func (t *translator) privateIn(v *types.Var, u *ast.Ident) bool {
+	for _, o := range t.regions {
+		switch o.clauseOf[v] {
+		case "private", "firstprivate", "lastprivate":
+			if o.body != nil && within(u.Pos(), o.body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstUseIn returns the first use of v in source order at or after from

@@ -244,3 +244,23 @@ func both(n int) {
 	}
 	fmt.Println(base, scale, keep)
 }
+
+var shared0 float64
+
+// scratchA and scratchB use one package-level variable as the private
+// scratch of their loops.
+func scratchA(out []float64) {
+	//cape:parallel for private(shared0)
+	for i := range out {
+		shared0 = float64(i) * 2
+		out[i] = shared0 + 1
+	}
+}
+
+func scratchB(out []float64) {
+	//cape:parallel for private(shared0)
+	for i := range out {
+		shared0 = float64(i) * 3
+		out[i] += shared0
+	}
+}
