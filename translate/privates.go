@@ -670,11 +670,11 @@ func (t *translator) privateIn(v *types.Var, u *ast.Ident) bool {
 }
 
 // firstUseIn returns the first use of v in source order at or after from
-// and before to.
+// and before to, not counting those in a region with its own copy of v.
 func (t *translator) firstUseIn(v *types.Var, from, to token.Pos) *ast.Ident {
 	var first *ast.Ident
 	for _, u := range t.facts.uses[v] {
-		if u.Pos() >= from && u.Pos() < to && (first == nil || u.Pos() < first.Pos()) {
+		if u.Pos() >= from && u.Pos() < to && (first == nil || u.Pos() < first.Pos()) && !t.privateIn(v, u) {
 			first = u
 		}
 	}

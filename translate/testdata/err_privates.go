@@ -264,3 +264,21 @@ func scratchB(out []float64) {
 		out[i] += shared0
 	}
 }
+
+// twoLoops privatizes one local in two regions one after the other, in a
+// loop: the second region's uses are its own copy's.
+func twoLoops(out []float64) {
+	var t float64
+	for step := 0; step < 2; step++ {
+		//cape:parallel for private(t)
+		for i := range out {
+			t = float64(i)
+			out[i] = t
+		}
+		//cape:parallel for private(t)
+		for i := range out {
+			t = float64(i) * 2
+			out[i] += t
+		}
+	}
+}
