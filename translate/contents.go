@@ -250,7 +250,10 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 		return false
 	}
 	if tp, ok := typ.(*types.TypeParam); ok {
-		return refuse("values of type parameter " + tp.Obj().Name() + " (instantiate the function or type with a concrete type)")
+		if plainTerms(tp) {
+			return true // every type it may be holds no reference (~float64 | ~int)
+		}
+		return refuse("values of type parameter " + tp.Obj().Name() + " (constrain it to number types, ~float64 | ~int, or instantiate the function or type with a concrete type)")
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Basic:
@@ -288,6 +291,49 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 		return refuse("interface values")
 	}
 	return refuse(typ.String() + " values")
+}
+
+// plainTerms reports whether the constraint of tp lists the types tp may
+// be (a union such as ~float64 | ~int, directly or embedded) and each is a
+// number or a boolean: a value of any of them holds no reference.
+func plainTerms(tp *types.TypeParam) bool {
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	return ok && plainInterface(iface, 0)
+}
+
+// plainInterface reports whether iface lists the types it allows (its
+// embedded unions and interfaces, depth levels down at most) and each is a
+// number or a boolean.
+func plainInterface(iface *types.Interface, depth int) bool {
+	if iface.NumEmbeddeds() == 0 || depth > 4 {
+		return false
+	}
+	for i := range iface.NumEmbeddeds() {
+		var terms []types.Type
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for k := range e.Len() {
+				terms = append(terms, e.Term(k).Type())
+			}
+		default:
+			terms = append(terms, e)
+		}
+		for _, term := range terms {
+			switch u := term.Underlying().(type) {
+			case *types.Interface:
+				if !plainInterface(u, depth+1) {
+					return false
+				}
+			case *types.Basic:
+				if u.Info()&(types.IsNumeric|types.IsBoolean) == 0 {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // needElems requires every value of type typ stored into an element of a
