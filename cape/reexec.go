@@ -124,7 +124,10 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 			if err == nil {
 				// The master's program ended, and no region will start:
 				// the slave's program reached one the master's did not.
-				ro.runs[rank] <- runsMsg{msg, &otherPath{rank: rank, seq: msg.Seq}}
+				select { // awaitFinished takes it, unless it stopped at another slave's
+				case ro.runs[rank] <- runsMsg{msg, &otherPath{rank: rank, seq: msg.Seq}}:
+				default:
+				}
 			}
 			return
 		}

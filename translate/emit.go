@@ -923,7 +923,11 @@ func (t *emitter) declareAssigned(b *strings.Builder, r *region, n *regionNames)
 // lastprivate variable (region.condLast), the note of the iteration's or
 // section's index (index).
 func (t *emitter) emitAssigned(fo *fileOut, r *region, n *regionNames, index string) {
-	for v, at := range n.at {
+	for _, v := range r.order { // in clause order: the translation is the same every time
+		at := n.at[v]
+		if at == "" {
+			continue
+		}
 		for _, u := range t.facts.uses[v] {
 			if within(u.Pos(), r.body) && t.writesVar(u) {
 				as := t.parent[u].(*ast.AssignStmt)

@@ -49,7 +49,7 @@ func (t *translator) flowDependences(r *region) {
 		}
 		step = max(s, -s)
 	}
-	fc := t.newFormCtx(r)
+	fc := t.formsOf(r)
 	sites := &flowSites{writes: map[string][]flowPlace{}, reads: map[string][]flowPlace{}, wrapped: map[string][]wrappedRead{}}
 	fc.collect(r.body, nil, sites, 0)
 	fc.rangeValue(sites)
@@ -83,8 +83,11 @@ func (t *translator) flowDependences(r *region) {
 				// both sides, then sample values of them.
 				d, ok := flowDistance(w.form, rd.form)
 				if !ok || !fc.sameCounters(w.form, rd.form, w.at, rd.at) || !fc.pathsMatch(w, rd, d) || !dependent(d) || !bothRun(w, rd, d, nil, nil) {
-					off, known := fc.unknownOffset(w, rd, dependent)
-					if fc.sampledDependence(w, rd, dependent) || known {
+					off, known := "", fc.sampledDependence(w, rd, dependent)
+					if !known {
+						off, known = fc.unknownOffset(w, rd, dependent)
+					}
+					if known {
 						// refused below
 					} else if off != "" && !fc.listedShared(w, rd) {
 						t.errorf(rd.at.Pos(), "%s in the parallel loop, and may be written by another iteration (%s): the distance between them, %s, is not a constant, so the translator cannot tell whether an earlier iteration writes what this one reads (a loop-carried dependence: on CAPE's nodes the first iteration of a node's share would read the value from before the region); read from a copy of the array, make the offset a constant, or, if it is never shorter than the loop, list the array in shared(...)", t.flowRead(rd), t.flowSite(w), off)
@@ -108,16 +111,8 @@ func (t *translator) flowDependences(r *region) {
 // start must be known (a constant once locals have their values); its
 // end is taken as far enough when it is not.
 func (fc *formCtx) fixedRead(s *flowSites, step int64) (*flowPlace, *flowPlace) {
-	l := fc.r.loop
-	lo := linForm{}
-	if l.lo != nil {
-		f, ok := fc.form(l.lo, 0)
-		if !ok {
-			return nil, nil
-		}
-		lo = fc.expandLocals(f, 3)
-	}
-	if _, constant := lo[""]; len(lo) > 1 || len(lo) == 1 && !constant {
+	lo, ok := fc.start()
+	if !ok {
 		return nil, nil
 	}
 	span, spanOK := fc.span()
@@ -144,7 +139,7 @@ func (fc *formCtx) fixedRead(s *flowSites, step int64) (*flowPlace, *flowPlace) 
 						keys = append(keys, key)
 					}
 				}
-				if len(keys) > 1 || w.mentions(strings.Join(keys, "")) && len(keys) == 1 {
+				if len(keys) > 1 || len(keys) == 1 && w.mentions(keys[0]) {
 					continue
 				}
 				for _, sub := range samples(keys, ranges, readSamples) {
@@ -159,7 +154,7 @@ func (fc *formCtx) fixedRead(s *flowSites, step int64) (*flowPlace, *flowPlace) 
 						continue
 					}
 					iw := x / c
-					if fc.writerNotLast(iw, lo[""], step, span, spanOK) {
+					if fc.writerNotLast(iw, lo, step, span, spanOK) {
 						return &w, &rd
 					}
 				}
@@ -167,6 +162,23 @@ func (fc *formCtx) fixedRead(s *flowSites, step int64) (*flowPlace, *flowPlace) 
 		}
 	}
 	return nil, nil
+}
+
+// start returns the loop's first value of the loop variable, a constant
+// once locals assigned once have their values (0 for range loops); false
+// where it is not one.
+func (fc *formCtx) start() (int64, bool) {
+	l := fc.r.loop
+	if l.lo == nil {
+		return 0, l.rangeX != nil
+	}
+	f, ok := fc.form(l.lo, 0)
+	if !ok {
+		return 0, false
+	}
+	f = fc.expandLocals(f, 3)
+	c, constant := f[""]
+	return c, len(f) == 0 || len(f) == 1 && constant
 }
 
 // writerNotLast reports whether iw is one of the loop's iterations (from
@@ -199,13 +211,8 @@ func (fc *formCtx) writerNotLast(iw, lo, step int64, span linForm, spanOK bool) 
 func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
 	l := fc.r.loop
 	span, ok := fc.span()
-	if !ok || l.down || l.step != nil || l.op == token.LEQ {
+	if lo, known := fc.start(); !ok || !known || lo != 0 || l.down || l.step != nil || l.op == token.LEQ {
 		return nil, nil
-	}
-	if l.lo != nil {
-		if lo, ok := fc.form(l.lo, 0); !ok || len(lo) > 0 {
-			return nil, nil
-		}
 	}
 	for k, rds := range s.wrapped {
 		for _, rd := range rds {
@@ -266,6 +273,7 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace, dependent func(int64) bool) (s
 			symbolic = symbolic || key != ""
 		}
 	}
+	span, spanOK := fc.span()
 	if !symbolic {
 		// A constant once the locals have their values (off := 1):
 		// iteration i reads what iteration i + k/c writes.
@@ -273,15 +281,15 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace, dependent func(int64) bool) (s
 		if k%c != 0 {
 			return "", false
 		}
-		if span, ok := fc.span(); ok {
-			span = fc.expandLocals(span, 3)
+		if spanOK {
+			span := fc.expandLocals(span, 3)
 			if n, constant := span[""]; len(span) == 1 && constant && max(k/c, -k/c) >= n {
 				return "", false // no two iterations that far apart
 			}
 		}
 		return "", dependent(k / c)
 	}
-	if span, ok := fc.span(); ok {
+	if spanOK {
 		reach := span.add(nil, 0)
 		for m, k := range span {
 			reach[m] = k * max(c, -c)
@@ -358,16 +366,9 @@ func (fc *formCtx) assignedOnce(f linForm) bool {
 	return true
 }
 
-// symbolVar returns the variable whose symbolKey is key, among the uses
-// the formCtx has read; nil if none.
-func (fc *formCtx) symbolVar(key string) *types.Var {
-	for v := range fc.t.facts.uses {
-		if symbolKey(v) == key {
-			return v
-		}
-	}
-	return nil
-}
+// symbolVar returns the variable whose symbol has the key key in the
+// forms made so far (symbol); nil if none.
+func (fc *formCtx) symbolVar(key string) *types.Var { return fc.root.syms[key] }
 
 // mentions reports whether a monomial of f has the variable key.
 func (f linForm) mentions(key string) bool {
@@ -920,9 +921,8 @@ func skipsRest(s *ast.IfStmt) bool {
 // flowSites are the places of a loop body's accesses, by array (arrayKey).
 type flowSites struct {
 	writes, reads map[string][]flowPlace
-	// wrapped: reads of the form a[(i+c) % m] (a ring, a periodic
-	// boundary), by array, their index before the % in form and m in
-	// ix's place (wrappedDependence).
+	// wrapped: reads of the form a[x % m] (a ring, a periodic boundary:
+	// a[(i+1)%n]), by array (wrappedDependence).
 	wrapped map[string][]wrappedRead
 }
 

@@ -134,7 +134,9 @@ type formCtx struct {
 	// variables it assigns, and its parameters bound to the forms of
 	// their arguments (indices) or to the arrays they are.
 	root    *formCtx                // the loop body's context
-	ranges  map[string]counterRange // the counters' ranges, by key, made once (counterRanges)
+	ranges  map[string]counterRange // the counters' ranges, by key, made once (counterRanges) since the last scan
+	scanned map[ast.Node]bool       // the bodies scanCounters read (root): each is counted once
+	syms    map[string]*types.Var   // the variables of the forms' symbols, by key (root; symbol)
 	scope   ast.Node                // *ast.FuncDecl or *ast.FuncLit
 	written map[*types.Var]bool
 	bind    map[*types.Var]linForm
@@ -180,9 +182,7 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 	sub := &formCtx{t: t, r: fc.r, root: fc.root, assigned: fc.assigned, counters: fc.counters, scope: scope,
 		written: assignedIn(t, body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
 		elems: map[*types.Var]arrayRef{}, aliases: map[*types.Var]string{}}
-	if fc.root.ranges == nil {
-		sub.scanCounters(body) // before the ranges are made (counterRanges)
-	}
+	sub.scanCounters(body)
 	if recv != nil {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || len(recv.List) != 1 || len(recv.List[0].Names) != 1 {
@@ -331,11 +331,16 @@ func assignedIn(t *translator, body ast.Node) map[*types.Var]bool {
 	return written
 }
 
-func (t *translator) newFormCtx(r *region) *formCtx {
-	fc := &formCtx{t: t, r: r, assigned: map[*types.Var]int{}, counters: map[*types.Var]ast.Node{}}
-	fc.root = fc
-	fc.scanCounters(r.body)
-	return fc
+// formsOf returns the context that reads r's loop body's indices as forms,
+// made once a region.
+func (t *translator) formsOf(r *region) *formCtx {
+	if r.forms == nil {
+		fc := &formCtx{t: t, r: r, assigned: map[*types.Var]int{}, counters: map[*types.Var]ast.Node{}}
+		fc.root = fc
+		fc.scanCounters(r.body)
+		r.forms = fc
+	}
+	return r.forms
 }
 
 // scanCounters counts the assignments of the variables body assigns and
@@ -343,7 +348,15 @@ func (t *translator) newFormCtx(r *region) *formCtx {
 // (a called function's loops are the region's too, for the places its
 // body reads).
 func (fc *formCtx) scanCounters(body ast.Node) {
-	t := fc.t
+	t, root := fc.t, fc.root
+	if root.scanned == nil {
+		root.scanned = map[ast.Node]bool{}
+	}
+	if root.scanned[body] {
+		return // a function called twice: its assignments counted once
+	}
+	root.scanned[body] = true
+	root.ranges = nil // made again with this body's counters
 	count := func(e ast.Expr) {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok && t.info.Defs[id] == nil {
 			if v := t.varOf(id); v != nil {
@@ -457,7 +470,7 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 		}
 		if loop, ok := fc.counters[v]; ok && within(loop.Pos(), fc.scope) {
 			if _, ok := fc.counter(loop, v, depth); ok {
-				return linForm{symbolKey(v): 1}, true // a counter of the function's loops
+				return fc.symbol(v), true // a counter of the function's loops
 			}
 			return nil, false
 		}
@@ -473,11 +486,11 @@ func (fc *formCtx) varForm(id *ast.Ident, depth int) (linForm, bool) {
 	case v == r.loop.valueVar:
 		return nil, false
 	case !within(v.Pos(), r.body) && fc.assigned[v] == 0:
-		return linForm{symbolKey(v): 1}, true
+		return fc.symbol(v), true
 	}
 	if loop, ok := fc.counters[v]; ok {
 		if _, ok := fc.counter(loop, v, depth); ok {
-			return linForm{symbolKey(v): 1}, true
+			return fc.symbol(v), true
 		}
 		return nil, false
 	}
@@ -568,6 +581,17 @@ func (fc *formCtx) stepped(v *types.Var, id *ast.Ident) (ast.Expr, int64, bool) 
 		}
 	}
 	return def, adj, true
+}
+
+// symbol returns the form of the variable v as a symbol, and records
+// which variable its key names (symbolVar).
+func (fc *formCtx) symbol(v *types.Var) linForm {
+	key := symbolKey(v)
+	if fc.root.syms == nil {
+		fc.root.syms = map[string]*types.Var{}
+	}
+	fc.root.syms[key] = v
+	return linForm{key: 1}
 }
 
 // A counterRange is what the translator knows of the values a loop

@@ -127,7 +127,7 @@ func (t *translator) writtenLast(r *region, v *types.Var) bool {
 	if r.dir.kind != dirFor {
 		return false
 	}
-	fc := t.newFormCtx(r)
+	fc := t.formsOf(r)
 	for _, u := range t.facts.uses[v] {
 		if !within(u.Pos(), r.body) || !t.writesVar(u) {
 			continue
@@ -344,10 +344,13 @@ func (t *translator) firstPassAssigns(r *region, first *ast.Ident, v *types.Var)
 		return false
 	}
 	k := t.varOf(eq.X)
-	fc := t.newFormCtx(r)
-	cr, ok := fc.counterRanges()[symbolKeyOf(k)]
+	if k == nil {
+		return false
+	}
+	fc := t.formsOf(r)
+	cr, ok := fc.counterRanges()[symbolKey(k)]
 	lo, ok2 := fc.form(eq.Y, 0)
-	if k == nil || !ok || !ok2 || len(lo.add(cr.lo, -1)) > 0 || cr.count < 1 && !fc.runsOnce(loop, cr) {
+	if !ok || !ok2 || len(lo.add(cr.lo, -1)) > 0 || cr.count < 1 && !fc.runsOnce(loop, cr) {
 		return false // not the counter's first value, or a loop that may not run
 	}
 	for _, st := range ifs.Body.List {
@@ -360,14 +363,6 @@ func (t *translator) firstPassAssigns(r *region, first *ast.Ident, v *types.Var)
 		}
 	}
 	return false
-}
-
-// symbolKeyOf is symbolKey of v, or "" for nil.
-func symbolKeyOf(v *types.Var) string {
-	if v == nil {
-		return ""
-	}
-	return symbolKey(v)
 }
 
 // fillsRange reports whether the use first of param, a pointer to an

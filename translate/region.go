@@ -47,6 +47,9 @@ type region struct {
 	// firstLast: the lastprivate variables also listed firstprivate,
 	// whose copies start from their values.
 	firstLast map[*types.Var]bool
+	// forms reads the loop body's indices as forms (formsOf), made
+	// once for the private copies' checks and the dependences.
+	forms *formCtx
 }
 
 // A markedWrite is a statement of a loop body writing place.

@@ -133,6 +133,9 @@ func (j *supervisor) startLocal(rank int, s Spec, cfg nodeenv.Config, files inhe
 	}{{stdout, &cmd.Stdout}, {stderr, &cmd.Stderr}} {
 		f, created, err := j.outs.pipe(out.w)
 		if err != nil {
+			for _, f := range ends {
+				f.Close() // its copy ends
+			}
 			return err
 		}
 		if f != nil {

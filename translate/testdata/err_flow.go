@@ -675,3 +675,23 @@ func stepped(n int) {
 		b[j] += 2
 	}
 }
+
+func squares(a []int64) int64 {
+	var s int64
+	for k := 0; k < len(a); k++ {
+		s += a[k] * a[k]
+	}
+	return s
+}
+
+// twice calls a function that reads a window twice: its loop's counter
+// counted once.
+func twice(n int) {
+	x := make([]int64, n)
+	r := make([]int64, n)
+	//cape:parallel for
+	for i := 3; i < n; i++ {
+		x[i] = x[i] * 2
+		r[i] = squares(x[i-3:i+1]) + squares(x[i-3:i+1]) // want "squares.x.i-3:i.1.. reads a.k. .at err_flow.go:[0-9]+. in the parallel loop, and written by an earlier iteration"
+	}
+}

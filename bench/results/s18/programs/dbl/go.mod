@@ -1,0 +1,3 @@
+module example.com/dbl
+
+go 1.26
