@@ -286,9 +286,12 @@ func (r *Region) release(hl []wire.Home) error {
 }
 
 // pullAll faults in, on the master after the program's last region, every
-// page of the extent that other nodes hold: the sequential code after it
-// then needs no other node, and a slave lost meanwhile cannot stop it
-// halfway through what it writes (it stops here, before, if at all).
+// page of the extent that other nodes hold, where no node keeps a replica
+// of another's pages (--transfer homes --max-lost 0): the sequential code
+// after it then needs no other node, and a slave lost meanwhile cannot
+// stop it halfway through what it writes (it stops here, before, if at
+// all). With replicas the master fetches only what that code touches: a
+// page of a slave lost meanwhile comes from its replica.
 func (r *Region) pullAll() {
 	hs := r.n.homes
 	for p := range r.extent / hs.ps {
@@ -411,7 +414,7 @@ func (r *Region) exchangeHomesMaster(_ *delta.Delta) (sent, recvd int, err error
 	if err := r.release(hs.homes); err != nil {
 		return sent, recvd, err
 	}
-	if r.hints.last {
+	if r.hints.last && !hs.replicate {
 		r.pullAll()
 	}
 	if err := r.checkPointers(); err != nil {

@@ -389,6 +389,22 @@ func (r *Region) End() error {
 // stop), which generated code uses.
 func (r *Region) Stop() error { return r.End() }
 
+// RegionsDone is called where no parallel region can run any more: after
+// the outermost loop of main that holds its last regions (a proof of the
+// translator). On a slave it keeps serving the pages the node holds until
+// the master's program ends, then exits with status 0, so that the
+// sequential code that follows (typically the output of the whole result)
+// runs on the master only and no slave fetches what only that code reads.
+// On the master, and outside a job, it does nothing.
+func RegionsDone() {
+	n := the()
+	if n.rank == 0 || n.cur != nil || n.finished {
+		return
+	}
+	n.awaitMasterEnd()
+	fail(ErrJobDone)
+}
+
 // EndLast is called after Exchange of a region that is the program's last:
 // on a slave it finalizes and exits with status 0, so that the sequential
 // code after the last region runs on the master only.

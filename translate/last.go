@@ -2,6 +2,7 @@ package translate
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -149,29 +150,102 @@ func hasLabeledBranch(body *ast.BlockStmt) bool {
 // last: not in a loop, and followed by no call or region (and preceded by
 // no deferred call) that may run another.
 func (t *translator) isLast(r *region, mainDecl *ast.FuncDecl, rc reach) bool {
-	last := true
-	for p := t.parent[r.stmt]; p != nil && p != ast.Node(mainDecl); p = t.parent[p] {
-		switch p.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			last = false
+	if loop, _ := t.outermostLoop(r.stmt, mainDecl); loop != nil {
+		return false
+	}
+	return t.noRegionAfter(r.stmt.End(), mainDecl, rc)
+}
+
+// outermostLoop returns the outermost for or range statement of main that
+// holds n, or nil; ok is false where n is in a function literal.
+func (t *translator) outermostLoop(n ast.Node, mainDecl *ast.FuncDecl) (loop ast.Stmt, ok bool) {
+	for p := t.parent[n]; p != nil && p != ast.Node(mainDecl); p = t.parent[p] {
+		switch p := p.(type) {
+		case *ast.ForStmt:
+			loop = p
+		case *ast.RangeStmt:
+			loop = p
+		case *ast.FuncLit:
+			return nil, false
 		}
 	}
+	return loop, true
+}
+
+// noRegionAfter reports whether no region can run once main has reached
+// end: no region statement or call that may run one after end, and no
+// deferred call that may.
+func (t *translator) noRegionAfter(end token.Pos, mainDecl *ast.FuncDecl, rc reach) bool {
+	none := true
 	ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.DeferStmt:
 			if t.mayRunRegion(rc, n.Call) {
-				last = false
+				none = false
 			}
 		case *ast.CallExpr:
-			if n.Pos() >= r.stmt.End() && t.mayRunRegion(rc, n) {
-				last = false
+			if n.Pos() >= end && t.mayRunRegion(rc, n) {
+				none = false
 			}
 		case ast.Stmt:
-			if n.Pos() >= r.stmt.End() && t.regionAt[n] != nil {
-				last = false
+			if n.Pos() >= end && t.regionAt[n] != nil {
+				none = false
 			}
 		}
-		return last
+		return none
 	})
-	return last
+	return none
+}
+
+// findLeaving returns the loop of main after which the slaves leave the job
+// (cape.RegionsDone), or nil: the outermost loop of main that holds the
+// last place of main that may run a region (a region, or a call that may
+// run one), where no region can run after it. A program whose last region
+// is not in a loop needs none: the slaves leave after it (findLast). The
+// loop is in no other loop and main has no goto or labelled branch, so
+// once it has ended no region runs: the sequential code after it, usually
+// the output of the whole result, runs on the master only, and no slave
+// fetches the pages only that code reads.
+func (t *translator) findLeaving() ast.Stmt {
+	if t.p.name != "main" {
+		return nil
+	}
+	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
+	mainDecl := t.facts.decls[mainFn]
+	if mainDecl == nil || mainDecl.Body == nil || hasLabeledBranch(mainDecl.Body) {
+		return nil
+	}
+	rc := t.regionReach()
+	var site ast.Node // the last place of main that may run a region
+	ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if t.mayRunRegion(rc, n) && (site == nil || n.Pos() > site.Pos()) {
+				site = n
+			}
+		case ast.Stmt:
+			if t.regionAt[n] != nil && (site == nil || n.Pos() > site.Pos()) {
+				site = n
+			}
+		}
+		return true
+	})
+	if site == nil {
+		return nil
+	}
+	loop, ok := t.outermostLoop(site, mainDecl)
+	if !ok || loop == nil || t.regionAt[loop] != nil || !t.inStmtList(loop) || !t.noRegionAfter(loop.End(), mainDecl, rc) {
+		return nil
+	}
+	return loop
+}
+
+// inStmtList reports whether s is a statement of a block or of a case or
+// select clause, after which a statement can be inserted.
+func (t *translator) inStmtList(s ast.Stmt) bool {
+	switch t.parent[s].(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
 }
