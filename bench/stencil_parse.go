@@ -14,7 +14,7 @@ var (
 	// One region of cape run --stats, from any node (a slave's line is
 	// prefixed "[node N] " by the launcher); its fields are read one by
 	// one below, so that fields added to the line later do not break it.
-	regionStatsRE = regexp.MustCompile(`(?m)cape: (master|node \d+): region .*$`)
+	regionStatsRE = regexp.MustCompile(`(?m)cape: (master|node \d+): region \S+ #(\d+):.*$`)
 	statFieldREs  = map[string]*regexp.Regexp{
 		"compute":  regexp.MustCompile(`[:,] compute (\S+?),`),
 		"create":   regexp.MustCompile(`, create (\S+) \((\d+) pages`),
@@ -51,7 +51,7 @@ type nodeStats struct {
 }
 
 // parseRegionStats sums the --stats lines of every node; the master is "master".
-func parseRegionStats(stderr string) (map[string]*nodeStats, error) {
+func parseRegionStats(stderr string, setup int) (map[string]*nodeStats, error) {
 	out := map[string]*nodeStats{}
 	for _, m := range regionStatsRE.FindAllStringSubmatch(stderr, -1) {
 		line := m[0]
@@ -61,6 +61,9 @@ func parseRegionStats(stderr string) (map[string]*nodeStats, error) {
 			out[m[1]] = ns
 		}
 		ns.regions++
+		if k, err := strconv.Atoi(m[2]); err == nil && k <= setup {
+			continue // a region before the iterations: counted, not summed
+		}
 		dur := func(field string, dst *float64) error {
 			f := statFieldREs[field].FindStringSubmatch(line)
 			if f == nil {
@@ -125,24 +128,28 @@ func parseStencil(s *StencilSample, stdout, stderr string) error {
 }
 
 func (s *StencilSample) capeStats(stderr string) error {
-	nodes, err := parseRegionStats(stderr)
+	w := s.workload()
+	nodes, err := parseRegionStats(stderr, w.SetupRegions)
 	if err != nil {
 		return err
 	}
 	if s.Nodes > 1 && s.Iters > 0 && len(nodes) != s.Nodes {
 		return fmt.Errorf("cape run --stats lines from %d node(s), want %d", len(nodes), s.Nodes)
 	}
-	w := s.workload()
-	want := s.Iters * w.RegionsPerIter
+	want := s.Iters*w.RegionsPerIter + w.SetupRegions
 	var others int
 	for name, ns := range nodes {
 		if ns.regions != want && (!w.MayStop || ns.regions > want) {
-			return fmt.Errorf("%s reported %d regions, want %d (%d per iteration)", name, ns.regions, want, w.RegionsPerIter)
+			before := ""
+			if w.SetupRegions > 0 {
+				before = fmt.Sprintf(", %d before", w.SetupRegions)
+			}
+			return fmt.Errorf("%s reported %d regions, want %d (%d per iteration%s)", name, ns.regions, want, w.RegionsPerIter, before)
 		}
 		s.MaxCompute = max(s.MaxCompute, ns.compute)
 		// Per iteration run: a workload that may stop early (cg, once
 		// converged) ran fewer than it was asked for.
-		iters := float64(ns.regions) / float64(w.RegionsPerIter)
+		iters := float64(ns.regions-w.SetupRegions) / float64(w.RegionsPerIter)
 		if iters == 0 {
 			iters = float64(max(s.Iters, 1))
 		}
@@ -150,7 +157,7 @@ func (s *StencilSample) capeStats(stderr string) error {
 		if name == "master" {
 			s.Compute, s.Create, s.Wait, s.Merge, s.Send = ns.compute, ns.create, ns.wait, ns.merge, ns.send
 			s.Comm = ns.create + ns.exchange
-			s.Pages = float64(ns.pages) / float64(max(ns.regions, 1))
+			s.Pages = float64(ns.pages) / float64(max(ns.regions-w.SetupRegions, 1))
 			s.MasterSent, s.MasterRecv = per(ns.sent), per(ns.received)
 			continue
 		}

@@ -62,6 +62,17 @@ func TestParseWorkloads(t *testing.T) {
 		{name: "another size",
 			s:      StencilSample{Workload: "power", Size: 9, Iters: 3, Nodes: 1, Mode: Seq},
 			stdout: "power n=8 iters=3 lambda=1 hash=0123456789abcdef\n", stderr: "power: iterations 0.3s\n", wantErr: "want n=9"},
+		{name: "jacobi's fill region is counted, not summed",
+			s: StencilSample{Workload: "jacobi", Size: 8, Iters: 3, Nodes: 2, Mode: Incremental},
+			// Region #1 fills the grids (1 MB each way); #2-#4 are the
+			// iterations, 100 bytes each.
+			stdout: "n=8 iters=3 sum=1 weighted=2 last-diff=1e-3 hash=0123456789abcdef\n",
+			stderr: strings.Replace(capeRegions(4, 100, 10), "(sent 100, received 10 bytes)", "(sent 1000000, received 1000000 bytes)", 1) + "stencil: iterations 0.3s\n",
+			masterSent: 100, recvSent: 100},
+		{name: "jacobi without its fill region",
+			s:      StencilSample{Workload: "jacobi", Size: 8, Iters: 3, Nodes: 2, Mode: Incremental},
+			stdout: "n=8 iters=3 sum=1 weighted=2 last-diff=1e-3 hash=0123456789abcdef\n", stderr: capeRegions(3, 100, 10) + "stencil: iterations 0.3s\n",
+			wantErr: "want 4 (1 per iteration, 1 before)"},
 		{name: "jacobi prints the stencil's line",
 			s:      StencilSample{Workload: "jacobi", Size: 8, Iters: 3, Nodes: 1, Mode: Seq},
 			stdout: "n=8 iters=3 sum=1 weighted=2 last-diff=1e-3 hash=0123456789abcdef\n", stderr: "stencil: iterations 0.3s\nbench: peak rss 42 kB\n",

@@ -78,16 +78,18 @@ func TestLazyTransferConflict(t *testing.T) {
 }
 
 // TestLazyTransferMasterLost stops the master (SIGSTOP: it hangs, its
-// connections stay open) right after the last region's exchange, when the
-// slave's sequential code reads pages it lacks: the slave's helper cannot
-// fetch them, and the job must stop, without hanging, with an error naming
-// the master, never going on with other data.
+// connections stay open) right after the first region's exchange, when
+// the slave's sequential code (b[5] += it) and next region read pages it
+// lacks, none pushed yet: the slave's helper cannot fetch them, and the
+// job must stop, without hanging, with an error naming the master, never
+// going on with other data. (After the loop's last region the slave no
+// longer reads: it leaves, cape.RegionsDone.)
 func TestLazyTransferMasterLost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	needLazyPages(t)
-	t.Setenv("CAPE_FAULT", "node=0,at=exchange,do=stall,region=16")
+	t.Setenv("CAPE_FAULT", "node=0,at=exchange,do=stall,region=1")
 	var stdout, stderr lockedBuffer
 	done := make(chan error, 1)
 	start := time.Now()
