@@ -31,7 +31,7 @@ b() { local name=$1 w=$2 t=$3 r=$4; shift 4; echo "== $name $(date +%T)"; timeou
 # node's peak RSS (rsswrap), 3 rounds at 4 and 8 nodes.
 pair() { local v=$1 n=$2 d; [ $v = old ] && d=$OLD || d=$P
   timeout 60 $d/cape run -n $n $P/rsswrap -- $d/jacobi -n $N -iters 100 2>&1 >/dev/null |
-    awk -v v=$v -v n=$n '/iterations [0-9.]+s/{sub("s$","",$3); t=$3} /peak rss/{r=r" "$(NF-1)} END{print v, n, t, r}'; }
+    awk -v v=$v -v n=$n '!/^\[node/ && /iterations [0-9.]+s/{sub("s$","",$3); t=$3} /peak rss/{r=r" "(/^\[node/ ? "" : "m:") $(NF-1)} END{print v, n, t, r}'; }
 echo "version nodes seconds peak_rss_kB_per_node" > $R/pairs.txt
 for r in $(seq $RJ); do for n in 4 8; do for v in old new; do pair $v $n >> $R/pairs.txt; done; done; done
 cat $R/pairs.txt
