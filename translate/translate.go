@@ -199,6 +199,7 @@ func (t *translator) run() *Result {
 	t.checkBoxes(place)
 	t.sequentialRandom(code)
 	t.mapOrder(code)
+	t.regionsInGoroutines()
 	if len(t.diags) > 0 {
 		return nil
 	}

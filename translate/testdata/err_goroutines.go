@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Regions run one at a time and in the same order on every node: a
+// goroutine may run them only where no other region can run meanwhile.
+
+func fill(a []int, k int) {
+	//cape:parallel for
+	for i := range a {
+		a[i] = i * k
+	}
+}
+
+func main() {
+	a := make([]int, 64)
+	b := make([]int, 64)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // want "this goroutine may run a parallel region .err_goroutines.go:25. while another region runs"
+		defer wg.Done()
+		fill(a, 2)
+	}()
+	go func() { // want "this goroutine may run a parallel region"
+		defer wg.Done()
+		fill(b, 3)
+	}()
+	wg.Wait()
+	for k := 0; k < 2; k++ {
+		wg.Add(1)
+		go func() { // want "may run a parallel region"
+			defer wg.Done()
+			fill(a, k)
+		}()
+		wg.Wait()
+	}
+	//cape:parallel for
+	for i := range b {
+		b[i] += a[i]
+	}
+	fmt.Println(a[63], b[63])
+}
