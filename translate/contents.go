@@ -250,7 +250,7 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 		return false
 	}
 	if tp, ok := typ.(*types.TypeParam); ok {
-		if plainTerms(tp) {
+		if plainParam(tp) {
 			return true // every type it may be holds no reference (~float64 | ~int)
 		}
 		return refuse("values of type parameter " + tp.Obj().Name() + " (constrain it to number types, ~float64 | ~int, or instantiate the function or type with a concrete type)")
@@ -293,19 +293,20 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 	return refuse(typ.String() + " values")
 }
 
-// plainTerms reports whether the constraint of tp lists the types tp may
+// plainParam reports whether the constraint of tp lists the types tp may
 // be (a union such as ~float64 | ~int, directly or embedded) and each is a
 // number or a boolean: a value of any of them holds no reference.
-func plainTerms(tp *types.TypeParam) bool {
+func plainParam(tp *types.TypeParam) bool {
 	iface, ok := tp.Constraint().Underlying().(*types.Interface)
 	return ok && plainInterface(iface, 0)
 }
 
-// plainInterface reports whether iface lists the types it allows (its
-// embedded unions and interfaces, depth levels down at most) and each is a
-// number or a boolean.
+// plainInterface reports whether every type iface allows is a number or a
+// boolean: its type set is the intersection of its embedded elements (and
+// methods), so one element that allows only those is enough (an element
+// is a union, a type or an interface, depth levels down at most).
 func plainInterface(iface *types.Interface, depth int) bool {
-	if iface.NumEmbeddeds() == 0 || depth > 4 {
+	if depth > 4 {
 		return false
 	}
 	for i := range iface.NumEmbeddeds() {
@@ -318,19 +319,28 @@ func plainInterface(iface *types.Interface, depth int) bool {
 		default:
 			terms = append(terms, e)
 		}
-		for _, term := range terms {
-			switch u := term.Underlying().(type) {
-			case *types.Interface:
-				if !plainInterface(u, depth+1) {
-					return false
-				}
-			case *types.Basic:
-				if u.Info()&(types.IsNumeric|types.IsBoolean) == 0 {
-					return false
-				}
-			default:
+		if plainTerms(terms, depth) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainTerms reports whether each of a union's terms allows only numbers
+// and booleans.
+func plainTerms(terms []types.Type, depth int) bool {
+	for _, term := range terms {
+		switch u := term.Underlying().(type) {
+		case *types.Interface:
+			if !plainInterface(u, depth+1) {
 				return false
 			}
+		case *types.Basic:
+			if u.Info()&(types.IsNumeric|types.IsBoolean) == 0 {
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true
