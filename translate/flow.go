@@ -142,7 +142,7 @@ func (fc *formCtx) fixedRead(s *flowSites, step int64) (*flowPlace, *flowPlace) 
 				if len(keys) > 1 || len(keys) == 1 && w.mentions(keys[0]) {
 					continue
 				}
-				for _, sub := range samples(keys, ranges, readSamples) {
+				for _, sub := range samples(keys, ranges, readSamples, false) {
 					r2, ok := rd.substitute(sub)
 					if !ok {
 						continue
@@ -439,12 +439,12 @@ func (fc *formCtx) sampledDependence(w, rd flowPlace, dependent func(int64) bool
 	}
 	slices.Sort(wkeys)
 	slices.Sort(rkeys)
-	for _, rsub := range samples(rkeys, ranges, readSamples) {
+	for _, rsub := range samples(rkeys, ranges, readSamples, true) {
 		r2, ok := rd.substitute(rsub)
 		if !ok {
 			continue
 		}
-		for _, wsub := range samples(wkeys, ranges, maxSample) {
+		for _, wsub := range samples(wkeys, ranges, maxSample, true) {
 			w2, ok := w.substitute(wsub)
 			if !ok {
 				continue
@@ -459,7 +459,7 @@ func (fc *formCtx) sampledDependence(w, rd flowPlace, dependent func(int64) bool
 
 // samples returns every assignment to the counters keys of one of their
 // first extra+1 values that each may take (counterRange.count).
-func samples(keys []string, ranges map[string]counterRange, extra int64) []map[string]linForm {
+func samples(keys []string, ranges map[string]counterRange, extra int64, ends bool) []map[string]linForm {
 	out := []map[string]linForm{{}}
 	for _, key := range keys {
 		cr := ranges[key]
@@ -471,6 +471,16 @@ func samples(keys []string, ranges map[string]counterRange, extra int64) []map[s
 				}
 				m := maps.Clone(sub)
 				m[key] = cr.lo.add(linForm{"": t * cr.step}, 1)
+				next = append(next, m)
+			}
+			// And its last values: a block's last element is what the
+			// next block's first reads.
+			for t := range extra + 1 {
+				if !ends || cr.last == nil || cr.count >= 0 && t+extra+1 >= cr.count {
+					break // none known, or sampled from the start already
+				}
+				m := maps.Clone(sub)
+				m[key] = cr.last.add(linForm{"": -t * cr.step}, 1)
 				next = append(next, m)
 			}
 		}
@@ -583,7 +593,7 @@ func (fc *formCtx) invariantFlow(s *flowSites) bool {
 	t, l := fc.t, fc.r.loop
 	for k, ws := range s.writes {
 		for _, w := range ws {
-			if hasLoop(w.form) || len(w.guards) > 0 || slices.ContainsFunc(w.path, func(p pathStep) bool { return p.field == "" && (p.form == nil || hasLoop(p.form)) }) {
+			if hasLoop(w.form) || fc.movingCounter(w.form) || len(w.guards) > 0 || slices.ContainsFunc(w.path, func(p pathStep) bool { return p.field == "" && (p.form == nil || hasLoop(p.form)) }) {
 				continue
 			}
 			once := fc.t.onceBlock(fc.r, w.at)
@@ -603,6 +613,18 @@ func (fc *formCtx) invariantFlow(s *flowSites) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// movingCounter reports whether f mentions the counter of an inner loop
+// whose range moves with the loop variable (for k := b*bs; k < b*bs+bs;
+// k++): its elements are not at the same place in every iteration.
+func (fc *formCtx) movingCounter(f linForm) bool {
+	for key, cr := range fc.root.counterRanges() {
+		if hasLoop(cr.lo) && f.mentions(key) {
+			return true
 		}
 	}
 	return false

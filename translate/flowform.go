@@ -94,7 +94,11 @@ func flowDistance(w, rd linForm) (int64, bool) {
 	// The terms in i must be the same; then for every monomial s free of
 	// i: (w_s − r_s) + d·w_{i·s} = 0.
 	rest := map[string]int64{} // s → w_{i·s}
-	for m := range w.add(rd, 1) {
+	// Every monomial of either side (w.add(rd, 1) would drop those whose
+	// coefficients cancel: -1 and 1).
+	monomials := maps.Clone(w)
+	maps.Copy(monomials, rd)
+	for m := range monomials {
 		if s, inLoop := withoutLoop(m); inLoop {
 			if w[m] != rd[m] {
 				return 0, false
@@ -603,6 +607,7 @@ type counterRange struct {
 	lo    linForm
 	step  int64
 	count int64
+	last  linForm // the last value it takes, where known (else nil)
 }
 
 // counter returns the range of v, the counter of loop (a for or range
@@ -618,7 +623,10 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 		}
 		for m := range f {
 			for _, key := range strings.Split(m, "*") {
-				if key != "" && !fc.invariantKey(key) {
+				// The parallel loop's variable may move the range with
+				// it (for k := b*bs + 1; k < b*bs+bs; k++): a sample is
+				// then a form of it, which the distances take.
+				if key != "" && key != loopKey && !fc.invariantKey(key) {
 					return nil, false
 				}
 			}
@@ -644,6 +652,7 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 		}
 		cr := counterRange{lo: lo, step: step, count: -1}
 		if hi, ok := invariant(bound); ok {
+			cr.last = lastValue(hi, op, step)
 			span := hi.add(lo, -1)
 			if c, constant := span[""]; len(span) == 0 || len(span) == 1 && constant {
 				switch {
@@ -657,6 +666,9 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 					if op == token.GEQ && c%step == 0 {
 						cr.count++
 					}
+				}
+				if cr.count > 0 {
+					cr.last = lo.add(linForm{"": (cr.count - 1) * step}, 1)
 				}
 			}
 		}
@@ -677,6 +689,19 @@ func (fc *formCtx) counter(loop ast.Node, v *types.Var, depth int) (counterRange
 		return cr, true
 	}
 	return counterRange{}, false
+}
+
+// lastValue returns the last value a counter of step ±1 takes below (or
+// above) the bound hi under op, or nil: of other steps it depends on
+// where the counter starts.
+func lastValue(hi linForm, op token.Token, step int64) linForm {
+	switch {
+	case step == 1 && op == token.LSS, step == -1 && op == token.GTR:
+		return hi.add(linForm{"": -step}, 1)
+	case step == 1 && op == token.LEQ, step == -1 && op == token.GEQ:
+		return hi
+	}
+	return nil
 }
 
 // counterRanges returns the ranges of the body's counters that have one,

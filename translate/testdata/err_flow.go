@@ -695,3 +695,38 @@ func twice(n int) {
 		r[i] = squares(x[i-3:i+1]) + squares(x[i-3:i+1]) // want "squares.x.i-3:i.1.. reads a.k. .at err_flow.go:[0-9]+. in the parallel loop, and written by an earlier iteration"
 	}
 }
+
+// blocks: a block's first element read from the previous block's last,
+// which that block's inner loop writes at its counter's last value; a
+// block that reads only its own elements is race-free.
+func blocks(n, bs int) {
+	x := make([]int, n)
+	//cape:parallel for
+	for b := 0; b < n/bs; b++ {
+		lo := b * bs
+		if lo > 0 {
+			x[lo] += x[lo-1] // want "x.lo-1. is read in the parallel loop, and written by an earlier iteration .x.k."
+		}
+		for k := lo + 1; k < lo+bs; k++ {
+			x[k] += x[k-1]
+		}
+	}
+	y := make([]int, n)
+	//cape:parallel for
+	for b := 0; b < n/bs; b++ {
+		for k := b*bs + 1; k < b*bs+bs; k++ {
+			y[k] += y[k-1]
+		}
+	}
+	// A blocked prefix sum's first pass: each block its own elements.
+	sums := make([]int, n/bs)
+	//cape:parallel for
+	for b := 0; b < n/bs; b++ {
+		s := 0
+		for i := b * bs; i < min(n, (b+1)*bs); i++ {
+			s += y[i]
+			y[i] = s
+		}
+		sums[b] = s
+	}
+}
