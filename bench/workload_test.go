@@ -66,8 +66,8 @@ func TestParseWorkloads(t *testing.T) {
 			s: StencilSample{Workload: "jacobi", Size: 8, Iters: 3, Nodes: 2, Mode: Incremental},
 			// Region #1 fills the grids (1 MB each way); #2-#4 are the
 			// iterations, 100 bytes each.
-			stdout: "n=8 iters=3 sum=1 weighted=2 last-diff=1e-3 hash=0123456789abcdef\n",
-			stderr: strings.Replace(capeRegions(4, 100, 10), "(sent 100, received 10 bytes)", "(sent 1000000, received 1000000 bytes)", 1) + "stencil: iterations 0.3s\n",
+			stdout:     "n=8 iters=3 sum=1 weighted=2 last-diff=1e-3 hash=0123456789abcdef\n",
+			stderr:     strings.Replace(capeRegions(4, 100, 10), "(sent 100, received 10 bytes)", "(sent 1000000, received 1000000 bytes)", 1) + "stencil: iterations 0.3s\n",
 			masterSent: 100, recvSent: 100},
 		{name: "jacobi without its fill region",
 			s:      StencilSample{Workload: "jacobi", Size: 8, Iters: 3, Nodes: 2, Mode: Incremental},
