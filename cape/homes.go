@@ -263,6 +263,9 @@ func (n *node) awaitMasterEnd() {
 		return
 	}
 	hs.doneSeen = true
+	// The program reads no more input: leave the input stream now, which
+	// the master reads no further ahead of than its slowest reader.
+	_ = n.closeStdin()
 	if err := n.slave.Send(transport.Message{Kind: wire.Finished, Seq: n.seq}); err != nil {
 		return
 	}

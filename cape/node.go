@@ -87,7 +87,8 @@ type node struct {
 	// master's port (package refusal).
 	refused *refusal.Limiter
 
-	stdin stdio.Stream // this node's side of the input stream (stdin.go), or nil
+	stdin       stdio.Stream // this node's side of the input stream (stdin.go), or nil
+	stdinClosed sync.Once    // closeStdin's: the stream is closed once
 
 	joins   *roster.Joins // master of a checkpointed job: the nodes joining it (join.go)
 	joining *joiner       // a node joining a running job, until its end (join_node.go)

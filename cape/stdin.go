@@ -136,10 +136,12 @@ func (n *node) stdinFailed(err error) {
 
 // closeStdin ends this node's input stream in order (Finalize): a slave
 // tells the master it ended, the master closes its connections once the
-// slaves are done.
+// slaves are done. Once closed, it does nothing.
 func (n *node) closeStdin() error {
 	if n.stdin == nil {
 		return nil
 	}
-	return n.stdin.Close()
+	var err error
+	n.stdinClosed.Do(func() { err = n.stdin.Close() })
+	return err
 }

@@ -148,3 +148,52 @@ func capeRunStdin(stdin *os.File, nodes string, flags []string, dir string, args
 	defer func() { os.Stdin = old }()
 	return capeRun(nodes, flags, dir, args)
 }
+
+// TestStdinAfterLoop streams an input of several megabytes, most of it
+// read after the program's loop of regions, where the slaves leave: a
+// leaving slave must leave the input stream too, which the master reads no
+// further ahead of than its slowest reader (the job hung until killed).
+func TestStdinAfterLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	var b strings.Builder
+	b.WriteString("1000\n")
+	for i := range 600000 {
+		fmt.Fprintf(&b, "%d\n", i*7)
+	}
+	file := filepath.Join(t.TempDir(), "input")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bin := sharedBuild(t, "./testdata/stdintail")
+	want := goRunOutput(t, "./testdata/stdintail", nil, []byte(b.String()))
+	if !strings.Contains(want, "lines 600000 ") {
+		t.Fatalf("go run read too little: %s", want)
+	}
+	for _, nodes := range []string{"2", "3"} {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type result struct {
+			out, errText string
+			err          error
+		}
+		done := make(chan result, 1)
+		go func() {
+			out, errText, err := capeRunStdin(f, nodes, nil, bin, nil)
+			done <- result{out, errText, err}
+		}()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("%s nodes: cape run still running after 2 minutes", nodes)
+		}
+		f.Close()
+		if r.err != nil || r.out != want {
+			t.Fatalf("%s nodes: %v, printed %q, want %q\n%s", nodes, r.err, r.out, want, r.errText)
+		}
+	}
+}
