@@ -3,6 +3,7 @@ package translate
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // regionsInGoroutines refuses a go statement whose goroutine may run a
@@ -14,7 +15,8 @@ import (
 // may run one, where its go statement is in a loop, or where main itself
 // may run one (a region, or a call that may, outside go statements). A
 // single goroutine running the program's regions while main waits for it
-// is accepted.
+// is accepted, and so is one its starter waits for before anything else
+// that may run a region (joinedAfter): it runs as a call would.
 func (t *translator) regionsInGoroutines() {
 	if len(t.regions) == 0 {
 		return
@@ -24,12 +26,16 @@ func (t *translator) regionsInGoroutines() {
 		g  *ast.GoStmt
 		at ast.Node
 	}
-	var sites []site
+	var sites []site // the go statements not joined at once
+	all := 0         // every go statement that may run a region
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if g, ok := n.(*ast.GoStmt); ok {
 				if at := t.runsRegion(rc, g.Call); at != nil {
-					sites = append(sites, site{g, at})
+					all++
+					if !t.joinedAfter(rc, g) {
+						sites = append(sites, site{g, at})
+					}
 				}
 			}
 			return true
@@ -38,7 +44,7 @@ func (t *translator) regionsInGoroutines() {
 	if len(sites) == 0 {
 		return
 	}
-	concurrent := len(sites) > 1 || t.mainRunsRegion(rc)
+	concurrent := all > 1 || t.mainRunsRegion(rc)
 	for _, s := range sites {
 		if concurrent || t.inLoop(s.g) {
 			t.errorf(s.g.Pos(), "this goroutine may run a parallel region (%s) while another region runs: the nodes run the regions one at a time and in the same order, which concurrent regions do not ensure; call it without go", t.where(s.at.Pos()))
@@ -106,4 +112,89 @@ func (t *translator) inLoop(n ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// joinedAfter reports whether the goroutine g starts is waited for before
+// anything else may run a region: g runs a function literal that calls
+// wg.Done() (deferred or not) on a sync.WaitGroup variable wg, and a later
+// statement of the list g is in calls wg.Wait(), with no statement between
+// that may run a region (go func() { defer wg.Done(); … }(); wg.Wait()).
+func (t *translator) joinedAfter(rc reach, g *ast.GoStmt) bool {
+	lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
+	if !ok {
+		return false
+	}
+	var list []ast.Stmt
+	switch p := t.parent[g].(type) {
+	case *ast.BlockStmt:
+		list = p.List
+	case *ast.CaseClause:
+		list = p.Body
+	case *ast.CommClause:
+		list = p.Body
+	default:
+		return false
+	}
+	i := slices.Index(list, ast.Stmt(g))
+	for _, s := range list[i+1:] {
+		if wg := t.waitGroupCall(s, "Wait"); wg != nil {
+			return t.callsDone(lit.Body, wg)
+		}
+		if t.regionSiteIn(rc, s) != nil || t.startsRegions(rc, s) {
+			return false
+		}
+	}
+	return false
+}
+
+// waitGroupCall returns the variable wg where s is the statement
+// wg.<name>() (or defer wg.<name>()) on a sync.WaitGroup, else nil.
+func (t *translator) waitGroupCall(s ast.Stmt, name string) types.Object {
+	var call *ast.CallExpr
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		call, _ = s.X.(*ast.CallExpr)
+	case *ast.DeferStmt:
+		call = s.Call
+	}
+	if call == nil {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return nil
+	}
+	fn, ok := t.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	return t.info.Uses[id]
+}
+
+// callsDone reports whether body calls wg.Done() as one of its own
+// statements (deferred or not).
+func (t *translator) callsDone(body *ast.BlockStmt, wg types.Object) bool {
+	for _, s := range body.List {
+		if t.waitGroupCall(s, "Done") == wg {
+			return true
+		}
+	}
+	return false
+}
+
+// startsRegions reports whether n holds a go statement whose goroutine may
+// run a region.
+func (t *translator) startsRegions(rc reach, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if g, ok := n.(*ast.GoStmt); ok && t.runsRegion(rc, g.Call) != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // Regions run one at a time and in the same order on every node: a
-// goroutine may run them only where no other region can run meanwhile.
+// goroutine may run them only where no other region can run meanwhile, or
+// where its starter waits for it before anything else.
 
 func fill(a []int, k int) {
 	//cape:parallel for
@@ -20,18 +21,18 @@ func main() {
 	b := make([]int, 64)
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { // want "this goroutine may run a parallel region .err_goroutines.go:25. while another region runs"
+	go func() { // want "this goroutine may run a parallel region .err_goroutines.go:26. while another region runs"
 		defer wg.Done()
 		fill(a, 2)
 	}()
-	go func() { // want "this goroutine may run a parallel region"
+	go func() { // joined at once, but the first one still runs
 		defer wg.Done()
 		fill(b, 3)
 	}()
 	wg.Wait()
 	for k := 0; k < 2; k++ {
 		wg.Add(1)
-		go func() { // want "may run a parallel region"
+		go func() { // waited for before anything else: as a call
 			defer wg.Done()
 			fill(a, k)
 		}()
