@@ -216,8 +216,15 @@ func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
 	}
 	for k, rds := range s.wrapped {
 		for _, rd := range rds {
-			if len(rd.m.add(span, -1)) > 0 {
-				continue // modulo something else than the loop's count
+			if diff := rd.m.add(span, -1); len(diff) > 0 {
+				// Modulo something else than the loop's count: a
+				// dependence where it is known to be less (n := 4000;
+				// m := 1000: from i = m on, a[(i+c)%m] is an element an
+				// earlier iteration wrote).
+				if fc.smallerModulus(k, rd, diff, s) {
+					return fc.wrappedWrite(k, s), &rd.place
+				}
+				continue
 			}
 			c := rd.place.form.add(linForm{loopKey: 1}, -1)
 			if _, constant := c[""]; len(c) > 1 || len(c) == 1 && !constant {
@@ -234,6 +241,33 @@ func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
 		}
 	}
 	return nil, nil
+}
+
+// smallerModulus reports whether the modulus of the wrapped read rd is a
+// constant less than the loop's count (diff, their difference, a negative
+// constant once locals assigned once have their values), the read's index
+// is the loop variable plus a constant, and the loop writes k[i].
+func (fc *formCtx) smallerModulus(k string, rd wrappedRead, diff linForm, s *flowSites) bool {
+	diff = fc.expandLocals(diff, 4)
+	if d, constant := diff[""]; len(diff) != 1 || !constant || d >= 0 {
+		return false
+	}
+	c := rd.place.form.add(linForm{loopKey: 1}, -1)
+	if _, constant := c[""]; len(c) > 1 || len(c) == 1 && !constant || len(rd.place.guards) > 0 {
+		return false
+	}
+	return fc.wrappedWrite(k, s) != nil
+}
+
+// wrappedWrite returns the loop's write k[i] (unguarded, the loop variable
+// itself as its index), or nil.
+func (fc *formCtx) wrappedWrite(k string, s *flowSites) *flowPlace {
+	for _, w := range s.writes[k] {
+		if len(w.form) == 1 && w.form[loopKey] == 1 && len(w.path) == 0 && len(w.guards) == 0 {
+			return &w
+		}
+	}
+	return nil
 }
 
 // unknownOffset returns, where the read rd and the write w move alike

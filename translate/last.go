@@ -116,6 +116,10 @@ func (t *translator) mayRunRegion(rc reach, call *ast.CallExpr) bool {
 		return rc.has[c]
 	}
 	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		// Called where it is made (defer func() { … }()): what its body
+		// may run.
+		return t.regionSiteIn(rc, f.Body) != nil || rc.dynamic
 	case *ast.Ident:
 		switch t.info.Uses[f].(type) {
 		case *types.Builtin, *types.Func:
@@ -124,13 +128,46 @@ func (t *translator) mayRunRegion(rc reach, call *ast.CallExpr) bool {
 	case *ast.SelectorExpr:
 		if fn, ok := t.info.Uses[f.Sel].(*types.Func); ok && fn.Pkg() != t.p.types {
 			if sel := t.info.Selections[f]; sel == nil {
-				return false // a package-level function of another package
+				// A package-level function of another package: it may
+				// call back into the program through what it is given
+				// (sort.Sort(v) calls v's Less).
+				return t.handsRegion(rc, call)
 			} else if _, iface := sel.Recv().Underlying().(*types.Interface); !iface {
-				return false
+				return t.handsRegion(rc, call)
 			}
 		}
 	}
 	return rc.dynamic
+}
+
+// handsRegion reports whether call hands another package something through
+// which it may run a region: a function value, where a region is reachable
+// through one, or a value whose methods include one that may run a region.
+func (t *translator) handsRegion(rc reach, call *ast.CallExpr) bool {
+	for _, arg := range call.Args {
+		tv, ok := t.info.Types[arg]
+		if !ok || tv.Type == nil {
+			continue
+		}
+		typ := tv.Type
+		if _, fn := typ.Underlying().(*types.Signature); fn && rc.dynamic {
+			return true
+		}
+		if p, ok := typ.(*types.Pointer); ok {
+			typ = p.Elem()
+		}
+		named, ok := typ.(*types.Named)
+		if !ok {
+			continue
+		}
+		ms := types.NewMethodSet(types.NewPointer(named))
+		for i := range ms.Len() {
+			if m, ok := ms.At(i).Obj().(*types.Func); ok && rc.has[m] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasLabeledBranch reports whether body has a goto, or a break or continue

@@ -28,6 +28,10 @@ func TestLeaving(t *testing.T) {
 			"for it := 0; it < 3; it++ {\n\t\tstep(a)\n\t}\n\tstep(a)\n\tfmt.Println(a)", ""},
 		{"a deferred call running a region", helper,
 			"defer step(a)\n\tfor it := 0; it < 3; it++ {\n\t\tstep(a)\n\t}\n\tfmt.Println(a)", ""},
+		{"a deferred function literal calling a function with a region", helper,
+			"defer func() { step(a) }()\n\tfor it := 0; it < 3; it++ {\n\t\tstep(a)\n\t}\n\tfmt.Println(a)", ""},
+		{"another package calling back a method with a region", helper + "type rows []int\n\nfunc (r rows) Len() int { return len(r) }\n\nfunc (r rows) Swap(i, j int) { r[i], r[j] = r[j], r[i] }\n\nfunc (r rows) Less(i, j int) bool {\n\tstep(r)\n\treturn r[i] < r[j]\n}\n\n",
+			"for it := 0; it < 3; it++ {\n\t\tstep(a)\n\t}\n\tsort.Sort(rows(a))\n\tfmt.Println(a)", ""},
 		{"a loop in a function literal", "",
 			"run := func() {\n\t\tfor it := 0; it < 3; it++ {\n" + sweep + "\t\t}\n\t}\n\trun()\n\trun()\n\tfmt.Println(a)", ""},
 		{"the last region not in a loop (EndLast instead)", "",
@@ -38,7 +42,7 @@ func TestLeaving(t *testing.T) {
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := hintHead + c.funcs + "func main() {\n\ta := make([]int, 16)\n\t" + c.body + "\n}\n"
+			src := strings.Replace(hintHead, "\"math\"\n", "\"math\"\n\t\"sort\"\n", 1) + "var _ = sort.Ints\n\n" + c.funcs + "func main() {\n\ta := make([]int, 16)\n\t" + c.body + "\n}\n"
 			out, err := translateMain(t, cfg, src)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)

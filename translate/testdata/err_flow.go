@@ -730,3 +730,18 @@ func blocks(n, bs int) {
 		sums[b] = s
 	}
 }
+
+// moduli: a ring whose modulus is less than the loop's count wraps onto
+// elements earlier iterations wrote; a larger one never wraps.
+func moduli() {
+	n, m, big := 4000, 1000, 5000
+	a := make([]int, n+big)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		a[i] = a[(i+1)%m] + 1 // want "a..i.1..m. is read in the parallel loop, and written by an earlier iteration .a.i. at err_flow.go:[0-9]+.: the index wraps"
+	}
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		a[i] = a[(i+1)%big] + 1
+	}
+}
