@@ -1163,9 +1163,8 @@ func (t *emitter) emitSections(fo *fileOut, r *region) {
 // emitMain makes main join the job first and leave it last, and makes
 // os.Exit leave it too.
 func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
-	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	d := t.facts.decls[mainFn]
-	if d == nil || d.Body == nil {
+	d := t.mainDecl()
+	if d == nil {
 		return
 	}
 	fo := t.out(outs, t.fileOf[t.fset.File(d.Pos())])

@@ -221,22 +221,20 @@ func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
 				// dependence where it is known to be less (n := 4000;
 				// m := 1000: from i = m on, a[(i+c)%m] is an element an
 				// earlier iteration wrote).
-				if fc.smallerModulus(k, rd, diff, s) {
-					return fc.wrappedWrite(k, s), &rd.place
+				if !fc.smallerModulus(rd, diff) {
+					continue
 				}
-				continue
-			}
-			c := rd.place.form.add(linForm{loopKey: 1}, -1)
-			if _, constant := c[""]; len(c) > 1 || len(c) == 1 && !constant {
-				c = c.add(rd.m, -1) // (i + m + c) % m
-			}
-			if off, constant := c[""]; len(c) != 1 || !constant || off == 0 {
-				continue
-			}
-			for _, w := range s.writes[k] {
-				if len(w.form) == 1 && w.form[loopKey] == 1 && len(w.path) == 0 && len(w.guards) == 0 && len(rd.place.guards) == 0 {
-					return &w, &rd.place
+			} else {
+				c := rd.place.form.add(linForm{loopKey: 1}, -1)
+				if _, constant := c[""]; len(c) > 1 || len(c) == 1 && !constant {
+					c = c.add(rd.m, -1) // (i + m + c) % m
 				}
+				if off, constant := c[""]; len(c) != 1 || !constant || off == 0 {
+					continue
+				}
+			}
+			if w := fc.wrappedWrite(k, s); w != nil && len(rd.place.guards) == 0 {
+				return w, &rd.place
 			}
 		}
 	}
@@ -245,18 +243,16 @@ func (fc *formCtx) wrappedDependence(s *flowSites) (*flowPlace, *flowPlace) {
 
 // smallerModulus reports whether the modulus of the wrapped read rd is a
 // constant less than the loop's count (diff, their difference, a negative
-// constant once locals assigned once have their values), the read's index
-// is the loop variable plus a constant, and the loop writes k[i].
-func (fc *formCtx) smallerModulus(k string, rd wrappedRead, diff linForm, s *flowSites) bool {
+// constant once locals assigned once have their values) and the read's
+// index is the loop variable plus a constant.
+func (fc *formCtx) smallerModulus(rd wrappedRead, diff linForm) bool {
 	diff = fc.expandLocals(diff, 4)
 	if d, constant := diff[""]; len(diff) != 1 || !constant || d >= 0 {
 		return false
 	}
 	c := rd.place.form.add(linForm{loopKey: 1}, -1)
-	if _, constant := c[""]; len(c) > 1 || len(c) == 1 && !constant || len(rd.place.guards) > 0 {
-		return false
-	}
-	return fc.wrappedWrite(k, s) != nil
+	_, constant := c[""]
+	return len(c) == 0 || len(c) == 1 && constant
 }
 
 // wrappedWrite returns the loop's write k[i] (unguarded, the loop variable

@@ -73,17 +73,11 @@ func (t *translator) regionSiteIn(rc reach, n ast.Node) ast.Node {
 		if at != nil {
 			return false
 		}
-		switch n := n.(type) {
-		case *ast.GoStmt:
+		if _, ok := n.(*ast.GoStmt); ok {
 			return false
-		case *ast.CallExpr:
-			if t.mayRunRegion(rc, n) {
-				at = n
-			}
-		case ast.Stmt:
-			if t.regionAt[n] != nil {
-				at = n
-			}
+		}
+		if t.runsHere(rc, n) {
+			at = n
 		}
 		return at == nil
 	})
@@ -93,12 +87,8 @@ func (t *translator) regionSiteIn(rc reach, n ast.Node) ast.Node {
 // mainRunsRegion reports whether main may run a region itself: a region,
 // or a call that may run one, outside its go statements.
 func (t *translator) mainRunsRegion(rc reach) bool {
-	if t.p.name != "main" {
-		return true
-	}
-	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	d := t.facts.decls[mainFn]
-	return d == nil || d.Body == nil || t.regionSiteIn(rc, d.Body) != nil
+	d := t.mainDecl()
+	return d == nil || t.regionSiteIn(rc, d.Body) != nil
 }
 
 // inLoop reports whether n is in a for or range statement of its function.
@@ -124,18 +114,11 @@ func (t *translator) joinedAfter(rc reach, g *ast.GoStmt) bool {
 	if !ok {
 		return false
 	}
-	var list []ast.Stmt
-	switch p := t.parent[g].(type) {
-	case *ast.BlockStmt:
-		list = p.List
-	case *ast.CaseClause:
-		list = p.Body
-	case *ast.CommClause:
-		list = p.Body
-	default:
+	list := t.stmtList(g)
+	i := slices.Index(list, ast.Stmt(g))
+	if i < 0 {
 		return false
 	}
-	i := slices.Index(list, ast.Stmt(g))
 	for _, s := range list[i+1:] {
 		if wg := t.waitGroupCall(s, "Wait"); wg != nil {
 			return t.callsDone(lit.Body, wg)

@@ -12,18 +12,11 @@ import (
 // (Region.EndLast), so the sequential code that follows runs once.
 func (t *translator) findLast() map[*region]bool {
 	last := map[*region]bool{}
-	if t.p.name != "main" {
-		return last
-	}
-	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	mainDecl := t.facts.decls[mainFn]
-	if mainDecl == nil || mainDecl.Body == nil {
+	mainDecl := t.mainDecl()
+	if mainDecl == nil || hasLabeledBranch(mainDecl.Body) {
 		return last
 	}
 	rc := t.regionReach()
-	if hasLabeledBranch(mainDecl.Body) {
-		return last
-	}
 	for _, r := range t.regions {
 		if r.fn != ast.Node(mainDecl) || r.outer != nil {
 			continue
@@ -44,17 +37,42 @@ func (t *emitter) everyRegionLast() bool {
 	return len(t.regions) > 0
 }
 
+// mainDecl returns the declaration of the package's func main with a
+// body, or nil (not a main package, or no body).
+func (t *translator) mainDecl() *ast.FuncDecl {
+	if t.p.name != "main" {
+		return nil
+	}
+	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
+	if d := t.facts.decls[mainFn]; d != nil && d.Body != nil {
+		return d
+	}
+	return nil
+}
+
 // A reach tells which calls may run a region.
 type reach struct {
 	has     map[*types.Func]bool // functions that may run a region, transitively through static calls
 	dynamic bool                 // a region may be reached through a function value or interface
+	// hands memoizes handsRegion's question of a named type: whether one
+	// of its methods (of it or its pointer) may run a region.
+	hands map[*types.Named]bool
 }
 
 // regionReach finds the functions that may run a region, transitively
 // through static calls, and whether a region may be reached through a
-// function value or an interface.
+// function value or an interface; made once (t.reach).
 func (t *translator) regionReach() reach {
-	rc := reach{has: map[*types.Func]bool{}}
+	if t.reach == nil {
+		rc := t.findReach()
+		t.reach = &rc
+	}
+	return *t.reach
+}
+
+// findReach is regionReach's work.
+func (t *translator) findReach() reach {
+	rc := reach{has: map[*types.Func]bool{}, hands: map[*types.Named]bool{}}
 	for _, r := range t.regions {
 		fd, _ := r.fn.(*ast.FuncDecl)
 		if fd == nil {
@@ -156,16 +174,37 @@ func (t *translator) handsRegion(rc reach, call *ast.CallExpr) bool {
 		if p, ok := typ.(*types.Pointer); ok {
 			typ = p.Elem()
 		}
-		named, ok := typ.(*types.Named)
-		if !ok {
-			continue
+		if named, ok := typ.(*types.Named); ok && rc.methodRuns(named) {
+			return true
 		}
+	}
+	return false
+}
+
+// methodRuns reports whether a method of named (or of its pointer) may
+// run a region.
+func (rc reach) methodRuns(named *types.Named) bool {
+	runs, known := rc.hands[named]
+	if !known {
 		ms := types.NewMethodSet(types.NewPointer(named))
 		for i := range ms.Len() {
 			if m, ok := ms.At(i).Obj().(*types.Func); ok && rc.has[m] {
-				return true
+				runs = true
 			}
 		}
+		rc.hands[named] = runs
+	}
+	return runs
+}
+
+// runsHere reports whether n is a region statement or a call that may run
+// a region.
+func (t *translator) runsHere(rc reach, n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		return t.mayRunRegion(rc, n)
+	case ast.Stmt:
+		return t.regionAt[n] != nil
 	}
 	return false
 }
@@ -215,19 +254,8 @@ func (t *translator) outermostLoop(n ast.Node, mainDecl *ast.FuncDecl) (loop ast
 func (t *translator) noRegionAfter(end token.Pos, mainDecl *ast.FuncDecl, rc reach) bool {
 	none := true
 	ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.DeferStmt:
-			if t.mayRunRegion(rc, n.Call) {
-				none = false
-			}
-		case *ast.CallExpr:
-			if n.Pos() >= end && t.mayRunRegion(rc, n) {
-				none = false
-			}
-		case ast.Stmt:
-			if n.Pos() >= end && t.regionAt[n] != nil {
-				none = false
-			}
+		if d, ok := n.(*ast.DeferStmt); ok && t.mayRunRegion(rc, d.Call) || n != nil && n.Pos() >= end && t.runsHere(rc, n) {
+			none = false
 		}
 		return none
 	})
@@ -244,26 +272,15 @@ func (t *translator) noRegionAfter(end token.Pos, mainDecl *ast.FuncDecl, rc rea
 // the output of the whole result, runs on the master only, and no slave
 // fetches the pages only that code reads.
 func (t *translator) findLeaving() ast.Stmt {
-	if t.p.name != "main" {
-		return nil
-	}
-	mainFn, _ := t.p.types.Scope().Lookup("main").(*types.Func)
-	mainDecl := t.facts.decls[mainFn]
-	if mainDecl == nil || mainDecl.Body == nil || hasLabeledBranch(mainDecl.Body) {
+	mainDecl := t.mainDecl()
+	if mainDecl == nil || hasLabeledBranch(mainDecl.Body) {
 		return nil
 	}
 	rc := t.regionReach()
 	var site ast.Node // the last place of main that may run a region
 	ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			if t.mayRunRegion(rc, n) && (site == nil || n.Pos() > site.Pos()) {
-				site = n
-			}
-		case ast.Stmt:
-			if t.regionAt[n] != nil && (site == nil || n.Pos() > site.Pos()) {
-				site = n
-			}
+		if n != nil && (site == nil || n.Pos() > site.Pos()) && t.runsHere(rc, n) {
+			site = n
 		}
 		return true
 	})
@@ -279,10 +296,18 @@ func (t *translator) findLeaving() ast.Stmt {
 
 // inStmtList reports whether s is a statement of a block or of a case or
 // select clause, after which a statement can be inserted.
-func (t *translator) inStmtList(s ast.Stmt) bool {
-	switch t.parent[s].(type) {
-	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-		return true
+func (t *translator) inStmtList(s ast.Stmt) bool { return t.stmtList(s) != nil }
+
+// stmtList returns the statement list s is in (a block's, or a case or
+// select clause's), or nil.
+func (t *translator) stmtList(s ast.Stmt) []ast.Stmt {
+	switch p := t.parent[s].(type) {
+	case *ast.BlockStmt:
+		return p.List
+	case *ast.CaseClause:
+		return p.Body
+	case *ast.CommClause:
+		return p.Body
 	}
-	return false
+	return nil
 }

@@ -118,6 +118,9 @@ type translator struct {
 	// extImpls memoizes externalImpl's answers (calls.go): a cache of a
 	// question about the imported packages, not a pass's result.
 	extImpls []extImpl
+	// reach memoizes regionReach (last.go): which functions may run a
+	// region, asked by findLast, findLeaving and regionsInGoroutines.
+	reach *reach
 }
 
 func newTranslator(p *pkg) *translator {
