@@ -1,0 +1,3 @@
+module endlaststdin
+
+go 1.26
