@@ -121,7 +121,14 @@
 // that contains one) calls Region.Last before it starts, so that its end
 // sends the slaves no bytes, and Region.EndLast after it, so slaves stop
 // there. When every region of the program is such a region, main calls
-// cape.Init(cape.EveryRegionLast()).
+// cape.Init(cape.EveryRegionLast()). Otherwise main calls cape.RegionsDone,
+// where the slaves leave, after the statement that ends main's last place
+// that may run a region, when no region can run after it (last.go,
+// leaving.go): the outermost loop of main that holds that place, else the
+// statement of main's body that holds it (a call of a function with a loop
+// of regions, an if), or the statement that waits for the goroutine that
+// holds it (wg.Wait() or <-done, where the goroutine's function literal
+// signals once it has ended and nothing else can).
 //
 // Every problem of a run is reported at once, as an ErrorList whose lines
 // read file:line:col: message, like go vet.

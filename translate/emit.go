@@ -1190,8 +1190,13 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 		return true
 	})
 	fo.ed.insert(fo.off(d.Body.Rbrace), fmt.Sprintf("\n%s = true\n", returned))
-	if loop := t.findLeaving(); loop != nil {
-		fo.ed.insert(fo.off(loop.End()), fmt.Sprintf("\n%s.RegionsDone() // no region runs after this loop: the slaves leave here\n%s", c, t.lineDir(loop.End())))
+	if s := t.findLeaving(); s != nil {
+		what := "statement"
+		switch s.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			what = "loop"
+		}
+		fo.ed.insert(fo.off(s.End()), fmt.Sprintf("\n%s.RegionsDone() // no region runs after this %s: the slaves leave here\n%s", c, what, t.lineDir(s.End())))
 	}
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -262,36 +262,54 @@ func (t *translator) noRegionAfter(end token.Pos, mainDecl *ast.FuncDecl, rc rea
 	return none
 }
 
-// findLeaving returns the loop of main after which the slaves leave the job
-// (cape.RegionsDone), or nil: the outermost loop of main that holds the
-// last place of main that may run a region (a region, or a call that may
-// run one), where no region can run after it. A program whose last region
-// is not in a loop needs none: the slaves leave after it (findLast). The
-// loop is in no other loop and main has no goto or labelled branch, so
-// once it has ended no region runs: the sequential code after it, usually
-// the output of the whole result, runs on the master only, and no slave
-// fetches the pages only that code reads.
+// findLeaving returns the statement of main after which the slaves leave
+// the job (cape.RegionsDone), or nil. It follows main's last place that
+// may run a region (a region, or a call that may run one): where that
+// place is in a loop of main, the outermost such loop; otherwise the
+// statement of main's body that holds it, or the statement that waits for
+// the goroutine that holds it (leavingStmt). No region can run after that
+// statement (noRegionAfter), it is in no loop and main has no goto or
+// labelled branch, so once it has ended no region runs: the sequential
+// code after it, usually the output of the whole result, runs on the
+// master only, and no slave fetches the pages only that code reads. A
+// region of main's body after which no region runs needs none: the
+// slaves leave after it (findLast).
 func (t *translator) findLeaving() ast.Stmt {
 	mainDecl := t.mainDecl()
 	if mainDecl == nil || hasLabeledBranch(mainDecl.Body) {
 		return nil
 	}
 	rc := t.regionReach()
-	var site ast.Node // the last place of main that may run a region
+	site := t.lastSite(mainDecl, rc)
+	if site == nil {
+		return nil
+	}
+	var after ast.Stmt
+	if loop, ok := t.outermostLoop(site, mainDecl); ok && loop != nil {
+		if t.regionAt[loop] != nil || !t.inStmtList(loop) {
+			return nil
+		}
+		after = loop
+	} else {
+		after = t.leavingStmt(site, mainDecl)
+	}
+	if after == nil || !t.noRegionAfter(after.End(), mainDecl, rc) {
+		return nil
+	}
+	return after
+}
+
+// lastSite returns the last place of main, in the order of the source,
+// that may run a region (a region, or a call that may run one), or nil.
+func (t *translator) lastSite(mainDecl *ast.FuncDecl, rc reach) ast.Node {
+	var site ast.Node
 	ast.Inspect(mainDecl.Body, func(n ast.Node) bool {
 		if n != nil && (site == nil || n.Pos() > site.Pos()) && t.runsHere(rc, n) {
 			site = n
 		}
 		return true
 	})
-	if site == nil {
-		return nil
-	}
-	loop, ok := t.outermostLoop(site, mainDecl)
-	if !ok || loop == nil || t.regionAt[loop] != nil || !t.inStmtList(loop) || !t.noRegionAfter(loop.End(), mainDecl, rc) {
-		return nil
-	}
-	return loop
+	return site
 }
 
 // inStmtList reports whether s is a statement of a block or of a case or
