@@ -63,8 +63,27 @@ func search(a []float64) (int, bool) {
 	return first, found
 }
 
+// again jumps back to the label of a parallel for, which labels each
+// node's share of the iterations once translated.
+func again(a []float64) {
+	k := 0
+	//cape:parallel for
+loop:
+	for i := range a {
+		if a[i] > 100 {
+			continue loop
+		}
+		a[i] += float64(k)
+	}
+	k++
+	if k < 3 {
+		goto loop // want "goto loop jumps to the label of the parallel for at err_control.go:71"
+	}
+}
+
 func main() {
 	a := make([]float64, 10)
 	fmt.Println(f(a))
 	fmt.Println(search(a))
+	again(a)
 }
