@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // Private copies that would print something else than go run: the
@@ -104,11 +105,97 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 			}
 			cur = t.parent[cur]
 		}
+		if !ok && t.extremumIf(u, v, r.redOp[v]) != nil {
+			if isInteger(v.Type()) {
+				continue
+			}
+			t.errorf(u.Pos(), "%s is a %s reduction variable of the parallel loop, compared here to keep the %s value: on a floating-point variable the comparison skips NaN and keeps the first of -0 and +0 it meets, where the reduction combines the nodes' values as math.%s does; write %s = %s(%s, …) instead",
+				v.Name(), r.redOp[v], map[string]string{"max": "larger", "min": "smaller"}[r.redOp[v]], strings.ToUpper(r.redOp[v][:1])+r.redOp[v][1:], v.Name(), r.redOp[v], v.Name())
+			return
+		}
 		if !ok {
 			t.errorf(u.Pos(), "%s is a reduction variable of the parallel loop, but read here other than to update it: each node would read its own partial result, where go run reads the running total; read it after the loop", v.Name())
 			return
 		}
 	}
+}
+
+// extremumIf returns the if statement whose condition the use u of the
+// reduction variable v reads where it is if e > v { v = e } under
+// reduction(max:v) (also e >= v, v < e, v <= e; under min, the other way
+// round): an if with no else, whose body is that one assignment, e being
+// the same expression in both places, made of variables, constants,
+// indexing, fields, operators, conversions, len and cap (which read the
+// same value twice) and not naming v. Each node's copy of v, starting from
+// the operator's identity, then ends as the largest (smallest) e of its
+// iterations, and the reduction of the copies with v's value before the
+// loop is go run's v, for integers. Nil otherwise.
+func (t *translator) extremumIf(u *ast.Ident, v *types.Var, op string) *ast.IfStmt {
+	cmp, ok := t.parent[u].(*ast.BinaryExpr)
+	if !ok || op != "max" && op != "min" {
+		return nil
+	}
+	ifs, ok := t.parent[cmp].(*ast.IfStmt)
+	if !ok || ifs.Cond != ast.Expr(cmp) || ifs.Else != nil || ifs.Init != nil && t.namesVar(ifs.Init, v) || len(ifs.Body.List) != 1 {
+		return nil
+	}
+	as, ok := ifs.Body.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return nil
+	}
+	if id, ok := as.Lhs[0].(*ast.Ident); !ok || t.info.Uses[id] != v {
+		return nil
+	}
+	e, greater := cmp.Y, cmp.Op == token.LSS || cmp.Op == token.LEQ // v < e
+	if cmp.Y == ast.Expr(u) {
+		e, greater = cmp.X, cmp.Op == token.GTR || cmp.Op == token.GEQ // e > v
+	}
+	switch cmp.Op {
+	case token.GTR, token.GEQ, token.LSS, token.LEQ:
+	default:
+		return nil
+	}
+	if greater != (op == "max") || !t.pureExpr(e) || t.namesVar(e, v) || types.ExprString(e) != types.ExprString(as.Rhs[0]) {
+		return nil
+	}
+	return ifs
+}
+
+// pureExpr reports whether evaluating e twice in a row gives one value
+// and does nothing else: it is made of identifiers, constants, indexing,
+// fields, dereferences, operators (no receive), conversions, len and cap.
+func (t *translator) pureExpr(e ast.Expr) bool {
+	pure := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case nil, *ast.Ident, *ast.BasicLit, *ast.ParenExpr, *ast.SelectorExpr, *ast.IndexExpr, *ast.BinaryExpr, *ast.StarExpr:
+		case *ast.UnaryExpr:
+			pure = pure && n.Op != token.ARROW
+		case *ast.CallExpr:
+			if tv, ok := t.info.Types[n.Fun]; ok && tv.IsType() {
+				break
+			}
+			id, ok := ast.Unparen(n.Fun).(*ast.Ident)
+			b, builtin := t.info.Uses[id].(*types.Builtin)
+			pure = pure && ok && builtin && (b.Name() == "len" || b.Name() == "cap")
+		default:
+			pure = false
+		}
+		return pure
+	})
+	return pure
+}
+
+// namesVar reports whether n uses the variable v.
+func (t *translator) namesVar(n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && t.info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // conditionalLast makes v, a lastprivate variable of r, one that the

@@ -282,3 +282,45 @@ func twoLoops(out []float64) {
 		}
 	}
 }
+
+// extremes keeps the largest or smallest value in the if statement form
+// of max and min, on integers only.
+func extremes(out []int) {
+	n := len(out)
+	hi, lo, off, down, other, elsed, called := 0, 1<<20, 0, 0, 0, 0, 0
+	var fmax float64
+	//cape:parallel for reduction(max:hi, off, down, other, elsed, called, fmax) reduction(min:lo)
+	for i := 0; i < n; i++ {
+		if out[i]*2 > hi { // hi = max(hi, out[i]*2)
+			hi = out[i] * 2
+		}
+		if lo >= out[i] { // lo = min(lo, out[i])
+			lo = out[i]
+		}
+		if out[i] > off { // want "off is a reduction variable of the parallel loop, but read here other than to update it"
+			off = out[i] + 1
+		}
+		if out[i] < down { // want "down is a reduction variable of the parallel loop, but read here other than to update it"
+			down = out[i]
+		}
+		if other < out[i] { // want "other is a reduction variable of the parallel loop, but read here other than to update it"
+			other = out[i]
+			out[i]++
+		}
+		if out[i] > elsed { // want "elsed is a reduction variable of the parallel loop, but read here other than to update it"
+			elsed = out[i]
+		} else {
+			out[i] = 0
+		}
+		if next(out) > called { // want "called is a reduction variable of the parallel loop, but read here other than to update it"
+			called = next(out)
+		}
+		if float64(out[i]) > fmax { // want "fmax is a max reduction variable of the parallel loop, compared here to keep the larger value: on a floating-point variable"
+			fmax = float64(out[i])
+		}
+	}
+	fmt.Println(hi, lo, off, down, other, elsed, called, fmax)
+}
+
+// next reads a value that the loop's iterations do not write.
+func next(a []int) int { return len(a) }
