@@ -37,6 +37,12 @@ type homesNode struct {
 	// doneSeen: the master's end of the job arrived (Finalize need not
 	// wait for it).
 	doneSeen bool
+	// regionsOver: no region runs any more (regionsDone). The master's
+	// slavesEnded: every slave's program has ended (awaitSlavesEnd), with
+	// slavesEndErr.
+	regionsOver  bool
+	slavesEnded  bool
+	slavesEndErr error
 
 	// Replication (homes_loss.go), where losses may be survived.
 	replicate    bool
@@ -220,6 +226,19 @@ func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string, se
 		replicate: replicate, self: self && replicate, buddy: -1, replicatedTo: -1, adopted: map[int]bool{}}
 	if n.homes.self && n.rank > 0 {
 		n.homes.srv.ServeFromReplica()
+		// The twin of a page the node kept in its own replica is the
+		// replica's copy as of the region's entry (n.seq is the region's
+		// own from Begin to the next Begin, and the tracker reads twins
+		// from Start to the end of the exchange): the node holds no
+		// other (monitor.Lazy.TwinsFrom).
+		lz.TwinsFrom(func(p int) []byte { return h.OwnPage(p, n.seq-1) })
+	} else if snap := h.Snapshot(); len(snap) > 0 {
+		// Else the twin of a page the node holds is the snapshot its
+		// helper serves from, which the node rewrites with the pages it
+		// holds at each release (pageserver.Server.Update), after its
+		// twins' last read (a region's exchange) and before the next Start.
+		lz.TwinsFrom(func(p int) []byte { return snap[p*ps : (p+1)*ps] })
+		n.homes.srv.OnKept(lz.Kept)
 	}
 	if err := n.setReplicas(); err != nil {
 		return err
@@ -285,6 +304,16 @@ func (n *node) awaitSlavesEnd() error {
 	if n.homes == nil {
 		return nil
 	}
+	if n.homes.slavesEnded {
+		return n.homes.slavesEndErr
+	}
+	n.homes.slavesEnded = true
+	n.homes.slavesEndErr = n.awaitFinished()
+	return n.homes.slavesEndErr
+}
+
+// awaitFinished is awaitSlavesEnd's wait, once.
+func (n *node) awaitFinished() error {
 	if ro := n.rost; ro != nil {
 		close(ro.finishing)
 	}
@@ -307,6 +336,42 @@ func (n *node) awaitSlavesEnd() error {
 		}
 	}
 	return nil
+}
+
+// regionsDone releases, once no region can run any more (RegionsDone, or
+// the end of the program's last region), what only regions read: the
+// twins, the tracker's and those the helper would write for the pages it
+// installs from then on; and, on the master once every slave's program
+// has ended (no node fetches its pages after that), the snapshot its
+// helper serves them from. The master's code that follows (typically the
+// output of the whole result) then holds what it reads and not twice its
+// share. A failure to release costs memory only: it is reported, and the
+// program goes on.
+func (n *node) regionsDone() {
+	hs := n.homes
+	if hs == nil || hs.regionsOver || n.cur != nil {
+		return
+	}
+	hs.regionsOver = true
+	if err := hs.h.DropTwins(); err != nil {
+		notice("cape: node %d: after the last region: %v\n", n.rank, err)
+		return
+	}
+	if err := hs.tr.DropTwins(); err != nil {
+		notice("cape: node %d: after the last region: %v\n", n.rank, err)
+		return
+	}
+	if n.master == nil {
+		return
+	}
+	// As Finalize: the lost slaves first, whose ends are known.
+	n.dropLost()
+	if n.awaitSlavesEnd() != nil {
+		return // Finalize reports it
+	}
+	if err := hs.h.DropSnapshot(); err != nil {
+		notice("cape: node %d: after the last region: %v\n", n.rank, err)
+	}
 }
 
 // closeHomes stops the node's page server and helper (Finalize).

@@ -162,7 +162,10 @@ func (r *Region) keepWritten() {
 	}
 	t := time.Now()
 	arena := r.n.arena.Bytes()
-	pages := hs.unshared(func(lo, hi int) { hs.h.KeepOwn(r.seq, lo, hi, arena) })
+	pages := hs.unshared(func(lo, hi int) {
+		hs.h.KeepOwn(r.seq, lo, hi, arena)
+		hs.tr.Kept(lo, hi) // their twins from the next Start on
+	})
 	if st := r.stats; st != nil && pages > 0 {
 		st.replPages, st.replSelf, st.replicate = pages, true, time.Since(t)
 	}

@@ -395,10 +395,15 @@ func (r *Region) Stop() error { return r.End() }
 // the master's program ends, then exits with status 0, so that the
 // sequential code that follows (typically the output of the whole result)
 // runs on the master only and no slave fetches what only that code reads.
-// On the master, and outside a job, it does nothing.
+// Every node releases what only regions use (regionsDone); the master then
+// goes on with the program. Outside a job it does nothing.
 func RegionsDone() {
 	n := the()
-	if n.rank == 0 || n.cur != nil || n.finished {
+	if n.cur != nil || n.finished {
+		return
+	}
+	n.regionsDone()
+	if n.rank == 0 {
 		return
 	}
 	n.awaitMasterEnd()
@@ -409,7 +414,11 @@ func RegionsDone() {
 // on a slave it finalizes and exits with status 0, so that the sequential
 // code after the last region runs on the master only.
 func (r *Region) EndLast() {
-	if r.nested == nil && r.n.rank != 0 {
+	if r.nested != nil {
+		return
+	}
+	r.n.regionsDone()
+	if r.n.rank != 0 {
 		r.n.awaitMasterEnd()
 		fail(ErrJobDone)
 	}

@@ -49,6 +49,23 @@ type Lazy interface {
 	// the region did not write may return zeros: read it only for the
 	// pages Stop reported.
 	TwinWritesOnly()
+	// DropTwins releases every twin, outside a region, once the node's
+	// last region has ended (package cape's RegionsDone): they hold a
+	// page of memory for every page the node wrote or fetched, and no
+	// region will read them. The helper must stop writing twins first. A
+	// Start after it fails.
+	DropTwins() error
+	// TwinsFrom says where the caller keeps a copy of the pages it
+	// copies after a region (Kept): src(p) returns page p's bytes as of
+	// the entry of the region in progress (or, outside one, of the next),
+	// or nil. It must stay so until p is kept again, and be safe for
+	// concurrent use. From then on the twin of such a page is its copy
+	// while the page has not changed since it was kept: the tracker holds
+	// none of its own (exttwins_linux.go).
+	TwinsFrom(src func(p int) []byte)
+	// Kept says that the caller copied the pages [lo, hi), as they are
+	// now, where TwinsFrom's src reads them from the next Start on.
+	Kept(lo, hi int)
 	// UserModeOnly reports whether the userfaultfd handles only faults
 	// raised in user mode (LazyOptions.UserMode): then a system call that
 	// reads or writes an invalidated page fails with EFAULT, or moves

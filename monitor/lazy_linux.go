@@ -144,6 +144,20 @@ func (l *lazyTracker) UserModeOnly() bool { return !l.cfg.full }
 
 func (l *lazyTracker) TwinWritesOnly() { l.writesOnly = true }
 
+func (l *lazyTracker) DropTwins() error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	if l.res.twin != nil {
+		if err := l.releaseTwins(0, len(l.mem)/l.pageSize); err != nil {
+			return fmt.Errorf("drop the twins: %w", err)
+		}
+	}
+	clear(l.kept)
+	l.twinsGone = true
+	return nil
+}
+
 func (l *lazyTracker) Invalidate(pages []int) error {
 	if err := l.check(); err != nil {
 		return err
@@ -166,6 +180,7 @@ func (l *lazyTracker) Invalidate(pages []int) error {
 		}
 		l.othersWrite(lo, hi)
 		l.populatedSeen.remove(lo, hi) // before the discard, even if it fails
+		l.kept.remove(lo, hi)          // its next bytes come from elsewhere
 		if err := pagemem.Madvise(l.mem[lo*ps:hi*ps], unix.MADV_DONTNEED); err != nil {
 			return fmt.Errorf("invalidate pages [%d, %d): madvise: %w", lo, hi, err)
 		}
@@ -229,7 +244,7 @@ func (u *uffdTracker) copyPresent(from, to int) {
 	tw := u.res.twin.buf
 	ps := u.pageSize
 	u.presentRuns(from/ps, to/ps, func(lo, hi int) {
-		u.holdTwins(lo, hi)
+		u.ownTwins(lo, hi)
 		copyParallel(tw[lo*ps:hi*ps], u.mem[lo*ps:hi*ps])
 	})
 }
@@ -244,13 +259,19 @@ func (u *uffdTracker) copyPresent(from, to int) {
 func (u *uffdTracker) diffPresent(dst []int, from, to int) []int {
 	hole := holeCache{}
 	u.presentRuns(from, to, func(lo, hi int) {
-		u.twinSpans(&hole, lo, hi, func(a, b int, data bool) {
-			if !data {
-				dst = diffParallel(dst, u.mem, nil, u.pageSize, a, b)
+		u.extRuns(lo, hi, func(lo, hi int, ext bool) {
+			if ext {
+				dst = u.diffExt(dst, lo, hi)
 				return
 			}
-			u.holdTwins(a, b)
-			dst = diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, a, b)
+			u.twinSpans(&hole, lo, hi, func(a, b int, data bool) {
+				if !data {
+					dst = diffParallel(dst, u.mem, nil, u.pageSize, a, b)
+					return
+				}
+				u.holdTwins(a, b)
+				dst = diffParallel(dst, u.mem, u.res.twin.buf, u.pageSize, a, b)
+			})
 		})
 	})
 	return dst

@@ -480,3 +480,48 @@ func TestLazyInstallBeforeCleanStart(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyDropTwins: after the last region, DropTwins leaves no page of
+// the twin file populated, and a Start after it fails instead of trusting
+// twins that are gone.
+func TestLazyDropTwins(t *testing.T) {
+	const pages = 2 * chunkPages
+	ps := unix.Getpagesize()
+	mem, tr, _, _ := newLazyRecorded(t, pages)
+	u := plainRegions(tr)
+	for i := range 3 {
+		if err := tr.Start(len(mem)); err != nil {
+			t.Fatal(err)
+		}
+		for p := range pages {
+			mem[p*ps+8] = byte(i + 1)
+		}
+		if _, err := tr.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	populated := func() int {
+		data := 0
+		u.res.twin.spans(&holeCache{}, 0, pages, ps, func(lo, hi int, isData bool) {
+			if isData {
+				data += hi - lo
+			}
+		})
+		return data
+	}
+	if n := populated(); n == 0 {
+		t.Fatal("no twin page populated before DropTwins: the test proves nothing")
+	}
+	if err := tr.DropTwins(); err != nil {
+		t.Fatal(err)
+	}
+	if n := populated(); n != 0 {
+		t.Fatalf("%d twin pages still populated after DropTwins", n)
+	}
+	if mem[ps+8] != 3 {
+		t.Fatalf("DropTwins changed the memory: %d", mem[ps+8])
+	}
+	if err := tr.Start(len(mem)); !errors.Is(err, ErrState) {
+		t.Fatalf("Start after DropTwins: %v, want ErrState", err)
+	}
+}

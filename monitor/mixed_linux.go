@@ -249,6 +249,9 @@ func (u *uffdTracker) startMixed(extent int, h Hint) error {
 	// compared region) and compares the others.
 	injected := u.knownWritten()
 	changed := u.refreshHot(min(np, old))
+	if err := u.releaseAdopted(); err != nil {
+		return err
+	}
 	u.costs.between = changed + injected + max(coldWritten-u.coldDirty, 0)
 	if np > old {
 		k := len(u.chunks)
@@ -368,7 +371,7 @@ func (u *uffdTracker) copyNew(lo, hi int) {
 				q++
 			}
 			if p < q {
-				u.holdTwins(p, q)
+				u.ownTwins(p, q)
 				copyParallel(u.res.twin.buf[p*ps:q*ps], u.mem[p*ps:q*ps])
 			}
 			p = q
@@ -453,7 +456,7 @@ func (u *uffdTracker) copyPage(p int) {
 		return
 	}
 	ps := u.pageSize
-	u.holdTwins(p, p+1)
+	u.ownTwins(p, p+1)
 	copy(u.res.twin.buf[p*ps:(p+1)*ps], u.mem[p*ps:(p+1)*ps])
 }
 
@@ -537,6 +540,7 @@ func (u *uffdTracker) knownWritten() int {
 			i, j = i+1, j+1
 		}
 	}
+	u.wasInjected = append(u.wasInjected[:0], u.injected...)
 	u.injected = u.injected[:0]
 	return injected
 }
@@ -555,6 +559,7 @@ func (u *uffdTracker) refreshHot(n int) int {
 	u.fresh = 0
 	compared, copied := 0, 0
 	dirty := u.known
+	clean := u.dirtyAt != uint32(u.starts+1) // proven: see adoptKept
 	t := time.Now()
 	for lo, hi := range u.hotRuns(n) {
 		for e := lo / chunkPages; e*chunkPages < hi; e++ {
@@ -565,12 +570,22 @@ func (u *uffdTracker) refreshHot(n int) int {
 		for j < len(dirty) && dirty[j] < hi {
 			j++
 		}
-		u.holdPages(dirty[i:j])
+		own := u.copyBuf[:0]
 		for ; i < j; i++ {
-			u.copyPage(dirty[i])
 			u.chunks[dirty[i]/chunkPages].idle = 0
-			copied++
+			if !u.adoptKept(dirty[i], clean) {
+				own = append(own, dirty[i])
+			}
 		}
+		for a, b := range pageRuns(own) {
+			u.ext.remove(a, b)
+		}
+		u.holdPages(own)
+		for _, p := range own {
+			u.copyPage(p)
+		}
+		copied += len(own)
+		u.copyBuf = own
 	}
 	tCopy += time.Since(t)
 	synced := uint32(u.starts + 1)

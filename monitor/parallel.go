@@ -35,9 +35,21 @@ func copyParallel(dst, src []byte) {
 // diffParallel is diffPages split across cores; the result is in increasing
 // order.
 func diffParallel(dst []int, mem, buf []byte, pageSize, from, to int) []int {
+	if workers((to-from)*pageSize) == 1 {
+		return diffPages(dst, mem, buf, pageSize, from, to) // no closure to allocate
+	}
+	return splitDiff(dst, pageSize, from, to, func(d []int, lo, hi int) []int {
+		return diffPages(d, mem, buf, pageSize, lo, hi)
+	})
+}
+
+// splitDiff runs diff (which appends the pages of [lo, hi) it finds) over
+// the pages [from, to), split across cores where they are many; the
+// result is in increasing order.
+func splitDiff(dst []int, pageSize, from, to int, diff func(dst []int, lo, hi int) []int) []int {
 	w := workers((to - from) * pageSize)
 	if w == 1 {
-		return diffPages(dst, mem, buf, pageSize, from, to)
+		return diff(dst, from, to)
 	}
 	parts := make([][]int, w)
 	per := (to - from + w - 1) / w
@@ -48,7 +60,7 @@ func diffParallel(dst []int, mem, buf []byte, pageSize, from, to int) []int {
 		if lo >= hi {
 			break
 		}
-		wg.Go(func() { parts[i] = diffPages(nil, mem, buf, pageSize, lo, hi) })
+		wg.Go(func() { parts[i] = diff(nil, lo, hi) })
 	}
 	wg.Wait()
 	for _, p := range parts {

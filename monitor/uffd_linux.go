@@ -118,6 +118,21 @@ type uffdTracker struct {
 	// (snap_linux.go), which kind does not record: kind stays that of the
 	// last region of another kind, whose state snapshot regions keep.
 	snap bool
+	// twinsGone: DropTwins released the twins; no region may start.
+	twinsGone bool
+	// External twins (exttwins_linux.go): twinSrc reads a page's copy
+	// kept outside the tracker (nil: none); ext: the pages whose twin is
+	// that copy; kept: the pages copied since the last Stop (Kept);
+	// adopted: the pages this Start made external, whose own twin pages
+	// are released.
+	twinSrc func(p int) []byte
+	ext     pageSet
+	kept    pageSet
+	adopted []int
+	copyBuf []int // refreshHot's scratch
+	// wasInjected: the pages announced written (WillWrite, Install)
+	// between the last Stop and this Start, increasing.
+	wasInjected []int
 }
 
 // UffdModeEnv names an environment variable that forces the kind of
@@ -259,6 +274,9 @@ func (u *uffdTracker) Name() string { return BackendUffd }
 func (u *uffdTracker) Start(extent int) error {
 	if err := u.checkStart(extent); err != nil {
 		return err
+	}
+	if u.twinsGone {
+		return fmt.Errorf("start: %w: the twins were dropped after the last region (DropTwins)", ErrState)
 	}
 	if u.res.twin == nil {
 		tw, err := newTwin(len(u.mem))
@@ -455,7 +473,7 @@ func (u *uffdTracker) probeFault(extent int) (bool, error) {
 		return false, nil
 	}
 	off := p * u.pageSize
-	u.holdTwins(p, p+1)
+	u.ownTwins(p, p+1)
 	copy(u.res.twin.buf[off:off+u.pageSize], u.mem[off:off+u.pageSize])
 	// Protecting p forgets whether it was written: count it written.
 	u.betw.add(p, p+1)
@@ -503,7 +521,7 @@ func (u *uffdTracker) calibrate(extent int) {
 		return
 	}
 	mem, tw := u.mem[lo:lo+n], u.res.twin.buf[lo:lo+n]
-	u.holdTwins(lo/u.pageSize, (lo+n)/u.pageSize) // not timed
+	u.ownTwins(lo/u.pageSize, (lo+n)/u.pageSize) // not timed
 	t := time.Now()
 	copy(tw, mem)
 	t1 := time.Now()
@@ -690,6 +708,9 @@ func (u *uffdTracker) Twin(p int) []byte {
 	if !ok || u.res.twin == nil {
 		return nil
 	}
+	if u.ext.has(off / u.pageSize) {
+		return u.twinOf(off / u.pageSize)
+	}
 	return u.res.twin.buf[off : off+u.pageSize : off+u.pageSize]
 }
 
@@ -744,15 +765,17 @@ func (u *uffdTracker) scan(from, to int, rearm bool, fn func(lo, hi int)) error 
 // per page costs tens of microseconds on some machines. Without the call
 // (before Linux 5.14) they fault in as before. Every write of a twin page
 // is preceded by a holdTwins of it, so that a page never held is zero
-// (twinSpans).
+// (twinSpans). External pages are skipped: their twins are read elsewhere
+// (ownTwins makes a page's twin its own before it is written).
 func (u *uffdTracker) holdTwins(lo, hi int) {
 	ps := u.pageSize
+	skip := func(p int) bool { return u.held.has(p) || u.ext.has(p) }
 	for p := lo; p < hi; {
-		for p < hi && u.held.has(p) {
+		for p < hi && skip(p) {
 			p++
 		}
 		q := p
-		for q < hi && !u.held.has(q) {
+		for q < hi && !skip(q) {
 			q++
 		}
 		if p < q {

@@ -132,8 +132,16 @@ func (u *uffdTracker) releaseUnwritten() error {
 }
 
 // releaseTwins releases the twin pages [lo, hi): they read as zero from
-// then on, and held forgets them, so that twinSpans asks again.
+// then on, and held forgets them, so that twinSpans asks again; the
+// pages are no longer external (their twins are nowhere).
 func (u *uffdTracker) releaseTwins(lo, hi int) error {
+	u.ext.remove(lo, hi)
+	return u.punchTwins(lo, hi)
+}
+
+// punchTwins releases the tracker's own twin pages [lo, hi), as
+// releaseTwins, leaving external pages so.
+func (u *uffdTracker) punchTwins(lo, hi int) error {
 	ps := u.pageSize
 	u.held.remove(lo, hi)
 	tw := u.res.twin

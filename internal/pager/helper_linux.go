@@ -66,6 +66,7 @@ type helper struct {
 
 	// Self replicas (orphan_linux.go).
 	keepServing atomic.Bool  // the node asked to serve its pages after it is gone
+	noTwins     atomic.Bool  // the node's regions are over: install writes no twin
 	launcher    int          // the process that started the node (its parent)
 	bye         atomic.Bool  // the node said goodbye before closing its end
 	orphaned    atomic.Bool  // the node is gone: answer from the replica
@@ -336,7 +337,9 @@ func (h *helper) install(q int, content []byte) error {
 		return nil // read ahead, but the node already has it
 	}
 	ps := h.cfg.PageSize
-	copy(h.twin[q*ps:(q+1)*ps], content)
+	if !h.noTwins.Load() {
+		copy(h.twin[q*ps:(q+1)*ps], content)
+	}
 	h.state.clear(q)
 	_, err := copyRetry(h.cfg.Base+uint64(q*ps), content, true)
 	if errors.Is(err, unix.EEXIST) {
@@ -383,6 +386,9 @@ func (h *helper) zeroFill(p int, write bool) error {
 // Only the pages the twin file holds data for are read: a hole reads as
 // zero, and reading it would fault a page in.
 func (h *helper) clearTwins(lo, hi int) {
+	if h.noTwins.Load() {
+		return
+	}
 	ps := h.cfg.PageSize
 	for q := lo; q < hi; q++ {
 		off, err := unix.Seek(helperTwinFD, int64(q*ps), unix.SEEK_DATA)

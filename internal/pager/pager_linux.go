@@ -305,6 +305,29 @@ func (h *Helper) SetReplica(rank, at int) { h.state.setReplicaAt(rank, at) }
 // BeginUpdate stops the helper's server from serving until SetVersion.
 func (h *Helper) BeginUpdate() { h.state.storeVersion(updating) }
 
+// DropTwins asks the helper to write no twin of the pages it installs
+// from then on (the node's last region has ended, and the node drops its
+// twins: monitor.Lazy.DropTwins), and waits until it has taken it.
+func (h *Helper) DropTwins() error {
+	return h.askOK(command{Op: "notwins"}, "ask the helper to stop writing twins")
+}
+
+// DropSnapshot releases the memory of the snapshot the helper serves the
+// node's pages from, once no node will fetch them again (every other
+// node's program has ended). The node holds no page for the helper after
+// it: a request fails instead of reading the released pages as zeros (the
+// server checks the pages it copied are still held after the copy).
+func (h *Helper) DropSnapshot() error {
+	h.state.dropHeld()
+	if len(h.snap) == 0 {
+		return nil
+	}
+	if err := unix.Madvise(h.snap, unix.MADV_REMOVE); err != nil {
+		return fmt.Errorf("release the snapshot: madvise: %w", err)
+	}
+	return nil
+}
+
 // SetHeld records whether the node holds page p (its bytes are in the
 // snapshot).
 func (h *Helper) SetHeld(p int, held bool) { h.state.setHeld(p, held) }
@@ -390,6 +413,22 @@ func (h *Helper) KeepOwn(seq uint64, lo, hi int, arena []byte) {
 	for p := lo; p < hi; p++ {
 		storeSlot(h.snap, h.pend, h.ownVers, ps, p, seq, arena[p*ps:(p+1)*ps])
 	}
+}
+
+// OwnPage returns page p of the node's own replica (KeepOwn) as of
+// version v, the newest of its two copies at most v, in place (the node
+// must not write it), or nil if there is none. KeepOwn overwrites only the
+// older copy, so the page returned stays as it is until p is kept again
+// at a version above v twice.
+func (h *Helper) OwnPage(p int, v uint64) []byte {
+	if p < 0 || 2*p+1 >= len(h.ownVers) {
+		return nil
+	}
+	s := newestSlot(h.ownVers, p, v)
+	if s < 0 {
+		return nil
+	}
+	return slotPage(h.snap, h.pend, h.ps, p, s)
 }
 
 // KeepServing asks a serving helper to keep serving the node's pages, from

@@ -55,6 +55,15 @@ func (*Helper) Snapshot() []byte { return nil }
 // BeginUpdate does nothing.
 func (*Helper) BeginUpdate() {}
 
+// OwnPage returns nil.
+func (*Helper) OwnPage(int, uint64) []byte { return nil }
+
+// DropTwins does nothing.
+func (*Helper) DropTwins() error { return nil }
+
+// DropSnapshot does nothing.
+func (*Helper) DropSnapshot() error { return nil }
+
 // SetHeld does nothing.
 func (*Helper) SetHeld(int, bool) {}
 

@@ -93,10 +93,14 @@ func storeSlot(mem, mem1 []byte, ver []uint64, ps, p int, v uint64, content []by
 
 // slot returns the slot of page p's newest version at most v, or -1.
 // r.mu must be held.
-func (r *replica) slot(p int, v uint64) int {
+func (r *replica) slot(p int, v uint64) int { return newestSlot(r.ver, p, v) }
+
+// newestSlot returns the slot of page p's newest version at most v in
+// two-slot storage whose versions are ver (+1; 0: empty), or -1.
+func newestSlot(ver []uint64, p int, v uint64) int {
 	best, bv := -1, uint64(0)
 	for s := range 2 {
-		if x := atomic.LoadUint64(&r.ver[2*p+s]); x != 0 && x-1 <= v && (best < 0 || x > bv) {
+		if x := atomic.LoadUint64(&ver[2*p+s]); x != 0 && x-1 <= v && (best < 0 || x > bv) {
 			best, bv = s, x
 		}
 	}

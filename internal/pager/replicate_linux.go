@@ -30,6 +30,9 @@ import (
 // until Launcher, the node's parent, is gone (self replicas,
 // orphan_linux.go).
 //
+// With Op "notwins", it tells the helper that the node's regions are
+// over: the pages it installs from then on get no twin.
+//
 // With Op "page", it asks instead for page Page of node Origin's replica
 // as of version Seq, kept by node Buddy (the master reading the pages of
 // a node lost after its notice); the answer is a line "page N" and the N
@@ -74,6 +77,10 @@ func (h *helper) readCommand() (done bool, err error) {
 		}
 		h.keepOwn()
 		h.keepServing.Store(true)
+		_, err := fmt.Fprintf(h.sock, "ok\n")
+		return err != nil, err
+	case "notwins":
+		h.noTwins.Store(true)
 		_, err := fmt.Fprintf(h.sock, "ok\n")
 		return err != nil, err
 	}

@@ -190,6 +190,13 @@ func (h *helper) copyPages(p int, v uint64, rs *readState) ([]byte, bool) {
 	for q := p; q < p+held; q++ {
 		out = AppendPage(out, q, h.snap[q*ps:(q+1)*ps])
 	}
+	// Still held after the copy: the node drops a page's bit before it
+	// releases its bytes (Helper.DropSnapshot).
+	for q := p; q < p+held; q++ {
+		if !h.state.isHeld(q) {
+			return nil, false
+		}
+	}
 	return out, true
 }
 

@@ -70,5 +70,10 @@ func TestServerAnswer(t *testing.T) {
 		if _, err := h.answer(2, req(c.p, c.v), &readState{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("page %d as of #%d: %v, want an error saying %q", c.p, c.v, err, c.want)
 		}
+	} // Once the node dropped its snapshot (no node fetches its pages any
+	// more), a late request fails rather than reading released bytes.
+	st.dropHeld()
+	if out, err := h.answer(0, req(4, 3), &readState{}); err == nil || !strings.Contains(err.Error(), "does not hold") {
+		t.Errorf("page 4 after the snapshot was dropped: %d bytes, %v; want an error", len(out), err)
 	}
 }

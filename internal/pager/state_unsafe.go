@@ -133,6 +133,13 @@ func (s *state) setHeld(p int, held bool) {
 	}
 }
 
+// dropHeld clears every page's held bit.
+func (s *state) dropHeld() {
+	for i := range s.held {
+		atomic.StoreUint64(&s.held[i], 0)
+	}
+}
+
 // learn records that rank fetched page p (ranks from 64 on are not
 // recorded: their pages are not pushed).
 func (s *state) learn(p, rank int) {

@@ -37,7 +37,15 @@ type Server struct {
 	// fromReplica: the helper serves from the node's own replica (self
 	// replicas), which has every page the node holds: no snapshot copy.
 	fromReplica bool
+	// kept, if set, is told each run of pages Update copied into the
+	// snapshot (OnKept).
+	kept func(lo, hi int)
 }
+
+// OnKept has Update call kept with each run of pages it copies into the
+// snapshot, after the copy: the node's tracker reads them there as their
+// twins (monitor.Lazy.Kept) while they do not change.
+func (s *Server) OnKept(kept func(lo, hi int)) { s.kept = kept }
 
 // New returns the Server of node rank over st, for pages of ps bytes.
 func New(st Store, rank, ps int) *Server {
@@ -61,6 +69,9 @@ func (s *Server) Update(seq uint64, homes []wire.Home, arena []byte) {
 		mine := h.Holder == s.rank
 		if mine && !s.fromReplica {
 			copy(snap[h.Lo*ps:h.Hi*ps], arena[h.Lo*ps:h.Hi*ps])
+			if s.kept != nil {
+				s.kept(h.Lo, h.Hi)
+			}
 		}
 		for p := h.Lo; p < h.Hi; p++ {
 			s.st.SetHeld(p, mine)

@@ -40,6 +40,8 @@ func TestUpdateAndPushes(t *testing.T) {
 	const ps, pages = 16, 12
 	st := &fakeStore{snap: make([]byte, ps*pages), held: map[int]bool{}, readers: map[int]uint64{}}
 	s := New(st, 1, ps)
+	var kept [][2]int
+	s.OnKept(func(lo, hi int) { kept = append(kept, [2]int{lo, hi}) })
 	arena := make([]byte, ps*pages)
 	for i := range arena {
 		arena[i] = byte(i / ps)
@@ -50,6 +52,9 @@ func TestUpdateAndPushes(t *testing.T) {
 	}
 	if !bytes.Equal(st.snap[2*ps:5*ps], arena[2*ps:5*ps]) || st.snap[5*ps] != 0 {
 		t.Fatalf("snapshot after #1: %v", st.snap)
+	}
+	if !slices.Equal(kept, [][2]int{{2, 5}}) {
+		t.Fatalf("after #1: told kept %v, want the pages copied, [2, 5)", kept)
 	}
 	// Page 3 is written elsewhere: dropped; page 2 again here: updated.
 	arena[2*ps] = 99
