@@ -106,7 +106,7 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 			cur = t.parent[cur]
 		}
 		if !ok && t.extremumIf(u, v, r.redOp[v]) != nil {
-			if isInteger(v.Type()) {
+			if allInteger(termBasics(v.Type())) {
 				continue
 			}
 			t.errorf(u.Pos(), "%s is a %s reduction variable of the parallel loop, compared here to keep the %s value: on a floating-point variable the comparison skips NaN and keeps the first of -0 and +0 it meets, where the reduction combines the nodes' values as math.%s does; write %s = %s(%s, …) instead",
@@ -794,4 +794,15 @@ func (t *translator) enclosingLit(n ast.Node) *ast.FuncLit {
 		}
 	}
 	return nil
+}
+
+// allInteger reports whether bs, a variable's possible basic types, are
+// integer types, and there is one at least.
+func allInteger(bs []*types.Basic) bool {
+	for _, b := range bs {
+		if b.Info()&types.IsInteger == 0 {
+			return false
+		}
+	}
+	return len(bs) > 0
 }

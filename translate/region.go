@@ -368,13 +368,32 @@ func (t *translator) clauseVar(r *region, clause string, a clauseArg) *types.Var
 	return v
 }
 
+// reducible reports whether v may be reduced with op, and reports why
+// not: a number or boolean that op applies to, an array or slice of one,
+// or a value of a type parameter each of whose types is one (reducible
+// with op each).
 func (t *translator) reducible(a clauseArg, v *types.Var, op string) bool {
 	typ := v.Type()
 	if k := reductionKind(typ); k != "" {
 		typ = typ.Underlying().(interface{ Elem() types.Type }).Elem()
 	}
-	b, ok := typ.Underlying().(*types.Basic)
-	if !ok || b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) == 0 {
+	bs := termBasics(typ)
+	if len(bs) == 0 {
+		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point, complex or boolean type, an array or slice of one, or a type parameter constrained to such types (~int | ~float64)", a.text, v.Type())
+		return false
+	}
+	for _, b := range bs {
+		if !t.reducibleBasic(a, v, op, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// reducibleBasic reports whether a value of the basic type b, one that v
+// may hold, may be reduced with op, and reports why not.
+func (t *translator) reducibleBasic(a clauseArg, v *types.Var, op string, b *types.Basic) bool {
+	if b.Info()&(types.IsInteger|types.IsFloat|types.IsComplex|types.IsBoolean) == 0 {
 		t.errorf(a.pos, "reduction variable %s has type %s; want an integer, floating-point, complex or boolean type, or an array or slice of one", a.text, v.Type())
 		return false
 	}
@@ -401,6 +420,71 @@ func (t *translator) reducible(a clauseArg, v *types.Var, op string) bool {
 		}
 	}
 	return true
+}
+
+// termBasics returns the basic types a value of type typ may have: its
+// underlying basic type, or, for a type parameter, the types of one
+// element of its constraint that lists only basic types (a union such as
+// ~int | ~float64, directly or through embedded interfaces; the type set
+// is the intersection of the elements, so within each). Nil if there is
+// none such.
+func termBasics(typ types.Type) []*types.Basic {
+	if tp, ok := typ.(*types.TypeParam); ok {
+		iface, ok := tp.Constraint().Underlying().(*types.Interface)
+		if !ok {
+			return nil
+		}
+		return ifaceBasics(iface, 0)
+	}
+	if b, ok := typ.Underlying().(*types.Basic); ok {
+		return []*types.Basic{b}
+	}
+	return nil
+}
+
+// ifaceBasics returns the basic types of the first element of iface (a
+// union, a type or an interface, depth levels down at most) that lists
+// only basic types, or nil.
+func ifaceBasics(iface *types.Interface, depth int) []*types.Basic {
+	if depth > 4 {
+		return nil
+	}
+	for i := range iface.NumEmbeddeds() {
+		var terms []types.Type
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for k := range e.Len() {
+				terms = append(terms, e.Term(k).Type())
+			}
+		default:
+			terms = append(terms, e)
+		}
+		if bs := termsBasics(terms, depth); bs != nil {
+			return bs
+		}
+	}
+	return nil
+}
+
+// termsBasics returns the basic types of a union's terms, or nil if one
+// allows another kind of type.
+func termsBasics(terms []types.Type, depth int) []*types.Basic {
+	var out []*types.Basic
+	for _, term := range terms {
+		switch u := term.Underlying().(type) {
+		case *types.Interface:
+			bs := ifaceBasics(u, depth+1)
+			if bs == nil {
+				return nil
+			}
+			out = append(out, bs...)
+		case *types.Basic:
+			out = append(out, u)
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 func (t *translator) checkChunk(r *region, a clauseArg) {

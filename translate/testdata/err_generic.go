@@ -68,3 +68,70 @@ func main() {
 	}
 	fmt.Println(a.d[9], b.v[3], c.v[3], k.v[2])
 }
+
+// A reduction variable of a type parameter is reduced as each type its
+// constraint lists would be: all of them must allow the operator.
+
+type Integer interface{ ~int | ~int64 | ~uint8 }
+
+type Real interface{ Integer | ~float64 }
+
+func dot[T Number](a, b []T) T {
+	var s T
+	//cape:parallel for reduction(+:s)
+	for i := 0; i < len(a); i++ {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func spread[T Real](a []T) (T, T) {
+	var hi, top T
+	//cape:parallel for reduction(max:hi, top)
+	for i := range a {
+		hi = max(hi, a[i])
+		if a[i] > top { // want "top is a max reduction variable of the parallel loop, compared here to keep the larger value: on a floating-point variable"
+			top = a[i]
+		}
+	}
+	return hi, top
+}
+
+func flags[T Integer](a []T) (T, T) {
+	var or, top T
+	//cape:parallel for reduction(|:or) reduction(max:top)
+	for i := range a {
+		or |= a[i]
+		if a[i] > top {
+			top = a[i]
+		}
+	}
+	return or, top
+}
+
+func bitsOfReal[T Real](a []T) T {
+	var or T
+	//cape:parallel for reduction(|:or) // want "reduction.|:.... needs an integer variable, or has type T"
+	for i := range a {
+		or += a[i]
+	}
+	return or
+}
+
+func anything[T any](a []T) T {
+	var s T
+	//cape:parallel for reduction(+:s) // want "reduction variable s has type T; want an integer, floating-point, complex or boolean type, an array or slice of one, or a type parameter constrained to such types"
+	for i := range a {
+		s = a[i]
+	}
+	return s
+}
+
+func textual[T ~int | ~string](a []T) T {
+	var s T
+	//cape:parallel for reduction(+:s) // want "reduction variable s has type T; want an integer"
+	for i := range a {
+		s += a[i]
+	}
+	return s
+}
