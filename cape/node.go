@@ -408,7 +408,14 @@ func Finalize() error {
 		errs = append(errs, n.tracker.Close())
 	}
 	errs = append(errs, n.closeDurable())
-	return errors.Join(errs...)
+	err := errors.Join(errs...)
+	if err == nil && n.rank == 0 && n.size > 1 {
+		// The job ended well: whatever status the program now exits
+		// with is its own (os.Exit after Finalize), and a slave failing
+		// after this is not the job's cause (the launcher's status pipe).
+		n.cfg.ReportEnded("finalized")
+	}
+	return err
 }
 
 // abort tells the slaves that the job failed, so that they stop at once.

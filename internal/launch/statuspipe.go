@@ -22,6 +22,7 @@ type statusPipe struct {
 	reps     []nodeenv.Report
 	declared map[int]bool // the ranks the master declared lost
 	closed   bool         // w was closed
+	ended    bool         // the master's program ended by itself (nodeenv.Ended)
 }
 
 func newStatusPipe() (*statusPipe, error) {
@@ -55,6 +56,10 @@ func (s *statusPipe) read(r *os.File) {
 				s.mu.Lock()
 				s.reps = append(s.reps, rep)
 				s.mu.Unlock()
+			} else if e, err := nodeenv.ParseEnded(string(line)); err == nil && e.Rank == 0 {
+				s.mu.Lock()
+				s.ended = true
+				s.mu.Unlock()
 			} else if l, err := nodeenv.ParseLost(string(line)); err == nil {
 				s.mu.Lock()
 				if s.declared == nil {
@@ -80,6 +85,35 @@ func (s *statusPipe) declaredLost(rank int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.declared[rank]
+}
+
+// masterEnded reports whether the master said its program ended by itself,
+// waiting up to wait for the word (it is written before the master exits,
+// but may still be in the pipe when its end is seen).
+func (s *statusPipe) masterEnded(wait time.Duration) bool {
+	if s == nil {
+		return false
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		s.mu.Lock()
+		ended := s.ended
+		s.mu.Unlock()
+		if ended {
+			return true
+		}
+		select {
+		case <-s.done: // every writer has ended: what was read is all
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.ended
+		default:
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // lostRanks delivers the ranks the master declared lost; nil (never ready)

@@ -242,7 +242,10 @@ func (j *supervisor) survive(p *proc) bool {
 	}
 	after := false
 	if m := j.procs[0]; ended(m) {
-		if _, _, failed := status(m); failed {
+		// A master that ended with a failure of its own program (a
+		// status it chose, a panic) said so first: that status is the
+		// job's, and this slave's end after it is not the cause.
+		if _, _, failed := status(m); failed && !j.status.masterEnded(100*time.Millisecond) {
 			return declared()
 		}
 		after = true

@@ -3,6 +3,7 @@
 package launch
 
 import (
+	"errors"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -202,5 +203,40 @@ func TestWatchDeclaredLostNotBlamed(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "the master had declared it lost") {
 		t.Errorf("node 1's loss is not reported: %q", stderr.String())
+	}
+}
+
+// TestWatchMasterEndedItsProgram: a master whose program ended by itself
+// with a status of its own (os.Exit(3) after the job's end) said so on the
+// status pipe; a slave killed whose end is seen after the master's is a
+// loss, and the job's status is the program's, 3 (it was the killed
+// slave's 137). Without the word, the killed slave is the cause.
+func TestWatchMasterEndedItsProgram(t *testing.T) {
+	for _, said := range []bool{true, false} {
+		var stderr strings.Builder
+		s, err := newStatusPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if said {
+			if _, err := s.w.WriteString(nodeenv.Ended{Rank: 0, How: "finalized"}.String()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.closeWriter()
+		p0 := startProc(t, 0, "exit 3")
+		p1 := startProc(t, 1, "sleep 0.1; kill -9 $$") // its end seen after the master's, within settle
+		j := &supervisor{grace: 2 * time.Second, timeout: 10 * time.Second, maxLost: -1, hungKilled: map[*proc]bool{},
+			lostKilled: map[*proc]bool{}, outs: newOutputs(Spec{Stderr: &stderr}), procs: []*proc{p0, p1}, status: s}
+		err = j.watch(t.Context())
+		var ee *ExitError
+		switch {
+		case !errors.As(err, &ee):
+			t.Errorf("said %v: watch: %v, want an exit error", said, err)
+		case said && (ee.Code != 3 || !strings.HasPrefix(err.Error(), "master (node 0")):
+			t.Errorf("said %v: watch: %v (status %d), want the master's status 3", said, err, ee.Code)
+		case !said && ee.Code != 137:
+			t.Errorf("said %v: watch: %v (status %d), want the killed slave's 137", said, err, ee.Code)
+		}
 	}
 }
