@@ -167,7 +167,10 @@ func (n *node) actOnHomes(lz monitor.Lazy, h *pager.Helper, capable bool, info w
 	}
 	switch step {
 	case setup.StartHelper:
-		return n.startHomes(lz, h, info.Servers, info.SelfReplicas)
+		if err := n.startHomes(lz, h, info.Servers, info.SelfReplicas); err != nil {
+			return err
+		}
+		return n.homesBarrier()
 	case setup.ReplaceTracker:
 		return n.replaceLazyTracker(h)
 	}
@@ -204,7 +207,47 @@ func (n *node) agreeHomesMaster(lz monitor.Lazy, h *pager.Helper, port int) erro
 		return n.replaceLazyTracker(h)
 	}
 	servers[0] = ""
-	return n.startHomes(lz, h, servers, self)
+	if err := n.startHomes(lz, h, servers, self); err != nil {
+		return err
+	}
+	return n.homesBarrier()
+}
+
+// homesBarrier holds every node at the end of the distributed homes
+// set-up until every node's helper is connected to every page server (a
+// slave says so once its Connect returned; the master, once it heard every
+// slave, lets them go). Without it a node could start its first region,
+// and be lost in it, while another's helper still dialled its server: that
+// helper would retry a server that is gone, and the servers waiting for it
+// would give up serving anyone.
+func (n *node) homesBarrier() error {
+	if n.slave != nil {
+		if err := n.slave.Send(transport.Message{Kind: wire.HomesReady}); err != nil {
+			return fmt.Errorf("distributed homes set-up: %w", err)
+		}
+		msg, err := n.slave.Recv()
+		if err == nil {
+			err = fromMaster(msg, wire.HomesGo, 0)
+		}
+		if err != nil {
+			return fmt.Errorf("distributed homes set-up: wait for every node's page helper: %w", err)
+		}
+		return nil
+	}
+	for rank := 1; rank < n.size; rank++ {
+		msg, err := n.master.Recv(rank)
+		if err == nil && (msg.Kind != wire.HomesReady || len(msg.Payload) != 0) {
+			err = fmt.Errorf("node %d sent message kind %d (%d bytes), want that its page helper is connected", rank, msg.Kind, len(msg.Payload))
+		}
+		if err != nil {
+			return fmt.Errorf("distributed homes set-up: %w", err)
+		}
+		n.master.Release(rank, msg.Payload)
+	}
+	if err := n.sendEach(wire.HomesGo, nil); err != nil {
+		return fmt.Errorf("distributed homes set-up: %w", err)
+	}
+	return nil
 }
 
 // startHomes connects the node's helper to every other node's page server

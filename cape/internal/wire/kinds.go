@@ -11,24 +11,26 @@ import (
 // is never reused: a message sent out of turn is refused by its number,
 // never read as another.
 const (
-	Delta     uint8 = 16 + iota // slave → master: the slave's delta and values
-	Merged                      // master → slave: the merged delta and values
-	ChunkReq                    // slave → master: next dynamic chunk please
-	Chunk                       // master → slave: [lo, hi), empty when done
-	Done                        // master → slave: the job is over
-	Abort                       // master → slave: the job failed; payload is the reason
-	Live                        // master → slave: the live set from the next region on
-	Leave                       // master → slave: declared lost, exit; payload is the reason
-	Replay                      // master → slave: a restarted job's regions to replay (start-up)
-	Image                       // master → slave: a restart's image, at its checkpoint point
-	Join                        // joiner → master: u64 regions replayed; admit me
-	LazyHello                   // slave → master: can take lazy pages (start-up)
-	LazyInfo                    // master → slave: lazy on, page server port (start-up)
-	Notice                      // slave → master: pages written, shared pages' bytes, values (homes)
-	Collect                     // master → slave: shared pages still needed (homes)
-	Runs                        // slave → master: the shared pages asked for (homes)
-	Release                     // master → slave: the written pages' holders, merged runs, values (homes)
-	Finished                    // slave → master: its program ended; it serves its pages until done (homes)
+	Delta      uint8 = 16 + iota // slave → master: the slave's delta and values
+	Merged                       // master → slave: the merged delta and values
+	ChunkReq                     // slave → master: next dynamic chunk please
+	Chunk                        // master → slave: [lo, hi), empty when done
+	Done                         // master → slave: the job is over
+	Abort                        // master → slave: the job failed; payload is the reason
+	Live                         // master → slave: the live set from the next region on
+	Leave                        // master → slave: declared lost, exit; payload is the reason
+	Replay                       // master → slave: a restarted job's regions to replay (start-up)
+	Image                        // master → slave: a restart's image, at its checkpoint point
+	Join                         // joiner → master: u64 regions replayed; admit me
+	LazyHello                    // slave → master: can take lazy pages (start-up)
+	LazyInfo                     // master → slave: lazy on, page server port (start-up)
+	Notice                       // slave → master: pages written, shared pages' bytes, values (homes)
+	Collect                      // master → slave: shared pages still needed (homes)
+	Runs                         // slave → master: the shared pages asked for (homes)
+	Release                      // master → slave: the written pages' holders, merged runs, values (homes)
+	Finished                     // slave → master: its program ended; it serves its pages until done (homes)
+	HomesReady                   // slave → master: its helper is connected to every page server (start-up)
+	HomesGo                      // master → slave: every helper is connected; go on (start-up)
 
 	StdinInfo uint8 = 56 // master → slave: how the job reads standard input (start-up)
 )
@@ -103,6 +105,8 @@ var Kinds = [...]KindInfo{
 	{Runs, JobConn, "runs", Slave, Master, decodeRuns},
 	{Release, JobConn, "release", Master, Slave, decodeRelease},
 	{Finished, JobConn, "finished", Slave, Master, decodeEmpty},
+	{HomesReady, JobConn, "homesReady", Slave, Master, decodeEmpty},
+	{HomesGo, JobConn, "homesGo", Master, Slave, decodeEmpty},
 	{StdinInfo, JobConn, "stdinInfo", Master, Slave, decodeStdinInfo},
 	{StdinData, StdinConn, "stdinData", Master, Slave, decodeText},
 	{StdinEnd, StdinConn, "stdinEnd", Master, Slave, decodeU64},

@@ -62,7 +62,7 @@ func TestProtocolKindsUnique(t *testing.T) {
 func TestKindNumbers(t *testing.T) {
 	want := map[string]uint8{"delta": 16, "merged": 17, "chunkReq": 18, "chunk": 19, "done": 20, "abort": 21,
 		"live": 22, "leave": 23, "replay": 24, "image": 25, "join": 26, "lazyHello": 27, "lazyInfo": 28,
-		"notice": 29, "collect": 30, "runs": 31, "release": 32, "finished": 33,
+		"notice": 29, "collect": 30, "runs": 31, "release": 32, "finished": 33, "homesReady": 34, "homesGo": 35,
 		"stdinInfo": 56, "stdinData": 16, "stdinEnd": 17, "stdinAck": 18}
 	for _, k := range Kinds {
 		if w, ok := want[k.Name]; !ok || w != k.Kind {
