@@ -20,7 +20,10 @@
 // slice or array. Clauses: shared(vars), private(vars), firstprivate(vars),
 // lastprivate(vars), reduction(op:vars) with op in + * - & | ^ && || min max
 // (on numbers and booleans, and element by element on arrays and slices of
-// them, as in OpenMP 4.5), schedule(static|dynamic|guided[, chunk]) with a
+// them, as in OpenMP 4.5; in the region a reduction variable is written
+// only by its operator's update, s += e, s = s + e, s = e + s, s++ under +
+// and -, m = max(m, e) or the if form under max and min, e not using it:
+// reduceupdate.go), schedule(static|dynamic|guided[, chunk]) with a
 // positive chunk (sections accept static and dynamic). A trailing //
 // comment after a directive is ignored.
 //

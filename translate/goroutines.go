@@ -106,9 +106,13 @@ func (t *translator) inLoop(n ast.Node) bool {
 
 // joinedAfter reports whether the goroutine g starts is waited for before
 // anything else may run a region: g runs a function literal that calls
-// wg.Done() (deferred or not) on a sync.WaitGroup variable wg, and a later
-// statement of the list g is in calls wg.Wait(), with no statement between
-// that may run a region (go func() { defer wg.Done(); … }(); wg.Wait()).
+// wg.Done() on a sync.WaitGroup variable wg once the rest of it has run
+// (deferred, or as its last statement: endSignal), and a later statement
+// of the list g is in calls wg.Wait(), with no statement between that may
+// run a region or calls wg.Done() (go func() { defer wg.Done(); … }();
+// wg.Wait()). A wg.Done() before the goroutine's regions would let the
+// wait end while they run, and so would a deferred call that may run one
+// (deferred before defer wg.Done(), it runs after it).
 func (t *translator) joinedAfter(rc reach, g *ast.GoStmt) bool {
 	lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
 	if !ok {
@@ -119,9 +123,9 @@ func (t *translator) joinedAfter(rc reach, g *ast.GoStmt) bool {
 	if i < 0 {
 		return false
 	}
-	for _, s := range list[i+1:] {
+	for j, s := range list[i+1:] {
 		if wg := t.waitGroupCall(s, "Wait"); wg != nil {
-			return t.callsDone(lit.Body, wg)
+			return t.endSignal(lit.Body, wg) && !t.callsDone(list[i+1:i+1+j], wg) && !t.defersRegion(rc, lit.Body)
 		}
 		if t.regionSiteIn(rc, s) != nil || t.startsRegions(rc, s) {
 			return false
@@ -158,15 +162,31 @@ func (t *translator) waitGroupCall(s ast.Stmt, name string) types.Object {
 	return t.info.Uses[id]
 }
 
-// callsDone reports whether body calls wg.Done() as one of its own
-// statements (deferred or not).
-func (t *translator) callsDone(body *ast.BlockStmt, wg types.Object) bool {
-	for _, s := range body.List {
-		if t.waitGroupCall(s, "Done") == wg {
-			return true
-		}
+// callsDone reports whether one of list calls wg.Done(), anywhere in it.
+func (t *translator) callsDone(list []ast.Stmt, wg types.Object) bool {
+	found := false
+	for _, s := range list {
+		ast.Inspect(s, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && t.waitGroupCall(&ast.ExprStmt{X: c}, "Done") == wg {
+				found = true
+			}
+			return !found
+		})
 	}
-	return false
+	return found
+}
+
+// defersRegion reports whether body holds a deferred call that may run a
+// region.
+func (t *translator) defersRegion(rc reach, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if d, ok := n.(*ast.DeferStmt); ok && t.mayRunRegion(rc, d.Call) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // startsRegions reports whether n holds a go statement whose goroutine may

@@ -83,29 +83,22 @@ func (t *translator) privateCarry(r *region) {
 }
 
 // reductionReads refuses a use of the reduction variable v in r's body
-// other than in a statement that updates it (sum += x, sum = sum + x,
-// best = max(best, x), h[k]++): each node reads its own partial result
-// there, where go run reads the running total.
+// other than in a statement that updates it by its operator (sum += x,
+// sum = sum + x, best = max(best, x), h[k]++; reductionWrite refuses the
+// other writes): each node reads its own partial result there, where go
+// run reads the running total.
 func (t *translator) reductionReads(r *region, v *types.Var) {
 	for _, u := range t.facts.uses[v] {
 		if !within(u.Pos(), r.body) {
 			continue
 		}
-		var cur ast.Node = u
-		ok := false
-		for cur != nil && cur != ast.Node(r.body) {
-			switch x := t.parent[cur].(type) {
-			case *ast.IncDecStmt:
-				ok = true
-			case *ast.AssignStmt:
-				ok = len(x.Lhs) == 1 && t.rootVar(x.Lhs[0]) == v
+		if stmt := t.stmtOf(u); stmt != nil && t.writesReduction(stmt, v) {
+			if t.reductionWrite(r, v, stmt) {
+				return
 			}
-			if _, stmt := t.parent[cur].(ast.Stmt); stmt {
-				break
-			}
-			cur = t.parent[cur]
+			continue
 		}
-		if !ok && t.extremumIf(u, v, r.redOp[v]) != nil {
+		if t.extremumIf(u, v, r.redOp[v]) != nil {
 			if allInteger(termBasics(v.Type())) {
 				continue
 			}
@@ -113,11 +106,19 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 				v.Name(), r.redOp[v], map[string]string{"max": "larger", "min": "smaller"}[r.redOp[v]], strings.ToUpper(r.redOp[v][:1])+r.redOp[v][1:], v.Name(), r.redOp[v], v.Name())
 			return
 		}
-		if !ok {
-			t.errorf(u.Pos(), "%s is a reduction variable of the parallel loop, but read here other than to update it: each node would read its own partial result, where go run reads the running total; read it after the loop", v.Name())
-			return
+		t.errorf(u.Pos(), "%s is a reduction variable of the parallel %s, but read here other than to update it: each node would read its own partial result, where go run reads the running total; read it after the %s", v.Name(), regionWord(r), regionWord(r))
+		return
+	}
+}
+
+// stmtOf returns the innermost statement around n, or nil.
+func (t *translator) stmtOf(n ast.Node) ast.Stmt {
+	for cur := t.parent[n]; cur != nil; cur = t.parent[cur] {
+		if s, ok := cur.(ast.Stmt); ok {
+			return s
 		}
 	}
+	return nil
 }
 
 // extremumIf returns the if statement whose condition the use u of the

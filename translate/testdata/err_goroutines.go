@@ -38,6 +38,39 @@ func main() {
 		}()
 		wg.Wait()
 	}
+	for k := 0; k < 2; k++ {
+		wg.Add(1)
+		go func() { // the last statement signals: as a call
+			fill(b, k)
+			wg.Done()
+		}()
+		wg.Wait()
+	}
+	for k := 0; k < 2; k++ {
+		wg.Add(1)
+		go func() { // want "this goroutine may run a parallel region .err_goroutines.go:53. while another region runs"
+			wg.Done() // before its regions: the wait may end while they run
+			fill(b, k)
+		}()
+		wg.Wait()
+	}
+	for k := 0; k < 2; k++ {
+		wg.Add(1)
+		go func() { // want "this goroutine may run a parallel region .err_goroutines.go:61. while another region runs"
+			defer wg.Done()
+			fill(b, k)
+		}()
+		wg.Done() // ends the wait before the goroutine does
+		wg.Wait()
+	}
+	for k := 0; k < 2; k++ {
+		wg.Add(1)
+		go func() { // want "this goroutine may run a parallel region .err_goroutines.go:69. while another region runs"
+			defer fill(b, k) // runs after wg.Done()
+			defer wg.Done()
+		}()
+		wg.Wait()
+	}
 	//cape:parallel for
 	for i := range b {
 		b[i] += a[i]
