@@ -89,3 +89,42 @@ func watchLifeline(f io.Reader) {
 	_, _ = io.Copy(io.Discard, f)
 	exit(nodeenv.LifelineExit, "the launcher's connection closed; stopping")
 }
+
+// MainUnwinding is called by the translated main's deferred function when
+// main ends without returning: a panic, a panic that one of main's own
+// deferred functions recovered, or runtime.Goexit. A panic (recovered or
+// not) ends the process as it would under go run, with its own status, so
+// the master tells the launcher that this status is the program's, not a
+// failure of the job's (a slave lost meanwhile does not change it).
+//
+// Goexit alone does not end the process: under go run the program then
+// ends with a fatal "no goroutines" error once its other goroutines have,
+// but the runtime's own goroutines never end. So if the process is still
+// there after goexitWait, main called Goexit: the node leaves the job
+// (Finalize), and the master ends as go run does, status 2, a slave with
+// status 0. The program's other goroutines are not waited for.
+func MainUnwinding() {
+	n := self
+	if n == nil {
+		return
+	}
+	if n.rank == 0 && n.size > 1 {
+		n.cfg.ReportEnded("unwound")
+	}
+	go func() {
+		time.Sleep(goexitWait)
+		err := Finalize()
+		if n.rank != 0 {
+			exit(0, "")
+		}
+		if err != nil {
+			notice("cape: %s: %v\n", n.name, err)
+		}
+		notice("fatal error: no goroutines (main called runtime.Goexit) - deadlock!\n")
+		exit(2, "")
+	}()
+}
+
+// goexitWait is how long MainUnwinding waits for the process to end by a
+// panic before it takes main's end for runtime.Goexit.
+const goexitWait = time.Second

@@ -1177,9 +1177,11 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	// not: main's own returns set returned, so that a panicking node's
 	// deferred call lets the panic go on, printed and ending the process
 	// with status 2 as under go run, and the master sees the node end.
+	// cape.MainUnwinding tells the launcher that the master's status is
+	// then the program's, and ends a node whose main called Goexit.
 	returned := newNamer(t.identsIn(d)).get("returned")
-	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\n%s := false\ndefer func() {\nif %s {\n%s.Must(%s.Finalize())\n}\n}()\n%s",
-		c, c, opts, returned, returned, c, c, t.lineDir(d.Body.Lbrace+1)))
+	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\n%s := false\ndefer func() {\nif %s {\n%s.Must(%s.Finalize())\n} else {\n%s.MainUnwinding()\n}\n}()\n%s",
+		c, c, opts, returned, returned, c, c, c, t.lineDir(d.Body.Lbrace+1)))
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cape-go/cape/internal/launch"
+)
+
+// TestProgramEndings: a program that ends by itself after its loop of
+// regions with a status of its own (os.Exit(3), a panic, runtime.Goexit,
+// a recovered panic that exits 7) gets the output and the status of its
+// plain build, also when a slave is killed in the last region (the
+// launcher took the killed slave's 137 for the job's before the master
+// told it its program had ended; a Goexit in main hung the job).
+func TestProgramEndings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := sharedBuild(t, "./testdata/endings")
+	plain := filepath.Join(t.TempDir(), "endings")
+	build := exec.Command("go", "build", "-o", plain, ".")
+	build.Dir = "./testdata/endings"
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		how  string
+		code int
+	}{{"exit", 3}, {"panic", 2}, {"goexit", 2}, {"recover", 7}} {
+		want, err := exec.Command(plain, "-how", c.how).Output()
+		var xe *exec.ExitError
+		if !errors.As(err, &xe) || xe.ExitCode() != c.code {
+			t.Fatalf("%s: the plain build ended with %v, want status %d", c.how, err, c.code)
+		}
+		for _, fault := range []string{"", "node=1,at=exchange,do=crash,region=4"} {
+			t.Setenv("CAPE_FAULT", fault)
+			out, errText, err := capeRun("3", nil, bin, []string{"-how", c.how})
+			os.Unsetenv("CAPE_FAULT")
+			var ee *launch.ExitError
+			if !errors.As(err, &ee) || ee.Code != c.code || out != string(want) {
+				t.Errorf("%s, fault %q: %v, printed %q; want status %d and %q\n%s", c.how, fault, err, out, c.code, want, errText)
+			}
+			if c.how == "goexit" && !strings.Contains(errText, "main called runtime.Goexit") {
+				t.Errorf("goexit, fault %q: no fatal error as go run's:\n%s", fault, errText)
+			}
+		}
+	}
+}
