@@ -80,7 +80,11 @@ func testTwinsFollowWrites(t *testing.T, mode uffdMode) {
 				t.Fatalf("the twin of written page %d is not its content at Start", p)
 			}
 		}
-		if got := twinData(tr, pages); wantTwins >= 0 && got > wantTwins {
+		// An adaptive tracker may find the extent too small for a
+		// scan to pay (costs.plainOnly, from timings: a loaded machine's
+		// slow system calls) and copy all of it, as a bare region does.
+		bare := mode == uffdModeAdaptive && tr.(*lazyTracker).bare
+		if got := twinData(tr, pages); wantTwins >= 0 && got > wantTwins && !bare {
 			t.Fatalf("%d twin pages resident after the region, want at most %d", got, wantTwins)
 		}
 	}
