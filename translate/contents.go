@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"strings"
 )
 
@@ -301,6 +302,27 @@ func plainParam(tp *types.TypeParam) bool {
 	return ok && plainInterface(iface, 0)
 }
 
+// embeddedTerms yields, for each element embedded in iface, the types it
+// lists: a union's terms, else the element itself.
+func embeddedTerms(iface *types.Interface) iter.Seq[[]types.Type] {
+	return func(yield func([]types.Type) bool) {
+		for i := range iface.NumEmbeddeds() {
+			var terms []types.Type
+			switch e := iface.EmbeddedType(i).(type) {
+			case *types.Union:
+				for k := range e.Len() {
+					terms = append(terms, e.Term(k).Type())
+				}
+			default:
+				terms = append(terms, e)
+			}
+			if !yield(terms) {
+				return
+			}
+		}
+	}
+}
+
 // plainInterface reports whether every type iface allows is a number or a
 // boolean: its type set is the intersection of its embedded elements (and
 // methods), so one element that allows only those is enough (an element
@@ -309,16 +331,7 @@ func plainInterface(iface *types.Interface, depth int) bool {
 	if depth > 4 {
 		return false
 	}
-	for i := range iface.NumEmbeddeds() {
-		var terms []types.Type
-		switch e := iface.EmbeddedType(i).(type) {
-		case *types.Union:
-			for k := range e.Len() {
-				terms = append(terms, e.Term(k).Type())
-			}
-		default:
-			terms = append(terms, e)
-		}
+	for terms := range embeddedTerms(iface) {
 		if plainTerms(terms, depth) {
 			return true
 		}

@@ -449,16 +449,7 @@ func ifaceBasics(iface *types.Interface, depth int) []*types.Basic {
 	if depth > 4 {
 		return nil
 	}
-	for i := range iface.NumEmbeddeds() {
-		var terms []types.Type
-		switch e := iface.EmbeddedType(i).(type) {
-		case *types.Union:
-			for k := range e.Len() {
-				terms = append(terms, e.Term(k).Type())
-			}
-		default:
-			terms = append(terms, e)
-		}
+	for terms := range embeddedTerms(iface) {
 		if bs := termsBasics(terms, depth); bs != nil {
 			return bs
 		}
