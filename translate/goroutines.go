@@ -73,7 +73,7 @@ func (t *translator) regionSiteIn(rc reach, n ast.Node) ast.Node {
 		if at != nil {
 			return false
 		}
-		if _, ok := n.(*ast.GoStmt); ok {
+		if _, ok := n.(*ast.GoStmt); ok && !rc.goes {
 			return false
 		}
 		if t.runsHere(rc, n) {
@@ -114,6 +114,16 @@ func (t *translator) inLoop(n ast.Node) bool {
 // wait end while they run, and so would a deferred call that may run one
 // (deferred before defer wg.Done(), it runs after it).
 func (t *translator) joinedAfter(rc reach, g *ast.GoStmt) bool {
+	return t.joinedBefore(rc, nil, g)
+}
+
+// joinedBefore is joinedAfter, and, where pr (printReach's) is given, for
+// a goroutine that may write to standard output: then <-ch (v := <-ch)
+// waits for it too, where the function literal's end signals ch
+// (endSignal) and the function g is in uses ch for nothing else
+// (onlyJoinUses), and none of its deferred calls that may write runs
+// after its signal (writesAfter).
+func (t *translator) joinedBefore(rc reach, pr *reach, g *ast.GoStmt) bool {
 	lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
 	if !ok {
 		return false
@@ -125,13 +135,49 @@ func (t *translator) joinedAfter(rc reach, g *ast.GoStmt) bool {
 	}
 	for j, s := range list[i+1:] {
 		if wg := t.waitGroupCall(s, "Wait"); wg != nil {
-			return t.endSignal(lit.Body, wg) && !t.callsDone(list[i+1:i+1+j], wg) && !t.defersRegion(rc, lit.Body)
+			return t.endSignal(lit.Body, wg) && !t.callsDone(list[i+1:i+1+j], wg) && !t.defersRegion(rc, lit.Body) &&
+				(pr == nil || !t.writesAfter(*pr, lit.Body, wg))
+		}
+		if ch := t.receivedFrom(s); pr != nil && ch != nil && t.endSignal(lit.Body, ch) && t.onlyJoinUses(t.funcBody(g), ch, lit, s) {
+			return !t.writesAfter(*pr, lit.Body, ch)
 		}
 		if t.regionSiteIn(rc, s) != nil || t.startsRegions(rc, s) {
 			return false
 		}
 	}
 	return false
+}
+
+// funcBody returns the body of the function declaration or literal that
+// holds n.
+func (t *translator) funcBody(n ast.Node) *ast.BlockStmt {
+	switch f := t.enclosing(n, isFunc).(type) {
+	case *ast.FuncDecl:
+		return f.Body
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return nil
+}
+
+// writesAfter reports whether a deferred call of body (not of its
+// function literals) that may write to standard output (pr) runs after
+// body signals obj (signalStmt): deferred before a deferred signal, or
+// at all where the signal is body's last statement.
+func (t *translator) writesAfter(pr reach, body *ast.BlockStmt, obj types.Object) bool {
+	signal := t.signalStmt(body, obj)
+	_, deferred := signal.(*ast.DeferStmt)
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			found = found || (!deferred || n.Pos() < signal.Pos()) && t.mayRunRegion(pr, n.Call)
+		}
+		return !found
+	})
+	return found
 }
 
 // waitGroupCall returns the variable wg where s is the statement
@@ -200,4 +246,124 @@ func (t *translator) startsRegions(rc reach, n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// printsInGoroutines refuses a go statement whose goroutine may write to
+// standard output (printReach) while a parallel region may run. During a
+// region each node's standard output is forwarded to the master and
+// printed once; outside the regions a slave's is discarded. Which
+// goroutine wrote cannot be told apart: a write of another goroutine
+// during a region is forwarded from every slave too, and printed more
+// than once. A goroutine that runs regions itself is regionsInGoroutines'
+// to judge: no region runs but its own (or it is waited for at once),
+// and its writes come between them.
+func (t *translator) printsInGoroutines() {
+	if len(t.regions) == 0 {
+		return
+	}
+	rc, pr := t.regionReach(), t.printReach()
+	var gos, free []*ast.GoStmt // free: those that run regions, not joined at once
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if g, ok := n.(*ast.GoStmt); ok {
+				gos = append(gos, g)
+				if t.runsRegion(rc, g.Call) != nil && !t.joinedAfter(rc, g) {
+					free = append(free, g)
+				}
+			}
+			return true
+		})
+	}
+	for _, g := range gos {
+		if t.runsRegion(rc, g.Call) != nil {
+			continue
+		}
+		w := t.writeSiteIn(pr, g.Call)
+		if w == nil {
+			continue
+		}
+		if at := t.overlapped(rc, pr, g, free); at != nil {
+			t.errorf(g.Pos(), "this goroutine writes to standard output (%s) and may still run while a parallel region runs (%s): what it writes during a region is forwarded from every node with the region's output, and printed more than once; print from the code that runs the regions (send it the values), wait for the goroutine before the next region (wg.Wait() with a deferred wg.Done(), or <-done with close(done) as its last statement), or start it after the last region",
+				t.describeWrite(pr, w), t.where(at.Pos()))
+		}
+	}
+}
+
+// writeSiteIn returns the first place of call, started by a go statement,
+// that may write to standard output (pr, printReach's): in its arguments,
+// in the body of its function literal, or the call itself; nil if none.
+func (t *translator) writeSiteIn(pr reach, call *ast.CallExpr) ast.Node {
+	lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit)
+	if !ok {
+		return t.regionSiteIn(pr, call)
+	}
+	for _, a := range call.Args {
+		if w := t.regionSiteIn(pr, a); w != nil {
+			return w
+		}
+	}
+	return t.regionSiteIn(pr, lit.Body)
+}
+
+// overlapped returns a region, or a call that may run one, that may run
+// while the goroutine g starts does, or nil. None does where g is joined
+// before anything after it may run a region (joinedBefore), or where g is
+// in main (not in a function literal), and no region can run once main
+// has reached it: none after it, none in a loop of main that holds it,
+// none deferred (noRegionAfter), and main has no goto or labelled branch.
+// Where a goroutine of free runs regions meanwhile, g must be in it, or
+// after main's wait for it (joinOf).
+func (t *translator) overlapped(rc, pr reach, g *ast.GoStmt, free []*ast.GoStmt) ast.Node {
+	mainDecl := t.mainDecl()
+	inMain := mainDecl != nil && t.enclosing(g, isFunc) == ast.Node(mainDecl)
+	for _, f := range free {
+		if within(g.Pos(), f.Call) {
+			continue
+		}
+		lit, ok := ast.Unparen(f.Call.Fun).(*ast.FuncLit)
+		var join ast.Stmt
+		if ok && inMain {
+			join = t.joinOf(f, lit, mainDecl.Body)
+		}
+		if join == nil || g.Pos() < join.End() {
+			return t.runsRegion(rc, f.Call)
+		}
+	}
+	if t.joinedBefore(rc, &pr, g) {
+		return nil
+	}
+	if inMain && !hasLabeledBranch(mainDecl.Body) {
+		from := g.End()
+		if loop, _ := t.outermostLoop(g, mainDecl); loop != nil {
+			from = loop.Pos()
+		}
+		if t.noRegionAfter(from, mainDecl, rc) {
+			return nil
+		}
+	}
+	return t.nextRegion(rc, g)
+}
+
+// nextRegion returns the first region, or call that may run one, after g
+// in its function, or else in a loop of its function that holds it, or
+// else the program's first region: one that may run while g's goroutine
+// does.
+func (t *translator) nextRegion(rc reach, g *ast.GoStmt) ast.Node {
+	var at ast.Node
+	ast.Inspect(t.funcBody(g), func(n ast.Node) bool {
+		if at == nil && n != nil && n.Pos() >= g.End() && t.runsHere(rc, n) {
+			at = n
+		}
+		return at == nil
+	})
+	for p := t.parent[g]; at == nil && p != nil && !isFunc(p); p = t.parent[p] {
+		switch p.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			at = t.regionSiteIn(rc, p)
+		}
+	}
+	if at == nil {
+		at = t.regions[0].stmt
+	}
+	return at
 }

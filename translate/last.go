@@ -50,13 +50,22 @@ func (t *translator) mainDecl() *ast.FuncDecl {
 	return nil
 }
 
-// A reach tells which calls may run a region.
+// A reach tells which calls may run a region (regionReach), or, with
+// another does, which may write to standard output (printReach).
 type reach struct {
 	has     map[*types.Func]bool // functions that may run a region, transitively through static calls
 	dynamic bool                 // a region may be reached through a function value or interface
 	// hands memoizes handsRegion's question of a named type: whether one
 	// of its methods (of it or its pointer) may run a region.
 	hands map[*types.Named]bool
+	// does reports whether n itself, not through a call of the
+	// program's functions, does what the reach follows: is a region
+	// statement, or writes to standard output.
+	does func(n ast.Node) bool
+	// goes: regionSiteIn counts what the go statements of a function
+	// literal start as the literal's own (a goroutine it starts may still
+	// write once it has returned).
+	goes bool
 }
 
 // regionReach finds the functions that may run a region, transitively
@@ -72,7 +81,10 @@ func (t *translator) regionReach() reach {
 
 // findReach is regionReach's work.
 func (t *translator) findReach() reach {
-	rc := reach{has: map[*types.Func]bool{}, hands: map[*types.Named]bool{}}
+	rc := reach{has: map[*types.Func]bool{}, hands: map[*types.Named]bool{}, does: func(n ast.Node) bool {
+		s, ok := n.(ast.Stmt)
+		return ok && t.regionAt[s] != nil
+	}}
 	for _, r := range t.regions {
 		fd, _ := r.fn.(*ast.FuncDecl)
 		if fd == nil {
@@ -83,6 +95,14 @@ func (t *translator) findReach() reach {
 			rc.has[fn] = true
 		}
 	}
+	t.closeReach(&rc)
+	return rc
+}
+
+// closeReach adds to rc.has the functions that call one of it statically,
+// transitively, and sets rc.dynamic where one of them is used as a value
+// or is a method.
+func (t *translator) closeReach(rc *reach) {
 	callees := t.staticCallees()
 	for changed := true; changed; {
 		changed = false
@@ -99,7 +119,6 @@ func (t *translator) findReach() reach {
 			rc.dynamic = true
 		}
 	}
-	return rc
 }
 
 // staticCallees returns the functions each function of the package calls
@@ -127,6 +146,9 @@ func (t *translator) staticCallees() map[*types.Func][]*types.Func {
 // that is not a conversion, a builtin, a known function or a function of
 // another package.
 func (t *translator) mayRunRegion(rc reach, call *ast.CallExpr) bool {
+	if rc.does(call) {
+		return true
+	}
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
 		return false
 	}
@@ -198,15 +220,15 @@ func (rc reach) methodRuns(named *types.Named) bool {
 }
 
 // runsHere reports whether n is a region statement or a call that may run
-// a region.
+// a region (what rc follows).
 func (t *translator) runsHere(rc reach, n ast.Node) bool {
 	switch n := n.(type) {
 	case *ast.CallExpr:
 		return t.mayRunRegion(rc, n)
-	case ast.Stmt:
-		return t.regionAt[n] != nil
+	case nil:
+		return false
 	}
-	return false
+	return rc.does(n)
 }
 
 // hasLabeledBranch reports whether body has a goto, or a break or continue

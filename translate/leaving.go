@@ -112,23 +112,33 @@ func (t *translator) receivedFrom(s ast.Stmt) types.Object {
 // one is wg.Done(), close(ch) or ch <- v. What its deferred calls run
 // after that is noRegionAfter's to check.
 func (t *translator) endSignal(body *ast.BlockStmt, obj types.Object) bool {
+	return t.signalStmt(body, obj) != nil
+}
+
+// signalStmt returns the statement of body by which endSignal finds that
+// body signals obj once the rest of it has run, or nil.
+func (t *translator) signalStmt(body *ast.BlockStmt, obj types.Object) ast.Stmt {
 	for i, s := range body.List {
 		if d, ok := s.(*ast.DeferStmt); ok && (t.waitGroupCall(d, "Done") == obj || t.closes(d.Call, obj)) {
-			return true
+			return s
 		}
 		if i < len(body.List)-1 {
 			continue
 		}
+		signals := false
 		switch s := s.(type) {
 		case *ast.ExprStmt:
 			call, _ := s.X.(*ast.CallExpr)
-			return t.waitGroupCall(s, "Done") == obj || call != nil && t.closes(call, obj)
+			signals = t.waitGroupCall(s, "Done") == obj || call != nil && t.closes(call, obj)
 		case *ast.SendStmt:
 			id, ok := ast.Unparen(s.Chan).(*ast.Ident)
-			return ok && t.info.Uses[id] == obj
+			signals = ok && t.info.Uses[id] == obj
+		}
+		if signals {
+			return s
 		}
 	}
-	return false
+	return nil
 }
 
 // closes reports whether call is the builtin close(ch) of the variable

@@ -121,6 +121,9 @@ type translator struct {
 	// reach memoizes regionReach (last.go): which functions may run a
 	// region, asked by findLast, findLeaving and regionsInGoroutines.
 	reach *reach
+	// prints memoizes printReach (stdout.go): which functions may write
+	// to standard output, asked by printsInGoroutines.
+	prints *reach
 }
 
 func newTranslator(p *pkg) *translator {
@@ -203,6 +206,7 @@ func (t *translator) run() *Result {
 	t.sequentialRandom(code)
 	t.mapOrder(code)
 	t.regionsInGoroutines()
+	t.printsInGoroutines()
 	if len(t.diags) > 0 {
 		return nil
 	}

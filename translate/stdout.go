@@ -1,0 +1,235 @@
+package translate
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// printReach finds the functions that may write to standard output,
+// transitively through static calls, and whether a write may be reached
+// through a function value or an interface, as regionReach does for
+// regions; made once (t.prints). A write is a call of fmt.Print,
+// fmt.Printf or fmt.Println, a use of os.Stdout (os.Stdout.Write,
+// fmt.Fprintln(os.Stdout, …), bufio.NewWriter(os.Stdout), a call that
+// hands it to another package) or of a variable that may hold it
+// (stdoutHolders), a package-level function of log once log.SetOutput is
+// given standard output (log writes to standard error otherwise), and
+// syscall.Write(1, …) or os.NewFile(1, …). print and println write to
+// standard error. What a write to an io.Writer of another package's does
+// cannot be seen: it counts only where standard output is handed to it.
+func (t *translator) printReach() reach {
+	if t.prints != nil {
+		return *t.prints
+	}
+	holders := t.stdoutHolders()
+	logOut := false // log.SetOutput is given standard output
+	rc := reach{has: map[*types.Func]bool{}, hands: map[*types.Named]bool{}, goes: true}
+	rc.does = func(n ast.Node) bool { return t.writesStdout(n, holders, logOut) }
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && t.pkgFunc(call, "log", "SetOutput") && len(call.Args) == 1 && t.mentionsStdout(call.Args[0], holders, nil) {
+				logOut = true
+			}
+			return true
+		})
+	}
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || !rc.does(n) {
+				return true
+			}
+			if d, ok := t.enclosing(n, func(n ast.Node) bool { _, ok := n.(*ast.FuncDecl); return ok }).(*ast.FuncDecl); ok {
+				if fn, ok := t.info.Defs[d.Name].(*types.Func); ok {
+					rc.has[fn] = true
+				}
+			}
+			if lit := t.enclosingLit(n); lit != nil && !t.madeToCall(lit) {
+				rc.dynamic = true // a function value that writes
+			}
+			return true
+		})
+	}
+	t.closeReach(&rc)
+	t.prints = &rc
+	return rc
+}
+
+// writesStdout reports whether n itself writes to standard output
+// (printReach's forms), holders being the variables that may hold it.
+func (t *translator) writesStdout(n ast.Node, holders map[types.Object]bool, logOut bool) bool {
+	switch n := n.(type) {
+	case *ast.Ident:
+		o := t.info.Uses[n]
+		return holders[o] || isStdout(o)
+	case *ast.CallExpr:
+		switch {
+		case t.pkgFunc(n, "fmt", "Print", "Printf", "Println"):
+			return true
+		case logOut && t.pkgFunc(n, "log", "Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln"):
+			return true
+		case t.pkgFunc(n, "syscall", "Write") || t.pkgFunc(n, "os", "NewFile"):
+			if len(n.Args) > 0 {
+				v := t.info.Types[n.Args[0]].Value
+				return v != nil && constant.Compare(v, token.EQL, constant.MakeInt64(1))
+			}
+		}
+	}
+	return false
+}
+
+// isStdout reports whether o is os.Stdout.
+func isStdout(o types.Object) bool {
+	v, ok := o.(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdout"
+}
+
+// pkgFunc reports whether call calls the package-level function of the
+// package path named one of names.
+func (t *translator) pkgFunc(call *ast.CallExpr, path string, names ...string) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := t.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != path || fn.Type().(*types.Signature).Recv() != nil {
+		return false
+	}
+	for _, name := range names {
+		if fn.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// stdoutHolders returns the variables of the program that may hold
+// standard output, or something made from it: assigned, defined, sent on
+// (a channel) or ranged over from an expression that uses os.Stdout,
+// another such variable, or a call of a function of the program that
+// returns such an expression (w := bufio.NewWriter(os.Stdout), s.out =
+// os.Stdout makes s one). A variable that receives it as a parameter is
+// not one: the call that hands it over is the write.
+func (t *translator) stdoutHolders() map[types.Object]bool {
+	holders := map[types.Object]bool{}
+	returns := map[*types.Func]bool{} // functions that return such an expression
+	for changed := true; changed; {
+		changed = false
+		mark := func(lhs []ast.Expr, rhs ...ast.Expr) {
+			for _, r := range rhs {
+				if r == nil || !t.mentionsStdout(r, holders, returns) {
+					continue
+				}
+				for _, l := range lhs {
+					if v := t.rootVarOf(l); v != nil && !holders[v] {
+						holders[v], changed = true, true
+					}
+				}
+			}
+		}
+		for fn, d := range t.facts.decls {
+			if d.Body != nil && !returns[fn] && t.returnsStdout(d.Body, holders, returns) {
+				returns[fn], changed = true, true
+			}
+		}
+		for _, f := range t.p.files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.AssignStmt:
+					mark(n.Lhs, n.Rhs...)
+				case *ast.ValueSpec:
+					lhs := make([]ast.Expr, len(n.Names))
+					for i, id := range n.Names {
+						lhs[i] = id
+					}
+					mark(lhs, n.Values...)
+				case *ast.SendStmt:
+					mark([]ast.Expr{n.Chan}, n.Value)
+				case *ast.RangeStmt:
+					mark([]ast.Expr{n.Key, n.Value}, n.X)
+				}
+				return true
+			})
+		}
+	}
+	return holders
+}
+
+// returnsStdout reports whether a return statement of body (not of its
+// function literals) returns an expression that mentionsStdout.
+func (t *translator) returnsStdout(body *ast.BlockStmt, holders map[types.Object]bool, returns map[*types.Func]bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				found = found || t.mentionsStdout(r, holders, returns)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// mentionsStdout reports whether x uses os.Stdout, a variable of holders,
+// or calls a function of returns.
+func (t *translator) mentionsStdout(x ast.Expr, holders map[types.Object]bool, returns map[*types.Func]bool) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			o := t.info.Uses[n]
+			found = found || holders[o] || isStdout(o)
+		case *ast.CallExpr:
+			found = found || returns[t.staticCallee(n)]
+		}
+		return !found
+	})
+	return found
+}
+
+// describeWrite names the write to standard output at n, found by
+// printReach's rc: "fmt.Println at main.go:12", "a call of report at
+// main.go:20, which writes to standard output".
+func (t *translator) describeWrite(rc reach, n ast.Node) string {
+	at := t.where(n.Pos())
+	switch n := n.(type) {
+	case *ast.Ident:
+		if isStdout(t.info.Uses[n]) {
+			return "a use of os.Stdout at " + at
+		}
+		return n.Name + ", which holds standard output, at " + at
+	case *ast.CallExpr:
+		fun := types.ExprString(n.Fun)
+		if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+			if w := t.regionSiteIn(rc, lit.Body); w != nil {
+				return t.describeWrite(rc, w)
+			}
+			fun = "a function literal"
+		}
+		if rc.does(n) {
+			return fun + " at " + at
+		}
+		return "a call of " + fun + " at " + at + ", which may write to standard output"
+	}
+	return "a write to standard output at " + at
+}
+
+// madeToCall reports whether lit is called where it is made, also by a go
+// or defer statement (go func() { … }()): no function value of it exists.
+func (t *translator) madeToCall(lit *ast.FuncLit) bool {
+	call, ok := t.parent[lit].(*ast.CallExpr)
+	return ok && ast.Unparen(call.Fun) == ast.Expr(lit)
+}
+
+// rootVarOf is rootVar, nil for a missing expression (a range statement's
+// key).
+func (t *translator) rootVarOf(x ast.Expr) *types.Var {
+	if x == nil {
+		return nil
+	}
+	return t.rootVar(x)
+}
