@@ -102,8 +102,8 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 			if allInteger(termBasics(v.Type())) {
 				continue
 			}
-			t.errorf(u.Pos(), "%s is a %s reduction variable of the parallel loop, compared here to keep the %s value: on a floating-point variable the comparison skips NaN and keeps the first of -0 and +0 it meets, where the reduction combines the nodes' values as math.%s does; write %s = %s(%s, …) instead",
-				v.Name(), r.redOp[v], map[string]string{"max": "larger", "min": "smaller"}[r.redOp[v]], strings.ToUpper(r.redOp[v][:1])+r.redOp[v][1:], v.Name(), r.redOp[v], v.Name())
+			t.errorf(u.Pos(), "%s is a %s reduction variable of the parallel loop, compared here to keep the %s value: on a floating-point variable the comparison skips NaN and keeps the first of -0 and +0 it meets, where the reduction combines the nodes' values as the builtin %s does; write %s = %s(%s, …) instead (the builtin, not math.%s)",
+				v.Name(), r.redOp[v], map[string]string{"max": "larger", "min": "smaller"}[r.redOp[v]], r.redOp[v], v.Name(), r.redOp[v], v.Name(), strings.ToUpper(r.redOp[v][:1])+r.redOp[v][1:])
 			return
 		}
 		t.errorf(u.Pos(), "%s is a reduction variable of the parallel %s, but read here other than to update it: each node would read its own partial result, where go run reads the running total; read it after the %s", v.Name(), regionWord(r), regionWord(r))
