@@ -67,6 +67,24 @@ func (u *uffdTracker) twinOf(p int) []byte {
 	return u.res.twin.buf[p*ps : (p+1)*ps : (p+1)*ps]
 }
 
+// twinOrZero returns the tracker's own twin of page p, or zeros where it
+// is a hole of the twin file (never written since it was released, or
+// ever): reading the hole through the mapping would populate it, a page
+// of memory for a twin of zeros (a writes-only tracker does not hold the
+// twins of the cold pages a region wrote).
+func (u *uffdTracker) twinOrZero(p int) []byte {
+	ps := u.pageSize
+	tw := u.res.twin
+	if tw.file >= 0 && !u.held.has(p) {
+		hole := true
+		tw.spans(&holeCache{}, p, p+1, ps, func(_, _ int, data bool) { hole = !data })
+		if hole {
+			return zeroPage(ps)[:ps:ps]
+		}
+	}
+	return tw.buf[p*ps : (p+1)*ps : (p+1)*ps]
+}
+
 // adoptKept makes page p, which the last region wrote, external if the
 // caller kept it (Kept) and it has not changed since, and reports whether
 // it did; its own twin page is released by releaseAdopted. Where the

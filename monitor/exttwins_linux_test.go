@@ -4,9 +4,11 @@ package monitor
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"testing"
 
+	"github.com/cape-go/cape/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -142,5 +144,55 @@ func externalTwins(t *testing.T, clean bool) {
 				t.Errorf("page %d, written by every region: external %v, its own twin page populated %v", p, u.ext.has(p), isData)
 			}
 		})
+	}
+}
+
+// TestLazyFreshPagesNoTwins: on a writes-only tracker, pages a region
+// writes for the first time (never populated before it) get no twin page:
+// Twin reads their twins as zeros from the file's holes instead of
+// populating them (a node that fills its share of an array in its first
+// region held a page of zeros for each).
+func TestLazyFreshPagesNoTwins(t *testing.T) {
+	const pages = 8 * chunkPages
+	ps := unix.Getpagesize()
+	mem := mapArena(t, pages*ps) // untouched: nothing populated
+	tr, err := NewLazy(mem, Options{}, LazyOptions{Missing: true})
+	if errors.Is(err, ErrNotSupported) {
+		testenv.Skip(t, "%v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	u := plainRegions(tr)
+	tr.TwinWritesOnly()
+	if err := tr.Start(len(mem)); err != nil {
+		t.Fatal(err)
+	}
+	written := []int{3, 40, 41, 100}
+	for _, p := range written {
+		mem[p*ps+7] = 9
+	}
+	dirty, err := tr.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(dirty, written) {
+		t.Fatalf("dirty %v, want %v", dirty, written)
+	}
+	zero := make([]byte, ps)
+	for _, p := range written {
+		if !bytes.Equal(tr.Twin(p), zero) {
+			t.Fatalf("page %d: its twin is not the zeros it held at Start", p)
+		}
+	}
+	data := 0
+	u.res.twin.spans(&holeCache{}, 0, pages, ps, func(lo, hi int, isData bool) {
+		if isData {
+			data += hi - lo
+		}
+	})
+	if data != 0 {
+		t.Fatalf("%d twin pages populated for pages written for the first time, want none", data)
 	}
 }

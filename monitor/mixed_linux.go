@@ -830,7 +830,12 @@ func (u *uffdTracker) stopMixed() error {
 	if err != nil {
 		return err
 	}
-	u.holdPages(cold) // their twins are read to make the delta
+	if !u.writesOnly {
+		u.holdPages(cold) // their twins are read to make the delta
+	}
+	// A writes-only tracker's caller reads few twins (Twin, for the pages
+	// several nodes wrote): a cold page written for the first time has a
+	// zero twin, which Twin returns without populating it (twinOrZero).
 	u.fresh = 0
 	t := time.Now()
 	hot := u.hotDirty[:0]

@@ -711,7 +711,7 @@ func (u *uffdTracker) Twin(p int) []byte {
 	if u.ext.has(off / u.pageSize) {
 		return u.twinOf(off / u.pageSize)
 	}
-	return u.res.twin.buf[off : off+u.pageSize : off+u.pageSize]
+	return u.twinOrZero(off / u.pageSize)
 }
 
 func (u *uffdTracker) Close() error {
