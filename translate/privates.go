@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -54,6 +55,20 @@ func (t *translator) privateCarry(r *region) {
 			if f := t.fieldReadFirst(v, r.body); wholeFirst && f != nil {
 				wholeFirst, first = false, f
 			}
+			if rd, w := t.elementCarry(r, v, clause == "firstprivate"); wholeFirst && rd != nil {
+				fix, holds := fmt.Sprintf("assign the whole array at the start of the iteration (%s = %s{})", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg()))), "zero"
+				if clause == "firstprivate" {
+					fix, holds = fmt.Sprintf("copy it whole into an array of the iteration (own := %s) and use that", v.Name()), "its value from before the region"
+				}
+				t.errorf(rd.Pos(), "%s is %s in the parallel loop, but an iteration reads %s here without assigning it first (it assigns %s at %s): the copy's element holds what the node's previous iteration left, or %s, where go run's array holds the previous iteration's value; %s, or declare it inside the loop",
+					v.Name(), clause, t.elemText(rd), t.elemText(w), t.where(w.Pos()), holds, fix)
+				continue
+			}
+		}
+		if se, reset := t.resetReslice(r, v); se != nil {
+			t.errorf(se.Pos(), "%s is %s in the parallel loop and reset by %s at %s, which keeps its array: %s here may reach past its length, to elements an earlier iteration left there, which go run's one array holds and the node's copy does not; make it in the iteration (%s = make(...)), or do not slice it past its length",
+				v.Name(), clause, t.text(t.stmtOf(reset)), t.where(reset.Pos()), t.text(se), v.Name())
+			continue
 		}
 		if written && !wholeFirst && (clause == "firstprivate" || r.firstLast[v]) && t.writtenLast(r, v) {
 			// Written in the loop's last iteration only: no iteration

@@ -1,0 +1,406 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// Private arrays assigned element by element, and private slices reset
+// to their own array. go run's one array keeps, from one iteration to
+// the next, the elements an iteration does not assign; a node's copy
+// keeps those of the node's previous iteration (or zero). An iteration
+// that reads an element it has not assigned before (tmp[i%4] = i; s :=
+// tmp[0] + tmp[1]) therefore reads another value, and so does one that
+// reslices a slice reset by buf = buf[:0] past its length (buf[:cap(buf)]
+// reaches what an earlier iteration appended). Both are refused. An
+// element counts as assigned where a statement before the read, in the
+// read's block or one around it, assigns it or a place holding it (tmp[k]
+// = e, tmp = ..., copy(tmp[:], ...), or an if and its else that both do),
+// the same constant index, or the same index expression of variables the
+// iteration does not change; an array whose every element is so assigned
+// is assigned whole. Elements written in an inner loop before the read
+// (a buffer filled by a loop) or in a function literal are not followed,
+// and taken as assigning the array; a read in a function literal counts
+// as made where the literal is.
+
+// elemKey is the place of an array variable a use reaches: one component
+// per index or field, "#c" for a constant index c, "=e@..." for an index
+// expression e that the iteration does not change, "." + name for a field;
+// "" for an index that matches nothing.
+type elemKey []string
+
+// elementCarry returns, for an array v of r's loop body whose first use
+// there does not read it, the first read of an element (or of the whole
+// array) that the iteration may not have assigned before, and the first
+// element write; nil if there is none. For a firstprivate v, a read of an
+// element that no write of the body may reach is not one: every copy
+// holds its value from before the region.
+func (t *translator) elementCarry(r *region, v *types.Var, firstprivate bool) (read, write *ast.Ident) {
+	if _, ok := v.Type().Underlying().(*types.Array); !ok || r.dir.kind != dirFor {
+		return nil, nil
+	}
+	var uses []*ast.Ident
+	var writes []elemKey
+	for _, u := range t.facts.uses[v] {
+		if within(u.Pos(), r.body) && !t.lengthOnly(u) {
+			uses = append(uses, u)
+			if t.writesVar(u) {
+				key, _ := t.elemPlace(r, u)
+				writes = append(writes, key)
+			}
+		}
+	}
+	slices.SortFunc(uses, func(a, b *ast.Ident) int { return int(a.Pos()) - int(b.Pos()) })
+	for _, u := range uses {
+		key, plain := t.elemPlace(r, u)
+		if lit := t.enclosingLit(u); plain && lit != nil && within(lit.Pos(), r.body) {
+			return nil, nil // a function literal's write: not followed
+		}
+		if plain {
+			if write == nil {
+				write = u
+			}
+			if t.inInnerLoop(r, u) {
+				return nil, nil // filled by a loop
+			}
+			continue
+		}
+		if t.outParam(u) {
+			return nil, nil // assigned whole by the function
+		}
+		if t.coveredBefore(r, v, u, key) {
+			continue
+		}
+		if firstprivate && !slices.ContainsFunc(writes, func(w elemKey) bool { return mayAlias(w, key) }) {
+			continue
+		}
+		return u, write
+	}
+	return nil, nil
+}
+
+// elemPlace returns the place of v that the use u reaches (v, v[k],
+// v[k].f, ...), and whether the use assigns that place without reading
+// it: the left side of a plain assignment, or copy's destination v[:].
+func (t *translator) elemPlace(r *region, u *ast.Ident) (key elemKey, plain bool) {
+	var cur ast.Node = u
+loop:
+	for {
+		switch p := t.parent[cur].(type) {
+		case *ast.ParenExpr:
+		case *ast.IndexExpr:
+			if p.X != cur {
+				break loop
+			}
+			key = append(key, t.indexKey(r, p.Index))
+		case *ast.SelectorExpr:
+			s := t.info.Selections[p]
+			if p.X != cur || s == nil || s.Kind() != types.FieldVal || s.Indirect() {
+				break loop
+			}
+			key = append(key, "."+p.Sel.Name)
+		default:
+			break loop
+		}
+		cur = t.parent[cur]
+	}
+	if se, ok := t.parent[cur].(*ast.SliceExpr); ok && se.X == cur && se.Low == nil && se.High == nil && t.copyDest(u) {
+		return key, true
+	}
+	if as, ok := t.parent[cur].(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && slices.Contains(as.Lhs, cur.(ast.Expr)) {
+		return key, true
+	}
+	return key, false
+}
+
+// indexKey returns the key component of the index e (elemKey).
+func (t *translator) indexKey(r *region, e ast.Expr) string {
+	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
+		return "#" + tv.Value.ExactString()
+	}
+	if !t.pureExpr(e) {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("=" + types.ExprString(e))
+	steady := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return steady
+		}
+		x, _ := t.info.Uses[id].(*types.Var)
+		if x == nil {
+			return true
+		}
+		fmt.Fprintf(&b, "@%d", x.Pos()) // one name, two variables
+		for _, w := range t.facts.uses[x] {
+			if within(w.Pos(), r.body) && t.writesVar(w) {
+				steady = false // the iteration changes it
+			}
+		}
+		return steady
+	})
+	if !steady {
+		return ""
+	}
+	return b.String()
+}
+
+// inInnerLoop reports whether u lies in a loop of r's body.
+func (t *translator) inInnerLoop(r *region, u ast.Node) bool {
+	for cur := t.parent[u]; cur != nil && cur != ast.Node(r.body); cur = t.parent[cur] {
+		switch cur.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
+}
+
+// coveredBefore reports whether the statements that run before the use u
+// in every iteration (those before it in its block and the blocks around
+// it, up to r's body) assign the place key of v, or a place holding it.
+func (t *translator) coveredBefore(r *region, v *types.Var, u *ast.Ident, key elemKey) bool {
+	var before []ast.Stmt
+	var cur ast.Node = u
+	for cur != ast.Node(r.body) {
+		p := t.parent[cur]
+		var list []ast.Stmt
+		switch p := p.(type) {
+		case *ast.BlockStmt:
+			list = p.List
+		case *ast.CaseClause:
+			list = p.Body
+		case *ast.CommClause:
+			list = p.Body
+		}
+		if k := slices.IndexFunc(list, func(s ast.Stmt) bool { return ast.Node(s) == cur }); k >= 0 {
+			before = append(before, list[:k]...)
+		}
+		cur = p
+	}
+	for j := 0; j <= len(key); j++ {
+		if t.placeAssigned(r, v, before, key[:j], 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeAssigned reports whether one of stmts assigns the place key of v
+// or one holding it, or whether they assign each of its elements (each
+// field of a struct, each index of an array of at most 64) by constant
+// indices.
+func (t *translator) placeAssigned(r *region, v *types.Var, stmts []ast.Stmt, key elemKey, depth int) bool {
+	var consts []elemKey // the writes' keys that go on with a constant
+	for _, s := range stmts {
+		for _, w := range t.stmtAssigns(r, v, s) {
+			if len(w) <= len(key) && slices.Equal(w, key[:len(w)]) && !slices.Contains(w, "") {
+				return true
+			}
+			if len(w) > len(key) && slices.Equal(w[:len(key)], key) && !strings.HasPrefix(w[len(key)], "=") {
+				consts = append(consts, w)
+			}
+		}
+	}
+	if len(consts) == 0 || depth > 4 {
+		return false
+	}
+	var parts []string
+	switch typ := placeType(v.Type(), key).Underlying().(type) {
+	case *types.Array:
+		if typ.Len() > 64 {
+			return false
+		}
+		for c := int64(0); c < typ.Len(); c++ {
+			parts = append(parts, fmt.Sprintf("#%d", c))
+		}
+	case *types.Struct:
+		for f := range typ.Fields() {
+			parts = append(parts, "."+f.Name())
+		}
+	default:
+		return false
+	}
+	for _, part := range parts {
+		if !t.placeAssigned(r, v, stmts, append(slices.Clip(key), part), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// placeType returns the type of the place key of a variable of type typ.
+func placeType(typ types.Type, key elemKey) types.Type {
+	for _, k := range key {
+		switch u := typ.Underlying().(type) {
+		case *types.Array:
+			typ = u.Elem()
+		case *types.Struct:
+			for f := range u.Fields() {
+				if "."+f.Name() == k {
+					typ = f.Type()
+				}
+			}
+		}
+	}
+	return typ
+}
+
+// stmtAssigns returns the places of v that the statement s assigns
+// whenever it runs: a plain assignment's left sides, copy's destination
+// v[:], those of a block's statements, those that an if and its else
+// both assign.
+func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey {
+	var out []elemKey
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		if s.Tok != token.ASSIGN {
+			return nil
+		}
+		for _, l := range s.Lhs {
+			if id := rootIdent(l); id != nil && t.info.Uses[id] == v {
+				if key, plain := t.elemPlace(r, id); plain {
+					out = append(out, key)
+				}
+			}
+		}
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok && len(call.Args) == 2 {
+			if id := rootIdent(call.Args[0]); id != nil && t.info.Uses[id] == v {
+				if key, plain := t.elemPlace(r, id); plain {
+					out = append(out, key)
+				}
+			}
+		}
+	case *ast.BlockStmt:
+		for _, x := range s.List {
+			out = append(out, t.stmtAssigns(r, v, x)...)
+		}
+	case *ast.LabeledStmt:
+		return t.stmtAssigns(r, v, s.Stmt)
+	case *ast.IfStmt:
+		if s.Else == nil {
+			return nil
+		}
+		other := t.stmtAssigns(r, v, s.Else)
+		for _, k := range t.stmtAssigns(r, v, s.Body) {
+			if slices.ContainsFunc(other, func(o elemKey) bool { return slices.Equal(o, k) }) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// rootIdent returns the identifier at the root of e (x of x[k].f, x[:]),
+// or nil.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// mayAlias reports whether the places a and b of one array may overlap:
+// no component of theirs tells them apart (two different constants, two
+// different fields).
+func mayAlias(a, b elemKey) bool {
+	for k := 0; k < len(a) && k < len(b); k++ {
+		if a[k] != b[k] && a[k] != "" && b[k] != "" && a[k][0] == b[k][0] && a[k][0] != '=' {
+			return false
+		}
+	}
+	return true
+}
+
+// elemText returns the source text of the place of its array that the use
+// u reaches (tmp[0], tmp[k].x), for messages.
+func (t *translator) elemText(u *ast.Ident) string {
+	var cur ast.Node = u
+	for {
+		switch p := t.parent[cur].(type) {
+		case *ast.IndexExpr:
+			if p.X != cur {
+				return t.text(cur)
+			}
+		case *ast.SelectorExpr:
+			if p.X != cur {
+				return t.text(cur)
+			}
+		case *ast.ParenExpr:
+		default:
+			return t.text(cur)
+		}
+		cur = t.parent[cur]
+	}
+}
+
+// resetReslice returns, for a slice v of r's loop body that a whole
+// assignment there resets to its own array (v = v[:0], v = append(v[:0],
+// ...)), a slice expression of v that may reach past its length, and the
+// reset; nil if there is none. Its high bound must be 0, len(v) or len(v)
+// minus a constant to be within.
+func (t *translator) resetReslice(r *region, v *types.Var) (reslice *ast.SliceExpr, reset *ast.Ident) {
+	if _, ok := v.Type().Underlying().(*types.Slice); !ok || r.dir.kind != dirFor {
+		return nil, nil
+	}
+	for _, u := range t.facts.uses[v] {
+		se, ok := t.parent[u].(*ast.SliceExpr)
+		if !ok || se.X != ast.Expr(u) || !within(u.Pos(), r.body) {
+			continue
+		}
+		if emptySlice(t, se) {
+			if reset == nil {
+				reset = u
+			}
+			continue
+		}
+		if se.High != nil && !t.withinLen(se.High, v) && (reslice == nil || se.Pos() < reslice.Pos()) {
+			reslice = se
+		}
+	}
+	if reset == nil || reslice == nil {
+		return nil, nil
+	}
+	return reslice, reset
+}
+
+// withinLen reports whether e is 0, len(v) or len(v) - c for a constant
+// c of at least 0.
+func (t *translator) withinLen(e ast.Expr, v *types.Var) bool {
+	e = ast.Unparen(e)
+	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
+		return tv.Value.ExactString() == "0"
+	}
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.SUB {
+		tv, ok := t.info.Types[b.Y]
+		if !ok || tv.Value == nil || strings.HasPrefix(tv.Value.ExactString(), "-") {
+			return false
+		}
+		e = ast.Unparen(b.X)
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || t.varOf(call.Args[0]) != v {
+		return false
+	}
+	bi, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+	return ok && bi.Name() == "len"
+}
