@@ -65,6 +65,15 @@ func (t *translator) privateCarry(r *region) {
 				continue
 			}
 		}
+		if u := t.partialLast(r, v); clause == "lastprivate" && u != nil {
+			what, zero := "array", fmt.Sprintf("%s = %s{}", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg())))
+			if _, ok := v.Type().Underlying().(*types.Struct); ok {
+				what = "struct"
+			}
+			t.errorf(u.Pos(), "%s is lastprivate in the parallel loop, but an iteration assigns only part of it here (%s) and may not assign the whole %s: the node that ran the last iteration hands back its copy, whose other parts hold what that node's earlier iterations left (or zero), where go run's one variable keeps what earlier iterations assigned; assign the whole %s at the start of the iteration (%s), or keep it shared and write one element per iteration into a result array",
+				v.Name(), t.text(t.stmtOf(u)), what, what, zero)
+			continue
+		}
 		if se, reset := t.resetReslice(r, v); se != nil {
 			t.errorf(se.Pos(), "%s is %s in the parallel loop and reset by %s at %s, which keeps its array: %s here may reach past its length, to elements an earlier iteration left there, which go run's one array holds and the node's copy does not; make it in the iteration (%s = make(...)), or do not slice it past its length",
 				v.Name(), clause, t.text(t.stmtOf(reset)), t.where(reset.Pos()), t.text(se), v.Name())

@@ -404,3 +404,92 @@ func (t *translator) withinLen(e ast.Expr, v *types.Var) bool {
 	bi, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
 	return ok && bi.Name() == "len"
 }
+
+// partialLast returns, for a lastprivate array or struct v of r's loop
+// body, a write of a part of v (best[j%2] = x) in a loop whose iterations
+// may not all assign the whole of v, or nil. The node of the last
+// iteration hands its copy over, whose other parts hold what that node's
+// previous iterations left, or zero, where go run's one variable holds
+// what the previous iterations assigned. Every iteration assigns v whole
+// where the first statements of the body assign it (placeAssigned: v =
+// e, copy(v[:], ...), every element by constant indices, an if and its
+// else that both do) and none of them may leave the iteration before;
+// &v handed to a function that assigns it whole (outParam) is a whole
+// assignment. An assignment under an if does not count: the iterations
+// that skip it hand over another iteration's parts.
+func (t *translator) partialLast(r *region, v *types.Var) *ast.Ident {
+	if !isAggregate(v.Type()) || r.dir.kind != dirFor {
+		return nil
+	}
+	var uses []*ast.Ident
+	for _, u := range t.facts.uses[v] {
+		if within(u.Pos(), r.body) && t.writesVar(u) && !t.outParam(u) {
+			uses = append(uses, u)
+		}
+	}
+	slices.SortFunc(uses, func(a, b *ast.Ident) int { return int(a.Pos()) - int(b.Pos()) })
+	list := r.body.List
+	for m := range len(list) + 1 {
+		if t.placeAssigned(r, v, list[:m], nil, 0) {
+			if !leavesEarly(list[:m]) {
+				return nil // every iteration assigns it whole
+			}
+			break
+		}
+	}
+	for _, u := range uses {
+		if key, plain := t.elemPlace(r, u); !plain || len(key) > 0 {
+			return u
+		}
+	}
+	return nil
+}
+
+// leavesEarly reports whether one of stmts may leave their list before
+// its end: a return, a goto, a labeled break or continue, or a break or
+// continue outside a loop, switch or select of theirs.
+func leavesEarly(stmts []ast.Stmt) bool {
+	early := false
+	var walk func(n ast.Node, inner bool)
+	walk = func(n ast.Node, inner bool) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch s := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				early = true
+			case *ast.BranchStmt:
+				if s.Tok == token.GOTO || s.Label != nil || !inner && s.Tok != token.FALLTHROUGH {
+					early = true
+				}
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if !inner {
+					for _, c := range childStmts(s) {
+						walk(c, true)
+					}
+					return false
+				}
+			}
+			return !early
+		})
+	}
+	for _, s := range stmts {
+		walk(s, false)
+	}
+	return early
+}
+
+// childStmts returns the parts of a loop, switch or select statement.
+func childStmts(s ast.Node) []ast.Node {
+	var out []ast.Node
+	ast.Inspect(s, func(n ast.Node) bool {
+		if n == s {
+			return true
+		}
+		if n != nil {
+			out = append(out, n)
+		}
+		return false
+	})
+	return out
+}

@@ -57,8 +57,44 @@ func main() {
 		full := buf[:cap(buf)] // want "buf is private in the parallel loop and reset by buf = buf\\[:0\\] at err_private_elems.go:52, which keeps its array: buf\\[:cap\\(buf\\)\\] here may reach past its length"
 		out[i] = full[len(full)-1]
 	}
+	var best [2]int
+	//cape:parallel for lastprivate(best)
+	for i := 0; i < n; i++ {
+		best[i%2] = out[i] // want "best is lastprivate in the parallel loop, but an iteration assigns only part of it here \\(best\\[i%2\\] = out\\[i\\]\\) and may not assign the whole array: the node that ran the last iteration hands back its copy.*go run's one variable keeps what earlier iterations assigned; assign the whole array at the start of the iteration \\(best = \\[2\\]int\\{\\}\\), or keep it shared and write one element per iteration into a result array"
+	}
+	var pt pair
+	//cape:parallel for lastprivate(pt)
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			pt.x = i // want "pt is lastprivate in the parallel loop, but an iteration assigns only part of it here \\(pt.x = i\\) and may not assign the whole struct"
+		} else {
+			pt.y = i
+		}
+	}
+	var two [2]int
+	//cape:parallel for lastprivate(two)
+	for i := 0; i < n; i++ {
+		two[0] = i // want "two is lastprivate in the parallel loop, but an iteration assigns only part of it here"
+		if i%3 == 0 {
+			continue // leaves two[1] as an earlier iteration set it
+		}
+		two[1] = i
+	}
+	var cond [2]int
+	//cape:parallel for lastprivate(cond)
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			cond = [2]int{}
+			cond[0] = i // want "cond is lastprivate in the parallel loop, but an iteration assigns only part of it here"
+		}
+	}
+	fl := [2]int{7, 9}
+	//cape:parallel for firstprivate(fl) lastprivate(fl)
+	for i := 0; i < n; i++ {
+		fl[i%2] = i // want "fl is lastprivate in the parallel loop, but an iteration assigns only part of it here"
+	}
 	accepted(n, out)
-	fmt.Println(out)
+	fmt.Println(out, best, pt, two, cond, fl)
 }
 
 func sum2(a [2]int) int { return a[0] + a[1] }
@@ -115,4 +151,28 @@ func accepted(n int, out []int) {
 		buf = append(buf[:0], i, i+1)
 		out[i] += len(buf[:len(buf)-1]) + buf[0]
 	}
+	var best [2]int
+	var ws [3]int
+	var pt pair
+	var cp [2]int
+	//cape:parallel for lastprivate(best, ws, pt, cp)
+	for i := 0; i < n; i++ {
+		best = [2]int{} // whole at the top of the body
+		if i%2 == 0 {
+			pt = pair{}
+		} else {
+			pt = pair{1, 1}
+		}
+		best[i%2] = i
+		copy(cp[:], out[i:])
+		cp[i%2]++
+		pt.x = i  // pt assigned whole by both branches
+		ws[2] = i // every element, by constant indices, before the continue
+		ws[0], ws[1] = i, -i
+		if i%5 == 0 {
+			continue
+		}
+		ws[1]++
+	}
+	fmt.Println(best, ws, pt, cp)
 }

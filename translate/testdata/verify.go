@@ -36,6 +36,7 @@ func main() {
 	total := 10
 	//cape:parallel for firstprivate(bias) lastprivate(best) reduction(+:total)
 	for j = 0; j < n; j++ {
+		best = [2]int{}
 		best[j%2] = a[j] + bias[j%3]
 		total += best[j%2]
 	}

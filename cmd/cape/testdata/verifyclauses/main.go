@@ -49,6 +49,7 @@ func main() {
 		total += tmp
 		high = max(high, tmp)
 		last = j
+		best = [2]int64{}
 		best[j%2] = tmp
 	}
 
