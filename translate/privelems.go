@@ -284,6 +284,10 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 		}
 	case *ast.LabeledStmt:
 		return t.stmtAssigns(r, v, s.Stmt)
+	case *ast.RangeStmt:
+		if t.fillsWhole(v, s) {
+			out = append(out, elemKey{})
+		}
 	case *ast.IfStmt:
 		if s.Else == nil {
 			return nil
@@ -296,6 +300,62 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 		}
 	}
 	return out
+}
+
+// fillsWhole reports whether s is a fill loop of the array v, which
+// assigns every element: for k := range v { v[k] = e; … }, its first
+// statement assigning v[k] (k the loop's own key, not assigned nor taken
+// the address of in the loop), with no break, goto, return or labelled
+// branch in it that could end the fill early.
+func (t *translator) fillsWhole(v *types.Var, s *ast.RangeStmt) bool {
+	x, ok := ast.Unparen(s.X).(*ast.Ident)
+	k, kok := s.Key.(*ast.Ident)
+	if !ok || !kok || s.Tok != token.DEFINE || t.info.Uses[x] != v || len(s.Body.List) == 0 {
+		return false
+	}
+	if _, isArray := v.Type().Underlying().(*types.Array); !isArray {
+		return false
+	}
+	a, ok := s.Body.List[0].(*ast.AssignStmt)
+	if !ok || a.Tok != token.ASSIGN || len(a.Lhs) != 1 {
+		return false
+	}
+	ix, ok := ast.Unparen(a.Lhs[0]).(*ast.IndexExpr)
+	if !ok {
+		return false
+	}
+	base, bok := ast.Unparen(ix.X).(*ast.Ident)
+	key, kok := ast.Unparen(ix.Index).(*ast.Ident)
+	if !bok || !kok || t.info.Uses[base] != v || t.info.Uses[key] != t.info.Defs[k] {
+		return false
+	}
+	reassigned := false
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && t.info.Uses[id] == t.info.Defs[k] {
+					reassigned = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && t.info.Uses[id] == t.info.Defs[k] {
+				reassigned = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && t.info.Uses[id] == t.info.Defs[k] {
+				reassigned = true
+			}
+		case *ast.BranchStmt:
+			// A break, goto or labelled branch may end the fill early
+			// (a plain continue only skips the rest of one element).
+			reassigned = reassigned || n.Tok != token.CONTINUE || n.Label != nil
+		case *ast.ReturnStmt:
+			reassigned = true
+		}
+		return !reassigned
+	})
+	return !reassigned
 }
 
 // rootIdent returns the identifier at the root of e (x of x[k].f, x[:]),

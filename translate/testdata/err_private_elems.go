@@ -93,8 +93,18 @@ func main() {
 	for i := 0; i < n; i++ {
 		fl[i%2] = i // want "fl is lastprivate in the parallel loop, but an iteration assigns only part of it here"
 	}
+	var fb [3]int
+	//cape:parallel for lastprivate(fb)
+	for i := 0; i < n; i++ {
+		for k := range fb {
+			fb[k] = i // want "fb is lastprivate in the parallel loop, but an iteration assigns only part of it here"
+			if k == i%3 {
+				break // the fill may end early
+			}
+		}
+	}
 	accepted(n, out)
-	fmt.Println(out, best, pt, two, cond, fl)
+	fmt.Println(out, best, pt, two, cond, fl, fb)
 }
 
 func sum2(a [2]int) int { return a[0] + a[1] }
@@ -175,4 +185,16 @@ func accepted(n int, out []int) {
 		ws[1]++
 	}
 	fmt.Println(best, ws, pt, cp)
+	var fill [3]int
+	//cape:parallel for lastprivate(fill)
+	for i := 0; i < n; i++ {
+		for k := range fill { // a fill loop assigns it whole
+			fill[k] = i + k
+			if k == 1 {
+				continue
+			}
+		}
+		fill[i%3]++
+	}
+	fmt.Println(fill)
 }
