@@ -17,11 +17,13 @@
 # at small sizes; SKIP_PAIRS=1, SKIP_U=1 leave those parts out). Results:
 # $OUT/s19.tgz, written step by step.
 set -u
+# TAG names the session (s19 here; device-s20.sh runs this with TAG=s20).
+TAG=${TAG:-s19}; N2=${TAG#s}
 O=${OUT:-/tmp/out}; mkdir -p $O; R=$O/r; mkdir -p $R
-T=/tmp/capes19; rm -rf $T; mkdir -p $T
-xz -dc .devbin/s19.tar.xz | tar xf - -C $T
+T=/tmp/capes$N2; rm -rf $T; mkdir -p $T
+xz -dc .devbin/$TAG.tar.xz | tar xf - -C $T
 chmod -R a+rX $T; chmod 755 $T
-P=$T/dev19/pb; OLD=$T/dev19/old
+P=$T/dev$N2/pb; OLD=$T/dev$N2/old
 N=2048; CGN=256; PN=6144; MN=1024; NODES=2,4,8,15; RJ=3
 [ -n "${SMALL:-}" ] && { N=256; CGN=64; PN=512; MN=128; NODES=2,4; RJ=1; }
 UF=$(cat /proc/sys/vm/unprivileged_userfaultfd 2>/dev/null)
@@ -29,7 +31,7 @@ UF=$(cat /proc/sys/vm/unprivileged_userfaultfd 2>/dev/null)
 # b NAME WORKLOAD TIMEOUT REPS [flags]: one cape bench run as root.
 # The results go back as one archive ($OUT/s19.tgz), rewritten after each
 # step: the device tool returns a bounded number of files.
-keep() { tar czf $O/s19.tgz.new -C $O r && mv $O/s19.tgz.new $O/s19.tgz; }
+keep() { tar czf $O/$TAG.tgz.new -C $O r && mv $O/$TAG.tgz.new $O/$TAG.tgz; }
 b() { local name=$1 w=$2 t=$3 r=$4; shift 4; echo "== $name $(date +%T)"; timeout $t $P/cape bench $w --prebuilt $P --reps $r --no-progress --out $R/$name "$@" > $R/$name.log 2>&1; echo "rc $?"; tail -1 $R/$name.log; keep; }
 # 1. Old against new, paired: the active Jacobi's iterations and each
 # node's peak RSS (rsswrap), 3 rounds at 4 and 8 nodes.
@@ -47,7 +49,7 @@ b cg cg 60 $RJ --nodes $NODES --sizes $CGN --iters 500 --modes seq,incremental,m
 b regions regions 40 3 --nodes $NODES
 # 3. As uid 65534: userfaultfd for user-mode faults only.
 if [ -z "${SKIP_U:-}" ]; then
-U=/tmp/s19u; rm -rf $U; mkdir -p $U; chmod 777 $U
+U=/tmp/${TAG}u; rm -rf $U; mkdir -p $U; chmod 777 $U
 echo 0 > /proc/sys/vm/unprivileged_userfaultfd 2>/dev/null
 u() { local name=$1 w=$2 t=$3; shift 3; echo "== $name $(date +%T)"
   timeout $t setpriv --reuid 65534 --regid 65534 --clear-groups env HOME=/tmp TMPDIR=/tmp $P/cape bench $w --prebuilt $P --reps 2 --no-progress --out $U/$name "$@" > $U/$name.log 2>&1; echo "rc $?"; tail -1 $U/$name.log; cp -r $U/$name $U/$name.log $R/ 2>/dev/null; }
