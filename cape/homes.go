@@ -392,29 +392,33 @@ func (n *node) awaitFinished() error {
 // program goes on.
 func (n *node) regionsDone() {
 	hs := n.homes
-	if hs == nil || hs.regionsOver || n.cur != nil {
+	if hs == nil || hs.regionsOver {
 		return
 	}
 	hs.regionsOver = true
-	if err := hs.h.DropTwins(); err != nil {
+	if err := n.dropRegionState(); err != nil {
 		notice("cape: node %d: after the last region: %v\n", n.rank, err)
-		return
+	}
+}
+
+// dropRegionState is regionsDone's work; it stops at the first failure.
+func (n *node) dropRegionState() error {
+	hs := n.homes
+	if err := hs.h.DropTwins(); err != nil {
+		return err
 	}
 	if err := hs.tr.DropTwins(); err != nil {
-		notice("cape: node %d: after the last region: %v\n", n.rank, err)
-		return
+		return err
 	}
 	if n.master == nil {
-		return
+		return nil
 	}
 	// As Finalize: the lost slaves first, whose ends are known.
 	n.dropLost()
 	if n.awaitSlavesEnd() != nil {
-		return // Finalize reports it
+		return nil // Finalize reports it
 	}
-	if err := hs.h.DropSnapshot(); err != nil {
-		notice("cape: node %d: after the last region: %v\n", n.rank, err)
-	}
+	return hs.h.DropSnapshot()
 }
 
 // closeHomes stops the node's page server and helper (Finalize).

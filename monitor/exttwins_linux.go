@@ -27,8 +27,8 @@ import (
 //     (ownTwins): copies, fills, the probe, a snapshot region's Start.
 //     Invalidate and releaseTwins do too; the helper writes only the
 //     twins of invalidated pages.
-//   - Reads of twins go through twinOf (Twin, and diffPresent, which
-//     compares external pages with their copies).
+//   - Reads of external pages' twins go through extTwin (Twin, and
+//     diffPresent, which compares external pages with their copies).
 //   - The copy must stay as it was kept until the page is kept again:
 //     the caller's store keeps two versions a page and src reads the
 //     newest one at most the entry's version, so the copy of the region
@@ -53,18 +53,14 @@ func (u *uffdTracker) ownTwins(lo, hi int) {
 	u.holdTwins(lo, hi)
 }
 
-// twinOf returns page p's twin: its copy if it is external (nil if the
-// copy is missing, which the caller must take as a change), else the
-// tracker's own.
-func (u *uffdTracker) twinOf(p int) []byte {
+// extTwin returns the twin of the external page p, its copy, or nil if
+// the copy is missing, which the caller must take as a change.
+func (u *uffdTracker) extTwin(p int) []byte {
 	ps := u.pageSize
-	if u.ext.has(p) {
-		if t := u.twinSrc(p); len(t) == ps {
-			return t[:ps:ps]
-		}
-		return nil
+	if t := u.twinSrc(p); len(t) == ps {
+		return t[:ps:ps]
 	}
-	return u.res.twin.buf[p*ps : (p+1)*ps : (p+1)*ps]
+	return nil
 }
 
 // twinOrZero returns the tracker's own twin of page p, or zeros where it
@@ -128,9 +124,9 @@ func (u *uffdTracker) releaseAdopted() error {
 	return err
 }
 
-// diffExt appends to dst the pages of [from, to) whose memory differs
-// from their twins as twinOf reads them (external pages), split across
-// cores as diffParallel is.
+// diffExt appends to dst the pages of [from, to), all external, whose
+// memory differs from their copies, split across cores as diffParallel
+// is.
 func (u *uffdTracker) diffExt(dst []int, from, to int) []int {
 	if workers((to-from)*u.pageSize) == 1 {
 		return u.diffExtPages(dst, from, to)
@@ -143,7 +139,7 @@ func (u *uffdTracker) diffExtPages(dst []int, from, to int) []int {
 	ps := u.pageSize
 	for p := from; p < to; p++ {
 		// A missing copy counts as a change: a write is never lost.
-		if t := u.twinOf(p); t == nil || !bytes.Equal(u.mem[p*ps:(p+1)*ps], t) {
+		if t := u.extTwin(p); t == nil || !bytes.Equal(u.mem[p*ps:(p+1)*ps], t) {
 			dst = append(dst, p)
 		}
 	}

@@ -577,10 +577,7 @@ func (u *uffdTracker) refreshHot(n int) int {
 				own = append(own, dirty[i])
 			}
 		}
-		for a, b := range pageRuns(own) {
-			u.ext.remove(a, b)
-		}
-		u.holdPages(own)
+		u.ownPages(own)
 		for _, p := range own {
 			u.copyPage(p)
 		}

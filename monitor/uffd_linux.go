@@ -709,7 +709,7 @@ func (u *uffdTracker) Twin(p int) []byte {
 		return nil
 	}
 	if u.ext.has(off / u.pageSize) {
-		return u.twinOf(off / u.pageSize)
+		return u.extTwin(off / u.pageSize)
 	}
 	return u.twinOrZero(off / u.pageSize)
 }
@@ -828,6 +828,14 @@ func (u *uffdTracker) observe(rec func(time.Duration, int), d time.Duration, n i
 func (u *uffdTracker) holdPages(pages []int) {
 	for lo, hi := range pageRuns(pages) {
 		u.notAbsentRuns(lo, hi, u.holdTwins)
+	}
+}
+
+// ownPages is holdPages for pages whose twins are about to be written:
+// ownTwins, which makes them the tracker's own again, over each run.
+func (u *uffdTracker) ownPages(pages []int) {
+	for lo, hi := range pageRuns(pages) {
+		u.notAbsentRuns(lo, hi, u.ownTwins)
 	}
 }
 

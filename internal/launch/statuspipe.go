@@ -13,16 +13,16 @@ import (
 // statusPipe collects the nodes' failure reports (nodeenv.Report lines). A
 // nil *statusPipe has no reports. Its methods are safe for concurrent use.
 type statusPipe struct {
-	w    *os.File // the nodes' end; closed here once every node started
-	done chan struct{}
-	lost chan int // the slaves the master declared lost (nodeenv.Lost)
+	w     *os.File // the nodes' end; closed here once every node started
+	done  chan struct{}
+	lost  chan int      // the slaves the master declared lost (nodeenv.Lost)
+	ended chan struct{} // closed once the master's program ended by itself (nodeenv.Ended)
 
 	mu sync.Mutex
 	// mu protects the following fields.
 	reps     []nodeenv.Report
 	declared map[int]bool // the ranks the master declared lost
 	closed   bool         // w was closed
-	ended    bool         // the master's program ended by itself (nodeenv.Ended)
 }
 
 func newStatusPipe() (*statusPipe, error) {
@@ -30,7 +30,7 @@ func newStatusPipe() (*statusPipe, error) {
 	if err != nil {
 		return nil, fmt.Errorf("status pipe: %w", err)
 	}
-	s := &statusPipe{w: w, done: make(chan struct{}), lost: make(chan int, 64)}
+	s := &statusPipe{w: w, done: make(chan struct{}), lost: make(chan int, 64), ended: make(chan struct{})}
 	go s.read(r)
 	return s, nil
 }
@@ -57,9 +57,11 @@ func (s *statusPipe) read(r *os.File) {
 				s.reps = append(s.reps, rep)
 				s.mu.Unlock()
 			} else if e, err := nodeenv.ParseEnded(string(line)); err == nil && e.Rank == 0 {
-				s.mu.Lock()
-				s.ended = true
-				s.mu.Unlock()
+				select {
+				case <-s.ended:
+				default:
+					close(s.ended) // this goroutine alone closes it
+				}
 			} else if l, err := nodeenv.ParseLost(string(line)); err == nil {
 				s.mu.Lock()
 				if s.declared == nil {
@@ -94,25 +96,17 @@ func (s *statusPipe) masterEnded(wait time.Duration) bool {
 	if s == nil {
 		return false
 	}
-	deadline := time.Now().Add(wait)
-	for {
-		s.mu.Lock()
-		ended := s.ended
-		s.mu.Unlock()
-		if ended {
-			return true
-		}
-		select {
-		case <-s.done: // every writer has ended: what was read is all
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return s.ended
-		default:
-		}
-		if !time.Now().Before(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-s.ended:
+		return true
+	case <-s.done: // every writer has ended: what was read is all
+	case <-time.After(wait):
+	}
+	select {
+	case <-s.ended:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -1,10 +1,6 @@
 package nodeenv
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
+import "fmt"
 
 // endedPrefix starts the status pipe's line by which the master tells the
 // launcher that its program has ended by itself, and carries its version.
@@ -17,7 +13,7 @@ const endedPrefix = "cape-ended/1 "
 // master survived, or one it never needed to know of) does not change it.
 type Ended struct {
 	Rank int    // the node, 0
-	How  string // "finalized", "panicked" or "goexit"
+	How  string // "finalized" (Finalize ended the job), "unwound" (main panicked or called Goexit)
 }
 
 // String returns the line, newline included: "cape-ended/1 rank=R how=HOW".
@@ -27,21 +23,14 @@ func (e Ended) String() string {
 
 // ParseEnded reads one ended line (with or without its newline).
 func ParseEnded(line string) (Ended, error) {
-	line = strings.TrimSuffix(line, "\n")
-	rest, ok := strings.CutPrefix(line, endedPrefix)
-	if !ok || len(line) >= MaxReport {
-		return Ended{}, fmt.Errorf("status line %.40q: not a %sline", line, endedPrefix)
+	rank, how, err := parseRankLine(line, endedPrefix, "how=", 0)
+	if err == nil && how == "" {
+		err = fmt.Errorf("status line %.40q: want how=WORD", line)
 	}
-	word, how, _ := strings.Cut(rest, " ")
-	num, ok := strings.CutPrefix(word, "rank=")
-	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n < 0 {
-		return Ended{}, fmt.Errorf("status line %.40q: want rank=N", line)
+	if err != nil {
+		return Ended{}, err
 	}
-	if how, ok = strings.CutPrefix(how, "how="); !ok || how == "" {
-		return Ended{}, fmt.Errorf("status line %.40q: want how=", line)
-	}
-	return Ended{Rank: n, How: how}, nil
+	return Ended{Rank: rank, How: how}, nil
 }
 
 // ReportEnded tells the launcher, through its status pipe, that this node's

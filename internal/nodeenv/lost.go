@@ -26,21 +26,31 @@ func (l Lost) String() string {
 
 // ParseLost reads one lost notice line (with or without its newline).
 func ParseLost(line string) (Lost, error) {
-	line = strings.TrimSuffix(line, "\n")
-	rest, ok := strings.CutPrefix(line, lostPrefix)
-	if !ok || len(line) >= MaxReport {
-		return Lost{}, fmt.Errorf("status line %.40q: not a %snotice", line, lostPrefix)
+	rank, reason, err := parseRankLine(line, lostPrefix, "reason=", 1)
+	if err != nil {
+		return Lost{}, err
 	}
-	word, reason, _ := strings.Cut(rest, " ")
+	return Lost{Rank: rank, Reason: reason}, nil
+}
+
+// parseRankLine reads a status pipe line "PREFIXrank=N KEYTEXT" (with or
+// without its newline), N at least minRank, and returns N and TEXT.
+func parseRankLine(line, prefix, key string, minRank int) (int, string, error) {
+	line = strings.TrimSuffix(line, "\n")
+	rest, ok := strings.CutPrefix(line, prefix)
+	if !ok || len(line) >= MaxReport {
+		return 0, "", fmt.Errorf("status line %.40q: not a %sline", line, prefix)
+	}
+	word, text, _ := strings.Cut(rest, " ")
 	num, ok := strings.CutPrefix(word, "rank=")
 	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n < 1 {
-		return Lost{}, fmt.Errorf("status line %.40q: want rank=N, N ≥ 1", line)
+	if !ok || err != nil || n < minRank {
+		return 0, "", fmt.Errorf("status line %.40q: want rank=N, N ≥ %d", line, minRank)
 	}
-	if reason, ok = strings.CutPrefix(reason, "reason="); !ok {
-		return Lost{}, fmt.Errorf("status line %.40q: want reason=", line)
+	if text, ok = strings.CutPrefix(text, key); !ok {
+		return 0, "", fmt.Errorf("status line %.40q: want %s", line, key)
 	}
-	return Lost{Rank: n, Reason: reason}, nil
+	return n, text, nil
 }
 
 // ReportLost tells the launcher, through its status pipe, that this node
