@@ -1011,13 +1011,13 @@ func (t *translator) checkControl(r *region) map[ast.Node]bool {
 // iterations, inside the region's template (a block), which a goto from
 // outside cannot enter. A goto inside the region is checkControl's.
 func (t *translator) checkGotoLabel(r *region) {
-	if r.label == nil {
+	if r.label == nil || t.info.Defs[r.label.Label] == nil {
 		return
 	}
 	label := t.info.Defs[r.label.Label]
 	ast.Inspect(r.fn, func(n ast.Node) bool {
 		b, ok := n.(*ast.BranchStmt)
-		if ok && b.Tok == token.GOTO && label != nil && t.info.Uses[b.Label] == label && !within(b.Pos(), r.label) {
+		if ok && b.Tok == token.GOTO && t.info.Uses[b.Label] == label && !within(b.Pos(), r.label) {
 			t.errorf(b.Pos(), "goto %s jumps to the label of the parallel for at %s, which CAPE runs as each node's share of the iterations inside code of its own, where a goto cannot jump; repeat the region with a for loop around it instead",
 				b.Label.Name, t.where(r.label.Pos()))
 		}

@@ -299,8 +299,11 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 // number or a boolean: a value of any of them holds no reference.
 func plainParam(tp *types.TypeParam) bool {
 	iface, ok := tp.Constraint().Underlying().(*types.Interface)
-	return ok && plainInterface(iface, 0)
+	return ok && ifaceBasics(iface, 0, plainBasic) != nil
 }
+
+// plainBasic reports whether b is a number or a boolean type.
+func plainBasic(b *types.Basic) bool { return b.Info()&(types.IsNumeric|types.IsBoolean) != 0 }
 
 // embeddedTerms yields, for each element embedded in iface, the types it
 // lists: a union's terms, else the element itself.
@@ -321,42 +324,6 @@ func embeddedTerms(iface *types.Interface) iter.Seq[[]types.Type] {
 			}
 		}
 	}
-}
-
-// plainInterface reports whether every type iface allows is a number or a
-// boolean: its type set is the intersection of its embedded elements (and
-// methods), so one element that allows only those is enough (an element
-// is a union, a type or an interface, depth levels down at most).
-func plainInterface(iface *types.Interface, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	for terms := range embeddedTerms(iface) {
-		if plainTerms(terms, depth) {
-			return true
-		}
-	}
-	return false
-}
-
-// plainTerms reports whether each of a union's terms allows only numbers
-// and booleans.
-func plainTerms(terms []types.Type, depth int) bool {
-	for _, term := range terms {
-		switch u := term.Underlying().(type) {
-		case *types.Interface:
-			if !plainInterface(u, depth+1) {
-				return false
-			}
-		case *types.Basic:
-			if u.Info()&(types.IsNumeric|types.IsBoolean) == 0 {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // needElems requires every value of type typ stored into an element of a

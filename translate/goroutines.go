@@ -138,7 +138,7 @@ func (t *translator) joinedBefore(rc reach, pr *reach, g *ast.GoStmt) bool {
 			return t.endSignal(lit.Body, wg) && !t.callsDone(list[i+1:i+1+j], wg) && !t.defersRegion(rc, lit.Body) &&
 				(pr == nil || !t.writesAfter(*pr, lit.Body, wg))
 		}
-		if ch := t.receivedFrom(s); pr != nil && ch != nil && t.endSignal(lit.Body, ch) && t.onlyJoinUses(t.funcBody(g), ch, lit, s) {
+		if ch := t.receivedFrom(s); pr != nil && ch != nil && t.endSignal(lit.Body, ch) && t.onlyJoinUses(funcBody(t.funcOf(g)), ch, lit, s) {
 			return !t.writesAfter(*pr, lit.Body, ch)
 		}
 		if t.regionSiteIn(rc, s) != nil || t.startsRegions(rc, s) {
@@ -146,18 +146,6 @@ func (t *translator) joinedBefore(rc reach, pr *reach, g *ast.GoStmt) bool {
 		}
 	}
 	return false
-}
-
-// funcBody returns the body of the function declaration or literal that
-// holds n.
-func (t *translator) funcBody(n ast.Node) *ast.BlockStmt {
-	switch f := t.enclosing(n, isFunc).(type) {
-	case *ast.FuncDecl:
-		return f.Body
-	case *ast.FuncLit:
-		return f.Body
-	}
-	return nil
 }
 
 // writesAfter reports whether a deferred call of body (not of its
@@ -262,12 +250,14 @@ func (t *translator) printsInGoroutines() {
 		return
 	}
 	rc, pr := t.regionReach(), t.printReach()
-	var gos, free []*ast.GoStmt // free: those that run regions, not joined at once
+	var gos, free []*ast.GoStmt // gos: those that run no region; free: those that do, not joined at once
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if g, ok := n.(*ast.GoStmt); ok {
-				gos = append(gos, g)
-				if t.runsRegion(rc, g.Call) != nil && !t.joinedAfter(rc, g) {
+				switch {
+				case t.runsRegion(rc, g.Call) == nil:
+					gos = append(gos, g)
+				case !t.joinedAfter(rc, g):
 					free = append(free, g)
 				}
 			}
@@ -275,9 +265,6 @@ func (t *translator) printsInGoroutines() {
 		})
 	}
 	for _, g := range gos {
-		if t.runsRegion(rc, g.Call) != nil {
-			continue
-		}
 		w := t.writeSiteIn(pr, g.Call)
 		if w == nil {
 			continue
@@ -350,7 +337,7 @@ func (t *translator) overlapped(rc, pr reach, g *ast.GoStmt, free []*ast.GoStmt)
 // does.
 func (t *translator) nextRegion(rc reach, g *ast.GoStmt) ast.Node {
 	var at ast.Node
-	ast.Inspect(t.funcBody(g), func(n ast.Node) bool {
+	ast.Inspect(funcBody(t.funcOf(g)), func(n ast.Node) bool {
 		if at == nil && n != nil && n.Pos() >= g.End() && t.runsHere(rc, n) {
 			at = n
 		}

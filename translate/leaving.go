@@ -34,12 +34,11 @@ func (t *translator) leavingStmt(site ast.Node, mainDecl *ast.FuncDecl) ast.Stmt
 				return nil // go f(…): nothing says when it ends
 			}
 		case *ast.FuncLit:
-			call, ok := t.parent[p].(*ast.CallExpr)
-			if !ok || call.Fun != ast.Expr(p) {
+			if !t.madeToCall(p) {
 				return nil // a function value, which may be called later
 			}
 			loop = false
-			if gs, ok := t.parent[call].(*ast.GoStmt); ok {
+			if gs, ok := t.parent[t.parent[p]].(*ast.GoStmt); ok {
 				if g != nil {
 					return nil // a goroutine started by a goroutine
 				}
@@ -119,36 +118,41 @@ func (t *translator) endSignal(body *ast.BlockStmt, obj types.Object) bool {
 // body signals obj once the rest of it has run, or nil.
 func (t *translator) signalStmt(body *ast.BlockStmt, obj types.Object) ast.Stmt {
 	for i, s := range body.List {
-		if d, ok := s.(*ast.DeferStmt); ok && (t.waitGroupCall(d, "Done") == obj || t.closes(d.Call, obj)) {
-			return s
-		}
-		if i < len(body.List)-1 {
-			continue
-		}
-		signals := false
-		switch s := s.(type) {
-		case *ast.ExprStmt:
-			call, _ := s.X.(*ast.CallExpr)
-			signals = t.waitGroupCall(s, "Done") == obj || call != nil && t.closes(call, obj)
-		case *ast.SendStmt:
-			id, ok := ast.Unparen(s.Chan).(*ast.Ident)
-			signals = ok && t.info.Uses[id] == obj
-		}
-		if signals {
-			return s
+		last := i == len(body.List)-1
+		switch s.(type) {
+		case *ast.DeferStmt:
+			if t.signals(s, obj) {
+				return s
+			}
+		case *ast.ExprStmt, *ast.SendStmt:
+			if last && t.signals(s, obj) {
+				return s
+			}
 		}
 	}
 	return nil
 }
 
+// signals reports whether s is one of endSignal's forms for obj, deferred
+// or not: wg.Done(), close(ch) or ch <- v.
+func (t *translator) signals(s ast.Stmt, obj types.Object) bool {
+	var call *ast.CallExpr
+	switch s := s.(type) {
+	case *ast.DeferStmt:
+		call = s.Call
+	case *ast.ExprStmt:
+		call, _ = s.X.(*ast.CallExpr)
+	case *ast.SendStmt:
+		id, ok := ast.Unparen(s.Chan).(*ast.Ident)
+		return ok && t.info.Uses[id] == obj
+	}
+	return t.waitGroupCall(s, "Done") == obj || call != nil && t.closes(call, obj)
+}
+
 // closes reports whether call is the builtin close(ch) of the variable
 // obj.
 func (t *translator) closes(call *ast.CallExpr, obj types.Object) bool {
-	fn, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok || len(call.Args) != 1 {
-		return false
-	}
-	if b, ok := t.info.Uses[fn].(*types.Builtin); !ok || b.Name() != "close" {
+	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); !ok || b.Name() != "close" || len(call.Args) != 1 {
 		return false
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
@@ -161,7 +165,7 @@ func (t *translator) closes(call *ast.CallExpr, obj types.Object) bool {
 // nothing else can close the channel, send on it, or call wg.Done(), so
 // the wait ends only once lit has signalled. A variable declared elsewhere
 // (a package's, which other functions may use) is refused.
-func (t *translator) onlyJoinUses(body *ast.BlockStmt, obj types.Object, lit *ast.FuncLit, join ast.Stmt) bool {
+func (t *translator) onlyJoinUses(body ast.Node, obj types.Object, lit *ast.FuncLit, join ast.Stmt) bool {
 	if _, ok := obj.(*types.Var); !ok || !within(obj.Pos(), body) {
 		return false
 	}
@@ -195,16 +199,10 @@ func (t *translator) isSignal(id *ast.Ident, lit *ast.FuncLit) bool {
 		if !within(id.Pos(), s) {
 			continue
 		}
-		switch s := s.(type) {
-		case *ast.DeferStmt:
-			return t.waitGroupCall(s, "Done") == obj || t.closes(s.Call, obj)
-		case *ast.ExprStmt:
-			call, _ := s.X.(*ast.CallExpr)
-			return t.waitGroupCall(s, "Done") == obj || call != nil && t.closes(call, obj)
-		case *ast.SendStmt:
-			return ast.Unparen(s.Chan) == ast.Expr(id)
+		if send, ok := s.(*ast.SendStmt); ok {
+			return ast.Unparen(send.Chan) == ast.Expr(id)
 		}
-		return false
+		return t.signals(s, obj)
 	}
 	return false
 }

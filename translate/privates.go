@@ -55,7 +55,11 @@ func (t *translator) privateCarry(r *region) {
 			if f := t.fieldReadFirst(v, r.body); wholeFirst && f != nil {
 				wholeFirst, first = false, f
 			}
-			if rd, w := t.elementCarry(r, v, clause == "firstprivate"); wholeFirst && rd != nil {
+			var rd, w *ast.Ident // a read of an element not assigned before, and the first element write
+			if wholeFirst {
+				rd, w = t.elementCarry(r, v, clause == "firstprivate")
+			}
+			if rd != nil {
 				fix, holds := fmt.Sprintf("assign the whole array at the start of the iteration (%s = %s{})", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg()))), "zero"
 				if clause == "firstprivate" {
 					fix, holds = fmt.Sprintf("copy it whole into an array of the iteration (own := %s) and use that", v.Name()), "its value from before the region"
@@ -65,7 +69,7 @@ func (t *translator) privateCarry(r *region) {
 				continue
 			}
 		}
-		if u := t.partialLast(r, v); clause == "lastprivate" && u != nil {
+		if u := t.partialLast(r, v); u != nil {
 			what, zero := "array", fmt.Sprintf("%s = %s{}", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg())))
 			if _, ok := v.Type().Underlying().(*types.Struct); ok {
 				what = "struct"
@@ -200,9 +204,8 @@ func (t *translator) pureExpr(e ast.Expr) bool {
 			if tv, ok := t.info.Types[n.Fun]; ok && tv.IsType() {
 				break
 			}
-			id, ok := ast.Unparen(n.Fun).(*ast.Ident)
-			b, builtin := t.info.Uses[id].(*types.Builtin)
-			pure = pure && ok && builtin && (b.Name() == "len" || b.Name() == "cap")
+			b, builtin := t.info.Uses[calleeIdent(n)].(*types.Builtin)
+			pure = pure && builtin && (b.Name() == "len" || b.Name() == "cap")
 		default:
 			pure = false
 		}
@@ -800,11 +803,10 @@ func (t *translator) unlessAssigned(u *ast.Ident, v *types.Var) *ast.Ident {
 // (func() { ... }()), not deferred or started as a goroutine: it runs at
 // its place in the code.
 func (t *translator) calledInPlace(lit *ast.FuncLit) bool {
-	call, ok := t.parent[lit].(*ast.CallExpr)
-	if !ok || call.Fun != ast.Expr(lit) {
+	if !t.madeToCall(lit) {
 		return false
 	}
-	switch t.parent[call].(type) {
+	switch t.parent[t.parent[lit]].(type) {
 	case *ast.DeferStmt, *ast.GoStmt:
 		return false
 	}

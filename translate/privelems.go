@@ -169,20 +169,13 @@ func (t *translator) coveredBefore(r *region, v *types.Var, u *ast.Ident, key el
 	var before []ast.Stmt
 	var cur ast.Node = u
 	for cur != ast.Node(r.body) {
-		p := t.parent[cur]
-		var list []ast.Stmt
-		switch p := p.(type) {
-		case *ast.BlockStmt:
-			list = p.List
-		case *ast.CaseClause:
-			list = p.Body
-		case *ast.CommClause:
-			list = p.Body
+		if s, ok := cur.(ast.Stmt); ok {
+			list := t.stmtList(s)
+			if k := slices.Index(list, s); k >= 0 {
+				before = append(before, list[:k]...)
+			}
 		}
-		if k := slices.IndexFunc(list, func(s ast.Stmt) bool { return ast.Node(s) == cur }); k >= 0 {
-			before = append(before, list[:k]...)
-		}
-		cur = p
+		cur = t.parent[cur]
 	}
 	for j := 0; j <= len(key); j++ {
 		if t.placeAssigned(r, v, before, key[:j], 0) {
@@ -258,25 +251,16 @@ func placeType(typ types.Type, key elemKey) types.Type {
 // both assign.
 func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey {
 	var out []elemKey
+	var targets []ast.Expr // a plain assignment's left sides, or copy's destination
 	switch s := s.(type) {
 	case *ast.AssignStmt:
 		if s.Tok != token.ASSIGN {
 			return nil
 		}
-		for _, l := range s.Lhs {
-			if id := rootIdent(l); id != nil && t.info.Uses[id] == v {
-				if key, plain := t.elemPlace(r, id); plain {
-					out = append(out, key)
-				}
-			}
-		}
+		targets = s.Lhs
 	case *ast.ExprStmt:
 		if call, ok := s.X.(*ast.CallExpr); ok && len(call.Args) == 2 {
-			if id := rootIdent(call.Args[0]); id != nil && t.info.Uses[id] == v {
-				if key, plain := t.elemPlace(r, id); plain {
-					out = append(out, key)
-				}
-			}
+			targets = call.Args[:1]
 		}
 	case *ast.BlockStmt:
 		for _, x := range s.List {
@@ -296,6 +280,13 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 		for _, k := range t.stmtAssigns(r, v, s.Body) {
 			if slices.ContainsFunc(other, func(o elemKey) bool { return slices.Equal(o, k) }) {
 				out = append(out, k)
+			}
+		}
+	}
+	for _, e := range targets {
+		if id := rootIdent(e); id != nil && t.info.Uses[id] == v {
+			if key, plain := t.elemPlace(r, id); plain {
+				out = append(out, key)
 			}
 		}
 	}
@@ -478,7 +469,7 @@ func (t *translator) withinLen(e ast.Expr, v *types.Var) bool {
 // assignment. An assignment under an if does not count: the iterations
 // that skip it hand over another iteration's parts.
 func (t *translator) partialLast(r *region, v *types.Var) *ast.Ident {
-	if !isAggregate(v.Type()) || r.dir.kind != dirFor {
+	if r.clauseOf[v] != "lastprivate" || !isAggregate(v.Type()) || r.dir.kind != dirFor {
 		return nil
 	}
 	var uses []*ast.Ident

@@ -87,7 +87,7 @@ func (t *translator) writesReduction(stmt ast.Stmt, v *types.Var) bool {
 		}
 	}
 	for _, e := range targets {
-		if e != nil && t.rootVar(e) == v {
+		if t.rootVar(e) == v {
 			return true
 		}
 	}
@@ -212,8 +212,7 @@ func (t *translator) extremumCall(v *types.Var, target ast.Expr, op string, e as
 	if !ok || op != "max" && op != "min" {
 		return false
 	}
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if b, builtin := t.info.Uses[id].(*types.Builtin); !ok || !builtin || b.Name() != op {
+	if b, builtin := t.info.Uses[calleeIdent(call)].(*types.Builtin); !builtin || b.Name() != op {
 		return false
 	}
 	found := 0

@@ -434,7 +434,7 @@ func termBasics(typ types.Type) []*types.Basic {
 		if !ok {
 			return nil
 		}
-		return ifaceBasics(iface, 0)
+		return ifaceBasics(iface, 0, func(*types.Basic) bool { return true })
 	}
 	if b, ok := typ.Underlying().(*types.Basic); ok {
 		return []*types.Basic{b}
@@ -444,13 +444,16 @@ func termBasics(typ types.Type) []*types.Basic {
 
 // ifaceBasics returns the basic types of the first element of iface (a
 // union, a type or an interface, depth levels down at most) that lists
-// only basic types, or nil.
-func ifaceBasics(iface *types.Interface, depth int) []*types.Basic {
+// only basic types that keep accepts, or nil. With plainBasic, it is
+// non-nil where every type iface allows is a number or a boolean: its
+// type set is the intersection of its elements (and methods), so one
+// element that allows only those is enough (plainParam).
+func ifaceBasics(iface *types.Interface, depth int, keep func(*types.Basic) bool) []*types.Basic {
 	if depth > 4 {
 		return nil
 	}
 	for terms := range embeddedTerms(iface) {
-		if bs := termsBasics(terms, depth); bs != nil {
+		if bs := termsBasics(terms, depth, keep); bs != nil {
 			return bs
 		}
 	}
@@ -458,18 +461,21 @@ func ifaceBasics(iface *types.Interface, depth int) []*types.Basic {
 }
 
 // termsBasics returns the basic types of a union's terms, or nil if one
-// allows another kind of type.
-func termsBasics(terms []types.Type, depth int) []*types.Basic {
+// allows another kind of type, or one keep does not accept.
+func termsBasics(terms []types.Type, depth int, keep func(*types.Basic) bool) []*types.Basic {
 	var out []*types.Basic
 	for _, term := range terms {
 		switch u := term.Underlying().(type) {
 		case *types.Interface:
-			bs := ifaceBasics(u, depth+1)
+			bs := ifaceBasics(u, depth+1, keep)
 			if bs == nil {
 				return nil
 			}
 			out = append(out, bs...)
 		case *types.Basic:
+			if !keep(u) {
+				return nil
+			}
 			out = append(out, u)
 		default:
 			return nil

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // printReach finds the functions that may write to standard output,
@@ -88,20 +89,8 @@ func isStdout(o types.Object) bool {
 // pkgFunc reports whether call calls the package-level function of the
 // package path named one of names.
 func (t *translator) pkgFunc(call *ast.CallExpr, path string, names ...string) bool {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	fn, ok := t.info.Uses[sel.Sel].(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != path || fn.Type().(*types.Signature).Recv() != nil {
-		return false
-	}
-	for _, name := range names {
-		if fn.Name() == name {
-			return true
-		}
-	}
-	return false
+	fn := t.packageFunc(call)
+	return fn != nil && fn.Pkg().Path() == path && slices.Contains(names, fn.Name())
 }
 
 // stdoutHolders returns the variables of the program that may hold
@@ -122,7 +111,7 @@ func (t *translator) stdoutHolders() map[types.Object]bool {
 					continue
 				}
 				for _, l := range lhs {
-					if v := t.rootVarOf(l); v != nil && !holders[v] {
+					if v := t.rootVar(l); v != nil && !holders[v] {
 						holders[v], changed = true, true
 					}
 				}
@@ -223,13 +212,4 @@ func (t *translator) describeWrite(rc reach, n ast.Node) string {
 func (t *translator) madeToCall(lit *ast.FuncLit) bool {
 	call, ok := t.parent[lit].(*ast.CallExpr)
 	return ok && ast.Unparen(call.Fun) == ast.Expr(lit)
-}
-
-// rootVarOf is rootVar, nil for a missing expression (a range statement's
-// key).
-func (t *translator) rootVarOf(x ast.Expr) *types.Var {
-	if x == nil {
-		return nil
-	}
-	return t.rootVar(x)
 }

@@ -111,7 +111,7 @@ func flags[T Integer](a []T) (T, T) {
 
 func bitsOfReal[T Real](a []T) T {
 	var or T
-	//cape:parallel for reduction(|:or) // want "reduction.|:.... needs an integer variable, or has type T"
+	//cape:parallel for reduction(|:or) // want "reduction.\\|:\\.\\.\\.. needs an integer variable, or has type T"
 	for i := range a {
 		or += a[i]
 	}
