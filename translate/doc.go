@@ -180,12 +180,14 @@
 //     top-level functions, crypto/rand) in code that no region runs; and
 //     mapOrder (random.go) the slices such code appends to in a map's
 //     range order, unsorted, that a region reads.
-//   - regionsInGoroutines and printsInGoroutines (goroutines.go, last.go's
-//     reach, stdout.go) need facts and directives; return nothing, and
-//     report a go statement whose goroutine may run a region while another
-//     does, or may write to standard output while a region runs (a slave
-//     forwards what it writes during a region: it would print more than
-//     once).
+//   - regionsInGoroutines, printsInGoroutines and printsBesideRegions
+//     (goroutines.go, last.go's reach, stdout.go, stdoutbeside.go) need
+//     facts and directives; return nothing, and report a go statement
+//     whose goroutine may run a region while another does, or may write to
+//     standard output while a region runs, and a write to standard output
+//     of the code that started the goroutine running the regions before it
+//     waited for it (a slave forwards what it writes during a region: it
+//     would print more than once).
 //   - planFrees (free.go) needs facts, regionCode and placement; returns
 //     freePlan (the frees before assignments and at the end of loop
 //     bodies, and the warnings about memory never reclaimed), and adds the

@@ -49,10 +49,7 @@ func fill(a []int, k int) {
 	}
 }
 `
-	cases := []struct {
-		name, main string
-		refused    string // a part of the message, "" where accepted
-	}{
+	cases := []programCase{
 		{"started after the last region", `
 	a := make([]int, 64)
 	for k := range 3 {
@@ -123,6 +120,130 @@ func start() {
 	<-done
 	go fmt.Println("after")`, ""},
 	}
+	checkPrograms(t, head, cases)
+}
+
+// besideHead is the start of TestPrintsBesideRegions' programs.
+const besideHead = "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"sync\"\n)\n" + `
+var _, _, _ = fmt.Sprint, os.Stdout, sync.OnceFunc
+
+func fill(a []int, k int) {
+	//cape:parallel for
+	for i := range a {
+		a[i] = i * k
+	}
+}
+
+func run(a []int, done chan<- int) {
+	for k := range 3 {
+		fill(a, k)
+	}
+	done <- a[63]
+}
+
+type sim struct {
+	a    []int
+	done chan int
+}
+
+func (s *sim) run() {
+	fill(s.a, 2)
+	s.done <- s.a[63]
+}
+`
+
+// TestPrintsBesideRegions checks printsBesideRegions: the code that starts
+// the goroutine running the regions may not write to standard output
+// before it waits for that goroutine (a region's standard output is
+// forwarded from every node, whichever goroutine wrote it).
+func TestPrintsBesideRegions(t *testing.T) {
+	head := besideHead
+	cases := []programCase{
+		{"main prints while the goroutine runs the regions", `
+	a := make([]int, 64)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for k := range 3 {
+			fill(a, k)
+		}
+	}()
+	for r := range 3 {
+		fmt.Println("step", r)
+	}
+	wg.Wait()`, `main.go:46:3: fmt.Println at main.go:46 writes to standard output while the goroutine started at main.go:39 may run a parallel region \(main.go:42\)`},
+		{"main prints after the wait", `
+	a := make([]int, 64)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		fill(a, 1)
+	}()
+	wg.Wait()
+	fmt.Println(a[63])`, ""},
+		{"a deferred write, the goroutine waited for", `
+	a := make([]int, 64)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		fill(a, 1)
+	}()
+	defer fmt.Println("end")
+	wg.Wait()`, ""},
+		{"a write through os.Stdout before the receive", `
+	a := make([]int, 64)
+	done := make(chan struct{})
+	go func() {
+		fill(a, 1)
+		close(done)
+	}()
+	fmt.Fprintln(os.Stdout, "waiting")
+	<-done`, "main.go:42:18: a use of os.Stdout at main.go:42 writes to standard output while the goroutine started at main.go:38"},
+		{"a function given the channel it sends on last, received", `
+	a := make([]int, 64)
+	done := make(chan int)
+	go run(a, done)
+	fmt.Println(<-done)`, ""},
+		{"a method sending on its receiver's channel last, received", `
+	s := &sim{a: make([]int, 64), done: make(chan int)}
+	go s.run()
+	fmt.Println("total", <-s.done)`, ""},
+		{"a write before the receive from the function's channel", `
+	a := make([]int, 64)
+	done := make(chan int)
+	go run(a, done)
+	fmt.Println("started")
+	fmt.Println(<-done)`, "main.go:39:2: fmt.Println at main.go:39 writes to standard output while the goroutine started at main.go:38"},
+		{"a receive of a value the goroutine sends between its regions", `
+	a := make([]int, 64)
+	res := make(chan int)
+	go func() {
+		for k := range 3 {
+			fill(a, k)
+			res <- a[63]
+		}
+		close(res)
+	}()
+	for v := range res {
+		fmt.Println(v)
+	}`, "main.go:46:3: fmt.Println at main.go:46 writes"},
+	}
+	checkPrograms(t, head, cases)
+}
+
+// A programCase is a main function's body (it may close main and add
+// functions) and what its translation must give.
+type programCase struct {
+	name, main string
+	refused    string // a pattern of the error, "" where accepted
+}
+
+// checkPrograms translates head followed by each case's main.
+func checkPrograms(t *testing.T, head string, cases []programCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			src := head + "\nfunc main() {" + c.main + "\n}\n"

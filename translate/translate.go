@@ -207,6 +207,7 @@ func (t *translator) run() *Result {
 	t.mapOrder(code)
 	t.regionsInGoroutines()
 	t.printsInGoroutines()
+	t.printsBesideRegions()
 	if len(t.diags) > 0 {
 		return nil
 	}
