@@ -50,6 +50,9 @@ func Identity[T Reducible](op Op) (T, error) {
 	return id, err
 }
 
+// negZero is -0.
+var negZero = math.Copysign(0, -1)
+
 // identity sets v to op's identity for v's type.
 func identity(op Op, v reflect.Value) error {
 	k := v.Kind()
@@ -88,7 +91,10 @@ func identity(op Op, v reflect.Value) error {
 	case k == reflect.Float32 || k == reflect.Float64:
 		switch op {
 		case Add, Sub:
-			v.SetFloat(0)
+			// -0, not +0: x + -0 is x for every x, -0 included, so the
+			// sum keeps the sign of a zero as go run's does (a sum is -0
+			// only where every term is, whatever their order).
+			v.SetFloat(negZero)
 		case Mul:
 			v.SetFloat(1)
 		case Min:
@@ -101,7 +107,7 @@ func identity(op Op, v reflect.Value) error {
 	case k == reflect.Complex64 || k == reflect.Complex128:
 		switch op {
 		case Add, Sub:
-			v.SetComplex(0)
+			v.SetComplex(complex(negZero, negZero)) // as for floats, part by part
 		case Mul:
 			v.SetComplex(1)
 		default:

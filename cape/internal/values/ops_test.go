@@ -75,8 +75,9 @@ func unsignedIdentities[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintpt
 }
 
 func floatIdentities[T ~float32 | ~float64](name string) []identityCase[T] {
+	negZero := T(math.Copysign(0, -1)) // x + -0 is x for every x, -0 included
 	cases := []identityCase[T]{
-		{op: Add, want: 0}, {op: Sub, want: 0}, {op: Mul, want: 1},
+		{op: Add, want: negZero}, {op: Sub, want: negZero}, {op: Mul, want: 1},
 		{op: Min, want: T(math.Inf(1))}, {op: Max, want: T(math.Inf(-1))},
 	}
 	for _, op := range []Op{And, Or, Xor, LAnd, LOr} {
@@ -86,7 +87,8 @@ func floatIdentities[T ~float32 | ~float64](name string) []identityCase[T] {
 }
 
 func complexIdentities[T ~complex64 | ~complex128](name string) []identityCase[T] {
-	cases := []identityCase[T]{{op: Add, want: 0}, {op: Sub, want: 0}, {op: Mul, want: 1}}
+	negZero := math.Copysign(0, -1)
+	cases := []identityCase[T]{{op: Add, want: T(complex(negZero, negZero))}, {op: Sub, want: T(complex(negZero, negZero))}, {op: Mul, want: 1}}
 	for _, op := range []Op{And, Or, Xor, LAnd, LOr, Min, Max} {
 		cases = append(cases, identityCase[T]{op: op, err: "operator " + op.String() + " does not apply to " + name})
 	}
@@ -343,5 +345,52 @@ func TestOpString(t *testing.T) {
 		if got, want := op.String(), "Op("; !strings.HasPrefix(got, want) {
 			t.Errorf("Op(%d).String() = %q", int(op), got)
 		}
+	}
+}
+
+// TestSumKeepsZeroSign checks that a + reduction of floats split over
+// nodes gives the zero go run's sequential sum gives, -0 or +0: each node's
+// partial starts from the identity (-0), and the master folds the value
+// before the region with the partials in rank order.
+func TestSumKeepsZeroSign(t *testing.T) {
+	neg := math.Copysign(0, -1)
+	cases := []struct {
+		name  string
+		entry float64
+		terms []float64
+	}{
+		{"every term -0", neg, []float64{neg, neg, neg, neg}},
+		{"a +0 term", neg, []float64{neg, 0, neg, neg}},
+		{"entry +0", 0, []float64{neg, neg}},
+		{"cancelling terms", neg, []float64{1, neg, -1, neg}},
+		{"no terms on a node", neg, []float64{neg}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := c.entry
+			for _, x := range c.terms {
+				want += x
+			}
+			for nodes := 1; nodes <= 3; nodes++ {
+				x, err := NewReducer(Add, c.entry)
+				if err != nil {
+					t.Fatal(err)
+				}
+				parts := make([][]byte, nodes)
+				for rank := range nodes {
+					p := x.Identity()
+					for i := rank; i < len(c.terms); i += nodes {
+						p += c.terms[i]
+					}
+					parts[rank] = append([]byte(nil), rawBytes(&p)...)
+				}
+				if err := x.Combine(parts); err != nil {
+					t.Fatal(err)
+				}
+				if got := x.Result(); !sameBits(got, want) {
+					t.Errorf("%d nodes: %v (sign bit %v), want %v (sign bit %v)", nodes, got, math.Signbit(got), want, math.Signbit(want))
+				}
+			}
+		})
 	}
 }
