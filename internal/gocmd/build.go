@@ -107,6 +107,9 @@ func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, w)
 	}
+	for _, n := range directivesElsewhere(ctx, abs) {
+		fmt.Fprintln(stderr, n)
+	}
 	switch {
 	case errors.Is(err, translate.ErrNoDirectives):
 		replace = map[string]string{}
