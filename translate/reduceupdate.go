@@ -2,6 +2,7 @@ package translate
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -62,7 +63,7 @@ func updateForms(v *types.Var, op string) string {
 	case "+", "-":
 		forms = "s += e, s -= e, s = s + e, s = e + s, s = s - e, s++ or s--"
 	case "&&", "||":
-		forms = "s = e " + op + " s or s = s " + op + " e"
+		forms = "s = e " + op + " s, s = s " + op + " e or s = " + map[string]string{"&&": "false", "||": "true"}[op]
 	case "max", "min":
 		cmp := map[string]string{"max": ">", "min": "<"}[op]
 		forms = "s = " + op + "(s, e) or, on an integer, if e " + cmp + " s { s = e }"
@@ -112,12 +113,23 @@ func (t *translator) reductionUpdate(v *types.Var, op string, stmt ast.Stmt) boo
 		if s.Tok != token.ASSIGN {
 			return opAssigns(op, s.Tok) && !t.namesVar(rhs, v)
 		}
-		if t.reductionOperand(v, target, op, rhs) || t.extremumCall(v, target, op, rhs) {
+		if t.reductionOperand(v, target, op, rhs) || t.extremumCall(v, target, op, rhs) || t.absorbing(op, rhs) {
 			return true
 		}
 		return t.extremumAssign(v, op, s)
 	}
 	return false
+}
+
+// absorbing reports whether rhs is the constant that op's result is
+// whatever the other operand (true for ||, false for &&): found = true
+// under || is found = found || true.
+func (t *translator) absorbing(op string, rhs ast.Expr) bool {
+	c := t.info.Types[rhs].Value
+	if c == nil || c.Kind() != constant.Bool {
+		return false
+	}
+	return op == "||" && constant.BoolVal(c) || op == "&&" && !constant.BoolVal(c)
 }
 
 // reductionTarget reports whether e, the target of a write, is v (a

@@ -52,17 +52,18 @@ func main() {
 	}
 	fmt.Println(hi, lo, top, pm)
 	prod, quot, inc, minus := 1, 1, 1, 1
-	var all, any bool
-	//cape:parallel for reduction(*:prod, quot, inc, minus) reduction(||:all) reduction(&&:any)
+	var all, any, none bool
+	//cape:parallel for reduction(*:prod, quot, inc, minus) reduction(||:all, none) reduction(&&:any)
 	for i := 0; i < n; i++ {
 		prod = prod + a[i]    // want "prod is a \\* reduction variable"
 		quot /= 2             // want "quot is a \\* reduction variable"
 		inc++                 // want "inc is a \\* reduction variable"
 		minus -= a[i]         // want "minus is a \\* reduction variable"
 		all = all && a[i] > 0 // want "all is a \\|\\| reduction variable"
+		none = false          // want "none is a \\|\\| reduction variable.*none = none \\|\\| e or none = true"
 		any = any || a[i] > 0 // want "any is a && reduction variable"
 	}
-	fmt.Println(prod, quot, inc, minus, all, any)
+	fmt.Println(prod, quot, inc, minus, all, any, none)
 	found, every := false, true
 	//cape:parallel for reduction(||:found) reduction(&&:every)
 	for i := 0; i < n; i++ {
@@ -168,6 +169,12 @@ func accepted(a []int) {
 		l2 = a[i] < 200 && l2
 		l2 = check(a, i) && l2
 		o1 = o1 || a[i] > 90
+		if a[i] > 95 {
+			o1 = true
+		}
+		if a[i] < 0 {
+			l1 = false
+		}
 		m1 = max(m1, a[i])
 		m2 = max(a[i], m2, i)
 		if a[i] > m3 {
