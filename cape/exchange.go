@@ -81,10 +81,12 @@ type exchangeState struct {
 	// The merge's storage (exchange.Master); on a slave, In[0] is the
 	// merged delta received.
 	exchange.Master
-	env  []wire.OutEnvelope // per destination rank (the master at 0)
-	errs []error
-	sent []int               // per slave, bytes sent
-	msgs []transport.Message // master: Gather's table
+	env []wire.OutEnvelope // per destination rank (the master at 0)
+	// extent: a slave's delta message's first bytes (wire.AppendExtent)
+	extent []byte
+	errs   []error
+	sent   []int               // per slave, bytes sent
+	msgs   []transport.Message // master: Gather's table
 }
 
 // grow sizes the per-rank storage for a job of size nodes.
@@ -109,7 +111,8 @@ func (r *Region) exchangeSlave(d *delta.Delta) (sent, recvd int, err error) {
 	x := &n.xch
 	x.grow(n.size)
 	ts := time.Now()
-	bufs, err := x.env[0].Build(d, r.partials(), n.compression())
+	x.extent = wire.AppendExtent(x.extent[:0], r.extent/n.arena.PageSize())
+	bufs, err := x.env[0].BuildAfter(x.extent, d, r.partials(), n.compression())
 	if err != nil {
 		return 0, 0, r.fail(err)
 	}
@@ -293,8 +296,16 @@ func (r *Region) openSlaves(msgs []transport.Message) (recvd int, err error) {
 // x.Parts[rank], or sets x.errs[rank].
 func (r *Region) openSlave(msgs []transport.Message, rank int) {
 	x := &r.n.xch
-	vals, err := wire.OpenLabelled(msgs[rank].Payload, &x.In[rank], r.limits(), r.seq, rank)
-	x.errs[rank] = nil
+	x.errs[rank], x.Parts[rank] = nil, nil
+	pages, env, err := wire.SplitExtent(msgs[rank].Payload)
+	if mine := r.extent / r.n.arena.PageSize(); err == nil && pages != mine {
+		x.errs[rank] = arenasDiffer(rank, pages, mine)
+		return
+	}
+	var vals []byte
+	if err == nil {
+		vals, err = wire.OpenLabelled(env, &x.In[rank], r.limits(), r.seq, rank)
+	}
 	if err != nil {
 		x.errs[rank] = fmt.Errorf("node %d: %w", rank, err)
 	}

@@ -47,7 +47,7 @@ func (g *regionDriver) region() {
 		g.xs[i]++
 		delta.AppendFull(&g.peerD, g.base+uint64(i)*8, unsafe.Slice((*byte)(unsafe.Pointer(&g.xs[i])), 8))
 	}
-	bufs, err := g.env.Build(&g.peerD, nil, delta.None)
+	bufs, err := g.env.BuildAfter(wire.AppendExtent(nil, r.extent/r.n.arena.PageSize()), &g.peerD, nil, delta.None)
 	if err != nil {
 		g.tb.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func TestMasterSendsSlaveNoneOfItsBytes(t *testing.T) {
 	own := honestDelta(x, r.seq, 1, 1)
 	wOff := uint64(uintptr(unsafe.Pointer(&w[0])) - the().arena.Addr())
 	delta.AppendFull(own, wOff, []byte{0, 0, 0, 0, 's', 'l', 'a', 'v'})
-	if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
+	if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, own, int64Partial(3)))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Exchange(d); err != nil {
@@ -70,7 +70,7 @@ func TestLastRegionSendsSlavesValuesOnly(t *testing.T) {
 	x := Make[int64](4096)
 	r, d, sum := regionUpToCreate(t, "last", true, x, func(sum *int64, _, _ int) { *sum = 5 })
 	own := honestDelta(x, r.seq, 1, 1)
-	if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, own, int64Partial(3))}); err != nil {
+	if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, own, int64Partial(3)))}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Exchange(d); err != nil {

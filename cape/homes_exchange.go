@@ -99,7 +99,7 @@ func (r *Region) exchangeHomesSlave(d *delta.Delta) (sent, recvd int, err error)
 	}
 	ts := time.Now()
 	hs.pushes = hs.srv.Pushes(hs.written, n.arena.Bytes(), hs.pushes[:0])
-	head := wire.AppendPushes(wire.AppendRanges(hs.payload[:0], hs.written), hs.pushes)
+	head := wire.AppendPushes(wire.AppendNoticeHead(hs.payload[:0], r.extent/hs.ps, hs.written), hs.pushes)
 	p, err := r.appendShared(head, hs.shared, d, r.partials())
 	if err != nil {
 		return 0, 0, r.fail(err)
@@ -540,7 +540,10 @@ func (pe *homesPeer) forget() {
 // readNotice decodes rank's notice into its homesPeer.
 func (r *Region) readNotice(rank int, payload []byte, lim *wire.Limits) error {
 	pe := &r.n.homes.m.peers[rank]
-	written, rest, err := wire.ParseRanges(payload, lim.Pages, pe.written)
+	extent, written, rest, err := wire.ParseNoticeHead(payload, lim.Pages, pe.written)
+	if len(payload) >= 4 && extent != lim.Pages { // whether or not the ranges fit the master's pages
+		return r.wrap(fmt.Sprintf("notice from node %d", rank), arenasDiffer(rank, extent, lim.Pages))
+	}
 	if err != nil {
 		return r.wrap(fmt.Sprintf("notice from node %d", rank), err)
 	}
@@ -555,6 +558,13 @@ func (r *Region) readNotice(rank int, payload []byte, lim *wire.Limits) error {
 	}
 	pe.vals = vals
 	return nil
+}
+
+// arenasDiffer is the error of a region that node rank entered with pages
+// of arena in use, the master with mine: their sequential code before it
+// did not allocate the same.
+func arenasDiffer(rank, pages, mine int) error {
+	return fmt.Errorf("the nodes' memory differs: node %d entered this region with %d pages of arena in use, the master with %d: every node runs the program's sequential code, which must take the same path and compute the same on each, and here it allocated differently before this region (a file the program writes and then reads back before a region is written by every node at once, and may be read half-written; an input that differs between hosts; the time, or a process's own random numbers)", rank, pages, mine)
 }
 
 // readShared decodes a shared section and its envelope from rank (a

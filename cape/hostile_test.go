@@ -225,6 +225,12 @@ func encodeEnvelope(t *testing.T, d *delta.Delta, vals []byte) []byte {
 	return buf
 }
 
+// fromSlave is p, an envelope, as a slave's delta message for r: after
+// the extent of arena it entered r with, the master's.
+func fromSlave(r *Region, p []byte) []byte {
+	return append(wire.AppendExtent(nil, r.extent/r.n.arena.PageSize()), p...)
+}
+
 // honestDelta is a delta labelled (region, label) holding what an honest
 // node of rank writer writes in r over x: its static block.
 func honestDelta(x []int64, region uint64, label, writer int) *delta.Delta {
@@ -264,18 +270,18 @@ func TestHostileSlave(t *testing.T) {
 		want  string
 	}{
 		{"delta for another region", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil))}
 		}, "labelled region"},
 		{"delta labelled with another node", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 0, 1), nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, honestDelta(x, r.seq, 0, 1), nil))}
 		}, "node 0"},
 		{"message for another region", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: wire.Delta, Seq: r.seq + 1, Payload: encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq + 1, Payload: fromSlave(r, encodeEnvelope(t, honestDelta(x, r.seq+1, 1, 1), nil))}
 		}, "node 1 sent message kind"},
 		{"run past the arena extent", func(t *testing.T, r *Region) transport.Message {
 			d := honestDelta(x, r.seq, 1, 1)
 			delta.AppendFull(d, uint64(r.extent), []byte("past the end"))
-			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, d, nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, d, nil))}
 		}, "does not fit"},
 		{"offset rewritten past the extent, re-checksummed", func(t *testing.T, r *Region) transport.Message {
 			// One run at offset 16384: its gap is the 3-byte varint
@@ -291,21 +297,21 @@ func TestHostileSlave(t *testing.T) {
 			}
 			copy(p[tab:], []byte{0xff, 0xff, 0x7f})
 			reseal(p[4:])
-			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: p}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, p)}
 		}, "does not fit"},
 		{"delta larger than the extent", func(t *testing.T, r *Region) transport.Message {
 			d := &delta.Delta{}
 			d.Reset(r.seq, 1)
 			delta.AppendFull(d, 0, make([]byte, r.extent+4096))
-			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, d, nil)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, d, nil))}
 		}, "too large"},
 		{"values list that does not match", func(t *testing.T, r *Region) transport.Message {
 			vals := binary.LittleEndian.AppendUint32(nil, 1)
 			vals = append(vals, 9) // a 1-byte partial for an int64 sum
-			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), vals)}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), vals))}
 		}, "reduction partial"},
 		{"truncated envelope", func(t *testing.T, r *Region) transport.Message {
-			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: []byte{200, 0, 0, 0, 1}}
+			return transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, []byte{200, 0, 0, 0, 1})}
 		}, "exceeds the payload"},
 	}
 	for _, c := range cases {
@@ -340,7 +346,7 @@ func TestHostileSlave(t *testing.T) {
 		r, d := regionUpToExchange(t, x)
 		mem := the().arena.Bytes()[:r.extent]
 		before := bytes.Clone(mem)
-		if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), nil)}); err != nil {
+		if err := peer.Send(transport.Message{Kind: wire.Delta, Seq: r.seq, Payload: fromSlave(r, encodeEnvelope(t, honestDelta(x, r.seq, 1, 1), nil))}); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()

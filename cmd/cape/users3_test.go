@@ -126,3 +126,20 @@ func TestUsers3LeapfrogArenaBounded(t *testing.T) {
 		t.Errorf("leapleak: want the exhausted arena's error naming main.go:22, without a panic, got:\n%s", stderr)
 	}
 }
+
+// TestDivergedArenasStop runs a program whose node 1 allocates more than
+// the master before its region: the job must fail with the master's error
+// naming both extents, and print no result.
+func TestDivergedArenasStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	got, stderr, err := capeRun("3", nil, "./testdata/diverge", nil)
+	if err == nil || got != "" {
+		t.Fatalf("cape run -n 3 diverge: %v, printed %q; want a failure and no output\nstderr:\n%s", err, got, stderr)
+	}
+	if !regexp.MustCompile(`node 1 entered this region with \d+ pages of arena in use, the master with \d+`).MatchString(stderr) {
+		t.Fatalf("stderr does not name the differing arenas:\n%s", stderr)
+	}
+}

@@ -108,6 +108,28 @@ func (s StdinSetup) Append(dst []byte) ([]byte, error) {
 
 // The decoders of the Kinds table.
 
+// DeltaMsg is a slave's delta message: its extent, then its envelope.
+type DeltaMsg struct {
+	Extent int // pages of arena in use at the region's start
+	Env    Envelope
+}
+
+func (m DeltaMsg) Append(dst []byte) ([]byte, error) {
+	return m.Env.Append(AppendExtent(dst, m.Extent))
+}
+
+func decodeDeltaMsg(p []byte, lim *Limits) (Payload, error) {
+	extent, rest, err := SplitExtent(p)
+	if err != nil {
+		return nil, err
+	}
+	env, err := decodeEnvelope(rest, lim)
+	if err != nil {
+		return nil, err
+	}
+	return DeltaMsg{Extent: extent, Env: env.(Envelope)}, nil
+}
+
 func decodeEnvelope(p []byte, lim *Limits) (Payload, error) {
 	vals, d, err := OpenEnvelope(p, lim.Delta)
 	if err != nil {

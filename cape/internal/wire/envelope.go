@@ -27,8 +27,14 @@ type OutEnvelope struct {
 // valid while d's runs are, and until the next Build. Compressed, the
 // envelope is one piece.
 func (e *OutEnvelope) Build(d *delta.Delta, vals []byte, c delta.Compression) ([][]byte, error) {
+	return e.BuildAfter(nil, d, vals, c)
+}
+
+// BuildAfter is Build with prefix sent before the envelope, in its first
+// piece (a slave's delta message starts with its extent: AppendExtent).
+func (e *OutEnvelope) BuildAfter(prefix []byte, d *delta.Delta, vals []byte, c delta.Compression) ([][]byte, error) {
 	clear(e.bufs) // do not pin the last region's data
-	e.head = appendPiece(e.head[:0], vals)
+	e.head = appendPiece(append(e.head[:0], prefix...), vals)
 	if c != delta.None {
 		var err error
 		if e.head, err = d.AppendBinary(e.head, c); err != nil {
@@ -55,6 +61,22 @@ func (e *OutEnvelope) Len() int {
 		n += len(b)
 	}
 	return n
+}
+
+// AppendExtent appends the pages of arena a node had in use at a region's
+// start, which a slave's delta message starts with (every node's are the
+// same where their sequential code did the same).
+func AppendExtent(dst []byte, pages int) []byte {
+	return binary.LittleEndian.AppendUint32(dst, uint32(pages))
+}
+
+// SplitExtent reads the extent a slave's delta message starts with, and
+// returns the envelope after it.
+func SplitExtent(p []byte) (pages int, env []byte, err error) {
+	if len(p) < 4 {
+		return 0, nil, fmt.Errorf("delta message of %d bytes, too short", len(p))
+	}
+	return int(binary.LittleEndian.Uint32(p)), p[4:], nil
 }
 
 // OpenEnvelope splits an envelope into its values list (aliasing p) and

@@ -17,7 +17,7 @@ import (
 // decode to the same values and runs and re-encode identically, and its
 // delta must apply to the receiver's arena.
 func FuzzDecode(f *testing.F) {
-	f.Add(uint8(JobConn), Delta, testEnvelope(f, delta.None))
+	f.Add(uint8(JobConn), Delta, withExtent(3, testEnvelope(f, delta.None)...))
 	f.Add(uint8(JobConn), Merged, testEnvelope(f, delta.S2))
 	f.Add(uint8(JobConn), Chunk, ChunkPayload(10, 20))
 	f.Add(uint8(JobConn), Live, LivePayload([]int{0, 3, 8}))

@@ -37,6 +37,25 @@ type Home struct {
 // multiBit marks a Home's holder word.
 const multiBit = 1 << 31
 
+// AppendNoticeHead appends a notice's first fields: the pages of arena the
+// node had in use at the region's start (every node's are the same where
+// their sequential code did the same), then the ranges it wrote.
+func AppendNoticeHead(dst []byte, extent int, written []PageRange) []byte {
+	return AppendRanges(binary.LittleEndian.AppendUint32(dst, uint32(extent)), written)
+}
+
+// ParseNoticeHead reads AppendNoticeHead's fields, the ranges of pages
+// below npages appended to out[:0], and returns the rest of p. The extent
+// is not checked: the caller compares it with its own.
+func ParseNoticeHead(p []byte, npages int, out []PageRange) (extent int, written []PageRange, rest []byte, err error) {
+	if len(p) < 4 {
+		return 0, nil, nil, fmt.Errorf("notice of %d bytes, too short", len(p))
+	}
+	extent = int(binary.LittleEndian.Uint32(p))
+	written, rest, err = ParseRanges(p[4:], npages, out)
+	return extent, written, rest, err
+}
+
 // AppendRanges appends ranges (ascending, disjoint, non-empty).
 func AppendRanges(dst []byte, ranges []PageRange) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(ranges)))

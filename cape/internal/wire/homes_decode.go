@@ -9,13 +9,14 @@ import (
 
 // NoticeMsg is a notice payload.
 type NoticeMsg struct {
+	Extent  int // pages of arena in use at the region's start
 	Written []PageRange
 	Pushes  []Push
 	Shared  SharedMsg
 }
 
 func (m NoticeMsg) Append(dst []byte) ([]byte, error) {
-	return m.Shared.Append(AppendPushes(AppendRanges(dst, m.Written), m.Pushes))
+	return m.Shared.Append(AppendPushes(AppendNoticeHead(dst, m.Extent, m.Written), m.Pushes))
 }
 
 // SharedMsg is a shared section and the envelope after it (a runs payload).
@@ -48,7 +49,7 @@ func (m ReleaseMsg) Append(dst []byte) ([]byte, error) {
 }
 
 func decodeNotice(p []byte, lim *Limits) (Payload, error) {
-	written, rest, err := ParseRanges(p, lim.Pages, nil)
+	extent, written, rest, err := ParseNoticeHead(p, lim.Pages, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func decodeNotice(p []byte, lim *Limits) (Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NoticeMsg{Written: written, Pushes: pushes, Shared: sh}, nil
+	return NoticeMsg{Extent: extent, Written: written, Pushes: pushes, Shared: sh}, nil
 }
 
 func decodeRuns(p []byte, lim *Limits) (Payload, error) {

@@ -23,7 +23,7 @@ func testHomesPayloads(t testing.TB) map[uint8][]byte {
 	entry := func(p int) []byte { return bytes.Repeat([]byte{byte(p)}, 64) }
 	shared := append(AppendShared(nil, []int{3, 9, 10}, entry), env...)
 	pushes := []Push{{Page: 40, Readers: []int{0, 2}, Data: entry(40)}, {Page: 41, Readers: []int{7}, Data: entry(41)}}
-	notice := AppendPushes(AppendRanges(nil, []PageRange{{0, 4}, {9, 11}, {40, 42}}), pushes)
+	notice := AppendPushes(AppendNoticeHead(nil, 256, []PageRange{{0, 4}, {9, 11}, {40, 42}}), pushes)
 	release := AppendPagePushes(AppendHomes(nil, []Home{{PageRange{0, 4}, 1, false}, {PageRange{4, 5}, 0, true}, {PageRange{9, 12}, 7, false}}), pushes)
 	return map[uint8][]byte{
 		Notice:  append(notice, shared...),
@@ -39,10 +39,12 @@ func splitEnvelope(t *testing.T, v Payload) (head []byte, env Envelope, ok bool)
 	t.Helper()
 	switch m := v.(type) {
 	case NoticeMsg:
-		head = AppendPushes(AppendRanges(nil, m.Written), m.Pushes)
+		head = AppendPushes(AppendNoticeHead(nil, m.Extent, m.Written), m.Pushes)
 		return append(AppendPageList(head, m.Shared.Pages), m.Shared.Entries...), m.Shared.Env, true
 	case SharedMsg:
 		return append(AppendPageList(nil, m.Pages), m.Entries...), m.Env, true
+	case DeltaMsg:
+		return AppendExtent(nil, m.Extent), m.Env, true
 	case ReleaseMsg:
 		return AppendPagePushes(AppendHomes(nil, m.Homes), m.Pushes), m.Env, true
 	}
@@ -71,7 +73,7 @@ func TestHomesPayloadsRoundTrip(t *testing.T) {
 		t.Fatalf("release pushes decoded as %+v", rel.Pushes)
 	}
 	nm := v.(NoticeMsg)
-	if !slices.Equal(nm.Shared.Pages, []int{3, 9, 10}) || nm.Shared.Entries[64] != 9 || len(nm.Written) != 3 ||
+	if !slices.Equal(nm.Shared.Pages, []int{3, 9, 10}) || nm.Shared.Entries[64] != 9 || len(nm.Written) != 3 || nm.Extent != 256 ||
 		len(nm.Pushes) != 2 || !slices.Equal(nm.Pushes[0].Readers, []int{0, 2}) {
 		t.Fatalf("notice decoded as %+v", nm)
 	}
@@ -90,11 +92,11 @@ func TestHomesPayloadsRefused(t *testing.T) {
 		p    []byte
 		want string
 	}{
-		{"ranges out of order", Notice, append(AppendRanges(nil, []PageRange{{5, 6}, {2, 3}}), good[Runs]...), "out of order"},
-		{"empty range", Notice, append(AppendRanges(nil, []PageRange{{5, 5}}), good[Runs]...), "empty"},
-		{"range past the arena", Notice, append(AppendRanges(nil, []PageRange{{250, 257}}), good[Runs]...), "past"},
-		{"push to no one", Notice, append(AppendPushes(AppendRanges(nil, nil), []Push{{Page: 1, Data: make([]byte, 64)}}), good[Runs]...), "no readers"},
-		{"push to a node past the job", Notice, append(AppendPushes(AppendRanges(nil, nil), []Push{{Page: 1, Readers: []int{8}, Data: make([]byte, 64)}}), good[Runs]...), "of a 8-node job"},
+		{"ranges out of order", Notice, append(AppendNoticeHead(nil, 256, []PageRange{{5, 6}, {2, 3}}), good[Runs]...), "out of order"},
+		{"empty range", Notice, append(AppendNoticeHead(nil, 256, []PageRange{{5, 5}}), good[Runs]...), "empty"},
+		{"range past the arena", Notice, append(AppendNoticeHead(nil, 256, []PageRange{{250, 257}}), good[Runs]...), "past"},
+		{"push to no one", Notice, append(AppendPushes(AppendNoticeHead(nil, 256, nil), []Push{{Page: 1, Data: make([]byte, 64)}}), good[Runs]...), "no readers"},
+		{"push to a node past the job", Notice, append(AppendPushes(AppendNoticeHead(nil, 256, nil), []Push{{Page: 1, Readers: []int{8}, Data: make([]byte, 64)}}), good[Runs]...), "of a 8-node job"},
 		{"pushed pages out of order", Release, append(AppendPagePushes(AppendHomes(nil, nil), []Push{{Page: 2, Data: make([]byte, 64)}, {Page: 1, Data: make([]byte, 64)}}), offPage...), "out of order"},
 		{"run off the shared pages", Runs, append(AppendShared(nil, []int{3}, func(int) []byte { return make([]byte, 64) }), offPage...), "not among the shared pages"},
 		{"entry bytes missing", Runs, append(AppendPageList(nil, []int{1, 2}), 0, 0), "entry bytes"},

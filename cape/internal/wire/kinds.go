@@ -87,7 +87,7 @@ type KindInfo struct {
 // Kinds is every message kind of a job, with its payload's decoder. The
 // numbers are unique on each connection (a test checks it).
 var Kinds = [...]KindInfo{
-	{Delta, JobConn, "delta", Slave, Master, decodeEnvelope},
+	{Delta, JobConn, "delta", Slave, Master, decodeDeltaMsg},
 	{Merged, JobConn, "merged", Master, Slave, decodeEnvelope},
 	{ChunkReq, JobConn, "chunkReq", Slave, Master, decodeEmpty},
 	{Chunk, JobConn, "chunk", Master, Slave, decodeChunk},

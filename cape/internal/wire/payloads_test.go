@@ -34,6 +34,9 @@ func testEnvelope(t testing.TB, c delta.Compression) []byte {
 	return p
 }
 
+// withExtent is p after the extent a slave's delta message starts with.
+func withExtent(pages int, p ...byte) []byte { return append(AppendExtent(nil, pages), p...) }
+
 // TestDecodeTable checks every kind's decoder on payloads it must accept
 // (each re-encodes to the same bytes and gives the value expected) and on
 // payloads it must refuse.
@@ -44,13 +47,14 @@ func TestDecodeTable(t *testing.T) {
 		conn Conn
 		kind uint8
 		p    []byte
-		want Payload // nil: refused; for envelopes, only acceptance is checked
+		want Payload // nil: refused; for envelopes and delta messages, only acceptance is checked
 	}{
-		{JobConn, Delta, env, Envelope{}},
+		{JobConn, Delta, withExtent(7, env...), DeltaMsg{}},
 		{JobConn, Merged, env, Envelope{}},
-		{JobConn, Delta, env[:len(env)-1], nil},
+		{JobConn, Delta, env, nil}, // no extent before the envelope
+		{JobConn, Delta, withExtent(7, env[:len(env)-1]...), nil},
 		{JobConn, Delta, []byte{1, 0, 0}, nil},
-		{JobConn, Delta, []byte{200, 0, 0, 0, 1}, nil},
+		{JobConn, Delta, withExtent(7, 200, 0, 0, 0, 1), nil},
 		{JobConn, ChunkReq, nil, Empty{}},
 		{JobConn, ChunkReq, []byte{0}, nil},
 		{JobConn, Chunk, ChunkPayload(10, 20), Range{10, 20}},
@@ -122,7 +126,8 @@ func TestDecodeTable(t *testing.T) {
 			t.Errorf("%s %x: %v", name, c.p, err)
 			continue
 		}
-		if _, env := c.want.(Envelope); !env && !reflect.DeepEqual(v, c.want) {
+		_, env := c.want.(Envelope)
+		if _, dm := c.want.(DeltaMsg); !env && !dm && !reflect.DeepEqual(v, c.want) {
 			t.Errorf("%s %x: decoded %#v, want %#v", name, c.p, v, c.want)
 		}
 		again, err := v.Append(nil)
