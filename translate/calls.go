@@ -506,21 +506,25 @@ func (t *translator) readsInterfaces(fn *types.Func, i int, a ast.Expr) bool {
 	case "Print", "Printf", "Println", "Sprint", "Sprintf", "Sprintln", "Errorf":
 		return true
 	case "Fprint", "Fprintf", "Fprintln":
-		if i > 0 {
-			return true
-		}
-		sel, ok := ast.Unparen(a).(*ast.SelectorExpr)
-		if !ok {
-			return false
-		}
-		pkg, ok := sel.X.(*ast.Ident)
-		if !ok {
-			return false
-		}
-		pn, ok := t.info.Uses[pkg].(*types.PkgName)
-		return ok && pn.Imported().Path() == "os" && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr")
+		return i > 0 || t.isStdStream(a)
 	}
 	return false
+}
+
+// isStdStream reports whether e is os.Stdout or os.Stderr: writing to
+// them changes no memory the region must hand back (a region's standard
+// output is captured and ordered; its standard error is each node's).
+func (t *translator) isStdStream(e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	pn, ok := t.info.Uses[pkg].(*types.PkgName)
+	return ok && pn.Imported().Path() == "os" && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr")
 }
 
 // fmtMethods are the methods that package fmt calls on its operands.
@@ -569,7 +573,8 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}
-	if recv != nil && !isWaitGroupMethod(fn) && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) {
+	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
+	if recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) {
 		// (a WaitGroup's methods: syncUpdate's)
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
