@@ -22,6 +22,7 @@ import (
 // naming lastprivate where it says what was meant. A lastprivate variable
 // that some iterations (or sections) do not assign is handed over by the
 // node of the latest one that did (region.condLast), as go run leaves it.
+// The copies of parallel sections have checks of their own (secprivate.go).
 
 // privateCarry refuses, for r's private and firstprivate variables, the
 // uses whose values would differ from go run's.
@@ -40,6 +41,9 @@ func (t *translator) privateCarry(r *region) {
 		first, written := t.firstAccess(v, r.body)
 		if clause == "lastprivate" && (first == nil || r.dir.kind == dirSections) && t.condAssignable(r, v) {
 			t.conditionalLast(r, v) // a section, or no iteration, may leave it unassigned
+		}
+		if t.sectionCopies(r, v, clause) {
+			continue
 		}
 		if first == nil {
 			continue
@@ -361,7 +365,8 @@ func (t *translator) lengthOnly(id *ast.Ident) bool {
 
 // outParam reports whether the use id is &v handed to a function of the
 // package that assigns the pointer's target whole before reading it
-// (stats(xs, &mean) with *mean = ... first).
+// (stats(xs, &mean) with *mean = ... first), by a statement of the
+// function's body that runs whenever it is called (runsFirst).
 func (t *translator) outParam(id *ast.Ident) bool {
 	amp, ok := t.parent[id].(*ast.UnaryExpr)
 	if !ok || amp.Op != token.AND {
@@ -395,7 +400,7 @@ func (t *translator) outParam(id *ast.Ident) bool {
 			first = u
 		}
 	}
-	if first == nil {
+	if first == nil || !t.runsFirst(first, d.Body) {
 		return false
 	}
 	if t.fillsRange(first, param) {
@@ -481,36 +486,24 @@ func (t *translator) firstPassAssigns(r *region, first *ast.Ident, v *types.Var)
 }
 
 // fillsRange reports whether the use first of param, a pointer to an
-// array, is the range of a loop that assigns every element first:
-// for k := range p { p[k] = e }, e not reading p, the assignment the
-// loop body's first statement.
+// array, is the range of a fill loop of it (fillsWhole: for k := range p
+// { p[k] = e; … }, no break that could end it early) whose e does not
+// read p.
 func (t *translator) fillsRange(first *ast.Ident, param *types.Var) bool {
 	rg, ok := t.parent[first].(*ast.RangeStmt)
-	if !ok || rg.X != ast.Expr(first) || rg.Key == nil || len(rg.Body.List) == 0 {
+	if !ok || rg.X != ast.Expr(first) || !t.fillsWhole(param, rg) {
 		return false
 	}
-	if ptr, ok := param.Type().Underlying().(*types.Pointer); !ok {
-		return false
-	} else if _, arr := ptr.Elem().Underlying().(*types.Array); !arr {
-		return false
-	}
-	key := t.varOf(rg.Key)
-	as, ok := rg.Body.List[0].(*ast.AssignStmt)
-	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || key == nil {
-		return false
-	}
-	ix, ok := ast.Unparen(as.Lhs[0]).(*ast.IndexExpr)
-	if !ok || t.varOf(ix.X) != param || t.varOf(ix.Index) != key {
-		return false
-	}
-	reads := false
-	ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && t.varOf(id) == param {
-			reads = true
-		}
-		return !reads
-	})
-	return !reads
+	return !t.namesVar(rg.Body.List[0].(*ast.AssignStmt).Rhs[0], param)
+}
+
+// runsFirst reports whether the statement holding the use id is one of
+// body's own (not under an if, a loop or a switch) and no statement of
+// body before it may leave it (a return).
+func (t *translator) runsFirst(id *ast.Ident, body *ast.BlockStmt) bool {
+	s := t.stmtOf(id)
+	k := slices.Index(body.List, s)
+	return k >= 0 && !leavesEarly(body.List[:k])
 }
 
 // identityUpdate reports whether the use id is the whole left side of an
@@ -531,6 +524,17 @@ func (t *translator) identityUpdate(id *ast.Ident) bool {
 		return v == "1"
 	}
 	return false
+}
+
+// mayWrite reports whether the use id may write its variable's own
+// storage: writesVar, or what access counts as a write of it (a method
+// with a pointer receiver, v[:] handed to a function or copy).
+func (t *translator) mayWrite(id *ast.Ident) bool {
+	if t.writesVar(id) {
+		return true
+	}
+	a := t.access(id)
+	return a.write && a.loc == locOwn
 }
 
 // writesVar reports whether the use id writes its variable: the root of

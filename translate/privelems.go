@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"go/ast"
+	gconst "go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -19,7 +20,9 @@ import (
 // reaches what an earlier iteration appended). Both are refused. An
 // element counts as assigned where a statement before the read, in the
 // read's block or one around it, assigns it or a place holding it (tmp[k]
-// = e, tmp = ..., copy(tmp[:], ...), or an if and its else that both do),
+// = e, tmp = ..., copy(tmp[:], src) from a src at least as long
+// (copyFills), &tmp handed to a function that assigns it, or an if and
+// its else that both do),
 // the same constant index, or the same index expression of variables the
 // iteration does not change; an array whose every element is so assigned
 // is assigned whole. Elements written in an inner loop before the read
@@ -109,12 +112,65 @@ loop:
 		cur = t.parent[cur]
 	}
 	if se, ok := t.parent[cur].(*ast.SliceExpr); ok && se.X == cur && se.Low == nil && se.High == nil && t.copyDest(u) {
+		if !t.copyFills(t.parent[se].(*ast.CallExpr)) {
+			return append(key, ""), true // a source that may be shorter: some part
+		}
 		return key, true
 	}
 	if as, ok := t.parent[cur].(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && slices.Contains(as.Lhs, cur.(ast.Expr)) {
 		return key, true
 	}
 	return key, false
+}
+
+// copyFills reports whether call, copy(v[:], src) with v an array, copies
+// every element of v: src's length is known, and at least v's (a[:] or
+// a[lo:] of an array, s[lo:hi] with constant bounds, a slice literal, a
+// constant string).
+func (t *translator) copyFills(call *ast.CallExpr) bool {
+	n, ok := t.knownLen(call.Args[0])
+	m, ok2 := t.knownLen(call.Args[1])
+	return ok && ok2 && m >= n
+}
+
+// knownLen returns the length of the slice (or string) e where the types
+// and constants tell it.
+func (t *translator) knownLen(e ast.Expr) (int64, bool) {
+	num := func(e ast.Expr, dflt int64) (int64, bool) {
+		if e == nil {
+			return dflt, dflt >= 0
+		}
+		tv, ok := t.info.Types[e]
+		if !ok || tv.Value == nil {
+			return 0, false
+		}
+		return gconst.Int64Val(gconst.ToInt(tv.Value))
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.SliceExpr:
+		arrLen := int64(-1) // the length of x.X when it is an array (or points to one)
+		typ := t.info.TypeOf(x.X).Underlying()
+		if p, ok := typ.(*types.Pointer); ok {
+			typ = p.Elem().Underlying()
+		}
+		if a, ok := typ.(*types.Array); ok {
+			arrLen = a.Len()
+		}
+		lo, ok := num(x.Low, 0)
+		hi, ok2 := num(x.High, arrLen)
+		return hi - lo, ok && ok2 && hi >= lo
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if _, keyed := el.(*ast.KeyValueExpr); keyed {
+				return 0, false
+			}
+		}
+		return int64(len(x.Elts)), true
+	}
+	if tv, ok := t.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == gconst.String {
+		return int64(len(gconst.StringVal(tv.Value))), true
+	}
+	return 0, false
 }
 
 // indexKey returns the key component of the index e (elemKey).
@@ -247,8 +303,9 @@ func placeType(typ types.Type, key elemKey) types.Type {
 
 // stmtAssigns returns the places of v that the statement s assigns
 // whenever it runs: a plain assignment's left sides, copy's destination
-// v[:], those of a block's statements, those that an if and its else
-// both assign.
+// v[:], the whole of v for &v handed to a function that assigns it
+// (outParam), those of a block's statements, those that an if and its
+// else both assign.
 func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey {
 	var out []elemKey
 	var targets []ast.Expr // a plain assignment's left sides, or copy's destination
@@ -259,8 +316,19 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 		}
 		targets = s.Lhs
 	case *ast.ExprStmt:
-		if call, ok := s.X.(*ast.CallExpr); ok && len(call.Args) == 2 {
+		call, ok := s.X.(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		if len(call.Args) == 2 {
 			targets = call.Args[:1]
+		}
+		for _, a := range call.Args {
+			if amp, ok := a.(*ast.UnaryExpr); ok && amp.Op == token.AND {
+				if id, ok := amp.X.(*ast.Ident); ok && t.info.Uses[id] == v && t.outParam(id) {
+					out = append(out, elemKey{}) // &v handed to a function that assigns it whole
+				}
+			}
 		}
 	case *ast.BlockStmt:
 		for _, x := range s.List {
@@ -293,18 +361,23 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 	return out
 }
 
-// fillsWhole reports whether s is a fill loop of the array v, which
-// assigns every element: for k := range v { v[k] = e; … }, its first
-// statement assigning v[k] (k the loop's own key, not assigned nor taken
-// the address of in the loop), with no break, goto, return or labelled
-// branch in it that could end the fill early.
+// fillsWhole reports whether s is a fill loop of the array v (or of the
+// array v points to), which assigns every element: for k := range v {
+// v[k] = e; … }, its first statement assigning v[k] (k the loop's own
+// key, not assigned nor taken the address of in the loop), with no
+// break, goto, return or labelled branch in it that could end the fill
+// early.
 func (t *translator) fillsWhole(v *types.Var, s *ast.RangeStmt) bool {
 	x, ok := ast.Unparen(s.X).(*ast.Ident)
 	k, kok := s.Key.(*ast.Ident)
 	if !ok || !kok || s.Tok != token.DEFINE || t.info.Uses[x] != v || len(s.Body.List) == 0 {
 		return false
 	}
-	if _, isArray := v.Type().Underlying().(*types.Array); !isArray {
+	typ := v.Type().Underlying()
+	if ptr, ok := typ.(*types.Pointer); ok {
+		typ = ptr.Elem().Underlying() // for k := range p { p[k] = … } with p *[N]T
+	}
+	if _, isArray := typ.(*types.Array); !isArray {
 		return false
 	}
 	a, ok := s.Body.List[0].(*ast.AssignStmt)
@@ -457,43 +530,58 @@ func (t *translator) withinLen(e ast.Expr, v *types.Var) bool {
 }
 
 // partialLast returns, for a lastprivate array or struct v of r's loop
-// body, a write of a part of v (best[j%2] = x) in a loop whose iterations
-// may not all assign the whole of v, or nil. The node of the last
-// iteration hands its copy over, whose other parts hold what that node's
-// previous iterations left, or zero, where go run's one variable holds
-// what the previous iterations assigned. Every iteration assigns v whole
-// where the first statements of the body assign it (placeAssigned: v =
-// e, copy(v[:], ...), every element by constant indices, an if and its
-// else that both do) and none of them may leave the iteration before;
-// &v handed to a function that assigns it whole (outParam) is a whole
-// assignment. An assignment under an if does not count: the iterations
-// that skip it hand over another iteration's parts.
+// body, a write of a part of v (best[j%2] = x; also a method with a
+// pointer receiver, v[:] handed to a function, copy from a source that
+// may be shorter: mayWrite, copyFills) in a loop whose iterations may not
+// all assign the whole of v, or nil. The node of the last iteration hands
+// its copy over, whose other parts hold what that node's previous
+// iterations left, or zero, where go run's one variable holds what the
+// previous iterations assigned. Every iteration assigns v whole where the
+// first statements of the body assign it (assignsWholeFirst,
+// placeAssigned: v = e, copy(v[:], src) from a src at least as long,
+// every element by constant indices, an if and its else that both do,
+// &v handed to a function that assigns it whole: outParam) and none of
+// them may leave the iteration before. An assignment under an if does
+// not count: the iterations that skip it hand over another iteration's
+// parts.
 func (t *translator) partialLast(r *region, v *types.Var) *ast.Ident {
 	if r.clauseOf[v] != "lastprivate" || !isAggregate(v.Type()) || r.dir.kind != dirFor {
 		return nil
 	}
-	var uses []*ast.Ident
-	for _, u := range t.facts.uses[v] {
-		if within(u.Pos(), r.body) && t.writesVar(u) && !t.outParam(u) {
-			uses = append(uses, u)
-		}
+	if t.assignsWholeFirst(r, v, r.body.List) {
+		return nil // every iteration assigns it whole
 	}
-	slices.SortFunc(uses, func(a, b *ast.Ident) int { return int(a.Pos()) - int(b.Pos()) })
-	list := r.body.List
-	for m := range len(list) + 1 {
-		if t.placeAssigned(r, v, list[:m], nil, 0) {
-			if !leavesEarly(list[:m]) {
-				return nil // every iteration assigns it whole
-			}
-			break
-		}
-	}
-	for _, u := range uses {
-		if key, plain := t.elemPlace(r, u); !plain || len(key) > 0 {
+	for _, u := range t.writesIn(v, r.body) {
+		if key, plain := t.elemPlace(r, u); (!plain || len(key) > 0) && !t.outParam(u) {
 			return u
 		}
 	}
 	return nil
+}
+
+// assignsWholeFirst reports whether the first statements of list assign
+// the whole of v (placeAssigned) and none of them may leave the list
+// before.
+func (t *translator) assignsWholeFirst(r *region, v *types.Var, list []ast.Stmt) bool {
+	for m := range len(list) + 1 {
+		if t.placeAssigned(r, v, list[:m], nil, 0) {
+			return !leavesEarly(list[:m])
+		}
+	}
+	return false
+}
+
+// writesIn returns the uses of v in body that may write it (mayWrite), in
+// source order.
+func (t *translator) writesIn(v *types.Var, body ast.Node) []*ast.Ident {
+	var uses []*ast.Ident
+	for _, u := range t.facts.uses[v] {
+		if within(u.Pos(), body) && t.mayWrite(u) {
+			uses = append(uses, u)
+		}
+	}
+	slices.SortFunc(uses, func(a, b *ast.Ident) int { return int(a.Pos()) - int(b.Pos()) })
+	return uses
 }
 
 // leavesEarly reports whether one of stmts may leave their list before

@@ -103,8 +103,38 @@ func main() {
 			}
 		}
 	}
+	var sc [3]int
+	//cape:parallel for lastprivate(sc)
+	for i := 0; i < n; i++ {
+		copy(sc[:], out[i:]) // want "sc is lastprivate in the parallel loop, but an iteration assigns only part of it here \\(copy\\(sc\\[:\\], out\\[i:\\]\\)\\)"
+	}
+	var mp pair
+	//cape:parallel for lastprivate(mp)
+	for i := 0; i < n; i++ {
+		if i == 2 {
+			mp = pair{i, i}
+		}
+		if i == 6 {
+			mp.setX(i) // want "mp is lastprivate in the parallel loop, but an iteration assigns only part of it here \\(mp.setX\\(i\\)\\)"
+		}
+	}
+	var maybe int
+	//cape:parallel for private(maybe)
+	for i := 0; i < n; i++ {
+		fillIf(&maybe, i%4 == 0, i) // want "maybe is private in the parallel loop, but an iteration uses it before assigning it"
+		out[i] = maybe
+	}
 	accepted(n, out)
-	fmt.Println(out, best, pt, two, cond, fl, fb)
+	fmt.Println(out, best, pt, two, cond, fl, fb, sc, mp)
+}
+
+func (p *pair) setX(v int) { p.x = v }
+
+// fillIf assigns *p only if c: not an out parameter.
+func fillIf(p *int, c bool, v int) {
+	if c {
+		*p = v
+	}
 }
 
 func sum2(a [2]int) int { return a[0] + a[1] }
@@ -174,7 +204,7 @@ func accepted(n int, out []int) {
 			pt = pair{1, 1}
 		}
 		best[i%2] = i
-		copy(cp[:], out[i:])
+		copy(cp[:], out[:2]) // a source as long as cp: fills it
 		cp[i%2]++
 		pt.x = i  // pt assigned whole by both branches
 		ws[2] = i // every element, by constant indices, before the continue
