@@ -158,6 +158,10 @@ func (t *translator) knownLen(e ast.Expr) (int64, bool) {
 		}
 		lo, ok := num(x.Low, 0)
 		hi, ok2 := num(x.High, arrLen)
+		if (!ok || !ok2) && x.Low != nil && x.High != nil {
+			d, ok := t.linearDiff(x.High, x.Low) // a[4*i : 4*i+4]
+			return d, ok && d >= 0
+		}
 		return hi - lo, ok && ok2 && hi >= lo
 	case *ast.CompositeLit:
 		for _, el := range x.Elts {
