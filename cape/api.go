@@ -4,7 +4,8 @@ package cape
 // Master, Rank, Size, the options of Init), node.go (Init, Finalize),
 // alloc_unsafe.go (Make, New, Alloc, Free),
 // region.go (Begin, Region.Start/Static/Chunks/Sections/Create/End(Stop)/
-// Exchange/EndLast), values.go (Reduction, LastPrivate).
+// Exchange/EndLast), values.go (Reduction, LastPrivate), loops.go (LoopCount:
+// a parallel loop's count, checked to end as go run's).
 
 // Schedule is an OpenMP loop schedule kind.
 type Schedule int

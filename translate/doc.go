@@ -17,7 +17,11 @@
 //
 // Loop headers: for i := lo; i < hi; i++ (also <=, >, >=, i += s, i -= s,
 // i--, i = i + s, bound on the left), for i := range n, for i, v := range
-// slice or array. Clauses: shared(vars), private(vars), firstprivate(vars),
+// slice or array. The bound and step are evaluated once (loophead.go): they
+// call nothing but len, cap, min, max, conversions and package math's
+// functions, do not use i, and the body does not write what they read
+// (headwrites.go); a loop whose variable would wrap around before its
+// condition is false is refused, or checked at run time (cape.LoopCount). Clauses: shared(vars), private(vars), firstprivate(vars),
 // lastprivate(vars), reduction(op:vars) with op in + * - & | ^ && || min max
 // (on numbers and booleans, and element by element on arrays and slices of
 // them, as in OpenMP 4.5; in the region a reduction variable is written
@@ -172,6 +176,10 @@
 //     the variables moved to the arena (boxes) and the make, new and
 //     &T{...} moved there. It reports what breaks Bernstein's conditions,
 //     leaves a region, or cannot be placed.
+//   - loopHeadWrites (headwrites.go) needs facts and directives; returns
+//     nothing, and reports a write, in a parallel loop's body or the code
+//     it calls, of what the loop's bound or step reads (go run reads them
+//     at every iteration, CAPE once).
 //   - checkBoxes (boxes.go) needs placement; fills placement.decls, how each
 //     moved variable's declaration is rewritten, and reports those that
 //     cannot be.

@@ -1007,6 +1007,8 @@ func (t *emitter) forCountBounds(b *strings.Builder, fo *fileOut, r *region, n *
 	}
 	var count string
 	switch {
+	case li.check:
+		t.checkedCount(b, fo, r, n, typ)
 	case li.step == nil && (li.op == token.LSS || li.op == token.GTR):
 		count = fmt.Sprintf("int(%s)", dist)
 	case li.step == nil:
@@ -1016,7 +1018,9 @@ func (t *emitter) forCountBounds(b *strings.Builder, fo *fileOut, r *region, n *
 	default:
 		count = fmt.Sprintf("int(%s/%s(%s) + 1)", dist, u, n.step)
 	}
-	fmt.Fprintf(b, "%s := 0\nif %s %s %s {\n%s = %s\n}\n", n.count, n.first, li.op, n.last, n.count, count)
+	if !li.check {
+		fmt.Fprintf(b, "%s := 0\nif %s %s %s {\n%s = %s\n}\n", n.count, n.first, li.op, n.last, n.count, count)
+	}
 	if li.v == nil || !t.usedIn(li.v, r.body) {
 		return ""
 	}
@@ -1032,6 +1036,19 @@ func (t *emitter) forCountBounds(b *strings.Builder, fo *fileOut, r *region, n *
 		return fmt.Sprintf("%s := %s %s %s*%s", li.name, n.first, sign, k, n.step)
 	}
 	return fmt.Sprintf("%s := %s %s %s", li.name, n.first, sign, k)
+}
+
+// checkedCount writes the count of a loop whose end the translator cannot
+// prove (loopInfo.check): cape.LoopCount computes it, or stops the job
+// where go run would not end the loop at its bound.
+func (t *emitter) checkedCount(b *strings.Builder, fo *fileOut, r *region, n *regionNames, typ string) {
+	li, c := r.loop, fo.cape()
+	step := "1"
+	if li.step != nil {
+		step = n.step
+	}
+	fmt.Fprintf(b, "%s := 0\n%s.Must(%s.LoopCount(&%s, %s.ForLoop{At: %q, Var: %q, Type: %q, Cond: %q, Op: %q}, %s, %s, %s))\n",
+		n.count, c, c, n.count, c, t.loopAt(li.at), li.name, typ, t.text(li.cond), li.op, n.first, n.last, step)
 }
 
 // forSchedule writes to b the schedule of the loop: the chunk size, the

@@ -68,7 +68,10 @@ type loopInfo struct {
 	// Three-clause loops: for v := lo; v op hi; v += step.
 	lo, hi, step ast.Expr // step nil means 1
 	op           token.Token
-	down         bool // decrementing
+	down         bool      // decrementing
+	cond         ast.Expr  // the condition as written
+	at           token.Pos // the for keyword
+	check        bool      // go run may not end it at its bound: cape.LoopCount checks (forEnds)
 
 	// Range loops: for v := range x / for v, val := range x.
 	rangeX   ast.Expr
@@ -536,6 +539,10 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 	up := li.op == token.LSS || li.op == token.LEQ
 	if up == li.down {
 		t.errorf(s.Post.Pos(), "the loop increment goes the wrong way for %s %s", id.Name, li.op)
+		return nil
+	}
+	li.cond, li.at = s.Cond, s.For
+	if !t.forPure(li) || !t.forEnds(li, s) {
 		return nil
 	}
 	return li

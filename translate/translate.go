@@ -202,6 +202,7 @@ func (t *translator) run() *Result {
 	// the same regions and reports them (TestWalkFindingsReported).
 	code, _ := t.findRegionCode()
 	place := t.analyze(code)
+	t.loopHeadWrites()
 	t.checkBoxes(place)
 	t.sequentialRandom(code)
 	t.mapOrder(code)
