@@ -92,6 +92,18 @@ func (t *translator) headReadsOf(what string, e ast.Expr) *headReads {
 			}
 		case *ast.StarExpr:
 			h.elems = append(h.elems, headElem{t.info.TypeOf(x), t.rootVar(x.X)})
+		case *ast.CallExpr:
+			if g := t.getterExpr(x, 0); g != nil {
+				// What the getter reads: its fields and package
+				// variables (its own parameters, which the loop cannot
+				// write, come along harmlessly).
+				for v, paths := range t.headReadsOf(what, g).vars {
+					h.vars[v] = append(h.vars[v], paths...)
+				}
+				for f := range t.headReadsOf(what, g).fields {
+					h.fields[f] = true
+				}
+			}
 		}
 		return true
 	})

@@ -27,7 +27,7 @@ var pureMathPkgs = map[string]bool{"math": true, "math/bits": true}
 // forPure reports a condition or increment of the loop li that go run would
 // not evaluate to the same value at every iteration, as CAPE evaluates it
 // once: one that calls a function (other than len, cap, min, max, a
-// conversion or a function of package math), receives from a channel, or
+// conversion, a function of package math or a getter), receives from a channel, or
 // uses the loop variable in its bound or step. It returns false then.
 func (t *translator) forPure(li *loopInfo) bool {
 	ok := true
@@ -67,9 +67,17 @@ func (t *translator) forPure(li *loopInfo) bool {
 }
 
 // pureCall reports whether call computes its value from its arguments
-// alone: a conversion, len, cap, min or max, or a function of pureMathPkgs.
+// alone: a conversion, len, cap, min or max, or a function of pureMathPkgs;
+// or from what it reads of variables and fields: a getter (getterExpr).
 func (t *translator) pureCall(call *ast.CallExpr) bool {
+	return t.pureCallDepth(call, 0)
+}
+
+func (t *translator) pureCallDepth(call *ast.CallExpr, depth int) bool {
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+		return true
+	}
+	if t.getterExpr(call, depth) != nil {
 		return true
 	}
 	var obj types.Object
@@ -92,6 +100,45 @@ func (t *translator) pureCall(call *ast.CallExpr) bool {
 		return o.Pkg() != nil && pureMathPkgs[o.Pkg().Path()]
 	}
 	return false
+}
+
+// getterExpr returns the expression call's callee returns where the callee
+// is a function or method of the program whose body is one return of an
+// expression that reads variables and fields only, calling nothing but
+// what pureCall allows (g.Rows() returning g.rows, or len(g.cells)): go
+// run's call at every iteration gives what its one evaluation gives while
+// nothing it reads changes, which loopHeadWrites checks (headReadsOf
+// reads into it). Nil otherwise.
+func (t *translator) getterExpr(call *ast.CallExpr, depth int) ast.Expr {
+	fn := t.staticCallee(call)
+	if fn == nil || depth > 3 {
+		return nil
+	}
+	d := t.facts.decls[fn]
+	if d == nil || d.Body == nil || len(d.Body.List) != 1 {
+		return nil
+	}
+	ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	x := ret.Results[0]
+	simple := true
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			simple = t.pureCallDepth(n, depth+1)
+		case *ast.IndexExpr, *ast.IndexListExpr, *ast.StarExpr, *ast.SliceExpr, *ast.FuncLit, *ast.CompositeLit:
+			simple = false
+		case *ast.UnaryExpr:
+			simple = n.Op != token.ARROW && n.Op != token.AND
+		}
+		return simple
+	})
+	if !simple {
+		return nil
+	}
+	return x
 }
 
 // intRange returns the smallest and largest values of the integer type

@@ -68,6 +68,10 @@ type grid struct {
 
 func (g *grid) set(i int) { g.data[i] = float64(i) }
 func (g *grid) grow()     { g.n++ }
+func (g *grid) size() int { return g.n }
+func (g *grid) cells() int { return len(g.data) }
+func half(g *grid) int    { return g.size() / 2 }
+func (g *grid) at(i int) int { return g.rows[i] }
 
 var _ = flag.Int
 `
@@ -86,6 +90,10 @@ var _ = flag.Int
 		{"a slice made apart", loop("i := 0; i < lim[0]; i++", "out[i] = i"), ""},
 		{"the bound's element", loop("i := 0; i < lim[0]; i++", "if i == 1 { lim[0] = 3 }"), `lim\[0\] is modified in the parallel loop, but the loop's bound lim\[0\] reads a int`},
 		{"handed to copy", loop("i := 0; i < lim[0]; i++", "if i == 1 { copy(lim, out) }"), `what lim refers to may be modified \(by copy\(lim, out\)\)`},
+		{"a getter", loop("i := 0; i < g.size(); i++", "g.set(i)"), ""},
+		{"a getter of a getter, and len", loop("i := 0; i < half(g)+g.cells()-64; i++", "out[i] = i"), ""},
+		{"a getter's field written", loop("i := 0; i < half(g); i++", "if i == 1 { g.n = 2 }"), `g.n is modified in the parallel loop, but the loop's bound half.g. reads the field n`},
+		{"a getter that indexes", loop("i := 0; i < g.at(0); i++", "out[i] = i"), `the loop condition calls g.at`},
 		{"the step's pointer", loop("i := 0; i < 40; i += *np", "if i == 1 { *np = 3 }"), `\*np is modified in the parallel loop, but the loop's step \*np`},
 	})
 }
