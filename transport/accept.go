@@ -138,16 +138,26 @@ func (a *acceptor) drop() bool {
 	return a.dropLocked()
 }
 
-// dropLocked closes the oldest silent handshake, or else the oldest.
+// dropLocked closes the oldest silent handshake, or else the oldest. A
+// connection whose bytes wait unread (its handshake's goroutine has not
+// run yet) is not silent: under a flood on a loaded machine, a real peer
+// was otherwise dropped before its first message was read, at every try.
 func (a *acceptor) dropLocked() bool {
 	var victim *pending
-	for p := range a.pending {
-		if victim == nil || older(p, victim) {
-			victim = p
+	for {
+		victim = nil
+		for p := range a.pending {
+			if victim == nil || older(p, victim) {
+				victim = p
+			}
 		}
-	}
-	if victim == nil {
-		return false
+		if victim == nil {
+			return false
+		}
+		if victim.heard.Load() || !hasInput(victim.Conn) {
+			break
+		}
+		victim.heard.Store(true)
 	}
 	delete(a.pending, victim)
 	a.dropped++

@@ -162,3 +162,49 @@ func TestAcceptErrorEndsJoin(t *testing.T) {
 		t.Fatalf("NewMaster: %v", err)
 	}
 }
+
+// TestDropSparesUnreadSpeakers checks the acceptor's choice of the
+// handshake to drop: the oldest silent one, where a connection whose bytes
+// wait unread (its goroutine has not read them yet) is not silent.
+func TestDropSparesUnreadSpeakers(t *testing.T) {
+	ln := listen(t)
+	a := newAcceptor(ln, 2, nil)
+	dialed := make([]net.Conn, 2)
+	accepted := make([]*pending, 2)
+	for i := range dialed {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		dialed[i] = c
+		nc, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepted[i] = a.admit(nc)
+	}
+	// The older one spoke; nothing of it was read yet.
+	if _, err := dialed[0].Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !hasInput(accepted[0].Conn) {
+		if time.Now().After(deadline) {
+			t.Fatal("the bytes written never arrived")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if !a.drop() {
+		t.Fatal("nothing dropped")
+	}
+	if _, kept := a.pending[accepted[0]]; !kept {
+		t.Fatal("dropped the older connection, whose bytes waited unread: want the silent newer one")
+	}
+	if _, kept := a.pending[accepted[1]]; kept {
+		t.Fatal("kept the silent connection")
+	}
+	for p := range a.pending {
+		p.Conn.Close()
+	}
+}
