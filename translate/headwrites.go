@@ -30,6 +30,10 @@ type headReads struct {
 type headElem struct {
 	typ  types.Type
 	root *types.Var
+	// ptr: the memory is reached through a pointer (*p, p.f), not a
+	// slice. A bound's variable whose address is taken can be written
+	// only so (addrOnly), unless it is an array, which slices reach too.
+	ptr, addrOnly bool
 }
 
 // loopHeadWrites refuses, for every three-clause parallel loop whose bound
@@ -81,6 +85,12 @@ func (t *translator) headReadsOf(what string, e ast.Expr) *headReads {
 		case *ast.Ident:
 			if v, ok := t.info.Uses[x].(*types.Var); ok && !v.IsField() {
 				h.vars[v] = append(h.vars[v], t.ownPath(x, nil))
+				if taken, sliced := t.addressTaken(v); taken || sliced {
+					// A pointer made before the loop (p := &n) may write
+					// it: its writes are memory of v's type.
+					_, array := v.Type().Underlying().(*types.Array)
+					h.elems = append(h.elems, headElem{typ: v.Type(), addrOnly: !sliced && !array})
+				}
 			}
 		case *ast.SelectorExpr:
 			for _, f := range t.selectedFields(x) {
@@ -88,10 +98,10 @@ func (t *translator) headReadsOf(what string, e ast.Expr) *headReads {
 			}
 		case *ast.IndexExpr:
 			if t.indirect(x) {
-				h.elems = append(h.elems, headElem{t.info.TypeOf(x), t.rootVar(x.X)})
+				h.elems = append(h.elems, headElem{typ: t.info.TypeOf(x), root: t.rootVar(x.X)})
 			}
 		case *ast.StarExpr:
-			h.elems = append(h.elems, headElem{t.info.TypeOf(x), t.rootVar(x.X)})
+			h.elems = append(h.elems, headElem{typ: t.info.TypeOf(x), root: t.rootVar(x.X)})
 		case *ast.CallExpr:
 			if g := t.getterExpr(x, 0); g != nil {
 				// What the getter reads: its fields and package
@@ -108,6 +118,29 @@ func (t *translator) headReadsOf(what string, e ast.Expr) *headReads {
 		return true
 	})
 	return h
+}
+
+// addressTaken reports whether the program takes the address of v, or of
+// a part of it (&v, &v.f, &v[k]: taken), or slices an array of it (v[:],
+// v.a[1:]: sliced).
+func (t *translator) addressTaken(v *types.Var) (taken, sliced bool) {
+	for _, id := range t.facts.uses[v] {
+		var n ast.Node = id
+		for {
+			p := t.parent[n]
+			switch x := p.(type) {
+			case *ast.SelectorExpr, *ast.IndexExpr, *ast.ParenExpr:
+				n = p
+				continue
+			case *ast.UnaryExpr:
+				taken = taken || x.Op == token.AND
+			case *ast.SliceExpr:
+				sliced = sliced || x.X == n
+			}
+			break
+		}
+	}
+	return taken, sliced
 }
 
 // selectedFields returns the fields that the selector x selects: the
@@ -363,19 +396,19 @@ func holdsType(typ, part types.Type, depth int) bool {
 // false when it writes a variable's own storage.
 func (t *translator) writtenElem(a access, through bool) (headElem, bool) {
 	if through {
-		return headElem{t.writtenType(a.expr, true), t.rootVar(a.expr)}, true
+		return headElem{typ: t.writtenType(a.expr, true), root: t.rootVar(a.expr), ptr: true}, true
 	}
 	for x := ast.Unparen(a.expr); x != nil; x = placeOperand(x) {
 		switch y := x.(type) {
 		case *ast.IndexExpr:
 			if t.indirect(y) {
-				return headElem{t.info.TypeOf(y), t.rootVar(y.X)}, true
+				return headElem{typ: t.info.TypeOf(y), root: t.rootVar(y.X)}, true
 			}
 		case *ast.StarExpr:
-			return headElem{t.info.TypeOf(y), t.rootVar(y.X)}, true
+			return headElem{typ: t.info.TypeOf(y), root: t.rootVar(y.X), ptr: true}, true
 		case *ast.SelectorExpr:
 			if t.isPointer(y.X) {
-				return headElem{t.info.TypeOf(y), t.rootVar(y.X)}, true
+				return headElem{typ: t.info.TypeOf(y), root: t.rootVar(y.X), ptr: true}, true
 			}
 		}
 	}
@@ -397,6 +430,7 @@ func (t *translator) writesElem(r *region, a access, through bool, elems []headE
 	}
 	for _, e := range elems {
 		switch {
+		case e.addrOnly && !w.ptr: // a slice's element is not a variable's memory
 		case !holdsType(w.typ, e.typ, 0) && !holdsType(e.typ, w.typ, 0):
 		case w.root != nil && w.root == e.root:
 			return e.typ

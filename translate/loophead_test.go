@@ -74,6 +74,13 @@ func half(g *grid) int    { return g.size() / 2 }
 func (g *grid) at(i int) int { return g.rows[i] }
 
 var _ = flag.Int
+
+func sum(v []int) (s int) {
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
 `
 	loop := func(header, body string) string {
 		return "\n\tg := &grid{n: 8, data: make([]float64, 64)}\n\tv := grid{n: 8}\n\tlim := make([]int, 4)\n\tout := make([]int, 64)\n\tnp := flag.Int(\"n\", 8, \"\")\n\tflag.Parse()\n\tlim[0] = 8\n" +
@@ -94,6 +101,8 @@ var _ = flag.Int
 		{"a getter of a getter, and len", loop("i := 0; i < half(g)+g.cells()-64; i++", "out[i] = i"), ""},
 		{"a getter's field written", loop("i := 0; i < half(g); i++", "if i == 1 { g.n = 2 }"), `g.n is modified in the parallel loop, but the loop's bound half.g. reads the field n`},
 		{"a getter that indexes", loop("i := 0; i < g.at(0); i++", "out[i] = i"), `the loop condition calls g.at`},
+		{"a pointer to the bound taken before the loop", "\n\tn := 8\n\tp := &n\n\tout := make([]int, 8)\n\t//cape:parallel for\n\tfor i := 0; i < n; i++ {\n\t\tout[i] = i\n\t\tif i == 3 {\n\t\t\t*p = 5\n\t\t}\n\t}\n\tfmt.Println(n, out)", `\*p is modified in the parallel loop, but the loop's bound n reads a int in memory that this may write`},
+		{"the bound's address handed to flag, a slice written", "\n\tvar n int\n\tflag.IntVar(&n, \"m\", 8, \"\")\n\tflag.Parse()\n\tout := make([]int, n)\n\t//cape:parallel for\n\tfor i := 0; i < n; i++ {\n\t\tout[i] = i\n\t}\n\tsum(out)\n\tfmt.Println(n, out)", ""},
 		{"the step's pointer", loop("i := 0; i < 40; i += *np", "if i == 1 { *np = 3 }"), `\*np is modified in the parallel loop, but the loop's step \*np`},
 	})
 }
