@@ -190,7 +190,9 @@
 //     range order, unsorted, that a region reads.
 //   - regionsInGoroutines, printsInGoroutines and printsBesideRegions
 //     (goroutines.go, last.go's reach, stdout.go, stdoutbeside.go) need
-//     facts and directives; return nothing, and report a go statement
+//     facts and directives (printsBesideRegions the go statements running
+//     regions that regionsInGoroutines returns, those it accepted), and
+//     report a go statement
 //     whose goroutine may run a region while another does, or may write to
 //     standard output while a region runs, and a write to standard output
 //     of the code that started the goroutine running the regions before it

@@ -16,40 +16,49 @@ import (
 // may run one (a region, or a call that may, outside go statements). A
 // single goroutine running the program's regions while main waits for it
 // is accepted, and so is one its starter waits for before anything else
-// that may run a region (joinedAfter): it runs as a call would.
-func (t *translator) regionsInGoroutines() {
+// that may run a region (joinedAfter): it runs as a call would. It
+// returns the go statements that may run a region and are accepted.
+func (t *translator) regionsInGoroutines() []goSite {
 	if len(t.regions) == 0 {
-		return
+		return nil
 	}
 	rc := t.regionReach()
-	type site struct {
-		g  *ast.GoStmt
-		at ast.Node
-	}
-	var sites []site // the go statements not joined at once
-	all := 0         // every go statement that may run a region
+	var all []goSite // every go statement that may run a region
+	free := 0        // those not joined at once
+	joined := map[*ast.GoStmt]bool{}
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if g, ok := n.(*ast.GoStmt); ok {
 				if at := t.runsRegion(rc, g.Call); at != nil {
-					all++
-					if !t.joinedAfter(rc, g) {
-						sites = append(sites, site{g, at})
+					all = append(all, goSite{g, at})
+					if joined[g] = t.joinedAfter(rc, g); !joined[g] {
+						free++
 					}
 				}
 			}
 			return true
 		})
 	}
-	if len(sites) == 0 {
-		return
+	if free == 0 {
+		return all
 	}
-	concurrent := all > 1 || t.mainRunsRegion(rc)
-	for _, s := range sites {
-		if concurrent || t.inLoop(s.g) {
+	concurrent := len(all) > 1 || t.mainRunsRegion(rc)
+	var accepted []goSite
+	for _, s := range all {
+		if !joined[s.g] && (concurrent || t.inLoop(s.g)) {
 			t.errorf(s.g.Pos(), "this goroutine may run a parallel region (%s) while another region runs: the nodes run the regions one at a time and in the same order, which concurrent regions do not ensure; call it without go", t.where(s.at.Pos()))
+			continue
 		}
+		accepted = append(accepted, s)
 	}
+	return accepted
+}
+
+// A goSite is a go statement whose goroutine may run a region, and the
+// region, or the call through which it may (runsRegion).
+type goSite struct {
+	g  *ast.GoStmt
+	at ast.Node
 }
 
 // runsRegion returns the region statement or the call through which call,

@@ -107,10 +107,11 @@ func (t *translator) headReadsOf(what string, e ast.Expr) *headReads {
 				// What the getter reads: its fields and package
 				// variables (its own parameters, which the loop cannot
 				// write, come along harmlessly).
-				for v, paths := range t.headReadsOf(what, g).vars {
+				inner := t.headReadsOf(what, g)
+				for v, paths := range inner.vars {
 					h.vars[v] = append(h.vars[v], paths...)
 				}
-				for f := range t.headReadsOf(what, g).fields {
+				for f := range inner.fields {
 					h.fields[f] = true
 				}
 			}

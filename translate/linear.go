@@ -10,7 +10,7 @@ import (
 // linearDiff returns hi - lo where both are linear in the same terms with
 // integer constant coefficients (4*i+4 and 4*i, (k+1)*w and k*w, j+n and
 // j) and the terms cancel: the length of x[lo:hi]. A term is a variable,
-// a field or an element (no call), which gives the same value at both
+// a field or an element (pureExpr), which gives the same value at both
 // places of one slice expression.
 func (t *translator) linearDiff(hi, lo ast.Expr) (int64, bool) {
 	h, ok := t.linear(hi)
@@ -44,7 +44,7 @@ func (t *translator) linear(e ast.Expr) (linearForm, bool) {
 	}
 	switch x := e.(type) {
 	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
-		if !t.callFree(x) {
+		if !t.pureExpr(x) {
 			return linearForm{}, false
 		}
 		return linearForm{terms: map[string]int64{types.ExprString(x): 1}}, true
@@ -91,18 +91,4 @@ func (f linearForm) add(g linearForm, sign int64) linearForm {
 	}
 	h.c += sign * g.c
 	return h
-}
-
-// callFree reports whether e calls nothing (a conversion aside).
-func (t *translator) callFree(e ast.Expr) bool {
-	free := true
-	ast.Inspect(e, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			if tv, ok := t.info.Types[call.Fun]; !ok || !tv.IsType() {
-				free = false
-			}
-		}
-		return free
-	})
-	return free
 }

@@ -17,34 +17,16 @@ import (
 // such a write would be printed once per node, among the region's lines.
 // The writes looked at are those after the go statement in its function,
 // up to the statement that waits for the goroutine (litJoin, callJoin).
-// A go statement of another function than main needs no more: main then
-// may run a region itself (a call of that function), and
-// regionsInGoroutines refuses the goroutine.
-func (t *translator) printsBesideRegions() {
-	if len(t.regions) == 0 {
+// sites are the go statements regionsInGoroutines accepted. A go statement
+// of another function than main needs no more: main then may run a region
+// itself (a call of that function), and regionsInGoroutines refuses the
+// goroutine.
+func (t *translator) printsBesideRegions(sites []goSite) {
+	if len(sites) == 0 {
 		return
 	}
 	rc, pr := t.regionReach(), t.printReach()
-	type site struct {
-		g  *ast.GoStmt
-		at ast.Node
-	}
-	var sites []site
-	for _, f := range t.p.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if g, ok := n.(*ast.GoStmt); ok {
-				if at := t.runsRegion(rc, g.Call); at != nil {
-					sites = append(sites, site{g, at})
-				}
-			}
-			return true
-		})
-	}
-	concurrent := len(sites) > 1 || t.mainRunsRegion(rc)
 	for _, s := range sites {
-		if !t.joinedAfter(rc, s.g) && (concurrent || t.inLoop(s.g)) {
-			continue // refused by regionsInGoroutines
-		}
 		if w := t.writeBeside(rc, pr, s.g); w != nil {
 			t.errorf(w.Pos(), "%s writes to standard output while the goroutine started at %s may run a parallel region (%s): during a region every node's standard output is forwarded to the master with the region's output, so this write would be printed once per node; print once the goroutine has ended (after wg.Wait(), with a deferred wg.Done() in it, or after <-done, with close(done) its last statement), or print from the goroutine, between its regions",
 				t.describeWrite(pr, w), t.where(s.g.Pos()), t.where(s.at.Pos()))

@@ -206,9 +206,9 @@ func (t *translator) run() *Result {
 	t.checkBoxes(place)
 	t.sequentialRandom(code)
 	t.mapOrder(code)
-	t.regionsInGoroutines()
+	accepted := t.regionsInGoroutines()
 	t.printsInGoroutines()
-	t.printsBesideRegions()
+	t.printsBesideRegions(accepted)
 	if len(t.diags) > 0 {
 		return nil
 	}

@@ -64,17 +64,17 @@ func (e *OutEnvelope) Len() int {
 }
 
 // AppendExtent appends the pages of arena a node had in use at a region's
-// start, which a slave's delta message starts with (every node's are the
-// same where their sequential code did the same).
+// start, which a slave's delta message and notice start with (every node's
+// are the same where their sequential code did the same).
 func AppendExtent(dst []byte, pages int) []byte {
 	return binary.LittleEndian.AppendUint32(dst, uint32(pages))
 }
 
-// SplitExtent reads the extent a slave's delta message starts with, and
-// returns the envelope after it.
-func SplitExtent(p []byte) (pages int, env []byte, err error) {
+// SplitExtent reads the extent a slave's delta message or notice starts
+// with, and returns what follows it.
+func SplitExtent(p []byte) (pages int, rest []byte, err error) {
 	if len(p) < 4 {
-		return 0, nil, fmt.Errorf("delta message of %d bytes, too short", len(p))
+		return 0, nil, fmt.Errorf("%d bytes, too short for the arena's extent", len(p))
 	}
 	return int(binary.LittleEndian.Uint32(p)), p[4:], nil
 }

@@ -41,18 +41,18 @@ const multiBit = 1 << 31
 // node had in use at the region's start (every node's are the same where
 // their sequential code did the same), then the ranges it wrote.
 func AppendNoticeHead(dst []byte, extent int, written []PageRange) []byte {
-	return AppendRanges(binary.LittleEndian.AppendUint32(dst, uint32(extent)), written)
+	return AppendRanges(AppendExtent(dst, extent), written)
 }
 
 // ParseNoticeHead reads AppendNoticeHead's fields, the ranges of pages
 // below npages appended to out[:0], and returns the rest of p. The extent
 // is not checked: the caller compares it with its own.
 func ParseNoticeHead(p []byte, npages int, out []PageRange) (extent int, written []PageRange, rest []byte, err error) {
-	if len(p) < 4 {
-		return 0, nil, nil, fmt.Errorf("notice of %d bytes, too short", len(p))
+	extent, p, err = SplitExtent(p)
+	if err != nil {
+		return 0, nil, nil, err
 	}
-	extent = int(binary.LittleEndian.Uint32(p))
-	written, rest, err = ParseRanges(p[4:], npages, out)
+	written, rest, err = ParseRanges(p, npages, out)
 	return extent, written, rest, err
 }
 
