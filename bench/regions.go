@@ -42,19 +42,27 @@ type RegionsSample struct {
 	// processes on this machine, in µs, measured right after the job
 	// (ProcessRTT); 0 in the results of older runs.
 	RTT float64
+	// RTTAcross is the same with the two processes on two different CPUs
+	// (ProcessRTTAcross), where a job's busy nodes are; 0 where it was not
+	// measured.
+	RTTAcross float64
 }
 
 // rttTrips is how many round trips ProcessRTT times after each job.
 const rttTrips = 2000
 
 var (
-	regionsHeader = []string{"k", "nodes", "monitor", "rep", "emulated", "node_cpus", "bandwidth", "seconds", "wall_seconds", "us_per_region", "line", "rtt_us"}
+	regionsHeader = []string{"k", "nodes", "monitor", "rep", "emulated", "node_cpus", "bandwidth", "seconds", "wall_seconds", "us_per_region", "line", "rtt_us", "rtt_across_us"}
 	regionsLineRE = regexp.MustCompile(`(?m)^(regions k=(\d+) sum=-?\d+)$`)
 	regionsTimeRE = regexp.MustCompile(`(?m)^regions: (\d+) regions in ([0-9.]+)s`)
 )
 
-// regionsHeaderV1 is the header of the runs before the rtt_us column.
-var regionsHeaderV1 = regionsHeader[:len(regionsHeader)-1]
+// regionsHeaderV1 and V2 are the headers of the runs before the rtt_us and
+// the rtt_across_us column.
+var (
+	regionsHeaderV1 = regionsHeader[:len(regionsHeader)-2]
+	regionsHeaderV2 = regionsHeader[:len(regionsHeader)-1]
+)
 
 // RunRegions builds bench/regions, runs it on every node count of cfg for
 // every repetition (the order of the node counts rotating), checks that
@@ -154,6 +162,11 @@ func runRegionsJob(ctx context.Context, cfg *RegionsConfig, cl *cluster, bin str
 		return s, err
 	}
 	s.RTT = float64(rtt.Median) / float64(time.Microsecond)
+	across, err := ProcessRTTAcross(ctx, []string{bin}, rttTrips)
+	if err != nil && !errors.Is(err, ErrNoCPUPair) {
+		return s, err
+	}
+	s.RTTAcross = float64(across.Median) / float64(time.Microsecond)
 	return s, nil
 }
 
@@ -189,19 +202,23 @@ func writeRegionsCSV(path string, samples []RegionsSample) error {
 	rows := [][]string{regionsHeader}
 	for _, s := range samples {
 		rows = append(rows, []string{strconv.Itoa(s.K), strconv.Itoa(s.Nodes), s.Monitor, strconv.Itoa(s.Rep),
-			strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), g(s.PerRegion), s.Line, g(s.RTT)})
+			strconv.FormatBool(s.Emulated), g(s.NodeCPUs), s.Bandwidth, g(s.Seconds), g(s.Wall), g(s.PerRegion), s.Line, g(s.RTT), g(s.RTTAcross)})
 	}
 	return writeRows(path, rows)
 }
 
 // ReadRegionsCSV reads a results.csv written by RunRegions, with or
-// without the rtt_us column.
+// without the round-trip columns.
 func ReadRegionsCSV(path string) ([]RegionsSample, error) {
-	rows, err := readRows(path, regionsHeader)
-	if err != nil {
-		if rows, err = readRows(path, regionsHeaderV1); err != nil {
-			return nil, fmt.Errorf("%w (or the header of an older regions run)", err)
+	var rows [][]string
+	err := errors.New("no header")
+	for _, h := range [][]string{regionsHeader, regionsHeaderV2, regionsHeaderV1} {
+		if rows, err = readRows(path, h); err == nil {
+			break
 		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w (or the header of an older regions run)", err)
 	}
 	var out []RegionsSample
 	for i, r := range rows {
@@ -210,6 +227,9 @@ func ReadRegionsCSV(path string) ([]RegionsSample, error) {
 			NodeCPUs: p.float(5), Bandwidth: r[6], Seconds: p.float(7), Wall: p.float(8), PerRegion: p.float(9), Line: r[10]}
 		if len(r) > len(regionsHeaderV1) { // rtt_us
 			s.RTT = p.float(11)
+		}
+		if len(r) > len(regionsHeaderV2) { // rtt_across_us
+			s.RTTAcross = p.float(12)
 		}
 		if p.err != nil {
 			return nil, fmt.Errorf("read results %s line %d: %w", path, i+2, p.err)
@@ -222,54 +242,69 @@ func ReadRegionsCSV(path string) ([]RegionsSample, error) {
 // RegionsFigure is the file ReportRegions writes besides results.md.
 const RegionsFigure = "regions_us_per_region.svg"
 
-// regionGoal is issue 13's goal for the time of an empty region, in µs.
-var regionGoal = map[int]string{2: "≤ 100", 4: "≤ 250"}
+// regionGoal is issue 29's goal for the time of an empty region, in µs:
+// 40 on 2 local nodes, and beyond, growth no faster than log₂P round
+// trips (which a single figure cannot say).
+var regionGoal = map[int]string{2: "≤ 40"}
 
 // ReportRegions writes results.md and the figure of a regions run into dir.
 func ReportRegions(dir string, samples []RegionsSample) error {
 	if len(samples) == 0 {
 		return errors.New("report: no samples")
 	}
-	byNodes, rtts := map[int][]float64{}, map[int][]float64{}
+	byNodes := map[int][]float64{}
+	rtts := []rttColumn{
+		{name: "TCP round trip µs", ratio: "region/RTT", of: func(s RegionsSample) float64 { return s.RTT }, by: map[int][]float64{},
+			note: " TCP round trip: the median round trip of a 64-byte message over loopback TCP between two processes, " +
+				"measured right after each job (bench.ProcessRTT); region/RTT is the ratio of the two medians."},
+		{name: "RTT across CPUs µs", ratio: "region/RTT across", of: func(s RegionsSample) float64 { return s.RTTAcross }, by: map[int][]float64{},
+			note: " RTT across CPUs: the same with the two processes bound to two different CPUs, as the nodes of a job " +
+				"computing on every core are (bench.ProcessRTTAcross): an unbound pair may share one CPU, where a wake-up " +
+				"is a context switch rather than a wake-up of another CPU."},
+	}
 	var nodes []int
 	for _, s := range samples {
 		if _, ok := byNodes[s.Nodes]; !ok {
 			nodes = append(nodes, s.Nodes)
 		}
 		byNodes[s.Nodes] = append(byNodes[s.Nodes], s.PerRegion)
-		if s.RTT > 0 {
-			rtts[s.Nodes] = append(rtts[s.Nodes], s.RTT)
+		for _, c := range rtts {
+			if v := c.of(s); v > 0 {
+				c.by[s.Nodes] = append(c.by[s.Nodes], v)
+			}
 		}
 	}
 	slices.Sort(nodes)
-	var b strings.Builder
-	// Runs before the round trip was measured keep their report.
-	rttNote, rttHead, rttRule := "", "", ""
-	if len(rtts) > 0 {
-		rttNote = " TCP round trip: the median round trip of a 64-byte message over loopback TCP between two processes, " +
-			"measured right after each job (bench.ProcessRTT); region/RTT is the ratio of the two medians."
-		rttHead, rttRule = " TCP round trip µs | region/RTT |", "---|---|"
+	// Runs before a round trip was measured keep their report.
+	rtts = slices.DeleteFunc(rtts, func(c rttColumn) bool { return len(c.by) == 0 })
+	var notes, head, rule string
+	for _, c := range rtts {
+		notes += c.note
+		head += fmt.Sprintf(" %s | %s |", c.name, c.ratio)
+		rule += "---|---|"
 	}
+	var b strings.Builder
 	fmt.Fprintf(&b, "# cape bench regions results\n\nThe fixed cost of a parallel region: bench/regions runs %d regions in a row, "+
 		"each a parallel for writing 64 int64s (one page), under cape run -n N (monitor %s); "+
 		"µs per region = the master's time of the regions / %d. Median [min–max] over the repetitions.%s\n\n"+
-		"| nodes | µs per region | regions per second |%s goal (issue 13) |\n|---|---|---|%s---|\n",
-		samples[0].K, samples[0].Monitor, samples[0].K, rttNote, rttHead, rttRule)
+		"| nodes | µs per region | regions per second |%s goal (issue 29) |\n|---|---|---|%s---|\n",
+		samples[0].K, samples[0].Monitor, samples[0].K, notes, head, rule)
 	c := &chart{title: fmt.Sprintf("Time per empty region (%d regions per run)", samples[0].K), xlabel: "nodes", ylabel: "µs per region", log2x: true,
 		note: "points: medians with min–max"}
 	var pts []point
 	for _, k := range nodes {
 		v := byNodes[k]
 		m := median(v)
-		rttCells := ""
-		if len(rtts) > 0 {
-			rttCells = " – | – |"
-		}
-		if r := rtts[k]; len(r) > 0 {
-			rttCells = fmt.Sprintf(" %.1f [%.1f–%.1f] | %.1f |", median(r), slices.Min(r), slices.Max(r), m/median(r))
+		cells := ""
+		for _, c := range rtts {
+			if r := c.by[k]; len(r) > 0 {
+				cells += fmt.Sprintf(" %.1f [%.1f–%.1f] | %.1f |", median(r), slices.Min(r), slices.Max(r), m/median(r))
+			} else {
+				cells += " – | – |"
+			}
 		}
 		fmt.Fprintf(&b, "| %d | %.1f [%.1f–%.1f] | %.0f |%s %s |\n", k, m, slices.Min(v), slices.Max(v), 1e6/m,
-			rttCells, orDefault(regionGoal[k], "–"))
+			cells, orDefault(regionGoal[k], "–"))
 		pts = append(pts, point{float64(k), m, slices.Min(v), slices.Max(v)})
 	}
 	c.series = append(c.series, series{name: "cape " + samples[0].Monitor, color: modeColor[Incremental], points: pts})
@@ -280,4 +315,12 @@ func ReportRegions(dir string, samples []RegionsSample) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// rttColumn is a round trip ReportRegions puts beside the time per region:
+// its samples by node count.
+type rttColumn struct {
+	name, ratio, note string
+	of                func(RegionsSample) float64
+	by                map[int][]float64
 }

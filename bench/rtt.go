@@ -30,7 +30,7 @@ func LoopbackRTT(n int) (RTT, error) {
 		done := make(chan error, 1)
 		go func() { done <- echoFrom(addr) }()
 		return done, nil
-	})
+	}, pingPong)
 }
 
 // ProcessRTT is LoopbackRTT with the echo in another process, as a region's
@@ -43,29 +43,60 @@ func ProcessRTT(ctx context.Context, argv []string, n int) (RTT, error) {
 	if len(argv) == 0 {
 		return RTT{}, errors.New("loopback round trip: no echo command")
 	}
-	return measureRTT(n, func(addr string) (<-chan error, error) {
-		var stderr bytes.Buffer
-		cmd := exec.CommandContext(ctx, argv[0], append(argv[1:len(argv):len(argv)], "-echo", addr)...)
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		done := make(chan error, 1)
-		go func() {
-			err := cmd.Wait()
-			if err != nil {
-				err = fmt.Errorf("%s -echo: %w\n%s", argv[0], err, tail(stderr.String(), 500))
+	return measureRTT(n, func(addr string) (<-chan error, error) { return startEcho(ctx, argv, addr) }, pingPong)
+}
+
+// ErrNoCPUPair is ProcessRTTAcross's error where two processes cannot be
+// placed on two CPUs (one CPU, or no CPU affinity outside Linux).
+var ErrNoCPUPair = errors.New("no two CPUs to place the processes on")
+
+// ProcessRTTAcross is ProcessRTT with the two processes on two different
+// CPUs: the echo's whole process on one, and on the other the thread that
+// times the round trips with blocking system calls, as the processes of two
+// busy nodes sit. A kernel that wakes a sleeping task on the waker's CPU
+// runs the two ends of an unpinned ping-pong on one CPU, where a wake-up is
+// a context switch; on two CPUs each message wakes another CPU, which on a
+// virtual machine can cost several times that. It needs Linux and two CPUs
+// this process may run on.
+func ProcessRTTAcross(ctx context.Context, argv []string, n int) (RTT, error) {
+	if len(argv) == 0 {
+		return RTT{}, errors.New("round trip across CPUs: no echo command")
+	}
+	return acrossCPUs(func(pinSelf func() error) (RTT, error) {
+		return measureRTT(n, func(addr string) (<-chan error, error) {
+			done, err := startEcho(ctx, argv, addr)
+			if err == nil {
+				err = pinSelf()
 			}
-			done <- err
-		}()
-		return done, nil
+			return done, err
+		}, blockingPingPong)
 	})
 }
 
+// startEcho starts argv with -echo addr added; the channel receives its
+// end.
+func startEcho(ctx context.Context, argv []string, addr string) (<-chan error, error) {
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:len(argv):len(argv)], "-echo", addr)...)
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		if err != nil {
+			err = fmt.Errorf("%s -echo: %w\n%s", argv[0], err, tail(stderr.String(), 500))
+		}
+		done <- err
+	}()
+	return done, nil
+}
+
 // measureRTT listens on loopback, has start make the echo that connects to
-// it, and times n round trips; start's channel receives the echo's end,
-// which the connection's close causes.
-func measureRTT(n int, start func(addr string) (done <-chan error, err error)) (RTT, error) {
+// it, and times n round trips with pp; start's channel receives the echo's
+// end, which the connection's close causes.
+func measureRTT(n int, start func(addr string) (done <-chan error, err error), pp func(net.Conn, int) ([]time.Duration, error)) (RTT, error) {
 	if n < 1 {
 		return RTT{}, fmt.Errorf("loopback round trip: %d round trips: want ≥ 1", n)
 	}
@@ -86,7 +117,7 @@ func measureRTT(n int, start func(addr string) (done <-chan error, err error)) (
 		ln.Close()
 		close(ended)
 	}()
-	times, err := accepted(ln, n)
+	times, err := accepted(ln, n, pp)
 	ln.Close() // an echo connected but not accepted gets a reset
 	<-ended
 	if err == nil {
@@ -100,8 +131,8 @@ func measureRTT(n int, start func(addr string) (done <-chan error, err error)) (
 }
 
 // accepted takes the echo's connection from ln (within a few seconds) and
-// times n round trips on it, then closes it.
-func accepted(ln net.Listener, n int) ([]time.Duration, error) {
+// times n round trips on it with pp, then closes it.
+func accepted(ln net.Listener, n int, pp func(net.Conn, int) ([]time.Duration, error)) ([]time.Duration, error) {
 	if tl, ok := ln.(*net.TCPListener); ok {
 		if err := tl.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
 			return nil, err
@@ -115,7 +146,7 @@ func accepted(ln net.Listener, n int) ([]time.Duration, error) {
 	if err := c.SetDeadline(time.Now().Add(time.Minute)); err != nil {
 		return nil, err
 	}
-	return pingPong(c, n)
+	return pp(c, n)
 }
 
 // echoFrom connects to addr and writes back what it reads until EOF.

@@ -73,14 +73,14 @@ func TestRegionsCSVRTT(t *testing.T) {
 	path := filepath.Join(dir, "results.csv")
 	line := "regions k=10 sum=1"
 	samples := []RegionsSample{
-		{K: 10, Nodes: 2, Monitor: "auto", Seconds: 0.0008, PerRegion: 80, Line: line, RTT: 20},
-		{K: 10, Nodes: 2, Monitor: "auto", Rep: 1, Seconds: 0.0006, PerRegion: 60, Line: line, RTT: 30},
+		{K: 10, Nodes: 2, Monitor: "auto", Seconds: 0.0008, PerRegion: 80, Line: line, RTT: 20, RTTAcross: 100},
+		{K: 10, Nodes: 2, Monitor: "auto", Rep: 1, Seconds: 0.0006, PerRegion: 60, Line: line, RTT: 30, RTTAcross: 180},
 	}
 	if err := writeRegionsCSV(path, samples); err != nil {
 		t.Fatal(err)
 	}
 	back, err := ReadRegionsCSV(path)
-	if err != nil || len(back) != 2 || back[0].RTT != 20 || back[1].RTT != 30 {
+	if err != nil || len(back) != 2 || back[0].RTT != 20 || back[1].RTT != 30 || back[1].RTTAcross != 180 {
 		t.Fatalf("ReadRegionsCSV: %+v, %v", back, err)
 	}
 	if err := ReportRegions(dir, back); err != nil {
@@ -90,9 +90,26 @@ func TestRegionsCSVRTT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Medians: 70 µs per region, 25 µs round trip, ratio 2.8.
-	if want := "| 2 | 70.0 [60.0–80.0] | 14286 | 25.0 [20.0–30.0] | 2.8 |"; !strings.Contains(string(md), want) {
+	// Medians: 70 µs per region, 25 µs round trip, ratio 2.8; 140 µs
+	// across CPUs, ratio 0.5.
+	if want := "| 2 | 70.0 [60.0–80.0] | 14286 | 25.0 [20.0–30.0] | 2.8 | 140.0 [100.0–180.0] | 0.5 | ≤ 40 |"; !strings.Contains(string(md), want) {
 		t.Errorf("results.md lacks %q:\n%s", want, md)
+	}
+
+	v2 := strings.Join(regionsHeaderV2, ",") + "\n3000,2,auto,0,false,0,,0.26,0.3,87.1,regions k=3000 sum=5,25\n"
+	if err := os.WriteFile(path, []byte(v2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err = ReadRegionsCSV(path)
+	if err != nil || len(back) != 1 || back[0].RTT != 25 || back[0].RTTAcross != 0 {
+		t.Fatalf("ReadRegionsCSV of a run without rtt_across_us: %+v, %v", back, err)
+	}
+	if err := ReportRegions(dir, back); err != nil {
+		t.Fatal(err)
+	}
+	md, _ = os.ReadFile(filepath.Join(dir, "results.md"))
+	if want := "| 2 | 87.1 [87.1–87.1] | 11481 | 25.0 [25.0–25.0] | 3.5 | ≤ 40 |"; !strings.Contains(string(md), want) || strings.Contains(string(md), "across") {
+		t.Errorf("results.md of a run without rtt_across_us lacks %q:\n%s", want, md)
 	}
 
 	old := strings.Join(regionsHeaderV1, ",") + "\n3000,2,auto,0,false,0,,0.26,0.3,87.1,regions k=3000 sum=5\n"
@@ -107,7 +124,7 @@ func TestRegionsCSVRTT(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ = os.ReadFile(filepath.Join(dir, "results.md"))
-	if want := "| 2 | 87.1 [87.1–87.1] | 11481 | ≤ 100 |"; !strings.Contains(string(md), want) || strings.Contains(string(md), "round trip") {
+	if want := "| 2 | 87.1 [87.1–87.1] | 11481 | ≤ 40 |"; !strings.Contains(string(md), want) || strings.Contains(string(md), "round trip") {
 		t.Errorf("results.md of an older run lacks %q:\n%s", want, md)
 	}
 }

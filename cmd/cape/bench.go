@@ -115,7 +115,10 @@ or cape bench matmul --prebuilt DIR --nodes 1,2,4,8,15 --out /tmp/matmul.
 regions measures the fixed cost of a region: bench/regions runs --k regions
 (3000 by default) in a row, each writing 64 int64s, under cape run -n N for
 every --nodes (1,2,4 by default), and reports microseconds per region
-(results.md, regions_us_per_region.svg).
+(results.md, regions_us_per_region.svg) beside two TCP round trips measured
+after each job: between two processes left where the kernel puts them
+(often on one CPU), and between two processes bound to two CPUs, as the
+nodes of a job computing on every core are.
 
 DIR (--out) receives results.csv (every sample), results.md, machine.md and
 the SVG figures; for matmul: Table I, Figs. 4-6 as tables, the CAPE/MPI
