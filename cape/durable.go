@@ -104,7 +104,7 @@ func (n *node) closeDurable() error {
 // replayed region against its record; clean is the Start's hint.
 func (r *Region) durableStart(clean bool) error {
 	d := r.n.dur
-	if d == nil {
+	if d == nil || d.ImagesOnly() {
 		return nil
 	}
 	mem, ps := r.n.arena.Bytes()[:r.extent], r.n.arena.PageSize()
@@ -133,7 +133,7 @@ func (r *Region) durableStart(clean bool) error {
 // slaves' deltas and merges them. pages are the pages Create found written.
 func (r *Region) hashEntry(pages []int) {
 	d := r.n.dur
-	if d == nil || r.replaying() || r.nested != nil {
+	if d == nil || d.ImagesOnly() || r.replaying() || r.nested != nil {
 		return
 	}
 	if d.Chained(r.seq, r.extent, r.hints.clean) {

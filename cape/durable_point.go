@@ -49,9 +49,38 @@ func Checkpoint(name string, vars ...any) {
 		}
 		return
 	}
-	if n.rank == 0 {
-		n.dur.Point(name, n.seq, n.arena, raw)
+	if n.rank != 0 {
+		return
 	}
+	if n.dur.ImagesOnly() {
+		if !n.dur.ImageDue() {
+			return
+		}
+		// The master fetches every page it lacks from its holder first:
+		// the image must not depend on the copy below being a user-mode
+		// access, which faults a page in (a write(2) from the arena
+		// would not, with a user-mode-only userfaultfd).
+		used := n.arena.Bytes()[:n.arena.Used()]
+		for p := range len(used) / n.homes.ps {
+			n.homes.faultIn(used, p)
+		}
+	}
+	n.dur.Point(name, n.seq, n.arena, raw)
+}
+
+// imagesOnly turns the master's checkpoint log, if any, into an
+// images-only log once the job runs with distributed homes: the master
+// does not hold the bytes the slaves write, only its images do
+// (durable's images.go).
+func (n *node) imagesOnly() {
+	if n.dur == nil {
+		return
+	}
+	when := "at every //cape:checkpoint point"
+	if every := n.dur.SetImagesOnly(n.cfg.CheckpointEvery); every > 0 {
+		when = fmt.Sprintf("at a //cape:checkpoint point at most every %v (and 10 times the last image's cost)", every)
+	}
+	notice("cape: checkpoint: under distributed homes the master does not hold the regions' bytes: the log holds an image of the arena taken %s, and no region records; a restart resumes from the last image, or from the start without one\n", when)
 }
 
 // restore restores the pending image at its point: the master checks it

@@ -210,6 +210,7 @@ func (n *node) agreeHomesMaster(lz monitor.Lazy, h *pager.Helper, port int) erro
 	if err := n.startHomes(lz, h, servers, self); err != nil {
 		return err
 	}
+	n.imagesOnly()
 	return n.homesBarrier()
 }
 

@@ -35,9 +35,6 @@ func (n *node) setUpLazy() error {
 	if n.plan.Homes {
 		return n.setUpHomes()
 	}
-	if n.rank == 0 && n.plan.HomesNotice != "" {
-		notice("cape: %s\n", n.plan.HomesNotice)
-	}
 	if n.rank == 0 {
 		return n.agreeLazyMaster()
 	}

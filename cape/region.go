@@ -114,7 +114,7 @@ func Begin(name string) *Region {
 	}
 	rank, size := n.split()
 	r := &Region{n: n, name: name, seq: n.seq, rank: rank, size: size}
-	if replay := n.seq <= n.replayTo && n.pending == nil; replay || n.dur != nil {
+	if replay := n.seq <= n.replayTo && n.pending == nil; replay || n.dur != nil && !n.dur.ImagesOnly() {
 		r.dlog = &regionLog{replay: replay}
 	}
 	return r

@@ -2,14 +2,16 @@ package main
 
 import (
 	"path/filepath"
+	"time"
 
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
 )
 
-// checkpointConfig checks --checkpoint, --restart and --checkpoint-max and
-// returns them as the nodes' configuration. The directory is made absolute:
-// the master runs on this machine, in another working directory.
+// checkpointConfig checks --checkpoint, --restart, --checkpoint-max and
+// --checkpoint-every and returns them as the nodes' configuration. The
+// directory is made absolute: the master runs on this machine, in another
+// working directory.
 func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 	var c nodeenv.Config
 	if f.checkpoint == "" {
@@ -18,6 +20,8 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 			return c, usagef("run: --restart needs --checkpoint DIR, the directory of the log to restart from")
 		case f.checkpointMax != "":
 			return c, usagef("run: --checkpoint-max needs --checkpoint DIR")
+		case f.checkpointEvery != "":
+			return c, usagef("run: --checkpoint-every needs --checkpoint DIR")
 		}
 		return c, nil
 	}
@@ -35,6 +39,16 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 			return c, usagef("run: --checkpoint-max %q: want a positive number of bytes with an optional K, M, G or T suffix", f.checkpointMax)
 		}
 		c.CheckpointMax = int64(n)
+	}
+	if f.checkpointEvery != "" {
+		d, err := time.ParseDuration(f.checkpointEvery)
+		if err != nil || d < 0 {
+			return c, usagef("run: --checkpoint-every %q: want a duration such as 30s or 10m, or 0 for every //cape:checkpoint point", f.checkpointEvery)
+		}
+		c.CheckpointEvery = d
+		if d == 0 {
+			c.CheckpointEvery = -1 // an image at every point
+		}
 	}
 	return c, nil
 }

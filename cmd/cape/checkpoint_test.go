@@ -282,6 +282,9 @@ func TestCheckpointUsage(t *testing.T) {
 		{[]string{"run", "--restart", "x"}, "--restart needs --checkpoint"},
 		{[]string{"run", "--checkpoint-max", "1G", "x"}, "--checkpoint-max needs --checkpoint"},
 		{[]string{"run", "--checkpoint", "/tmp/x", "--checkpoint-max", "lots", "x"}, `--checkpoint-max "lots"`},
+		{[]string{"run", "--checkpoint-every", "1m", "x"}, "--checkpoint-every needs --checkpoint"},
+		{[]string{"run", "--checkpoint", "/tmp/x", "--checkpoint-every", "-5s", "x"}, `--checkpoint-every "-5s"`},
+		{[]string{"run", "--checkpoint", "/tmp/x", "--checkpoint-every", "often", "x"}, `--checkpoint-every "often"`},
 	} {
 		err := run(c.args, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -60,6 +60,8 @@ type runFlags struct {
 	checkpoint    string
 	restart       bool
 	checkpointMax string
+	// checkpointEvery: --checkpoint-every, "" if not given.
+	checkpointEvery string
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
@@ -83,11 +85,12 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		"needs Linux and the uffd monitor, else eager with a notice), "+
 		"homes (the pages a node writes stay on it: others fetch them from it, or get them pushed through the master when they read them last time; "+
 		"each slave copies what it wrote to another node (on one host, its own page helper) before the region ends, unless --max-lost 0, so that a loss is survived; "+
-		"needs what lazy needs on every node; with --checkpoint, lazy), "+
-		"or auto (homes where every node can, silently; lazy with --max-lost 0 or --checkpoint; else eager)")
+		"needs what lazy needs on every node; with --checkpoint, the log holds images taken at //cape:checkpoint points (see --checkpoint-every)), "+
+		"or auto (homes where every node can, silently; lazy with --max-lost 0 or --checkpoint, so that the log holds every region; else eager)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory, bounded (see --checkpoint-max) and authenticated by its key DIR/cape.key")
 	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
 	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (default: 4 times the arena in use, at least 64M); the log is compacted into an image at //cape:checkpoint points, else logging stops at the bound and a restart computes the regions after it")
+	fs.StringVar(&f.checkpointEvery, "checkpoint-every", "", "with --checkpoint --transfer homes: the least time between two images of the arena the log keeps (default 1m, and at least 10 times the last image's cost; 0: at every //cape:checkpoint point); under distributed homes the master does not hold the regions' bytes, so the log holds the last image and no region records")
 	var cf clusterFlags
 	addClusterFlags(fs, &cf)
 	if err := fs.Parse(args); err != nil {
@@ -135,7 +138,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		Binary: bin, Args: progArgs, Nodes: f.nodes,
 		Stdout: stdout, Stderr: stderr, SlaveStdout: f.slaveStdout, Stdin: programInput(),
 		Node: nodeenv.Config{Monitor: f.monitor, Compress: f.compress, Stats: f.stats, Verify: f.verify, Transfer: f.transfer,
-			MaxLost: f.maxLost, Checkpoint: ck.Checkpoint, Restart: ck.Restart, CheckpointMax: ck.CheckpointMax},
+			MaxLost: f.maxLost, Checkpoint: ck.Checkpoint, Restart: ck.Restart, CheckpointMax: ck.CheckpointMax, CheckpointEvery: ck.CheckpointEvery},
 	}
 	if f.timeout > 0 {
 		spec.Node.Timeout = f.timeout.String()

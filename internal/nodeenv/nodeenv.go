@@ -64,6 +64,10 @@ const (
 	Checkpoint    = "CAPE_CHECKPOINT"     // the master's checkpoint directory (cape run --checkpoint)
 	Restart       = "CAPE_RESTART"        // "1": replay the checkpoint log, then continue (every node)
 	CheckpointMax = "CAPE_CHECKPOINT_MAX" // bound on the checkpoint directory's bytes, e.g. 2G
+	// CheckpointEvery is the least time between two images of an
+	// images-only log (distributed homes), Go duration; "0" takes one at
+	// every checkpoint point.
+	CheckpointEvery = "CAPE_CHECKPOINT_EVERY"
 )
 
 // Config is what a node learns from its environment.
@@ -107,6 +111,10 @@ type Config struct {
 	Checkpoint    string
 	Restart       bool
 	CheckpointMax int64
+	// CheckpointEvery is the least time between two images of the log
+	// under distributed homes: 0 means the default, and a negative time
+	// an image at every checkpoint point.
+	CheckpointEvery time.Duration
 	// JoinDir is set on a node that joins a running job (Join): the
 	// job's checkpoint directory, whose join file gave this Config and
 	// whose log the node replays. Rank is then the first rank a joining
@@ -367,6 +375,9 @@ func Environ(c Config) []string {
 	}
 	if c.CheckpointMax > 0 {
 		add(CheckpointMax, strconv.FormatInt(c.CheckpointMax, 10))
+	}
+	if c.CheckpointEvery != 0 {
+		add(CheckpointEvery, max(c.CheckpointEvery, 0).String())
 	}
 	return env
 }

@@ -79,3 +79,30 @@ func TestMaxLost(t *testing.T) {
 		t.Errorf("some: %v, want an error naming %s", err, MaxLost)
 	}
 }
+
+// TestCheckpointEvery checks CAPE_CHECKPOINT_EVERY through Environ and
+// Read: a time is passed on as it is, "every point" (a negative time) as
+// 0s and read back as a negative time; unset is 0 (the default), and a
+// negative or malformed value is an error naming the variable.
+func TestCheckpointEvery(t *testing.T) {
+	t.Setenv(Rank, "0")
+	t.Setenv(Size, "1")
+	for _, d := range []time.Duration{0, 90 * time.Second, -1} {
+		t.Setenv(CheckpointEvery, "")
+		for _, kv := range Environ(Config{CheckpointEvery: d}) {
+			if k, v, _ := strings.Cut(kv, "="); k == CheckpointEvery {
+				t.Setenv(k, v)
+			}
+		}
+		c, err := Read()
+		if err != nil || (c.CheckpointEvery < 0) != (d < 0) || d >= 0 && c.CheckpointEvery != d {
+			t.Errorf("%v: read back %v, %v", d, c.CheckpointEvery, err)
+		}
+	}
+	for _, bad := range []string{"-1s", "often"} {
+		t.Setenv(CheckpointEvery, bad)
+		if _, err := Read(); err == nil || !strings.Contains(err.Error(), CheckpointEvery) {
+			t.Errorf("%s: %v, want an error naming %s", bad, err, CheckpointEvery)
+		}
+	}
+}

@@ -64,6 +64,10 @@ func (d *Log) Point(name string, seq uint64, a Arena, vars [][]byte) {
 	if d.w == nil || d.stopErr != nil { // a joining node's log, or stopped
 		return
 	}
+	if d.images.on {
+		d.pointImage(name, seq, a, vars)
+		return
+	}
 	extent := a.Used()
 	bound := d.Bound(extent)
 	imgSize := int64(extent) + int64(len(name)) + 256 + int64(VarsLen(vars))
@@ -79,15 +83,25 @@ func (d *Log) Point(name string, seq uint64, a Arena, vars [][]byte) {
 		}
 		return
 	}
+	if d.writeImage(name, seq, a, vars, imgSize) {
+		d.suspended = false
+	}
+}
+
+// writeImage replaces the log by an image of the first extent bytes of a
+// and vars, of imgSize bytes, at point name after region seq, and reports
+// whether it did; a log that cannot be written stops.
+func (d *Log) writeImage(name string, seq uint64, a Arena, vars [][]byte, imgSize int64) bool {
 	im := &ckptlog.Image{Seq: seq, Point: name, Alloc: a.AppendState(nil),
-		Vars: bytes.Join(vars, nil), Memory: a.Bytes()[:extent]}
+		Vars: bytes.Join(vars, nil), Memory: a.Bytes()[:a.Used()]}
 	hdr := ckptlog.AppendHeader(ckptlog.Frame(ckptlog.KindHeader, 20), d.hdr)
 	frame := ckptlog.AppendImage(ckptlog.Frame(ckptlog.KindImage, int(imgSize)), im)
 	if err := d.w.Replace(hdr, frame); err != nil {
 		d.stop(err)
-		return
+		return false
 	}
-	d.suspended, d.compactions = false, d.compactions+1
+	d.compactions++
+	return true
 }
 
 // VarsLen is the bytes of a point's variables together.

@@ -82,6 +82,7 @@ type Log struct {
 	tooBig      bool
 	compactions int
 	pending     *Pending
+	images      imagePolicy // an images-only log's (images.go)
 }
 
 // RecordLimit bounds a record's payload in a log of an arena of arenaSize
@@ -226,6 +227,8 @@ func (d *Log) JoinRefusal() string {
 		return fmt.Sprintf("the job's checkpoint log stopped at region #%d (%v): a joining node cannot catch up", d.logged, d.stopErr)
 	case d.suspended:
 		return "the job's checkpoint log is suspended at its bound until the next checkpoint point: try again later"
+	case d.images.on:
+		return "the job's checkpoint log holds images, not every region (distributed homes): a joining node cannot follow it; start the job with --transfer eager to admit joining nodes"
 	}
 	return ""
 }
@@ -272,6 +275,7 @@ func (d *Log) Close() (st Stats, ok bool) {
 	if d.w == nil {
 		return Stats{}, false
 	}
+	d.tellNoImage()
 	if err := d.w.Close(); err != nil && d.stopErr == nil {
 		d.notice(fmt.Sprintf("%v: the log keeps a prefix of the regions", err))
 	}

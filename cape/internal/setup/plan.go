@@ -91,10 +91,10 @@ type Plan struct {
 	LazyAsked bool
 	// Homes: the job wants distributed homes (--transfer homes), a form of
 	// lazy transfer where every node, the master included, serves the
-	// pages it wrote. A checkpointed job keeps lazy transfer (its log
-	// needs every byte at the master); HomesNotice then says so.
-	Homes       bool
-	HomesNotice string
+	// pages it wrote. Under auto a checkpointed job keeps lazy transfer
+	// (its log holds every region's bytes); asked for by name, homes
+	// keep a log of images (durable's images.go).
+	Homes bool
 
 	// Transport is the job's connection's configuration, without its
 	// Notice (multi-node jobs).
@@ -146,13 +146,9 @@ func New(cfg *nodeenv.Config, rt Runtime) (*Plan, error) {
 	// master: with --max-lost 0 a slave lost after the last region would
 	// otherwise stop the master halfway through its output. A checkpoint
 	// log needs every byte at the master too.
-	p.Homes = p.Lazy && (cfg.Transfer == lazy.Homes || cfg.Transfer == lazy.Auto && cfg.MaxLost != 0)
-	if p.Homes && cfg.Checkpoint != "" {
-		p.Homes = false
-		if cfg.Transfer == lazy.Homes {
-			p.HomesNotice = "distributed homes do not combine with --checkpoint yet (the log needs every byte at the master): the job uses lazy transfer"
-		}
-	}
+	// Asked for by name, distributed homes keep a checkpoint log of
+	// images only (the master does not hold the regions' bytes).
+	p.Homes = p.Lazy && (cfg.Transfer == lazy.Homes || cfg.Transfer == lazy.Auto && cfg.MaxLost != 0 && cfg.Checkpoint == "")
 	// Under homes every node serves the pages it wrote and fetches the
 	// others'; under lazy transfer the master keeps its plain tracker: it
 	// serves pages from snapshots, not from its twins.

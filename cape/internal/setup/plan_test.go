@@ -227,23 +227,26 @@ func TestName(t *testing.T) {
 }
 
 // TestHomesPlan checks what --transfer homes plans: every node, the master
-// included, a lazy tracker; with --checkpoint, lazy transfer and a notice.
+// included, a lazy tracker, with --checkpoint too (its log then holds
+// images); a restart replays with the eager transfer.
 func TestHomesPlan(t *testing.T) {
 	for _, rank := range []int{0, 1} {
-		p, err := New(&nodeenv.Config{Rank: rank, Size: 3, Transfer: "homes"}, Runtime{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !p.Homes || !p.Lazy || p.Tracker != LazyTracker || p.HomesNotice != "" {
-			t.Errorf("rank %d: homes %v lazy %v tracker %v notice %q", rank, p.Homes, p.Lazy, p.Tracker, p.HomesNotice)
+		for _, ck := range []string{"", "/tmp/x"} {
+			p, err := New(&nodeenv.Config{Rank: rank, Size: 3, Transfer: "homes", Checkpoint: ck}, Runtime{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Homes || !p.Lazy || p.Tracker != LazyTracker {
+				t.Errorf("rank %d, checkpoint %q: homes %v lazy %v tracker %v", rank, ck, p.Homes, p.Lazy, p.Tracker)
+			}
 		}
 	}
-	p, err := New(&nodeenv.Config{Rank: 0, Size: 3, Transfer: "homes", Checkpoint: "/tmp/x"}, Runtime{})
+	p, err := New(&nodeenv.Config{Rank: 0, Size: 3, Transfer: "homes", Checkpoint: "/tmp/x", Restart: true}, Runtime{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Homes || !p.Lazy || p.Tracker != PlainTracker || !strings.Contains(p.HomesNotice, "--checkpoint") {
-		t.Errorf("with --checkpoint: homes %v lazy %v tracker %v notice %q", p.Homes, p.Lazy, p.Tracker, p.HomesNotice)
+	if p.Homes || p.Lazy {
+		t.Errorf("restart: homes %v lazy %v, want eager", p.Homes, p.Lazy)
 	}
 }
 
@@ -265,8 +268,8 @@ func TestAutoPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Homes != c.homes || !p.Lazy || p.HomesNotice != "" {
-			t.Errorf("%s: homes %v lazy %v notice %q; want homes %v, lazy, no notice", c.name, p.Homes, p.Lazy, p.HomesNotice, c.homes)
+		if p.Homes != c.homes || !p.Lazy {
+			t.Errorf("%s: homes %v lazy %v; want homes %v, lazy", c.name, p.Homes, p.Lazy, c.homes)
 		}
 	}
 }
