@@ -204,6 +204,7 @@ func (t *translator) run() *Result {
 	place := t.analyze(code)
 	t.loopHeadWrites()
 	t.checkBoxes(place)
+	t.pointsLive(place)
 	t.sequentialRandom(code)
 	t.mapOrder(code)
 	accepted := t.regionsInGoroutines()

@@ -1,0 +1,222 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+)
+
+// pointsLive refuses a checkpoint point that leaves out state the loop
+// around it carries from one pass to the next. A restart from an image
+// taken at the point's k-th reach restores the arena and the named
+// variables at the point's first reach; every other variable then has the
+// value of that first reach. So a variable in scope at the point, used in
+// the loop (or after it), that the loop changes must be named, unless the
+// arena holds it (a box) and so the image; and a variable whose referent
+// the loop changes outside the arena (a map, a generator behind a pointer,
+// a slice no region writes) cannot be saved at the point at all.
+func (t *translator) pointsLive(place *placement) {
+	for _, p := range t.points {
+		loop, fn := t.outerLoop(p.stmt)
+		if loop == nil || t.inRegion(p.stmt.Pos()) { // refused by checkPoints
+			continue
+		}
+		scope := t.scopeAt(p.stmt)
+		if scope == nil {
+			continue
+		}
+		named := map[types.Object]bool{} // refused names too: reported already
+		for _, a := range p.dir.vars {
+			_, obj := scope.LookupParent(a.text, p.stmt.Pos())
+			named[obj] = true
+		}
+		for _, v := range p.vars {
+			t.namedOutside(p, v, place)
+		}
+		var found []liveMiss
+		for v, uses := range t.facts.uses {
+			pkgVar := v.Parent() == t.p.types.Scope() // declared anywhere in the package
+			if named[v] || place.boxes[v] != nil || !pkgVar && v.Pos() >= p.stmt.Pos() {
+				continue
+			}
+			if _, obj := scope.LookupParent(v.Name(), p.stmt.Pos()); obj != v || t.killedAt(p.stmt, v) {
+				continue
+			}
+			if m, ok := t.carried(v, uses, loop, fn, place); ok {
+				found = append(found, m)
+			}
+		}
+		sort.Slice(found, func(i, j int) bool { return found[i].at < found[j].at })
+		for _, m := range found {
+			t.reportMiss(p, loop, m)
+		}
+	}
+}
+
+// namedOutside refuses a slice a point names whose elements the
+// translator does not place in the arena: one grown by append, or made by
+// a make that stays on the Go heap (no parallel region writes it). The
+// image holds the arena and the variables' own bytes, not Go's heap.
+func (t *translator) namedOutside(p *point, v *types.Var, place *placement) {
+	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+		return
+	}
+	for _, src := range t.facts.sources[v] {
+		call, ok := ast.Unparen(src.expr).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+		if !ok {
+			continue
+		}
+		why := ""
+		switch b.Name() {
+		case "append":
+			why = "it grows by append, on Go's heap"
+		case "make":
+			if _, placed := place.makes[call]; !placed {
+				why = "no parallel region writes it, so its make stays on Go's heap"
+			}
+		}
+		if why != "" {
+			t.errorf(p.dir.pos, "//cape:checkpoint: %s (%s) cannot be saved: %s (%s), and a point saves the arena and its variables' own bytes: "+
+				"name only slices the parallel regions write, or keep the values in an array or a slice made with make that a region writes", v.Name(), v.Type(), why, t.where(src.pos))
+			return
+		}
+	}
+}
+
+// killedAt reports whether the statements from s on, in s's block, assign
+// v a value that does not read it before anything else uses v: v is then
+// dead at s (diff = 0 at the top of a time loop's body).
+func (t *translator) killedAt(s ast.Stmt, v *types.Var) bool {
+	blk, ok := t.parent[s].(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	uses := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && t.info.Uses[id] == v {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	for _, st := range blk.List[slices.Index(blk.List, s):] {
+		if as, ok := st.(*ast.AssignStmt); ok && (as.Tok == token.ASSIGN || as.Tok == token.DEFINE) {
+			rhsReads := slices.ContainsFunc(as.Rhs, func(e ast.Expr) bool { return uses(e) })
+			for _, l := range as.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && t.info.Uses[id] == v && !rhsReads {
+					return true
+				}
+			}
+		}
+		if uses(st) {
+			return false
+		}
+	}
+	return false
+}
+
+// liveMiss is a variable a point leaves out: at is the change the loop
+// makes, through whether it changes what the variable refers to.
+type liveMiss struct {
+	v       *types.Var
+	at      token.Pos
+	through bool
+}
+
+// outerLoop returns the outermost loop of the function around s that
+// holds s, and that function's body, or nil.
+func (t *translator) outerLoop(s ast.Stmt) (loop ast.Stmt, fn ast.Node) {
+	for n := t.parent[s]; n != nil; n = t.parent[n] {
+		switch x := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			loop = x.(ast.Stmt)
+		case *ast.FuncDecl:
+			return loop, x.Body
+		case *ast.FuncLit:
+			return loop, x.Body
+		}
+	}
+	return loop, nil
+}
+
+// carried reports whether the loop changes v, through uses, and reads it
+// in a later pass or after it: the first change, and whether it changes
+// v's referent rather than v.
+func (t *translator) carried(v *types.Var, uses []*ast.Ident, loop ast.Stmt, fn ast.Node, place *placement) (liveMiss, bool) {
+	var m liveMiss
+	read := false
+	for _, u := range uses {
+		in := within(u.Pos(), loop)
+		if !in && (fn == nil || !within(u.Pos(), fn) || u.Pos() < loop.End()) {
+			continue
+		}
+		read = read || !t.plainAssigned(u)
+		if !in || m.at != token.NoPos && m.at < u.Pos() {
+			continue
+		}
+		a := t.access(u)
+		switch {
+		case t.plainAssigned(u) || a.write && a.loc == locOwn:
+			m = liveMiss{v: v, at: u.Pos()}
+		case a.write && !t.inRegion(u.Pos()) && !t.arenaHeld(v, place):
+			m = liveMiss{v: v, at: u.Pos(), through: true}
+		}
+	}
+	return m, read && m.at != token.NoPos
+}
+
+// arenaHeld reports whether v (a slice or a pointer) refers to memory the
+// translator places in the arena: one of the values it is given is a
+// make, new or &T{...} moved there.
+func (t *translator) arenaHeld(v *types.Var, place *placement) bool {
+	for _, src := range t.facts.sources[v] {
+		switch x := ast.Unparen(src.expr).(type) {
+		case *ast.CallExpr:
+			if _, ok := place.makes[x]; ok {
+				return true
+			}
+		case *ast.UnaryExpr:
+			if _, ok := place.lits[x]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainAssigned reports whether the use id only receives a value: the
+// left side of a plain assignment or a definition.
+func (t *translator) plainAssigned(id *ast.Ident) bool {
+	as, ok := t.parent[id].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN && as.Tok != token.DEFINE {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if l == id {
+			return true
+		}
+	}
+	return false
+}
+
+// reportMiss reports the variable m that point p leaves out.
+func (t *translator) reportMiss(p *point, loop ast.Stmt, m liveMiss) {
+	name, typ := m.v.Name(), m.v.Type()
+	if why := savable(typ); m.through || why != "" {
+		t.errorf(p.dir.pos, "//cape:checkpoint: %s (%s) is used in the loop at %s, which changes it or what it refers to (%s), and a point cannot save it: "+
+			"a restart from an image taken here would give it its state at the loop's first pass; keep that state in variables a point can name "+
+			"(numbers, arrays and structs of them, slices the parallel regions write), or leave the point out",
+			name, typ, t.where(loop.Pos()), t.where(m.at))
+		return
+	}
+	t.errorf(p.dir.pos, "//cape:checkpoint: %s is live here and the loop at %s changes it (%s): name it in the directive "+
+		"(a restart from an image taken here would give it its value at the loop's first pass)", name, t.where(loop.Pos()), t.where(m.at))
+}
