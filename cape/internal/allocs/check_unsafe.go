@@ -62,7 +62,11 @@ func VarBytes(vars []any, lo, hi uintptr) ([][]byte, error) {
 			return nil, fmt.Errorf("variable %d (%s): %w", i+1, t, err)
 		}
 		if w, bad := Stray(b, words, lo, hi); bad {
-			return nil, fmt.Errorf("variable %d (%s): %s points outside the arena", i+1, t, w.Path)
+			what := "its value"
+			if w.Path != "" {
+				what = w.Path
+			}
+			return nil, fmt.Errorf("variable %d (%s): %s points outside the arena (only memory the parallel regions write is placed there)", i+1, t, what)
 		}
 		out[i] = b
 	}
