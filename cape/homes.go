@@ -345,7 +345,10 @@ func (n *node) awaitMasterEnd() {
 // program has ended (or its connection has): until then one may still fetch
 // pages from another, which must not leave before.
 func (n *node) awaitSlavesEnd() error {
-	if n.homes == nil {
+	if n.homes == nil || n.cur != nil {
+		// Inside a region (os.Exit or log.Fatal in an iteration) the
+		// slaves wait for its end, which never comes: their programs
+		// cannot end first, and the master's needs no page any more.
 		return nil
 	}
 	if n.homes.slavesEnded {

@@ -394,6 +394,13 @@ func Finalize() error {
 		n.summary()
 	}
 	if n.slave != nil {
+		if n.homes != nil && n.cur != nil {
+			// The program ends inside a region (os.Exit or log.Fatal
+			// in an iteration): the master re-runs this node's units,
+			// as a lost node's, and may fetch the pages it holds, which
+			// with self replicas its helper serves on after it.
+			n.homes.lost = true
+		}
 		// Distributed homes: the master may still fetch pages this node
 		// holds until its program ends.
 		n.awaitMasterEnd()

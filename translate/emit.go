@@ -1178,7 +1178,7 @@ func (t *emitter) emitSections(fo *fileOut, r *region) {
 }
 
 // emitMain makes main join the job first and leave it last, and makes
-// os.Exit leave it too.
+// os.Exit (and log's Fatal functions and methods) leave it too.
 func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	d := t.mainDecl()
 	if d == nil {
@@ -1231,7 +1231,7 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 			if !ok {
 				return true
 			}
-			if fn, ok := t.info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "Exit" {
+			if fn, ok := t.info.Uses[sel.Sel].(*types.Func); ok && exits(fn) {
 				fo := t.out(outs, f)
 				c := fo.cape()
 				fo.ed.insert(fo.off(s.Pos()), fmt.Sprintf("%s.Must(%s.Finalize())\n%s", c, c, t.lineDir(s.Pos())))
@@ -1239,6 +1239,25 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 			return true
 		})
 	}
+}
+
+// exits reports whether fn ends the process with a status of the
+// program's choosing: os.Exit, and log's Fatal, Fatalf and Fatalln
+// (functions and *log.Logger methods), which call it.
+func exits(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "os":
+		return fn.Name() == "Exit"
+	case "log":
+		switch fn.Name() {
+		case "Fatal", "Fatalf", "Fatalln":
+			return true
+		}
+	}
+	return false
 }
 
 // onlyPrivate reports whether the local variable v is used only inside

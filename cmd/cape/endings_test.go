@@ -13,7 +13,8 @@ import (
 
 // TestProgramEndings: a program that ends by itself after its loop of
 // regions with a status of its own (os.Exit(3), a panic, runtime.Goexit,
-// a recovered panic that exits 7) gets the output and the status of its
+// a recovered panic that exits 7, log.Fatalf), or in an iteration of the
+// last region (os.Exit, log.Fatalf), gets the output and the status of its
 // plain build, also when a slave is killed in the last region (the
 // launcher took the killed slave's 137 for the job's before the master
 // told it its program had ended; a Goexit in main hung the job).
@@ -31,13 +32,13 @@ func TestProgramEndings(t *testing.T) {
 	for _, c := range []struct {
 		how  string
 		code int
-	}{{"exit", 3}, {"panic", 2}, {"goexit", 2}, {"recover", 7}} {
+	}{{"exit", 3}, {"panic", 2}, {"goexit", 2}, {"recover", 7}, {"fatal", 1}, {"exitin", 3}, {"fatalin", 1}} {
 		want, err := exec.Command(plain, "-how", c.how).Output()
 		var xe *exec.ExitError
 		if !errors.As(err, &xe) || xe.ExitCode() != c.code {
 			t.Fatalf("%s: the plain build ended with %v, want status %d", c.how, err, c.code)
 		}
-		for _, fault := range []string{"", "node=1,at=exchange,do=crash,region=4"} {
+		for _, fault := range []string{"", "node=1,at=exchange,do=crash,region=4", "node=1,at=compute,do=crash,region=4"} {
 			t.Setenv("CAPE_FAULT", fault)
 			out, errText, err := capeRun("3", nil, bin, []string{"-how", c.how})
 			os.Unsetenv("CAPE_FAULT")

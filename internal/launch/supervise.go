@@ -370,13 +370,28 @@ func hungError(p *proc, timeout time.Duration) error {
 	return &ExitError{Code: 1, Msg: msg}
 }
 
-// blame picks the node whose failure stopped the job, from the evidence in
-// this order: a node that is still there but stopped (hung, state T); a node
+// blame picks the node whose failure stopped the job, unless the master's
+// program ended by itself, from the evidence in this order: a node that is still there but stopped (hung, state T); a node
 // killed by a signal (nobody else sends signals to nodes before the job is
 // being stopped); the node the master's report names, else a slave's
 // report; the one node still running when every other has ended; otherwise
 // the first to end.
 func (j *supervisor) blame(failures []*proc) error {
+	if m := j.procs[0]; ended(m) && j.status.masterEnded(0) {
+		// The master's program ended by itself (os.Exit, a panic, main
+		// returning) after the job ended well on its side: its status is
+		// the job's, as under go run, whatever became of slaves it did
+		// not need (a slave killed in the region the program exits in).
+		for _, p := range failures {
+			if p != m {
+				j.noteLost(p, "the master's program had ended by itself")
+			}
+		}
+		if _, _, bad := status(m); bad {
+			return failed(m, failures, "")
+		}
+		return nil
+	}
 	for _, p := range j.procs {
 		if !ended(p) && stopped(p) {
 			msg := fmt.Sprintf("%s is stopped and does not answer (hung)", nodeName(p))

@@ -1,24 +1,35 @@
 // Command endings runs a loop of parallel regions, prints, and ends as
 // -how says: "exit" calls os.Exit(3), "panic" panics, "goexit" calls
 // runtime.Goexit (go run then ends with a fatal error, status 2),
-// "recover" panics and recovers in a deferred call that exits with 7.
+// "recover" panics and recovers in a deferred call that exits with 7,
+// "fatal" calls log.Fatalf (status 1); "exitin" and "fatalin" call os.Exit(3)
+// and log.Fatalf in one iteration of the last region.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"log"
 	"os"
 	"runtime"
 )
 
 func main() {
-	how := flag.String("how", "exit", "exit, panic, goexit or recover")
+	how := flag.String("how", "exit", "exit, panic, goexit, recover, fatal, exitin or fatalin")
 	flag.Parse()
 	a := make([]int, 5000)
 	for k := 0; k < 4; k++ {
 		//cape:parallel for
 		for i := range a {
 			a[i] += i * (k + 1)
+			if k == 3 && i == 4000 {
+				switch *how {
+				case "exitin":
+					os.Exit(3)
+				case "fatalin":
+					log.Fatalf("iteration %d", i)
+				}
+			}
 		}
 	}
 	s := 0
@@ -34,6 +45,8 @@ func main() {
 	case "goexit":
 		defer fmt.Println("deferred before Goexit")
 		runtime.Goexit()
+	case "fatal":
+		log.Fatalf("the sum is %d", s)
 	case "recover":
 		defer func() {
 			if r := recover(); r != nil {
