@@ -30,6 +30,9 @@ import (
 // continues from there. Without a checkpoint log it does nothing.
 func Checkpoint(name string, vars ...any) {
 	n := the()
+	if err := n.checkAbandoned(); err != nil {
+		fail(err)
+	}
 	if n.dur == nil && n.pending == nil {
 		return
 	}

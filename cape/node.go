@@ -29,6 +29,9 @@ import (
 
 // node is the process-wide state of this node.
 type node struct {
+	// abandoned is a region a panic unwound part-way (Guard); the node
+	// cannot go on after it.
+	abandoned  *Region
 	rank, size int
 	name       string // "node 2" or "master"
 	cfg        *nodeenv.Config
@@ -371,6 +374,9 @@ func Finalize() error {
 	initMu.Unlock()
 	if n == nil || n.finished {
 		return nil
+	}
+	if err := n.checkAbandoned(); err != nil {
+		return err
 	}
 	n.finished = true
 	n.closing.Store(true)

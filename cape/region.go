@@ -105,6 +105,9 @@ const (
 // reach different numbers of them.
 func Begin(name string) *Region {
 	n := the()
+	if err := n.checkAbandoned(); err != nil {
+		fail(err)
+	}
 	if outer := n.cur; outer != nil {
 		return &Region{n: n, name: name, seq: outer.seq, size: 1, nested: outer}
 	}

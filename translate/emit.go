@@ -158,8 +158,9 @@ func (t *emitter) emit() *Result {
 			t.emitSections(fo, r)
 		}
 	}
-	// 5b. Checkpoint points.
+	// 5b. Checkpoint points; the guards of the functions holding regions.
 	t.emitPoints(outs)
+	t.emitGuards(outs)
 	// 6. Imports, header, format.
 	for f, fo := range outs {
 		if len(fo.ed.edits) == 0 {
@@ -1197,8 +1198,16 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	// cape.MainUnwinding tells the launcher that the master's status is
 	// then the program's, and ends a node whose main called Goexit.
 	returned := newNamer(t.identsIn(d)).get("returned")
-	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\n%s := false\ndefer func() {\nif %s {\n%s.Must(%s.Finalize())\n} else {\n%s.MainUnwinding()\n}\n}()\n%s",
-		c, c, opts, returned, returned, c, c, c, t.lineDir(d.Body.Lbrace+1)))
+	guard := ""
+	if t.holdsRegion(d.Body) {
+		guard = fmt.Sprintf("defer %s.Enter().Leave()\n", c) // after Init: see emitGuards
+	}
+	// A region of main that a panic left part-way (the guard, which runs
+	// first): a panic still in flight goes on, as go run's; one the
+	// program recovered ends the job with the guard's error.
+	abandoned := fmt.Sprintf("} else if %s.Abandoned() {\nif p := recover(); p != nil {\n%s.MainUnwinding()\npanic(p)\n}\n%s.Must(%s.Finalize())\n", c, c, c, c)
+	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\n%s := false\ndefer func() {\nif %s {\n%s.Must(%s.Finalize())\n%s} else {\n%s.MainUnwinding()\n}\n}()\n%s%s",
+		c, c, opts, returned, returned, c, c, abandoned, c, guard, t.lineDir(d.Body.Lbrace+1)))
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -1239,6 +1248,49 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 			return true
 		})
 	}
+}
+
+// emitGuards starts each function that holds a region (main's is
+// emitMain's, after the node's Init) with a cape.Guard: a panic that
+// unwinds the function through a running region leaves the node unable to
+// go on, which the next region, point or the job's end reports.
+func (t *emitter) emitGuards(outs map[*ast.File]*fileOut) {
+	main := t.mainDecl()
+	done := map[ast.Node]bool{}
+	for _, r := range t.sortedRegions() {
+		if done[r.fn] || r.fn == ast.Node(main) {
+			continue
+		}
+		done[r.fn] = true
+		var body *ast.BlockStmt
+		switch fn := r.fn.(type) {
+		case *ast.FuncDecl:
+			body = fn.Body
+		case *ast.FuncLit:
+			body = fn.Body
+		}
+		if body == nil {
+			continue
+		}
+		fo := t.outAt(outs, body.Pos())
+		fo.ed.insert(fo.off(body.Lbrace)+1, fmt.Sprintf("\ndefer %s.Enter().Leave()\n%s", fo.cape(), t.lineDir(body.Lbrace+1)))
+	}
+}
+
+// holdsRegion reports whether body holds a region statement of its own
+// (not one of a function literal inside it).
+func (t *emitter) holdsRegion(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if s, ok := n.(ast.Stmt); ok && t.regionAt[s] != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // exits reports whether fn ends the process with a status of the

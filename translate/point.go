@@ -23,7 +23,7 @@ type point struct {
 func (t *translator) checkPoints(dirs *directives) {
 	for _, p := range dirs.points {
 		for _, r := range dirs.regions {
-			if r.stmt.Pos() <= p.stmt.Pos() && p.stmt.End() <= r.stmt.End() {
+			if r.stmt != p.stmt && r.stmt.Pos() <= p.stmt.Pos() && p.stmt.End() <= r.stmt.End() {
 				t.errorf(p.dir.pos, "//cape:checkpoint inside the parallel region at %s: a checkpoint point belongs to the sequential code", t.regionName(r))
 			}
 		}

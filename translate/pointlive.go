@@ -19,8 +19,12 @@ import (
 // a slice no region writes) cannot be saved at the point at all.
 func (t *translator) pointsLive(place *placement) {
 	for _, p := range t.points {
+		if t.regionAt[p.stmt] == nil && t.inRegion(p.stmt.Pos()) { // refused by checkPoints
+			continue
+		}
+		t.pointOnce(p)
 		loop, fn := t.outerLoop(p.stmt)
-		if loop == nil || t.inRegion(p.stmt.Pos()) { // refused by checkPoints
+		if loop == nil {
 			continue
 		}
 		scope := t.scopeAt(p.stmt)
@@ -33,7 +37,7 @@ func (t *translator) pointsLive(place *placement) {
 			named[obj] = true
 		}
 		for _, v := range p.vars {
-			t.namedOutside(p, v, place)
+			t.namedOutside(p, v)
 		}
 		var found []liveMiss
 		for v, uses := range t.facts.uses {
@@ -55,11 +59,11 @@ func (t *translator) pointsLive(place *placement) {
 	}
 }
 
-// namedOutside refuses a slice a point names whose elements the
-// translator does not place in the arena: one grown by append, or made by
-// a make that stays on the Go heap (no parallel region writes it). The
-// image holds the arena and the variables' own bytes, not Go's heap.
-func (t *translator) namedOutside(p *point, v *types.Var, place *placement) {
+// namedOutside refuses a slice a point names that grows by append: its
+// elements are on Go's heap, and the image holds the arena and the
+// variables' own bytes. (A make the regions do not write stays there too;
+// the point's run-time check reports it.)
+func (t *translator) namedOutside(p *point, v *types.Var) {
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return
 	}
@@ -72,18 +76,9 @@ func (t *translator) namedOutside(p *point, v *types.Var, place *placement) {
 		if !ok {
 			continue
 		}
-		why := ""
-		switch b.Name() {
-		case "append":
-			why = "it grows by append, on Go's heap"
-		case "make":
-			if _, placed := place.makes[call]; !placed {
-				why = "no parallel region writes it, so its make stays on Go's heap"
-			}
-		}
-		if why != "" {
-			t.errorf(p.dir.pos, "//cape:checkpoint: %s (%s) cannot be saved: %s (%s), and a point saves the arena and its variables' own bytes: "+
-				"name only slices the parallel regions write, or keep the values in an array or a slice made with make that a region writes", v.Name(), v.Type(), why, t.where(src.pos))
+		if b.Name() == "append" {
+			t.errorf(p.dir.pos, "//cape:checkpoint: %s (%s) cannot be saved: it grows by append, on Go's heap (%s), and a point saves the arena and its variables' own bytes: "+
+				"name only slices the parallel regions write, or keep the values in an array or a slice made with make that a region writes", v.Name(), v.Type(), t.where(src.pos))
 			return
 		}
 	}
@@ -121,6 +116,51 @@ func (t *translator) killedAt(s ast.Stmt, v *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// pointOnce refuses a point in a function that may run more than once: a
+// restart restores the image at the point's first reach, so an image
+// taken in a later call would be restored in the first (another call's
+// loop, with the caller's state of the first call). main and an init
+// function run once; so does a function declared in the package, not used
+// as a value, that one of them (or another such function) calls, once,
+// outside any loop.
+func (t *translator) pointOnce(p *point) {
+	fn := t.enclosing(p.stmt, isFunc)
+	for {
+		fd, ok := fn.(*ast.FuncDecl)
+		if !ok {
+			t.errorf(p.dir.pos, "//cape:checkpoint in a function literal: a restart restores the image at the point's first reach, and a literal may run more than once; put the point in main, or in a function main calls once")
+			return
+		}
+		obj, _ := t.info.Defs[fd.Name].(*types.Func)
+		if fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
+			return // each runs once
+		}
+		calls := t.facts.calls[obj]
+		if obj == nil || t.facts.valueUse[obj] || len(calls) != 1 || t.inLoop(calls[0]) {
+			t.errorf(p.dir.pos, "//cape:checkpoint in %s, which may run more than once (%d calls%s): a restart restores the image at the point's first reach, "+
+				"which may be in another call than the image's; put the point in main, or in a function main calls once, outside loops",
+				fd.Name.Name, len(calls), t.callsWhere(calls))
+			return
+		}
+		fn = t.enclosing(calls[0], isFunc)
+	}
+}
+
+// callsWhere lists where calls are (": at main.go:3, main.go:9"), or "".
+func (t *translator) callsWhere(calls []*ast.CallExpr) string {
+	if len(calls) == 0 {
+		return ""
+	}
+	out := ": at "
+	for i, c := range calls {
+		if i > 0 {
+			out += ", "
+		}
+		out += t.where(c.Pos())
+	}
+	return out
 }
 
 // liveMiss is a variable a point leaves out: at is the change the loop

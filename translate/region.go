@@ -91,18 +91,18 @@ func (t *translator) findRegions() directives {
 		if len(dirs) == 0 {
 			continue
 		}
-		attached, order := t.attachDirectives(f, dirs)
+		order := t.attachDirectives(f, dirs)
 		for _, dir := range dirs {
 			if !dir.used {
 				t.errorf(dir.pos, "%s must be on the line before the statement it applies to", dir.text)
 			}
 		}
-		for _, s := range order {
-			if dir := attached[s]; dir.kind == dirCheckpoint {
-				d.points = append(d.points, &point{dir: dir, stmt: s})
+		for _, a := range order {
+			if a.dir.kind == dirCheckpoint {
+				d.points = append(d.points, &point{dir: a.dir, stmt: a.stmt})
 				continue
 			}
-			t.newRegion(&d, f, s, attached[s], sectionDirs)
+			t.newRegion(&d, f, a.stmt, a.dir, sectionDirs)
 		}
 	}
 	for _, r := range d.regions {
@@ -145,11 +145,13 @@ func (t *translator) fileDirectives(f *ast.File) []*directive {
 }
 
 // attachDirectives attaches each of f's directives to the statement that
-// follows it in its statement list, marking it used, and returns the
-// statements with a directive in the order found. A second directive for
-// one statement is reported.
-func (t *translator) attachDirectives(f *ast.File, dirs []*directive) (attached map[ast.Stmt]*directive, order []ast.Stmt) {
-	attached = map[ast.Stmt]*directive{}
+// follows it in its statement list, marking it used, and returns them in
+// the order found. A statement takes one checkpoint point and one other
+// directive (a point right above a parallel loop is the loop's first
+// statement's); a second of either is reported.
+func (t *translator) attachDirectives(f *ast.File, dirs []*directive) (order []attachedDir) {
+	attached := map[ast.Stmt]*directive{}
+	points := map[ast.Stmt]*directive{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		var list []ast.Stmt
 		var from token.Pos
@@ -166,21 +168,31 @@ func (t *translator) attachDirectives(f *ast.File, dirs []*directive) (attached 
 		for _, s := range list {
 			for _, d := range dirs {
 				if d.pos >= from && d.pos < s.Pos() {
-					if prev := attached[s]; prev != nil {
+					m := attached
+					if d.kind == dirCheckpoint {
+						m = points
+					}
+					if prev := m[s]; prev != nil {
 						t.errorf(d.pos, "second directive for one statement (the first is %s)", prev.text)
 						d.used = true
 						continue
 					}
 					d.used = true
-					attached[s] = d
-					order = append(order, s)
+					m[s] = d
+					order = append(order, attachedDir{stmt: s, dir: d})
 				}
 			}
 			from = s.End()
 		}
 		return true
 	})
-	return attached, order
+	return order
+}
+
+// attachedDir is a directive and the statement it applies to.
+type attachedDir struct {
+	stmt ast.Stmt
+	dir  *directive
 }
 
 // newRegion makes the region of the directive d on the statement s of f,

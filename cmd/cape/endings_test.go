@@ -52,3 +52,24 @@ func TestProgramEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveredPanicStops: a panic an iteration raises, recovered in the
+// function that holds the region or in main, lets go run go on; under cape
+// run the region was left part-way (its output captured, other nodes
+// waiting), and the job printed nothing more with status 0, or hung. It
+// must stop with status 1 naming the region.
+func TestRecoveredPanicStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := sharedBuild(t, "./testdata/recovered")
+	for _, where := range []string{"fn", "main"} {
+		for _, nodes := range []string{"2", "3"} {
+			_, errText, err := capeRun(nodes, nil, bin, []string{"-where", where})
+			var ee *launch.ExitError
+			if !errors.As(err, &ee) || ee.Code != 1 || !strings.Contains(errText, "was left part-way by a panic the program recovered") {
+				t.Errorf("-where %s on %s nodes: %v, want status 1 and the region named\n%s", where, nodes, err, errText)
+			}
+		}
+	}
+}

@@ -32,6 +32,7 @@ func main() {
 		hist = append(hist, s)
 	}
 	fmt.Println(energy, count, len(hist), diff, n)
+	run()
 }
 
 // total is a package variable the loop below changes.
@@ -48,3 +49,48 @@ func steps() {
 }
 
 var total float64
+
+// simulate runs twice: an image of its second call would be restored in
+// its first.
+func simulate(u []float64, steps int) {
+	for s := 0; s < steps; s++ {
+		//cape:checkpoint s, u // want "//cape:checkpoint in simulate, which may run more than once \\(2 calls"
+		//cape:parallel for
+		for i := range u {
+			u[i] = u[i]*0.5 + 1
+		}
+	}
+}
+
+// once runs once, from main's own code: its point is accepted.
+func once(u []float64) {
+	for s := 0; s < 3; s++ {
+		//cape:checkpoint s, u
+		//cape:parallel for
+		for i := range u {
+			u[i] += 1
+		}
+	}
+}
+
+func init() {
+	u := make([]float64, 8)
+	simulate(u, 2)
+	simulate(u, 3)
+	steps()
+}
+
+func run() {
+	u := make([]float64, 8)
+	once(u)
+	f := func() {
+		for s := 0; s < 3; s++ {
+			//cape:checkpoint s // want "//cape:checkpoint in a function literal"
+			//cape:parallel for
+			for i := range u {
+				u[i] += 2
+			}
+		}
+	}
+	f()
+}

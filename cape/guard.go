@@ -1,0 +1,55 @@
+package cape
+
+import "fmt"
+
+// A Guard watches one call of a function that holds a parallel region: the
+// translator emits `defer cape.Enter().Leave()` at its top. A panic (or
+// runtime.Goexit) that unwinds the call while one of its regions runs
+// leaves the region part-way on this node: its share of the iterations
+// half done, the other nodes waiting for it or gone ahead, its output
+// still captured. If the program recovers, nothing it does after can be
+// right, so the next region, checkpoint point or the job's end stops the
+// job naming the region; if it does not, the panic ends the process as
+// under go run.
+type Guard struct {
+	n   *node
+	cur *Region // the region running when the call began (nil: none)
+}
+
+// Enter returns the guard of the call that begins.
+func Enter() Guard {
+	n := self
+	if n == nil {
+		return Guard{}
+	}
+	return Guard{n: n, cur: n.cur}
+}
+
+// Leave notes, at the end of the guarded call, a region of the call left
+// running: the call is unwinding through it.
+func (g Guard) Leave() {
+	if g.n == nil {
+		return
+	}
+	if c := g.n.cur; c != nil && c != g.cur && g.n.abandoned == nil {
+		g.n.abandoned = c
+	}
+}
+
+// Abandoned reports whether a region was left part-way by a panic (the
+// emitted main asks, to tell a panic in flight from one the program
+// recovered).
+func Abandoned() bool {
+	n := self
+	return n != nil && n.abandoned != nil
+}
+
+// checkAbandoned is the error of a node that went on after a region was
+// left part-way, or nil.
+func (n *node) checkAbandoned() error {
+	r := n.abandoned
+	if r == nil {
+		return nil
+	}
+	return fmt.Errorf("%s was left part-way by a panic the program recovered (or by runtime.Goexit): this node's share of it is half done and its output lost, and the other nodes' shares cannot be joined with it; recover inside the iteration (in a function the loop body calls), or let the panic end the program", r.label())
+}
