@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -126,7 +124,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		progArgs = progArgs[1:]
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := launch.SignalContext()
 	defer stop()
 	bin, cleanup, err := buildProgram(ctx, pkg, stderr)
 	if err != nil {

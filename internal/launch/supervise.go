@@ -198,7 +198,7 @@ func (j *supervisor) watch(ctx context.Context) error {
 		case <-ctx.Done():
 			decide()
 			if result == nil {
-				result = &ExitError{Code: 130, Msg: "interrupted; stopping every node"}
+				result = interrupted(ctx)
 			}
 			ctx = context.Background()
 			j.terminate()
