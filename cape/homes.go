@@ -359,6 +359,31 @@ func (n *node) awaitSlavesEnd() error {
 	return n.homes.slavesEndErr
 }
 
+// awaitSlavesLeft waits, on the master of a job without distributed homes
+// once no region can run any more, until every live slave has left (it
+// says so, leaving, or its connection ends): a slave still runs the
+// sequential code between its last region and its leaving, which may write
+// the files that the master's code after it reads (a file every node
+// rewrites in the loop of regions was read empty). An error (a slave that
+// ran a region the master did not) is Finalize's to report.
+func (n *node) awaitSlavesLeft() {
+	if n.master == nil || n.slavesLeft {
+		return
+	}
+	n.slavesLeft = true
+	n.dropLost()
+	n.slavesLeftErr = n.awaitFinished()
+}
+
+// leaving tells the master, on a slave of a job without distributed homes
+// that leaves after its last region, that its program is done
+// (awaitSlavesLeft).
+func (n *node) leaving() {
+	if n.homes == nil && n.slave != nil {
+		_ = n.slave.Send(transport.Message{Kind: wire.Finished, Seq: n.seq})
+	}
+}
+
 // awaitFinished is awaitSlavesEnd's wait, once.
 func (n *node) awaitFinished() error {
 	if ro := n.rost; ro != nil {
@@ -396,7 +421,11 @@ func (n *node) awaitFinished() error {
 // program goes on.
 func (n *node) regionsDone() {
 	hs := n.homes
-	if hs == nil || hs.regionsOver {
+	if hs == nil {
+		n.awaitSlavesLeft()
+		return
+	}
+	if hs.regionsOver {
 		return
 	}
 	hs.regionsOver = true

@@ -410,6 +410,7 @@ func RegionsDone() {
 		return
 	}
 	n.awaitMasterEnd()
+	n.leaving()
 	fail(ErrJobDone)
 }
 
@@ -423,6 +424,7 @@ func (r *Region) EndLast() {
 	r.n.regionsDone()
 	if r.n.rank != 0 {
 		r.n.awaitMasterEnd()
+		r.n.leaving()
 		fail(ErrJobDone)
 	}
 }

@@ -377,11 +377,12 @@ func hungError(p *proc, timeout time.Duration) error {
 // report; the one node still running when every other has ended; otherwise
 // the first to end.
 func (j *supervisor) blame(failures []*proc) error {
-	if m := j.procs[0]; ended(m) && j.status.masterEnded(0) {
+	if m := j.procs[0]; j.maxLost != 0 && ended(m) && j.status.masterEnded(0) {
 		// The master's program ended by itself (os.Exit, a panic, main
 		// returning) after the job ended well on its side: its status is
 		// the job's, as under go run, whatever became of slaves it did
 		// not need (a slave killed in the region the program exits in).
+		// With --max-lost 0 any loss is the job's failure.
 		for _, p := range failures {
 			if p != m {
 				j.noteLost(p, "the master's program had ended by itself")
