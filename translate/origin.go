@@ -399,8 +399,30 @@ var freshPkgs = map[string]bool{
 	"crypto/md5": true, "crypto/sha1": true, "crypto/sha256": true, "crypto/sha512": true,
 }
 
+// derivedPkgs are packages whose functions return memory they made or
+// memory their arguments refer to, and keep no state of their own
+// (slices.Clone, strconv.AppendInt): called with fresh arguments, their
+// result is fresh.
+var derivedPkgs = map[string]bool{"slices": true, "strconv": true, "unicode/utf8": true, "unicode/utf16": true}
+
+// derivedOnly reports whether fn, called on recv (nil for a function), is
+// a function of derivedPkgs or one of fmt's Append functions.
+func derivedOnly(fn *types.Func, recv ast.Expr) bool {
+	if recv != nil {
+		return false
+	}
+	switch path := fn.Pkg().Path(); {
+	case derivedPkgs[path]:
+		return true
+	case path == "fmt":
+		return fn.Name() == "Append" || fn.Name() == "Appendf" || fn.Name() == "Appendln"
+	}
+	return false
+}
+
 // freshCall reports whether call, of a constructor (a function named
-// New...) or method of a package of freshPkgs, is handed nothing through
+// New...) or method of a package of freshPkgs, or a function derivedOnly
+// accepts, is handed nothing through
 // which its result could refer to memory it did not make: every argument
 // (and the receiver) holds no references, or is fresh itself (freshValue).
 func (t *translator) freshCall(call *ast.CallExpr) bool {
@@ -427,14 +449,14 @@ type freshness struct {
 
 func (f *freshness) call(call *ast.CallExpr) bool {
 	t := f.t
-	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok && b.Name() == "new" {
+	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok && (b.Name() == "new" || b.Name() == "make") {
 		return t.inRegion(call.Pos())
 	}
 	fn, recv := t.externalCallee(call)
 	if fn == nil || call.Ellipsis.IsValid() {
 		return false
 	}
-	if !freshPkgs[fn.Pkg().Path()] || recv == nil && !strings.HasPrefix(fn.Name(), "New") {
+	if (!freshPkgs[fn.Pkg().Path()] || recv == nil && !strings.HasPrefix(fn.Name(), "New")) && !derivedOnly(fn, recv) {
 		// Another package's function may return that package's state
 		// (log.Default(), expvar.NewInt, a constructor returning a
 		// package variable), which every iteration of a node would
