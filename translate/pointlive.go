@@ -92,16 +92,7 @@ func (t *translator) killedAt(s ast.Stmt, v *types.Var) bool {
 	if !ok {
 		return false
 	}
-	uses := func(n ast.Node) bool {
-		found := false
-		ast.Inspect(n, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && t.info.Uses[id] == v {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
+	uses := func(n ast.Node) bool { return t.namesVar(n, v) }
 	for _, st := range blk.List[slices.Index(blk.List, s):] {
 		if as, ok := st.(*ast.AssignStmt); ok && (as.Tok == token.ASSIGN || as.Tok == token.DEFINE) {
 			rhsReads := slices.ContainsFunc(as.Rhs, func(e ast.Expr) bool { return uses(e) })
