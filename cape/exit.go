@@ -111,6 +111,7 @@ func MainUnwinding() {
 	if n.rank == 0 && n.size > 1 {
 		n.cfg.ReportEnded("unwound")
 	}
+	n.tellLostOutput()
 	go func() {
 		time.Sleep(goexitWait)
 		err := Finalize()

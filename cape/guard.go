@@ -53,3 +53,18 @@ func (n *node) checkAbandoned() error {
 	}
 	return fmt.Errorf("%s was left part-way by a panic the program recovered (or by runtime.Goexit): this node's share of it is half done and its output lost, and the other nodes' shares cannot be joined with it; recover inside the iteration (in a function the loop body calls), or let the panic end the program", r.label())
 }
+
+// tellLostOutput says, where the program ends inside a region (os.Exit or
+// log.Fatal in an iteration, a panic that ends it) after that region's
+// iterations printed on this node, that those lines are lost: a region's
+// output is written in iteration order at its end, which never comes.
+func (n *node) tellLostOutput() {
+	r := n.cur
+	if r == nil {
+		r = n.abandoned
+	}
+	if r == nil || !n.out.Holds() {
+		return
+	}
+	notice("cape: %s: the program ends inside %s: what its iterations printed on this node before is lost (a region's output is written in iteration order at its end)\n", n.name, r.label())
+}

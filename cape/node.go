@@ -382,6 +382,7 @@ func Finalize() error {
 	if err := n.checkAbandoned(); err != nil {
 		return err
 	}
+	n.tellLostOutput()
 	n.finished = true
 	n.closing.Store(true)
 	defer func() { statsOut.Flush() }() // reads statsOut at return, not now

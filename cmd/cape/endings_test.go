@@ -73,3 +73,19 @@ func TestRecoveredPanicStops(t *testing.T) {
 		}
 	}
 }
+
+// TestExitInRegionSaysOutputLost: a program that ends inside a region
+// (os.Exit in an iteration) after the region's iterations printed ends with
+// its own status, and the nodes that printed say that those lines are lost
+// (a region's output is written at its end, which never comes).
+func TestExitInRegionSaysOutputLost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := sharedBuild(t, "./testdata/endings")
+	_, errText, err := capeRun("2", nil, bin, []string{"-how", "exitprint"})
+	var ee *launch.ExitError
+	if !errors.As(err, &ee) || ee.Code != 3 || !strings.Contains(errText, "what its iterations printed on this node before is lost") {
+		t.Fatalf("%v, want status 3 and the lost output said\n%s", err, errText)
+	}
+}

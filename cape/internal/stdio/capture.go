@@ -101,6 +101,16 @@ func (c *Capture) End(keepFirst bool) ([]byte, error) {
 	return c.piece, nil
 }
 
+// Holds reports whether the capture is on and holds bytes: what the
+// region's iterations printed so far on this node.
+func (c *Capture) Holds() bool {
+	if c == nil || !c.on {
+		return false
+	}
+	off, err := c.sys.offset()
+	return err == nil && off > 0
+}
+
 // Discard ends a capture and drops what it holds (a --verify re-run's
 // output, which the parallel run already printed).
 func (c *Capture) Discard() error {

@@ -104,8 +104,9 @@ func TestCaptureSegments(t *testing.T) {
 }
 
 // TestCaptureOffAndNil checks that a nil capture (the platform has none)
-// and a capture that is off do nothing, and that Discard drops what the
-// region printed.
+// and a capture that is off do nothing and hold nothing, that Holds tells
+// a capture that holds bytes, and that Discard drops what the region
+// printed.
 func TestCaptureOffAndNil(t *testing.T) {
 	var nilCap *Capture
 	if err := errors.Join(nilCap.Begin(), nilCap.Mark(1), nilCap.Discard()); err != nil {
@@ -122,9 +123,18 @@ func TestCaptureOffAndNil(t *testing.T) {
 	if b, err := c.End(true); b != nil || err != nil {
 		t.Fatalf("End while off = %x, %v", b, err)
 	}
+	if nilCap.Holds() || c.Holds() {
+		t.Fatal("a nil capture, or one that is off, holds bytes")
+	}
 	c.Begin()
 	c.Mark(0)
+	if c.Holds() {
+		t.Fatal("a capture holds bytes before anything was printed")
+	}
 	f.print("verify's re-run")
+	if !c.Holds() {
+		t.Fatal("a capture does not hold what was printed")
+	}
 	if err := c.Discard(); err != nil || f.redirected || len(f.data) != 0 {
 		t.Fatalf("Discard: %v, redirected %v, %d bytes left", err, f.redirected, len(f.data))
 	}

@@ -3,7 +3,8 @@
 // runtime.Goexit (go run then ends with a fatal error, status 2),
 // "recover" panics and recovers in a deferred call that exits with 7,
 // "fatal" calls log.Fatalf (status 1); "exitin" and "fatalin" call os.Exit(3)
-// and log.Fatalf in one iteration of the last region.
+// and log.Fatalf in one iteration of the last region, "exitprint" calls
+// os.Exit(3) there after iterations of the region printed.
 package main
 
 import (
@@ -15,15 +16,20 @@ import (
 )
 
 func main() {
-	how := flag.String("how", "exit", "exit, panic, goexit, recover, fatal, exitin or fatalin")
+	how := flag.String("how", "exit", "exit, panic, goexit, recover, fatal, exitin, fatalin or exitprint")
 	flag.Parse()
 	a := make([]int, 5000)
 	for k := 0; k < 4; k++ {
 		//cape:parallel for
 		for i := range a {
 			a[i] += i * (k + 1)
+			if k == 3 && *how == "exitprint" && i%1000 == 0 {
+				fmt.Println("iteration", i)
+			}
 			if k == 3 && i == 4000 {
 				switch *how {
+				case "exitprint":
+					os.Exit(3)
 				case "exitin":
 					os.Exit(3)
 				case "fatalin":
