@@ -1,13 +1,10 @@
 package bench
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/cape-go/cape/internal/testenv"
 	"golang.org/x/sys/unix"
@@ -16,17 +13,11 @@ import (
 // ProcessRTTAcross runs the echo in another process on another CPU, and
 // gives this goroutine's thread its CPU affinity back.
 func TestProcessRTTAcross(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	t.Setenv(echoEnv, "1")
+	ctx, echo := echoCommand(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	before := affinity(t)
-	r, err := ProcessRTTAcross(ctx, []string{exe, "-test.run=^TestEchoProcess$", "--"}, 50)
+	r, err := ProcessRTTAcross(ctx, echo, 50)
 	if errors.Is(err, ErrNoCPUPair) {
 		testenv.Skip(t, "%v", err)
 	}

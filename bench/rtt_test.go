@@ -30,14 +30,8 @@ const echoEnv = "CAPE_BENCH_TEST_ECHO"
 // TestEchoProcess), and a command that does not echo is an error, not a
 // hang.
 func TestProcessRTT(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	t.Setenv(echoEnv, "1")
-	r, err := ProcessRTT(ctx, []string{exe, "-test.run=^TestEchoProcess$", "--"}, 50)
+	ctx, echo := echoCommand(t)
+	r, err := ProcessRTT(ctx, echo, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +44,20 @@ func TestProcessRTT(t *testing.T) {
 	if _, err := ProcessRTT(ctx, nil, 5); err == nil {
 		t.Error("ProcessRTT with no command: no error")
 	}
+}
+
+// echoCommand returns a context for a test's round trips and the command of
+// their echo: this test binary re-run as TestEchoProcess.
+func echoCommand(t *testing.T) (context.Context, []string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	t.Setenv(echoEnv, "1")
+	return ctx, []string{exe, "-test.run=^TestEchoProcess$", "--"}
 }
 
 // TestEchoProcess is the echo of TestProcessRTT: run with echoEnv set and

@@ -63,10 +63,7 @@ func Checkpoint(name string, vars ...any) {
 		// the image must not depend on the copy below being a user-mode
 		// access, which faults a page in (a write(2) from the arena
 		// would not, with a user-mode-only userfaultfd).
-		used := n.arena.Bytes()[:n.arena.Used()]
-		for p := range len(used) / n.homes.ps {
-			n.homes.faultIn(used, p)
-		}
+		n.homes.pullAll(n.arena.Bytes(), n.arena.Used())
 	}
 	n.dur.Point(name, n.seq, n.arena, raw)
 }

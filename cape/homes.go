@@ -37,12 +37,6 @@ type homesNode struct {
 	// doneSeen: the master's end of the job arrived (Finalize need not
 	// wait for it).
 	doneSeen bool
-	// regionsOver: no region runs any more (regionsDone). The master's
-	// slavesEnded: every slave's program has ended (awaitSlavesEnd), with
-	// slavesEndErr.
-	regionsOver  bool
-	slavesEnded  bool
-	slavesEndErr error
 
 	// Replication (homes_loss.go), where losses may be survived.
 	replicate    bool
@@ -341,47 +335,44 @@ func (n *node) awaitMasterEnd() {
 	}
 }
 
-// awaitSlavesEnd waits, on the master at Finalize, until every live slave's
-// program has ended (or its connection has): until then one may still fetch
-// pages from another, which must not leave before.
+// awaitSlavesEnd waits, on the master, until every live slave's program
+// has ended (or its connection has), once: under distributed homes at
+// Finalize, since until then one node may still fetch pages from another,
+// which must not leave before; and in any job once no region can run any
+// more (regionsDone), since a slave still runs the sequential code between
+// its last region and its leaving, which may write the files the master's
+// code after it reads (a file every node rewrote in the loop of regions was
+// read empty). An error (a slave that ran a region the master did not) is
+// kept for Finalize to report.
 func (n *node) awaitSlavesEnd() error {
-	if n.homes == nil || n.cur != nil {
+	if n.master == nil || n.homes == nil && !n.regionsOver || n.cur != nil {
 		// Inside a region (os.Exit or log.Fatal in an iteration) the
 		// slaves wait for its end, which never comes: their programs
 		// cannot end first, and the master's needs no page any more.
 		return nil
 	}
-	if n.homes.slavesEnded {
-		return n.homes.slavesEndErr
+	if !n.slavesEnded {
+		n.slavesEnded = true
+		n.slavesEndErr = n.awaitFinished()
 	}
-	n.homes.slavesEnded = true
-	n.homes.slavesEndErr = n.awaitFinished()
-	return n.homes.slavesEndErr
+	return n.slavesEndErr
 }
 
-// awaitSlavesLeft waits, on the master of a job without distributed homes
-// once no region can run any more, until every live slave has left (it
-// says so, leaving, or its connection ends): a slave still runs the
-// sequential code between its last region and its leaving, which may write
-// the files that the master's code after it reads (a file every node
-// rewrites in the loop of regions was read empty). An error (a slave that
-// ran a region the master did not) is Finalize's to report.
-func (n *node) awaitSlavesLeft() {
-	if n.master == nil || n.slavesLeft {
+// endRegions ends the job's regions where no region can run any more
+// (RegionsDone, or the end of the program's last region): every node
+// releases what only regions use (regionsDone), and a slave tells the
+// master that its program is done (under homes keeping its pages served
+// until the master's end) and leaves.
+func (n *node) endRegions() {
+	n.regionsDone()
+	if n.rank == 0 {
 		return
 	}
-	n.slavesLeft = true
-	n.dropLost()
-	n.slavesLeftErr = n.awaitFinished()
-}
-
-// leaving tells the master, on a slave of a job without distributed homes
-// that leaves after its last region, that its program is done
-// (awaitSlavesLeft).
-func (n *node) leaving() {
-	if n.homes == nil && n.slave != nil {
+	if n.homes == nil {
 		_ = n.slave.Send(transport.Message{Kind: wire.Finished, Seq: n.seq})
 	}
+	n.awaitMasterEnd()
+	fail(ErrJobDone)
 }
 
 // awaitFinished is awaitSlavesEnd's wait, once.
@@ -420,15 +411,17 @@ func (n *node) awaitFinished() error {
 // share. A failure to release costs memory only: it is reported, and the
 // program goes on.
 func (n *node) regionsDone() {
-	hs := n.homes
-	if hs == nil {
-		n.awaitSlavesLeft()
+	if n.regionsOver {
 		return
 	}
-	if hs.regionsOver {
+	n.regionsOver = true
+	if n.homes == nil {
+		if n.master != nil {
+			n.dropLost()           // as Finalize: the lost slaves first, whose ends are known
+			_ = n.awaitSlavesEnd() // Finalize reports it
+		}
 		return
 	}
-	hs.regionsOver = true
 	if err := n.dropRegionState(); err != nil {
 		notice("cape: node %d: after the last region: %v\n", n.rank, err)
 	}

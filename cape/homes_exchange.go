@@ -292,10 +292,13 @@ func (r *Region) release(hl []wire.Home) error {
 // stop it halfway through what it writes (it stops here, before, if at
 // all). With replicas the master fetches only what that code touches: a
 // page of a slave lost meanwhile comes from its replica.
-func (r *Region) pullAll() {
-	hs := r.n.homes
-	for p := range r.extent / hs.ps {
-		hs.faultIn(r.n.arena.Bytes(), p)
+func (r *Region) pullAll() { r.n.homes.pullAll(r.n.arena.Bytes(), r.extent) }
+
+// pullAll faults in every page of arena's first extent bytes that another
+// node holds (faultIn).
+func (hs *homesNode) pullAll(arena []byte, extent int) {
+	for p := range extent / hs.ps {
+		hs.faultIn(arena, p)
 	}
 }
 

@@ -32,14 +32,16 @@ type node struct {
 	// abandoned is a region a panic unwound part-way (Guard); the node
 	// cannot go on after it.
 	abandoned *Region
-	// slavesLeft: the master of a job without homes waited for its slaves
-	// to leave after the last region (awaitSlavesLeft), with this error.
-	slavesLeft    bool
-	slavesLeftErr error
-	rank, size    int
-	name          string // "node 2" or "master"
-	cfg           *nodeenv.Config
-	plan          setup.Plan // what the node set up at Init (package setup): its one copy
+	// regionsOver: no region runs any more (regionsDone). The master's
+	// slavesEnded: every slave's program has ended (awaitSlavesEnd), with
+	// slavesEndErr.
+	regionsOver  bool
+	slavesEnded  bool
+	slavesEndErr error
+	rank, size   int
+	name         string // "node 2" or "master"
+	cfg          *nodeenv.Config
+	plan         setup.Plan // what the node set up at Init (package setup): its one copy
 
 	arena   *arena.Arena
 	tracker monitor.Tracker // nil on a single node
@@ -393,7 +395,6 @@ func Finalize() error {
 		if err := n.awaitSlavesEnd(); err != nil {
 			errs = append(errs, err) // Done below ends that slave's region
 		}
-		errs = append(errs, n.slavesLeftErr)
 		_ = n.master.Broadcast(transport.Message{Kind: wire.Done, Seq: n.seq})
 		// Keep the job up until every slave has closed: a slave still
 		// receiving (or relaying) the last merged delta would otherwise

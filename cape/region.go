@@ -405,13 +405,7 @@ func RegionsDone() {
 	if n.cur != nil || n.finished {
 		return
 	}
-	n.regionsDone()
-	if n.rank == 0 {
-		return
-	}
-	n.awaitMasterEnd()
-	n.leaving()
-	fail(ErrJobDone)
+	n.endRegions()
 }
 
 // EndLast is called after Exchange of a region that is the program's last:
@@ -421,10 +415,5 @@ func (r *Region) EndLast() {
 	if r.nested != nil {
 		return
 	}
-	r.n.regionsDone()
-	if r.n.rank != 0 {
-		r.n.awaitMasterEnd()
-		r.n.leaving()
-		fail(ErrJobDone)
-	}
+	r.n.endRegions()
 }

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1199,7 +1200,7 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	// then the program's, and ends a node whose main called Goexit.
 	returned := newNamer(t.identsIn(d)).get("returned")
 	guard := ""
-	if t.holdsRegion(d.Body) {
+	if slices.ContainsFunc(t.regions, func(r *region) bool { return r.fn == ast.Node(d) }) {
 		guard = fmt.Sprintf("defer %s.Enter().Leave()\n", c) // after Init: see emitGuards
 	}
 	// A region of main that a panic left part-way (the guard, which runs
@@ -1262,35 +1263,13 @@ func (t *emitter) emitGuards(outs map[*ast.File]*fileOut) {
 			continue
 		}
 		done[r.fn] = true
-		var body *ast.BlockStmt
-		switch fn := r.fn.(type) {
-		case *ast.FuncDecl:
-			body = fn.Body
-		case *ast.FuncLit:
-			body = fn.Body
-		}
-		if body == nil {
+		body, ok := funcBody(r.fn).(*ast.BlockStmt)
+		if !ok {
 			continue
 		}
 		fo := t.outAt(outs, body.Pos())
 		fo.ed.insert(fo.off(body.Lbrace)+1, fmt.Sprintf("\ndefer %s.Enter().Leave()\n%s", fo.cape(), t.lineDir(body.Lbrace+1)))
 	}
-}
-
-// holdsRegion reports whether body holds a region statement of its own
-// (not one of a function literal inside it).
-func (t *emitter) holdsRegion(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		if s, ok := n.(ast.Stmt); ok && t.regionAt[s] != nil {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // exits reports whether fn ends the process with a status of the

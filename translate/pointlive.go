@@ -169,10 +169,8 @@ func (t *translator) outerLoop(s ast.Stmt) (loop ast.Stmt, fn ast.Node) {
 		switch x := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			loop = x.(ast.Stmt)
-		case *ast.FuncDecl:
-			return loop, x.Body
-		case *ast.FuncLit:
-			return loop, x.Body
+		case *ast.FuncDecl, *ast.FuncLit:
+			return loop, funcBody(x)
 		}
 	}
 	return loop, nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"path/filepath"
-	"time"
 
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/nodeenv"
@@ -41,14 +40,11 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 		c.CheckpointMax = int64(n)
 	}
 	if f.checkpointEvery != "" {
-		d, err := time.ParseDuration(f.checkpointEvery)
-		if err != nil || d < 0 {
-			return c, usagef("run: --checkpoint-every %q: want a duration such as 30s or 10m, or 0 for every //cape:checkpoint point", f.checkpointEvery)
+		d, err := nodeenv.ParseCheckpointEvery(f.checkpointEvery)
+		if err != nil {
+			return c, usagef("run: --checkpoint-every %v", err)
 		}
 		c.CheckpointEvery = d
-		if d == 0 {
-			c.CheckpointEvery = -1 // an image at every point
-		}
 	}
 	return c, nil
 }
