@@ -93,6 +93,7 @@ func Alloc[T any](n int) ([]T, error) {
 		}
 		return nil, &AllocError{Type: t.String(), N: n, Err: err, Held: held}
 	}
+	noteType(t)
 	allocTable.Add(&allocs.Allocation{Off: off, Size: n * size, N: n, Type: t.String(), Ptrs: words, Vars: allocs.VarsOf(t), Where: allocs.Caller(0, "github.com/cape-go/cape/cape")})
 	if used := a.Used(); int64(used) >= leakNext.Load() {
 		leakNotice(used)

@@ -65,7 +65,7 @@ func Checkpoint(name string, vars ...any) {
 		// would not, with a user-mode-only userfaultfd).
 		n.homes.pullAll(n.arena.Bytes(), n.arena.Used())
 	}
-	n.dur.Point(name, n.seq, n.arena, raw)
+	n.dur.Point(name, n.seq, pointArena{n.arena}, raw)
 }
 
 // imagesOnly turns the master's checkpoint log, if any, into an
@@ -92,11 +92,8 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 	var im *ckptlog.Image
 	if n.rank == 0 || n.joining != nil { // a joining node reads the image from the log, as the master does
 		im = p.Image
-		if err := durable.SameAllocations(im, n.arena.AppendState(nil)); err != nil {
-			return fmt.Errorf("restart: point %s: %w", name, err)
-		}
 		if n.master != nil && n.size > 1 {
-			msg := wire.AppendImage(nil, im.Seq, im.Vars, im.Memory)
+			msg := wire.AppendImage(nil, wire.ImageMsg{Seq: im.Seq, Alloc: im.Alloc, Table: im.Table, Vars: im.Vars, Memory: im.Memory})
 			if err := n.master.Broadcast(transport.Message{Kind: wire.Image, Seq: n.seq, Payload: msg}); err != nil {
 				return fmt.Errorf("restart: point %s: send the image: %w", name, err)
 			}
@@ -109,11 +106,11 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 		if err != nil {
 			return fmt.Errorf("restart: point %s: %w", name, err)
 		}
-		seq, vs, mem, err := wire.ParseImage(msg.Payload, durable.VarsLen(vars))
+		m, err := wire.ParseImage(msg.Payload, durable.VarsLen(vars))
 		if err != nil {
 			return fmt.Errorf("restart: %w", err)
 		}
-		im = &ckptlog.Image{Seq: seq, Vars: vs, Memory: mem} // aliases the message
+		im = &ckptlog.Image{Seq: m.Seq, Alloc: m.Alloc, Table: m.Table, Vars: m.Vars, Memory: m.Memory} // aliases the message
 
 	}
 	return n.restoreImage(name, im, live, vars)
@@ -122,11 +119,28 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 // restoreImage writes an image's memory and variables (live points to
 // them, vars are their bytes), once the image is checked against the arena
 // and the variables, and checks the pointers the arena's allocations then
-// hold (durable.Restore).
+// hold (durable.Restore). Where the program allocated differently before
+// reaching the point than the saved run had when it saved the image, the
+// image's allocations are adopted first (adoptAllocations).
 func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
 	n.gap.Dirty()
-	if err := durable.Restore(im, varTypes(live), vars, n.arena.Bytes(), n.layout(), allocTable.CheckPointers); err != nil {
+	l, check := n.layout(), allocTable.CheckPointers
+	var adopted []*allocs.Allocation
+	if !durable.SameAllocations(im, n.arena.AppendState(nil)) {
+		all, err := adoptAllocations(n.arena, im.Alloc, im.Table)
+		if err != nil {
+			return fmt.Errorf("restart: point %s: %w", name, err)
+		}
+		tab := &allocs.Table{}
+		tab.Replace(all)
+		l = durable.Layout{Base: n.arena.Addr(), Used: n.arena.Used(), Allocs: tab}
+		check, adopted = tab.CheckPointers, all
+	}
+	if err := durable.Restore(im, varTypes(live), vars, n.arena.Bytes(), l, check); err != nil {
 		return fmt.Errorf("restart: point %s: %w", name, err)
+	}
+	if adopted != nil {
+		allocTable.Replace(adopted)
 	}
 	n.seq = im.Seq
 	n.pending = nil

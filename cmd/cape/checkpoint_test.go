@@ -430,3 +430,41 @@ func TestRestartChecksConsistencyCounts(t *testing.T) {
 		t.Fatalf("a record whose counts say node 2 received nothing was replayed: %v\n%s", err, errText)
 	}
 }
+
+// TestRestartRotatingBuffers restarts README's time-stepping idiom (`next
+// := make(...)`, `u = next`, with a second buffer made each step) from an
+// image at its //cape:checkpoint point: the restart reaches the point with
+// the buffers elsewhere than the saved run had them (it was refused so,
+// "the arena's allocations differ"); it adopts the image's allocations and
+// prints what go run prints, on 1, 2 and 3 nodes, with each transfer that
+// logs regions.
+func TestRestartRotatingBuffers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := sharedBuild(t, "./testdata/ckptnext")
+	want := goRunOutput(t, "./testdata/ckptnext", nil, nil)
+	for _, transfer := range []string{"auto", "eager"} {
+		flags := []string{"--checkpoint-max", "65536", "--transfer", transfer}
+		for _, k := range []int{12, 45} {
+			ck := filepath.Join(t.TempDir(), "ck")
+			t.Setenv("CAPE_FAULT", fmt.Sprintf("node=0,at=create,do=crash,region=%d", k))
+			if _, errText, err := capeRun("2", append(flags, "--checkpoint", ck), bin, nil); err == nil {
+				t.Fatalf("the master did not crash in region %d:\n%s", k, errText)
+			}
+			os.Unsetenv("CAPE_FAULT")
+			restored := false
+			for _, n := range []string{"1", "2", "3"} {
+				ck := copyDir(t, ck)
+				out, errText, err := capeRun(n, []string{"--checkpoint", ck, "--restart"}, bin, nil)
+				if err != nil || out != want {
+					t.Fatalf("%s, crash in region %d, restart on %s nodes: %v\nprinted %q, want %q\n%s", transfer, k, n, err, out, want, errText)
+				}
+				restored = restored || strings.Contains(errText, "restoring the image of point main.go:26:3")
+			}
+			if !restored {
+				t.Fatalf("%s, crash in region %d: no restart restored an image", transfer, k)
+			}
+		}
+	}
+}

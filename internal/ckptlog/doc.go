@@ -20,13 +20,13 @@
 // Files are created with mode 0600. The directory's key file (KeyName, 32
 // random bytes) is made at the first OpenDir, and held to the same rules.
 //
-// # Format (version 2)
+// # Format (version 3)
 //
 // The log is a sequence of frames, all integers little-endian:
 //
 //	offset  size  field
 //	0       4     magic "CAPL"
-//	4       2     version (2)
+//	4       2     version (3)
 //	6       1     kind: 1 header, 2 region, 3 image
 //	7       1     zero
 //	8       8     payload length n (at most the reader's limit)

@@ -10,7 +10,7 @@ import (
 )
 
 // Version is the format version this package writes and reads.
-const Version = 2
+const Version = 3
 
 // Kind is the kind of a frame.
 type Kind uint8
@@ -310,6 +310,7 @@ type Image struct {
 	Seq    uint64 // regions completed when the image was taken
 	Point  string // the directive's "file.go:line:col"
 	Alloc  []byte // the arena allocator's state (package arena's encoding)
+	Table  []byte // the live allocations' types and places (package allocs' encoding)
 	Vars   []byte // the named variables' bytes, in the directive's order
 	Memory []byte // the arena's extent
 }
@@ -317,13 +318,14 @@ type Image struct {
 // AppendImage appends im's payload to dst:
 //
 //	seq u64, point length u32, point,
-//	alloc length u64, alloc, vars length u64, vars, memory length u64, memory.
+//	alloc length u64, alloc, table length u64, table, vars length u64, vars,
+//	memory length u64, memory.
 func AppendImage(dst []byte, im *Image) []byte {
 	le := binary.LittleEndian
 	dst = le.AppendUint64(dst, im.Seq)
 	dst = le.AppendUint32(dst, uint32(len(im.Point)))
 	dst = append(dst, im.Point...)
-	for _, b := range [][]byte{im.Alloc, im.Vars, im.Memory} {
+	for _, b := range [][]byte{im.Alloc, im.Table, im.Vars, im.Memory} {
 		dst = le.AppendUint64(dst, uint64(len(b)))
 		dst = append(dst, b...)
 	}
@@ -340,6 +342,7 @@ func ParseImage(p []byte) (*Image, error) {
 	}
 	im.Point = string(rd.take(uint64(nl), "point"))
 	im.Alloc = rd.take(rd.u64("alloc length"), "alloc")
+	im.Table = rd.take(rd.u64("table length"), "table")
 	im.Vars = rd.take(rd.u64("vars length"), "vars")
 	im.Memory = rd.take(rd.u64("memory length"), "memory")
 	if err := rd.end(); err != nil {

@@ -64,7 +64,7 @@ func FuzzScanLog(f *testing.F) {
 func FuzzParseRecord(f *testing.F) {
 	f.Add(AppendRegion(nil, testRegion(3)))
 	f.Add(AppendRegion(nil, &Region{Seq: 1, Nodes: []Counts{{}}}))
-	f.Add(AppendImage(nil, &Image{Seq: 2, Point: "main.go:9:3", Alloc: []byte{1}, Vars: []byte{2}, Memory: []byte{3, 4}}))
+	f.Add(AppendImage(nil, &Image{Seq: 2, Point: "main.go:9:3", Alloc: []byte{1}, Table: []byte{4}, Vars: []byte{2}, Memory: []byte{3, 4}}))
 	f.Fuzz(func(t *testing.T, p []byte) {
 		if r, err := ParseRegion(p); err == nil {
 			if !bytes.Equal(AppendRegion(nil, r), p) || RecordSize(r) != int64(frameHead+len(p)) {

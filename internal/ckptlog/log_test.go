@@ -186,7 +186,7 @@ func TestReplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	im := &Image{Seq: 3, Point: "main.go:9:3", Alloc: []byte{1}, Vars: []byte{2, 3}, Memory: make([]byte, 4096)}
+	im := &Image{Seq: 3, Point: "main.go:9:3", Alloc: []byte{1}, Table: []byte{7, 8}, Vars: []byte{2, 3}, Memory: make([]byte, 4096)}
 	hdr := AppendHeader(Frame(KindHeader, 20), s.Header)
 	if err := w.Replace(hdr, AppendImage(Frame(KindImage, 0), im)); err != nil {
 		t.Fatal(err)

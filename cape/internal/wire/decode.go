@@ -64,13 +64,11 @@ func (r ReplayPlan) Append(dst []byte) ([]byte, error) { return AppendReplay(dst
 
 // ImageMsg is an image payload.
 type ImageMsg struct {
-	Seq          uint64
-	Vars, Memory []byte
+	Seq                        uint64
+	Alloc, Table, Vars, Memory []byte
 }
 
-func (m ImageMsg) Append(dst []byte) ([]byte, error) {
-	return AppendImage(dst, m.Seq, m.Vars, m.Memory), nil
-}
+func (m ImageMsg) Append(dst []byte) ([]byte, error) { return AppendImage(dst, m), nil }
 
 // U64 is a payload of one number (join, stdinEnd, stdinAck).
 type U64 uint64
@@ -160,8 +158,7 @@ func decodeLive(p []byte, lim *Limits) (Payload, error) {
 func decodeReplay(p []byte, _ *Limits) (Payload, error) { return ParseReplay(p) }
 
 func decodeImage(p []byte, lim *Limits) (Payload, error) {
-	seq, vars, mem, err := ParseImage(p, lim.ImageVars)
-	return ImageMsg{seq, vars, mem}, err
+	return ParseImage(p, lim.ImageVars)
 }
 
 func decodeJoin(p []byte, _ *Limits) (Payload, error) {

@@ -22,7 +22,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(uint8(JobConn), Chunk, ChunkPayload(10, 20))
 	f.Add(uint8(JobConn), Live, LivePayload([]int{0, 3, 8}))
 	f.Add(uint8(JobConn), Replay, AppendReplay(nil, ReplayPlan{Regions: 5, HasImage: true, ImageSeq: 3, Point: "p"}))
-	f.Add(uint8(JobConn), Image, AppendImage(nil, 4, []byte{1, 2, 3, 4}, []byte{5}))
+	f.Add(uint8(JobConn), Image, AppendImage(nil, ImageMsg{Seq: 4, Alloc: []byte{9}, Vars: []byte{1, 2, 3, 4}, Memory: []byte{5}}))
 	f.Add(uint8(JobConn), LazyInfo, LazyInfoPayload(true, 80))
 	f.Add(uint8(JobConn), StdinInfo, StdinInfoPayload(StdinStream, 0))
 	f.Add(uint8(StdinConn), StdinEnd, U64Payload(12))
@@ -137,15 +137,15 @@ func FuzzUnpack(f *testing.F) {
 // of the point's variables, either is refused or re-encodes to the bytes
 // received (moved from durable, which parsed it).
 func FuzzImage(f *testing.F) {
-	f.Add(AppendImage(nil, 2, []byte{1, 2}, []byte{3}), 2)
+	f.Add(AppendImage(nil, ImageMsg{Seq: 2, Alloc: []byte{7, 8}, Table: []byte{6}, Vars: []byte{1, 2}, Memory: []byte{3}}), 2)
 	f.Add([]byte{1, 2, 3}, -1)
 	f.Fuzz(func(t *testing.T, b []byte, varsLen int) {
 		if varsLen < 0 {
 			return
 		}
-		if seq, vars, mem, err := ParseImage(b, varsLen); err == nil {
-			if len(vars) != varsLen || !bytes.Equal(AppendImage(nil, seq, vars, mem), b) {
-				t.Fatalf("image message %x with %d bytes of variables: seq %d, vars %x, memory %x", b, varsLen, seq, vars, mem)
+		if m, err := ParseImage(b, varsLen); err == nil {
+			if len(m.Vars) != varsLen || !bytes.Equal(AppendImage(nil, m), b) {
+				t.Fatalf("image message %x with %d bytes of variables: %+v", b, varsLen, m)
 			}
 		}
 	})

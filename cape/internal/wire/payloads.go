@@ -118,22 +118,40 @@ func ParseReplay(p []byte) (ReplayPlan, error) {
 }
 
 // AppendImage appends to dst the payload of an image message: the
-// regions the image covers, the point's variables, then the arena's
-// extent.
-func AppendImage(dst []byte, seq uint64, vars, memory []byte) []byte {
-	dst = binary.LittleEndian.AppendUint64(dst, seq)
-	dst = append(dst, vars...)
-	return append(dst, memory...)
+// regions the image covers, the allocator's state and the allocation table
+// (u64 length, then the bytes, each), the point's variables, then the
+// arena's extent.
+func AppendImage(dst []byte, m ImageMsg) []byte {
+	le := binary.LittleEndian
+	dst = le.AppendUint64(dst, m.Seq)
+	for _, b := range [][]byte{m.Alloc, m.Table} {
+		dst = append(le.AppendUint64(dst, uint64(len(b))), b...)
+	}
+	dst = append(dst, m.Vars...)
+	return append(dst, m.Memory...)
 }
 
 // ParseImage reads an image message's payload whose point has nvars bytes
-// of variables; vars and memory alias p.
-func ParseImage(p []byte, nvars int) (seq uint64, vars, memory []byte, err error) {
-	if len(p) < 8 || nvars < 0 || nvars > len(p)-8 {
-		return 0, nil, nil, ErrImageShort
+// of variables; the slices it returns alias p.
+func ParseImage(p []byte, nvars int) (ImageMsg, error) {
+	le := binary.LittleEndian
+	if len(p) < 8 || nvars < 0 {
+		return ImageMsg{}, ErrImageShort
 	}
-	body := p[8:]
-	return binary.LittleEndian.Uint64(p), body[:nvars], body[nvars:], nil
+	m := ImageMsg{Seq: le.Uint64(p)}
+	p = p[8:]
+	for _, b := range []*[]byte{&m.Alloc, &m.Table} {
+		if len(p) < 8 || le.Uint64(p) > uint64(len(p)-8) {
+			return ImageMsg{}, ErrImageShort
+		}
+		n := int(le.Uint64(p))
+		*b, p = p[8:8+n], p[8+n:]
+	}
+	if nvars > len(p) {
+		return ImageMsg{}, ErrImageShort
+	}
+	m.Vars, m.Memory = p[:nvars], p[nvars:]
+	return m, nil
 }
 
 // JoinPayload is the payload of a join message: the regions the joining

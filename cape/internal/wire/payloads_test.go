@@ -79,9 +79,9 @@ func TestDecodeTable(t *testing.T) {
 		{JobConn, Replay, AppendReplay(nil, ReplayPlan{Regions: 5, HasImage: true, ImageSeq: 3}), ReplayPlan{5, true, 3, ""}},
 		{JobConn, Replay, make([]byte, 7), nil},
 		{JobConn, Replay, make([]byte, 15), nil},
-		{JobConn, Image, AppendImage(nil, 4, []byte{1, 2, 3, 4}, []byte{5, 6}), ImageMsg{4, []byte{1, 2, 3, 4}, []byte{5, 6}}},
-		{JobConn, Image, AppendImage(nil, 4, []byte{1, 2, 3, 4}, nil), ImageMsg{4, []byte{1, 2, 3, 4}, []byte{}}},
-		{JobConn, Image, AppendImage(nil, 4, []byte{1, 2, 3}, nil), nil},
+		{JobConn, Image, AppendImage(nil, ImageMsg{Seq: 4, Alloc: []byte{9}, Table: []byte{8, 7}, Vars: []byte{1, 2, 3, 4}, Memory: []byte{5, 6}}), ImageMsg{4, []byte{9}, []byte{8, 7}, []byte{1, 2, 3, 4}, []byte{5, 6}}},
+		{JobConn, Image, AppendImage(nil, ImageMsg{Seq: 4, Vars: []byte{1, 2, 3, 4}}), ImageMsg{4, []byte{}, []byte{}, []byte{1, 2, 3, 4}, []byte{}}},
+		{JobConn, Image, AppendImage(nil, ImageMsg{Seq: 4, Vars: []byte{1, 2, 3}}), nil},
 		{JobConn, Join, JoinPayload(12), U64(12)},
 		{JobConn, Join, make([]byte, 9), nil},
 		{JobConn, LazyHello, LazyHelloPayload(true), Hello(true)},
@@ -359,17 +359,18 @@ func TestStdinInfoBytes(t *testing.T) {
 // TestImage checks the image message's round trip and refusals, for any
 // length of the point's variables (moved from durable, which parsed it).
 func TestImage(t *testing.T) {
-	vars, mem := []byte{1, 2, 3}, []byte("arena bytes")
-	b := AppendImage(nil, 9, vars, mem)
-	seq, gotVars, gotMem, err := ParseImage(b, 3)
-	if err != nil || seq != 9 || !bytes.Equal(gotVars, vars) || !bytes.Equal(gotMem, mem) {
-		t.Fatalf("round trip: %d, %x, %x, %v", seq, gotVars, gotMem, err)
+	in := ImageMsg{Seq: 9, Alloc: []byte("state"), Table: []byte("table"), Vars: []byte{1, 2, 3}, Memory: []byte("arena bytes")}
+	b := AppendImage(nil, in)
+	m, err := ParseImage(b, 3)
+	if err != nil || m.Seq != 9 || !bytes.Equal(m.Alloc, in.Alloc) || !bytes.Equal(m.Table, in.Table) ||
+		!bytes.Equal(m.Vars, in.Vars) || !bytes.Equal(m.Memory, in.Memory) {
+		t.Fatalf("round trip: %+v, %v", m, err)
 	}
 	for _, c := range []struct {
 		b  []byte
 		nv int
-	}{{b[:7], 0}, {b[:10], 3}, {b, len(b)}} {
-		if _, _, _, err := ParseImage(c.b, c.nv); !errors.Is(err, ErrImageShort) {
+	}{{b[:7], 0}, {b[:10], 3}, {b[:20], 0}, {b[:34], 3}, {b, len(b)}} {
+		if _, err := ParseImage(c.b, c.nv); !errors.Is(err, ErrImageShort) {
 			t.Fatalf("%d bytes with %d of variables: %v", len(c.b), c.nv, err)
 		}
 	}

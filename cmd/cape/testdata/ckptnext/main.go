@@ -1,0 +1,52 @@
+// Command ckptnext is a test program for checkpoint images of a program
+// that allocates differently each time around its time loop: README's
+// time-stepping idiom (`next := make(...)`, compute, `u = next`) with a
+// //cape:checkpoint point, a second buffer of another type made each step,
+// and an array made once before the loop. A restart reaches the point with
+// the buffers elsewhere than the saved run had them; it restores the
+// image's allocations.
+package main
+
+import (
+	"flag"
+	"fmt"
+)
+
+func main() {
+	n := flag.Int("n", 512, "elements")
+	steps := flag.Int("steps", 60, "time steps")
+	flag.Parse()
+	w := make([]int64, *n) // made once, written every step
+	u := make([]float64, *n)
+	for i := range u {
+		u[i] = float64(i % 13)
+	}
+	var seen int64
+	for it := 0; it < *steps; it++ {
+		//cape:checkpoint it, u, seen
+		next := make([]float64, *n)
+		marks := make([]int32, *n/2)
+		//cape:parallel for
+		for i := 1; i < *n-1; i++ {
+			next[i] = (u[i-1] + 2*u[i] + u[i+1]) / 4
+			w[i] += int64(next[i] * 1000)
+			if i%2 == 0 {
+				marks[i/2] = int32(it + i)
+			}
+		}
+		next[0], next[*n-1] = u[0]+1, u[*n-1]
+		for _, m := range marks {
+			seen += int64(m)
+		}
+		u = next
+	}
+	s := 0.0
+	for _, v := range u {
+		s += v
+	}
+	var ws int64
+	for _, v := range w {
+		ws += v
+	}
+	fmt.Printf("sum %.10g w %d seen %d\n", s, ws, seen)
+}
