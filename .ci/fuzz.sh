@@ -14,7 +14,7 @@ targets=(
 	./internal/launch:FuzzParseHostfile ./internal/launch:FuzzParseHostList
 	./internal/nodeenv:FuzzExpandHostlistReference ./internal/nodeenv:FuzzExpandHostlist
 	./internal/nodeenv:FuzzFromScheduler ./internal/nodeenv:FuzzReadLine ./internal/nodeenv:FuzzParseReport
-	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree
+	./internal/arena:FuzzParseSize ./internal/arena:FuzzAllocFree ./internal/arena:FuzzSetState ./cape/internal/allocs:FuzzEntries
 	./translate:FuzzParseClauses ./translate:FuzzParseDirective
 	./cape:FuzzOpen ./cape:FuzzProtocol ./cape:FuzzWriteMarks ./cape/internal/lazy:FuzzMerged ./cape/internal/stdio:FuzzParseSegments
 	./cape/internal/wire:FuzzDecode ./cape/internal/wire:FuzzHomesSetup ./cape/internal/wire:FuzzUnpack ./cape/internal/wire:FuzzImage ./cape/internal/fault:FuzzParseFault ./cape/internal/homes:FuzzDirectory
