@@ -68,10 +68,14 @@ func savable(typ types.Type) string {
 		}
 		return ""
 	case *types.Slice:
-		if pointerFree(u.Elem()) {
-			return ""
+		// The elements lie in the arena, where a restart's image holds
+		// them and the arena's pointer check reads them: rows of a grid
+		// ([][]float64) are saved as the slice of their headers.
+		why := savable(u.Elem())
+		if why == "" || strings.HasPrefix(why, "its elements") {
+			return why
 		}
-		return "its elements hold pointers"
+		return "its elements: " + why
 	case *types.Array:
 		return savable(u.Elem())
 	case *types.Struct:

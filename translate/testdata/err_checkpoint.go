@@ -9,6 +9,9 @@ func main() {
 	n++
 	//cape:checkpoint m // want "m \\(map\\[int\\]int\\) cannot be saved"
 	n++
+	names := [][]string{{"y"}}
+	//cape:checkpoint names // want "names \\(\\[\\]\\[\\]string\\) cannot be saved: its elements: a string points outside the arena"
+	n++
 	//cape:checkpoint nothere // want "nothere is not a variable in scope here"
 	n++
 	//cape:checkpoint n+1 // want "is not a variable name"
@@ -18,5 +21,5 @@ func main() {
 		//cape:checkpoint n // want "//cape:checkpoint inside the parallel region"
 		a[i] = i
 	}
-	_, _ = name, m
+	_, _, _ = name, m, names
 }

@@ -2,9 +2,10 @@
 // that allocates differently each time around its time loop: README's
 // time-stepping idiom (`next := make(...)`, compute, `u = next`) with a
 // //cape:checkpoint point, a second buffer of another type made each step,
-// and an array made once before the loop. A restart reaches the point with
-// the buffers elsewhere than the saved run had them; it restores the
-// image's allocations.
+// an array made once before the loop, and the rows of two grids
+// ([][]float64) swapped each step. A restart reaches the point with the
+// buffers elsewhere than the saved run had them; it restores the image's
+// allocations.
 package main
 
 import (
@@ -21,9 +22,14 @@ func main() {
 	for i := range u {
 		u[i] = float64(i % 13)
 	}
+	g, h := make([][]float64, 16), make([][]float64, 16)
+	for i := range g {
+		g[i], h[i] = make([]float64, 16), make([]float64, 16)
+		g[i][i] = float64(i)
+	}
 	var seen int64
 	for it := 0; it < *steps; it++ {
-		//cape:checkpoint it, u, seen
+		//cape:checkpoint it, u, seen, g, h
 		next := make([]float64, *n)
 		marks := make([]int32, *n/2)
 		//cape:parallel for
@@ -35,6 +41,13 @@ func main() {
 			}
 		}
 		next[0], next[*n-1] = u[0]+1, u[*n-1]
+		//cape:parallel for
+		for i := range 16 {
+			for j := range 16 {
+				h[i][j] = (g[i][j] + g[(i+1)%16][j] + g[i][(j+15)%16]) / 3
+			}
+		}
+		g, h = h, g
 		for _, m := range marks {
 			seen += int64(m)
 		}
@@ -47,6 +60,11 @@ func main() {
 	var ws int64
 	for _, v := range w {
 		ws += v
+	}
+	for i := range g {
+		for _, v := range g[i] {
+			s += v
+		}
 	}
 	fmt.Printf("sum %.10g w %d seen %d\n", s, ws, seen)
 }
