@@ -40,6 +40,7 @@ func (t *translator) pointsLive(place *placement) {
 			t.namedOutside(p, v)
 		}
 		var found []liveMiss
+		called := t.calledIn(loop)
 		for v, uses := range t.facts.uses {
 			pkgVar := v.Parent() == t.p.types.Scope() // declared anywhere in the package
 			if named[v] || place.boxes[v] != nil || !pkgVar && v.Pos() >= p.stmt.Pos() {
@@ -48,7 +49,11 @@ func (t *translator) pointsLive(place *placement) {
 			if _, obj := scope.LookupParent(v.Name(), p.stmt.Pos()); obj != v || t.killedAt(p.stmt, v) {
 				continue
 			}
-			if m, ok := t.carried(v, uses, loop, fn, place); ok {
+			var in []ast.Node // where a use counts as the loop's: the functions it calls, for a package variable
+			if pkgVar {
+				in = called
+			}
+			if m, ok := t.carried(v, uses, loop, fn, in, place); ok {
 				found = append(found, m)
 			}
 		}
@@ -178,12 +183,13 @@ func (t *translator) outerLoop(s ast.Stmt) (loop ast.Stmt, fn ast.Node) {
 
 // carried reports whether the loop changes v, through uses, and reads it
 // in a later pass or after it: the first change, and whether it changes
-// v's referent rather than v.
-func (t *translator) carried(v *types.Var, uses []*ast.Ident, loop ast.Stmt, fn ast.Node, place *placement) (liveMiss, bool) {
+// v's referent rather than v. A use in one of called (the bodies of the
+// functions the loop calls) counts as one in the loop.
+func (t *translator) carried(v *types.Var, uses []*ast.Ident, loop ast.Stmt, fn ast.Node, called []ast.Node, place *placement) (liveMiss, bool) {
 	var m liveMiss
 	read := false
 	for _, u := range uses {
-		in := within(u.Pos(), loop)
+		in := within(u.Pos(), loop) || slices.ContainsFunc(called, func(b ast.Node) bool { return within(u.Pos(), b) })
 		if !in && (fn == nil || !within(u.Pos(), fn) || u.Pos() < loop.End()) {
 			continue
 		}
@@ -248,4 +254,33 @@ func (t *translator) reportMiss(p *point, loop ast.Stmt, m liveMiss) {
 	}
 	t.errorf(p.dir.pos, "//cape:checkpoint: %s is live here and the loop at %s changes it (%s): name it in the directive "+
 		"(a restart from an image taken here would give it its value at the loop's first pass)", name, t.where(loop.Pos()), t.where(m.at))
+}
+
+// calledIn returns the bodies of the package's functions and methods that
+// loop calls statically, directly or through others: a package variable
+// they change is changed by the loop.
+func (t *translator) calledIn(loop ast.Stmt) []ast.Node {
+	var bodies []ast.Node
+	seen := map[*types.Func]bool{}
+	var visit func(n ast.Node)
+	visit = func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := t.staticCallee(call)
+			if fn == nil || seen[fn.Origin()] {
+				return true
+			}
+			seen[fn.Origin()] = true
+			if d := t.facts.decls[fn.Origin()]; d != nil && d.Body != nil {
+				bodies = append(bodies, d.Body)
+				visit(d.Body)
+			}
+			return true
+		})
+	}
+	visit(loop)
+	return bodies
 }

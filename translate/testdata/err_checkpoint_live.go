@@ -93,4 +93,26 @@ func run() {
 		}
 	}
 	f()
+	relax()
+}
+
+// acc is a package variable changed only by functions the loop below
+// calls, two calls deep.
+var acc float64
+
+func add(x float64) { acc += x }
+
+func bump(w []float64) { add(w[0]) }
+
+func relax() {
+	w := make([]float64, 8)
+	for s := 0; s < 3; s++ {
+		//cape:checkpoint s, w // want "acc is live here and the loop at .* changes it"
+		//cape:parallel for
+		for i := range w {
+			w[i] += 1
+		}
+		bump(w)
+	}
+	fmt.Println(acc)
 }
