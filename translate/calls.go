@@ -164,6 +164,9 @@ func (ff *funcFlow) expr(e ast.Expr, outer bool) {
 			ff.expr(x.X, outer)
 			return
 		}
+		if ff.elements(x.X, outer) {
+			return
+		}
 		ff.fail(x.Pos(), "an element of %s", t.text(x.X))
 	case *ast.IndexListExpr:
 		ff.expr(x.X, outer)
@@ -193,6 +196,116 @@ func (ff *funcFlow) expr(e ast.Expr, outer bool) {
 	default:
 		ff.fail(x.Pos(), "%s", t.text(x))
 	}
+}
+
+// elements adds the function values the elements of x may hold, where x
+// is a variable of this package (an array or slice of functions) whose
+// only values are composite literals and appends to itself, and whose uses
+// only read its elements otherwise (indexed, ranged over, measured): its
+// elements are then those the literals and appends give it (`var ops =
+// []func(float64) float64{math.Sqrt, square}`; `fs = append(fs, func() int
+// {...})`). It reports whether x is such a variable.
+func (ff *funcFlow) elements(x ast.Expr, outer bool) bool {
+	t := ff.t
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := t.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != t.p.types || v.Parent() == t.p.types.Scope() && v.Exported() && t.p.name != "main" {
+		return false
+	}
+	var elts []ast.Expr
+	for _, s := range t.facts.sources[v] {
+		switch e := ast.Unparen(s.expr).(type) {
+		case nil:
+			if !s.zero {
+				return false
+			}
+		case *ast.CompositeLit:
+			for _, el := range e.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					el = kv.Value
+				}
+				elts = append(elts, el)
+			}
+		case *ast.CallExpr:
+			if !t.appendsTo(e, v) || e.Ellipsis.IsValid() {
+				return false
+			}
+			elts = append(elts, e.Args[1:]...)
+		default:
+			return false
+		}
+	}
+	for _, u := range t.facts.uses[v] {
+		if !t.readsElements(u, v) {
+			return false
+		}
+	}
+	if ff.seen[v] {
+		return true
+	}
+	ff.seen[v] = true
+	outer = outer || !ff.runsIn(v)
+	for _, e := range elts {
+		ff.expr(e, outer)
+	}
+	return true
+}
+
+// appendsTo reports whether call is append(v, ...).
+func (t *translator) appendsTo(call *ast.CallExpr, v *types.Var) bool {
+	b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+	if !ok || b.Name() != "append" || len(call.Args) == 0 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	return ok && t.info.Uses[id] == v
+}
+
+// readsElements reports whether the use u of v, an array or slice of
+// functions, only reads its elements: u[i] as a value (not assigned, not
+// addressed), len(u) or cap(u), range u, or the first argument of an
+// append whose result is assigned to v.
+func (t *translator) readsElements(u *ast.Ident, v *types.Var) bool {
+	switch p := t.parent[u].(type) {
+	case *ast.IndexExpr:
+		if p.X != u {
+			return true // u is the index
+		}
+		switch pp := t.parent[p].(type) {
+		case *ast.AssignStmt:
+			return !slices.Contains(pp.Lhs, ast.Expr(p))
+		case *ast.IncDecStmt:
+			return false
+		case *ast.UnaryExpr:
+			return pp.Op != token.AND
+		case *ast.RangeStmt:
+			return pp.Key != ast.Expr(p) && pp.Value != ast.Expr(p)
+		}
+		return true
+	case *ast.CallExpr:
+		if b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+			return true
+		}
+		as, ok := t.parent[p].(*ast.AssignStmt)
+		if !ok || !t.appendsTo(p, v) || p.Args[0] != u {
+			return false
+		}
+		for i, r := range as.Rhs {
+			if r == ast.Expr(p) && i < len(as.Lhs) {
+				lid, ok := as.Lhs[i].(*ast.Ident)
+				return ok && t.info.Uses[lid] == v
+			}
+		}
+		return false
+	case *ast.AssignStmt:
+		return slices.Contains(p.Lhs, ast.Expr(u)) // v = append(v, ...), whose value elements checked
+	case *ast.RangeStmt:
+		return p.X == u
+	}
+	return false
 }
 
 func (ff *funcFlow) selector(x *ast.SelectorExpr, outer bool) {
@@ -306,6 +419,8 @@ func (ff *funcFlow) variable(v *types.Var, pos token.Pos, outer bool) {
 	for _, s := range t.facts.sources[v] {
 		switch {
 		case s.zero:
+		case s.rng != nil && ff.elements(s.rng.X, outer):
+			// The value of a range over a table of functions: its elements.
 		case s.unknown != "":
 			ff.fail(s.pos, "%s, assigned here from %s", v.Name(), s.unknown)
 		case s.recv:

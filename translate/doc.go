@@ -55,9 +55,11 @@
 //     one section of a variable another section uses. The bodies a region
 //     may run are found by following calls (calls.go): the package's
 //     functions and methods called statically; function values, followed
-//     through variables, parameters (the arguments of every call), results
-//     and conversions to the function literals, functions and method values
-//     they may hold; interface method calls, to the method of every type of
+//     through variables, parameters (the arguments of every call), results,
+//     conversions and the elements of tables nothing writes (composite
+//     literals and appends to themselves, only indexed or ranged over) to
+//     the function literals, functions and method values they may hold;
+//     interface method calls, to the method of every type of
 //     the package that implements the interface; and the function values
 //     and interface values handed to other packages' functions, which may
 //     call them. A function literal made outside the code the region runs
@@ -231,7 +233,7 @@
 // of what cannot be followed. Refused, among others:
 //
 //   - a call whose function value cannot be bounded: one read from a
-//     field, a map or slice element, a channel, another package's variable
+//     field, an element of a map or slice that is written, a channel, another package's variable
 //     or function result, a variable whose address is taken, a parameter of
 //     a function used as a value or of a function literal that is not only
 //     called where it stands or through a local variable, or a method value

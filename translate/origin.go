@@ -10,13 +10,14 @@ import (
 // A source is one value assigned to a variable somewhere in the package.
 type source struct {
 	pos     token.Pos
-	expr    ast.Expr    // the value, or nil
-	zero    bool        // the zero value (a var declaration without value)
-	unknown string      // a value the analysis cannot follow, described
-	isParam bool        // a parameter: its values come from the call sites
-	recv    bool        // the receiver of method param
-	param   *types.Func // the function, nil for a function literal
-	index   int         // the parameter's index
+	expr    ast.Expr       // the value, or nil
+	zero    bool           // the zero value (a var declaration without value)
+	unknown string         // a value the analysis cannot follow, described
+	isParam bool           // a parameter: its values come from the call sites
+	recv    bool           // the receiver of method param
+	param   *types.Func    // the function, nil for a function literal
+	index   int            // the parameter's index
+	rng     *ast.RangeStmt // the range clause whose value this is (unknown is set too)
 }
 
 // A box is a variable moved to the arena: its declaration becomes

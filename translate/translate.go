@@ -252,7 +252,11 @@ func (t *collector) collectFacts() {
 			case *ast.RangeStmt:
 				for _, e := range []ast.Expr{n.Key, n.Value} {
 					if v := t.varOf(e); v != nil {
-						t.facts.sources[v] = append(t.facts.sources[v], source{pos: e.Pos(), unknown: "a range clause"})
+						s := source{pos: e.Pos(), unknown: "a range clause"}
+						if e == n.Value {
+							s.rng = n
+						}
+						t.facts.sources[v] = append(t.facts.sources[v], s)
 					}
 				}
 			case *ast.TypeSwitchStmt:

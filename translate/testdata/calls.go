@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -100,7 +101,26 @@ func main() {
 		sort.Sort(byVal(sorted[4*i : 4*i+4]))
 	}
 
+	// A table of functions never written, and closures a region's
+	// iteration appends to a slice of its own and ranges over.
+	tabled := make([]float64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		tabled[i] = kernels[i%len(kernels)](float64(i))
+		var fs []func() float64
+		for k := range 3 {
+			fs = append(fs, func() float64 { return float64(i*10 + k) })
+		}
+		for _, f := range fs {
+			tabled[i] += f()
+		}
+	}
+
 	var c counter
 	_ = setter(&c)
-	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, c)
+	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c)
 }
+
+var kernels = []func(float64) float64{math.Sqrt, func(x float64) float64 { return x * x }, halve}
+
+func halve(x float64) float64 { return x / 2 }

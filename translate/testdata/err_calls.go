@@ -46,6 +46,7 @@ func main() {
 	out := make([]float64, n)
 	j := job{run: func(i int) { out[i] = 1 }}
 	table := map[string]func(int){"a": func(i int) { out[i] = 2 }}
+	table["b"] = func(i int) { out[i] = 4 } // a table written: its elements are not only its literal's
 	var name named = label(make([]byte, 4))
 	rng := rand.New(rand.NewSource(1))
 	draw := rng.Float64
