@@ -66,7 +66,7 @@ func updateForms(v *types.Var, op string) string {
 		forms = "s = e " + op + " s, s = s " + op + " e or s = " + map[string]string{"&&": "false", "||": "true"}[op]
 	case "max", "min":
 		cmp := map[string]string{"max": ">", "min": "<"}[op]
-		forms = "s = " + op + "(s, e) or, on an integer, if e " + cmp + " s { s = e }"
+		forms = "s = " + op + "(s, e), s = math." + strings.ToUpper(op[:1]) + op[1:] + "(s, e) or, on an integer, if e " + cmp + " s { s = e }"
 	default:
 		forms = "s " + op + "= e, s = s " + op + " e or s = e " + op + " s"
 	}
@@ -224,7 +224,7 @@ func (t *translator) extremumCall(v *types.Var, target ast.Expr, op string, e as
 	if !ok || op != "max" && op != "min" {
 		return false
 	}
-	if b, builtin := t.info.Uses[calleeIdent(call)].(*types.Builtin); !builtin || b.Name() != op {
+	if !t.isExtremum(call, op) {
 		return false
 	}
 	found := 0
@@ -237,6 +237,21 @@ func (t *translator) extremumCall(v *types.Var, target ast.Expr, op string, e as
 		}
 	}
 	return found == 1
+}
+
+// isExtremum reports whether call calls the builtin max or min (op), or
+// math.Max or math.Min, which give the same results on float64 (NaN if
+// either is NaN; +0 of +0 and -0 under max, -0 under min).
+func (t *translator) isExtremum(call *ast.CallExpr, op string) bool {
+	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok {
+		return b.Name() == op
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := t.info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "math" && fn.Name() == map[string]string{"max": "Max", "min": "Min"}[op]
 }
 
 // extremumAssign reports whether as, v = e, is the body of an if

@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // A reduction variable may be written in the loop only by its operator's
 // own update (s += e, s = s + e, s = e + s, s++, m = max(m, e), the if
@@ -51,6 +54,15 @@ func main() {
 		pm = max(pm, a[i]) + 1   // want "pm is a max reduction variable"
 	}
 	fmt.Println(hi, lo, top, pm)
+	fa := make([]float64, n)
+	fhi, flo, fwrong := 0.0, 0.0, 0.0
+	//cape:parallel for reduction(max:fhi, fwrong) reduction(min:flo)
+	for i := 0; i < n; i++ {
+		fhi = math.Max(fhi, fa[i])       // accepted: math.Max is max on float64
+		flo = math.Min(fa[i]*2, flo)     // accepted
+		fwrong = math.Min(fwrong, fa[i]) // want "fwrong is a max reduction variable .* update it only as fwrong = max\\(fwrong, e\\), fwrong = math.Max\\(fwrong, e\\)"
+	}
+	fmt.Println(fhi, flo, fwrong)
 	prod, quot, inc, minus := 1, 1, 1, 1
 	var all, any, none bool
 	//cape:parallel for reduction(*:prod, quot, inc, minus) reduction(||:all, none) reduction(&&:any)
