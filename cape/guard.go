@@ -1,6 +1,10 @@
 package cape
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/cape-go/cape/cape/internal/stdio"
+)
 
 // A Guard watches one call of a function that holds a parallel region: the
 // translator emits `defer cape.Enter().Leave()` at its top. A panic (or
@@ -56,8 +60,11 @@ func (n *node) checkAbandoned() error {
 
 // tellLostOutput says, where the program ends inside a region (os.Exit or
 // log.Fatal in an iteration, a panic that ends it) after that region's
-// iterations printed on this node, that those lines are lost: a region's
-// output is written in iteration order at its end, which never comes.
+// iterations printed on this node, that those lines cannot take their
+// place in the output: a region's output is written in iteration order at
+// its end, which never comes. It writes them on standard error instead
+// (the last heldMax bytes), so that a message the program printed before
+// it ended (`fmt.Println("bad input at", i); os.Exit(1)`) is seen.
 func (n *node) tellLostOutput() {
 	r := n.cur
 	if r == nil {
@@ -66,5 +73,30 @@ func (n *node) tellLostOutput() {
 	if r == nil || !n.out.Holds() {
 		return
 	}
-	notice("cape: %s: the program ends inside %s: what its iterations printed on this node before is lost (a region's output is written in iteration order at its end)\n", n.name, r.label())
+	held, err := n.out.End(true)
+	var text []byte
+	if err == nil {
+		var segs []stdio.Segment
+		segs, err = stdio.ParseSegments(nil, held, n.rank)
+		for _, s := range segs {
+			text = append(text, s.B...)
+		}
+	}
+	if err != nil {
+		notice("cape: %s: the program ends inside %s: what its iterations printed on this node before is lost (a region's output is written in iteration order at its end; reading it back: %v)\n", n.name, r.label(), err)
+		return
+	}
+	cut := ""
+	if len(text) > heldMax {
+		cut = fmt.Sprintf("(the first %d bytes left out) ", len(text)-heldMax)
+		text = text[len(text)-heldMax:]
+	}
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		text = append(text, '\n')
+	}
+	notice("cape: %s: the program ends inside %s: what its iterations printed on this node cannot take its place in the output (a region's output is written in iteration order at its end), and follows here instead %s---\n%s--- (end of what %s printed in %s)\n",
+		n.name, r.label(), cut, text, n.name, r.label())
 }
+
+// heldMax bounds what tellLostOutput writes of a node's held output.
+const heldMax = 64 << 10

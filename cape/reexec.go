@@ -148,9 +148,29 @@ func (ro *rosterDriver) serve(rank int, start <-chan uint64) {
 			}
 		}
 		if err != nil {
+			var ended *slaveEnded
+			if errors.As(err, &ended) {
+				ended.region = seq
+			}
 			acts = ro.step(roster.Event{Kind: roster.Closed, Rank: rank, Seq: seq, Err: err, At: time.Now()}, nil, acts)
 		}
 	}
+}
+
+// slaveEnded is a slave's program ending while the master's runs regions:
+// inside region last (os.Exit, log.Fatal or a panic in one of its
+// iterations), when last is the region the master runs, or before it (its
+// sequential code took another path).
+type slaveEnded struct {
+	rank         int
+	last, region uint64 // the last region the slave began; the region the master runs
+}
+
+func (e *slaveEnded) Error() string {
+	if e.last == e.region {
+		return fmt.Sprintf("node %d's program ended inside this region (os.Exit, log.Fatal or a panic in one of its iterations): the master runs its units, where the program ends as under go run", e.rank)
+	}
+	return fmt.Sprintf("node %d's program ended before this region: every node runs the program, and its sequential code must take the same path on each (a loop bounded by the time, random numbers of a process's own or a map's order do not)", e.rank)
 }
 
 // runsMsg is a runs message a receiver took, or why its connection ended.
@@ -184,7 +204,7 @@ func (ro *rosterDriver) recvSkippingRuns(rank int) (transport.Message, error) {
 			// The slave's program ended: it runs no region after, and
 			// one the master begins is the master's alone (the master
 			// re-runs the slave's units, as after a loss).
-			return msg, fmt.Errorf("node %d's program ended before this region: every node runs the program, and its sequential code must take the same path on each (a loop bounded by the time, random numbers of a process's own or a map's order do not)", rank)
+			return msg, &slaveEnded{rank: rank, last: msg.Seq}
 		}
 	}
 }

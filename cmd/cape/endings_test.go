@@ -76,8 +76,11 @@ func TestRecoveredPanicStops(t *testing.T) {
 
 // TestExitInRegionSaysOutputLost: a program that ends inside a region
 // (os.Exit in an iteration) after the region's iterations printed ends with
-// its own status, and the nodes that printed say that those lines are lost
-// (a region's output is written at its end, which never comes).
+// its own status, and the nodes that printed write those lines on standard
+// error, saying they could not take their place in the output (a region's
+// output is written at its end, which never comes); the master says that
+// a slave whose program ended so ended inside the region, not before it
+// (which would be sequential code taking another path).
 func TestExitInRegionSaysOutputLost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -85,7 +88,15 @@ func TestExitInRegionSaysOutputLost(t *testing.T) {
 	bin := sharedBuild(t, "./testdata/endings")
 	_, errText, err := capeRun("2", nil, bin, []string{"-how", "exitprint"})
 	var ee *launch.ExitError
-	if !errors.As(err, &ee) || ee.Code != 3 || !strings.Contains(errText, "what its iterations printed on this node before is lost") {
-		t.Fatalf("%v, want status 3 and the lost output said\n%s", err, errText)
+	if !errors.As(err, &ee) || ee.Code != 3 || !strings.Contains(errText, "what its iterations printed on this node cannot take its place in the output") {
+		t.Fatalf("%v, want status 3 and the held output said\n%s", err, errText)
+	}
+	for _, line := range []string{"[node 1] iteration 3000", "[node 1] iteration 4000", "\niteration 0\n"} {
+		if !strings.Contains(errText, line) {
+			t.Errorf("standard error lacks %q, printed in the region before the program ended:\n%s", line, errText)
+		}
+	}
+	if strings.Contains(errText, "ended before this region") || !strings.Contains(errText, "node 1's program ended inside this region") {
+		t.Errorf("the master does not say that node 1's program ended inside the region:\n%s", errText)
 	}
 }
