@@ -37,9 +37,9 @@ func (op Op) String() string { return values.Op(op).String() }
 // LastPrivate registers *v as a lastprivate variable of r: at Exchange the
 // value held by the node for which owner is true (the node that ran the
 // sequentially last iteration or section) is stored in *v on every node. T
-// must not contain pointers.
+// must not contain pointers, or be a string.
 func LastPrivate[T any](r *Region, v *T, owner bool) {
-	if err := allocs.PointerFree(reflect.TypeFor[T]()); err != nil {
+	if err := lastPrivateType(reflect.TypeFor[T]()); err != nil {
 		fail(r.wrap("lastprivate variable", err))
 	}
 	r.values.Add(values.NewLastPrivate(v, owner))
@@ -49,12 +49,21 @@ func LastPrivate[T any](r *Region, v *T, owner bool) {
 // iteration assigns: at Exchange the value of the node that assigned it in
 // the sequentially latest iteration (at: this node's latest, -1 for none)
 // is stored in *v on every node, which keeps its value if no node did. T
-// must not contain pointers.
+// must not contain pointers, or be a string.
 func LastAssigned[T any](r *Region, v *T, at int) {
-	if err := allocs.PointerFree(reflect.TypeFor[T]()); err != nil {
+	if err := lastPrivateType(reflect.TypeFor[T]()); err != nil {
 		fail(r.wrap("lastprivate variable", err))
 	}
 	r.values.Add(values.NewLastAssigned(v, at))
+}
+
+// lastPrivateType refuses a lastprivate variable's type t that holds
+// pointers, but for a string, whose bytes travel.
+func lastPrivateType(t reflect.Type) error {
+	if t.Kind() == reflect.String {
+		return nil
+	}
+	return allocs.PointerFree(t)
 }
 
 // partials is this node's contribution to the region's values: each

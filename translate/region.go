@@ -338,7 +338,7 @@ func (t *translator) resolveClauses(r *region) {
 					r.refused[v] = true
 					continue
 				}
-				if c.name == "lastprivate" && !pointerFree(v.Type()) {
+				if c.name == "lastprivate" && !pointerFree(v.Type()) && !isString(v.Type()) {
 					t.errorf(a.pos, "lastprivate variable %s has type %s, which contains pointers", a.text, v.Type())
 					r.refused[v] = true
 					continue
@@ -720,6 +720,13 @@ func isInteger(t types.Type) bool {
 
 // pointerFree reports whether values of type t contain no pointers, so they
 // may live in the arena.
+// isString reports whether t is a string type: a lastprivate string's
+// bytes travel.
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
 func pointerFree(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Basic:

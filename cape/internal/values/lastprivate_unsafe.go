@@ -8,8 +8,8 @@ import (
 // LastPrivate is a lastprivate variable: at the exchange, the value held by
 // the node that owns it (the one that ran the sequentially last iteration
 // or section) is stored in it on every node. T must not contain pointers
-// (the runtime checks it when it registers one). It is used by one
-// goroutine, like its region.
+// (the runtime checks it when it registers one), or be a string, whose
+// bytes travel. It is used by one goroutine, like its region.
 type LastPrivate[T any] struct {
 	v     *T
 	owner bool
@@ -28,21 +28,23 @@ func (x *LastPrivate[T]) PartialBytes() []byte {
 	if x.owner {
 		flag = 1
 	}
-	return append([]byte{flag}, rawBytes(x.v)...)
+	return append([]byte{flag}, valueBytes(x.v)...)
 }
 
-// Bytes is the variable's value (aliasing it).
-func (x *LastPrivate[T]) Bytes() []byte { return rawBytes(x.v) }
+// Bytes is the variable's value (aliasing it, but for a string).
+func (x *LastPrivate[T]) Bytes() []byte { return valueBytes(x.v) }
 
 // Combine stores the value of the node whose flag is 1: the highest such
 // rank when several claim it; the variable keeps its value when none does.
 func (x *LastPrivate[T]) Combine(parts [][]byte) error {
 	for rank, p := range parts {
-		if len(p) != 1+len(rawBytes(x.v)) {
+		if !fits(x.v, len(p)-1) {
 			return fmt.Errorf("node %d sent a lastprivate value of %d bytes, want %d", rank, len(p), 1+len(rawBytes(x.v)))
 		}
+	}
+	for _, p := range parts {
 		if p[0] == 1 {
-			copy(rawBytes(x.v), p[1:])
+			_ = setLast(x.v, p[1:])
 		}
 	}
 	return nil
@@ -53,18 +55,40 @@ func (x *LastPrivate[T]) Set(b []byte) error { return setLast(x.v, b) }
 
 // setLast stores b, the value of a lastprivate variable, in *v.
 func setLast[T any](v *T, b []byte) error {
-	if len(b) != len(rawBytes(v)) {
+	if !fits(v, len(b)) {
 		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(v)))
+	}
+	if s, ok := any(v).(*string); ok {
+		*s = string(b)
+		return nil
 	}
 	copy(rawBytes(v), b)
 	return nil
+}
+
+// fits reports whether n bytes can be a value of *v: its size (a string
+// takes any length).
+func fits[T any](v *T, n int) bool {
+	if _, ok := any(v).(*string); ok {
+		return n >= 0
+	}
+	return n == len(rawBytes(v))
+}
+
+// valueBytes is *v's value: its memory (aliasing it), or a string's bytes
+// (a copy).
+func valueBytes[T any](v *T) []byte {
+	if s, ok := any(v).(*string); ok {
+		return []byte(*s)
+	}
+	return rawBytes(v)
 }
 
 // LastAssigned is a lastprivate variable that not every iteration assigns
 // (OpenMP's lastprivate(conditional: v)): at the exchange, the value of
 // the node that assigned it in the sequentially latest iteration is
 // stored in it on every node, as go run leaves it; it keeps its value when
-// no iteration assigned it. T must not contain pointers.
+// no iteration assigned it. T must not contain pointers, or be a string.
 type LastAssigned[T any] struct {
 	v  *T
 	at int64
@@ -80,21 +104,20 @@ func NewLastAssigned[T any](v *T, at int) *LastAssigned[T] {
 // PartialBytes is this node's piece: the iteration index (8 bytes, little
 // endian, -1 for none), then the value's bytes.
 func (x *LastAssigned[T]) PartialBytes() []byte {
-	return append(binary.LittleEndian.AppendUint64(nil, uint64(x.at)), rawBytes(x.v)...)
+	return append(binary.LittleEndian.AppendUint64(nil, uint64(x.at)), valueBytes(x.v)...)
 }
 
-// Bytes is the variable's value (aliasing it).
-func (x *LastAssigned[T]) Bytes() []byte { return rawBytes(x.v) }
+// Bytes is the variable's value (aliasing it, but for a string).
+func (x *LastAssigned[T]) Bytes() []byte { return valueBytes(x.v) }
 
 // Combine stores the value of the piece with the latest iteration (the
 // highest rank's of equal ones); the variable keeps its value when every
 // piece says none.
 func (x *LastAssigned[T]) Combine(parts [][]byte) error {
-	size := 8 + len(rawBytes(x.v))
 	best, from := int64(-1), -1
 	for rank, p := range parts {
-		if len(p) != size {
-			return fmt.Errorf("node %d sent a lastprivate value of %d bytes, want %d", rank, len(p), size)
+		if !fits(x.v, len(p)-8) {
+			return fmt.Errorf("node %d sent a lastprivate value of %d bytes, want %d", rank, len(p), 8+len(rawBytes(x.v)))
 		}
 		at := int64(binary.LittleEndian.Uint64(p))
 		if at < -1 {
@@ -105,7 +128,7 @@ func (x *LastAssigned[T]) Combine(parts [][]byte) error {
 		}
 	}
 	if from >= 0 {
-		copy(rawBytes(x.v), parts[from][8:])
+		_ = setLast(x.v, parts[from][8:])
 	}
 	return nil
 }

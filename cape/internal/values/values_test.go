@@ -158,7 +158,7 @@ func TestLastPrivateOwner(t *testing.T) {
 		{name: "nobody owns it: unchanged", parts: [][]byte{piece(0, 1), piece(0, 2)}, want: 42},
 		{name: "a flag other than 1 is no claim", parts: [][]byte{piece(2, 1), piece(0xff, 2)}, want: 42},
 		{name: "no nodes", want: 42},
-		{name: "short piece", parts: [][]byte{piece(1, 1), piece(1, 2)[:4]}, want: 1,
+		{name: "short piece: nothing stored", parts: [][]byte{piece(1, 1), piece(1, 2)[:4]}, want: 42,
 			err: "node 1 sent a lastprivate value of 4 bytes, want 5"},
 		{name: "bare flag", parts: [][]byte{{1}}, want: 42, err: "node 0 sent a lastprivate value of 1 bytes, want 5"},
 	} {
@@ -194,6 +194,33 @@ func TestLastPrivatePieces(t *testing.T) {
 	}
 	if err := other.Set(make([]byte, 9)); err == nil || err.Error() != "lastprivate value of 9 bytes, want 8" {
 		t.Errorf("a long value: %v", err)
+	}
+}
+
+// TestLastPrivateString: a lastprivate string's bytes travel, of any
+// length, and the owner's become the variable's on every node.
+func TestLastPrivateString(t *testing.T) {
+	v := "start"
+	owner := NewLastPrivate(&v, true)
+	if got := owner.PartialBytes(); got[0] != 1 || string(got[1:]) != "start" {
+		t.Fatalf("owner's piece %q", got)
+	}
+	w := "mine"
+	other := NewLastPrivate(&w, false)
+	if err := other.Combine([][]byte{append([]byte{0}, "x"...), append([]byte{1}, "the last section"...), {0}}); err != nil || w != "the last section" {
+		t.Fatalf("Combine: %q, %v", w, err)
+	}
+	if err := other.Set(nil); err != nil || w != "" {
+		t.Fatalf("Set of an empty string: %q, %v", w, err)
+	}
+	if err := other.Combine([][]byte{{}}); err == nil {
+		t.Fatal("a piece without its flag was taken")
+	}
+	at := "none"
+	la := NewLastAssigned(&at, 3)
+	p := la.PartialBytes()
+	if err := la.Combine([][]byte{append(p[:8:8], "three"...), append(binary.LittleEndian.AppendUint64(nil, 7), "seven"...)}); err != nil || at != "seven" {
+		t.Fatalf("LastAssigned: %q, %v", at, err)
 	}
 }
 
