@@ -1,0 +1,3 @@
+module example.com/idiom
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/pkgv
+
+go 1.26
