@@ -3,6 +3,8 @@ package values
 import (
 	"encoding/binary"
 	"fmt"
+	"reflect"
+	"unsafe"
 )
 
 // LastPrivate is a lastprivate variable: at the exchange, the value held by
@@ -58,7 +60,7 @@ func setLast[T any](v *T, b []byte) error {
 	if !fits(v, len(b)) {
 		return fmt.Errorf("lastprivate value of %d bytes, want %d", len(b), len(rawBytes(v)))
 	}
-	if s, ok := any(v).(*string); ok {
+	if s := asString(v); s != nil {
 		*s = string(b)
 		return nil
 	}
@@ -66,10 +68,19 @@ func setLast[T any](v *T, b []byte) error {
 	return nil
 }
 
+// asString is v as a *string when T is a string type (named or not), or
+// nil.
+func asString[T any](v *T) *string {
+	if reflect.TypeFor[T]().Kind() != reflect.String {
+		return nil
+	}
+	return (*string)(unsafe.Pointer(v))
+}
+
 // fits reports whether n bytes can be a value of *v: its size (a string
 // takes any length).
 func fits[T any](v *T, n int) bool {
-	if _, ok := any(v).(*string); ok {
+	if asString(v) != nil {
 		return n >= 0
 	}
 	return n == len(rawBytes(v))
@@ -78,7 +89,7 @@ func fits[T any](v *T, n int) bool {
 // valueBytes is *v's value: its memory (aliasing it), or a string's bytes
 // (a copy).
 func valueBytes[T any](v *T) []byte {
-	if s, ok := any(v).(*string); ok {
+	if s := asString(v); s != nil {
 		return []byte(*s)
 	}
 	return rawBytes(v)

@@ -216,6 +216,11 @@ func TestLastPrivateString(t *testing.T) {
 	if err := other.Combine([][]byte{{}}); err == nil {
 		t.Fatal("a piece without its flag was taken")
 	}
+	type label string
+	named := label("old")
+	if err := NewLastPrivate(&named, false).Combine([][]byte{append([]byte{1}, "new"...)}); err != nil || named != "new" {
+		t.Fatalf("a named string type: %q, %v", named, err)
+	}
 	at := "none"
 	la := NewLastAssigned(&at, 3)
 	p := la.PartialBytes()

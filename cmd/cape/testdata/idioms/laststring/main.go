@@ -1,5 +1,6 @@
 // Command laststring has lastprivate strings: one every iteration
-// assigns, one only some do (conditional), and one set by sections.
+// assigns, one only some do (conditional), one of a named string type, and
+// one set by sections.
 package main
 
 import (
@@ -7,8 +8,11 @@ import (
 	"strconv"
 )
 
+type tag string
+
 func main() {
 	n := 1000
+	var last tag
 	best := ""
 	label := "unset"
 	vals := make([]int, n)
@@ -16,6 +20,10 @@ func main() {
 	for i := 0; i < n; i++ {
 		vals[i] = i * i % 977
 		label = "item-" + strconv.Itoa(i) + "-" + strconv.Itoa(vals[i])
+	}
+	//cape:parallel for lastprivate(last)
+	for i := 0; i < n; i++ {
+		last = tag(strconv.Itoa(vals[i]))
 	}
 	//cape:parallel for lastprivate(best)
 	for i := 0; i < n; i++ {
@@ -35,5 +43,5 @@ func main() {
 			who = "second, " + label
 		}
 	}
-	fmt.Println(label, "|", best, "|", who)
+	fmt.Println(label, "|", best, "|", who, "|", last)
 }
