@@ -7,6 +7,7 @@ package cape
 // the records after it.
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/cape-go/cape/cape/internal/allocs"
@@ -120,13 +121,14 @@ func (n *node) restore(name string, live []any, vars [][]byte) error {
 // them, vars are their bytes), once the image is checked against the arena
 // and the variables, and checks the pointers the arena's allocations then
 // hold (durable.Restore). Where the program allocated differently before
-// reaching the point than the saved run had when it saved the image, the
-// image's allocations are adopted first (adoptAllocations).
+// reaching the point than the saved run had when it saved the image (other
+// blocks, or other types or places at the same blocks), the image's
+// allocations are adopted first (adoptAllocations).
 func (n *node) restoreImage(name string, im *ckptlog.Image, live []any, vars [][]byte) error {
 	n.gap.Dirty()
 	l, check := n.layout(), allocTable.CheckPointers
 	var adopted []*allocs.Allocation
-	if !durable.SameAllocations(im, n.arena.AppendState(nil)) {
+	if !durable.SameAllocations(im, n.arena.AppendState(nil)) || !bytes.Equal(im.Table, allocTable.AppendEntries(nil)) {
 		all, err := adoptAllocations(n.arena, im.Alloc, im.Table)
 		if err != nil {
 			return fmt.Errorf("restart: point %s: %w", name, err)
