@@ -75,3 +75,9 @@ func adoptAllocations(a *arena.Arena, state, table []byte) ([]*allocs.Allocation
 	}
 	return all, nil
 }
+
+// NoteType records T as a type the program allocates in the arena: the
+// translator emits it at a //cape:checkpoint point for the types its loop
+// allocates, so that a restart adopting an image's allocations knows each
+// one before the loop has made it.
+func NoteType[T any]() { noteType(reflect.TypeFor[T]()) }

@@ -440,7 +440,7 @@ func (t *freePlanner) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 		}
 	}
 	for call, name := range place.makes {
-		if t.inRegion(call.Pos()) || !t.inLoop(call) {
+		if t.inRegion(call.Pos()) || !t.inLoop(call) || t.madeOnce(call) {
 			continue
 		}
 		// Only a make held by a variable is dropped when the variable is
@@ -479,6 +479,23 @@ func (t *freePlanner) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 			"(the arena is not garbage collected): allocate it once before the loop, or let the variable that "+
 			"holds it be its only reference and hand it on as its last use (u = next; prev, cur = cur, next)", name)
 	}
+}
+
+// madeOnce reports whether call, in a loop, is guarded in it by an if
+// whose condition is an equality (`if it == 5`, `if hits == nil`): the
+// pattern of an allocation made once, which the leak warning leaves out.
+func (t *freePlanner) madeOnce(call *ast.CallExpr) bool {
+	for n := t.parent[call]; n != nil; n = t.parent[n] {
+		switch x := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.IfStmt:
+			if b, ok := ast.Unparen(x.Cond).(*ast.BinaryExpr); ok && b.Op == token.EQL && within(call.Pos(), x.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // constElem reports whether e is an element of an array or slice variable

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -101,6 +102,101 @@ func (t *emitter) emitPoints(outs map[*ast.File]*fileOut) {
 				args = append(args, "&"+v.Name())
 			}
 		}
-		fo.ed.insert(fo.off(p.stmt.Pos()), fmt.Sprintf("%s.Checkpoint(%s)%s\n", fo.cape(), strings.Join(args, ", "), t.lineDirBefore(fo, p.stmt.Pos())))
+		var notes strings.Builder
+		for _, typ := range t.loopAllocTypes(fo.f, p.stmt) {
+			fmt.Fprintf(&notes, "%s.NoteType[%s]()\n", fo.cape(), typ)
+		}
+		fo.ed.insert(fo.off(p.stmt.Pos()), fmt.Sprintf("%s%s.Checkpoint(%s)%s\n", notes.String(), fo.cape(), strings.Join(args, ", "), t.lineDirBefore(fo, p.stmt.Pos())))
 	}
+}
+
+// loopAllocTypes returns the element types, spelled in file f, of the
+// arena allocations that the loop around point statement s makes, in its
+// body or in the package's functions it calls: a restart that adopts an
+// image's allocations (cape.NoteType, adoptAllocations) must know each
+// type before the point's first pass has made one. Types that cannot be
+// named at the point (declared in a function, or not imported by f) are
+// left out; a restart needing one says so.
+func (t *emitter) loopAllocTypes(f *ast.File, s ast.Stmt) []string {
+	loop, _ := t.outerLoop(s)
+	if loop == nil {
+		return nil
+	}
+	in := append([]ast.Node{loop}, t.calledIn(loop)...)
+	within := func(n ast.Node) bool {
+		return slices.ContainsFunc(in, func(b ast.Node) bool { return b.Pos() <= n.Pos() && n.Pos() < b.End() })
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(typ types.Type) {
+		if typ == nil || !packageLevel(typ, map[types.Type]bool{}) {
+			return
+		}
+		if name, ok := t.typeString(f, typ); ok && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	for c := range t.place.makes {
+		if !within(c) {
+			continue
+		}
+		switch typ := t.info.TypeOf(c.Args[0]); calleeIdent(c).Name {
+		case "new":
+			add(typ)
+		default:
+			if sl, ok := typ.Underlying().(*types.Slice); ok {
+				add(sl.Elem())
+			}
+		}
+	}
+	for lit := range t.place.lits {
+		if within(lit) {
+			add(t.info.TypeOf(lit.X))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// packageLevel reports whether typ names only types declared at package
+// level (or predeclared), so that it can be spelled anywhere in its
+// package.
+func packageLevel(typ types.Type, seen map[types.Type]bool) bool {
+	if seen[typ] {
+		return true
+	}
+	seen[typ] = true
+	switch u := typ.(type) {
+	case *types.Named:
+		if o := u.Obj(); o.Pkg() != nil && o.Parent() != o.Pkg().Scope() {
+			return false
+		}
+		if args := u.TypeArgs(); args != nil {
+			for i := range args.Len() {
+				if !packageLevel(args.At(i), seen) {
+					return false
+				}
+			}
+		}
+		return true
+	case *types.TypeParam:
+		return false
+	case *types.Slice:
+		return packageLevel(u.Elem(), seen)
+	case *types.Array:
+		return packageLevel(u.Elem(), seen)
+	case *types.Pointer:
+		return packageLevel(u.Elem(), seen)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !packageLevel(u.Field(i).Type(), seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Basic:
+		return true
+	}
+	return false
 }

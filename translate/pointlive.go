@@ -37,7 +37,7 @@ func (t *translator) pointsLive(place *placement) {
 			named[obj] = true
 		}
 		for _, v := range p.vars {
-			t.namedOutside(p, v)
+			t.namedOutside(p, v, place)
 		}
 		var found []liveMiss
 		called := t.calledIn(loop)
@@ -66,9 +66,12 @@ func (t *translator) pointsLive(place *placement) {
 
 // namedOutside refuses a slice a point names that grows by append: its
 // elements are on Go's heap, and the image holds the arena and the
-// variables' own bytes. (A make the regions do not write stays there too;
-// the point's run-time check reports it.)
-func (t *translator) namedOutside(p *point, v *types.Var) {
+// variables' own bytes. A make of numbers (or arrays and structs of them)
+// that it is given in sequential code moves to the arena, where the image
+// holds it, even if no region writes it (a table of statistics the loop
+// keeps); one of slices stays (its rows would be on Go's heap: the point's
+// run-time check reports it).
+func (t *translator) namedOutside(p *point, v *types.Var, place *placement) {
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return
 	}
@@ -80,6 +83,10 @@ func (t *translator) namedOutside(p *point, v *types.Var) {
 		b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
 		if !ok {
 			continue
+		}
+		if sl, ok := t.info.TypeOf(call).Underlying().(*types.Slice); ok && b.Name() == "make" && pointerFree(sl.Elem()) &&
+			!t.inRegion(call.Pos()) && place.makes[call] == "" {
+			place.makes[call] = v.Name()
 		}
 		if b.Name() == "append" {
 			t.errorf(p.dir.pos, "//cape:checkpoint: %s (%s) cannot be saved: it grows by append, on Go's heap (%s), and a point saves the arena and its variables' own bytes: "+

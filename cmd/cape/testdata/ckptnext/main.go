@@ -3,8 +3,10 @@
 // time-stepping idiom (`next := make(...)`, compute, `u = next`) with a
 // //cape:checkpoint point, a second buffer of another type made each step,
 // an array made once before the loop, and the rows of two grids
-// ([][]float64) swapped each step. A restart reaches the point with the
-// buffers elsewhere than the saved run had them; it restores the image's
+// ([][]float64) swapped each step, and a table of another type that the
+// loop makes once, at its sixth pass, and only its sequential code writes.
+// A restart reaches the point with the buffers elsewhere than the saved run
+// had them, and before the table exists; it restores the image's
 // allocations.
 package main
 
@@ -12,6 +14,12 @@ import (
 	"flag"
 	"fmt"
 )
+
+// tally is what the sequential code keeps of each step.
+type tally struct {
+	steps int64
+	edge  float64
+}
 
 func main() {
 	n := flag.Int("n", 512, "elements")
@@ -28,8 +36,12 @@ func main() {
 		g[i][i] = float64(i)
 	}
 	var seen int64
+	var tallies []tally
 	for it := 0; it < *steps; it++ {
-		//cape:checkpoint it, u, seen, g, h
+		//cape:checkpoint it, u, seen, g, h, tallies
+		if it == 5 {
+			tallies = make([]tally, 3)
+		}
 		next := make([]float64, *n)
 		marks := make([]int32, *n/2)
 		//cape:parallel for
@@ -48,6 +60,10 @@ func main() {
 			}
 		}
 		g, h = h, g
+		if tallies != nil {
+			tallies[it%3].steps++
+			tallies[it%3].edge += u[1]
+		}
 		for _, m := range marks {
 			seen += int64(m)
 		}
@@ -66,5 +82,5 @@ func main() {
 			s += v
 		}
 	}
-	fmt.Printf("sum %.10g w %d seen %d\n", s, ws, seen)
+	fmt.Printf("sum %.10g w %d seen %d tallies %v\n", s, ws, seen, tallies)
 }
