@@ -41,7 +41,7 @@ func (pointArena) AppendTable(dst []byte) []byte { return allocTable.AppendEntri
 // those (cape.Free is inserted only for a buffer's sole reference), so no
 // variable left as it is refers to an allocation the image lacks. Each
 // allocation's layout comes from the type of that spelling the program
-// itself allocated; one the program has not allocated yet is refused.
+// itself allocated, or noted at the point (NoteType); another is refused.
 // It returns the table to check the image against (the caller replaces
 // allocTable with it once the image is restored).
 func adoptAllocations(a *arena.Arena, state, table []byte) ([]*allocs.Allocation, error) {
@@ -54,7 +54,7 @@ func adoptAllocations(a *arena.Arena, state, table []byte) ([]*allocs.Allocation
 		v, _ := arenaTypes.Load(e.Type)
 		t, _ := v.(reflect.Type)
 		if t == nil {
-			return nil, fmt.Errorf("the image holds a []%s allocated at %s, a type this run has not allocated before the point (or that two types spell alike), so the image cannot be restored", e.Type, e.Where)
+			return nil, fmt.Errorf("the image holds a []%s allocated at %s, a type this run has not allocated or noted before the point (declared inside a function, or two types spelled alike), so the image cannot be restored", e.Type, e.Where)
 		}
 		words, err := allocs.PointerWords(t)
 		if err != nil {
