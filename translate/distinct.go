@@ -2,6 +2,7 @@ package translate
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 )
@@ -482,9 +483,15 @@ func (t *translator) distinctPlace(r *region, e ast.Expr) bool {
 
 // distinctIndex reports whether the index expression e takes distinct
 // values for distinct values of r's loop variable: the variable itself;
-// ±e, e converted, e·c, c·e, e<<c, e±c, c+e where c does not depend on
-// the loop variable and reads no memory but variables (pureIndex); or a
-// local of the body defined once as such an expression.
+// ±e, e converted to an integer type at least as wide, e·c, c·e and e<<c
+// with c a non-zero constant (a variable could be 0: every iteration one
+// element), e±c, c+e where c is the same in every iteration (reads no
+// memory but variables, and no counter of a loop inside the body:
+// invariantIndex), or where e is the loop variable times a constant k
+// (its stride) and c ranges over at most k values in an iteration (a
+// counter of an inner loop with constant bounds, or a remainder by a
+// constant: a flattened row a[i*4+j], j < 4); or a local of the body
+// defined once as such an expression.
 func (t *translator) distinctIndex(r *region, e ast.Expr, depth int) bool {
 	if depth > 8 {
 		return false
@@ -503,20 +510,243 @@ func (t *translator) distinctIndex(r *region, e ast.Expr, depth int) bool {
 	case *ast.UnaryExpr:
 		return (x.Op == token.SUB || x.Op == token.ADD) && t.distinctIndex(r, x.X, depth+1)
 	case *ast.CallExpr:
-		// A conversion: int(i), int64(i).
+		// A conversion that keeps every value: int(i), int64(i); not
+		// uint8(i), which wraps.
 		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
-			return t.distinctIndex(r, x.Args[0], depth+1)
+			return t.widening(x.Args[0], tv.Type) && t.distinctIndex(r, x.Args[0], depth+1)
 		}
 	case *ast.BinaryExpr:
 		switch x.Op {
-		case token.ADD, token.MUL:
-			return t.distinctIndex(r, x.X, depth+1) && t.pureIndex(r, x.Y) ||
-				t.distinctIndex(r, x.Y, depth+1) && t.pureIndex(r, x.X)
-		case token.SUB, token.SHL:
-			return t.distinctIndex(r, x.X, depth+1) && t.pureIndex(r, x.Y)
+		case token.ADD:
+			return t.distinctPlus(r, x.X, x.Y, depth) || t.distinctPlus(r, x.Y, x.X, depth)
+		case token.SUB:
+			return t.distinctPlus(r, x.X, x.Y, depth)
+		case token.MUL:
+			return t.distinctIndex(r, x.X, depth+1) && constInt(t.info, x.Y) != 0 ||
+				t.distinctIndex(r, x.Y, depth+1) && constInt(t.info, x.X) != 0
+		case token.SHL:
+			k := constInt(t.info, x.Y)
+			return t.distinctIndex(r, x.X, depth+1) && k >= 0 && k < 32
 		}
 	}
 	return false
+}
+
+// distinctPlus reports whether e plus (or minus) the term c is a distinct
+// index (distinctIndex): e is, and c is the same in every iteration, or
+// ranges over no more values in one than e's stride.
+func (t *translator) distinctPlus(r *region, e, c ast.Expr, depth int) bool {
+	if !t.distinctIndex(r, e, depth+1) {
+		return false
+	}
+	if t.invariantIndex(r, c) {
+		return true
+	}
+	k, ok := t.stride(r, e, depth+1)
+	if !ok || k <= 0 {
+		return false
+	}
+	w, ok := t.termWidth(r, c)
+	return ok && w <= k
+}
+
+// stride returns k where e is the loop variable times the constant k
+// (i, i*4, 4*i, i<<2, a local defined once so, converted without loss).
+func (t *translator) stride(r *region, e ast.Expr, depth int) (int64, bool) {
+	if depth > 8 {
+		return 0, false
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v := t.varOf(x)
+		if v == nil {
+			return 0, false
+		}
+		if v == r.loop.v {
+			return 1, true
+		}
+		if def := t.onlyDefinition(r, v); def != nil {
+			return t.stride(r, def, depth+1)
+		}
+	case *ast.CallExpr:
+		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 && t.widening(x.Args[0], tv.Type) {
+			return t.stride(r, x.Args[0], depth+1)
+		}
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.MUL:
+			if k := constInt(t.info, x.Y); k > 0 {
+				s, ok := t.stride(r, x.X, depth+1)
+				return s * k, ok && s <= 1<<31 && k <= 1<<31
+			}
+			if k := constInt(t.info, x.X); k > 0 {
+				s, ok := t.stride(r, x.Y, depth+1)
+				return s * k, ok && s <= 1<<31 && k <= 1<<31
+			}
+		case token.SHL:
+			if k := constInt(t.info, x.Y); k >= 0 && k < 32 {
+				s, ok := t.stride(r, x.X, depth+1)
+				return s << k, ok && s <= 1<<31
+			}
+		}
+	}
+	return 0, false
+}
+
+// termWidth returns how many values the term c, added to a distinct index,
+// may take within one iteration: a constant (1), the counter of an inner
+// loop with constant bounds (for j := 0; j < 4; j++, for j := range 4), a
+// remainder of a non-negative counter by a constant k (at most k).
+func (t *translator) termWidth(r *region, c ast.Expr) (int64, bool) {
+	if constIntOK(t.info, c) {
+		return 1, true
+	}
+	switch x := ast.Unparen(c).(type) {
+	case *ast.Ident:
+		if v := t.varOf(x); v != nil {
+			if lo, hi, ok := t.counterRange(r, v); ok {
+				return hi - lo, true
+			}
+		}
+	case *ast.BinaryExpr:
+		if x.Op != token.REM {
+			break
+		}
+		k := constInt(t.info, x.Y)
+		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && k > 0 {
+			if v := t.varOf(id); v != nil {
+				if lo, hi, ok := t.counterRange(r, v); ok && lo >= 0 {
+					return min(k, hi-lo), true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// counterRange returns the values [lo, hi) that v, the counter of a loop
+// of r's body, takes: for v := lo; v < hi; v++ (or v <= hi-1, v += 1), or
+// for v := range hi, lo and hi constants, v assigned nowhere else in the
+// body.
+func (t *translator) counterRange(r *region, v *types.Var) (lo, hi int64, ok bool) {
+	assigned := 0
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ForStmt:
+			a, isDef := x.Init.(*ast.AssignStmt)
+			if !isDef || a.Tok != token.DEFINE || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+				break
+			}
+			if id, isID := a.Lhs[0].(*ast.Ident); !isID || t.varOf(id) != v {
+				break
+			}
+			b, isBin := x.Cond.(*ast.BinaryExpr)
+			inc, isInc := x.Post.(*ast.IncDecStmt)
+			if !isBin || !isInc || inc.Tok != token.INC || !constIntOK(t.info, a.Rhs[0]) || !constIntOK(t.info, b.Y) {
+				break
+			}
+			if id, isID := ast.Unparen(b.X).(*ast.Ident); !isID || t.varOf(id) != v {
+				break
+			}
+			switch b.Op {
+			case token.LSS:
+				lo, hi, ok = constInt(t.info, a.Rhs[0]), constInt(t.info, b.Y), true
+			case token.LEQ:
+				lo, hi, ok = constInt(t.info, a.Rhs[0]), constInt(t.info, b.Y)+1, true
+			}
+			assigned-- // its own post statement
+		case *ast.RangeStmt:
+			if id, isID := x.Key.(*ast.Ident); isID && x.Tok == token.DEFINE && t.varOf(id) == v && constIntOK(t.info, x.X) {
+				lo, hi, ok = 0, constInt(t.info, x.X), true
+			}
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if id, isID := ast.Unparen(l).(*ast.Ident); isID && t.varOf(id) == v && x.Tok != token.DEFINE {
+					assigned++
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, isID := ast.Unparen(x.X).(*ast.Ident); isID && t.varOf(id) == v {
+				assigned++
+			}
+		case *ast.UnaryExpr:
+			if id, isID := ast.Unparen(x.X).(*ast.Ident); isID && x.Op == token.AND && t.varOf(id) == v {
+				assigned++
+			}
+		}
+		return true
+	})
+	return lo, hi, ok && assigned <= 0 && hi > lo
+}
+
+// invariantIndex reports whether e, a term added to a distinct index, is
+// the same in every iteration: pureIndex, with no counter of a loop inside
+// the body (nor a local defined from one).
+func (t *translator) invariantIndex(r *region, e ast.Expr) bool {
+	if !t.pureIndex(r, e) {
+		return false
+	}
+	invariant := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v := t.varOf(id); v != nil && within(v.Pos(), r.body) {
+				def := t.onlyDefinition(r, v)
+				invariant = invariant && def != nil && t.invariantIndex(r, def)
+			}
+		}
+		return invariant
+	})
+	return invariant
+}
+
+// widening reports whether converting e to type to keeps every value of
+// e's integer type (a type at least as wide; a constant fits).
+func (t *translator) widening(e ast.Expr, to types.Type) bool {
+	from, ok1 := t.info.TypeOf(e).Underlying().(*types.Basic)
+	dst, ok2 := to.Underlying().(*types.Basic)
+	if !ok1 || !ok2 || from.Info()&types.IsInteger == 0 || dst.Info()&types.IsInteger == 0 {
+		return false
+	}
+	return intBits(dst) >= intBits(from) && (from.Info()&types.IsUnsigned == 0 || dst.Info()&types.IsUnsigned != 0 || intBits(dst) > intBits(from))
+}
+
+// intBits is the width of an integer type (int, uint and uintptr as on
+// the 64-bit targets CAPE runs on).
+func intBits(b *types.Basic) int {
+	switch b.Kind() {
+	case types.Int8, types.Uint8:
+		return 8
+	case types.Int16, types.Uint16:
+		return 16
+	case types.Int32, types.Uint32:
+		return 32
+	}
+	return 64
+}
+
+// constInt returns e's value if e is an integer constant that fits in an
+// int64, else 0.
+func constInt(info *types.Info, e ast.Expr) int64 {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return 0
+	}
+	v, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact {
+		return 0
+	}
+	return v
+}
+
+// constIntOK reports whether e is an integer constant that fits in an
+// int64.
+func constIntOK(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	_, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	return exact
 }
 
 // pureIndex reports whether e, a term added to or multiplying a distinct

@@ -10,9 +10,11 @@ import (
 // TestUpdates checks which parallel loops the runtime is told update
 // shared elements at indices not proved distinct per iteration
 // (Region.Updates, distinct.go): histograms and scatters through data or
-// modular arithmetic are; updates indexed by the loop variable (through
-// arithmetic, conversions and locals defined once), of the iteration's own
-// memory, or of a reduction's private copy are not.
+// modular arithmetic are, and so are indices that a narrowing conversion,
+// a factor that may be 0 or a window wider than its stride make repeat;
+// updates indexed by the loop variable (through arithmetic, widening
+// conversions and locals defined once), of the iteration's own memory, or
+// of a reduction's private copy are not.
 func TestUpdates(t *testing.T) {
 	cases := []struct {
 		name, body string
@@ -24,7 +26,13 @@ func TestUpdates(t *testing.T) {
 		{"flattened row, counter", "for j := 0; j < 4; j++ { a[i*4+j] += 1 }", false},
 		{"range counter", "for j := range 4 { b[i][j]++ }", false},
 		{"local defined once", "k := i*3 + n; a[k]++", false},
-		{"conversion", "a[int(int32(i))]++", false},
+		{"conversion", "a[int(int64(i))]++", false},
+		{"narrowing conversion", "a[uint8(i)]++; a[int(int32(i))]++", true},
+		{"times a variable", "a[i*n]++", true},
+		{"times zero", "a[i*0]++", true},
+		{"flattened row, variable stride", "for j := 0; j < n; j++ { a[i*n+j] += 1 }", true},
+		{"flattened row, range counter", "for j := range 4 { a[4*i+j]++ }", false},
+		{"counter reassigned", "for j := 0; j < 4; j++ { j += 2; a[i*4+j] += 1 }", true},
 		{"struct field", "s[i].x++", false},
 		{"modulo", "a[i%4]++", true},
 		{"division", "a[i/2] += 1", true},

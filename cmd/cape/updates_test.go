@@ -70,3 +70,29 @@ func TestUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdatesThatRepeat: indices that look distinct per iteration but
+// repeat (a narrowing conversion of the loop variable, a factor that is 0
+// at run time, windows wider than their stride) printed a wrong answer
+// with exit status 0 on several nodes; the merge now checks them, and the
+// job stops naming the element two nodes updated.
+func TestUpdatesThatRepeat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	bin := sharedBuild(t, "./testdata/updates/repeats")
+	for _, how := range []string{"ring", "stride", "window"} {
+		for _, nodes := range []string{"2", "4"} {
+			stdout, stderr, err := capeRun(nodes, nil, bin, []string{"-how", how})
+			if err == nil || !strings.Contains(stderr, "both updated element [") {
+				t.Errorf("%s on %s nodes: %v, printed %q, want an error naming the element both nodes updated\n%s", how, nodes, err, stdout, stderr)
+			}
+		}
+	}
+	// One node updates every element: go run's answer.
+	want := goRun(t, "./testdata/updates/repeats", "-how", "window")
+	if stdout, stderr, err := capeRun("1", nil, bin, []string{"-how", "window"}); err != nil || stdout != want {
+		t.Errorf("one node: %v, printed %q, want %q\n%s", err, stdout, want, stderr)
+	}
+}
