@@ -421,6 +421,11 @@ func (r *Region) mergeError(err error) error {
 	if ce.Same {
 		return r.errorf("nodes %d and %d both updated %s: two iterations on two nodes updated one element, each from its value at the region's entry, so the updates would not add up (the same race under OpenMP); use a reduction clause (reduction(+:array) for a histogram), or update each element in one iteration only", ce.NodeA, ce.NodeB, in)
 	}
+	if r.updates {
+		// A loop that updates shared elements: the likelier cause is an
+		// update race (hist[k]++ from two nodes), not two plain writes.
+		return r.errorf("nodes %d and %d both changed %s, to different values (%#02x vs %#02x): two iterations on two nodes wrote or updated one element (the same race under OpenMP); use a reduction clause (reduction(+:array) for a histogram), or write each element in one iteration only", ce.NodeA, ce.NodeB, in, ce.ValueA, ce.ValueB)
+	}
 	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", ce.NodeA, ce.NodeB, in, ce.ValueA, ce.ValueB)
 }
 
