@@ -749,7 +749,7 @@ func constIntOK(info *types.Info, e ast.Expr) bool {
 	return exact
 }
 
-// pureIndex reports whether e, a term added to or multiplying a distinct
+// pureIndex reports whether e, a term added to a distinct
 // index, reads no element of memory (no index, call or dereference but
 // conversions, len and cap) and does not depend on the loop variable.
 func (t *translator) pureIndex(r *region, e ast.Expr) bool {
