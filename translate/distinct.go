@@ -525,8 +525,7 @@ func (t *translator) distinctIndex(r *region, e ast.Expr, depth int) bool {
 			return t.distinctIndex(r, x.X, depth+1) && constInt(t.info, x.Y) != 0 ||
 				t.distinctIndex(r, x.Y, depth+1) && constInt(t.info, x.X) != 0
 		case token.SHL:
-			k := constInt(t.info, x.Y)
-			return t.distinctIndex(r, x.X, depth+1) && k >= 0 && k < 32
+			return t.distinctIndex(r, x.X, depth+1) && smallShift(t.info, x.Y)
 		}
 	}
 	return false
@@ -584,9 +583,9 @@ func (t *translator) stride(r *region, e ast.Expr, depth int) (int64, bool) {
 				return s * k, ok && s <= 1<<31 && k <= 1<<31
 			}
 		case token.SHL:
-			if k := constInt(t.info, x.Y); k >= 0 && k < 32 {
+			if smallShift(t.info, x.Y) {
 				s, ok := t.stride(r, x.X, depth+1)
-				return s << k, ok && s <= 1<<31
+				return s << constInt(t.info, x.Y), ok && s <= 1<<31
 			}
 		}
 	}
@@ -736,6 +735,13 @@ func constInt(info *types.Info, e ast.Expr) int64 {
 		return 0
 	}
 	return v
+}
+
+// smallShift reports whether e is a constant shift count below 32 (a
+// variable count may be the width or more: every value shifted out).
+func smallShift(info *types.Info, e ast.Expr) bool {
+	k := constInt(info, e)
+	return constIntOK(info, e) && k >= 0 && k < 32
 }
 
 // constIntOK reports whether e is an integer constant that fits in an

@@ -30,6 +30,8 @@ func TestUpdates(t *testing.T) {
 		{"narrowing conversion", "a[uint8(i)]++; a[int(int32(i))]++", true},
 		{"times a variable", "a[i*n]++", true},
 		{"times zero", "a[i*0]++", true},
+		{"shifted by a variable", "a[i<<n]++", true},
+		{"shifted by a constant", "a[i<<2]++", false},
 		{"flattened row, variable stride", "for j := 0; j < n; j++ { a[i*n+j] += 1 }", true},
 		{"flattened row, range counter", "for j := range 4 { a[4*i+j]++ }", false},
 		{"counter reassigned", "for j := 0; j < 4; j++ { j += 2; a[i*4+j] += 1 }", true},
