@@ -313,25 +313,36 @@ func (t *translator) followsLoopVar(r *region, e ast.Node, depth int) bool {
 // compares it with, or its range expression; false if v is no such
 // counter (or its condition is not a comparison of it).
 func (t *translator) counterBounds(r *region, v *types.Var) ([]ast.Expr, bool) {
-	var out []ast.Expr
-	found := false
+	switch x := t.counterLoop(r, v).(type) {
+	case *ast.ForStmt:
+		bound := t.boundOf(x.Cond, v)
+		return []ast.Expr{x.Init.(*ast.AssignStmt).Rhs[0], bound}, bound != nil
+	case *ast.RangeStmt:
+		return []ast.Expr{x.X}, true
+	}
+	return nil, false
+}
+
+// counterLoop returns the loop of r's body whose counter v is (for v :=
+// start; …, with v alone on the left, or for v := range …), or nil.
+func (t *translator) counterLoop(r *region, v *types.Var) ast.Stmt {
+	var loop ast.Stmt
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.ForStmt:
 			if a, ok := x.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == 1 && len(a.Rhs) == 1 {
 				if id, ok := a.Lhs[0].(*ast.Ident); ok && t.varOf(id) == v {
-					bound := t.boundOf(x.Cond, v)
-					out, found = []ast.Expr{a.Rhs[0], bound}, bound != nil
+					loop = x
 				}
 			}
 		case *ast.RangeStmt:
 			if id, ok := x.Key.(*ast.Ident); ok && x.Tok == token.DEFINE && t.varOf(id) == v {
-				out, found = []ast.Expr{x.X}, true
+				loop = x
 			}
 		}
-		return !found
+		return loop == nil
 	})
-	return out, found
+	return loop
 }
 
 // boundOf returns the side of cond, a loop's condition, that v is
@@ -624,58 +635,66 @@ func (t *translator) termWidth(r *region, c ast.Expr) (int64, bool) {
 }
 
 // counterRange returns the values [lo, hi) that v, the counter of a loop
-// of r's body, takes: for v := lo; v < hi; v++ (or v <= hi-1, v += 1), or
-// for v := range hi, lo and hi constants, v assigned nowhere else in the
-// body.
+// of r's body, takes: for v := lo; v < hi; v++ (or v <= hi-1), or for v :=
+// range hi, lo and hi constants, v assigned nowhere else in the body.
 func (t *translator) counterRange(r *region, v *types.Var) (lo, hi int64, ok bool) {
-	assigned := 0
-	ast.Inspect(r.body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.ForStmt:
-			a, isDef := x.Init.(*ast.AssignStmt)
-			if !isDef || a.Tok != token.DEFINE || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
-				break
-			}
-			if id, isID := a.Lhs[0].(*ast.Ident); !isID || t.varOf(id) != v {
-				break
-			}
-			b, isBin := x.Cond.(*ast.BinaryExpr)
-			inc, isInc := x.Post.(*ast.IncDecStmt)
-			if !isBin || !isInc || inc.Tok != token.INC || !constIntOK(t.info, a.Rhs[0]) || !constIntOK(t.info, b.Y) {
-				break
-			}
-			if id, isID := ast.Unparen(b.X).(*ast.Ident); !isID || t.varOf(id) != v {
-				break
-			}
-			switch b.Op {
-			case token.LSS:
-				lo, hi, ok = constInt(t.info, a.Rhs[0]), constInt(t.info, b.Y), true
-			case token.LEQ:
-				lo, hi, ok = constInt(t.info, a.Rhs[0]), constInt(t.info, b.Y)+1, true
-			}
-			assigned-- // its own post statement
-		case *ast.RangeStmt:
-			if id, isID := x.Key.(*ast.Ident); isID && x.Tok == token.DEFINE && t.varOf(id) == v && constIntOK(t.info, x.X) {
-				lo, hi, ok = 0, constInt(t.info, x.X), true
-			}
+	switch x := t.counterLoop(r, v).(type) {
+	case *ast.ForStmt:
+		start := x.Init.(*ast.AssignStmt).Rhs[0]
+		b, isBin := x.Cond.(*ast.BinaryExpr)
+		inc, isInc := x.Post.(*ast.IncDecStmt)
+		if !isBin || !isInc || inc.Tok != token.INC || t.boundOf(b, v) != b.Y || !constIntOK(t.info, start) || !constIntOK(t.info, b.Y) {
+			return 0, 0, false
+		}
+		switch b.Op {
+		case token.LSS:
+			lo, hi = constInt(t.info, start), constInt(t.info, b.Y)
+		case token.LEQ:
+			lo, hi = constInt(t.info, start), constInt(t.info, b.Y)+1
+		default:
+			return 0, 0, false
+		}
+		// Its own post statement is the one change allowed.
+		return lo, hi, hi > lo && t.changes(r, v) == 1
+	case *ast.RangeStmt:
+		if !constIntOK(t.info, x.X) {
+			return 0, 0, false
+		}
+		return 0, constInt(t.info, x.X), constInt(t.info, x.X) > 0 && t.changes(r, v) == 0
+	}
+	return 0, 0, false
+}
+
+// changes counts the statements of r's body that change v after its
+// definition: assignments, increments, and taking its address.
+func (t *translator) changes(r *region, v *types.Var) int {
+	n := 0
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && t.varOf(id) == v
+	}
+	ast.Inspect(r.body, func(node ast.Node) bool {
+		switch x := node.(type) {
 		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				if id, isID := ast.Unparen(l).(*ast.Ident); isID && t.varOf(id) == v && x.Tok != token.DEFINE {
-					assigned++
+			if x.Tok != token.DEFINE {
+				for _, l := range x.Lhs {
+					if is(l) {
+						n++
+					}
 				}
 			}
 		case *ast.IncDecStmt:
-			if id, isID := ast.Unparen(x.X).(*ast.Ident); isID && t.varOf(id) == v {
-				assigned++
+			if is(x.X) {
+				n++
 			}
 		case *ast.UnaryExpr:
-			if id, isID := ast.Unparen(x.X).(*ast.Ident); isID && x.Op == token.AND && t.varOf(id) == v {
-				assigned++
+			if x.Op == token.AND && is(x.X) {
+				n++
 			}
 		}
 		return true
 	})
-	return lo, hi, ok && assigned <= 0 && hi > lo
+	return n
 }
 
 // invariantIndex reports whether e, a term added to a distinct index, is

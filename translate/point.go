@@ -17,6 +17,10 @@ type point struct {
 	dir  *directive
 	stmt ast.Stmt
 	vars []*types.Var
+	// loop is the loop around the point (nil: none), and called the
+	// bodies of the package's functions it calls (pointsLive).
+	loop   ast.Stmt
+	called []ast.Node
 }
 
 // checkPoints resolves each point's variables and refuses a point inside a
@@ -103,7 +107,7 @@ func (t *emitter) emitPoints(outs map[*ast.File]*fileOut) {
 			}
 		}
 		var notes strings.Builder
-		for _, typ := range t.loopAllocTypes(fo.f, p.stmt) {
+		for _, typ := range t.loopAllocTypes(fo.f, p) {
 			fmt.Fprintf(&notes, "%s.NoteType[%s]()\n", fo.cape(), typ)
 		}
 		fo.ed.insert(fo.off(p.stmt.Pos()), fmt.Sprintf("%s%s.Checkpoint(%s)%s\n", notes.String(), fo.cape(), strings.Join(args, ", "), t.lineDirBefore(fo, p.stmt.Pos())))
@@ -111,25 +115,24 @@ func (t *emitter) emitPoints(outs map[*ast.File]*fileOut) {
 }
 
 // loopAllocTypes returns the element types, spelled in file f, of the
-// arena allocations that the loop around point statement s makes, in its
+// arena allocations that the loop around point p makes, in its
 // body or in the package's functions it calls: a restart that adopts an
 // image's allocations (cape.NoteType, adoptAllocations) must know each
 // type before the point's first pass has made one. Types that cannot be
 // named at the point (declared in a function, or not imported by f) are
 // left out; a restart needing one says so.
-func (t *emitter) loopAllocTypes(f *ast.File, s ast.Stmt) []string {
-	loop, _ := t.outerLoop(s)
-	if loop == nil {
+func (t *emitter) loopAllocTypes(f *ast.File, p *point) []string {
+	if p.loop == nil {
 		return nil
 	}
-	in := append([]ast.Node{loop}, t.calledIn(loop)...)
+	in := append([]ast.Node{p.loop}, p.called...)
 	within := func(n ast.Node) bool {
 		return slices.ContainsFunc(in, func(b ast.Node) bool { return b.Pos() <= n.Pos() && n.Pos() < b.End() })
 	}
 	seen := map[string]bool{}
 	var out []string
 	add := func(typ types.Type) {
-		if typ == nil || !packageLevel(typ, map[types.Type]bool{}) {
+		if typ == nil || !packageLevel(typ) {
 			return
 		}
 		if name, ok := t.typeString(f, typ); ok && !seen[name] {
@@ -162,41 +165,15 @@ func (t *emitter) loopAllocTypes(f *ast.File, s ast.Stmt) []string {
 // packageLevel reports whether typ names only types declared at package
 // level (or predeclared), so that it can be spelled anywhere in its
 // package.
-func packageLevel(typ types.Type, seen map[types.Type]bool) bool {
-	if seen[typ] {
-		return true
-	}
-	seen[typ] = true
-	switch u := typ.(type) {
-	case *types.Named:
-		if o := u.Obj(); o.Pkg() != nil && o.Parent() != o.Pkg().Scope() {
-			return false
+func packageLevel(typ types.Type) bool {
+	return !mentionsType(typ, func(t types.Type) bool {
+		switch u := t.(type) {
+		case *types.TypeParam:
+			return true
+		case *types.Named:
+			o := u.Obj()
+			return o.Pkg() != nil && o.Parent() != o.Pkg().Scope()
 		}
-		if args := u.TypeArgs(); args != nil {
-			for i := range args.Len() {
-				if !packageLevel(args.At(i), seen) {
-					return false
-				}
-			}
-		}
-		return true
-	case *types.TypeParam:
 		return false
-	case *types.Slice:
-		return packageLevel(u.Elem(), seen)
-	case *types.Array:
-		return packageLevel(u.Elem(), seen)
-	case *types.Pointer:
-		return packageLevel(u.Elem(), seen)
-	case *types.Struct:
-		for i := range u.NumFields() {
-			if !packageLevel(u.Field(i).Type(), seen) {
-				return false
-			}
-		}
-		return true
-	case *types.Basic:
-		return true
-	}
-	return false
+	}, map[types.Type]bool{})
 }

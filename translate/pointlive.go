@@ -27,6 +27,7 @@ func (t *translator) pointsLive(place *placement) {
 		if loop == nil {
 			continue
 		}
+		p.loop, p.called = loop, t.calledIn(loop)
 		scope := t.scopeAt(p.stmt)
 		if scope == nil {
 			continue
@@ -40,7 +41,6 @@ func (t *translator) pointsLive(place *placement) {
 			t.namedOutside(p, v, place)
 		}
 		var found []liveMiss
-		called := t.calledIn(loop)
 		for v, uses := range t.facts.uses {
 			pkgVar := v.Parent() == t.p.types.Scope() // declared anywhere in the package
 			if named[v] || place.boxes[v] != nil || !pkgVar && v.Pos() >= p.stmt.Pos() {
@@ -51,7 +51,7 @@ func (t *translator) pointsLive(place *placement) {
 			}
 			var in []ast.Node // where a use counts as the loop's: the functions it calls, for a package variable
 			if pkgVar {
-				in = called
+				in = p.called
 			}
 			if m, ok := t.carried(v, uses, loop, fn, in, place); ok {
 				found = append(found, m)

@@ -282,39 +282,46 @@ func paramType(sig *types.Signature, i int, ellipsis bool) types.Type {
 	return sig.Params().At(i).Type()
 }
 
+// mentionsTypeParam reports whether typ is or is built from a type
+// parameter (or a function type: what it may be called with is open).
 func mentionsTypeParam(typ types.Type, seen map[types.Type]bool) bool {
+	return mentionsType(typ, func(t types.Type) bool {
+		switch t.(type) {
+		case *types.TypeParam, *types.Signature:
+			return true
+		}
+		return false
+	}, seen)
+}
+
+// mentionsType reports whether typ, or a type it is built from (element,
+// key, field, type argument of a named type; not a named type's underlying
+// type), is one that hit reports.
+func mentionsType(typ types.Type, hit func(types.Type) bool, seen map[types.Type]bool) bool {
 	if typ == nil || seen[typ] {
 		return false
 	}
 	seen[typ] = true
-	switch u := typ.(type) {
-	case *types.TypeParam:
+	if hit(typ) {
 		return true
+	}
+	switch u := typ.(type) {
 	case *types.Named:
 		for i := range u.TypeArgs().Len() {
-			if mentionsTypeParam(u.TypeArgs().At(i), seen) {
+			if mentionsType(u.TypeArgs().At(i), hit, seen) {
 				return true
 			}
 		}
-		return false
-	case *types.Pointer:
-		return mentionsTypeParam(u.Elem(), seen)
-	case *types.Slice:
-		return mentionsTypeParam(u.Elem(), seen)
-	case *types.Array:
-		return mentionsTypeParam(u.Elem(), seen)
 	case *types.Map:
-		return mentionsTypeParam(u.Key(), seen) || mentionsTypeParam(u.Elem(), seen)
-	case *types.Chan:
-		return mentionsTypeParam(u.Elem(), seen)
+		return mentionsType(u.Key(), hit, seen) || mentionsType(u.Elem(), hit, seen)
+	case interface{ Elem() types.Type }: // pointer, slice, array, channel
+		return mentionsType(u.Elem(), hit, seen)
 	case *types.Struct:
 		for i := range u.NumFields() {
-			if mentionsTypeParam(u.Field(i).Type(), seen) {
+			if mentionsType(u.Field(i).Type(), hit, seen) {
 				return true
 			}
 		}
-	case *types.Signature:
-		return true
 	}
 	return false
 }
