@@ -685,6 +685,15 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
 	w.syncUpdate(call, fn, recv, name, via)
+	if sw := t.foreign.stateWrite(fn); sw != nil {
+		in := ""
+		if sw.fn != nil && sw.fn.FullName() != fn.Origin().FullName() {
+			in = ", in " + sw.fn.Pkg().Name() + "." + funcName(sw.fn)
+		}
+		w.errorf(call.Pos(), "%s in the parallel region%s changes %s.%s, a package variable (%s%s): every node has its own copy of it, so only the node that runs the iteration would see the change; "+
+			"call it before or after the region, or keep that state in the program's own variables (a reduction clause for a sum or a count)",
+			name, via, sw.v.Pkg().Name(), sw.v.Name(), t.foreignWhere(sw.pos), in)
+	}
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}

@@ -61,6 +61,36 @@ func (t *translator) pointsLive(place *placement) {
 		for _, m := range found {
 			t.reportMiss(p, loop, m)
 		}
+		t.foreignState(p, loop)
+	}
+}
+
+// foreignState refuses point p when its loop, or a function of the
+// package it calls, calls a function of another package that changes a
+// package variable: the image cannot hold it, so a restart would give it
+// its value at the loop's first pass. The first such call is reported.
+func (t *translator) foreignState(p *point, loop ast.Stmt) {
+	for _, body := range append([]ast.Node{loop}, p.called...) {
+		var bad bool
+		ast.Inspect(body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || bad {
+				return !bad
+			}
+			fn, _ := t.externalCallee(call)
+			sw := t.foreign.stateWrite(fn)
+			if sw == nil {
+				return true
+			}
+			bad = true
+			t.errorf(p.dir.pos, "//cape:checkpoint: the loop at %s calls %s.%s (%s), which changes %s.%s, a package variable of another package (%s), and a point cannot save it: "+
+				"a restart from an image taken here would give it its value at the loop's first pass; keep that state in variables a point can name, or leave the point out",
+				t.where(loop.Pos()), fn.Pkg().Name(), funcName(fn), t.where(call.Pos()), sw.v.Pkg().Name(), sw.v.Name(), t.foreignWhere(sw.pos))
+			return false
+		})
+		if bad {
+			return
+		}
 	}
 }
 

@@ -81,6 +81,7 @@ func (c *Config) Files(dir string, paths []string, src map[string][]byte) (*Resu
 		return nil, diags.dedup()
 	}
 	t := newTranslator(p)
+	t.foreign = newForeign(imp, fset)
 	res := t.run()
 	if len(t.diags) > 0 {
 		t.diags.sort()
@@ -124,6 +125,9 @@ type translator struct {
 	// prints memoizes printReach (stdout.go): which functions may write
 	// to standard output, asked by printsInGoroutines.
 	prints *reach
+	// foreign reads other packages' source for the package variables
+	// their functions change (foreign.go); nil: not checked.
+	foreign *foreign
 }
 
 func newTranslator(p *pkg) *translator {

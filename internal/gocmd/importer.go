@@ -10,25 +10,41 @@ import (
 	"go/types"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
 // ExportImporter returns an importer that reads compiler export data for
 // paths and their dependencies, as resolved by `go list -export -deps` run
 // in dir (so module, vendor and replace settings apply). It runs the go
-// command once, building what is not in the build cache.
+// command once, building what is not in the build cache. The importer is
+// a translate.SourceImporter: it also names the Go files of each package
+// outside the standard library.
 func ExportImporter(ctx context.Context, fset *token.FileSet, dir string, paths []string) (types.Importer, error) {
 	exports := map[string]string{}
+	sources := map[string][]string{}
 	if len(paths) > 0 {
-		args := append([]string{"list", "-e", "-export", "-deps", "-f", "{{if .Export}}{{.ImportPath}}\t{{.Export}}{{end}}"}, paths...)
+		const format = "{{if .Export}}{{.ImportPath}}\t{{.Export}}\t{{.Standard}}\t{{.Dir}}\t{{join .GoFiles \"\\t\"}}\t{{join .CgoFiles \"\\t\"}}{{end}}"
+		args := append([]string{"list", "-e", "-export", "-deps", "-f", format}, paths...)
 		var out bytes.Buffer
 		if err := runGoOut(ctx, dir, nil, &out, args...); err != nil {
 			return nil, fmt.Errorf("translate: %w", err)
 		}
 		sc := bufio.NewScanner(&out)
+		sc.Buffer(nil, 1<<24)
 		for sc.Scan() {
-			if path, file, ok := strings.Cut(sc.Text(), "\t"); ok {
-				exports[path] = file
+			f := strings.Split(sc.Text(), "\t")
+			if len(f) < 4 {
+				continue
+			}
+			exports[f[0]] = f[1]
+			if f[2] == "true" {
+				continue
+			}
+			for _, name := range f[4:] {
+				if name != "" {
+					sources[f[0]] = append(sources[f[0]], filepath.Join(f[3], name))
+				}
 			}
 		}
 	}
@@ -39,7 +55,22 @@ func ExportImporter(ctx context.Context, fset *token.FileSet, dir string, paths 
 		}
 		return os.Open(file)
 	}
-	return importer.ForCompiler(fset, "gc", lookup), nil
+	return &sourceImporter{Importer: importer.ForCompiler(fset, "gc", lookup), sources: sources}, nil
+}
+
+// sourceImporter is an export-data importer that also knows where the
+// source of each package outside the standard library is.
+type sourceImporter struct {
+	types.Importer
+	sources map[string][]string
+}
+
+// Sources returns the Go files of the package at path (cgo's included),
+// or false for a package of the standard library or one go list did not
+// name.
+func (s *sourceImporter) Sources(path string) ([]string, bool) {
+	files, ok := s.sources[path]
+	return files, ok
 }
 
 // newImporter is ExportImporter for translate.Config.NewImporter.

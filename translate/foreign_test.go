@@ -1,0 +1,177 @@
+package translate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// foreignKern is a package of the user's module whose functions change its
+// package variables directly, through a method, through a local alias,
+// through another package of the module, or not at all.
+var foreignKern = map[string]string{
+	"kern/kern.go": `package kern
+
+import (
+	"sync"
+
+	"example.com/fm/tally"
+)
+
+var total float64
+var hist = make([]int, 8)
+var once sync.Once
+var mu sync.Mutex
+var table []float64
+
+type Acc struct{ n int }
+
+var acc Acc
+
+func (a *Acc) add() { a.n++ }
+
+func Add(x float64) float64  { total += x; return x }
+func Bump(x float64) float64 { acc.add(); return x }
+func Bin(x float64) float64  { h := hist; h[int(x)%8]++; return x }
+func Far(x float64) float64  { tally.Count(); return x }
+func Pure(x float64) float64 { return helper(x) * 2 }
+func helper(x float64) float64 {
+	mu.Lock()
+	defer mu.Unlock()
+	return x + 1
+}
+func Lazy(x float64) float64 {
+	once.Do(func() { table = make([]float64, 4) })
+	return x + float64(len(table))
+}
+func Total() float64 { return total }
+`,
+	"tally/tally.go": `package tally
+
+var n int
+
+func Count() { n++ }
+`,
+}
+
+// TestForeignState checks that a region calling a function of another
+// package of the user's module that changes a package variable is refused,
+// naming the variable and where it changes, and that one that only reads,
+// locks or initialises once is not.
+func TestForeignState(t *testing.T) {
+	if exportImporter == nil {
+		t.Fatal("no export importer installed")
+	}
+	cases := []struct{ call, want string }{
+		{"kern.Add", "changes kern.total, a package variable (kern/kern.go:21:"},
+		{"kern.Bump", "changes kern.acc, a package variable (kern/kern.go:22:"},
+		{"kern.Bin", "changes kern.hist, a package variable (kern/kern.go:23:"},
+		{"kern.Far", "changes tally.n, a package variable (tally/tally.go:5:"},
+		{"kern.Pure", ""},
+		{"kern.Lazy", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.call, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{
+				"go.mod": "module example.com/fm\n\ngo 1.26\n",
+				"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/fm/kern"
+)
+
+func main() {
+	y := make([]float64, 100)
+	//cape:parallel for
+	for i := 0; i < 100; i++ {
+		y[i] = ` + c.call + `(float64(i))
+	}
+	fmt.Println(y[99], kern.Total())
+}
+`,
+			}
+			writeModule(t, dir, files)
+			cfg := &Config{NewImporter: exportImporter}
+			main := filepath.Join(dir, "main.go")
+			_, err := cfg.Files(dir, []string{main}, nil)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.want != "" && err == nil:
+				t.Fatalf("accepted; want an error with %q", c.want)
+			case c.want != "" && !strings.Contains(err.Error(), c.want):
+				t.Fatalf("error %q; want %q", err, c.want)
+			case c.want != "" && !strings.Contains(err.Error(), "main.go:13:10"):
+				t.Fatalf("error %q is not at the call, main.go:13:10", err)
+			}
+		})
+	}
+}
+
+// TestForeignStateAtPoint checks that a checkpoint point is refused when
+// its loop's sequential code calls a function of another package that
+// changes a package variable, which the image cannot hold.
+func TestForeignStateAtPoint(t *testing.T) {
+	for _, c := range []struct{ call, want string }{
+		{"kern.Add", "calls kern.Add (main.go:17), which changes kern.total"},
+		{"kern.Pure", ""},
+	} {
+		t.Run(c.call, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{
+				"go.mod": "module example.com/fm\n\ngo 1.26\n",
+				"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/fm/kern"
+)
+
+func main() {
+	u := make([]float64, 64)
+	for it := 0; it < 10; it++ {
+		//cape:checkpoint it, u
+		//cape:parallel for
+		for i := 0; i < 64; i++ {
+			u[i] += float64(i)
+		}
+		_ = ` + c.call + `(u[3])
+	}
+	fmt.Println(u[63], kern.Total())
+}
+`,
+			}
+			writeModule(t, dir, files)
+			cfg := &Config{NewImporter: exportImporter}
+			_, err := cfg.Files(dir, []string{filepath.Join(dir, "main.go")}, nil)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("error %v; want one with %q", err, c.want)
+			}
+		})
+	}
+}
+
+// writeModule writes files, and foreignKern's, under dir.
+func writeModule(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for k, v := range foreignKern {
+		files[k] = v
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
