@@ -34,6 +34,10 @@ type callTarget struct {
 type unbounded struct {
 	pos  token.Pos
 	what string
+	// state, when not nil, is why: the value may be fn, a function of
+	// another package that changes a package variable there.
+	state *stateWrite
+	fn    *types.Func
 }
 
 // funcFlow resolves the function values that an expression may hold.
@@ -126,7 +130,12 @@ func (ff *funcFlow) add(c callTarget) { ff.out = append(ff.out, c) }
 // fn adds the declared function fn, of this package or another.
 func (ff *funcFlow) fn(fn *types.Func, pos token.Pos) {
 	if fn.Pkg() != ff.t.p.types {
-		return // it reaches this package's memory only through its arguments
+		// It reaches this package's memory only through its arguments,
+		// but may change its own package's variables.
+		if sw := ff.t.foreign.stateWrite(fn); sw != nil && ff.bad == nil {
+			ff.bad = &unbounded{pos: pos, what: fn.Pkg().Name() + "." + funcName(fn), state: sw, fn: fn}
+		}
+		return
 	}
 	d := ff.t.facts.decls[fn.Origin()]
 	if d == nil || d.Body == nil {
@@ -686,13 +695,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	name := fn.Pkg().Name() + "." + fn.Name()
 	w.syncUpdate(call, fn, recv, name, via)
 	if sw := t.foreign.stateWrite(fn); sw != nil {
-		in := ""
-		if sw.fn != nil && sw.fn.FullName() != fn.Origin().FullName() {
-			in = ", in " + sw.fn.Pkg().Name() + "." + funcName(sw.fn)
-		}
-		w.errorf(call.Pos(), "%s in the parallel region%s changes %s.%s, a package variable (%s%s): every node has its own copy of it, so only the node that runs the iteration would see the change; "+
-			"call it before or after the region, or keep that state in the program's own variables (a reduction clause for a sum or a count)",
-			name, via, sw.v.Pkg().Name(), sw.v.Name(), t.foreignWhere(sw.pos), in)
+		w.foreignState(call.Pos(), name, fn, sw, via)
 	}
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
@@ -713,7 +716,10 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		}
 		if _, isFunc := at.Underlying().(*types.Signature); isFunc {
 			targets, bad := t.funcValues(a, w.runsIn)
-			if bad != nil {
+			switch {
+			case bad != nil && bad.state != nil:
+				w.foreignState(a.Pos(), bad.what+" (the function value "+t.text(a)+", handed to "+name+")", bad.fn, bad.state, via)
+			case bad != nil:
 				w.errorf(a.Pos(), "%s may call the function value %s%s, but CAPE cannot tell which function it is: it comes from %s at %s", name, t.text(a), via, bad.what, t.where(bad.pos))
 			}
 			for _, c := range targets {
@@ -1018,4 +1024,17 @@ func (w *regionWalk) ownVar(v *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// foreignState reports, at pos, that name (fn, of another package) in the
+// region changes sw's package variable.
+func (w *regionWalk) foreignState(pos token.Pos, name string, fn *types.Func, sw *stateWrite, via string) {
+	t := w.t
+	in := ""
+	if sw.fn != nil && sw.fn.FullName() != fn.Origin().FullName() {
+		in = ", in " + sw.fn.Pkg().Name() + "." + funcName(sw.fn)
+	}
+	w.errorf(pos, "%s in the parallel region%s changes %s.%s, a package variable (%s%s): every node has its own copy of it, so only the node that runs the iteration would see the change; "+
+		"call it before or after the region, or keep that state in the program's own variables (a reduction clause for a sum or a count)",
+		name, via, sw.v.Pkg().Name(), sw.v.Name(), t.foreignWhere(sw.pos), in)
 }

@@ -68,6 +68,7 @@ func TestForeignState(t *testing.T) {
 		{"kern.Bump", "changes kern.acc, a package variable (kern/kern.go:22:"},
 		{"kern.Bin", "changes kern.hist, a package variable (kern/kern.go:23:"},
 		{"kern.Far", "changes tally.n, a package variable (tally/tally.go:5:"},
+		{"fv", "kern.Add (through fv) in the parallel region changes kern.total"},
 		{"kern.Pure", ""},
 		{"kern.Lazy", ""},
 	}
@@ -83,6 +84,8 @@ import (
 
 	"example.com/fm/kern"
 )
+
+var fv = kern.Add
 
 func main() {
 	y := make([]float64, 100)
@@ -105,8 +108,8 @@ func main() {
 				t.Fatalf("accepted; want an error with %q", c.want)
 			case c.want != "" && !strings.Contains(err.Error(), c.want):
 				t.Fatalf("error %q; want %q", err, c.want)
-			case c.want != "" && !strings.Contains(err.Error(), "main.go:13:10"):
-				t.Fatalf("error %q is not at the call, main.go:13:10", err)
+			case c.want != "" && !strings.Contains(err.Error(), "main.go:15:10"):
+				t.Fatalf("error %q is not at the call, main.go:15:10", err)
 			}
 		})
 	}

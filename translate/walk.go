@@ -69,7 +69,9 @@ func (w *regionWalk) call(call *ast.CallExpr, callee bool) {
 		via = " (called from the parallel region at " + t.where(w.r.dir.pos) + ")"
 	}
 	targets, bad := t.callees(call, w.runsIn)
-	if bad != nil {
+	if bad != nil && bad.state != nil {
+		w.foreignState(call.Pos(), bad.what+" (through "+t.text(call.Fun)+")", bad.fn, bad.state, via)
+	} else if bad != nil {
 		w.errorf(call.Pos(), "cannot tell which function %s runs in the parallel region%s: its function value comes from %s at %s; call a function, method or function literal of this package whose value CAPE can follow", t.text(call.Fun), via, bad.what, t.where(bad.pos))
 	}
 	for _, c := range targets {
