@@ -314,13 +314,24 @@ func onceDo(info *types.Info, call *ast.CallExpr) bool {
 	return fn != nil && fn.FullName() == "(*sync.Once).Do"
 }
 
-// balanced reports whether fn is a lock's method: the state it changes
-// is back as it was when the call's caller returns.
+// balanced reports whether fn, a method with a pointer receiver, leaves
+// what its caller sees as it was: a lock's (back as it was when the
+// caller returns), a pool's (a cache of scratch values), or a read.
 func balanced(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	switch path := fn.Pkg().Path(); {
+	case path == "sync/atomic":
+		return fn.Name() == "Load"
+	case path != "sync":
+		return false
+	}
 	switch fn.FullName() {
 	case "(*sync.Mutex).Lock", "(*sync.Mutex).Unlock", "(*sync.Mutex).TryLock",
 		"(*sync.RWMutex).Lock", "(*sync.RWMutex).Unlock", "(*sync.RWMutex).RLock", "(*sync.RWMutex).RUnlock",
-		"(*sync.RWMutex).TryLock", "(*sync.RWMutex).TryRLock":
+		"(*sync.RWMutex).TryLock", "(*sync.RWMutex).TryRLock",
+		"(*sync.Pool).Get", "(*sync.Pool).Put", "(*sync.Map).Load", "(*sync.Map).Range":
 		return true
 	}
 	return false
