@@ -293,12 +293,13 @@ func (t *translator) reportMiss(p *point, loop ast.Stmt, m liveMiss) {
 		"(a restart from an image taken here would give it its value at the loop's first pass)", name, t.where(loop.Pos()), t.where(m.at))
 }
 
-// calledIn returns the bodies of the package's functions and methods that
-// loop calls statically, directly or through others: a package variable
-// they change is changed by the loop.
+// calledIn returns the bodies of the package's functions, methods and
+// function literals that loop may call (statically, through function
+// values and interfaces that CAPE can follow), directly or through
+// others: a package variable they change is changed by the loop.
 func (t *translator) calledIn(loop ast.Stmt) []ast.Node {
 	var bodies []ast.Node
-	seen := map[*types.Func]bool{}
+	seen := map[any]bool{}
 	var visit func(n ast.Node)
 	visit = func(n ast.Node) {
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -306,14 +307,26 @@ func (t *translator) calledIn(loop ast.Stmt) []ast.Node {
 			if !ok {
 				return true
 			}
-			fn := t.staticCallee(call)
-			if fn == nil || seen[fn.Origin()] {
-				return true
-			}
-			seen[fn.Origin()] = true
-			if d := t.facts.decls[fn.Origin()]; d != nil && d.Body != nil {
-				bodies = append(bodies, d.Body)
-				visit(d.Body)
+			// Function values and interface methods too, where CAPE can
+			// tell which bodies they may be.
+			targets, _ := t.callees(call, func(*types.Var) bool { return false })
+			for _, c := range targets {
+				var key any
+				var body ast.Node
+				switch {
+				case c.decl != nil && c.decl.Body != nil:
+					key, body = c.decl, c.decl.Body
+				case c.lit != nil:
+					key, body = c.lit, c.lit.Body
+				default:
+					continue
+				}
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				bodies = append(bodies, body)
+				visit(body)
 			}
 			return true
 		})

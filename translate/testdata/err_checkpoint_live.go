@@ -94,6 +94,7 @@ func run() {
 	}
 	f()
 	relax()
+	relaxValues()
 }
 
 // acc is a package variable changed only by functions the loop below
@@ -115,4 +116,29 @@ func relax() {
 		bump(w)
 	}
 	fmt.Println(acc)
+}
+
+// tally is a package variable changed only through a function value and
+// an interface method that the loop below calls.
+var tally float64
+
+type counter interface{ count(w []float64) }
+
+type byFirst struct{}
+
+func (byFirst) count(w []float64) { tally += w[0] }
+
+var account = func(w []float64) { var c counter = byFirst{}; c.count(w) }
+
+func relaxValues() {
+	w := make([]float64, 8)
+	for s := 0; s < 3; s++ {
+		//cape:checkpoint s, w // want "tally is live here and the loop at .* changes it"
+		//cape:parallel for
+		for i := range w {
+			w[i] += 1
+		}
+		account(w)
+	}
+	fmt.Println(tally)
 }
