@@ -64,10 +64,7 @@ func (w *regionWalk) call(call *ast.CallExpr, callee bool) {
 			}
 		}
 	}
-	via := ""
-	if callee {
-		via = " (called from the parallel region at " + t.where(w.r.dir.pos) + ")"
-	}
+	via := w.via(callee)
 	targets, bad := t.callees(call, w.runsIn)
 	if bad != nil && bad.state != nil {
 		w.foreignState(call.Pos(), bad.what+" (through "+t.text(call.Fun)+")", bad.fn, bad.state, via)
@@ -117,4 +114,13 @@ func (t *translator) isParam(v *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// via is what a diagnostic adds when it is about code the region calls
+// (callee), rather than the region's own.
+func (w *regionWalk) via(callee bool) string {
+	if !callee {
+		return ""
+	}
+	return " (called from the parallel region at " + w.t.where(w.r.dir.pos) + ")"
 }

@@ -1,0 +1,109 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// The region's analysis classifies the uses of variables (classifyUse): a
+// write is seen through the variable it is rooted at. A write rooted at a
+// call's result (get()[i] = v, p().n++, copy(buf(), src)) names no
+// variable, so it is found here, and refused: CAPE cannot tell which memory
+// it is, and each node would change its own copy of it.
+
+// rootlessWrites reports, in node n of code the region runs, the writes
+// rooted at a call's result.
+func (w *regionWalk) rootlessWrites(n ast.Node, via string) {
+	t := w.t
+	var targets []ast.Expr
+	switch x := n.(type) {
+	case *ast.AssignStmt:
+		if x.Tok != token.DEFINE {
+			targets = x.Lhs
+		}
+	case *ast.IncDecStmt:
+		targets = []ast.Expr{x.X}
+	case *ast.RangeStmt:
+		if x.Tok == token.ASSIGN {
+			targets = []ast.Expr{x.Key, x.Value}
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			targets = []ast.Expr{x.X}
+		}
+	case *ast.CallExpr:
+		targets = t.callWrites(x)
+	}
+	for _, e := range targets {
+		if e == nil {
+			continue
+		}
+		if call := t.writeRoot(e); call != nil {
+			w.errorf(e.Pos(), "%s in the parallel region%s writes through the result of %s, which CAPE cannot trace to the memory it places in the arena (each node would change its own copy): "+
+				"give the result a name first, before the region if it is shared (b := %s; then b[i] = ...)", t.text(e), via, t.text(call), t.text(call))
+		}
+	}
+}
+
+// callWrites returns what a call writes through besides its arguments'
+// own uses: copy's and clear's first argument, and the receiver of a
+// method with a pointer receiver.
+func (t *translator) callWrites(call *ast.CallExpr) []ast.Expr {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		if b, ok := t.info.Uses[f].(*types.Builtin); ok && (b.Name() == "copy" || b.Name() == "clear") && len(call.Args) > 0 {
+			return call.Args[:1]
+		}
+	case *ast.SelectorExpr:
+		sel := t.info.Selections[f]
+		if sel == nil || sel.Kind() != types.MethodVal {
+			return nil
+		}
+		if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+			if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+				return []ast.Expr{f.X}
+			}
+		}
+	}
+	return nil
+}
+
+// writeRoot returns the call whose result e writes through (e is get()[i],
+// get().f, *get(), get()[a:b]), or nil when e is rooted at a variable,
+// a literal or something else.
+func (t *translator) writeRoot(e ast.Expr) *ast.CallExpr {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.SliceExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.TypeAssertExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			if _, pkg := t.info.Uses[identOf(x.X)].(*types.PkgName); pkg {
+				return nil // another package's variable
+			}
+			e = x.X
+		case *ast.CallExpr:
+			if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				e = x.Args[0] // a conversion
+				continue
+			}
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// identOf is e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
