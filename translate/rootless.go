@@ -8,7 +8,7 @@ import (
 
 // The region's analysis classifies the uses of variables (classifyUse): a
 // write is seen through the variable it is rooted at. A write rooted at a
-// call's result (get()[i] = v, p().n++, copy(buf(), src)) names no
+// call's result (get()[i] = v, *p() += 1, copy(buf(), src)) names no
 // variable, so it is found here, and refused: CAPE cannot tell which memory
 // it is, and each node would change its own copy of it.
 
@@ -47,23 +47,14 @@ func (w *regionWalk) rootlessWrites(n ast.Node, via string) {
 }
 
 // callWrites returns what a call writes through besides its arguments'
-// own uses: copy's and clear's first argument, and the receiver of a
-// method with a pointer receiver.
+// own uses: copy's and clear's first argument. (A method's writes through
+// its receiver are followed into its body, where the receiver's value is
+// the call's.)
 func (t *translator) callWrites(call *ast.CallExpr) []ast.Expr {
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
 		if b, ok := t.info.Uses[f].(*types.Builtin); ok && (b.Name() == "copy" || b.Name() == "clear") && len(call.Args) > 0 {
 			return call.Args[:1]
-		}
-	case *ast.SelectorExpr:
-		sel := t.info.Selections[f]
-		if sel == nil || sel.Kind() != types.MethodVal {
-			return nil
-		}
-		if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
-			if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
-				return []ast.Expr{f.X}
-			}
 		}
 	}
 	return nil

@@ -27,8 +27,8 @@ func main() {
 		get()[i] = float64(i)        // want "get\\(\\)\\[i\\] in the parallel region writes through the result of get\\(\\)"
 		w.data()[i]++                // want "w.data\\(\\)\\[i\\] in the parallel region writes through the result of w.data\\(\\)"
 		copy(w.data()[i:i+1], g[i:]) // want "w.data\\(\\)\\[i:i\\+1\\] in the parallel region writes through the result of w.data\\(\\)"
-		w.self().set(i)              // want "w.self\\(\\) in the parallel region writes through the result of w.self\\(\\)"
-		table()[i] = nil             // want "table\\(\\)\\[i\\] in the parallel region writes through the result of table\\(\\)"
+		w.self().set(i)
+		table()[i] = nil // want "table\\(\\)\\[i\\] in the parallel region writes through the result of table\\(\\)"
 		fill(i)
 	}
 	fmt.Println(g[3], w.v[3])
