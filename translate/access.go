@@ -309,7 +309,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 			if id, ok := n.(*ast.Ident); ok {
 				t.classifyUse(u, id, local, callee)
 			}
-			u.w.rootlessWrites(n, u.w.via(callee))
+			t.rootlessWrites(n)
 			return true
 		})
 	}

@@ -9,13 +9,13 @@ import (
 // The region's analysis classifies the uses of variables (classifyUse): a
 // write is seen through the variable it is rooted at. A write rooted at a
 // call's result (get()[i] = v, *p() += 1, copy(buf(), src)) names no
-// variable, so it is found here, and refused: CAPE cannot tell which memory
-// it is, and each node would change its own copy of it.
+// variable, so it is found here, and the memory the call's result refers
+// to is traced like a variable's (needExpr): to the arena, private, or
+// refused (another package's function's result).
 
-// rootlessWrites reports, in node n of code the region runs, the writes
-// rooted at a call's result.
-func (w *regionWalk) rootlessWrites(n ast.Node, via string) {
-	t := w.t
+// rootlessWrites traces, in node n of code the region runs, the memory
+// that writes rooted at a call's result write to.
+func (t *analyzer) rootlessWrites(n ast.Node) {
 	var targets []ast.Expr
 	switch x := n.(type) {
 	case *ast.AssignStmt:
@@ -40,8 +40,7 @@ func (w *regionWalk) rootlessWrites(n ast.Node, via string) {
 			continue
 		}
 		if call := t.writeRoot(e); call != nil {
-			w.errorf(e.Pos(), "%s in the parallel region%s writes through the result of %s, which CAPE cannot trace to the memory it places in the arena (each node would change its own copy): "+
-				"give the result a name first, before the region if it is shared (b := %s; then b[i] = ...)", t.text(e), via, t.text(call), t.text(call))
+			t.needExpr(trace{}, call, t.text(call), e.Pos())
 		}
 	}
 }
