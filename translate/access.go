@@ -135,6 +135,16 @@ func (t *translator) climb(w *accessWalk) (a *access, up bool) {
 		}
 		w.e = p
 		return nil, true
+	case *ast.TypeAssertExpr:
+		// The asserted value refers to the memory the interface value
+		// does (s.(*box).w[i] = v writes what s holds); it is traced
+		// through the interface's values (needExpr).
+		if p.X != w.e || p.Type == nil {
+			return nil, false
+		}
+		w.l, w.pt = locNone, pointsOf(t.info.TypeOf(p), locUnknown)
+		w.e = p
+		return nil, true
 	case *ast.SliceExpr:
 		if p.X != w.e {
 			return nil, false

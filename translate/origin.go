@@ -186,6 +186,10 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 		t.needField(tr, sel.Obj().(*types.Var), name, why)
 	case *ast.IndexExpr:
 		t.needElem(tr, x, name, why, fail)
+	case *ast.TypeAssertExpr:
+		// What the asserted value refers to is what the interface's
+		// values do.
+		t.needExpr(tr, x.X, name, why)
 	default:
 		fail("an expression")
 	}
