@@ -116,47 +116,7 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 		}
 		fail(x.Name)
 	case *ast.CallExpr:
-		if tv := t.info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
-			t.needExpr(tr, x.Args[0], name, why)
-			return
-		}
-		if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); ok {
-			switch b.Name() {
-			case "make", "new":
-				t.arenaAlloc(tr, x, b.Name(), name, why)
-			case "append":
-				// append writes into its first argument's memory where
-				// that has room, else into memory it makes here.
-				if !t.keepPrivate(tr, x, name, why) {
-					fail("append, which may reallocate it on the Go heap; size it with make instead")
-					return
-				}
-				if len(x.Args) > 0 {
-					t.needExpr(tr, x.Args[0], name, why)
-				}
-			default:
-				fail(b.Name())
-			}
-			return
-		}
-		if fn := t.capeFunc(x); fn == "Make" || fn == "New" {
-			return
-		}
-		if fn := t.staticCallee(x); fn != nil {
-			t.needResult(tr, fn, x, name, why)
-			return
-		}
-		if fn, _ := t.externalCallee(x); fn != nil && t.freshCall(x) {
-			// Another package's constructor of what it is handed
-			// nothing to refer to (rand.New(rand.NewPCG(seed, 1))):
-			// its result is memory it made, the iteration's own where
-			// the call runs in a region.
-			if !t.keepPrivate(tr, x, name, why) {
-				fail("a call CAPE cannot follow")
-			}
-			return
-		}
-		fail("a call CAPE cannot follow")
+		t.needCall(tr, x, name, why, fail)
 	case *ast.SliceExpr:
 		if _, ok := t.info.TypeOf(x.X).Underlying().(*types.Array); ok {
 			t.needOwn(tr, x.X, name, why)
@@ -193,6 +153,54 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 	default:
 		fail("an expression")
 	}
+}
+
+// needCall requires the memory that the value of the call x refers to to
+// be in the arena: a conversion's operand, an allocation, a package
+// function's results, or the iteration's own memory made by another
+// package's constructor.
+func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Pos, fail func(string)) {
+	if tv := t.info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
+		t.needExpr(tr, x.Args[0], name, why)
+		return
+	}
+	if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); ok {
+		switch b.Name() {
+		case "make", "new":
+			t.arenaAlloc(tr, x, b.Name(), name, why)
+		case "append":
+			// append writes into its first argument's memory where
+			// that has room, else into memory it makes here.
+			if !t.keepPrivate(tr, x, name, why) {
+				fail("append, which may reallocate it on the Go heap; size it with make instead")
+				return
+			}
+			if len(x.Args) > 0 {
+				t.needExpr(tr, x.Args[0], name, why)
+			}
+		default:
+			fail(b.Name())
+		}
+		return
+	}
+	if fn := t.capeFunc(x); fn == "Make" || fn == "New" {
+		return
+	}
+	if fn := t.staticCallee(x); fn != nil {
+		t.needResult(tr, fn, x, name, why)
+		return
+	}
+	if fn, _ := t.externalCallee(x); fn != nil && t.freshCall(x) {
+		// Another package's constructor of what it is handed
+		// nothing to refer to (rand.New(rand.NewPCG(seed, 1))):
+		// its result is memory it made, the iteration's own where
+		// the call runs in a region.
+		if !t.keepPrivate(tr, x, name, why) {
+			fail("a call CAPE cannot follow")
+		}
+		return
+	}
+	fail("a call CAPE cannot follow")
 }
 
 // needElem requires the memory of the element x (a slice or pointer held by
