@@ -266,26 +266,14 @@ func (f *foreign) callWrite(info *types.Info, call *ast.CallExpr, hit func(ast.E
 // rootVar is the variable an expression such as v, v.f, v[i], v[i:j], *v
 // or pkg.V is rooted at, or nil.
 func rootVar(info *types.Info, e ast.Expr) *types.Var {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			v, _ := info.ObjectOf(x).(*types.Var)
-			return v
-		case *ast.SelectorExpr:
-			if v, ok := info.Uses[x.Sel].(*types.Var); ok && isPackageVar(v) {
-				return v // pkg.V
-			}
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.SliceExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
+	var v *types.Var
+	switch r := placeRoot(info, e).(type) {
+	case *ast.Ident:
+		v, _ = info.ObjectOf(r).(*types.Var)
+	case *ast.SelectorExpr:
+		v, _ = info.Uses[r.Sel].(*types.Var)
 	}
+	return v
 }
 
 // isPackageVar reports whether v is declared at a package's top level.

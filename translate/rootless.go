@@ -63,6 +63,16 @@ func (t *translator) callWrites(call *ast.CallExpr) []ast.Expr {
 // get().f, *get(), get()[a:b]), or nil when e is rooted at a variable,
 // a literal or something else.
 func (t *translator) writeRoot(e ast.Expr) *ast.CallExpr {
+	call, _ := placeRoot(t.info, e).(*ast.CallExpr)
+	return call
+}
+
+// placeRoot strips from e the field selections, indexes, slices,
+// dereferences, type assertions and conversions that keep to the memory
+// its root refers to, and returns that root: an identifier, a qualified
+// identifier (pkg.V), a call that is not a conversion, or another
+// expression.
+func placeRoot(info *types.Info, e ast.Expr) ast.Expr {
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.IndexExpr:
@@ -76,18 +86,18 @@ func (t *translator) writeRoot(e ast.Expr) *ast.CallExpr {
 		case *ast.TypeAssertExpr:
 			e = x.X
 		case *ast.SelectorExpr:
-			if _, pkg := t.info.Uses[identOf(x.X)].(*types.PkgName); pkg {
-				return nil // another package's variable
+			if _, pkg := info.Uses[identOf(x.X)].(*types.PkgName); pkg {
+				return x
 			}
 			e = x.X
 		case *ast.CallExpr:
-			if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
 				e = x.Args[0] // a conversion
 				continue
 			}
 			return x
 		default:
-			return nil
+			return x
 		}
 	}
 }
