@@ -491,6 +491,9 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	if _, ptr := sig.Recv().Type().Underlying().(*types.Pointer); !ptr {
 		return
 	}
+	if u := t.foreign.paramUse(fn, -1); u.known && !u.updates {
+		return // it only reads, or assigns: the merge compares what nodes assign
+	}
 	v := t.rootVar(recv)
 	if v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || types.IsInterface(t.info.TypeOf(recv)) || t.iterationPlace(r, recv) {
 		return

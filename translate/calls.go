@@ -701,7 +701,8 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}
 	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
-	if recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) {
+	if recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
+		!t.foreign.paramUse(fn, -1).known {
 		// (a WaitGroup's methods: syncUpdate's)
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
@@ -737,7 +738,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 			}
 			continue
 		}
-		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) && !t.freshValue(a) {
+		if !readOnlyArgs[fn.Pkg().Path()] && innerRefs(at, true) && !t.freshValue(a) && !t.foreign.paramUse(fn, paramIndex(sig, i)).known {
 			w.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
 		}
 	}
@@ -1037,4 +1038,13 @@ func (w *regionWalk) foreignState(pos token.Pos, name string, fn *types.Func, sw
 	w.errorf(pos, "%s in the parallel region%s changes %s.%s, a package variable (%s%s): every node has its own copy of it, so only the node that runs the iteration would see the change; "+
 		"call it before or after the region, or keep that state in the program's own variables (a reduction clause for a sum or a count)",
 		name, via, sw.v.Pkg().Name(), sw.v.Name(), t.foreignWhere(sw.pos), in)
+}
+
+// paramIndex is the index of the parameter that argument i of a call of
+// sig gives a value to, or -2 for a variadic one (not followed).
+func paramIndex(sig *types.Signature, i int) int {
+	if sig.Variadic() && i >= sig.Params().Len()-1 {
+		return -2
+	}
+	return i
 }

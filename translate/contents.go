@@ -369,7 +369,18 @@ func (t *analyzer) needField(tr trace, f *types.Var, name string, why token.Pos)
 	}
 	t.seen[tr.storesKey(f)] = true
 	if f.Pkg() != t.p.types {
-		t.originErrorf(tr, why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
+		// A field of another package that it never sets in code the
+		// program may run holds what this package stores into it.
+		at, ok := t.foreign.fieldStore(f, t.funcsOf(f.Pkg()))
+		switch {
+		case ok && at == token.NoPos:
+			t.traceStores(tr, t.stores.fields[f], name, "field "+f.Name(), why)
+		case ok:
+			t.originErrorf(tr, why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which that package sets (%s): CAPE places only memory made in this package; make the value here (a composite literal with %s: make(...)), and call no function of %s that sets the field",
+				name, f.Name(), f.Pkg().Name(), t.foreignWhere(at), f.Name(), f.Pkg().Name())
+		default:
+			t.originErrorf(tr, why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which CAPE cannot see being set", name, f.Name(), f.Pkg().Name())
+		}
 		return
 	}
 	t.traceStores(tr, t.stores.fields[f], name, "field "+f.Name(), why)

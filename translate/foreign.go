@@ -47,17 +47,19 @@ type foreign struct {
 	pkgs map[string]*foreignPkg // by import path; nil: no source, or it did not type-check
 	memo map[string]*stateWrite // by the function's full name
 	busy map[string]bool        // the functions being followed (recursion)
+	uses map[string]paramUse    // paramUse's answers, by function and parameter
 }
 
 // foreignPkg is one other package, type-checked from its source.
 type foreignPkg struct {
 	info  *types.Info
 	decls map[string]*ast.FuncDecl // by full name
+	inits []ast.Node               // the package variables' declarations and the init functions
 }
 
 func newForeign(imp types.Importer, fset *token.FileSet) *foreign {
 	si, _ := imp.(SourceImporter)
-	return &foreign{imp: si, fset: fset, pkgs: map[string]*foreignPkg{}, memo: map[string]*stateWrite{}, busy: map[string]bool{}}
+	return &foreign{imp: si, fset: fset, pkgs: map[string]*foreignPkg{}, memo: map[string]*stateWrite{}, busy: map[string]bool{}, uses: map[string]paramUse{}}
 }
 
 // load reads and type-checks the package at path, once.
@@ -91,9 +93,16 @@ func (f *foreign) load(path string) *foreignPkg {
 	fp := &foreignPkg{info: info, decls: map[string]*ast.FuncDecl{}}
 	for _, af := range asts {
 		for _, d := range af.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
-					fp.decls[fn.FullName()] = fd
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name == "init" {
+					fp.inits = append(fp.inits, d)
+				} else if fn, ok := info.Defs[d.Name].(*types.Func); ok && d.Body != nil {
+					fp.decls[fn.FullName()] = d
+				}
+			case *ast.GenDecl:
+				if d.Tok == token.VAR {
+					fp.inits = append(fp.inits, d)
 				}
 			}
 		}
@@ -345,4 +354,335 @@ func funcName(fn *types.Func) string {
 		return n.Obj().Name() + "." + fn.Name()
 	}
 	return fn.Name()
+}
+
+// A paramUse is how a function of another package uses one of its
+// parameters or its receiver: known when every use reads it, writes an
+// element of one of its slice fields of numbers, writes one of its number
+// fields, or calls a method on it that does no more; updates when one of
+// those writes is an update (x op= v, x++). What it writes is then memory
+// the argument reaches through its fields, which the caller's analysis
+// traces (need), as for this package's methods.
+type paramUse struct{ known, updates bool }
+
+// paramUse returns fn's use of its parameter index (-1: the receiver).
+func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
+	if f == nil || f.imp == nil || fn == nil || fn.Pkg() == nil {
+		return paramUse{}
+	}
+	fn = fn.Origin()
+	key := fmt.Sprintf("%s#%d", fn.FullName(), index)
+	if u, ok := f.uses[key]; ok {
+		return u
+	}
+	fp := f.load(fn.Pkg().Path())
+	if fp == nil || fp.decls[fn.FullName()] == nil {
+		return paramUse{}
+	}
+	decl := fp.decls[fn.FullName()]
+	f.uses[key] = paramUse{known: true} // while it is followed: what the rest finds
+	pv := paramVar(fp.info, decl, index)
+	u := paramUse{known: pv != nil || index == -1}
+	if pv != nil {
+		parents := parentsIn(decl.Body)
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && u.known && fp.info.Uses[id] == pv {
+				known, upd := f.useOfParam(fp.info, parents, id)
+				u.known, u.updates = u.known && known, u.updates || upd
+			}
+			return u.known
+		})
+	}
+	f.uses[key] = u
+	return u
+}
+
+// paramVar is decl's parameter index (-1: the receiver), or nil when it has
+// no name (then it is not used) or there is no such parameter.
+func paramVar(info *types.Info, decl *ast.FuncDecl, index int) *types.Var {
+	var names []*ast.Ident
+	if index == -1 {
+		if decl.Recv == nil || len(decl.Recv.List) == 0 {
+			return nil
+		}
+		names = decl.Recv.List[0].Names
+		index = 0
+	} else {
+		for _, fld := range decl.Type.Params.List {
+			if len(fld.Names) == 0 {
+				names = append(names, nil)
+			}
+			names = append(names, fld.Names...)
+		}
+	}
+	if index >= len(names) || names[index] == nil {
+		return nil
+	}
+	v, _ := info.Defs[names[index]].(*types.Var)
+	return v
+}
+
+// parentsIn maps each node under root to its parent.
+func parentsIn(root ast.Node) map[ast.Node]ast.Node {
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return parents
+}
+
+// useOfParam classifies one use id of a parameter: known when it is
+// compared, or a field or method of it is used as paramUse allows.
+func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id *ast.Ident) (known, update bool) {
+	switch p := parents[id].(type) {
+	case *ast.BinaryExpr:
+		return true, false // g == nil
+	case *ast.SelectorExpr:
+		sel := info.Selections[p]
+		if p.X != id || sel == nil || len(sel.Index()) != 1 {
+			return false, false
+		}
+		switch sel.Kind() {
+		case types.MethodVal:
+			call, ok := parents[p].(*ast.CallExpr)
+			m, _ := sel.Obj().(*types.Func)
+			if !ok || call.Fun != p || m == nil {
+				return false, false
+			}
+			u := f.paramUse(m, -1)
+			return u.known, u.updates
+		case types.FieldVal:
+			return fieldUse(info, parents, p, sel.Type())
+		}
+	}
+	return false, false
+}
+
+// fieldUse classifies the use of the field fe (of type typ) of a
+// parameter: a number field read or written, or a slice of numbers read,
+// ranged over, or written by element.
+func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ types.Type) (known, update bool) {
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		return placeUse(parents, fe)
+	case *types.Slice:
+		if _, num := u.Elem().Underlying().(*types.Basic); !num {
+			return false, false
+		}
+		switch g := parents[fe].(type) {
+		case *ast.IndexExpr:
+			if g.X != fe {
+				return true, false // used as an index
+			}
+			return placeUse(parents, g)
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(g.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+					return true, false
+				}
+			}
+		case *ast.RangeStmt:
+			return g.X == fe, false
+		}
+	}
+	return false, false
+}
+
+// placeUse classifies the use of e, a place holding a number: read,
+// assigned (update for x op= v) or incremented; its address taken is not
+// known.
+func placeUse(parents map[ast.Node]ast.Node, e ast.Expr) (known, update bool) {
+	switch g := parents[e].(type) {
+	case *ast.AssignStmt:
+		for _, l := range g.Lhs {
+			if l == e {
+				return true, g.Tok != token.ASSIGN && g.Tok != token.DEFINE
+			}
+		}
+	case *ast.IncDecStmt:
+		return true, true
+	case *ast.UnaryExpr:
+		return g.Op != token.AND, false
+	case *ast.RangeStmt:
+		return g.Key != e && g.Value != e, false
+	}
+	return true, false
+}
+
+// fieldStore returns where code of fld's package that the program may run
+// stores a value into a field of fld's name and type (a composite
+// literal, an assignment, its address taken), or NoPos; ok is false when
+// this cannot be told: no source, or another package outside the
+// standard library imports fld's package (and may store into it too).
+// mainFuncs are the functions of that package the main package names.
+func (f *foreign) fieldStore(fld *types.Var, mainFuncs []*types.Func) (at token.Pos, ok bool) {
+	if f == nil || f.imp == nil || fld.Pkg() == nil {
+		return token.NoPos, false
+	}
+	path := fld.Pkg().Path()
+	fp := f.load(path)
+	if fp == nil || f.importedElsewhere(path) {
+		return token.NoPos, false
+	}
+	same := func(v *types.Var) bool {
+		return v != nil && v.Name() == fld.Name() && types.TypeString(v.Type(), nil) == types.TypeString(fld.Type(), nil)
+	}
+	found := token.NoPos
+	for _, body := range fp.reachable(mainFuncs) {
+		ast.Inspect(body, func(n ast.Node) bool {
+			if found != token.NoPos {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.SelectorExpr:
+				sel := fp.info.Selections[x]
+				if sel != nil && sel.Kind() == types.FieldVal && same(sel.Obj().(*types.Var)) && storedInto(x, body) {
+					found = x.Pos()
+				}
+			case *ast.CompositeLit:
+				st, _ := fp.info.TypeOf(x).Underlying().(*types.Struct)
+				for i, e := range x.Elts {
+					var v *types.Var
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						v, _ = fp.info.ObjectOf(identOf(kv.Key)).(*types.Var)
+					} else if st != nil && i < st.NumFields() {
+						v = st.Field(i)
+					}
+					if st != nil && same(v) && found == token.NoPos {
+						found = e.Pos()
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found, true
+}
+
+// storedInto reports whether the selector x, in body, is assigned or has
+// its address taken.
+func storedInto(x *ast.SelectorExpr, body ast.Node) bool {
+	stored := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			stored = stored || slices.ContainsFunc(s.Lhs, func(l ast.Expr) bool { return ast.Unparen(l) == x })
+		case *ast.UnaryExpr:
+			stored = stored || s.Op == token.AND && ast.Unparen(s.X) == x
+		}
+		return !stored
+	})
+	return stored
+}
+
+// importedElsewhere reports whether a package outside the standard library
+// other than path imports path.
+func (f *foreign) importedElsewhere(path string) bool {
+	lister, ok := f.imp.(interface{ Packages() []string })
+	if !ok {
+		return true
+	}
+	for _, q := range lister.Packages() {
+		files, _ := f.imp.Sources(q)
+		for _, name := range files {
+			af, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+			if err != nil {
+				return true
+			}
+			for _, s := range af.Imports {
+				if s.Path.Value == `"`+path+`"` && q != path {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reachable returns the bodies of fp's code that may run when the main
+// package calls roots: every method, the functions they call or name,
+// the function literals in them, and the package's variable
+// initialisers and init functions.
+func (fp *foreignPkg) reachable(roots []*types.Func) []ast.Node {
+	var out []ast.Node
+	seen := map[string]bool{}
+	var queue []string
+	add := func(fn *types.Func) {
+		if k := fn.Origin().FullName(); !seen[k] {
+			seen[k] = true
+			queue = append(queue, k)
+		}
+	}
+	for _, r := range roots {
+		add(r)
+	}
+	for _, d := range fp.decls {
+		// Any method may be called through an interface (fmt calls
+		// String), by the main package or another.
+		if fn, ok := fp.info.Defs[d.Name].(*types.Func); ok && d.Recv != nil {
+			add(fn)
+		}
+	}
+	for _, n := range fp.inits {
+		out = append(out, n)
+		fp.callsIn(n, add)
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		if d := fp.decls[k]; d != nil {
+			out = append(out, d)
+			fp.callsIn(d, add)
+		}
+	}
+	return out
+}
+
+// callsIn passes add every function of fp that n names, and for a method
+// called through an interface, every method of that name of fp.
+func (fp *foreignPkg) callsIn(n ast.Node, add func(*types.Func)) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Ident:
+			if fn, ok := fp.info.Uses[x].(*types.Func); ok {
+				add(fn)
+			}
+		case *ast.SelectorExpr:
+			if sel := fp.info.Selections[x]; sel != nil && sel.Kind() == types.MethodVal && types.IsInterface(sel.Recv()) {
+				fp.methodsNamed(x.Sel.Name, add)
+			}
+		}
+		return true
+	})
+}
+
+// methodsNamed passes add every method of fp named name.
+func (fp *foreignPkg) methodsNamed(name string, add func(*types.Func)) {
+	for _, d := range fp.decls {
+		if d.Recv != nil && d.Name.Name == name {
+			if fn, ok := fp.info.Defs[d.Name].(*types.Func); ok {
+				add(fn)
+			}
+		}
+	}
+}
+
+// funcsOf returns the functions and methods of pkg that this package names.
+func (t *translator) funcsOf(pkg *types.Package) []*types.Func {
+	var out []*types.Func
+	for _, obj := range t.info.Uses {
+		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == pkg {
+			out = append(out, fn)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -198,6 +199,10 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		if !t.keepPrivate(tr, x, name, why) {
 			fail("a call CAPE cannot follow")
 		}
+		return
+	}
+	if fn, _ := t.externalCallee(x); fn != nil {
+		fail(fmt.Sprintf("a call of %s.%s (another package's function); make it in this package (make, new or &T{...}) and hand it over", fn.Pkg().Name(), funcName(fn)))
 		return
 	}
 	fail("a call CAPE cannot follow")

@@ -65,6 +65,16 @@ type sourceImporter struct {
 	sources map[string][]string
 }
 
+// Packages returns the import paths of the packages outside the
+// standard library that go list named.
+func (s *sourceImporter) Packages() []string {
+	out := make([]string, 0, len(s.sources))
+	for p := range s.sources {
+		out = append(out, p)
+	}
+	return out
+}
+
 // Sources returns the Go files of the package at path (cgo's included),
 // or false for a package of the standard library or one go list did not
 // name.

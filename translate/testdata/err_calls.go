@@ -55,7 +55,7 @@ func main() {
 	*p = func(i int) { out[i] = 3 }
 	h := &minHeap{1, 2}
 	v := &vec{}
-	words := strings.Fields("b a") // want "words is written through in the parallel region at err_calls.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
+	words := strings.Fields("b a") // want "words is written through in the parallel region at err_calls.go:[0-9]+, but its memory comes from a call of [a-zA-Z.]+ \\(another package's function\\) here"
 	var anyOut any = out
 	var stderr io.Writer = os.Stderr
 	byLit := func(f func(int)) { f(0) } // want "cannot tell which function f runs .* f, a parameter of a function literal that is byLit, which is used at err_calls.go:[0-9]+ other than by calling it"

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gridPackage is a package of a user's module that main uses in a region:
+// a type whose pointer method writes an element of its slice field, a
+// constructor (that main does not call), and pure functions.
+const gridPackage = `package grid
+
+type Grid struct {
+	N    int
+	Vals []float64
+}
+
+func NewGrid(n int) *Grid { return &Grid{N: n, Vals: make([]float64, n)} }
+
+func (g *Grid) Set(i int, v float64) { g.Vals[i] = v * Scale(i) }
+func (g *Grid) Get(i int) float64    { return g.Vals[i] }
+
+func Scale(i int) float64 { return float64(i%3 + 1) }
+`
+
+// TestModulePackages runs a program whose region calls a method of a type
+// of another package of its module, on a value main builds, and requires
+// go run's output; built by that package's constructor, it is refused,
+// naming the constructor.
+func TestModulePackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	for _, c := range []struct{ name, make, refusal string }{
+		{"made in main", "&grid.Grid{N: n, Vals: make([]float64, n)}", ""},
+		{"made by the constructor", "grid.NewGrid(n)", "a call of grid.NewGrid (another package's function)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{
+				"go.mod":       "module example.com/modpkgs\n\ngo 1.26\n",
+				"grid/grid.go": gridPackage,
+				"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/modpkgs/grid"
+)
+
+func main() {
+	n := 5000
+	g := ` + c.make + `
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		g.Set(i, float64(i)*0.5)
+	}
+	s := 0.0
+	for i := 0; i < n; i++ {
+		s += g.Get(i) * float64(i%7)
+	}
+	fmt.Printf("%.3f\n", s)
+}
+`,
+			}
+			for name, text := range files {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := goRunOutput(t, dir, nil, nil)
+			for _, nodes := range []string{"2", "3"} {
+				var stdout, stderr bytes.Buffer
+				err := run([]string{"run", "-n", nodes, dir}, &stdout, &stderr)
+				switch {
+				case c.refusal != "" && (err == nil || !strings.Contains(stderr.String()+err.Error(), c.refusal)):
+					t.Fatalf("cape run -n %s: %v, stderr %s; want a refusal with %q", nodes, err, stderr.String(), c.refusal)
+				case c.refusal != "":
+					return
+				case err != nil:
+					t.Fatalf("cape run -n %s: %v\n%s", nodes, err, stderr.String())
+				case stdout.String() != want:
+					t.Errorf("cape run -n %s printed %q; go run printed %q", nodes, stdout.String(), want)
+				}
+			}
+		})
+	}
+}
