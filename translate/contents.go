@@ -444,7 +444,7 @@ func (t *translator) privateMemory(e ast.Expr) bool {
 // it may store anything into the elements and fields reachable from its
 // slice and pointer arguments (json.Unmarshal(b, &cfg) sets cfg's slice
 // fields to memory on the Go heap). fmt's and log's printing functions only
-// read their arguments.
+// read their arguments, and so do those whose source shows it (paramUse).
 func (t *collector) externalStores(call *ast.CallExpr) {
 	var id *ast.Ident
 	switch f := ast.Unparen(call.Fun).(type) {
@@ -461,7 +461,11 @@ func (t *collector) externalStores(call *ast.CallExpr) {
 		return
 	}
 	var seen []types.Type
-	for _, a := range call.Args {
+	sig, _ := fn.Type().(*types.Signature)
+	for i, a := range call.Args {
+		if sig != nil && t.foreign.paramUse(fn, paramIndex(sig, i)).known {
+			continue // its source shows it sets no reference through a
+		}
 		s := store{pos: a.Pos(), unknown: "may be set here by " + fn.Pkg().Name() + "." + fn.Name()}
 		t.escape(t.info.TypeOf(a), s, &seen)
 	}

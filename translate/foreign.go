@@ -357,7 +357,7 @@ func funcName(fn *types.Func) string {
 }
 
 // A paramUse is how a function of another package uses one of its
-// parameters or its receiver: known when every use reads it, writes an
+// pointer parameters or its pointer receiver: known when every use reads it, writes an
 // element of one of its slice fields of numbers, writes one of its number
 // fields, or calls a method on it that does no more; updates when one of
 // those writes is an update (x op= v, x++). What it writes is then memory
@@ -371,6 +371,11 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 		return paramUse{}
 	}
 	fn = fn.Origin()
+	if !pointerParam(fn, index) {
+		// A struct passed by value: the caller's analysis takes it for a
+		// read, and would not trace what its slices refer to.
+		return paramUse{}
+	}
 	key := fmt.Sprintf("%s#%d", fn.FullName(), index)
 	if u, ok := f.uses[key]; ok {
 		return u
@@ -395,6 +400,27 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 	}
 	f.uses[key] = u
 	return u
+}
+
+// pointerParam reports whether fn's parameter index (-1: the receiver)
+// is a pointer.
+func pointerParam(fn *types.Func, index int) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	var v *types.Var
+	switch {
+	case index == -1:
+		v = sig.Recv()
+	case index >= 0 && index < sig.Params().Len():
+		v = sig.Params().At(index)
+	}
+	if v == nil {
+		return false
+	}
+	_, ptr := v.Type().Underlying().(*types.Pointer)
+	return ptr
 }
 
 // paramVar is decl's parameter index (-1: the receiver), or nil when it has

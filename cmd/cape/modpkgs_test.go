@@ -24,6 +24,10 @@ func (g *Grid) Set(i int, v float64) { g.Vals[i] = v * Scale(i) }
 func (g *Grid) Get(i int) float64    { return g.Vals[i] }
 
 func Scale(i int) float64 { return float64(i%3 + 1) }
+
+func Store(g *Grid, i int, v float64) { g.Vals[i] = 2 * v }
+
+func (g Grid) Put(i int, v float64) { g.Vals[i] = v }
 `
 
 // TestModulePackages runs a program whose region calls a method of a type
@@ -35,9 +39,14 @@ func TestModulePackages(t *testing.T) {
 		t.Skip("end-to-end")
 	}
 	t.Parallel()
-	for _, c := range []struct{ name, make, refusal string }{
-		{"made in main", "&grid.Grid{N: n, Vals: make([]float64, n)}", ""},
-		{"made by the constructor", "grid.NewGrid(n)", "a call of grid.NewGrid (another package's function)"},
+	const inMain = "&grid.Grid{N: n, Vals: make([]float64, n)}"
+	for _, c := range []struct{ name, make, call, refusal string }{
+		{"made in main", inMain, "g.Set(i, float64(i)*0.5)", ""},
+		{"a function's pointer argument", inMain, "grid.Store(g, i, float64(i))", ""},
+		{"made by the constructor", "grid.NewGrid(n)", "g.Set(i, float64(i)*0.5)", "a call of grid.NewGrid (another package's function)"},
+		// A value receiver is a copy whose slices are the shared ones; the
+		// analysis takes the call for a read, so it stays refused.
+		{"a value receiver", inMain, "g.Put(i, 1)", "grid.Put may write through the slices or pointers that g holds"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -57,7 +66,7 @@ func main() {
 	g := ` + c.make + `
 	//cape:parallel for
 	for i := 0; i < n; i++ {
-		g.Set(i, float64(i)*0.5)
+		` + c.call + `
 	}
 	s := 0.0
 	for i := 0; i < n; i++ {
