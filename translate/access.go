@@ -349,6 +349,7 @@ func (t *translator) invariantUpdates(r *region) {
 		case *ast.CallExpr:
 			t.invariantCall(r, x)
 			t.invariantMethod(r, x)
+			t.externalUpdates(r, x)
 			return true
 		}
 		lhs := t.updatedPlace(n)
@@ -491,8 +492,12 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	if _, ptr := sig.Recv().Type().Underlying().(*types.Pointer); !ptr {
 		return
 	}
-	if u := t.foreign.paramUse(fn, -1); u.known && !u.updates {
-		return // it only reads, or assigns: the merge compares what nodes assign
+	if u := t.foreign.paramUse(fn, -1); u.known && !u.fieldUpdates {
+		// It reads, assigns (the merge compares what nodes assign), or
+		// updates elements: the merge then stops the job where two nodes
+		// updated the same one.
+		r.updates = r.updates || u.updates
+		return
 	}
 	v := t.rootVar(recv)
 	if v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || types.IsInterface(t.info.TypeOf(recv)) || t.iterationPlace(r, recv) {

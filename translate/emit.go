@@ -337,7 +337,9 @@ func (t *emitter) rewriteLit(fo *fileOut, x *ast.UnaryExpr) {
 	start, end := fo.off(x.Pos()), fo.off(x.End())
 	value := fo.ed.take(fo.off(lit.Pos()), fo.off(lit.End()))
 	fo.ed.drop(start, end)
-	fo.ed.replace(start, end, fmt.Sprintf("func() *%s { %s := %s.New[%s](); *%s = %s; return %s }()", typ, p, fo.cape(), typ, p, value, p))
+	// The line directives keep the literal's allocations (and what follows)
+	// at their lines in the user's file, which the runtime's messages name.
+	fo.ed.replace(start, end, fmt.Sprintf("func() *%s { %s := %s.New[%s](); *%s = %s%s; return %s }()%s", typ, p, fo.cape(), typ, p, t.lineDir(lit.Pos()), value, p, t.lineDir(x.End())))
 }
 
 // intArg returns the text of the length or capacity argument e of make as

@@ -357,13 +357,15 @@ func funcName(fn *types.Func) string {
 }
 
 // A paramUse is how a function of another package uses one of its
-// pointer parameters or its pointer receiver: known when every use reads it, writes an
-// element of one of its slice fields of numbers, writes one of its number
-// fields, or calls a method on it that does no more; updates when one of
-// those writes is an update (x op= v, x++). What it writes is then memory
-// the argument reaches through its fields, which the caller's analysis
-// traces (need), as for this package's methods.
-type paramUse struct{ known, updates bool }
+// pointer or slice parameters or its pointer receiver: known when every
+// use reads it, writes an element of it (a slice of numbers) or of one of
+// its slice fields of numbers, writes one of its number fields, or hands
+// it to a method or function that does no more; updates when one of those
+// writes of an element is an update (x op= v, x++), fieldUpdates when one
+// of a number field is. What it writes is then memory the argument
+// reaches, which the caller's analysis traces (need), as for this
+// package's functions.
+type paramUse struct{ known, updates, fieldUpdates bool }
 
 // paramUse returns fn's use of its parameter index (-1: the receiver).
 func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
@@ -392,8 +394,8 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 		parents := parentsIn(decl.Body)
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && u.known && fp.info.Uses[id] == pv {
-				known, upd := f.useOfParam(fp.info, parents, id)
-				u.known, u.updates = u.known && known, u.updates || upd
+				w := f.useOfParam(fp.info, parents, id)
+				u = paramUse{known: w.known, updates: u.updates || w.updates, fieldUpdates: u.fieldUpdates || w.fieldUpdates}
 			}
 			return u.known
 		})
@@ -403,7 +405,7 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 }
 
 // pointerParam reports whether fn's parameter index (-1: the receiver)
-// is a pointer.
+// is a pointer or a slice of numbers.
 func pointerParam(fn *types.Func, index int) bool {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok {
@@ -419,8 +421,14 @@ func pointerParam(fn *types.Func, index int) bool {
 	if v == nil {
 		return false
 	}
-	_, ptr := v.Type().Underlying().(*types.Pointer)
-	return ptr
+	switch u := v.Type().Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Slice:
+		_, num := u.Elem().Underlying().(*types.Basic)
+		return num
+	}
+	return false
 }
 
 // paramVar is decl's parameter index (-1: the receiver), or nil when it has
@@ -466,31 +474,69 @@ func parentsIn(root ast.Node) map[ast.Node]ast.Node {
 	return parents
 }
 
-// useOfParam classifies one use id of a parameter: known when it is
-// compared, or a field or method of it is used as paramUse allows.
-func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id *ast.Ident) (known, update bool) {
+// useOfParam classifies one use id of a parameter: compared, indexed (a
+// slice), a field or method of it used, or handed to a function, as
+// paramUse allows.
+func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id *ast.Ident) paramUse {
 	switch p := parents[id].(type) {
 	case *ast.BinaryExpr:
-		return true, false // g == nil
+		return paramUse{known: true} // g == nil
+	case *ast.IndexExpr, *ast.RangeStmt:
+		if _, ok := info.TypeOf(id).Underlying().(*types.Slice); ok {
+			known, upd := fieldUse(info, parents, id, info.TypeOf(id))
+			return paramUse{known: known, updates: upd}
+		}
+	case *ast.CallExpr:
+		return f.handedTo(info, p, id)
 	case *ast.SelectorExpr:
 		sel := info.Selections[p]
 		if p.X != id || sel == nil || len(sel.Index()) != 1 {
-			return false, false
+			return paramUse{}
 		}
 		switch sel.Kind() {
 		case types.MethodVal:
 			call, ok := parents[p].(*ast.CallExpr)
 			m, _ := sel.Obj().(*types.Func)
 			if !ok || call.Fun != p || m == nil {
-				return false, false
+				return paramUse{}
 			}
-			u := f.paramUse(m, -1)
-			return u.known, u.updates
+			return f.paramUse(m, -1)
 		case types.FieldVal:
-			return fieldUse(info, parents, p, sel.Type())
+			known, upd := fieldUse(info, parents, p, sel.Type())
+			if _, num := sel.Type().Underlying().(*types.Basic); num {
+				return paramUse{known: known, fieldUpdates: upd}
+			}
+			return paramUse{known: known, updates: upd}
 		}
 	}
-	return false, false
+	return paramUse{}
+}
+
+// handedTo classifies a parameter id handed to call: len or cap read it;
+// a function of a package with source uses it as its own paramUse says.
+func (f *foreign) handedTo(info *types.Info, call *ast.CallExpr, id *ast.Ident) paramUse {
+	var callee *types.Func
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		if b, ok := info.Uses[fun].(*types.Builtin); ok {
+			return paramUse{known: b.Name() == "len" || b.Name() == "cap"}
+		}
+		callee, _ = info.Uses[fun].(*types.Func)
+	case *ast.SelectorExpr:
+		if sel := info.Selections[fun]; sel == nil || sel.Kind() == types.MethodVal && !types.IsInterface(sel.Recv()) {
+			callee, _ = info.Uses[fun.Sel].(*types.Func)
+		}
+	}
+	sig, _ := info.TypeOf(call.Fun).(*types.Signature)
+	if callee == nil || sig == nil {
+		return paramUse{}
+	}
+	for i, a := range call.Args {
+		if ast.Unparen(a) == id {
+			return f.paramUse(callee, paramIndex(sig, i))
+		}
+	}
+	return paramUse{}
 }
 
 // fieldUse classifies the use of the field fe (of type typ) of a
@@ -711,4 +757,33 @@ func (t *translator) funcsOf(pkg *types.Package) []*types.Func {
 		}
 	}
 	return out
+}
+
+// externalUpdates handles the arguments of call, in a parallel loop's
+// body, of another package's function whose source shows that it updates
+// (x op= v, x++) what they refer to, unless they are the iteration's own:
+// a number field of a shared struct is refused, every iteration updating
+// the same place; elements mark the region (r.updates), for the merge to
+// stop the job where two nodes updated the same one.
+func (t *translator) externalUpdates(r *region, call *ast.CallExpr) {
+	fn, _ := t.externalCallee(call)
+	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
+	if fn == nil || sig == nil {
+		return
+	}
+	for i, a := range call.Args {
+		u := t.foreign.paramUse(fn, paramIndex(sig, i))
+		if !u.known || !u.updates && !u.fieldUpdates {
+			continue
+		}
+		if v := t.rootVar(a); v != nil && within(v.Pos(), r.stmt) || t.iterationPlace(r, a) {
+			continue // the iteration's own
+		}
+		if u.fieldUpdates {
+			t.errorf(a.Pos(), "%s.%s updates a number field of %s in every iteration of the parallel loop (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element",
+				fn.Pkg().Name(), funcName(fn), t.text(a))
+			continue
+		}
+		r.updates = true
+	}
 }
