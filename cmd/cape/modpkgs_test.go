@@ -28,6 +28,12 @@ func Scale(i int) float64 { return float64(i%3 + 1) }
 func Store(g *Grid, i int, v float64) { g.Vals[i] = 2 * v }
 
 func (g Grid) Put(i int, v float64) { g.Vals[i] = v }
+
+func (g *Grid) AddAt(i int, v float64) { g.Vals[i] += v }
+
+func Hist(a []float64, i int) { a[i%4] += 1 }
+
+func Bump(g *Grid) { g.N++ }
 `
 
 // TestModulePackages runs a program whose region calls a method of a type
@@ -47,6 +53,11 @@ func TestModulePackages(t *testing.T) {
 		// A value receiver is a copy whose slices are the shared ones; the
 		// analysis takes the call for a read, so it stays refused.
 		{"a value receiver", inMain, "g.Put(i, 1)", "grid.Put may write through the slices or pointers that g holds"},
+		// Updates: of each iteration's element, fine; of shared elements,
+		// the merge stops the job; of a number field, refused.
+		{"an update of the iteration's element", inMain, "g.AddAt(i, 0.5)", ""},
+		{"a histogram", inMain, "grid.Hist(g.Vals, i)", "both updated element [0]"},
+		{"a counter field", inMain, "grid.Bump(g)", "grid.Bump updates a number field of g"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
