@@ -46,8 +46,12 @@ type foreign struct {
 	fset *token.FileSet
 	pkgs map[string]*foreignPkg // by import path; nil: no source, or it did not type-check
 	memo map[string]*stateWrite // by the function's full name
-	busy map[string]bool        // the functions being followed (recursion)
+	busy map[string]bool        // the functions and parameters being followed (recursion)
 	uses map[string]paramUse    // paramUse's answers, by function and parameter
+	// cycles counts the times a question met one being answered: an
+	// answer found meanwhile leaves out what that one will find, so it is
+	// not kept (the first question's answer has it all).
+	cycles int
 }
 
 // foreignPkg is one other package, type-checked from its source.
@@ -121,17 +125,24 @@ func (f *foreign) stateWrite(fn *types.Func) *stateWrite {
 	}
 	fn = fn.Origin()
 	key := fn.FullName()
-	if sw, ok := f.memo[key]; ok || f.busy[key] {
+	if sw, ok := f.memo[key]; ok {
 		return sw
+	}
+	if f.busy[key] {
+		f.cycles++
+		return nil // what it finds, its first question reports
 	}
 	fp := f.load(fn.Pkg().Path())
 	if fp == nil || fp.decls[key] == nil {
 		return nil
 	}
 	f.busy[key] = true
+	before := f.cycles
 	sw := f.walk(fp, fp.decls[key])
 	delete(f.busy, key)
-	f.memo[key] = sw
+	if sw != nil || f.cycles == before {
+		f.memo[key] = sw
+	}
 	return sw
 }
 
@@ -382,12 +393,18 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 	if u, ok := f.uses[key]; ok {
 		return u
 	}
+	if f.busy[key] {
+		f.cycles++
+		return paramUse{known: true} // what it finds, its first question has
+	}
 	fp := f.load(fn.Pkg().Path())
 	if fp == nil || fp.decls[fn.FullName()] == nil {
 		return paramUse{}
 	}
 	decl := fp.decls[fn.FullName()]
-	f.uses[key] = paramUse{known: true} // while it is followed: what the rest finds
+	f.busy[key] = true
+	defer delete(f.busy, key)
+	before := f.cycles
 	pv := paramVar(fp.info, decl, index)
 	u := paramUse{known: pv != nil || index == -1}
 	if pv != nil {
@@ -400,7 +417,9 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 			return u.known
 		})
 	}
-	f.uses[key] = u
+	if f.cycles == before {
+		f.uses[key] = u
+	}
 	return u
 }
 

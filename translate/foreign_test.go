@@ -46,6 +46,16 @@ func Lazy(x float64) float64 {
 	return x + float64(len(table))
 }
 func Total() float64 { return total }
+
+// Ping changes total after calling Pong, which calls it back: asked about
+// first, Ping meets Pong, which meets Ping again before its change.
+func Ping(x float64) float64 { y := Pong(x - 1); total += y; return y }
+func Pong(x float64) float64 {
+	if x > 0 {
+		return Ping(x)
+	}
+	return x
+}
 `,
 	"tally/tally.go": `package tally
 
@@ -69,6 +79,7 @@ func TestForeignState(t *testing.T) {
 		{"kern.Bin", "changes kern.hist, a package variable (kern/kern.go:23:"},
 		{"kern.Far", "changes tally.n, a package variable (tally/tally.go:5:"},
 		{"fv", "kern.Add (through fv) in the parallel region changes kern.total"},
+		{"kern.Ping(1) + kern.Pong", "kern.Pong in the parallel region changes kern.total"},
 		{"kern.Pure", ""},
 		{"kern.Lazy", ""},
 	}
