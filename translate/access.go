@@ -50,6 +50,13 @@ func pointsOf(typ types.Type, dflt loc) loc {
 // method) counts as a write.
 func (t *translator) access(id *ast.Ident) access {
 	w := &accessWalk{id: id, e: id, l: locOwn, pt: pointsOf(t.info.TypeOf(id), locRef)}
+	if sel, ok := t.parent[id].(*ast.SelectorExpr); ok && sel.Sel == id {
+		if pn, pkg := t.info.Uses[identOf(sel.X)].(*types.PkgName); pkg && !t.foreign.standard(pn.Imported().Path()) {
+			// pkg.V: the variable of another package is the whole
+			// selector (the standard library's, os.Stdout, are read).
+			w.e = sel
+		}
+	}
 	for {
 		a, up := t.climb(w)
 		if a != nil {

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // This file finds the package variables that a function of another
@@ -559,14 +560,15 @@ func (f *foreign) handedTo(info *types.Info, call *ast.CallExpr, id *ast.Ident) 
 }
 
 // fieldUse classifies the use of the field fe (of type typ) of a
-// parameter: a number field read or written, or a slice of numbers read,
-// ranged over, or written by element.
+// parameter: a number field read or written, or a slice or array of
+// numbers read, ranged over, or written by element.
 func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ types.Type) (known, update bool) {
 	switch u := typ.Underlying().(type) {
 	case *types.Basic:
 		return placeUse(parents, fe)
-	case *types.Slice:
-		if _, num := u.Elem().Underlying().(*types.Basic); !num {
+	case *types.Slice, *types.Array:
+		elem := u.(interface{ Elem() types.Type }).Elem()
+		if _, num := elem.Underlying().(*types.Basic); !num {
 			return false, false
 		}
 		switch g := parents[fe].(type) {
@@ -805,4 +807,16 @@ func (t *translator) externalUpdates(r *region, call *ast.CallExpr) {
 		}
 		r.updates = true
 	}
+}
+
+// standard reports whether the package at path is in the standard
+// library: one the importer has no source of, or, without a
+// SourceImporter, one whose path's first element has no dot.
+func (f *foreign) standard(path string) bool {
+	if f != nil && f.imp != nil {
+		_, ok := f.imp.Sources(path)
+		return !ok
+	}
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }

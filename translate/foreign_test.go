@@ -56,6 +56,13 @@ func Pong(x float64) float64 {
 	}
 	return x
 }
+
+// Table, Shared and Box are package variables main writes directly.
+var Table [8]int
+var Shared = make([]float64, 8)
+var Box Acc
+
+func (a *Acc) Put(i int) { a.n = i }
 `,
 	"tally/tally.go": `package tally
 
@@ -187,5 +194,40 @@ func writeModule(t *testing.T, dir string, files map[string]string) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestForeignVariables checks that a region's own writes to another
+// package's variables (an array element, through a slice, a struct's
+// pointer method) are refused: each node would write its own copy.
+func TestForeignVariables(t *testing.T) {
+	for _, body := range []string{"kern.Table[i] = i", "kern.Shared[i] = 1", "kern.Box.Put(i)"} {
+		t.Run(body, func(t *testing.T) {
+			dir := t.TempDir()
+			writeModule(t, dir, map[string]string{
+				"go.mod": "module example.com/fm\n\ngo 1.26\n",
+				"main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/fm/kern"
+)
+
+func main() {
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		` + body + `
+	}
+	fmt.Println(kern.Table, kern.Shared)
+}
+`,
+			})
+			cfg := &Config{NewImporter: exportImporter}
+			_, err := cfg.Files(dir, []string{filepath.Join(dir, "main.go")}, nil)
+			if err == nil || !strings.Contains(err.Error(), "belongs to package kern") {
+				t.Fatalf("error %v; want one saying the variable belongs to package kern", err)
+			}
+		})
 	}
 }
