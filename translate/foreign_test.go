@@ -231,3 +231,39 @@ func main() {
 		})
 	}
 }
+
+// TestPointFieldSource checks that a slice a point names, taken from a
+// struct's field (u := s.T), has the make stored into that field placed in
+// the arena, where the image holds it; it was a run-time error at the
+// point ("points outside the arena").
+func TestPointFieldSource(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type Sim struct{ T []float64 }
+
+func main() {
+	n := 100
+	s := &Sim{T: make([]float64, n)}
+	u := s.T
+	for it := 0; it < 3; it++ {
+		//cape:checkpoint it, u
+		next := make([]float64, n)
+		//cape:parallel for
+		for i := 0; i < n; i++ {
+			next[i] = u[i] + 1
+		}
+		u = next
+	}
+	fmt.Println(u[0])
+}
+`
+	out, err := translateMain(t, &Config{Importer: testImporter(t)}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "T: cape.Make[float64](n)") {
+		t.Fatalf("the field's make is not placed:\n%s", out)
+	}
+}

@@ -99,13 +99,25 @@ func (t *translator) foreignState(p *point, loop ast.Stmt) {
 // variables' own bytes. A make of numbers (or arrays and structs of them)
 // that it is given in sequential code moves to the arena, where the image
 // holds it, even if no region writes it (a table of statistics the loop
-// keeps); one of slices stays (its rows would be on Go's heap: the point's
+// keeps), and so does one stored into a field that it is given (u :=
+// s.T); one of slices stays (its rows would be on Go's heap: the point's
 // run-time check reports it).
 func (t *translator) namedOutside(p *point, v *types.Var, place *placement) {
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return
 	}
 	for _, src := range t.facts.sources[v] {
+		var values []ast.Expr // the source, or what is stored into the field it reads (u := s.T)
+		if sel, ok := ast.Unparen(src.expr).(*ast.SelectorExpr); ok && t.info.Selections[sel] != nil && t.info.Selections[sel].Kind() == types.FieldVal {
+			for _, st := range t.stores.fields[t.info.Selections[sel].Obj().(*types.Var).Origin()] {
+				values = append(values, st.expr)
+			}
+		} else {
+			values = []ast.Expr{src.expr}
+		}
+		for _, e := range values {
+			t.placeNamedMake(e, v, place)
+		}
 		call, ok := ast.Unparen(src.expr).(*ast.CallExpr)
 		if !ok {
 			continue
@@ -113,10 +125,6 @@ func (t *translator) namedOutside(p *point, v *types.Var, place *placement) {
 		b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
 		if !ok {
 			continue
-		}
-		if sl, ok := t.info.TypeOf(call).Underlying().(*types.Slice); ok && b.Name() == "make" && pointerFree(sl.Elem()) &&
-			!t.inRegion(call.Pos()) && place.makes[call] == "" {
-			place.makes[call] = v.Name()
 		}
 		if b.Name() == "append" {
 			t.errorf(p.dir.pos, "//cape:checkpoint: %s (%s) cannot be saved: it grows by append, on Go's heap (%s), and a point saves the arena and its variables' own bytes: "+
@@ -333,4 +341,20 @@ func (t *translator) calledIn(loop ast.Stmt) []ast.Node {
 	}
 	visit(loop)
 	return bodies
+}
+
+// placeNamedMake moves e, a make of numbers (or arrays and structs of them)
+// outside every region that a variable v a point names takes, to the
+// arena, where the image holds it.
+func (t *translator) placeNamedMake(e ast.Expr, v *types.Var, place *placement) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); !ok || b.Name() != "make" {
+		return
+	}
+	if sl, ok := t.info.TypeOf(call).Underlying().(*types.Slice); ok && pointerFree(sl.Elem()) && !t.inRegion(call.Pos()) && place.makes[call] == "" {
+		place.makes[call] = v.Name()
+	}
 }
