@@ -1,0 +1,3 @@
+module example.com/p3
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/callresult
+
+go 1.26

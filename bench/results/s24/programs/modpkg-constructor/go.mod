@@ -1,0 +1,3 @@
+module example.com/pkgsolver
+
+go 1.26

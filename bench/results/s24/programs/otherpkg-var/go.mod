@@ -1,0 +1,3 @@
+module example.com/min_pkgglobal
+
+go 1.26

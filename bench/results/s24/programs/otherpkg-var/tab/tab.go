@@ -1,0 +1,5 @@
+package tab
+
+var T [8]int
+
+func Set(i, v int) { T[i] = v }

@@ -1,0 +1,3 @@
+module example.com/min_ckfield
+
+go 1.26

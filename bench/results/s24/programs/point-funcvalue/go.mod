@@ -1,0 +1,3 @@
+module example.com/fv
+
+go 1.26

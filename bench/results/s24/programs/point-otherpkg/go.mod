@@ -1,0 +1,3 @@
+module example.com/ext2
+
+go 1.26
