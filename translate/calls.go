@@ -692,7 +692,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if fn == nil {
 		return
 	}
-	name := fn.Pkg().Name() + "." + fn.Name()
+	name := fn.Pkg().Name() + "." + funcName(fn)
 	w.syncUpdate(call, fn, recv, name, via)
 	if sw := t.foreign.stateWrite(fn); sw != nil {
 		w.foreignState(call.Pos(), name, fn, sw, via)

@@ -25,7 +25,7 @@ func fill(a []int, f *os.File) {
 		{"os.Stdout.WriteString", `
 	fill(make([]int, 8), nil)`, ""},
 		{"a file's WriteString", `
-	fill(make([]int, 8), os.Stdout)`, `os.WriteString may write through the slices or pointers that f holds`},
+	fill(make([]int, 8), os.Stdout)`, `os.File.WriteString may write through the slices or pointers that f holds`},
 	}
 	bodies := []string{`os.Stdout.WriteString("x\n"); os.Stderr.Write([]byte("y\n"))`, `f.WriteString("x\n")`}
 	for i, c := range cases {

@@ -21,12 +21,12 @@ func main() {
 		own := rand.New(rand.NewPCG(uint64(i), 3))
 		wrapped := rand.New(shared)              // want "wrapped is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call of [a-zA-Z.]+ \\(another package's function\\) here"
 		w := bytes.NewBuffer(buf)                // want "w is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call of [a-zA-Z.]+ \\(another package's function\\) here"
-		w.WriteByte(byte(i))                     // want "bytes.WriteByte may write through the slices or pointers that w holds"
+		w.WriteByte(byte(i))                     // want "bytes.Buffer.WriteByte may write through the slices or pointers that w holds"
 		reg := expvar.NewInt("n")                // want "reg is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call of [a-zA-Z.]+ \\(another package's function\\) here"
-		reg.Add(1)                               // want "expvar.Add may write through the slices or pointers that reg holds"
+		reg.Add(1)                               // want "expvar.Int.Add may write through the slices or pointers that reg holds"
 		lg := log.Default()                      // want "lg is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call of [a-zA-Z.]+ \\(another package's function\\) here"
-		lg.SetPrefix("x")                        // want "log.SetPrefix may write through the slices or pointers that lg holds"
-		out[i] = own.Uint64() + wrapped.Uint64() // want "rand.Uint64 may write through the slices or pointers that wrapped holds"
+		lg.SetPrefix("x")                        // want "log.Logger.SetPrefix may write through the slices or pointers that lg holds"
+		out[i] = own.Uint64() + wrapped.Uint64() // want "rand.Rand.Uint64 may write through the slices or pointers that wrapped holds"
 	}
 	fmt.Println(out)
 }

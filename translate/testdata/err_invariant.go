@@ -113,7 +113,7 @@ func more() {
 		a := new(atomic.Int64)
 		pa := &a
 		*pa = &total
-		a.Add(1) // want "a.Add in the parallel region updates memory that every node has a copy of" "atomic.Add may write through the slices or pointers that a holds"
+		a.Add(1) // want "a.Add in the parallel region updates memory that every node has a copy of" "atomic.Int64.Add may write through the slices or pointers that a holds"
 		s[1] = 7
 	}
 	fmt.Println(s, out, total.Load())
