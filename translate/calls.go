@@ -15,8 +15,11 @@ import (
 // reached through function values (variables, parameters, results, method
 // values), and the methods of every type of the package that may be the
 // dynamic type of an interface. A call whose code cannot be bounded is an
-// error; functions of other packages are not walked (what they may write is
-// what they are handed: see access and externalArgs).
+// error; functions of other packages are not walked with the region (what
+// they may write is what they are handed: see access and externalArgs), but
+// their source, outside the standard library, is read for the package
+// variables they change and for how they use a pointer they are handed
+// (foreign.go).
 
 // A callTarget is a body that a call may run.
 type callTarget struct {

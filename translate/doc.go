@@ -63,7 +63,14 @@
 //     the package that implements the interface; and the function values
 //     and interface values handed to other packages' functions, which may
 //     call them. A function literal made outside the code the region runs
-//     shares the variables it captures with every iteration.
+//     shares the variables it captures with every iteration. A write rooted
+//     at no variable (get()[i] = v, through a call's result) traces that
+//     result's memory (rootless.go); one through a type assertion traces
+//     the interface's values. Other packages' functions, outside the
+//     standard library, are read from source (foreign.go): one that changes
+//     its package's variables is refused, and one that only reads, assigns
+//     or updates elements of what a pointer or slice it is handed refers to
+//     may be called on memory this package makes (updates mark the region).
 //  4. Variables written in place (numbers, arrays, structs of numbers) move
 //     to the arena: var a [N]T becomes a := cape.New[[N]T](), and each use
 //     dereferences the pointer (a[i], a.f and len(a) work unchanged).
