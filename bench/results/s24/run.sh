@@ -1,15 +1,15 @@
 #!/bin/bash
-# Runs each program of programs/ with go run and with CAPE on 2 and 3 local
+# Runs each program of programs/ (and two of cmd/cape/testdata/idioms) with go run and with CAPE on 2 and 3 local
 # nodes, printing the first line of each output and the exit status; the
 # point-* programs are also crashed (the master, in region 40) and restarted
 # from the image of --transfer homes. Usage: bash run.sh /path/to/cape
 # (a build of the commit to judge; 6917d4e's for the previous state).
 CAPE=${1:?usage: run.sh CAPE}
 cd "$(dirname "$0")/programs" || exit 1
-for d in */; do
+for d in */ ../../../../cmd/cape/testdata/idioms/callresult/ ../../../../cmd/cape/testdata/idioms/assertions/; do
 	d=${d%/}
 	( cd "$d" || exit
-	echo "== $d"
+	echo "== ${d##*/}"
 	echo "go run:      $(go run . 2>&1 | head -1)"
 	for n in 2 3; do
 		out=$("$CAPE" run -n $n . 2>&1); rc=$?

@@ -1,3 +1,0 @@
-module example.com/p3
-
-go 1.26

@@ -1,3 +1,0 @@
-module example.com/callresult
-
-go 1.26

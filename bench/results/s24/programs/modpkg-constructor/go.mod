@@ -1,3 +1,0 @@
-module example.com/pkgsolver
-
-go 1.26
