@@ -700,6 +700,9 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if sw := t.foreign.stateWrite(fn); sw != nil {
 		w.foreignState(call.Pos(), name, fn, sw, via)
 	}
+	if via != "" {
+		w.calleeUpdates(call, fn, recv)
+	}
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}
@@ -1050,4 +1053,25 @@ func paramIndex(sig *types.Signature, i int) int {
 		return -2
 	}
 	return i
+}
+
+// calleeUpdates marks a parallel loop (r.updates) when code it calls (not
+// its own body: see externalUpdates and invariantMethod) calls another
+// package's function whose source shows that it updates what its receiver
+// or an argument refers to: which memory that is, the caller's parameters
+// decide, so the merge checks that no two nodes updated the same element.
+func (w *regionWalk) calleeUpdates(call *ast.CallExpr, fn *types.Func, recv ast.Expr) {
+	if w.r.dir.kind != dirFor {
+		return
+	}
+	updates := func(u paramUse) bool { return u.known && (u.updates || u.fieldUpdates) }
+	if recv != nil && updates(w.t.foreign.paramUse(fn, -1)) {
+		w.r.updates = true
+	}
+	sig, _ := w.t.info.TypeOf(call.Fun).(*types.Signature)
+	for i := range call.Args {
+		if sig != nil && updates(w.t.foreign.paramUse(fn, paramIndex(sig, i))) {
+			w.r.updates = true
+		}
+	}
 }

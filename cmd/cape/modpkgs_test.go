@@ -57,6 +57,7 @@ func TestModulePackages(t *testing.T) {
 		// the merge stops the job; of a number field, refused.
 		{"an update of the iteration's element", inMain, "g.AddAt(i, 0.5)", ""},
 		{"a histogram", inMain, "grid.Hist(g.Vals, i)", "both updated element [0]"},
+		{"a histogram in a helper", inMain, "step(g.Vals, i)", "both updated element [0]"},
 		{"a counter field", inMain, "grid.Bump(g)", "grid.Bump updates a number field of g"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -85,6 +86,8 @@ func main() {
 	}
 	fmt.Printf("%.3f\n", s)
 }
+
+func step(a []float64, i int) { grid.Hist(a, i) }
 `,
 			}
 			for name, text := range files {
