@@ -894,7 +894,7 @@ func (t *analyzer) checkOwnWrite(u *regionUses, x *varUse, via string) {
 			// if i == n-1 { last = a[i] }: one iteration writes it, and no
 			// other reads it.
 		default:
-			t.errorf(id.Pos(), "%s is assigned in every iteration of the parallel loop%s (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
+			t.errorf(id.Pos(), "%s is assigned in iterations of the parallel loop%s, each node keeping its own value (a loop-carried dependence): list it in private, firstprivate, lastprivate or reduction, or in shared if every iteration stores the same value", id.Name, via)
 			return
 		}
 	}

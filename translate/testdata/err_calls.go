@@ -132,7 +132,7 @@ func factories(n int) {
 		return func(x int) int { return x * k }
 	}
 	count := func(k int) func(int) int {
-		return func(x int) int { hits++; return x * k } // want "hits is assigned in every iteration of the parallel loop"
+		return func(x int) int { hits++; return x * k } // want "hits is assigned in iterations of the parallel loop"
 	}
 	//cape:parallel for
 	for i := 0; i < n; i++ {

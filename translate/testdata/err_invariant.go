@@ -94,7 +94,7 @@ func boundaries() {
 			last = u[i] // one iteration writes it, none other reads it
 		}
 		if i == 0 {
-			first = 7 // want "first is assigned in every iteration of the parallel loop"
+			first = 7 // want "first is assigned in iterations of the parallel loop"
 		}
 		u[i] += first
 	}

@@ -21,7 +21,7 @@ type box struct{ n, m int }
 
 var total = 8
 
-func shrink()            { total = 4 }  // want "total is assigned in every iteration" "total is modified in the parallel loop \\(called from the parallel region at err_loophead.go:108\\), but the loop's bound total uses it"
+func shrink()            { total = 4 }  // want "total is assigned in iterations" "total is modified in the parallel loop \\(called from the parallel region at err_loophead.go:108\\), but the loop's bound total uses it"
 func setN(b *box, v int) { b.n = v }    // want "b.n is modified in the parallel loop \\(called from the parallel region at err_loophead.go:97\\), but the loop's bound d.n reads the field n"
 func reset(b *box)       { *b = box{} } // want "\\*b is modified in the parallel loop \\(called from the parallel region at err_loophead.go:97\\), but the loop's bound d.n reads the field n"
 func first(b *box) int   { return b.n }

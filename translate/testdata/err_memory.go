@@ -30,7 +30,7 @@ func main() {
 		grow = append(grow, i) // want "grow \\(\\[\\]int\\) is assigned" "append to shared slice grow"
 		g.data[i] = 1
 		ptrs[i%4] = new(int) // want "an element of type \\*int \\(as in ptrs\\) is written through in the parallel region at err_memory.go:32 and is stored in shared memory, but it is made inside a parallel region"
-		carried += i         // want "carried is assigned in every iteration of the parallel loop \\(a loop-carried dependence\\)"
+		carried += i         // want "carried is assigned in iterations of the parallel loop, each node keeping its own value \\(a loop-carried dependence\\)"
 		names[0] = "c"
 		apply(touch, lit)
 	}

@@ -107,7 +107,7 @@ func main() {
 	tuple := 0
 	//cape:parallel for reduction(+:tuple)
 	for i := 0; i < n; i++ {
-		tuple, ok = pair(a[i]) // want "tuple is a \\+ reduction variable" "ok is assigned in every iteration"
+		tuple, ok = pair(a[i]) // want "tuple is a \\+ reduction variable" "ok is assigned in iterations"
 	}
 	fmt.Println(tuple, ok)
 	var hist [8]int
