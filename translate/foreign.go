@@ -266,7 +266,7 @@ func (f *foreign) callWrite(info *types.Info, call *ast.CallExpr, hit func(ast.E
 				return nil
 			}
 			if sig, ok := callee.Type().(*types.Signature); ok && sig.Recv() != nil {
-				if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+				if _, ptr := sig.Recv().Type().(*types.Pointer); ptr && f.mayWrite(callee) {
 					hit(x.X)
 				}
 			}
@@ -372,12 +372,12 @@ func funcName(fn *types.Func) string {
 // pointer or slice parameters or its pointer receiver: known when every
 // use reads it, writes an element of it (a slice of numbers) or of one of
 // its slice fields of numbers, writes one of its number fields, or hands
-// it to a method or function that does no more; updates when one of those
-// writes of an element is an update (x op= v, x++), fieldUpdates when one
-// of a number field is. What it writes is then memory the argument
+// it to a method or function that does no more; writes when some use
+// assigns or updates; updates when one of those writes of an element is
+// an update (x op= v, x++), fieldUpdates when one of a number field is. What it writes is then memory the argument
 // reaches, which the caller's analysis traces (need), as for this
 // package's functions.
-type paramUse struct{ known, updates, fieldUpdates bool }
+type paramUse struct{ known, writes, updates, fieldUpdates bool }
 
 // paramUse returns fn's use of its parameter index (-1: the receiver).
 func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
@@ -413,7 +413,7 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && u.known && fp.info.Uses[id] == pv {
 				w := f.useOfParam(fp.info, parents, id)
-				u = paramUse{known: w.known, updates: u.updates || w.updates, fieldUpdates: u.fieldUpdates || w.fieldUpdates}
+				u = paramUse{known: w.known, writes: u.writes || w.writes, updates: u.updates || w.updates, fieldUpdates: u.fieldUpdates || w.fieldUpdates}
 			}
 			return u.known
 		})
@@ -503,8 +503,7 @@ func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id
 		return paramUse{known: true} // g == nil
 	case *ast.IndexExpr, *ast.RangeStmt:
 		if _, ok := info.TypeOf(id).Underlying().(*types.Slice); ok {
-			known, upd := fieldUse(info, parents, id, info.TypeOf(id))
-			return paramUse{known: known, updates: upd}
+			return elemUse(fieldUse(info, parents, id, info.TypeOf(id)))
 		}
 	case *ast.CallExpr:
 		return f.handedTo(info, p, id)
@@ -522,14 +521,20 @@ func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id
 			}
 			return f.paramUse(m, -1)
 		case types.FieldVal:
-			known, upd := fieldUse(info, parents, p, sel.Type())
+			k := fieldUse(info, parents, p, sel.Type())
 			if _, num := sel.Type().Underlying().(*types.Basic); num {
-				return paramUse{known: known, fieldUpdates: upd}
+				return paramUse{known: k != placeUnknown, writes: k >= placeAssigned, fieldUpdates: k == placeUpdated}
 			}
-			return paramUse{known: known, updates: upd}
+			return elemUse(k)
 		}
 	}
 	return paramUse{}
+}
+
+// elemUse is the paramUse of a use of elements of what a parameter refers
+// to.
+func elemUse(k placeKind) paramUse {
+	return paramUse{known: k != placeUnknown, writes: k >= placeAssigned, updates: k == placeUpdated}
 }
 
 // handedTo classifies a parameter id handed to call: len or cap read it;
@@ -560,55 +565,74 @@ func (f *foreign) handedTo(info *types.Info, call *ast.CallExpr, id *ast.Ident) 
 }
 
 // fieldUse classifies the use of the field fe (of type typ) of a
-// parameter: a number field read or written, or a slice or array of
-// numbers read, ranged over, or written by element.
-func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ types.Type) (known, update bool) {
+// parameter: a number field read, assigned or updated, or a slice or array
+// of numbers read, ranged over, or its elements assigned or updated.
+func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ types.Type) placeKind {
 	switch u := typ.Underlying().(type) {
 	case *types.Basic:
 		return placeUse(parents, fe)
 	case *types.Slice, *types.Array:
 		elem := u.(interface{ Elem() types.Type }).Elem()
 		if _, num := elem.Underlying().(*types.Basic); !num {
-			return false, false
+			return placeUnknown
 		}
 		switch g := parents[fe].(type) {
 		case *ast.IndexExpr:
 			if g.X != fe {
-				return true, false // used as an index
+				return placeRead // used as an index
 			}
 			return placeUse(parents, g)
 		case *ast.CallExpr:
 			if id, ok := ast.Unparen(g.Fun).(*ast.Ident); ok {
 				if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
-					return true, false
+					return placeRead
 				}
 			}
 		case *ast.RangeStmt:
-			return g.X == fe, false
+			if g.X == fe {
+				return placeRead
+			}
 		}
 	}
-	return false, false
+	return placeUnknown
 }
 
+// A placeKind is how code uses a place: unknown, read, assigned, or
+// updated (x op= v, x++).
+type placeKind int
+
+const (
+	placeUnknown placeKind = iota
+	placeRead
+	placeAssigned
+	placeUpdated
+)
+
 // placeUse classifies the use of e, a place holding a number: read,
-// assigned (update for x op= v) or incremented; its address taken is not
-// known.
-func placeUse(parents map[ast.Node]ast.Node, e ast.Expr) (known, update bool) {
+// assigned or updated; its address taken is not known.
+func placeUse(parents map[ast.Node]ast.Node, e ast.Expr) placeKind {
 	switch g := parents[e].(type) {
 	case *ast.AssignStmt:
 		for _, l := range g.Lhs {
 			if l == e {
-				return true, g.Tok != token.ASSIGN && g.Tok != token.DEFINE
+				if g.Tok != token.ASSIGN && g.Tok != token.DEFINE {
+					return placeUpdated
+				}
+				return placeAssigned
 			}
 		}
 	case *ast.IncDecStmt:
-		return true, true
+		return placeUpdated
 	case *ast.UnaryExpr:
-		return g.Op != token.AND, false
+		if g.Op == token.AND {
+			return placeUnknown
+		}
 	case *ast.RangeStmt:
-		return g.Key != e && g.Value != e, false
+		if g.Key == e || g.Value == e {
+			return placeUnknown
+		}
 	}
-	return true, false
+	return placeRead
 }
 
 // fieldStore returns where code of fld's package that the program may run
@@ -819,4 +843,11 @@ func (f *foreign) standard(path string) bool {
 	}
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".")
+}
+
+// mayWrite reports whether method m, with a pointer receiver, may change
+// what its receiver refers to: unless its source shows it only reads it.
+func (f *foreign) mayWrite(m *types.Func) bool {
+	u := f.paramUse(m, -1)
+	return !u.known || u.writes
 }

@@ -63,6 +63,14 @@ var Shared = make([]float64, 8)
 var Box Acc
 
 func (a *Acc) Put(i int) { a.n = i }
+
+// Look reads a package table through a pointer method that only reads.
+type lookup struct{ w []float64 }
+
+var tbl = &lookup{w: []float64{1, 2, 3}}
+
+func (t *lookup) at(i int) float64 { return t.w[i%len(t.w)] }
+func Look(x float64) float64    { return tbl.at(int(x)) * x }
 `,
 	"tally/tally.go": `package tally
 
@@ -89,6 +97,7 @@ func TestForeignState(t *testing.T) {
 		{"kern.Ping(1) + kern.Pong", "kern.Pong in the parallel region changes kern.total"},
 		{"kern.Pure", ""},
 		{"kern.Lazy", ""},
+		{"kern.Look", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.call, func(t *testing.T) {
