@@ -499,12 +499,13 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	if _, ptr := sig.Recv().Type().Underlying().(*types.Pointer); !ptr {
 		return
 	}
-	if u := t.foreign.paramUse(fn, -1); u.known && !u.fieldUpdates {
-		// It reads, assigns (the merge compares what nodes assign), or
-		// updates elements: the merge then stops the job where two nodes
-		// updated the same one.
-		r.updates = r.updates || u.updates
-		return
+	u := t.foreign.paramUse(fn, -1)
+	// Elements it updates may be shared whatever the receiver (a slice
+	// all cells hold): the merge stops the job where two nodes updated
+	// the same one.
+	r.updates = r.updates || u.known && u.updates
+	if u.known && !u.fieldUpdates {
+		return // it reads, assigns (the merge compares what nodes assign), or updates elements
 	}
 	v := t.rootVar(recv)
 	if v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || types.IsInterface(t.info.TypeOf(recv)) || t.iterationPlace(r, recv) {

@@ -191,6 +191,11 @@ func (ff *funcFlow) expr(e ast.Expr, outer bool) {
 			ff.results(fn, x)
 			return
 		}
+		if fn, _ := t.externalCallee(x); fn != nil {
+			// A closure another package made: its code is not walked.
+			ff.fail(x.Pos(), "the result of %s.%s, a function of another package", fn.Pkg().Name(), funcName(fn))
+			return
+		}
 		// A function value called: the values its possible targets
 		// return (poly := func(c float64) func(float64) float64 {...}).
 		targets, bad := t.funcValues(x.Fun, ff.runsIn)
@@ -1041,9 +1046,9 @@ func (w *regionWalk) foreignState(pos token.Pos, name string, fn *types.Func, sw
 	if sw.fn != nil && sw.fn.FullName() != fn.Origin().FullName() {
 		in = ", in " + sw.fn.Pkg().Name() + "." + funcName(sw.fn)
 	}
-	w.errorf(pos, "%s in the parallel region%s changes %s.%s, a package variable (%s%s): every node has its own copy of it, so only the node that runs the iteration would see the change; "+
+	w.errorf(pos, "%s in the parallel region%s %s (%s%s): every node has its own copy of it, so only the node that runs the iteration would see the change; "+
 		"call it before or after the region, or keep that state in the program's own variables (a reduction clause for a sum or a count)",
-		name, via, sw.v.Pkg().Name(), sw.v.Name(), t.foreignWhere(sw.pos), in)
+		name, via, sw.change(), t.foreignWhere(sw.pos), in)
 }
 
 // paramIndex is the index of the parameter that argument i of a call of

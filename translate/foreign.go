@@ -33,11 +33,13 @@ type SourceImporter interface {
 }
 
 // A stateWrite is where a function of another package changes a package
-// variable: v, at pos, in fn (the called function or one it calls).
+// variable: v, at pos, in fn (the called function or one it calls); or,
+// v nil, what it does there that may change one.
 type stateWrite struct {
-	v   *types.Var
-	pos token.Pos
-	fn  *types.Func
+	v    *types.Var
+	pos  token.Pos
+	fn   *types.Func
+	what string // when v is nil: the change CAPE cannot tell the place of
 }
 
 // foreign holds the other packages' source the translator has read, and
@@ -148,140 +150,233 @@ func (f *foreign) stateWrite(fn *types.Func) *stateWrite {
 }
 
 // walk looks through decl's body (function literals included) for a
-// change of a package variable: an assignment, ++ or --, & of it or of
-// a part of it, delete, clear or copy into it, a pointer method called
-// on it, or the same through a local variable given it (a slice, map or
-// pointer); or a call of a function that makes one.
+// change of a package variable: an assignment, ++ or --, & of it or of a
+// part of it, delete, clear or copy into it, a send or receive on it, a
+// method called on it that may write it, it handed to a function that may
+// write it, or the same through a local variable given it or ranging over
+// it; a write through a call's result; a call of a function value CAPE
+// cannot follow (one the function is handed as a parameter is its
+// caller's); a change of the process's state; or a call of a function
+// that makes one.
 func (f *foreign) walk(fp *foreignPkg, decl *ast.FuncDecl) *stateWrite {
-	info := fp.info
-	fn, _ := info.Defs[decl.Name].(*types.Func)
-	alias := map[*types.Var]*types.Var{} // local → the package variable it refers into
-	root := func(e ast.Expr) *types.Var {
-		v := rootVar(info, e)
-		if v == nil {
-			return nil
+	w := &stateWalk{f: f, info: fp.info, alias: map[*types.Var]*types.Var{}, params: map[*types.Var]bool{}}
+	w.fn, _ = fp.info.Defs[decl.Name].(*types.Func)
+	for _, fl := range []*ast.FieldList{decl.Recv, decl.Type.Params} {
+		if fl == nil {
+			continue
 		}
-		if a := alias[v]; a != nil {
-			return a
+		for _, fld := range fl.List {
+			for _, name := range fld.Names {
+				if v, ok := fp.info.Defs[name].(*types.Var); ok {
+					w.params[v] = true
+				}
+			}
 		}
-		if isPackageVar(v) {
-			return v
-		}
+	}
+	ast.Inspect(decl.Body, w.visit)
+	return w.found
+}
+
+// stateWalk is one walk's state.
+type stateWalk struct {
+	f      *foreign
+	info   *types.Info
+	fn     *types.Func
+	alias  map[*types.Var]*types.Var // local → the package variable it refers into
+	params map[*types.Var]bool       // the function's parameters and receiver
+	found  *stateWrite
+}
+
+// root is the package variable e is rooted at, directly or through a
+// local alias, or nil.
+func (w *stateWalk) root(e ast.Expr) *types.Var {
+	v := rootVar(w.info, e)
+	if v == nil {
 		return nil
 	}
-	var found *stateWrite
-	hit := func(e ast.Expr) {
-		if v := root(e); v != nil && found == nil {
-			found = &stateWrite{v: v, pos: e.Pos(), fn: fn}
+	if a := w.alias[v]; a != nil {
+		return a
+	}
+	if isPackageVar(v) {
+		return v
+	}
+	return nil
+}
+
+// hit records a change of the package variable e is rooted at, or, e
+// being rooted at a call's result, a write through it.
+func (w *stateWalk) hit(e ast.Expr) {
+	if w.found != nil {
+		return
+	}
+	if v := w.root(e); v != nil {
+		w.found = &stateWrite{v: v, pos: e.Pos(), fn: w.fn}
+		return
+	}
+	if call, ok := placeRoot(w.info, e).(*ast.CallExpr); ok && e != ast.Expr(call) {
+		if _, ok := w.info.Uses[identOf(call.Fun)].(*types.Builtin); !ok {
+			w.unknown(e.Pos(), "writes through the result of "+types.ExprString(call.Fun)+"()")
 		}
 	}
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if found != nil {
-			return false
-		}
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range x.Lhs {
-				if x.Tok != token.DEFINE {
-					hit(l)
-				}
-				if len(x.Lhs) == len(x.Rhs) {
-					f.noteAlias(info, alias, l, x.Rhs[i], root)
-				}
+}
+
+// unknown records a change CAPE cannot tell the place of.
+func (w *stateWalk) unknown(pos token.Pos, what string) {
+	if w.found == nil {
+		w.found = &stateWrite{pos: pos, fn: w.fn, what: what}
+	}
+}
+
+func (w *stateWalk) visit(n ast.Node) bool {
+	if w.found != nil {
+		return false
+	}
+	switch x := n.(type) {
+	case *ast.AssignStmt:
+		for i, l := range x.Lhs {
+			if x.Tok != token.DEFINE {
+				w.hit(l)
 			}
-		case *ast.RangeStmt:
-			if x.Tok == token.ASSIGN {
-				for _, e := range []ast.Expr{x.Key, x.Value} {
-					if e != nil {
-						hit(e)
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range x.Names {
-				if i < len(x.Values) {
-					f.noteAlias(info, alias, name, x.Values[i], root)
-				}
-			}
-		case *ast.IncDecStmt:
-			hit(x.X)
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				hit(x.X)
-			}
-		case *ast.CallExpr:
-			if onceDo(info, x) {
-				return false // a lazy initialisation: every node makes its own
-			}
-			if sw := f.callWrite(info, x, hit); sw != nil && found == nil {
-				found = sw
+			if len(x.Lhs) == len(x.Rhs) {
+				w.noteAlias(l, x.Rhs[i])
 			}
 		}
-		return found == nil
-	})
-	return found
+	case *ast.RangeStmt:
+		for _, e := range []ast.Expr{x.Key, x.Value} {
+			if e != nil && x.Tok == token.ASSIGN {
+				w.hit(e)
+			}
+		}
+		if x.Value != nil {
+			w.noteAlias(x.Value, x.X) // for _, g := range all { g.V[i] = v }
+		}
+	case *ast.ValueSpec:
+		for i, name := range x.Names {
+			if i < len(x.Values) {
+				w.noteAlias(name, x.Values[i])
+			}
+		}
+	case *ast.IncDecStmt:
+		w.hit(x.X)
+	case *ast.SendStmt:
+		w.hit(x.Chan)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND || x.Op == token.ARROW {
+			w.hit(x.X)
+		}
+	case *ast.CallExpr:
+		w.call(x)
+	}
+	return w.found == nil
 }
 
 // noteAlias records that the local variable lhs refers into the package
-// variable that rhs is rooted at, when its type lets it write there (a
-// slice, map, pointer or channel).
-func (f *foreign) noteAlias(info *types.Info, alias map[*types.Var]*types.Var, lhs, rhs ast.Expr, root func(ast.Expr) *types.Var) {
+// variable that rhs is rooted at, when its type holds references.
+func (w *stateWalk) noteAlias(lhs, rhs ast.Expr) {
 	id, ok := ast.Unparen(lhs).(*ast.Ident)
 	if !ok {
 		return
 	}
-	v, _ := info.ObjectOf(id).(*types.Var)
-	if v == nil || isPackageVar(v) || !refersInto(v.Type()) {
+	v, _ := w.info.ObjectOf(id).(*types.Var)
+	if v == nil || isPackageVar(v) || pointerFree(v.Type()) {
 		return
 	}
-	if src := root(rhs); src != nil {
-		alias[v] = src
+	if src := w.root(rhs); src != nil {
+		w.alias[v] = src
 	}
 }
 
-// callWrite looks at one call: a builtin that changes its first argument,
-// a pointer method called on a package variable, or a function whose
-// own walk finds a change. hit records a change rooted at an expression.
-func (f *foreign) callWrite(info *types.Info, call *ast.CallExpr, hit func(ast.Expr)) *stateWrite {
+// call looks at one call: a builtin that changes its first argument; a
+// method that may write its receiver, a package variable; a package
+// variable handed to a function that may write it; a function value CAPE
+// cannot follow; a change of the process's state; and what the callee
+// changes.
+func (w *stateWalk) call(call *ast.CallExpr) {
+	info := w.info
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return // a conversion
+	}
 	fun := ast.Unparen(call.Fun)
-	if id, ok := fun.(*ast.Ident); ok {
-		if b, ok := info.Uses[id].(*types.Builtin); ok {
-			if len(call.Args) > 0 && slices.Contains([]string{"delete", "clear", "copy"}, b.Name()) {
-				hit(call.Args[0])
-			}
-			return nil
+	if b, ok := info.Uses[identOf(fun)].(*types.Builtin); ok {
+		if len(call.Args) > 0 && slices.Contains([]string{"delete", "clear", "copy"}, b.Name()) {
+			w.hit(call.Args[0])
+		}
+		return
+	}
+	callee := w.callee(call)
+	if callee == nil {
+		w.dynamic(call)
+		return
+	}
+	if callee.Pkg() != nil && processState[callee.Pkg().Path()+"."+callee.Name()] {
+		w.unknown(call.Pos(), "changes the process's state ("+callee.Pkg().Name()+"."+callee.Name()+")")
+		return
+	}
+	if fullName := callee.FullName(); fullName == "(*sync.Once).Do" {
+		return // its function, a literal here, is walked where it stands
+	}
+	if sel, ok := fun.(*ast.SelectorExpr); ok && info.Selections[sel] != nil && !balanced(callee) && w.root(sel.X) != nil {
+		sig, _ := callee.Type().(*types.Signature)
+		_, ptr := sig.Recv().Type().(*types.Pointer)
+		if ptr && w.f.mayWrite(callee) || !ptr && !pointerFree(sig.Recv().Type()) {
+			w.hit(sel.X)
 		}
 	}
-	var callee *types.Func
+	sig, _ := callee.Type().(*types.Signature)
+	for i, a := range call.Args {
+		if sig == nil || w.root(a) == nil || pointerFree(info.TypeOf(a)) || !w.f.mayWriteArg(callee, paramIndex(sig, i)) {
+			continue
+		}
+		w.hit(a)
+	}
+	if sw := w.f.stateWrite(callee); sw != nil && w.found == nil {
+		w.found = sw
+	}
+}
+
+// callee is the function or method call calls statically, or nil.
+func (w *stateWalk) callee(call *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(call.Fun)
 	switch x := fun.(type) {
+	case *ast.IndexExpr: // an instantiated generic function
+		fun = x.X
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	switch x := ast.Unparen(fun).(type) {
 	case *ast.Ident:
-		callee, _ = info.Uses[x].(*types.Func)
+		fn, _ := w.info.Uses[x].(*types.Func)
+		return fn
 	case *ast.SelectorExpr:
-		if sel := info.Selections[x]; sel != nil {
+		if sel := w.info.Selections[x]; sel != nil {
 			if sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
 				return nil
 			}
-			callee, _ = sel.Obj().(*types.Func)
-			if balanced(callee) {
-				return nil
-			}
-			if sig, ok := callee.Type().(*types.Signature); ok && sig.Recv() != nil {
-				if _, ptr := sig.Recv().Type().(*types.Pointer); ptr && f.mayWrite(callee) {
-					hit(x.X)
-				}
-			}
-		} else {
-			callee, _ = info.Uses[x.Sel].(*types.Func)
+			fn, _ := sel.Obj().(*types.Func)
+			return fn
 		}
-	case *ast.IndexExpr: // an instantiated generic function
-		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
-			callee, _ = info.Uses[id].(*types.Func)
-		}
+		fn, _ := w.info.Uses[x.Sel].(*types.Func)
+		return fn
 	}
-	if callee == nil {
-		return nil
+	return nil
+}
+
+// dynamic looks at a call of a function value or an interface method: one
+// the function is handed (a parameter, or a method of one) is its
+// caller's to know; a literal called where it stands is walked; any other
+// is a change CAPE cannot follow.
+func (w *stateWalk) dynamic(call *ast.CallExpr) {
+	fun := ast.Unparen(call.Fun)
+	if _, lit := fun.(*ast.FuncLit); lit {
+		return
 	}
-	return f.stateWrite(callee)
+	if sel, ok := fun.(*ast.SelectorExpr); ok && w.info.Selections[sel] != nil {
+		fun = sel.X // an interface method: what is it called on?
+	}
+	if v := rootVar(w.info, fun); v != nil && w.params[v] {
+		return
+	}
+	w.unknown(call.Pos(), "calls "+types.ExprString(call.Fun)+", a function value or interface method CAPE cannot follow")
 }
 
 // rootVar is the variable an expression such as v, v.f, v[i], v[i:j], *v
@@ -310,17 +405,6 @@ func refersInto(typ types.Type) bool {
 		return true
 	}
 	return false
-}
-
-// onceDo reports whether call is a sync.Once's Do: what it runs once
-// initialises the package on every node alike.
-func onceDo(info *types.Info, call *ast.CallExpr) bool {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	fn, _ := info.Uses[sel.Sel].(*types.Func)
-	return fn != nil && fn.FullName() == "(*sync.Once).Do"
 }
 
 // balanced reports whether fn, a method with a pointer receiver, leaves
@@ -613,13 +697,14 @@ const (
 func placeUse(parents map[ast.Node]ast.Node, e ast.Expr) placeKind {
 	switch g := parents[e].(type) {
 	case *ast.AssignStmt:
-		for _, l := range g.Lhs {
-			if l == e {
-				if g.Tok != token.ASSIGN && g.Tok != token.DEFINE {
-					return placeUpdated
-				}
-				return placeAssigned
+		for i, l := range g.Lhs {
+			if l != e {
+				continue
 			}
+			if g.Tok != token.ASSIGN && g.Tok != token.DEFINE || len(g.Rhs) == len(g.Lhs) && mentionsPlace(g.Rhs[i], e) {
+				return placeUpdated // x op= v, or x = x + v
+			}
+			return placeAssigned
 		}
 	case *ast.IncDecStmt:
 		return placeUpdated
@@ -821,15 +906,16 @@ func (t *translator) externalUpdates(r *region, call *ast.CallExpr) {
 		if !u.known || !u.updates && !u.fieldUpdates {
 			continue
 		}
-		if v := t.rootVar(a); v != nil && within(v.Pos(), r.stmt) || t.iterationPlace(r, a) {
+		if v := t.rootVar(a); v != nil && within(v.Pos(), r.stmt) {
 			continue // the iteration's own
 		}
-		if u.fieldUpdates {
+		// Elements: a[i:] or &cells[i] may reach others' (a[i+1], a
+		// slice the cells share), so the merge checks them.
+		r.updates = r.updates || u.updates
+		if u.fieldUpdates && !t.iterationPlace(r, a) {
 			t.errorf(a.Pos(), "%s.%s updates a number field of %s in every iteration of the parallel loop (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element",
 				fn.Pkg().Name(), funcName(fn), t.text(a))
-			continue
 		}
-		r.updates = true
 	}
 }
 
@@ -850,4 +936,38 @@ func (f *foreign) standard(path string) bool {
 func (f *foreign) mayWrite(m *types.Func) bool {
 	u := f.paramUse(m, -1)
 	return !u.known || u.writes
+}
+
+// mayWriteArg reports whether fn may write through its parameter index:
+// unless its source shows it only reads it, or it is a function of a
+// standard package that only reads its arguments.
+func (f *foreign) mayWriteArg(fn *types.Func, index int) bool {
+	if fn.Pkg() != nil && readOnlyArgs[fn.Pkg().Path()] {
+		return false
+	}
+	u := f.paramUse(fn, index)
+	return !u.known || u.writes
+}
+
+// change says what sw changes: "changes kern.total, a package variable",
+// or what CAPE cannot tell the place of.
+func (sw *stateWrite) change() string {
+	if sw.v == nil {
+		return sw.what + ", which may change that package's variables"
+	}
+	return "changes " + sw.v.Pkg().Name() + "." + sw.v.Name() + ", a package variable"
+}
+
+// mentionsPlace reports whether e contains an expression spelled as place
+// (h.Bins[b] in h.Bins[b] + 1).
+func mentionsPlace(e, place ast.Expr) bool {
+	want := types.ExprString(place)
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && !found && types.ExprString(x) == want {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -96,7 +96,8 @@ func TestForeignState(t *testing.T) {
 		{"fv", "kern.Add (through fv) in the parallel region changes kern.total"},
 		{"kern.Ping(1) + kern.Pong", "kern.Pong in the parallel region changes kern.total"},
 		{"kern.Pure", ""},
-		{"kern.Lazy", ""},
+		// What sync.Once runs may depend on the iteration that runs it first.
+		{"kern.Lazy", "changes kern.table, a package variable"},
 		{"kern.Look", ""},
 	}
 	for _, c := range cases {

@@ -83,9 +83,9 @@ func (t *translator) foreignState(p *point, loop ast.Stmt) {
 				return true
 			}
 			bad = true
-			t.errorf(p.dir.pos, "//cape:checkpoint: the loop at %s calls %s.%s (%s), which changes %s.%s, a package variable of another package (%s), and a point cannot save it: "+
+			t.errorf(p.dir.pos, "//cape:checkpoint: the loop at %s calls %s.%s (%s), which %s of another package (%s), and a point cannot save it: "+
 				"a restart from an image taken here would give it its value at the loop's first pass; keep that state in variables a point can name, or leave the point out",
-				t.where(loop.Pos()), fn.Pkg().Name(), funcName(fn), t.where(call.Pos()), sw.v.Pkg().Name(), sw.v.Name(), t.foreignWhere(sw.pos))
+				t.where(loop.Pos()), fn.Pkg().Name(), funcName(fn), t.where(call.Pos()), sw.change(), t.foreignWhere(sw.pos))
 			return false
 		})
 		if bad {
