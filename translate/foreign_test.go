@@ -71,6 +71,19 @@ var tbl = &lookup{w: []float64{1, 2, 3}}
 
 func (t *lookup) at(i int) float64 { return t.w[i%len(t.w)] }
 func Look(x float64) float64    { return tbl.at(int(x)) * x }
+
+// Changes through a helper, a getter's result, a function variable and a
+// channel (campaign 15).
+var cells = make([]float64, 8)
+var setter = func(i int, v float64) { cells[i%8] = v }
+var ch = make(chan float64, 1000)
+
+func fill(s []float64, i int, v float64) { s[i%8] = v }
+func get() []float64                     { return cells }
+func ViaHelper(x float64) float64        { fill(cells, int(x), x); return x }
+func ViaGetter(x float64) float64 { get()[int(x)%8] = x; return x }
+func ViaFuncVar(x float64) float64 { setter(int(x), x); return x }
+func ViaChan(x float64) float64    { ch <- x; return x }
 `,
 	"tally/tally.go": `package tally
 
@@ -99,6 +112,10 @@ func TestForeignState(t *testing.T) {
 		// What sync.Once runs may depend on the iteration that runs it first.
 		{"kern.Lazy", "changes kern.table, a package variable"},
 		{"kern.Look", ""},
+		{"kern.ViaHelper", "changes kern.cells, a package variable"},
+		{"kern.ViaGetter", "writes through the result of get()"},
+		{"kern.ViaFuncVar", "calls setter, a function value or interface method CAPE cannot follow"},
+		{"kern.ViaChan", "changes kern.ch, a package variable"},
 	}
 	for _, c := range cases {
 		t.Run(c.call, func(t *testing.T) {
