@@ -61,6 +61,13 @@ func parseDirective(c *ast.Comment) (*directive, error) {
 	if strings.HasPrefix(text, "// cape:") || strings.HasPrefix(text, "//\tcape:") {
 		return nil, fmt.Errorf("directive must not have a space after //: write %q", "//"+strings.TrimLeft(text[2:], " \t"))
 	}
+	if rest, ok := strings.CutPrefix(text, "//cape:"); ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t")) {
+		rest = strings.TrimLeft(rest, " \t")
+		if i := strings.Index(rest, " //"); i >= 0 {
+			rest = rest[:i] // a trailing comment
+		}
+		return nil, fmt.Errorf("directive must not have a space after //cape:: write %q", "//cape:"+rest)
+	}
 	d, ok := ast.ParseDirective(c.Slash, text)
 	if !ok || d.Tool != "cape" {
 		return nil, nil

@@ -20,6 +20,10 @@ func main() {
 	for i := range 10 {
 		a[i] = i
 	}
+	//cape: parallel for // want "must not have a space after //cape:: write \"//cape:parallel for\""
+	for i := range 10 {
+		a[i] = i
+	}
 	//cape:serial // want "unknown directive //cape:serial"
 	//cape:parallel for // want "must precede a for statement"
 	fmt.Println(a)
