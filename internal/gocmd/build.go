@@ -113,6 +113,7 @@ func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
 	switch {
 	case errors.Is(err, translate.ErrNoDirectives):
 		replace = map[string]string{}
+		fmt.Fprintf(stderr, "cape: notice: %s has no //cape: directives: it is built as it is, and every node runs the whole program\n", dir)
 	case err != nil:
 		return err
 	}

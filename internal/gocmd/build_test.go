@@ -88,3 +88,22 @@ func TestOverlayWithoutDirectives(t *testing.T) {
 		t.Fatalf("Overlay = %v, want ErrNoDirectives", err)
 	}
 }
+
+// TestBuildWithoutDirectivesSays checks that building a package without
+// directives says that every node will run the whole program.
+func TestBuildWithoutDirectivesSays(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module example.com/plain\n\ngo 1.26\n", "main.go": "package main\n\nfunc main() {}\n"}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stderr bytes.Buffer
+	if err := Build(context.Background(), dir, filepath.Join(t.TempDir(), "plain"), &stderr); err != nil {
+		t.Fatalf("Build: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "has no //cape: directives") {
+		t.Fatalf("Build said %q; want a notice that the program has no directives", stderr.String())
+	}
+}
