@@ -500,6 +500,10 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 		return
 	}
 	u := t.foreign.paramUse(fn, -1)
+	if u.known && u.carried && !t.regionLocal(r, recv) {
+		t.errorf(call.Pos(), "%s", carriedMessage(t.text(call), t.text(recv)))
+		return
+	}
 	// Elements it updates may be shared whatever the receiver (a slice
 	// all cells hold): the merge stops the job where two nodes updated
 	// the same one.

@@ -1069,14 +1069,19 @@ func (w *regionWalk) calleeUpdates(call *ast.CallExpr, fn *types.Func, recv ast.
 	if w.r.dir.kind != dirFor {
 		return
 	}
-	updates := func(u paramUse) bool { return u.known && (u.updates || u.fieldUpdates) }
-	if recv != nil && updates(w.t.foreign.paramUse(fn, -1)) {
-		w.r.updates = true
+	look := func(u paramUse, arg ast.Expr) {
+		if u.known && u.carried {
+			w.errorf(arg.Pos(), "%s", carriedMessage(fn.Pkg().Name()+"."+funcName(fn), w.t.text(arg)))
+		}
+		w.r.updates = w.r.updates || u.known && (u.updates || u.fieldUpdates)
+	}
+	if recv != nil {
+		look(w.t.foreign.paramUse(fn, -1), recv)
 	}
 	sig, _ := w.t.info.TypeOf(call.Fun).(*types.Signature)
-	for i := range call.Args {
-		if sig != nil && updates(w.t.foreign.paramUse(fn, paramIndex(sig, i))) {
-			w.r.updates = true
+	for i, a := range call.Args {
+		if sig != nil {
+			look(w.t.foreign.paramUse(fn, paramIndex(sig, i)), a)
 		}
 	}
 }

@@ -458,10 +458,13 @@ func funcName(fn *types.Func) string {
 // its slice fields of numbers, writes one of its number fields, or hands
 // it to a method or function that does no more; writes when some use
 // assigns or updates; updates when one of those writes of an element is
-// an update (x op= v, x++), fieldUpdates when one of a number field is. What it writes is then memory the argument
+// an update (x op= v, x++), fieldUpdates when one of a number field is;
+// carried when it reads an element of what it writes elements of at
+// another index (g.V[i] = g.V[i-1] + g.V[i+1]): a dependence between
+// iterations that the caller's analysis does not see. What it writes is then memory the argument
 // reaches, which the caller's analysis traces (need), as for this
 // package's functions.
-type paramUse struct{ known, writes, updates, fieldUpdates bool }
+type paramUse struct{ known, writes, updates, fieldUpdates, carried bool }
 
 // paramUse returns fn's use of its parameter index (-1: the receiver).
 func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
@@ -497,10 +500,12 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && u.known && fp.info.Uses[id] == pv {
 				w := f.useOfParam(fp.info, parents, id)
-				u = paramUse{known: w.known, writes: u.writes || w.writes, updates: u.updates || w.updates, fieldUpdates: u.fieldUpdates || w.fieldUpdates}
+				u = paramUse{known: w.known, writes: u.writes || w.writes, updates: u.updates || w.updates,
+					fieldUpdates: u.fieldUpdates || w.fieldUpdates, carried: u.carried || w.carried}
 			}
 			return u.known
 		})
+		u.carried = u.carried || readsOthers(fp.info, parents, decl.Body, pv)
 	}
 	if f.cycles == before {
 		f.uses[key] = u
@@ -903,6 +908,10 @@ func (t *translator) externalUpdates(r *region, call *ast.CallExpr) {
 	}
 	for i, a := range call.Args {
 		u := t.foreign.paramUse(fn, paramIndex(sig, i))
+		if u.known && u.carried && !t.regionLocal(r, a) {
+			t.errorf(a.Pos(), "%s", carriedMessage(fn.Pkg().Name()+"."+funcName(fn), t.text(a)))
+			continue
+		}
 		if !u.known || !u.updates && !u.fieldUpdates {
 			continue
 		}
@@ -970,4 +979,60 @@ func mentionsPlace(e, place ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// readsOthers reports whether body writes elements of pv (a slice) or of
+// one of pv's slice or array fields, and reads elements of the same at an
+// index spelled differently from every index it writes.
+func readsOthers(info *types.Info, parents map[ast.Node]ast.Node, body ast.Node, pv *types.Var) bool {
+	writes, reads := map[string][]string{}, map[string][]string{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		ix, ok := n.(*ast.IndexExpr)
+		if !ok {
+			return true
+		}
+		what := ""
+		switch x := ast.Unparen(ix.X).(type) {
+		case *ast.Ident:
+			if info.Uses[x] != pv {
+				return true
+			}
+		case *ast.SelectorExpr:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); !ok || info.Uses[id] != pv {
+				return true
+			}
+			what = x.Sel.Name
+		default:
+			return true
+		}
+		at := types.ExprString(ix.Index)
+		if placeUse(parents, ix) >= placeAssigned {
+			writes[what] = append(writes[what], at)
+		} else {
+			reads[what] = append(reads[what], at)
+		}
+		return true
+	})
+	for what, ws := range writes {
+		for _, r := range reads[what] {
+			if !slices.Contains(ws, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// regionLocal reports whether e is rooted at a variable declared in r.
+func (t *translator) regionLocal(r *region, e ast.Expr) bool {
+	v := t.rootVar(e)
+	return v != nil && within(v.Pos(), r.stmt)
+}
+
+// carriedMessage is the refusal of a call (what) of another package's
+// function that reads elements of what arg refers to at places it does
+// not write.
+func carriedMessage(what, arg string) string {
+	return what + " reads elements of what " + arg + " refers to at places it does not write, which other iterations may write (a loop-carried dependence): " +
+		"each node would read the values at the region's entry, not those go run's earlier iterations wrote; write the results into another slice"
 }

@@ -34,6 +34,12 @@ func (g *Grid) AddAt(i int, v float64) { g.Vals[i] += v }
 func Hist(a []float64, i int) { a[i%4] += 1 }
 
 func Bump(g *Grid) { g.N++ }
+
+func (g *Grid) Sweep(i int) {
+	if i > 0 && i < len(g.Vals)-1 {
+		g.Vals[i] = 0.5 * (g.Vals[i-1] + g.Vals[i+1])
+	}
+}
 `
 
 // TestModulePackages runs a program whose region calls a method of a type
@@ -59,6 +65,8 @@ func TestModulePackages(t *testing.T) {
 		{"a histogram", inMain, "grid.Hist(g.Vals, i)", "both updated element [0]"},
 		{"a histogram in a helper", inMain, "step(g.Vals, i)", "both updated element [0]"},
 		{"a counter field", inMain, "grid.Bump(g)", "grid.Bump updates a number field of g"},
+		// Reading the neighbours it and other iterations write: refused.
+		{"a carried sweep", inMain, "g.Sweep(i)", "g.Sweep(i) reads elements of what g refers to at places it does not write"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
