@@ -51,3 +51,17 @@ func TestRunMissingPackage(t *testing.T) {
 		t.Fatalf("got %v, want an error naming the package", err)
 	}
 }
+
+// TestHelpOnStandardOutput checks that asked-for help goes to standard
+// output for every command (cape help build | less shows it).
+func TestHelpOnStandardOutput(t *testing.T) {
+	for _, args := range [][]string{{"run", "--help"}, {"build", "--help"}, {"translate", "--help"}, {"help", "build"}, {"help", "translate"}} {
+		var stdout, stderr bytes.Buffer
+		if err := run(args, &stdout, &stderr); err != nil {
+			t.Fatalf("cape %s: %v", strings.Join(args, " "), err)
+		}
+		if !strings.Contains(stdout.String(), "Usage: cape ") || stderr.Len() != 0 {
+			t.Errorf("cape %s wrote %d bytes of help to standard output and %q to standard error", strings.Join(args, " "), stdout.Len(), stderr.String())
+		}
+	}
+}

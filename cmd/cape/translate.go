@@ -71,9 +71,9 @@ func translateCmd(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("translate", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.StringP("output", "o", "", "write the translated files to this directory instead of standard output")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, translateUsage)
-		fmt.Fprintf(stderr, "Flags:\n%s\n%s", fs.FlagUsages(), directiveHelp)
+	fs.Usage = func() { // asked for: standard output, as run's
+		fmt.Fprint(stdout, translateUsage)
+		fmt.Fprintf(stdout, "Flags:\n%s\n%s", fs.FlagUsages(), directiveHelp)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -124,9 +124,9 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("build", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.StringP("output", "o", "", "the executable to write (default: the directory's name)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, buildUsage)
-		fmt.Fprintf(stderr, "Flags:\n%s\n%s", fs.FlagUsages(), directiveHelp)
+	fs.Usage = func() { // asked for: standard output, as run's
+		fmt.Fprint(stdout, buildUsage)
+		fmt.Fprintf(stdout, "Flags:\n%s\n%s", fs.FlagUsages(), directiveHelp)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
