@@ -356,7 +356,7 @@ func (t *translator) invariantUpdates(r *region) {
 		case *ast.CallExpr:
 			t.invariantCall(r, x)
 			t.invariantMethod(r, x)
-			t.externalUpdates(r, x)
+			t.handedUses(r, x, false, t.errorf)
 			return true
 		}
 		lhs := t.updatedPlace(n)
@@ -500,17 +500,16 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 		return
 	}
 	u := t.foreign.paramUse(fn, -1)
-	if u.known && u.carried && !t.regionLocal(r, recv) {
-		t.errorf(call.Pos(), "%s", carriedMessage(t.text(call), t.text(recv)))
+	if u.known && (u.carried || !u.fieldUpdates) {
+		// Its source shows it reads, assigns (the merge compares what
+		// nodes assign), updates elements, or reads others'.
+		t.handedUse(r, t.text(call), u, recv, false, t.errorf)
 		return
 	}
 	// Elements it updates may be shared whatever the receiver (a slice
 	// all cells hold): the merge stops the job where two nodes updated
 	// the same one.
 	r.updates = r.updates || u.known && u.updates
-	if u.known && !u.fieldUpdates {
-		return // it reads, assigns (the merge compares what nodes assign), or updates elements
-	}
 	v := t.rootVar(recv)
 	if v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || types.IsInterface(t.info.TypeOf(recv)) || t.iterationPlace(r, recv) {
 		return

@@ -706,7 +706,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 		w.foreignState(call.Pos(), name, fn, sw, via)
 	}
 	if via != "" {
-		w.calleeUpdates(call, fn, recv)
+		w.t.handedUses(w.r, call, true, w.errorf)
 	}
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
@@ -1058,30 +1058,4 @@ func paramIndex(sig *types.Signature, i int) int {
 		return -2
 	}
 	return i
-}
-
-// calleeUpdates marks a parallel loop (r.updates) when code it calls (not
-// its own body: see externalUpdates and invariantMethod) calls another
-// package's function whose source shows that it updates what its receiver
-// or an argument refers to: which memory that is, the caller's parameters
-// decide, so the merge checks that no two nodes updated the same element.
-func (w *regionWalk) calleeUpdates(call *ast.CallExpr, fn *types.Func, recv ast.Expr) {
-	if w.r.dir.kind != dirFor {
-		return
-	}
-	look := func(u paramUse, arg ast.Expr) {
-		if u.known && u.carried {
-			w.errorf(arg.Pos(), "%s", carriedMessage(fn.Pkg().Name()+"."+funcName(fn), w.t.text(arg)))
-		}
-		w.r.updates = w.r.updates || u.known && (u.updates || u.fieldUpdates)
-	}
-	if recv != nil {
-		look(w.t.foreign.paramUse(fn, -1), recv)
-	}
-	sig, _ := w.t.info.TypeOf(call.Fun).(*types.Signature)
-	for i, a := range call.Args {
-		if sig != nil {
-			look(w.t.foreign.paramUse(fn, paramIndex(sig, i)), a)
-		}
-	}
 }

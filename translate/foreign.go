@@ -51,6 +51,9 @@ type foreign struct {
 	memo map[string]*stateWrite // by the function's full name
 	busy map[string]bool        // the functions and parameters being followed (recursion)
 	uses map[string]paramUse    // paramUse's answers, by function and parameter
+	// imports are the import paths of each package importedElsewhere
+	// read (nil: one of its files did not parse).
+	imports map[string][]string
 	// cycles counts the times a question met one being answered: an
 	// answer found meanwhile leaves out what that one will find, so it is
 	// not kept (the first question's answer has it all).
@@ -59,14 +62,15 @@ type foreign struct {
 
 // foreignPkg is one other package, type-checked from its source.
 type foreignPkg struct {
-	info  *types.Info
-	decls map[string]*ast.FuncDecl // by full name
-	inits []ast.Node               // the package variables' declarations and the init functions
+	info    *types.Info
+	decls   map[string]*ast.FuncDecl // by full name
+	inits   []ast.Node               // the package variables' declarations and the init functions
+	parents map[ast.Node]ast.Node    // each node's parent, in every file
 }
 
 func newForeign(imp types.Importer, fset *token.FileSet) *foreign {
 	si, _ := imp.(SourceImporter)
-	return &foreign{imp: si, fset: fset, pkgs: map[string]*foreignPkg{}, memo: map[string]*stateWrite{}, busy: map[string]bool{}, uses: map[string]paramUse{}}
+	return &foreign{imp: si, fset: fset, pkgs: map[string]*foreignPkg{}, memo: map[string]*stateWrite{}, busy: map[string]bool{}, uses: map[string]paramUse{}, imports: map[string][]string{}}
 }
 
 // load reads and type-checks the package at path, once.
@@ -97,8 +101,9 @@ func (f *foreign) load(path string) *foreignPkg {
 	if _, err := conf.Check(path, f.fset, asts, info); err != nil {
 		return nil
 	}
-	fp := &foreignPkg{info: info, decls: map[string]*ast.FuncDecl{}}
+	fp := &foreignPkg{info: info, decls: map[string]*ast.FuncDecl{}, parents: map[ast.Node]ast.Node{}}
 	for _, af := range asts {
+		addParents(fp.parents, af)
 		for _, d := range af.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
@@ -213,7 +218,7 @@ func (w *stateWalk) hit(e ast.Expr) {
 		w.found = &stateWrite{v: v, pos: e.Pos(), fn: w.fn}
 		return
 	}
-	if call, ok := placeRoot(w.info, e).(*ast.CallExpr); ok && e != ast.Expr(call) {
+	if call, ok := placeRoot(w.info, e).(*ast.CallExpr); ok {
 		if _, ok := w.info.Uses[identOf(call.Fun)].(*types.Builtin); !ok {
 			w.unknown(e.Pos(), "writes through the result of "+types.ExprString(call.Fun)+"()")
 		}
@@ -397,16 +402,6 @@ func isPackageVar(v *types.Var) bool {
 	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
-// refersInto reports whether a value of type typ may refer to memory
-// another value shares: a slice, map, pointer or channel.
-func refersInto(typ types.Type) bool {
-	switch typ.Underlying().(type) {
-	case *types.Slice, *types.Map, *types.Pointer, *types.Chan:
-		return true
-	}
-	return false
-}
-
 // balanced reports whether fn, a method with a pointer receiver, leaves
 // what its caller sees as it was: a lock's (back as it was when the
 // caller returns), a pool's (a cache of scratch values), or a read.
@@ -496,7 +491,7 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 	pv := paramVar(fp.info, decl, index)
 	u := paramUse{known: pv != nil || index == -1}
 	if pv != nil {
-		parents := parentsIn(decl.Body)
+		parents := fp.parents
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && u.known && fp.info.Uses[id] == pv {
 				w := f.useOfParam(fp.info, parents, id)
@@ -565,9 +560,8 @@ func paramVar(info *types.Info, decl *ast.FuncDecl, index int) *types.Var {
 	return v
 }
 
-// parentsIn maps each node under root to its parent.
-func parentsIn(root ast.Node) map[ast.Node]ast.Node {
-	parents := map[ast.Node]ast.Node{}
+// addParents adds each node under root to parents, mapped to its parent.
+func addParents(parents map[ast.Node]ast.Node, root ast.Node) {
 	var stack []ast.Node
 	ast.Inspect(root, func(n ast.Node) bool {
 		if n == nil {
@@ -580,7 +574,6 @@ func parentsIn(root ast.Node) map[ast.Node]ast.Node {
 		stack = append(stack, n)
 		return true
 	})
-	return parents
 }
 
 // useOfParam classifies one use id of a parameter: compared, indexed (a
@@ -752,7 +745,7 @@ func (f *foreign) fieldStore(fld *types.Var, mainFuncs []*types.Func) (at token.
 			switch x := n.(type) {
 			case *ast.SelectorExpr:
 				sel := fp.info.Selections[x]
-				if sel != nil && sel.Kind() == types.FieldVal && same(sel.Obj().(*types.Var)) && storedInto(x, body) {
+				if sel != nil && sel.Kind() == types.FieldVal && same(sel.Obj().(*types.Var)) && storedInto(fp.parents, x) {
 					found = x.Pos()
 				}
 			case *ast.CompositeLit:
@@ -775,44 +768,60 @@ func (f *foreign) fieldStore(fld *types.Var, mainFuncs []*types.Func) (at token.
 	return found, true
 }
 
-// storedInto reports whether the selector x, in body, is assigned or has
-// its address taken.
-func storedInto(x *ast.SelectorExpr, body ast.Node) bool {
-	stored := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch s := n.(type) {
+// storedInto reports whether the selector x is assigned or has its
+// address taken.
+func storedInto(parents map[ast.Node]ast.Node, x *ast.SelectorExpr) bool {
+	e := ast.Node(x)
+	for {
+		switch p := parents[e].(type) {
+		case *ast.ParenExpr:
+			e = p
+			continue
 		case *ast.AssignStmt:
-			stored = stored || slices.ContainsFunc(s.Lhs, func(l ast.Expr) bool { return ast.Unparen(l) == x })
+			return slices.ContainsFunc(p.Lhs, func(l ast.Expr) bool { return l == e })
 		case *ast.UnaryExpr:
-			stored = stored || s.Op == token.AND && ast.Unparen(s.X) == x
+			return p.Op == token.AND
 		}
-		return !stored
-	})
-	return stored
+		return false
+	}
 }
 
 // importedElsewhere reports whether a package outside the standard library
-// other than path imports path.
+// other than path imports path. Each package's imports are read once.
 func (f *foreign) importedElsewhere(path string) bool {
 	lister, ok := f.imp.(interface{ Packages() []string })
 	if !ok {
 		return true
 	}
 	for _, q := range lister.Packages() {
-		files, _ := f.imp.Sources(q)
-		for _, name := range files {
-			af, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-			if err != nil {
-				return true
-			}
-			for _, s := range af.Imports {
-				if s.Path.Value == `"`+path+`"` && q != path {
-					return true
-				}
-			}
+		imports, ok := f.importsOf(q)
+		if !ok || q != path && slices.Contains(imports, path) {
+			return true
 		}
 	}
 	return false
+}
+
+// importsOf returns the import paths of the package q's files, parsed once;
+// false if one does not parse.
+func (f *foreign) importsOf(q string) ([]string, bool) {
+	if imports, ok := f.imports[q]; ok {
+		return imports, imports != nil
+	}
+	imports := []string{}
+	files, _ := f.imp.Sources(q)
+	for _, name := range files {
+		af, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			imports = nil
+			break
+		}
+		for _, s := range af.Imports {
+			imports = append(imports, strings.Trim(s.Path.Value, `"`))
+		}
+	}
+	f.imports[q] = imports
+	return imports, imports != nil
 }
 
 // reachable returns the bodies of fp's code that may run when the main
@@ -894,37 +903,45 @@ func (t *translator) funcsOf(pkg *types.Package) []*types.Func {
 	return out
 }
 
-// externalUpdates handles the arguments of call, in a parallel loop's
-// body, of another package's function whose source shows that it updates
-// (x op= v, x++) what they refer to, unless they are the iteration's own:
-// a number field of a shared struct is refused, every iteration updating
-// the same place; elements mark the region (r.updates), for the merge to
-// stop the job where two nodes updated the same one.
-func (t *translator) externalUpdates(r *region, call *ast.CallExpr) {
-	fn, _ := t.externalCallee(call)
+// handedUses applies, to the arguments of call in r's loop (and, in code
+// the loop calls, callee, to its receiver too), what the source of the
+// other package's function says it does with them (handedUse).
+func (t *translator) handedUses(r *region, call *ast.CallExpr, callee bool, errorf func(token.Pos, string, ...any)) {
+	fn, recv := t.externalCallee(call)
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
-	if fn == nil || sig == nil {
+	if fn == nil || sig == nil || r.dir.kind != dirFor {
 		return
 	}
+	name := fn.Pkg().Name() + "." + funcName(fn)
+	if callee && recv != nil {
+		t.handedUse(r, name, t.foreign.paramUse(fn, -1), recv, callee, errorf)
+	}
 	for i, a := range call.Args {
-		u := t.foreign.paramUse(fn, paramIndex(sig, i))
-		if u.known && u.carried && !t.regionLocal(r, a) {
-			t.errorf(a.Pos(), "%s", carriedMessage(fn.Pkg().Name()+"."+funcName(fn), t.text(a)))
-			continue
-		}
-		if !u.known || !u.updates && !u.fieldUpdates {
-			continue
-		}
-		if v := t.rootVar(a); v != nil && within(v.Pos(), r.stmt) {
-			continue // the iteration's own
-		}
-		// Elements: a[i:] or &cells[i] may reach others' (a[i+1], a
-		// slice the cells share), so the merge checks them.
-		r.updates = r.updates || u.updates
-		if u.fieldUpdates && !t.iterationPlace(r, a) {
-			t.errorf(a.Pos(), "%s.%s updates a number field of %s in every iteration of the parallel loop (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element",
-				fn.Pkg().Name(), funcName(fn), t.text(a))
-		}
+		t.handedUse(r, name, t.foreign.paramUse(fn, paramIndex(sig, i)), a, callee, errorf)
+	}
+}
+
+// handedUse applies u, what a function of another package (what) does
+// with e, its receiver or an argument, in r's loop body or (callee) in
+// code the loop calls, unless e is the iteration's own: a read of elements
+// other iterations may write is refused; element updates mark the region
+// (r.updates), for the merge to stop the job where two nodes updated the
+// same one (a[i:] or &cells[i] may reach others': a[i+1], a slice the
+// cells share); an update of a number field of a shared struct is refused,
+// or, in code the loop calls, where its argument comes from is not known,
+// marks the region too.
+func (t *translator) handedUse(r *region, what string, u paramUse, e ast.Expr, callee bool, errorf func(token.Pos, string, ...any)) {
+	if !u.known || !callee && t.regionLocal(r, e) {
+		return
+	}
+	if u.carried {
+		errorf(e.Pos(), "%s", carriedMessage(what, t.text(e)))
+		return
+	}
+	r.updates = r.updates || u.updates || callee && u.fieldUpdates
+	if u.fieldUpdates && !callee && !t.iterationPlace(r, e) {
+		errorf(e.Pos(), "%s updates a number field of %s in every iteration of the parallel loop (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element",
+			what, t.text(e))
 	}
 }
 

@@ -84,6 +84,7 @@ func ViaHelper(x float64) float64        { fill(cells, int(x), x); return x }
 func ViaGetter(x float64) float64 { get()[int(x)%8] = x; return x }
 func ViaFuncVar(x float64) float64 { setter(int(x), x); return x }
 func ViaChan(x float64) float64    { ch <- x; return x }
+func ViaCopy(x float64) float64    { copy(get(), []float64{x}); return x }
 `,
 	"tally/tally.go": `package tally
 
@@ -116,13 +117,11 @@ func TestForeignState(t *testing.T) {
 		{"kern.ViaGetter", "writes through the result of get()"},
 		{"kern.ViaFuncVar", "calls setter, a function value or interface method CAPE cannot follow"},
 		{"kern.ViaChan", "changes kern.ch, a package variable"},
+		{"kern.ViaCopy", "writes through the result of get()"},
 	}
 	for _, c := range cases {
 		t.Run(c.call, func(t *testing.T) {
-			dir := t.TempDir()
-			files := map[string]string{
-				"go.mod": "module example.com/fm\n\ngo 1.26\n",
-				"main.go": `package main
+			err := translateWithKern(t, `package main
 
 import (
 	"fmt"
@@ -136,16 +135,11 @@ func main() {
 	y := make([]float64, 100)
 	//cape:parallel for
 	for i := 0; i < 100; i++ {
-		y[i] = ` + c.call + `(float64(i))
+		y[i] = `+c.call+`(float64(i))
 	}
 	fmt.Println(y[99], kern.Total())
 }
-`,
-			}
-			writeModule(t, dir, files)
-			cfg := &Config{NewImporter: exportImporter}
-			main := filepath.Join(dir, "main.go")
-			_, err := cfg.Files(dir, []string{main}, nil)
+`)
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -169,10 +163,7 @@ func TestForeignStateAtPoint(t *testing.T) {
 		{"kern.Pure", ""},
 	} {
 		t.Run(c.call, func(t *testing.T) {
-			dir := t.TempDir()
-			files := map[string]string{
-				"go.mod": "module example.com/fm\n\ngo 1.26\n",
-				"main.go": `package main
+			err := translateWithKern(t, `package main
 
 import (
 	"fmt"
@@ -188,15 +179,11 @@ func main() {
 		for i := 0; i < 64; i++ {
 			u[i] += float64(i)
 		}
-		_ = ` + c.call + `(u[3])
+		_ = `+c.call+`(u[3])
 	}
 	fmt.Println(u[63], kern.Total())
 }
-`,
-			}
-			writeModule(t, dir, files)
-			cfg := &Config{NewImporter: exportImporter}
-			_, err := cfg.Files(dir, []string{filepath.Join(dir, "main.go")}, nil)
+`)
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -207,9 +194,13 @@ func main() {
 	}
 }
 
-// writeModule writes files, and foreignKern's, under dir.
-func writeModule(t *testing.T, dir string, files map[string]string) {
+// translateWithKern translates mainSrc, the main package of a module
+// that also holds foreignKern's packages, and returns the translation's
+// error.
+func translateWithKern(t *testing.T, mainSrc string) error {
 	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module example.com/fm\n\ngo 1.26\n", "main.go": mainSrc}
 	for k, v := range foreignKern {
 		files[k] = v
 	}
@@ -222,6 +213,9 @@ func writeModule(t *testing.T, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+	cfg := &Config{NewImporter: exportImporter}
+	_, err := cfg.Files(dir, []string{filepath.Join(dir, "main.go")}, nil)
+	return err
 }
 
 // TestForeignVariables checks that a region's own writes to another
@@ -230,10 +224,7 @@ func writeModule(t *testing.T, dir string, files map[string]string) {
 func TestForeignVariables(t *testing.T) {
 	for _, body := range []string{"kern.Table[i] = i", "kern.Shared[i] = 1", "kern.Box.Put(i)"} {
 		t.Run(body, func(t *testing.T) {
-			dir := t.TempDir()
-			writeModule(t, dir, map[string]string{
-				"go.mod": "module example.com/fm\n\ngo 1.26\n",
-				"main.go": `package main
+			err := translateWithKern(t, `package main
 
 import (
 	"fmt"
@@ -244,14 +235,11 @@ import (
 func main() {
 	//cape:parallel for
 	for i := 0; i < 8; i++ {
-		` + body + `
+		`+body+`
 	}
 	fmt.Println(kern.Table, kern.Shared)
 }
-`,
-			})
-			cfg := &Config{NewImporter: exportImporter}
-			_, err := cfg.Files(dir, []string{filepath.Join(dir, "main.go")}, nil)
+`)
 			if err == nil || !strings.Contains(err.Error(), "belongs to package kern") {
 				t.Fatalf("error %v; want one saying the variable belongs to package kern", err)
 			}
