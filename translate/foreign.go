@@ -45,12 +45,13 @@ type stateWrite struct {
 // foreign holds the other packages' source the translator has read, and
 // its answers.
 type foreign struct {
-	imp  SourceImporter // nil: no sources, no checks
-	fset *token.FileSet
-	pkgs map[string]*foreignPkg // by import path; nil: no source, or it did not type-check
-	memo map[string]*stateWrite // by the function's full name
-	busy map[string]bool        // the functions and parameters being followed (recursion)
-	uses map[string]paramUse    // paramUse's answers, by function and parameter
+	imp   SourceImporter // nil: no sources, no checks
+	fset  *token.FileSet
+	pkgs  map[string]*foreignPkg // by import path; nil: no source, or it did not type-check
+	memo  map[string]*stateWrite // by the function's full name
+	draws map[string]*draw       // drawOf's answers, by "draw " and the function's full name
+	busy  map[string]bool        // the functions and parameters being followed (recursion)
+	uses  map[string]paramUse    // paramUse's answers, by function and parameter
 	// imports are the import paths of each package importedElsewhere
 	// read (nil: one of its files did not parse).
 	imports map[string][]string
@@ -70,7 +71,7 @@ type foreignPkg struct {
 
 func newForeign(imp types.Importer, fset *token.FileSet) *foreign {
 	si, _ := imp.(SourceImporter)
-	return &foreign{imp: si, fset: fset, pkgs: map[string]*foreignPkg{}, memo: map[string]*stateWrite{}, busy: map[string]bool{}, uses: map[string]paramUse{}, imports: map[string][]string{}}
+	return &foreign{imp: si, fset: fset, pkgs: map[string]*foreignPkg{}, memo: map[string]*stateWrite{}, draws: map[string]*draw{}, busy: map[string]bool{}, uses: map[string]paramUse{}, imports: map[string][]string{}}
 }
 
 // load reads and type-checks the package at path, once.

@@ -199,9 +199,16 @@ func main() {
 // error.
 func translateWithKern(t *testing.T, mainSrc string) error {
 	t.Helper()
+	return translateModule(t, mainSrc, foreignKern)
+}
+
+// translateModule translates mainSrc, the main package of the module
+// example.com/fm, whose other files are pkgs (path to text).
+func translateModule(t *testing.T, mainSrc string, pkgs map[string]string) error {
+	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{"go.mod": "module example.com/fm\n\ngo 1.26\n", "main.go": mainSrc}
-	for k, v := range foreignKern {
+	for k, v := range pkgs {
 		files[k] = v
 	}
 	for name, text := range files {
@@ -280,5 +287,96 @@ func main() {
 	}
 	if !strings.Contains(out, "T: cape.Make[float64](n)") {
 		t.Fatalf("the field's make is not placed:\n%s", out)
+	}
+}
+
+// TestForeignRandom checks that the main package's sequential code calling
+// (or naming) a function of another package that draws from a generator of
+// the process's own is refused, naming the draw, as is such a draw when a
+// package starts; a seeded generator, or a draw inside a region, is not.
+func TestForeignRandom(t *testing.T) {
+	gen := `package gen
+
+import (
+	"math/rand/v2"
+	"sort"
+)
+
+type G struct{ r *rand.Rand }
+
+func Fill(s []float64) {
+	for i := range s {
+		s[i] = rand.Float64()
+	}
+}
+func Noise(x float64) float64 { return x + noise() }
+func noise() float64          { return rand.NormFloat64() }
+func New() *G                 { return &G{r: rand.New(rand.NewPCG(1, 2))} }
+func (g *G) Fill(s []float64) {
+	for i := range s {
+		s[i] = g.r.Float64()
+	}
+}
+func (g *G) Shuffle(s []float64) { rand.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] }) }
+func Keys(m map[string]int) (ks []string) {
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+func SortedKeys(m map[string]int) []string {
+	ks := Keys(m)
+	sort.Strings(ks)
+	return ks
+}
+`
+	cases := []struct{ name, pre, body, extra, want string }{
+		{"direct", "gen.Fill(a)", "a[i] *= 2", "", "gen.Fill, outside the parallel regions, draws numbers of this process's own (rand.Float64 at gen/gen.go:12:"},
+		{"helper", "a[0] = gen.Noise(1)", "a[i] *= 2", "", "gen.Noise, outside the parallel regions, draws numbers of this process's own (rand.NormFloat64 at gen/gen.go:16:"},
+		{"method", "gen.New().Shuffle(a)", "a[i] *= 2", "", "gen.G.Shuffle, outside the parallel regions, draws numbers of this process's own (rand.Shuffle at gen/gen.go:23:"},
+		{"value", "apply(a, gen.Noise)", "a[i] *= 2", "", "gen.Noise, outside the parallel regions, draws"},
+		{"seeded", "gen.New().Fill(a)", "a[i] *= 2", "", ""},
+		{"in region", "", "a[i] = gen.Noise(float64(i))", "", ""},
+		{"init", "", "a[i] = gen.Noise(float64(i))", "var seed = rand.Uint64()\n", "package example.com/fm/gen, as it starts, draws numbers of this process's own (rand.Uint64 at gen/gen.go:"},
+		{"map order", "a[0] = float64(len(gen.Keys(map[string]int{\"x\": 1, \"y\": 2})[0]))", "a[i] *= 2", "", "gen.Keys, outside the parallel regions, builds ks in the order of a range over a map (gen/gen.go:26:"},
+		{"map sorted here", "ks := gen.Keys(map[string]int{\"x\": 1, \"y\": 2})\n\tslices.Sort(ks)\n\ta[0] = float64(len(ks[0]))", "a[i] *= 2", "", ""},
+		{"map sorted", "a[0] = float64(len(gen.SortedKeys(map[string]int{\"x\": 1, \"y\": 2})[0]))", "a[i] *= 2", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := translateModule(t, `package main
+
+import (
+	"fmt"
+	"slices"
+
+	"example.com/fm/gen"
+)
+
+var _ = slices.Sort[[]int]
+
+func apply(s []float64, f func(float64) float64) {
+	for i := range s {
+		s[i] = f(s[i])
+	}
+}
+
+func main() {
+	a := make([]float64, 8)
+	`+c.pre+`
+	//cape:parallel for
+	for i := range a {
+		`+c.body+`
+	}
+	fmt.Println(a)
+}
+`, map[string]string{"gen/gen.go": gen + c.extra})
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("want an error with %q, got %v", c.want, err)
+			}
+		})
 	}
 }

@@ -42,6 +42,7 @@ func (t *translator) sequentialRandom(code *regionCode) {
 			return true
 		})
 	}
+	t.foreignRandom(code)
 }
 
 // packageFunc returns the package-level function of another package that
