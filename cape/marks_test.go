@@ -88,3 +88,35 @@ func BenchmarkWriteMarks(b *testing.B) {
 		}
 	}
 }
+
+// TestMarkAt checks that MarkAt returns the index it is given, records the
+// element's place once, and records nothing for an index outside the
+// slice, for a negative one, or without marks.
+func TestMarkAt(t *testing.T) {
+	mem := make([]byte, 64)
+	r := &Region{marks: testMarks(mem)}
+	s := unsafe.Slice((*int64)(unsafe.Pointer(&mem[0])), 8)
+	if k := MarkAt(r, s, uint8(3)); k != 3 {
+		t.Fatalf("MarkAt returned %d, want 3", k)
+	}
+	for _, k := range []int{8, -1, 1 << 40} {
+		if got := MarkAt(r, s, k); got != k {
+			t.Fatalf("MarkAt returned %d, want %d", got, k)
+		}
+	}
+	if want := []uint64{24<<16 | 8}; !slices.Equal(r.marks.offs, want) {
+		t.Fatalf("marks %x, want %x (element 3 only)", r.marks.offs, want)
+	}
+	// A struct and its first field: one place, the struct's.
+	Mark(r, (*[4]int64)(s[3:7]))
+	Mark(r, &s[6])
+	if err := r.marks.Combine([][]byte{r.marks.PartialBytes()}); err != nil {
+		t.Fatalf("Combine of a place and its first part: %v", err)
+	}
+	if want := []uint64{24<<16 | 32, 48<<16 | 8}; !slices.Equal(r.marks.offs, want) {
+		t.Fatalf("marks %x, want %x", r.marks.offs, want)
+	}
+	if k := MarkAt(nil, s, 2); k != 2 {
+		t.Fatalf("MarkAt without a region returned %d", k)
+	}
+}

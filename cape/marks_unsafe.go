@@ -31,6 +31,31 @@ func Mark[T any](r *Region, p *T) {
 	r.marks.add(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p))
 }
 
+// MarkAt records, as Mark does, that the running iteration of r writes
+// s[k], and returns k. Generated code wraps an index that calls a function
+// with it (a[half(i)] = v becomes a[cape.MarkAt(r, a, half(i))] = v): Mark
+// of the place would call it twice. An index outside s is not recorded
+// (the write it serves panics).
+func MarkAt[S ~[]E, E any, I Integer](r *Region, s S, k I) I {
+	if r != nil && r.marks != nil && k >= 0 && uint64(k) < uint64(len(s)) {
+		Mark(r, &s[k])
+	}
+	return k
+}
+
+// MarkCallee records, as Mark does, that the running iteration of the
+// region running on this node writes *p, from a function its loop calls
+// (buf[0] written by set0(buf, v)): generated code calls it there, before
+// a write of one place in every iteration. The function may run outside
+// any region too: then, or where the region does not mark writes, it
+// records nothing.
+func MarkCallee[T any](p *T) {
+	if self == nil || self.cur == nil {
+		return
+	}
+	Mark(self.cur, p)
+}
+
 // MarkWrites makes r keep the places its iterations mark (Mark). Generated
 // code calls it after Begin, before any value is registered.
 func (r *Region) MarkWrites() {
@@ -73,7 +98,15 @@ func (w *writeMarks) add(p, size uintptr) {
 // uvarints-and-bytes (offset from the previous, size, bytes).
 func (w *writeMarks) PartialBytes() []byte {
 	slices.Sort(w.offs)
-	w.offs = slices.Compact(w.offs)
+	// Of the places starting at one offset (a struct and its first
+	// field), the largest, which the sort puts last, covers the others.
+	kept := w.offs[:0]
+	for i, m := range w.offs {
+		if i+1 == len(w.offs) || w.offs[i+1]>>16 != m>>16 {
+			kept = append(kept, m)
+		}
+	}
+	w.offs = kept
 	n := binary.MaxVarintLen64
 	for _, m := range w.offs {
 		n += 2*binary.MaxVarintLen64 + int(m&0xffff)

@@ -357,6 +357,7 @@ func (t *translator) invariantUpdates(r *region) {
 			t.invariantCall(r, x)
 			t.invariantMethod(r, x)
 			t.handedUses(r, x, false, t.errorf)
+			t.foreignMarks(r, x)
 			return true
 		}
 		lhs := t.updatedPlace(n)
@@ -633,6 +634,7 @@ func (t *translator) invariantBody(r *region, frames []calleeFrame, body *ast.Bl
 		}
 		lhs := t.updatedPlace(n)
 		if lhs == nil {
+			t.calleeWrite(r, frames, n)
 			return true
 		}
 		reached, varies := t.calleePlace(r, frames, len(frames)-1, lhs)
@@ -647,6 +649,43 @@ func (t *translator) invariantBody(r *region, frames []calleeFrame, body *ast.Bl
 		}
 		return true
 	})
+}
+
+// calleeWrite records in r.calleeMarks the places that n, a statement of
+// the callee of the innermost of frames, assigns (not updates: those are
+// invariantBody's) when they are one place in every iteration, reached
+// from outside the callee: the iteration writing it last on a node may
+// leave the value it had at the region's entry, invisible to the merge
+// (set0(buf, data[i]) with set0 writing b[0]). A place whose expression
+// calls a function or indexes a map, or a statement outside a statement
+// list, is not marked.
+func (t *translator) calleeWrite(r *region, frames []calleeFrame, n ast.Node) {
+	as, ok := n.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || !t.inList(as) {
+		return
+	}
+	for _, l := range as.Lhs {
+		if _, whole := ast.Unparen(l).(*ast.Ident); whole || !t.markPure(l) || !t.indexedOrField(l) {
+			continue
+		}
+		if reached, varies := t.calleePlace(r, frames, len(frames)-1, l); reached && !varies {
+			r.calleeMarks = append(r.calleeMarks, markedWrite{stmt: as, place: l})
+		}
+	}
+}
+
+// indexedOrField reports whether the place l is an element of a slice or
+// array, a field, or a pointer's target (not a map's element).
+func (t *translator) indexedOrField(l ast.Expr) bool {
+	switch x := ast.Unparen(l).(type) {
+	case *ast.IndexExpr:
+		return t.indexable(x.X)
+	case *ast.SelectorExpr:
+		return t.info.Selections[x] != nil
+	case *ast.StarExpr:
+		return true
+	}
+	return false
 }
 
 // topArgs maps the parameters of the innermost of frames to the loop

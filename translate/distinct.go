@@ -213,8 +213,8 @@ func (t *translator) markWrites(r *region) {
 			return true
 		}
 		for _, l := range lhs {
-			if t.markable(r, l) {
-				r.marks = append(r.marks, markedWrite{st, l})
+			if ok, at := t.markable(r, l); ok {
+				r.marks = append(r.marks, markedWrite{stmt: st, place: l, at: at})
 			}
 		}
 		return true
@@ -222,14 +222,41 @@ func (t *translator) markWrites(r *region) {
 }
 
 // markable reports whether the place l, written in r's loop body, is
-// marked (markWrites).
-func (t *translator) markable(r *region, l ast.Expr) bool {
+// marked (markWrites), and, when its index is the one part of it that
+// calls a function (a[half(i)]), that index expression.
+func (t *translator) markable(r *region, l ast.Expr) (bool, *ast.IndexExpr) {
 	l = ast.Unparen(l)
 	if _, whole := l.(*ast.Ident); whole {
-		return false // a whole variable: refused or placed elsewhere
+		return false, nil // a whole variable: refused or placed elsewhere
 	}
+	at, _ := l.(*ast.IndexExpr)
+	if at != nil && (!t.markPure(at.X) || t.markPure(at.Index) || !t.indexable(at.X)) {
+		at = nil
+	}
+	if at == nil && !t.markPure(l) {
+		return false, nil
+	}
+	return t.markablePlace(r, l), at
+}
+
+// indexable reports whether x, indexed, is an element of a slice, an
+// array or an array a pointer points to (not a map's).
+func (t *translator) indexable(x ast.Expr) bool {
+	switch u := t.info.TypeOf(x).Underlying().(type) {
+	case *types.Slice, *types.Array:
+		return true
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Array)
+		return ok
+	}
+	return false
+}
+
+// markPure reports whether evaluating e calls no function (conversions
+// aside), receives nothing and indexes no map.
+func (t *translator) markPure(e ast.Expr) bool {
 	pure := true
-	ast.Inspect(l, func(n ast.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.CallExpr:
 			if tv, ok := t.info.Types[x.Fun]; !ok || !tv.IsType() {
@@ -246,9 +273,11 @@ func (t *translator) markable(r *region, l ast.Expr) bool {
 		}
 		return pure
 	})
-	if !pure {
-		return false
-	}
+	return pure
+}
+
+// markablePlace is markable's judgement of l's place.
+func (t *translator) markablePlace(r *region, l ast.Expr) bool {
 	if t.derefs(r, l) {
 		v := t.rootVar(l)
 		return v == nil || !r.shared[v]
@@ -372,6 +401,8 @@ func (t *translator) foldsLoopVar(r *region, e ast.Expr, depth int) bool {
 			if (x.Op == token.REM || x.Op == token.QUO || x.Op == token.SHR || x.Op == token.AND) && t.followsLoopVar(r, x.X, depth) {
 				found = true
 			}
+		case *ast.CallExpr:
+			found = t.foldingCall(r, x, depth)
 		case *ast.Ident:
 			if v := t.varOf(x); v != nil && within(v.Pos(), r.body) && depth < 4 {
 				if def := t.onlyDefinition(r, v); def != nil && t.foldsLoopVar(r, def, depth+1) {
@@ -382,6 +413,33 @@ func (t *translator) foldsLoopVar(r *region, e ast.Expr, depth int) bool {
 		return !found
 	})
 	return found
+}
+
+// foldingCall reports whether call maps several values of r's loop
+// variable to one: min or max of it and something that does not follow
+// it (min(i, 5)), or a conversion of a floating-point value that follows
+// it to an integer (int(float64(i) * 0.5)).
+func (t *translator) foldingCall(r *region, call *ast.CallExpr, depth int) bool {
+	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+		if len(call.Args) != 1 || !isInteger(tv.Type) {
+			return false
+		}
+		b, ok := t.info.TypeOf(call.Args[0]).Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsFloat != 0 && t.followsLoopVar(r, call.Args[0], depth)
+	}
+	b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+	if !ok || b.Name() != "min" && b.Name() != "max" {
+		return false
+	}
+	follows, fixed := false, false
+	for _, a := range call.Args {
+		if t.followsLoopVar(r, a, depth) {
+			follows = true
+		} else {
+			fixed = true
+		}
+	}
+	return follows && fixed
 }
 
 // readsMemory reports whether the index e reads memory: an element, a

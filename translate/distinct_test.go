@@ -187,7 +187,12 @@ func TestMarks(t *testing.T) {
 		{"a constant index", "", "a[0] = i", 2},
 		{"an update of a bucket", "", "a[p[i]%4] += 1", 2},
 		{"through a pointer", "", "q := &a[p[i]]; *q = 2", 2},
-		{"a place with a call", "", "a[f(i)] = 1", 0},
+		{"a place with a call", "", "a[f(i)] = 1", 2}, // cape.MarkAt: f called once
+		{"a call inside the base", "", "[][]int{a}[f(i)][0] = 1", 0},
+		{"min with a constant", "", "a[min(i, 5)] = 1", 2},
+		{"min of two that follow it", "", "a[min(i, 2*i)] = 1", 0},
+		{"a float conversion", "", "a[int(float64(i)*0.5)] = 1", 2},
+		{"a call into an array", "", "var h [4]int; h[f(i)] = 1; a[i] = h[0]", 0},
 		{"the iteration's own memory", "", "var h [4]int; h[p[i]%4] = 1; a[i] = h[0]", 0},
 		{"an inner loop without a condition", "", "for j := 0; ; j++ { if j >= 4 { break }; a[i*4+j] = 1 }", 0},
 		{"an inner counter's places, every iteration", "", "for j := 0; j < 4; j++ { p[j] = i }", 2},
@@ -202,8 +207,64 @@ func TestMarks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("translate: %v\n%s", err, src)
 			}
-			if got := strings.Count(out, ".Mark("); got != c.marks {
+			if got := strings.Count(out, ".Mark(") + strings.Count(out, ".MarkAt("); got != c.marks {
 				t.Errorf("%d Mark calls, want %d:\n%s", got, c.marks, out)
+			}
+			if want := c.marks > 0; strings.Contains(out, ".MarkWrites()") != want {
+				t.Errorf("MarkWrites %v, want %v", !want, want)
+			}
+		})
+	}
+}
+
+// TestCalleeMarks checks which writes of called functions are marked where
+// they stand (cape.MarkCallee): one place in every iteration, reached
+// through an argument or receiver that is not the iteration's own, or
+// captured; not a place the arguments make the iteration's own.
+func TestCalleeMarks(t *testing.T) {
+	cases := []struct {
+		name, body string
+		marks      int
+	}{
+		{"a fixed element through an argument", "set0(a, i)", 1},
+		{"the iteration's row", "set0(rows[i], i)", 0},
+		{"an element the argument picks", "setAt(a, i, i)", 0},
+		{"a receiver's field", "n.put(i)", 1},
+		{"an iteration's own receiver", "ns[i].put(i)", 0},
+		{"a captured slice", "keep(i)", 1},
+		{"an update", "", 0},
+	}
+	cfg := &Config{Importer: testImporter(t)}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := hintHead + `type note struct{ last int }
+
+func (n *note) put(v int)             { n.last = v }
+func set0(b []int, v int)             { b[0] = v }
+func setAt(b []int, k, v int)         { b[k] = v }
+
+func main() {
+	a := make([]int, 64)
+	rows := make([][]int, 16)
+	for i := range rows {
+		rows[i] = make([]int, 4)
+	}
+	n := &note{}
+	ns := make([]note, 16)
+	keep := func(v int) { a[1] = v }
+	//cape:parallel for
+	for i := 0; i < 16; i++ {
+		` + c.body + `
+	}
+	fmt.Println(a, rows, n, ns, keep)
+}
+`
+			out, err := translateMain(t, cfg, src)
+			if err != nil {
+				t.Fatalf("translate: %v\n%s", err, src)
+			}
+			if got := strings.Count(out, ".MarkCallee("); got != c.marks {
+				t.Errorf("%d MarkCallee calls, want %d:\n%s", got, c.marks, out)
 			}
 			if want := c.marks > 0; strings.Contains(out, ".MarkWrites()") != want {
 				t.Errorf("MarkWrites %v, want %v", !want, want)

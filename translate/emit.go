@@ -147,9 +147,15 @@ func (t *emitter) emit() *Result {
 	if t.p.name == "main" {
 		t.emitMain(outs)
 	}
+	// 4a. The marked places' text, before 4b wraps some of them.
+	t.takeMarkTexts(outs)
 	// 4b. Operands handed to other packages' code are made present first
 	// (present.go): before the regions, which take their bodies.
 	t.emitPresents(outs)
+	// 4c. Writes of called functions to one place in every iteration
+	// are marked where they stand: before the regions, which may take
+	// the bodies holding them.
+	t.emitCalleeMarks(outs)
 	// 5. The regions.
 	for _, r := range t.sortedRegions() {
 		fo := t.outAt(outs, r.stmt.Pos())
@@ -941,12 +947,64 @@ func (t *emitter) emitAssigned(fo *fileOut, r *region, n *regionNames, index str
 	}
 }
 
+// takeMarkTexts fills t.markTexts: the text of each place r.marks
+// marks, or of the slice a marked index is into.
+func (t *emitter) takeMarkTexts(outs map[*ast.File]*fileOut) {
+	t.markTexts = map[ast.Expr]string{}
+	for _, r := range t.regions {
+		for _, m := range r.marks {
+			e := m.place
+			if m.at != nil {
+				e = m.at.X
+			}
+			fo := t.outAt(outs, e.Pos())
+			t.markTexts[e] = fo.ed.peek(fo.off(e.Pos()), fo.off(e.End()), nil)
+		}
+	}
+}
+
 // emitMarks inserts, before each write of r.marks, the call that records
 // its place (cape.Mark).
 func (t *emitter) emitMarks(fo *fileOut, r *region, rv string) {
 	for _, m := range r.marks {
-		place := fo.ed.peek(fo.off(m.place.Pos()), fo.off(m.place.End()), nil)
-		fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.Mark(%s, &%s); ", fo.cape(), rv, place))
+		if m.at != nil {
+			x := t.markTexts[m.at.X]
+			if _, ok := t.info.TypeOf(m.at.X).Underlying().(*types.Slice); !ok {
+				x += "[:]" // an array, or a pointer to one
+			}
+			fo.ed.wrap(fo.off(m.at.Index.Pos()), fo.off(m.at.Index.End()), fmt.Sprintf("%s.MarkAt(%s, %s, ", fo.cape(), rv, x), ")")
+			continue
+		}
+		place := t.markTexts[m.place]
+		switch {
+		case m.whole && t.isPointer(m.place):
+			place = "(" + place + ")"
+		case m.whole:
+			place = "&(" + place + ")"
+		case m.suffix != "":
+			place = "&(" + place + ")" + m.suffix
+		default:
+			place = "&" + place
+		}
+		fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.Mark(%s, %s); ", fo.cape(), rv, place))
+	}
+}
+
+// emitCalleeMarks inserts, before each write of the regions' calleeMarks,
+// once, the call that records its place on the region running
+// (cape.MarkCallee).
+func (t *emitter) emitCalleeMarks(outs map[*ast.File]*fileOut) {
+	done := map[ast.Expr]bool{}
+	for _, r := range t.sortedRegions() {
+		for _, m := range r.calleeMarks {
+			if done[m.place] {
+				continue
+			}
+			done[m.place] = true
+			fo := t.outAt(outs, m.stmt.Pos())
+			place := fo.ed.peek(fo.off(m.place.Pos()), fo.off(m.place.End()), nil)
+			fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.MarkCallee(&%s); ", fo.cape(), place))
+		}
 	}
 }
 

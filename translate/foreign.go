@@ -76,6 +76,9 @@ func newForeign(imp types.Importer, fset *token.FileSet) *foreign {
 
 // load reads and type-checks the package at path, once.
 func (f *foreign) load(path string) *foreignPkg {
+	if f == nil || f.imp == nil {
+		return nil
+	}
 	if fp, ok := f.pkgs[path]; ok {
 		return fp
 	}

@@ -206,6 +206,14 @@ func translateWithKern(t *testing.T, mainSrc string) error {
 // example.com/fm, whose other files are pkgs (path to text).
 func translateModule(t *testing.T, mainSrc string, pkgs map[string]string) error {
 	t.Helper()
+	_, err := translateModuleOut(t, mainSrc, pkgs)
+	return err
+}
+
+// translateModuleOut is translateModule, returning the translation of
+// main.go.
+func translateModuleOut(t *testing.T, mainSrc string, pkgs map[string]string) (string, error) {
+	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{"go.mod": "module example.com/fm\n\ngo 1.26\n", "main.go": mainSrc}
 	for k, v := range pkgs {
@@ -221,8 +229,11 @@ func translateModule(t *testing.T, mainSrc string, pkgs map[string]string) error
 		}
 	}
 	cfg := &Config{NewImporter: exportImporter}
-	_, err := cfg.Files(dir, []string{filepath.Join(dir, "main.go")}, nil)
-	return err
+	res, err := cfg.Files(dir, []string{filepath.Join(dir, "main.go")}, nil)
+	if err != nil {
+		return "", err
+	}
+	return string(res.Files[filepath.Join(dir, "main.go")]), nil
 }
 
 // TestForeignVariables checks that a region's own writes to another
@@ -376,6 +387,93 @@ func main() {
 				t.Fatalf("refused: %v", err)
 			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 				t.Fatalf("want an error with %q, got %v", c.want, err)
+			}
+		})
+	}
+}
+
+// TestForeignMarks checks the marks of places a method of another package
+// assigns in every call through a receiver that is one place for every
+// iteration: an exported field is marked by name, an unexported one
+// through the whole struct (or refused where too big to compare); a
+// receiver of the iteration's own, a write under a condition or after a
+// return, are not marked.
+func TestForeignMarks(t *testing.T) {
+	st := `package st
+
+type S struct {
+	Last int
+	Buf  []int
+	seen int
+}
+
+type Big struct {
+	hidden int
+	pad    [1024]int
+}
+
+func (s *S) Note(v int)  { s.Last = v; s.Buf[0] = v }
+func (s *S) Hide(v int)  { s.seen = v }
+func (b *Big) Hide(v int) { b.hidden = v }
+func (s *S) Maybe(v int) {
+	if v > 3 {
+		s.Last = v
+	}
+}
+func (s *S) Late(v int) {
+	if v > 3 {
+		return
+	}
+	s.Last = v
+}
+`
+	cases := []struct{ body, want, err string }{
+		{"s.Note(i)", "Mark(r, &(s).Last)|Mark(r, &(s).Buf[0])", ""},
+		{"s.Hide(i)", "Mark(r, (s))", ""},
+		{"b.Hide(i)", "", "st.Big.Hide writes b.hidden (st/st.go:16:"},
+		{"ss[i].Note(i)", "", ""},
+		{"s.Maybe(i)", "", ""},
+		{"s.Late(i)", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.body, func(t *testing.T) {
+			out, err := translateModuleOut(t, `package main
+
+import (
+	"fmt"
+
+	"example.com/fm/st"
+)
+
+func main() {
+	s := &st.S{Buf: make([]int, 1)}
+	b := &st.Big{}
+	ss := make([]st.S, 8)
+	for i := range ss {
+		ss[i].Buf = make([]int, 1)
+	}
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		`+c.body+`
+	}
+	fmt.Println(s.Last, b, len(ss))
+}
+`, map[string]string{"st/st.go": st})
+			switch {
+			case c.err != "":
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("want an error with %q, got %v", c.err, err)
+				}
+				return
+			case err != nil:
+				t.Fatalf("translate: %v", err)
+			case c.want == "" && strings.Contains(out, ".Mark("):
+				t.Fatalf("marked:\n%s", out)
+			}
+			for _, w := range strings.Split(c.want, "|") {
+				if !strings.Contains(out, w) {
+					t.Fatalf("want %q in:\n%s", w, out)
+				}
 			}
 		})
 	}

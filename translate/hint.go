@@ -42,7 +42,7 @@ func (t *emitter) emitHint(b *strings.Builder, fo *fileOut, r *region, rv string
 	if r.updates {
 		fmt.Fprintf(b, "%s.Updates() // shared elements updated at indices not proved distinct per iteration\n", rv)
 	}
-	if len(r.marks) > 0 {
+	if len(r.marks) > 0 || len(r.calleeMarks) > 0 {
 		fmt.Fprintf(b, "%s.MarkWrites() // writes to places not proved each iteration's own: the nodes' values are compared\n", rv)
 	}
 	if h.bounded {

@@ -136,6 +136,11 @@ type emitter struct {
 	// Hints (hint.go): the cape.Loop variable of each clean loop, and the
 	// namer of each function that declares some.
 	loopNames map[ast.Stmt]string
+	// markTexts: the translated text of each marked place (or of the
+	// slice a marked index is into), taken before the operands handed to
+	// other packages are wrapped (cape.PresentAll): a mark computes the
+	// place's address, and needs none of its pages present.
+	markTexts map[ast.Expr]string
 	fnNamers  map[ast.Node]namer
 	goStmts   int // 0 not looked, 1 none, 2 some (startsGoroutines)
 	// Label names of the --verify re-runs, by function (*ast.FuncDecl or

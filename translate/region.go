@@ -39,6 +39,11 @@ type region struct {
 	// each iteration's own (markWrites), which the runtime compares
 	// between nodes (cape.Mark).
 	marks []markedWrite
+	// calleeMarks: the writes of functions the loop body calls to one
+	// place in every iteration, reached through their arguments or
+	// captured (buf[0] through set0(buf, v)): marked where they stand
+	// (cape.MarkCallee), for the same comparison.
+	calleeMarks []markedWrite
 	// condLast: the lastprivate variables that not every iteration
 	// assigns, each by a plain assignment statement (condAssignable):
 	// the node of the latest iteration that assigned one hands it over
@@ -52,10 +57,19 @@ type region struct {
 	forms *formCtx
 }
 
-// A markedWrite is a statement of a loop body writing place.
+// A markedWrite is a statement of a loop body writing place. At, when
+// set, is place's index, which calls a function: the mark wraps it
+// (cape.MarkAt) instead of computing the place again.
 type markedWrite struct {
 	stmt  ast.Stmt
 	place ast.Expr
+	at    *ast.IndexExpr
+	// suffix and whole: place is an argument of a call of another
+	// package's function, which writes the place suffix leads to from
+	// it (".Last", "[0]"), or, whole, all that it points to
+	// (foreignMarks).
+	suffix string
+	whole  bool
 }
 
 // loopInfo describes the header of a parallel for loop.

@@ -96,3 +96,30 @@ func TestUpdatesThatRepeat(t *testing.T) {
 		t.Errorf("one node: %v, printed %q, want %q\n%s", err, stdout, want, stderr)
 	}
 }
+
+// TestWritesThroughCalls: one place written in every iteration through a
+// call (an index a function computes, a function or method of the package
+// writing through its argument or receiver, a method of another package)
+// whose sequentially last write restores the entry value printed another
+// node's value with exit status 0; the job now stops naming both nodes.
+// Written by the last iteration only, the same calls print go run's
+// answer: a mark records only the writes made.
+func TestWritesThroughCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	bin := sharedBuild(t, "./testdata/updates/calls")
+	for _, how := range []string{"index", "fn", "method", "other"} {
+		stdout, stderr, err := capeRun("2", nil, bin, []string{"-how", how})
+		if err == nil || !strings.Contains(stderr, "nodes 0 and 1 ") {
+			t.Errorf("%s: %v, printed %q, want an error naming both nodes\n%s", how, err, stdout, stderr)
+		}
+	}
+	for _, how := range []string{"fn", "other"} {
+		want := goRun(t, "./testdata/updates/calls", "-how", how, "-last")
+		if stdout, stderr, err := capeRun("3", nil, bin, []string{"-how", how, "-last"}); err != nil || stdout != want {
+			t.Errorf("%s -last: %v, printed %q, want %q\n%s", how, err, stdout, want, stderr)
+		}
+	}
+}
