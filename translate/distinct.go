@@ -236,7 +236,7 @@ func (t *translator) markable(r *region, l ast.Expr) (bool, *ast.IndexExpr) {
 	if at == nil && !t.markPure(l) {
 		return false, nil
 	}
-	return t.markablePlace(r, l), at
+	return t.markablePlace(r, l, at), at
 }
 
 // indexable reports whether x, indexed, is an element of a slice, an
@@ -276,8 +276,9 @@ func (t *translator) markPure(e ast.Expr) bool {
 	return pure
 }
 
-// markablePlace is markable's judgement of l's place.
-func (t *translator) markablePlace(r *region, l ast.Expr) bool {
+// markablePlace is markable's judgement of l's place; at, if not nil, is
+// l itself, whose index calls functions (callIndexFacts).
+func (t *translator) markablePlace(r *region, l ast.Expr, at *ast.IndexExpr) bool {
 	if t.derefs(r, l) {
 		v := t.rootVar(l)
 		return v == nil || !r.shared[v]
@@ -296,12 +297,125 @@ func (t *translator) markablePlace(r *region, l ast.Expr) bool {
 	// would cost more than it computes.
 	varies := false
 	for _, ix := range indicesOf(l) {
+		if at != nil && ix == at.Index {
+			v, shared := t.callIndexFacts(r, ix, nil, 0)
+			if shared {
+				return true
+			}
+			varies = varies || v
+			continue
+		}
 		if t.readsMemory(r, ix, 0) || t.foldsLoopVar(r, ix, 0) {
 			return true
 		}
 		varies = varies || t.followsLoopVar(r, ix, 0)
 	}
 	return !varies
+}
+
+// An argOf is what a parameter of a function an index calls stands for:
+// the argument, in the code of the call (env nil: the loop body).
+type argOf struct {
+	e   ast.Expr
+	env map[*types.Var]argOf
+}
+
+// callIndexFacts reads e, an index (or part of one) in r's loop body or,
+// env not nil, in the returned expression of a function it calls, with
+// the calls of the package's functions that return one expression read as
+// that expression (at(i, j) returning i*n + j, half(i) returning i/2):
+// varies if it changes with the loop variable, shared if several
+// iterations may reach one value (a fold of what varies: /, %, >>, &,
+// min or max with a fixed operand, a float truncated) or it reads memory.
+// A call of any other function is taken to vary, and to be the
+// iteration's own, as a stencil's indexing method would be: marking its
+// writes would cost more than they compute.
+func (t *translator) callIndexFacts(r *region, e ast.Expr, env map[*types.Var]argOf, depth int) (varies, shared bool) {
+	if depth > 4 {
+		return true, false
+	}
+	e = ast.Unparen(e)
+	if env == nil && t.markPure(e) {
+		return t.followsLoopVar(r, e, 0), t.readsMemory(r, e, 0) || t.foldsLoopVar(r, e, 0)
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		if v, ok := t.info.Uses[x].(*types.Var); ok && env != nil {
+			if a, ok := env[v]; ok {
+				return t.callIndexFacts(r, a.e, a.env, depth+1)
+			}
+		}
+		return false, false // a constant, or a package variable
+	case *ast.BinaryExpr:
+		vx, sx := t.callIndexFacts(r, x.X, env, depth)
+		vy, sy := t.callIndexFacts(r, x.Y, env, depth)
+		fold := vx && (x.Op == token.REM || x.Op == token.QUO || x.Op == token.SHR || x.Op == token.AND)
+		return vx || vy, sx || sy || fold
+	case *ast.UnaryExpr:
+		v, sh := t.callIndexFacts(r, x.X, env, depth)
+		return v, sh || x.Op == token.ARROW
+	case *ast.SelectorExpr:
+		if _, pkg := t.info.Uses[identOf(x.X)].(*types.PkgName); pkg {
+			return false, false
+		}
+		return t.callIndexFacts(r, x.X, env, depth) // a field of what it stands for
+	case *ast.IndexExpr, *ast.StarExpr:
+		return true, true // an element read: the same value for several iterations, perhaps
+	case *ast.CallExpr:
+		return t.callFacts(r, x, env, depth)
+	}
+	return false, false // a literal
+}
+
+// callFacts is callIndexFacts of a call.
+func (t *translator) callFacts(r *region, call *ast.CallExpr, env map[*types.Var]argOf, depth int) (varies, shared bool) {
+	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		v, sh := t.callIndexFacts(r, call.Args[0], env, depth)
+		b, ok := t.info.TypeOf(call.Args[0]).Underlying().(*types.Basic)
+		return v, sh || v && ok && b.Info()&types.IsFloat != 0 && isInteger(tv.Type)
+	}
+	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok {
+		switch b.Name() {
+		case "len", "cap":
+			return false, false
+		case "min", "max":
+			anyVaries, anyFixed, sh := false, false, false
+			for _, a := range call.Args {
+				v, s := t.callIndexFacts(r, a, env, depth)
+				anyVaries, anyFixed, sh = anyVaries || v, anyFixed || !v, sh || s
+			}
+			return anyVaries, sh || anyVaries && anyFixed
+		}
+		return true, false
+	}
+	var d *ast.FuncDecl
+	if fn := t.staticCallee(call); fn != nil {
+		d = t.facts.decls[fn.Origin()]
+	}
+	if d == nil || d.Body == nil || len(d.Body.List) != 1 || call.Ellipsis.IsValid() {
+		return true, false
+	}
+	ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return true, false
+	}
+	inner := map[*types.Var]argOf{}
+	if d.Recv != nil && len(d.Recv.List) == 1 && len(d.Recv.List[0].Names) == 1 {
+		v, _ := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var)
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && v != nil {
+			inner[v] = argOf{sel.X, env}
+		}
+	}
+	k := 0
+	for _, f := range d.Type.Params.List {
+		for _, name := range f.Names {
+			if v, ok := t.info.Defs[name].(*types.Var); ok && k < len(call.Args) {
+				inner[v] = argOf{call.Args[k], env}
+			}
+			k++
+		}
+	}
+	return t.callIndexFacts(r, ret.Results[0], inner, depth+1)
 }
 
 // followsLoopVar reports whether e changes with r's loop variable: it

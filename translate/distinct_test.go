@@ -187,7 +187,13 @@ func TestMarks(t *testing.T) {
 		{"a constant index", "", "a[0] = i", 2},
 		{"an update of a bucket", "", "a[p[i]%4] += 1", 2},
 		{"through a pointer", "", "q := &a[p[i]]; *q = 2", 2},
-		{"a place with a call", "", "a[f(i)] = 1", 2}, // cape.MarkAt: f called once
+		{"a place with a call", "", "a[f(i)] = 1", 2}, // f folds i (i % 4); cape.MarkAt: f called once
+		{"an index function", "", "a[at(i, 3)] = 1", 0},
+		{"a method index", "", "a[g.at(i, 3)] = 1", 0},
+		{"a folding method index", "", "a[g.half(i)] = 1", 2},
+		{"an index function reading memory", "", "a[pick(i)] = 1", 2},
+		{"a fixed call", "", "a[at(0, 1)] = i", 2},
+		{"a call CAPE does not read", "", "a[long(i)] = 1", 0},
 		{"a call inside the base", "", "[][]int{a}[f(i)][0] = 1", 0},
 		{"min with a constant", "", "a[min(i, 5)] = 1", 2},
 		{"min of two that follow it", "", "a[min(i, 2*i)] = 1", 0},
@@ -201,7 +207,10 @@ func TestMarks(t *testing.T) {
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := hintHead + "func f(i int) int { return i % 4 }\n\nfunc main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
+			src := hintHead + "func f(i int) int { return i % 4 }\n\nfunc at(i, j int) int { return i*4 + j }\n\n" +
+				"type grid struct{ n int }\n\nfunc (g *grid) at(i, j int) int { return i*g.n + j }\n\nfunc (g *grid) half(i int) int { return i / 2 }\n\n" +
+				"var perm = []int{3, 2, 1, 0}\n\nfunc pick(i int) int { return perm[i%4] }\n\nfunc long(i int) int {\n\tk := i\n\treturn k\n}\n\nvar g = &grid{n: 4}\n\n" +
+				"func main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
 				"\t//cape:parallel for " + c.clauses + "\n\tfor i := 0; i < 16; i++ {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"
 			out, err := translateMain(t, cfg, src)
 			if err != nil {

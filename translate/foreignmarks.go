@@ -68,7 +68,7 @@ func (t *translator) foreignMarks(r *region, call *ast.CallExpr) {
 func (t *translator) foreignMark(r *region, fp *foreignPkg, fn *types.Func, st ast.Stmt, args map[*types.Var]ast.Expr, l ast.Expr) {
 	v, suffix, named := t.foreignPlace(fp, l)
 	e := args[v]
-	if v == nil || e == nil || !t.markPure(e) || t.iterationPlace(r, e) || !t.markablePlace(r, stripAddr(e)) {
+	if v == nil || e == nil || !t.markPure(e) || t.iterationPlace(r, e) || !t.markablePlace(r, stripAddr(e), nil) {
 		return
 	}
 	if named {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/cape-go/cape/internal/arena"
@@ -30,6 +33,10 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 	dir, err := filepath.Abs(f.checkpoint)
 	if err != nil {
 		return c, usagef("run: --checkpoint %s: %v", f.checkpoint, err)
+	}
+	if _, err := os.Stat(dir); f.restart && errors.Is(err, fs.ErrNotExist) {
+		// A mistyped directory would start the whole job over.
+		return c, usagef("run: --restart: %s does not exist, so there is no log to restart from; to start the job afresh with a log there, drop --restart", f.checkpoint)
 	}
 	c.Checkpoint, c.Restart = dir, f.restart
 	if f.checkpointMax != "" {

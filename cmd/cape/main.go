@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 
 	"github.com/cape-go/cape/internal/launch"
 )
@@ -54,6 +56,7 @@ func commands() []command {
 		{"build", "translate a package and build it into an executable", buildCmd},
 		{"translate", "show the Go code that CAPE generates for a package", translateCmd},
 		{"bench", "reproduce the paper's Table I and Figs. 4-6 against baselines", benchCmd},
+		{"version", "print which cape this is: its version, commit and Go", versionCmd},
 		{"help", "show help for cape or one of its commands", helpCmd},
 	}
 }
@@ -75,8 +78,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return usagef("no command given")
 	}
 	name := args[0]
-	if name == "-h" || name == "--help" {
+	switch name {
+	case "-h", "--help":
 		name = "help"
+	case "--version":
+		name = "version"
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -89,7 +95,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 func helpCmd(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		for _, c := range commands() {
-			if c.name == args[0] && c.name != "help" {
+			if args[0] == "help" {
+				return helpCmd(nil, stdout, stderr)
+			}
+			if c.name == args[0] {
 				return c.run([]string{"--help"}, stdout, stderr)
 			}
 		}
@@ -107,5 +116,42 @@ Examples:
 
 Use "cape help <command>" for more about a command.
 `)
+	return nil
+}
+
+// versionCmd prints the module's version (or "devel"), the commit it was
+// built from with its time and whether the tree had changes, and the Go
+// toolchain and platform: what a bug report needs.
+func versionCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "--help" {
+			fmt.Fprint(stdout, "Usage: cape version\n\nversion prints which cape this is: its module version, the commit it was built\nfrom, and the Go toolchain and platform.\n")
+			return nil
+		}
+		return usagef("version: takes no arguments")
+	}
+	version, commit := "devel", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			version = v
+		}
+		var rev, at, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = ", with uncommitted changes"
+				}
+			}
+		}
+		if rev != "" {
+			commit = fmt.Sprintf(" (commit %.12s, %s%s)", rev, at, dirty)
+		}
+	}
+	fmt.Fprintf(stdout, "cape %s%s %s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return nil
 }

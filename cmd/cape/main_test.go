@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -35,6 +37,9 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{"run", "--monitor", "soft-dirty", "x"},
 		{"run", "--compress", "lz4", "x"},
 		{"run", "--arena-size", "lots", "x"},
+		{"run", "--timeout", "0", "x"},
+		{"run", "--timeout", "-1s", "x"},
+		{"run", "--checkpoint", "/no/such/dir", "--restart", "x"},
 	} {
 		err := run(args, &out, &out)
 		var ue *usageError
@@ -63,5 +68,23 @@ func TestHelpOnStandardOutput(t *testing.T) {
 		if !strings.Contains(stdout.String(), "Usage: cape ") || stderr.Len() != 0 {
 			t.Errorf("cape %s wrote %d bytes of help to standard output and %q to standard error", strings.Join(args, " "), stdout.Len(), stderr.String())
 		}
+	}
+}
+
+// TestVersion: cape version and cape --version name the Go toolchain and
+// platform (and, built from a repository, the commit).
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		var out bytes.Buffer
+		if err := run(args, &out, &out); err != nil {
+			t.Fatalf("cape %s: %v", args[0], err)
+		}
+		if want := "cape "; !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), runtime.Version()) {
+			t.Errorf("cape %s printed %q, want cape, its version and %s", args[0], out.String(), runtime.Version())
+		}
+	}
+	var ue *usageError
+	if err := run([]string{"version", "x"}, io.Discard, io.Discard); !errors.As(err, &ue) {
+		t.Errorf("cape version x: %v, want a usage error", err)
 	}
 }

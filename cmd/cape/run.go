@@ -102,6 +102,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if len(rest) == 0 {
 		return usagef("run: no package given (e.g. cape run -n 4 ./examples/matmul)")
 	}
+	if fs.Changed("timeout") && f.timeout <= 0 {
+		return usagef("run: --timeout %v: want a positive duration, such as 30s (without the flag: 10s)", f.timeout)
+	}
 	if err := f.check(); err != nil {
 		return err
 	}
