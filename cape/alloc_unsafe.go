@@ -190,13 +190,13 @@ func New[T any]() *T {
 	return &s[0]
 }
 
-// allocFailed ends the node with err if the arena is exhausted by what is
-// live in it (AllocError.Held), and panics with it otherwise (a request
-// larger than the arena, a negative length, a type the arena cannot hold),
-// as the built-in make does.
+// allocFailed ends the node with err if the arena is exhausted (by what
+// is live in it, or by a request larger than the arena: the run needs a
+// larger --arena-size, as a program out of memory ends), and panics with
+// it otherwise (a negative length, a type the arena cannot hold), as the
+// built-in make does.
 func allocFailed(err error) {
-	var ae *AllocError
-	if errors.As(err, &ae) && ae.Held != "" {
+	if errors.Is(err, arena.ErrExhausted) {
 		fail(err)
 	}
 	panic(err)

@@ -127,6 +127,23 @@ func TestUsers3LeapfrogArenaBounded(t *testing.T) {
 	}
 }
 
+// TestArenaTooSmall: a first allocation larger than the whole arena
+// (--arena-size 1K) ends the job with one error naming the flag and a
+// size that fits, not a panic's trace from every node.
+func TestArenaTooSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	_, stderr, err := capeRun("2", []string{"--arena-size", "1K"}, "../../examples/stencil", []string{"-n", "64"})
+	if err == nil {
+		t.Fatal("the stencil ran in a 1 KiB arena")
+	}
+	if !strings.Contains(stderr, "arena exhausted") || !strings.Contains(stderr, "--arena-size 1G") || strings.Contains(stderr, "goroutine 1 [") {
+		t.Errorf("want the exhausted arena's error naming --arena-size, without a panic, got:\n%s", stderr)
+	}
+}
+
 // TestDivergedArenasStop runs a program whose node 1 allocates more than
 // the master before its region: the job must fail with the master's error
 // naming both extents, and print no result.

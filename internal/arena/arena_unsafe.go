@@ -184,8 +184,8 @@ func (a *Arena) bump(block, align, size int) (int, error) {
 	if off > len(a.mem) || block > len(a.mem)-off {
 		// Suggest a size that fits this request (twice the arena at least).
 		need := max(2*len(a.mem), a.top+block)
-		return 0, fmt.Errorf("%w: %d bytes requested, %d of %d in use (set %s, e.g. %s=%dG)",
-			ErrExhausted, size, a.inUse(), len(a.mem), SizeEnv, SizeEnv, need>>30+1)
+		return 0, fmt.Errorf("%w: %d bytes requested, %d of %d in use (give cape run a larger arena: --arena-size %dG, or %s=%dG)",
+			ErrExhausted, size, a.inUse(), len(a.mem), need>>30+1, SizeEnv, need>>30+1)
 	}
 	a.top = off + block
 	a.live[off] = block

@@ -240,18 +240,22 @@ func (j *supervisor) survive(p *proc) bool {
 	if !j.mayLose() {
 		return false
 	}
-	after := false
+	goes := "the job goes on without it"
 	if m := j.procs[0]; ended(m) {
 		// A master that ended with a failure of its own program (a
 		// status it chose, a panic) said so first: that status is the
 		// job's, and this slave's end after it is not the cause.
-		if _, _, failed := status(m); failed && !j.status.masterEnded(100*time.Millisecond) {
+		desc, _, failed := status(m)
+		if failed && !j.status.masterEnded(100*time.Millisecond) {
 			return declared()
 		}
-		after = true
-	}
-	goes := "the job goes on without it"
-	if after {
+		if failed {
+			// Both ended, the master's program first: not a loss.
+			sd, _, _ := status(p)
+			j.note(fmt.Sprintf("cape: %s %s at %s, after the master's program had ended (it %s)\n",
+				nodeName(p), sd, time.Now().Format("15:04:05.000"), desc))
+			return true
+		}
 		goes = "the master had completed the job"
 	}
 	j.noteLost(p, goes)
