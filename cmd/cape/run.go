@@ -130,6 +130,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := launch.SignalContext()
 	defer stop()
 	bin, cleanup, err := buildProgram(ctx, pkg, stderr)
+	if err != nil && ctx.Err() != nil {
+		return launch.Interrupted(ctx, "the build")
+	}
 	if err != nil {
 		return err
 	}

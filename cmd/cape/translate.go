@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cape-go/cape/internal/gocmd"
+	"github.com/cape-go/cape/internal/launch"
 	"github.com/cape-go/cape/translate"
 )
 
@@ -84,7 +84,12 @@ func translateCmd(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usagef("translate: want one package directory, got %d arguments", fs.NArg())
 	}
-	res, err := gocmd.Translate(context.Background(), fs.Arg(0))
+	ctx, stop := launch.SignalContext()
+	defer stop()
+	res, err := gocmd.Translate(ctx, fs.Arg(0))
+	if err != nil && ctx.Err() != nil {
+		return launch.Interrupted(ctx, "the translation")
+	}
 	if err != nil {
 		return diagnostics(err, stderr)
 	}
@@ -146,7 +151,12 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		bin = filepath.Base(abs)
 	}
-	if err := gocmd.Build(context.Background(), dir, bin, stderr); err != nil {
+	ctx, stop := launch.SignalContext()
+	defer stop()
+	if err := gocmd.Build(ctx, dir, bin, stderr); err != nil {
+		if ctx.Err() != nil {
+			return launch.Interrupted(ctx, "the build")
+		}
 		return diagnostics(err, stderr)
 	}
 	return nil

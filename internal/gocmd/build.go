@@ -140,12 +140,13 @@ func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
 		args = append(args, "-overlay", overlay)
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
+	ownGroup(cmd)
 	cmd.Dir = abs
 	if len(env.env) > 0 {
 		cmd.Env = append(os.Environ(), env.env...)
 	}
 	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Run(); err != nil {
+	if err := runInTemp(cmd); err != nil {
 		return fmt.Errorf("translate: go build %s: %w", dir, err)
 	}
 	return nil

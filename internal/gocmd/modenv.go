@@ -393,13 +393,14 @@ func runGo(ctx context.Context, dir string, env []string, args ...string) error 
 
 func runGoOut(ctx context.Context, dir string, env []string, stdout io.Writer, args ...string) error {
 	cmd := exec.CommandContext(ctx, "go", args...)
+	ownGroup(cmd)
 	cmd.Dir = dir
 	if len(env) > 0 {
 		cmd.Env = append(os.Environ(), env...)
 	}
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := runInTemp(cmd); err != nil {
 		name := "go " + strings.Join(args[:min(2, len(args))], " ")
 		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
 			return fmt.Errorf("%s: %w: %s", name, err, msg)
@@ -407,4 +408,20 @@ func runGoOut(ctx context.Context, dir string, env []string, stdout io.Writer, a
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// runInTemp runs cmd, a go command, with a temporary directory of its own
+// (GOTMPDIR) that it removes afterwards: an interrupted go command leaves
+// its work directory behind.
+func runInTemp(cmd *exec.Cmd) error {
+	tmp, err := os.MkdirTemp(os.Getenv("GOTMPDIR"), "cape-go-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "GOTMPDIR="+tmp)
+	return cmd.Run()
 }

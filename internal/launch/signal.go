@@ -49,3 +49,15 @@ func interrupted(ctx context.Context) *ExitError {
 	}
 	return &ExitError{Code: code, Msg: msg}
 }
+
+// Interrupted is the error of a command whose context SignalContext
+// cancelled while it was doing what (such as "the build"): the shell's
+// status for the signal, and a line saying what it stopped.
+func Interrupted(ctx context.Context, what string) *ExitError {
+	e := interrupted(ctx)
+	e.Msg = fmt.Sprintf("interrupted during %s", what)
+	if s, ok := context.Cause(ctx).(*Signaled); ok {
+		e.Msg = fmt.Sprintf("signal %q received during %s; stopped", s.Sig.String(), what)
+	}
+	return e
+}
