@@ -349,7 +349,7 @@ func SortedKeys(m map[string]int) []string {
 		{"seeded", "gen.New().Fill(a)", "a[i] *= 2", "", ""},
 		{"in region", "", "a[i] = gen.Noise(float64(i))", "", ""},
 		{"init", "", "a[i] = gen.Noise(float64(i))", "var seed = rand.Uint64()\n", "package example.com/fm/gen, as it starts, draws numbers of this process's own (rand.Uint64 at gen/gen.go:"},
-		{"map order", "a[0] = float64(len(gen.Keys(map[string]int{\"x\": 1, \"y\": 2})[0]))", "a[i] *= 2", "", "gen.Keys, outside the parallel regions, builds ks in the order of a range over a map (gen/gen.go:26:"},
+		{"map order", "a[0] = float64(len(gen.Keys(map[string]int{\"x\": 1, \"y\": 2})[0]))", "a[i] *= 2", "", "gen.Keys, outside the parallel regions, appends to ks in the order of a range over a map (gen/gen.go:26:"},
 		{"map sorted here", "ks := gen.Keys(map[string]int{\"x\": 1, \"y\": 2})\n\tslices.Sort(ks)\n\ta[0] = float64(len(ks[0]))", "a[i] *= 2", "", ""},
 		{"map sorted", "a[0] = float64(len(gen.SortedKeys(map[string]int{\"x\": 1, \"y\": 2})[0]))", "a[i] *= 2", "", ""},
 	}

@@ -113,7 +113,7 @@ func (t *translator) mapOrderIn(fp *foreignPkg, fn ast.Node, rg *ast.RangeStmt) 
 		if v == nil || sortedIn(fp.info, fn, v, rg.End()) {
 			return true
 		}
-		found = &draw{fmt.Sprintf("builds %s in the order of a range over a map (%s), which differs from process to process", v.Name(), t.foreignWhere(as.Pos())), orderFix, true}
+		found = &draw{fmt.Sprintf("appends to %s in the order of a range over a map (%s), which differs from process to process", v.Name(), t.foreignWhere(as.Pos())), orderFix, true}
 		return false
 	})
 	return found

@@ -1,0 +1,3 @@
+module example.com/gen_rand
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/halfcall
+
+go 1.26

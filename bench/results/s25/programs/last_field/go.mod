@@ -1,0 +1,3 @@
+module example.com/last_field
+
+go 1.26

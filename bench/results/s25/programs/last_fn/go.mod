@@ -1,0 +1,3 @@
+module example.com/last_fn
+
+go 1.26

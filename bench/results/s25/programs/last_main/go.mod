@@ -1,0 +1,3 @@
+module example.com/last_main
+
+go 1.26
