@@ -137,25 +137,36 @@ func (f *foreign) stateWrite(fn *types.Func) *stateWrite {
 	}
 	fn = fn.Origin()
 	key := fn.FullName()
-	if sw, ok := f.memo[key]; ok {
-		return sw
+	return answer(f, f.memo, key, func() *stateWrite {
+		fp := f.load(fn.Pkg().Path())
+		if fp == nil || fp.decls[key] == nil {
+			return nil
+		}
+		return f.walk(fp, fp.decls[key])
+	})
+}
+
+// answer returns memo's answer to the question key, computing it once:
+// a question met again while it is being answered (a cycle of calls)
+// answers nil, since what it finds its first asking reports; an answer
+// found nil while a cycle was met leaves out what that one will find, so
+// it is not kept.
+func answer[T any](f *foreign, memo map[string]*T, key string, compute func() *T) *T {
+	if v, ok := memo[key]; ok {
+		return v
 	}
 	if f.busy[key] {
 		f.cycles++
-		return nil // what it finds, its first question reports
-	}
-	fp := f.load(fn.Pkg().Path())
-	if fp == nil || fp.decls[key] == nil {
 		return nil
 	}
 	f.busy[key] = true
 	before := f.cycles
-	sw := f.walk(fp, fp.decls[key])
+	v := compute()
 	delete(f.busy, key)
-	if sw != nil || f.cycles == before {
-		f.memo[key] = sw
+	if v != nil || f.cycles == before {
+		memo[key] = v
 	}
-	return sw
+	return v
 }
 
 // walk looks through decl's body (function literals included) for a

@@ -40,26 +40,13 @@ func (t *translator) drawOf(fn *types.Func) *draw {
 		return nil
 	}
 	fn = fn.Origin()
-	key := "draw " + fn.FullName()
-	if d, ok := f.draws[key]; ok {
-		return d
-	}
-	if f.busy[key] {
-		f.cycles++
-		return nil // what it finds, its first question reports
-	}
-	fp := f.load(fn.Pkg().Path())
-	if fp == nil || fp.decls[fn.FullName()] == nil {
-		return nil
-	}
-	f.busy[key] = true
-	before := f.cycles
-	d := t.drawIn(fp, fp.decls[fn.FullName()])
-	delete(f.busy, key)
-	if d != nil || f.cycles == before {
-		f.draws[key] = d
-	}
-	return d
+	return answer(f, f.draws, "draw "+fn.FullName(), func() *draw {
+		fp := f.load(fn.Pkg().Path())
+		if fp == nil || fp.decls[fn.FullName()] == nil {
+			return nil
+		}
+		return t.drawIn(fp, fp.decls[fn.FullName()])
+	})
 }
 
 // drawIn returns the first draw in n, code of fp: a function of unseeded
