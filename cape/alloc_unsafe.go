@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/cape-go/cape/cape/internal/allocs"
@@ -188,6 +189,27 @@ func New[T any]() *T {
 		allocFailed(err)
 	}
 	return &s[0]
+}
+
+// BytesOf returns a copy of s's bytes in the arena, as []byte(s) makes
+// one on the Go heap: the translator's form of such a conversion whose
+// bytes a parallel region writes.
+func BytesOf(s string) []byte {
+	b := Make[byte](len(s))
+	copy(b, s)
+	return b
+}
+
+// RunesOf returns s's runes in the arena, as []rune(s) makes them on the
+// Go heap (an invalid UTF-8 byte becoming utf8.RuneError).
+func RunesOf(s string) []rune {
+	r := Make[rune](utf8.RuneCountInString(s))
+	i := 0
+	for _, c := range s {
+		r[i] = c
+		i++
+	}
+	return r
 }
 
 // allocFailed ends the node with err if the arena is exhausted (by what

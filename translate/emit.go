@@ -302,6 +302,14 @@ func (t *emitter) rewriteUse(fo *fileOut, v *types.Var, u *ast.Ident) {
 // cape.New[T]().
 func (t *emitter) rewriteAlloc(fo *fileOut, c *ast.CallExpr) {
 	start, end := fo.off(c.Pos()), fo.off(c.End())
+	if stringCopy(t.info, c) { // []byte(s): its bytes, copied into the arena
+		fn := "BytesOf"
+		if types.Identical(t.info.TypeOf(c).Underlying().(*types.Slice).Elem(), types.Typ[types.Rune]) {
+			fn = "RunesOf"
+		}
+		fo.ed.wrap(fo.off(c.Args[0].Pos()), fo.off(c.Args[0].End()), fmt.Sprintf("%s.%s(", fo.cape(), fn), ")")
+		return
+	}
 	b, _ := t.info.Uses[calleeIdent(c)].(*types.Builtin)
 	typ := t.info.TypeOf(c.Args[0])
 	if b.Name() == "new" {

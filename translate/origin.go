@@ -162,6 +162,10 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 // package's constructor.
 func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Pos, fail func(string)) {
 	if tv := t.info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
+		if stringCopy(t.info, x) {
+			t.arenaConv(tr, x, name, why, fail)
+			return
+		}
 		t.needExpr(tr, x.Args[0], name, why)
 		return
 	}
@@ -359,6 +363,31 @@ func (t *analyzer) arenaAlloc(tr trace, call *ast.CallExpr, builtin, name string
 	if t.needContents(tr, elem, name, why, call.Pos()) {
 		t.place.makes[call] = name
 	}
+}
+
+// stringCopy reports whether x, a conversion, copies a string into new
+// memory: a string converted to a slice (of bytes or runes).
+func stringCopy(info *types.Info, x *ast.CallExpr) bool {
+	if _, ok := info.TypeOf(x).Underlying().(*types.Slice); !ok {
+		return false
+	}
+	b, ok := info.TypeOf(x.Args[0]).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// arenaConv records that the conversion x of a string to a slice of bytes
+// or runes, new memory as make's, moves to the arena (cape.BytesOf,
+// cape.RunesOf).
+func (t *analyzer) arenaConv(tr trace, x *ast.CallExpr, name string, why token.Pos, fail func(string)) {
+	if t.keepPrivate(tr, x, name, why) {
+		return // a private buffer, or refused
+	}
+	elem := t.info.TypeOf(x).Underlying().(*types.Slice).Elem()
+	if !types.Identical(elem, types.Typ[types.Byte]) && !types.Identical(elem, types.Typ[types.Rune]) {
+		fail("a conversion of a string to a slice of " + elem.String() + "; convert to []byte or []rune")
+		return
+	}
+	t.place.makes[x] = name
 }
 
 // arenaLit records that &T{...} moves to the arena.
