@@ -78,30 +78,117 @@ func (t *translator) mapOrder(code *regionCode) {
 			return true
 		})
 	}
+	refuse := func(at ast.Node, v *types.Var, after ast.Stmt) {
+		if v == nil || !read[v] || t.sortedAfter(v, after) {
+			return
+		}
+		t.errorf(at.Pos(), "%s is built in the order of a range over a map, which differs from process to process, and a parallel region uses it: each node would hold its elements in another order; sort it after the loop (slices.Sort(%s)), or range over slices.Sorted(maps.Keys(m))", v.Name(), v.Name())
+	}
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			rg, ok := n.(*ast.RangeStmt)
-			if !ok || t.mayRunInRegion(code, rg) {
+			if n == nil || t.mayRunInRegion(code, n) {
 				return true
 			}
-			if _, isMap := t.info.TypeOf(rg.X).Underlying().(*types.Map); !isMap {
-				return true
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				// keys := slices.Collect(maps.Keys(m))
+				if len(x.Lhs) == 1 && len(x.Rhs) == 1 && t.collectsMap(x.Rhs[0]) {
+					refuse(x, t.rootVar(x.Lhs[0]), x)
+				}
+			case *ast.RangeStmt:
+				if !t.mapOrdered(x.X) {
+					return true
+				}
+				ast.Inspect(x.Body, func(n ast.Node) bool {
+					if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+						if v := t.orderedStore(x, as); v != nil {
+							refuse(as, v, x)
+						}
+					}
+					return true
+				})
 			}
-			ast.Inspect(rg.Body, func(n ast.Node) bool {
-				as, ok := n.(*ast.AssignStmt)
-				if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || !t.isAppend(as.Rhs[0]) {
-					return true
-				}
-				v := t.rootVar(as.Lhs[0])
-				if v == nil || !read[v] || t.sortedAfter(v, rg) {
-					return true
-				}
-				t.errorf(as.Pos(), "%s is built in the order of a range over a map, which differs from process to process, and a parallel region uses it: each node would hold its elements in another order; sort it after the loop (slices.Sort(%s)), or range over slices.Sorted(maps.Keys(m))", v.Name(), v.Name())
-				return true
-			})
 			return true
 		})
 	}
+}
+
+// mapOrdered reports whether ranging over e visits a map's entries in
+// the map's order: e is a map, or an iterator over one (maps.Keys,
+// maps.Values, maps.All).
+func (t *translator) mapOrdered(e ast.Expr) bool {
+	if _, isMap := t.info.TypeOf(e).Underlying().(*types.Map); isMap {
+		return true
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := t.packageFunc(call)
+	return fn != nil && fn.Pkg().Path() == "maps" && (fn.Name() == "Keys" || fn.Name() == "Values" || fn.Name() == "All")
+}
+
+// collectsMap reports whether e collects an iterator over a map into a
+// slice in the map's order: slices.Collect(maps.Keys(m)), or
+// slices.AppendSeq(s, maps.Values(m)).
+func (t *translator) collectsMap(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	fn := t.packageFunc(call)
+	return fn != nil && fn.Pkg().Path() == "slices" && (fn.Name() == "Collect" || fn.Name() == "AppendSeq") && t.mapOrdered(call.Args[len(call.Args)-1])
+}
+
+// orderedStore returns the variable that as, a statement of rg's body (a
+// range in a map's order), stores into in that order: an append to it,
+// or an element written at an index that a counter of the loop gives
+// (keys[j] = k; j++); else nil.
+func (t *translator) orderedStore(rg *ast.RangeStmt, as *ast.AssignStmt) *types.Var {
+	if t.isAppend(as.Rhs[0]) {
+		return t.rootVar(as.Lhs[0])
+	}
+	ix, ok := ast.Unparen(as.Lhs[0]).(*ast.IndexExpr)
+	if !ok {
+		return nil
+	}
+	if _, isMap := t.info.TypeOf(ix.X).Underlying().(*types.Map); isMap {
+		return nil
+	}
+	counted := false
+	ast.Inspect(ix.Index, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v := t.varOf(id); v != nil && !within(v.Pos(), rg) && t.assignedIn(rg.Body, v) {
+				counted = true
+			}
+		}
+		return !counted
+	})
+	if !counted {
+		return nil
+	}
+	return t.rootVar(ix.X)
+}
+
+// assignedIn reports whether n assigns v (=, op=, ++, --).
+func (t *translator) assignedIn(n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		var lhs []ast.Expr
+		switch x := m.(type) {
+		case *ast.AssignStmt:
+			lhs = x.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{x.X}
+		}
+		for _, l := range lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok && t.varOf(id) == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // regionStmts returns the statements of the regions.

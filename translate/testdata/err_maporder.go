@@ -2,16 +2,18 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 )
 
 // Slices built in a map's range order differ from node to node unless
-// sorted before a region uses them.
+// sorted before a region uses them: appended to, collected from an
+// iterator over the map, or stored at a counter's index.
 
 func main() {
 	m := map[string]int{"a": 1, "bb": 2, "ccc": 3}
-	var keys, sortedKeys, other, conv []string
+	var keys, sortedKeys, other, conv, fromIter []string
 	for k := range m {
 		keys = append(keys, k) // want "keys is built in the order of a range over a map"
 		sortedKeys = append(sortedKeys, k)
@@ -21,6 +23,20 @@ func main() {
 	sort.Strings(sortedKeys)
 	slices.Sort(other)
 	sort.Sort(sort.StringSlice(conv))
+	collected := slices.Collect(maps.Keys(m)) // want "collected is built in the order of a range over a map"
+	sortedIter := slices.Sorted(maps.Keys(m))
+	for k := range maps.Keys(m) {
+		fromIter = append(fromIter, k) // want "fromIter is built in the order of a range over a map"
+	}
+	counted := make([]string, len(m))
+	byRank := make([]int, len(m))
+	j := 0
+	rank := map[string]int{"a": 0, "bb": 1, "ccc": 2}
+	for k, v := range m {
+		counted[j] = k // want "counted is built in the order of a range over a map"
+		j++
+		byRank[rank[k]] = v // each entry at its own place: in any order, the same
+	}
 	total := 0
 	for _, v := range m {
 		total += v // in any order, the same sum
@@ -28,7 +44,7 @@ func main() {
 	out := make([]int, len(keys))
 	//cape:parallel for
 	for i := 0; i < len(keys); i++ {
-		out[i] = m[keys[i]] + len(sortedKeys[i]) + len(other[i]) + len(conv[i]) + total
+		out[i] = m[keys[i]] + len(sortedKeys[i]) + len(other[i]) + len(conv[i]) + total + len(collected[i]) + len(sortedIter[i]) + len(fromIter[i]) + len(counted[i]) + byRank[i]
 	}
 	fmt.Println(out)
 }
