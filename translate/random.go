@@ -7,8 +7,8 @@ import (
 )
 
 // Every node runs the program's sequential code, which must compute the
-// same values on each. math/rand/v2's top-level functions and crypto/rand
-// draw numbers of each process's own: called where no region runs, they
+// same values on each. math/rand/v2's top-level functions, crypto/rand and
+// maphash.MakeSeed draw numbers of each process's own: called where no region runs, they
 // give every node different data, and the regions combine the nodes'
 // shares of it. (math/rand's top-level functions draw the same numbers on
 // every node: the runtime seeds them alike.)
@@ -20,6 +20,7 @@ var unseeded = map[string]map[string]bool{
 		"Uint": true, "UintN": true, "Uint32": true, "Uint32N": true, "Uint64": true, "Uint64N": true,
 		"Float32": true, "Float64": true, "ExpFloat64": true, "NormFloat64": true, "Perm": true, "Shuffle": true, "N": true},
 	"crypto/rand": {"Read": true, "Int": true, "Prime": true, "Text": true},
+	"hash/maphash": {"MakeSeed": true}, // a random seed: each process hashes differently
 }
 
 // sequentialRandom refuses the calls of unseeded functions in code that no
@@ -38,7 +39,11 @@ func (t *translator) sequentialRandom(code *regionCode) {
 			if fn == nil || !unseeded[fn.Pkg().Path()][fn.Name()] || t.mayRunInRegion(code, call) {
 				return true
 			}
-			t.errorf(call.Pos(), "%s.%s draws numbers of this process's own, outside the parallel regions: every node runs this code and would draw different ones, so the nodes' shares of the regions' results would not fit together; use a generator with a fixed seed (rand.New(rand.NewPCG(1, 2)))", fn.Pkg().Name(), fn.Name())
+			fix := "use a generator with a fixed seed (rand.New(rand.NewPCG(1, 2)))"
+			if fn.Pkg().Path() == "hash/maphash" {
+				fix = "hash with hash/fnv, whose hashes are the same in every process"
+			}
+			t.errorf(call.Pos(), "%s.%s draws numbers of this process's own, outside the parallel regions: every node runs this code and would draw different ones, so the nodes' shares of the regions' results would not fit together; %s", fn.Pkg().Name(), fn.Name(), fix)
 			return true
 		})
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	crand "crypto/rand"
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
 )
 
@@ -21,6 +22,7 @@ func main() {
 	perm := rand.Perm(n) // want "rand.Perm draws numbers of this process's own"
 	key := make([]byte, 8)
 	crand.Read(key) // want "rand.Read draws numbers of this process's own"
+	seed := maphash.MakeSeed() // want "maphash.MakeSeed draws numbers of this process's own.*hash/fnv"
 	g := rand.New(rand.NewPCG(1, 2))
 	b := make([]float64, n)
 	for i := range b {
@@ -30,5 +32,5 @@ func main() {
 	for i := 0; i < n; i++ {
 		a[i] += b[perm[i]] * rand.Float64() * sample()
 	}
-	fmt.Println(a[0], key[0])
+	fmt.Println(a[0], key[0], maphash.String(seed, "x"))
 }
