@@ -19,7 +19,7 @@ var unseeded = map[string]map[string]bool{
 	"math/rand/v2": {"Int": true, "IntN": true, "Int32": true, "Int32N": true, "Int64": true, "Int64N": true,
 		"Uint": true, "UintN": true, "Uint32": true, "Uint32N": true, "Uint64": true, "Uint64N": true,
 		"Float32": true, "Float64": true, "ExpFloat64": true, "NormFloat64": true, "Perm": true, "Shuffle": true, "N": true},
-	"crypto/rand": {"Read": true, "Int": true, "Prime": true, "Text": true},
+	"crypto/rand":  {"Read": true, "Int": true, "Prime": true, "Text": true},
 	"hash/maphash": {"MakeSeed": true}, // a random seed: each process hashes differently
 }
 

@@ -21,7 +21,7 @@ func main() {
 	}
 	perm := rand.Perm(n) // want "rand.Perm draws numbers of this process's own"
 	key := make([]byte, 8)
-	crand.Read(key) // want "rand.Read draws numbers of this process's own"
+	crand.Read(key)            // want "rand.Read draws numbers of this process's own"
 	seed := maphash.MakeSeed() // want "maphash.MakeSeed draws numbers of this process's own.*hash/fnv"
 	g := rand.New(rand.NewPCG(1, 2))
 	b := make([]float64, n)
