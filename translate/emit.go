@@ -674,6 +674,10 @@ func (t *emitter) privates(fo *fileOut, r *region, n *regionNames, verify bool) 
 			switch {
 			case verify && n.entry[v] == "":
 				continue
+			case verify && reductionKind(v.Type()) == "slice":
+				// Where the slice lies in the arena (a point names it),
+				// the re-run accumulates there, for VerifyEnd to compare.
+				decls = append(decls, fmt.Sprintf("%s := %s.VerifyReduction(%s, %s, %s)", v.Name(), fo.cape(), n.r, v.Name(), n.entry[v]))
 			case verify:
 				decls = append(decls, fmt.Sprintf("%s := %s", v.Name(), n.entry[v]))
 			case reductionKind(v.Type()) == "array": // this node's partial result, a local

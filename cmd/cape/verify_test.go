@@ -187,3 +187,20 @@ func TestPanics(t *testing.T) {
 		t.Fatalf("node 1 panics: err %v, want the job done with node 1's message shown\nstdout:\n%s\nstderr:\n%s", err, out, stderr)
 	}
 }
+
+// TestVerifySliceReductionInArena: a slice reduction variable that a
+// checkpoint places in the arena is verified where it lies (--verify
+// stopped this correct program).
+func TestVerifySliceReductionInArena(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	want := goRun(t, "./testdata/verifyck")
+	bin := sharedBuild(t, "./testdata/verifyck")
+	for _, nodes := range []string{"2", "3"} {
+		if out, stderr, err := capeRun(nodes, []string{"--verify"}, bin, nil); err != nil || out != want {
+			t.Errorf("cape run -n %s --verify: %v, printed %q, want %q\n%s", nodes, err, out, want, stderr)
+		}
+	}
+}
