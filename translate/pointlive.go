@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // pointsLive refuses a checkpoint point that leaves out state the loop
@@ -71,11 +72,25 @@ func (t *translator) pointsLive(place *placement) {
 // its value at the loop's first pass. The first such call is reported.
 func (t *translator) foreignState(p *point, loop ast.Stmt) {
 	for _, body := range append([]ast.Node{loop}, p.called...) {
+		if v, at := t.capturedState(body, loop); v != nil {
+			t.errorf(p.dir.pos, "//cape:checkpoint: the loop at %s calls a closure that changes %s (%s), a variable of the function that made it, which a point cannot save or name: a restart from an image taken here would give it its value at the loop's first pass; keep that state in a variable the point can name, or leave the point out",
+				t.where(loop.Pos()), v.Name(), t.where(at))
+			return
+		}
 		var bad bool
 		ast.Inspect(body, func(n ast.Node) bool {
+			if bad {
+				return false
+			}
+			if what, fix := t.hiddenState(n); what != "" {
+				bad = true
+				t.errorf(p.dir.pos, "//cape:checkpoint: the loop at %s %s (%s), whose state a point cannot save: a restart from an image taken here would start it again from where the program's first pass reached the point; %s, or leave the point out",
+					t.where(loop.Pos()), what, t.where(n.Pos()), fix)
+				return false
+			}
 			call, ok := n.(*ast.CallExpr)
-			if !ok || bad {
-				return !bad
+			if !ok {
+				return true
 			}
 			fn, _ := t.externalCallee(call)
 			sw := t.foreign.stateWrite(fn)
@@ -92,6 +107,70 @@ func (t *translator) foreignState(p *point, loop ast.Stmt) {
 			return
 		}
 	}
+}
+
+// capturedState returns a variable that body, when the body of a
+// function literal, assigns (and where) that it captures from a function
+// other than the one holding loop: a counter kept by a closure a
+// constructor made (next := counter()). Nil if none.
+func (t *translator) capturedState(body ast.Node, loop ast.Stmt) (*types.Var, token.Pos) {
+	lit, ok := t.parent[body].(*ast.FuncLit)
+	if !ok {
+		return nil, token.NoPos
+	}
+	_, fn := t.outerLoop(loop)
+	var found *types.Var
+	var at token.Pos
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if x.Tok != token.DEFINE {
+				lhs = x.Lhs
+			}
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{x.X}
+		}
+		for _, l := range lhs {
+			id, ok := ast.Unparen(l).(*ast.Ident) // the variable itself: elements are memory, as anywhere
+			if !ok {
+				continue
+			}
+			v := t.varOf(id)
+			if found != nil || v == nil || v.Parent() == t.p.types.Scope() || within(v.Pos(), lit) || fn != nil && within(v.Pos(), fn) {
+				continue
+			}
+			found, at = v, l.Pos()
+		}
+		return found == nil
+	})
+	return found, at
+}
+
+// hiddenState says what n, code a point's loop runs, does to state of the
+// process that an image does not hold, and how to do without it: reading
+// standard input (its position), drawing from math/rand's own generator
+// (its state; the runtime seeds it alike on every node, so a region's
+// iterations may use it). Empty if nothing.
+func (t *translator) hiddenState(n ast.Node) (what, fix string) {
+	switch x := n.(type) {
+	case *ast.SelectorExpr:
+		if v, ok := t.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin" {
+			return "reads standard input", "read the input before the loop (into a slice the loop indexes by its step)"
+		}
+	case *ast.CallExpr:
+		fn := t.packageFunc(x)
+		if fn == nil || t.inRegion(x.Pos()) {
+			break
+		}
+		switch path := fn.Pkg().Path(); {
+		case path == "fmt" && (fn.Name() == "Scan" || fn.Name() == "Scanln" || fn.Name() == "Scanf"):
+			return "reads standard input (fmt." + fn.Name() + ")", "read the input before the loop (into a slice the loop indexes by its step)"
+		case path == "math/rand" && !strings.HasPrefix(fn.Name(), "New"):
+			return "draws from math/rand's own generator (rand." + fn.Name() + ")", "draw from a generator seeded by the step (rand.New(rand.NewSource(int64(step))))"
+		}
+	}
+	return "", ""
 }
 
 // namedOutside refuses a slice a point names that grows by append: its

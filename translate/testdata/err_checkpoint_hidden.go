@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+)
+
+// State of the process that an image does not hold, changed by a point's
+// loop, is refused at the point: the position in standard input, the
+// state of math/rand's own generator, a variable a closure keeps that
+// another function made. Before the loop, or inside a region's
+// iterations, they are the program's own business.
+
+func counter() func() int {
+	c := 0
+	return func() int { c += 3; return c }
+}
+
+func main() {
+	n := 64
+	u := make([]float64, n)
+	var first float64
+	fmt.Fscan(os.Stdin, &first) // before the loop: read once, in every run
+	for s := 0; s < 10; s++ {
+		//cape:checkpoint s, u // want "the loop at .* reads standard input \\(.*\\), whose state a point cannot save"
+		var force float64
+		fmt.Fscan(os.Stdin, &force)
+		//cape:parallel for
+		for i := 0; i < n; i++ {
+			u[i] = 0.9*u[i] + force + first*rand.Float64() // a region's own draw
+		}
+	}
+	for s := 0; s < 10; s++ {
+		//cape:checkpoint s, u // want "draws from math/rand's own generator \\(rand.Float64\\)"
+		f := rand.Float64()
+		//cape:parallel for
+		for i := 0; i < n; i++ {
+			u[i] += f
+		}
+	}
+	next := counter()
+	for s := 0; s < 10; s++ {
+		//cape:checkpoint s, u // want "calls a closure that changes c \\(.*\\), a variable of the function that made it"
+		k := next()
+		//cape:parallel for
+		for i := 0; i < n; i++ {
+			u[i] += float64(k)
+		}
+	}
+	fmt.Println(u[0])
+}
