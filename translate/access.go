@@ -868,6 +868,32 @@ func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.V
 	}
 }
 
+// madeHere reports whether every value of v, a local variable, is made by
+// the function that declares it (make, or a composite literal), or nil:
+// each run of that code has its own (a map counting what one iteration
+// or call sees).
+func (t *analyzer) madeHere(v *types.Var) bool {
+	srcs := t.facts.sources[v]
+	for _, s := range srcs {
+		if s.zero {
+			continue
+		}
+		if s.expr == nil || s.unknown != "" || t.funcOf(s.expr) != t.funcOf(v) {
+			return false
+		}
+		switch x := ast.Unparen(s.expr).(type) {
+		case *ast.CompositeLit:
+		case *ast.CallExpr:
+			if b, ok := t.info.Uses[calleeIdent(x)].(*types.Builtin); !ok || b.Name() != "make" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(srcs) > 0
+}
+
 // checkWrite checks a write to shared memory in the region by where that
 // memory lives: it refuses what cannot be shared, and moves to the arena
 // (box, need) what can.
@@ -880,6 +906,9 @@ func (t *analyzer) checkWrite(u *regionUses, x *varUse) {
 	}
 	switch a.loc {
 	case locMap:
+		if x.local && t.madeHere(v) {
+			return // made by each run of the code that writes it: its own
+		}
 		t.errorf(id.Pos(), "map %s is written in a parallel region%s: maps live on the Go heap and cannot be shared; use a slice", id.Name, via)
 	case locChan:
 		if !x.local || x.callee && t.isParam(v) {

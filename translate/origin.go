@@ -535,7 +535,10 @@ func (f *freshness) variable(v *types.Var) bool {
 	f.seen[v] = true
 	srcs := t.facts.sources[v]
 	for _, s := range srcs {
-		if s.zero || s.expr == nil || s.unknown != "" || !f.value(s.expr) {
+		if s.zero {
+			continue // var b []byte: nil, no memory
+		}
+		if s.expr == nil || s.unknown != "" || !f.value(s.expr) {
 			return false
 		}
 	}
@@ -599,27 +602,41 @@ func (f *freshness) value(e ast.Expr) bool {
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
+		if tv, ok := t.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			return f.value(x.Args[0]) // []byte(nil); a conversion refers to what its operand does
+		}
 		return f.call(x)
 	case *ast.Ident:
+		if _, ok := t.info.Uses[x].(*types.Nil); ok {
+			return true
+		}
 		v, ok := t.info.Uses[x].(*types.Var)
 		return ok && f.variable(v)
+	case *ast.CompositeLit:
+		// []byte{}, T{...} made in a region, of fresh elements.
+		return t.inRegion(x.Pos()) && f.elements(x)
 	case *ast.UnaryExpr:
 		// &T{...} made in a region, of fresh elements.
 		lit, ok := ast.Unparen(x.X).(*ast.CompositeLit)
 		if x.Op != token.AND || !ok || !t.inRegion(x.Pos()) {
 			return false
 		}
-		for _, el := range lit.Elts {
-			if kv, ok := el.(*ast.KeyValueExpr); ok {
-				el = kv.Value
-			}
-			if !f.value(el) {
-				return false
-			}
-		}
-		return true
+		return f.elements(lit)
 	}
 	return false
+}
+
+// elements reports whether the elements of lit are fresh.
+func (f *freshness) elements(lit *ast.CompositeLit) bool {
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			el = kv.Value
+		}
+		if !f.value(el) {
+			return false
+		}
+	}
+	return true
 }
 
 // refersTo reports whether a value of type typ holds references: slices,
