@@ -91,10 +91,12 @@ func (t *collector) methodOperand(x *ast.SelectorExpr) {
 	fn = fn.Origin()
 	switch sel.Kind() {
 	case types.MethodVal:
-		if len(sel.Index()) > 1 {
-			t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: x.Pos(), unknown: "an embedded field (a promoted method)"})
+		if len(sel.Index()) > 1 && !embeddedValues(t.info.TypeOf(x.X), sel.Index()) {
+			t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: x.Pos(), unknown: "an embedded pointer field (a promoted method)"})
 			return
 		}
+		// A method promoted through embedded struct values receives
+		// (the address of) memory inside x.X's: x.X's origin is its.
 		_, ptrRecv := fn.Type().(*types.Signature).Recv().Type().Underlying().(*types.Pointer)
 		_, ptrOperand := t.info.TypeOf(x.X).Underlying().(*types.Pointer)
 		t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: x.X.Pos(), expr: x.X, addr: ptrRecv && !ptrOperand, deref: !ptrRecv && ptrOperand})
@@ -105,6 +107,27 @@ func (t *collector) methodOperand(x *ast.SelectorExpr) {
 		}
 		t.facts.recvs[fn] = append(t.facts.recvs[fn], recvSource{pos: x.Pos(), unknown: "a method expression used as a value"})
 	}
+}
+
+// embeddedValues reports whether the path index (a selection's: embedded
+// fields, then the method) from a value of type typ goes through embedded
+// struct values only, not pointers: the method's receiver then lies
+// inside the value's memory.
+func embeddedValues(typ types.Type, index []int) bool {
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	for _, i := range index[:len(index)-1] {
+		st, ok := typ.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return false
+		}
+		typ = st.Field(i).Type()
+		if _, ptr := typ.Underlying().(*types.Pointer); ptr {
+			return false
+		}
+	}
+	return true
 }
 
 // converted records that e is converted to the type to: when to is an

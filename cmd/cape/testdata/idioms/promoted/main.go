@@ -1,0 +1,31 @@
+// Command promoted calls, in a region, a pointer method promoted from an
+// embedded struct value on the iteration's element (ms[i].Bump with Bump
+// declared on the embedded Base): its receiver lies inside ms[i]. It was
+// refused; ms[i].Base.Bump was not.
+package main
+
+import "fmt"
+
+type Base struct {
+	ID    int
+	Score float64
+}
+
+func (b *Base) Bump(v float64) { b.Score += v }
+
+type Named struct {
+	Base
+	Tag [2]byte
+}
+
+func main() {
+	ms := make([]Named, 8)
+	for i := range ms {
+		ms[i].ID = i
+	}
+	//cape:parallel for
+	for i := 0; i < len(ms); i++ {
+		ms[i].Bump(float64(i) * 0.5)
+	}
+	fmt.Println(ms)
+}
