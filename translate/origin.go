@@ -467,6 +467,16 @@ func derivedOnly(fn *types.Func, recv ast.Expr) bool {
 	return false
 }
 
+// copies reports whether fn returns a new slice holding copies of its
+// arguments' elements (slices.Clone, slices.Concat, bytes.Clone).
+func copies(fn *types.Func) bool {
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "slices.Clone", "slices.Concat", "bytes.Clone":
+		return true
+	}
+	return false
+}
+
 // freshCall reports whether call, of a constructor (a function named
 // New...) or method of a package of freshPkgs, or a function derivedOnly
 // accepts, is handed nothing through
@@ -502,6 +512,11 @@ func (f *freshness) call(call *ast.CallExpr) bool {
 	fn, recv := t.externalCallee(call)
 	if fn == nil || call.Ellipsis.IsValid() {
 		return false
+	}
+	if copies(fn) {
+		if sl, ok := t.info.TypeOf(call).Underlying().(*types.Slice); ok && !refersTo(sl.Elem()) {
+			return true // new memory holding copies of numbers: nothing of the arguments'
+		}
 	}
 	if (!freshPkgs[fn.Pkg().Path()] || recv == nil && !strings.HasPrefix(fn.Name(), "New")) && !derivedOnly(fn, recv) {
 		// Another package's function may return that package's state
