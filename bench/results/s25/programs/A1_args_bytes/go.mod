@@ -1,0 +1,3 @@
+module ba2
+
+go 1.26

@@ -1,0 +1,3 @@
+module mapkeys
+
+go 1.26

@@ -1,0 +1,3 @@
+module mh
+
+go 1.26

@@ -1,0 +1,3 @@
+module ckstdin
+
+go 1.26

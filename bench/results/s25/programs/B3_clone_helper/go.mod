@@ -1,0 +1,3 @@
+module cl
+
+go 1.26

@@ -1,0 +1,3 @@
+module privmap
+
+go 1.26

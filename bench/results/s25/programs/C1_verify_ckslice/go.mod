@@ -1,0 +1,3 @@
+module vr
+
+go 1.26
