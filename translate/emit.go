@@ -998,6 +998,12 @@ func (t *emitter) emitMarks(fo *fileOut, r *region, rv string) {
 		default:
 			place = "&" + place
 		}
+		if m.whole || m.suffix != "" {
+			// After the call, which may make what the place is in
+			// (s.Buf = make(...); s.Buf[0] = v).
+			fo.ed.insert(fo.off(m.stmt.End()), fmt.Sprintf("; %s.Mark(%s, %s)", fo.cape(), rv, place))
+			continue
+		}
 		fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.Mark(%s, %s); ", fo.cape(), rv, place))
 	}
 }

@@ -14,7 +14,7 @@ import (
 // value it had at the region's entry, which the merge cannot see, so the
 // nodes' values there are compared (cape.Mark), as for the loop's own
 // writes (markWrites). The translator does not rewrite other packages:
-// the mark stands before the call, naming the place from the argument.
+// the mark stands after the call, naming the place from the argument.
 
 // maxMarkBytes is the largest place a mark covers (cape's maxMarkSize).
 const maxMarkBytes = 1 << 12
