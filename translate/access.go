@@ -197,6 +197,9 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		return decided(w.read())
 	}
 	if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
+		if w.pt != locNone && t.writesValueRecv(fn) {
+			return decided(w.writePt()) // v.Axpy(a, x) on a named slice type writes v's elements
+		}
 		return decided(w.read())
 	}
 	if _, isPtr := t.info.TypeOf(w.e).Underlying().(*types.Pointer); isPtr {
@@ -204,6 +207,23 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 	}
 	w.indexed = true // a method may write any part
 	return decided(w.write(w.l))
+}
+
+// writesValueRecv reports whether fn, a method with a value receiver of
+// another package, may write through what its receiver refers to (a
+// named slice type's elements): unless its source shows it only reads
+// them. Of the standard library's, sort's Sort and Swap do (Float64Slice,
+// IntSlice, StringSlice). The package's own methods are walked where
+// they are called.
+func (t *translator) writesValueRecv(fn *types.Func) bool {
+	if fn.Pkg() == nil || fn.Pkg() == t.p.types {
+		return false
+	}
+	if t.foreign.standard(fn.Pkg().Path()) {
+		return fn.Pkg().Path() == "sort" && (fn.Name() == "Sort" || fn.Name() == "Swap")
+	}
+	u := t.foreign.paramUse(fn, -1)
+	return !u.known || u.writes
 }
 
 // useOf classifies the use of w.e by its parent, the statement or
@@ -511,6 +531,11 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	// all cells hold): the merge stops the job where two nodes updated
 	// the same one.
 	r.updates = r.updates || u.known && u.updates
+	if u.known && t.iterationPlace(r, recv) && !t.distinctPlace(r, stripAddr(recv)) {
+		// accs[i%3].Add(1): the iteration's element, but one several
+		// iterations may share; the merge checks its fields' updates.
+		r.updates = true
+	}
 	v := t.rootVar(recv)
 	if v == nil || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || types.IsInterface(t.info.TypeOf(recv)) || t.iterationPlace(r, recv) {
 		return

@@ -602,6 +602,11 @@ func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id
 		if _, ok := info.TypeOf(id).Underlying().(*types.Slice); ok {
 			return elemUse(fieldUse(info, parents, id, info.TypeOf(id)))
 		}
+	case *ast.StarExpr:
+		// *p of a pointer to a number: the element it points to.
+		if _, num := info.TypeOf(p).Underlying().(*types.Basic); num {
+			return elemUse(placeUse(parents, p))
+		}
 	case *ast.CallExpr:
 		return f.handedTo(info, p, id)
 	case *ast.SelectorExpr:
@@ -928,12 +933,23 @@ func (t *translator) handedUses(r *region, call *ast.CallExpr, callee bool, erro
 		return
 	}
 	name := fn.Pkg().Name() + "." + funcName(fn)
-	if callee && recv != nil {
+	if recv != nil && (callee || !pointerRecv(fn)) {
+		// (a pointer receiver in the loop body is invariantMethod's)
 		t.handedUse(r, name, t.foreign.paramUse(fn, -1), recv, callee, errorf)
 	}
 	for i, a := range call.Args {
 		t.handedUse(r, name, t.foreign.paramUse(fn, paramIndex(sig, i)), a, callee, errorf)
 	}
+}
+
+// pointerRecv reports whether fn is a method with a pointer receiver.
+func pointerRecv(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	_, ptr := sig.Recv().Type().Underlying().(*types.Pointer)
+	return ptr
 }
 
 // handedUse applies u, what a function of another package (what) does
@@ -953,7 +969,10 @@ func (t *translator) handedUse(r *region, what string, u paramUse, e ast.Expr, c
 		errorf(e.Pos(), "%s", carriedMessage(what, t.text(e)))
 		return
 	}
-	r.updates = r.updates || u.updates || callee && u.fieldUpdates
+	// A number field updated through a receiver or pointer that may be
+	// one element for several iterations (accs[i%3].Add(1)) is checked
+	// by the merge, as an element's update is.
+	r.updates = r.updates || u.updates || u.fieldUpdates && (callee || !t.distinctPlace(r, stripAddr(e)))
 	if u.fieldUpdates && !callee && !t.iterationPlace(r, e) {
 		errorf(e.Pos(), "%s updates a number field of %s in every iteration of the parallel loop (a loop-carried dependence): each node would update its own copy, and the updates would not add up; use a reduction clause, or have each iteration update its own element",
 			what, t.text(e))

@@ -123,3 +123,28 @@ func TestWritesThroughCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignUpdates: updates through another package's code of elements
+// several iterations share (a pointer handed over, a pointer method's
+// fields, a named slice type's method) kept one node's share with exit
+// status 0; the merge now stops the job, and where each iteration updates
+// its own element the job prints go run's answer.
+func TestForeignUpdates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	bin := sharedBuild(t, "./testdata/updates/foreign")
+	for _, how := range []string{"ptr", "method", "counts"} {
+		for _, nodes := range []string{"2", "4"} {
+			stdout, stderr, err := capeRun(nodes, nil, bin, []string{"-how", how})
+			if err == nil || !strings.Contains(stderr, "nodes 0 and ") {
+				t.Errorf("%s on %s nodes: %v, printed %q, want an error naming the nodes\n%s", how, nodes, err, stdout, stderr)
+			}
+		}
+		want := goRun(t, "./testdata/updates/foreign", "-how", how, "-own")
+		if stdout, stderr, err := capeRun("3", nil, bin, []string{"-how", how, "-own"}); err != nil || stdout != want {
+			t.Errorf("%s -own: %v, printed %q, want %q\n%s", how, err, stdout, want, stderr)
+		}
+	}
+}
