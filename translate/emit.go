@@ -295,6 +295,10 @@ func (t *emitter) rewriteUse(fo *fileOut, v *types.Var, u *ast.Ident) {
 			return
 		}
 	}
+	if at := fo.off(u.Pos()); at > 0 && fo.ed.src[at-1] == '/' {
+		fo.ed.wrap(at, fo.off(u.End()), "(*", ")") // 1/sa: not 1/*sa, a comment's start
+		return
+	}
 	fo.ed.insert(fo.off(u.Pos()), "*")
 }
 
