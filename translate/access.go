@@ -202,6 +202,14 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		}
 		return decided(w.read())
 	}
+	if fn.Pkg() == t.p.types {
+		// The package's own method, whose source shows it only reads
+		// its receiver (s.idx(i) returning i % s.N): a read here (its
+		// body is walked where it is called).
+		if u := t.foreign.paramUse(fn, -1); u.known && !u.writes {
+			return decided(w.read())
+		}
+	}
 	if _, isPtr := t.info.TypeOf(w.e).Underlying().(*types.Pointer); isPtr {
 		return decided(w.writePt())
 	}

@@ -127,6 +127,27 @@ func (f *foreign) load(path string) *foreignPkg {
 	return fp
 }
 
+// addOwn makes the package being translated (path, type-checked as info,
+// of files, parents its nodes' parents) one whose functions paramUse can
+// read, as another package's: whether a method of its own only reads its
+// receiver.
+func (f *foreign) addOwn(path string, info *types.Info, files []*ast.File, parents map[ast.Node]ast.Node) {
+	if f == nil || f.imp == nil {
+		return
+	}
+	fp := &foreignPkg{info: info, decls: map[string]*ast.FuncDecl{}, parents: parents}
+	for _, af := range files {
+		for _, d := range af.Decls {
+			if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil {
+				if fn, ok := info.Defs[d.Name].(*types.Func); ok {
+					fp.decls[fn.FullName()] = d
+				}
+			}
+		}
+	}
+	f.pkgs[path] = fp
+}
+
 // stateWrite returns where fn, a function or method of another package,
 // or a function it calls statically, changes a package variable; nil if
 // it does not, or its source cannot be read (the standard library's is

@@ -82,6 +82,7 @@ func (c *Config) Files(dir string, paths []string, src map[string][]byte) (*Resu
 	}
 	t := newTranslator(p)
 	t.foreign = newForeign(imp, fset)
+	t.foreign.addOwn(p.types.Path(), t.info, p.files, t.parent)
 	res := t.run()
 	if len(t.diags) > 0 {
 		t.diags.sort()
