@@ -85,6 +85,13 @@ func ViaGetter(x float64) float64 { get()[int(x)%8] = x; return x }
 func ViaFuncVar(x float64) float64 { setter(int(x), x); return x }
 func ViaChan(x float64) float64    { ch <- x; return x }
 func ViaCopy(x float64) float64    { copy(get(), []float64{x}); return x }
+
+// M keeps a count behind a package pointer variable.
+type meter struct{ n float64 }
+
+var M = &meter{}
+
+func (m *meter) Tick(x float64) float64 { m.n += x; return m.n }
 `,
 	"tally/tally.go": `package tally
 
@@ -161,6 +168,7 @@ func TestForeignStateAtPoint(t *testing.T) {
 	for _, c := range []struct{ call, want string }{
 		{"kern.Add", "calls kern.Add (main.go:17), which changes kern.total"},
 		{"kern.Pure", ""},
+		{"kern.M.Tick", "calls meter.Tick on kern.M, another package's variable (main.go:17), whose state a point cannot save"},
 	} {
 		t.Run(c.call, func(t *testing.T) {
 			err := translateWithKern(t, `package main

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -159,8 +160,14 @@ func (t *translator) hiddenState(n ast.Node) (what, fix string) {
 			return "reads standard input", "read the input before the loop (into a slice the loop indexes by its step)"
 		}
 	case *ast.CallExpr:
+		if t.inRegion(x.Pos()) {
+			break
+		}
+		if what := t.madeElsewhere(x); what != "" {
+			return what, "keep that state in variables the point can name"
+		}
 		fn := t.packageFunc(x)
-		if fn == nil || t.inRegion(x.Pos()) {
+		if fn == nil {
 			break
 		}
 		switch path := fn.Pkg().Path(); {
@@ -171,6 +178,58 @@ func (t *translator) hiddenState(n ast.Node) (what, fix string) {
 		}
 	}
 	return "", ""
+}
+
+// madeElsewhere says how call, in a point's loop, changes state an image
+// does not hold that another package keeps: a function value another
+// package's function returned (a closure counting in its own variable,
+// iter.Pull's next), or a pointer method on another package's variable
+// that may write it (lib.G.Draw()). Empty if neither.
+func (t *translator) madeElsewhere(call *ast.CallExpr) string {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		v := t.varOf(id)
+		if v == nil {
+			return ""
+		}
+		for _, s := range t.facts.sources[v] {
+			var from *ast.CallExpr
+			switch {
+			case s.expr != nil:
+				from, _ = ast.Unparen(s.expr).(*ast.CallExpr)
+			case s.unknown == "a multi-value expression": // next, stop := iter.Pull(seq)
+				from = t.callAt(s.pos)
+			}
+			if from == nil {
+				continue
+			}
+			if fn, _ := t.externalCallee(from); fn != nil {
+				return fmt.Sprintf("calls %s, a function value %s.%s made", id.Name, fn.Pkg().Name(), funcName(fn))
+			}
+		}
+		return ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || t.info.Selections[sel] == nil {
+		return ""
+	}
+	fn, _ := t.info.Selections[sel].Obj().(*types.Func)
+	v := rootVar(t.info, sel.X)
+	if fn == nil || v == nil || v.Pkg() == nil || v.Pkg() == t.p.types || !isPackageVar(v) || !pointerRecv(fn) || !t.foreign.mayWrite(fn) {
+		return ""
+	}
+	return fmt.Sprintf("calls %s on %s.%s, another package's variable", funcName(fn), v.Pkg().Name(), v.Name())
+}
+
+// callAt returns the call that starts at pos, or nil.
+func (t *translator) callAt(pos token.Pos) *ast.CallExpr {
+	var found *ast.CallExpr
+	ast.Inspect(t.fileOf[t.fset.File(pos)], func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Pos() == pos {
+			found = c
+		}
+		return found == nil && n != nil && n.Pos() <= pos && pos < n.End()
+	})
+	return found
 }
 
 // namedOutside refuses a slice a point names that grows by append: its

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"iter"
 	"math/rand"
 	"os"
+	"slices"
 )
 
 // State of the process that an image does not hold, changed by a point's
@@ -45,6 +47,23 @@ func main() {
 		k := next()
 		//cape:parallel for
 		for i := 0; i < n; i++ {
+			u[i] += float64(k)
+		}
+	}
+	fmt.Println(u[0])
+	pulled()
+}
+
+// pulled: a function value iter.Pull made keeps its generator's state.
+func pulled() {
+	u := make([]float64, 8)
+	next, stop := iter.Pull(slices.Values([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
+	defer stop()
+	for s := 0; s < 10; s++ {
+		//cape:checkpoint s, u // want "calls next, a function value iter.Pull made \\(.*\\), whose state a point cannot save"
+		k, _ := next()
+		//cape:parallel for
+		for i := range u {
 			u[i] += float64(k)
 		}
 	}
