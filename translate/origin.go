@@ -195,18 +195,15 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		t.needResult(tr, fn, x, name, why)
 		return
 	}
-	if fn, _ := t.externalCallee(x); fn != nil && t.freshCall(x) {
+	if fn, _ := t.externalCallee(x); fn != nil {
+		foreignMade := fmt.Sprintf("a call of %s.%s (another package's function); make it in this package (make, new or &T{...}) and hand it over", fn.Pkg().Name(), funcName(fn))
 		// Another package's constructor of what it is handed
 		// nothing to refer to (rand.New(rand.NewPCG(seed, 1))):
 		// its result is memory it made, the iteration's own where
 		// the call runs in a region.
-		if !t.keepPrivate(tr, x, name, why) {
-			fail("a call CAPE cannot follow")
+		if !t.freshCall(x) || !t.keepPrivate(tr, x, name, why) {
+			fail(foreignMade)
 		}
-		return
-	}
-	if fn, _ := t.externalCallee(x); fn != nil {
-		fail(fmt.Sprintf("a call of %s.%s (another package's function); make it in this package (make, new or &T{...}) and hand it over", fn.Pkg().Name(), funcName(fn)))
 		return
 	}
 	fail("a call CAPE cannot follow")
