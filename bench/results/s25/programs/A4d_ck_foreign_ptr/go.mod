@@ -1,0 +1,3 @@
+module forctr
+
+go 1.26

@@ -1,0 +1,3 @@
+module forclo
+
+go 1.26

@@ -1,0 +1,3 @@
+module slicemeth
+
+go 1.26

@@ -1,0 +1,3 @@
+module sortrows
+
+go 1.26

@@ -1,0 +1,3 @@
+module ptrupd
+
+go 1.26

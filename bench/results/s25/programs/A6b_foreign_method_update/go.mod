@@ -1,0 +1,3 @@
+module fp
+
+go 1.26

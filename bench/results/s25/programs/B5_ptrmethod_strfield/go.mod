@@ -1,0 +1,3 @@
+module strfield
+
+go 1.26

@@ -1,0 +1,3 @@
+module divboxed
+
+go 1.26
