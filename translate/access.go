@@ -686,8 +686,9 @@ func (t *translator) invariantBody(r *region, frames []calleeFrame, body *ast.Bl
 
 // calleeWrite records in r.calleeMarks the places that n, a statement of
 // the callee of the innermost of frames, assigns (not updates: those are
-// invariantBody's) when they are one place in every iteration, reached
-// from outside the callee: the iteration writing it last on a node may
+// invariantBody's) when they are one place in every iteration, or one an
+// index read from memory picks, reached from outside the callee through
+// what is not the iteration's own: the iteration writing it last on a node may
 // leave the value it had at the region's entry, invisible to the merge
 // (set0(buf, data[i]) with set0 writing b[0]). A place whose expression
 // calls a function or indexes a map, or a statement outside a statement
@@ -701,10 +702,33 @@ func (t *translator) calleeWrite(r *region, frames []calleeFrame, n ast.Node) {
 		if _, whole := ast.Unparen(l).(*ast.Ident); whole || !t.markPure(l) || !t.indexedOrField(l) {
 			continue
 		}
-		if reached, varies := t.calleePlace(r, frames, len(frames)-1, l); reached && !varies {
+		reached, varies := t.calleePlace(r, frames, len(frames)-1, l)
+		// One place in every iteration (b[0]), or one an index read from
+		// memory picks (out[idx[k]]) that the arguments do not make the
+		// iteration's own (scatter(rows[i], idx, k) writes row i).
+		if reached && (!varies || indexReadsMemory(l) && !t.calleeDistinct(r, l, t.topArgs(frames), frames[len(frames)-1].scope)) {
 			r.calleeMarks = append(r.calleeMarks, markedWrite{stmt: as, place: l})
 		}
 	}
+}
+
+// indexReadsMemory reports whether an index of the place l reads an
+// element or a pointer's target (out[idx[k]]).
+func indexReadsMemory(l ast.Expr) bool {
+	for _, ix := range indicesOf(l) {
+		found := false
+		ast.Inspect(ix, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.IndexExpr, *ast.StarExpr:
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // indexedOrField reports whether the place l is an element of a slice or

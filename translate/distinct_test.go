@@ -241,6 +241,8 @@ func TestCalleeMarks(t *testing.T) {
 		{"a receiver's field", "n.put(i)", 1},
 		{"an iteration's own receiver", "ns[i].put(i)", 0},
 		{"a captured slice", "keep(i)", 1},
+		{"an index read from memory", "scatter(a, p, i)", 1},
+		{"an index read from memory, the iteration's row", "scatter(rows[i], p, i)", 0},
 		{"an update", "", 0},
 	}
 	cfg := &Config{Importer: testImporter(t)}
@@ -251,6 +253,7 @@ func TestCalleeMarks(t *testing.T) {
 func (n *note) put(v int)             { n.last = v }
 func set0(b []int, v int)             { b[0] = v }
 func setAt(b []int, k, v int)         { b[k] = v }
+func scatter(b, idx []int, k int)     { b[idx[k]%4] = k }
 
 func main() {
 	a := make([]int, 64)
@@ -260,12 +263,13 @@ func main() {
 	}
 	n := &note{}
 	ns := make([]note, 16)
+	p := make([]int, 16)
 	keep := func(v int) { a[1] = v }
 	//cape:parallel for
 	for i := 0; i < 16; i++ {
 		` + c.body + `
 	}
-	fmt.Println(a, rows, n, ns, keep)
+	fmt.Println(a, rows, n, ns, keep, p)
 }
 `
 			out, err := translateMain(t, cfg, src)

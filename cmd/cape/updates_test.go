@@ -110,13 +110,13 @@ func TestWritesThroughCalls(t *testing.T) {
 	}
 	t.Parallel()
 	bin := sharedBuild(t, "./testdata/updates/calls")
-	for _, how := range []string{"index", "fn", "method", "other"} {
+	for _, how := range []string{"index", "fn", "scatter", "method", "other"} {
 		stdout, stderr, err := capeRun("2", nil, bin, []string{"-how", how})
 		if err == nil || !strings.Contains(stderr, "nodes 0 and 1 ") {
 			t.Errorf("%s: %v, printed %q, want an error naming both nodes\n%s", how, err, stdout, stderr)
 		}
 	}
-	for _, how := range []string{"fn", "other"} {
+	for _, how := range []string{"fn", "scatter", "other"} {
 		want := goRun(t, "./testdata/updates/calls", "-how", how, "-last")
 		if stdout, stderr, err := capeRun("3", nil, bin, []string{"-how", how, "-last"}); err != nil || stdout != want {
 			t.Errorf("%s -last: %v, printed %q, want %q\n%s", how, err, stdout, want, stderr)

@@ -1,11 +1,11 @@
 // Command calls writes one place in every iteration through a call: the
 // index computed by a function (a[half(i)]), a function of the package
-// writing b[0] (set0), a method writing fields, and a method of another
-// package (st.S.Note). The sequentially last write stores the value the
-// place had before the loop, which the merge, comparing bytes with the
-// region's entry, cannot see: under cape run the job stops with an error
-// naming both nodes. With -last, only the last iteration calls set0 and
-// Note: it prints what go run prints.
+// writing b[0] (set0) or b[idx[k]] (scatter), a method writing fields,
+// and a method of another package (st.S.Note). The sequentially last
+// write stores the value the place had before the loop, which the merge,
+// comparing bytes with the region's entry, cannot see: under cape run the
+// job stops with an error naming both nodes. With -last, only the last
+// iteration makes the calls: it prints what go run prints.
 package main
 
 import (
@@ -19,12 +19,14 @@ func half(i int) int { return i / 2 }
 
 func set0(b []int, v int) { b[0] = v }
 
+func scatter(b, idx []int, k, v int) { b[idx[k]] = v }
+
 type note struct{ last int }
 
 func (n *note) put(v int) { n.last = v }
 
 func main() {
-	how := flag.String("how", "index", "index, fn, method or other")
+	how := flag.String("how", "index", "index, fn, scatter, method or other")
 	last := flag.Bool("last", false, "only the last iteration writes")
 	flag.Parse()
 	n := 24
@@ -49,6 +51,14 @@ func main() {
 			if !*last || i == n-1 {
 				set0(buf, vals[i]+1)
 				set0(a, vals[i])
+			}
+		}
+	case "scatter": // through an index read from memory: all 0
+		idx := make([]int, n)
+		//cape:parallel for
+		for i := 0; i < n; i++ {
+			if !*last || i == n-1 {
+				scatter(a, idx, i, vals[i])
 			}
 		}
 	case "method":
