@@ -16,7 +16,7 @@ func main() {
 	}
 	//cape:parallel for
 	for b := 0; b < nb; b++ {
-		y[b*bs : (b+1)*bs].Axpy(2, x[b*bs:(b+1)*bs])
+		y[b*bs:(b+1)*bs].Axpy(2, x[b*bs:(b+1)*bs])
 	}
 	fmt.Println(y)
 }
