@@ -100,14 +100,31 @@ func (t *translator) mapOrder(code *regionCode) {
 				if len(x.Lhs) == 1 && len(x.Rhs) == 1 && t.collectsMap(x.Rhs[0]) {
 					refuse(x, t.rootVar(x.Lhs[0]), x)
 				}
+			case *ast.CallExpr:
+				// maps.Keys(m)(func(k K) bool { keys = append(keys, k); … })
+				if call, ok := ast.Unparen(x.Fun).(*ast.CallExpr); ok && t.mapOrdered(call) && len(x.Args) == 1 {
+					if lit, ok := ast.Unparen(x.Args[0]).(*ast.FuncLit); ok {
+						t.closureAppends(lit.Body, func(as *ast.AssignStmt, v *types.Var) { refuse(as, v, t.stmtOf(x)) })
+					}
+				}
 			case *ast.RangeStmt:
 				if !t.mapOrdered(x.X) {
 					return true
 				}
 				ast.Inspect(x.Body, func(n ast.Node) bool {
-					if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
-						if v := t.orderedStore(x, as); v != nil {
-							refuse(as, v, x)
+					switch y := n.(type) {
+					case *ast.AssignStmt:
+						if len(y.Lhs) == 1 && len(y.Rhs) == 1 {
+							if v := t.orderedStore(x, y); v != nil {
+								refuse(y, v, x)
+							}
+						}
+					case *ast.CallExpr: // a closure the body calls, appending
+						targets, _ := t.callees(y, func(*types.Var) bool { return false })
+						for _, c := range targets {
+							if c.lit != nil {
+								t.closureAppends(c.lit.Body, func(as *ast.AssignStmt, v *types.Var) { refuse(as, v, x) })
+							}
 						}
 					}
 					return true
@@ -116,6 +133,19 @@ func (t *translator) mapOrder(code *regionCode) {
 			return true
 		})
 	}
+}
+
+// closureAppends passes found each append in body (a function literal's)
+// and the variable it appends to.
+func (t *translator) closureAppends(body *ast.BlockStmt, found func(*ast.AssignStmt, *types.Var)) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && t.isAppend(as.Rhs[0]) {
+			if v := t.rootVar(as.Lhs[0]); v != nil {
+				found(as, v)
+			}
+		}
+		return true
+	})
 }
 
 // mapOrdered reports whether ranging over e visits a map's entries in
