@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -209,8 +210,8 @@ func (m *Master) joinError(st joinState, dropped int, took time.Duration) error 
 	}
 	failure := st.failure
 	if failure == ErrJoinTimeout {
-		failure = fmt.Errorf("%w: %d of %d slaves joined within %v, missing ranks %v",
-			ErrJoinTimeout, st.joined, m.cfg.Size-1, took.Round(time.Millisecond), missing)
+		failure = fmt.Errorf("%w: %d of %d slaves joined within %v, missing ranks %s",
+			ErrJoinTimeout, st.joined, m.cfg.Size-1, took.Round(time.Millisecond), rankRanges(missing))
 	}
 	errs := append([]error{failure}, st.rejects...)
 	if st.more > 0 || dropped > 0 {
@@ -218,6 +219,30 @@ func (m *Master) joinError(st joinState, dropped int, took time.Duration) error 
 			st.more, dropped, pendingBase+m.cfg.Size))
 	}
 	return errors.Join(errs...)
+}
+
+// rankRanges writes ranks, ascending, as runs: "[3 7-9 12]" (a thousand
+// missing ranks listed one by one filled the screen).
+func rankRanges(ranks []int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < len(ranks); {
+		j := i
+		for j+1 < len(ranks) && ranks[j+1] == ranks[j]+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if j > i {
+			fmt.Fprintf(&b, "%d-%d", ranks[i], ranks[j])
+		} else {
+			fmt.Fprintf(&b, "%d", ranks[i])
+		}
+		i = j + 1
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 // handshake authenticates one accepted connection.

@@ -122,6 +122,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if cores := runtime.NumCPU(); !cf.active() && f.nodes > 4*cores {
+		fmt.Fprintf(stderr, "cape: note: %d nodes on this machine's %d cores: each node is a process, and nodes beyond the cores wait for one another (one node per core runs fastest)\n", f.nodes, cores)
+	}
 	pkg, progArgs := rest[0], rest[1:]
 	if len(progArgs) > 0 && progArgs[0] == "--" {
 		progArgs = progArgs[1:]
