@@ -13,7 +13,7 @@ import (
 
 func main() {
 	const n = 16
-	shared := rand.NewPCG(1, 2) // want "shared is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call CAPE cannot follow here"
+	shared := rand.NewPCG(1, 2) // want "shared is written through in the parallel region at err_fresh.go:[0-9]+, but its memory comes from a call of rand.NewPCG \\(another package.s function\\) here"
 	buf := make([]byte, 0, 64)
 	out := make([]uint64, n)
 	//cape:parallel for
