@@ -71,6 +71,10 @@
 //     its package's variables is refused, and one that only reads, assigns
 //     or updates elements of what a pointer or slice it is handed refers to
 //     may be called on memory this package makes (updates mark the region).
+//     Writes two iterations may make to one place are marked for the
+//     runtime's comparison (distinct.go's markWrites, cape.Mark and MarkAt;
+//     in called functions calleeWrite and cape.MarkCallee; in other
+//     packages' methods foreignmarks.go).
 //  4. Variables written in place (numbers, arrays, structs of numbers) move
 //     to the arena: var a [N]T becomes a := cape.New[[N]T](), and each use
 //     dereferences the pointer (a[i], a.f and len(a) work unchanged).
@@ -194,9 +198,10 @@
 //     cannot be.
 //   - sequentialRandom (random.go) needs regionCode; returns nothing, and
 //     reports the calls of a process's own random numbers (math/rand/v2's
-//     top-level functions, crypto/rand) in code that no region runs; and
-//     mapOrder (random.go) the slices such code appends to in a map's
-//     range order, unsorted, that a region reads.
+//     top-level functions, crypto/rand, maphash.MakeSeed) in code that no
+//     region runs, also inside other packages' code it calls
+//     (foreigndraw.go); and mapOrder (random.go) the slices such code
+//     builds in a map's range order, unsorted, that a region reads.
 //   - regionsInGoroutines, printsInGoroutines and printsBesideRegions
 //     (goroutines.go, last.go's reach, stdout.go, stdoutbeside.go) need
 //     facts and directives (printsBesideRegions the go statements running
