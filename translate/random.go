@@ -83,12 +83,25 @@ func (t *translator) mapOrder(code *regionCode) {
 			return true
 		})
 	}
+	// The variables built in a map's order and not sorted after, each at
+	// the first statement that builds it so.
+	ordered := map[*types.Var]ast.Node{}
+	var order []*types.Var
 	refuse := func(at ast.Node, v *types.Var, after ast.Stmt) {
-		if v == nil || !read[v] || t.sortedAfter(v, after) {
+		if v == nil || ordered[v] != nil || t.sortedAfter(v, after) {
 			return
 		}
-		t.errorf(at.Pos(), "%s is built in the order of a range over a map, which differs from process to process, and a parallel region uses it: each node would hold its elements in another order; sort it after the loop (slices.Sort(%s)), or range over slices.Sorted(maps.Keys(m))", v.Name(), v.Name())
+		ordered[v] = at
+		order = append(order, v)
 	}
+	defer func() {
+		t.orderedCopies(code, ordered, &order, refuse)
+		for _, v := range order {
+			if read[v] {
+				t.errorf(ordered[v].Pos(), "%s is built in the order of a range over a map, which differs from process to process, and a parallel region uses it: each node would hold its elements in another order; sort it after the loop (slices.Sort(%s)), or range over slices.Sorted(maps.Keys(m))", v.Name(), v.Name())
+			}
+		}
+	}()
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if n == nil || t.mayRunInRegion(code, n) {
@@ -133,6 +146,59 @@ func (t *translator) mapOrder(code *regionCode) {
 			return true
 		})
 	}
+}
+
+// orderedCopies adds to ordered (by refuse) the variables that code no
+// region runs copies from one of them (k2 := slices.Clone(keys), copy(k2,
+// keys), k2 = append(k2, keys...)), until none is added.
+func (t *translator) orderedCopies(code *regionCode, ordered map[*types.Var]ast.Node, order *[]*types.Var, refuse func(ast.Node, *types.Var, ast.Stmt)) {
+	for n := 0; n != len(*order); {
+		n = len(*order)
+		for _, f := range t.p.files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if n == nil || t.mayRunInRegion(code, n) {
+					return true
+				}
+				switch x := n.(type) {
+				case *ast.AssignStmt:
+					if len(x.Lhs) == 1 && len(x.Rhs) == 1 && t.copiesFrom(x.Rhs[0], ordered) {
+						refuse(x, t.rootVar(x.Lhs[0]), x)
+					}
+				case *ast.ExprStmt:
+					call, ok := x.X.(*ast.CallExpr)
+					if !ok {
+						break
+					}
+					if b, isB := t.info.Uses[calleeIdent(call)].(*types.Builtin); isB && b.Name() == "copy" && len(call.Args) == 2 && t.copiesFrom(call.Args[1], ordered) {
+						refuse(x, t.rootVar(call.Args[0]), x)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// copiesFrom reports whether e's value holds the elements of a variable
+// of ordered, in their order: the variable, a slice of it, a clone or a
+// concatenation of it, or an append of its elements.
+func (t *translator) copiesFrom(e ast.Expr, ordered map[*types.Var]ast.Node) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v := t.varOf(x)
+		return v != nil && ordered[v] != nil
+	case *ast.SliceExpr:
+		return t.copiesFrom(x.X, ordered)
+	case *ast.CallExpr:
+		if fn := t.packageFunc(x); fn != nil && copies(fn) || t.isAppend(x) {
+			for _, a := range x.Args {
+				if t.copiesFrom(a, ordered) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // closureAppends passes found each append in body (a function literal's)

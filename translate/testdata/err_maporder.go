@@ -37,6 +37,23 @@ func main() {
 		j++
 		byRank[rank[k]] = v // each entry at its own place: in any order, the same
 	}
+	var viaYield, viaClosure []string
+	maps.Keys(m)(func(k string) bool {
+		viaYield = append(viaYield, k) // want "viaYield is built in the order of a range over a map"
+		return true
+	})
+	add := func(k string) {
+		viaClosure = append(viaClosure, k) // want "viaClosure is built in the order of a range over a map"
+	}
+	for k := range m {
+		add(k)
+	}
+	firstKeys := slices.Collect(maps.Keys(m)) // want "firstKeys is built in the order of a range over a map"
+	cloned := slices.Clone(firstKeys)         // want "cloned is built in the order of a range over a map"
+	copied := make([]string, len(m))
+	copy(copied, firstKeys) // want "copied is built in the order of a range over a map"
+	sortedCopy := slices.Clone(firstKeys)
+	slices.Sort(sortedCopy)
 	total := 0
 	for _, v := range m {
 		total += v // in any order, the same sum
@@ -44,7 +61,7 @@ func main() {
 	out := make([]int, len(keys))
 	//cape:parallel for
 	for i := 0; i < len(keys); i++ {
-		out[i] = m[keys[i]] + len(sortedKeys[i]) + len(other[i]) + len(conv[i]) + total + len(collected[i]) + len(sortedIter[i]) + len(fromIter[i]) + len(counted[i]) + byRank[i]
+		out[i] = m[keys[i]] + len(sortedKeys[i]) + len(other[i]) + len(conv[i]) + total + len(collected[i]) + len(sortedIter[i]) + len(fromIter[i]) + len(counted[i]) + byRank[i] + len(viaYield[i]) + len(viaClosure[i]) + len(cloned[i]) + len(copied[i]) + len(sortedCopy[i]) + len(firstKeys[i])
 	}
 	fmt.Println(out)
 }
