@@ -521,11 +521,7 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	if fn == nil || recv == nil || fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "sync/atomic" {
 		return // syncUpdate's
 	}
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return
-	}
-	if _, ptr := sig.Recv().Type().Underlying().(*types.Pointer); !ptr {
+	if !pointerRecv(fn) {
 		return
 	}
 	u := t.foreign.paramUse(fn, -1)

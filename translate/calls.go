@@ -969,9 +969,7 @@ func (w *regionWalk) syncUpdate(call *ast.CallExpr, fn *types.Func, recv ast.Exp
 // and array indices of values only (m, s.mu, a[2].n; &x at the top): no
 // pointer, slice or map on the way, whose target could be any memory.
 func valuePath(info *types.Info, e ast.Expr) bool {
-	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = u.X
-	}
+	e = stripAddr(e)
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:

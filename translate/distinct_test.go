@@ -243,7 +243,7 @@ func TestCalleeMarks(t *testing.T) {
 		{"a captured slice", "keep(i)", 1},
 		{"an index read from memory", "scatter(a, p, i)", 1},
 		{"an index read from memory, the iteration's row", "scatter(rows[i], p, i)", 0},
-		{"an update", "", 0},
+		{"a read through a call", "p[i] = get0(a)", 0},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
@@ -253,6 +253,7 @@ func TestCalleeMarks(t *testing.T) {
 func (n *note) put(v int)             { n.last = v }
 func set0(b []int, v int)             { b[0] = v }
 func setAt(b []int, k, v int)         { b[k] = v }
+func get0(b []int) int                { return b[0] }
 func scatter(b, idx []int, k int)     { b[idx[k]%4] = k }
 
 func main() {

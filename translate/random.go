@@ -3,7 +3,6 @@ package translate
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 )
 
 // Every node runs the program's sequential code, which must compute the
@@ -322,25 +321,5 @@ func (t *translator) sortedAfter(v *types.Var, after ast.Stmt) bool {
 		}
 		return false
 	})
-	if fn == nil {
-		return false
-	}
-	sorted := false
-	ast.Inspect(fn, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || sorted || call.Pos() < after.End() || len(call.Args) == 0 {
-			return !sorted
-		}
-		if f := t.packageFunc(call); f != nil && (f.Pkg().Path() == "sort" || f.Pkg().Path() == "slices" && strings.HasPrefix(f.Name(), "Sort")) {
-			arg := ast.Unparen(call.Args[0])
-			if conv, ok := arg.(*ast.CallExpr); ok && len(conv.Args) == 1 {
-				if tv, ok := t.info.Types[conv.Fun]; ok && tv.IsType() {
-					arg = conv.Args[0] // sort.Sort(sort.StringSlice(keys))
-				}
-			}
-			sorted = t.rootVar(arg) == v
-		}
-		return !sorted
-	})
-	return sorted
+	return fn != nil && sortedIn(t.info, fn, v, after.End())
 }
