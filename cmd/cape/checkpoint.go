@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/cape-go/cape/internal/arena"
+	"github.com/cape-go/cape/internal/ckptlog"
 	"github.com/cape-go/cape/internal/nodeenv"
 )
 
@@ -37,6 +38,10 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 	if _, err := os.Stat(dir); f.restart && errors.Is(err, fs.ErrNotExist) {
 		// A mistyped directory would start the whole job over.
 		return c, usagef("run: --restart: %s does not exist, so there is no log to restart from; to start the job afresh with a log there, drop --restart", f.checkpoint)
+	}
+	if err := ckptlog.CheckDir(dir); err != nil {
+		// Found now, not after the build and the nodes' start.
+		return c, usagef("run: --checkpoint %s: %v", f.checkpoint, err)
 	}
 	c.Checkpoint, c.Restart = dir, f.restart
 	if f.checkpointMax != "" {

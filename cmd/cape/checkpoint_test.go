@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -313,8 +314,19 @@ func TestCheckpointUsage(t *testing.T) {
 	os.Mkdir(shared, 0o755)
 	os.Chmod(shared, 0o755)
 	_, errText, err = capeRun("1", []string{"--checkpoint", shared}, bin, nil)
-	if err == nil || !strings.Contains(errText, "group and others must have no access") {
+	if err == nil || !strings.Contains(err.Error(), "group and others must have no access") {
 		t.Fatalf("a directory others may read: %v\n%s", err, errText)
+	}
+	// Both are usage errors, found before the nodes start.
+	var ue *usageError
+	if !errors.As(err, &ue) || strings.Contains(errText, "master") {
+		t.Fatalf("a directory others may read: %v, want a usage error from cape run itself\n%s", err, errText)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o600)
+	_, errText, err = capeRun("1", []string{"--checkpoint", file}, bin, nil)
+	if err == nil || !strings.Contains(err.Error(), "is a file, not a directory") {
+		t.Fatalf("a file as the checkpoint directory: %v\n%s", err, errText)
 	}
 }
 

@@ -126,7 +126,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "cape: note: %d nodes on this machine's %d cores: each node is a process, and nodes beyond the cores wait for one another (one node per core runs fastest)\n", f.nodes, cores)
 	}
 	pkg, progArgs := rest[0], rest[1:]
-	if len(progArgs) > 0 && progArgs[0] == "--" {
+	separated := len(progArgs) > 0 && progArgs[0] == "--"
+	if separated {
 		progArgs = progArgs[1:]
 	}
 
@@ -158,12 +159,50 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		spec.Env = append(spec.Env, nodeenv.Fault+"="+fault)
 	}
 	if cf.active() {
-		return runCluster(ctx, spec, remote, fs.Changed("nodes"))
+		err = runCluster(ctx, spec, remote, fs.Changed("nodes"))
+	} else if err = launch.Local(ctx, spec); err != nil {
+		err = fmt.Errorf("run: %w", err)
 	}
-	if err := launch.Local(ctx, spec); err != nil {
-		return fmt.Errorf("run: %w", err)
+	if err != nil && !separated && ctx.Err() == nil {
+		if hint := misplacedFlagHint(fs, progArgs); hint != "" {
+			var ee *launch.ExitError
+			if errors.As(err, &ee) {
+				ee.Msg += "\ncape: hint: " + hint
+			} else {
+				err = fmt.Errorf("%w\ncape: hint: %s", err, hint)
+			}
+		}
 	}
-	return nil
+	return err
+}
+
+// misplacedFlagHint names, for a failed job, the program's arguments that
+// are cape run's own long flags: written after PACKAGE, they reached the
+// program, which most likely refused them. It returns "" if there are none.
+func misplacedFlagHint(fs *pflag.FlagSet, progArgs []string) string {
+	var flags, names []string
+	for _, a := range progArgs {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || len(name) < 2 || fs.Lookup(name) == nil {
+			continue
+		}
+		flags, names = append(flags, a), append(names, "--"+name)
+	}
+	if len(flags) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s after the package went to the program; %s before PACKAGE (cape run %s ... PACKAGE)",
+		strings.Join(flags, ", "), plural(len(flags), "that flag of cape run goes", "those flags of cape run go"), strings.Join(names, " "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // check refuses, as a usage error, a flag value out of its range.

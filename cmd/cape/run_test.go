@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/cape-go/cape/internal/launch"
 	"github.com/cape-go/cape/internal/testenv"
 )
@@ -207,5 +209,30 @@ func TestRunHangInSetUp(t *testing.T) {
 	}
 	if took > 8*time.Second {
 		t.Errorf("took %v to notice a node hung in set-up, want about --timeout (3s)", took)
+	}
+}
+
+// TestMisplacedFlagHint: cape run's long flags written after the package
+// are named in the hint, the program's own flags and what follows an
+// explicit -- are not.
+func TestMisplacedFlagHint(t *testing.T) {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.Bool("stats", false, "")
+	fs.IntP("nodes", "n", 1, "")
+	fs.String("checkpoint", "", "")
+	for _, c := range []struct {
+		args []string
+		want string // "" for no hint
+	}{
+		{[]string{"--stats", "-n", "64"}, "--stats after the package went to the program; that flag of cape run goes before PACKAGE (cape run --stats ... PACKAGE)"},
+		{[]string{"-stats", "--checkpoint=ck"}, "-stats, --checkpoint=ck after the package"},
+		{[]string{"-n", "64", "-iters", "3"}, ""},
+		{[]string{"-size", "3", "--", "--stats"}, ""},
+		{[]string{"stats"}, ""},
+	} {
+		got := misplacedFlagHint(fs, c.args)
+		if (c.want == "") != (got == "") || !strings.HasPrefix(got, c.want) {
+			t.Errorf("misplacedFlagHint(%q) = %q, want prefix %q", c.args, got, c.want)
+		}
 	}
 }

@@ -35,34 +35,62 @@ func OpenDir(path string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := safedir.Check(abs, safedir.Options{Create: true}); errors.Is(err, safedir.ErrUnsafe) {
-		return nil, fmt.Errorf("%w: %w", ErrUnsafeDir, err)
-	} else if err != nil {
-		return nil, fmt.Errorf("checkpoint directory: %w", err)
-	}
-	fi, err := os.Lstat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory", abs)
-	}
-	if err := private(abs, fi); err != nil {
+	if err := checkDir(abs, true); err != nil {
 		return nil, err
 	}
 	d := &Dir{path: abs}
-	if fi, err := os.Lstat(d.log()); err == nil {
-		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("%w: %s is not a regular file", ErrUnsafeDir, d.log())
-		}
-		if err := private(d.log(), fi); err != nil {
-			return nil, err
-		}
-	}
 	if d.key, err = loadKey(abs); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// CheckDir reports what OpenDir would refuse in the directory path if it
+// exists, creating nothing: a launcher asks it before building and
+// starting a job, so that a mistake costs a second, not a start-up. A
+// path that does not exist passes (OpenDir creates it).
+func CheckDir(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return checkDir(abs, false)
+}
+
+// checkDir checks the directory abs and its log file as OpenDir's comment
+// says, creating abs (mode 0700) if create is set and it is missing.
+func checkDir(abs string, create bool) error {
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s is a file, not a directory", abs)
+	}
+	if err := safedir.Check(abs, safedir.Options{Create: create, Deny: 0o077}); errors.Is(err, safedir.ErrUnsafe) {
+		return fmt.Errorf("%w: %w", ErrUnsafeDir, err)
+	} else if err != nil {
+		return fmt.Errorf("checkpoint directory: %w", err)
+	}
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", abs)
+	}
+	if err := private(abs, fi); err != nil {
+		return err
+	}
+	log := filepath.Join(abs, LogName)
+	if fi, err := os.Lstat(log); err == nil {
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%w: %s is not a regular file", ErrUnsafeDir, log)
+		}
+		if err := private(log, fi); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Path is the directory's absolute path.

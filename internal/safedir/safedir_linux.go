@@ -139,9 +139,31 @@ func checkDir(fd int, path string, last bool, opt Options) error {
 	case last && st.Uid != me:
 		return &UnsafeError{Path: path, Reason: fmt.Sprintf("is owned by uid %d, not by you (uid %d)", st.Uid, me)}
 	case last && perm&opt.deny() != 0:
-		return &UnsafeError{Path: path, Reason: fmt.Sprintf("has mode %04o: it must deny %04o (chmod go-rwx %s)", perm, opt.deny(), path)}
+		return &UnsafeError{Path: path, Reason: fmt.Sprintf("has mode %04o: %s (chmod %s %s)", perm, denyWords(opt.deny()), denyChmod(opt.deny()), path)}
 	case perm&0o022 != 0 && !sticky:
 		return &UnsafeError{Path: path, Reason: fmt.Sprintf("has mode %04o: group or others may write it, and it is not sticky, so they could rename what it holds", perm)}
 	}
 	return nil
+}
+
+// denyWords says in words what the permission bits deny forbid.
+func denyWords(deny os.FileMode) string {
+	switch {
+	case deny&0o077 == 0o077:
+		return "group and others must have no access"
+	case deny == 0o022:
+		return "group and others must not write it"
+	}
+	return fmt.Sprintf("it must not have any of the permission bits %04o", deny)
+}
+
+// denyChmod is the chmod mode argument that clears the bits deny forbids.
+func denyChmod(deny os.FileMode) string {
+	switch {
+	case deny&0o077 == 0o077:
+		return "go-rwx"
+	case deny == 0o022:
+		return "go-w"
+	}
+	return "go-rwx"
 }

@@ -70,8 +70,8 @@ func TestOpenRefuses(t *testing.T) {
 		{filepath.Join(top, "link"), filepath.Join(top, "link"), "symbolic link"},
 		{filepath.Join(top, "toopen", "cache"), open, "not sticky"},
 		{filepath.Join(open, "cache"), open, "not sticky"},
-		{sticky, sticky, "must deny"},
-		{loose, loose, "must deny 0077"},
+		{sticky, sticky, "group and others must not write it (chmod go-w "},
+		{loose, loose, "group and others must have no access (chmod go-rwx "},
 	} {
 		opt := Options{Create: true}
 		if c.path == loose {
