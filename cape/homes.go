@@ -287,7 +287,7 @@ func (n *node) startHomes(lz monitor.Lazy, h *pager.Helper, servers []string, se
 	// writes are bounded, the others need none.
 	lz.TwinWritesOnly()
 	if n.plan.Stats {
-		notice("cape: %s (distributed homes)\n", n.plan.LazyMode(lz.UserModeOnly()))
+		notice("cape: %s\n", n.plan.LazyMode(lz.UserModeOnly()))
 	}
 	go n.watchHomes(h)
 	return nil

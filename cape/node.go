@@ -309,6 +309,9 @@ func (n *node) startMaster(tcfg transport.Config) error {
 	if err := n.followStartup(); err != nil {
 		return err
 	}
+	if n.plan.Stats {
+		notice("cape: master: %d nodes, transfer %s, monitor %s\n", n.size, n.transferInUse(), n.tracker.Name())
+	}
 	if n.plan.Admission {
 		err = n.startAdmission(mln)
 	} else {
@@ -316,6 +319,17 @@ func (n *node) startMaster(tcfg transport.Config) error {
 	}
 	n.router.Seal()
 	return err
+}
+
+// transferInUse names the transfer the job agreed on (--transfer).
+func (n *node) transferInUse() string {
+	switch {
+	case n.homes != nil:
+		return "homes"
+	case n.lazyM != nil:
+		return "lazy"
+	}
+	return "eager"
 }
 
 // followStartup carries out the job's start-up sequence (wire.Startup) on

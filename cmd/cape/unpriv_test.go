@@ -110,7 +110,7 @@ func TestLazyTransferUnprivileged(t *testing.T) {
 	if stdout != u.want {
 		t.Errorf("cape run -n 2 --transfer lazy as uid %s printed %q, go run %q", otherUID, stdout, u.want)
 	}
-	if !strings.Contains(errs, "[node 1] cape: node 1: lazy transfer with a user-mode-only userfaultfd") {
+	if !strings.Contains(errs, "[node 1] cape: node 1: transfer lazy: pages move on first touch, through a user-mode-only userfaultfd") {
 		t.Errorf("the slave did not say it used a user-mode-only userfaultfd:\n%s", errs)
 	}
 	for _, bad := range []string{"unavailable", "lost", "panic", "EFAULT", "bad address"} {
@@ -167,7 +167,7 @@ func TestHomesUnprivileged(t *testing.T) {
 
 // homesUserModeRE matches the master's --stats line saying it runs
 // distributed homes on a user-mode-only userfaultfd.
-var homesUserModeRE = regexp.MustCompile(`(?m)^cape: master: lazy transfer with a user-mode-only userfaultfd.*\(distributed homes\)$`)
+var homesUserModeRE = regexp.MustCompile(`(?m)^cape: master: transfer homes: pages move on first touch, through a user-mode-only userfaultfd`)
 
 // unprivileged is unprivProgram built for uid 65534: the cape binary and
 // the program where that user may run them, its working directory, and go

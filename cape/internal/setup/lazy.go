@@ -3,6 +3,7 @@ package setup
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/cape-go/cape/monitor"
 )
@@ -17,13 +18,21 @@ func (p *Plan) LazyOptions() monitor.LazyOptions {
 	return monitor.LazyOptions{Missing: true, UserMode: monitor.UserModeFallback}
 }
 
-// LazyMode is the --stats line of a slave whose lazy transfer is on, with a
-// user-mode-only userfaultfd or not.
+// LazyMode is the --stats line of a node whose lazy transfer (or
+// distributed homes) is on, with a user-mode-only userfaultfd or not.
 func (p *Plan) LazyMode(userModeOnly bool) string {
 	if userModeOnly {
-		return fmt.Sprintf("%s: lazy transfer with a user-mode-only userfaultfd (no CAP_SYS_PTRACE, vm.unprivileged_userfaultfd=0): shared memory handed to system calls is made present first", p.Name)
+		return fmt.Sprintf("%s: transfer %s: pages move on first touch, through a user-mode-only userfaultfd (no CAP_SYS_PTRACE, vm.unprivileged_userfaultfd=0): shared memory handed to system calls is made present first", p.Name, p.lazyName())
 	}
-	return fmt.Sprintf("%s: lazy transfer with a userfaultfd that serves the kernel's faults too", p.Name)
+	return fmt.Sprintf("%s: transfer %s: pages move on first touch, through a userfaultfd that serves the kernel's faults too", p.Name, p.lazyName())
+}
+
+// lazyName is the --transfer name of the job's lazy transfer.
+func (p *Plan) lazyName() string {
+	if p.Homes {
+		return "homes"
+	}
+	return "lazy"
 }
 
 // LazyAgreement is the master's decision on lazy transfer for the job.
@@ -49,7 +58,11 @@ func (p *Plan) AgreeLazy(ranks []int, capable []bool) LazyAgreement {
 		}
 	}
 	if !a.On && p.LazyAsked && len(a.Unable) > 0 {
-		a.Notice = fmt.Sprintf("lazy transfer unavailable on node(s) %v: the job uses eager transfer", a.Unable)
+		why := ""
+		if p.Monitor != "" && p.Monitor != "auto" && p.Monitor != monitor.BackendUffd {
+			why = fmt.Sprintf(" (--monitor %s cannot fetch a page when it is touched: transfer %s needs --monitor uffd or auto)", p.Monitor, p.lazyName())
+		}
+		a.Notice = fmt.Sprintf("transfer %s unavailable on node(s) %v%s: the job uses eager transfer", p.lazyName(), slices.Sorted(slices.Values(a.Unable)), why)
 	}
 	return a
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestAgreeLazy(t *testing.T) {
 		{"every slave can", true, []int{1, 2, 3}, []bool{true, true, true}, true, nil, false},
 		{"one cannot, asked by name", true, []int{1, 2, 3}, []bool{true, false, true}, false, []int{2}, true},
 		{"two cannot, auto: silent", false, []int{1, 2, 3}, []bool{false, true, false}, false, []int{1, 3}, false},
-		{"ranks as given", true, []int{4, 9}, []bool{false, false}, false, []int{4, 9}, true},
+		{"ranks as given", true, []int{9, 4}, []bool{false, false}, false, []int{9, 4}, true},
 		{"no slave", true, nil, nil, true, nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,12 +34,23 @@ func TestAgreeLazy(t *testing.T) {
 				t.Errorf("got %+v; want on %v, unable %v, notice %v", a, c.on, c.unable, c.noticeOK)
 			}
 			if c.noticeOK {
-				want := fmt.Sprintf("lazy transfer unavailable on node(s) %v: the job uses eager transfer", c.unable)
+				want := fmt.Sprintf("transfer lazy unavailable on node(s) %v: the job uses eager transfer", slices.Sorted(slices.Values(c.unable)))
 				if a.Notice != want {
 					t.Errorf("notice %q, want %q", a.Notice, want)
 				}
 			}
 		})
+	}
+}
+
+// A node that cannot fetch pages because of the monitor asked for is told
+// so, under the transfer's name.
+func TestAgreeLazyNamesMonitor(t *testing.T) {
+	p := &Plan{LazyAsked: true, Homes: true, Monitor: "ptrace"}
+	a := p.AgreeLazy([]int{2, 1}, []bool{false, false})
+	want := "transfer homes unavailable on node(s) [1 2] (--monitor ptrace cannot fetch a page when it is touched: transfer homes needs --monitor uffd or auto): the job uses eager transfer"
+	if a.Notice != want {
+		t.Errorf("notice %q, want %q", a.Notice, want)
 	}
 }
 
@@ -83,8 +95,8 @@ func TestLazyOptionsAndMode(t *testing.T) {
 		userModeOnly bool
 		want         string
 	}{
-		{true, "node 2: lazy transfer with a user-mode-only userfaultfd"},
-		{false, "node 2: lazy transfer with a userfaultfd that serves the kernel's faults too"},
+		{true, "node 2: transfer lazy: pages move on first touch, through a user-mode-only userfaultfd"},
+		{false, "node 2: transfer lazy: pages move on first touch, through a userfaultfd that serves the kernel's faults too"},
 	} {
 		if got := p.LazyMode(c.userModeOnly); !strings.HasPrefix(got, c.want) {
 			t.Errorf("LazyMode(%v) = %q, want it to start %q", c.userModeOnly, got, c.want)
