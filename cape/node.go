@@ -71,6 +71,8 @@ type node struct {
 	lazyM *lazy.Master // master with lazy transfer on (lazy.go)
 	lazyS *lazy.Slave  // slave with lazy transfer on
 	homes *homesNode   // distributed homes on (homes.go)
+	// verified counts the regions --verify re-ran and found alike.
+	verified int
 	// listenAddr is the master's port's address (its page helper listens
 	// on the same host).
 	listenAddr net.Addr
@@ -419,6 +421,9 @@ func Finalize() error {
 		n.refused.Flush()
 		statsOut.Flush()
 		n.summary()
+	}
+	if n.rank == 0 && n.plan.Verify {
+		notice("cape: --verify: %d region(s) re-run sequentially on the master, each with the parallel run's result\n", n.verified)
 	}
 	if n.slave != nil {
 		if n.homes != nil && n.cur != nil {

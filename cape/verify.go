@@ -59,5 +59,8 @@ func (r *Region) VerifyEnd() error {
 	}
 	copy(mem, v.merged)
 	r.verify = nil
+	if err == nil {
+		r.n.verified++
+	}
 	return err
 }

@@ -45,7 +45,7 @@ func TestUsers3MatchPlainGo(t *testing.T) {
 				if got != want {
 					t.Errorf("cape run -n %s %v %s printed\n%s\ngo run printed\n%s", c.nodes, c.flags, name, got, want)
 				}
-				if strings.Contains(stderr, "warning:") || strings.Contains(stderr, "--verify") {
+				if strings.Contains(stderr, "warning:") || strings.Contains(stderr, "differ") {
 					t.Errorf("cape run -n %s %v %s reported:\n%s", c.nodes, c.flags, name, stderr)
 				}
 			}

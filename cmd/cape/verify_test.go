@@ -37,6 +37,9 @@ func capeRun(nodes string, flags []string, dir string, args []string) (string, s
 	return stdout.String(), stderr.String(), err
 }
 
+// verifiedRE is --verify's last line on a job that ended well.
+var verifiedRE = regexp.MustCompile(`(?m)^cape: --verify: (\d+) region\(s\) re-run sequentially on the master, each with the parallel run's result$`)
+
 // TestVerifyExamples runs every annotated example under examples/ on two
 // nodes with --verify: the sequential re-run of each region must agree with
 // the parallel run, and the output must be the one of a run without it.
@@ -72,8 +75,12 @@ func TestVerifyExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("cape run -n 2 --verify %s: %v\nstderr:\n%s", name, err, stderr)
 			}
-			if strings.Contains(stderr, "--verify") {
+			if strings.Contains(stderr, "differ") {
 				t.Errorf("cape run --verify reported a difference:\n%s", stderr)
+			}
+			// It says that it ran, and how many regions agreed.
+			if m := verifiedRE.FindStringSubmatch(stderr); m == nil || m[1] == "0" {
+				t.Errorf("cape run --verify did not say that regions were re-run:\n%s", stderr)
 			}
 			if got != want {
 				t.Errorf("output with --verify differs:\ngot  %q\nwant %q", got, want)
