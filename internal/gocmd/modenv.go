@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	capesrc "github.com/cape-go/cape"
 	"github.com/cape-go/cape/internal/safedir"
@@ -226,6 +227,8 @@ func runtimeDir(tmp string, self bool) (dir, notice string, err error) {
 	if err == nil {
 		final := filepath.Join(base, "runtime-"+key[:24])
 		if err = extractOnce(base, final, func() (map[string][]byte, error) { return runtimeFiles(self) }); err == nil {
+			markUsed(final)
+			pruneRuntimes(base, final, time.Now())
 			runtimeCache.dir[kind] = final
 			return final, "", nil
 		}
