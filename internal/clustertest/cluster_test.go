@@ -248,7 +248,38 @@ func TestSSHKillLeavesNoProcess(t *testing.T) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
+			if len(c.Netns) > 0 {
+				// Each host's TMPDIR is its own: the copy of the
+				// program there must go too, even after kill -9.
+				waitNoCopies(t, c, sig)
+			}
 		})
+	}
+}
+
+// waitNoCopies fails t unless, within 10 s, no host holds a private
+// directory of a copied program (cape-run.*) in its TMPDIR.
+func waitNoCopies(t *testing.T, c *clustertest.Cluster, sig syscall.Signal) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var left []string
+		for _, h := range c.Hosts {
+			out, err := exec.Command("ssh", "-F", c.SSHConfig, h, `ls -d "${TMPDIR:-/tmp}"/cape-run.* 2>/dev/null; true`).Output()
+			if err != nil {
+				t.Fatalf("list %s's TMPDIR: %v", h, err)
+			}
+			if s := strings.TrimSpace(string(out)); s != "" {
+				left = append(left, h+": "+s)
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("copies of the program left on the hosts 10s after %v: %v", sig, left)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 

@@ -93,6 +93,21 @@ func guardScript(path, sum string) string {
 `, shellQuote(path), sum)
 }
 
+// reapScript, run by a node's start script after guardScript and before
+// it executes the copy at path, leaves a process on the host that removes
+// the copy's private directory once this node's program has ended and no
+// other node of the job on the host still runs (each marks itself with a
+// file in the directory while it runs). cape run removes the directory
+// after the job; this removes it also when cape run cannot (kill -9). The
+// watcher holds none of the session's descriptors, so that ssh ends with
+// the program, and ignores the hang-up of the session's end.
+func reapScript(path string) string {
+	return fmt.Sprintf(`d=$(dirname -- %[1]s); m="$d/.node-$$"; : >"$m" || exit 126
+( trap '' HUP INT TERM; while kill -0 $$ 2>/dev/null; do sleep 1; done
+  rm -f -- "$m"; set -- "$d"/.node-*; [ -e "$1" ] || { ! private "$d" || rm -rf -- "$d"; } ) </dev/null >/dev/null 2>&1 &
+`, shellQuote(path))
+}
+
 // hostCopy is the program as copied to one host.
 type hostCopy struct {
 	dir  string // the private directory, removed after the job

@@ -202,6 +202,7 @@ func remoteScript(wd string, env []string, port int, masterFromSSH bool, bin, su
 	}
 	if sum != "" {
 		b.WriteString(guardScript(bin, sum))
+		b.WriteString(reapScript(bin))
 	}
 	b.WriteString("exec env")
 	for _, kv := range env {
