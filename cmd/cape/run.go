@@ -243,7 +243,7 @@ func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string
 		abs, err := filepath.Abs(pkg)
 		return abs, func() {}, err
 	}
-	dir, err := os.MkdirTemp("", "cape-run-")
+	dir, err := gocmd.TempDir("cape-run-")
 	if err != nil {
 		return "", nil, tempDirError(err)
 	}

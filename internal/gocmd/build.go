@@ -98,7 +98,7 @@ func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
 	if out, err = filepath.Abs(out); err != nil {
 		return fmt.Errorf("translate: %w", err)
 	}
-	tmp, err := os.MkdirTemp("", "cape-translate-")
+	tmp, err := TempDir("cape-translate-")
 	if err != nil {
 		return fmt.Errorf("translate: temporary directory (TMPDIR=%q): %w", os.Getenv("TMPDIR"), err)
 	}
