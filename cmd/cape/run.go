@@ -251,7 +251,7 @@ func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string
 	bin = filepath.Join(dir, progName(pkg))
 	if err := gocmd.Build(ctx, pkg, bin, stderr); err != nil {
 		cleanup()
-		return "", nil, err
+		return "", nil, diagnostics(err, stderr)
 	}
 	return bin, cleanup, nil
 }
