@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/cape-go/cape/cape/internal/ending"
@@ -124,6 +125,27 @@ func MainUnwinding() {
 		notice("fatal error: no goroutines (main called runtime.Goexit) - deadlock!\n")
 		exit(2, "")
 	}()
+}
+
+// Panicking reports whether the deferred function that calls it runs
+// because a panic is in flight: the runtime's panic is then among the
+// caller's callers. A panic recovered before the call, a return and
+// runtime.Goexit report false. The translated main asks it instead of
+// recovering and panicking again, which under go 1.23 and later marks the
+// panic "[recovered, repanicked]" and puts the generated function on top
+// of the trace, at a line of the program it has nothing to do with.
+func Panicking() bool {
+	var pcs [8]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	for {
+		f, more := frames.Next()
+		if f.Function == "runtime.gopanic" {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // goexitWait is how long MainUnwinding waits for the process to end by a

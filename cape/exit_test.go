@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -58,5 +59,34 @@ func TestExitPaths(t *testing.T) {
 		if status != c.status || c.stderr != "" && !strings.Contains(stderr.String(), c.stderr) || c.stderr == "" && stderr.Len() != 0 {
 			t.Errorf("%s: status %d, stderr %q; want %d and %q", c.name, status, stderr.String(), c.status, c.stderr)
 		}
+	}
+}
+
+// TestPanicking: true in a deferred call a panic runs, false after a
+// return, after a panic an earlier deferred call recovered, and under
+// runtime.Goexit.
+func TestPanicking(t *testing.T) {
+	normal := func() (got bool) {
+		defer func() { got = Panicking() }()
+		return false
+	}
+	inFlight := func() (got bool) {
+		defer func() { recover() }()
+		defer func() { got = Panicking() }()
+		panic("x")
+	}
+	recovered := func() (got bool) {
+		defer func() { got = Panicking() }()
+		defer func() { recover() }()
+		panic("y")
+	}
+	goexit := make(chan bool)
+	go func() {
+		defer func() { goexit <- Panicking() }()
+		runtime.Goexit()
+	}()
+	n, f, r, g := normal(), inFlight(), recovered(), <-goexit
+	if n || !f || r || g {
+		t.Errorf("Panicking: return %v, in flight %v, recovered %v, Goexit %v; want false true false false", n, f, r, g)
 	}
 }

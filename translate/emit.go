@@ -1286,9 +1286,10 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 		guard = fmt.Sprintf("defer %s.Enter().Leave()\n", c) // after Init: see emitGuards
 	}
 	// A region of main that a panic left part-way (the guard, which runs
-	// first): a panic still in flight goes on, as go run's; one the
-	// program recovered ends the job with the guard's error.
-	abandoned := fmt.Sprintf("} else if %s.Abandoned() {\nif p := recover(); p != nil {\n%s.MainUnwinding()\npanic(p)\n}\n%s.Must(%s.Finalize())\n", c, c, c, c)
+	// first): a panic still in flight goes on, as go run's (it is not
+	// recovered: see cape.Panicking); one the program recovered ends the
+	// job with the guard's error.
+	abandoned := fmt.Sprintf("} else if %s.Abandoned() && !%s.Panicking() {\n%s.Must(%s.Finalize())\n", c, c, c, c)
 	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\n%s := false\ndefer func() {\nif %s {\n%s.Must(%s.Finalize())\n%s} else {\n%s.MainUnwinding()\n}\n}()\n%s%s",
 		c, c, opts, returned, returned, c, c, abandoned, c, guard, t.lineDir(d.Body.Lbrace+1)))
 	ast.Inspect(d.Body, func(n ast.Node) bool {

@@ -14,7 +14,7 @@ import (
 // TestProgramEndings: a program that ends by itself after its loop of
 // regions with a status of its own (os.Exit(3), a panic, runtime.Goexit,
 // a recovered panic that exits 7, log.Fatalf), or in an iteration of the
-// last region (os.Exit, log.Fatalf), gets the output and the status of its
+// last region (os.Exit, log.Fatalf, a panic), gets the output and the status of its
 // plain build, also when a slave is killed in the last region (the
 // launcher took the killed slave's 137 for the job's before the master
 // told it its program had ended; a Goexit in main hung the job).
@@ -32,7 +32,7 @@ func TestProgramEndings(t *testing.T) {
 	for _, c := range []struct {
 		how  string
 		code int
-	}{{"exit", 3}, {"panic", 2}, {"goexit", 2}, {"recover", 7}, {"fatal", 1}, {"exitin", 3}, {"fatalin", 1}} {
+	}{{"exit", 3}, {"panic", 2}, {"goexit", 2}, {"recover", 7}, {"fatal", 1}, {"exitin", 3}, {"fatalin", 1}, {"panicin", 2}} {
 		want, err := exec.Command(plain, "-how", c.how).Output()
 		var xe *exec.ExitError
 		if !errors.As(err, &xe) || xe.ExitCode() != c.code {
@@ -45,6 +45,12 @@ func TestProgramEndings(t *testing.T) {
 			var ee *launch.ExitError
 			if !errors.As(err, &ee) || ee.Code != c.code || out != string(want) {
 				t.Errorf("%s, fault %q: %v, printed %q; want status %d and %q\n%s", c.how, fault, err, out, c.code, want, errText)
+			}
+			// The master's trace is go run's: the panic's line on top,
+			// not a generated function that recovered and panicked again.
+			if c.how == "panicin" && (!strings.Contains(errText, "\npanic: iteration 4000\n\ngoroutine 1 [running]:\nmain.main()\n") ||
+				strings.Contains(errText, "recovered")) {
+				t.Errorf("panicin, fault %q: the master's trace is not go run's:\n%s", fault, errText)
 			}
 			if c.how == "goexit" && !strings.Contains(errText, "main called runtime.Goexit") {
 				t.Errorf("goexit, fault %q: no fatal error as go run's:\n%s", fault, errText)

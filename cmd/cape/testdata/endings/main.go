@@ -4,7 +4,8 @@
 // "recover" panics and recovers in a deferred call that exits with 7,
 // "fatal" calls log.Fatalf (status 1); "exitin" and "fatalin" call os.Exit(3)
 // and log.Fatalf in one iteration of the last region, "exitprint" calls
-// os.Exit(3) there after iterations of the region printed.
+// os.Exit(3) there after iterations of the region printed, "panicin" panics
+// there.
 package main
 
 import (
@@ -16,7 +17,7 @@ import (
 )
 
 func main() {
-	how := flag.String("how", "exit", "exit, panic, goexit, recover, fatal, exitin, fatalin or exitprint")
+	how := flag.String("how", "exit", "exit, panic, goexit, recover, fatal, exitin, fatalin, exitprint or panicin")
 	flag.Parse()
 	a := make([]int, 5000)
 	for k := 0; k < 4; k++ {
@@ -34,6 +35,8 @@ func main() {
 					os.Exit(3)
 				case "fatalin":
 					log.Fatalf("iteration %d", i)
+				case "panicin":
+					panic(fmt.Sprint("iteration ", i))
 				}
 			}
 		}
