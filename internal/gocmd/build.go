@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/cape-go/cape/translate"
 )
@@ -145,11 +147,32 @@ func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
 	if len(env.env) > 0 {
 		cmd.Env = append(os.Environ(), env.env...)
 	}
-	cmd.Stdout, cmd.Stderr = stderr, stderr
+	// The go command's output and the note below may be written at once.
+	lw := &lockedWriter{w: stderr}
+	cmd.Stdout, cmd.Stderr = lw, lw
+	slow := time.AfterFunc(slowBuild, func() {
+		fmt.Fprintf(lw, "cape: still building %s: the first build with a new cape or Go compiles the CAPE runtime and its dependencies (about a minute); later builds take seconds\n", dir)
+	})
+	defer slow.Stop()
 	if err := runInTemp(cmd); err != nil {
 		return fmt.Errorf("translate: go build %s: %w", dir, err)
 	}
 	return nil
+}
+
+// slowBuild is how long a build runs before Build says why it is slow.
+const slowBuild = 8 * time.Second
+
+// lockedWriter serialises the writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // PackageDir returns the absolute directory of dir, resolving a package
