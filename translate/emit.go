@@ -917,15 +917,22 @@ func (t *emitter) emitFor(fo *fileOut, r *region) {
 			perIter += s + "\n"
 		}
 	}
+	// A body declaring its loop's variables again at its top (i := i, the
+	// capture idiom of Go before 1.22) gets a block of its own.
+	closeBody := ""
+	if redeclaresLoopVars(r) {
+		perIter += "{\n"
+		closeBody = "}\n"
+	}
 	b.WriteString(perIter)
 	b.WriteString(t.lineDir(body.Lbrace + 1))
 	headStart, headEnd := fo.off(start), fo.off(body.Lbrace)+1
 	fo.ed.drop(headStart, headEnd)
 	fo.ed.replace(headStart, headEnd, b.String())
 
-	rerun := t.forRerun(fo, r, n, perIter)
+	rerun := t.forRerun(fo, r, n, perIter, closeBody)
 	var e strings.Builder
-	e.WriteString("}\n")
+	e.WriteString(closeBody + "}\n")
 	t.captureLast(&e, r, n, fmt.Sprintf("%s < %s && %s == %s", n.lo, n.hi, n.hi, n.count))
 	e.WriteString("}\n")
 	t.epilogue(&e, fo, r, n, owner, inner, rerun)
@@ -1175,7 +1182,7 @@ func (t *emitter) forSchedule(b *strings.Builder, fo *fileOut, r *region, n *reg
 // forRerun returns the --verify re-run of the loop: the whole iteration
 // space, in order, with the body as translated (its labels renamed: they are
 // unique in a function).
-func (t *emitter) forRerun(fo *fileOut, r *region, n *regionNames, perIter string) string {
+func (t *emitter) forRerun(fo *fileOut, r *region, n *regionNames, perIter, closeBody string) string {
 	body := r.body
 	labels, rename := t.labelEdits(fo, r, body.Lbrace+1, body.Rbrace)
 	var rerun strings.Builder
@@ -1184,8 +1191,45 @@ func (t *emitter) forRerun(fo *fileOut, r *region, n *regionNames, perIter strin
 	}
 	fmt.Fprintf(&rerun, "for %s := 0; %s < %s; %s++ {\n%s%s", n.k, n.k, n.count, n.k, perIter, t.lineDir(body.Lbrace+1))
 	rerun.WriteString(fo.ed.peek(fo.off(body.Lbrace+1), fo.off(body.Rbrace), labels))
-	rerun.WriteString("}\n")
+	rerun.WriteString(closeBody + "}\n")
 	return rerun.String()
+}
+
+// redeclaresLoopVars reports whether a statement at the top of r's loop
+// body declares a variable named as one the loop declares (i := i, v := v).
+func redeclaresLoopVars(r *region) bool {
+	li := r.loop
+	names := map[string]bool{}
+	if li.v != nil {
+		names[li.name] = true
+	}
+	if li.valueVar != nil {
+		names[li.value.Name] = true
+	}
+	for _, st := range r.body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok != token.DEFINE {
+				continue
+			}
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok && names[id.Name] {
+					return true
+				}
+			}
+		case *ast.DeclStmt:
+			g, ok := st.Decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, sp := range g.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok && slices.ContainsFunc(vs.Names, func(id *ast.Ident) bool { return names[id.Name] }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // forAfter writes to e the assignment that leaves a loop variable declared
