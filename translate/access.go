@@ -883,6 +883,14 @@ func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.V
 	if !ok || v.IsField() || r.refused[v] {
 		return
 	}
+	if v.Pkg() != nil && v.Pkg() != t.p.types && v.Parent() == v.Pkg().Scope() && t.foreign.standard(v.Pkg().Path()) && t.stdVarWritten(id) {
+		via := ""
+		if callee {
+			via = " (called from the parallel region at " + t.where(r.dir.pos) + ")"
+		}
+		t.errorf(id.Pos(), "%s.%s belongs to package %s and cannot be written in a parallel region%s: every node has its own copy of it, so only the node that runs the iteration would see the change; change it before or after the region", v.Pkg().Name(), v.Name(), v.Pkg().Path(), via)
+		return
+	}
 	isLocal := local(v)
 	if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
 		if a := t.access(id); a.write && v == r.loop.v {
@@ -918,6 +926,40 @@ func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.V
 	}
 	if a.write {
 		t.checkWrite(u, &varUse{id: id, v: v, a: a, local: isLocal, callee: callee, clause: clause, sec: sec})
+	}
+}
+
+// stdVarWritten reports whether id, a package variable of the standard
+// library (os.Args, time.Local), is written where it stands: assigned
+// whole, at an element or a field, incremented, or its address taken.
+func (t *translator) stdVarWritten(id *ast.Ident) bool {
+	var e ast.Expr = id
+	if sel, ok := t.parent[id].(*ast.SelectorExpr); ok && sel.Sel == id {
+		e = sel
+	}
+	for {
+		switch x := t.parent[e].(type) {
+		case *ast.ParenExpr, *ast.StarExpr:
+			e = x.(ast.Expr)
+		case *ast.IndexExpr:
+			if x.X != e {
+				return false
+			}
+			e = x
+		case *ast.SelectorExpr:
+			if x.X != e {
+				return false
+			}
+			e = x
+		case *ast.AssignStmt:
+			return slices.Contains(x.Lhs, e)
+		case *ast.IncDecStmt:
+			return true
+		case *ast.UnaryExpr:
+			return x.Op == token.AND
+		default:
+			return false
+		}
 	}
 }
 

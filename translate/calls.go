@@ -711,6 +711,12 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}
+	if t.readsStdin(fn, recv, call) {
+		w.errorf(call.Pos(), "%s reads the standard input in the parallel region%s: every node reads its own copy of the input stream, from where the sequential code left it, so the nodes' iterations would read the same values; read the input before the region, into a slice the iterations index", name, via)
+	}
+	if recv == nil && fn.Pkg().Path() == "math/rand" && sharedDraws[fn.Name()] {
+		w.errorf(call.Pos(), "%s in the parallel region%s draws from math/rand's one generator, which every node holds in the same state, so every node would draw the same numbers; give each iteration a generator of its own (math/rand/v2: r := rand.New(rand.NewPCG(seed, uint64(i))))", name, via)
+	}
 	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
 	if recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
 		!t.foreign.paramUse(fn, -1).known {
@@ -900,7 +906,38 @@ func (t *analyzer) needLitParam(tr trace, v *types.Var, s source, why token.Pos)
 // writes do not carry to the other nodes.
 var processState = map[string]bool{
 	"os.Setenv": true, "os.Unsetenv": true, "os.Clearenv": true, "os.Chdir": true,
+	"log.SetPrefix": true, "log.SetFlags": true, "log.SetOutput": true, "flag.Set": true, "flag.Parse": true,
+	"runtime/debug.SetGCPercent": true, "runtime/debug.SetMemoryLimit": true, "runtime/debug.SetMaxThreads": true,
 	"syscall.Setenv": true, "syscall.Unsetenv": true, "syscall.Clearenv": true, "syscall.Chdir": true, "syscall.Umask": true,
+}
+
+// sharedDraws are math/rand's top-level functions that draw from its
+// package generator (math/rand seeds it alike on every node).
+var sharedDraws = map[string]bool{
+	"Int": true, "Intn": true, "Int31": true, "Int31n": true, "Int63": true, "Int63n": true,
+	"Uint32": true, "Uint64": true, "Float32": true, "Float64": true, "ExpFloat64": true, "NormFloat64": true,
+	"Perm": true, "Shuffle": true, "Read": true, "Seed": true,
+}
+
+// readsStdin reports whether call, of fn of another package with the
+// receiver recv, reads the process's standard input: fmt's Scan, Scanln
+// and Scanf, or any call handed os.Stdin (fmt.Fscan(os.Stdin, …),
+// bufio.NewScanner(os.Stdin), os.Stdin.Read).
+func (t *translator) readsStdin(fn *types.Func, recv ast.Expr, call *ast.CallExpr) bool {
+	if recv == nil && fn.Pkg().Path() == "fmt" && (fn.Name() == "Scan" || fn.Name() == "Scanln" || fn.Name() == "Scanf") {
+		return true
+	}
+	return t.isStdin(recv) || slices.ContainsFunc(call.Args, t.isStdin)
+}
+
+// isStdin reports whether e is os.Stdin.
+func (t *translator) isStdin(e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := t.info.Uses[sel.Sel].(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin"
 }
 
 // isWaitGroupMethod reports whether fn is a method of sync.WaitGroup.

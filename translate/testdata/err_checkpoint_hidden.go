@@ -11,8 +11,9 @@ import (
 // State of the process that an image does not hold, changed by a point's
 // loop, is refused at the point: the position in standard input, the
 // state of math/rand's own generator, a variable a closure keeps that
-// another function made. Before the loop, or inside a region's
-// iterations, they are the program's own business.
+// another function made. Before the loop, or in a generator an iteration
+// makes, they are the program's own business (math/rand's top-level
+// functions in a region are refused: err_process.go).
 
 func counter() func() int {
 	c := 0
@@ -30,7 +31,7 @@ func main() {
 		fmt.Fscan(os.Stdin, &force)
 		//cape:parallel for
 		for i := 0; i < n; i++ {
-			u[i] = 0.9*u[i] + force + first*rand.Float64() // a region's own draw
+			u[i] = 0.9*u[i] + force + first*rand.New(rand.NewSource(int64(i))).Float64() // an iteration's own generator
 		}
 	}
 	for s := 0; s < 10; s++ {
