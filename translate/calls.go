@@ -711,10 +711,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}
-	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
-	if recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
-		!t.foreign.paramUse(fn, -1).known {
-		// (a WaitGroup's methods: syncUpdate's)
+	if t.opaqueRecv(fn, recv) {
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -753,6 +750,18 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 			w.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
 		}
 	}
+}
+
+// opaqueRecv reports whether fn, a method of another package called on
+// recv, may write through the slices or pointers that recv holds in ways
+// CAPE cannot follow: recv holds some, is not the iteration's own, and
+// the method's source does not show what it does with them (paramUse).
+// A WaitGroup's methods are syncUpdate's; writing to os.Stdout or
+// os.Stderr changes no memory.
+func (t *translator) opaqueRecv(fn *types.Func, recv ast.Expr) bool {
+	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
+	return recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
+		!t.foreign.knownRecv(fn)
 }
 
 // methodsOf walks every method that a value of type typ, handed to another
