@@ -1399,3 +1399,46 @@ func pureBuiltinCall(info *types.Info, call *ast.CallExpr) bool {
 	b, ok := info.Uses[identOf(call.Fun)].(*types.Builtin)
 	return ok && (b.Name() == "len" || b.Name() == "cap" || b.Name() == "min" || b.Name() == "max")
 }
+
+// returnedField reports, for fn, a function or method of another package
+// whose body is one return of a slice field of its receiver or of one of
+// its parameters (func (g *G) Vs() []int { return g.Vals }), which
+// parameter (-1: the receiver) and the index path of that field: the
+// result is the field's value. (A slice of the field, a row, is not: the
+// loop's flow analysis could not tell its elements apart.)
+func (f *foreign) returnedField(fn *types.Func) (index int, path []int, ok bool) {
+	if f == nil || f.imp == nil || fn == nil || fn.Pkg() == nil {
+		return 0, nil, false
+	}
+	fn = fn.Origin()
+	fp := f.load(fn.Pkg().Path())
+	if fp == nil || fp.decls[fn.FullName()] == nil {
+		return 0, nil, false
+	}
+	decl := fp.decls[fn.FullName()]
+	if len(decl.Body.List) != 1 {
+		return 0, nil, false
+	}
+	ret, isRet := decl.Body.List[0].(*ast.ReturnStmt)
+	if !isRet || len(ret.Results) != 1 {
+		return 0, nil, false
+	}
+	sel, _ := ast.Unparen(ret.Results[0]).(*ast.SelectorExpr)
+	if sel == nil || fp.info.Selections[sel] == nil || fp.info.Selections[sel].Kind() != types.FieldVal {
+		return 0, nil, false
+	}
+	id, _ := ast.Unparen(sel.X).(*ast.Ident)
+	if id == nil || !numSlice(fp.info.TypeOf(sel)) {
+		return 0, nil, false
+	}
+	s := fp.info.Selections[sel]
+	for i := -1; ; i++ {
+		pv := paramVar(fp.info, decl, i)
+		if pv == nil && i >= 0 {
+			return 0, nil, false
+		}
+		if pv != nil && fp.info.Uses[id] == pv && inlinePath(pv.Type(), s) {
+			return i, s.Index(), true
+		}
+	}
+}

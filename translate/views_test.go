@@ -104,6 +104,12 @@ func (m *Matrix) Lit(i int) float64 {
 	return 0
 }
 
+// Grid's getters return its slice field.
+type Grid struct{ Vals []float64 }
+
+func (g *Grid) Vs() []float64   { return g.Vals }
+func View(g *Grid) []float64      { return g.Vals }
+
 type Vec[T ~float64 | ~int] struct{ D []T }
 
 func (v *Vec[T]) Set(i int, x T) { v.D[i] = x }
@@ -152,6 +158,9 @@ func TestForeignViews(t *testing.T) {
 		{"view through a function", "", "y[i] = la.Dot(la.RowOf(m, i), x)", ""},
 		{"view handed to a writer in main", "", "la.Fill(m.Row(i), 1)", ""},
 		{"generic vector", "", "v.Set(i, float64(i))", ""},
+		{"getter written", "", "g.Vs()[i] = float64(i)", ""},
+		{"function getter written", "", "la.View(g)[i] += 1", ""},
+		{"getter read where an earlier iteration writes", "", "if i > 0 {\n\t\t\tg.Vs()[i] = g.Vals[i-1] + 1\n\t\t}", "is read in the parallel loop, and written by an earlier iteration"},
 		{"value receiver read in main", "", "y[i] = float64(m.Rows() + mv.Rows())", ""},
 		{"value receiver view read in main", "", "y[i] = la.Dot(mv.VRow(i), x)", "la.Matrix.VRow may write through the slices or pointers that mv holds"},
 		{"value receiver writing in main", "", "mv.VSet(i, 1)", "la.Matrix.VSet may write through the slices or pointers that mv holds"},
@@ -192,6 +201,7 @@ func main() {
 	n := 4
 	m := &la.Matrix{Shape: la.Shape{R: n, C: n}, Data: make([]float64, n*n)}
 	mv := la.Matrix{Shape: la.Shape{R: n, C: n}, Data: make([]float64, n*n)}
+	g := &la.Grid{Vals: make([]float64, n)}
 	b := &la.Boxed{Shape: &la.Shape{R: n, C: n}, Data: make([]float64, n*n)}
 	v := &la.Vec[float64]{D: make([]float64, n)}
 	w := &la.Any[float64]{D: make([]float64, n)}
@@ -201,7 +211,7 @@ func main() {
 	for i := 0; `+head+`; i++ {
 		`+c.body+`
 	}
-	fmt.Println(m.Data, mv.Data, b.Data, v.D, w.D, x, y)
+	fmt.Println(g.Vals, m.Data, mv.Data, b.Data, v.D, w.D, x, y)
 }
 `, foreignLinalg)
 			switch {
@@ -215,5 +225,34 @@ func main() {
 				t.Fatalf("error %q claims an update of a shared value", err)
 			}
 		})
+	}
+}
+
+// TestForeignGetterMark checks that a write through another package's
+// getter at a place two iterations share (g.Vs()[0]) is marked, as a
+// write of g.Vals[0] is: the nodes' values there are compared.
+func TestForeignGetterMark(t *testing.T) {
+	out, err := translateModuleOut(t, `package main
+
+import (
+	"fmt"
+
+	"example.com/fm/la"
+)
+
+func main() {
+	g := &la.Grid{Vals: make([]float64, 4)}
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		g.Vs()[0] = float64(7 - i)
+	}
+	fmt.Println(g.Vals)
+}
+`, foreignLinalg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "cape.Mark(r, &g.Vs()[0])") {
+		t.Fatalf("no mark of g.Vs()[0] in\n%s", out)
 	}
 }
