@@ -525,6 +525,9 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 		return
 	}
 	u := t.foreign.paramUse(fn, -1)
+	if !u.known && t.opaqueRecv(fn, recv) {
+		return // refused by externalArgs: it may write anything recv holds, not known to update it
+	}
 	if u.known && (u.carried || !u.fieldUpdates) {
 		// Its source shows it reads, assigns (the merge compares what
 		// nodes assign), updates elements, or reads others'.

@@ -717,10 +717,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && fn.Pkg().Path() == "math/rand" && sharedDraws[fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s draws from math/rand's one generator, which every node holds in the same state, so every node would draw the same numbers; give each iteration a generator of its own (math/rand/v2: r := rand.New(rand.NewPCG(seed, uint64(i))))", name, via)
 	}
-	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
-	if recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
-		!t.foreign.paramUse(fn, -1).known {
-		// (a WaitGroup's methods: syncUpdate's)
+	if t.opaqueRecv(fn, recv) {
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -759,6 +756,18 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 			w.errorf(a.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena; pass slices of numbers", name, t.text(a), via)
 		}
 	}
+}
+
+// opaqueRecv reports whether fn, a method of another package called on
+// recv, may write through the slices or pointers that recv holds in ways
+// CAPE cannot follow: recv holds some, is not the iteration's own, and
+// the method's source does not show what it does with them (paramUse).
+// A WaitGroup's methods are syncUpdate's; writing to os.Stdout or
+// os.Stderr changes no memory.
+func (t *translator) opaqueRecv(fn *types.Func, recv ast.Expr) bool {
+	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
+	return recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
+		!t.foreign.knownRecv(fn)
 }
 
 // methodsOf walks every method that a value of type typ, handed to another

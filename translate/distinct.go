@@ -233,10 +233,47 @@ func (t *translator) markable(r *region, l ast.Expr) (bool, *ast.IndexExpr) {
 	if at != nil && (!t.markPure(at.X) || t.markPure(at.Index) || !t.indexable(at.X)) {
 		at = nil
 	}
-	if at == nil && !t.markPure(l) {
+	if at == nil && !t.markPure(l) && !t.getterPlace(l) {
 		return false, nil
 	}
 	return t.markablePlace(r, l, at), at
+}
+
+// getterPlace reports whether the place l is rooted at a call of another
+// package's getter returning a slice field (g.Vs()[k] standing for
+// g.Vals[k], returnedField) and calls nothing else: Mark may evaluate it
+// again.
+func (t *translator) getterPlace(l ast.Expr) bool {
+	call := t.writeRoot(l)
+	if call == nil || t.foreignResultField(call) == nil || !t.markPure(call.Fun) {
+		return false
+	}
+	for _, a := range call.Args {
+		if !t.markPure(a) {
+			return false
+		}
+	}
+	for _, ix := range indicesOf(l) {
+		if !t.markPure(ix) {
+			return false
+		}
+	}
+	return true
+}
+
+// placeRootVar is the variable the place l is rooted at (rootVar), or,
+// rooted at a call of another package's getter (getterPlace), the one
+// the getter's receiver or argument is rooted at.
+func (t *translator) placeRootVar(l ast.Expr) *types.Var {
+	if v := t.rootVar(l); v != nil || !t.getterPlace(l) {
+		return v
+	}
+	call := t.writeRoot(l)
+	fn, recv := t.externalCallee(call)
+	if index, _, ok := t.foreign.returnedField(fn); ok && index >= 0 {
+		return t.rootVar(call.Args[index])
+	}
+	return t.rootVar(recv)
 }
 
 // indexable reports whether x, indexed, is an element of a slice, an
@@ -283,7 +320,7 @@ func (t *translator) markablePlace(r *region, l ast.Expr, at *ast.IndexExpr) boo
 		v := t.rootVar(l)
 		return v == nil || !r.shared[v]
 	}
-	root := t.rootVar(l)
+	root := t.placeRootVar(l)
 	if root == nil || !t.sharedRoot(r, root) || root == r.loop.valueVar || r.shared[root] {
 		return false // listed in shared: the user says the iterations' places differ
 	}

@@ -1312,8 +1312,43 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 			}
 			return "", nil, false // indexes or calls on the way: not judged
 		}
+	case *ast.CallExpr:
+		return fc.getterKey(e)
 	}
 	return "", nil, false
+}
+
+// getterKey names, for call of another package's getter returning a slice
+// field of its receiver or argument (g.Vs() returning g.Vals), the field
+// as arrayKey names it written out (g.Vals), so that the getter's
+// elements and the field's are one array.
+func (fc *formCtx) getterKey(call *ast.CallExpr) (string, linForm, bool) {
+	t := fc.t
+	fld := t.foreignResultField(call)
+	fn, recv := t.externalCallee(call)
+	if fld == nil || fn == nil {
+		return "", nil, false
+	}
+	arg := recv
+	if index, path, _ := t.foreign.returnedField(fn); len(path) != 1 {
+		return "", nil, false // promoted: m.Data, not m.Shape.Data, is its spelling
+	} else if index >= 0 {
+		arg = call.Args[index]
+	}
+	root := t.rootVar(arg)
+	if root == nil || !t.sharedRoot(fc.r, root) {
+		return "", nil, false
+	}
+	for y := ast.Unparen(arg); ; {
+		switch z := y.(type) {
+		case *ast.SelectorExpr:
+			y = ast.Unparen(z.X)
+			continue
+		case *ast.Ident:
+			return t.text(arg) + "." + fld.Name(), linForm{}, true
+		}
+		return "", nil, false
+	}
 }
 
 // sharedRoot reports whether v is shared by r's iterations: declared

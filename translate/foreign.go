@@ -494,20 +494,71 @@ func funcName(fn *types.Func) string {
 // another index (g.V[i] = g.V[i-1] + g.V[i+1]): a dependence between
 // iterations that the caller's analysis does not see. What it writes is then memory the argument
 // reaches, which the caller's analysis traces (need), as for this
-// package's functions.
-type paramUse struct{ known, writes, updates, fieldUpdates, carried bool }
+// package's functions. view when it returns a slice of the elements the
+// parameter refers to (a row, m.Data[i*m.C:(i+1)*m.C]): its caller's use
+// of the result is a use of its argument (viewUse), which a caller of
+// another package may only read; viewReads when it reads elements
+// through such a slice, at places readsOthers cannot compare with those
+// it writes (so a function that also writes them is carried);
+// fieldWrites when it assigns or updates a number field.
+type paramUse struct{ known, writes, updates, fieldWrites, fieldUpdates, carried, view, viewReads bool }
+
+// join adds w, the use found next, to u: known only when w is (the uses
+// are classified while u is known).
+func (u paramUse) join(w paramUse) paramUse {
+	return paramUse{known: w.known, writes: u.writes || w.writes, updates: u.updates || w.updates,
+		fieldWrites: u.fieldWrites || w.fieldWrites, fieldUpdates: u.fieldUpdates || w.fieldUpdates, carried: u.carried || w.carried,
+		view: u.view || w.view, viewReads: u.viewReads || w.viewReads}
+}
 
 // paramUse returns fn's use of its parameter index (-1: the receiver).
 func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 	if f == nil || f.imp == nil || fn == nil || fn.Pkg() == nil {
 		return paramUse{}
 	}
-	fn = fn.Origin()
-	if !pointerParam(fn, index) {
+	if !pointerParam(fn.Origin(), index) {
 		// A struct passed by value: the caller's analysis takes it for a
 		// read, and would not trace what its slices refer to.
 		return paramUse{}
 	}
+	return f.bodyUse(fn, index)
+}
+
+// recvUse returns the use method m makes of its receiver, called on a
+// parameter of another function of its package (useOfParam): a value
+// receiver of a struct type is a copy of the parameter's value, whose
+// slices are the parameter's, classified as a pointer receiver is (m.R
+// read by func (m Matrix) Rows() int).
+func (f *foreign) recvUse(m *types.Func) paramUse {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return paramUse{}
+	}
+	if _, isStruct := sig.Recv().Type().Underlying().(*types.Struct); isStruct && f != nil && f.imp != nil && m.Pkg() != nil {
+		return f.bodyUse(m, -1)
+	}
+	return f.paramUse(m, -1)
+}
+
+// knownRecv reports whether the source of fn, a method of another
+// package, shows what it does with its receiver: its paramUse is known,
+// or, a struct received by value (a copy whose slices are its caller's,
+// which the caller's analysis takes for a read), it only reads it and
+// returns no view of it.
+func (f *foreign) knownRecv(fn *types.Func) bool {
+	if f.paramUse(fn, -1).known {
+		return true
+	}
+	if pointerRecv(fn) {
+		return false
+	}
+	u := f.recvUse(fn)
+	return u.known && !u.writes && !u.view
+}
+
+// bodyUse is paramUse's answer from fn's source, once per parameter.
+func (f *foreign) bodyUse(fn *types.Func, index int) paramUse {
+	fn = fn.Origin()
 	key := fmt.Sprintf("%s#%d", fn.FullName(), index)
 	if u, ok := f.uses[key]; ok {
 		return u
@@ -530,13 +581,11 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 		parents := fp.parents
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && u.known && fp.info.Uses[id] == pv {
-				w := f.useOfParam(fp.info, parents, id)
-				u = paramUse{known: w.known, writes: u.writes || w.writes, updates: u.updates || w.updates,
-					fieldUpdates: u.fieldUpdates || w.fieldUpdates, carried: u.carried || w.carried}
+				u = u.join(f.useOfParam(fp.info, parents, id))
 			}
 			return u.known
 		})
-		u.carried = u.carried || readsOthers(fp.info, parents, decl.Body, pv)
+		u.carried = u.carried || readsOthers(fp.info, parents, decl.Body, pv) || u.viewReads && u.writes
 	}
 	if f.cycles == before {
 		f.uses[key] = u
@@ -565,8 +614,7 @@ func pointerParam(fn *types.Func, index int) bool {
 	case *types.Pointer:
 		return true
 	case *types.Slice:
-		_, num := u.Elem().Underlying().(*types.Basic)
-		return num
+		return numeric(u.Elem())
 	}
 	return false
 }
@@ -613,8 +661,8 @@ func addParents(parents map[ast.Node]ast.Node, root ast.Node) {
 }
 
 // useOfParam classifies one use id of a parameter: compared, indexed (a
-// slice), a field or method of it used, or handed to a function, as
-// paramUse allows.
+// slice), sliced or returned (a view of its elements), a field or method
+// of it used, or handed to a function, as paramUse allows.
 func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id *ast.Ident) paramUse {
 	switch p := parents[id].(type) {
 	case *ast.BinaryExpr:
@@ -623,35 +671,157 @@ func (f *foreign) useOfParam(info *types.Info, parents map[ast.Node]ast.Node, id
 		if _, ok := info.TypeOf(id).Underlying().(*types.Slice); ok {
 			return elemUse(fieldUse(info, parents, id, info.TypeOf(id)))
 		}
+	case *ast.SliceExpr, *ast.ReturnStmt:
+		if numSlice(info.TypeOf(id)) {
+			return f.viewOf(info, parents, id)
+		}
 	case *ast.StarExpr:
 		// *p of a pointer to a number: the element it points to.
-		if _, num := info.TypeOf(p).Underlying().(*types.Basic); num {
+		if numeric(info.TypeOf(p)) {
 			return elemUse(placeUse(parents, p))
 		}
 	case *ast.CallExpr:
-		return f.handedTo(info, p, id)
+		return f.handedTo(info, parents, p, id)
 	case *ast.SelectorExpr:
 		sel := info.Selections[p]
-		if p.X != id || sel == nil || len(sel.Index()) != 1 {
+		if p.X != id || sel == nil || !inlinePath(info.TypeOf(id), sel) {
 			return paramUse{}
 		}
-		switch sel.Kind() {
-		case types.MethodVal:
-			call, ok := parents[p].(*ast.CallExpr)
-			m, _ := sel.Obj().(*types.Func)
-			if !ok || call.Fun != p || m == nil {
-				return paramUse{}
-			}
-			return f.paramUse(m, -1)
-		case types.FieldVal:
+		return f.selectedUse(info, parents, p, sel)
+	}
+	return paramUse{}
+}
+
+// selectedUse classifies the use of p, a method or field selected from a
+// parameter: a method called (its use of its receiver, and of the
+// result when that is a view), or a field used as fieldUse says (a slice
+// of numbers also sliced or returned, a view).
+func (f *foreign) selectedUse(info *types.Info, parents map[ast.Node]ast.Node, p *ast.SelectorExpr, sel *types.Selection) paramUse {
+	switch sel.Kind() {
+	case types.MethodVal:
+		call, ok := parents[p].(*ast.CallExpr)
+		m, _ := sel.Obj().(*types.Func)
+		if !ok || call.Fun != p || m == nil {
+			return paramUse{}
+		}
+		return f.resultUse(info, parents, call, f.recvUse(m))
+	case types.FieldVal:
+		if numeric(sel.Type()) {
 			k := fieldUse(info, parents, p, sel.Type())
-			if _, num := sel.Type().Underlying().(*types.Basic); num {
-				return paramUse{known: k != placeUnknown, writes: k >= placeAssigned, fieldUpdates: k == placeUpdated}
+			return paramUse{known: k != placeUnknown, writes: k >= placeAssigned, fieldWrites: k >= placeAssigned, fieldUpdates: k == placeUpdated}
+		}
+		switch parents[p].(type) {
+		case *ast.SliceExpr, *ast.ReturnStmt:
+			if numSlice(sel.Type()) {
+				return f.viewOf(info, parents, p)
 			}
-			return elemUse(k)
+		}
+		return elemUse(fieldUse(info, parents, p, sel.Type()))
+	}
+	return paramUse{}
+}
+
+// inlinePath reports whether the field or method sel, selected from a
+// value of type recv, is one of its own or promoted through embedded
+// struct fields held in place (m.C of a Matrix embedding Shape), not
+// through an embedded pointer: what it reaches is then part of the
+// memory the parameter refers to.
+func inlinePath(recv types.Type, sel *types.Selection) bool {
+	path := sel.Index()
+	typ := recv
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	for _, i := range path[:len(path)-1] {
+		st, ok := typ.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return false
+		}
+		typ = st.Field(i).Type()
+		if _, inPlace := typ.Underlying().(*types.Struct); !inPlace {
+			return false
+		}
+	}
+	return true
+}
+
+// resultUse adds to u, a callee's use of a parameter's value handed to it
+// in call, the caller's use of call's result when the callee returns a
+// view of that value's elements.
+func (f *foreign) resultUse(info *types.Info, parents map[ast.Node]ast.Node, call *ast.CallExpr, u paramUse) paramUse {
+	if !u.known || !u.view {
+		return u
+	}
+	u.view = false
+	return u.join(f.viewUse(info, parents, call))
+}
+
+// viewOf classifies e, a parameter's slice of numbers or such a field of
+// it, sliced (e[a:b]) or returned: a view of the elements it refers to.
+func (f *foreign) viewOf(info *types.Info, parents map[ast.Node]ast.Node, e ast.Expr) paramUse {
+	switch p := parents[e].(type) {
+	case *ast.SliceExpr:
+		if p.X == e {
+			return f.viewUse(info, parents, p)
+		}
+	case *ast.ReturnStmt:
+		if !returnsFromLit(parents, p) {
+			return paramUse{known: true, view: true}
 		}
 	}
 	return paramUse{}
+}
+
+// viewUse classifies the use of e, a slice of elements a parameter refers
+// to (a view): its elements read (indexed, ranged over, copied from,
+// handed to a function that only reads them), sliced again, or returned.
+// Writes through a view are not followed (unknown).
+func (f *foreign) viewUse(info *types.Info, parents map[ast.Node]ast.Node, e ast.Expr) paramUse {
+	read := paramUse{known: true, viewReads: true}
+	switch p := parents[e].(type) {
+	case *ast.ParenExpr:
+		return f.viewUse(info, parents, p)
+	case *ast.IndexExpr:
+		if p.X == e && placeUse(parents, p) == placeRead {
+			return read
+		}
+	case *ast.RangeStmt:
+		if p.X == e {
+			return read
+		}
+	case *ast.SliceExpr, *ast.ReturnStmt:
+		return f.viewOf(info, parents, e)
+	case *ast.CallExpr:
+		if b, ok := info.Uses[identOf(p.Fun)].(*types.Builtin); ok {
+			switch {
+			case b.Name() == "len" || b.Name() == "cap":
+				return paramUse{known: true}
+			case b.Name() == "copy" && len(p.Args) == 2 && p.Args[1] == e:
+				return read
+			}
+			return paramUse{}
+		}
+		u := f.handedTo(info, parents, p, e)
+		if !u.known || u.writes {
+			return paramUse{}
+		}
+		return read.join(u)
+	}
+	return paramUse{}
+}
+
+// returnsFromLit reports whether n stands in a function literal (a return
+// there returns from the literal).
+func returnsFromLit(parents map[ast.Node]ast.Node, n ast.Node) bool {
+	for p := parents[n]; p != nil; p = parents[p] {
+		switch p.(type) {
+		case *ast.FuncLit:
+			return true
+		case *ast.FuncDecl:
+			return false
+		}
+	}
+	return false
 }
 
 // elemUse is the paramUse of a use of elements of what a parameter refers
@@ -660,9 +830,11 @@ func elemUse(k placeKind) paramUse {
 	return paramUse{known: k != placeUnknown, writes: k >= placeAssigned, updates: k == placeUpdated}
 }
 
-// handedTo classifies a parameter id handed to call: len or cap read it;
-// a function of a package with source uses it as its own paramUse says.
-func (f *foreign) handedTo(info *types.Info, call *ast.CallExpr, id *ast.Ident) paramUse {
+// handedTo classifies e, a parameter or a view of its elements, handed to
+// call: len or cap read it; a function of a package with source uses it
+// as its own paramUse says (and, returning a view of it, as its caller
+// uses the result).
+func (f *foreign) handedTo(info *types.Info, parents map[ast.Node]ast.Node, call *ast.CallExpr, e ast.Expr) paramUse {
 	var callee *types.Func
 	switch fun := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -680,23 +852,68 @@ func (f *foreign) handedTo(info *types.Info, call *ast.CallExpr, id *ast.Ident) 
 		return paramUse{}
 	}
 	for i, a := range call.Args {
-		if ast.Unparen(a) == id {
-			return f.paramUse(callee, paramIndex(sig, i))
+		if ast.Unparen(a) == e {
+			return f.resultUse(info, parents, call, f.paramUse(callee, paramIndex(sig, i)))
 		}
 	}
 	return paramUse{}
+}
+
+// numeric reports whether typ is a basic type, or a type parameter whose
+// every type is one ([T ~float64 | ~int]).
+func numeric(typ types.Type) bool {
+	switch u := typ.(type) {
+	case *types.TypeParam:
+		iface, _ := u.Constraint().Underlying().(*types.Interface)
+		if iface == nil || iface.NumEmbeddeds() == 0 {
+			return false
+		}
+		for i := range iface.NumEmbeddeds() {
+			if !numericTerms(iface.EmbeddedType(i)) {
+				return false
+			}
+		}
+		return true
+	case nil:
+		return false
+	}
+	_, basic := typ.Underlying().(*types.Basic)
+	return basic
+}
+
+// numericTerms reports whether the constraint term t (a union, or one
+// type) holds only basic types.
+func numericTerms(t types.Type) bool {
+	u, ok := t.(*types.Union)
+	if !ok {
+		_, basic := t.Underlying().(*types.Basic)
+		return basic
+	}
+	for i := range u.Len() {
+		if _, basic := u.Term(i).Type().Underlying().(*types.Basic); !basic {
+			return false
+		}
+	}
+	return true
+}
+
+// numSlice reports whether typ is a slice of numbers.
+func numSlice(typ types.Type) bool {
+	s, ok := typ.Underlying().(*types.Slice)
+	return ok && numeric(s.Elem())
 }
 
 // fieldUse classifies the use of the field fe (of type typ) of a
 // parameter: a number field read, assigned or updated, or a slice or array
 // of numbers read, ranged over, or its elements assigned or updated.
 func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ types.Type) placeKind {
-	switch u := typ.Underlying().(type) {
-	case *types.Basic:
+	if numeric(typ) {
 		return placeUse(parents, fe)
+	}
+	switch u := typ.Underlying().(type) {
 	case *types.Slice, *types.Array:
 		elem := u.(interface{ Elem() types.Type }).Elem()
-		if _, num := elem.Underlying().(*types.Basic); !num {
+		if !numeric(elem) {
 			return placeUnknown
 		}
 		switch g := parents[fe].(type) {
@@ -1013,21 +1230,22 @@ func (f *foreign) standard(path string) bool {
 }
 
 // mayWrite reports whether method m, with a pointer receiver, may change
-// what its receiver refers to: unless its source shows it only reads it.
+// what its receiver refers to: unless its source shows it only reads it
+// (and returns no view of it, which its caller may write through).
 func (f *foreign) mayWrite(m *types.Func) bool {
 	u := f.paramUse(m, -1)
-	return !u.known || u.writes
+	return !u.known || u.writes || u.view // its caller may write through the view
 }
 
 // mayWriteArg reports whether fn may write through its parameter index:
-// unless its source shows it only reads it, or it is a function of a
-// standard package that only reads its arguments.
+// unless its source shows it only reads it (returning no view of it), or
+// it is a function of a standard package that only reads its arguments.
 func (f *foreign) mayWriteArg(fn *types.Func, index int) bool {
 	if fn.Pkg() != nil && readOnlyArgs[fn.Pkg().Path()] {
 		return false
 	}
 	u := f.paramUse(fn, index)
-	return !u.known || u.writes
+	return !u.known || u.writes || u.view // its caller may write through the view
 }
 
 // change says what sw changes: "changes kern.total, a package variable",
@@ -1107,4 +1325,120 @@ func (t *translator) regionLocal(r *region, e ast.Expr) bool {
 func carriedMessage(what, arg string) string {
 	return what + " reads elements of what " + arg + " refers to at places it does not write, which other iterations may write (a loop-carried dependence): " +
 		"each node would read the values at the region's entry, not those go run's earlier iterations wrote; write the results into another slice"
+}
+
+// getterReads returns, for fn, a method of another package whose body is
+// one return of an expression that reads only fields of its receiver
+// (directly, or promoted through embedded structs held in place),
+// constants, and what len, cap, min, max and conversions make of them
+// (func (m *Matrix) Cols() int { return m.C }), the index paths of the
+// fields it reads; false for any other function. Called in a loop's
+// bound, it gives the same value at every iteration while those fields
+// stay unchanged, as a getter of the program's own does (getterExpr).
+func (f *foreign) getterReads(fn *types.Func) ([][]int, bool) {
+	if f == nil || f.imp == nil || fn == nil || fn.Pkg() == nil {
+		return nil, false
+	}
+	fn = fn.Origin()
+	fp := f.load(fn.Pkg().Path())
+	if fp == nil || fp.decls[fn.FullName()] == nil {
+		return nil, false
+	}
+	decl := fp.decls[fn.FullName()]
+	recv := paramVar(fp.info, decl, -1)
+	if recv == nil || len(decl.Body.List) != 1 {
+		return nil, false
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil, false
+	}
+	paths := [][]int{}
+	ok = true
+	ast.Inspect(ret.Results[0], func(n ast.Node) bool {
+		if !ok || n == nil {
+			return false
+		}
+		if e, isExpr := n.(ast.Expr); isExpr && fp.info.Types[e].Value != nil {
+			return false // a constant
+		}
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			sel := fp.info.Selections[x]
+			id, _ := ast.Unparen(x.X).(*ast.Ident)
+			ok = sel != nil && sel.Kind() == types.FieldVal && id != nil && fp.info.Uses[id] == recv && inlinePath(recv.Type(), sel)
+			if ok {
+				paths = append(paths, sel.Index())
+			}
+			return false
+		case *ast.CallExpr:
+			ok = pureBuiltinCall(fp.info, x)
+		case *ast.Ident:
+			switch fp.info.Uses[x].(type) {
+			case *types.Builtin, *types.TypeName:
+			default:
+				ok = false
+			}
+		case *ast.UnaryExpr:
+			ok = x.Op != token.AND && x.Op != token.ARROW
+		case *ast.BinaryExpr, *ast.ParenExpr, *ast.BasicLit:
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return paths, ok
+}
+
+// pureBuiltinCall reports whether call is a conversion or a call of len,
+// cap, min or max.
+func pureBuiltinCall(info *types.Info, call *ast.CallExpr) bool {
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return true
+	}
+	b, ok := info.Uses[identOf(call.Fun)].(*types.Builtin)
+	return ok && (b.Name() == "len" || b.Name() == "cap" || b.Name() == "min" || b.Name() == "max")
+}
+
+// returnedField reports, for fn, a function or method of another package
+// whose body is one return of a slice field of its receiver or of one of
+// its parameters (func (g *G) Vs() []int { return g.Vals }), which
+// parameter (-1: the receiver) and the index path of that field: the
+// result is the field's value. (A slice of the field, a row, is not: the
+// loop's flow analysis could not tell its elements apart.)
+func (f *foreign) returnedField(fn *types.Func) (index int, path []int, ok bool) {
+	if f == nil || f.imp == nil || fn == nil || fn.Pkg() == nil {
+		return 0, nil, false
+	}
+	fn = fn.Origin()
+	fp := f.load(fn.Pkg().Path())
+	if fp == nil || fp.decls[fn.FullName()] == nil {
+		return 0, nil, false
+	}
+	decl := fp.decls[fn.FullName()]
+	if len(decl.Body.List) != 1 {
+		return 0, nil, false
+	}
+	ret, isRet := decl.Body.List[0].(*ast.ReturnStmt)
+	if !isRet || len(ret.Results) != 1 {
+		return 0, nil, false
+	}
+	sel, _ := ast.Unparen(ret.Results[0]).(*ast.SelectorExpr)
+	if sel == nil || fp.info.Selections[sel] == nil || fp.info.Selections[sel].Kind() != types.FieldVal {
+		return 0, nil, false
+	}
+	id, _ := ast.Unparen(sel.X).(*ast.Ident)
+	if id == nil || !numSlice(fp.info.TypeOf(sel)) {
+		return 0, nil, false
+	}
+	s := fp.info.Selections[sel]
+	for i := -1; ; i++ {
+		pv := paramVar(fp.info, decl, i)
+		if pv == nil && i >= 0 {
+			return 0, nil, false
+		}
+		if pv != nil && fp.info.Uses[id] == pv && inlinePath(pv.Type(), s) {
+			return i, s.Index(), true
+		}
+	}
 }

@@ -115,6 +115,11 @@ func (t *translator) headReadsOf(what string, e ast.Expr) *headReads {
 					h.fields[f] = true
 				}
 			}
+			if fields, ok := t.foreignGetter(x); ok {
+				for _, f := range fields {
+					h.fields[f] = true
+				}
+			}
 		}
 		return true
 	})
@@ -241,7 +246,7 @@ func (t *translator) headWrite(r *region, reads []*headReads, id *ast.Ident, cal
 			why = "uses it"
 		} else if walked {
 			continue
-		} else if f := t.writesField(a.expr, through, h.fields); f != nil {
+		} else if f := t.writesField(a.expr, through, h.fields); f != nil && (!through || t.foreignMayWriteFields(a.expr)) {
 			why = "reads the field " + f.Name() + ", which this writes (in a struct that may be the same)"
 		} else if typ := t.writesElem(r, a, through, h.elems); typ != nil {
 			why = "reads a " + t.typeName(typ) + " in memory that this may write (CAPE cannot tell them apart)"
@@ -300,6 +305,45 @@ func (t *translator) externalWrite(e ast.Expr) bool {
 		return fn != nil
 	}
 	return false
+}
+
+// foreignMayWriteFields reports whether the call that e's value is handed
+// to, as a receiver or an argument, may write number fields of what it
+// refers to: unless it calls a function or method of another package
+// whose source shows it writes none (m.Set(i, j, v) writing an element of
+// m.Data).
+func (t *translator) foreignMayWriteFields(e ast.Expr) bool {
+	var n ast.Node = e
+	for {
+		if pe, ok := t.parent[n].(*ast.ParenExpr); ok {
+			n = pe
+			continue
+		}
+		break
+	}
+	var u paramUse
+	switch x := t.parent[n].(type) {
+	case *ast.SelectorExpr:
+		call, ok := t.parent[x].(*ast.CallExpr)
+		if !ok || call.Fun != x {
+			return true
+		}
+		if fn, recv := t.externalCallee(call); fn != nil && recv == x.X {
+			u = t.foreign.paramUse(fn, -1)
+		}
+	case *ast.CallExpr:
+		fn, _ := t.externalCallee(x)
+		sig, _ := t.info.TypeOf(x.Fun).(*types.Signature)
+		if fn == nil || sig == nil {
+			return true
+		}
+		for i, arg := range x.Args {
+			if arg == n {
+				u = t.foreign.paramUse(fn, paramIndex(sig, i))
+			}
+		}
+	}
+	return !u.known || u.fieldWrites
 }
 
 // writtenType is the type of the memory a write of e writes: e's own, or,

@@ -68,7 +68,8 @@ func (t *translator) forPure(li *loopInfo) bool {
 
 // pureCall reports whether call computes its value from its arguments
 // alone: a conversion, len, cap, min or max, or a function of pureMathPkgs;
-// or from what it reads of variables and fields: a getter (getterExpr).
+// or from what it reads of variables and fields: a getter (getterExpr), or
+// another package's (foreignGetter).
 func (t *translator) pureCall(call *ast.CallExpr) bool {
 	return t.pureCallDepth(call, 0)
 }
@@ -78,6 +79,9 @@ func (t *translator) pureCallDepth(call *ast.CallExpr, depth int) bool {
 		return true
 	}
 	if t.getterExpr(call, depth) != nil {
+		return true
+	}
+	if _, ok := t.foreignGetter(call); ok {
 		return true
 	}
 	var obj types.Object
@@ -139,6 +143,38 @@ func (t *translator) getterExpr(call *ast.CallExpr, depth int) ast.Expr {
 		return nil
 	}
 	return x
+}
+
+// foreignGetter returns the fields that call reads when it calls a method
+// of another package whose source is a getter of its receiver's fields
+// (getterReads: m.Cols() returning m.C), as this package sees them; false
+// for any other call.
+func (t *translator) foreignGetter(call *ast.CallExpr) ([]*types.Var, bool) {
+	fn, recv := t.externalCallee(call)
+	fun, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if fn == nil || recv == nil || fun == nil || t.info.Selections[fun] == nil || len(t.info.Selections[fun].Index()) != 1 {
+		return nil, false // (a promoted method's receiver is an embedded field)
+	}
+	paths, ok := t.foreign.getterReads(fn)
+	if !ok {
+		return nil, false
+	}
+	var out []*types.Var
+	for _, path := range paths {
+		typ := t.info.TypeOf(recv)
+		for _, i := range path {
+			if p, ok := typ.Underlying().(*types.Pointer); ok {
+				typ = p.Elem()
+			}
+			st, ok := typ.Underlying().(*types.Struct)
+			if !ok || i >= st.NumFields() {
+				return nil, false
+			}
+			out = append(out, st.Field(i))
+			typ = st.Field(i).Type()
+		}
+	}
+	return out, true
 }
 
 // intRange returns the smallest and largest values of the integer type

@@ -195,6 +195,13 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		t.needResult(tr, fn, x, name, why)
 		return
 	}
+	if fld := t.foreignResultField(x); fld != nil {
+		// A getter of another package returning its argument's slice
+		// field (g.Vs() returning g.Vals, a row of m.Data): that
+		// field's memory.
+		t.needField(tr, fld, name, why)
+		return
+	}
 	if fn, _ := t.externalCallee(x); fn != nil {
 		foreignMade := fmt.Sprintf("a call of %s.%s (another package's function); make it in this package (make, new or &T{...}) and hand it over", fn.Pkg().Name(), funcName(fn))
 		// Another package's constructor of what it is handed
@@ -207,6 +214,44 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		return
 	}
 	fail("a call CAPE cannot follow")
+}
+
+// foreignResultField returns, for call of another package's function or
+// method whose source returns a slice field of its receiver or of an
+// argument (returnedField), that field as this package sees it; nil
+// otherwise.
+func (t *translator) foreignResultField(call *ast.CallExpr) *types.Var {
+	fn, recv := t.externalCallee(call)
+	if fn == nil || call.Ellipsis.IsValid() {
+		return nil
+	}
+	index, path, ok := t.foreign.returnedField(fn)
+	if !ok {
+		return nil
+	}
+	arg := recv
+	if index >= 0 {
+		if sig, _ := fn.Type().(*types.Signature); sig == nil || sig.Variadic() || index >= len(call.Args) {
+			return nil
+		}
+		arg = call.Args[index]
+	} else if fun, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr); fun == nil || t.info.Selections[fun] == nil || len(t.info.Selections[fun].Index()) != 1 {
+		return nil // a promoted method's receiver is an embedded field
+	}
+	typ := t.info.TypeOf(arg)
+	var fld *types.Var
+	for _, i := range path {
+		if p, ok := typ.Underlying().(*types.Pointer); ok {
+			typ = p.Elem()
+		}
+		st, ok := typ.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		fld = st.Field(i)
+		typ = fld.Type()
+	}
+	return fld
 }
 
 // needElem requires the memory of the element x (a slice or pointer held by

@@ -35,6 +35,24 @@ func Hist(a []float64, i int) { a[i%4] += 1 }
 
 func Bump(g *Grid) { g.N++ }
 
+// Window is a view of element i, which Next only reads, and which Prev
+// reads at i-1 where it writes i.
+func (g *Grid) Window(i int) []float64 { return g.Vals[i : i+1] }
+
+func Sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+func (g *Grid) Prev(i int) {
+	if i > 0 {
+		g.Vals[i] = Sum(g.Window(i-1)) + 1
+	}
+}
+
 func (g *Grid) Sweep(i int) {
 	if i > 0 && i < len(g.Vals)-1 {
 		g.Vals[i] = 0.5 * (g.Vals[i-1] + g.Vals[i+1])
@@ -67,6 +85,9 @@ func TestModulePackages(t *testing.T) {
 		{"a counter field", inMain, "grid.Bump(g)", "grid.Bump updates a number field of g"},
 		// Reading the neighbours it and other iterations write: refused.
 		{"a carried sweep", inMain, "g.Sweep(i)", "g.Sweep(i) reads elements of what g refers to at places it does not write"},
+		// A view only read: followed; read where the method writes: refused.
+		{"a view read", inMain, "g.Set(i, grid.Sum(g.Window(i))+1)", ""},
+		{"a view read where it writes", inMain, "g.Prev(i)", "g.Prev(i) reads elements of what g refers to at places it does not write"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
