@@ -147,6 +147,8 @@ type formCtx struct {
 	arrays  map[*types.Var]arrayRef
 	elems   map[*types.Var]arrayRef // pointer parameters (and receivers) to elements: &cs[i-1]
 	aliases map[*types.Var]string   // pointer parameters (and receivers) to shared structs: their name
+
+	fieldWrites map[string]bool // the places the loop body assigns, as text (root; fieldWritten)
 }
 
 // An arrayRef is a shared array (arrayKey) and an offset in it.
@@ -414,6 +416,8 @@ func (fc *formCtx) form(e ast.Expr, depth int) (linForm, bool) {
 	switch x := e.(type) {
 	case *ast.Ident:
 		return fc.varForm(x, depth)
+	case *ast.SelectorExpr:
+		return fc.fieldForm(x)
 	case *ast.UnaryExpr:
 		f, ok := fc.form(x.X, depth+1)
 		switch x.Op {
@@ -460,6 +464,73 @@ func (fc *formCtx) form(e ast.Expr, depth int) (linForm, bool) {
 		}
 	}
 	return nil, false
+}
+
+// fieldForm returns the form of an integer field of a shared struct that
+// the loop does not change (m.C in m.Data[i*m.C+j], also inside m's
+// methods), as a symbol named by the field's path from the struct's
+// variable, so that the loop body and the functions it calls name it
+// alike.
+func (fc *formCtx) fieldForm(sel *ast.SelectorExpr) (linForm, bool) {
+	t := fc.t
+	if b, ok := t.info.TypeOf(sel).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 || !selectorChain(sel) {
+		return nil, false
+	}
+	if s := t.info.Selections[sel]; s == nil || s.Kind() != types.FieldVal {
+		return nil, false
+	}
+	root := t.rootVar(sel)
+	if root == nil {
+		return nil, false
+	}
+	var path string
+	switch {
+	case fc.scope != nil && fc.aliases[root] != "":
+		path = fc.aliases[root] + strings.TrimPrefix(t.text(sel), root.Name())
+	case fc.scope != nil:
+		return nil, false
+	case t.sharedRoot(fc.r, root) && fc.assigned[root] == 0:
+		path = t.text(sel)
+	default:
+		return nil, false
+	}
+	if fc.root.fieldWritten(path) {
+		return nil, false
+	}
+	return linForm{"field:" + path: 1}, true
+}
+
+// fieldWritten reports whether the loop body assigns the field path (as
+// fieldForm names it), or a struct holding it, directly.
+func (fc *formCtx) fieldWritten(path string) bool {
+	root := fc.root
+	if root == nil {
+		root = fc
+	}
+	if root.fieldWrites == nil {
+		root.fieldWrites = map[string]bool{}
+		ast.Inspect(fc.r.body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					root.fieldWrites[fc.t.text(l)] = true
+				}
+			case *ast.IncDecStmt:
+				root.fieldWrites[fc.t.text(x.X)] = true
+			}
+			return true
+		})
+	}
+	for p := path; ; {
+		if root.fieldWrites[p] {
+			return true
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+	}
 }
 
 // varForm returns the form of the variable id: the loop variable, a

@@ -745,3 +745,34 @@ func moduli() {
 		a[i] = a[(i+1)%big] + 1
 	}
 }
+
+// A row-major matrix whose row length is a field of the struct holding
+// it: the field is the same symbol in the loop and in the methods it
+// calls.
+type matrix struct {
+	r, c int
+	data []float64
+}
+
+func (m *matrix) at(i, j int) float64     { return m.data[i*m.c+j] }
+func (m *matrix) set(i, j int, v float64) { m.data[i*m.c+j] = v }
+
+func fieldStrides(n int) {
+	m := &matrix{r: n, c: 4, data: make([]float64, n*4)}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		m.data[i*m.c] = m.data[(i-1)*m.c] + 1 // want "m.data..i-1..m.c. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		m.set(i, 0, m.at(i-1, 0)+1) // want "m.at.i-1, 0. reads m.data.i.m.c.j. .at err_flow.go:[0-9]+. in the parallel loop, and written by an earlier iteration"
+	}
+	// Within a row: an iteration's own elements.
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		for j := 1; j < m.c; j++ {
+			m.data[i*m.c+j] += m.data[i*m.c+j-1]
+			m.set(i, j, m.at(i, j)*2)
+		}
+	}
+}
