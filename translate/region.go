@@ -339,7 +339,11 @@ func (t *translator) resolveClauses(r *region) {
 						r.clauseOf[v] = "lastprivate"
 						continue
 					}
-					t.errorf(a.pos, "%s appears in both %s and %s", a.text, prev, c.name)
+					if prev == c.name {
+						t.errorf(a.pos, "%s appears twice in %s clauses: a variable has one clause (one reduction operator)", a.text, c.name)
+					} else {
+						t.errorf(a.pos, "%s appears in both %s and %s", a.text, prev, c.name)
+					}
 					r.refused[v] = true
 					continue
 				}
@@ -530,7 +534,11 @@ func (t *translator) checkChunk(r *region, a clauseArg) {
 		return
 	}
 	if tv.Value != nil && constant.Sign(tv.Value) <= 0 {
-		t.errorf(a.pos, "schedule chunk size %s is %s; it must be positive", a.text, tv.Value)
+		if a.text == tv.Value.String() {
+			t.errorf(a.pos, "schedule chunk size %s: it must be positive", a.text)
+		} else {
+			t.errorf(a.pos, "schedule chunk size %s is %s: it must be positive", a.text, tv.Value)
+		}
 		return
 	}
 	r.chunk, r.chunkPos = a.text, a.pos

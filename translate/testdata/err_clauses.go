@@ -20,6 +20,10 @@ func main() {
 	for i := 0; i < n; i++ {
 		x = i
 	}
+	//cape:parallel for reduction(+:x) reduction(*:x) // want "x appears twice in reduction clauses"
+	for i := 0; i < n; i++ {
+		x += i
+	}
 	//cape:parallel for reduction(+:s) // want "reduction variable s has type string"
 	for i := 0; i < n; i++ {
 		s += "x" // no follow-on error for the refused clause's variable
@@ -48,11 +52,11 @@ func main() {
 	for i := 0; i < n; i++ {
 		a[i] = 1
 	}
-	//cape:parallel for schedule(dynamic, 0) // want "schedule chunk size 0 is 0; it must be positive"
+	//cape:parallel for schedule(dynamic, 0) // want "schedule chunk size 0: it must be positive"
 	for i := 0; i < n; i++ {
 		a[i] = 1
 	}
-	//cape:parallel for schedule(static, 2-3) // want "schedule chunk size 2-3 is -1; it must be positive"
+	//cape:parallel for schedule(static, 2-3) // want "schedule chunk size 2-3 is -1: it must be positive"
 	for i := 0; i < n; i++ {
 		a[i] = 1
 	}
