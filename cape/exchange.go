@@ -424,9 +424,9 @@ func (r *Region) mergeError(err error) error {
 	if r.updates {
 		// A loop that updates shared elements: the likelier cause is an
 		// update race (hist[k]++ from two nodes), not two plain writes.
-		return r.errorf("nodes %d and %d both changed %s, to different values (%#02x vs %#02x): two iterations on two nodes wrote or updated one element (the same race under OpenMP); use a reduction clause (reduction(+:array) for a histogram), or write each element in one iteration only", ce.NodeA, ce.NodeB, in, ce.ValueA, ce.ValueB)
+		return r.errorf("nodes %d and %d both changed %s, to different values (their first differing byte %#02x vs %#02x): two iterations on two nodes wrote or updated one element (the same race under OpenMP); use a reduction clause (reduction(+:array) for a histogram), or write each element in one iteration only", ce.NodeA, ce.NodeB, in, ce.ValueA, ce.ValueB)
 	}
-	return r.errorf("nodes %d and %d wrote different values to %s (%#02x vs %#02x)", ce.NodeA, ce.NodeB, in, ce.ValueA, ce.ValueB)
+	return r.errorf("nodes %d and %d wrote different values to %s (their first differing byte %#02x vs %#02x)", ce.NodeA, ce.NodeB, in, ce.ValueA, ce.ValueB)
 }
 
 // gather returns the slaves' delta messages indexed by rank and sets

@@ -44,7 +44,7 @@ func TestMergeConflictNamesEachThingOnce(t *testing.T) {
 		{"cape: master: region main.go:11:2 (#1): ", 1},
 		{"nodes 0 and 1 wrote different values to ", 1},
 		{"element [0] of the []int64 allocated at " + abs + ":10 ", 1},
-		{"(0x03 vs 0x07)", 1},
+		{"(their first differing byte 0x03 vs 0x07)", 1},
 		{"region", 1}, {"master", 1}, {"node", 1}, {"main.go:11:2", 1}, {"merge", 0}, {"offset", 0},
 	} {
 		// Words are counted outside the allocation site's path, which is
