@@ -711,6 +711,9 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && processState[fn.Pkg().Path()+"."+fn.Name()] {
 		w.errorf(call.Pos(), "%s in the parallel region%s changes the process's state, which every node has its own of: only the node that runs the iteration would see the change; make it before or after the region", name, via)
 	}
+	if what, at := t.redirectedPrint(fn, call); at.IsValid() {
+		w.errorf(call.Pos(), "%s prints in the parallel region%s, but %s (%s): every node would write its own iterations' output there, each at its own offset, over the others'; keep the lines in a slice indexed by the iteration and print them after the region, or leave the output as it is and redirect the job's (cape run ... > FILE)", name, via, what, t.where(at))
+	}
 	if t.readsStdin(fn, recv, call) {
 		w.errorf(call.Pos(), "%s reads the standard input in the parallel region%s: every node reads its own copy of the input stream, from where the sequential code left it, so the nodes' iterations would read the same values; read the input before the region, into a slice the iterations index", name, via)
 	}

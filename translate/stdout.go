@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // printReach finds the functions that may write to standard output,
@@ -212,4 +213,72 @@ func (t *translator) describeWrite(rc reach, n ast.Node) string {
 func (t *translator) madeToCall(lit *ast.FuncLit) bool {
 	call, ok := t.parent[lit].(*ast.CallExpr)
 	return ok && ast.Unparen(call.Fun) == ast.Expr(lit)
+}
+
+// An outputRedirect is where the program points its standard output
+// (os.Stdout = f) or the log package's output (log.SetOutput(f)) elsewhere
+// than the process's own standard output and error: there a region's
+// prints are not captured and ordered, but written by every node.
+type outputRedirect struct {
+	stdout, log token.Pos // NoPos: not redirected
+	done        bool
+}
+
+// redirects finds the program's output redirections, once.
+func (t *translator) redirects() outputRedirect {
+	if t.redirect.done {
+		return t.redirect
+	}
+	t.redirect.done = true
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && isStdout(t.info.Uses[sel.Sel]) && !t.redirect.stdout.IsValid() {
+						t.redirect.stdout = x.Pos()
+					}
+				}
+			case *ast.CallExpr:
+				if t.pkgFunc(x, "log", "SetOutput") && len(x.Args) == 1 && !t.isStdStream(x.Args[0]) && !t.isDiscard(x.Args[0]) && !t.redirect.log.IsValid() {
+					t.redirect.log = x.Pos()
+				}
+			}
+			return true
+		})
+	}
+	return t.redirect
+}
+
+// redirectedPrint returns, for call of fn (of another package) in a
+// region, what sent its output elsewhere and where, if it prints to the
+// program's standard output after os.Stdout was assigned, or through the
+// log package after log.SetOutput gave it a writer of the program's.
+func (t *translator) redirectedPrint(fn *types.Func, call *ast.CallExpr) (string, token.Pos) {
+	rd := t.redirects()
+	if fn.Pkg().Path() == "fmt" && rd.stdout.IsValid() {
+		stdout := fn.Name() == "Print" || fn.Name() == "Printf" || fn.Name() == "Println"
+		if strings.HasPrefix(fn.Name(), "Fprint") && len(call.Args) > 0 {
+			sel, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr)
+			stdout = ok && isStdout(t.info.Uses[sel.Sel])
+		}
+		if stdout {
+			return "os.Stdout is assigned", rd.stdout
+		}
+	}
+	if fn.Pkg().Path() == "log" && rd.log.IsValid() && t.packageFunc(call) != nil &&
+		(strings.HasPrefix(fn.Name(), "Print") || strings.HasPrefix(fn.Name(), "Fatal") || strings.HasPrefix(fn.Name(), "Panic")) {
+		return "log.SetOutput gives the log package a writer of the program's", rd.log
+	}
+	return "", token.NoPos
+}
+
+// isDiscard reports whether e is io.Discard.
+func (t *translator) isDiscard(e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := t.info.Uses[sel.Sel].(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == "io" && v.Name() == "Discard"
 }

@@ -126,6 +126,8 @@ type translator struct {
 	// prints memoizes printReach (stdout.go): which functions may write
 	// to standard output, asked by printsInGoroutines.
 	prints *reach
+	// redirect memoizes redirects (stdout.go).
+	redirect outputRedirect
 	// foreign reads other packages' source for the package variables
 	// their functions change (foreign.go); nil: not checked.
 	foreign *foreign
