@@ -201,6 +201,20 @@ func TestUserModule(t *testing.T) {
 		if !strings.Contains(stderr.String(), "declares go 1.21") {
 			t.Errorf("no notice that the language version was raised; stderr:\n%s", stderr.String())
 		}
+		// A loop variable that outlives its iteration would mean
+		// something else under the raised version: refused, named.
+		capture := "package main\n\nfunc captured() (fs []func() int) {\n\tfor i := 0; i < 3; i++ {\n\t\tfs = append(fs, func() int { return i })\n\t}\n\treturn\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "capture.go"), []byte(capture), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout.Reset()
+		stderr.Reset()
+		cmd = exec.Command(copied, "run", "-n", "2", ".", "--", "-n", "1500")
+		cmd.Dir = dir
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "capture.go:5:39") || !strings.Contains(stderr.String(), "outlives its iteration") {
+			t.Errorf("a captured loop variable under go 1.21: %v, want a refusal naming capture.go:5:39\n%s", err, stderr.String())
+		}
 	})
 }
 

@@ -115,6 +115,13 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 		e.notices = append(e.notices, rt.notice)
 	}
 	if goVersionLess(userGo, "1.22") {
+		places, err := loopvarCaptures(filepath.Dir(genv.GOMOD), 5)
+		if err != nil {
+			return nil, fmt.Errorf("read the module's files: %w", err)
+		}
+		if len(places) > 0 {
+			return nil, loopvarError(genv.GOMOD, userGo, places)
+		}
 		e.notices = append(e.notices, fmt.Sprintf("cape: %s declares go %s; the program is built with the language version of go %s, which the runtime needs (since go 1.22 each loop iteration has its own loop variable)", genv.GOMOD, userGo, runtimeGo()))
 	}
 	e.flags = []string{"-modfile=" + modfile, "-mod=mod"}

@@ -1,0 +1,77 @@
+package gocmd
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCapturesIn: a loop variable captured by a function literal that
+// outlives the call site, or whose address is taken, is found; one used by
+// a literal called where it stands, or not used, is not.
+func TestCapturesIn(t *testing.T) {
+	src := `package p
+
+func f(xs []int, done chan int) {
+	var fs []func() int
+	for i := 0; i < 3; i++ {
+		fs = append(fs, func() int { return i }) // 1
+	}
+	for _, v := range xs {
+		go func() { done <- v }() // 2: a goroutine outlives the iteration
+	}
+	var ps []*int
+	for k := range xs {
+		ps = append(ps, &k) // 3
+	}
+	for j := 0; j < 3; j++ {
+		func() { _ = j }() // called at once
+		s := func(a int) int { return a * 2 }
+		_ = s(j)
+	}
+	_, _ = fs, ps
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, p := range capturesIn(f) {
+		lines = append(lines, fset.Position(p).Line)
+	}
+	if len(lines) != 3 || lines[0] != 6 || lines[1] != 9 || lines[2] != 13 {
+		t.Errorf("captures at lines %v, want [6 9 13]", lines)
+	}
+}
+
+// TestLoopvarCaptures walks a module's files, leaving out tests, testdata
+// and nested modules, and names each place.
+func TestLoopvarCaptures(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	capture := "package p\n\nfunc f() (fs []func() int) {\n\tfor i := 0; i < 3; i++ {\n\t\tfs = append(fs, func() int { return i })\n\t}\n\treturn\n}\n"
+	write("go.mod", "module m\n\ngo 1.21\n")
+	write("lib/lib.go", capture)
+	write("lib/lib_test.go", capture)
+	write("testdata/x.go", capture)
+	write("inner/go.mod", "module inner\n")
+	write("inner/x.go", capture)
+	places, err := loopvarCaptures(root, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(places) != 1 || !strings.HasSuffix(places[0], filepath.Join("lib", "lib.go")+":5:39") {
+		t.Errorf("places %v, want lib/lib.go:5:39 only", places)
+	}
+}
