@@ -1156,6 +1156,14 @@ func (t *translator) text(n ast.Node) string {
 	tf := t.fset.File(n.Pos())
 	f := t.fileOf[tf]
 	src := t.p.srcs[f]
+	if src == nil {
+		// Another package's code (the flow analysis reads its
+		// functions): its expression as go/types writes it.
+		if e, ok := n.(ast.Expr); ok {
+			return types.ExprString(e)
+		}
+		return ""
+	}
 	return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
 }
 

@@ -171,12 +171,19 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 	var ftype *ast.FuncType
 	var body *ast.BlockStmt
 	var recv *ast.FieldList
+	ct := t // the translator whose information covers the callee
 	if fn := t.staticCallee(call); fn != nil {
 		d := t.facts.decls[fn]
 		if d == nil || d.Body == nil {
 			return nil, nil
 		}
 		scope, ftype, body, recv = d, d.Type, d.Body, d.Recv
+	} else if fn, _ := t.externalCallee(call); fn != nil {
+		view, d := t.foreignFlowView(fn)
+		if d == nil {
+			return nil, nil
+		}
+		ct, scope, ftype, body, recv = view, d, d.Type, d.Body, d.Recv
 	} else if lit := fc.literal(call.Fun); lit != nil {
 		scope, ftype, body = lit, lit.Type, lit.Body
 	} else {
@@ -185,8 +192,8 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 	if scope == fc.scope {
 		return nil, nil
 	}
-	sub := &formCtx{t: t, r: fc.r, root: fc.root, assigned: fc.assigned, counters: fc.counters, scope: scope,
-		written: assignedIn(t, body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
+	sub := &formCtx{t: ct, r: fc.r, root: fc.root, assigned: fc.assigned, counters: fc.counters, scope: scope,
+		written: assignedIn(ct, body), bind: map[*types.Var]linForm{}, arrays: map[*types.Var]arrayRef{},
 		elems: map[*types.Var]arrayRef{}, aliases: map[*types.Var]string{}}
 	sub.scanCounters(body)
 	if recv != nil {
@@ -194,7 +201,7 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 		if !ok || len(recv.List) != 1 || len(recv.List[0].Names) != 1 {
 			return nil, nil
 		}
-		if v, ok := t.info.Defs[recv.List[0].Names[0]].(*types.Var); ok {
+		if v, ok := ct.info.Defs[recv.List[0].Names[0]].(*types.Var); ok {
 			sub.bindElem(fc, v, sel.X, true)
 			sub.bindAlias(fc, v, sel.X)
 		}
@@ -202,7 +209,7 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 	k := 0
 	for _, f := range ftype.Params.List {
 		for _, name := range f.Names {
-			v, ok := t.info.Defs[name].(*types.Var)
+			v, ok := ct.info.Defs[name].(*types.Var)
 			if ok && k < len(call.Args) && !sub.written[v] {
 				if form, ok := fc.form(call.Args[k], 0); ok {
 					sub.bind[v] = form
@@ -926,4 +933,35 @@ func (fc *formCtx) runsOnce(loop *ast.ForStmt, cr counterRange) bool {
 	span := fc.expandLocals(hi.add(cr.lo, -1), 3)
 	c, constant := span[""]
 	return len(span) == 1 && constant && c >= 1
+}
+
+// foreignFlowView returns, for fn of another package whose source the
+// translator reads, a view of the translator whose type information,
+// parents and declarations are that package's, so that the flow analysis
+// can read fn's body as it reads the package's own functions (the
+// accessors of a matrix type: m.Set(i, j, m.At(i-1, j))), and fn's
+// declaration; nil, nil if there is none. The view knows no sources of
+// that package's variables: its locals are not followed.
+func (t *translator) foreignFlowView(fn *types.Func) (*translator, *ast.FuncDecl) {
+	if t.foreign == nil || fn.Pkg() == nil {
+		return nil, nil
+	}
+	fp := t.foreign.load(fn.Pkg().Path())
+	if fp == nil {
+		return nil, nil
+	}
+	d := fp.decls[fn.Origin().FullName()]
+	if d == nil || d.Body == nil {
+		return nil, nil
+	}
+	if t.flowViews == nil {
+		t.flowViews = map[string]*translator{}
+	}
+	view := t.flowViews[fn.Pkg().Path()]
+	if view == nil {
+		view = &translator{p: t.p, fset: t.fset, info: fp.info, parent: fp.parents, fileOf: t.fileOf,
+			assigned: map[ast.Node]map[*types.Var]bool{}, facts: newFacts(), foreign: t.foreign, flowViews: t.flowViews}
+		t.flowViews[fn.Pkg().Path()] = view
+	}
+	return view, d
 }

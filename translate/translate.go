@@ -126,6 +126,9 @@ type translator struct {
 	// prints memoizes printReach (stdout.go): which functions may write
 	// to standard output, asked by printsInGoroutines.
 	prints *reach
+	// flowViews are the views of other packages the flow analysis reads
+	// functions of (foreignFlowView), by import path.
+	flowViews map[string]*translator
 	// redirect memoizes redirects (stdout.go).
 	redirect outputRedirect
 	// foreign reads other packages' source for the package variables

@@ -63,6 +63,8 @@ func Fill(x []float64, v float64) {
 
 func RowOf(m *Matrix, i int) []float64 { return m.Row(i) }
 
+func Shift(dst, src []float64, i int) { dst[i] = src[i-1] }
+
 func (m *Matrix) MulVecRow(x, y []float64, i int) { y[i] = Dot(m.Row(i), x) }
 
 func (m *Matrix) SumRow(i int) float64 {
@@ -179,6 +181,12 @@ func TestForeignViews(t *testing.T) {
 		{"embedded pointer", "", "b.Set(i, 1)", "la.Boxed.Set may write through the slices or pointers that b holds"},
 		{"generic vector of any", "", "w.Set(i, 1)", "la.Any.Set may write through the slices or pointers that w holds"},
 		{"view of a package variable", "", "lg.TouchGlobal(i)", "changes lg.Global, a package variable"},
+		// The accessors' bodies are read for the loop's dependences:
+		// the element before, through the stride field m.C.
+		{"accessors reading the row before", "", "if i > 0 {\n\t\t\tm.Set(i, 0, m.At(i-1, 0)+1)\n\t\t}", "m.At(i-1, 0) reads m.Data[i * m.C + j] (at la.go:28) in the parallel loop, and written by an earlier iteration"},
+		{"accessors within a row", "", "for j := 1; j < n; j++ {\n\t\t\tm.Set(i, j, m.At(i, j-1)*2)\n\t\t}", ""},
+		{"one slice handed twice", "", "if i > 0 {\n\t\t\tla.Shift(y, y, i)\n\t\t}", "la.Shift(y, y, i) reads src[i - 1]"},
+		{"two slices handed", "", "if i > 0 {\n\t\t\tla.Shift(y, x, i)\n\t\t}", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
