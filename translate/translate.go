@@ -235,6 +235,7 @@ func (t *translator) run() *Result {
 func (t *translator) index() {
 	c := &collector{translator: t, facts: newFacts(), stores: &stores{fields: map[*types.Var][]store{}}}
 	c.collectFacts()
+	c.addressSources()
 	c.collectStores()
 	t.facts, t.stores = c.facts, c.stores
 	t.directives = t.findRegions()

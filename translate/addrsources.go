@@ -1,0 +1,227 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A slice or pointer variable may be given its value through its address:
+// a decoder handed &vals (json.Unmarshal), the program's own out-parameter
+// helper (load(&vals, n) storing *dst = make(...)), a pointer to it kept
+// in a local (p := &a; *p = ...), or a pointer method of a named slice
+// type re-making its receiver (v.Resize(n)). Those values are the
+// variable's sources too: without them the memory a region writes through
+// the variable stayed on the Go heap, and the slaves' writes were lost.
+
+// addressSources adds to the sources of every variable of slice or pointer
+// type whose address the package takes the values stored through that
+// address where the analysis can follow it (the package's own functions
+// and locals), and an unknown source where it cannot.
+func (t *collector) addressSources() {
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.UnaryExpr:
+				if x.Op != token.AND {
+					break
+				}
+				if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+					if v := t.varOf(id); v != nil && sliceOrPointer(v.Type()) {
+						t.addressOf(v, x)
+					}
+				}
+			case *ast.CallExpr:
+				t.implicitAddress(x)
+			}
+			return true
+		})
+	}
+}
+
+// sliceOrPointer reports whether typ is a slice or a pointer type.
+func sliceOrPointer(typ types.Type) bool {
+	switch typ.Underlying().(type) {
+	case *types.Slice, *types.Pointer:
+		return true
+	}
+	return false
+}
+
+// addressOf records what is stored through the address of v that addr
+// takes, by where the address goes.
+func (t *collector) addressOf(v *types.Var, addr *ast.UnaryExpr) {
+	unknown := func(what string) {
+		t.facts.sources[v] = append(t.facts.sources[v], source{pos: addr.Pos(), unknown: what})
+	}
+	var at ast.Node = addr
+	for {
+		if p, ok := t.parent[at].(*ast.ParenExpr); ok {
+			at = p
+			continue
+		}
+		break
+	}
+	switch p := t.parent[at].(type) {
+	case *ast.CallExpr:
+		idx := -1
+		for i, a := range p.Args {
+			if a == at {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			unknown(fmt.Sprintf("a store through its address, taken at %s", t.where(addr.Pos())))
+			return
+		}
+		if fn := t.staticCallee(p); fn != nil {
+			if param := paramOf(t.info, t.facts.decls[fn], fn, idx); param != nil {
+				t.storesThrough(v, param, t.facts.decls[fn].Body, addr.Pos(), fmt.Sprintf("%s, given its address at %s", fn.Name(), t.where(addr.Pos())))
+				return
+			}
+		}
+		unknown(fmt.Sprintf("%s, given its address at %s", t.text(p.Fun), t.where(addr.Pos())))
+	case *ast.AssignStmt:
+		if len(p.Lhs) == len(p.Rhs) {
+			for i, r := range p.Rhs {
+				if r == at {
+					if q := t.varOf(p.Lhs[i]); q != nil {
+						if body := t.funcBody(p); body != nil {
+							t.storesThrough(v, q, body, addr.Pos(), fmt.Sprintf("a store through %s, its address taken at %s", q.Name(), t.where(addr.Pos())))
+							return
+						}
+					}
+				}
+			}
+		}
+		unknown(fmt.Sprintf("a store through its address, taken at %s", t.where(addr.Pos())))
+	default:
+		unknown(fmt.Sprintf("a store through its address, taken at %s", t.where(addr.Pos())))
+	}
+}
+
+// implicitAddress records, for call of a pointer method on an addressable
+// variable of a named slice or pointer type (v.Resize(n) with func (v
+// *Vec) Resize), what the method stores through its receiver.
+func (t *collector) implicitAddress(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	s := t.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !s.Indirect() && !isPointerRecv(s.Obj()) {
+		return
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v := t.varOf(id)
+	if v == nil || !sliceOrPointer(v.Type()) {
+		return
+	}
+	if _, ptr := v.Type().(*types.Pointer); ptr || !isPointerRecv(s.Obj()) {
+		return // the method gets v's value, not its address
+	}
+	fn, _ := s.Obj().(*types.Func)
+	d := t.facts.decls[fn]
+	if d == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+		t.facts.sources[v] = append(t.facts.sources[v], source{pos: call.Pos(), unknown: fmt.Sprintf("%s, called on it at %s", t.text(sel), t.where(call.Pos()))})
+		return
+	}
+	if recv, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
+		t.storesThrough(v, recv, d.Body, call.Pos(), fmt.Sprintf("%s, called on it at %s", fn.Name(), t.where(call.Pos())))
+	}
+}
+
+// isPointerRecv reports whether the method o has a pointer receiver.
+func isPointerRecv(o types.Object) bool {
+	fn, ok := o.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	_, ptr := sig.Recv().Type().(*types.Pointer)
+	return ptr
+}
+
+// paramOf returns the parameter of fn (declared by d) that argument idx
+// of a call gives a value to; nil for a variadic one, or without a body.
+func paramOf(info *types.Info, d *ast.FuncDecl, fn *types.Func, idx int) *types.Var {
+	if d == nil || d.Body == nil {
+		return nil
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Variadic() && idx >= sig.Params().Len()-1 || idx >= sig.Params().Len() {
+		return nil
+	}
+	return sig.Params().At(idx)
+}
+
+// storesThrough adds to v's sources the values body stores through the
+// pointer p to it (*p = x), and an unknown source, described by what, if
+// p goes anywhere else than a dereference (handed on, copied, returned).
+func (t *collector) storesThrough(v, p *types.Var, body *ast.BlockStmt, addr token.Pos, what string) {
+	if body == nil {
+		return
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || t.info.Uses[id] != p {
+			return true
+		}
+		var at ast.Node = id
+		for {
+			if q, ok := t.parent[at].(*ast.ParenExpr); ok {
+				at = q
+				continue
+			}
+			break
+		}
+		star, ok := t.parent[at].(*ast.StarExpr)
+		if !ok {
+			if sel, isSel := t.parent[at].(*ast.SelectorExpr); isSel && sel.X == at {
+				return true // p.f: a field or method of what p points to, not p's target replaced
+			}
+			if ix, isIx := t.parent[at].(*ast.IndexExpr); isIx && ix.X == at {
+				return true // p[i] of a pointer to an array
+			}
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: addr, unknown: what})
+			return true
+		}
+		as, ok := t.parent[star].(*ast.AssignStmt)
+		if !ok {
+			return true // *p read, indexed or ranged over
+		}
+		for i, l := range as.Lhs {
+			if ast.Unparen(l) != star {
+				continue
+			}
+			switch {
+			case as.Tok != token.ASSIGN:
+				t.facts.sources[v] = append(t.facts.sources[v], source{pos: addr, unknown: what})
+			case len(as.Lhs) == len(as.Rhs):
+				t.facts.sources[v] = append(t.facts.sources[v], source{pos: as.Rhs[i].Pos(), expr: as.Rhs[i]})
+			default:
+				t.facts.sources[v] = append(t.facts.sources[v], source{pos: addr, unknown: what})
+			}
+		}
+		return true
+	})
+}
+
+// funcBody returns the body of the function declaration or literal that
+// holds n.
+func (t *collector) funcBody(n ast.Node) *ast.BlockStmt {
+	switch f := t.enclosing(n, isFunc).(type) {
+	case *ast.FuncDecl:
+		return f.Body
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return nil
+}

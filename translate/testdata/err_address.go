@@ -1,0 +1,36 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// A slice given its value through its address, where the analysis cannot
+// follow the store (a decoder of another package, a pointer that goes
+// further), cannot be placed in the arena: refused, naming the call.
+
+type holder struct{ dst *[]float64 }
+
+func (h holder) fill(n int) { *h.dst = make([]float64, n) }
+
+func keep(p *[]float64) *[]float64 { return p }
+
+func main() {
+	var vals []float64
+	if err := json.Unmarshal([]byte(`[1,2,3]`), &vals); err != nil { // want "vals is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from json.Unmarshal, given its address at err_address.go:20"
+		panic(err)
+	}
+	var c []float64
+	h := holder{dst: &c} // want "c is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from a store through its address"
+	h.fill(3)
+	var d []float64
+	q := keep(&d) // want "d is written through .* keep, given its address"
+	*q = make([]float64, 3)
+	//cape:parallel for
+	for i := 0; i < 3; i++ {
+		vals[i] *= 2
+		c[i] = 1
+		d[i] = 2
+	}
+	fmt.Println(vals, c, d)
+}
