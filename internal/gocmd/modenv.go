@@ -53,6 +53,18 @@ type modInfo struct {
 	Module  struct{ Path string }
 	Go      string
 	Replace []struct{ Old struct{ Path string } }
+	Godebug []struct{ Key string }
+}
+
+// hasGodebugDefault reports whether the module file sets its GODEBUG
+// defaults itself (godebug default=goX.Y).
+func (mi *modInfo) hasGodebugDefault() bool {
+	for _, g := range mi.Godebug {
+		if g.Key == "default" {
+			return true
+		}
+	}
+	return false
 }
 
 // newGoEnv prepares, in the directory tmp, the temporary module files for
@@ -67,6 +79,7 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 	var userSum []byte
 	replaced := false
 	userGo := runtimeGo() // the language version the module declares
+	userDebug := false    // the module sets its GODEBUG defaults itself
 	if genv.GOMOD == "" || genv.GOMOD == os.DevNull {
 		// A directory of .go files outside any module: make it one.
 		content := []byte("module capeprogram\n\ngo " + runtimeGo() + "\n")
@@ -84,6 +97,7 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 			return e, nil // this repository: the runtime is the module itself
 		}
 		userGo = mi.Go
+		userDebug = mi.hasGodebugDefault()
 		if userGo == "" {
 			userGo = "1.16" // what the go command assumes without a go line
 		}
@@ -108,6 +122,7 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 		e.env = append(e.env, "GOWORK=off")
 	}
 	rt := runtimeSource{replaced: replaced, self: capesrc.ShipsPlatform(genv.GOOS, genv.GOARCH)}
+	rt.keepDebug = genv.GOMOD != "" && genv.GOMOD != os.DevNull && !userDebug
 	if err := rt.add(ctx, dir, tmp, modfile, userGo, userSum); err != nil {
 		return nil, err
 	}
@@ -122,7 +137,7 @@ func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
 		if len(places) > 0 {
 			return nil, loopvarError(genv.GOMOD, userGo, places)
 		}
-		e.notices = append(e.notices, fmt.Sprintf("cape: %s declares go %s; the program is built with the language version of go %s, which the runtime needs (since go 1.22 each loop iteration has its own loop variable)", genv.GOMOD, userGo, runtimeGo()))
+		e.notices = append(e.notices, fmt.Sprintf("cape: %s declares go %s; the program is built with the language version of go %s, which the runtime needs (since go 1.22 each loop iteration has its own loop variable; the GODEBUG defaults stay go %s's)", genv.GOMOD, userGo, runtimeGo(), majorMinor(userGo)))
 	}
 	e.flags = []string{"-modfile=" + modfile, "-mod=mod"}
 	return e, nil
@@ -133,6 +148,10 @@ type runtimeSource struct {
 	replaced bool   // the user's go.mod replaces the runtime module already
 	self     bool   // the target platform's dependencies are carried (capesrc.SelfContained)
 	notice   string // what add tells the user, or ""
+	// keepDebug: where the language version is raised, the GODEBUG
+	// defaults stay those of the module's go line (godebug default=),
+	// as go run gives them (math/rand's Seed works before go 1.24).
+	keepDebug bool
 }
 
 // add makes the temporary modfile require the runtime, replaced by its
@@ -169,6 +188,10 @@ func (rt *runtimeSource) add(ctx context.Context, dir, tmp, modfile, userGo stri
 		// The runtime needs this language version; a module declaring an
 		// older one could not build it.
 		args = append(args, "-go="+v)
+		if rt.keepDebug {
+			// The runtime's timers need the channels of go 1.23 on.
+			args = append(args, "-godebug=default=go"+majorMinor(userGo), "-godebug=asynctimerchan=0")
+		}
 	}
 	return runGo(ctx, dir, nil, append(args, modfile)...)
 }
@@ -434,4 +457,15 @@ func runInTemp(cmd *exec.Cmd) error {
 	}
 	cmd.Env = append(cmd.Env, "GOTMPDIR="+tmp)
 	return cmd.Run()
+}
+
+// majorMinor returns the first two components of a Go version (1.22.3:
+// 1.22).
+func majorMinor(v string) string {
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		if j := strings.IndexByte(v[i+1:], '.'); j >= 0 {
+			return v[:i+1+j]
+		}
+	}
+	return v
 }

@@ -1,0 +1,3 @@
+module example.com/oldseed
+
+go 1.22
