@@ -342,7 +342,7 @@ func (t *translator) markablePlace(r *region, l ast.Expr, at *ast.IndexExpr) boo
 			varies = varies || v
 			continue
 		}
-		if t.readsMemory(r, ix, 0) || t.foldsLoopVar(r, ix, 0) {
+		if t.readsMemory(r, ix, 0) || t.foldsLoopVar(r, ix, 0) || t.overlappingWindow(r, ix) {
 			return true
 		}
 		varies = varies || t.followsLoopVar(r, ix, 0)
@@ -552,6 +552,10 @@ func (t *translator) foldsLoopVar(r *region, e ast.Expr, depth int) bool {
 			if (x.Op == token.REM || x.Op == token.QUO || x.Op == token.SHR || x.Op == token.AND) && t.followsLoopVar(r, x.X, depth) {
 				found = true
 			}
+			// i*z with z defined once as 0: every iteration one element.
+			if x.Op == token.MUL && (t.zeroVar(x.Y) && t.followsLoopVar(r, x.X, depth) || t.zeroVar(x.X) && t.followsLoopVar(r, x.Y, depth)) {
+				found = true
+			}
 		case *ast.CallExpr:
 			found = t.foldingCall(r, x, depth)
 		case *ast.Ident:
@@ -566,16 +570,62 @@ func (t *translator) foldsLoopVar(r *region, e ast.Expr, depth int) bool {
 	return found
 }
 
+// overlappingWindow reports whether the index e adds to an index that
+// moves by a constant stride with the loop variable a term that takes more
+// values in one iteration than that stride (a[i+j] with j < 3, a[i*4+j]
+// with j <= 4): neighbouring iterations then write common elements.
+func (t *translator) overlappingWindow(r *region, e ast.Expr) bool {
+	x, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || x.Op != token.ADD && x.Op != token.SUB {
+		return false
+	}
+	wider := func(base, term ast.Expr) bool {
+		if !t.distinctIndex(r, base, 1) {
+			return false
+		}
+		k, ok := t.stride(r, base, 1)
+		if !ok || k <= 0 {
+			return false
+		}
+		w, ok := t.termWidth(r, term)
+		return ok && w > k
+	}
+	return wider(x.X, x.Y) || x.Op == token.ADD && wider(x.Y, x.X)
+}
+
+// zeroVar reports whether e is a variable whose one value is the
+// constant 0 (z := 0, assigned nowhere else).
+func (t *translator) zeroVar(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := t.varOf(id)
+	if v == nil {
+		return false
+	}
+	srcs := t.facts.sources[v]
+	if len(srcs) != 1 || srcs[0].expr == nil {
+		return false
+	}
+	val := t.info.Types[srcs[0].expr].Value
+	return val != nil && val.Kind() == constant.Int && constant.Sign(val) == 0
+}
+
 // foldingCall reports whether call maps several values of r's loop
 // variable to one: min or max of it and something that does not follow
-// it (min(i, 5)), or a conversion of a floating-point value that follows
-// it to an integer (int(float64(i) * 0.5)).
+// it (min(i, 5)), a conversion of a floating-point value that follows it
+// to an integer (int(float64(i) * 0.5)), or a conversion to a narrower
+// integer type (uint8(i), which wraps).
 func (t *translator) foldingCall(r *region, call *ast.CallExpr, depth int) bool {
 	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
 		if len(call.Args) != 1 || !isInteger(tv.Type) {
 			return false
 		}
 		b, ok := t.info.TypeOf(call.Args[0]).Underlying().(*types.Basic)
+		if ok && b.Info()&types.IsInteger != 0 && !t.widening(call.Args[0], tv.Type) {
+			return t.followsLoopVar(r, call.Args[0], depth)
+		}
 		return ok && b.Info()&types.IsFloat != 0 && t.followsLoopVar(r, call.Args[0], depth)
 	}
 	b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)

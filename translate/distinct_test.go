@@ -203,6 +203,13 @@ func TestMarks(t *testing.T) {
 		{"an inner loop without a condition", "", "for j := 0; ; j++ { if j >= 4 { break }; a[i*4+j] = 1 }", 0},
 		{"an inner counter's places, every iteration", "", "for j := 0; j < 4; j++ { p[j] = i }", 2},
 		{"folding the loop variable", "", "a[i/2] = i", 2},
+		// Windows wider than the loop variable's stride overlap: marked.
+		{"a row of its stride", "", "for j := 0; j < 4; j++ { a[i*4+j] = 1 }", 0},
+		{"a row one wider than its stride", "", "for j := 0; j <= 4; j++ { a[i*4+j] = 1 }", 2},
+		{"a window over the next elements", "", "for j := range 3 { a[i+j] = 1 }", 2},
+		{"a narrowing conversion", "", "a[uint8(i*20)] = 1", 2},
+		{"a widening conversion", "", "a[int64(i)] = 1", 0},
+		{"a multiplier defined as 0", "", "z := 0; a[i*z] = 1", 2},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
