@@ -572,7 +572,11 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 	}
 	up := li.op == token.LSS || li.op == token.LEQ
 	if up == li.down {
-		t.errorf(s.Post.Pos(), "the loop increment goes the wrong way for %s %s", id.Name, li.op)
+		dir, bound := "down", "a bound above it"
+		if !li.down {
+			dir, bound = "up", "a bound below it"
+		}
+		t.errorf(s.Post.Pos(), "the loop's post statement moves %s %s, away from %s (%s): such a loop ends only by wrapping around or not at all; CAPE splits loops that move toward their bound", id.Name, dir, bound, t.text(s.Cond))
 		return nil
 	}
 	li.cond, li.at = s.Cond, s.For

@@ -11,7 +11,7 @@ func main() {
 		a[i] = 1
 	}
 	//cape:parallel for
-	for i := 0; i < n; i-- { // want "goes the wrong way"
+	for i := 0; i < n; i-- { // want "the loop.s post statement moves i down, away from a bound above it \\(i < n\\)"
 		a[i] = 1
 	}
 	//cape:parallel for
