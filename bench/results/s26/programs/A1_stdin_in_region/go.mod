@@ -1,0 +1,3 @@
+module example.com/stdinregion
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/a1c
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/mathrandregion
+
+go 1.26

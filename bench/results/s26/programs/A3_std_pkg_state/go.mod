@@ -1,0 +1,3 @@
+module example.com/stdpkgstate
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/jsonslice
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/own
+
+go 1.26

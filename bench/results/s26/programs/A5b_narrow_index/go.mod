@@ -1,0 +1,3 @@
+module example.com/a5b_narrow_index
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/a5c_mul_var_zero
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/logtofile
+
+go 1.26

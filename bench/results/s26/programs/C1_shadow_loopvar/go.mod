@@ -1,0 +1,3 @@
+module example.com/shadowloopvar
+
+go 1.26

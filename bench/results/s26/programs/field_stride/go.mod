@@ -1,0 +1,3 @@
+module example.com/dep2
+
+go 1.22

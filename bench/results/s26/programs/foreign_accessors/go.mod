@@ -1,0 +1,3 @@
+module example.com/p2
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/p4
+
+go 1.26
