@@ -34,6 +34,8 @@ func (t *collector) addressSources() {
 				}
 			case *ast.CallExpr:
 				t.implicitAddress(x)
+			case *ast.SelectorExpr:
+				t.methodValue(x)
 			}
 			return true
 		})
@@ -113,25 +115,81 @@ func (t *collector) implicitAddress(call *ast.CallExpr) {
 	if s == nil || s.Kind() != types.MethodVal || !s.Indirect() && !isPointerRecv(s.Obj()) {
 		return
 	}
+	if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr || !isPointerRecv(s.Obj()) || !sliceOrPointer(t.info.TypeOf(sel.X)) {
+		return // the method gets the operand's value, not its address
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		// s.X.Resize(n), vs[1].Resize(n): a place the sources of
+		// variables do not cover.
+		if t.remakesRecv(s.Obj()) {
+			t.errorf(call.Pos(), "%s gives %s a new value through its address, which CAPE follows only for a variable (v.%s(...)): call it on a variable and assign that (x := %s; x.%s(...); %s = x)",
+				t.text(sel), t.text(sel.X), sel.Sel.Name, t.text(sel.X), sel.Sel.Name, t.text(sel.X))
+		}
+		return
+	}
+	if v := t.varOf(id); v != nil {
+		t.methodOn(v, sel, call.Pos(), fmt.Sprintf("%s, called on it at %s", t.text(sel), t.where(call.Pos())))
+	}
+}
+
+// methodOn adds to v's sources what the pointer method sel (called with
+// v's address, at pos) stores through its receiver; an unknown source if
+// CAPE cannot read the method.
+func (t *collector) methodOn(v *types.Var, sel *ast.SelectorExpr, pos token.Pos, what string) {
+	fn, _ := t.info.Selections[sel].Obj().(*types.Func)
+	d := t.facts.decls[fn]
+	if d == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+		t.facts.sources[v] = append(t.facts.sources[v], source{pos: pos, unknown: what})
+		return
+	}
+	if recv, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
+		t.storesThrough(v, recv, d.Body, pos, what)
+	}
+}
+
+// remakesRecv reports whether the method o, of this package, assigns its
+// pointer receiver's target whole (*v = ...), or CAPE cannot read it.
+func (t *collector) remakesRecv(o types.Object) bool {
+	fn, _ := o.(*types.Func)
+	d := t.facts.decls[fn]
+	if d == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+		return fn == nil || fn.Pkg() == t.p.types
+	}
+	recv, _ := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var)
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				if st, ok := ast.Unparen(l).(*ast.StarExpr); ok && t.varOf(st.X) == recv && recv != nil {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// methodValues adds an unknown source to each variable of which a pointer
+// method is taken as a value (f := v.Resize): the method may replace the
+// variable through the address the value holds, where CAPE cannot see.
+func (t *collector) methodValue(sel *ast.SelectorExpr) {
+	s := t.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !isPointerRecv(s.Obj()) {
+		return
+	}
+	if call, ok := t.parent[sel].(*ast.CallExpr); ok && ast.Unparen(call.Fun) == sel {
+		return // called: implicitAddress
+	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	if !ok {
 		return
 	}
-	v := t.varOf(id)
-	if v == nil || !sliceOrPointer(v.Type()) {
-		return
-	}
-	if _, ptr := v.Type().(*types.Pointer); ptr || !isPointerRecv(s.Obj()) {
-		return // the method gets v's value, not its address
-	}
-	fn, _ := s.Obj().(*types.Func)
-	d := t.facts.decls[fn]
-	if d == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
-		t.facts.sources[v] = append(t.facts.sources[v], source{pos: call.Pos(), unknown: fmt.Sprintf("%s, called on it at %s", t.text(sel), t.where(call.Pos()))})
-		return
-	}
-	if recv, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
-		t.storesThrough(v, recv, d.Body, call.Pos(), fmt.Sprintf("%s, called on it at %s", fn.Name(), t.where(call.Pos())))
+	if v := t.varOf(id); v != nil && sliceOrPointer(v.Type()) {
+		if _, ptr := v.Type().Underlying().(*types.Pointer); !ptr {
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: sel.Pos(), unknown: fmt.Sprintf("the method value %s, which holds its address (%s)", t.text(sel), t.where(sel.Pos()))})
+		}
 	}
 }
 
@@ -185,7 +243,11 @@ func (t *collector) storesThrough(v, p *types.Var, body *ast.BlockStmt, addr tok
 		star, ok := t.parent[at].(*ast.StarExpr)
 		if !ok {
 			if sel, isSel := t.parent[at].(*ast.SelectorExpr); isSel && sel.X == at {
-				return true // p.f: a field or method of what p points to, not p's target replaced
+				if s := t.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal && isPointerRecv(s.Obj()) {
+					// p.M() with M's receiver *T: M gets p itself.
+					t.methodOn(v, sel, addr, what)
+				}
+				return true // p.f: a field of what p points to, not p's target replaced
 			}
 			if ix, isIx := t.parent[at].(*ast.IndexExpr); isIx && ix.X == at {
 				return true // p[i] of a pointer to an array

@@ -15,9 +15,15 @@ func (h holder) fill(n int) { *h.dst = make([]float64, n) }
 
 func keep(p *[]float64) *[]float64 { return p }
 
+type vec []float64
+
+func (v *vec) resize(n int) { *v = make(vec, n) }
+
+type sim struct{ x vec }
+
 func main() {
 	var vals []float64
-	if err := json.Unmarshal([]byte(`[1,2,3]`), &vals); err != nil { // want "vals is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from json.Unmarshal, given its address at err_address.go:20"
+	if err := json.Unmarshal([]byte(`[1,2,3]`), &vals); err != nil { // want "vals is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from json.Unmarshal, given its address at err_address.go:26"
 		panic(err)
 	}
 	var c []float64
@@ -26,11 +32,17 @@ func main() {
 	var d []float64
 	q := keep(&d) // want "d is written through .* keep, given its address"
 	*q = make([]float64, 3)
+	var s sim
+	s.x.resize(3) // want "s.x.resize gives s.x a new value through its address, which CAPE follows only for a variable"
+	var w vec
+	f := w.resize // want "w is written through .* the method value w.resize, which holds its address"
+	f(3)
 	//cape:parallel for
 	for i := 0; i < 3; i++ {
 		vals[i] *= 2
 		c[i] = 1
 		d[i] = 2
+		w[i] = 3
 	}
-	fmt.Println(vals, c, d)
+	fmt.Println(vals, c, d, s, w)
 }

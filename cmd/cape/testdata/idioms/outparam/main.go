@@ -2,7 +2,8 @@
 // an out-parameter helper (load(&vals, n) storing *dst = make(...)), a
 // pointer kept in a local (p := &a; *p = make(...)), a helper building a
 // buffer and storing it (*out = buf), and a pointer method of a named
-// slice type re-making its receiver (v.Resize(n)); regions then write
+// slice type re-making its receiver (v.Resize(n), also through a pointer
+// to it: pu.Resize(n)); regions then write
 // them. The memory must be placed where the slaves' writes land.
 package main
 
@@ -41,12 +42,16 @@ func main() {
 	}
 	var v Vec
 	v.Resize(n)
+	var u Vec
+	pu := &u
+	pu.Resize(n)
 	//cape:parallel for
 	for i := 0; i < n; i++ {
 		vals[i] *= 2
 		a[i] = float64(i * i)
 		w[i] += i
 		v[i] = vals[i] + a[i]
+		u[i] = float64(w[i])
 	}
-	fmt.Println(vals[n-1], a[n-1], w[n-1], v[n-1], v[n/2])
+	fmt.Println(vals[n-1], a[n-1], w[n-1], v[n-1], v[n/2], u[3])
 }
