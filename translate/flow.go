@@ -1244,8 +1244,10 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 				return fc.aliases[root] + strings.TrimPrefix(t.text(sel), root.Name()), linForm{}, true
 			}
 		}
-		if root := t.rootVar(x); root == nil || within(root.Pos(), fc.scope) || fc.written[root] {
-			return "", nil, false
+		if _, slice := x.(*ast.SliceExpr); !slice { // a slice: its operand is judged below
+			if root := t.rootVar(x); root == nil || within(root.Pos(), fc.scope) || fc.written[root] {
+				return "", nil, false
+			}
 		}
 	}
 	switch e := x.(type) {
@@ -1287,6 +1289,14 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 				}
 				off, from = off.add(lo, 1), ast.Unparen(se.X)
 			}
+			if call, ok := from.(*ast.CallExpr); ok {
+				// row := m.Row(i-1): a function returning one slice
+				// expression of its parameters, read as that slice.
+				if key, o, ok := fc.returnedSlice(call); ok {
+					return key, off.add(o, 1), true
+				}
+				break
+			}
 			id, ok := from.(*ast.Ident)
 			if !ok || t.varOf(id) == nil {
 				break
@@ -1316,6 +1326,22 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 		return fc.getterKey(e)
 	}
 	return "", nil, false
+}
+
+// returnedSlice returns the array and offset of the slice that call
+// returns, where the function called (the package's own, or another
+// package's: calleeCtx) is one return of a slice expression of its
+// parameters (m.Data[i*m.C:(i+1)*m.C]).
+func (fc *formCtx) returnedSlice(call *ast.CallExpr) (string, linForm, bool) {
+	sub, body := fc.calleeCtx(call)
+	if sub == nil || len(body.List) != 1 {
+		return "", nil, false
+	}
+	ret, ok := body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return "", nil, false
+	}
+	return sub.arrayKey(ret.Results[0])
 }
 
 // getterKey names, for call of another package's getter returning a slice

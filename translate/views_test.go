@@ -187,6 +187,8 @@ func TestForeignViews(t *testing.T) {
 		{"accessors within a row", "", "for j := 1; j < n; j++ {\n\t\t\tm.Set(i, j, m.At(i, j-1)*2)\n\t\t}", ""},
 		{"one slice handed twice", "", "if i > 0 {\n\t\t\tla.Shift(y, y, i)\n\t\t}", "la.Shift(y, y, i) reads src[i - 1]"},
 		{"two slices handed", "", "if i > 0 {\n\t\t\tla.Shift(y, x, i)\n\t\t}", ""},
+		{"a view of the row before", "", "if i > 0 {\n\t\t\tprev := m.Row(i - 1)\n\t\t\tfor j := 0; j < n; j++ {\n\t\t\t\tm.Set(i, j, prev[j]+1)\n\t\t\t}\n\t\t}", "prev[j] is read in the parallel loop, and written by an earlier iteration"},
+		{"a view of its own row", "", "own := m.Row(i)\n\t\tfor j := 0; j < n; j++ {\n\t\t\tm.Set(i, j, own[j]*2)\n\t\t}", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -756,6 +756,7 @@ type matrix struct {
 
 func (m *matrix) at(i, j int) float64     { return m.data[i*m.c+j] }
 func (m *matrix) set(i, j int, v float64) { m.data[i*m.c+j] = v }
+func (m *matrix) row(i int) []float64     { return m.data[i*m.c : (i+1)*m.c] }
 
 func fieldStrides(n int) {
 	m := &matrix{r: n, c: 4, data: make([]float64, n*4)}
@@ -766,6 +767,13 @@ func fieldStrides(n int) {
 	//cape:parallel for
 	for i := 1; i < n; i++ {
 		m.set(i, 0, m.at(i-1, 0)+1) // want "m.at.i-1, 0. reads m.data.i.m.c.j. .at err_flow.go:[0-9]+. in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		prev := m.row(i - 1)
+		for j := 0; j < m.c; j++ {
+			m.set(i, j, prev[j]+1) // want "prev.j. is read in the parallel loop, and written by an earlier iteration"
+		}
 	}
 	// Within a row: an iteration's own elements.
 	//cape:parallel for
