@@ -232,22 +232,80 @@ func (t *translator) redirects() outputRedirect {
 	t.redirect.done = true
 	for _, f := range t.p.files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.AssignStmt:
-				for _, l := range x.Lhs {
-					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && isStdout(t.info.Uses[sel.Sel]) && !t.redirect.stdout.IsValid() {
-						t.redirect.stdout = x.Pos()
-					}
-				}
-			case *ast.CallExpr:
-				if t.pkgFunc(x, "log", "SetOutput") && len(x.Args) == 1 && !t.isStdStream(x.Args[0]) && !t.isDiscard(x.Args[0]) && !t.redirect.log.IsValid() {
-					t.redirect.log = x.Pos()
-				}
-			}
+			t.redirectIn(n, t.info)
 			return true
 		})
 	}
+	// The module's other packages the program imports may point os.Stdout
+	// elsewhere too (an outx.Redirect(name) helper).
+	for _, f := range t.p.files {
+		for _, imp := range f.Imports {
+			path := strings.Trim(imp.Path.Value, `"`)
+			if t.foreign == nil || t.foreign.standard(path) {
+				continue
+			}
+			fp := t.foreign.load(path)
+			if fp == nil {
+				continue
+			}
+			for _, d := range fp.decls {
+				ast.Inspect(d, func(n ast.Node) bool {
+					if as, ok := n.(*ast.AssignStmt); ok {
+						t.stdoutAssigned(as, fp.info)
+					}
+					return true
+				})
+			}
+		}
+	}
 	return t.redirect
+}
+
+// redirectIn records in t.redirect the output redirection n makes, if
+// any: os.Stdout assigned, log's output set (log.SetOutput, or on
+// log.Default()) or slog's default handler replaced (which log's output
+// follows), standard output or error's descriptor duplicated over
+// (syscall.Dup2(fd, 1)).
+func (t *translator) redirectIn(n ast.Node, info *types.Info) {
+	switch x := n.(type) {
+	case *ast.AssignStmt:
+		t.stdoutAssigned(x, info)
+	case *ast.CallExpr:
+		setsLog := t.pkgFunc(x, "log", "SetOutput") || t.logDefaultSetOutput(x)
+		if setsLog && len(x.Args) == 1 && !t.isStdStream(x.Args[0]) && !t.isDiscard(x.Args[0]) || t.pkgFunc(x, "log/slog", "SetDefault") {
+			if !t.redirect.log.IsValid() {
+				t.redirect.log = x.Pos()
+			}
+		}
+		if (t.pkgFunc(x, "syscall", "Dup2", "Dup3") || t.pkgFunc(x, "golang.org/x/sys/unix", "Dup2", "Dup3")) && len(x.Args) >= 2 {
+			switch v := t.info.Types[x.Args[1]].Value; {
+			case v != nil && constant.Compare(v, token.EQL, constant.MakeInt64(1)) && !t.redirect.stdout.IsValid():
+				t.redirect.stdout = x.Pos()
+			case v != nil && constant.Compare(v, token.EQL, constant.MakeInt64(2)) && !t.redirect.log.IsValid():
+				t.redirect.log = x.Pos()
+			}
+		}
+	}
+}
+
+// stdoutAssigned records as assigns os.Stdout (info: the code's type
+// information).
+func (t *translator) stdoutAssigned(as *ast.AssignStmt, info *types.Info) {
+	for _, l := range as.Lhs {
+		if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && isStdout(info.Uses[sel.Sel]) && !t.redirect.stdout.IsValid() {
+			t.redirect.stdout = as.Pos()
+		}
+	}
+}
+
+// logDefaultSetOutput reports whether call is log.Default().SetOutput(w).
+func (t *translator) logDefaultSetOutput(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "SetOutput" {
+		return false
+	}
+	inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	return ok && t.pkgFunc(inner, "log", "Default")
 }
 
 // redirectedPrint returns, for call of fn (of another package) in a
@@ -263,12 +321,15 @@ func (t *translator) redirectedPrint(fn *types.Func, call *ast.CallExpr) (string
 			stdout = ok && isStdout(t.info.Uses[sel.Sel])
 		}
 		if stdout {
-			return "os.Stdout is assigned", rd.stdout
+			return "the program points its standard output elsewhere", rd.stdout
 		}
 	}
 	if fn.Pkg().Path() == "log" && rd.log.IsValid() && t.packageFunc(call) != nil &&
 		(strings.HasPrefix(fn.Name(), "Print") || strings.HasPrefix(fn.Name(), "Fatal") || strings.HasPrefix(fn.Name(), "Panic")) {
-		return "log.SetOutput gives the log package a writer of the program's", rd.log
+		return "the log package's output is pointed at a writer of the program's", rd.log
+	}
+	if fn.Pkg().Path() == "log/slog" && rd.log.IsValid() && t.packageFunc(call) != nil && slogPrints[fn.Name()] {
+		return "the log package's output is pointed at a writer of the program's", rd.log
 	}
 	return "", token.NoPos
 }
@@ -282,3 +343,8 @@ func (t *translator) isDiscard(e ast.Expr) bool {
 	v, ok := t.info.Uses[sel.Sel].(*types.Var)
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "io" && v.Name() == "Discard"
 }
+
+// slogPrints are log/slog's top-level functions that write a record
+// through the default logger.
+var slogPrints = map[string]bool{"Debug": true, "Info": true, "Warn": true, "Error": true, "Log": true, "LogAttrs": true,
+	"DebugContext": true, "InfoContext": true, "WarnContext": true, "ErrorContext": true}

@@ -26,13 +26,23 @@ func main() {
 	//cape:parallel for
 	for i := 0; i < 12; i++ {
 		a[i] = i * i
-		log.Printf("iteration %d", i)         // want "log.Printf prints in the parallel region, but log.SetOutput gives the log package a writer of the program's \\(err_redirect.go:19\\)"
-		fmt.Println("row", i)                 // want "fmt.Println prints in the parallel region, but os.Stdout is assigned \\(err_redirect.go:24\\)"
-		fmt.Fprintf(os.Stdout, "row %d\n", i) // want "fmt.Fprintf prints in the parallel region, but os.Stdout is assigned"
+		log.Printf("iteration %d", i)         // want "log.Printf prints in the parallel region, but the log package's output is pointed at a writer of the program's \\(err_redirect.go:19\\)"
+		fmt.Println("row", i)                 // want "fmt.Println prints in the parallel region, but the program points its standard output elsewhere \\(err_redirect.go:24\\)"
+		fmt.Fprintf(os.Stdout, "row %d\n", i) // want "fmt.Fprintf prints in the parallel region, but the program points its standard output elsewhere"
 		fmt.Fprintf(os.Stderr, "row %d\n", i) // each node's own standard error
 		s := fmt.Sprint(i)                    // no output
 		a[i] += len(s)
 	}
 	log.Println("end")
 	fmt.Println(a)
+}
+
+// The log package's default logger set directly, and slog's default
+// handler (which the log package's output follows), count too.
+func others(f *os.File) {
+	log.Default().SetOutput(f)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		log.Println(i) // want "log.Println prints in the parallel region, but the log package's output is pointed at a writer of the program's"
+	}
 }
