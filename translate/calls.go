@@ -717,7 +717,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if t.readsStdin(fn, recv, call) {
 		w.errorf(call.Pos(), "%s reads the standard input in the parallel region%s: every node reads its own copy of the input stream, from where the sequential code left it, so the nodes' iterations would read the same values; read the input before the region, into a slice the iterations index", name, via)
 	}
-	if recv == nil && fn.Pkg().Path() == "math/rand" && sharedDraws[fn.Name()] {
+	if recv == nil && sharedDraw(fn) {
 		w.errorf(call.Pos(), "%s in the parallel region%s draws from math/rand's one generator, which every node holds in the same state, so every node would draw the same numbers; give each iteration a generator of its own (math/rand/v2: r := rand.New(rand.NewPCG(seed, uint64(i))))", name, via)
 	}
 	if t.opaqueRecv(fn, recv) {
@@ -931,25 +931,39 @@ var sharedDraws = map[string]bool{
 	"Perm": true, "Shuffle": true, "Read": true, "Seed": true,
 }
 
+// sharedDraw reports whether fn is one of math/rand's top-level functions
+// drawing from its package generator.
+func sharedDraw(fn *types.Func) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	return fn.Pkg() != nil && fn.Pkg().Path() == "math/rand" && sharedDraws[fn.Name()] && sig != nil && sig.Recv() == nil
+}
+
 // readsStdin reports whether call, of fn of another package with the
 // receiver recv, reads the process's standard input: fmt's Scan, Scanln
 // and Scanf, or any call handed os.Stdin (fmt.Fscan(os.Stdin, …),
 // bufio.NewScanner(os.Stdin), os.Stdin.Read).
 func (t *translator) readsStdin(fn *types.Func, recv ast.Expr, call *ast.CallExpr) bool {
-	if recv == nil && fn.Pkg().Path() == "fmt" && (fn.Name() == "Scan" || fn.Name() == "Scanln" || fn.Name() == "Scanf") {
-		return true
-	}
-	return t.isStdin(recv) || slices.ContainsFunc(call.Args, t.isStdin)
+	return readsStdinWith(t.info, fn, call)
 }
 
-// isStdin reports whether e is os.Stdin.
-func (t *translator) isStdin(e ast.Expr) bool {
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return false
+// readsStdinWith is readsStdin for code of the type information info.
+func readsStdinWith(info *types.Info, fn *types.Func, call *ast.CallExpr) bool {
+	if sig, _ := fn.Type().(*types.Signature); fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && sig != nil && sig.Recv() == nil &&
+		(fn.Name() == "Scan" || fn.Name() == "Scanln" || fn.Name() == "Scanf") {
+		return true
 	}
-	v, ok := t.info.Uses[sel.Sel].(*types.Var)
-	return ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin"
+	isStdin := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		v, ok := info.Uses[sel.Sel].(*types.Var)
+		return ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin"
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && isStdin(sel.X) {
+		return true
+	}
+	return slices.ContainsFunc(call.Args, isStdin)
 }
 
 // isWaitGroupMethod reports whether fn is a method of sync.WaitGroup.

@@ -40,6 +40,9 @@ type stateWrite struct {
 	pos  token.Pos
 	fn   *types.Func
 	what string // when v is nil: the change CAPE cannot tell the place of
+	// process: what is a change of the process's state (its settings,
+	// math/rand's generator, the standard input's position), said whole.
+	process bool
 }
 
 // foreign holds the other packages' source the translator has read, and
@@ -268,6 +271,13 @@ func (w *stateWalk) unknown(pos token.Pos, what string) {
 	}
 }
 
+// process records a change of the process's state (stateWrite.process).
+func (w *stateWalk) process(pos token.Pos, what string) {
+	if w.found == nil {
+		w.found = &stateWrite{pos: pos, fn: w.fn, what: what, process: true}
+	}
+}
+
 func (w *stateWalk) visit(n ast.Node) bool {
 	if w.found != nil {
 		return false
@@ -350,7 +360,15 @@ func (w *stateWalk) call(call *ast.CallExpr) {
 		return
 	}
 	if callee.Pkg() != nil && processState[callee.Pkg().Path()+"."+callee.Name()] {
-		w.unknown(call.Pos(), "changes the process's state ("+callee.Pkg().Name()+"."+callee.Name()+")")
+		w.process(call.Pos(), "changes the process's state ("+callee.Pkg().Name()+"."+callee.Name()+")")
+		return
+	}
+	if sharedDraw(callee) {
+		w.process(call.Pos(), "draws from math/rand's one generator ("+callee.Pkg().Name()+"."+callee.Name()+"), whose state is the process's")
+		return
+	}
+	if readsStdinWith(info, callee, call) {
+		w.process(call.Pos(), "reads the standard input ("+callee.Pkg().Name()+"."+callee.Name()+"), whose position is the process's")
 		return
 	}
 	if fullName := callee.FullName(); fullName == "(*sync.Once).Do" {
@@ -1251,6 +1269,9 @@ func (f *foreign) mayWriteArg(fn *types.Func, index int) bool {
 // change says what sw changes: "changes kern.total, a package variable",
 // or what CAPE cannot tell the place of.
 func (sw *stateWrite) change() string {
+	if sw.v == nil && sw.process {
+		return sw.what
+	}
 	if sw.v == nil {
 		return sw.what + ", which may change that package's variables"
 	}

@@ -11,6 +11,22 @@ import (
 // package variables directly, through a method, through a local alias,
 // through another package of the module, or not at all.
 var foreignKern = map[string]string{
+	"kern/draw.go": `package kern
+
+import (
+	"fmt"
+	"math/rand"
+)
+
+// Draw and Read use state each process holds: math/rand's generator and
+// the standard input's position.
+func Draw(x float64) float64 { return x * rand.Float64() }
+func Read(x float64) float64 {
+	var v float64
+	fmt.Scan(&v)
+	return x + v
+}
+`,
 	"kern/kern.go": `package kern
 
 import (
@@ -125,6 +141,8 @@ func TestForeignState(t *testing.T) {
 		{"kern.ViaFuncVar", "calls setter, a function value or interface method CAPE cannot follow"},
 		{"kern.ViaChan", "changes kern.ch, a package variable"},
 		{"kern.ViaCopy", "writes through the result of get()"},
+		{"kern.Draw", "kern.Draw in the parallel region draws from math/rand's one generator (rand.Float64), whose state is the process's (kern/draw.go:10:"},
+		{"kern.Read", "kern.Read in the parallel region reads the standard input (fmt.Scan), whose position is the process's (kern/draw.go:13:"},
 	}
 	for _, c := range cases {
 		t.Run(c.call, func(t *testing.T) {

@@ -1,0 +1,3 @@
+module example.com/A1b_resize_field
+
+go 1.26
