@@ -40,7 +40,7 @@ func loopvarCaptures(root string, max int) ([]string, error) {
 		case d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go"):
 			return nil
 		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, p, nil, 0) // with the parser's resolution of names to declarations
 		if err != nil {
 			return nil // the build reports it
 		}
@@ -85,21 +85,25 @@ func capturesIn(f *ast.File) []token.Pos {
 		if len(vars) == 0 {
 			return true
 		}
-		names := map[string]bool{}
+		decls := map[*ast.Object]bool{}
 		for _, v := range vars {
-			names[v.Name] = true
+			if v.Obj != nil {
+				decls[v.Obj] = true
+			}
 		}
-		found = append(found, outlives(body, names)...)
+		found = append(found, outlives(body, decls)...)
 		return true
 	})
 	return found
 }
 
-// outlives returns where, in body, a variable of names is used in a
-// function literal that is not called where it stands (go and defer call
-// it later), or has its address taken. Names are matched as written (a shadowing declaration counts too:
-// the check may refuse, never miss).
-func outlives(body *ast.BlockStmt, names map[string]bool) []token.Pos {
+// outlives returns where, in body, a variable declared by one of decls
+// (the loop's, as the parser resolves names: i := i in the body, or a
+// literal's parameter k, declare others) is used in a function literal
+// that is not called where it stands (go and defer call it later), or has
+// its address taken.
+func outlives(body *ast.BlockStmt, decls map[*ast.Object]bool) []token.Pos {
+	names := func(id *ast.Ident) bool { return id.Obj != nil && decls[id.Obj] }
 	var found []token.Pos
 	called := map[*ast.FuncLit]bool{}
 	later := map[*ast.CallExpr]bool{} // go and defer run the call after the iteration
@@ -114,7 +118,7 @@ func outlives(body *ast.BlockStmt, names map[string]bool) []token.Pos {
 				called[lit] = true
 			}
 		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && names[id.Name] {
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && names(id) {
 				found = append(found, x.Pos())
 			}
 		case *ast.FuncLit:
@@ -122,7 +126,7 @@ func outlives(body *ast.BlockStmt, names map[string]bool) []token.Pos {
 				return true
 			}
 			ast.Inspect(x.Body, func(m ast.Node) bool {
-				if id, ok := m.(*ast.Ident); ok && names[id.Name] {
+				if id, ok := m.(*ast.Ident); ok && names(id) {
 					found = append(found, id.Pos())
 					return false
 				}
@@ -139,6 +143,6 @@ func outlives(body *ast.BlockStmt, names map[string]bool) []token.Pos {
 // variables outlive their iterations at places.
 func loopvarError(gomod, userGo string, places []string) error {
 	return fmt.Errorf("%s declares go %s, under which every iteration of a loop shares one loop variable, but cape builds with the language version of go %s, where each iteration has its own, and this program would see the difference: a loop variable outlives its iteration (captured by a function literal, or its address taken) at %s; "+
-		"raise the go line of go.mod to 1.22 or later after checking that the program means each iteration's own variable (go vet's loopclosure check names the same places)",
+		"raise the go line of go.mod to 1.22 or later after checking that the program means each iteration's own variable or declare a copy in the body (i := i)",
 		gomod, userGo, runtimeGo(), strings.Join(places, ", "))
 }

@@ -32,6 +32,11 @@ func f(xs []int, done chan int) {
 		s := func(a int) int { return a * 2 }
 		_ = s(j)
 	}
+	for i := 0; i < 3; i++ {
+		i := i // a copy per iteration: the idiom before go 1.22
+		fs = append(fs, func() int { return i })
+		go func(i int) { done <- i }(i) // its own parameter
+	}
 	_, _ = fs, ps
 }
 `
