@@ -1297,6 +1297,13 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 				}
 				break
 			}
+			if sel, ok := from.(*ast.SelectorExpr); ok {
+				// w := g.V[1:]: a shared struct's field.
+				if key, o, ok := fc.arrayKey(sel); ok {
+					return key, off.add(o, 1), true
+				}
+				break
+			}
 			id, ok := from.(*ast.Ident)
 			if !ok || t.varOf(id) == nil {
 				break
@@ -1323,7 +1330,10 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 			return "", nil, false // indexes or calls on the way: not judged
 		}
 	case *ast.CallExpr:
-		return fc.getterKey(e)
+		if key, off, ok := fc.getterKey(e); ok {
+			return key, off, true
+		}
+		return fc.returnedSlice(e) // g.Interior() returning g.V[1:g.N-1]
 	}
 	return "", nil, false
 }

@@ -784,3 +784,30 @@ func fieldStrides(n int) {
 		}
 	}
 }
+
+// A window of a shared struct's field, or a method returning one, is that
+// field's array at an offset.
+type field struct {
+	n int
+	v []float64
+}
+
+func (g *field) interior() []float64 { return g.v[1 : g.n-1] }
+func (g *field) all() []float64      { return g.v }
+
+func fieldWindows(n int) {
+	g := &field{n: n, v: make([]float64, n)}
+	w := g.v[1:]
+	//cape:parallel for
+	for i := 0; i < n-1; i++ {
+		w[i] = g.v[i] * 2 // want "g.v.i. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 0; i < n-2; i++ {
+		g.interior()[i] = g.all()[i] * 2 // want "g.all...i. is read in the parallel loop, and written by an earlier iteration"
+	}
+	//cape:parallel for
+	for i := 0; i < n-2; i++ {
+		w[i] = g.v[i+2] * 2 // the element after: its value before the region, as go run reads it
+	}
+}
