@@ -1264,56 +1264,7 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 		}
 		return key, off.add(lo, 1), true
 	case *ast.Ident:
-		v := t.varOf(e)
-		off := linForm{}
-		for range 4 {
-			if v == nil {
-				return "", nil, false
-			}
-			src := t.facts.sources[v]
-			if len(src) != 1 || src[0].expr == nil {
-				break
-			}
-			if _, slice := v.Type().Underlying().(*types.Slice); !slice {
-				break // an array assigned is a copy: another array
-			}
-			from := ast.Unparen(src[0].expr)
-			if se, ok := from.(*ast.SliceExpr); ok {
-				lo := linForm{}
-				if se.Low != nil {
-					f, ok := fc.form(se.Low, 0)
-					if !ok {
-						break
-					}
-					lo = f
-				}
-				off, from = off.add(lo, 1), ast.Unparen(se.X)
-			}
-			if call, ok := from.(*ast.CallExpr); ok {
-				// row := m.Row(i-1): a function returning one slice
-				// expression of its parameters, read as that slice.
-				if key, o, ok := fc.returnedSlice(call); ok {
-					return key, off.add(o, 1), true
-				}
-				break
-			}
-			if sel, ok := from.(*ast.SelectorExpr); ok {
-				// w := g.V[1:]: a shared struct's field.
-				if key, o, ok := fc.arrayKey(sel); ok {
-					return key, off.add(o, 1), true
-				}
-				break
-			}
-			id, ok := from.(*ast.Ident)
-			if !ok || t.varOf(id) == nil {
-				break
-			}
-			v = t.varOf(id) // b := a, slices: the same array
-		}
-		if v == nil || !t.sharedRoot(r, v) {
-			return "", nil, false
-		}
-		return fmt.Sprintf("%s@%d", v.Name(), v.Pos()), off, true
+		return fc.identKey(e)
 	case *ast.SelectorExpr:
 		root := t.rootVar(e)
 		if root == nil || !t.sharedRoot(r, root) {
@@ -1336,6 +1287,63 @@ func (fc *formCtx) arrayKey(x ast.Expr) (string, linForm, bool) {
 		return fc.returnedSlice(e) // g.Interior() returning g.V[1:g.N-1]
 	}
 	return "", nil, false
+}
+
+// identKey is arrayKey of the variable e: a shared array, or a local
+// slice of one defined once (b := a, b := a[lo:], b := m.Row(i-1), w :=
+// g.V[1:]), with the offset of its first element.
+func (fc *formCtx) identKey(e *ast.Ident) (string, linForm, bool) {
+	t, r := fc.t, fc.r
+	v := t.varOf(e)
+	off := linForm{}
+	for range 4 {
+		if v == nil {
+			return "", nil, false
+		}
+		src := t.facts.sources[v]
+		if len(src) != 1 || src[0].expr == nil {
+			break
+		}
+		if _, slice := v.Type().Underlying().(*types.Slice); !slice {
+			break // an array assigned is a copy: another array
+		}
+		from := ast.Unparen(src[0].expr)
+		if se, ok := from.(*ast.SliceExpr); ok {
+			lo := linForm{}
+			if se.Low != nil {
+				f, ok := fc.form(se.Low, 0)
+				if !ok {
+					break
+				}
+				lo = f
+			}
+			off, from = off.add(lo, 1), ast.Unparen(se.X)
+		}
+		if call, ok := from.(*ast.CallExpr); ok {
+			// row := m.Row(i-1): a function returning one slice
+			// expression of its parameters, read as that slice.
+			if key, o, ok := fc.returnedSlice(call); ok {
+				return key, off.add(o, 1), true
+			}
+			break
+		}
+		if sel, ok := from.(*ast.SelectorExpr); ok {
+			// w := g.V[1:]: a shared struct's field.
+			if key, o, ok := fc.arrayKey(sel); ok {
+				return key, off.add(o, 1), true
+			}
+			break
+		}
+		id, ok := from.(*ast.Ident)
+		if !ok || t.varOf(id) == nil {
+			break
+		}
+		v = t.varOf(id) // b := a, slices: the same array
+	}
+	if v == nil || !t.sharedRoot(r, v) {
+		return "", nil, false
+	}
+	return fmt.Sprintf("%s@%d", v.Name(), v.Pos()), off, true
 }
 
 // returnedSlice returns the array and offset of the slice that call

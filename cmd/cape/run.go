@@ -64,33 +64,8 @@ type runFlags struct {
 
 func runCmd(args []string, stdout, stderr io.Writer) error {
 	var f runFlags
-	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	fs.SetInterspersed(false)
-	fs.SetOutput(io.Discard)
-	fs.IntVarP(&f.nodes, "nodes", "n", runtime.NumCPU(), "number of nodes: on this machine, or with --hosts/--hostfile the master plus slaves (default there: one per slot)")
-	fs.StringVar(&f.monitor, "monitor", "auto", "dirty-page monitor: auto, uffd, ptrace, compare or complete")
-	fs.StringVar(&f.compress, "compress", "auto", "delta compression: none, s2, zstd, or auto (none between nodes of one machine, else s2 where it saves at least 1/8)")
-	fs.BoolVar(&f.slaveStdout, "slave-output", false, "also show the slaves' stdout, prefixed with their rank")
-	fs.BoolVar(&f.stats, "stats", false, "print per-region statistics (times, pages, bytes, page faults) from every node, on stderr in batches (every 250 ms) so as not to slow the regions measured")
-	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
-	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
-	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
-	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job). "+
-		"Under distributed homes (the default transfer) surviving a loss means each slave copies what it writes to another node every region "+
-		"(on one host, to its own page helper, which serves a lost node's pages); with 0 nothing is copied, and auto uses lazy transfer")
-	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
-		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
-		"needs Linux and the uffd monitor, else eager with a notice), "+
-		"homes (the pages a node writes stay on it: others fetch them from it, or get them pushed through the master when they read them last time; "+
-		"each slave copies what it wrote to another node (on one host, its own page helper) before the region ends, unless --max-lost 0, so that a loss is survived; "+
-		"needs what lazy needs on every node; with --checkpoint, the log holds images taken at //cape:checkpoint points (see --checkpoint-every)), "+
-		"or auto (homes where every node can, silently; lazy with --max-lost 0 or --checkpoint, so that the log holds every region; else eager)")
-	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory, bounded (see --checkpoint-max) and authenticated by its key DIR/cape.key")
-	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
-	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (default: 4 times the arena in use, at least 64M); the log is compacted into an image at //cape:checkpoint points, else logging stops at the bound and a restart computes the regions after it")
-	fs.StringVar(&f.checkpointEvery, "checkpoint-every", "", "with --checkpoint --transfer homes: the least time between two images of the arena the log keeps (default 1m, and at least 10 times the last image's cost; 0: at every //cape:checkpoint point); under distributed homes the master does not hold the regions' bytes, so the log holds the last image and no region records")
 	var cf clusterFlags
-	addClusterFlags(fs, &cf)
+	fs := runFlagSet(&f, &cf)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(stdout, runHelp+clusterHelp+"Flags:\n"+fs.FlagUsages())
@@ -203,6 +178,37 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// runFlagSet returns cape run's flags, bound to f and cf.
+func runFlagSet(f *runFlags, cf *clusterFlags) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.SetInterspersed(false)
+	fs.SetOutput(io.Discard)
+	fs.IntVarP(&f.nodes, "nodes", "n", runtime.NumCPU(), "number of nodes: on this machine, or with --hosts/--hostfile the master plus slaves (default there: one per slot)")
+	fs.StringVar(&f.monitor, "monitor", "auto", "dirty-page monitor: auto, uffd, ptrace, compare or complete")
+	fs.StringVar(&f.compress, "compress", "auto", "delta compression: none, s2, zstd, or auto (none between nodes of one machine, else s2 where it saves at least 1/8)")
+	fs.BoolVar(&f.slaveStdout, "slave-output", false, "also show the slaves' stdout, prefixed with their rank")
+	fs.BoolVar(&f.stats, "stats", false, "print per-region statistics (times, pages, bytes, page faults) from every node, on stderr in batches (every 250 ms) so as not to slow the regions measured")
+	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
+	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
+	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
+	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job). "+
+		"Under distributed homes (the default transfer) surviving a loss means each slave copies what it writes to another node every region "+
+		"(on one host, to its own page helper, which serves a lost node's pages); with 0 nothing is copied, and auto uses lazy transfer")
+	fs.StringVar(&f.transfer, "transfer", "auto", "how region results reach the slaves: eager (every changed byte, every region), "+
+		"lazy (write notices; a slave fetches a changed page from the master when it touches it, and gets the pages it fetched last time pushed; "+
+		"needs Linux and the uffd monitor, else eager with a notice), "+
+		"homes (the pages a node writes stay on it: others fetch them from it, or get them pushed through the master when they read them last time; "+
+		"each slave copies what it wrote to another node (on one host, its own page helper) before the region ends, unless --max-lost 0, so that a loss is survived; "+
+		"needs what lazy needs on every node; with --checkpoint, the log holds images taken at //cape:checkpoint points (see --checkpoint-every)), "+
+		"or auto (homes where every node can, silently; lazy with --max-lost 0 or --checkpoint, so that the log holds every region; else eager)")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory, bounded (see --checkpoint-max) and authenticated by its key DIR/cape.key")
+	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
+	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (default: 4 times the arena in use, at least 64M); the log is compacted into an image at //cape:checkpoint points, else logging stops at the bound and a restart computes the regions after it")
+	fs.StringVar(&f.checkpointEvery, "checkpoint-every", "", "with --checkpoint --transfer homes: the least time between two images of the arena the log keeps (default 1m, and at least 10 times the last image's cost; 0: at every //cape:checkpoint point); under distributed homes the master does not hold the regions' bytes, so the log holds the last image and no region records")
+	addClusterFlags(fs, cf)
+	return fs
 }
 
 // check refuses, as a usage error, a flag value out of its range.
