@@ -196,6 +196,11 @@ func (t *translator) markWrites(r *region) {
 	if r.loop == nil || r.loop.v == nil {
 		return
 	}
+	type write struct {
+		st ast.Stmt
+		l  ast.Expr
+	}
+	var writes []write
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		var lhs []ast.Expr
 		switch x := n.(type) {
@@ -213,12 +218,67 @@ func (t *translator) markWrites(r *region) {
 			return true
 		}
 		for _, l := range lhs {
-			if ok, at := t.markable(r, l); ok {
-				r.marks = append(r.marks, markedWrite{stmt: st, place: l, at: at})
-			}
+			writes = append(writes, write{st, l})
 		}
 		return true
 	})
+	places := make([]ast.Expr, len(writes))
+	for i, w := range writes {
+		places[i] = w.l
+	}
+	apart := t.strideApart(r, places)
+	for _, w := range writes {
+		if ok, at := t.markable(r, w.l); ok {
+			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l, at: at})
+		} else if apart[w.l] {
+			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l})
+		}
+	}
+}
+
+// strideApart returns the places of writes (each taken alone the
+// iteration's own) that another write of the same array reaches from
+// another iteration: a[k*i+c1] and a[k*i+c2] with c1-c2 a non-zero multiple
+// of k (a[i+1] = …; a[i] = …: iteration i and i+1 write one element). The
+// merge must compare the nodes' values there.
+func (t *translator) strideApart(r *region, places []ast.Expr) map[ast.Expr]bool {
+	type form struct {
+		key  string
+		k, c int64
+	}
+	forms := map[ast.Expr]form{}
+	for _, l := range places {
+		ix, ok := ast.Unparen(l).(*ast.IndexExpr)
+		if !ok || !t.markPure(l) {
+			continue
+		}
+		root := t.rootVar(ix.X)
+		if root == nil || !t.sharedRoot(r, root) || r.shared[root] {
+			continue
+		}
+		base, c := ix.Index, int64(0)
+		if b, ok := ast.Unparen(ix.Index).(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) && constIntOK(t.info, b.Y) {
+			base, c = b.X, constInt(t.info, b.Y)
+			if b.Op == token.SUB {
+				c = -c
+			}
+		}
+		if !t.distinctIndex(r, base, 1) {
+			continue
+		}
+		if k, ok := t.stride(r, base, 1); ok && k > 0 {
+			forms[l] = form{t.text(ix.X), k, c}
+		}
+	}
+	apart := map[ast.Expr]bool{}
+	for l1, f1 := range forms {
+		for l2, f2 := range forms {
+			if f1.key == f2.key && f1.k == f2.k && f1.c != f2.c && (f1.c-f2.c)%f1.k == 0 {
+				apart[l1], apart[l2] = true, true
+			}
+		}
+	}
+	return apart
 }
 
 // markable reports whether the place l, written in r's loop body, is

@@ -210,6 +210,9 @@ func TestMarks(t *testing.T) {
 		{"a narrowing conversion", "", "a[uint8(i*20)] = 1", 2},
 		{"a widening conversion", "", "a[int64(i)] = 1", 0},
 		{"a multiplier defined as 0", "", "z := 0; a[i*z] = 1", 2},
+		// Two writes one stride apart: iterations i and i+1 share one.
+		{"two writes one stride apart", "", "a[i+1] = 7; a[i] = 0", 4},
+		{"a pair of its own", "", "a[2*i] = 7; a[2*i+1] = 0", 0},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
