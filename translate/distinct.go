@@ -656,20 +656,42 @@ func (t *translator) overlappingWindow(r *region, e ast.Expr) bool {
 // zeroVar reports whether e is a variable whose one value is the
 // constant 0 (z := 0, assigned nowhere else).
 func (t *translator) zeroVar(e ast.Expr) bool {
+	if _, isConst := t.info.Types[e]; isConst && constIntOK(t.info, e) {
+		return false // a constant 0 is distinctIndex's business
+	}
+	v, ok := t.constValue(e)
+	return ok && v == 0
+}
+
+// constValue returns the value of e, an integer constant or a variable
+// whose one value is one (w := 5, assigned nowhere else).
+func (t *translator) constValue(e ast.Expr) (int64, bool) {
+	if constIntOK(t.info, e) {
+		return constInt(t.info, e), true
+	}
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
-		return false
+		return 0, false
 	}
 	v := t.varOf(id)
 	if v == nil {
-		return false
+		return 0, false
 	}
 	srcs := t.facts.sources[v]
 	if len(srcs) != 1 || srcs[0].expr == nil {
-		return false
+		return 0, false
+	}
+	for _, u := range t.facts.uses[v] {
+		if x, ok := t.parent[u].(*ast.UnaryExpr); ok && x.Op == token.AND {
+			return 0, false // fmt.Sscan(s, &w) may change it
+		}
 	}
 	val := t.info.Types[srcs[0].expr].Value
-	return val != nil && val.Kind() == constant.Int && constant.Sign(val) == 0
+	if val == nil || val.Kind() != constant.Int {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(val)
+	return n, exact
 }
 
 // foldingCall reports whether call maps several values of r's loop
@@ -962,14 +984,19 @@ func (t *translator) counterRange(r *region, v *types.Var) (lo, hi int64, ok boo
 		start := x.Init.(*ast.AssignStmt).Rhs[0]
 		b, isBin := x.Cond.(*ast.BinaryExpr)
 		inc, isInc := x.Post.(*ast.IncDecStmt)
-		if !isBin || !isInc || inc.Tok != token.INC || t.boundOf(b, v) != b.Y || !constIntOK(t.info, start) || !constIntOK(t.info, b.Y) {
+		if !isBin || !isInc || inc.Tok != token.INC || t.boundOf(b, v) != b.Y {
+			return 0, 0, false
+		}
+		first, ok1 := t.constValue(start)
+		bound, ok2 := t.constValue(b.Y)
+		if !ok1 || !ok2 {
 			return 0, 0, false
 		}
 		switch b.Op {
 		case token.LSS:
-			lo, hi = constInt(t.info, start), constInt(t.info, b.Y)
+			lo, hi = first, bound
 		case token.LEQ:
-			lo, hi = constInt(t.info, start), constInt(t.info, b.Y)+1
+			lo, hi = first, bound+1
 		default:
 			return 0, 0, false
 		}

@@ -213,6 +213,8 @@ func TestMarks(t *testing.T) {
 		// Two writes one stride apart: iterations i and i+1 share one.
 		{"two writes one stride apart", "", "a[i+1] = 7; a[i] = 0", 4},
 		{"a pair of its own", "", "a[2*i] = 7; a[2*i+1] = 0", 0},
+		{"a window wider than its stride, held in a variable", "", "w := 5; for j := 0; j < w; j++ { a[i*4+j] = 1 }", 2},
+		{"a width whose address is taken", "", "w := 5; fmt.Sscan(\"3\", &w); for j := 0; j < w; j++ { a[i*4+j] = 1 }", 0},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
