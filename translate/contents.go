@@ -260,7 +260,7 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 	case *types.Basic:
 		switch u.Kind() {
 		case types.String, types.UntypedString:
-			return refuse("strings (keep them in a []string of their own beside the numbers, indexed alike: only the numbers need to be written in a region)")
+			return refuse("strings (a string's bytes are on the Go heap: write numbers in the region and make the strings after it; keep the strings of records in a []string of their own, indexed alike)")
 		case types.UnsafePointer:
 			return refuse("unsafe.Pointer values")
 		}

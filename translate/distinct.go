@@ -266,7 +266,7 @@ func (t *translator) strideApart(r *region, places []ast.Expr) map[ast.Expr]bool
 		if !t.distinctIndex(r, base, 1) {
 			continue
 		}
-		if k, ok := t.stride(r, base, 1); ok && k > 0 {
+		if k, ok := t.iterStride(r, base); ok && k > 0 {
 			forms[l] = form{t.text(ix.X), k, c}
 		}
 	}
@@ -643,7 +643,7 @@ func (t *translator) overlappingWindow(r *region, e ast.Expr) bool {
 		if !t.distinctIndex(r, base, 1) {
 			return false
 		}
-		k, ok := t.stride(r, base, 1)
+		k, ok := t.iterStride(r, base)
 		if !ok || k <= 0 {
 			return false
 		}
@@ -651,6 +651,24 @@ func (t *translator) overlappingWindow(r *region, e ast.Expr) bool {
 		return ok && w > k
 	}
 	return wider(x.X, x.Y) || x.Op == token.ADD && wider(x.Y, x.X)
+}
+
+// iterStride returns how far the index base (stride) moves from one
+// iteration of r's loop to the next: its stride times the loop's constant
+// step (i += 2: twice the stride); false if the step is not a constant.
+func (t *translator) iterStride(r *region, base ast.Expr) (int64, bool) {
+	k, ok := t.stride(r, base, 1)
+	if !ok {
+		return 0, false
+	}
+	if r.loop.step == nil {
+		return k, true
+	}
+	s, ok := t.constValue(r.loop.step)
+	if !ok || s == 0 {
+		return 0, false
+	}
+	return k * max(s, -s), true
 }
 
 // zeroVar reports whether e is a variable whose one value is the
