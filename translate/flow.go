@@ -278,6 +278,11 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace, dependent func(int64) bool) (s
 	if len(w.path) > 0 || len(rd.path) > 0 || len(w.guards) > 0 || len(rd.guards) > 0 {
 		return "", false
 	}
+	if differentScales(w.form, rd.form) {
+		// a[i*stride+j] written, a[(i-1)*rowLen+j] read: two
+		// variables the program may have made equal.
+		return strings.ReplaceAll(fc.t.formText(rd.form.add(w.form, -1)), loopKey, fc.r.loop.name), false
+	}
 	c := w.form[loopKey]
 	if c == 0 {
 		return "", false
@@ -331,6 +336,24 @@ func (fc *formCtx) unknownOffset(w, rd flowPlace, dependent func(int64) bool) (s
 		}
 	}
 	return fc.t.formText(diff), false
+}
+
+// differentScales reports whether the forms w and rd both scale the loop
+// variable by variables (i·stride, i·rowLen), not by the same ones: the
+// translator cannot tell the scales apart, so neither whether the places
+// meet.
+func differentScales(w, rd linForm) bool {
+	scales := func(f linForm) map[string]int64 {
+		out := map[string]int64{}
+		for m, c := range f {
+			if rest, inLoop := withoutLoop(m); inLoop && rest != "" {
+				out[rest] = c
+			}
+		}
+		return out
+	}
+	sw, sr := scales(w), scales(rd)
+	return len(sw) > 0 && len(sr) > 0 && !maps.Equal(sw, sr)
 }
 
 // listedShared reports whether the shared clause lists the variable the

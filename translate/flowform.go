@@ -902,7 +902,7 @@ func (t *translator) formText(f linForm) string {
 		}
 		var names []string
 		for _, key := range strings.Split(m, "*") {
-			name, _, _ := strings.Cut(key, "@")
+			name, _, _ := strings.Cut(strings.TrimPrefix(key, "field:"), "@")
 			names = append(names, name)
 		}
 		b.WriteString(strings.Join(names, "*"))

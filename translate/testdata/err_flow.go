@@ -811,3 +811,16 @@ func fieldWindows(n int) {
 		w[i] = g.v[i+2] * 2 // the element after: its value before the region, as go run reads it
 	}
 }
+
+// Two variables scaling the loop variable may be equal: the write and the
+// read may meet.
+func twoStrides(n int) {
+	rowLen, stride := n, n
+	a := make([]float64, n*n)
+	//cape:parallel for
+	for i := 1; i < n; i++ {
+		for j := 0; j < rowLen; j++ {
+			a[i*stride+j] = a[(i-1)*rowLen+j] + 1 // want "a..i-1..rowLen.j. is read in the parallel loop, and may be written by another iteration .a.i.stride.j. at err_flow.go:[0-9]+.: the distance between them, i.rowLen - i.stride - rowLen, is not a constant"
+		}
+	}
+}
