@@ -671,6 +671,44 @@ func (t *translator) iterStride(r *region, base ast.Expr) (int64, bool) {
 	return k * max(s, -s), true
 }
 
+// loopVarFits reports whether e is r's loop variable and every value the
+// loop gives it (constant bounds) is a value of the integer type to:
+// converting it then keeps it (uint8(i) for i < 200).
+func (t *translator) loopVarFits(r *region, e ast.Expr, to types.Type) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	li := r.loop
+	if !ok || t.varOf(id) != li.v {
+		return false
+	}
+	var lo, hi int64
+	switch {
+	case li.lo != nil:
+		a, ok1 := t.constValue(li.lo)
+		b, ok2 := t.constValue(li.hi)
+		if !ok1 || !ok2 {
+			return false
+		}
+		lo, hi = min(a, b), max(a, b) // the bound itself included, either way
+	case li.rangeInt:
+		n, ok := t.constValue(li.rangeX)
+		if !ok {
+			return false
+		}
+		lo, hi = 0, max(n, 0)
+	default:
+		return false
+	}
+	dst, ok := to.Underlying().(*types.Basic)
+	if !ok {
+		return false
+	}
+	bits := intBits(dst)
+	if dst.Info()&types.IsUnsigned != 0 {
+		return lo >= 0 && (bits >= 63 || hi < 1<<bits)
+	}
+	return bits >= 64 || lo >= -(1<<(bits-1)) && hi < 1<<(bits-1)
+}
+
 // zeroVar reports whether e is a variable whose one value is the
 // constant 0 (z := 0, assigned nowhere else).
 func (t *translator) zeroVar(e ast.Expr) bool {
@@ -724,7 +762,7 @@ func (t *translator) foldingCall(r *region, call *ast.CallExpr, depth int) bool 
 		}
 		b, ok := t.info.TypeOf(call.Args[0]).Underlying().(*types.Basic)
 		if ok && b.Info()&types.IsInteger != 0 && !t.widening(call.Args[0], tv.Type) {
-			return t.followsLoopVar(r, call.Args[0], depth)
+			return t.followsLoopVar(r, call.Args[0], depth) && !t.loopVarFits(r, call.Args[0], tv.Type)
 		}
 		return ok && b.Info()&types.IsFloat != 0 && t.followsLoopVar(r, call.Args[0], depth)
 	}

@@ -216,6 +216,7 @@ func TestMarks(t *testing.T) {
 		{"a row one wider than its stride", "", "for j := 0; j <= 4; j++ { a[i*4+j] = 1 }", 2},
 		{"a window over the next elements", "", "for j := range 3 { a[i+j] = 1 }", 2},
 		{"a narrowing conversion", "", "a[uint8(i*20)] = 1", 2},
+		{"a narrowing conversion that keeps the loop's values", "", "a[uint8(i)] = 1", 0},
 		{"a widening conversion", "", "a[int64(i)] = 1", 0},
 		{"a multiplier defined as 0", "", "z := 0; a[i*z] = 1", 2},
 		// Two writes one stride apart: iterations i and i+1 share one.
