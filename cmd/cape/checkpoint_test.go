@@ -328,6 +328,10 @@ func TestCheckpointUsage(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is a file, not a directory") {
 		t.Fatalf("a file as the checkpoint directory: %v\n%s", err, errText)
 	}
+	_, errText, err = capeRun("1", []string{"--checkpoint", filepath.Join(file+"-none", "ck")}, bin, nil)
+	if err == nil || !strings.Contains(err.Error(), "does not exist") || !errors.As(err, &ue) {
+		t.Fatalf("a checkpoint directory below one that does not exist: %v\n%s", err, errText)
+	}
 }
 
 var peakRE = regexp.MustCompile(`cape: checkpoint: (\d+) regions logged, (\d+) compactions, (\d+) bytes on disk \(peak (\d+)\)`)

@@ -55,6 +55,10 @@ func CheckDir(path string) error {
 		return err
 	}
 	if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
+		// Made at the start (mode 0700) inside its parent, which must be.
+		if fi, err := os.Stat(filepath.Dir(abs)); err != nil || !fi.IsDir() {
+			return fmt.Errorf("%s cannot be made: the directory above it, %s, does not exist", abs, filepath.Dir(abs))
+		}
 		return nil
 	}
 	return checkDir(abs, false)
