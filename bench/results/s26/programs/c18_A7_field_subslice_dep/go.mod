@@ -1,0 +1,3 @@
+module example.com/A7_field_subslice_dep
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/A8_two_stride_symbols
+
+go 1.26
