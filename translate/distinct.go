@@ -305,8 +305,11 @@ func (t *translator) markable(r *region, l ast.Expr) (bool, *ast.IndexExpr) {
 // again.
 func (t *translator) getterPlace(l ast.Expr) bool {
 	call := t.writeRoot(l)
-	if call == nil || t.foreignResultField(call) == nil || !t.markPure(call.Fun) {
+	if call == nil || !t.markPure(call.Fun) {
 		return false
+	}
+	if fn, recv := t.getterCall(call); t.resultField(call, fn, recv) == nil {
+		return false // (the package's own getters too: h.Vs()[0])
 	}
 	for _, a := range call.Args {
 		if !t.markPure(a) {
@@ -329,7 +332,7 @@ func (t *translator) placeRootVar(l ast.Expr) *types.Var {
 		return v
 	}
 	call := t.writeRoot(l)
-	fn, recv := t.externalCallee(call)
+	fn, recv := t.getterCall(call)
 	if index, _, ok := t.foreign.returnedField(fn); ok && index >= 0 {
 		return t.rootVar(call.Args[index])
 	}

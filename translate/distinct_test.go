@@ -222,6 +222,8 @@ func TestMarks(t *testing.T) {
 		// Two writes one stride apart: iterations i and i+1 share one.
 		{"two writes one stride apart", "", "a[i+1] = 7; a[i] = 0", 4},
 		{"a pair of its own", "", "a[2*i] = 7; a[2*i+1] = 0", 0},
+		{"the package's own getter, one place", "", "bx.vs()[0] = i", 2},
+		{"the package's own getter, the iteration's place", "", "bx.vs()[i] = 1", 0},
 		{"a pair of its own, stepping by 2", "", "/*step 2*/ if a[i] > a[i+1] { a[i], a[i+1] = a[i+1], a[i] }", 0},
 		{"a window wider than its stride, held in a variable", "", "w := 5; for j := 0; j < w; j++ { a[i*4+j] = 1 }", 2},
 		{"a width whose address is taken", "", "w := 5; fmt.Sscan(\"3\", &w); for j := 0; j < w; j++ { a[i*4+j] = 1 }", 0},
@@ -232,7 +234,8 @@ func TestMarks(t *testing.T) {
 			src := hintHead + "func f(i int) int { return i % 4 }\n\nfunc at(i, j int) int { return i*4 + j }\n\n" +
 				"type grid struct{ n int }\n\nfunc (g *grid) at(i, j int) int { return i*g.n + j }\n\nfunc (g *grid) half(i int) int { return i / 2 }\n\n" +
 				"var perm = []int{3, 2, 1, 0}\n\nfunc pick(i int) int { return perm[i%4] }\n\nfunc long(i int) int {\n\tk := i\n\treturn k\n}\n\nvar g = &grid{n: 4}\n\n" +
-				"func main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n" +
+				"type box struct{ vals []int }\n\nfunc (b *box) vs() []int { return b.vals }\n\n" +
+				"func main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tbx := &box{vals: make([]int, 16)}\n\t_ = bx\n" +
 				"\t//cape:parallel for " + c.clauses + "\n\tfor i := 0; i < 16; i += " + step(c.body) + " {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"
 			out, err := translateMain(t, cfg, src)
 			if err != nil {

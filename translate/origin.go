@@ -222,6 +222,28 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 // otherwise.
 func (t *translator) foreignResultField(call *ast.CallExpr) *types.Var {
 	fn, recv := t.externalCallee(call)
+	return t.resultField(call, fn, recv)
+}
+
+// getterCall returns the function call calls, another package's or the
+// package's own, and the operand of its receiver if it is a method.
+func (t *translator) getterCall(call *ast.CallExpr) (*types.Func, ast.Expr) {
+	if fn, recv := t.externalCallee(call); fn != nil {
+		return fn, recv
+	}
+	fn := t.staticCallee(call)
+	if fn == nil {
+		return nil, nil
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && t.info.Selections[sel] != nil {
+		return fn, sel.X
+	}
+	return fn, nil
+}
+
+// resultField is foreignResultField for call of fn with the receiver
+// operand recv, of any package.
+func (t *translator) resultField(call *ast.CallExpr, fn *types.Func, recv ast.Expr) *types.Var {
 	if fn == nil || call.Ellipsis.IsValid() {
 		return nil
 	}
