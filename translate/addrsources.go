@@ -57,14 +57,7 @@ func (t *collector) addressOf(v *types.Var, addr *ast.UnaryExpr) {
 	unknown := func(what string) {
 		t.facts.sources[v] = append(t.facts.sources[v], source{pos: addr.Pos(), unknown: what})
 	}
-	var at ast.Node = addr
-	for {
-		if p, ok := t.parent[at].(*ast.ParenExpr); ok {
-			at = p
-			continue
-		}
-		break
-	}
+	at := t.outerParens(addr)
 	switch p := t.parent[at].(type) {
 	case *ast.CallExpr:
 		idx := -1
@@ -77,10 +70,13 @@ func (t *collector) addressOf(v *types.Var, addr *ast.UnaryExpr) {
 			unknown(fmt.Sprintf("a store through its address, taken at %s", t.where(addr.Pos())))
 			return
 		}
-		if fn := t.staticCallee(p); fn != nil {
-			if param := paramOf(t.info, t.facts.decls[fn], fn, idx); param != nil {
-				t.storesThrough(v, param, t.facts.decls[fn].Body, addr.Pos(), fmt.Sprintf("%s, given its address at %s", fn.Name(), t.where(addr.Pos())))
-				return
+		if fn := t.staticCallee(p); fn != nil && t.facts.decls[fn] != nil && t.facts.decls[fn].Body != nil {
+			d, sig := t.facts.decls[fn], fn.Type().(*types.Signature)
+			if k := paramIndex(sig, idx); k >= 0 {
+				if param := paramVar(t.info, d, k); param != nil {
+					t.storesThrough(v, param, d.Body, addr.Pos(), fmt.Sprintf("%s, given its address at %s", fn.Name(), t.where(addr.Pos())))
+					return
+				}
 			}
 		}
 		unknown(fmt.Sprintf("%s, given its address at %s", t.text(p.Fun), t.where(addr.Pos())))
@@ -89,10 +85,8 @@ func (t *collector) addressOf(v *types.Var, addr *ast.UnaryExpr) {
 			for i, r := range p.Rhs {
 				if r == at {
 					if q := t.varOf(p.Lhs[i]); q != nil {
-						if body := t.funcBody(p); body != nil {
-							t.storesThrough(v, q, body, addr.Pos(), fmt.Sprintf("a store through %s, its address taken at %s", q.Name(), t.where(addr.Pos())))
-							return
-						}
+						t.storesThrough(v, q, funcBody(t.enclosing(p, isFunc)), addr.Pos(), fmt.Sprintf("a store through %s, its address taken at %s", q.Name(), t.where(addr.Pos())))
+						return
 					}
 				}
 			}
@@ -112,11 +106,11 @@ func (t *collector) implicitAddress(call *ast.CallExpr) {
 		return
 	}
 	s := t.info.Selections[sel]
-	if s == nil || s.Kind() != types.MethodVal || !s.Indirect() && !isPointerRecv(s.Obj()) {
+	if s == nil || s.Kind() != types.MethodVal || !pointerRecv(s.Obj().(*types.Func)) {
 		return
 	}
-	if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr || !isPointerRecv(s.Obj()) || !sliceOrPointer(t.info.TypeOf(sel.X)) {
-		return // the method gets the operand's value, not its address
+	if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr || !sliceOrPointer(t.info.TypeOf(sel.X)) {
+		return // the method gets the operand's value (a pointer), not its address
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	if !ok {
@@ -139,24 +133,24 @@ func (t *collector) implicitAddress(call *ast.CallExpr) {
 func (t *collector) methodOn(v *types.Var, sel *ast.SelectorExpr, pos token.Pos, what string) {
 	fn, _ := t.info.Selections[sel].Obj().(*types.Func)
 	d := t.facts.decls[fn]
-	if d == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+	if d == nil || d.Body == nil {
 		t.facts.sources[v] = append(t.facts.sources[v], source{pos: pos, unknown: what})
 		return
 	}
-	if recv, ok := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var); ok {
+	if recv := paramVar(t.info, d, -1); recv != nil { // unnamed: it cannot replace v
 		t.storesThrough(v, recv, d.Body, pos, what)
 	}
 }
 
-// remakesRecv reports whether the method o, of this package, assigns its
-// pointer receiver's target whole (*v = ...), or CAPE cannot read it.
+// remakesRecv reports whether the method o assigns its pointer receiver's
+// target whole (*v = ...), or CAPE cannot read it (another package's).
 func (t *collector) remakesRecv(o types.Object) bool {
 	fn, _ := o.(*types.Func)
 	d := t.facts.decls[fn]
-	if d == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
-		return fn == nil || fn.Pkg() == t.p.types
+	if d == nil || d.Body == nil {
+		return true
 	}
-	recv, _ := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var)
+	recv := paramVar(t.info, d, -1)
 	found := false
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok {
@@ -171,12 +165,12 @@ func (t *collector) remakesRecv(o types.Object) bool {
 	return found
 }
 
-// methodValues adds an unknown source to each variable of which a pointer
+// methodValue adds an unknown source to each variable of which a pointer
 // method is taken as a value (f := v.Resize): the method may replace the
 // variable through the address the value holds, where CAPE cannot see.
 func (t *collector) methodValue(sel *ast.SelectorExpr) {
 	s := t.info.Selections[sel]
-	if s == nil || s.Kind() != types.MethodVal || !isPointerRecv(s.Obj()) {
+	if s == nil || s.Kind() != types.MethodVal || !pointerRecv(s.Obj().(*types.Func)) {
 		return
 	}
 	if call, ok := t.parent[sel].(*ast.CallExpr); ok && ast.Unparen(call.Fun) == sel {
@@ -193,37 +187,10 @@ func (t *collector) methodValue(sel *ast.SelectorExpr) {
 	}
 }
 
-// isPointerRecv reports whether the method o has a pointer receiver.
-func isPointerRecv(o types.Object) bool {
-	fn, ok := o.(*types.Func)
-	if !ok {
-		return false
-	}
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return false
-	}
-	_, ptr := sig.Recv().Type().(*types.Pointer)
-	return ptr
-}
-
-// paramOf returns the parameter of fn (declared by d) that argument idx
-// of a call gives a value to; nil for a variadic one, or without a body.
-func paramOf(info *types.Info, d *ast.FuncDecl, fn *types.Func, idx int) *types.Var {
-	if d == nil || d.Body == nil {
-		return nil
-	}
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Variadic() && idx >= sig.Params().Len()-1 || idx >= sig.Params().Len() {
-		return nil
-	}
-	return sig.Params().At(idx)
-}
-
 // storesThrough adds to v's sources the values body stores through the
 // pointer p to it (*p = x), and an unknown source, described by what, if
 // p goes anywhere else than a dereference (handed on, copied, returned).
-func (t *collector) storesThrough(v, p *types.Var, body *ast.BlockStmt, addr token.Pos, what string) {
+func (t *collector) storesThrough(v, p *types.Var, body ast.Node, addr token.Pos, what string) {
 	if body == nil {
 		return
 	}
@@ -232,18 +199,11 @@ func (t *collector) storesThrough(v, p *types.Var, body *ast.BlockStmt, addr tok
 		if !ok || t.info.Uses[id] != p {
 			return true
 		}
-		var at ast.Node = id
-		for {
-			if q, ok := t.parent[at].(*ast.ParenExpr); ok {
-				at = q
-				continue
-			}
-			break
-		}
+		at := t.outerParens(id)
 		star, ok := t.parent[at].(*ast.StarExpr)
 		if !ok {
 			if sel, isSel := t.parent[at].(*ast.SelectorExpr); isSel && sel.X == at {
-				if s := t.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal && isPointerRecv(s.Obj()) {
+				if s := t.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal && pointerRecv(s.Obj().(*types.Func)) {
 					// p.M() with M's receiver *T: M gets p itself.
 					t.methodOn(v, sel, addr, what)
 				}
@@ -276,14 +236,13 @@ func (t *collector) storesThrough(v, p *types.Var, body *ast.BlockStmt, addr tok
 	})
 }
 
-// funcBody returns the body of the function declaration or literal that
-// holds n.
-func (t *collector) funcBody(n ast.Node) *ast.BlockStmt {
-	switch f := t.enclosing(n, isFunc).(type) {
-	case *ast.FuncDecl:
-		return f.Body
-	case *ast.FuncLit:
-		return f.Body
+// outerParens returns the outermost of the parentheses around n, or n.
+func (t *translator) outerParens(n ast.Node) ast.Node {
+	for {
+		p, ok := t.parent[n].(*ast.ParenExpr)
+		if !ok {
+			return n
+		}
+		n = p
 	}
-	return nil
 }

@@ -647,16 +647,7 @@ func (t *translator) readsInterfaces(fn *types.Func, i int, a ast.Expr) bool {
 // them changes no memory the region must hand back (a region's standard
 // output is captured and ordered; its standard error is each node's).
 func (t *translator) isStdStream(e ast.Expr) bool {
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	pn, ok := t.info.Uses[pkg].(*types.PkgName)
-	return ok && pn.Imported().Path() == "os" && (sel.Sel.Name == "Stdout" || sel.Sel.Name == "Stderr")
+	return isPkgVar(t.info, e, "os", "Stdout", "Stderr")
 }
 
 // fmtMethods are the methods that package fmt calls on its operands.
@@ -714,7 +705,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if what, at := t.redirectedPrint(fn, call); at.IsValid() {
 		w.errorf(call.Pos(), "%s prints in the parallel region%s, but %s (%s): every node would write its own iterations' output there, each at its own offset, over the others'; keep the lines in a slice indexed by the iteration and print them after the region, or leave the output as it is and redirect the job's (cape run ... > FILE)", name, via, what, t.where(at))
 	}
-	if t.readsStdin(fn, recv, call) {
+	if readsStdin(t.info, fn, call) {
 		w.errorf(call.Pos(), "%s reads the standard input in the parallel region%s: every node reads its own copy of the input stream, from where the sequential code left it, so the nodes' iterations would read the same values; read the input before the region, into a slice the iterations index", name, via)
 	}
 	if recv == nil && sharedDraw(fn) {
@@ -938,32 +929,32 @@ func sharedDraw(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "math/rand" && sharedDraws[fn.Name()] && sig != nil && sig.Recv() == nil
 }
 
-// readsStdin reports whether call, of fn of another package with the
-// receiver recv, reads the process's standard input: fmt's Scan, Scanln
-// and Scanf, or any call handed os.Stdin (fmt.Fscan(os.Stdin, …),
-// bufio.NewScanner(os.Stdin), os.Stdin.Read).
-func (t *translator) readsStdin(fn *types.Func, recv ast.Expr, call *ast.CallExpr) bool {
-	return readsStdinWith(t.info, fn, call)
-}
-
-// readsStdinWith is readsStdin for code of the type information info.
-func readsStdinWith(info *types.Info, fn *types.Func, call *ast.CallExpr) bool {
+// readsStdin reports whether call, of fn of another package (in code of
+// the type information info), reads the process's standard input: fmt's
+// Scan, Scanln and Scanf, or any call handed os.Stdin (fmt.Fscan(os.Stdin,
+// …), bufio.NewScanner(os.Stdin), os.Stdin.Read).
+func readsStdin(info *types.Info, fn *types.Func, call *ast.CallExpr) bool {
 	if sig, _ := fn.Type().(*types.Signature); fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && sig != nil && sig.Recv() == nil &&
 		(fn.Name() == "Scan" || fn.Name() == "Scanln" || fn.Name() == "Scanf") {
 		return true
 	}
-	isStdin := func(e ast.Expr) bool {
-		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-		if !ok {
-			return false
-		}
-		v, ok := info.Uses[sel.Sel].(*types.Var)
-		return ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin"
-	}
+	isStdin := func(e ast.Expr) bool { return isPkgVar(info, e, "os", "Stdin") }
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && isStdin(sel.X) {
 		return true
 	}
 	return slices.ContainsFunc(call.Args, isStdin)
+}
+
+// isPkgVar reports whether e (in code of the type information info)
+// selects one of the package variables names of the package path
+// (os.Stdout, io.Discard).
+func isPkgVar(info *types.Info, e ast.Expr, path string, names ...string) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[sel.Sel].(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == path && slices.Contains(names, v.Name())
 }
 
 // isWaitGroupMethod reports whether fn is a method of sync.WaitGroup.

@@ -712,12 +712,9 @@ func (t *translator) loopVarFits(r *region, e ast.Expr, to types.Type) bool {
 	return bits >= 64 || lo >= -(1<<(bits-1)) && hi < 1<<(bits-1)
 }
 
-// zeroVar reports whether e is a variable whose one value is the
+// zeroVar reports whether e is 0 or a variable whose one value is the
 // constant 0 (z := 0, assigned nowhere else).
 func (t *translator) zeroVar(e ast.Expr) bool {
-	if _, isConst := t.info.Types[e]; isConst && constIntOK(t.info, e) {
-		return false // a constant 0 is distinctIndex's business
-	}
 	v, ok := t.constValue(e)
 	return ok && v == 0
 }

@@ -367,7 +367,7 @@ func (w *stateWalk) call(call *ast.CallExpr) {
 		w.process(call.Pos(), "draws from math/rand's one generator ("+callee.Pkg().Name()+"."+callee.Name()+"), whose state is the process's")
 		return
 	}
-	if readsStdinWith(info, callee, call) {
+	if readsStdin(info, callee, call) {
 		w.process(call.Pos(), "reads the standard input ("+callee.Pkg().Name()+"."+callee.Name()+"), whose position is the process's")
 		return
 	}
@@ -878,41 +878,16 @@ func (f *foreign) handedTo(info *types.Info, parents map[ast.Node]ast.Node, call
 }
 
 // numeric reports whether typ is a basic type, or a type parameter whose
-// every type is one ([T ~float64 | ~int]).
+// every type is a number or a boolean ([T ~float64 | ~int]: plainParam).
 func numeric(typ types.Type) bool {
 	switch u := typ.(type) {
 	case *types.TypeParam:
-		iface, _ := u.Constraint().Underlying().(*types.Interface)
-		if iface == nil || iface.NumEmbeddeds() == 0 {
-			return false
-		}
-		for i := range iface.NumEmbeddeds() {
-			if !numericTerms(iface.EmbeddedType(i)) {
-				return false
-			}
-		}
-		return true
+		return plainParam(u)
 	case nil:
 		return false
 	}
 	_, basic := typ.Underlying().(*types.Basic)
 	return basic
-}
-
-// numericTerms reports whether the constraint term t (a union, or one
-// type) holds only basic types.
-func numericTerms(t types.Type) bool {
-	u, ok := t.(*types.Union)
-	if !ok {
-		_, basic := t.Underlying().(*types.Basic)
-		return basic
-	}
-	for i := range u.Len() {
-		if _, basic := u.Term(i).Type().Underlying().(*types.Basic); !basic {
-			return false
-		}
-	}
-	return true
 }
 
 // numSlice reports whether typ is a slice of numbers.

@@ -151,12 +151,12 @@ func (t *translator) capturedState(body ast.Node, loop ast.Stmt) (*types.Var, to
 // hiddenState says what n, code a point's loop runs, does to state of the
 // process that an image does not hold, and how to do without it: reading
 // standard input (its position), drawing from math/rand's own generator
-// (its state; the runtime seeds it alike on every node, so a region's
-// iterations may use it). Empty if nothing.
+// (its state; the runtime seeds it alike on every node, so sequential code
+// may use it, and a region refuses it: calls.go). Empty if nothing.
 func (t *translator) hiddenState(n ast.Node) (what, fix string) {
 	switch x := n.(type) {
 	case *ast.SelectorExpr:
-		if v, ok := t.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin" {
+		if isPkgVar(t.info, x, "os", "Stdin") {
 			return "reads standard input", "read the input before the loop (into a slice the loop indexes by its step)"
 		}
 	case *ast.CallExpr:

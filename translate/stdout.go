@@ -238,12 +238,14 @@ func (t *translator) redirects() outputRedirect {
 	}
 	// The module's other packages the program imports may point os.Stdout
 	// elsewhere too (an outx.Redirect(name) helper).
+	seen := map[string]bool{}
 	for _, f := range t.p.files {
 		for _, imp := range f.Imports {
 			path := strings.Trim(imp.Path.Value, `"`)
-			if t.foreign == nil || t.foreign.standard(path) {
+			if t.foreign == nil || t.foreign.standard(path) || seen[path] {
 				continue
 			}
+			seen[path] = true
 			fp := t.foreign.load(path)
 			if fp == nil {
 				continue
@@ -272,16 +274,16 @@ func (t *translator) redirectIn(n ast.Node, info *types.Info) {
 		t.stdoutAssigned(x, info)
 	case *ast.CallExpr:
 		setsLog := t.pkgFunc(x, "log", "SetOutput") || t.logDefaultSetOutput(x)
-		if setsLog && len(x.Args) == 1 && !t.isStdStream(x.Args[0]) && !t.isDiscard(x.Args[0]) || t.pkgFunc(x, "log/slog", "SetDefault") {
+		if setsLog && len(x.Args) == 1 && !t.isStdStream(x.Args[0]) && !isPkgVar(t.info, x.Args[0], "io", "Discard") || t.pkgFunc(x, "log/slog", "SetDefault") {
 			if !t.redirect.log.IsValid() {
 				t.redirect.log = x.Pos()
 			}
 		}
 		if (t.pkgFunc(x, "syscall", "Dup2", "Dup3") || t.pkgFunc(x, "golang.org/x/sys/unix", "Dup2", "Dup3")) && len(x.Args) >= 2 {
-			switch v := t.info.Types[x.Args[1]].Value; {
-			case v != nil && constant.Compare(v, token.EQL, constant.MakeInt64(1)) && !t.redirect.stdout.IsValid():
+			switch fd, ok := t.constValue(x.Args[1]); {
+			case ok && fd == 1 && !t.redirect.stdout.IsValid():
 				t.redirect.stdout = x.Pos()
-			case v != nil && constant.Compare(v, token.EQL, constant.MakeInt64(2)) && !t.redirect.log.IsValid():
+			case ok && fd == 2 && !t.redirect.log.IsValid():
 				t.redirect.log = x.Pos()
 			}
 		}
@@ -292,7 +294,7 @@ func (t *translator) redirectIn(n ast.Node, info *types.Info) {
 // information).
 func (t *translator) stdoutAssigned(as *ast.AssignStmt, info *types.Info) {
 	for _, l := range as.Lhs {
-		if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && isStdout(info.Uses[sel.Sel]) && !t.redirect.stdout.IsValid() {
+		if isPkgVar(info, l, "os", "Stdout") && !t.redirect.stdout.IsValid() {
 			t.redirect.stdout = as.Pos()
 		}
 	}
@@ -317,8 +319,7 @@ func (t *translator) redirectedPrint(fn *types.Func, call *ast.CallExpr) (string
 	if fn.Pkg().Path() == "fmt" && rd.stdout.IsValid() {
 		stdout := fn.Name() == "Print" || fn.Name() == "Printf" || fn.Name() == "Println"
 		if strings.HasPrefix(fn.Name(), "Fprint") && len(call.Args) > 0 {
-			sel, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr)
-			stdout = ok && isStdout(t.info.Uses[sel.Sel])
+			stdout = isPkgVar(t.info, call.Args[0], "os", "Stdout")
 		}
 		if stdout {
 			return "the program points its standard output elsewhere", rd.stdout
@@ -332,16 +333,6 @@ func (t *translator) redirectedPrint(fn *types.Func, call *ast.CallExpr) (string
 		return "the log package's output is pointed at a writer of the program's", rd.log
 	}
 	return "", token.NoPos
-}
-
-// isDiscard reports whether e is io.Discard.
-func (t *translator) isDiscard(e ast.Expr) bool {
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	v, ok := t.info.Uses[sel.Sel].(*types.Var)
-	return ok && v.Pkg() != nil && v.Pkg().Path() == "io" && v.Name() == "Discard"
 }
 
 // slogPrints are log/slog's top-level functions that write a record

@@ -169,15 +169,12 @@ func misplacedFlagHint(fs *pflag.FlagSet, progArgs []string) string {
 	if len(flags) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s after the package went to the program; %s before PACKAGE (cape run %s ... PACKAGE)",
-		strings.Join(flags, ", "), plural(len(flags), "that flag of cape run goes", "those flags of cape run go"), strings.Join(names, " "))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+	which := "those flags of cape run go"
+	if len(flags) == 1 {
+		which = "that flag of cape run goes"
 	}
-	return many
+	return fmt.Sprintf("%s after the package went to the program; %s before PACKAGE (cape run %s ... PACKAGE)",
+		strings.Join(flags, ", "), which, strings.Join(names, " "))
 }
 
 // runFlagSet returns cape run's flags, bound to f and cf.

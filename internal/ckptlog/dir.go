@@ -75,12 +75,9 @@ func checkDir(abs string, create bool) error {
 	} else if err != nil {
 		return fmt.Errorf("checkpoint directory: %w", err)
 	}
-	fi, err := os.Lstat(abs)
+	fi, err := os.Lstat(abs) // a directory: safedir refuses anything else
 	if err != nil {
 		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a directory", abs)
 	}
 	if err := private(abs, fi); err != nil {
 		return err

@@ -3,6 +3,7 @@ package gocmd
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,7 +45,7 @@ func removeStaleTemps(tmp string, now time.Time) int {
 	removed := 0
 	for _, e := range entries {
 		name := e.Name()
-		if !e.IsDir() || !hasAnyPrefix(name, tempPrefixes) {
+		if !e.IsDir() || !slices.ContainsFunc(tempPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
 			continue
 		}
 		dir := filepath.Join(tmp, name)
@@ -65,13 +66,4 @@ func removeStaleTemps(tmp string, now time.Time) int {
 		}
 	}
 	return removed
-}
-
-func hasAnyPrefix(s string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -36,13 +36,3 @@ func main() {
 	log.Println("end")
 	fmt.Println(a)
 }
-
-// The log package's default logger set directly, and slog's default
-// handler (which the log package's output follows), count too.
-func others(f *os.File) {
-	log.Default().SetOutput(f)
-	//cape:parallel for
-	for i := 0; i < 4; i++ {
-		log.Println(i) // want "log.Println prints in the parallel region, but the log package's output is pointed at a writer of the program's"
-	}
-}
