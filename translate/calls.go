@@ -135,7 +135,11 @@ func (ff *funcFlow) fn(fn *types.Func, pos token.Pos) {
 	if fn.Pkg() != ff.t.p.types {
 		// It reaches this package's memory only through its arguments,
 		// but may change its own package's variables.
-		if sw := ff.t.foreign.stateWrite(fn); sw != nil && ff.bad == nil {
+		sw := ff.t.foreign.stateWrite(fn)
+		if what := processChange(fn); what != "" {
+			sw = &stateWrite{pos: pos, what: what, process: true}
+		}
+		if sw != nil && ff.bad == nil {
 			ff.bad = &unbounded{pos: pos, what: fn.Pkg().Name() + "." + funcName(fn), state: sw, fn: fn}
 		}
 		return

@@ -359,12 +359,8 @@ func (w *stateWalk) call(call *ast.CallExpr) {
 		w.dynamic(call)
 		return
 	}
-	if callee.Pkg() != nil && processState[callee.Pkg().Path()+"."+callee.Name()] {
-		w.process(call.Pos(), "changes the process's state ("+callee.Pkg().Name()+"."+callee.Name()+")")
-		return
-	}
-	if sharedDraw(callee) {
-		w.process(call.Pos(), "draws from math/rand's one generator ("+callee.Pkg().Name()+"."+callee.Name()+"), whose state is the process's")
+	if what := processChange(callee); what != "" {
+		w.process(call.Pos(), what)
 		return
 	}
 	if readsStdin(info, callee, call) {
@@ -391,6 +387,25 @@ func (w *stateWalk) call(call *ast.CallExpr) {
 	if sw := w.f.stateWrite(callee); sw != nil && w.found == nil {
 		w.found = sw
 	}
+}
+
+// processChange says what fn, a function of the standard library, changes
+// of the process's state whatever its arguments (its settings, math/rand's
+// generator, the standard input's position), or "".
+func processChange(fn *types.Func) string {
+	if fn.Pkg() == nil {
+		return ""
+	}
+	name := fn.Pkg().Name() + "." + fn.Name()
+	switch sig, _ := fn.Type().(*types.Signature); {
+	case processState[fn.Pkg().Path()+"."+fn.Name()]:
+		return "changes the process's state (" + name + ")"
+	case sharedDraw(fn):
+		return "draws from math/rand's one generator (" + name + "), whose state is the process's"
+	case fn.Pkg().Path() == "fmt" && sig != nil && sig.Recv() == nil && slices.Contains([]string{"Scan", "Scanln", "Scanf"}, fn.Name()):
+		return "reads the standard input (" + name + "), whose position is the process's"
+	}
+	return ""
 }
 
 // callee is the function or method call calls statically, or nil.

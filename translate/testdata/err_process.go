@@ -48,5 +48,22 @@ func main() {
 			b[i]++
 		}
 	}
-	fmt.Println(a, b)
+	// The same reached through function values.
+	c := make([]float64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		c[i] = gen() // want "rand.Float64 \\(through gen\\) in the parallel region draws from math/rand's one generator"
+	}
+	d := make([]int, n)
+	fill(d, rand.Intn)
+	fmt.Println(a, b, c, d)
+}
+
+var gen = rand.Float64
+
+func fill(out []int, draw func(int) int) {
+	//cape:parallel for
+	for i := 0; i < len(out); i++ {
+		out[i] = draw(1000) // want "rand.Intn \\(through draw\\) in the parallel region draws"
+	}
 }
