@@ -109,6 +109,14 @@ func (t *collector) implicitAddress(call *ast.CallExpr) {
 	if s == nil || s.Kind() != types.MethodVal || !pointerRecv(s.Obj().(*types.Func)) {
 		return
 	}
+	if path, ok := promotedPath(t.info.TypeOf(sel.X), s.Index()); ok {
+		// s.Resize(n) with Resize promoted from an embedded Vec: the
+		// method gets &s.Vec.
+		if path != "" && t.remakesRecv(s.Obj()) {
+			t.remadePlace(call, sel, t.text(sel.X)+path)
+		}
+		return
+	}
 	if _, ptr := t.info.TypeOf(sel.X).Underlying().(*types.Pointer); ptr || !sliceOrPointer(t.info.TypeOf(sel.X)) {
 		return // the method gets the operand's value (a pointer), not its address
 	}
@@ -117,14 +125,55 @@ func (t *collector) implicitAddress(call *ast.CallExpr) {
 		// s.X.Resize(n), vs[1].Resize(n): a place the sources of
 		// variables do not cover.
 		if t.remakesRecv(s.Obj()) {
-			t.errorf(call.Pos(), "%s gives %s a new value through its address, which CAPE follows only for a variable (v.%s(...)): call it on a variable and assign that (x := %s; x.%s(...); %s = x)",
-				t.text(sel), t.text(sel.X), sel.Sel.Name, t.text(sel.X), sel.Sel.Name, t.text(sel.X))
+			t.remadePlace(call, sel, t.text(sel.X))
 		}
 		return
 	}
 	if v := t.varOf(id); v != nil {
 		t.methodOn(v, sel, call.Pos(), fmt.Sprintf("%s, called on it at %s", t.text(sel), t.where(call.Pos())))
 	}
+}
+
+// remadePlace refuses call, of the pointer method sel that gives place
+// (not a variable: a field, an element) a new value through its address.
+func (t *collector) remadePlace(call *ast.CallExpr, sel *ast.SelectorExpr, place string) {
+	name := sel.Sel.Name
+	t.errorf(call.Pos(), "%s gives %s a new value through its address, which CAPE follows only for a variable (v.%s(...)): call it on a variable and assign that (x := %s; x.%s(...); %s = x)",
+		t.text(sel), place, name, place, name, place)
+}
+
+// promotedPath returns, for a method selected with the index path index
+// on an operand of type typ, the fields (".Vec") through which the method
+// is promoted to typ when the method gets the address of an embedded
+// field of the operand itself (not through a pointer), and whether it is
+// promoted at all.
+func promotedPath(typ types.Type, index []int) (string, bool) {
+	if len(index) < 2 {
+		return "", false
+	}
+	path := ""
+	for _, k := range index[:len(index)-1] {
+		if p, ok := typ.Underlying().(*types.Pointer); ok {
+			if path == "" {
+				// (&s).Resize through a pointer operand: the field's
+				// address is not a variable's either.
+				typ = p.Elem()
+			} else {
+				return "", true // through an embedded pointer: not a place of the operand's
+			}
+		}
+		st, ok := typ.Underlying().(*types.Struct)
+		if !ok {
+			return "", true
+		}
+		f := st.Field(k)
+		path += "." + f.Name()
+		typ = f.Type()
+	}
+	if _, ptr := typ.Underlying().(*types.Pointer); ptr {
+		return "", true // the method gets the embedded pointer's value
+	}
+	return path, true
 }
 
 // methodOn adds to v's sources what the pointer method sel (called with
@@ -203,7 +252,13 @@ func (t *collector) storesThrough(v, p *types.Var, body ast.Node, addr token.Pos
 		star, ok := t.parent[at].(*ast.StarExpr)
 		if !ok {
 			if sel, isSel := t.parent[at].(*ast.SelectorExpr); isSel && sel.X == at {
-				if s := t.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal && pointerRecv(s.Obj().(*types.Func)) {
+				s := t.info.Selections[sel]
+				switch {
+				case s != nil && s.Kind() == types.MethodVal && types.IsInterface(s.Recv()):
+					// r.Resize(n) on an interface holding p: which
+					// method runs CAPE cannot tell.
+					t.facts.sources[v] = append(t.facts.sources[v], source{pos: addr, unknown: what})
+				case s != nil && s.Kind() == types.MethodVal && pointerRecv(s.Obj().(*types.Func)):
 					// p.M() with M's receiver *T: M gets p itself.
 					t.methodOn(v, sel, addr, what)
 				}

@@ -21,9 +21,18 @@ func (v *vec) resize(n int) { *v = make(vec, n) }
 
 type sim struct{ x vec }
 
+type embeds struct {
+	vec
+	t float64
+}
+
+type resizer interface{ resize(int) }
+
+func prepare(r resizer, n int) { r.resize(n) }
+
 func main() {
 	var vals []float64
-	if err := json.Unmarshal([]byte(`[1,2,3]`), &vals); err != nil { // want "vals is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from json.Unmarshal, given its address at err_address.go:26"
+	if err := json.Unmarshal([]byte(`[1,2,3]`), &vals); err != nil { // want "vals is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from json.Unmarshal, given its address at err_address.go:35"
 		panic(err)
 	}
 	var c []float64
@@ -37,12 +46,17 @@ func main() {
 	var w vec
 	f := w.resize // want "w is written through .* the method value w.resize, which holds its address"
 	f(3)
+	var e embeds
+	e.resize(3) // want "e.resize gives e.vec a new value through its address, which CAPE follows only for a variable"
+	var u vec
+	prepare(&u, 3) // want "u is written through .* prepare, given its address"
 	//cape:parallel for
 	for i := 0; i < 3; i++ {
 		vals[i] *= 2
 		c[i] = 1
 		d[i] = 2
 		w[i] = 3
+		u[i] = 4
 	}
-	fmt.Println(vals, c, d, s, w)
+	fmt.Println(vals, c, d, s, w, e, u)
 }
