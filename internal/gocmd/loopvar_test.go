@@ -1,6 +1,8 @@
 package gocmd
 
 import (
+	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -46,7 +48,7 @@ func f(xs []int, done chan int) {
 		t.Fatal(err)
 	}
 	var lines []int
-	for _, p := range capturesIn(f) {
+	for _, p := range capturesIn(f, pkgFuncs{}) {
 		lines = append(lines, fset.Position(p).Line)
 	}
 	if len(lines) != 3 || lines[0] != 6 || lines[1] != 9 || lines[2] != 13 {
@@ -78,5 +80,68 @@ func TestLoopvarCaptures(t *testing.T) {
 	}
 	if len(places) != 1 || !strings.HasSuffix(places[0], filepath.Join("lib", "lib.go")+":5:39") {
 		t.Errorf("places %v, want lib/lib.go:5:39 only", places)
+	}
+}
+
+// TestCapturesImplicit: a loop variable's address taken without &: a
+// pointer method taken as a value, one that keeps its receiver (or runs
+// deferred), an array sliced, an address handed to a function that keeps
+// it; a pointer method that only reads its receiver, a value method, a
+// slice of a slice, a literal sort.Slice runs and an address a function
+// only reads through are not.
+func TestCapturesImplicit(t *testing.T) {
+	src := `package p
+
+import "sort"
+
+type C struct{ N int }
+
+var saved []*C
+
+func norm(c *C) int { return c.N * c.N }
+func keep(c *C)     { saved = append(saved, c) }
+
+func (c *C) Report() int { return c.N }
+func (c *C) Self() *C    { return c }
+func (c C) Val() int     { return c.N }
+
+func f(cs []C, rows [][]int) {
+	var fs []func() int
+	var ps []*C
+	blocks := [][3]int{{1, 2, 3}}
+	var views [][]int
+	for _, c := range cs {
+		fs = append(fs, c.Report) // 1
+		ps = append(ps, c.Self()) // 2
+		_ = c.Report() + c.Val()
+		defer c.Report() // 3
+	}
+	for _, b := range blocks {
+		views = append(views, b[:]) // 4
+	}
+	for _, r := range rows {
+		views = append(views, r[1:])
+	}
+	for i := range rows {
+		sort.Slice(rows[i], func(a, b int) bool { return rows[i][a] < rows[i][b] })
+	}
+	for _, c := range cs {
+		_ = norm(&c)
+		keep(&c) // 5
+	}
+	_, _, _ = fs, ps, views
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, p := range capturesIn(f, packageFuncs([]*ast.File{f})) {
+		lines = append(lines, fset.Position(p).Line)
+	}
+	if fmt.Sprint(lines) != "[22 23 25 28 38]" {
+		t.Errorf("captures at lines %v, want [22 23 25 28 38]", lines)
 	}
 }
