@@ -440,6 +440,12 @@ func (t *freePlanner) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 		}
 	}
 	for call, name := range place.makes {
+		if at := t.outParamInLoop(call); at.IsValid() {
+			t.warnf(&plan.warnings, call.Pos(), "%s is allocated in the CAPE arena each time %s is called, and it is called in a loop (%s); "+
+				"what it replaced is never reclaimed (the arena is not garbage collected): allocate it once before the loop and "+
+				"fill it in the function, or make it in the loop's own code where a variable holds it", name, t.enclosingFunc(call).Name.Name, t.where(at))
+			continue
+		}
 		if t.inRegion(call.Pos()) || !t.inLoop(call) || t.madeOnce(call) {
 			continue
 		}
@@ -479,6 +485,48 @@ func (t *freePlanner) warnUnreclaimed(owners, moved map[*types.Var]bool) {
 			"(the arena is not garbage collected): allocate it once before the loop, or let the variable that "+
 			"holds it be its only reference and hand it on as its last use (u = next; prev, cur = cur, next)", name)
 	}
+}
+
+// outParamInLoop returns, for call, a make stored through a pointer
+// (*dst = make(...)) outside loops in a function of the package, where a
+// sequential loop calls that function, or token.NoPos.
+func (t *freePlanner) outParamInLoop(call *ast.CallExpr) token.Pos {
+	as, ok := t.parent[call].(*ast.AssignStmt)
+	if !ok || t.inRegion(call.Pos()) || t.inLoop(call) {
+		return token.NoPos
+	}
+	stored := false
+	for i, r := range as.Rhs {
+		if _, star := ast.Unparen(as.Lhs[min(i, len(as.Lhs)-1)]).(*ast.StarExpr); star && r == call {
+			stored = true
+		}
+	}
+	d := t.enclosingFunc(call)
+	if !stored || d == nil {
+		return token.NoPos
+	}
+	at := token.NoPos
+	for _, f := range t.p.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && !at.IsValid() {
+				if fn := t.staticCallee(c); fn != nil && t.facts.decls[fn] == d && t.inLoop(c) && !t.inRegion(c.Pos()) {
+					at = c.Pos()
+				}
+			}
+			return !at.IsValid()
+		})
+	}
+	return at
+}
+
+// enclosingFunc is the function declaration n is in, or nil.
+func (t *freePlanner) enclosingFunc(n ast.Node) *ast.FuncDecl {
+	for p := t.parent[n]; p != nil; p = t.parent[p] {
+		if d, ok := p.(*ast.FuncDecl); ok {
+			return d
+		}
+	}
+	return nil
 }
 
 // madeOnce reports whether call, in a loop, is guarded in it by an if

@@ -60,5 +60,18 @@ func main() {
 		relax(next, c)
 		c = next
 	}
-	fmt.Println(u[n/2], a[1], total, len(kept), view[0], get())
+	// An out-parameter helper called in a loop: what it replaced stays.
+	var o []float64
+	for s := 0; s < 2; s++ {
+		load(&o, n)
+		//cape:parallel for
+		for i := 0; i < n; i++ {
+			o[i] *= 2
+		}
+	}
+	fmt.Println(u[n/2], a[1], total, len(kept), view[0], get(), o[0])
+}
+
+func load(dst *[]float64, n int) {
+	*dst = make([]float64, n) // warn "o is allocated in the CAPE arena each time load is called, and it is called in a loop \\(free.go:[0-9]+\\)"
 }
