@@ -18,6 +18,10 @@ func TestRedirects(t *testing.T) {
 		{"Dup2 over 1", "syscall.Dup2(int(f.Fd()), 1)", `fmt.Println(i)`, "fmt.Println prints in the parallel region, but the program points its standard output elsewhere"},
 		{"log to standard error", "log.SetOutput(os.Stderr)", `log.Println(i)`, ""},
 		{"log discarded", "log.SetOutput(io.Discard)", `log.Println(i)`, ""},
+		{"log restored", "log.SetOutput(f)\n\tlog.Println(\"setup\")\n\tlog.SetOutput(os.Stdout)", `log.Println(i)`, ""},
+		{"stdout restored", "saved := os.Stdout\n\tos.Stdout = f\n\tfmt.Println(\"banner\")\n\tos.Stdout = saved", `fmt.Println(i)`, ""},
+		{"restored after a region", "log.SetOutput(f)\n\tb := make([]int, 4)\n\t//cape:parallel for\n\tfor j := 0; j < 4; j++ {\n\t\tb[j] = j\n\t\tlog.Println(j)\n\t}\n\tlog.SetOutput(os.Stdout)", `log.Println(i)`, "log.Println prints in the parallel region, but the log package's output is pointed"},
+		{"saved, not restored", "saved := os.Stdout\n\tos.Stdout = f\n\tfmt.Println(\"banner\")\n\t_ = saved", `fmt.Println(i)`, "the program points its standard output elsewhere"},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {

@@ -275,7 +275,7 @@ func (t *translator) redirectIn(n ast.Node, info *types.Info) {
 	case *ast.CallExpr:
 		setsLog := t.pkgFunc(x, "log", "SetOutput") || t.logDefaultSetOutput(x)
 		if setsLog && len(x.Args) == 1 && !t.isStdStream(x.Args[0]) && !isPkgVar(t.info, x.Args[0], "io", "Discard") || t.pkgFunc(x, "log/slog", "SetDefault") {
-			if !t.redirect.log.IsValid() {
+			if !t.redirect.log.IsValid() && !(info == t.info && t.restoredAfter(x, t.restoresLog)) {
 				t.redirect.log = x.Pos()
 			}
 		}
@@ -293,11 +293,121 @@ func (t *translator) redirectIn(n ast.Node, info *types.Info) {
 // stdoutAssigned records as assigns os.Stdout (info: the code's type
 // information).
 func (t *translator) stdoutAssigned(as *ast.AssignStmt, info *types.Info) {
-	for _, l := range as.Lhs {
-		if isPkgVar(info, l, "os", "Stdout") && !t.redirect.stdout.IsValid() {
-			t.redirect.stdout = as.Pos()
+	for i, l := range as.Lhs {
+		if !isPkgVar(info, l, "os", "Stdout") || t.redirect.stdout.IsValid() {
+			continue
+		}
+		if info == t.info && (len(as.Rhs) == len(as.Lhs) && t.savedStdout(as.Rhs[i]) || t.restoredAfter(as, t.restoresStdout)) {
+			continue // os.Stdout = saved; or pointed back before any region runs
+		}
+		t.redirect.stdout = as.Pos()
+	}
+}
+
+// restoredAfter reports whether n, a redirection in a statement of a
+// block, is undone by a later statement of that block that restores
+// reports, with no statement between that may run a region (a
+// region, or a call of a function that may run one).
+func (t *translator) restoredAfter(n ast.Node, restores func(ast.Stmt) bool) bool {
+	var st ast.Node = n
+	for st != nil {
+		if _, ok := t.parent[st].(*ast.BlockStmt); ok {
+			break
+		}
+		if _, ok := st.(ast.Stmt); ok && st != n {
+			if _, expr := st.(*ast.ExprStmt); !expr {
+				return false // inside an if's condition, a for's post statement
+			}
+		}
+		st = t.parent[st]
+	}
+	block, _ := t.parent[st].(*ast.BlockStmt)
+	if block == nil {
+		return false
+	}
+	rc := t.regionReach()
+	k := slices.Index(block.List, st.(ast.Stmt))
+	for _, later := range block.List[k+1:] {
+		if restores(later) {
+			return true
+		}
+		runs := false
+		ast.Inspect(later, func(m ast.Node) bool {
+			if c, ok := m.(*ast.CallExpr); ok && t.mayRunRegion(rc, c) {
+				runs = true
+			}
+			if s, ok := m.(ast.Stmt); ok && t.regionAt[s] != nil {
+				runs = true
+			}
+			return !runs
+		})
+		if runs {
+			return false
 		}
 	}
+	return false
+}
+
+// restoresLog reports whether st points the log package's output back at
+// the standard output or error (log.SetOutput(os.Stdout)).
+func (t *translator) restoresLog(st ast.Stmt) bool {
+	es, ok := st.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	return ok && (t.pkgFunc(call, "log", "SetOutput") || t.logDefaultSetOutput(call)) && len(call.Args) == 1 && t.isStdStream(call.Args[0])
+}
+
+// restoresStdout reports whether st points os.Stdout back at the
+// process's standard output (os.Stdout = saved, saved := os.Stdout).
+func (t *translator) restoresStdout(st ast.Stmt) bool {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, l := range as.Lhs {
+		if isPkgVar(t.info, l, "os", "Stdout") && t.savedStdout(as.Rhs[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// savedStdout reports whether e is a local variable of the program that
+// only ever holds the process's os.Stdout: defined from it (saved :=
+// os.Stdout) and never assigned again.
+func (t *translator) savedStdout(e ast.Expr) bool {
+	v := t.varOf(e)
+	if v == nil || v.Parent() == t.p.types.Scope() {
+		return false
+	}
+	fn := t.enclosing(e, isFunc)
+	if fn == nil {
+		return false
+	}
+	defs, others := 0, 0
+	ast.Inspect(fn, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND && t.varOf(u.X) == v {
+				others++ // its address taken
+			}
+			return true
+		}
+		for i, l := range as.Lhs {
+			if t.varOf(l) != v {
+				continue
+			}
+			if as.Tok == token.DEFINE && len(as.Rhs) == len(as.Lhs) && isPkgVar(t.info, as.Rhs[i], "os", "Stdout") {
+				defs++
+			} else {
+				others++
+			}
+		}
+		return true
+	})
+	return defs == 1 && others == 0
 }
 
 // logDefaultSetOutput reports whether call is log.Default().SetOutput(w).
