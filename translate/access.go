@@ -896,7 +896,9 @@ func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.V
 	}
 	isLocal := local(v)
 	if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
-		if a := t.access(id); a.write && v == r.loop.v {
+		if a := t.access(id); a.write && v == r.loop.v && (r.loop.rangeX == nil || !r.loop.define) {
+			// (Assigning a range loop's own variable changes that
+			// iteration's copy, not the iterations.)
 			t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
 		} else {
 			t.writeThroughCopy(r, v, id, a)

@@ -28,6 +28,13 @@ func main() {
 		a[i] = 1
 	}
 	//cape:parallel for
+	for i := range a {
+		if i%4 == 0 {
+			i++ // a range loop's own variable: that iteration's copy, not the iterations
+		}
+		a[i] = float64(i)
+	}
+	//cape:parallel for
 	for i := 0; i < n; { // want "not canonical"
 		a[i] = 1
 		i++
