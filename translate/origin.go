@@ -202,6 +202,12 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		t.needField(tr, fld, name, why)
 		return
 	}
+	if fn, _ := t.externalCallee(x); fn != nil && len(x.Args) > 0 && fn.Pkg().Path() == "slices" && prefixOfFirst[fn.Name()] {
+		// slices.Compact(s), slices.Delete(s, i, j): a prefix of s's
+		// own array.
+		t.needExpr(tr, x.Args[0], name, why)
+		return
+	}
 	if fn, _ := t.externalCallee(x); fn != nil {
 		foreignMade := fmt.Sprintf("a call of %s.%s (another package's function); make it in this package (make, new or &T{...}) and hand it over", fn.Pkg().Name(), funcName(fn))
 		// Another package's constructor of what it is handed
@@ -215,6 +221,10 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 	}
 	fail("a call CAPE cannot follow")
 }
+
+// prefixOfFirst are package slices' functions whose result is a prefix of
+// their first argument's array, never memory they make.
+var prefixOfFirst = map[string]bool{"Compact": true, "CompactFunc": true, "Delete": true, "DeleteFunc": true, "Clip": true}
 
 // foreignResultField returns, for call of another package's function or
 // method whose source returns a slice field of its receiver or of an

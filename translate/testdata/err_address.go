@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // A slice given its value through its address, where the analysis cannot
@@ -32,7 +33,7 @@ func prepare(r resizer, n int) { r.resize(n) }
 
 func main() {
 	var vals []float64
-	if err := json.Unmarshal([]byte(`[1,2,3]`), &vals); err != nil { // want "vals is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from json.Unmarshal, given its address at err_address.go:35"
+	if err := json.Unmarshal([]byte(`[1,2,3]`), &vals); err != nil { // want "vals is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from json.Unmarshal, given its address at err_address.go:[0-9]+"
 		panic(err)
 	}
 	var c []float64
@@ -58,5 +59,12 @@ func main() {
 		w[i] = 3
 		u[i] = 4
 	}
-	fmt.Println(vals, c, d, s, w, e, u)
+	// A prefix of the slice's own array: its make is placed.
+	cs := make([]float64, 6)
+	cs = slices.Delete(slices.Compact(cs), 0, 0)
+	//cape:parallel for
+	for i := 0; i < len(cs); i++ {
+		cs[i] += 2
+	}
+	fmt.Println(vals, c, d, s, w, e, u, cs)
 }
