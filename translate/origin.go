@@ -195,6 +195,17 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		t.needResult(tr, fn, x, name, why)
 		return
 	}
+	if lits := t.literalCallees(x); lits != nil {
+		// mk := func(n int) []float64 { return make(...) }; u := mk(6):
+		// what the literals return.
+		if !t.privateCall(tr, x) {
+			tr = tr.escape()
+		}
+		for _, lit := range lits {
+			t.litResults(tr, lit, name, why)
+		}
+		return
+	}
 	if fld := t.foreignResultField(x); fld != nil {
 		// A getter of another package returning its argument's slice
 		// field (g.Vs() returning g.Vals, a row of m.Data): that
@@ -386,6 +397,55 @@ func (t *analyzer) needResult(tr trace, fn *types.Func, call *ast.CallExpr, name
 		return
 	}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 1 {
+				t.needExpr(tr, n.Results[0], name, why)
+			}
+		}
+		return true
+	})
+}
+
+// literalCallees returns the function literals of the package that call,
+// of a function value, may call, when CAPE knows every one and each has
+// one unnamed result; nil otherwise.
+func (t *analyzer) literalCallees(call *ast.CallExpr) []*ast.FuncLit {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if _, isVar := t.info.Uses[id].(*types.Var); !isVar {
+		return nil
+	}
+	targets, bad := t.funcValues(id, func(*types.Var) bool { return false })
+	if bad != nil || len(targets) == 0 {
+		return nil
+	}
+	var lits []*ast.FuncLit
+	for _, c := range targets {
+		if c.lit == nil {
+			return nil
+		}
+		sig, _ := t.info.TypeOf(c.lit).(*types.Signature)
+		if sig == nil || sig.Results().Len() != 1 || sig.Results().At(0).Name() != "" {
+			return nil
+		}
+		lits = append(lits, c.lit)
+	}
+	return lits
+}
+
+// litResults requires the memory that the literal lit returns to be in
+// the arena (needResult's work for a literal).
+func (t *analyzer) litResults(tr trace, lit *ast.FuncLit, name string, why token.Pos) {
+	if t.seen[tr.key(lit)] {
+		return
+	}
+	t.seen[tr.key(lit)] = true
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false

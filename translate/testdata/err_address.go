@@ -62,9 +62,13 @@ func main() {
 	// A prefix of the slice's own array: its make is placed.
 	cs := make([]float64, 6)
 	cs = slices.Delete(slices.Compact(cs), 0, 0)
+	// Made by a local function literal: its make is placed.
+	mk := func(n int) []float64 { return make([]float64, n) }
+	ms := mk(6)
 	//cape:parallel for
 	for i := 0; i < len(cs); i++ {
 		cs[i] += 2
+		ms[i] = cs[i]
 	}
-	fmt.Println(vals, c, d, s, w, e, u, cs)
+	fmt.Println(vals, c, d, s, w, e, u, cs, ms)
 }
