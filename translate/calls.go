@@ -869,15 +869,71 @@ func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
 			return nil, fmt.Sprintf("%s, which is also given another value at %s", v.Name(), t.where(s.pos))
 		}
 	}
-	var calls []*ast.CallExpr
-	for _, u := range t.facts.uses[v] {
-		call, ok := t.parent[u].(*ast.CallExpr)
-		if !ok || call.Fun != ast.Expr(u) {
-			return nil, fmt.Sprintf("%s, which is used at %s other than by calling it", v.Name(), t.where(u.Pos()))
-		}
-		calls = append(calls, call)
+	calls, at := t.varCalls(v, 0)
+	if at != nil {
+		return nil, fmt.Sprintf("%s, which is used at %s other than by calling it or handing it to a function of the package that only calls it", v.Name(), t.where(at.Pos()))
 	}
 	return calls, ""
+}
+
+// varCalls returns the calls of the function value that the variable v (a
+// local or a parameter) holds: its uses that call it, and, where it is
+// handed to a function of the package (solve(f, y) with func solve(rhs
+// RHS, y []float64)), that function's calls of its parameter, followed
+// likewise. Otherwise it returns the first use that is neither.
+func (t *translator) varCalls(v *types.Var, depth int) ([]*ast.CallExpr, ast.Node) {
+	var calls []*ast.CallExpr
+	for _, u := range t.facts.uses[v] {
+		call, ok := t.parent[t.outerParens(u)].(*ast.CallExpr)
+		if ok && ast.Unparen(call.Fun) == ast.Expr(u) {
+			calls = append(calls, call)
+			continue
+		}
+		param := t.handedParam(call, u)
+		if !ok || param == nil || depth > 3 {
+			return nil, u
+		}
+		inner, at := t.varCalls(param, depth+1)
+		if at != nil {
+			return nil, u
+		}
+		calls = append(calls, inner...)
+	}
+	return calls, nil
+}
+
+// handedParam returns the parameter of a function of the package, with a
+// body, that the argument u of call gives its value to, if that parameter
+// is never assigned; nil otherwise.
+func (t *translator) handedParam(call *ast.CallExpr, u ast.Node) *types.Var {
+	if call == nil || call.Ellipsis.IsValid() {
+		return nil
+	}
+	fn := t.staticCallee(call)
+	if fn == nil || t.facts.decls[fn] == nil || t.facts.decls[fn].Body == nil {
+		return nil
+	}
+	for i, a := range call.Args {
+		if a != t.outerParens(u) {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		k := paramIndex(sig, i)
+		if k < 0 {
+			return nil
+		}
+		p := paramVar(t.info, t.facts.decls[fn], k)
+		if p == nil {
+			return nil
+		}
+		for _, s := range t.facts.sources[p] {
+			if !s.isParam {
+				return nil // assigned in the body
+			}
+		}
+		return p
+	}
+	return nil
 }
 
 // needLitParam requires the memory that v, parameter number s.index of a

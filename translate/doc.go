@@ -81,7 +81,9 @@
 //     Memory written through a slice or pointer is traced back to where it
 //     comes from — assignments, sub-slices, conversions, the arguments of
 //     every call of a package function or of a function literal called
-//     through a local variable, the results of package functions, the
+//     through a local variable (or through a parameter of a package
+//     function it is handed to, which only calls it: an ODE solver's
+//     right-hand side), the results of package functions and literals, the
 //     receivers of every call, method value, method expression call and
 //     interface conversion of a method — and each make, new or &T{...}
 //     found becomes
@@ -248,7 +250,8 @@
 //     field, an element of a map or slice that is written, a channel, another package's variable
 //     or function result, a variable whose address is taken, a parameter of
 //     a function used as a value or of a function literal that is not only
-//     called where it stands or through a local variable, or a method value
+//     called where it stands, through a local variable, or through a
+//     package function's parameter that is only called, or a method value
 //     of another package's type;
 //   - an interface method call when a type of another package implements
 //     the interface (declare the interface with an unexported method, or

@@ -118,7 +118,24 @@ func main() {
 
 	var c counter
 	_ = setter(&c)
-	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c)
+	// A right-hand side holding the region, handed to a solver that
+	// only calls it: its parameters are the solver's arguments.
+	y, dy := make([]float64, n), make([]float64, n)
+	decay := func(y, dy []float64) {
+		//cape:parallel for
+		for i := 0; i < len(y); i++ {
+			dy[i] = -0.5 * y[i]
+		}
+	}
+	euler(decay, y, dy)
+	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c, y)
+}
+
+func euler(f func(y, dy []float64), y, dy []float64) {
+	f(y, dy)
+	for i := range y {
+		y[i] += 0.1 * dy[i]
+	}
 }
 
 var kernels = []func(float64) float64{math.Sqrt, func(x float64) float64 { return x * x }, halve}
