@@ -202,6 +202,9 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		}
 		return decided(w.read())
 	}
+	if readOnlyRecv[fn.FullName()] {
+		return decided(w.read()) // f.ReadAt(buf, off)
+	}
 	if fn.Pkg() == t.p.types {
 		// The package's own method, whose source shows it only reads
 		// its receiver (s.idx(i) returning i % s.N): a read here (its

@@ -549,12 +549,25 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 	if f == nil || f.imp == nil || fn == nil || fn.Pkg() == nil {
 		return paramUse{}
 	}
+	if index == -1 && readOnlyRecv[fn.FullName()] {
+		return paramUse{known: true}
+	}
 	if !pointerParam(fn.Origin(), index) {
 		// A struct passed by value: the caller's analysis takes it for a
 		// read, and would not trace what its slices refer to.
 		return paramUse{}
 	}
 	return f.bodyUse(fn, index)
+}
+
+// readOnlyRecv are methods of the standard library that change nothing
+// their receiver refers to that a region's merge must see: reading a file
+// at an offset leaves its offset as it was (each node has its own
+// descriptor), a reader's ReadAt and sizes only read.
+var readOnlyRecv = map[string]bool{
+	"(*os.File).ReadAt": true, "(*os.File).Stat": true, "(*os.File).Name": true, "(*os.File).Fd": true,
+	"(*bytes.Reader).ReadAt": true, "(*bytes.Reader).Len": true, "(*bytes.Reader).Size": true,
+	"(*strings.Reader).ReadAt": true, "(*strings.Reader).Len": true, "(*strings.Reader).Size": true,
 }
 
 // recvUse returns the use method m makes of its receiver, called on a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Writes that a region makes through code it calls indirectly: every slice
@@ -128,7 +129,17 @@ func main() {
 		}
 	}
 	euler(decay, y, dy)
-	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c, y)
+	// Reading at an offset changes nothing the merge must see.
+	rd := strings.NewReader("abcdefgh")
+	got := make([]byte, 8)
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		b := make([]byte, 1)
+		if _, err := rd.ReadAt(b, int64(i)); err == nil {
+			got[i] = b[0]
+		}
+	}
+	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c, y, got)
 }
 
 func euler(f func(y, dy []float64), y, dy []float64) {
