@@ -562,7 +562,7 @@ func (t *translator) forHeader(r *region, s *ast.ForStmt) *loopInfo {
 		t.errorf(init.Pos(), "%s", canonFor)
 		return nil
 	}
-	if !isInteger(v.Type()) {
+	if !isInteger(v.Type()) && !integerParam(v.Type()) {
 		t.errorf(id.Pos(), "loop variable %s has type %s, want an integer type", id.Name, v.Type())
 		return nil
 	}
@@ -689,6 +689,12 @@ func (t *translator) rangeHeader(r *region, s *ast.RangeStmt) *loopInfo {
 	li := &loopInfo{rangeX: s.X, define: s.Tok == token.DEFINE}
 	xt := t.info.TypeOf(s.X)
 	switch u := xt.Underlying().(type) {
+	case *types.Interface:
+		if !integerParam(xt) {
+			t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+			return nil
+		}
+		li.rangeInt = true // a type parameter whose types are all integers
 	case *types.Basic:
 		if u.Info()&types.IsInteger == 0 {
 			t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
@@ -742,6 +748,34 @@ func reductionKind(t types.Type) string {
 func isInteger(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsInteger != 0
+}
+
+// integerParam reports whether t is a type parameter whose constraint
+// admits only integer types (T ~int, T ~int32 | ~int64).
+func integerParam(t types.Type) bool {
+	tp, ok := t.(*types.TypeParam)
+	if !ok {
+		return false
+	}
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() > 0 || iface.NumEmbeddeds() == 0 {
+		return false
+	}
+	for i := range iface.NumEmbeddeds() {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for k := range e.Len() {
+				if !isInteger(e.Term(k).Type()) {
+					return false
+				}
+			}
+		default:
+			if !isInteger(e) && !integerParam(e) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pointerFree reports whether values of type t contain no pointers, so they

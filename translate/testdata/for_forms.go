@@ -62,5 +62,25 @@ func main() {
 	for range 3 {
 		a[0] = 7
 	}
+	fill(count(5), a)
 	fmt.Println(a, arr, j)
+}
+
+// Integer is a constraint of integer types only.
+type Integer interface{ ~int | ~int32 | ~int64 }
+
+// A loop variable of a type parameter whose types are integers.
+func fill[T ~int64](n T, out []int) {
+	//cape:parallel for
+	for i := range n {
+		out[i] = int(i) * 2
+	}
+	odd(n, out)
+}
+
+func odd[T Integer](n T, out []int) {
+	//cape:parallel for
+	for i := T(1); i < n; i += 2 {
+		out[i] += int(i)
+	}
 }
