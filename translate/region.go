@@ -758,24 +758,7 @@ func integerParam(t types.Type) bool {
 		return false
 	}
 	iface, ok := tp.Constraint().Underlying().(*types.Interface)
-	if !ok || iface.NumMethods() > 0 || iface.NumEmbeddeds() == 0 {
-		return false
-	}
-	for i := range iface.NumEmbeddeds() {
-		switch e := iface.EmbeddedType(i).(type) {
-		case *types.Union:
-			for k := range e.Len() {
-				if !isInteger(e.Term(k).Type()) {
-					return false
-				}
-			}
-		default:
-			if !isInteger(e) && !integerParam(e) {
-				return false
-			}
-		}
-	}
-	return true
+	return ok && ifaceBasics(iface, 0, func(b *types.Basic) bool { return b.Info()&types.IsInteger != 0 }) != nil
 }
 
 // pointerFree reports whether values of type t contain no pointers, so they
