@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cape-go/cape/internal/launch"
 )
 
 // TestFaultLeavesNoPartialOutput runs a program that writes its result file
@@ -72,6 +76,21 @@ func TestRunTooManyNodesFailsFast(t *testing.T) {
 		t.Fatalf("cape run -n 10000000: %v, want an error naming the descriptor limit", err)
 	}
 	if took > 2*time.Second {
+		t.Errorf("took %v to refuse", took)
+	}
+}
+
+// TestRunTooManyLocalNodes asks for more nodes on this machine than its
+// cores can start: refused at once, naming the limit and --hostfile.
+func TestRunTooManyLocalNodes(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	n := launch.MinLocalNodes + launch.LocalNodesPerCore*runtime.NumCPU() + 1
+	start := time.Now()
+	err := run([]string{"run", "-n", strconv.Itoa(n), "./testdata/tworegions"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "can start on one machine") || !strings.Contains(err.Error(), "--hostfile") {
+		t.Fatalf("cape run -n %d: %v, want an error naming the limit of one machine", n, err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("took %v to refuse", took)
 	}
 }

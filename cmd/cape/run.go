@@ -97,6 +97,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if err := launch.CheckLocalNodes(f.nodes, runtime.NumCPU()); !cf.active() && err != nil {
+		return usagef("run: -n %d: %v", f.nodes, err)
+	}
 	if cores := runtime.NumCPU(); !cf.active() && f.nodes > 4*cores {
 		fmt.Fprintf(stderr, "cape: note: %d nodes on this machine's %d cores: each node is a process, and nodes beyond the cores wait for one another (one node per core runs fastest)\n", f.nodes, cores)
 	}

@@ -32,3 +32,23 @@ func CheckNodes(nodes int) error {
 	}
 	return nil
 }
+
+// LocalNodesPerCore and MinLocalNodes bound the nodes of a job on one
+// machine: every node connects to every other's page server as the job
+// starts, and far more processes than cores cannot finish that before
+// their peers give up (128 nodes on 2 cores failed after a minute).
+const (
+	LocalNodesPerCore = 8
+	MinLocalNodes     = 64
+)
+
+// CheckLocalNodes refuses, before anything is built or started, a job of
+// more nodes on this machine than its cores can start: at most
+// LocalNodesPerCore per core, and never fewer than MinLocalNodes.
+func CheckLocalNodes(nodes, cores int) error {
+	limit := max(MinLocalNodes, LocalNodesPerCore*cores)
+	if nodes > limit {
+		return fmt.Errorf("%d nodes on this machine's %d cores: at most %d can start on one machine (every node connects to every other as the job starts); run fewer (one node per core runs fastest), or spread them over hosts with --hostfile", nodes, cores, limit)
+	}
+	return nil
+}
