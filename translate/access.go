@@ -899,10 +899,11 @@ func (t *analyzer) classifyUse(u *regionUses, id *ast.Ident, local func(*types.V
 	}
 	isLocal := local(v)
 	if r.loop != nil && (v == r.loop.v || v == r.loop.valueVar) && !callee {
-		if a := t.access(id); a.write && v == r.loop.v && (r.loop.rangeX == nil || !r.loop.define) {
-			// (Assigning a range loop's own variable changes that
-			// iteration's copy, not the iterations.)
-			t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop", id.Name)
+		if a := t.access(id); a.write && v == r.loop.v {
+			// (A range loop's own variable too: the analyses of the
+			// places the iteration writes and reads take it for the
+			// iteration's number.)
+			t.errorf(id.Pos(), "the loop variable %s is modified in the parallel loop: the translator takes it for the iteration's number to tell which iterations write and read which places; assign a copy (%s2 := %s) and change that", id.Name, id.Name, id.Name)
 		} else {
 			t.writeThroughCopy(r, v, id, a)
 		}

@@ -30,7 +30,7 @@ func main() {
 	//cape:parallel for
 	for i := range a {
 		if i%4 == 0 {
-			i++ // a range loop's own variable: that iteration's copy, not the iterations
+			i++ // want "the loop variable i is modified in the parallel loop: the translator takes it for the iteration's number .* assign a copy \\(i2 := i\\)"
 		}
 		a[i] = float64(i)
 	}
