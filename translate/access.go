@@ -202,8 +202,8 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		}
 		return decided(w.read())
 	}
-	if readOnlyRecv[fn.FullName()] {
-		return decided(w.read()) // f.ReadAt(buf, off)
+	if u, ok := stdRecvUse(fn); ok && !u.writes {
+		return decided(w.read()) // f.ReadAt(buf, off), img.At(x, y)
 	}
 	if fn.Pkg() == t.p.types {
 		// The package's own method, whose source shows it only reads

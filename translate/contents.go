@@ -368,6 +368,9 @@ func (t *analyzer) needField(tr trace, f *types.Var, name string, why token.Pos)
 		return
 	}
 	t.seen[tr.storesKey(f)] = true
+	if f.Pkg() != t.p.types && t.imagePixels(tr, f, name, why) {
+		return
+	}
 	if f.Pkg() != t.p.types {
 		// A field of another package that it never sets in code the
 		// program may run holds what this package stores into it.
@@ -459,6 +462,9 @@ func (t *collector) externalStores(call *ast.CallExpr) {
 	}
 	if p := fn.Pkg().Path(); (p == "fmt" || p == "log") && (strings.Contains(fn.Name(), "rint") || fn.Name() == "Errorf" || strings.HasPrefix(fn.Name(), "Fatal") || strings.HasPrefix(fn.Name(), "Panic")) {
 		return
+	}
+	if p := fn.Pkg().Path(); (p == "image/png" || p == "image/jpeg" || p == "image/gif") && fn.Name() == "Encode" || p == "image/draw" {
+		return // they read the image, or write its pixels, and set no reference
 	}
 	var seen []types.Type
 	sig, _ := fn.Type().(*types.Signature)

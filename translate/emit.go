@@ -196,10 +196,19 @@ func (t *emitter) emitAllocs(outs map[*ast.File]*fileOut) {
 	for x := range t.place.lits {
 		allocs = append(allocs, x)
 	}
+	for c := range t.place.ctors {
+		allocs = append(allocs, c)
+	}
 	sort.Slice(allocs, func(i, j int) bool { return allocs[i].Pos() > allocs[j].Pos() }) // inner before outer
 	for _, a := range allocs {
 		switch a := a.(type) {
 		case *ast.CallExpr:
+			if _, ctor := t.place.ctors[a]; ctor {
+				// image.NewGray(r) → cape.NewGray(r)
+				fo := t.outAt(outs, a.Pos())
+				fo.ed.replace(fo.off(a.Fun.Pos()), fo.off(a.Fun.End()), fo.cape()+"."+t.packageFunc(a).Name())
+				continue
+			}
 			t.rewriteAlloc(t.outAt(outs, a.Pos()), a)
 		case *ast.UnaryExpr:
 			t.rewriteLit(t.outAt(outs, a.Pos()), a)

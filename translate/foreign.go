@@ -549,8 +549,8 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 	if f == nil || f.imp == nil || fn == nil || fn.Pkg() == nil {
 		return paramUse{}
 	}
-	if index == -1 && readOnlyRecv[fn.FullName()] {
-		return paramUse{known: true}
+	if u, ok := stdRecvUse(fn); ok && index == -1 {
+		return u
 	}
 	if !pointerParam(fn.Origin(), index) {
 		// A struct passed by value: the caller's analysis takes it for a
@@ -568,6 +568,36 @@ var readOnlyRecv = map[string]bool{
 	"(*os.File).ReadAt": true, "(*os.File).Stat": true, "(*os.File).Name": true, "(*os.File).Fd": true,
 	"(*bytes.Reader).ReadAt": true, "(*bytes.Reader).Len": true, "(*bytes.Reader).Size": true,
 	"(*strings.Reader).ReadAt": true, "(*strings.Reader).Len": true, "(*strings.Reader).Size": true,
+}
+
+// imageSetters are the methods of package image's pixel-buffer images
+// that write a pixel of their receiver's Pix (and nothing else).
+var imageSetters = map[string]bool{"Set": true, "SetGray": true, "SetGray16": true, "SetAlpha": true, "SetAlpha16": true,
+	"SetRGBA": true, "SetRGBA64": true, "SetNRGBA": true, "SetNRGBA64": true, "SetCMYK": true, "SetColorIndex": true}
+
+// imageReaders are the methods of those images that only read them.
+var imageReaders = map[string]bool{"At": true, "Bounds": true, "ColorModel": true, "Opaque": true, "PixOffset": true,
+	"GrayAt": true, "Gray16At": true, "AlphaAt": true, "Alpha16At": true, "RGBAAt": true, "RGBA64At": true,
+	"NRGBAAt": true, "NRGBA64At": true, "CMYKAt": true, "ColorIndexAt": true}
+
+// stdRecvUse returns the use fn, a method of the standard library, makes
+// of its receiver where CAPE knows it without reading its source
+// (readOnlyRecv, the pixel methods of package image's images).
+func stdRecvUse(fn *types.Func) (paramUse, bool) {
+	if readOnlyRecv[fn.FullName()] {
+		return paramUse{known: true}, true
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil || imageType(sig.Recv().Type()) == "" {
+		return paramUse{}, false
+	}
+	switch {
+	case imageSetters[fn.Name()]:
+		return paramUse{known: true, writes: true}, true
+	case imageReaders[fn.Name()]:
+		return paramUse{known: true}, true
+	}
+	return paramUse{}, false
 }
 
 // recvUse returns the use method m makes of its receiver, called on a

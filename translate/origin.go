@@ -213,6 +213,9 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		t.needField(tr, fld, name, why)
 		return
 	}
+	if t.imageCall(tr, x, name, why) {
+		return
+	}
 	if fn, _ := t.externalCallee(x); fn != nil && len(x.Args) > 0 && fn.Pkg().Path() == "slices" && prefixOfFirst[fn.Name()] {
 		// slices.Compact(s), slices.Delete(s, i, j): a prefix of s's
 		// own array.

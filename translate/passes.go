@@ -65,6 +65,7 @@ type placement struct {
 	decls map[*types.Var]*boxDecl   // how each box's declaration is rewritten (checkBoxes)
 	makes map[*ast.CallExpr]string  // make and new calls moved to the arena → the memory's name
 	lits  map[*ast.UnaryExpr]string // &T{...} moved to the arena → the memory's name
+	ctors map[*ast.CallExpr]string  // package image's constructors whose images move to the arena (images.go)
 }
 
 // analyzer is the state of the region analysis (access.go, origin.go,
@@ -93,7 +94,7 @@ func (t *translator) newAnalyzer(code *regionCode) *analyzer {
 		code:       code,
 		place: &placement{
 			boxes: map[*types.Var]*box{}, decls: map[*types.Var]*boxDecl{},
-			makes: map[*ast.CallExpr]string{}, lits: map[*ast.UnaryExpr]string{},
+			makes: map[*ast.CallExpr]string{}, lits: map[*ast.UnaryExpr]string{}, ctors: map[*ast.CallExpr]string{},
 		},
 		seen:       map[any]bool{},
 		originErrs: map[token.Pos]bool{},

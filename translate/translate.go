@@ -131,6 +131,8 @@ type translator struct {
 	flowViews map[string]*translator
 	// redirect memoizes redirects (stdout.go).
 	redirect outputRedirect
+	// imageWhy memoizes imagesElsewhere (images.go).
+	imageWhy *string
 	// foreign reads other packages' source for the package variables
 	// their functions change (foreign.go); nil: not checked.
 	foreign *foreign
