@@ -227,13 +227,48 @@ func (t *translator) markWrites(r *region) {
 		places[i] = w.l
 	}
 	apart := t.strideApart(r, places)
+	warned := map[*types.Var]bool{}
 	for _, w := range writes {
 		if ok, at := t.markable(r, w.l); ok {
 			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l, at: at})
+			if as, ok := w.st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
+				t.scratchWarning(r, w.l, warned) // (not an update: hist[k]++)
+			}
 		} else if apart[w.l] {
 			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l})
 		}
 	}
+}
+
+// scratchWarning warns, once per variable, where the marked place l is an
+// element of a slice or array declared before the region at an index that
+// is the same in every iteration, and the iterations read that variable
+// too: scratch space every iteration reuses (work[k] = …; … work[k]),
+// which go run allows and CAPE stops at run time unless every iteration
+// leaves the same values there.
+func (t *translator) scratchWarning(r *region, l ast.Expr, warned map[*types.Var]bool) {
+	ix, ok := ast.Unparen(l).(*ast.IndexExpr)
+	if !ok || !t.markPure(l) || t.followsLoopVar(r, ix.Index, 0) {
+		return
+	}
+	id, ok := ast.Unparen(ix.X).(*ast.Ident)
+	v := t.varOf(id)
+	if !ok || v == nil || warned[v] || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || r.shared[v] || !t.indexable(id) {
+		return
+	}
+	read := false
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.Ident); ok && t.info.Uses[u] == v && !t.access(u).write {
+			read = true
+		}
+		return !read
+	})
+	if !read {
+		return
+	}
+	warned[v] = true
+	t.warnf(&t.warnings, l.Pos(), "every iteration of the parallel loop writes %s at the same places, and reads %s: if %s is scratch space each iteration fills and uses, make it in the loop's body (%s := make(...)) so that each has its own; "+
+		"as it is, the job stops at run time unless every iteration leaves the same values there", t.text(l), id.Name, id.Name, id.Name)
 }
 
 // strideApart returns the places of writes (each taken alone the

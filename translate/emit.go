@@ -100,8 +100,8 @@ func absPath(name string) string {
 // templates, and formats every changed file.
 func (t *emitter) emit() *Result {
 	res := &Result{Package: t.p.name, Files: map[string][]byte{}, Regions: len(t.regions)}
-	t.frees.warnings.sort()
-	res.Warnings = t.frees.warnings
+	res.Warnings = append(t.frees.warnings, t.warnings...)
+	res.Warnings.sort()
 	if len(t.regions) == 0 {
 		return res
 	}

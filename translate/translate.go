@@ -133,6 +133,9 @@ type translator struct {
 	redirect outputRedirect
 	// imageWhy memoizes imagesElsewhere (images.go).
 	imageWhy *string
+	// warnings are the analyses' warnings (scratchWarning); the
+	// translation's others are the frees'.
+	warnings ErrorList
 	// foreign reads other packages' source for the package variables
 	// their functions change (foreign.go); nil: not checked.
 	foreign *foreign
