@@ -691,24 +691,24 @@ func (t *translator) rangeHeader(r *region, s *ast.RangeStmt) *loopInfo {
 	switch u := xt.Underlying().(type) {
 	case *types.Interface:
 		if !integerParam(xt) {
-			t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+			t.errorf(s.X.Pos(), "parallel for over %s, of type %s, is not supported (want an integer, a slice or an array)", t.text(s.X), xt)
 			return nil
 		}
 		li.rangeInt = true // a type parameter whose types are all integers
 	case *types.Basic:
 		if u.Info()&types.IsInteger == 0 {
-			t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+			t.errorf(s.X.Pos(), "parallel for over %s, of type %s, is not supported (want an integer, a slice or an array)", t.text(s.X), xt)
 			return nil
 		}
 		li.rangeInt = true
 	case *types.Slice, *types.Array:
 	case *types.Pointer:
 		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
-			t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+			t.errorf(s.X.Pos(), "parallel for over %s, of type %s, is not supported (want an integer, a slice or an array)", t.text(s.X), xt)
 			return nil
 		}
 	default:
-		t.errorf(s.X.Pos(), "parallel for over a %s is not supported (want an integer, a slice or an array)", xt)
+		t.errorf(s.X.Pos(), "parallel for over %s, of type %s, is not supported (want an integer, a slice or an array)", t.text(s.X), xt)
 		return nil
 	}
 	if s.Key != nil {

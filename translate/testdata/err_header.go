@@ -40,7 +40,7 @@ func main() {
 		i++
 	}
 	//cape:parallel for
-	for k := range m { // want "parallel for over a map\\[int\\]int is not supported"
+	for k := range m { // want "parallel for over m, of type map\\[int\\]int, is not supported"
 		a[k] = 1
 	}
 	//cape:parallel for
