@@ -464,6 +464,9 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 			ff.fail(s.pos, "%s, a parameter of a function literal", v.Name())
 			return
 		}
+		if s.index == 0 && t.rangedIterator(lit) {
+			return // yield: the body of the range statements, walked where they stand
+		}
 		calls, where := t.litCalls(lit)
 		if where != "" {
 			ff.fail(s.pos, "%s, a parameter of a function literal that is %s", v.Name(), where)
@@ -874,6 +877,38 @@ func (t *translator) litCalls(lit *ast.FuncLit) ([]*ast.CallExpr, string) {
 		return nil, fmt.Sprintf("%s, which is used at %s other than by calling it or handing it to a function of the package that only calls it", v.Name(), t.where(at.Pos()))
 	}
 	return calls, ""
+}
+
+// rangedIterator reports whether lit is an iterator (func(yield func(…)
+// bool)) that a function of the package returns, and every call of that
+// function is ranged over (for e := range evens(n)): then lit's yield is
+// only ever the body of those range statements.
+func (t *translator) rangedIterator(lit *ast.FuncLit) bool {
+	sig, _ := t.info.TypeOf(lit).(*types.Signature)
+	if sig == nil || sig.Params().Len() != 1 || sig.Results().Len() != 0 {
+		return false
+	}
+	if yield, ok := sig.Params().At(0).Type().Underlying().(*types.Signature); !ok || yield.Results().Len() != 1 || !types.Identical(yield.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	if _, ok := t.parent[t.outerParens(lit)].(*ast.ReturnStmt); !ok {
+		return false
+	}
+	d, _ := t.enclosing(lit, isFunc).(*ast.FuncDecl)
+	if d == nil {
+		return false
+	}
+	fn, _ := t.info.Defs[d.Name].(*types.Func)
+	if fn == nil || t.facts.valueUse[fn] || fn.Exported() && t.p.name != "main" || len(t.facts.calls[fn]) == 0 {
+		return false
+	}
+	for _, call := range t.facts.calls[fn] {
+		rs, ok := t.parent[t.outerParens(call)].(*ast.RangeStmt)
+		if !ok || ast.Unparen(rs.X) != ast.Expr(call) {
+			return false
+		}
+	}
+	return true
 }
 
 // varCalls returns the calls of the function value that the variable v (a

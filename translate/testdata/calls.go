@@ -139,7 +139,26 @@ func main() {
 			got[i] = b[0]
 		}
 	}
-	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c, y, got)
+	// An iterator of the package ranged over in the body: its yield is
+	// the range statement's body.
+	evensSum := make([]int, 8)
+	//cape:parallel for
+	for i := 0; i < 8; i++ {
+		for e := range evens(i) {
+			evensSum[i] += e
+		}
+	}
+	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c, y, got, evensSum)
+}
+
+func evens(n int) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for k := 0; k < n; k += 2 {
+			if !yield(k) {
+				return
+			}
+		}
+	}
 }
 
 func euler(f func(y, dy []float64), y, dy []float64) {
