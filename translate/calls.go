@@ -654,7 +654,31 @@ func (t *translator) readsInterfaces(fn *types.Func, i int, a ast.Expr) bool {
 // them changes no memory the region must hand back (a region's standard
 // output is captured and ordered; its standard error is each node's).
 func (t *translator) isStdStream(e ast.Expr) bool {
-	return isPkgVar(t.info, e, "os", "Stdout", "Stderr")
+	return t.stdStream(e, 0)
+}
+
+// stdStream is isStdStream's work: e is os.Stdout or os.Stderr, or a
+// variable of the package (var w io.Writer = os.Stdout) whose every value
+// is one, and whose address is not taken.
+func (t *translator) stdStream(e ast.Expr, depth int) bool {
+	if isPkgVar(t.info, e, "os", "Stdout", "Stderr") {
+		return true
+	}
+	v := t.varOf(e)
+	if v == nil || depth > 3 || v.Pkg() != t.p.types || len(t.facts.sources[v]) == 0 {
+		return false
+	}
+	for _, s := range t.facts.sources[v] {
+		if s.expr == nil || s.unknown != "" || !t.stdStream(s.expr, depth+1) {
+			return false // (the zero value, a parameter, a store through its address)
+		}
+	}
+	for _, u := range t.facts.uses[v] {
+		if x, ok := t.parent[t.outerParens(u)].(*ast.UnaryExpr); ok && x.Op == token.AND {
+			return false // what is stored through the address is not seen
+		}
+	}
+	return true
 }
 
 // fmtMethods are the methods that package fmt calls on its operands.

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"sort"
 	"strings"
 )
@@ -148,6 +150,7 @@ func main() {
 			evensSum[i] += e
 		}
 	}
+	printRows(evensSum)
 	fmt.Println(out, viaParam, viaHelper, byMethod, viaIface, viaGeneric, sums, compared, sorted, tabled, c, y, got, evensSum)
 }
 
@@ -171,3 +174,16 @@ func euler(f func(y, dy []float64), y, dy []float64) {
 var kernels = []func(float64) float64{math.Sqrt, func(x float64) float64 { return x * x }, halve}
 
 func halve(x float64) float64 { return x / 2 }
+
+// A writer that only ever holds the standard output or error prints there.
+var logw io.Writer = os.Stderr
+
+func printRows(a []int) {
+	var w io.Writer = os.Stdout
+	//cape:parallel for
+	for i := 0; i < len(a); i++ {
+		a[i] = i * i
+		fmt.Fprintln(w, "row", i, a[i])
+		fmt.Fprintf(logw, "done %d\n", i)
+	}
+}

@@ -57,7 +57,7 @@ func main() {
 	v := &vec{}
 	words := strings.Fields("b a") // want "words is written through in the parallel region at err_calls.go:[0-9]+, but its memory comes from a call of [a-zA-Z.]+ \\(another package's function\\) here"
 	var anyOut any = out
-	var stderr io.Writer = os.Stderr
+	stderr := io.MultiWriter(os.Stderr)
 	byLit := func(f func(int)) { f(0) } // want "cannot tell which function f runs .* f, a parameter of a function literal that is byLit, which is used at err_calls.go:[0-9]+ other than by calling it"
 	hooks := []func(func(int)){byLit}
 	escaped := func(dst []float64, i int) { dst[i] = 6 } // want "dst is written through in the parallel region at err_calls.go:[0-9]+, but it is a parameter of a function literal that is escaped, which is used at err_calls.go:[0-9]+ other than by calling it"
