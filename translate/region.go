@@ -180,8 +180,14 @@ func (t *translator) attachDirectives(f *ast.File, dirs []*directive) (order []a
 			return true
 		}
 		for _, s := range list {
+			// gofmt puts a directive written after a label on the line
+			// after it: "outer:" / "//cape:parallel for" / "for ...".
+			afterLabel := func(pos token.Pos) bool {
+				ls, ok := s.(*ast.LabeledStmt)
+				return ok && pos > ls.Colon && pos < ls.Stmt.Pos()
+			}
 			for _, d := range dirs {
-				if d.pos >= from && d.pos < s.Pos() {
+				if d.pos >= from && d.pos < s.Pos() || afterLabel(d.pos) {
 					m := attached
 					if d.kind == dirCheckpoint {
 						m = points

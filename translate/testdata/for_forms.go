@@ -63,6 +63,17 @@ func main() {
 		a[0] = 7
 	}
 	fill(count(5), a)
+	// A labelled loop, the directive where gofmt puts it: after the label.
+outer:
+	//cape:parallel for
+	for i := 0; i < len(a); i++ {
+		for k := 0; k < 4; k++ {
+			if k*i > 6 {
+				continue outer
+			}
+			a[i] += k
+		}
+	}
 	fmt.Println(a, arr, j)
 }
 
