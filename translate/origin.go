@@ -19,6 +19,11 @@ type source struct {
 	param   *types.Func    // the function, nil for a function literal
 	index   int            // the parameter's index
 	rng     *ast.RangeStmt // the range clause whose value this is (unknown is set too)
+	// tuple, when not nil, is the call of several results that gives the
+	// variable its result number result (unknown is set too: data, err
+	// := load(name)).
+	tuple  *ast.CallExpr
+	result int
 }
 
 // A box is a variable moved to the arena: its declaration becomes
@@ -52,6 +57,8 @@ func (t *analyzer) need(tr trace, v *types.Var, why token.Pos) {
 	for _, s := range t.facts.sources[v] {
 		switch {
 		case s.zero:
+		case s.tuple != nil:
+			t.needTupleResult(tr, v, s, why)
 		case s.unknown != "":
 			t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
 		case s.recv:
@@ -66,6 +73,51 @@ func (t *analyzer) need(tr trace, v *types.Var, why token.Pos) {
 			t.needExpr(tr, s.expr, v.Name(), why)
 		}
 	}
+}
+
+// needTupleResult requires the memory of result s.result of the call
+// s.tuple, the value of v, to be in the arena: what the function of the
+// package returns there (data, err := load(name)).
+func (t *analyzer) needTupleResult(tr trace, v *types.Var, s source, why token.Pos) {
+	call := s.tuple
+	fn := t.staticCallee(call)
+	var d *ast.FuncDecl
+	if fn != nil {
+		d = t.facts.decls[fn]
+	}
+	if d == nil || d.Body == nil {
+		what := "a call CAPE cannot follow"
+		if ext, _ := t.externalCallee(call); ext != nil {
+			what = fmt.Sprintf("a call of %s.%s (another package's function); make it in this package (make) and copy the call's result into it", ext.Pkg().Name(), funcName(ext))
+		}
+		what, hint, _ := strings.Cut(what, "; ")
+		if hint != "" {
+			hint = "; " + hint
+		}
+		t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena%s", v.Name(), t.where(why), what, hint)
+		return
+	}
+	if t.seen[tr.key(call)] {
+		return
+	}
+	t.seen[tr.key(call)] = true
+	if !t.privateCall(tr, call) {
+		tr = tr.escape()
+	}
+	sig := fn.Type().(*types.Signature)
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == sig.Results().Len() {
+				t.needExpr(tr, n.Results[s.result], v.Name(), why)
+			} else {
+				t.originErrorf(tr, n.Pos(), "%s is written through in the parallel region at %s, but its value comes from %s, which returns here what CAPE cannot follow (name the results' values in the return statement)", v.Name(), t.where(why), fn.Name())
+			}
+		}
+		return true
+	})
 }
 
 func (t *analyzer) needParam(tr trace, v *types.Var, s source, why token.Pos) {

@@ -303,7 +303,7 @@ func (t *collector) specSources(n *ast.ValueSpec) {
 		case len(n.Values) == len(n.Names):
 			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Values[i].Pos(), expr: n.Values[i]})
 		default:
-			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Values[0].Pos(), unknown: "a multi-value expression"})
+			t.facts.sources[v] = append(t.facts.sources[v], t.tupleSource(n.Values[0], i))
 		}
 	}
 }
@@ -326,9 +326,22 @@ func (t *collector) assignSources(n *ast.AssignStmt) {
 		if len(n.Lhs) == len(n.Rhs) {
 			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Rhs[i].Pos(), expr: n.Rhs[i]})
 		} else {
-			t.facts.sources[v] = append(t.facts.sources[v], source{pos: n.Rhs[0].Pos(), unknown: "a multi-value expression"})
+			t.facts.sources[v] = append(t.facts.sources[v], t.tupleSource(n.Rhs[0], i))
 		}
 	}
+}
+
+// tupleSource is the source of the variable given the value number i of
+// e, an expression of several values: the call's result, where e is a
+// call (data, err := load(name)).
+func (t *collector) tupleSource(e ast.Expr, i int) source {
+	s := source{pos: e.Pos(), unknown: "a multi-value expression"}
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		if tv, ok := t.info.Types[call.Fun]; !ok || !tv.IsType() {
+			s.tuple, s.result = call, i
+		}
+	}
+	return s
 }
 
 // identFacts records the use n of a variable, or of a function as a value

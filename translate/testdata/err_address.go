@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 )
 
@@ -30,6 +31,11 @@ type embeds struct {
 type resizer interface{ resize(int) }
 
 func prepare(r resizer, n int) { r.resize(n) }
+
+func loadVals(n int) ([]float64, error) {
+	v := make([]float64, n)
+	return v, nil
+}
 
 func main() {
 	var vals []float64
@@ -70,5 +76,14 @@ func main() {
 		cs[i] += 2
 		ms[i] = cs[i]
 	}
-	fmt.Println(vals, c, d, s, w, e, u, cs, ms)
+	// One of several results: of a function of the package, placed; of
+	// another package's, refused naming it.
+	tv, err := loadVals(6)
+	raw, _ := os.ReadFile("in.txt") // want "raw is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from a call of os.ReadFile \\(another package's function\\), which CAPE cannot place in the arena; make it in this package"
+	//cape:parallel for
+	for i := 0; i < 6; i++ {
+		tv[i] = float64(i)
+		raw[i] = 'x'
+	}
+	fmt.Println(vals, c, d, s, w, e, u, cs, ms, tv, err, raw)
 }
