@@ -252,8 +252,11 @@ func (t *translator) scratchWarning(r *region, l ast.Expr, warned map[*types.Var
 		return
 	}
 	id, ok := ast.Unparen(ix.X).(*ast.Ident)
+	if !ok {
+		return
+	}
 	v := t.varOf(id)
-	if !ok || v == nil || warned[v] || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || r.shared[v] || !t.indexable(id) {
+	if v == nil || warned[v] || within(v.Pos(), r.stmt) || r.clauseOf[v] != "" || r.shared[v] || !t.indexable(id) {
 		return
 	}
 	read := false

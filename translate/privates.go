@@ -208,8 +208,11 @@ func (t *translator) pureExpr(e ast.Expr) bool {
 			if tv, ok := t.info.Types[n.Fun]; ok && tv.IsType() {
 				break
 			}
+			if fn := t.packageFunc(n); fn != nil && (fn.Pkg().Path() == "math" || fn.Pkg().Path() == "math/bits" || fn.Pkg().Path() == "math/cmplx") {
+				break // (math.IsInf(x, 0), math.Abs(x): a value of their arguments alone)
+			}
 			b, builtin := t.info.Uses[calleeIdent(n)].(*types.Builtin)
-			pure = pure && builtin && (b.Name() == "len" || b.Name() == "cap")
+			pure = pure && builtin && slices.Contains([]string{"len", "cap", "min", "max", "real", "imag", "complex"}, b.Name())
 		default:
 			pure = false
 		}

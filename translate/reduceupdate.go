@@ -37,8 +37,8 @@ func (t *translator) reductionWrite(r *region, v *types.Var, stmt ast.Stmt) bool
 		return true
 	}
 	if why := t.shortCircuit(v, op, stmt); why != "" {
-		t.errorf(stmt.Pos(), "%s is a %s reduction variable of the parallel %s, updated here as %s: go run skips %s once %s is %s, where each node skips it only once its own copy is; write it the other way round (%s)",
-			v.Name(), op, regionWord(r), types.ExprString(ast.Unparen(stmt.(*ast.AssignStmt).Rhs[0])), why, v.Name(), map[string]string{"&&": "false", "||": "true"}[op], updateForms(v, op))
+		t.errorf(stmt.Pos(), "%s is a %s reduction variable of the parallel %s, updated here as %s: go run skips %s once %s is %s, where each node skips it only once its own copy is; write it the other way round (%s = %s %s %s)",
+			v.Name(), op, regionWord(r), types.ExprString(ast.Unparen(stmt.(*ast.AssignStmt).Rhs[0])), why, v.Name(), map[string]string{"&&": "false", "||": "true"}[op], types.ExprString(stmt.(*ast.AssignStmt).Lhs[0]), why, op, types.ExprString(stmt.(*ast.AssignStmt).Lhs[0]))
 		return true
 	}
 	return false

@@ -103,7 +103,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if cores := runtime.NumCPU(); !cf.active() && f.nodes > 4*cores {
 		fmt.Fprintf(stderr, "cape: note: %d nodes on this machine's %d cores: each node is a process, and nodes beyond the cores wait for one another (one node per core runs fastest)\n", f.nodes, cores)
 	}
-	pkg, progArgs := rest[0], rest[1:]
+	pkg, progArgs, err := goFilesPackage("run", rest[0], rest[1:])
+	if err != nil {
+		return err
+	}
 	separated := len(progArgs) > 0 && progArgs[0] == "--"
 	if separated {
 		progArgs = progArgs[1:]

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -139,11 +140,20 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		return usagef("build: %v", err)
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() == 0 {
+		return usagef("build: want one package directory, got none")
+	}
+	dir, rest, err := goFilesPackage("build", fs.Arg(0), fs.Args()[1:])
+	switch {
+	case err != nil:
+		return err
+	case len(rest) > 0:
 		return usagef("build: want one package directory, got %d arguments", fs.NArg())
 	}
-	dir := fs.Arg(0)
 	bin := *out
+	if bin == "" && strings.HasSuffix(fs.Arg(0), ".go") {
+		bin = strings.TrimSuffix(filepath.Base(fs.Arg(0)), ".go") // as go build main.go
+	}
 	if bin == "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {

@@ -79,8 +79,9 @@ func main() {
 	found, every := false, true
 	//cape:parallel for reduction(||:found) reduction(&&:every)
 	for i := 0; i < n; i++ {
-		found = found || check(a, i)              // want "found is a \\|\\| reduction variable of the parallel loop, updated here as found \\|\\| check.a, i.: go run skips check.a, i. once found is true, where each node skips it only once its own copy is; write it the other way round .found = e \\|\\| found"
-		every = every && a[i] >= 0 && check(a, i) // want "every is a && reduction variable of the parallel loop, updated here as every && a.i. >= 0 && check.a, i.: go run skips check.a, i. once every is false"
+		found = found || check(a, i)                  // want "found is a \\|\\| reduction variable of the parallel loop, updated here as found \\|\\| check.a, i.: go run skips check.a, i. once found is true, where each node skips it only once its own copy is; write it the other way round .found = check.a, i. \\|\\| found.$"
+		every = every && a[i] >= 0 && check(a, i)     // want "every is a && reduction variable of the parallel loop, updated here as every && a.i. >= 0 && check.a, i.: go run skips check.a, i. once every is false"
+		found = found || math.IsInf(float64(a[i]), 0) // accepted: skipping math.IsInf changes nothing
 	}
 	fmt.Println(found, every, a[0])
 	multi, other, viaLit, inLit, ok := 0, 0, 0, 0, false
