@@ -294,10 +294,39 @@ func (t *translator) callUse(w *accessWalk, p *ast.CallExpr) access {
 	if isChan(t.info.TypeOf(w.e)) {
 		return w.write(locChan) // the callee may send or receive
 	}
-	if w.pt != locNone {
+	if w.pt != locNone && !t.readsArg(p, w.e) {
 		return w.writePt() // the callee may write through it
 	}
 	return w.read()
+}
+
+// readsArg reports whether the call p only reads through its argument a:
+// a Write method (io.Writer's contract: it must not modify p), or a
+// function of another package whose source shows it only reads the
+// parameter.
+func (t *translator) readsArg(p *ast.CallExpr, a ast.Expr) bool {
+	sig, _ := t.info.TypeOf(p.Fun).(*types.Signature)
+	if sig == nil {
+		return false
+	}
+	if sel, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Write" && sig.Params().Len() == 1 && sig.Results().Len() == 2 {
+		if sl, ok := sig.Params().At(0).Type().(*types.Slice); ok && types.Identical(sl.Elem(), types.Typ[types.Byte]) {
+			return true
+		}
+	}
+	fn, _ := t.externalCallee(p)
+	if fn == nil {
+		return false
+	}
+	for i, arg := range p.Args {
+		if arg == a {
+			// (Not readOnlyArgs: sort.Strings writes its slice's
+			// elements, though it stores no reference.)
+			u := t.foreign.paramUse(fn, paramIndex(sig, i))
+			return u.known && !u.writes && !u.updates && !u.fieldWrites && !u.fieldUpdates && !u.view
+		}
+	}
+	return false
 }
 
 // builtinUse classifies w.e used in the call p of the builtin b.
