@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // loc says where the memory written by an access lives.
@@ -375,7 +376,7 @@ func (t *analyzer) analyzeRegion(r *region) {
 		return
 	}
 	u := &regionUses{r: r, exits: t.checkControl(r),
-		secs: map[secVar]map[int]map[string]bool{}, whole: map[secVar]map[int]token.Pos{}, elems: map[secVar]map[int]map[string]token.Pos{}}
+		secs: map[secVar]map[int]map[string]bool{}, whole: map[secVar]map[int]token.Pos{}, elems: map[secVar]map[int]map[string]token.Pos{}, reads: map[secVar]map[int]token.Pos{}}
 	u.w = t.newRegionWalk(r)
 	var walk func(root ast.Node, local func(*types.Var) bool, callee bool)
 	walk = func(root ast.Node, local func(*types.Var) bool, callee bool) {
@@ -859,6 +860,7 @@ type regionUses struct {
 	secs  map[secVar]map[int]map[string]bool      // sections using each shared variable (or field), with the elements used (elemKey)
 	whole map[secVar]map[int]token.Pos            // sections assigning it (or the field) whole
 	elems map[secVar]map[int]map[string]token.Pos // sections writing its elements, or the memory it refers to
+	reads map[secVar]map[int]token.Pos            // sections reading its elements, or the memory it refers to
 }
 
 // secVar is a shared variable, or one field of a shared struct variable,
@@ -1069,6 +1071,37 @@ func (t *analyzer) checkWrite(u *regionUses, x *varUse) {
 	}
 }
 
+// updateOp returns, where id is v assigned by an update of v (v++, v +=
+// e, v = v * e), the reduction operator that would make it one (+, *, -,
+// &, |, ^), or "?" for another update; "" where the assignment does not
+// read v.
+func (t *translator) updateOp(id *ast.Ident, v *types.Var) string {
+	switch st := t.parent[t.outerParens(id)].(type) {
+	case *ast.IncDecStmt:
+		return "+"
+	case *ast.AssignStmt:
+		if !slices.Contains(st.Lhs, ast.Expr(t.outerParens(id).(ast.Expr))) {
+			return ""
+		}
+		if st.Tok != token.ASSIGN && st.Tok != token.DEFINE {
+			op := strings.TrimSuffix(st.Tok.String(), "=")
+			if op == "-" || op == "+" || op == "*" || op == "&" || op == "|" || op == "^" {
+				return op
+			}
+			return "?"
+		}
+		for _, r := range st.Rhs {
+			if t.namesVar(r, v) {
+				if b, ok := ast.Unparen(r).(*ast.BinaryExpr); ok {
+					return b.Op.String()
+				}
+				return "?"
+			}
+		}
+	}
+	return ""
+}
+
 // checkOwnWrite checks an assignment to a shared variable's own storage
 // (via names the region when the code is called from it): it must be a
 // variable of this package that can live in the arena, and, assigned whole,
@@ -1082,6 +1115,16 @@ func (t *analyzer) checkOwnWrite(u *regionUses, x *varUse, via string) {
 	if !pointerFree(v.Type()) && !x.a.indexed {
 		t.errorf(id.Pos(), "%s (%s) is assigned in a parallel region%s, but a %s cannot live in the arena; assign elements of a slice, or plain numbers", id.Name, v.Type(), via, kindName(v.Type()))
 		return
+	}
+	if !x.a.indexed && r.shared[v] {
+		if op := t.updateOp(id, v); op != "" {
+			fix := "reduction(" + op + ":" + id.Name + ")"
+			if op == "?" {
+				fix = "a reduction clause"
+			}
+			t.errorf(id.Pos(), "%s is listed in shared, but updated here%s: each node would update its own copy from its value at the region's entry, and the updates would not add up; use %s", id.Name, via, fix)
+			return
+		}
 	}
 	if !x.a.indexed && !r.shared[v] {
 		switch {
@@ -1135,7 +1178,7 @@ func (t *translator) bernstein(u *regionUses) {
 				}
 			}
 			if other >= 0 {
-				t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; list it in shared if that is intended", sv.name(), ws1, other)
+				t.errorf(pos, "%s is assigned in section %d and used in section %d: the sections depend on each other; run them in order, or list it in shared if every section that assigns it stores the same value", sv.name(), ws1, other)
 			}
 		}
 	}

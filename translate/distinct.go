@@ -229,6 +229,12 @@ func (t *translator) markWrites(r *region) {
 	apart := t.strideApart(r, places)
 	warned := map[*types.Var]bool{}
 	for _, w := range writes {
+		if t.sharedScalar(r, w.l) {
+			// shared(x): every iteration stores the same value, the
+			// user says; the merge compares the nodes' whole values.
+			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l, whole: true})
+			continue
+		}
 		if ok, at := t.markable(r, w.l); ok {
 			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l, at: at})
 			if as, ok := w.st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
@@ -238,6 +244,18 @@ func (t *translator) markWrites(r *region) {
 			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l})
 		}
 	}
+}
+
+// sharedScalar reports whether l, a place r's loop body assigns, is a
+// variable of plain value (a number, a struct or array of numbers) listed
+// in shared.
+func (t *translator) sharedScalar(r *region, l ast.Expr) bool {
+	id, ok := ast.Unparen(l).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := t.varOf(id)
+	return v != nil && r.shared[v] && pointerFree(v.Type()) && !within(v.Pos(), r.stmt)
 }
 
 // scratchWarning warns, once per variable, where the marked place l is an

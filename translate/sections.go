@@ -34,10 +34,16 @@ func (t *translator) sectionUse(u *regionUses, id *ast.Ident, v *types.Var, a ac
 	if t.headerOnly(id) {
 		return // len(s), cap(s): no element (assigning s whole is checkOwnWrite's)
 	}
+	if t.calleeFieldUses(u, id, v, sec) {
+		return // s.Heat(): the fields the method reads and writes
+	}
 	key := t.elemKey(u.r, id, sv)
 	u.useElem(sv, sec, key)
-	if a.write && (a.indexed || a.loc != locOwn) && !t.readOnlyArg(u.r, id) {
+	readOnly := t.readOnlyArg(u.r, id)
+	if a.write && (a.indexed || a.loc != locOwn) && !readOnly {
 		u.writeElem(sv, sec, key, id.Pos())
+	} else if !a.write || readOnly {
+		u.readElem(sv, sec, id.Pos())
 	}
 	if x := t.aliasOf(v); x != (secVar{}) {
 		if x.field == "" {
@@ -107,6 +113,106 @@ func (t *translator) readOnlyArg(r *region, id *ast.Ident) bool {
 		return !written
 	})
 	return !written
+}
+
+// calleeFieldUses records, where id (of the shared variable v, a pointer
+// to a struct) is the receiver or an argument of a call of a function of
+// the package that uses its parameter only to select fields (s.Heat()
+// doing s.T[0] = 300), the fields it reads and writes, as if section sec
+// used them by name; it reports whether it did.
+func (t *translator) calleeFieldUses(u *regionUses, id *ast.Ident, v *types.Var, sec int) bool {
+	ptr, ok := v.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	if _, ok := ptr.Elem().Underlying().(*types.Struct); !ok {
+		return false
+	}
+	param, body := t.boundParam(u.r, id)
+	if param == nil {
+		return false
+	}
+	type fieldUse struct {
+		field string
+		a     access
+		pos   token.Pos
+	}
+	var uses []fieldUse
+	plain := true
+	ast.Inspect(body, func(n ast.Node) bool {
+		pid, ok := n.(*ast.Ident)
+		if !ok || !plain || t.info.Uses[pid] != param {
+			return plain
+		}
+		sel, ok := t.parent[pid].(*ast.SelectorExpr)
+		if s := t.info.Selections[sel]; !ok || s == nil || s.Kind() != types.FieldVal {
+			plain = false // handed on, a method called on it, or replaced
+			return false
+		}
+		uses = append(uses, fieldUse{sel.Sel.Name, t.access(pid), id.Pos()})
+		return true
+	})
+	if !plain {
+		return false
+	}
+	for _, fu := range uses {
+		sv := secVar{v: v, field: fu.field}
+		u.useElem(sv, sec, anyElem)
+		if fu.a.write {
+			u.writeElem(sv, sec, anyElem, fu.pos)
+		} else {
+			u.readElem(sv, sec, fu.pos)
+		}
+	}
+	return true
+}
+
+// boundParam returns, where id is the receiver or an argument of a static
+// call of a function of the package with a body, the parameter it is
+// bound to and the function's body; nil otherwise.
+func (t *translator) boundParam(r *region, id *ast.Ident) (*types.Var, *ast.BlockStmt) {
+	at := t.outerParens(id)
+	var call *ast.CallExpr
+	index := -2
+	if sel, ok := t.parent[at].(*ast.SelectorExpr); ok && sel.X == at {
+		if c, ok := t.parent[t.outerParens(sel)].(*ast.CallExpr); ok && ast.Unparen(c.Fun) == ast.Expr(sel) {
+			call, index = c, -1
+		}
+	} else if c, ok := t.parent[at].(*ast.CallExpr); ok {
+		for i, a := range c.Args {
+			if a == at {
+				call, index = c, i
+			}
+		}
+	}
+	if call == nil || call.Ellipsis.IsValid() {
+		return nil, nil
+	}
+	fn := t.staticCallee(call)
+	d := t.facts.decls[fn]
+	if fn == nil || d == nil || d.Body == nil {
+		return nil, nil
+	}
+	if index >= 0 {
+		if index = paramIndex(fn.Type().(*types.Signature), index); index < 0 {
+			return nil, nil
+		}
+	}
+	if p := paramVar(t.info, d, index); p != nil {
+		return p, d.Body
+	}
+	return nil, nil
+}
+
+// readElem records that section sec reads sv (an element, or what it
+// refers to), first at pos.
+func (u *regionUses) readElem(sv secVar, sec int, pos token.Pos) {
+	if u.reads[sv] == nil {
+		u.reads[sv] = map[int]token.Pos{}
+	}
+	if _, ok := u.reads[sv][sec]; !ok {
+		u.reads[sv][sec] = pos
+	}
 }
 
 // useElem records that section sec uses the element key of sv.
@@ -238,16 +344,73 @@ func elemsMeet(key string, ukeys map[string]bool) bool {
 	return ukeys[c] || ukeys[heldElem+c] || c == key && ukeys[anyElem]
 }
 
+// A found is a dependence between sections: ws writes the element key of
+// sv (at pos), which section other uses.
+type found struct {
+	pos       token.Pos
+	sv        secVar
+	key       string
+	ws, other int
+}
+
+// readAfterWrite finds the sections that read a variable (or field)
+// which an earlier section writes at elements it cannot tell apart, and
+// which they do not write themselves: heat(T) in one section, pressure(P,
+// T) reading T in a later one (go run's second section sees the first's
+// writes, a node running it alone does not). Where several sections
+// write one (the halves of an array), it has the runtime check the bytes
+// they change (r.updates): two sections updating one element (inc(a) in
+// both) then stop the job instead of adding up once.
+func (t *translator) readAfterWrite(u *regionUses) []found {
+	var out []found
+	for sv, bySec := range u.elems {
+		unknown := 0
+		for _, keys := range bySec {
+			if _, ok := keys[anyElem]; ok {
+				unknown++
+			}
+		}
+		if len(bySec) > 1 && unknown > 0 {
+			u.r.updates = true // (at constant indices, bernsteinElems's)
+		}
+		if u.r.shared[sv.v] {
+			continue // listed in shared: the user's intent
+		}
+		for ws, keys := range bySec {
+			pos, any := keys[anyElem]
+			if !any {
+				continue // a constant index: bernsteinElems's
+			}
+			for rv, reads := range u.reads {
+				if rv.v != sv.v || sv.field != "" && rv.field != "" && rv.field != sv.field {
+					continue
+				}
+				for rs := range reads {
+					if rs > ws && !u.writesIn(rv, rs) {
+						out = append(out, found{pos, sv, aliasElem, ws, rs})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// writesIn reports whether section sec writes sv, or a field of it that
+// sv's uses may be.
+func (u *regionUses) writesIn(sv secVar, sec int) bool {
+	for wv, bySec := range u.elems {
+		if wv.v == sv.v && (sv.field == "" || wv.field == "" || wv.field == sv.field) && len(bySec[sec]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // bernsteinElems refuses sections of which one writes an element (or
 // through a pointer) that another uses (elemKey: the same constant index,
 // or one that may be any).
 func (t *translator) bernsteinElems(u *regionUses) {
-	type found struct {
-		pos       token.Pos
-		sv        secVar
-		key       string
-		ws, other int
-	}
 	var all []found
 	for sv, bySec := range u.elems {
 		if u.r.shared[sv.v] {
@@ -272,6 +435,7 @@ func (t *translator) bernsteinElems(u *regionUses) {
 			}
 		}
 	}
+	all = append(all, t.readAfterWrite(u)...)
 	// One error per written variable, at its first write, in source order.
 	sort.Slice(all, func(i, j int) bool { return all[i].pos < all[j].pos })
 	done := map[secVar]bool{}
@@ -284,6 +448,6 @@ func (t *translator) bernsteinElems(u *regionUses) {
 		if f.key != aliasElem {
 			what += "[" + strings.TrimPrefix(f.key, heldElem) + "]"
 		}
-		t.errorf(f.pos, "%s is written in section %d (or may be, through a pointer or a call) and used in section %d: the sections depend on each other; run them in order, have each section use its own elements, or list it in shared if that is intended", what, f.ws, f.other)
+		t.errorf(f.pos, "%s is written in section %d (or may be, through a pointer or a call) and used in section %d: the sections depend on each other; run them in order, or have each section use its own elements", what, f.ws, f.other)
 	}
 }
