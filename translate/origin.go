@@ -60,7 +60,11 @@ func (t *analyzer) need(tr trace, v *types.Var, why token.Pos) {
 		case s.tuple != nil:
 			t.needTupleResult(tr, v, s, why)
 		case s.unknown != "":
-			t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena", v.Name(), t.where(why), s.unknown)
+			what, hint, _ := strings.Cut(s.unknown, "; ")
+			if hint != "" {
+				hint = "; " + hint
+			}
+			t.originErrorf(tr, s.pos, "%s is written through in the parallel region at %s, but its value here comes from %s, which CAPE cannot place in the arena%s", v.Name(), t.where(why), what, hint)
 		case s.recv:
 			t.needRecv(tr, v, s, why)
 		case s.isParam:

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Config controls a translation. The zero value is ready to use. A Config
@@ -289,6 +290,26 @@ func (t *collector) collectFacts() {
 	}
 }
 
+// embedded reports whether the declaration n has a //go:embed directive
+// (on itself, or on its var declaration of one spec).
+func (t *collector) embedded(n *ast.ValueSpec) bool {
+	docs := []*ast.CommentGroup{n.Doc}
+	if gd, ok := t.parent[n].(*ast.GenDecl); ok && len(gd.Specs) == 1 {
+		docs = append(docs, gd.Doc)
+	}
+	for _, d := range docs {
+		if d == nil {
+			continue
+		}
+		for _, c := range d.List {
+			if strings.HasPrefix(c.Text, "//go:embed ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // specSources records the values the variables of the declaration n are
 // given.
 func (t *collector) specSources(n *ast.ValueSpec) {
@@ -298,6 +319,8 @@ func (t *collector) specSources(n *ast.ValueSpec) {
 			continue
 		}
 		switch {
+		case len(n.Values) == 0 && t.embedded(n):
+			t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), unknown: "the file //go:embed puts in the program's data; copy it into a slice made with make (b := make([]byte, len(raw)); copy(b, raw))"})
 		case len(n.Values) == 0:
 			t.facts.sources[v] = append(t.facts.sources[v], source{pos: name.Pos(), zero: true})
 		case len(n.Values) == len(n.Names):

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,9 @@ import (
 // A slice given its value through its address, where the analysis cannot
 // follow the store (a decoder of another package, a pointer that goes
 // further), cannot be placed in the arena: refused, naming the call.
+
+//go:embed err_address.go
+var raw []byte // want "raw is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from the file //go:embed puts in the program's data, which CAPE cannot place in the arena; copy it"
 
 type holder struct{ dst *[]float64 }
 
@@ -79,11 +83,12 @@ func main() {
 	// One of several results: of a function of the package, placed; of
 	// another package's, refused naming it.
 	tv, err := loadVals(6)
-	raw, _ := os.ReadFile("in.txt") // want "raw is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from a call of os.ReadFile \\(another package's function\\), which CAPE cannot place in the arena; make it in this package"
+	read, _ := os.ReadFile("in.txt") // want "read is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from a call of os.ReadFile \\(another package's function\\), which CAPE cannot place in the arena; make it in this package"
 	//cape:parallel for
 	for i := 0; i < 6; i++ {
 		tv[i] = float64(i)
-		raw[i] = 'x'
+		read[i] = 'x'
+		raw[i] = 'y'
 	}
-	fmt.Println(vals, c, d, s, w, e, u, cs, ms, tv, err, raw)
+	fmt.Println(vals, c, d, s, w, e, u, cs, ms, tv, err, read, raw)
 }
