@@ -17,6 +17,7 @@ package cape
 // merged delta, which the slaves handle as in any region.
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -32,8 +33,17 @@ func (n *node) recordLimit() int64 { return durable.RecordLimit(n.arena.Size()) 
 
 // arenaHeader is the log's header of this node's arena.
 func (n *node) arenaHeader() ckptlog.Header {
-	return ckptlog.Header{ArenaBase: uint64(n.arena.Addr()), ArenaSize: uint64(n.arena.Size()), PageSize: uint32(n.arena.PageSize())}
+	h := ckptlog.Header{ArenaBase: uint64(n.arena.Addr()), ArenaSize: uint64(n.arena.Size()), PageSize: uint32(n.arena.PageSize())}
+	if d, err := hex.DecodeString(programDigest); err == nil && len(d) == len(h.Program) {
+		copy(h.Program[:], d)
+	}
+	return h
 }
+
+// programDigest is the hex digest of the program's translated source, set
+// by cape build (go build -ldflags -X): a restart refuses a log another
+// build of the program wrote.
+var programDigest string
 
 // initDurable opens the checkpoint log on the master (creating it, or
 // scanning it for a restart); a single node's monitor for the log's deltas

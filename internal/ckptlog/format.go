@@ -117,21 +117,33 @@ type Header struct {
 	ArenaBase uint64
 	ArenaSize uint64
 	PageSize  uint32
+	// Program is the digest of the program that wrote the log (its
+	// translated source, as cape build made it); zero where unknown (a
+	// log of an earlier version, a program built without it).
+	Program [32]byte
 }
 
-// AppendHeader appends h's payload (base u64, size u64, page size u32).
+// HeaderSize is the length of a header's payload.
+const HeaderSize = 52
+
+// AppendHeader appends h's payload (base u64, size u64, page size u32,
+// program digest [32]).
 func AppendHeader(dst []byte, h Header) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, h.ArenaBase)
 	dst = binary.LittleEndian.AppendUint64(dst, h.ArenaSize)
-	return binary.LittleEndian.AppendUint32(dst, h.PageSize)
+	dst = binary.LittleEndian.AppendUint32(dst, h.PageSize)
+	return append(dst, h.Program[:]...)
 }
 
-// ParseHeader parses a header payload.
+// ParseHeader parses a header payload; one of 20 bytes, without the
+// program digest, is an earlier version's.
 func ParseHeader(p []byte) (Header, error) {
-	if len(p) != 20 {
-		return Header{}, fmt.Errorf("%w: header of %d bytes, want 20", ErrCorrupt, len(p))
+	if len(p) != HeaderSize && len(p) != 20 {
+		return Header{}, fmt.Errorf("%w: header of %d bytes, want %d", ErrCorrupt, len(p), HeaderSize)
 	}
-	return Header{binary.LittleEndian.Uint64(p), binary.LittleEndian.Uint64(p[8:]), binary.LittleEndian.Uint32(p[16:])}, nil
+	h := Header{ArenaBase: binary.LittleEndian.Uint64(p), ArenaSize: binary.LittleEndian.Uint64(p[8:]), PageSize: binary.LittleEndian.Uint32(p[16:])}
+	copy(h.Program[:], p[20:])
+	return h, nil
 }
 
 // Counts are the consistency counts of one node in one region (seed 000's

@@ -12,7 +12,7 @@ var testKey = Key(bytes.Repeat([]byte{7}, keySize))
 // prefix it keeps is made of frames that re-encode to the same bytes, and
 // every region and image in it parses or is reported corrupt.
 func FuzzScanLog(f *testing.F) {
-	hdr := AppendFrame(nil, KindHeader, AppendHeader(nil, Header{1 << 40, 1 << 30, 4096}), testKey)
+	hdr := AppendFrame(nil, KindHeader, AppendHeader(nil, Header{ArenaBase: 1 << 40, ArenaSize: 1 << 30, PageSize: 4096, Program: [32]byte{7}}), testKey)
 	log := bytes.Clone(hdr)
 	for i := uint64(1); i <= 3; i++ {
 		log = AppendFrame(log, KindRegion, AppendRegion(nil, testRegion(i)), testKey)

@@ -109,7 +109,7 @@ func TestTornTail(t *testing.T) {
 	ends := []int64{}
 	off := int64(0)
 	// The header frame, then each entry.
-	ends = append(ends, frameHead+20)
+	ends = append(ends, frameHead+HeaderSize)
 	for _, e := range full.Entries {
 		off = e.Off + e.Len
 		ends = append(ends, off)
@@ -122,7 +122,7 @@ func TestTornTail(t *testing.T) {
 		}
 		return n, end
 	}
-	for cut := int64(frameHead + 20); cut <= int64(len(b)); cut++ {
+	for cut := int64(frameHead + HeaderSize); cut <= int64(len(b)); cut++ {
 		s, err := ScanLog(bytes.NewReader(b[:cut]), cut, 1<<20, key)
 		if err != nil {
 			t.Fatalf("cut at %d: %v", cut, err)
@@ -132,7 +132,7 @@ func TestTornTail(t *testing.T) {
 			t.Fatalf("cut at %d: %d entries ending at %d (%q), want %d ending at %d", cut, len(s.Entries), s.End, s.Why, n, end)
 		}
 	}
-	for i := frameHead + 20; i < len(b); i++ {
+	for i := frameHead + HeaderSize; i < len(b); i++ {
 		c := bytes.Clone(b)
 		c[i] ^= 0x40
 		s, err := ScanLog(bytes.NewReader(c), int64(len(c)), 1<<20, key)

@@ -122,7 +122,7 @@ func readPayload(br *bufio.Reader, head []byte, h frameHeader, buf *[]byte, key 
 		*buf = make([]byte, 64<<10)
 	}
 	b := (*buf)[:cap(*buf)]
-	var firstBuf [20]byte
+	var firstBuf [HeaderSize]byte // enough for a header, and the start of any other frame
 	got := 0
 	for left := int64(h.n); left > 0; {
 		k := int(min(left, int64(len(b))))
@@ -158,7 +158,7 @@ func (s *Scan) admit(e *Entry, first []byte, next *uint64) string {
 			return "a second header"
 		}
 		h, err := ParseHeader(first[:min(len(first), int(e.Len))])
-		if err != nil || e.Len != 20 {
+		if err != nil || e.Len != HeaderSize && e.Len != 20 {
 			return "malformed header"
 		}
 		s.Header = h

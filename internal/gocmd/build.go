@@ -134,6 +134,9 @@ func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
 		replace[orig] = dst
 	}
 	args := append([]string{"build", "-o", out}, env.flags...)
+	if digest, err := programDigest(abs, replace); err == nil {
+		args = append(args, "-ldflags=-X="+digestVar+"="+digest)
+	}
 	if len(replace) > 0 {
 		overlay, err := writeOverlay(tmp, replace)
 		if err != nil {

@@ -95,7 +95,7 @@ func (d *Log) writeImage(name string, seq uint64, a Arena, vars [][]byte, imgSiz
 	im := &ckptlog.Image{Seq: seq, Point: name, Alloc: a.AppendState(nil), Table: a.AppendTable(nil),
 		Vars: bytes.Join(vars, nil), Memory: a.Bytes()[:a.Used()]}
 	imgSize += int64(len(im.Alloc) + len(im.Table))
-	hdr := ckptlog.AppendHeader(ckptlog.Frame(ckptlog.KindHeader, 20), d.hdr)
+	hdr := ckptlog.AppendHeader(ckptlog.Frame(ckptlog.KindHeader, ckptlog.HeaderSize), d.hdr)
 	frame := ckptlog.AppendImage(ckptlog.Frame(ckptlog.KindImage, int(imgSize)), im)
 	if err := d.w.Replace(hdr, frame); err != nil {
 		d.stop(err)

@@ -163,6 +163,9 @@ func (d *Log) loadReplay(s *ckptlog.Scan, rd payloads, op string) error {
 		return fmt.Errorf("the log was written with an arena at %#x of %d bytes (pages of %d), this job's is at %#x of %d bytes (pages of %d)",
 			s.Header.ArenaBase, s.Header.ArenaSize, s.Header.PageSize, d.hdr.ArenaBase, d.hdr.ArenaSize, d.hdr.PageSize)
 	}
+	if s.Header.Program != d.hdr.Program && s.Header.Program != ([32]byte{}) && d.hdr.Program != ([32]byte{}) {
+		return fmt.Errorf("the log was written by another build of the program (its source, or cape, changed since): replaying it would give this program another one's results; restart the program that wrote it, or start afresh without --restart")
+	}
 	if s.Size > s.End {
 		d.notice(fmt.Sprintf("dropped a torn tail of %d bytes after region #%d (%s)", s.Size-s.End, s.Last(), s.Why))
 	}

@@ -281,6 +281,34 @@ func TestOpenRefusesAnotherArena(t *testing.T) {
 	}
 }
 
+// TestOpenRefusesAnotherProgram: a restart by another build of the program
+// (another digest) is refused; one of a program without a digest, or of a
+// log without one, is not checked.
+func TestOpenRefusesAnotherProgram(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ck")
+	h := testHeader
+	h.Program[0] = 1
+	d, err := Open(Config{Dir: dir, Header: h, Notice: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	(&job{mem: make([]byte, testPage)}).region(d, 0, 8, false)
+	closeLog(t, d)
+	other := h
+	other.Program[0] = 2
+	_, err = Open(Config{Dir: dir, Restart: true, Header: other, Notice: func(string) {}})
+	if err == nil || !strings.Contains(err.Error(), "the log was written by another build of the program") {
+		t.Fatalf("restart by another program: %v", err)
+	}
+	for _, same := range []ckptlog.Header{h, testHeader} {
+		d, err := Open(Config{Dir: dir, Restart: true, Header: same, Notice: func(string) {}})
+		if err != nil {
+			t.Fatalf("restart with program %x: %v", same.Program[0], err)
+		}
+		closeLog(t, d)
+	}
+}
+
 // TestCheckCounts checks seed 000's consistency counts.
 func TestCheckCounts(t *testing.T) {
 	md := &delta.Delta{Runs: []delta.Run{{Off: 0, Data: make([]byte, 30)}}}

@@ -1,0 +1,72 @@
+package gocmd
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// digestVar is the runtime's variable that holds the program's digest,
+// which its checkpoint log records so that a restart refuses a log that
+// another build of the program wrote.
+const digestVar = "github.com/cape-go/cape/cape.programDigest"
+
+// programDigest hashes what the program is built from: the Go files, go.mod
+// and go.sum of the module that holds the package directory dir (tests,
+// testdata, vendor and nested modules left out), with the translation in
+// place of each file replace names.
+func programDigest(dir string, replace map[string]string) (string, error) {
+	root := dir
+	for {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			root = dir // no module: the package alone
+			break
+		}
+		root = parent
+	}
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && p != root && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")):
+			return filepath.SkipDir
+		case d.IsDir() && p != root:
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		case !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || d.Name() == "go.mod" || d.Name() == "go.sum"):
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(files)
+	h := sha256.New()
+	for _, p := range files {
+		src := p
+		if r, ok := replace[p]; ok {
+			src = r
+		}
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return "", err
+		}
+		rel, _ := filepath.Rel(root, p)
+		h.Write([]byte(rel))
+		h.Write([]byte{0})
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
