@@ -249,7 +249,7 @@ func (t *translator) headWrite(r *region, reads []*headReads, id *ast.Ident, cal
 		} else if f := t.writesField(a.expr, through, h.fields); f != nil && (!through || t.foreignMayWriteFields(a.expr)) {
 			why = "reads the field " + f.Name() + ", which this writes (in a struct that may be the same)"
 		} else if typ := t.writesElem(r, a, through, h.elems); typ != nil {
-			why = "reads a " + t.typeName(typ) + " in memory that this may write (CAPE cannot tell them apart)"
+			why = "reads " + article(t.typeName(typ)) + " in memory that this may write (CAPE cannot tell them apart)"
 		} else {
 			continue
 		}
@@ -608,4 +608,12 @@ func (t *translator) freshSources(v *types.Var, calls bool) bool {
 		}
 	}
 	return len(srcs) > 0
+}
+
+// article returns name after "a" or "an", as its first letter sounds.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("aeiouAEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

@@ -126,10 +126,10 @@ func elems() {
 	for i := 0; i < lim[0]; i++ {
 		out[i] = 1
 		if i == 3 {
-			lim[0] = 5 // want "lim\\[0\\] is modified in the parallel loop, but the loop's bound lim\\[0\\] reads a int"
+			lim[0] = 5 // want "lim\\[0\\] is modified in the parallel loop, but the loop's bound lim\\[0\\] reads an int"
 		}
 		if i == 4 {
-			other[0] = 6 // want "other\\[0\\] is modified in the parallel loop, but the loop's bound lim\\[0\\] reads a int"
+			other[0] = 6 // want "other\\[0\\] is modified in the parallel loop, but the loop's bound lim\\[0\\] reads an int"
 		}
 	}
 	//cape:parallel for
