@@ -203,8 +203,8 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		}
 		return decided(w.read())
 	}
-	if u, ok := stdRecvUse(fn); ok && !u.writes {
-		return decided(w.read()) // f.ReadAt(buf, off), img.At(x, y)
+	if u, ok := stdRecvUse(fn); ok && !u.writes || t.stdLoggerPrint(fn, w.e) {
+		return decided(w.read()) // f.ReadAt(buf, off), img.At(x, y), lg.Printf(...)
 	}
 	if fn.Pkg() == t.p.types {
 		// The package's own method, whose source shows it only reads
@@ -553,6 +553,9 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	fn, recv := t.externalCallee(call)
 	if fn == nil || recv == nil || fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "sync/atomic" {
 		return // syncUpdate's
+	}
+	if t.stdLoggerPrint(fn, recv) {
+		return // it prints, as fmt.Println does
 	}
 	if !pointerRecv(fn) {
 		return

@@ -504,6 +504,35 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 	}
 }
 
+// stdLoggerPrint reports whether fn, called on recv, is a printing method
+// of a *log.Logger that only ever writes to the standard output or error
+// (lg := log.New(os.Stdout, "sim: ", 0); lg.Printf(...)): it changes
+// nothing but its own buffer, and prints as fmt.Println does.
+func (t *translator) stdLoggerPrint(fn *types.Func, recv ast.Expr) bool {
+	if fn == nil || recv == nil || fn.Pkg() == nil || fn.Pkg().Path() != "log" || !strings.HasPrefix(fn.Name(), "Print") {
+		return false
+	}
+	v := t.varOf(recv)
+	if v == nil || v.Pkg() != t.p.types || len(t.facts.sources[v]) == 0 {
+		return false
+	}
+	for _, s := range t.facts.sources[v] {
+		call, ok := ast.Unparen(s.expr).(*ast.CallExpr)
+		if s.unknown != "" || !ok || !t.pkgFunc(call, "log", "New") || len(call.Args) != 3 || !t.isStdStream(call.Args[0]) {
+			return false
+		}
+	}
+	for _, u := range t.facts.uses[v] {
+		if sel, ok := t.parent[t.outerParens(u)].(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "Set") {
+			return false // lg.SetOutput(f)
+		}
+		if x, ok := t.parent[t.outerParens(u)].(*ast.UnaryExpr); ok && x.Op == token.AND {
+			return false
+		}
+	}
+	return true
+}
+
 // hashCtors are the standard library's constructors of hashes (hash.Hash
 // and its kin), whose methods change only the hash's own state, and write
 // nothing their arguments refer to (Write reads p; Sum appends to b).
@@ -690,8 +719,9 @@ func (t *translator) isStdStream(e ast.Expr) bool {
 }
 
 // stdStream is isStdStream's work: e is os.Stdout or os.Stderr, or a
-// variable of the package (var w io.Writer = os.Stdout) whose every value
-// is one, and whose address is not taken.
+// variable of the package (var w io.Writer = os.Stdout), or a parameter of
+// its functions, whose every value is one, and whose address is not
+// taken.
 func (t *translator) stdStream(e ast.Expr, depth int) bool {
 	if isPkgVar(t.info, e, "os", "Stdout", "Stderr") {
 		return true
@@ -701,8 +731,18 @@ func (t *translator) stdStream(e ast.Expr, depth int) bool {
 		return false
 	}
 	for _, s := range t.facts.sources[v] {
+		if s.isParam && !s.recv && s.param != nil && !t.facts.valueUse[s.param] {
+			// A parameter of the package's function: every call's
+			// argument (report(os.Stdout, ...)).
+			for _, call := range t.facts.calls[s.param] {
+				if s.index >= len(call.Args) || call.Ellipsis.IsValid() || !t.stdStream(call.Args[s.index], depth+1) {
+					return false
+				}
+			}
+			continue
+		}
 		if s.expr == nil || s.unknown != "" || !t.stdStream(s.expr, depth+1) {
-			return false // (the zero value, a parameter, a store through its address)
+			return false // (the zero value, a store through its address)
 		}
 	}
 	for _, u := range t.facts.uses[v] {
@@ -822,7 +862,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 // A WaitGroup's methods are syncUpdate's; writing to os.Stdout or
 // os.Stderr changes no memory.
 func (t *translator) opaqueRecv(fn *types.Func, recv ast.Expr) bool {
-	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString")
+	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString") || t.stdLoggerPrint(fn, recv)
 	return recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
 		!t.foreign.knownRecv(fn)
 }

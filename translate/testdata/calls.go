@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"log"
 	"math"
 	"os"
 	"sort"
@@ -191,10 +192,15 @@ var logw io.Writer = os.Stderr
 
 func printRows(a []int) {
 	var w io.Writer = os.Stdout
+	lg := log.New(os.Stdout, "rows: ", 0)
 	//cape:parallel for
 	for i := 0; i < len(a); i++ {
 		a[i] = i * i
 		fmt.Fprintln(w, "row", i, a[i])
 		fmt.Fprintf(logw, "done %d\n", i)
+		report(w, i)
+		lg.Printf("row %d", i)
 	}
 }
+
+func report(w io.Writer, i int) { fmt.Fprintf(w, "%d\n", i) }
