@@ -982,6 +982,9 @@ func (t *emitter) takeMarkTexts(outs map[*ast.File]*fileOut) {
 			}
 			fo := t.outAt(outs, e.Pos())
 			t.markTexts[e] = fo.ed.peek(fo.off(e.Pos()), fo.off(e.End()), nil)
+			if m.n != nil {
+				t.markTexts[m.n] = fo.ed.peek(fo.off(m.n.Pos()), fo.off(m.n.End()), nil)
+			}
 		}
 	}
 }
@@ -999,6 +1002,10 @@ func (t *emitter) emitMarks(fo *fileOut, r *region, rv string) {
 			continue
 		}
 		place := t.markTexts[m.place]
+		if m.n != nil {
+			fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.MarkN(%s, %s, len(%s)); ", fo.cape(), rv, place, t.markTexts[m.n]))
+			continue
+		}
 		switch {
 		case m.whole && t.isPointer(m.place):
 			place = "(" + place + ")"

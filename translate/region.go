@@ -70,6 +70,9 @@ type markedWrite struct {
 	// (foreignMarks).
 	suffix string
 	whole  bool
+	// n, when set, is the source of a copy into place, a slice: the
+	// mark covers as many of its elements as n has (cape.MarkN).
+	n ast.Expr
 }
 
 // loopInfo describes the header of a parallel for loop.
