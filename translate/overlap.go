@@ -86,10 +86,13 @@ func (x lin) nonZero() bool { return x.a == 0 && x.c != 0 }
 
 // An indexForm reads an index as coef·v + off, v the loop variable and
 // off one of [lo, hi) in one iteration; window: off takes several of them
-// in one iteration (an inner loop's counter), not one (a[i^8]).
+// in one iteration (an inner loop's counter), not one (a[i^8]); scaled:
+// the loop variable's one term is multiplied by a symbol (i*z), which
+// may be 0.
 type indexForm struct {
 	coef, lo, hi lin
 	window       bool
+	scaled       bool
 }
 
 // pointForm is the form of a value the same in every iteration.
@@ -302,7 +305,7 @@ func (t *translator) binaryForm(r *region, x *ast.BinaryExpr, env map[*types.Var
 		if x.Op == token.XOR {
 			lo, ok2 = f.lo.minus(lin{c: c})
 		}
-		return indexForm{coef: f.coef, lo: lo, hi: hi}, ok1 && ok2
+		return indexForm{coef: f.coef, lo: lo, hi: hi, scaled: f.scaled}, ok1 && ok2
 	}
 	a, ok1 := t.indexFormOf(r, x.X, env, depth+1)
 	if !ok1 {
@@ -323,7 +326,7 @@ func (t *translator) binaryForm(r *region, x *ast.BinaryExpr, env map[*types.Var
 		return sumForm(a, b)
 	case token.SUB:
 		lo, ok1 := b.hi.minus(lin{c: 1})
-		neg := indexForm{coef: b.coef.scale(-1), lo: lo.scale(-1), hi: b.lo.scale(-1).plusOne(), window: b.window}
+		neg := indexForm{coef: b.coef.scale(-1), lo: lo.scale(-1), hi: b.lo.scale(-1).plusOne(), window: b.window, scaled: b.scaled}
 		f, ok2 := sumForm(a, neg)
 		return f, ok1 && ok2
 	case token.MUL:
@@ -349,7 +352,8 @@ func sumForm(a, b indexForm) (indexForm, bool) {
 	lo, ok2 := a.lo.plus(b.lo)
 	hi, ok3 := a.hi.plus(b.hi)
 	hi.c-- // [lo₁, hi₁) + [lo₂, hi₂) = [lo₁+lo₂, hi₁+hi₂-1)
-	return indexForm{coef: coef, lo: lo, hi: hi, window: a.window || b.window}, ok1 && ok2 && ok3
+	scaled := a.scaled && b.coef == (lin{}) || b.scaled && a.coef == (lin{})
+	return indexForm{coef: coef, lo: lo, hi: hi, window: a.window || b.window, scaled: scaled}, ok1 && ok2 && ok3
 }
 
 // scaleForm returns the form of f times k, one value the same in every
@@ -364,7 +368,7 @@ func scaleForm(f indexForm, k lin) (indexForm, bool) {
 			return indexForm{}, false
 		}
 		lo, ok := f.lo.times(k)
-		return indexForm{coef: coef, lo: lo, hi: lo.plusOne(), window: f.window}, ok
+		return indexForm{coef: coef, lo: lo, hi: lo.plusOne(), window: f.window, scaled: f.coef != (lin{})}, ok
 	}
 	// [lo, hi)·k covers k·lo … k·(hi-1), in that order or the reverse.
 	first, _ := f.lo.times(k)
@@ -372,7 +376,7 @@ func scaleForm(f indexForm, k lin) (indexForm, bool) {
 	if k.c < 0 {
 		first, last = last, first
 	}
-	return indexForm{coef: coef, lo: first, hi: last.plusOne(), window: f.window}, first.ok() && last.ok()
+	return indexForm{coef: coef, lo: first, hi: last.plusOne(), window: f.window, scaled: f.scaled}, first.ok() && last.ok()
 }
 
 // A formedWrite is a write of r's loop body to an element (or, copy, to a
@@ -412,6 +416,11 @@ func (t *translator) formWrite(r *region, st ast.Stmt, l ast.Expr, call *ast.Cal
 		x, index = p.X, p.Low
 	default:
 		return formedWrite{}, false
+	}
+	for _, ix := range indicesOf(x) {
+		if !t.invariantIndex(r, ix) {
+			return formedWrite{}, false // rows[y][x]: y tells the rows apart
+		}
 	}
 	root := t.rootVar(x)
 	if root == nil || !t.sharedRoot(r, root) || r.shared[root] || root == r.loop.valueVar || t.derefs(r, l) {
@@ -516,11 +525,11 @@ func (t *translator) overlaps(r *region, ws []formedWrite) map[ast.Expr]bool {
 }
 
 // mayZero reports whether f's place may stay where it is from one
-// iteration to the next (a coefficient 0, or a symbol not known not to
-// be 0) while writing something there: every iteration writes one
-// element.
+// iteration to the next (a coefficient 0, or the loop variable times a
+// symbol not known not to be 0) while writing something there: every
+// iteration writes one element.
 func mayZero(f indexForm) bool {
-	if f.coef.nonZero() {
+	if f.coef.nonZero() || f.coef.a != 0 && !f.scaled {
 		return false
 	}
 	width, ok := f.hi.minus(f.lo)
