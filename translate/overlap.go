@@ -123,7 +123,11 @@ func (t *translator) linOf(r *region, e ast.Expr, depth int) lin {
 	}
 	switch x := e.(type) {
 	case *ast.Ident:
-		if src := t.oneValue(x); src != nil && !within(src.Pos(), r.body) {
+		if v := t.varOf(x); v != nil && within(v.Pos(), r.body) {
+			if def := t.onlyDefinition(r, v); def != nil {
+				return t.linOf(r, def, depth+1)
+			}
+		} else if src := t.oneValue(x); src != nil && !within(src.Pos(), r.body) {
 			return t.linOf(r, src, depth+1)
 		}
 	case *ast.BinaryExpr:
