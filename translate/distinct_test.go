@@ -239,6 +239,8 @@ func TestMarks(t *testing.T) {
 		{"a window bound of a variable stride", "", "s := g.n; w := s; for j := 0; j < w; j++ { a[i*s+j] = 1 }", 0},
 		{"a window bound in another variable", "", "s := g.n; for j := 0; j < len(p); j++ { a[i*s+j] = 1 }", 0},
 		{"an index function over a wider window", "", "for j := 0; j <= 4; j++ { a[at(i, j)] = 1 }", 2},
+		{"an index function with a constant over a wider window", "", "for j := 0; j <= wd; j++ { a[atw(i, j)] = 1 }", 2},
+		{"an index function with a constant over its row", "", "for j := 0; j < wd; j++ { a[atw(i, j)] = 1 }", 0},
 		{"an index closure over a wider window", "", "at2 := func(i, j int) int { return i*4 + j }; for j := 0; j <= 4; j++ { a[at2(i, j)] = 1 }", 2},
 		{"an index closure over its row", "", "at2 := func(i, j int) int { return i*4 + j }; for j := 0; j < 4; j++ { a[at2(i, j)] = 1 }", 0},
 		{"a copy longer than its stride", "", "copy(a[i*4:], []int{0, 7, 7, 7, 7})", 2},
@@ -260,7 +262,7 @@ func TestMarks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			src := hintHead + "func f(i int) int { return i % 4 }\n\nfunc at(i, j int) int { return i*4 + j }\n\n" +
 				"type grid struct{ n int }\n\nfunc (g *grid) at(i, j int) int { return i*g.n + j }\n\nfunc (g *grid) half(i int) int { return i / 2 }\n\n" +
-				"var perm = []int{3, 2, 1, 0}\n\nfunc pick(i int) int { return perm[i%4] }\n\nfunc zero() int { return 0 }\n\nfunc long(i int) int {\n\tk := i\n\treturn k\n}\n\nvar g = &grid{n: 4}\n\n" +
+				"var perm = []int{3, 2, 1, 0}\n\nfunc pick(i int) int { return perm[i%4] }\n\nfunc zero() int { return 0 }\n\nconst wd = 4\n\nfunc atw(i, j int) int { return i*wd + j }\n\nfunc long(i int) int {\n\tk := i\n\treturn k\n}\n\nvar g = &grid{n: 4}\n\n" +
 				"type box struct{ vals []int }\n\nfunc (b *box) vs() []int { return b.vals }\n\n" +
 				"func main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tbx := &box{vals: make([]int, 16)}\n\t_ = bx\n" +
 				"\t//cape:parallel for " + c.clauses + "\n\tfor i := 0; i < 16; i += " + step(c.body) + " {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"

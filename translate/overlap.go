@@ -179,12 +179,10 @@ func (t *translator) indexFormOf(r *region, e ast.Expr, env map[*types.Var]ast.E
 	if depth > 8 {
 		return indexForm{}, false
 	}
-	if env == nil && t.invariantIndex(r, e) {
-		return pointForm(t.linOf(r, e, 0)), true
+	if constIntOK(t.info, e) || env == nil && t.invariantIndex(r, e) {
+		return pointForm(t.linOf(r, e, 0)), true // (a helper's constant: return i*W + j)
 	}
 	switch x := e.(type) {
-	case *ast.BasicLit:
-		return pointForm(t.linOf(r, e, 0)), constIntOK(t.info, e)
 	case *ast.Ident:
 		return t.identForm(r, x, env, depth)
 	case *ast.CallExpr:
