@@ -197,7 +197,8 @@ func TestMarks(t *testing.T) {
 		{"through a pointer", "", "q := &a[p[i]]; *q = 2", 2},
 		{"a place with a call", "", "a[f(i)] = 1", 2}, // f folds i (i % 4); cape.MarkAt: f called once
 		{"an index function", "", "a[at(i, 3)] = 1", 0},
-		{"a method index", "", "a[g.at(i, 3)] = 1", 0},
+		{"a method index", "", "a[g.at(i, 3)] = 1", 2},                                   // i*g.n + 3: g.n may be 0
+		{"a method index over a row", "", "for j := range g.n { a[g.at(i, j)] = 1 }", 0}, // g.n 0: nothing written
 		{"a folding method index", "", "a[g.half(i)] = 1", 2},
 		{"an index function reading memory", "", "a[pick(i)] = 1", 2},
 		{"a fixed call", "", "a[at(0, 1)] = i", 2},
@@ -241,6 +242,8 @@ func TestMarks(t *testing.T) {
 		{"an index function over a wider window", "", "for j := 0; j <= 4; j++ { a[at(i, j)] = 1 }", 2},
 		{"an index function with a constant over a wider window", "", "for j := 0; j <= wd; j++ { a[atw(i, j)] = 1 }", 2},
 		{"an index function with a constant over its row", "", "for j := 0; j < wd; j++ { a[atw(i, j)] = 1 }", 0},
+		{"a method index over a wider window", "", "for j := 0; j <= g.n; j++ { a[g.at(i, j)] = 1 }", 2},
+		{"a method index over its row", "", "for j := 0; j < g.n; j++ { a[g.at(i, j)] = 1 }", 0},
 		{"an index closure over a wider window", "", "at2 := func(i, j int) int { return i*4 + j }; for j := 0; j <= 4; j++ { a[at2(i, j)] = 1 }", 2},
 		{"an index closure over its row", "", "at2 := func(i, j int) int { return i*4 + j }; for j := 0; j < 4; j++ { a[at2(i, j)] = 1 }", 0},
 		{"a copy longer than its stride", "", "copy(a[i*4:], []int{0, 7, 7, 7, 7})", 2},

@@ -198,6 +198,14 @@ func (t *translator) indexFormOf(r *region, e ast.Expr, env map[*types.Var]ast.E
 		}
 	case *ast.BinaryExpr:
 		return t.binaryForm(r, x, env, depth)
+	case *ast.SelectorExpr:
+		// A field of a parameter (the receiver's g.n): the same field of
+		// the argument, if that is the same in every iteration.
+		if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && env != nil {
+			if arg, ok := env[t.varOf(id)]; ok && t.invariantIndex(r, arg) && isInteger(t.info.TypeOf(x)) {
+				return pointForm(lin{sym: t.text(arg) + "." + x.Sel.Name, a: 1}), true
+			}
+		}
 	}
 	return indexForm{}, false
 }
@@ -258,15 +266,22 @@ func (t *translator) counterSpan(r *region, v *types.Var) (lo, hi lin, ok bool) 
 }
 
 // helperForm is indexFormOf of a call of a one-line index helper, a
-// function of the package or a local function value set once (at :=
-// func(i, j int) int { return i*4 + j }), read as the expression it
+// function or method of the package or a local function value set once
+// (at := func(i, j int) int { return i*4 + j }), read as the expression it
 // returns.
 func (t *translator) helperForm(r *region, call *ast.CallExpr, depth int) (indexForm, bool) {
 	var ft *ast.FuncType
 	var body *ast.BlockStmt
+	env := map[*types.Var]ast.Expr{}
 	if fn := t.staticCallee(call); fn != nil {
-		if d := t.facts.decls[fn.Origin()]; d != nil && d.Recv == nil {
+		if d := t.facts.decls[fn.Origin()]; d != nil {
 			ft, body = d.Type, d.Body
+			if d.Recv != nil && len(d.Recv.List) == 1 && len(d.Recv.List[0].Names) == 1 {
+				v, _ := t.info.Defs[d.Recv.List[0].Names[0]].(*types.Var)
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && v != nil {
+					env[v] = sel.X // (g.at(i, j) returning i*g.n + j)
+				}
+			}
 		}
 	} else if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if lit, ok := ast.Unparen(t.oneValue(id)).(*ast.FuncLit); ok && t.oneValue(id) != nil {
@@ -280,7 +295,6 @@ func (t *translator) helperForm(r *region, call *ast.CallExpr, depth int) (index
 	if !ok || len(ret.Results) != 1 {
 		return indexForm{}, false
 	}
-	env := map[*types.Var]ast.Expr{}
 	k := 0
 	for _, f := range ft.Params.List {
 		for _, name := range f.Names {
