@@ -120,3 +120,22 @@ func TestMarkAt(t *testing.T) {
 		t.Fatalf("MarkAt without a region returned %d", k)
 	}
 }
+
+// TestMarkN checks that MarkN records each of the first n elements of the
+// slice (a copy's window), no more than the slice has, and nothing
+// without marks.
+func TestMarkN(t *testing.T) {
+	mem := make([]byte, 64)
+	r := &Region{marks: testMarks(mem)}
+	s := unsafe.Slice((*int64)(unsafe.Pointer(&mem[0])), 8)
+	MarkN(r, s[2:], 3)
+	if want := []uint64{16<<16 | 8, 24<<16 | 8, 32<<16 | 8}; !slices.Equal(r.marks.offs, want) {
+		t.Fatalf("marks %x, want %x (elements 2 to 4)", r.marks.offs, want)
+	}
+	r.marks.offs = nil
+	MarkN(r, s[6:], 5)
+	if want := []uint64{48<<16 | 8, 56<<16 | 8}; !slices.Equal(r.marks.offs, want) {
+		t.Fatalf("marks %x, want %x (the slice's 2 elements)", r.marks.offs, want)
+	}
+	MarkN(nil, s, 4) // without a region: nothing, no panic
+}

@@ -43,6 +43,19 @@ func MarkAt[S ~[]E, E any, I Integer](r *Region, s S, k I) I {
 	return k
 }
 
+// MarkN records, as Mark does, that the running iteration of r writes
+// the first n elements of s (all of s, if it has fewer). Generated code
+// calls it before a copy into s whose window other iterations may reach
+// (copy(a[i*4:], src), n len(src)).
+func MarkN[S ~[]E, E any](r *Region, s S, n int) {
+	if r == nil || r.marks == nil {
+		return
+	}
+	for k := range min(n, len(s)) {
+		Mark(r, &s[k])
+	}
+}
+
 // MarkCallee records, as Mark does, that the running iteration of the
 // region running on this node writes *p, from a function its loop calls
 // (buf[0] written by set0(buf, v)): generated code calls it there, before

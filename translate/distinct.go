@@ -197,12 +197,14 @@ func (t *translator) markWrites(r *region) {
 		return
 	}
 	type write struct {
-		st ast.Stmt
-		l  ast.Expr
+		st   ast.Stmt
+		l    ast.Expr
+		copy *ast.CallExpr // l is the destination of this copy
 	}
 	var writes []write
 	ast.Inspect(r.body, func(n ast.Node) bool {
 		var lhs []ast.Expr
+		var cp *ast.CallExpr
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -212,23 +214,32 @@ func (t *translator) markWrites(r *region) {
 			}
 		case *ast.IncDecStmt:
 			lhs = []ast.Expr{x.X}
+		case *ast.ExprStmt:
+			if cp = t.copyCall(x.X); cp != nil {
+				lhs = cp.Args[:1]
+			}
 		}
 		st, ok := n.(ast.Stmt)
 		if !ok || len(lhs) == 0 || !t.inList(st) {
 			return true
 		}
 		for _, l := range lhs {
-			writes = append(writes, write{st, l})
+			writes = append(writes, write{st, l, cp})
 		}
 		return true
 	})
-	places := make([]ast.Expr, len(writes))
-	for i, w := range writes {
-		places[i] = w.l
+	var formed []formedWrite
+	for _, w := range writes {
+		if fw, ok := t.formWrite(r, w.st, w.l, w.copy); ok {
+			formed = append(formed, fw)
+		}
 	}
-	apart := t.strideApart(r, places)
+	apart, zeroOnly := t.overlaps(r, formed)
 	warned := map[*types.Var]bool{}
 	for _, w := range writes {
+		if w.copy != nil {
+			continue
+		}
 		if t.sharedScalar(r, w.l) {
 			// shared(x): every iteration stores the same value, the
 			// user says; the merge compares the nodes' whole values.
@@ -240,9 +251,21 @@ func (t *translator) markWrites(r *region) {
 			if as, ok := w.st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
 				t.scratchWarning(r, w.l, warned) // (not an update: hist[k]++)
 			}
-		} else if apart[w.l] {
-			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l})
+			apart[w.l] = false
 		}
+	}
+	for _, fw := range formed {
+		if !apart[fw.place] {
+			continue
+		}
+		m := markedWrite{stmt: fw.st, place: fw.place, at: fw.at}
+		if fw.copy != nil {
+			m.n = fw.copy.Args[1]
+		}
+		if zeroOnly[fw.place] {
+			m.zero = t.zeroGuard(fw)
+		}
+		r.marks = append(r.marks, m)
 	}
 }
 
@@ -292,49 +315,16 @@ func (t *translator) scratchWarning(r *region, l ast.Expr, warned map[*types.Var
 		"as it is, the job stops at run time unless every iteration leaves the same values there", t.text(l), id.Name, id.Name, id.Name)
 }
 
-// strideApart returns the places of writes (each taken alone the
-// iteration's own) that another write of the same array reaches from
-// another iteration: a[k*i+c1] and a[k*i+c2] with c1-c2 a non-zero multiple
-// of k (a[i+1] = …; a[i] = …: iteration i and i+1 write one element). The
-// merge must compare the nodes' values there.
-func (t *translator) strideApart(r *region, places []ast.Expr) map[ast.Expr]bool {
-	type form struct {
-		key  string
-		k, c int64
+// copyCall returns e if it is a call of the built-in copy, else nil.
+func (t *translator) copyCall(e ast.Expr) *ast.CallExpr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return nil
 	}
-	forms := map[ast.Expr]form{}
-	for _, l := range places {
-		ix, ok := ast.Unparen(l).(*ast.IndexExpr)
-		if !ok || !t.markPure(l) {
-			continue
-		}
-		root := t.rootVar(ix.X)
-		if root == nil || !t.sharedRoot(r, root) || r.shared[root] {
-			continue
-		}
-		base, c := ix.Index, int64(0)
-		if b, ok := ast.Unparen(ix.Index).(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) && constIntOK(t.info, b.Y) {
-			base, c = b.X, constInt(t.info, b.Y)
-			if b.Op == token.SUB {
-				c = -c
-			}
-		}
-		if !t.distinctIndex(r, base, 1) {
-			continue
-		}
-		if k, ok := t.iterStride(r, base); ok && k > 0 {
-			forms[l] = form{t.text(ix.X), k, c}
-		}
+	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok && b.Name() == "copy" {
+		return call
 	}
-	apart := map[ast.Expr]bool{}
-	for l1, f1 := range forms {
-		for l2, f2 := range forms {
-			if f1.key == f2.key && f1.k == f2.k && f1.c != f2.c && (f1.c-f2.c)%f1.k == 0 {
-				apart[l1], apart[l2] = true, true
-			}
-		}
-	}
-	return apart
+	return nil
 }
 
 // markable reports whether the place l, written in r's loop body, is

@@ -197,7 +197,8 @@ func TestMarks(t *testing.T) {
 		{"through a pointer", "", "q := &a[p[i]]; *q = 2", 2},
 		{"a place with a call", "", "a[f(i)] = 1", 2}, // f folds i (i % 4); cape.MarkAt: f called once
 		{"an index function", "", "a[at(i, 3)] = 1", 0},
-		{"a method index", "", "a[g.at(i, 3)] = 1", 0},
+		{"a method index", "", "a[g.at(i, 3)] = 1", 2},                                   // i*g.n + 3: g.n may be 0
+		{"a method index over a row", "", "for j := range g.n { a[g.at(i, j)] = 1 }", 0}, // g.n 0: nothing written
 		{"a folding method index", "", "a[g.half(i)] = 1", 2},
 		{"an index function reading memory", "", "a[pick(i)] = 1", 2},
 		{"a fixed call", "", "a[at(0, 1)] = i", 2},
@@ -227,13 +228,44 @@ func TestMarks(t *testing.T) {
 		{"a pair of its own, stepping by 2", "", "/*step 2*/ if a[i] > a[i+1] { a[i], a[i+1] = a[i+1], a[i] }", 0},
 		{"a window wider than its stride, held in a variable", "", "w := 5; for j := 0; j < w; j++ { a[i*4+j] = 1 }", 2},
 		{"a width whose address is taken", "", "w := 5; fmt.Sscan(\"3\", &w); for j := 0; j < w; j++ { a[i*4+j] = 1 }", 0},
+		// The writes of one body to one array, read as coef·i + a window
+		// (overlap.go): marked where two iterations may reach one element.
+		{"a write one stride past a window", "", "a[i*4+4] = 7; for j := 0; j < 4; j++ { a[i*4+j] = 0 }", 4},
+		{"a write before a window", "", "a[i*4] = 7; for j := 1; j < 4; j++ { a[i*4+j] = 0 }", 0},
+		{"a window wider than a field stride", "", "for j := 0; j <= g.n; j++ { a[i*g.n+j] = 1 }", 2},
+		{"a row of a field stride", "", "for j := 0; j < g.n; j++ { a[i*g.n+j] = 1 }", 0},
+		{"a stencil's interior", "", "for j := 1; j < g.n-1; j++ { a[i*g.n+j] = 1 }", 0},
+		{"a cube's rows", "", "for j := 0; j < g.n; j++ { for k := range g.n { a[(i*g.n+j)*g.n+k] = 1 } }", 0},
+		{"a window bound one past a variable stride", "", "s := g.n; w := s + 1; for j := 0; j < w; j++ { a[i*s+j] = 1 }", 2},
+		{"a window bound of a variable stride", "", "s := g.n; w := s; for j := 0; j < w; j++ { a[i*s+j] = 1 }", 0},
+		{"a window bound in another variable", "", "s := g.n; for j := 0; j < len(p); j++ { a[i*s+j] = 1 }", 0},
+		{"an index function over a wider window", "", "for j := 0; j <= 4; j++ { a[at(i, j)] = 1 }", 2},
+		{"an index function with a constant over a wider window", "", "for j := 0; j <= wd; j++ { a[atw(i, j)] = 1 }", 2},
+		{"an index function with a constant over its row", "", "for j := 0; j < wd; j++ { a[atw(i, j)] = 1 }", 0},
+		{"a method index over a wider window", "", "for j := 0; j <= g.n; j++ { a[g.at(i, j)] = 1 }", 2},
+		{"a method index over its row", "", "for j := 0; j < g.n; j++ { a[g.at(i, j)] = 1 }", 0},
+		{"an index closure over a wider window", "", "at2 := func(i, j int) int { return i*4 + j }; for j := 0; j <= 4; j++ { a[at2(i, j)] = 1 }", 2},
+		{"an index closure over its row", "", "at2 := func(i, j int) int { return i*4 + j }; for j := 0; j < 4; j++ { a[at2(i, j)] = 1 }", 0},
+		{"a copy longer than its stride", "", "copy(a[i*4:], []int{0, 7, 7, 7, 7})", 2},
+		{"a copy of its stride", "", "copy(a[i*4:], []int{0, 7, 7, 7})", 0},
+		{"a copy into its row", "", "copy(a[i*4:i*4+4], p)", 0},
+		{"a copy into a wider row", "", "copy(a[i*4:i*4+5], p)", 2},
+		{"a multiplier from a function", "", "z := zero(); a[i*z] = 1", 2},
+		{"a multiplier that is a difference", "", "z := g.n - g.n; a[3+i*z] = 1", 2},
+		{"a field multiplier", "", "a[i*g.n] = 1", 2},
+		{"an xor partner", "", "a[i] = 7; a[i^8] = 0", 4},
+		{"an xor alone", "", "a[i^8] = 1", 0},
+		{"a mirror write", "", "a[g.n-1-i] = 7; a[i] = 0", 4},
+		{"a mirror alone", "", "a[15-i] = 1", 0},
+		{"two places moving apart", "", "a[i] = 7; a[2*i] = 0", 4},
+		{"two arrays", "", "a[i] = 7; p[15-i] = 0", 0},
 	}
 	cfg := &Config{Importer: testImporter(t)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			src := hintHead + "func f(i int) int { return i % 4 }\n\nfunc at(i, j int) int { return i*4 + j }\n\n" +
 				"type grid struct{ n int }\n\nfunc (g *grid) at(i, j int) int { return i*g.n + j }\n\nfunc (g *grid) half(i int) int { return i / 2 }\n\n" +
-				"var perm = []int{3, 2, 1, 0}\n\nfunc pick(i int) int { return perm[i%4] }\n\nfunc long(i int) int {\n\tk := i\n\treturn k\n}\n\nvar g = &grid{n: 4}\n\n" +
+				"var perm = []int{3, 2, 1, 0}\n\nfunc pick(i int) int { return perm[i%4] }\n\nfunc zero() int { return 0 }\n\nconst wd = 4\n\nfunc atw(i, j int) int { return i*wd + j }\n\nfunc long(i int) int {\n\tk := i\n\treturn k\n}\n\nvar g = &grid{n: 4}\n\n" +
 				"type box struct{ vals []int }\n\nfunc (b *box) vs() []int { return b.vals }\n\n" +
 				"func main() {\n\ta := make([]int, 64)\n\tp := make([]int, 16)\n\tbx := &box{vals: make([]int, 16)}\n\t_ = bx\n" +
 				"\t//cape:parallel for " + c.clauses + "\n\tfor i := 0; i < 16; i += " + step(c.body) + " {\n\t\t" + c.body + "\n\t}\n\tfmt.Println(a, p)\n}\n"
@@ -241,7 +273,7 @@ func TestMarks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("translate: %v\n%s", err, src)
 			}
-			if got := strings.Count(out, ".Mark(") + strings.Count(out, ".MarkAt("); got != c.marks {
+			if got := strings.Count(out, ".Mark(") + strings.Count(out, ".MarkAt(") + strings.Count(out, ".MarkN("); got != c.marks {
 				t.Errorf("%d Mark calls, want %d:\n%s", got, c.marks, out)
 			}
 			if want := c.marks > 0; strings.Contains(out, ".MarkWrites()") != want {

@@ -991,6 +991,12 @@ func (t *emitter) takeMarkTexts(outs map[*ast.File]*fileOut) {
 			}
 			fo := t.outAt(outs, e.Pos())
 			t.markTexts[e] = fo.ed.peek(fo.off(e.Pos()), fo.off(e.End()), nil)
+			if m.zero != nil {
+				t.markTexts[m.zero] = fo.ed.peek(fo.off(m.zero.Pos()), fo.off(m.zero.End()), nil)
+			}
+			if m.n != nil {
+				t.markTexts[m.n] = fo.ed.peek(fo.off(m.n.Pos()), fo.off(m.n.End()), nil)
+			}
 		}
 	}
 }
@@ -1008,6 +1014,10 @@ func (t *emitter) emitMarks(fo *fileOut, r *region, rv string) {
 			continue
 		}
 		place := t.markTexts[m.place]
+		if m.n != nil {
+			fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.MarkN(%s, %s, len(%s)); ", fo.cape(), rv, place, t.markTexts[m.n]))
+			continue
+		}
 		switch {
 		case m.whole && t.isPointer(m.place):
 			place = "(" + place + ")"
@@ -1022,6 +1032,10 @@ func (t *emitter) emitMarks(fo *fileOut, r *region, rv string) {
 			// After the call, which may make what the place is in
 			// (s.Buf = make(...); s.Buf[0] = v).
 			fo.ed.insert(fo.off(m.stmt.End()), fmt.Sprintf("; %s.Mark(%s, %s)", fo.cape(), rv, place))
+			continue
+		}
+		if m.zero != nil {
+			fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("if (%s) == 0 { %s.Mark(%s, %s) }; ", t.markTexts[m.zero], fo.cape(), rv, place))
 			continue
 		}
 		fo.ed.insert(fo.off(m.stmt.Pos()), fmt.Sprintf("%s.Mark(%s, %s); ", fo.cape(), rv, place))

@@ -70,6 +70,13 @@ type markedWrite struct {
 	// (foreignMarks).
 	suffix string
 	whole  bool
+	// zero, when not nil, is the multiplier of the loop variable in
+	// place's index, which may be 0: the mark is made only when it is
+	// (img.Stride in img.Pix[y*img.Stride+x]).
+	zero ast.Expr
+	// n, when set, is the source of a copy into place, a slice: the
+	// mark covers as many of its elements as n has (cape.MarkN).
+	n ast.Expr
 }
 
 // loopInfo describes the header of a parallel for loop.
