@@ -329,7 +329,7 @@ func (t *translator) foreignMayWriteFields(e ast.Expr) bool {
 			return true
 		}
 		if fn, recv := t.externalCallee(call); fn != nil && recv == x.X {
-			u = t.foreign.paramUse(fn, -1)
+			u = t.foreign.callerRecvUse(fn)
 		}
 	case *ast.CallExpr:
 		fn, _ := t.externalCallee(x)
