@@ -1033,11 +1033,11 @@ func (t *analyzer) checkWrite(u *regionUses, x *varUse) {
 			return
 		}
 		t.needExpr(tr, a.ref, t.text(a.ref), id.Pos())
-		if a.ref == a.expr && t.externalWrite(a.expr) {
+		if a.ref == a.expr && t.heldWrite(a.expr) {
 			t.needHeld(tr, t.info.TypeOf(a.expr), t.text(a.expr), id.Pos())
 		}
 	case locRef:
-		if a.ref == a.expr && t.externalWrite(a.expr) {
+		if a.ref == a.expr && t.heldWrite(a.expr) {
 			t.needHeld(tr, t.writtenType(a.expr, true), t.text(a.expr), id.Pos())
 		}
 		if a.appendTo && !x.local {
