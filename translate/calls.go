@@ -711,7 +711,11 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && sharedDraw(fn) {
 		w.errorf(call.Pos(), "%s in the parallel region%s draws from math/rand's one generator, which every node holds in the same state, so every node would draw the same numbers; give each iteration a generator of its own (math/rand/v2: r := rand.New(rand.NewPCG(seed, uint64(i))))", name, via)
 	}
-	if t.opaqueRecv(fn, recv) {
+	switch {
+	case !t.opaqueRecv(fn, recv):
+	case t.foreign.knownRecv(fn): // sharedCopy
+		w.errorf(recv.Pos(), "%s writes through the slices that %s holds%s, a copy of a struct whose slices other values may share (a copy, a field, an element, a slice handed to its literal), and CAPE reads the loop's dependences through them by name; call it on a variable defined by a composite literal whose slices are made in it (v := T{Data: make(...)}) and used only through its fields and methods", name, t.text(recv), via)
+	default:
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -766,11 +770,12 @@ func (t *translator) opaqueRecv(fn *types.Func, recv ast.Expr) bool {
 
 // sharedCopy reports whether fn, a method of another package with a value
 // receiver that writes through the slices its copy holds, is called on a
-// struct value recv that other values may share those slices with: unless
+// struct value recv (not a pointer to one, nor a named slice type's value)
+// that other values may share those slices with: unless
 // recv is a loneStruct, the loop's dependences through the writes could
 // not be told from its name.
 func (t *translator) sharedCopy(fn *types.Func, recv ast.Expr) bool {
-	return !pointerRecv(fn) && !t.isPointer(recv) && t.foreign.recvUse(fn).writes && !t.loneStruct(recv)
+	return !pointerRecv(fn) && isStruct(t.info.TypeOf(recv)) && t.foreign.recvUse(fn).writes && !t.loneStruct(recv)
 }
 
 // loneStruct reports whether e names a local variable of a struct type

@@ -174,9 +174,9 @@ func TestForeignViews(t *testing.T) {
 		{"value receiver writing what an earlier iteration wrote", "", "if i > 0 {\n\t\t\tmv.VSet(i, mv.VAt(i-1)+1)\n\t\t}", "mv.VAt(i-1) reads m.Data[i] (at la.go:112) in the parallel loop, and written by an earlier iteration"},
 		// Only a struct whose slices no other value shares: a copy, or
 		// a slice handed to the literal, hides the dependences.
-		{"value receiver writing a copy", "", "cp := mv\n\t\tif i > 0 {\n\t\t\tcp.VSet(i, mv.VAt(i-1)+1)\n\t\t}", "la.Matrix.VSet may write through the slices or pointers that cp holds"},
-		{"value receiver writing a struct made in the loop", "", "lv := la.Matrix{Data: y}\n\t\tlv.VSet(i, 1)", "la.Matrix.VSet may write through the slices or pointers that lv holds"},
-		{"value receiver writing a field", "", "g2 := struct{ M la.Matrix }{mv}\n\t\tg2.M.VSet(i, 1)", "la.Matrix.VSet may write through the slices or pointers that g2.M holds"},
+		{"value receiver writing a copy", "", "cp := mv\n\t\tif i > 0 {\n\t\t\tcp.VSet(i, mv.VAt(i-1)+1)\n\t\t}", "la.Matrix.VSet writes through the slices that cp holds"},
+		{"value receiver writing a struct made in the loop", "", "lv := la.Matrix{Data: y}\n\t\tlv.VSet(i, 1)", "la.Matrix.VSet writes through the slices that lv holds"},
+		{"value receiver writing a field", "", "g2 := struct{ M la.Matrix }{mv}\n\t\tg2.M.VSet(i, 1)", "la.Matrix.VSet writes through the slices that g2.M holds"},
 		{"bound from a getter, value getter read", "i < m.Len()", "y[i] = m.VAt(i)", ""},
 		{"bound from a value getter", "i < mv.VLen()", "mv.VSet(i, mv.VAt(i)+1)", ""},
 		{"bound from a getter", "i < m.Cols()", "m.Set(0, i, 1)", ""},
