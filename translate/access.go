@@ -198,8 +198,14 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		return decided(w.read())
 	}
 	if _, ptrRecv := recv.Type().Underlying().(*types.Pointer); !ptrRecv {
-		if w.pt != locNone && t.writesValueRecv(fn) {
+		switch {
+		case !t.writesValueRecv(fn):
+		case w.pt != locNone:
 			return decided(w.writePt()) // v.Axpy(a, x) on a named slice type writes v's elements
+		case isStruct(t.info.TypeOf(w.e)):
+			// m.Set(i, j, v) with func (m VMat) Set: the copy's slices
+			// are m's; what they refer to is written.
+			return decided(access{write: true, loc: locUnknown, indexed: w.indexed, expr: w.e, ref: w.e})
 		}
 		return decided(w.read())
 	}
@@ -234,8 +240,17 @@ func (t *translator) writesValueRecv(fn *types.Func) bool {
 	if t.foreign.standard(fn.Pkg().Path()) {
 		return fn.Pkg().Path() == "sort" && (fn.Name() == "Sort" || fn.Name() == "Swap")
 	}
-	u := t.foreign.paramUse(fn, -1)
-	return !u.known || u.writes
+	u := t.foreign.callerRecvUse(fn)
+	return !u.known || u.writes || u.view
+}
+
+// isStruct reports whether typ is a struct type.
+func isStruct(typ types.Type) bool {
+	if typ == nil {
+		return false
+	}
+	_, ok := typ.Underlying().(*types.Struct)
+	return ok
 }
 
 // useOf classifies the use of w.e by its parent, the statement or
@@ -1058,7 +1073,13 @@ func (t *analyzer) checkWrite(u *regionUses, x *varUse) {
 			return
 		}
 		t.needExpr(tr, a.ref, t.text(a.ref), id.Pos())
+		if a.ref == a.expr && t.heldWrite(a.expr) {
+			t.needHeld(tr, t.info.TypeOf(a.expr), t.text(a.expr), id.Pos())
+		}
 	case locRef:
+		if a.ref == a.expr && t.heldWrite(a.expr) {
+			t.needHeld(tr, t.writtenType(a.expr, true), t.text(a.expr), id.Pos())
+		}
 		if a.appendTo && !x.local {
 			t.errorf(id.Pos(), "append to shared slice %s in a parallel region%s: it may reallocate outside the arena; size it with make before the region", id.Name, via)
 			return

@@ -814,7 +814,11 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 	if recv == nil && sharedDraw(fn) {
 		w.errorf(call.Pos(), "%s in the parallel region%s draws from math/rand's one generator, which every node holds in the same state, so every node would draw the same numbers; give each iteration a generator of its own (math/rand/v2: r := rand.New(rand.NewPCG(seed, uint64(i))))", name, via)
 	}
-	if t.opaqueRecv(fn, recv) {
+	switch {
+	case !t.opaqueRecv(fn, recv):
+	case t.foreign.knownRecv(fn): // sharedCopy
+		w.errorf(recv.Pos(), "%s writes through the slices that %s holds%s, a copy of a struct whose slices other values may share (a copy, a field, an element, a slice handed to its literal), and CAPE reads the loop's dependences through them by name; call it on a variable defined by a composite literal whose slices are made in it (v := T{Data: make(...)}) and used only through its fields and methods", name, t.text(recv), via)
+	default:
 		w.errorf(recv.Pos(), "%s may write through the slices or pointers that %s holds%s, and CAPE cannot follow them into the arena", name, t.text(recv), via)
 	}
 	sig, _ := t.info.TypeOf(call.Fun).(*types.Signature)
@@ -864,7 +868,87 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 func (t *translator) opaqueRecv(fn *types.Func, recv ast.Expr) bool {
 	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString") || t.stdLoggerPrint(fn, recv)
 	return recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
-		!t.foreign.knownRecv(fn)
+		(!t.foreign.knownRecv(fn) || t.sharedCopy(fn, recv))
+}
+
+// sharedCopy reports whether fn, a method of another package with a value
+// receiver that writes through the slices its copy holds, is called on a
+// struct value recv (not a pointer to one, nor a named slice type's value)
+// that other values may share those slices with: unless
+// recv is a loneStruct, the loop's dependences through the writes could
+// not be told from its name.
+func (t *translator) sharedCopy(fn *types.Func, recv ast.Expr) bool {
+	return !pointerRecv(fn) && isStruct(t.info.TypeOf(recv)) && t.foreign.recvUse(fn).writes && !t.loneStruct(recv)
+}
+
+// loneStruct reports whether e names a local variable of a struct type
+// defined by a composite literal whose slice and pointer fields are each
+// made there (make, new), and whose every use selects a field or method of
+// it, storing into none of its fields: no other variable shares the memory
+// its fields refer to (v := la.VMat{R: n, C: n, Data: make([]float64, n*n)}).
+func (t *translator) loneStruct(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := t.varOf(id)
+	if v == nil || isPackageVar(v) || v.IsField() || !isStruct(v.Type()) {
+		return false
+	}
+	lit := t.definingLit(v)
+	if lit == nil {
+		return false
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return false
+		}
+		if pointerFree(t.info.TypeOf(kv.Value)) {
+			continue
+		}
+		call, ok := ast.Unparen(kv.Value).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); !ok || b.Name() != "make" && b.Name() != "new" {
+			return false
+		}
+	}
+	for use, obj := range t.info.Uses {
+		if obj != v {
+			continue
+		}
+		sel, ok := t.parent[use].(*ast.SelectorExpr)
+		if !ok || sel.X != use || storedInto(t.parent, sel) {
+			return false
+		}
+	}
+	return true
+}
+
+// definingLit returns the composite literal that defines v (v := T{...},
+// var v = T{...}), or nil.
+func (t *translator) definingLit(v *types.Var) *ast.CompositeLit {
+	for def, obj := range t.info.Defs {
+		if obj != v {
+			continue
+		}
+		var rhs ast.Expr
+		switch p := t.parent[def].(type) {
+		case *ast.AssignStmt:
+			if i := slices.Index(p.Lhs, ast.Expr(def)); i >= 0 && len(p.Rhs) == len(p.Lhs) {
+				rhs = p.Rhs[i]
+			}
+		case *ast.ValueSpec:
+			if i := slices.Index(p.Names, def); i >= 0 && len(p.Values) == len(p.Names) {
+				rhs = p.Values[i]
+			}
+		}
+		lit, _ := ast.Unparen(rhs).(*ast.CompositeLit)
+		return lit
+	}
+	return nil
 }
 
 // methodsOf walks every method that a value of type typ, handed to another

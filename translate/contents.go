@@ -241,6 +241,31 @@ func (t *collector) addElemStore(typ types.Type, s store) {
 // the arena, may hold to point into the arena. It reports at why (the write
 // in a region that needs the memory; site is where the memory is made)
 // what cannot live there, and returns false then.
+// needHeld requires the memory that the fields of a struct of type typ
+// refer to to be in the arena: code of another package that writes
+// through a pointer to the struct, or through a copy of it (a value
+// receiver), may write there, whether the struct itself is shared or the
+// iteration's own (v := &la.M{Data: shared}, made in the loop).
+func (t *analyzer) needHeld(tr trace, typ types.Type, name string, why token.Pos) {
+	st, ok := typ.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		switch f.Type().Underlying().(type) {
+		case *types.Slice, *types.Pointer:
+			t.needField(tr, f, name, why)
+		case *types.Struct:
+			t.needHeld(tr, f.Type(), name, why)
+		case *types.Basic:
+			// a copy, or a string, which no write changes
+		default:
+			t.needContents(tr, f.Type(), name, why, why)
+		}
+	}
+}
+
 func (t *analyzer) needContents(tr trace, typ types.Type, name string, why, site token.Pos) bool {
 	return t.contents(tr.strict(), typ, name, why, site)
 }
@@ -374,10 +399,13 @@ func (t *analyzer) needField(tr trace, f *types.Var, name string, why token.Pos)
 	if f.Pkg() != t.p.types {
 		// A field of another package that it never sets in code the
 		// program may run holds what this package stores into it.
-		at, ok := t.foreign.fieldStore(f, t.funcsOf(f.Pkg()))
+		at, copies, ok := t.foreign.fieldStore(f, t.funcsOf(f.Pkg()))
 		switch {
 		case ok && at == token.NoPos:
 			t.traceStores(tr, t.stores.fields[f], name, "field "+f.Name(), why)
+			for _, c := range copies {
+				t.needField(tr, c, name, why) // g.Cur = g.Next: what Next holds
+			}
 		case ok:
 			t.originErrorf(tr, why, "%s is written through in the parallel region, but its memory comes from field %s of package %s, which that package sets (%s): CAPE places only memory made in this package; make the value here (a composite literal with %s: make(...)), and call no function of %s that sets the field",
 				name, f.Name(), f.Pkg().Name(), t.foreignWhere(at), f.Name(), f.Pkg().Name())

@@ -203,7 +203,7 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 		}
 		if v, ok := ct.info.Defs[recv.List[0].Names[0]].(*types.Var); ok {
 			sub.bindElem(fc, v, sel.X, true)
-			sub.bindAlias(fc, v, sel.X)
+			sub.bindAlias(fc, v, sel.X, true)
 		}
 	}
 	k := 0
@@ -218,7 +218,7 @@ func (fc *formCtx) calleeCtx(call *ast.CallExpr) (*formCtx, *ast.BlockStmt) {
 					sub.arrays[v] = arrayRef{key, off}
 				}
 				sub.bindElem(fc, v, call.Args[k], false)
-				sub.bindAlias(fc, v, call.Args[k])
+				sub.bindAlias(fc, v, call.Args[k], false)
 			}
 			k++
 		}
@@ -248,9 +248,11 @@ func (fc *formCtx) literal(fun ast.Expr) *ast.FuncLit {
 
 // bindAlias binds v, a pointer parameter (or receiver), to the shared
 // struct its argument e (in fc) points to (g in g.step(i), with g :=
-// &Grid{...}), so that the fields v selects are that struct's.
-func (sub *formCtx) bindAlias(fc *formCtx, v *types.Var, e ast.Expr) {
-	if sub.written[v] || !fc.t.isPointer(e) && !isAddr(e) {
+// &Grid{...}), so that the fields v selects are that struct's; a struct
+// receiver (recv) taken by value too: its slices are the caller's.
+func (sub *formCtx) bindAlias(fc *formCtx, v *types.Var, e ast.Expr, recv bool) {
+	copied := recv && isStruct(v.Type())
+	if sub.written[v] || !fc.t.isPointer(e) && !isAddr(e) && !copied {
 		return
 	}
 	if pre := fc.aliasPrefix(e); pre != "" {

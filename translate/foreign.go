@@ -618,9 +618,10 @@ func (f *foreign) recvUse(m *types.Func) paramUse {
 
 // knownRecv reports whether the source of fn, a method of another
 // package, shows what it does with its receiver: its paramUse is known,
-// or, a struct received by value (a copy whose slices are its caller's,
-// which the caller's analysis takes for a read), it only reads it and
-// returns no view of it.
+// or, a struct received by value (a copy whose slices are its caller's),
+// its use is known and returns no view of it; the caller's analysis
+// counts the writes through the copy's slices as writes through the
+// caller's value (access: writesValueRecv).
 func (f *foreign) knownRecv(fn *types.Func) bool {
 	if f.paramUse(fn, -1).known {
 		return true
@@ -629,7 +630,20 @@ func (f *foreign) knownRecv(fn *types.Func) bool {
 		return false
 	}
 	u := f.recvUse(fn)
-	return u.known && !u.writes && !u.view
+	return u.known && !u.view
+}
+
+// callerRecvUse is the use fn, a method of another package, makes of the
+// value its caller calls it on: paramUse's for a pointer receiver; for a
+// struct received by value, recvUse's, less the writes of its number
+// fields, which are the copy's.
+func (f *foreign) callerRecvUse(fn *types.Func) paramUse {
+	if pointerRecv(fn) {
+		return f.paramUse(fn, -1)
+	}
+	u := f.recvUse(fn)
+	u.fieldWrites, u.fieldUpdates = false, false
+	return u
 }
 
 // bodyUse is paramUse's answer from fn's source, once per parameter.
@@ -964,7 +978,7 @@ func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ 
 	switch u := typ.Underlying().(type) {
 	case *types.Slice, *types.Array:
 		elem := u.(interface{ Elem() types.Type }).Elem()
-		if !numeric(elem) {
+		if !numeric(elem) && !numStruct(elem) {
 			return placeUnknown
 		}
 		switch g := parents[fe].(type) {
@@ -972,7 +986,7 @@ func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ 
 			if g.X != fe {
 				return placeRead // used as an index
 			}
-			return placeUse(parents, g)
+			return elemPlace(info, parents, g)
 		case *ast.CallExpr:
 			if id, ok := ast.Unparen(g.Fun).(*ast.Ident); ok {
 				if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
@@ -986,6 +1000,40 @@ func fieldUse(info *types.Info, parents map[ast.Node]ast.Node, fe ast.Expr, typ 
 		}
 	}
 	return placeUnknown
+}
+
+// numStruct reports whether typ is a struct that holds numbers only, in
+// place (type Vec3 struct{ X, Y, Z float64 }): a copy of one shares no
+// memory with it.
+func numStruct(typ types.Type) bool {
+	_, ok := typ.Underlying().(*types.Struct)
+	return ok && pointerFree(typ)
+}
+
+// elemPlace classifies the use of ix, an element of a slice or array of
+// numbers or of numStructs, as placeUse does, through the fields selected
+// from it (p[i].X = v assigns); a method called on it reads it when its
+// receiver is a copy (a value receiver), and is not known when it is a
+// pointer (p[i].Normalize() may write it).
+func elemPlace(info *types.Info, parents map[ast.Node]ast.Node, ix ast.Expr) placeKind {
+	e := ix
+	for {
+		p, ok := parents[e].(*ast.SelectorExpr)
+		if !ok || p.X != e {
+			return placeUse(parents, e)
+		}
+		sel := info.Selections[p]
+		switch {
+		case sel == nil:
+			return placeUnknown
+		case sel.Kind() == types.FieldVal:
+			e = p
+		case sel.Kind() == types.MethodVal && !pointerRecv(sel.Obj().(*types.Func)) && pointerFree(info.TypeOf(e)):
+			return placeRead
+		default:
+			return placeUnknown
+		}
+	}
 }
 
 // A placeKind is how code uses a place: unknown, read, assigned, or
@@ -1033,14 +1081,18 @@ func placeUse(parents map[ast.Node]ast.Node, e ast.Expr) placeKind {
 // this cannot be told: no source, or another package outside the
 // standard library imports fld's package (and may store into it too).
 // mainFuncs are the functions of that package the main package names.
-func (f *foreign) fieldStore(fld *types.Var, mainFuncs []*types.Func) (at token.Pos, ok bool) {
+// An assignment of another field of the package's structs to it (g.Cur,
+// g.Next = g.Next, g.Cur) is no such store: copies lists those fields,
+// whose values it can only hold, as the package being translated sees
+// them.
+func (f *foreign) fieldStore(fld *types.Var, mainFuncs []*types.Func) (at token.Pos, copies []*types.Var, ok bool) {
 	if f == nil || f.imp == nil || fld.Pkg() == nil {
-		return token.NoPos, false
+		return token.NoPos, nil, false
 	}
 	path := fld.Pkg().Path()
 	fp := f.load(path)
 	if fp == nil || f.importedElsewhere(path) {
-		return token.NoPos, false
+		return token.NoPos, nil, false
 	}
 	same := func(v *types.Var) bool {
 		return v != nil && v.Name() == fld.Name() && types.TypeString(v.Type(), nil) == types.TypeString(fld.Type(), nil)
@@ -1055,7 +1107,11 @@ func (f *foreign) fieldStore(fld *types.Var, mainFuncs []*types.Func) (at token.
 			case *ast.SelectorExpr:
 				sel := fp.info.Selections[x]
 				if sel != nil && sel.Kind() == types.FieldVal && same(sel.Obj().(*types.Var)) && storedInto(fp.parents, x) {
-					found = x.Pos()
+					if src := fieldCopied(fp, x, fld); src != nil {
+						copies = append(copies, src)
+					} else {
+						found = x.Pos()
+					}
 				}
 			case *ast.CompositeLit:
 				st, _ := fp.info.TypeOf(x).Underlying().(*types.Struct)
@@ -1074,7 +1130,69 @@ func (f *foreign) fieldStore(fld *types.Var, mainFuncs []*types.Func) (at token.
 			return true
 		})
 	}
-	return found, true
+	return found, copies, true
+}
+
+// fieldCopied returns the field, of a struct of fld's package, whose value
+// the assignment to x (in fp's code, a field of fld's name and type) gives
+// it (g.Cur = g.Next), as the package being translated sees it; nil for
+// any other store.
+func fieldCopied(fp *foreignPkg, x *ast.SelectorExpr, fld *types.Var) *types.Var {
+	var e ast.Node = x
+	for {
+		if p, ok := fp.parents[e].(*ast.ParenExpr); ok {
+			e = p
+			continue
+		}
+		break
+	}
+	as, ok := fp.parents[e].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+		return nil
+	}
+	i := slices.IndexFunc(as.Lhs, func(l ast.Expr) bool { return l == e })
+	rhs, ok := ast.Unparen(as.Rhs[max(i, 0)]).(*ast.SelectorExpr)
+	if i < 0 || !ok {
+		return nil
+	}
+	sel := fp.info.Selections[rhs]
+	if sel == nil || sel.Kind() != types.FieldVal || types.TypeString(sel.Type(), nil) != types.TypeString(fld.Type(), nil) {
+		return nil
+	}
+	return mainField(fld.Pkg(), sel)
+}
+
+// mainField returns the field that sel, a selection in code of pkg read
+// from its source, selects, as the package being translated sees pkg
+// (from export data, other objects), or nil: the field is found by the
+// name of the struct type it is selected from, and its index path.
+func mainField(pkg *types.Package, sel *types.Selection) *types.Var {
+	typ := sel.Recv()
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	n, ok := typ.(*types.Named)
+	if !ok || n.TypeArgs().Len() > 0 || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pkg.Path() {
+		return nil
+	}
+	tn, _ := pkg.Scope().Lookup(n.Obj().Name()).(*types.TypeName)
+	if tn == nil {
+		return nil
+	}
+	var v *types.Var
+	t := tn.Type()
+	for _, i := range sel.Index() {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		v = st.Field(i)
+		t = v.Type()
+	}
+	return v
 }
 
 // storedInto reports whether the selector x is assigned or has its
@@ -1224,7 +1342,7 @@ func (t *translator) handedUses(r *region, call *ast.CallExpr, callee bool, erro
 	name := fn.Pkg().Name() + "." + funcName(fn)
 	if recv != nil && (callee || !pointerRecv(fn)) {
 		// (a pointer receiver in the loop body is invariantMethod's)
-		t.handedUse(r, name, t.foreign.paramUse(fn, -1), recv, callee, errorf)
+		t.handedUse(r, name, t.foreign.callerRecvUse(fn), recv, callee, errorf)
 	}
 	for i, a := range call.Args {
 		t.handedUse(r, name, t.foreign.paramUse(fn, paramIndex(sig, i)), a, callee, errorf)
@@ -1350,7 +1468,7 @@ func readsOthers(info *types.Info, parents map[ast.Node]ast.Node, body ast.Node,
 			return true
 		}
 		at := types.ExprString(ix.Index)
-		if placeUse(parents, ix) >= placeAssigned {
+		if elemPlace(info, parents, ix) != placeRead {
 			writes[what] = append(writes[what], at)
 		} else {
 			reads[what] = append(reads[what], at)

@@ -307,6 +307,29 @@ func (t *translator) externalWrite(e ast.Expr) bool {
 	return false
 }
 
+// heldWrite reports whether e, whose value a call writes through, is
+// handed to a function or method of another package outside the standard
+// library, which may write through the slices and pointers that e's
+// struct holds (needHeld).
+func (t *translator) heldWrite(e ast.Expr) bool {
+	p := t.parent[e]
+	for {
+		if pe, ok := p.(*ast.ParenExpr); ok {
+			p = t.parent[pe]
+			continue
+		}
+		break
+	}
+	var fn *types.Func
+	switch x := p.(type) {
+	case *ast.SelectorExpr: // e.Method(...)
+		fn, _ = t.info.Uses[x.Sel].(*types.Func)
+	case *ast.CallExpr:
+		fn, _ = t.externalCallee(x)
+	}
+	return fn != nil && fn.Pkg() != nil && fn.Pkg() != t.p.types && !t.foreign.standard(fn.Pkg().Path())
+}
+
 // foreignMayWriteFields reports whether the call that e's value is handed
 // to, as a receiver or an argument, may write number fields of what it
 // refers to: unless it calls a function or method of another package
@@ -329,7 +352,7 @@ func (t *translator) foreignMayWriteFields(e ast.Expr) bool {
 			return true
 		}
 		if fn, recv := t.externalCallee(call); fn != nil && recv == x.X {
-			u = t.foreign.paramUse(fn, -1)
+			u = t.foreign.callerRecvUse(fn)
 		}
 	case *ast.CallExpr:
 		fn, _ := t.externalCallee(x)

@@ -191,7 +191,13 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 		}
 		fail("an expression")
 	case *ast.CompositeLit:
-		if !t.keepPrivate(tr, x, name, why) {
+		switch {
+		case t.keepPrivate(tr, x, name, why):
+		case isStruct(t.info.TypeOf(x)):
+			// A struct value (m := VMat{Data: make(...)}): what it
+			// refers to is what its fields do.
+			t.needContents(tr, t.info.TypeOf(x), name, why, x.Pos())
+		default:
 			fail("a composite literal; allocate it with make instead")
 		}
 	case *ast.SelectorExpr:

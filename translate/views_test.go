@@ -121,6 +121,9 @@ type Any[T any] struct{ D []T }
 
 func (v *Any[T]) Set(i int, x T) { v.D[i] = x }
 
+func (m Matrix) VAt(i int) float64 { return m.Data[i] }
+func (m Matrix) VLen() int         { return len(m.Data) }
+
 `,
 	"lg/lg.go": `package lg
 
@@ -165,7 +168,17 @@ func TestForeignViews(t *testing.T) {
 		{"getter read where an earlier iteration writes", "", "if i > 0 {\n\t\t\tg.Vs()[i] = g.Vals[i-1] + 1\n\t\t}", "is read in the parallel loop, and written by an earlier iteration"},
 		{"value receiver read in main", "", "y[i] = float64(m.Rows() + mv.Rows())", ""},
 		{"value receiver view read in main", "", "y[i] = la.Dot(mv.VRow(i), x)", "la.Matrix.VRow may write through the slices or pointers that mv holds"},
-		{"value receiver writing in main", "", "mv.VSet(i, 1)", "la.Matrix.VSet may write through the slices or pointers that mv holds"},
+		// A value receiver's copy shares its slices with mv: its writes
+		// through them are mv's, read for the loop's dependences.
+		{"value receiver writing in main", "", "mv.VSet(i, 1)", ""},
+		{"value receiver writing what an earlier iteration wrote", "", "if i > 0 {\n\t\t\tmv.VSet(i, mv.VAt(i-1)+1)\n\t\t}", "mv.VAt(i-1) reads m.Data[i] (at la.go:112) in the parallel loop, and written by an earlier iteration"},
+		// Only a struct whose slices no other value shares: a copy, or
+		// a slice handed to the literal, hides the dependences.
+		{"value receiver writing a copy", "", "cp := mv\n\t\tif i > 0 {\n\t\t\tcp.VSet(i, mv.VAt(i-1)+1)\n\t\t}", "la.Matrix.VSet writes through the slices that cp holds"},
+		{"value receiver writing a struct made in the loop", "", "lv := la.Matrix{Data: y}\n\t\tlv.VSet(i, 1)", "la.Matrix.VSet writes through the slices that lv holds"},
+		{"value receiver writing a field", "", "g2 := struct{ M la.Matrix }{mv}\n\t\tg2.M.VSet(i, 1)", "la.Matrix.VSet writes through the slices that g2.M holds"},
+		{"bound from a getter, value getter read", "i < m.Len()", "y[i] = m.VAt(i)", ""},
+		{"bound from a value getter", "i < mv.VLen()", "mv.VSet(i, mv.VAt(i)+1)", ""},
 		{"bound from a getter", "i < m.Cols()", "m.Set(0, i, 1)", ""},
 		{"bound from len", "i < m.Len()", "m.Set(0, i%4, 1)", ""},
 		{"bound from a getter, field written", "i < m.Cols()", "m.SetC(4)", "the loop's bound m.Cols() reads the field"},
