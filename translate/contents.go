@@ -276,8 +276,8 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 		return false
 	}
 	if tp, ok := typ.(*types.TypeParam); ok {
-		if plainParam(tp) {
-			return true // every type it may be holds no reference (~float64 | ~int)
+		if plainParam(tp) || t.plainInstances(tp) {
+			return true // every type it may be, or is, holds no reference (~float64 | ~int)
 		}
 		return refuse("values of type parameter " + tp.Obj().Name() + " (constrain it to number types, ~float64 | ~int, or instantiate the function or type with a concrete type)")
 	}
@@ -317,6 +317,37 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 		return refuse("interface values")
 	}
 	return refuse(typ.String() + " values")
+}
+
+// plainInstances reports whether every instantiation in the package of the
+// generic function or type that declares tp gives it a type that holds no
+// reference (mk[float64](n) of func mk[T any](n int) []T), and there is
+// one.
+func (t *translator) plainInstances(tp *types.TypeParam) bool {
+	found := false
+	for id, inst := range t.info.Instances {
+		var params *types.TypeParamList
+		switch o := t.info.Uses[id].(type) {
+		case *types.Func:
+			if sig, ok := o.Origin().Type().(*types.Signature); ok {
+				params = sig.TypeParams()
+			}
+		case *types.TypeName:
+			if n, ok := o.Type().(*types.Named); ok {
+				params = n.Origin().TypeParams()
+			}
+		}
+		for i := range params.Len() {
+			if params.At(i) != tp {
+				continue
+			}
+			if i >= inst.TypeArgs.Len() || !pointerFree(inst.TypeArgs.At(i)) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // plainParam reports whether the constraint of tp lists the types tp may

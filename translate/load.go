@@ -125,6 +125,7 @@ func (p *pkg) check(imp types.Importer) ErrorList {
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
 		Scopes:     map[ast.Node]*types.Scope{},
 		Implicits:  map[ast.Node]types.Object{},
+		Instances:  map[*ast.Ident]types.Instance{},
 	}
 	p.types, _ = conf.Check(p.name, p.fset, p.files, p.info)
 	return diags

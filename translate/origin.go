@@ -475,9 +475,15 @@ func (t *analyzer) needResult(tr trace, fn *types.Func, call *ast.CallExpr, name
 }
 
 // literalCallees returns the function literals of the package that call,
-// of a function value, may call, when CAPE knows every one and each has
+// of a function value or of a literal where it stands, may call, when CAPE knows every one and each has
 // one unnamed result; nil otherwise.
 func (t *analyzer) literalCallees(call *ast.CallExpr) []*ast.FuncLit {
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+		if sig, _ := t.info.TypeOf(lit).(*types.Signature); sig != nil && sig.Results().Len() == 1 && sig.Results().At(0).Name() == "" {
+			return []*ast.FuncLit{lit} // var buf = func() []float64 { ... }()
+		}
+		return nil
+	}
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
 		return nil

@@ -36,6 +36,16 @@ type resizer interface{ resize(int) }
 
 func prepare(r resizer, n int) { r.resize(n) }
 
+func alloc[T any](n int) []T { return make([]T, n) }
+
+var initial = func() []float64 {
+	b := make([]float64, 6)
+	for i := range b {
+		b[i] = 1
+	}
+	return b
+}()
+
 func loadVals(n int) ([]float64, error) {
 	v := make([]float64, n)
 	return v, nil
@@ -84,11 +94,16 @@ func main() {
 	// another package's, refused naming it.
 	tv, err := loadVals(6)
 	read, _ := os.ReadFile("in.txt") // want "read is written through in the parallel region at err_address.go:[0-9]+, but its value here comes from a call of os.ReadFile \\(another package's function\\), which CAPE cannot place in the arena; make it in this package"
+	// A generic allocator instantiated with numbers only, and a literal
+	// called where it stands: their makes are placed.
+	gm := alloc[float64](6)
 	//cape:parallel for
 	for i := 0; i < 6; i++ {
+		gm[i] = 1
+		initial[i] += 2
 		tv[i] = float64(i)
 		read[i] = 'x'
 		raw[i] = 'y'
 	}
-	fmt.Println(vals, c, d, s, w, e, u, cs, ms, tv, err, read, raw)
+	fmt.Println(vals, c, d, s, w, e, u, cs, ms, tv, err, read, raw, gm, initial)
 }
