@@ -189,6 +189,10 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 			t.needOwn(tr, x.X, name, why)
 			return
 		}
+		if x.Op == token.ARROW {
+			fail("a value received from a channel; make the memory in this package (make) before the region and send indices, or copy what is received into it")
+			return
+		}
 		fail("an expression")
 	case *ast.CompositeLit:
 		switch {

@@ -370,7 +370,7 @@ func (t *translator) resolveClauses(r *region) {
 					continue
 				}
 				if c.name == "lastprivate" && !pointerFree(v.Type()) && !isString(v.Type()) {
-					t.errorf(a.pos, "lastprivate variable %s has type %s, which contains pointers", a.text, v.Type())
+					t.errorf(a.pos, "lastprivate variable %s has type %s, which contains pointers: the last iteration's value would refer to memory of the node that ran it; keep the values in an array (lastprivate of a [N]T), or have the last iteration copy them into a slice made before the region", a.text, v.Type())
 					r.refused[v] = true
 					continue
 				}
