@@ -42,7 +42,7 @@ func (t *translator) sectionUse(u *regionUses, id *ast.Ident, v *types.Var, a ac
 	readOnly := t.readOnlyArg(u.r, id)
 	if a.write && (a.indexed || a.loc != locOwn) && !readOnly {
 		u.writeElem(sv, sec, key, id.Pos())
-	} else if !a.write || readOnly {
+	} else if readOnly || !a.write && t.elementRead(id, sv) {
 		u.readElem(sv, sec, id.Pos())
 	}
 	if x := t.aliasOf(v); x != (secVar{}) {
@@ -149,7 +149,12 @@ func (t *translator) calleeFieldUses(u *regionUses, id *ast.Ident, v *types.Var,
 			plain = false // handed on, a method called on it, or replaced
 			return false
 		}
-		uses = append(uses, fieldUse{sel.Sel.Name, t.access(pid), id.Pos()})
+		a := t.access(pid)
+		if !a.write && !t.elementRead(pid, secVar{field: sel.Sel.Name}) {
+			plain = false // x := s.T: a view of the field, which may be written through
+			return false
+		}
+		uses = append(uses, fieldUse{sel.Sel.Name, a, id.Pos()})
 		return true
 	})
 	if !plain {
@@ -165,6 +170,30 @@ func (t *translator) calleeFieldUses(u *regionUses, id *ast.Ident, v *types.Var,
 		}
 	}
 	return true
+}
+
+// elementRead reports whether the use id of sv (of its field sv.field)
+// reads an element (T[0], s.T[k], len(T)): not a view of it (part :=
+// data[q:], x := s.T), through which the section may write it.
+func (t *translator) elementRead(id *ast.Ident, sv secVar) bool {
+	var n ast.Node = t.outerParens(id)
+	if sv.field != "" {
+		sel, ok := t.parent[n].(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		n = t.outerParens(sel)
+	}
+	if t.headerOnly(id) {
+		return true
+	}
+	if call, ok := t.parent[n].(*ast.CallExpr); ok && len(call.Args) == 1 && call.Args[0] == n {
+		if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+			return true
+		}
+	}
+	ix, ok := t.parent[n].(*ast.IndexExpr)
+	return ok && ix.X == n && pointerFree(t.info.TypeOf(ix))
 }
 
 // boundParam returns, where id is the receiver or an argument of a static

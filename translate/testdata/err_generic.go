@@ -44,6 +44,9 @@ func NewKeys[T comparable](n int) *Keys[T] { return &Keys[T]{v: make([]T, n)} }
 func (k *Keys[T]) Put(i int, x T) { k.v[i] = x } // want "field v .as in k.v. is written in the parallel region, but its memory .made at err_generic.go:[0-9]+. holds values of type parameter T"
 
 func main() {
+	// Instantiated with types that hold references too: the type
+	// parameter's values may be references.
+	_, _ = NewBox[*int](1), NewKeys[string](1)
 	a := NewMat[float64](8, 8)
 	//cape:parallel for
 	for i := 0; i < a.r; i++ {

@@ -16,6 +16,14 @@ func (s *state) volume()   { s.p[1] = 2 }
 func heat(t []float64)        { t[0] = 300 }
 func pressure(p, t []float64) { p[0] = t[0] * 0.5 }
 
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
 func main() {
 	T := make([]float64, 2)
 	P := make([]float64, 2)
@@ -54,5 +62,23 @@ func main() {
 			s.volume()
 		}
 	}
-	fmt.Println(T, P, s.t, s.p)
+	// Each section sorts its own quarter, one through a view of it.
+	data := make([]int, 8)
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			sortInts(data[:4])
+		}
+		//cape:section
+		{
+			part := data[4:]
+			for i := 1; i < len(part); i++ {
+				for j := i; j > 0 && part[j] < part[j-1]; j-- {
+					part[j], part[j-1] = part[j-1], part[j]
+				}
+			}
+		}
+	}
+	fmt.Println(T, P, s.t, s.p, data)
 }
