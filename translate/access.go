@@ -209,8 +209,8 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		}
 		return decided(w.read())
 	}
-	if u, ok := stdRecvUse(fn); ok && !u.writes || t.stdLoggerPrint(fn, w.e) {
-		return decided(w.read()) // f.ReadAt(buf, off), img.At(x, y), lg.Printf(...)
+	if u, ok := stdRecvUse(fn); ok && !u.writes || t.stdLoggerPrint(fn, w.e) || t.streamWrite(fn, w.e) {
+		return decided(w.read()) // f.ReadAt(buf, off), img.At(x, y), lg.Printf(...), out.WriteString(s)
 	}
 	if fn.Pkg() == t.p.types {
 		// The package's own method, whose source shows it only reads
@@ -569,7 +569,7 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	if fn == nil || recv == nil || fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "sync/atomic" {
 		return // syncUpdate's
 	}
-	if t.stdLoggerPrint(fn, recv) {
+	if t.stdLoggerPrint(fn, recv) || t.streamWrite(fn, recv) {
 		return // it prints, as fmt.Println does
 	}
 	if !pointerRecv(fn) {

@@ -504,6 +504,13 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 	}
 }
 
+// streamWrite reports whether fn, called on recv, writes to the standard
+// output or error: os.Stdout.WriteString(s), or out.Write(p) with out a
+// variable that only ever holds one of them (isStdStream).
+func (t *translator) streamWrite(fn *types.Func, recv ast.Expr) bool {
+	return fn != nil && recv != nil && (fn.Name() == "Write" || fn.Name() == "WriteString") && t.isStdStream(recv)
+}
+
 // stdLoggerPrint reports whether fn, called on recv, is a printing method
 // of a *log.Logger that only ever writes to the standard output or error
 // (lg := log.New(os.Stdout, "sim: ", 0); lg.Printf(...)): it changes
@@ -866,8 +873,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 // A WaitGroup's methods are syncUpdate's; writing to os.Stdout or
 // os.Stderr changes no memory.
 func (t *translator) opaqueRecv(fn *types.Func, recv ast.Expr) bool {
-	streamWrite := t.isStdStream(recv) && (fn.Name() == "Write" || fn.Name() == "WriteString") || t.stdLoggerPrint(fn, recv)
-	return recv != nil && !isWaitGroupMethod(fn) && !streamWrite && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
+	return recv != nil && !isWaitGroupMethod(fn) && !t.streamWrite(fn, recv) && !t.stdLoggerPrint(fn, recv) && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
 		(!t.foreign.knownRecv(fn) || t.sharedCopy(fn, recv))
 }
 

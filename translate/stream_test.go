@@ -25,9 +25,12 @@ func fill(a []int, f *os.File) {
 		{"os.Stdout.WriteString", `
 	fill(make([]int, 8), nil)`, ""},
 		{"a file's WriteString", `
-	fill(make([]int, 8), os.Stdout)`, `os.File.WriteString may write through the slices or pointers that f holds`},
+	f, _ := os.Create("out.txt")
+	fill(make([]int, 8), f)`, `os.File.WriteString may write through the slices or pointers that f holds`},
+		{"a parameter that is only ever os.Stdout", `
+	fill(make([]int, 8), os.Stdout)`, ""},
 	}
-	bodies := []string{`os.Stdout.WriteString("x\n"); os.Stderr.Write([]byte("y\n"))`, `f.WriteString("x\n")`}
+	bodies := []string{`os.Stdout.WriteString("x\n"); os.Stderr.Write([]byte("y\n"))`, `f.WriteString("x\n")`, `f.WriteString("x\n")`}
 	for i, c := range cases {
 		checkPrograms(t, fmt.Sprintf(head, bodies[i]), []programCase{c})
 	}
