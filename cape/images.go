@@ -31,67 +31,56 @@ func imagePix(r image.Rectangle, bpp int, name string) []uint8 {
 	return Make[uint8](n)
 }
 
+// inArena returns a copy of img in the arena (its pixels are there too).
+func inArena[T any](img T) *T {
+	p := New[T]()
+	*p = img
+	return p
+}
+
 // NewGray is image.NewGray with its pixels in the arena.
 func NewGray(r image.Rectangle) *image.Gray {
-	img := New[image.Gray]()
-	*img = image.Gray{Pix: imagePix(r, 1, "Gray"), Stride: r.Dx(), Rect: r}
-	return img
+	return inArena(image.Gray{Pix: imagePix(r, 1, "Gray"), Stride: r.Dx(), Rect: r})
 }
 
 // NewGray16 is image.NewGray16 with its pixels in the arena.
 func NewGray16(r image.Rectangle) *image.Gray16 {
-	img := New[image.Gray16]()
-	*img = image.Gray16{Pix: imagePix(r, 2, "Gray16"), Stride: 2 * r.Dx(), Rect: r}
-	return img
+	return inArena(image.Gray16{Pix: imagePix(r, 2, "Gray16"), Stride: 2 * r.Dx(), Rect: r})
 }
 
 // NewAlpha is image.NewAlpha with its pixels in the arena.
 func NewAlpha(r image.Rectangle) *image.Alpha {
-	img := New[image.Alpha]()
-	*img = image.Alpha{Pix: imagePix(r, 1, "Alpha"), Stride: r.Dx(), Rect: r}
-	return img
+	return inArena(image.Alpha{Pix: imagePix(r, 1, "Alpha"), Stride: r.Dx(), Rect: r})
 }
 
 // NewAlpha16 is image.NewAlpha16 with its pixels in the arena.
 func NewAlpha16(r image.Rectangle) *image.Alpha16 {
-	img := New[image.Alpha16]()
-	*img = image.Alpha16{Pix: imagePix(r, 2, "Alpha16"), Stride: 2 * r.Dx(), Rect: r}
-	return img
+	return inArena(image.Alpha16{Pix: imagePix(r, 2, "Alpha16"), Stride: 2 * r.Dx(), Rect: r})
 }
 
 // NewRGBA is image.NewRGBA with its pixels in the arena.
 func NewRGBA(r image.Rectangle) *image.RGBA {
-	img := New[image.RGBA]()
-	*img = image.RGBA{Pix: imagePix(r, 4, "RGBA"), Stride: 4 * r.Dx(), Rect: r}
-	return img
+	return inArena(image.RGBA{Pix: imagePix(r, 4, "RGBA"), Stride: 4 * r.Dx(), Rect: r})
 }
 
 // NewRGBA64 is image.NewRGBA64 with its pixels in the arena.
 func NewRGBA64(r image.Rectangle) *image.RGBA64 {
-	img := New[image.RGBA64]()
-	*img = image.RGBA64{Pix: imagePix(r, 8, "RGBA64"), Stride: 8 * r.Dx(), Rect: r}
-	return img
+	return inArena(image.RGBA64{Pix: imagePix(r, 8, "RGBA64"), Stride: 8 * r.Dx(), Rect: r})
 }
 
 // NewNRGBA is image.NewNRGBA with its pixels in the arena.
 func NewNRGBA(r image.Rectangle) *image.NRGBA {
-	img := New[image.NRGBA]()
-	*img = image.NRGBA{Pix: imagePix(r, 4, "NRGBA"), Stride: 4 * r.Dx(), Rect: r}
-	return img
+	return inArena(image.NRGBA{Pix: imagePix(r, 4, "NRGBA"), Stride: 4 * r.Dx(), Rect: r})
 }
 
 // NewNRGBA64 is image.NewNRGBA64 with its pixels in the arena.
 func NewNRGBA64(r image.Rectangle) *image.NRGBA64 {
-	img := New[image.NRGBA64]()
-	*img = image.NRGBA64{Pix: imagePix(r, 8, "NRGBA64"), Stride: 8 * r.Dx(), Rect: r}
-	return img
+	return inArena(image.NRGBA64{Pix: imagePix(r, 8, "NRGBA64"), Stride: 8 * r.Dx(), Rect: r})
 }
 
 // NewCMYK is image.NewCMYK with its pixels in the arena.
 func NewCMYK(r image.Rectangle) *image.CMYK {
-	img := New[image.CMYK]()
-	*img = image.CMYK{Pix: imagePix(r, 4, "CMYK"), Stride: 4 * r.Dx(), Rect: r}
-	return img
+	return inArena(image.CMYK{Pix: imagePix(r, 4, "CMYK"), Stride: 4 * r.Dx(), Rect: r})
 }
 
 // NewPaletted is image.NewPaletted with its pixels in the arena.

@@ -285,14 +285,7 @@ func (t *translator) methodOfPackage(e ast.Expr) bool {
 // handed to code CAPE does not walk: a builtin (copy, append, clear) or a
 // function or method of another package.
 func (t *translator) externalWrite(e ast.Expr) bool {
-	p := t.parent[e]
-	for {
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			p = t.parent[pe]
-			continue
-		}
-		break
-	}
+	p := t.parent[t.outerParens(e)]
 	switch x := p.(type) {
 	case *ast.SelectorExpr: // e.Method(...)
 		fn, ok := t.info.Uses[x.Sel].(*types.Func)
@@ -312,14 +305,7 @@ func (t *translator) externalWrite(e ast.Expr) bool {
 // library, which may write through the slices and pointers that e's
 // struct holds (needHeld).
 func (t *translator) heldWrite(e ast.Expr) bool {
-	p := t.parent[e]
-	for {
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			p = t.parent[pe]
-			continue
-		}
-		break
-	}
+	p := t.parent[t.outerParens(e)]
 	var fn *types.Func
 	switch x := p.(type) {
 	case *ast.SelectorExpr: // e.Method(...)

@@ -465,7 +465,13 @@ func (t *analyzer) needResult(tr trace, fn *types.Func, call *ast.CallExpr, name
 		t.originErrorf(tr, call.Pos(), "%s is written through in the parallel region at %s, but its memory comes from a call of %s, which CAPE cannot follow (it needs one unnamed result)", name, t.where(why), fn.Name())
 		return
 	}
-	ast.Inspect(d.Body, func(n ast.Node) bool {
+	t.needReturns(tr, d.Body, name, why)
+}
+
+// needReturns requires the memory that the return statements of body (not
+// of its function literals), of one result, return to be in the arena.
+func (t *analyzer) needReturns(tr trace, body *ast.BlockStmt, name string, why token.Pos) {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -520,17 +526,7 @@ func (t *analyzer) litResults(tr trace, lit *ast.FuncLit, name string, why token
 		return
 	}
 	t.seen[tr.key(lit)] = true
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 1 {
-				t.needExpr(tr, n.Results[0], name, why)
-			}
-		}
-		return true
-	})
+	t.needReturns(tr, lit.Body, name, why)
 }
 
 // privateCall reports whether call, whose result the trace follows, runs

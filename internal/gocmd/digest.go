@@ -3,7 +3,6 @@ package gocmd
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,21 +31,9 @@ func programDigest(dir string, replace map[string]string) (string, error) {
 		}
 		root = parent
 	}
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && p != root && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")):
-			return filepath.SkipDir
-		case d.IsDir() && p != root:
-			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
-				return filepath.SkipDir
-			}
-		case !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || d.Name() == "go.mod" || d.Name() == "go.sum"):
-			files = append(files, p)
-		}
-		return nil
+	files, err := moduleFiles(root, func(p string) bool {
+		base := filepath.Base(p)
+		return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || base == "go.mod" || base == "go.sum"
 	})
 	if err != nil {
 		return "", err

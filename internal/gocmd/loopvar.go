@@ -25,31 +25,18 @@ import (
 // loop's variable is captured by a function literal not called where it
 // stands, or has its address taken, in the loop's body; at most max.
 func loopvarCaptures(root string, max int) ([]string, error) {
+	paths, err := moduleFiles(root, func(p string) bool { return strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") })
+	if err != nil {
+		return nil, err
+	}
 	var dirs []string
 	files := map[string][]string{} // a package's files, by directory
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.IsDir() && p != root && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")):
-			return filepath.SkipDir
-		case d.IsDir() && p != root:
-			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
-				return filepath.SkipDir // another module
-			}
-			return nil
-		case d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go"):
-			return nil
-		}
+	for _, p := range paths {
 		dir := filepath.Dir(p)
 		if files[dir] == nil {
 			dirs = append(dirs, dir)
 		}
 		files[dir] = append(files[dir], p)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	fset := token.NewFileSet()
 	var found []string
@@ -362,6 +349,29 @@ func (l loopUses) handedOn(call *ast.CallExpr, called map[*ast.FuncLit]bool, len
 			lent[u] = true
 		}
 	}
+}
+
+// moduleFiles returns the files below root that keep accepts, in walk
+// order, leaving out the directories that are not the module's packages:
+// testdata, vendor, hidden ones and nested modules.
+func moduleFiles(root string, keep func(path string) bool) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && p != root && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")):
+			return filepath.SkipDir
+		case d.IsDir() && p != root:
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+				return filepath.SkipDir // another module
+			}
+		case !d.IsDir() && keep(p):
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // loopvarError is the error for a module before go 1.22 whose loop
