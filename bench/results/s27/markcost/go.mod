@@ -1,0 +1,3 @@
+module markcost
+
+go 1.26

@@ -1,0 +1,3 @@
+module img
+
+go 1.26

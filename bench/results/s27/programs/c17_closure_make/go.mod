@@ -1,0 +1,3 @@
+module mk
+
+go 1.26

@@ -1,0 +1,3 @@
+module wr
+
+go 1.26

@@ -1,0 +1,3 @@
+module gen
+
+go 1.26

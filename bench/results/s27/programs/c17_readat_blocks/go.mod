@@ -1,0 +1,3 @@
+module readat
+
+go 1.26

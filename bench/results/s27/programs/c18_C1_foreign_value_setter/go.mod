@@ -1,0 +1,3 @@
+module example.com/C1_foreign_value_setter
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/o23_resize_iface
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/w02_extra_write
+
+go 1.26

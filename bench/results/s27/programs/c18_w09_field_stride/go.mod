@@ -1,0 +1,3 @@
+module example.com/w09_field_stride
+
+go 1.26

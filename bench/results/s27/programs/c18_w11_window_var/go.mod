@@ -1,0 +1,3 @@
+module example.com/w11_window_var
+
+go 1.26

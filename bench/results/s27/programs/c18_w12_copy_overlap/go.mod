@@ -1,0 +1,3 @@
+module example.com/w12_copy_overlap
+
+go 1.26

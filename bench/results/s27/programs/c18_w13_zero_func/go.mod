@@ -1,0 +1,3 @@
+module example.com/w13_zero_func
+
+go 1.26

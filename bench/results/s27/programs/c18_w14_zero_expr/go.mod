@@ -1,0 +1,3 @@
+module example.com/w14_zero_expr
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/w15_zero_field
+
+go 1.26

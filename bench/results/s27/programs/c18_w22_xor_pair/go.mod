@@ -1,0 +1,3 @@
+module example.com/w22_xor_pair
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/w23_mirror
+
+go 1.26

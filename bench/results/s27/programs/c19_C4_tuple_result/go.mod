@@ -1,0 +1,3 @@
+module tuple
+
+go 1.26

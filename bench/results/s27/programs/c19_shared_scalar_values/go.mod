@@ -1,0 +1,3 @@
+module shx
+
+go 1.26
