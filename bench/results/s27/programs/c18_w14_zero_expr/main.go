@@ -4,8 +4,6 @@ import "fmt"
 
 var _ = fmt.Sprint
 
-
-
 func main() {
 	a := make([]int, 64)
 	n := 6

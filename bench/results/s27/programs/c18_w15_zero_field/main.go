@@ -4,8 +4,6 @@ import "fmt"
 
 var _ = fmt.Sprint
 
-
-
 func main() {
 	a := make([]int, 64)
 	cfg := struct{ Stride int }{0}

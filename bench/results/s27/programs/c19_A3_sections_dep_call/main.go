@@ -2,7 +2,7 @@ package main
 
 import "fmt"
 
-func heat(t []float64)         { t[0] = 300 }
+func heat(t []float64)        { t[0] = 300 }
 func pressure(p, t []float64) { p[0] = t[0] * 0.5 }
 
 func main() {

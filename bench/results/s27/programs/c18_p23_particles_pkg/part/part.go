@@ -2,9 +2,9 @@ package part
 
 type Vec3 struct{ X, Y, Z float64 }
 
-func (a Vec3) Add(b Vec3) Vec3        { return Vec3{a.X + b.X, a.Y + b.Y, a.Z + b.Z} }
-func (a Vec3) Scale(s float64) Vec3   { return Vec3{a.X * s, a.Y * s, a.Z * s} }
-func (a Vec3) Dot(b Vec3) float64     { return a.X*b.X + a.Y*b.Y + a.Z*b.Z }
+func (a Vec3) Add(b Vec3) Vec3      { return Vec3{a.X + b.X, a.Y + b.Y, a.Z + b.Z} }
+func (a Vec3) Scale(s float64) Vec3 { return Vec3{a.X * s, a.Y * s, a.Z * s} }
+func (a Vec3) Dot(b Vec3) float64   { return a.X*b.X + a.Y*b.Y + a.Z*b.Z }
 
 type State struct {
 	Pos, Vel []Vec3
