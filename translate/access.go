@@ -209,7 +209,7 @@ func (t *translator) climbSelector(w *accessWalk, p *ast.SelectorExpr) (*access,
 		}
 		return decided(w.read())
 	}
-	if u, ok := stdRecvUse(fn); ok && !u.writes || t.stdLoggerPrint(fn, w.e) || t.streamWrite(fn, w.e) {
+	if t.stdRecvRead(fn, w.e) {
 		return decided(w.read()) // f.ReadAt(buf, off), img.At(x, y), lg.Printf(...), out.WriteString(s)
 	}
 	if fn.Pkg() == t.p.types {
@@ -569,8 +569,8 @@ func (t *translator) invariantMethod(r *region, call *ast.CallExpr) {
 	if fn == nil || recv == nil || fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "sync/atomic" {
 		return // syncUpdate's
 	}
-	if t.stdLoggerPrint(fn, recv) || t.streamWrite(fn, recv) {
-		return // it prints, as fmt.Println does
+	if t.stdRecvRead(fn, recv) {
+		return // it prints, as fmt.Println does, or reads
 	}
 	if !pointerRecv(fn) {
 		return

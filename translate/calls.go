@@ -504,6 +504,15 @@ func (ff *funcFlow) param(v *types.Var, s source, outer bool) {
 	}
 }
 
+// stdRecvRead reports whether fn, a method of the standard library called
+// on recv, changes nothing recv refers to that a region's merge must see:
+// what stdRecvUse knows to read (f.ReadAt, img.At), or a write to the
+// standard output or error (streamWrite, stdLoggerPrint).
+func (t *translator) stdRecvRead(fn *types.Func, recv ast.Expr) bool {
+	u, ok := stdRecvUse(fn)
+	return ok && !u.writes || t.streamWrite(fn, recv) || t.stdLoggerPrint(fn, recv)
+}
+
 // streamWrite reports whether fn, called on recv, writes to the standard
 // output or error: os.Stdout.WriteString(s), or out.Write(p) with out a
 // variable that only ever holds one of them (isStdStream).
@@ -519,22 +528,37 @@ func (t *translator) stdLoggerPrint(fn *types.Func, recv ast.Expr) bool {
 	if fn == nil || recv == nil || fn.Pkg() == nil || fn.Pkg().Path() != "log" || !strings.HasPrefix(fn.Name(), "Print") {
 		return false
 	}
-	v := t.varOf(recv)
+	made := t.everySource(recv, func(s source) bool {
+		call, ok := ast.Unparen(s.expr).(*ast.CallExpr)
+		return ok && t.pkgFunc(call, "log", "New") && len(call.Args) == 3 && t.isStdStream(call.Args[0])
+	})
+	if !made {
+		return false
+	}
+	for _, u := range t.facts.uses[t.varOf(recv)] {
+		if sel, ok := t.parent[t.outerParens(u)].(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "Set") {
+			return false // lg.SetOutput(f)
+		}
+	}
+	return true
+}
+
+// everySource reports whether e is a variable of the package whose
+// address is not taken, that has values, and whose every value ok
+// accepts (a source with an unknown value never is).
+func (t *translator) everySource(e ast.Expr, ok func(source) bool) bool {
+	v := t.varOf(e)
 	if v == nil || v.Pkg() != t.p.types || len(t.facts.sources[v]) == 0 {
 		return false
 	}
 	for _, s := range t.facts.sources[v] {
-		call, ok := ast.Unparen(s.expr).(*ast.CallExpr)
-		if s.unknown != "" || !ok || !t.pkgFunc(call, "log", "New") || len(call.Args) != 3 || !t.isStdStream(call.Args[0]) {
+		if s.unknown != "" || !ok(s) {
 			return false
 		}
 	}
 	for _, u := range t.facts.uses[v] {
-		if sel, ok := t.parent[t.outerParens(u)].(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "Set") {
-			return false // lg.SetOutput(f)
-		}
-		if x, ok := t.parent[t.outerParens(u)].(*ast.UnaryExpr); ok && x.Op == token.AND {
-			return false
+		if x, isAddr := t.parent[t.outerParens(u)].(*ast.UnaryExpr); isAddr && x.Op == token.AND {
+			return false // what is stored through the address is not seen
 		}
 	}
 	return true
@@ -553,20 +577,14 @@ var hashCtors = map[string]bool{
 // stdHash reports whether e is a variable whose every value is a hash a
 // constructor of hashCtors made.
 func (t *translator) stdHash(e ast.Expr) bool {
-	v := t.varOf(e)
-	if v == nil || v.Pkg() != t.p.types || len(t.facts.sources[v]) == 0 {
-		return false
-	}
-	for _, s := range t.facts.sources[v] {
+	return t.everySource(e, func(s source) bool {
 		call, ok := ast.Unparen(s.expr).(*ast.CallExpr)
-		if s.unknown != "" || !ok {
+		if !ok {
 			return false
 		}
-		if fn := t.packageFunc(call); fn == nil || !hashCtors[fn.Pkg().Path()+"."+fn.Name()] {
-			return false
-		}
-	}
-	return true
+		fn := t.packageFunc(call)
+		return fn != nil && hashCtors[fn.Pkg().Path()+"."+fn.Name()]
+	})
 }
 
 // ifaceTargets returns the methods named name of every type of the package
@@ -733,11 +751,7 @@ func (t *translator) stdStream(e ast.Expr, depth int) bool {
 	if isPkgVar(t.info, e, "os", "Stdout", "Stderr") {
 		return true
 	}
-	v := t.varOf(e)
-	if v == nil || depth > 3 || v.Pkg() != t.p.types || len(t.facts.sources[v]) == 0 {
-		return false
-	}
-	for _, s := range t.facts.sources[v] {
+	return depth <= 3 && t.everySource(e, func(s source) bool {
 		if s.isParam && !s.recv && s.param != nil && !t.facts.valueUse[s.param] {
 			// A parameter of the package's function: every call's
 			// argument (report(os.Stdout, ...)).
@@ -746,18 +760,10 @@ func (t *translator) stdStream(e ast.Expr, depth int) bool {
 					return false
 				}
 			}
-			continue
+			return true
 		}
-		if s.expr == nil || s.unknown != "" || !t.stdStream(s.expr, depth+1) {
-			return false // (the zero value, a store through its address)
-		}
-	}
-	for _, u := range t.facts.uses[v] {
-		if x, ok := t.parent[t.outerParens(u)].(*ast.UnaryExpr); ok && x.Op == token.AND {
-			return false // what is stored through the address is not seen
-		}
-	}
-	return true
+		return s.expr != nil && t.stdStream(s.expr, depth+1) // (not the zero value)
+	})
 }
 
 // fmtMethods are the methods that package fmt calls on its operands.
@@ -873,7 +879,7 @@ func (w *regionWalk) externalArgs(call *ast.CallExpr, via string) {
 // A WaitGroup's methods are syncUpdate's; writing to os.Stdout or
 // os.Stderr changes no memory.
 func (t *translator) opaqueRecv(fn *types.Func, recv ast.Expr) bool {
-	return recv != nil && !isWaitGroupMethod(fn) && !t.streamWrite(fn, recv) && !t.stdLoggerPrint(fn, recv) && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
+	return recv != nil && !isWaitGroupMethod(fn) && !t.stdRecvRead(fn, recv) && !readOnlyArgs[fn.Pkg().Path()] && innerRefs(t.info.TypeOf(recv), false) && !t.freshValue(recv) &&
 		(!t.foreign.knownRecv(fn) || t.sharedCopy(fn, recv))
 }
 
@@ -1123,9 +1129,10 @@ func (t *translator) varCalls(v *types.Var, depth int) ([]*ast.CallExpr, ast.Nod
 	return calls, nil
 }
 
-// handedParam returns the parameter of a function of the package, with a
-// body, that the argument u of call gives its value to, if that parameter
-// is never assigned; nil otherwise.
+// handedParam returns the parameter (or receiver) of a function of the
+// package, with a body, that u, an argument (or the receiver's operand) of
+// call, gives its value to, if that parameter is never assigned; nil
+// otherwise.
 func (t *translator) handedParam(call *ast.CallExpr, u ast.Node) *types.Var {
 	if call == nil || call.Ellipsis.IsValid() {
 		return nil
@@ -1134,27 +1141,29 @@ func (t *translator) handedParam(call *ast.CallExpr, u ast.Node) *types.Var {
 	if fn == nil || t.facts.decls[fn] == nil || t.facts.decls[fn].Body == nil {
 		return nil
 	}
-	for i, a := range call.Args {
-		if a != t.outerParens(u) {
-			continue
-		}
-		sig := fn.Type().(*types.Signature)
-		k := paramIndex(sig, i)
-		if k < 0 {
-			return nil
-		}
-		p := paramVar(t.info, t.facts.decls[fn], k)
-		if p == nil {
-			return nil
-		}
-		for _, s := range t.facts.sources[p] {
-			if !s.isParam {
-				return nil // assigned in the body
-			}
-		}
-		return p
+	at := t.outerParens(u)
+	k := -2
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.X == at {
+		k = -1 // the receiver
 	}
-	return nil
+	for i, a := range call.Args {
+		if a == at {
+			k = paramIndex(fn.Type().(*types.Signature), i)
+		}
+	}
+	if k < -1 {
+		return nil // neither (or a variadic argument)
+	}
+	p := paramVar(t.info, t.facts.decls[fn], k)
+	if p == nil {
+		return nil
+	}
+	for _, s := range t.facts.sources[p] {
+		if !s.isParam && !s.recv {
+			return nil // assigned in the body
+		}
+	}
+	return p
 }
 
 // needLitParam requires the memory that v, parameter number s.index of a
@@ -1215,8 +1224,7 @@ func sharedDraw(fn *types.Func) bool {
 // Scan, Scanln and Scanf, or any call handed os.Stdin (fmt.Fscan(os.Stdin,
 // …), bufio.NewScanner(os.Stdin), os.Stdin.Read).
 func readsStdin(info *types.Info, fn *types.Func, call *ast.CallExpr) bool {
-	if sig, _ := fn.Type().(*types.Signature); fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && sig != nil && sig.Recv() == nil &&
-		(fn.Name() == "Scan" || fn.Name() == "Scanln" || fn.Name() == "Scanf") {
+	if scansStdin(fn) {
 		return true
 	}
 	isStdin := func(e ast.Expr) bool { return isPkgVar(info, e, "os", "Stdin") }
@@ -1224,6 +1232,13 @@ func readsStdin(info *types.Info, fn *types.Func, call *ast.CallExpr) bool {
 		return true
 	}
 	return slices.ContainsFunc(call.Args, isStdin)
+}
+
+// scansStdin reports whether fn is one of fmt's functions that read the
+// standard input whatever their arguments (fmt.Scan, Scanln, Scanf).
+func scansStdin(fn *types.Func) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	return fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && sig != nil && sig.Recv() == nil && slices.Contains([]string{"Scan", "Scanln", "Scanf"}, fn.Name())
 }
 
 // isPkgVar reports whether e (in code of the type information info)

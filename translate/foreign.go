@@ -397,12 +397,12 @@ func processChange(fn *types.Func) string {
 		return ""
 	}
 	name := fn.Pkg().Name() + "." + fn.Name()
-	switch sig, _ := fn.Type().(*types.Signature); {
+	switch {
 	case processState[fn.Pkg().Path()+"."+fn.Name()]:
 		return "changes the process's state (" + name + ")"
 	case sharedDraw(fn):
 		return "draws from math/rand's one generator (" + name + "), whose state is the process's"
-	case fn.Pkg().Path() == "fmt" && sig != nil && sig.Recv() == nil && slices.Contains([]string{"Scan", "Scanln", "Scanf"}, fn.Name()):
+	case scansStdin(fn):
 		return "reads the standard input (" + name + "), whose position is the process's"
 	}
 	return ""

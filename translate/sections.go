@@ -128,7 +128,7 @@ func (t *translator) calleeFieldUses(u *regionUses, id *ast.Ident, v *types.Var,
 	if _, ok := ptr.Elem().Underlying().(*types.Struct); !ok {
 		return false
 	}
-	param, body := t.boundParam(u.r, id)
+	param, body := t.boundParam(id)
 	if param == nil {
 		return false
 	}
@@ -198,39 +198,19 @@ func (t *translator) elementRead(id *ast.Ident, sv secVar) bool {
 
 // boundParam returns, where id is the receiver or an argument of a static
 // call of a function of the package with a body, the parameter it is
-// bound to and the function's body; nil otherwise.
-func (t *translator) boundParam(r *region, id *ast.Ident) (*types.Var, *ast.BlockStmt) {
+// bound to, never assigned there (handedParam), and the function's body;
+// nil otherwise.
+func (t *translator) boundParam(id *ast.Ident) (*types.Var, *ast.BlockStmt) {
 	at := t.outerParens(id)
-	var call *ast.CallExpr
-	index := -2
+	call, _ := t.parent[at].(*ast.CallExpr)
 	if sel, ok := t.parent[at].(*ast.SelectorExpr); ok && sel.X == at {
-		if c, ok := t.parent[t.outerParens(sel)].(*ast.CallExpr); ok && ast.Unparen(c.Fun) == ast.Expr(sel) {
-			call, index = c, -1
-		}
-	} else if c, ok := t.parent[at].(*ast.CallExpr); ok {
-		for i, a := range c.Args {
-			if a == at {
-				call, index = c, i
-			}
-		}
+		call, _ = t.parent[t.outerParens(sel)].(*ast.CallExpr)
 	}
-	if call == nil || call.Ellipsis.IsValid() {
+	p := t.handedParam(call, id)
+	if p == nil {
 		return nil, nil
 	}
-	fn := t.staticCallee(call)
-	d := t.facts.decls[fn]
-	if fn == nil || d == nil || d.Body == nil {
-		return nil, nil
-	}
-	if index >= 0 {
-		if index = paramIndex(fn.Type().(*types.Signature), index); index < 0 {
-			return nil, nil
-		}
-	}
-	if p := paramVar(t.info, d, index); p != nil {
-		return p, d.Body
-	}
-	return nil, nil
+	return p, t.facts.decls[t.staticCallee(call)].Body
 }
 
 // readElem records that section sec reads sv (an element, or what it

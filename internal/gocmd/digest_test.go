@@ -1,7 +1,6 @@
 package gocmd
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -11,13 +10,7 @@ import (
 // one changes, and leaves out tests and testdata.
 func TestProgramDigest(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, text string) {
-		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { writeFile(t, root, rel, text) }
 	write("go.mod", "module m\n\ngo 1.26\n")
 	write("cmd/main.go", "package main\n\nfunc main() {}\n")
 	write("lib/lib.go", "package lib\n")
@@ -39,8 +32,14 @@ func TestProgramDigest(t *testing.T) {
 	if edited == first {
 		t.Errorf("an edit of the module's other package left the digest as it was")
 	}
-	write("translated.go", "package main\n\nfunc main() { println() }\n")
-	if d := digest(map[string]string{filepath.Join(root, "cmd", "main.go"): filepath.Join(root, "translated.go")}); d == edited {
+	// The translation lies outside the module, as gocmd's temporary copy
+	// does: only the replacement can bring it in.
+	other := t.TempDir()
+	writeFile(t, other, "translated.go", "package main\n\nfunc main() { println() }\n")
+	if d := digest(nil); d != edited {
+		t.Errorf("a file outside the module changed the digest")
+	}
+	if d := digest(map[string]string{filepath.Join(root, "cmd", "main.go"): filepath.Join(other, "translated.go")}); d == edited {
 		t.Errorf("the translation in place of main.go left the digest as it was")
 	}
 }

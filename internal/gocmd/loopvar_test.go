@@ -60,13 +60,7 @@ func f(xs []int, done chan int) {
 // and nested modules, and names each place.
 func TestLoopvarCaptures(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, text string) {
-		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { writeFile(t, root, rel, text) }
 	capture := "package p\n\nfunc f() (fs []func() int) {\n\tfor i := 0; i < 3; i++ {\n\t\tfs = append(fs, func() int { return i })\n\t}\n\treturn\n}\n"
 	write("go.mod", "module m\n\ngo 1.21\n")
 	write("lib/lib.go", capture)
@@ -143,5 +137,17 @@ func f(cs []C, rows [][]int) {
 	}
 	if fmt.Sprint(lines) != "[22 23 25 28 38]" {
 		t.Errorf("captures at lines %v, want [22 23 25 28 38]", lines)
+	}
+}
+
+// writeFile writes text to root/rel, making its directory.
+func writeFile(t *testing.T, root, rel, text string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

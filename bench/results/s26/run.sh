@@ -5,9 +5,10 @@
 # A program's stdin file is its input.
 CAPE=${1:?usage: run.sh CAPE}
 here=$(cd "$(dirname "$0")" && pwd)
+programs=${PROGRAMS:-$here/programs} # another snapshot's (s27/run.sh)
 # files prints the checksums of the files a program writes.
 files() { for f in run.log out.txt; do [ -f "$1/$f" ] && echo "| $f $(md5sum < "$1/$f" | cut -c1-8)"; done; }
-for src in "$here"/programs/*/; do
+for src in "$programs"/*/; do
   p=$(basename "$src")
   d=$(mktemp -d)/$p; cp -r "$src" "$d"
   in=/dev/null; [ -f "$d/stdin" ] && in=$d/stdin
