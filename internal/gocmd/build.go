@@ -135,7 +135,9 @@ func Build(ctx context.Context, dir, out string, stderr io.Writer) error {
 	}
 	args := append([]string{"build", "-o", out}, env.flags...)
 	if digest, err := programDigest(abs, replace); err == nil {
-		args = append(args, "-ldflags=-X="+digestVar+"="+digest)
+		// A -ldflags on the command line replaces GOFLAGS's: the user's
+		// linker flags are kept by giving them again, before the digest.
+		args = append(args, "-ldflags="+strings.TrimSpace(env.ldflags+" -X="+digestVar+"="+digest))
 	}
 	if len(replace) > 0 {
 		overlay, err := writeOverlay(tmp, replace)

@@ -43,6 +43,7 @@ const runtimeVersion = "v0.0.0-00010101000000-000000000000"
 // The go command reads and writes only the temporary files (-modfile).
 type goEnv struct {
 	flags   []string          // extra flags for go build
+	ldflags string            // the linker flags the user's GOFLAGS set, kept beside the digest's
 	overlay map[string]string // extra -overlay entries
 	env     []string          // extra environment entries
 	notices []string          // what the user should know
@@ -70,11 +71,11 @@ func (mi *modInfo) hasGodebugDefault() bool {
 // newGoEnv prepares, in the directory tmp, the temporary module files for
 // building the package in dir.
 func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
-	var genv struct{ GOMOD, GOWORK, GOOS, GOARCH string }
-	if err := goJSON(ctx, dir, &genv, "env", "-json", "GOMOD", "GOWORK", "GOOS", "GOARCH"); err != nil {
+	var genv struct{ GOMOD, GOWORK, GOOS, GOARCH, GOFLAGS string }
+	if err := goJSON(ctx, dir, &genv, "env", "-json", "GOMOD", "GOWORK", "GOOS", "GOARCH", "GOFLAGS"); err != nil {
 		return nil, err
 	}
-	e := &goEnv{overlay: map[string]string{}}
+	e := &goEnv{overlay: map[string]string{}, ldflags: goflagsLdflags(genv.GOFLAGS)}
 	modfile := filepath.Join(tmp, "go.mod")
 	var userSum []byte
 	replaced := false
