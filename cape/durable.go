@@ -17,9 +17,12 @@ package cape
 // merged delta, which the slaves handle as in any region.
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/cape-go/cape/cape/internal/durable"
 	"github.com/cape-go/cape/cape/internal/wire"
@@ -37,7 +40,36 @@ func (n *node) arenaHeader() ckptlog.Header {
 	if d, err := hex.DecodeString(programDigest); err == nil && len(d) == len(h.Program) {
 		copy(h.Program[:], d)
 	}
+	h.Args = argsDigest(os.Args[1:])
 	return h
+}
+
+// argsDigest is the digest of a program's arguments that its checkpoint
+// log records: a restart with other arguments is refused.
+func argsDigest(args []string) [32]byte {
+	h := sha256.New()
+	for _, a := range args {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(a)))
+		h.Write(n[:])
+		h.Write([]byte(a))
+	}
+	var d [32]byte
+	copy(d[:], h.Sum(nil))
+	return d
+}
+
+// started gives the checkpoint log the arena's hash where the program
+// first reaches a region or a checkpoint point, before anything but
+// sequential code ran, so that every node holds all of it
+// (durable.Log.Started). A joining node's log is the master's.
+func (n *node) started() error {
+	if n.dur == nil || n.joining != nil {
+		return nil
+	}
+	return n.dur.Started(func() uint64 {
+		return durable.ArenaHash(n.arena.Bytes()[:n.arena.Used()], n.arena.PageSize(), nil, nil)
+	})
 }
 
 // programDigest is the hex digest of the program's translated source, set
@@ -114,6 +146,9 @@ func (n *node) closeDurable() error {
 // replayed region against its record; clean is the Start's hint.
 func (r *Region) durableStart(clean bool) error {
 	d := r.n.dur
+	if err := r.n.started(); err != nil {
+		return r.wrap("restart", err)
+	}
 	if d == nil || d.ImagesOnly() {
 		return nil
 	}

@@ -45,6 +45,9 @@ func Checkpoint(name string, vars ...any) {
 		fail(fmt.Errorf("checkpoint point %s: %w", name, err))
 	}
 	if n.dur != nil {
+		if err := n.started(); err != nil {
+			fail(fmt.Errorf("restart: point %s: %w", name, err))
+		}
 		n.dur.SawPoint() // the log can be compacted here
 	}
 	if p := n.pending; p != nil {

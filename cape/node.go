@@ -145,6 +145,7 @@ func Init(opts ...Option) error {
 	}
 	self = n
 	sameRandom()
+	nodeenv.Forget()
 	n.fault("init", 0)
 	return nil
 }

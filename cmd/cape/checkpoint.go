@@ -37,7 +37,7 @@ func (f *runFlags) checkpointConfig() (nodeenv.Config, error) {
 	}
 	if _, err := os.Stat(dir); f.restart && errors.Is(err, fs.ErrNotExist) {
 		// A mistyped directory would start the whole job over.
-		return c, usagef("run: --restart: %s does not exist, so there is no log to restart from; to start the job afresh with a log there, drop --restart", f.checkpoint)
+		return c, usagef("run: --restart: %s does not exist, so there is no log to restart from; to start the job afresh with a log there, make it first (mkdir -p %s; a batch script can then always pass --restart) or drop --restart", f.checkpoint, f.checkpoint)
 	}
 	if err := ckptlog.CheckDir(dir); err != nil {
 		// Found now, not after the build and the nodes' start.

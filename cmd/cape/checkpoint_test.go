@@ -487,3 +487,57 @@ func TestRestartRotatingBuffers(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartRefusesAnotherRun: a restart from a compacted log (an image,
+// no region records before it) with other arguments, or with other input
+// read before the first region, is refused; it would restore the logged
+// run's state and print that run's results for this one's. With the same
+// arguments and input it gives the fault-free output, on other node counts.
+func TestRestartRefusesAnotherRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := sharedBuild(t, "./testdata/ckptinput")
+	input := func(s string) *os.File {
+		name := filepath.Join(t.TempDir(), "in")
+		if err := os.WriteFile(name, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	args := []string{"-n", "48", "-iters", "300"}
+	flags := []string{"--checkpoint-max", "256K"}
+	ck := filepath.Join(t.TempDir(), "ck")
+	want, errText, err := capeRunStdin(input("100\n"), "2", append(flags, "--checkpoint", ck), bin, args)
+	if err != nil {
+		t.Fatalf("checkpointed run: %v\n%s", err, errText)
+	}
+	other, _, err := capeRunStdin(input("50\n"), "2", nil, bin, args)
+	if err != nil || other == want {
+		t.Fatalf("the run with other input printed %q (%v), the logged run %q", other, err, want)
+	}
+	for _, c := range []struct {
+		what, in string
+		args     []string
+		refusal  string
+	}{
+		{"other arguments", "100\n", []string{"-n", "40", "-iters", "300"}, "the log was written by a run of the program with other arguments"},
+		{"other input", "50\n", args, "the arena where the program first reached a region or a checkpoint point differs from the logged run's"},
+	} {
+		_, errText, err := capeRunStdin(input(c.in), "3", append(flags, "--checkpoint", copyDir(t, ck), "--restart"), bin, c.args)
+		if err == nil || !strings.Contains(errText, c.refusal) {
+			t.Errorf("a restart with %s: %v; want a refusal saying %q:\n%s", c.what, err, c.refusal, errText)
+		}
+	}
+	for _, n := range []string{"1", "3"} {
+		out, errText, err := capeRunStdin(input("100\n"), n, append(flags, "--checkpoint", copyDir(t, ck), "--restart"), bin, args)
+		if err != nil || out != want || !strings.Contains(errText, "restoring the image of point main.go:28:3") {
+			t.Fatalf("a restart on %s nodes with the same arguments and input: %v, printed %q, want %q:\n%s", n, err, out, want, errText)
+		}
+	}
+}

@@ -53,3 +53,64 @@ func goFilesPackage(cmd, pkg string, args []string) (string, []string, error) {
 	}
 	return dir, args, nil
 }
+
+// execName is the name go run and go build give the executable of the
+// package arg names (dir once goFilesPackage resolved it): the first file's
+// name without .go in the file form, else the last element of the
+// package's import path, skipping a major-version suffix (/v2). Programs
+// print it (os.Args[0] in their usage lines).
+func execName(arg, dir string) string {
+	if strings.HasSuffix(arg, ".go") {
+		return strings.TrimSuffix(filepath.Base(arg), ".go")
+	}
+	path := filepath.ToSlash(strings.TrimRight(dir, "/"))
+	if abs, err := filepath.Abs(dir); err == nil {
+		if st, err := os.Stat(abs); err == nil && st.IsDir() {
+			path = importPath(abs)
+		}
+	}
+	elems := strings.Split(path, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = elems[len(elems)-2]
+	}
+	if name == "" || name == "." {
+		return "prog"
+	}
+	return name
+}
+
+// importPath is the import path of the package in the directory abs: its
+// module's path (go.mod's module line) joined with the directory's place
+// in the module, or abs itself outside a module.
+func importPath(abs string) string {
+	for root := abs; ; {
+		if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
+			mod := modulePath(b)
+			if mod == "" {
+				return filepath.ToSlash(abs)
+			}
+			rel, err := filepath.Rel(root, abs)
+			if err != nil || rel == "." {
+				return mod
+			}
+			return mod + "/" + filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return filepath.ToSlash(abs)
+		}
+		root = parent
+	}
+}
+
+// modulePath is the path of a go.mod's module line, or "".
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], "\"`")
+		}
+	}
+	return ""
+}

@@ -114,7 +114,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := launch.SignalContext()
 	defer stop()
-	bin, cleanup, err := buildProgram(ctx, pkg, stderr)
+	bin, cleanup, err := buildProgram(ctx, pkg, execName(rest[0], pkg), stderr)
 	if err != nil && ctx.Err() != nil {
 		return launch.Interrupted(ctx, "the build")
 	}
@@ -244,7 +244,8 @@ func (f *runFlags) check() error {
 
 // buildProgram returns an executable for pkg: pkg itself when it is an
 // executable file, else the result of building it in a temporary directory.
-func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string, cleanup func(), err error) {
+// The executable is named name, as go run names it.
+func buildProgram(ctx context.Context, pkg, name string, stderr io.Writer) (bin string, cleanup func(), err error) {
 	if st, err := os.Stat(pkg); err == nil && st.Mode().IsRegular() {
 		if st.Mode()&0o111 == 0 {
 			return "", nil, usagef("run: %s is a file but not executable; give a package directory or a built program", pkg)
@@ -257,7 +258,7 @@ func buildProgram(ctx context.Context, pkg string, stderr io.Writer) (bin string
 		return "", nil, tempDirError(err)
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	bin = filepath.Join(dir, progName(pkg))
+	bin = filepath.Join(dir, name)
 	if err := gocmd.Build(ctx, pkg, bin, stderr); err != nil {
 		cleanup()
 		return "", nil, diagnostics(err, stderr)
@@ -272,14 +273,6 @@ func tempDirError(err error) error {
 		return fmt.Errorf("run: build directory in TMPDIR=%s: %w", tmp, err)
 	}
 	return fmt.Errorf("run: build directory in %s: %w", os.TempDir(), err)
-}
-
-func progName(pkg string) string {
-	name := filepath.Base(strings.TrimRight(pkg, "/"))
-	if name == "." || name == "" || name == string(filepath.Separator) {
-		name = "prog"
-	}
-	return name
 }
 
 // programInput is the standard input to give the master, whose runtime

@@ -31,7 +31,7 @@ var surviveArgs = []string{"-n", "2000", "-rounds", "3000"}
 // its fault-free output (go run's, which a 3-node cape run must match).
 func buildSurvive(t *testing.T) (bin, want string) {
 	t.Helper()
-	bin, cleanup, err := buildProgram(context.Background(), "./testdata/survive", io.Discard)
+	bin, cleanup, err := buildProgram(context.Background(), "./testdata/survive", "survive", io.Discard)
 	if err != nil {
 		t.Fatalf("build testdata/survive: %v", err)
 	}

@@ -42,7 +42,7 @@ func sharedBuild(t testing.TB, dir string) string {
 	}
 	builds.mu.Unlock()
 	b.once.Do(func() {
-		b.bin, b.cleanup, b.err = buildProgram(context.Background(), dir, io.Discard)
+		b.bin, b.cleanup, b.err = buildProgram(context.Background(), dir, execName(dir, dir), io.Discard)
 	})
 	if b.err != nil {
 		t.Fatalf("build %s: %v", dir, b.err)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -151,15 +150,8 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 		return usagef("build: want one package directory, got %d arguments", fs.NArg())
 	}
 	bin := *out
-	if bin == "" && strings.HasSuffix(fs.Arg(0), ".go") {
-		bin = strings.TrimSuffix(filepath.Base(fs.Arg(0)), ".go") // as go build main.go
-	}
 	if bin == "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return err
-		}
-		bin = filepath.Base(abs)
+		bin = execName(fs.Arg(0), dir) // as go build names it
 	}
 	ctx, stop := launch.SignalContext()
 	defer stop()

@@ -112,7 +112,8 @@ func parseHead(b []byte, limit int64) (frameHeader, error) {
 	return h, nil
 }
 
-// Header is the log's first record: the arena the records apply to.
+// Header is the log's first record: the arena the records apply to and
+// the run that wrote them.
 type Header struct {
 	ArenaBase uint64
 	ArenaSize uint64
@@ -121,28 +122,50 @@ type Header struct {
 	// translated source, as cape build made it); zero where unknown (a
 	// log of an earlier version, a program built without it).
 	Program [32]byte
+	// Args is the digest of the program's arguments in the run that
+	// wrote the log; zero where unknown (an earlier version's log).
+	Args [32]byte
+	// Start is the hash of the arena where that run first reached a
+	// region or a checkpoint point (what the program made of its
+	// arguments, input and files before): zero until known, as in a log
+	// of records, whose regions' entries are hashed one by one. A
+	// compaction writes it with the image.
+	Start uint64
 }
 
-// HeaderSize is the length of a header's payload.
-const HeaderSize = 52
+// HeaderSize is the length of a header's payload; headers of 20 (no
+// digests) and 52 bytes (no Args and Start) are earlier versions'.
+const HeaderSize = 92
+
+// headerSize reports whether n is the length of a header's payload, this
+// version's or an earlier one's.
+func headerSize(n uint64) bool { return n == HeaderSize || n == 52 || n == 20 }
 
 // AppendHeader appends h's payload (base u64, size u64, page size u32,
-// program digest [32]).
+// program digest [32], arguments' digest [32], start hash u64).
 func AppendHeader(dst []byte, h Header) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, h.ArenaBase)
 	dst = binary.LittleEndian.AppendUint64(dst, h.ArenaSize)
 	dst = binary.LittleEndian.AppendUint32(dst, h.PageSize)
-	return append(dst, h.Program[:]...)
+	dst = append(dst, h.Program[:]...)
+	dst = append(dst, h.Args[:]...)
+	return binary.LittleEndian.AppendUint64(dst, h.Start)
 }
 
-// ParseHeader parses a header payload; one of 20 bytes, without the
-// program digest, is an earlier version's.
+// ParseHeader parses a header payload, this version's or an earlier one's
+// (the fields it lacks are zero).
 func ParseHeader(p []byte) (Header, error) {
-	if len(p) != HeaderSize && len(p) != 20 {
+	if !headerSize(uint64(len(p))) {
 		return Header{}, fmt.Errorf("%w: header of %d bytes, want %d", ErrCorrupt, len(p), HeaderSize)
 	}
 	h := Header{ArenaBase: binary.LittleEndian.Uint64(p), ArenaSize: binary.LittleEndian.Uint64(p[8:]), PageSize: binary.LittleEndian.Uint32(p[16:])}
-	copy(h.Program[:], p[20:])
+	if len(p) >= 52 {
+		copy(h.Program[:], p[20:52])
+	}
+	if len(p) >= HeaderSize {
+		copy(h.Args[:], p[52:84])
+		h.Start = binary.LittleEndian.Uint64(p[84:])
+	}
 	return h, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -242,4 +243,52 @@ func TestOpenDirRefusesShared(t *testing.T) {
 	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("created with mode %v, %v", fi.Mode(), err)
 	}
+}
+
+// TestHeaderVersions: a header round-trips, and the 20- and 52-byte
+// headers of earlier versions parse with the fields they lack zero.
+func TestHeaderVersions(t *testing.T) {
+	h := Header{ArenaBase: 1 << 40, ArenaSize: 1 << 30, PageSize: 4096, Program: [32]byte{1}, Args: [32]byte{2}, Start: 3}
+	p := AppendHeader(nil, h)
+	if len(p) != HeaderSize {
+		t.Fatalf("header of %d bytes", len(p))
+	}
+	for _, c := range []struct {
+		n    int
+		want Header
+	}{
+		{HeaderSize, h},
+		{52, Header{ArenaBase: h.ArenaBase, ArenaSize: h.ArenaSize, PageSize: h.PageSize, Program: h.Program}},
+		{20, Header{ArenaBase: h.ArenaBase, ArenaSize: h.ArenaSize, PageSize: h.PageSize}},
+	} {
+		got, err := ParseHeader(p[:c.n])
+		if err != nil || got != c.want {
+			t.Errorf("%d bytes: %+v, %v; want %+v", c.n, got, err, c.want)
+		}
+	}
+	if _, err := ParseHeader(p[:60]); err == nil {
+		t.Error("a header of 60 bytes parsed")
+	}
+}
+
+// TestLockOneJob: a second lock of a directory held by a job is refused,
+// naming the holder's process; once released it is granted.
+func TestLockOneJob(t *testing.T) {
+	d, err := OpenDir(filepath.Join(t.TempDir(), "ck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Lock(); runtime.GOOS != "windows" && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("in use by another job (process %d", os.Getpid()))) {
+		t.Fatalf("a second lock: %v", err)
+	}
+	unlock()
+	unlock, err = d.Lock()
+	if err != nil {
+		t.Fatalf("the lock after its release: %v", err)
+	}
+	unlock()
 }

@@ -158,7 +158,7 @@ func (s *Scan) admit(e *Entry, first []byte, next *uint64) string {
 			return "a second header"
 		}
 		h, err := ParseHeader(first[:min(len(first), int(e.Len))])
-		if err != nil || e.Len != HeaderSize && e.Len != 20 {
+		if err != nil || !headerSize(uint64(e.Len)) {
 			return "malformed header"
 		}
 		s.Header = h

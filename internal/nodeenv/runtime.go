@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cape-go/cape/internal/arena"
@@ -57,4 +58,17 @@ func maxLost(get func(string) string) (int, error) {
 		return 0, fmt.Errorf("%s=%q: want an integer (negative: no cap)", MaxLost, s)
 	}
 	return max(n, -1), nil
+}
+
+// Forget removes the launcher's variables (CAPE_*) from the node's
+// environment once the runtime has read them: the program's own children
+// must not take them for theirs (a CAPE program the program starts would
+// take itself for a node of this job), and the program sees the
+// environment go run would give it.
+func Forget() {
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "CAPE_") {
+			os.Unsetenv(k)
+		}
+	}
 }

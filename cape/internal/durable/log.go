@@ -3,6 +3,7 @@ package durable
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -83,6 +84,12 @@ type Log struct {
 	compactions int
 	pending     *Pending
 	images      imagePolicy // an images-only log's (images.go)
+	// The arena's hash where the program first reached a region or a
+	// point: the replayed log's (zero if unknown), and whether this
+	// run's is known yet (then in hdr.Start).
+	logStart uint64
+	started  bool
+	unlock   func() // releases the directory (Open's Dir.Lock), or nil
 }
 
 // RecordLimit bounds a record's payload in a log of an arena of arenaSize
@@ -99,13 +106,19 @@ func Open(cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Log{dir: dir, max: cfg.Max, notice: cfg.Notice, hdr: cfg.Header}
+	unlock, err := dir.Lock()
+	if err != nil {
+		return nil, err
+	}
+	d := &Log{dir: dir, max: cfg.Max, notice: cfg.Notice, hdr: cfg.Header, unlock: unlock}
 	s, err := dir.Scan(RecordLimit(int(cfg.Header.ArenaSize)))
 	if err != nil {
+		unlock()
 		return nil, err
 	}
 	switch {
 	case s.End > 0 && !cfg.Restart:
+		unlock()
 		return nil, fmt.Errorf("%s already holds the log of a run: add --restart to continue from it, or remove %s",
 			dir.Path(), ckptlog.LogName)
 	case s.End == 0:
@@ -117,6 +130,7 @@ func Open(cfg Config) (*Log, error) {
 		err = d.openReplay(s)
 	}
 	if err != nil {
+		unlock()
 		return nil, err
 	}
 	return d, nil
@@ -166,6 +180,10 @@ func (d *Log) loadReplay(s *ckptlog.Scan, rd payloads, op string) error {
 	if s.Header.Program != d.hdr.Program && s.Header.Program != ([32]byte{}) && d.hdr.Program != ([32]byte{}) {
 		return fmt.Errorf("the log was written by another build of the program (its source, or cape, changed since): replaying it would give this program another one's results; restart the program that wrote it, or start afresh without --restart")
 	}
+	if s.Header.Args != d.hdr.Args && s.Header.Args != ([32]byte{}) && d.hdr.Args != ([32]byte{}) {
+		return fmt.Errorf("the log was written by a run of the program with other arguments: replaying it would give that run's results for this one's; give the arguments it was run with, or start afresh (another --checkpoint directory, or remove %s)", filepath.Join(d.dir.Path(), ckptlog.LogName))
+	}
+	d.logStart = s.Header.Start
 	if s.Size > s.End {
 		d.notice(fmt.Sprintf("dropped a torn tail of %d bytes after region #%d (%s)", s.Size-s.End, s.Last(), s.Why))
 	}
@@ -187,6 +205,24 @@ func (d *Log) loadReplay(s *ckptlog.Scan, rd payloads, op string) error {
 		d.notice(fmt.Sprintf("%s: %s logs no region yet: the job starts from the beginning", op, d.dir.Path()))
 	} else {
 		d.notice(fmt.Sprintf("%s: replaying regions #1 to #%d from %s", op, s.Last(), d.dir.Path()))
+	}
+	return nil
+}
+
+// Started gives the hash of the arena where the program first reached a
+// region or a checkpoint point (later calls are ignored); the images this
+// log writes record it. A restart whose log was compacted checks it
+// against the logged run's: an image restored in a run that made other
+// state of its arguments, input or files before would print the logged
+// run's results for this one's.
+func (d *Log) Started(hash func() uint64) error {
+	if d.started {
+		return nil
+	}
+	h := hash()
+	d.started, d.hdr.Start = true, h
+	if d.logStart != 0 && h != d.logStart {
+		return fmt.Errorf("the arena where the program first reached a region or a checkpoint point differs from the logged run's: the program read other input or files, or computed other state, before it; restoring the log's image would give that run's results for this one's; give the same input, or start afresh (another --checkpoint directory, or remove %s)", filepath.Join(d.dir.Path(), ckptlog.LogName))
 	}
 	return nil
 }
@@ -281,6 +317,9 @@ func (d *Log) Close() (st Stats, ok bool) {
 	d.tellNoImage()
 	if err := d.w.Close(); err != nil && d.stopErr == nil {
 		d.notice(fmt.Sprintf("%v: the log keeps a prefix of the regions", err))
+	}
+	if d.unlock != nil {
+		d.unlock()
 	}
 	size, peak, syncs, synced := d.w.Stats()
 	return Stats{Logged: d.logged, Compactions: d.compactions, Size: size, Peak: max(peak, d.peak),

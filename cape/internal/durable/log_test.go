@@ -453,3 +453,51 @@ func TestJoinFollowsCompaction(t *testing.T) {
 		closeLog(t, m)
 	}
 }
+
+// TestOpenRefusesOtherArguments: a restart by a run with other arguments
+// is refused; a log without their digest (an earlier version's) is not
+// checked. The start hash a compacted log records is checked once, at the
+// first region or point.
+func TestOpenRefusesOtherArguments(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ck")
+	h := testHeader
+	h.Args[0] = 1
+	d, err := Open(Config{Dir: dir, Header: h, Notice: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Started(func() uint64 { return 42 }); err != nil || d.hdr.Start != 42 {
+		t.Fatalf("Started: %v, header's start %d", err, d.hdr.Start)
+	}
+	(&job{mem: make([]byte, testPage)}).region(d, 0, 8, false)
+	closeLog(t, d)
+	other := h
+	other.Args[0] = 2
+	_, err = Open(Config{Dir: dir, Restart: true, Header: other, Notice: func(string) {}})
+	if err == nil || !strings.Contains(err.Error(), "with other arguments") {
+		t.Fatalf("restart with other arguments: %v", err)
+	}
+	for _, same := range []ckptlog.Header{h, testHeader} {
+		d, err := Open(Config{Dir: dir, Restart: true, Header: same, Notice: func(string) {}})
+		if err != nil {
+			t.Fatalf("restart with arguments %x: %v", same.Args[0], err)
+		}
+		// A log of records has no start hash: nothing to check.
+		if err := d.Started(func() uint64 { return 7 }); err != nil {
+			t.Fatalf("Started on a log of records: %v", err)
+		}
+		closeLog(t, d)
+	}
+	d, err = Open(Config{Dir: filepath.Join(t.TempDir(), "ck"), Header: h, Notice: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeLog(t, d)
+	d.logStart = 42
+	if err := d.Started(func() uint64 { return 43 }); err == nil {
+		t.Fatal("another start hash than the logged run's was accepted")
+	}
+	if err := d.Started(func() uint64 { t.Fatal("hashed twice"); return 0 }); err != nil {
+		t.Fatalf("the second call: %v", err)
+	}
+}
