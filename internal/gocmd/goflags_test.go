@@ -68,3 +68,25 @@ func main() {
 		}
 	}
 }
+
+// TestBuildWithoutHome: with neither HOME, GOPATH nor GOMODCACHE set (a
+// batch system's bare environment; GOCACHE given), go run builds a program
+// and so does Build (the go command refused the overlay: every file lay
+// "beneath" an empty module cache).
+func TestBuildWithoutHome(t *testing.T) {
+	cache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "go.mod", "module example.com/bare\n\ngo 1.26\n")
+	writeFile(t, dir, "main.go", "package main\n\nfunc main() {\n\ta := make([]int, 8)\n\t//cape:parallel for\n\tfor i := range a {\n\t\ta[i] = i\n\t}\n\tprintln(a[7])\n}\n")
+	t.Setenv("GOCACHE", strings.TrimSpace(string(cache)))
+	for _, k := range []string{"HOME", "GOPATH", "GOMODCACHE", "XDG_CONFIG_HOME"} {
+		t.Setenv(k, "")
+	}
+	var stderr bytes.Buffer
+	if err := Build(context.Background(), dir, filepath.Join(t.TempDir(), "bare"), &stderr); err != nil {
+		t.Fatalf("Build: %v\n%s", err, stderr.String())
+	}
+}

@@ -71,11 +71,19 @@ func (mi *modInfo) hasGodebugDefault() bool {
 // newGoEnv prepares, in the directory tmp, the temporary module files for
 // building the package in dir.
 func newGoEnv(ctx context.Context, dir, tmp string) (*goEnv, error) {
-	var genv struct{ GOMOD, GOWORK, GOOS, GOARCH, GOFLAGS string }
-	if err := goJSON(ctx, dir, &genv, "env", "-json", "GOMOD", "GOWORK", "GOOS", "GOARCH", "GOFLAGS"); err != nil {
+	var genv struct{ GOMOD, GOWORK, GOOS, GOARCH, GOFLAGS, GOMODCACHE string }
+	if err := goJSON(ctx, dir, &genv, "env", "-json", "GOMOD", "GOWORK", "GOOS", "GOARCH", "GOFLAGS", "GOMODCACHE"); err != nil {
 		return nil, err
 	}
 	e := &goEnv{overlay: map[string]string{}, ldflags: goflagsLdflags(genv.GOFLAGS)}
+	if genv.GOMODCACHE == "" {
+		// Neither GOMODCACHE, GOPATH nor HOME is set: the go command
+		// takes every file for one beneath the module cache and refuses
+		// the overlay. The build's own cache serves (what the runtime
+		// needs is carried; files written in it stay writable, so that
+		// it is removed with the build's directory).
+		e.env = append(e.env, "GOMODCACHE="+filepath.Join(tmp, "modcache"), "GOFLAGS="+strings.TrimSpace(genv.GOFLAGS+" -modcacherw"))
+	}
 	modfile := filepath.Join(tmp, "go.mod")
 	var userSum []byte
 	replaced := false
