@@ -96,8 +96,12 @@ func (n *node) adoptLive(p []byte) error {
 
 // summary prints the master's final line about the nodes it lost, if any.
 func (n *node) summary() {
+	inside := ""
+	if n.cur != nil {
+		inside = n.cur.label()
+	}
 	n.lossMu.Lock()
-	text := n.members.Summary(n.size)
+	text := n.members.Summary(n.size, inside)
 	n.lossMu.Unlock()
 	if text != "" {
 		notice("cape: master: %s\n", text)

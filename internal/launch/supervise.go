@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -438,6 +439,15 @@ func (j *supervisor) blame(failures []*proc) error {
 	}
 	if len(running) == 1 && len(j.procs) > 1 {
 		return failed(running[0], failures, "still running when every other node had ended")
+	}
+	// Every node ran the same sequential code: where the master ended as
+	// the first to end did (a usage error, a panic, os.Exit in a package
+	// the translator does not see), the program ended so, not a slave.
+	if m := j.procs[0]; failures[0] != m && slices.Contains(failures, m) {
+		d0, c0, _ := status(failures[0])
+		if dm, cm, _ := status(m); dm == d0 && cm == c0 {
+			return failed(m, failures, "")
+		}
 	}
 	return failed(failures[0], failures, "")
 }

@@ -123,6 +123,33 @@ func TestBlameEvidence(t *testing.T) {
 	}
 }
 
+// TestBlameSameEnd: every node ended alike (a usage error every node's
+// sequential code makes, status 2), a slave first: the master is named, as
+// go run would end; a master that ended otherwise than the first is not.
+func TestBlameSameEnd(t *testing.T) {
+	for _, c := range []struct {
+		master, want string
+	}{
+		{"exit 2", "master (node 0, pid N) exited with status 2"},
+		{"exit 1", "node 2 (pid N) exited with status 2; the job was stopped"},
+	} {
+		p0 := startProc(t, 0, c.master)
+		p1 := startProc(t, 1, "exit 2")
+		p2 := startProc(t, 2, "exit 2")
+		<-p2.done
+		<-p1.done
+		<-p0.done
+		j := &supervisor{procs: []*proc{p0, p1, p2}}
+		got := j.blame([]*proc{p2, p1, p0}).Error()
+		for _, p := range j.procs {
+			got = strings.ReplaceAll(got, "pid "+strconv.Itoa(p.cmd.Process.Pid), "pid N")
+		}
+		if got != c.want {
+			t.Errorf("master %q: %q\nwant %q", c.master, got, c.want)
+		}
+	}
+}
+
 // TestWatchSurvivesLostSlaves: with --max-lost 1 the watch reports the
 // first slave that fails and goes on, the job's outcome is the master's
 // (status 0 here), and a second failing slave stops the job naming it.

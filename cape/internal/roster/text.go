@@ -50,14 +50,20 @@ func AfterCommitText(rank int, at time.Time, region string, err error) string {
 }
 
 // Summary is the master's final notice about the nodes the job of size
-// nodes lost, or "" when it lost none.
-func (m *Members) Summary(size int) string {
+// nodes lost, or "" when it lost none; inside names the region in which
+// the program ended (os.Exit in an iteration), or is "" when it ran to its
+// end.
+func (m *Members) Summary(size int, inside string) string {
 	if len(m.Losses) == 0 {
 		return ""
 	}
 	who := make([]string, len(m.Losses))
 	for i, l := range m.Losses {
 		who[i] = fmt.Sprintf("node %d in region #%d", l.Rank, l.Seq)
+	}
+	if inside != "" {
+		return fmt.Sprintf("the job lost %d of %d nodes (%s) before the program ended inside %s; %s re-executed on the master in %v",
+			len(m.Losses), size, strings.Join(who, ", "), inside, Plural(m.Units, "unit"), Short(m.Reexec))
 	}
 	return fmt.Sprintf("the job completed after losing %d of %d nodes (%s); %s re-executed on the master in %v",
 		len(m.Losses), size, strings.Join(who, ", "), Plural(m.Units, "unit"), Short(m.Reexec))

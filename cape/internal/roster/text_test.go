@@ -46,18 +46,23 @@ func TestNoticeTexts(t *testing.T) {
 // loss in order with the job's re-executed work.
 func TestSummary(t *testing.T) {
 	m := NewMembers(4, -1)
-	if s := m.Summary(4); s != "" {
+	if s := m.Summary(4, ""); s != "" {
 		t.Errorf("no loss: %q, want none", s)
 	}
 	m.declare(3, 2, time.Time{})
 	m.Units, m.Reexec = 1, 2500*time.Microsecond
-	if s, want := m.Summary(4), "the job completed after losing 1 of 4 nodes (node 3 in region #2); 1 unit re-executed on the master in 3ms"; s != want {
+	if s, want := m.Summary(4, ""), "the job completed after losing 1 of 4 nodes (node 3 in region #2); 1 unit re-executed on the master in 3ms"; s != want {
 		t.Errorf("one loss:\n got %q\nwant %q", s, want)
 	}
 	m.declare(1, 5, time.Time{})
 	m.Units, m.Reexec = 0, 0
-	if s, want := m.Summary(6), "the job completed after losing 2 of 6 nodes (node 3 in region #2, node 1 in region #5); 0 units re-executed on the master in 0s"; s != want {
+	if s, want := m.Summary(6, ""), "the job completed after losing 2 of 6 nodes (node 3 in region #2, node 1 in region #5); 0 units re-executed on the master in 0s"; s != want {
 		t.Errorf("two losses:\n got %q\nwant %q", s, want)
+	}
+	// The program ended inside a region (os.Exit in an iteration): the
+	// job did not complete.
+	if s, want := m.Summary(6, "region main.go:45:2 (#5)"), "the job lost 2 of 6 nodes (node 3 in region #2, node 1 in region #5) before the program ended inside region main.go:45:2 (#5); 0 units re-executed on the master in 0s"; s != want {
+		t.Errorf("ended inside a region:\n got %q\nwant %q", s, want)
 	}
 }
 
