@@ -150,6 +150,8 @@ func versionCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		if rev != "" {
 			commit = fmt.Sprintf(" (commit %.12s, %s%s)", rev, at, dirty)
+		} else if version == "devel" {
+			commit = " (no commit recorded: built outside a git checkout or with -buildvcs=false)"
 		}
 	}
 	fmt.Fprintf(stdout, "cape %s%s %s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)

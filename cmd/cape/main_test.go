@@ -40,6 +40,8 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{"run", "--timeout", "0", "x"},
 		{"run", "--timeout", "-1s", "x"},
 		{"run", "--checkpoint", "/no/such/dir", "--restart", "x"},
+		{"run", "-n", "2", "--master-port", "7000", "x"}, // over ssh only
+		{"run", "-n", "2", "--no-copy", "x"},
 	} {
 		err := run(args, &out, &out)
 		var ue *usageError

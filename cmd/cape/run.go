@@ -96,6 +96,8 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		if remote, err = cf.remote(); err != nil {
 			return err
 		}
+	} else if name := clusterOnly(fs); name != "" {
+		return usagef("run: --%s applies to slaves over ssh (--hostfile or --hosts); local nodes talk over loopback, on ports of their own", name)
 	}
 	if err := launch.CheckLocalNodes(f.nodes, runtime.NumCPU()); !cf.active() && err != nil {
 		return usagef("run: -n %d: %v", f.nodes, err)

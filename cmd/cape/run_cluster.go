@@ -59,6 +59,17 @@ func addClusterFlags(fs *pflag.FlagSet, c *clusterFlags) {
 
 func (c *clusterFlags) active() bool { return c.hostfile != "" || c.hosts != "" }
 
+// clusterOnly names a flag of fs, given, that only a job over ssh uses, or
+// returns "".
+func clusterOnly(fs *pflag.FlagSet) string {
+	for _, name := range []string{"master-addr", "master-port", "no-copy", "ssh", "ssh-config", "ssh-option", "ssh-timeout"} {
+		if fs.Changed(name) {
+			return name
+		}
+	}
+	return ""
+}
+
 // remote turns the flags into a launch.Remote.
 func (c *clusterFlags) remote() (launch.Remote, error) {
 	r := launch.Remote{MasterAddr: c.masterAddr, MasterPort: c.masterPort, NoCopy: c.noCopy,

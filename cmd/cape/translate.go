@@ -174,5 +174,8 @@ func diagnostics(err error, stderr io.Writer) error {
 	for _, d := range list {
 		fmt.Fprintln(stderr, d)
 	}
-	return fmt.Errorf("%d error(s) in the directives or the code they cover", len(list))
+	if len(list) == 1 {
+		return errors.New("the program cannot be translated: 1 error, above")
+	}
+	return fmt.Errorf("the program cannot be translated: %d errors, above", len(list))
 }
