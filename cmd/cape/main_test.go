@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -88,5 +91,32 @@ func TestVersion(t *testing.T) {
 	var ue *usageError
 	if err := run([]string{"version", "x"}, io.Discard, io.Discard); !errors.As(err, &ue) {
 		t.Errorf("cape version x: %v, want a usage error", err)
+	}
+}
+
+// TestRunPlainBinary: a program go build made, given to cape run, is run
+// with a notice that every node runs all of it.
+func TestRunPlainBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module example.com/plain\n\ngo 1.26\n", "main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"plain\") }\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "plain")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, errText, err := capeRun("2", nil, bin, nil)
+	if err != nil || out != "plain\n" || !strings.Contains(errText, "holds no CAPE runtime (it was not built by cape build)") {
+		t.Fatalf("%v, printed %q:\n%s", err, out, errText)
+	}
+	if _, errText, _ := capeRun("2", nil, sharedBuild(t, "./testdata/envclean"), nil); strings.Contains(errText, "holds no CAPE runtime") {
+		t.Fatalf("cape build's program taken for a plain one:\n%s", errText)
 	}
 }

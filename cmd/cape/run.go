@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"debug/buildinfo"
 	"errors"
 	"fmt"
 	"io"
@@ -253,6 +254,9 @@ func buildProgram(ctx context.Context, pkg, name string, stderr io.Writer) (bin 
 			return "", nil, usagef("run: %s is a file but not executable; give a package directory or a built program", pkg)
 		}
 		abs, err := filepath.Abs(pkg)
+		if err == nil && !hasRuntime(abs) {
+			fmt.Fprintf(stderr, "cape: notice: %s holds no CAPE runtime (it was not built by cape build): every node runs the whole program on its own\n", pkg)
+		}
 		return abs, func() {}, err
 	}
 	dir, err := gocmd.TempDir("cape-run-")
@@ -266,6 +270,25 @@ func buildProgram(ctx context.Context, pkg, name string, stderr io.Writer) (bin 
 		return "", nil, diagnostics(err, stderr)
 	}
 	return bin, cleanup, nil
+}
+
+// hasRuntime reports whether the executable bin is a Go program that
+// links the CAPE runtime (cape build's), from its build information.
+func hasRuntime(bin string) bool {
+	bi, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		return false
+	}
+	const rt = "github.com/cape-go/cape"
+	if bi.Main.Path == rt {
+		return true
+	}
+	for _, d := range bi.Deps {
+		if d.Path == rt {
+			return true
+		}
+	}
+	return false
 }
 
 // tempDirError names the temporary directory, and TMPDIR when it is set,
