@@ -35,3 +35,65 @@ func fill(a []int, f *os.File) {
 		checkPrograms(t, fmt.Sprintf(head, bodies[i]), []programCase{c})
 	}
 }
+
+// TestHashesHeld: a standard-library hash made in the iteration or the
+// section may be written there; one made before the region may be read
+// (Sum64) but not written, whatever the writer (its state is each node's
+// own: node 1's writes were lost, exit 0).
+func TestHashesHeld(t *testing.T) {
+	head := "package main\n\nimport (\n\t\"fmt\"\n\t\"hash/fnv\"\n)\n"
+	checkPrograms(t, head, []programCase{
+		{"made in the iteration", `
+	sums := make([]uint64, 8)
+	//cape:parallel for
+	for i := range sums {
+		h := fnv.New64a()
+		h.Write([]byte{byte(i)})
+		sums[i] = h.Sum64()
+	}
+	fmt.Println(sums)`, ""},
+		{"made before, read", `
+	h := fnv.New64a()
+	h.Write([]byte("seed"))
+	sums := make([]uint64, 8)
+	//cape:parallel for
+	for i := range sums {
+		sums[i] = h.Sum64() + uint64(i)
+	}
+	fmt.Println(sums)`, ""},
+		{"made before, written in a loop", `
+	h := fnv.New64a()
+	a := make([]int, 8)
+	//cape:parallel for
+	for i := range a {
+		a[i] = i
+		if i == 6 {
+			h.Write([]byte{6})
+		}
+	}
+	fmt.Println(h.Sum64(), a)`, `main.go:\d+:\d+: h.Write changes the state of the hash h, made before the parallel region`},
+		{"made before, written in a section", `
+	h1, h2 := fnv.New64a(), fnv.New64a()
+	//cape:parallel sections
+	{
+		//cape:section
+		{
+			h1.Write([]byte("first"))
+		}
+		//cape:section
+		{
+			h2.Write([]byte("second"))
+		}
+	}
+	fmt.Println(h1.Sum64(), h2.Sum64())`, `h1.Write changes the state of the hash h1`},
+		{"made before, written by fmt.Fprint", `
+	h := fnv.New64a()
+	a := make([]int, 8)
+	//cape:parallel for
+	for i := range a {
+		a[i] = i
+		fmt.Fprint(h, i)
+	}
+	fmt.Println(h.Sum64(), a)`, `fmt.Fprint may write through the interface value h`},
+	})
+}

@@ -66,7 +66,9 @@ func (w *regionWalk) call(call *ast.CallExpr, callee bool) {
 	}
 	via := w.via(callee)
 	targets, bad := t.callees(call, w.runsIn)
-	if bad != nil && bad.state != nil {
+	if bad != nil && bad.msg != "" {
+		w.errorf(call.Pos(), "%s%s", bad.msg, via)
+	} else if bad != nil && bad.state != nil {
 		w.foreignState(call.Pos(), bad.what+" (through "+t.text(call.Fun)+")", bad.fn, bad.state, via)
 	} else if bad != nil {
 		w.errorf(call.Pos(), "cannot tell which function %s runs in the parallel region%s: its function value comes from %s at %s; call a function, method or function literal of this package whose value CAPE can follow", t.text(call.Fun), via, bad.what, t.where(bad.pos))
