@@ -552,6 +552,9 @@ func (f *foreign) paramUse(fn *types.Func, index int) paramUse {
 	if u, ok := stdRecvUse(fn); ok && index == -1 {
 		return u
 	}
+	if cacheOnlyParam(fn, index) {
+		return paramUse{known: true}
+	}
 	if !pointerParam(fn.Origin(), index) {
 		// A struct passed by value: the caller's analysis takes it for a
 		// read, and would not trace what its slices refer to.
@@ -570,6 +573,46 @@ var readOnlyRecv = map[string]bool{
 	"(*strings.Reader).ReadAt": true, "(*strings.Reader).Len": true, "(*strings.Reader).Size": true,
 }
 
+// cacheOnlyTypes are the standard library's types whose methods and
+// functions change, of a value handed to them, at most caches of its own
+// that give every caller the same results (a regexp's pool of matchers, a
+// location's zone cache, the CRC tables' lazy initialisation): a region
+// may share one made before it, as it shares a number. The methods that
+// do change one (regexp's Longest and UnmarshalText) are listed apart.
+var cacheOnlyTypes = map[string]bool{"regexp.Regexp": true, "time.Location": true, "hash/crc32.Table": true, "hash/crc64.Table": true}
+
+// cacheOnlyWrites are the methods of cacheOnlyTypes that change their
+// receiver.
+var cacheOnlyWrites = map[string]bool{"(*regexp.Regexp).Longest": true, "(*regexp.Regexp).UnmarshalText": true}
+
+// cacheOnlyParam reports whether fn, of the standard library, only reads
+// its parameter index (-1: the receiver) as cacheOnlyTypes says: a
+// pointer to one of those types.
+func cacheOnlyParam(fn *types.Func, index int) bool {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || cacheOnlyWrites[fn.FullName()] {
+		return false
+	}
+	var pt types.Type
+	switch {
+	case index == -1 && sig.Recv() != nil:
+		pt = sig.Recv().Type()
+	case index >= 0 && index < sig.Params().Len():
+		pt = sig.Params().At(index).Type()
+	default:
+		return false
+	}
+	ptr, ok := pt.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	return cacheOnlyTypes[named.Obj().Pkg().Path()+"."+named.Obj().Name()]
+}
+
 // imageSetters are the methods of package image's pixel-buffer images
 // that write a pixel of their receiver's Pix (and nothing else).
 var imageSetters = map[string]bool{"Set": true, "SetGray": true, "SetGray16": true, "SetAlpha": true, "SetAlpha16": true,
@@ -582,9 +625,10 @@ var imageReaders = map[string]bool{"At": true, "Bounds": true, "ColorModel": tru
 
 // stdRecvUse returns the use fn, a method of the standard library, makes
 // of its receiver where CAPE knows it without reading its source
-// (readOnlyRecv, the pixel methods of package image's images).
+// (readOnlyRecv, cacheOnlyTypes, the pixel methods of package image's
+// images).
 func stdRecvUse(fn *types.Func) (paramUse, bool) {
-	if readOnlyRecv[fn.FullName()] {
+	if readOnlyRecv[fn.FullName()] || cacheOnlyParam(fn, -1) {
 		return paramUse{known: true}, true
 	}
 	sig, _ := fn.Type().(*types.Signature)

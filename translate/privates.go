@@ -98,7 +98,10 @@ func (t *translator) privateCarry(r *region) {
 		case r.firstLast[v] && !written:
 			// Read only: every copy holds the variable's value, as go
 			// run's one variable does.
-		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst:
+		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst && t.uncoveredRead(r, v) != nil:
+			if !isAggregate(v.Type()) {
+				first = t.uncoveredRead(r, v) // the read, not the assignment before it
+			}
 			listed, holds := clause, "zero"
 			if r.firstLast[v] {
 				listed, holds = "firstprivate and lastprivate", "its value from before the region"
@@ -112,6 +115,27 @@ func (t *translator) privateCarry(r *region) {
 			}
 		}
 	}
+}
+
+// uncoveredRead returns the first use of the private variable v in r's
+// body that may read it before the iteration assigned it whole (a use
+// that is not such an assignment, with no statement before it in its
+// block or the blocks around it that always assigns v: coveredBefore), or
+// nil where every read follows an assignment of the iteration's, however
+// deep in an if or an inner loop (if c { t = f(i); a[i] = t }).
+func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), r.body) {
+			continue
+		}
+		if as, ok := t.parent[u].(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && slices.Contains(as.Lhs, ast.Expr(u)) {
+			continue // an assignment of the whole: not a read
+		}
+		if !t.coveredBefore(r, v, u, nil) {
+			return u
+		}
+	}
+	return nil
 }
 
 // reductionReads refuses a use of the reduction variable v in r's body

@@ -97,3 +97,41 @@ func TestHashesHeld(t *testing.T) {
 	fmt.Println(h.Sum64(), a)`, `fmt.Fprint may write through the interface value h`},
 	})
 }
+
+// TestCacheOnlyShared: a compiled regexp, a time location and a CRC table
+// made before a region are shared by its iterations as a number is (their
+// methods change only caches of their own); a regexp's Longest changes it.
+func TestCacheOnlyShared(t *testing.T) {
+	head := "package main\n\nimport (\n\t\"fmt\"\n\t\"hash/crc32\"\n\t\"regexp\"\n\t\"time\"\n)\n\nvar _, _, _ = crc32.IEEE, time.UTC, regexp.QuoteMeta\n"
+	checkPrograms(t, head, []programCase{
+		{"a regexp", `
+	recs := []string{"t=1", "t=22", "x", "t=333"}
+	re := regexp.MustCompile("t=([0-9]+)")
+	n := make([]int, len(recs))
+	//cape:parallel for
+	for i := 0; i < len(recs); i++ {
+		if m := re.FindStringSubmatch(recs[i]); m != nil {
+			n[i] = len(m[1]) + len(re.String())
+		}
+	}
+	fmt.Println(n)`, ""},
+		{"a location and a table", `
+	loc := time.UTC
+	tbl := crc32.MakeTable(crc32.Castagnoli)
+	out := make([]int, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		out[i] = time.Unix(int64(i)*7200, 0).In(loc).Hour() + len(loc.String()) + int(crc32.Checksum([]byte{byte(i)}, tbl)%7)
+	}
+	fmt.Println(out)`, ""},
+		{"a regexp's Longest", `
+	re := regexp.MustCompile("a+")
+	out := make([]int, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		re.Longest()
+		out[i] = i
+	}
+	fmt.Println(out, re)`, `re`},
+	})
+}

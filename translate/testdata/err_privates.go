@@ -59,10 +59,10 @@ func main() {
 	//cape:parallel for private(t, acc2)
 	for i := 0; i < n; i++ {
 		if out[i] > 0 {
-			t = out[i] // want "t is private in the parallel loop, but an iteration uses it before assigning it"
+			t = out[i]
 		}
 		acc2 = append(acc2, i) // want "acc2 is private in the parallel loop, but an iteration uses it before assigning it"
-		out[i] = t + len(acc2)
+		out[i] = t + len(acc2) // want "t is private in the parallel loop, but an iteration uses it before assigning it"
 	}
 	var four [4]int
 	var k, v, j int
@@ -324,3 +324,20 @@ func extremes(out []int) {
 
 // next reads a value that the loop's iterations do not write.
 func next(a []int) int { return len(a) }
+
+// coveredReads: every read of u and w follows an assignment of the
+// iteration's, in an if or an inner loop.
+func coveredReads(out []int) {
+	var u, w float64
+	//cape:parallel for private(u, w)
+	for i := 0; i < len(out); i++ {
+		if i%2 == 0 {
+			u = float64(i) * 0.5
+			out[i] = int(u)
+		}
+		for k := 0; k < 3; k++ {
+			w = float64(k + i)
+			out[i] += int(w)
+		}
+	}
+}
