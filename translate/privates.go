@@ -158,7 +158,7 @@ func (t *translator) reductionReads(r *region, v *types.Var) {
 			if allInteger(termBasics(v.Type())) {
 				continue
 			}
-			t.errorf(u.Pos(), "%s is a %s reduction variable of the parallel loop, compared here to keep the %s value: on a floating-point variable the comparison skips NaN and keeps the first of -0 and +0 it meets, where the reduction combines the nodes' values as the builtin %s does; write %s = %s(%s, …) instead (the builtin, not math.%s)",
+			t.errorf(u.Pos(), "%s is a %s reduction variable of the parallel loop, compared here to keep the %s value: on a floating-point variable the comparison skips NaN and keeps the first of -0 and +0 it meets, where the reduction combines the nodes' values as the builtin %s does; write %s = %s(%s, …) instead (or math.%s)",
 				v.Name(), r.redOp[v], map[string]string{"max": "larger", "min": "smaller"}[r.redOp[v]], r.redOp[v], v.Name(), r.redOp[v], v.Name(), strings.ToUpper(r.redOp[v][:1])+r.redOp[v][1:])
 			return
 		}
@@ -180,7 +180,8 @@ func (t *translator) stmtOf(n ast.Node) ast.Stmt {
 // extremumIf returns the if statement whose condition the use u of the
 // reduction variable v reads where it is if e > v { v = e } under
 // reduction(max:v) (also e >= v, v < e, v <= e; under min, the other way
-// round): an if with no else, whose body is that one assignment, e being
+// round), possibly beside a guard that does not read v (c && e > v): an
+// if with no else, whose body is that one assignment, e being
 // the same expression in both places, made of variables, constants,
 // indexing, fields, operators, conversions, len and cap (which read the
 // same value twice) and not naming v. Each node's copy of v, starting from
@@ -192,8 +193,21 @@ func (t *translator) extremumIf(u *ast.Ident, v *types.Var, op string) *ast.IfSt
 	if !ok || op != "max" && op != "min" {
 		return nil
 	}
-	ifs, ok := t.parent[cmp].(*ast.IfStmt)
-	if !ok || ifs.Cond != ast.Expr(cmp) || ifs.Else != nil || ifs.Init != nil && t.namesVar(ifs.Init, v) || len(ifs.Body.List) != 1 {
+	cond := ast.Expr(cmp)
+	if and, ok := t.parent[cmp].(*ast.BinaryExpr); ok && and.Op == token.LAND {
+		// if x[i] == best && i < at { at = i }: a guard that does not
+		// read v only chooses the iterations whose e competes.
+		other := and.X
+		if other == ast.Expr(cmp) {
+			other = and.Y
+		}
+		if !t.pureExpr(other) || t.namesVar(other, v) {
+			return nil
+		}
+		cond = and
+	}
+	ifs, ok := t.parent[cond].(*ast.IfStmt)
+	if !ok || ifs.Cond != cond || ifs.Else != nil || ifs.Init != nil && t.namesVar(ifs.Init, v) || len(ifs.Body.List) != 1 {
 		return nil
 	}
 	as, ok := ifs.Body.List[0].(*ast.AssignStmt)

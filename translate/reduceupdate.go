@@ -265,13 +265,19 @@ func (t *translator) extremumAssign(v *types.Var, op string, as *ast.AssignStmt)
 	if !ok {
 		return false
 	}
-	cmp, ok := ifs.Cond.(*ast.BinaryExpr)
-	if !ok {
-		return false
+	cmps := []ast.Expr{ifs.Cond}
+	if and, ok := ifs.Cond.(*ast.BinaryExpr); ok && and.Op == token.LAND {
+		cmps = []ast.Expr{and.X, and.Y} // a guard beside the comparison
 	}
-	for _, side := range []ast.Expr{cmp.X, cmp.Y} {
-		if id, ok := side.(*ast.Ident); ok && t.info.Uses[id] == v && t.extremumIf(id, v, op) == ifs {
-			return true
+	for _, c := range cmps {
+		cmp, ok := c.(*ast.BinaryExpr)
+		if !ok {
+			continue
+		}
+		for _, side := range []ast.Expr{cmp.X, cmp.Y} {
+			if id, ok := side.(*ast.Ident); ok && t.info.Uses[id] == v && t.extremumIf(id, v, op) == ifs {
+				return true
+			}
 		}
 	}
 	return false

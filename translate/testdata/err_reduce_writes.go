@@ -204,3 +204,20 @@ func accepted(a []int) {
 	}
 	fmt.Println(s1, s2, s3, s4, s5, s6, s7, d1, d2, p1, p2, p3, b1, b2, b3, l1, l2, o1, m1, m2, m3, m4, n1, h, c)
 }
+
+// guardedExtremes: the if form of min and max beside a guard that does not
+// read the variable (the first index of the largest value); a guard that
+// reads it is refused.
+func guardedExtremes(x []int, best int) (int, int) {
+	at, bad := len(x), len(x)
+	//cape:parallel for reduction(min:at, bad)
+	for i := 0; i < len(x); i++ {
+		if x[i] == best && i < at {
+			at = i
+		}
+		if bad > 3 && i < bad { // want "bad is a reduction variable of the parallel loop, but read here other than to update it"
+			bad = i
+		}
+	}
+	return at, bad
+}
