@@ -90,6 +90,9 @@ func (t *analyzer) needTupleResult(tr trace, v *types.Var, s source, why token.P
 		d = t.facts.decls[fn]
 	}
 	if d == nil || d.Body == nil {
+		if ext, _ := t.externalCallee(call); ext != nil && t.freshCall(call) && t.keepPrivate(tr, call, v.Name(), why) {
+			return // f, err := os.Open(name) in an iteration: the iteration's own
+		}
 		what := "a call CAPE cannot follow"
 		if ext, _ := t.externalCallee(call); ext != nil {
 			what = fmt.Sprintf("a call of %s.%s (another package's function); make it in this package (make) and copy the call's result into it", ext.Pkg().Name(), funcName(ext))
@@ -649,6 +652,16 @@ var freshPkgs = map[string]bool{
 	"container/list": true, "container/ring": true,
 	"hash/fnv": true, "hash/crc32": true, "hash/crc64": true, "hash/adler32": true,
 	"crypto/md5": true, "crypto/sha1": true, "crypto/sha256": true, "crypto/sha512": true,
+	"regexp": true, "encoding/csv": true,
+}
+
+// freshFuncs are other functions of the standard library that make, from
+// fresh arguments, only memory of their own: a file opened for reading
+// (each node's own descriptor), what a file or reader holds, a compiled
+// regexp.
+var freshFuncs = map[string]bool{
+	"os.Open": true, "os.ReadFile": true, "io.ReadAll": true,
+	"regexp.Compile": true, "regexp.MustCompile": true, "regexp.CompilePOSIX": true, "regexp.MustCompilePOSIX": true,
 }
 
 // derivedPkgs are packages whose functions return memory they made or
@@ -723,7 +736,8 @@ func (f *freshness) call(call *ast.CallExpr) bool {
 			return true // new memory holding copies of numbers: nothing of the arguments'
 		}
 	}
-	if (!freshPkgs[fn.Pkg().Path()] || recv == nil && !strings.HasPrefix(fn.Name(), "New")) && !derivedOnly(fn, recv) {
+	listed := recv == nil && freshFuncs[fn.Pkg().Path()+"."+fn.Name()]
+	if (!freshPkgs[fn.Pkg().Path()] || recv == nil && !strings.HasPrefix(fn.Name(), "New")) && !derivedOnly(fn, recv) && !listed {
 		// Another package's function may return that package's state
 		// (log.Default(), expvar.NewInt, a constructor returning a
 		// package variable), which every iteration of a node would
@@ -758,11 +772,25 @@ func (f *freshness) variable(v *types.Var) bool {
 		if s.zero {
 			continue // var b []byte: nil, no memory
 		}
+		if s.tuple != nil && f.call(s.tuple) {
+			continue // f, err := os.Open(name)
+		}
 		if s.expr == nil || s.unknown != "" || !f.value(s.expr) {
 			return false
 		}
 	}
 	return len(srcs) > 0 && !f.reachedFromElsewhere(v)
+}
+
+// printedInto reports whether amp, &v, is the writer that one of fmt's
+// Fprint functions prints into (fmt.Fprintf(&buf, ...)): it only calls
+// v's Write, as buf.Write(p) would.
+func (t *translator) printedInto(amp *ast.UnaryExpr) bool {
+	call, ok := t.parent[amp].(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0] != ast.Expr(amp) {
+		return false
+	}
+	return t.pkgFunc(call, "fmt", "Fprint") || t.pkgFunc(call, "fmt", "Fprintf") || t.pkgFunc(call, "fmt", "Fprintln")
 }
 
 // reachedFromElsewhere reports whether, in the region that declares v,
@@ -785,7 +813,7 @@ func (f *freshness) reachedFromElsewhere(v *types.Var) bool {
 	ast.Inspect(scope, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.UnaryExpr:
-			found = found || x.Op == token.AND && t.varOf(x.X) == v
+			found = found || x.Op == token.AND && t.varOf(x.X) == v && !t.printedInto(x)
 		case *ast.AssignStmt:
 			for i, l := range x.Lhs {
 				if t.varOf(l) == v || t.rootVar(l) != v || i >= len(x.Rhs) && len(x.Rhs) != 1 {
@@ -832,6 +860,10 @@ func (f *freshness) value(e ast.Expr) bool {
 		}
 		v, ok := t.info.Uses[x].(*types.Var)
 		return ok && f.variable(v)
+	case *ast.SelectorExpr:
+		// io.Discard: a writer that keeps nothing.
+		v, ok := t.info.Uses[x.Sel].(*types.Var)
+		return ok && v.Pkg() != nil && v.Pkg().Path() == "io" && v.Name() == "Discard"
 	case *ast.CompositeLit:
 		// []byte{}, T{...} made in a region, of fresh elements.
 		return t.inRegion(x.Pos()) && f.elements(x)

@@ -135,3 +135,76 @@ func TestCacheOnlyShared(t *testing.T) {
 	fmt.Println(out, re)`, `re`},
 	})
 }
+
+// TestMadeInIteration: files, scanners, regexps and CSV readers that an
+// iteration makes are its own; a file opened before the region, whose
+// offset every node holds its own of, is refused.
+func TestMadeInIteration(t *testing.T) {
+	head := "package main\n\nimport (\n\t\"bufio\"\n\t\"encoding/csv\"\n\t\"fmt\"\n\t\"io\"\n\t\"os\"\n\t\"regexp\"\n\t\"strings\"\n)\n\nvar _, _, _, _, _, _ = bufio.ScanWords, csv.ErrQuote, io.EOF, os.Args, regexp.QuoteMeta, strings.ToUpper\n"
+	checkPrograms(t, head, []programCase{
+		{"files scanned per iteration", `
+	names := []string{"a.txt", "b.txt"}
+	lines := make([]int, len(names))
+	//cape:parallel for
+	for i := 0; i < len(names); i++ {
+		f, err := os.Open(names[i])
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			lines[i]++
+		}
+		f.Close()
+	}
+	fmt.Println(lines)`, ""},
+		{"a regexp, a CSV reader and a writer to io.Discard per iteration", `
+	recs := []string{"a,1", "b,22"}
+	out := make([]int, len(recs))
+	//cape:parallel for
+	for i := 0; i < len(recs); i++ {
+		re := regexp.MustCompile("[0-9]+")
+		r := csv.NewReader(strings.NewReader(recs[i]))
+		row, _ := r.Read()
+		w := bufio.NewWriter(io.Discard)
+		w.WriteString(row[0])
+		out[i] = len(re.FindString(row[1])) + w.Buffered()
+	}
+	fmt.Println(out)`, ""},
+		{"a file opened before the region", `
+	f, _ := os.Open("a.txt")
+	out := make([]int, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		buf := make([]byte, 8)
+		out[i], _ = f.Read(buf)
+	}
+	fmt.Println(out)`, `f`},
+	})
+}
+
+// TestBufferPrintedInto: a bytes.Buffer an iteration declares and prints
+// into (fmt.Fprintf(&buf, ...)) is its own.
+func TestBufferPrintedInto(t *testing.T) {
+	head := "package main\n\nimport (\n\t\"bytes\"\n\t\"fmt\"\n)\n"
+	checkPrograms(t, head, []programCase{
+		{"a buffer per iteration", `
+	out := make([]int, 10)
+	//cape:parallel for
+	for i := 0; i < 10; i++ {
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "%d", i*i*i)
+		out[i] = buf.Len()
+	}
+	fmt.Println(out)`, ""},
+		{"a buffer shared by the iterations", `
+	var buf bytes.Buffer
+	out := make([]int, 10)
+	//cape:parallel for
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(&buf, "%d", i)
+		out[i] = i
+	}
+	fmt.Println(out, buf.String())`, `buf`},
+	})
+}
