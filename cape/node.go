@@ -18,6 +18,7 @@ import (
 	"github.com/cape-go/cape/cape/internal/refusal"
 	"github.com/cape-go/cape/cape/internal/roster"
 	"github.com/cape-go/cape/cape/internal/setup"
+	"github.com/cape-go/cape/cape/internal/stats"
 	"github.com/cape-go/cape/cape/internal/stdio"
 	"github.com/cape-go/cape/cape/internal/wire"
 	"github.com/cape-go/cape/delta"
@@ -39,7 +40,8 @@ type node struct {
 	slavesEnded  bool
 	slavesEndErr error
 	rank, size   int
-	name         string // "node 2" or "master"
+	name         string       // "node 2" or "master"
+	statsTotal   stats.Totals // --stats: the regions' lines summed
 	cfg          *nodeenv.Config
 	plan         setup.Plan // what the node set up at Init (package setup): its one copy
 
@@ -402,6 +404,7 @@ func Finalize() error {
 		return err
 	}
 	n.tellLostOutput()
+	n.printTotals()
 	n.finished = true
 	n.closing.Store(true)
 	defer func() { statsOut.Flush() }() // reads statsOut at return, not now

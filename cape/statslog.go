@@ -45,4 +45,12 @@ func (r *Region) printStats(d *delta.Delta, exchange time.Duration, sent, recvd 
 		ReplPages: s.replPages, ReplTo: s.replTo, ReplSelf: s.replSelf, Replicate: s.replicate,
 		Reexec: r.reexecStats(), Faults: s.faults.Note(), Hints: r.hintStats()}
 	_, _ = statsOut.Write(stats.AppendRegion(nil, &line))
+	n.statsTotal.Add(&line)
+}
+
+// printTotals adds the node's --stats totals line at the job's end.
+func (n *node) printTotals() {
+	if n.plan.Stats {
+		_, _ = statsOut.Write(stats.AppendTotals(nil, n.name, &n.statsTotal))
+	}
 }

@@ -134,3 +134,38 @@ func AppendLazy(dst []byte, s *Lazy) []byte {
 		s.Name, s.Seq, s.Node, s.Size, s.Pushed, s.Notices, s.Eager, s.Fetched,
 		us(s.Pages), us(s.Plan), us(s.Snapshot), s.Snapped, s.Copied, s.Compared, us(s.Send))
 }
+
+// Totals sums a node's region lines, for the line --stats ends with.
+type Totals struct {
+	Regions                                             int
+	Start, Compute, Create, Exchange, Wait, Merge, Send time.Duration
+	Pages                                               int
+	Bytes, Sent, Received                               int64
+}
+
+// Add adds one region's line.
+func (t *Totals) Add(s *Region) {
+	t.Regions++
+	t.Start += s.Start
+	t.Compute += s.Compute
+	t.Create += s.Create
+	t.Exchange += s.Exchange
+	t.Wait += s.Wait
+	t.Merge += s.Merge
+	t.Send += s.Send
+	t.Pages += s.Pages
+	t.Bytes += int64(s.Bytes)
+	t.Sent += int64(s.Sent)
+	t.Received += int64(s.Received)
+}
+
+// AppendTotals appends node's totals line, or nothing without a region.
+func AppendTotals(dst []byte, node string, t *Totals) []byte {
+	if t.Regions == 0 {
+		return dst
+	}
+	all := t.Start + t.Compute + t.Create + t.Exchange
+	return fmt.Appendf(dst, "cape: %s: totals of %d regions: %v = start %v + compute %v + create %v (%d pages, %d bytes) + exchange %v (wait %v, merge/inject %v, send %v); sent %d, received %d bytes\n",
+		node, t.Regions, us(all), us(t.Start), us(t.Compute), us(t.Create), t.Pages, t.Bytes,
+		us(t.Exchange), us(t.Wait), us(t.Merge), us(t.Send), t.Sent, t.Received)
+}

@@ -126,3 +126,20 @@ func TestFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendTotals: the totals line sums the regions' lines; none without
+// a region.
+func TestAppendTotals(t *testing.T) {
+	var tot Totals
+	if got := AppendTotals(nil, "master", &tot); len(got) != 0 {
+		t.Fatalf("no region: %q", got)
+	}
+	r := Region{Start: time.Microsecond, Compute: 2 * time.Millisecond, Create: 3 * time.Microsecond, Pages: 4, Bytes: 100,
+		Exchange: 10 * time.Microsecond, Wait: 4 * time.Microsecond, Merge: 3 * time.Microsecond, Send: 2 * time.Microsecond, Sent: 10, Received: 20}
+	tot.Add(&r)
+	tot.Add(&r)
+	want := "cape: master: totals of 2 regions: 4.028ms = start 2µs + compute 4ms + create 6µs (8 pages, 200 bytes) + exchange 20µs (wait 8µs, merge/inject 6µs, send 4µs); sent 20, received 40 bytes\n"
+	if got := string(AppendTotals(nil, "master", &tot)); got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
