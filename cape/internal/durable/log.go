@@ -200,7 +200,7 @@ func (d *Log) loadReplay(s *ckptlog.Scan, rd payloads, op string) error {
 		if s.Last() > p.Seq {
 			then = fmt.Sprintf(", then replaying regions #%d to #%d", p.Seq+1, s.Last())
 		}
-		d.notice(fmt.Sprintf("%s: restoring the image of point %s (after region #%d) from %s%s", op, p.Point, p.Seq, d.dir.Path(), then))
+		d.notice(fmt.Sprintf("%s: restoring the image of point %s (after region #%d) from %s%s; what the program printed in the regions the image covers is not printed again", op, p.Point, p.Seq, d.dir.Path(), then))
 	} else if s.Last() == 0 {
 		d.notice(fmt.Sprintf("%s: %s logs no region yet: the job starts from the beginning", op, d.dir.Path()))
 	} else {
