@@ -1,0 +1,3 @@
+module example.com/p141_time_location
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/r_A1
+
+go 1.26

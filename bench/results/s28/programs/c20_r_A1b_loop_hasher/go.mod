@@ -1,0 +1,3 @@
+module example.com/r_A1b
+
+go 1.26

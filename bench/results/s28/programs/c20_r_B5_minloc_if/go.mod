@@ -1,0 +1,3 @@
+module example.com/r_B5_minloc_if
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/ckptinput
+
+go 1.26
