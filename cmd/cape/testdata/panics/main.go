@@ -10,10 +10,14 @@ import (
 	"os"
 )
 
+// rank is the node's, read before main starts the runtime, which removes
+// the launcher's variables from the environment.
+var rank = os.Getenv("CAPE_RANK")
+
 func main() {
 	all := flag.Bool("all", false, "panic on every node, not only on node 1")
 	flag.Parse()
-	here := *all || os.Getenv("CAPE_RANK") == "1"
+	here := *all || rank == "1"
 	a := make([]int, 100)
 	//cape:parallel for
 	for i := range a {
