@@ -4,7 +4,7 @@
 # image, then restarts with other arguments, with other input, and with the
 # same; each restart's exit status and output, beside go run's.
 CAPE=${1:?usage: restart.sh CAPE}
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/../../../../cmd/cape/testdata/ckptinput" && pwd) # the test program of TestRestartRefusesAnotherRun
 d=$(mktemp -d); bin=$d/prog
 (cd "$here" && "$CAPE" build -o "$bin" . 2>/dev/null) || { echo "build failed"; exit 1; }
 args="-n 48 -iters 300"

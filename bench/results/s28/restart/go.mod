@@ -1,3 +1,0 @@
-module example.com/ckptinput
-
-go 1.26
