@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -32,6 +33,12 @@ func (t *translator) privateCarry(r *region) {
 	}
 	for _, v := range r.order {
 		clause := r.clauseOf[v]
+		if u, p, amp := t.clauseAlias(r, v); u != nil && !r.refused[v] {
+			t.errorf(u.Pos(), "%s points to %s (%s at %s), which is in the %s clause of the parallel %s: each node works on its own copy of %s there, and %s still points to the variable as it was before the region, where go run reads its running value; use %s itself in the region",
+				p.Name(), v.Name(), t.text(t.stmtOf(amp)), t.where(amp.Pos()), clause, regionWord(r), v.Name(), p.Name(), v.Name())
+			r.refused[v] = true
+			continue
+		}
 		if clause == "reduction" && !r.refused[v] {
 			t.reductionReads(r, v)
 		}
@@ -124,6 +131,7 @@ func (t *translator) privateCarry(r *region) {
 // nil where every read follows an assignment of the iteration's, however
 // deep in an if or an inner loop (if c { t = f(i); a[i] = t }).
 func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
+	jumps := hasGoto(r.body) // a goto may jump over any assignment
 	for _, u := range t.facts.uses[v] {
 		if !within(u.Pos(), r.body) {
 			continue
@@ -131,11 +139,102 @@ func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
 		if as, ok := t.parent[u].(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && slices.Contains(as.Lhs, ast.Expr(u)) {
 			continue // an assignment of the whole: not a read
 		}
-		if !t.coveredBefore(r, v, u, nil) {
+		if rg, ok := t.parent[u].(*ast.RangeStmt); ok && rg.Tok == token.ASSIGN && (rg.Key == ast.Expr(u) || rg.Value == ast.Expr(u)) {
+			continue // for _, v = range xs assigns it (when xs has elements)
+		}
+		if jumps || !t.coveredBefore(r, v, u, nil) && !t.assignedAround(r, v, u) {
 			return u
 		}
 	}
 	return nil
+}
+
+// clauseAlias returns a use, in r's body, of a pointer p given the
+// address of the clause variable v outside the region (p := &v), with p
+// and the address expression; nil if there is none. Through p the region
+// would read or write the variable itself, not the node's copy.
+func (t *translator) clauseAlias(r *region, v *types.Var) (*ast.Ident, *types.Var, *ast.UnaryExpr) {
+	for _, id := range t.facts.uses[v] {
+		amp, ok := t.parent[t.outerParens(id)].(*ast.UnaryExpr)
+		if !ok || amp.Op != token.AND || within(amp.Pos(), r.body) {
+			continue
+		}
+		var p *types.Var
+		switch x := t.parent[t.outerParens(amp)].(type) {
+		case *ast.AssignStmt:
+			for i, rhs := range x.Rhs {
+				if ast.Unparen(rhs) == ast.Expr(amp) && i < len(x.Lhs) && len(x.Lhs) == len(x.Rhs) {
+					p = t.varOf(x.Lhs[i])
+				}
+			}
+		case *ast.ValueSpec:
+			for i, val := range x.Values {
+				if ast.Unparen(val) == ast.Expr(amp) && i < len(x.Names) && len(x.Names) == len(x.Values) {
+					p, _ = t.info.Defs[x.Names[i]].(*types.Var)
+				}
+			}
+		}
+		if p == nil {
+			continue
+		}
+		for _, u := range t.facts.uses[p] {
+			if within(u.Pos(), r.body) {
+				return u, p, amp
+			}
+		}
+	}
+	return nil, nil, nil
+}
+
+// assignedAround reports whether a loop around the use u, inside r's
+// body, assigns v before u runs: the range clause of for _, v = range xs
+// for the uses in its body, the init statement of for j = 0; ...; j++ for
+// those in its condition, post statement and body.
+func (t *translator) assignedAround(r *region, v *types.Var, u *ast.Ident) bool {
+	for cur := ast.Node(u); cur != nil && cur != ast.Node(r.body); cur = t.parent[cur] {
+		switch p := t.parent[cur].(type) {
+		case *ast.RangeStmt:
+			if p.Body == cur && p.Tok == token.ASSIGN && (p.Key != nil && t.varOf(p.Key) == v || p.Value != nil && t.varOf(p.Value) == v) {
+				return true
+			}
+		case *ast.ForStmt:
+			if p.Init != nil && p.Init != cur && slices.ContainsFunc(t.stmtAssigns(r, v, p.Init), func(k elemKey) bool { return len(k) == 0 }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasGoto reports whether body holds a goto statement.
+func hasGoto(body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// neverEmpty reports whether the range statement rg has at least one
+// element to range over whatever the program does: an array (or a
+// pointer to one) of positive length, or a positive integer constant.
+func (t *translator) neverEmpty(rg *ast.RangeStmt) bool {
+	tv, ok := t.info.Types[rg.X]
+	if !ok {
+		return false
+	}
+	if tv.Value != nil {
+		return tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) > 0
+	}
+	typ := tv.Type.Underlying()
+	if ptr, ok := typ.(*types.Pointer); ok {
+		typ = ptr.Elem().Underlying()
+	}
+	arr, ok := typ.(*types.Array)
+	return ok && arr.Len() > 0
 }
 
 // reductionReads refuses a use of the reduction variable v in r's body
@@ -630,6 +729,9 @@ func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
 	if r.dir.kind != dirFor {
 		return true
 	}
+	if hasGoto(r.body) {
+		return false // a goto may jump over any statement
+	}
 	var cur ast.Node = id
 	for cur != nil {
 		p := t.parent[cur]
@@ -644,8 +746,8 @@ func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
 			cur = p // for j = 0; ...: runs with the loop statement
 			continue
 		}
-		if rg, ok := p.(*ast.RangeStmt); ok && (rg.Key == cur || rg.Value == cur) {
-			cur = p // for k, v = range ...: the uses in its body follow
+		if rg, ok := p.(*ast.RangeStmt); ok && (rg.Key == cur || rg.Value == cur) && t.neverEmpty(rg) {
+			cur = p // for k, v = range four: assigned, as the range has elements
 			continue
 		}
 		switch p.(type) {

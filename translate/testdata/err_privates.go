@@ -341,3 +341,53 @@ func coveredReads(out []int) {
 		}
 	}
 }
+
+// jumpsAndEmptyRanges: a goto may jump over the assignment, and a range
+// over a slice may have no element to assign; a range over an array, or
+// the uses inside the range's body, are assigned.
+func jumpsAndEmptyRanges(x []float64, rows [][]int) {
+	out := make([]float64, len(x))
+	var t float64
+	//cape:parallel for private(t)
+	for i := 0; i < len(x); i++ {
+		if x[i] > 5 {
+			goto store
+		}
+		t = x[i]
+	store:
+		out[i] = t // want "t is private in the parallel loop, but an iteration uses it before assigning it"
+	}
+	last := make([]int, len(rows))
+	var v, w, k int
+	//cape:parallel for private(v, w, k)
+	for i := 0; i < len(rows); i++ {
+		for _, v = range rows[i] {
+		}
+		for _, w = range rows[i] {
+			last[i] += w
+		}
+		for k = range [3]int{} {
+		}
+		last[i] += v + k // want "v is private in the parallel loop, but an iteration uses it before assigning it"
+	}
+	fmt.Println(out, last)
+}
+
+// aliasesTaken: a pointer to a clause variable, taken before the region,
+// reaches the variable itself, not the node's copy.
+func aliasesTaken(x []int) {
+	best, sum, t := 0, 0, 0
+	cur, p, q := &best, &sum, &t
+	seen := make([]int, len(x))
+	//cape:parallel for reduction(max:best) reduction(+:sum) private(t)
+	for i := 0; i < len(x); i++ {
+		if *cur < 6 && x[i] > best { // want "cur points to best \\(cur, p, q := &best, &sum, &t at err_privates.go:[0-9]+\\), which is in the reduction clause of the parallel loop"
+			best = x[i]
+		}
+		sum += x[i]
+		seen[i] = *p // want "p points to sum"
+		t = x[i] * 2
+		seen[i] += *q // want "q points to t"
+	}
+	fmt.Println(best, sum, seen)
+}
