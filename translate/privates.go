@@ -127,7 +127,8 @@ func (t *translator) privateCarry(r *region) {
 // uncoveredRead returns the first use of the private variable v in r's
 // body that may read it before the iteration assigned it whole (a use
 // that is not such an assignment, with no statement before it in its
-// block or the blocks around it that always assigns v: coveredBefore), or
+// block or the blocks around it that always assigns v, coveredBefore, nor
+// a loop's or an if's clause around it, assignedAround), or
 // nil where every read follows an assignment of the iteration's, however
 // deep in an if or an inner loop (if c { t = f(i); a[i] = t }).
 func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
@@ -186,10 +187,10 @@ func (t *translator) clauseAlias(r *region, v *types.Var) (*ast.Ident, *types.Va
 	return nil, nil, nil
 }
 
-// assignedAround reports whether a loop around the use u, inside r's
-// body, assigns v before u runs: the range clause of for _, v = range xs
-// for the uses in its body, the init statement of for j = 0; ...; j++ for
-// those in its condition, post statement and body.
+// assignedAround reports whether a statement around the use u, inside
+// r's body, assigns v before u runs: the range clause of for _, v = range
+// xs for the uses in its body, the init statement of for j = 0; ...; j++
+// (of an if, of a switch) for those in the rest of the statement.
 func (t *translator) assignedAround(r *region, v *types.Var, u *ast.Ident) bool {
 	for cur := ast.Node(u); cur != nil && cur != ast.Node(r.body); cur = t.parent[cur] {
 		switch p := t.parent[cur].(type) {
@@ -198,12 +199,26 @@ func (t *translator) assignedAround(r *region, v *types.Var, u *ast.Ident) bool 
 				return true
 			}
 		case *ast.ForStmt:
-			if p.Init != nil && p.Init != cur && slices.ContainsFunc(t.stmtAssigns(r, v, p.Init), func(k elemKey) bool { return len(k) == 0 }) {
+			if p.Init != nil && p.Init != cur && t.assignsAll(r, v, p.Init) {
+				return true
+			}
+		case *ast.IfStmt:
+			if p.Init != nil && p.Init != cur && t.assignsAll(r, v, p.Init) {
+				return true // if t = f(i); t > 20 { ... }
+			}
+		case *ast.SwitchStmt:
+			if p.Init != nil && p.Init != cur && t.assignsAll(r, v, p.Init) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// assignsAll reports whether the statement s assigns the whole of v
+// whenever it runs.
+func (t *translator) assignsAll(r *region, v *types.Var, s ast.Stmt) bool {
+	return slices.ContainsFunc(t.stmtAssigns(r, v, s), func(k elemKey) bool { return len(k) == 0 })
 }
 
 // hasGoto reports whether body holds a goto statement.

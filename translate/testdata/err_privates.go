@@ -339,6 +339,9 @@ func coveredReads(out []int) {
 			w = float64(k + i)
 			out[i] += int(w)
 		}
+		if u = float64(i * i); u > 20 {
+			out[i] += int(u)
+		}
 	}
 }
 
