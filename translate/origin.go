@@ -302,7 +302,22 @@ func (t *analyzer) needCall(tr trace, x *ast.CallExpr, name string, why token.Po
 		}
 		return
 	}
+	if t.hashSum(x) && t.keepPrivate(tr, x, name, why) {
+		return // s := h.Sum(nil) of a hash the iteration made: new memory
+	}
 	fail("a call CAPE cannot follow")
+}
+
+// hashSum reports whether call is h.Sum(b) on a standard-library hash
+// (stdHash) declared in a region, b holding nothing or being fresh: Sum
+// appends the digest to b, in new memory when b has no room.
+func (t *translator) hashSum(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Sum" || len(call.Args) != 1 || !t.stdHash(sel.X) {
+		return false
+	}
+	v := t.varOf(sel.X)
+	return v != nil && t.inRegion(v.Pos()) && t.freshValue(call.Args[0])
 }
 
 // prefixOfFirst are package slices' functions whose result is a prefix of

@@ -208,3 +208,31 @@ func TestBufferPrintedInto(t *testing.T) {
 	fmt.Println(out, buf.String())`, `buf`},
 	})
 }
+
+// TestHashSumPerIteration: the digest of a hash the iteration made
+// (s := h.Sum(nil)) is new memory of the iteration's, which other
+// packages' functions may read.
+func TestHashSumPerIteration(t *testing.T) {
+	head := "package main\n\nimport (\n\t\"crypto/sha1\"\n\t\"encoding/binary\"\n\t\"fmt\"\n)\n"
+	checkPrograms(t, head, []programCase{
+		{"a digest per iteration", `
+	out := make([]uint64, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		h := sha1.New()
+		h.Write([]byte{byte(i)})
+		s := h.Sum(nil)
+		out[i] = binary.BigEndian.Uint64(s)
+	}
+	fmt.Println(out)`, ""},
+		{"the digest of a hash made before", `
+	h := sha1.New()
+	out := make([]uint64, 4)
+	//cape:parallel for
+	for i := 0; i < 4; i++ {
+		s := h.Sum(nil)
+		out[i] = binary.BigEndian.Uint64(s) + uint64(i)
+	}
+	fmt.Println(out)`, `s is written through`},
+	})
+}

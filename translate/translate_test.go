@@ -30,7 +30,7 @@ func testImporter(t testing.TB) types.Importer {
 	t.Helper()
 	impOnce.Do(func() {
 		files, _ := filepath.Glob("testdata/*.go")
-		imp, impErr = importerFor(files, "fmt", "os", "math", "flag", "time", "io", "log/slog", "syscall", "regexp", "hash/crc32", "bufio", "encoding/csv", "io", "strings", "bytes")
+		imp, impErr = importerFor(files, "fmt", "os", "math", "flag", "time", "io", "log/slog", "syscall", "regexp", "hash/crc32", "bufio", "encoding/csv", "io", "strings", "bytes", "crypto/sha1", "encoding/binary")
 	})
 	if impErr != nil {
 		t.Fatal(impErr)
