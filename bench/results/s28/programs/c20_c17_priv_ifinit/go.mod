@@ -1,0 +1,3 @@
+module example.com/c17_priv_ifinit
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/rA3_guard_alias
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/rB4_hash_sum_read
+
+go 1.26
