@@ -33,7 +33,7 @@ func (t *translator) privateCarry(r *region) {
 	}
 	for _, v := range r.order {
 		clause := r.clauseOf[v]
-		if u, p, amp := t.clauseAlias(r, v); u != nil && !r.refused[v] {
+		if u, p, amp := t.clauseAlias(r, v); u != nil && !r.refused[v] && !t.readOnlyFirstprivate(r, v) {
 			t.errorf(u.Pos(), "%s points to %s (%s at %s), which is in the %s clause of the parallel %s: each node works on its own copy of %s there, and %s still points to the variable as it was before the region, where go run reads its running value; use %s itself in the region",
 				p.Name(), v.Name(), t.text(t.stmtOf(amp)), t.where(amp.Pos()), clause, regionWord(r), v.Name(), p.Name(), v.Name())
 			r.refused[v] = true
@@ -148,6 +148,16 @@ func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
 		}
 	}
 	return nil
+}
+
+// readOnlyFirstprivate reports whether v is firstprivate in r and r never
+// writes it: every copy then holds v's value, as what points to v reads.
+func (t *translator) readOnlyFirstprivate(r *region, v *types.Var) bool {
+	if r.clauseOf[v] != "firstprivate" {
+		return false
+	}
+	_, written := t.firstAccess(v, r.body)
+	return !written
 }
 
 // clauseAlias returns a use, in r's body, of a pointer p given the

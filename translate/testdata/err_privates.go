@@ -394,3 +394,16 @@ func aliasesTaken(x []int) {
 	}
 	fmt.Println(best, sum, seen)
 }
+
+// aliasOfReadOnly: a pointer to a firstprivate variable the region never
+// writes reads the value every copy holds.
+func aliasOfReadOnly(x []int) {
+	scale := 3
+	p := &scale
+	out := make([]int, len(x))
+	//cape:parallel for firstprivate(scale)
+	for i := 0; i < len(x); i++ {
+		out[i] = x[i] * *p * scale
+	}
+	fmt.Println(out)
+}
