@@ -210,7 +210,7 @@ func runFlagSet(f *runFlags, cf *clusterFlags) *pflag.FlagSet {
 		"needs what lazy needs on every node; with --checkpoint, the log holds images taken at //cape:checkpoint points (see --checkpoint-every)), "+
 		"or auto (homes where every node can, silently; lazy with --max-lost 0 or --checkpoint, so that the log holds every region; else eager)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "the master appends each region's merged result to a durable log in this private directory, bounded (see --checkpoint-max) and authenticated by its key DIR/cape.key")
-	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes), then continue the job")
+	fs.BoolVar(&f.restart, "restart", false, "with --checkpoint: replay the log (on any number of nodes, with the arguments and input of the run that wrote it), then continue the job")
 	fs.StringVar(&f.checkpointMax, "checkpoint-max", "", "with --checkpoint: bound the log's bytes on disk, e.g. 2G (default: 4 times the arena in use, at least 64M); the log is compacted into an image at //cape:checkpoint points, else logging stops at the bound and a restart computes the regions after it")
 	fs.StringVar(&f.checkpointEvery, "checkpoint-every", "", "with --checkpoint --transfer homes: the least time between two images of the arena the log keeps (default 1m, and at least 10 times the last image's cost; 0: at every //cape:checkpoint point); under distributed homes the master does not hold the regions' bytes, so the log holds the last image and no region records")
 	addClusterFlags(fs, cf)
