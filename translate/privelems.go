@@ -305,11 +305,36 @@ func placeType(typ types.Type, key elemKey) types.Type {
 	return typ
 }
 
+// endsBranch reports whether the block s (an if's branch) ends in a
+// statement after which it never goes on: continue, break, return or a
+// call of panic.
+func (t *translator) endsBranch(s ast.Stmt) bool {
+	b, ok := s.(*ast.BlockStmt)
+	if !ok || len(b.List) == 0 {
+		return false
+	}
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok == token.CONTINUE || last.Tok == token.BREAK
+	case *ast.ExprStmt:
+		call, ok := last.X.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin)
+		return ok && b.Name() == "panic"
+	}
+	return false
+}
+
 // stmtAssigns returns the places of v that the statement s assigns
-// whenever it runs: a plain assignment's left sides, copy's destination
-// v[:], the whole of v for &v handed to a function that assigns it
-// (outParam), those of a block's statements, those that an if and its
-// else both assign.
+// whenever it runs and goes on past it: a plain assignment's left sides,
+// copy's destination v[:], the whole of v for &v handed to a function that
+// assigns it (outParam), those of a block's statements, those that an if
+// and its else both assign, or one of them where the other ends the
+// branch (endsBranch).
 func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey {
 	var out []elemKey
 	var targets []ast.Expr // a plain assignment's left sides, or copy's destination
@@ -349,6 +374,14 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 			return nil
 		}
 		other := t.stmtAssigns(r, v, s.Else)
+		// A branch that never goes on past the if (it ends in continue,
+		// break, return or a panic) leaves the other's assignments.
+		switch {
+		case t.endsBranch(s.Body):
+			return other
+		case t.endsBranch(s.Else):
+			return t.stmtAssigns(r, v, s.Body)
+		}
 		for _, k := range t.stmtAssigns(r, v, s.Body) {
 			if slices.ContainsFunc(other, func(o elemKey) bool { return slices.Equal(o, k) }) {
 				out = append(out, k)

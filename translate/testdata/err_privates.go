@@ -407,3 +407,25 @@ func aliasOfReadOnly(x []int) {
 	}
 	fmt.Println(out)
 }
+
+// leavingBranches: a branch that ends in continue leaves the other's
+// assignment; one that goes on without assigning does not.
+func leavingBranches(x []int) {
+	out := make([]int, len(x))
+	var v, w int
+	//cape:parallel for private(v, w)
+	for i := 0; i < len(x); i++ {
+		if x[i] > 0 {
+			v = x[i] * x[i]
+		} else {
+			continue
+		}
+		if x[i] > 5 {
+			w = x[i]
+		} else {
+			out[i] = -1
+		}
+		out[i] += v + w // want "w is private in the parallel loop, but an iteration uses it before assigning it"
+	}
+	fmt.Println(out)
+}
