@@ -37,7 +37,6 @@ type callTarget struct {
 type unbounded struct {
 	pos  token.Pos
 	what string
-	msg  string // the whole reason, when it is not about a function value
 	// state, when not nil, is why: the value may be fn, a function of
 	// another package that changes a package variable there.
 	state *stateWrite
@@ -90,13 +89,7 @@ func (t *translator) callees(call *ast.CallExpr, runsIn func(*types.Var) bool) (
 		}
 		if sel.Kind() == types.MethodVal && types.IsInterface(sel.Recv()) {
 			if t.stdHash(f.X) {
-				// A checksum of the standard library's: its own state
-				// alone, which is the node's own unless the iteration
-				// made it.
-				if v := t.varOf(f.X); v != nil && !runsIn(v) && !hashReads[f.Sel.Name] {
-					return nil, &unbounded{pos: f.Pos(), msg: fmt.Sprintf("%s changes the state of the hash %s, made before the parallel region (at %s): that state is on each node's own Go heap, and what the other nodes write to it is lost; make the hash in the iteration (or section) and combine what it computes after the region, or hash after the region", t.text(f), t.text(f.X), t.where(v.Pos()))}
-				}
-				return nil, nil
+				return nil, nil // a checksum of the standard library's: its own state alone (heldHashWrite)
 			}
 			return t.ifaceTargets(sel.Recv(), f.Sel.Name, f.Sel.Pos())
 		}
@@ -584,6 +577,21 @@ var hashCtors = map[string]bool{
 // hashReads are the methods of a standard-library hash that leave its
 // state as it is.
 var hashReads = map[string]bool{"Sum": true, "Sum32": true, "Sum64": true, "Size": true, "BlockSize": true}
+
+// heldHashWrite returns why call, in code a region runs, is refused: a
+// method that changes the state of a standard-library hash (stdHash) made
+// outside that code, which each node holds its own of; or "".
+func (t *translator) heldHashWrite(call *ast.CallExpr, runsIn func(*types.Var) bool) string {
+	f, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || hashReads[f.Sel.Name] || !t.stdHash(f.X) {
+		return ""
+	}
+	v := t.varOf(f.X)
+	if v == nil || runsIn(v) {
+		return ""
+	}
+	return fmt.Sprintf("%s changes the state of the hash %s, made before the parallel region (at %s): that state is on each node's own Go heap, and what the other nodes write to it is lost; make the hash in the iteration (or section) and combine what it computes after the region, or hash after the region", t.text(f), t.text(f.X), t.where(v.Pos()))
+}
 
 // stdHash reports whether e is a variable whose every value is a hash a
 // constructor of hashCtors made.

@@ -99,15 +99,22 @@ func (t *translator) privateCarry(r *region) {
 			// after it reads the copy (if i == n-1 { scale = ... }).
 			wholeFirst = true
 		}
+		var read *ast.Ident // uncoveredRead's answer, asked once
+		uncovered := func() *ast.Ident {
+			if read == nil {
+				read = t.uncoveredRead(r, v)
+			}
+			return read
+		}
 		switch {
 		case r.dir.kind == dirFor && clause == "lastprivate" && !wholeFirst && t.assignsWhole(first, v) && t.condAssignable(r, v):
 			t.conditionalLast(r, v) // assigned in some iterations only
 		case r.firstLast[v] && !written:
 			// Read only: every copy holds the variable's value, as go
 			// run's one variable does.
-		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst && t.uncoveredRead(r, v) != nil:
+		case r.dir.kind == dirFor && clause != "firstprivate" && !wholeFirst && uncovered() != nil:
 			if !isAggregate(v.Type()) {
-				first = t.uncoveredRead(r, v) // the read, not the assignment before it
+				first = uncovered() // the read, not the assignment before it
 			}
 			listed, holds := clause, "zero"
 			if r.firstLast[v] {
@@ -128,7 +135,7 @@ func (t *translator) privateCarry(r *region) {
 // body that may read it before the iteration assigned it whole (a use
 // that is not such an assignment, with no statement before it in its
 // block or the blocks around it that always assigns v, coveredBefore, nor
-// a loop's or an if's clause around it, assignedAround), or
+// the header of a statement around it, headerAssigns), or
 // nil where every read follows an assignment of the iteration's, however
 // deep in an if or an inner loop (if c { t = f(i); a[i] = t }).
 func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
@@ -143,7 +150,7 @@ func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
 		if rg, ok := t.parent[u].(*ast.RangeStmt); ok && rg.Tok == token.ASSIGN && (rg.Key == ast.Expr(u) || rg.Value == ast.Expr(u)) {
 			continue // for _, v = range xs assigns it (when xs has elements)
 		}
-		if jumps || !t.coveredBefore(r, v, u, nil) && !t.assignedAround(r, v, u) {
+		if jumps || !t.coveredBefore(r, v, u, nil) && !t.headerAssigns(r, v, u, nil) {
 			return u
 		}
 	}
@@ -195,40 +202,6 @@ func (t *translator) clauseAlias(r *region, v *types.Var) (*ast.Ident, *types.Va
 		}
 	}
 	return nil, nil, nil
-}
-
-// assignedAround reports whether a statement around the use u, inside
-// r's body, assigns v before u runs: the range clause of for _, v = range
-// xs for the uses in its body, the init statement of for j = 0; ...; j++
-// (of an if, of a switch) for those in the rest of the statement.
-func (t *translator) assignedAround(r *region, v *types.Var, u *ast.Ident) bool {
-	for cur := ast.Node(u); cur != nil && cur != ast.Node(r.body); cur = t.parent[cur] {
-		switch p := t.parent[cur].(type) {
-		case *ast.RangeStmt:
-			if p.Body == cur && p.Tok == token.ASSIGN && (p.Key != nil && t.varOf(p.Key) == v || p.Value != nil && t.varOf(p.Value) == v) {
-				return true
-			}
-		case *ast.ForStmt:
-			if p.Init != nil && p.Init != cur && t.assignsAll(r, v, p.Init) {
-				return true
-			}
-		case *ast.IfStmt:
-			if p.Init != nil && p.Init != cur && t.assignsAll(r, v, p.Init) {
-				return true // if t = f(i); t > 20 { ... }
-			}
-		case *ast.SwitchStmt:
-			if p.Init != nil && p.Init != cur && t.assignsAll(r, v, p.Init) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// assignsAll reports whether the statement s assigns the whole of v
-// whenever it runs.
-func (t *translator) assignsAll(r *region, v *types.Var, s ast.Stmt) bool {
-	return slices.ContainsFunc(t.stmtAssigns(r, v, s), func(k elemKey) bool { return len(k) == 0 })
 }
 
 // hasGoto reports whether body holds a goto statement.

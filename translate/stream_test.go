@@ -132,7 +132,7 @@ func TestCacheOnlyShared(t *testing.T) {
 		re.Longest()
 		out[i] = i
 	}
-	fmt.Println(out, re)`, `re`},
+	fmt.Println(out, re)`, `regexp\.Regexp\.Longest may write through the slices or pointers that re holds`},
 	})
 }
 
@@ -179,7 +179,7 @@ func TestMadeInIteration(t *testing.T) {
 		buf := make([]byte, 8)
 		out[i], _ = f.Read(buf)
 	}
-	fmt.Println(out)`, `f`},
+	fmt.Println(out)`, `os\.File\.Read may write through the slices or pointers that f holds`},
 	})
 }
 
@@ -205,7 +205,7 @@ func TestBufferPrintedInto(t *testing.T) {
 		fmt.Fprintf(&buf, "%d", i)
 		out[i] = i
 	}
-	fmt.Println(out, buf.String())`, `buf`},
+	fmt.Println(out, buf.String())`, `buf is written through in the parallel region`},
 	})
 }
 

@@ -65,10 +65,11 @@ func (w *regionWalk) call(call *ast.CallExpr, callee bool) {
 		}
 	}
 	via := w.via(callee)
+	if why := t.heldHashWrite(call, w.runsIn); why != "" {
+		w.errorf(call.Pos(), "%s%s", why, via)
+	}
 	targets, bad := t.callees(call, w.runsIn)
-	if bad != nil && bad.msg != "" {
-		w.errorf(call.Pos(), "%s%s", bad.msg, via)
-	} else if bad != nil && bad.state != nil {
+	if bad != nil && bad.state != nil {
 		w.foreignState(call.Pos(), bad.what+" (through "+t.text(call.Fun)+")", bad.fn, bad.state, via)
 	} else if bad != nil {
 		w.errorf(call.Pos(), "cannot tell which function %s runs in the parallel region%s: its function value comes from %s at %s; call a function, method or function literal of this package whose value CAPE can follow", t.text(call.Fun), via, bad.what, t.where(bad.pos))

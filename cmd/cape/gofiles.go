@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cape-go/cape/internal/gocmd"
 )
 
 // goFilesPackage turns go run's and go build's file form (cape run -n 4
@@ -84,24 +86,20 @@ func execName(arg, dir string) string {
 // module's path (go.mod's module line) joined with the directory's place
 // in the module, or abs itself outside a module.
 func importPath(abs string) string {
-	for root := abs; ; {
-		if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
-			mod := modulePath(b)
-			if mod == "" {
-				return filepath.ToSlash(abs)
-			}
-			rel, err := filepath.Rel(root, abs)
-			if err != nil || rel == "." {
-				return mod
-			}
-			return mod + "/" + filepath.ToSlash(rel)
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			return filepath.ToSlash(abs)
-		}
-		root = parent
+	root, ok := gocmd.ModuleRoot(abs)
+	if !ok {
+		return filepath.ToSlash(abs)
 	}
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	mod := modulePath(b)
+	if err != nil || mod == "" {
+		return filepath.ToSlash(abs)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == "." {
+		return mod
+	}
+	return mod + "/" + filepath.ToSlash(rel)
 }
 
 // modulePath is the path of a go.mod's module line, or "".

@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	capesrc "github.com/cape-go/cape"
 	"github.com/cape-go/cape/delta"
 	"github.com/cape-go/cape/internal/arena"
 	"github.com/cape-go/cape/internal/gocmd"
@@ -279,16 +281,10 @@ func hasRuntime(bin string) bool {
 	if err != nil {
 		return false
 	}
-	const rt = "github.com/cape-go/cape"
-	if bi.Main.Path == rt {
+	if bi.Main.Path == capesrc.ModulePath {
 		return true
 	}
-	for _, d := range bi.Deps {
-		if d.Path == rt {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(bi.Deps, func(d *debug.Module) bool { return d.Path == capesrc.ModulePath })
 }
 
 // tempDirError names the temporary directory, and TMPDIR when it is set,

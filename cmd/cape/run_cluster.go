@@ -59,15 +59,18 @@ func addClusterFlags(fs *pflag.FlagSet, c *clusterFlags) {
 
 func (c *clusterFlags) active() bool { return c.hostfile != "" || c.hosts != "" }
 
-// clusterOnly names a flag of fs, given, that only a job over ssh uses, or
-// returns "".
+// clusterOnly names a flag of fs, given, that only a job over ssh uses
+// (addClusterFlags' but the host lists themselves), or returns "".
 func clusterOnly(fs *pflag.FlagSet) string {
-	for _, name := range []string{"master-addr", "master-port", "no-copy", "ssh", "ssh-config", "ssh-option", "ssh-timeout"} {
-		if fs.Changed(name) {
-			return name
+	own := pflag.NewFlagSet("cluster", pflag.ContinueOnError)
+	addClusterFlags(own, &clusterFlags{})
+	name := ""
+	own.VisitAll(func(f *pflag.Flag) {
+		if name == "" && f.Name != "hostfile" && f.Name != "hosts" && fs.Changed(f.Name) {
+			name = f.Name
 		}
-	}
-	return ""
+	})
+	return name
 }
 
 // remote turns the flags into a launch.Remote.

@@ -39,8 +39,9 @@
 // a crash tears frames, it does not forge checksums. Readers check a
 // record's MAC again when they read it for replay. The
 // first frame is a header (Header: the arena's base address, size and page
-// size, and the run that wrote the log: its program, arguments and start); then come region frames (Region) with consecutive sequence numbers,
-// each the merged result of one region; an image frame (Image: a complete
+// size, and the run that wrote the log: its program, arguments and start);
+// then come region frames (Region) with consecutive sequence numbers, each
+// the merged result of one region; an image frame (Image: a complete
 // copy of the arena and the live variables at a //cape:checkpoint point) may
 // replace everything before it, after compaction. Payload layouts are
 // documented on AppendRegion and AppendImage.

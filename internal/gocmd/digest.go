@@ -19,17 +19,9 @@ const digestVar = "github.com/cape-go/cape/cape.programDigest"
 // testdata, vendor and nested modules left out), with the translation in
 // place of each file replace names.
 func programDigest(dir string, replace map[string]string) (string, error) {
-	root := dir
-	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			root = dir // no module: the package alone
-			break
-		}
-		root = parent
+	root, ok := ModuleRoot(dir)
+	if !ok {
+		root = dir // no module: the package alone
 	}
 	files, err := moduleFiles(root, func(p string) bool {
 		base := filepath.Base(p)
@@ -56,4 +48,20 @@ func programDigest(dir string, replace map[string]string) (string, error) {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ModuleRoot returns the directory of the module that holds the directory
+// dir: the nearest one at or above it with a go.mod file; ok is false
+// outside any module.
+func ModuleRoot(dir string) (root string, ok bool) {
+	for root = dir; ; {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			return root, true
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return "", false
+		}
+		root = parent
+	}
 }

@@ -101,7 +101,7 @@ func RecordLimit(arenaSize int) int64 { return 2*int64(arenaSize) + 1<<20 }
 // cfg.Restart, the log there prepared for replay and opened for appending
 // after its intact prefix (a missing log starts the job from the
 // beginning). A directory that holds a log is refused without Restart.
-func Open(cfg Config) (*Log, error) {
+func Open(cfg Config) (_ *Log, err error) {
 	dir, err := ckptlog.OpenDir(cfg.Dir)
 	if err != nil {
 		return nil, err
@@ -110,15 +110,18 @@ func Open(cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			unlock() // the directory stays this job's only with its log open
+		}
+	}()
 	d := &Log{dir: dir, max: cfg.Max, notice: cfg.Notice, hdr: cfg.Header, unlock: unlock}
 	s, err := dir.Scan(RecordLimit(int(cfg.Header.ArenaSize)))
 	if err != nil {
-		unlock()
 		return nil, err
 	}
 	switch {
 	case s.End > 0 && !cfg.Restart:
-		unlock()
 		return nil, fmt.Errorf("%s already holds the log of a run: add --restart to continue from it, or remove %s",
 			dir.Path(), ckptlog.LogName)
 	case s.End == 0:
@@ -130,7 +133,6 @@ func Open(cfg Config) (*Log, error) {
 		err = d.openReplay(s)
 	}
 	if err != nil {
-		unlock()
 		return nil, err
 	}
 	return d, nil

@@ -281,32 +281,45 @@ func TestOpenRefusesAnotherArena(t *testing.T) {
 	}
 }
 
-// TestOpenRefusesAnotherProgram: a restart by another build of the program
-// (another digest) is refused; one of a program without a digest, or of a
-// log without one, is not checked.
-func TestOpenRefusesAnotherProgram(t *testing.T) {
+// refusesOtherRun writes a log whose header set marks 1 (first sees the
+// log, open), then restarts it with a header set marks 2, which must be
+// refused with refusal, and with the same header and testHeader (nothing
+// marked: an earlier version's), which must be accepted (reopened sees
+// each).
+func refusesOtherRun(t *testing.T, set func(*ckptlog.Header, byte), refusal string, first, reopened func(*Log)) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ck")
 	h := testHeader
-	h.Program[0] = 1
+	set(&h, 1)
 	d, err := Open(Config{Dir: dir, Header: h, Notice: func(string) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	first(d)
 	(&job{mem: make([]byte, testPage)}).region(d, 0, 8, false)
 	closeLog(t, d)
 	other := h
-	other.Program[0] = 2
+	set(&other, 2)
 	_, err = Open(Config{Dir: dir, Restart: true, Header: other, Notice: func(string) {}})
-	if err == nil || !strings.Contains(err.Error(), "the log was written by another build of the program") {
-		t.Fatalf("restart by another program: %v", err)
+	if err == nil || !strings.Contains(err.Error(), refusal) {
+		t.Fatalf("restart by another run: %v, want %q", err, refusal)
 	}
-	for _, same := range []ckptlog.Header{h, testHeader} {
+	for i, same := range []ckptlog.Header{h, testHeader} {
 		d, err := Open(Config{Dir: dir, Restart: true, Header: same, Notice: func(string) {}})
 		if err != nil {
-			t.Fatalf("restart with program %x: %v", same.Program[0], err)
+			t.Fatalf("restart %d with the same run's header or an unmarked one: %v", i, err)
 		}
+		reopened(d)
 		closeLog(t, d)
 	}
+}
+
+// TestOpenRefusesAnotherProgram: a restart by another build of the program
+// (another digest) is refused; one of a program without a digest, or of a
+// log without one, is not checked.
+func TestOpenRefusesAnotherProgram(t *testing.T) {
+	refusesOtherRun(t, func(h *ckptlog.Header, b byte) { h.Program[0] = b },
+		"the log was written by another build of the program", func(*Log) {}, func(*Log) {})
 }
 
 // TestCheckCounts checks seed 000's consistency counts.
@@ -459,36 +472,20 @@ func TestJoinFollowsCompaction(t *testing.T) {
 // checked. The start hash a compacted log records is checked once, at the
 // first region or point.
 func TestOpenRefusesOtherArguments(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ck")
+	refusesOtherRun(t, func(h *ckptlog.Header, b byte) { h.Args[0] = b }, "with other arguments",
+		func(d *Log) {
+			if err := d.Started(func() uint64 { return 42 }); err != nil || d.hdr.Start != 42 {
+				t.Fatalf("Started: %v, header's start %d", err, d.hdr.Start)
+			}
+		},
+		func(d *Log) {
+			// A log of records has no start hash: nothing to check.
+			if err := d.Started(func() uint64 { return 7 }); err != nil {
+				t.Fatalf("Started on a log of records: %v", err)
+			}
+		})
 	h := testHeader
-	h.Args[0] = 1
-	d, err := Open(Config{Dir: dir, Header: h, Notice: func(string) {}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Started(func() uint64 { return 42 }); err != nil || d.hdr.Start != 42 {
-		t.Fatalf("Started: %v, header's start %d", err, d.hdr.Start)
-	}
-	(&job{mem: make([]byte, testPage)}).region(d, 0, 8, false)
-	closeLog(t, d)
-	other := h
-	other.Args[0] = 2
-	_, err = Open(Config{Dir: dir, Restart: true, Header: other, Notice: func(string) {}})
-	if err == nil || !strings.Contains(err.Error(), "with other arguments") {
-		t.Fatalf("restart with other arguments: %v", err)
-	}
-	for _, same := range []ckptlog.Header{h, testHeader} {
-		d, err := Open(Config{Dir: dir, Restart: true, Header: same, Notice: func(string) {}})
-		if err != nil {
-			t.Fatalf("restart with arguments %x: %v", same.Args[0], err)
-		}
-		// A log of records has no start hash: nothing to check.
-		if err := d.Started(func() uint64 { return 7 }); err != nil {
-			t.Fatalf("Started on a log of records: %v", err)
-		}
-		closeLog(t, d)
-	}
-	d, err = Open(Config{Dir: filepath.Join(t.TempDir(), "ck"), Header: h, Notice: func(string) {}})
+	d, err := Open(Config{Dir: filepath.Join(t.TempDir(), "ck"), Header: h, Notice: func(string) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
