@@ -33,10 +33,7 @@ func (t *translator) privateCarry(r *region) {
 	}
 	for _, v := range r.order {
 		clause := r.clauseOf[v]
-		if u, p, amp := t.clauseAlias(r, v); u != nil && !r.refused[v] && !t.readOnlyFirstprivate(r, v) {
-			t.errorf(u.Pos(), "%s points to %s (%s at %s), which is in the %s clause of the parallel %s: each node works on its own copy of %s there, and %s still points to the variable as it was before the region, where go run reads its running value; use %s itself in the region",
-				p.Name(), v.Name(), t.text(t.stmtOf(amp)), t.where(amp.Pos()), clause, regionWord(r), v.Name(), p.Name(), v.Name())
-			r.refused[v] = true
+		if t.refuseClauseAlias(r, v) {
 			continue
 		}
 		if clause == "reduction" && !r.refused[v] {
@@ -155,6 +152,20 @@ func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
 		}
 	}
 	return nil
+}
+
+// refuseClauseAlias refuses, and reports, a use in r of a pointer to its
+// clause variable v taken before it (clauseAlias), unless v is a
+// firstprivate that r never writes.
+func (t *translator) refuseClauseAlias(r *region, v *types.Var) bool {
+	u, p, amp := t.clauseAlias(r, v)
+	if u == nil || r.refused[v] || t.readOnlyFirstprivate(r, v) {
+		return false
+	}
+	t.errorf(u.Pos(), "%s points to %s (%s at %s), which is in the %s clause of the parallel %s: each node works on its own copy of %s there, and %s still points to the variable as it was before the region, where go run reads its running value; use %s itself in the region",
+		p.Name(), v.Name(), t.text(t.stmtOf(amp)), t.where(amp.Pos()), r.clauseOf[v], regionWord(r), v.Name(), p.Name(), v.Name())
+	r.refused[v] = true
+	return true
 }
 
 // readOnlyFirstprivate reports whether v is firstprivate in r and r never
