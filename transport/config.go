@@ -14,6 +14,15 @@ const (
 	DefaultHeartbeatInterval = 500 * time.Millisecond
 )
 
+// JoinTimeout is the HandshakeTimeout of a job whose PeerTimeout is peer:
+// three peer timeouts, never less than DefaultHandshakeTimeout. Nodes join
+// while they start, when ssh, a batch system or a loaded host may take many
+// seconds to start a process; that says nothing of a node gone silent
+// later, which is what a short peer timeout (--timeout) is asked to catch.
+func JoinTimeout(peer time.Duration) time.Duration {
+	return max(3*peer, DefaultHandshakeTimeout)
+}
+
 // MinTokenLen is the shortest job token accepted, in bytes.
 const MinTokenLen = 16
 

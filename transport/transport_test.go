@@ -693,3 +693,15 @@ func TestNodeError(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+func TestJoinTimeout(t *testing.T) {
+	for _, c := range []struct{ peer, want time.Duration }{
+		{time.Second, DefaultHandshakeTimeout},
+		{3 * time.Second, DefaultHandshakeTimeout},
+		{20 * time.Second, 60 * time.Second},
+	} {
+		if got := JoinTimeout(c.peer); got != c.want {
+			t.Errorf("JoinTimeout(%v) = %v, want %v", c.peer, got, c.want)
+		}
+	}
+}

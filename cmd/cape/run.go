@@ -200,7 +200,7 @@ func runFlagSet(f *runFlags, cf *clusterFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.stats, "stats", false, "print per-region statistics (times, pages, bytes, page faults) from every node, on stderr in batches (every 250 ms) so as not to slow the regions measured")
 	fs.BoolVar(&f.verify, "verify", false, "re-run each region sequentially on the master and compare")
 	fs.StringVar(&f.arenaSize, "arena-size", "", "arena size, e.g. 16G (default 8G of address space; "+arena.SizeEnv+")")
-	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "declare a silent node dead after this long (default 10s); starting nodes get three times as long to join, at least 30s")
 	fs.IntVar(&f.maxLost, "max-lost", -1, "slaves the job may lose, their work re-executed by the survivors (-1: no cap, while the master lives; 0: the first loss stops the job). "+
 		"Under distributed homes (the default transfer) surviving a loss means each slave copies what it writes to another node every region "+
 		"(on one host, to its own page helper, which serves a lost node's pages); with 0 nothing is copied, and auto uses lazy transfer")

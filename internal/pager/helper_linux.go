@@ -195,7 +195,7 @@ func (h *helper) connect() error {
 		tc := transport.Config{Token: c.Token, JobID: ServerJobID(c.Job, holder), Size: c.Size, Broadcast: transport.BroadcastStar,
 			MaxFrame: max(MaxPages*(8+c.PageSize), ReplFrame), PeerTimeout: c.PeerTimeout}
 		if c.PeerTimeout > 0 {
-			tc.HandshakeTimeout = 3 * c.PeerTimeout
+			tc.HandshakeTimeout = transport.JoinTimeout(c.PeerTimeout)
 		}
 		conn, err := transport.Dial(ctx, addr, ClientID(c.Rank, holder, c.Size), tc)
 		if err != nil {

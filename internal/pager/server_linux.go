@@ -51,7 +51,7 @@ func (h *helper) startServer() {
 	tcfg := transport.Config{Token: c.Token, JobID: ServerJobID(c.Job, c.Rank), Size: c.Size,
 		Broadcast: transport.BroadcastStar, MaxFrame: ReplFrame, PeerTimeout: c.PeerTimeout}
 	if d := c.PeerTimeout; d > 0 {
-		tcfg.HandshakeTimeout = 3 * d
+		tcfg.HandshakeTimeout = transport.JoinTimeout(d)
 	}
 	go func() {
 		pm, err := transport.NewMaster(h.ln, tcfg)

@@ -98,7 +98,7 @@ func NewMaster(c MasterConfig) *Master {
 	tcfg := transport.Config{Token: c.Token, JobID: pager.JobID(c.Job), Size: c.Size,
 		Broadcast: transport.BroadcastStar, MaxFrame: 1 << 20, PeerTimeout: c.PeerTimeout}
 	if d := c.PeerTimeout; d > 0 {
-		tcfg.HandshakeTimeout = 3 * d
+		tcfg.HandshakeTimeout = transport.JoinTimeout(d)
 	}
 	m.wg.Add(1)
 	go m.accept(tcfg, c.Size)

@@ -186,7 +186,7 @@ func transportConfig(cfg *nodeenv.Config, rt Runtime) transport.Config {
 		MaxFrame: max(transport.DefaultMaxFrame, 2*rt.ArenaSize+1<<20)}
 	if d := cfg.PeerTimeout; d > 0 {
 		c.PeerTimeout = d
-		c.HandshakeTimeout = 3 * d
+		c.HandshakeTimeout = transport.JoinTimeout(d)
 	}
 	if cfg.Checkpoint != "" {
 		// A checkpointed job admits joining nodes.

@@ -198,7 +198,9 @@ func TestNewTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := transport.Config{Token: token, JobID: 0x42, Size: 3, Broadcast: "tree", HealRelay: true,
-		MaxFrame: 2<<30 + 1<<20, PeerTimeout: 2 * time.Second, HandshakeTimeout: 6 * time.Second, MaxJoin: 7}
+		MaxFrame: 2<<30 + 1<<20, PeerTimeout: 2 * time.Second, MaxJoin: 7,
+		// A short --timeout does not shorten start-up below the default.
+		HandshakeTimeout: transport.DefaultHandshakeTimeout}
 	if !reflect.DeepEqual(p.Transport, want) {
 		t.Errorf("transport\n got %+v\nwant %+v", p.Transport, want)
 	}

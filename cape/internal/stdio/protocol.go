@@ -48,7 +48,7 @@ func Config(token []byte, job uint64, size int, peerTimeout time.Duration) trans
 	c := transport.Config{Token: token, JobID: JobID(job), Size: size, MaxFrame: Chunk,
 		KindLimits: map[uint8]int{KindData: Chunk, KindEnd: 8, KindAck: 8}}
 	if d := peerTimeout; d > 0 {
-		c.PeerTimeout, c.IOTimeout, c.HandshakeTimeout = d, d, 3*d
+		c.PeerTimeout, c.IOTimeout, c.HandshakeTimeout = d, d, transport.JoinTimeout(d)
 	}
 	return c
 }
