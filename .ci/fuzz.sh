@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for a bounded time, one target per invocation (go
-# test -fuzz accepts one target at a time). FUZZTIME (default 5s) bounds each,
+# test -fuzz accepts one target at a time). FUZZTIME (default 3s) bounds each,
 # after its package's build: the run takes the number of targets times
 # FUZZTIME and more, and its last line says how long. A crasher fails CI; go
 # test writes it under the package's testdata/fuzz, where it becomes a
 # regression input of every later `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fuzztime=${FUZZTIME:-5s}
+fuzztime=${FUZZTIME:-3s}
 targets=(
 	./delta:FuzzDecode ./delta:FuzzDiff ./delta:FuzzMergeBase ./delta:FuzzExclude
 	./transport:FuzzParseHeader ./transport:FuzzDecodeHandshake ./transport:FuzzReadMessage
