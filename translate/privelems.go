@@ -334,7 +334,8 @@ func (t *translator) endsBranch(s ast.Stmt) bool {
 // copy's destination v[:], the whole of v for &v handed to a function that
 // assigns it (outParam), those of a block's statements, those that an if
 // and its else both assign, or one of them where the other ends the
-// branch (endsBranch).
+// branch (endsBranch), and those every clause of a switch with a default
+// assigns (switchAssigns).
 func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey {
 	var out []elemKey
 	var targets []ast.Expr // a plain assignment's left sides, or copy's destination
@@ -369,6 +370,10 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 		if t.fillsWhole(v, s) {
 			out = append(out, elemKey{})
 		}
+	case *ast.SwitchStmt:
+		return t.switchAssigns(r, v, s.Init, s.Body)
+	case *ast.TypeSwitchStmt:
+		return t.switchAssigns(r, v, s.Init, s.Body)
 	case *ast.IfStmt:
 		if s.Else == nil {
 			return nil
@@ -396,6 +401,78 @@ func (t *translator) stmtAssigns(r *region, v *types.Var, s ast.Stmt) []elemKey 
 		}
 	}
 	return out
+}
+
+// switchAssigns returns the places of v that a switch (expression or
+// type switch, its init statement init and its clauses body) assigns
+// whenever it goes on past it: those of init and those every clause
+// assigns, where the switch has a default clause. A clause that ends in
+// continue, return or a call of panic never goes on past the switch and
+// is left out; one that may leave it early (a break out of the switch, a
+// labelled branch) or falls through assigns nothing for certain, which
+// makes the switch assign nothing.
+func (t *translator) switchAssigns(r *region, v *types.Var, init ast.Stmt, body *ast.BlockStmt) []elemKey {
+	var out []elemKey
+	if init != nil {
+		out = t.stmtAssigns(r, v, init)
+	}
+	var common []elemKey
+	first, hasDefault := true, false
+	for _, c := range body.List {
+		cc := c.(*ast.CaseClause)
+		hasDefault = hasDefault || cc.List == nil
+		block := &ast.BlockStmt{List: cc.Body}
+		if leavesSwitch(cc.Body) {
+			return out
+		}
+		if t.endsBranch(block) { // not by a break: leavesSwitch saw none
+			continue
+		}
+		got := t.stmtAssigns(r, v, block)
+		if first {
+			common, first = got, false
+			continue
+		}
+		common = slices.DeleteFunc(common, func(k elemKey) bool {
+			return !slices.ContainsFunc(got, func(o elemKey) bool { return slices.Equal(o, k) })
+		})
+	}
+	if !hasDefault {
+		return out
+	}
+	return append(out, common...)
+}
+
+// leavesSwitch reports whether the statements of a switch clause hold a
+// branch that leaves the clause other than by its end or by ending the
+// iteration: a break of the switch (not of a loop, switch or select
+// inside the clause), a labelled branch or goto, or a fallthrough.
+func leavesSwitch(list []ast.Stmt) bool {
+	found := false
+	var visit func(n ast.Node, nested bool) bool
+	visit = func(n ast.Node, nested bool) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			ast.Inspect(n, func(m ast.Node) bool {
+				return m == n || visit(m, true)
+			})
+			return false
+		case *ast.BranchStmt:
+			switch {
+			case n.Label != nil || n.Tok == token.GOTO || n.Tok == token.FALLTHROUGH:
+				found = true
+			case n.Tok == token.BREAK && !nested:
+				found = true
+			}
+		}
+		return true
+	}
+	for _, s := range list {
+		ast.Inspect(s, func(n ast.Node) bool { return visit(n, false) })
+	}
+	return found
 }
 
 // fillsWhole reports whether s is a fill loop of the array v (or of the

@@ -429,3 +429,56 @@ func leavingBranches(x []int) {
 	}
 	fmt.Println(out)
 }
+
+// switchBranches: a switch with a default whose every clause assigns (or
+// ends the iteration) assigns; one without a default, one clause leaving
+// the switch by break, or one falling through, does not.
+func switchBranches(x []int, s []any) {
+	out := make([]int, len(x))
+	var a, b, c, d, e, f int
+	//cape:parallel for private(a, b, c, d, e, f)
+	for i := 0; i < len(x); i++ {
+		switch x[i] % 3 {
+		case 0:
+			a = 1
+		case 1:
+			a, b = 2, 1
+		default:
+			if x[i] < 0 {
+				continue
+			}
+			a = 3
+		}
+		switch v := s[i].(type) {
+		case int:
+			c = v
+		default:
+			c = 0
+		}
+		switch {
+		case x[i] > 0:
+			d = 1
+		}
+		switch {
+		case x[i] > 1:
+			if x[i] > 9 {
+				break
+			}
+			e = 1
+		default:
+			e = 2
+		}
+		switch {
+		case x[i] > 2:
+			fallthrough
+		default:
+			f = 1
+		}
+		out[i] = a + c
+		out[i] += b // want "b is private in the parallel loop, but an iteration uses it before assigning it"
+		out[i] += d // want "d is private in the parallel loop, but an iteration uses it before assigning it"
+		out[i] += e // want "e is private in the parallel loop, but an iteration uses it before assigning it"
+		out[i] += f // want "f is private in the parallel loop, but an iteration uses it before assigning it"
+	}
+	fmt.Println(out)
+}
