@@ -309,7 +309,7 @@ func (t *translator) extremumIf(u *ast.Ident, v *types.Var, op string) *ast.IfSt
 		if other == ast.Expr(cmp) {
 			other = and.Y
 		}
-		if !t.pureExpr(other) || t.namesVar(other, v) {
+		if !t.extremumTerm(other, v) {
 			return nil
 		}
 		cond = and
@@ -334,16 +334,36 @@ func (t *translator) extremumIf(u *ast.Ident, v *types.Var, op string) *ast.IfSt
 	default:
 		return nil
 	}
-	if greater != (op == "max") || !t.pureExpr(e) || t.namesVar(e, v) || types.ExprString(e) != types.ExprString(as.Rhs[0]) {
+	if greater != (op == "max") || !t.extremumTerm(e, v) || types.ExprString(e) != types.ExprString(as.Rhs[0]) {
 		return nil
 	}
 	return ifs
+}
+
+// extremumTerm reports whether e, a term of a guarded min or max of the
+// reduction variable v, gives one value evaluated twice in a row and does
+// nothing else, without reading v: pureExpr, or, where v is a local
+// variable (which no function of the program reads but through its name),
+// calls too that pureCall allows (score(i) for a score that returns an
+// expression of its arguments).
+func (t *translator) extremumTerm(e ast.Expr, v *types.Var) bool {
+	if t.namesVar(e, v) {
+		return false
+	}
+	local := v.Pkg() != nil && v.Parent() != v.Pkg().Scope()
+	return t.pureExprCalls(e, local)
 }
 
 // pureExpr reports whether evaluating e twice in a row gives one value
 // and does nothing else: it is made of identifiers, constants, indexing,
 // fields, dereferences, operators (no receive), conversions, len and cap.
 func (t *translator) pureExpr(e ast.Expr) bool {
+	return t.pureExprCalls(e, false)
+}
+
+// pureExprCalls is pureExpr, also allowing the calls pureCall allows
+// where calls is set.
+func (t *translator) pureExprCalls(e ast.Expr, calls bool) bool {
 	pure := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -351,7 +371,7 @@ func (t *translator) pureExpr(e ast.Expr) bool {
 		case *ast.UnaryExpr:
 			pure = pure && n.Op != token.ARROW
 		case *ast.CallExpr:
-			if tv, ok := t.info.Types[n.Fun]; ok && tv.IsType() {
+			if tv, ok := t.info.Types[n.Fun]; ok && tv.IsType() || calls && t.pureCall(n) {
 				break
 			}
 			if fn := t.packageFunc(n); fn != nil && (fn.Pkg().Path() == "math" || fn.Pkg().Path() == "math/bits" || fn.Pkg().Path() == "math/cmplx") {

@@ -221,3 +221,24 @@ func guardedExtremes(x []int, best int) (int, int) {
 	}
 	return at, bad
 }
+
+// worstScore: a guarded minimum whose term calls a function of its
+// arguments alone; on a package-level reduction variable, which a callee
+// could read, the call is refused.
+func worstScore(n int) int {
+	worst := 1 << 30
+	//cape:parallel for reduction(min:worst, globalWorst)
+	for i := 0; i < n; i++ {
+		if scoreOf(i) < worst {
+			worst = scoreOf(i)
+		}
+		if scoreOf(i) < globalWorst { // want "globalWorst is a reduction variable of the parallel loop, but read here other than to update it"
+			globalWorst = scoreOf(i)
+		}
+	}
+	return worst
+}
+
+var globalWorst = 1 << 30
+
+func scoreOf(x int) int { return x * 7919 % 1000 }
