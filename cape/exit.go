@@ -112,7 +112,7 @@ func MainUnwinding() {
 	if n.rank == 0 && n.size > 1 {
 		n.cfg.ReportEnded("unwound")
 	}
-	n.tellLostOutput()
+	_ = n.tellLostOutput() // a panic's status is never 0
 	go func() {
 		time.Sleep(goexitWait)
 		err := Finalize()
@@ -151,3 +151,25 @@ func Panicking() bool {
 // goexitWait is how long MainUnwinding waits for the process to end by a
 // panic before it takes main's end for runtime.Goexit.
 const goexitWait = time.Second
+
+// Exiting is called by the translated program on the argument of its
+// os.Exit: it leaves the job (Finalize), knowing the status, and returns
+// code for os.Exit.
+func Exiting(code int) int {
+	ExitCode(code)
+	Must(Finalize())
+	return code
+}
+
+// ExitCode is called by the translated program before it calls log's Fatal
+// functions (code 1) and Finalize, and by Exiting: it records the status the
+// program ends with.
+// Where the program ends inside a region with status 0 and the region's
+// output on standard output cannot be complete (other nodes ran earlier
+// iterations), Finalize then fails the job instead of ending it with status
+// 0 and an output that differs from go run's.
+func ExitCode(code int) {
+	if n := self; n != nil {
+		n.exitCode = code
+	}
+}

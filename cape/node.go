@@ -94,6 +94,9 @@ type node struct {
 	// (output.go); nil where the platform cannot.
 	out      *stdio.Capture
 	finished bool
+	// exitCode: the status the program ends with where it calls os.Exit
+	// or log.Fatal (ExitCode), else -1.
+	exitCode int
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
 	// refused rate-limits the notices of connections refused on the
@@ -189,7 +192,7 @@ func join(o options) (_ *node, err error) {
 			cfg.ReportFailure(err)
 		}
 	}()
-	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, members: roster.NewMembers(cfg.Size, cfg.MaxLost)}
+	n := &node{rank: cfg.Rank, size: cfg.Size, cfg: cfg, exitCode: -1, members: roster.NewMembers(cfg.Size, cfg.MaxLost)}
 	if n.faults, err = fault.Parse(nodeenv.FaultSpec()); err != nil {
 		return nil, err
 	}
@@ -403,7 +406,9 @@ func Finalize() error {
 	if err := n.checkAbandoned(); err != nil {
 		return err
 	}
-	n.tellLostOutput()
+	if err := n.tellLostOutput(); err != nil {
+		return err
+	}
 	n.printTotals()
 	n.finished = true
 	n.closing.Store(true)

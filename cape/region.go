@@ -60,6 +60,9 @@ type Region struct {
 	// printed (master): the output of every node's units in iteration
 	// order, as written by Exchange, for the durable log.
 	printed []byte
+	// ran: the units this node started in this region while capturing
+	// its output, in the order it ran them (the current one last).
+	ran []roster.Unit
 }
 
 // regionRoster is the master's bookkeeping of a multi-node region: who

@@ -1394,7 +1394,13 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 			if fn, ok := t.info.Uses[sel.Sel].(*types.Func); ok && exits(fn) {
 				fo := t.out(outs, f)
 				c := fo.cape()
-				fo.ed.insert(fo.off(s.Pos()), fmt.Sprintf("%s.Must(%s.Finalize())\n%s", c, c, t.lineDir(s.Pos())))
+				if fn.Pkg().Path() == "os" && len(call.Args) == 1 {
+					// os.Exit(cape.Exiting(code)): Finalize knows the status.
+					fo.ed.insert(fo.off(call.Lparen)+1, c+".Exiting(")
+					fo.ed.insert(fo.off(call.Rparen), ")")
+					return true
+				}
+				fo.ed.insert(fo.off(s.Pos()), fmt.Sprintf("%s.ExitCode(1)\n%s.Must(%s.Finalize())\n%s", c, c, c, t.lineDir(s.Pos())))
 			}
 			return true
 		})

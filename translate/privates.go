@@ -53,37 +53,16 @@ func (t *translator) privateCarry(r *region) {
 			continue
 		}
 		wholeFirst := (t.assignsWhole(first, v) || t.outParam(first)) && t.alwaysRuns(first, r) || t.firstPassAssigns(r, first, v)
+		// every: each iteration assigns it whole (its last value is the
+		// last iteration's).
+		every := wholeFirst || t.everyIterAssigns(r, v)
 		if !wholeFirst && isAggregate(v.Type()) {
-			// An array or a struct: its elements may all be written
-			// before they are read (a buffer filled by a loop), which the
-			// translator does not follow; only a first use that reads
-			// tells it carries a value, or, for a struct, a field
-			// whose first use reads it.
-			wholeFirst = !t.readsFirst(first)
-			if f := t.fieldReadFirst(v, r.body); wholeFirst && f != nil {
-				wholeFirst, first = false, f
-			}
-			var rd, w *ast.Ident // a read of an element not assigned before, and the first element write
-			if wholeFirst {
-				rd, w = t.elementCarry(r, v, clause == "firstprivate")
-			}
-			if rd != nil {
-				fix, holds := fmt.Sprintf("assign the whole array at the start of the iteration (%s = %s{})", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg()))), "zero"
-				if clause == "firstprivate" {
-					fix, holds = fmt.Sprintf("copy it whole into an array of the iteration (own := %s) and use that", v.Name()), "its value from before the region"
-				}
-				t.errorf(rd.Pos(), "%s is %s in the parallel loop, but an iteration reads %s here without assigning it first (it assigns %s at %s): the copy's element holds what the node's previous iteration left, or %s, where go run's array holds the previous iteration's value; %s, or declare it inside the loop",
-					v.Name(), clause, t.elemText(rd), t.elemText(w), t.where(w.Pos()), holds, fix)
+			var refused bool
+			if wholeFirst, first, refused = t.aggregateFirst(r, v, clause, first); refused {
 				continue
 			}
 		}
-		if u := t.partialLast(r, v); u != nil {
-			what, zero := "array", fmt.Sprintf("%s = %s{}", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg())))
-			if _, ok := v.Type().Underlying().(*types.Struct); ok {
-				what = "struct"
-			}
-			t.errorf(u.Pos(), "%s is lastprivate in the parallel loop, but an iteration assigns only part of it here (%s) and may not assign the whole %s: the node that ran the last iteration hands back its copy, whose other parts hold what that node's earlier iterations left (or zero), where go run's one variable keeps what earlier iterations assigned; assign the whole %s at the start of the iteration (%s), or keep it shared and write one element per iteration into a result array",
-				v.Name(), t.text(t.stmtOf(u)), what, what, zero)
+		if t.refusePartialLast(r, v) {
 			continue
 		}
 		if se, reset := t.resetReslice(r, v); se != nil {
@@ -94,7 +73,7 @@ func (t *translator) privateCarry(r *region) {
 		if written && !wholeFirst && (clause == "firstprivate" || r.firstLast[v]) && t.writtenLast(r, v) {
 			// Written in the loop's last iteration only: no iteration
 			// after it reads the copy (if i == n-1 { scale = ... }).
-			wholeFirst = true
+			wholeFirst, every = true, true
 		}
 		var read *ast.Ident // uncoveredRead's answer, asked once
 		uncovered := func() *ast.Ident {
@@ -104,7 +83,7 @@ func (t *translator) privateCarry(r *region) {
 			return read
 		}
 		switch {
-		case r.dir.kind == dirFor && clause == "lastprivate" && !wholeFirst && t.assignsWhole(first, v) && t.condAssignable(r, v):
+		case r.dir.kind == dirFor && clause == "lastprivate" && !every && t.assignsWhole(first, v) && t.condAssignable(r, v):
 			t.conditionalLast(r, v) // assigned in some iterations only
 		case r.firstLast[v] && !written:
 			// Read only: every copy holds the variable's value, as go
@@ -120,12 +99,88 @@ func (t *translator) privateCarry(r *region) {
 			t.errorf(first.Pos(), "%s is %s in the parallel loop, but an iteration uses %s before assigning it: its private copy holds %s, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name(), listed, t.useText(first), holds)
 		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst:
 			t.errorf(first.Pos(), "%s is firstprivate in the parallel loop and an iteration writes it, so the next iteration on the same node would start from that value, where go run's starts from the previous iteration's on any node; assign it whole at the start of the iteration, or use a variable of the iteration", v.Name())
+		case r.dir.kind == dirFor && clause == "lastprivate" && !every && written:
+			t.refuseUnnotedLast(r, v, first)
 		case written && clause != "lastprivate":
 			if after := t.readAfter(v, r); after != nil {
 				t.errorf(after.Pos(), "%s is %s in the parallel region at %s and written there, but read after it: go run would give its value from the region's last iteration, OpenMP and CAPE its value from before the region; list it in lastprivate, or do not read it after the region", v.Name(), clause, t.where(r.dir.pos))
 			}
 		}
 	}
+}
+
+// aggregateFirst answers privateCarry for an array or struct v whose first
+// use first (of clause's copy) is not a whole assignment that always runs:
+// its elements may all be written before they are read (a buffer filled
+// by a loop), which the translator does not follow; only a first use that
+// reads tells it carries a value, or, for a struct, a field whose first
+// use reads it. It returns whether the copy is assigned before it is read,
+// the use to name, and whether it refused a read of an element not
+// assigned before.
+func (t *translator) aggregateFirst(r *region, v *types.Var, clause string, first *ast.Ident) (bool, *ast.Ident, bool) {
+	wholeFirst := !t.readsFirst(first)
+	if f := t.fieldReadFirst(v, r.body); wholeFirst && f != nil {
+		wholeFirst, first = false, f
+	}
+	var rd, w *ast.Ident // a read of an element not assigned before, and the first element write
+	if wholeFirst {
+		rd, w = t.elementCarry(r, v, clause == "firstprivate")
+	}
+	if rd == nil {
+		return wholeFirst, first, false
+	}
+	fix, holds := fmt.Sprintf("assign the whole array at the start of the iteration (%s = %s{})", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg()))), "zero"
+	if clause == "firstprivate" {
+		fix, holds = fmt.Sprintf("copy it whole into an array of the iteration (own := %s) and use that", v.Name()), "its value from before the region"
+	}
+	t.errorf(rd.Pos(), "%s is %s in the parallel loop, but an iteration reads %s here without assigning it first (it assigns %s at %s): the copy's element holds what the node's previous iteration left, or %s, where go run's array holds the previous iteration's value; %s, or declare it inside the loop",
+		v.Name(), clause, t.elemText(rd), t.elemText(w), t.where(w.Pos()), holds, fix)
+	return wholeFirst, first, true
+}
+
+// refusePartialLast refuses a lastprivate array or struct v of r that an
+// iteration assigns only part of (partialLast), and reports whether it did.
+func (t *translator) refusePartialLast(r *region, v *types.Var) bool {
+	u := t.partialLast(r, v)
+	if u == nil {
+		return false
+	}
+	what, zero := "array", fmt.Sprintf("%s = %s{}", v.Name(), types.TypeString(v.Type(), types.RelativeTo(v.Pkg())))
+	if _, ok := v.Type().Underlying().(*types.Struct); ok {
+		what = "struct"
+	}
+	t.errorf(u.Pos(), "%s is lastprivate in the parallel loop, but an iteration assigns only part of it here (%s) and may not assign the whole %s: the node that ran the last iteration hands back its copy, whose other parts hold what that node's earlier iterations left (or zero), where go run's one variable keeps what earlier iterations assigned; assign the whole %s at the start of the iteration (%s), or keep it shared and write one element per iteration into a result array",
+		v.Name(), t.text(t.stmtOf(u)), what, what, zero)
+	return true
+}
+
+// everyIterAssigns reports whether every iteration of r's loop assigns
+// the whole of v before it can end: the statements of the body before
+// the first that holds a continue of the loop assign it (placeAssigned).
+func (t *translator) everyIterAssigns(r *region, v *types.Var) bool {
+	if r.dir.kind != dirFor || hasGoto(r.body) {
+		return false
+	}
+	var prefix []ast.Stmt
+	for _, s := range r.body.List {
+		if continuesBefore(r, s.End()) {
+			break
+		}
+		prefix = append(prefix, s)
+	}
+	return t.placeAssigned(r, v, prefix, elemKey{}, 0)
+}
+
+// refuseUnnotedLast refuses the lastprivate variable v of r, which not
+// every iteration assigns, where a write of it (or its first use first)
+// is one after which the iteration cannot be noted (unnotedWrite).
+func (t *translator) refuseUnnotedLast(r *region, v *types.Var, first *ast.Ident) {
+	u, why := t.unnotedWrite(r, v)
+	if u == nil {
+		u, why = first, "not a plain assignment"
+	}
+	t.errorf(u.Pos(), "%s is lastprivate in the parallel loop, but not every iteration assigns it, and CAPE cannot note which iteration assigned it last through this write (%s, %s): the node that ran the last iteration would hand back its copy, where go run keeps the value of the latest iteration that assigned it; assign it whole with a statement of its own in the loop's body (%s = …)",
+		v.Name(), t.text(t.stmtOf(u)), why, v.Name())
 }
 
 // uncoveredRead returns the first use of the private variable v in r's
@@ -431,24 +486,34 @@ func (t *translator) writtenLast(r *region, v *types.Var) bool {
 // assignment of the whole variable, a statement of a statement list (not
 // in a function literal), after which the iteration's index can be noted.
 func (t *translator) condAssignable(r *region, v *types.Var) bool {
+	u, _ := t.unnotedWrite(r, v)
+	return u == nil
+}
+
+// unnotedWrite returns the first write of v in r's body after which
+// condAssignable cannot note the iteration's index, and why, or nil.
+func (t *translator) unnotedWrite(r *region, v *types.Var) (*ast.Ident, string) {
 	for _, u := range t.facts.uses[v] {
 		if !within(u.Pos(), r.body) || !t.writesVar(u) {
 			continue
 		}
-		if !t.assignsWhole(u, v) || t.enclosingLit(u) != nil && within(t.enclosingLit(u).Pos(), r.body) {
-			return false
+		if lit := t.enclosingLit(u); lit != nil && within(lit.Pos(), r.body) {
+			return u, "in a function literal"
+		}
+		if !t.assignsWhole(u, v) {
+			return u, "of a part, or an update"
 		}
 		as, ok := t.parent[u].(*ast.AssignStmt)
 		if !ok {
-			return false // for k, v = range
+			return u, "in a range clause"
 		}
 		switch t.parent[as].(type) {
 		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 		default:
-			return false // an if's or a for's own statement
+			return u, "in an if's, for's or switch's own statement"
 		}
 	}
-	return true
+	return nil, ""
 }
 
 // fieldReadFirst returns, for a struct v that body uses only through
@@ -758,8 +823,8 @@ func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
 	if r.dir.kind != dirFor {
 		return true
 	}
-	if hasGoto(r.body) {
-		return false // a goto may jump over any statement
+	if hasGoto(r.body) || continuesBefore(r, id.Pos()) {
+		return false // a goto may jump over any statement, a continue over those after it
 	}
 	var cur ast.Node = id
 	for cur != nil {
@@ -786,6 +851,34 @@ func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
 		cur = p
 	}
 	return false
+}
+
+// continuesBefore reports whether r's loop body holds, before pos, a
+// continue of r's loop (one of no inner loop, or naming r's label), which
+// ends an iteration before the statement at pos runs.
+func continuesBefore(r *region, pos token.Pos) bool {
+	found := false
+	var visit func(n ast.Node, inner bool) bool
+	visit = func(n ast.Node, inner bool) bool {
+		if found || n == nil || n.Pos() >= pos {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			if !inner {
+				ast.Inspect(n, func(m ast.Node) bool { return m == n || visit(m, true) })
+				return false
+			}
+		case *ast.BranchStmt:
+			own := n.Label == nil && !inner || n.Label != nil && r.label != nil && n.Label.Name == r.label.Label.Name
+			found = n.Tok == token.CONTINUE && own
+		}
+		return !found
+	}
+	ast.Inspect(r.body, func(n ast.Node) bool { return n == ast.Node(r.body) || visit(n, false) })
+	return found
 }
 
 // copyDest reports whether the use id is copy's destination: copy(v[:],

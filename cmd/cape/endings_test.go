@@ -80,29 +80,44 @@ func TestRecoveredPanicStops(t *testing.T) {
 	}
 }
 
-// TestExitInRegionSaysOutputLost: a program that ends inside a region
-// (os.Exit in an iteration) after the region's iterations printed ends with
-// its own status, and the nodes that printed write those lines on standard
-// error, saying they could not take their place in the output (a region's
-// output is written at its end, which never comes); the master says that
-// a slave whose program ended so ended inside the region, not before it
-// (which would be sequential code taking another path).
-func TestExitInRegionSaysOutputLost(t *testing.T) {
+// TestExitInRegion: a program that ends inside a region (os.Exit in an
+// iteration) after the region's iterations printed ends with its own
+// status. On 2 nodes the iteration is in node 1's block: node 1 ends, the
+// master re-runs its block and ends there too, having run every iteration
+// before it, so the lines go to standard output as under go run. On 3
+// nodes node 1 ran iterations before it: the nodes that printed write
+// those lines on standard error, saying they could not take their place
+// in the output, and where the status is 0 the job ends with status 1
+// instead, saying why. The master says that a slave whose program ended
+// so ended inside the region, not before it (which would be sequential
+// code taking another path).
+func TestExitInRegion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	bin := sharedBuild(t, "./testdata/endings")
-	_, errText, err := capeRun("2", nil, bin, []string{"-how", "exitprint"})
-	var ee *launch.ExitError
-	if !errors.As(err, &ee) || ee.Code != 3 || !strings.Contains(errText, "what its iterations printed on this node cannot take its place in the output") {
-		t.Fatalf("%v, want status 3 and the held output said\n%s", err, errText)
-	}
-	for _, line := range []string{"[node 1] iteration 3000", "[node 1] iteration 4000", "\niteration 0\n"} {
-		if !strings.Contains(errText, line) {
-			t.Errorf("standard error lacks %q, printed in the region before the program ended:\n%s", line, errText)
+	want := "iteration 0\niteration 1000\niteration 2000\niteration 3000\niteration 4000\n"
+	for _, how := range []string{"exitprint", "exitzero"} {
+		status := map[string]int{"exitprint": 3, "exitzero": 0}[how]
+		out, errText, err := capeRun("2", nil, bin, []string{"-how", how})
+		var ee *launch.ExitError
+		if status == 0 && err != nil || status != 0 && (!errors.As(err, &ee) || ee.Code != status) || out != want {
+			t.Errorf("-how %s on 2 nodes: %v, printed %q, want status %d and %q\n%s", how, err, out, status, want, errText)
 		}
-	}
-	if strings.Contains(errText, "ended before this region") || !strings.Contains(errText, "node 1's program ended inside this region") {
-		t.Errorf("the master does not say that node 1's program ended inside the region:\n%s", errText)
+		if strings.Contains(errText, "ended before this region") || !strings.Contains(errText, "node 1's program ended inside this region") {
+			t.Errorf("the master does not say that node 1's program ended inside the region:\n%s", errText)
+		}
+		_, errText, err = capeRun("3", nil, bin, []string{"-how", how})
+		if !errors.As(err, &ee) || ee.Code != max(status, 1) || !strings.Contains(errText, "what its iterations printed on this node cannot take its place in the output") {
+			t.Fatalf("-how %s on 3 nodes: %v, want status %d and the held output said\n%s", how, err, max(status, 1), errText)
+		}
+		if status == 0 && !strings.Contains(errText, "the program ends with status 0 inside region") {
+			t.Errorf("-how %s on 3 nodes: status 1 not explained:\n%s", how, errText)
+		}
+		for _, line := range []string{"[node 2] iteration 4000", "\niteration 0\n"} {
+			if status != 0 && !strings.Contains(errText, line) {
+				t.Errorf("-how %s on 3 nodes: standard error lacks %q, printed in the region before the program ended:\n%s", how, line, errText)
+			}
+		}
 	}
 }

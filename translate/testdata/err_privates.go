@@ -312,7 +312,7 @@ func extremes(out []int) {
 		} else {
 			out[i] = 0
 		}
-		if next(out) > called { // want "called is a reduction variable of the parallel loop, but read here other than to update it"
+		if next(out) > called { // called = max(called, next(out)): next returns len(out)
 			called = next(out)
 		}
 		if float64(out[i]) > fmax { // want "fmax is a max reduction variable of the parallel loop, compared here to keep the larger value: on a floating-point variable"
@@ -481,4 +481,17 @@ func switchBranches(x []int, s []any) {
 		out[i] += f // want "f is private in the parallel loop, but an iteration uses it before assigning it"
 	}
 	fmt.Println(out)
+}
+
+// lastInClosure: a lastprivate variable that some iterations assign in a
+// function literal cannot have its latest assignment noted.
+func lastInClosure(n int) int {
+	last := -1
+	//cape:parallel for lastprivate(last)
+	for i := 0; i < n; i++ {
+		if i%7 == 3 {
+			func() { last = i }() // want "last is lastprivate in the parallel loop, but not every iteration assigns it, and CAPE cannot note which iteration assigned it last through this write \\(last = i, in a function literal\\)"
+		}
+	}
+	return last
 }

@@ -4,8 +4,8 @@
 // "recover" panics and recovers in a deferred call that exits with 7,
 // "fatal" calls log.Fatalf (status 1); "exitin" and "fatalin" call os.Exit(3)
 // and log.Fatalf in one iteration of the last region, "exitprint" calls
-// os.Exit(3) there after iterations of the region printed, "panicin" panics
-// there.
+// os.Exit(3) there after iterations of the region printed, "exitzero" the
+// same with os.Exit(0), "panicin" panics there.
 package main
 
 import (
@@ -17,20 +17,22 @@ import (
 )
 
 func main() {
-	how := flag.String("how", "exit", "exit, panic, goexit, recover, fatal, exitin, fatalin, exitprint or panicin")
+	how := flag.String("how", "exit", "exit, panic, goexit, recover, fatal, exitin, fatalin, exitprint, exitzero or panicin")
 	flag.Parse()
 	a := make([]int, 5000)
 	for k := 0; k < 4; k++ {
 		//cape:parallel for
 		for i := range a {
 			a[i] += i * (k + 1)
-			if k == 3 && *how == "exitprint" && i%1000 == 0 {
+			if k == 3 && (*how == "exitprint" || *how == "exitzero") && i%1000 == 0 {
 				fmt.Println("iteration", i)
 			}
 			if k == 3 && i == 4000 {
 				switch *how {
 				case "exitprint":
 					os.Exit(3)
+				case "exitzero":
+					os.Exit(0)
 				case "exitin":
 					os.Exit(3)
 				case "fatalin":
