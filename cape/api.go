@@ -47,6 +47,7 @@ type Option func(*options)
 
 type options struct {
 	everyRegionLast bool
+	goRegions       bool
 }
 
 // EveryRegionLast says that every parallel region of the program is its
@@ -55,6 +56,11 @@ type options struct {
 // transfer (auto) does not set up lazy transfer, whose helpers would only
 // cost the job their start.
 func EveryRegionLast() Option { return func(o *options) { o.everyRegionLast = true } }
+
+// GoroutineRegions says that the program starts goroutines, one of which
+// may run its regions while main waits: a Guard then tells the regions of
+// its own goroutine from those of another.
+func GoroutineRegions() Option { return func(o *options) { o.goRegions = true } }
 
 // Must ends the node when err is not nil: with status 0 for ErrJobDone,
 // and otherwise with status 1, reporting err on stderr naming this node (the

@@ -16,9 +16,16 @@ import (
 // right, so the next region, checkpoint point or the job's end stops the
 // job naming the region; if it does not, the panic ends the process as
 // under go run.
+//
+// In a program that starts goroutines (GoroutineRegions), a goroutine
+// running regions may let main go on before its guard's Leave runs (its
+// own `defer wg.Done()` runs first): main's next region is then not one
+// the goroutine's call left, which the guard tells by the goroutine that
+// began it.
 type Guard struct {
 	n   *node
 	cur *Region // the region running when the call began (nil: none)
+	gid uint64  // the goroutine of the call, with GoroutineRegions
 }
 
 // Enter returns the guard of the call that begins.
@@ -27,7 +34,11 @@ func Enter() Guard {
 	if n == nil {
 		return Guard{}
 	}
-	return Guard{n: n, cur: n.cur}
+	g := Guard{n: n, cur: n.cur}
+	if n.goRegions {
+		g.gid = goroutineID()
+	}
+	return g
 }
 
 // Leave notes, at the end of the guarded call, a region of the call left
@@ -36,7 +47,7 @@ func (g Guard) Leave() {
 	if g.n == nil {
 		return
 	}
-	if c := g.n.cur; c != nil && c != g.cur && g.n.abandoned == nil {
+	if c := g.n.cur; c != nil && c != g.cur && g.n.abandoned == nil && c.gid == g.gid {
 		g.n.abandoned = c
 	}
 }

@@ -97,6 +97,8 @@ type node struct {
 	// exitCode: the status the program ends with where it calls os.Exit
 	// or log.Fatal (ExitCode), else -1.
 	exitCode int
+	// goRegions: the program starts goroutines (GoroutineRegions).
+	goRegions bool
 
 	closing atomic.Bool // Finalize has begun: the end of the connection is expected
 	// refused rate-limits the notices of connections refused on the
@@ -148,6 +150,7 @@ func Init(opts ...Option) error {
 		initErr = fmt.Errorf("init: %w", err)
 		return initErr
 	}
+	n.goRegions = o.goRegions
 	self = n
 	sameRandom()
 	nodeenv.Forget()

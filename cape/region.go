@@ -63,6 +63,8 @@ type Region struct {
 	// ran: the units this node started in this region while capturing
 	// its output, in the order it ran them (the current one last).
 	ran []roster.Unit
+	// gid: the goroutine that began the region, with GoroutineRegions.
+	gid uint64
 }
 
 // regionRoster is the master's bookkeeping of a multi-node region: who
@@ -120,6 +122,9 @@ func Begin(name string) *Region {
 	}
 	rank, size := n.split()
 	r := &Region{n: n, name: name, seq: n.seq, rank: rank, size: size}
+	if n.goRegions {
+		r.gid = goroutineID()
+	}
 	if replay := n.seq <= n.replayTo && n.pending == nil; replay || n.dur != nil && !n.dur.ImagesOnly() {
 		r.dlog = &regionLog{replay: replay}
 	}

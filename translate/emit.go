@@ -1337,9 +1337,12 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	}
 	fo := t.out(outs, t.fileOf[t.fset.File(d.Pos())])
 	c := fo.cape()
-	var opts string
+	var opts []string
 	if t.everyRegionLast() {
-		opts = c + ".EveryRegionLast()"
+		opts = append(opts, c+".EveryRegionLast()")
+	}
+	if t.startsGoroutines() {
+		opts = append(opts, c+".GoroutineRegions()")
 	}
 	// Leaving the job waits for its end; a panic (or runtime.Goexit) must
 	// not: main's own returns set returned, so that a panicking node's
@@ -1358,7 +1361,7 @@ func (t *emitter) emitMain(outs map[*ast.File]*fileOut) {
 	// job with the guard's error.
 	abandoned := fmt.Sprintf("} else if %s.Abandoned() && !%s.Panicking() {\n%s.Must(%s.Finalize())\n", c, c, c, c)
 	fo.ed.insert(fo.off(d.Body.Lbrace)+1, fmt.Sprintf("\n%s.Must(%s.Init(%s))\n%s := false\ndefer func() {\nif %s {\n%s.Must(%s.Finalize())\n%s} else {\n%s.MainUnwinding()\n}\n}()\n%s%s",
-		c, c, opts, returned, returned, c, c, abandoned, c, guard, t.lineDir(d.Body.Lbrace+1)))
+		c, c, strings.Join(opts, ", "), returned, returned, c, c, abandoned, c, guard, t.lineDir(d.Body.Lbrace+1)))
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
