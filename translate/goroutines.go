@@ -119,19 +119,21 @@ func (t *translator) inLoop(n ast.Node) bool {
 // (deferred, or as its last statement: endSignal), and a later statement
 // of the list g is in calls wg.Wait(), with no statement between that may
 // run a region or calls wg.Done() (go func() { defer wg.Done(); … }();
-// wg.Wait()). A wg.Done() before the goroutine's regions would let the
-// wait end while they run, and so would a deferred call that may run one
-// (deferred before defer wg.Done(), it runs after it).
+// wg.Wait()), or receives from a channel the literal's end signals
+// (close(done) as its last statement, then <-done). A wg.Done() before the
+// goroutine's regions would let the wait end while they run, and so would
+// a deferred call that may run one (deferred before defer wg.Done(), it
+// runs after it).
 func (t *translator) joinedAfter(rc reach, g *ast.GoStmt) bool {
 	return t.joinedBefore(rc, nil, g)
 }
 
-// joinedBefore is joinedAfter, and, where pr (printReach's) is given, for
-// a goroutine that may write to standard output: then <-ch (v := <-ch)
-// waits for it too, where the function literal's end signals ch
-// (endSignal) and the function g is in uses ch for nothing else
-// (onlyJoinUses), and none of its deferred calls that may write runs
-// after its signal (writesAfter).
+// joinedBefore is joinedAfter, where <-ch (v := <-ch) waits for the
+// goroutine too, where the function literal's end signals ch (endSignal),
+// the function g is in uses ch for nothing else (onlyJoinUses) and no
+// deferred call of the literal may run a region; where pr (printReach's)
+// is given, for a goroutine that may write to standard output, none of
+// its deferred calls that may write runs after its signal (writesAfter).
 func (t *translator) joinedBefore(rc reach, pr *reach, g *ast.GoStmt) bool {
 	lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
 	if !ok {
@@ -147,8 +149,8 @@ func (t *translator) joinedBefore(rc reach, pr *reach, g *ast.GoStmt) bool {
 			return t.endSignal(lit.Body, wg) && !t.callsDone(list[i+1:i+1+j], wg) && !t.defersRegion(rc, lit.Body) &&
 				(pr == nil || !t.writesAfter(*pr, lit.Body, wg))
 		}
-		if ch := t.receivedFrom(s); pr != nil && ch != nil && t.endSignal(lit.Body, ch) && t.onlyJoinUses(funcBody(t.funcOf(g)), ch, lit, s) {
-			return !t.writesAfter(*pr, lit.Body, ch)
+		if ch := t.receivedFrom(s); ch != nil && t.endSignal(lit.Body, ch) && t.onlyJoinUses(funcBody(t.funcOf(g)), ch, lit, s) {
+			return !t.defersRegion(rc, lit.Body) && (pr == nil || !t.writesAfter(*pr, lit.Body, ch))
 		}
 		if t.regionSiteIn(rc, s) != nil || t.startsRegions(rc, s) {
 			return false

@@ -32,6 +32,30 @@ func main() {
 	if _, err := translateMain(t, &Config{Importer: testImporter(t)}, src); err != nil {
 		t.Fatalf("refused: %v", err)
 	}
+	// Joined by a channel the goroutine closes last, with a region in
+	// main after the join.
+	src = "package main\n\nimport \"fmt\"\n" + `
+func main() {
+	out := make([]int, 1000)
+	done := make(chan bool)
+	go func() {
+		//cape:parallel for
+		for i := range out {
+			out[i] = i * i % 97
+		}
+		close(done)
+	}()
+	<-done
+	//cape:parallel for
+	for i := range out {
+		out[i]++
+	}
+	fmt.Println(out[999])
+}
+`
+	if _, err := translateMain(t, &Config{Importer: testImporter(t)}, src); err != nil {
+		t.Fatalf("joined by <-done: refused: %v", err)
+	}
 }
 
 // TestGoroutinePrints checks printsInGoroutines on whole programs:
@@ -112,7 +136,7 @@ func start() {
 	done := make(chan bool)
 	go func() { fill(a, 1); close(done) }()
 	go fmt.Println("meanwhile")
-	<-done`, "main.go:23:2: this goroutine writes to standard output .fmt.Println at main.go:23. and may still run while a parallel region runs .main.go:22."},
+	<-done`, "main.go:23:5: fmt.Println at main.go:23 writes to standard output while the goroutine started at main.go:22 may run a parallel region .main.go:22."},
 		{"after the wait for the goroutine of the regions", `
 	a := make([]int, 64)
 	done := make(chan bool)
