@@ -575,14 +575,14 @@ func (t *translator) firstAccess(v *types.Var, body ast.Node) (first *ast.Ident,
 
 // lengthOnly reports whether the use id reads only its variable's length
 // or whether it is nil: len(v), cap(v), v == nil, or for k := range v
-// without a value.
+// without a value; not for a string, whose length is part of its value.
 func (t *translator) lengthOnly(id *ast.Ident) bool {
 	switch p := t.parent[id].(type) {
 	case *ast.RangeStmt:
-		return p.X == ast.Expr(id) && p.Value == nil
+		return p.X == ast.Expr(id) && p.Value == nil && !isString(t.info.TypeOf(id))
 	case *ast.CallExpr:
 		b, ok := t.info.Uses[calleeIdent(p)].(*types.Builtin)
-		return ok && (b.Name() == "len" || b.Name() == "cap")
+		return ok && (b.Name() == "len" || b.Name() == "cap") && !isString(t.info.TypeOf(id))
 	case *ast.BinaryExpr:
 		if p.Op != token.EQL && p.Op != token.NEQ {
 			return false

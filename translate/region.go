@@ -342,7 +342,7 @@ func (t *translator) resolveClauses(r *region) {
 					continue
 				}
 				if prev, dup := seen[v]; dup {
-					if (prev == "firstprivate" && c.name == "lastprivate" || prev == "lastprivate" && c.name == "firstprivate") && pointerFree(v.Type()) {
+					if (prev == "firstprivate" && c.name == "lastprivate" || prev == "lastprivate" && c.name == "firstprivate") && (pointerFree(v.Type()) || isString(v.Type())) {
 						// Both, as OpenMP allows: a copy that starts
 						// from the variable's value and is handed over.
 						if r.firstLast == nil {
@@ -352,10 +352,13 @@ func (t *translator) resolveClauses(r *region) {
 						r.clauseOf[v] = "lastprivate"
 						continue
 					}
-					if prev == c.name {
-						t.errorf(a.pos, "%s appears twice in %s clauses: a variable has one clause (one reduction operator)", a.text, c.name)
-					} else {
-						t.errorf(a.pos, "%s appears in both %s and %s", a.text, prev, c.name)
+					switch {
+					case prev == c.name && c.name == "reduction":
+						t.errorf(a.pos, "%s appears twice in reduction clauses: a variable has one reduction operator", a.text)
+					case prev == c.name:
+						t.errorf(a.pos, "%s appears twice in %s clauses: list it once", a.text, c.name)
+					default:
+						t.errorf(a.pos, "%s appears in both %s and %s: a variable has one clause (but firstprivate and lastprivate together, for a variable of numbers, booleans, arrays and structs of them, or a string)", a.text, prev, c.name)
 					}
 					r.refused[v] = true
 					continue

@@ -376,13 +376,22 @@ func (t *collector) identFacts(n *ast.Ident) {
 			t.facts.uses[o] = append(t.facts.uses[o], n)
 		}
 	case *types.Func:
-		if call, ok := t.parent[n].(*ast.CallExpr); ok && call.Fun == n {
-			return
-		}
+		var fun ast.Expr = n // the callee expression, if n is called
 		if sel, ok := t.parent[n].(*ast.SelectorExpr); ok && sel.Sel == n {
-			if call, ok := t.parent[sel].(*ast.CallExpr); ok && call.Fun == sel {
-				return
+			fun = sel
+		}
+		switch ix := t.parent[fun].(type) { // an instantiation: fill[float64](a, k)
+		case *ast.IndexExpr:
+			if ix.X == fun {
+				fun = ix
 			}
+		case *ast.IndexListExpr:
+			if ix.X == fun {
+				fun = ix
+			}
+		}
+		if call, ok := t.parent[fun].(*ast.CallExpr); ok && call.Fun == fun {
+			return
 		}
 		t.facts.valueUse[o] = true
 	}
@@ -463,6 +472,10 @@ func (t *translator) staticCallee(call *ast.CallExpr) *types.Func {
 		}
 		id = f.Sel
 	case *ast.IndexExpr: // generic instantiation
+		if i, ok := f.X.(*ast.Ident); ok {
+			id = i
+		}
+	case *ast.IndexListExpr:
 		if i, ok := f.X.(*ast.Ident); ok {
 			id = i
 		}

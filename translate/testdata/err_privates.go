@@ -495,3 +495,20 @@ func lastInClosure(n int) int {
 	}
 	return last
 }
+
+// stringLength: a string's length is part of its value, which an
+// iteration reading it before assigning it carries; firstprivate and
+// lastprivate together take a string.
+func stringLength(n int) (string, string) {
+	out := make([]int, n)
+	var s string
+	tag := "none"
+	//cape:parallel for private(s) firstprivate(tag) lastprivate(tag)
+	for i := 0; i < n; i++ {
+		out[i] = len(s) // want "s is private in the parallel loop, but an iteration uses it before assigning it"
+		s = fmt.Sprint(i)
+		tag = s + "!"
+	}
+	fmt.Println(out)
+	return s, tag
+}

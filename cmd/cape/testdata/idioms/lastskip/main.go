@@ -1,8 +1,9 @@
 // Command lastskip has lastprivate variables (a number, a string, a struct
 // and an array) that iterations skipping to the next one with continue
 // leave unassigned, so the last iteration does not assign them; a private
-// variable assigned in every clause of a switch; and a guarded minimum of
-// a function's value.
+// variable assigned in every clause of a switch; a guarded minimum of a
+// function's value; a string both firstprivate and lastprivate; and a
+// generic function's region called with its type argument given.
 package main
 
 import "fmt"
@@ -13,6 +14,13 @@ type best struct {
 }
 
 func cost(i int) int { return (i*7919 + 13) % 1009 }
+
+func scale[T ~int | ~float64](a []T, k T) {
+	//cape:parallel for
+	for i := 0; i < len(a); i++ {
+		a[i] = T(i) * k
+	}
+}
 
 func main() {
 	names := []string{"ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen", "ibis"}
@@ -52,5 +60,13 @@ func main() {
 	for _, v := range out {
 		sum += v
 	}
-	fmt.Println(x, tag, b, arr, sum, low)
+	label := "start"
+	//cape:parallel for firstprivate(label) lastprivate(label)
+	for i := 0; i < n; i++ {
+		if i%11 == 4 && i < 60 {
+			label = fmt.Sprint("s", i)
+		}
+	}
+	scale[float64](out, 0.5)
+	fmt.Println(x, tag, b, arr, sum, low, label, out[n-1])
 }
