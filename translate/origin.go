@@ -741,6 +741,15 @@ func (f *freshness) call(call *ast.CallExpr) bool {
 	t := f.t
 	if b, ok := t.info.Uses[calleeIdent(call)].(*types.Builtin); ok && (b.Name() == "new" || b.Name() == "make") {
 		return t.inRegion(call.Pos())
+	} else if ok && b.Name() == "append" {
+		// append(buf, x, ...): buf's array, or a new one, holding its
+		// elements and the fresh values appended.
+		for _, a := range call.Args {
+			if !f.value(a) {
+				return false
+			}
+		}
+		return true
 	}
 	fn, recv := t.externalCallee(call)
 	if fn == nil || call.Ellipsis.IsValid() {

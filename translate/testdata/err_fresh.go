@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"strconv"
 )
 
 // Another package's constructors are the iteration's own memory only when
@@ -29,4 +30,19 @@ func main() {
 		out[i] = own.Uint64() + wrapped.Uint64() // want "rand.Rand.Uint64 may write through the slices or pointers that wrapped holds"
 	}
 	fmt.Println(out)
+}
+
+// appendAfterAppendf: a buffer of the iteration's, grown by fmt.Appendf
+// and then by append, is the iteration's own memory.
+func appendAfterAppendf(n int) []int {
+	lens := make([]int, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		var buf []byte
+		buf = fmt.Appendf(buf, "%d", i*i)
+		buf = append(buf, ":"...)
+		buf = strconv.AppendInt(buf, int64(i), 10)
+		lens[i] = len(buf) + int(buf[0])
+	}
+	return lens
 }
