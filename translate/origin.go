@@ -784,7 +784,7 @@ func (f *freshness) call(call *ast.CallExpr) bool {
 // has only fresh values.
 func (f *freshness) variable(v *types.Var) bool {
 	t := f.t
-	if !t.inRegion(v.Pos()) || t.isParam(v) || len(f.seen) > 64 {
+	if f.scopeOf(v) == nil || t.isParam(v) || len(f.seen) > 64 {
 		return false
 	}
 	if f.seen[v] {
@@ -824,12 +824,7 @@ func (t *translator) printedInto(amp *ast.UnaryExpr) bool {
 // v's memory would then lead to memory the iteration did not make.
 func (f *freshness) reachedFromElsewhere(v *types.Var) bool {
 	t := f.t
-	var scope ast.Node
-	for _, r := range t.regions {
-		if within(v.Pos(), r.stmt) {
-			scope = r.stmt
-		}
-	}
+	scope := f.scopeOf(v)
 	if scope == nil {
 		return true
 	}
@@ -849,7 +844,7 @@ func (f *freshness) reachedFromElsewhere(v *types.Var) bool {
 				}
 			}
 		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && t.rootVar(sel.X) == v {
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && t.rootVar(sel.X) == v && !ioMethods[sel.Sel.Name] {
 				for _, a := range x.Args {
 					if typ := t.info.TypeOf(a); typ != nil && refersTo(typ) && !f.value(a) && !isFuncName(t.info, a) {
 						found = true
@@ -861,6 +856,38 @@ func (f *freshness) reachedFromElsewhere(v *types.Var) bool {
 	})
 	return found
 }
+
+// scopeOf returns where the local variable v lives and may be reached:
+// the region that declares it, or else the body of the function
+// declaration that does, where that holds no region (a function a region
+// calls makes its locals anew in every call, as an iteration does); nil
+// for other variables.
+func (f *freshness) scopeOf(v *types.Var) ast.Node {
+	t := f.t
+	var scope ast.Node
+	for _, r := range t.regions {
+		if within(v.Pos(), r.stmt) {
+			scope = r.stmt
+		}
+	}
+	if scope != nil {
+		return scope
+	}
+	d, ok := t.funcOf(v).(*ast.FuncDecl)
+	if !ok || d.Body == nil || !within(v.Pos(), d.Body) {
+		return nil
+	}
+	for _, r := range t.regions {
+		if within(r.stmt.Pos(), d.Body) {
+			return nil // a local around a region: its iterations share it
+		}
+	}
+	return d.Body
+}
+
+// ioMethods are the methods of io's interfaces, whose implementations
+// must not retain the slice they are handed (io.Reader's contract).
+var ioMethods = map[string]bool{"Read": true, "ReadAt": true, "Write": true, "WriteAt": true}
 
 // freshVar is freshValue for the variable v.
 func (t *translator) freshVar(v *types.Var) bool {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"os"
 	"strconv"
 )
 
@@ -45,4 +46,25 @@ func appendAfterAppendf(n int) []int {
 		lens[i] = len(buf) + int(buf[0])
 	}
 	return lens
+}
+
+// loadChunks: a file a function the region calls opens is that call's
+// own, read into the slice it is handed and closed.
+func loadChunks(name string, n, chunk int) []byte {
+	buf := make([]byte, n*chunk)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		_ = loadChunk(name, buf[i*chunk:(i+1)*chunk], int64(i*chunk))
+	}
+	return buf
+}
+
+func loadChunk(name string, dst []byte, off int64) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.ReadAt(dst, off)
+	return err
 }
