@@ -388,12 +388,23 @@ func embeddedTerms(iface *types.Interface) iter.Seq[[]types.Type] {
 // store a value of typ too, and are traced as well.
 func (t *analyzer) needElems(tr trace, typ types.Type, name string, why token.Pos) {
 	for _, es := range t.stores.elems {
-		if !types.Identical(es.typ, typ) && !hasTypeParam(es.typ) || t.seen[tr.storesKey(es)] {
+		if !types.Identical(es.typ, typ) && !mayInstantiate(es.typ, typ) || t.seen[tr.storesKey(es)] {
 			continue
 		}
 		t.seen[tr.storesKey(es)] = true
 		t.traceStores(tr, es.stores, name, "an element of type "+es.typ.String(), why)
 	}
+}
+
+// mayInstantiate reports whether the type gen of generic code may stand
+// for typ: it holds a type parameter, and where it is one, typ satisfies
+// its constraint (T ~float64 | ~int never stands for a []float64).
+func mayInstantiate(gen, typ types.Type) bool {
+	if tp, ok := gen.(*types.TypeParam); ok {
+		iface, ok := tp.Constraint().Underlying().(*types.Interface)
+		return !ok || types.Satisfies(typ, iface)
+	}
+	return hasTypeParam(gen)
 }
 
 // hasTypeParam reports whether typ is or holds a type parameter.

@@ -138,3 +138,4 @@ func textual[T ~int | ~string](a []T) T {
 	}
 	return s
 }
+
