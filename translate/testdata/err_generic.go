@@ -138,4 +138,3 @@ func textual[T ~int | ~string](a []T) T {
 	}
 	return s
 }
-
