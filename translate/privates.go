@@ -97,6 +97,9 @@ func (t *translator) privateCarry(r *region) {
 				listed, holds = "firstprivate and lastprivate", "its value from before the region"
 			}
 			t.errorf(first.Pos(), "%s is %s in the parallel loop, but an iteration uses %s before assigning it: its private copy holds %s, or what the node's previous iteration left, where go run holds the previous iteration's value; assign it at the start of the iteration, or list it in firstprivate if it is only read", v.Name(), listed, t.useText(first), holds)
+		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst && t.writesThrough(v, r.body):
+			t.errorf(first.Pos(), "%s is firstprivate in the parallel loop, and the iterations write through it (%s): a copy of a %s reaches the same memory as %s itself, so the clause changes nothing there; leave %s out of the clause (a variable is shared by default), and the writes are to the memory it refers to",
+				v.Name(), t.text(t.stmtOf(t.firstWriteThrough(v, r.body))), typeKind(v.Type()), v.Name(), v.Name())
 		case r.dir.kind == dirFor && clause == "firstprivate" && written && !wholeFirst:
 			t.errorf(first.Pos(), "%s is firstprivate in the parallel loop and an iteration writes it, so the next iteration on the same node would start from that value, where go run's starts from the previous iteration's on any node; assign it whole at the start of the iteration, or use a variable of the iteration", v.Name())
 		case r.dir.kind == dirFor && clause == "lastprivate" && !every && written:
@@ -107,6 +110,51 @@ func (t *translator) privateCarry(r *region) {
 			}
 		}
 	}
+}
+
+// writesThrough reports whether v is a slice, map or pointer that the
+// uses in body write only through (v[i] = x, *v = x, v.f = x on a
+// pointer), never assigning v itself.
+func (t *translator) writesThrough(v *types.Var, body ast.Node) bool {
+	switch v.Type().Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Pointer:
+	default:
+		return false
+	}
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), body) || !t.writesVar(u) {
+			continue
+		}
+		if _, amp := t.parent[u].(*ast.UnaryExpr); amp || t.assignsWhole(u, v) {
+			return false // v = …, or &v
+		}
+	}
+	return t.firstWriteThrough(v, body) != nil
+}
+
+// firstWriteThrough returns the first use of v in body that writes
+// through it, or nil.
+func (t *translator) firstWriteThrough(v *types.Var, body ast.Node) *ast.Ident {
+	var first *ast.Ident
+	for _, u := range t.facts.uses[v] {
+		if within(u.Pos(), body) && t.writesVar(u) && !t.assignsWhole(u, v) && (first == nil || u.Pos() < first.Pos()) {
+			first = u
+		}
+	}
+	return first
+}
+
+// typeKind names the kind of typ's underlying type: slice, map, pointer.
+func typeKind(typ types.Type) string {
+	switch typ.Underlying().(type) {
+	case *types.Slice:
+		return "slice"
+	case *types.Map:
+		return "map"
+	case *types.Pointer:
+		return "pointer"
+	}
+	return typ.String()
 }
 
 // aggregateFirst answers privateCarry for an array or struct v whose first

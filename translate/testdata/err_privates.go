@@ -512,3 +512,13 @@ func stringLength(n int) (string, string) {
 	fmt.Println(out)
 	return s, tag
 }
+
+// firstprivateView: a firstprivate slice whose elements the iterations
+// write: its copies reach the shared array.
+func firstprivateView(data []int) {
+	view := data[5:15]
+	//cape:parallel for firstprivate(view)
+	for i := 0; i < len(view); i++ {
+		view[i] = i * 3 // want "view is firstprivate in the parallel loop, and the iterations write through it \\(view\\[i\\] = i \\* 3\\): a copy of a slice reaches the same memory as view itself"
+	}
+}
