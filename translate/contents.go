@@ -52,6 +52,16 @@ type trace struct {
 	// trace's would-be diagnostics are appended to *found, for the caller
 	// of softly to keep or discard; they are never reported by themselves.
 	found *ErrorList
+	// held: the memory traced is what arena memory refers to (a pointer
+	// or slice field of a struct the region writes), not memory the
+	// region writes through itself; only the diagnostics say so.
+	held bool
+}
+
+// hold is tr for the memory that arena memory refers to.
+func (tr trace) hold() trace {
+	tr.held = true
+	return tr
 }
 
 // soft reports whether tr traces memory that is only read.
@@ -298,7 +308,7 @@ func (t *analyzer) contents(tr trace, typ types.Type, name string, why, site tok
 			f := u.Field(i)
 			switch f.Type().Underlying().(type) {
 			case *types.Slice, *types.Pointer:
-				t.needField(tr, f, name, why)
+				t.needField(tr.hold(), f, name, why)
 			default:
 				ok = t.contents(tr, f.Type(), name, why, site) && ok
 			}

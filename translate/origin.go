@@ -163,6 +163,10 @@ func (t *analyzer) needExpr(tr trace, e ast.Expr, name string, why token.Pos) {
 		if w, h, ok := strings.Cut(what, "; "); ok {
 			what, hint = w, "; "+h
 		}
+		if tr.held {
+			t.originErrorf(tr, e.Pos(), "%s is referred to by memory that the parallel region at %s writes, which lives in the arena and may refer only to arena memory, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
+			return
+		}
 		t.originErrorf(tr, e.Pos(), "%s is written through in the parallel region at %s, but its memory comes from %s here, which CAPE cannot place in the arena%s", name, t.where(why), what, hint)
 	}
 	switch x := e.(type) {
