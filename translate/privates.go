@@ -83,7 +83,7 @@ func (t *translator) privateCarry(r *region) {
 			return read
 		}
 		switch {
-		case r.dir.kind == dirFor && clause == "lastprivate" && !every && t.assignsWhole(first, v) && t.condAssignable(r, v):
+		case r.dir.kind == dirFor && clause == "lastprivate" && !every && t.assignsWhole(first, v) && t.condAssignable(r, v) && uncovered() == nil:
 			t.conditionalLast(r, v) // assigned in some iterations only
 		case r.firstLast[v] && !written:
 			// Read only: every copy holds the variable's value, as go
@@ -170,6 +170,14 @@ func (t *translator) aggregateFirst(r *region, v *types.Var, clause string, firs
 	if f := t.fieldReadFirst(v, r.body); wholeFirst && f != nil {
 		wholeFirst, first = false, f
 	}
+	if _, isStruct := v.Type().Underlying().(*types.Struct); wholeFirst && isStruct {
+		// A field read that no assignment before it covers (t.In.X = i
+		// then t.In.Y; t.A = i in one branch, t = P{…} in the other);
+		// for a firstprivate copy, of a field the iterations write.
+		if u := t.uncoveredFieldRead(r, v, clause == "firstprivate"); u != nil {
+			wholeFirst, first = false, u
+		}
+	}
 	var rd, w *ast.Ident // a read of an element not assigned before, and the first element write
 	if wholeFirst {
 		rd, w = t.elementCarry(r, v, clause == "firstprivate")
@@ -227,8 +235,16 @@ func (t *translator) refuseUnnotedLast(r *region, v *types.Var, first *ast.Ident
 	if u == nil {
 		u, why = first, "not a plain assignment"
 	}
+	text := t.text(t.stmtOf(u))
+	if rg, ok := t.stmtOf(u).(*ast.RangeStmt); ok {
+		lhs := t.text(rg.Key)
+		if rg.Value != nil {
+			lhs += ", " + t.text(rg.Value)
+		}
+		text = fmt.Sprintf("for %s = range %s", lhs, t.text(rg.X))
+	}
 	t.errorf(u.Pos(), "%s is lastprivate in the parallel loop, but not every iteration assigns it, and CAPE cannot note which iteration assigned it last through this write (%s, %s): the node that ran the last iteration would hand back its copy, where go run keeps the value of the latest iteration that assigned it; assign it whole with a statement of its own in the loop's body (%s = …)",
-		v.Name(), t.text(t.stmtOf(u)), why, v.Name())
+		v.Name(), text, why, v.Name())
 }
 
 // uncoveredRead returns the first use of the private variable v in r's
@@ -255,6 +271,81 @@ func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
 		}
 	}
 	return nil
+}
+
+// uncoveredFieldRead is uncoveredRead for a struct v whose parts the
+// iteration assigns: the first use that reads a part of v (a field, a
+// field's field, an element) which no statement before it assigns, nor a
+// place holding it; plain assignments of parts are not reads. With
+// written, only a read of a part that a write of the body may reach
+// counts (a firstprivate copy's other parts hold their values from before
+// the region).
+func (t *translator) uncoveredFieldRead(r *region, v *types.Var, written bool) *ast.Ident {
+	jumps := hasGoto(r.body)
+	var writes []elemKey
+	for _, u := range t.facts.uses[v] {
+		if within(u.Pos(), r.body) && t.writesVar(u) {
+			writes = append(writes, t.partKey(r, u))
+		}
+	}
+	for _, u := range t.facts.uses[v] {
+		if !within(u.Pos(), r.body) || t.plainPartWrite(u) {
+			continue
+		}
+		key := t.partKey(r, u)
+		if written && !slices.ContainsFunc(writes, func(w elemKey) bool { return overlaps(w, key) }) {
+			continue
+		}
+		if jumps || !t.coveredBefore(r, v, u, key) && !t.headerAssigns(r, v, u, key) {
+			return u
+		}
+	}
+	return nil
+}
+
+// partKey is the place of v the use u reaches (elemPlace), or the whole of
+// v (nil) where that is not known.
+func (t *translator) partKey(r *region, u *ast.Ident) elemKey {
+	key, plain := t.elemPlace(r, u)
+	if !plain || slices.Contains(key, "") {
+		return nil
+	}
+	return key
+}
+
+// overlaps reports whether the places a and b share memory: one holds
+// the other.
+func overlaps(a, b elemKey) bool {
+	n := min(len(a), len(b))
+	return slices.Equal(a[:n], b[:n])
+}
+
+// plainPartWrite reports whether the use u is the left side, or the root
+// of the left side, of a plain assignment (t = x, t.A = x, t.V[0] = x).
+func (t *translator) plainPartWrite(u *ast.Ident) bool {
+	var cur ast.Node = u
+	for {
+		switch p := t.parent[cur].(type) {
+		case *ast.SelectorExpr:
+			if p.X != cur {
+				return false
+			}
+		case *ast.IndexExpr:
+			if p.X != cur {
+				return false
+			}
+			if _, isArray := t.info.TypeOf(p.X).Underlying().(*types.Array); !isArray {
+				return false // through a slice or map: not the variable's own part
+			}
+		case *ast.ParenExpr:
+		case *ast.AssignStmt:
+			e, ok := cur.(ast.Expr)
+			return ok && p.Tok == token.ASSIGN && slices.Contains(p.Lhs, e)
+		default:
+			return false
+		}
+		cur = t.parent[cur]
+	}
 }
 
 // refuseClauseAlias refuses, and reports, a use in r of a pointer to its
@@ -846,6 +937,8 @@ func (t *translator) writesVar(id *ast.Ident) bool {
 			return false
 		case *ast.IncDecStmt:
 			return true
+		case *ast.RangeStmt: // for _, v = range xs
+			return x.Tok == token.ASSIGN && (x.Key == cur || x.Value == cur)
 		default:
 			return false
 		}

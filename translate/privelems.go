@@ -421,14 +421,17 @@ func (t *translator) switchAssigns(r *region, v *types.Var, init ast.Stmt, body 
 	for _, c := range body.List {
 		cc := c.(*ast.CaseClause)
 		hasDefault = hasDefault || cc.List == nil
-		block := &ast.BlockStmt{List: cc.Body}
-		if leavesSwitch(cc.Body) {
+		list := cc.Body
+		if n := len(list); n > 0 && isBreak(list[n-1]) {
+			list = list[:n-1] // break at the end: the clause's end
+		}
+		got, exits, ok := t.clauseAssigns(r, v, list)
+		if !ok {
 			return out
 		}
-		if t.endsBranch(block) { // not by a break: leavesSwitch saw none
-			continue
+		if !exits && t.endsBranch(&ast.BlockStmt{List: list}) {
+			continue // ends the iteration: never goes on past the switch
 		}
-		got := t.stmtAssigns(r, v, block)
 		if first {
 			common, first = got, false
 			continue
@@ -441,6 +444,43 @@ func (t *translator) switchAssigns(r *region, v *types.Var, init ast.Stmt, body 
 		return out
 	}
 	return append(out, common...)
+}
+
+// clauseAssigns returns the places of v that the statements list of a
+// switch clause assign on every path out of the switch: past their end,
+// and by a break of the switch ending an if's branch without an else (if
+// c { t = -i; break }), which leaves with what was assigned before and in
+// that branch; exits reports whether there was such a break. ok is false
+// where the clause may leave otherwise (leavesSwitch).
+func (t *translator) clauseAssigns(r *region, v *types.Var, list []ast.Stmt) (keys []elemKey, exits, ok bool) {
+	var acc []elemKey
+	var outs [][]elemKey // what each break's path assigned
+	for _, s := range list {
+		if ifs, isIf := s.(*ast.IfStmt); isIf && ifs.Else == nil && len(ifs.Body.List) > 0 && isBreak(ifs.Body.List[len(ifs.Body.List)-1]) {
+			branch := ifs.Body.List[:len(ifs.Body.List)-1]
+			if leavesSwitch(branch) {
+				return nil, false, false
+			}
+			outs = append(outs, append(slices.Clone(acc), t.stmtAssigns(r, v, &ast.BlockStmt{List: branch})...))
+			continue
+		}
+		if leavesSwitch([]ast.Stmt{s}) {
+			return nil, false, false
+		}
+		acc = append(acc, t.stmtAssigns(r, v, s)...)
+	}
+	for _, o := range outs {
+		acc = slices.DeleteFunc(acc, func(k elemKey) bool {
+			return !slices.ContainsFunc(o, func(x elemKey) bool { return slices.Equal(x, k) })
+		})
+	}
+	return acc, len(outs) > 0, true
+}
+
+// isBreak reports whether s is a break without a label.
+func isBreak(s ast.Stmt) bool {
+	b, ok := s.(*ast.BranchStmt)
+	return ok && b.Tok == token.BREAK && b.Label == nil
 }
 
 // leavesSwitch reports whether the statements of a switch clause hold a

@@ -522,3 +522,66 @@ func firstprivateView(data []int) {
 		view[i] = i * 3 // want "view is firstprivate in the parallel loop, and the iterations write through it \\(view\\[i\\] = i \\* 3\\): a copy of a slice reaches the same memory as view itself"
 	}
 }
+
+type inner struct{ X, Y int }
+
+type outer struct {
+	In inner
+	A  int
+}
+
+// partsAndConditions: a lastprivate read after an assignment only some
+// iterations make; a struct's part read after another part, or after a
+// branch that assigned only a sibling; a firstprivate struct's part read
+// after a branch that may write it; a lastprivate assigned by a range.
+func partsAndConditions(n int, vals []int) {
+	out := make([]int, n)
+	t, x := -1, -1
+	var s, f outer
+	//cape:parallel for lastprivate(t) private(s) firstprivate(f)
+	for i := 0; i < n; i++ {
+		if i%2 == 1 {
+			t = i
+		}
+		out[i] = t // want "t is lastprivate in the parallel loop, but an iteration uses it before assigning it"
+		s.In.X = i
+		out[i] += s.In.Y // want "s is private in the parallel loop, but an iteration uses s.In before assigning it"
+		if i%3 == 0 {
+			f.A = i
+		} else {
+			f = outer{A: i}
+		}
+		out[i] += f.In.X // want "f is firstprivate in the parallel loop and an iteration writes it"
+	}
+	//cape:parallel for lastprivate(x)
+	for i := 0; i < n; i++ {
+		for _, x = range vals[:i%3] { // want "x is lastprivate in the parallel loop, but not every iteration assigns it, and CAPE cannot note which iteration assigned it last through this write \\(.*, in a range clause\\)"
+			out[i] += x
+		}
+	}
+	fmt.Println(out, t, x)
+}
+
+// switchBreaks: a break out of a switch at the end of an if's branch
+// leaves with what that branch and the statements before it assigned.
+func switchBreaks(n int) []int {
+	out := make([]int, n)
+	var t, u int
+	//cape:parallel for private(t, u)
+	for i := 0; i < n; i++ {
+		switch {
+		case i%3 == 1:
+			if i > 50 {
+				t = -i
+				break
+			}
+			t, u = i, i
+		default:
+			t, u = 3*i, i
+			break
+		}
+		out[i] = t
+		out[i] += u // want "u is private in the parallel loop, but an iteration uses it before assigning it"
+	}
+	return out
+}

@@ -1,0 +1,3 @@
+module example.com/d05_exit
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/d07_lpb
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/d07_lpe
+
+go 1.26

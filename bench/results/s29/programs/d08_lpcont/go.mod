@@ -1,0 +1,3 @@
+module example.com/d08_lpcont
+
+go 1.26

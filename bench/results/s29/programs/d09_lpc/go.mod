@@ -1,0 +1,3 @@
+module example.com/d09_lpc
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/d12_lpstr
+
+go 1.26

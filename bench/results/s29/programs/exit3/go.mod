@@ -1,0 +1,3 @@
+module example.com/exit3
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/exit77
+
+go 1.26

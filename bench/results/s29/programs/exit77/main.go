@@ -1,0 +1,17 @@
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	//cape:parallel for
+	for i := 0; i < 100; i++ {
+		if i*i == 5929 {
+			fmt.Println("found", i)
+			os.Exit(0)
+		}
+	}
+	fmt.Println("not found")
+}

@@ -1,0 +1,3 @@
+module example.com/fl
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/inst
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/m11b
+
+go 1.26

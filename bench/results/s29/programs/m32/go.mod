@@ -1,0 +1,3 @@
+module example.com/m32
+
+go 1.26

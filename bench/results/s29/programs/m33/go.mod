@@ -1,0 +1,3 @@
+module example.com/m33
+
+go 1.26

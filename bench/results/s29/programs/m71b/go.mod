@@ -1,0 +1,3 @@
+module example.com/m71b
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/p35bgeneric
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/p51goroutinedone
+
+go 1.26

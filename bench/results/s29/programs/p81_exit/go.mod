@@ -1,0 +1,3 @@
+module example.com/p81_exit
+
+go 1.26

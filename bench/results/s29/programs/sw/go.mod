@@ -1,0 +1,3 @@
+module example.com/sw
+
+go 1.26
