@@ -1,0 +1,3 @@
+module example.com/l09m_rangeassign
+
+go 1.26

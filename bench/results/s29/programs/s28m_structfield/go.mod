@@ -1,0 +1,3 @@
+module example.com/s28m_structfield
+
+go 1.26

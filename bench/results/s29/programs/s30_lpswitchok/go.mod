@@ -1,0 +1,3 @@
+module example.com/s30_lpswitchok
+
+go 1.26

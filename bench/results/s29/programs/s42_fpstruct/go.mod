@@ -1,0 +1,3 @@
+module example.com/s42_fpstruct
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/s47_nestedmin
+
+go 1.26
