@@ -44,3 +44,13 @@ func TestGuardOtherGoroutine(t *testing.T) {
 		t.Errorf("goroutineID: %d then %d", a, b)
 	}
 }
+
+// BenchmarkGoroutineID measures what a guard and a region pay for their
+// goroutine's number in a program that starts goroutines.
+func BenchmarkGoroutineID(b *testing.B) {
+	for b.Loop() {
+		if goroutineID() == 0 {
+			b.Fatal("no goroutine number")
+		}
+	}
+}
