@@ -5,8 +5,7 @@ import "runtime"
 // goroutineID returns the number of the calling goroutine, as the first
 // line of its stack trace gives it ("goroutine 18 [running]:"), or 0.
 // It costs microseconds (BenchmarkGoroutineID): only programs that start
-// goroutines ask
-// (GoroutineRegions).
+// goroutines ask (GoroutineRegions).
 func goroutineID() uint64 {
 	var buf [64]byte
 	b := buf[:runtime.Stack(buf[:], false)]
