@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Updates of shared elements in a parallel loop (hist[v%4]++, a[i/2] +=
@@ -247,6 +248,11 @@ func (t *translator) markWrites(r *region) {
 			continue
 		}
 		if ok, at := t.markable(r, w.l); ok {
+			if rd := t.readBeforeWrite(r, w.l, w.st); rd != nil {
+				t.errorf(w.l.Pos(), "%s is read at %s and then written here, at the same place in every iteration of the parallel loop: a loop-carried dependence (each iteration reads what an earlier one wrote), where each node would read its own copy's value; use a reduction clause, or give each iteration a place of its own (a generator per iteration, an element per index)",
+					t.text(w.l), t.where(rd.Pos()))
+				continue
+			}
 			r.marks = append(r.marks, markedWrite{stmt: w.st, place: w.l, at: at})
 			if as, ok := w.st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
 				t.scratchWarning(r, w.l, warned) // (not an update: hist[k]++)
@@ -267,6 +273,70 @@ func (t *translator) markWrites(r *region) {
 		}
 		r.marks = append(r.marks, m)
 	}
+}
+
+// readBeforeWrite returns a read of the place l, which the statement st of
+// r's loop body assigns with a value that is not a constant, that comes
+// before st in the body, where l is the same place in every iteration
+// (it names no variable of the region): iteration i+1 reads what
+// iteration i wrote (v := g.s*a + c; g.s = v). Elements are
+// flowDependences', and a write one iteration makes is not carried. Nil
+// otherwise.
+func (t *translator) readBeforeWrite(r *region, l ast.Expr, st ast.Stmt) ast.Expr {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+		return nil
+	}
+	for i, x := range as.Lhs {
+		if x == l {
+			if tv, ok := t.info.Types[as.Rhs[i]]; ok && tv.Value != nil {
+				return nil // a flag set to a constant (found = true)
+			}
+		}
+	}
+	if t.onceGuarded(r, st) {
+		return nil // if i == n-1 { g.s = v }: one iteration writes it
+	}
+	skip := false
+	ast.Inspect(l, func(n ast.Node) bool {
+		if _, ok := n.(*ast.IndexExpr); ok {
+			skip = true // an element: flowDependences judges it
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := t.info.Uses[id].(*types.Var); ok && !v.IsField() && within(v.Pos(), r.stmt) {
+				skip = true
+			}
+		}
+		return !skip
+	})
+	root, text := t.rootVar(l), types.ExprString(l)
+	if skip || root == nil {
+		return nil
+	}
+	var found ast.Expr
+	ast.Inspect(r.body, func(n ast.Node) bool {
+		e, ok := n.(ast.Expr)
+		if found != nil || !ok || n.Pos() >= st.Pos() {
+			return found == nil
+		}
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		switch e.(type) {
+		case *ast.SelectorExpr, *ast.IndexExpr:
+			if types.ExprString(e) == text && t.rootVar(e) == root && !t.assignedExpr(e) {
+				found = e
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// assignedExpr reports whether e is a left side of an assignment.
+func (t *translator) assignedExpr(e ast.Expr) bool {
+	as, ok := t.parent[e].(*ast.AssignStmt)
+	return ok && slices.Contains(as.Lhs, e)
 }
 
 // sharedScalar reports whether l, a place r's loop body assigns, is a

@@ -585,3 +585,20 @@ func switchBreaks(n int) []int {
 	}
 	return out
 }
+
+type lcg struct{ s uint64 }
+
+// sharedGenerator: a generator's state in a shared struct, read into a
+// temporary and written back by every iteration, carries from one to the
+// next.
+func sharedGenerator(n int) []uint64 {
+	g := &lcg{s: 7}
+	a := make([]uint64, n)
+	//cape:parallel for
+	for i := 0; i < n; i++ {
+		v := g.s*6364136223846793005 + 1442695040888963407
+		g.s = v // want "g.s is read at err_privates.go:[0-9]+ and then written here, at the same place in every iteration of the parallel loop: a loop-carried dependence"
+		a[i] = v >> 33
+	}
+	return a
+}
