@@ -1,0 +1,3 @@
+module example.com/d04_sharedgen
+
+go 1.26
