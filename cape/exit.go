@@ -161,13 +161,12 @@ func Exiting(code int) int {
 	return code
 }
 
-// ExitCode is called by the translated program before it calls log's Fatal
-// functions (code 1) and Finalize, and by Exiting: it records the status the
-// program ends with.
-// Where the program ends inside a region with status 0 and the region's
-// output on standard output cannot be complete (other nodes ran earlier
-// iterations), Finalize then fails the job instead of ending it with status
-// 0 and an output that differs from go run's.
+// ExitCode records the status the program is about to end with: the
+// translated program calls it before log's Fatal functions (code 1) and
+// their Finalize, and Exiting calls it. Where the program ends inside a
+// region with status 0 and the region's output cannot be complete (other
+// nodes ran earlier iterations), Finalize then fails the job instead of
+// ending it with status 0 and an output that differs from go run's.
 func ExitCode(code int) {
 	if n := self; n != nil {
 		n.exitCode = code

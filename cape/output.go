@@ -24,7 +24,9 @@ func (r *Region) captures() bool {
 // markUnit records the start of the unit [lo, …) in the output capture.
 func (r *Region) markUnit(u roster.Unit, ok bool) (roster.Unit, bool) {
 	if ok && r.nested == nil {
-		r.ran = append(r.ran, u)
+		if r.captures() {
+			r.ran = append(r.ran, u) // for ranAllBefore, if the program ends in the region
+		}
 		if err := r.n.out.Mark(u.Lo); err != nil {
 			fail(r.fail(err))
 		}

@@ -218,8 +218,9 @@ func (t *translator) everyIterAssigns(r *region, v *types.Var) bool {
 		return false
 	}
 	var prefix []ast.Stmt
+	c := firstContinue(r)
 	for _, s := range r.body.List {
-		if continuesBefore(r, s.End()) {
+		if c.IsValid() && c < s.End() {
 			break
 		}
 		prefix = append(prefix, s)
@@ -255,22 +256,7 @@ func (t *translator) refuseUnnotedLast(r *region, v *types.Var, first *ast.Ident
 // nil where every read follows an assignment of the iteration's, however
 // deep in an if or an inner loop (if c { t = f(i); a[i] = t }).
 func (t *translator) uncoveredRead(r *region, v *types.Var) *ast.Ident {
-	jumps := hasGoto(r.body) // a goto may jump over any assignment
-	for _, u := range t.facts.uses[v] {
-		if !within(u.Pos(), r.body) {
-			continue
-		}
-		if as, ok := t.parent[u].(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && slices.Contains(as.Lhs, ast.Expr(u)) {
-			continue // an assignment of the whole: not a read
-		}
-		if rg, ok := t.parent[u].(*ast.RangeStmt); ok && rg.Tok == token.ASSIGN && (rg.Key == ast.Expr(u) || rg.Value == ast.Expr(u)) {
-			continue // for _, v = range xs assigns it (when xs has elements)
-		}
-		if jumps || !t.coveredBefore(r, v, u, nil) && !t.headerAssigns(r, v, u, nil) {
-			return u
-		}
-	}
-	return nil
+	return t.uncoveredFieldRead(r, v, false)
 }
 
 // uncoveredFieldRead is uncoveredRead for a struct v whose parts the
@@ -291,6 +277,9 @@ func (t *translator) uncoveredFieldRead(r *region, v *types.Var, written bool) *
 	for _, u := range t.facts.uses[v] {
 		if !within(u.Pos(), r.body) || t.plainPartWrite(u) {
 			continue
+		}
+		if rg, ok := t.parent[u].(*ast.RangeStmt); ok && rg.Tok == token.ASSIGN && (rg.Key == ast.Expr(u) || rg.Value == ast.Expr(u)) {
+			continue // for _, v = range xs assigns it (when xs has elements)
 		}
 		key := t.partKey(r, u)
 		if written && !slices.ContainsFunc(writes, func(w elemKey) bool { return overlaps(w, key) }) {
@@ -995,13 +984,20 @@ func (t *translator) alwaysRuns(id *ast.Ident, r *region) bool {
 }
 
 // continuesBefore reports whether r's loop body holds, before pos, a
-// continue of r's loop (one of no inner loop, or naming r's label), which
-// ends an iteration before the statement at pos runs.
+// continue of r's loop, which ends an iteration before the statement at
+// pos runs.
 func continuesBefore(r *region, pos token.Pos) bool {
-	found := false
+	c := firstContinue(r)
+	return c.IsValid() && c < pos
+}
+
+// firstContinue returns the position of the first continue of r's loop in
+// its body (one of no inner loop, or naming r's label), or NoPos.
+func firstContinue(r *region) token.Pos {
+	first := token.NoPos
 	var visit func(n ast.Node, inner bool) bool
 	visit = func(n ast.Node, inner bool) bool {
-		if found || n == nil || n.Pos() >= pos {
+		if first.IsValid() || n == nil {
 			return false
 		}
 		switch n := n.(type) {
@@ -1014,12 +1010,14 @@ func continuesBefore(r *region, pos token.Pos) bool {
 			}
 		case *ast.BranchStmt:
 			own := n.Label == nil && !inner || n.Label != nil && r.label != nil && n.Label.Name == r.label.Label.Name
-			found = n.Tok == token.CONTINUE && own
+			if n.Tok == token.CONTINUE && own {
+				first = n.Pos()
+			}
 		}
-		return !found
+		return !first.IsValid()
 	}
 	ast.Inspect(r.body, func(n ast.Node) bool { return n == ast.Node(r.body) || visit(n, false) })
-	return found
+	return first
 }
 
 // copyDest reports whether the use id is copy's destination: copy(v[:],
